@@ -1,0 +1,93 @@
+// Enforces the layer direction of docs/architecture.md: imports point down only.
+// A file's layer is the folder it lives in; a relative import is resolved to the
+// layer of its target, a package import is checked against the packages the layer
+// may use. Colocated tests (*.test.ts) may also import from test/.
+import path from 'node:path';
+
+/** Layers, most specific prefix first. `may` lists the layers a layer may import. */
+export const LAYERS = [
+  { name: 'renderer', prefix: 'renderer/', may: ['renderer', 'electron/contract'] },
+  { name: 'electron/contract', prefix: 'electron/contract/', may: ['electron/contract'] },
+  { name: 'electron/preload', prefix: 'electron/preload/', may: ['electron/preload', 'electron/contract'] },
+  {
+    name: 'electron/main',
+    prefix: 'electron/',
+    may: ['electron/main', 'electron/contract', 'hosts', 'agents', 'agents/robot', 'sim', 'scenes'],
+  },
+  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'electron/contract', 'agents', 'agents/robot', 'sim', 'scenes'] },
+  // Only the robot seam may touch the simulator; tools and workflows see the Robot interface.
+  { name: 'agents/robot', prefix: 'agents/robot/', may: ['agents/robot', 'agents', 'sim', 'scenes'] },
+  { name: 'agents', prefix: 'agents/', may: ['agents', 'agents/robot', 'scenes'] },
+  { name: 'sim', prefix: 'sim/', may: ['sim', 'scenes'] },
+  { name: 'scenes', prefix: 'scenes/', may: ['scenes'] },
+  { name: 'test', prefix: 'test/', may: '*' },
+  { name: 'build', prefix: 'build/', may: '*' },
+  { name: 'bin', prefix: 'bin/', may: '*' },
+  { name: 'eslint-rules', prefix: 'eslint-rules/', may: '*' },
+];
+
+/** Packages that belong to one part of the tree only. */
+export const PACKAGE_OWNERS = [
+  { pkg: /^electron$/, layers: ['electron/main', 'electron/preload', 'test', 'build'] },
+  { pkg: /^(react|react-dom)(\/|$)|^@babylonjs\//, layers: ['renderer', 'test'] },
+  { pkg: /^@dimforge\//, layers: ['sim', 'test'] },
+  { pkg: /^openai(\/|$)/, layers: ['agents', 'test'] },
+];
+
+export function layerOf(relPath) {
+  const p = relPath.split(path.sep).join('/');
+  for (const layer of LAYERS) if (p.startsWith(layer.prefix)) return layer;
+  return undefined;
+}
+
+const rule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Imports must point down the layers of docs/architecture.md' },
+    schema: [],
+    messages: {
+      upward: "'{{from}}' may not import from '{{to}}' ({{spec}}). Layers point down: {{from}} may import {{allowed}}. Move the shared code down, or pass it in through an interface.",
+      pkg: "'{{from}}' may not import the package '{{spec}}'; it belongs to {{owners}}. Reach it through that layer's interface instead.",
+    },
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = context.filename;
+    const rel = path.relative(root, file);
+    const own = layerOf(rel);
+    if (!own || own.may === '*') return {};
+    const isTest = /\.test\.tsx?$/.test(file);
+
+    function check(node, spec) {
+      if (typeof spec !== 'string') return;
+      if (spec.startsWith('.')) {
+        const target = path.relative(root, path.resolve(path.dirname(file), spec));
+        const to = layerOf(target);
+        if (!to || to.name === own.name) return;
+        if (isTest && to.name === 'test') return;
+        if (!own.may.includes(to.name)) {
+          context.report({
+            node,
+            messageId: 'upward',
+            data: { from: own.name, to: to.name, spec, allowed: own.may.join(', ') },
+          });
+        }
+        return;
+      }
+      for (const owner of PACKAGE_OWNERS) {
+        if (owner.pkg.test(spec) && !owner.layers.includes(own.name)) {
+          context.report({ node, messageId: 'pkg', data: { from: own.name, spec, owners: owner.layers.join(', ') } });
+        }
+      }
+    }
+
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export default { rules: { direction: rule } };

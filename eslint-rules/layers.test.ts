@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import layers from './layers.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function lint(relFile: string, code: string): string[] {
+  const linter = new Linter({ cwd: root });
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts', '**/*.tsx'],
+        languageOptions: { parser: tseslint.parser },
+        plugins: { layers },
+        rules: { 'layers/direction': 'error' },
+      },
+    ],
+    path.join(root, relFile),
+  );
+  return messages.map((m) => m.message);
+}
+
+describe('layers/direction lint rule', () => {
+  it('lets a layer import itself and the layers below it', () => {
+    expect(lint('sim/world/sim-world.ts', "import { x } from '../../scenes/schema';")).toEqual([]);
+    expect(lint('agents/robot/sim-robot.ts', "import { SimWorld } from '../../sim/world/sim-world';")).toEqual([]);
+    expect(lint('hosts/cli/main.ts', "import { x } from '../../agents/tools/registry';")).toEqual([]);
+  });
+
+  it('rejects an upward import and names the allowed layers', () => {
+    const [msg] = lint('sim/world/sim-world.ts', "import { Tool } from '../../agents/tools/tool';");
+    expect(msg).toContain("'sim' may not import from 'agents'");
+    expect(msg).toContain('sim may import sim, scenes');
+  });
+
+  it('keeps tools and workflows off the simulator: only agents/robot may import sim/', () => {
+    expect(lint('agents/tools/raider.ts', "import { SimWorld } from '../../sim/world/sim-world';")[0]).toContain(
+      "'agents' may not import from 'sim'",
+    );
+  });
+
+  it('keeps the renderer on the contract only', () => {
+    expect(lint('renderer/src/app.tsx', "import { z } from '../../electron/contract/app-api';")).toEqual([]);
+    expect(lint('renderer/src/app.tsx', "import { pick } from '../../sim/skills/pick';")[0]).toContain(
+      "'renderer' may not import from 'sim'",
+    );
+  });
+
+  it('restricts packages to the layer that owns them', () => {
+    expect(lint('agents/tools/x.ts', "import RAPIER from '@dimforge/rapier3d-compat';")[0]).toContain(
+      "may not import the package '@dimforge/rapier3d-compat'",
+    );
+    expect(lint('sim/x.ts', "import { app } from 'electron';")[0]).toContain("package 'electron'");
+    expect(lint('sim/x.ts', "import RAPIER from '@dimforge/rapier3d-compat';")).toEqual([]);
+  });
+
+  it('lets colocated tests use shared fixtures from test/', () => {
+    expect(lint('sim/skills/pick.test.ts', "import { fixture } from '../../test/fixtures/layouts';")).toEqual([]);
+    expect(lint('sim/skills/pick.ts', "import { fixture } from '../../test/fixtures/layouts';")[0]).toContain(
+      "may not import from 'test'",
+    );
+  });
+
+  it('checks re-exports and dynamic imports too', () => {
+    expect(lint('scenes/index.ts', "export * from '../sim/world';")[0]).toContain("'scenes' may not import");
+    expect(lint('scenes/index.ts', "const m = await import('../agents/tools/x');")[0]).toContain("'scenes' may not");
+  });
+});

@@ -1,0 +1,112 @@
+// The built-in scenes, catalogue and robots, imported statically so every host
+// (CLI, Electron main, workers) carries them without touching the file system.
+import tabletopCatalogue from './catalogue/tabletop.json' with { type: 'json' };
+import fruits from './data/tabletop/fruits.json' with { type: 'json' };
+import householdManipulator from './robots/household-manipulator.json' with { type: 'json' };
+import mobipick from './robots/mobipick.json' with { type: 'json' };
+import tabletopArm from './robots/tabletop-arm.json' with { type: 'json' };
+import valdemar from './robots/valdemar.json' with { type: 'json' };
+import { type Catalogue, type ResolvedScene, parseCatalogue, parseRobotConfig, parseScene, resolveScene } from './resolve';
+import type { ObjectType, RobotConfig, Scene } from './schema';
+import { SceneDataError, didYouMean } from './validation';
+
+const CATALOGUES: Record<string, { types: unknown[] }> = {
+  'catalogue/tabletop.json': tabletopCatalogue,
+};
+
+const ROBOTS: Record<string, unknown> = {
+  'robots/tabletop-arm.json': tabletopArm,
+  'robots/mobipick.json': mobipick,
+  'robots/household-manipulator.json': householdManipulator,
+  'robots/valdemar.json': valdemar,
+};
+
+const SCENES: Record<string, unknown> = {
+  'data/tabletop/fruits.json': fruits,
+};
+
+let catalogue: Map<string, ObjectType> | undefined;
+let robots: Map<string, RobotConfig> | undefined;
+let scenes: Map<string, Scene> | undefined;
+
+export function builtinCatalogue(): Catalogue {
+  if (!catalogue) {
+    catalogue = new Map();
+    for (const [file, data] of Object.entries(CATALOGUES)) {
+      for (const [k, v] of parseCatalogue(data.types, `scenes/${file}`)) {
+        if (catalogue.has(k)) throw new SceneDataError(`scenes/${file}`, [`type "${k}" is also defined in another catalogue file`]);
+        catalogue.set(k, v);
+      }
+    }
+  }
+  return catalogue;
+}
+
+export function builtinRobots(): ReadonlyMap<string, RobotConfig> {
+  if (!robots) {
+    robots = new Map();
+    for (const [file, data] of Object.entries(ROBOTS)) {
+      const r = parseRobotConfig(data, `scenes/${file}`);
+      robots.set(r.id, r);
+    }
+  }
+  return robots;
+}
+
+function builtinScenes(): Map<string, Scene> {
+  if (!scenes) {
+    scenes = new Map();
+    for (const [file, data] of Object.entries(SCENES)) {
+      const s = parseScene(data, `scenes/${file}`);
+      scenes.set(s.id, s);
+    }
+  }
+  return scenes;
+}
+
+export interface SceneSummary {
+  id: string;
+  title: string;
+  description: string;
+  robot: string;
+  robotKind: RobotConfig['kind'];
+  toolSet: string;
+  toolSets: string[];
+  objects: number;
+  paper: string | undefined;
+}
+
+export function listScenes(): SceneSummary[] {
+  const rs = builtinRobots();
+  return [...builtinScenes().values()].map((s) => ({
+    id: s.id,
+    title: s.title,
+    description: s.description,
+    robot: s.robot.config,
+    robotKind: rs.get(s.robot.config)?.kind ?? 'fixed_arm',
+    toolSet: s.toolSet,
+    toolSets: [s.toolSet, ...s.toolSets.filter((t) => t !== s.toolSet)],
+    objects: s.objects.length,
+    paper: s.paper,
+  }));
+}
+
+export function isBuiltinScene(id: string): boolean {
+  return builtinScenes().has(id);
+}
+
+/** Resolves a built-in scene by id. */
+export function builtinScene(id: string): ResolvedScene {
+  const s = builtinScenes().get(id);
+  if (!s) {
+    throw new SceneDataError('--scene', [
+      `unknown scene "${id}".${didYouMean(id, builtinScenes().keys())} Known scenes: ${[...builtinScenes().keys()].join(', ')}`,
+    ]);
+  }
+  return resolveScene(s, builtinCatalogue(), builtinRobots(), `scene "${id}"`);
+}
+
+/** Resolves scene data that came from elsewhere (a user's file). */
+export function resolveSceneData(data: unknown, source: string): ResolvedScene {
+  return resolveScene(parseScene(data, source), builtinCatalogue(), builtinRobots(), source);
+}

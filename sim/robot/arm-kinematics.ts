@@ -1,0 +1,178 @@
+// Kinematics of the 5-DoF arm shared by every robot here: base yaw, shoulder,
+// elbow and wrist pitch in one vertical plane, then wrist roll. Closed-form IK
+// (predictable, fast, and its failures say why), in the arm's mount frame:
+// forward +X, up +Y, left -Z. Pitch angles are measured from straight up,
+// positive leaning forward; the hand points down at 180°.
+import type { ArmConfig } from '../../scenes/schema';
+import { type Quat, type Vec3, qAxisAngle, qMul, qYaw, rad, rotate, v3, wrapAngle } from '../math';
+
+/** [yaw, shoulder, elbow, wristPitch, wristRoll] in radians. */
+export type Joints = [number, number, number, number, number];
+export const JOINT_NAMES = ['yaw', 'shoulder', 'elbow', 'wristPitch', 'wristRoll'] as const;
+
+export interface ArmGeometry {
+  shoulderHeight: number;
+  upperArm: number;
+  forearm: number;
+  hand: number;
+  limits: Array<[number, number]>; // radians, per joint
+}
+
+export function armGeometry(cfg: ArmConfig): ArmGeometry {
+  const l = cfg.limits;
+  return {
+    shoulderHeight: cfg.shoulderHeight,
+    upperArm: cfg.upperArm,
+    forearm: cfg.forearm,
+    hand: cfg.hand,
+    limits: [l.yaw, l.shoulder, l.elbow, l.wristPitch, l.wristRoll].map(([a, b]) => [rad(a), rad(b)]),
+  };
+}
+
+export interface ArmFk {
+  shoulder: Vec3;
+  elbow: Vec3;
+  wrist: Vec3;
+  tcp: Vec3;
+  /** Tool frame: local +Y is the approach (hand) axis, local +Z the finger closing axis. */
+  toolQ: Quat;
+  /** Orientations whose local +Y runs along the upper arm, forearm and hand. */
+  upperQ: Quat;
+  foreQ: Quat;
+  yawQ: Quat;
+}
+
+const Z = v3(0, 0, 1);
+const Y = v3(0, 1, 0);
+
+/** Orientation whose local +Y points at `pitch` from vertical in the yawed arm plane. */
+export function planeQ(yaw: number, pitch: number): Quat {
+  return qMul(qYaw(yaw), qAxisAngle(Z, -pitch));
+}
+
+export function toolQuat(yaw: number, handPitch: number, roll: number): Quat {
+  return qMul(planeQ(yaw, handPitch), qAxisAngle(Y, roll));
+}
+
+export function forwardKinematics(g: ArmGeometry, q: Joints): ArmFk {
+  const [yaw, s, e, w, r] = q;
+  const a1 = s;
+  const a2 = s + e;
+  const a3 = s + e + w;
+  const dir = (a: number): Vec3 => {
+    // In the arm plane: r = sin a (forward), h = cos a (up); then yaw about +Y.
+    const fwd = Math.sin(a);
+    return { x: fwd * Math.cos(yaw), y: Math.cos(a), z: -fwd * Math.sin(yaw) };
+  };
+  const shoulder = v3(0, g.shoulderHeight, 0);
+  const elbow = addScaled(shoulder, dir(a1), g.upperArm);
+  const wrist = addScaled(elbow, dir(a2), g.forearm);
+  const tcp = addScaled(wrist, dir(a3), g.hand);
+  return {
+    shoulder,
+    elbow,
+    wrist,
+    tcp,
+    toolQ: toolQuat(yaw, a3, r),
+    upperQ: planeQ(yaw, a1),
+    foreQ: planeQ(yaw, a2),
+    yawQ: qYaw(yaw),
+  };
+}
+
+function addScaled(a: Vec3, d: Vec3, s: number): Vec3 {
+  return { x: a.x + d.x * s, y: a.y + d.y * s, z: a.z + d.z * s };
+}
+
+export type IkFailure =
+  | { kind: 'out_of_reach'; distance: number; reach: number }
+  | { kind: 'too_close'; distance: number }
+  | { kind: 'joint_limit'; joint: (typeof JOINT_NAMES)[number]; value: number };
+
+export type IkResult = { ok: true; joints: Joints } | { ok: false; failure: IkFailure };
+
+export interface IkTarget {
+  /** Tool centre point in the arm mount frame. */
+  position: Vec3;
+  /** Hand pitch from vertical (π = pointing straight down, π/2 = horizontal). */
+  pitch: number;
+  /** Desired horizontal finger-closing direction (mount frame), for top grasps; any roll otherwise. */
+  closing?: Vec3;
+  /** Roll to use when no closing direction is given. */
+  roll?: number;
+}
+
+/** Straight-line reach of the arm from its shoulder. */
+export function armReach(g: ArmGeometry): number {
+  return g.upperArm + g.forearm + g.hand;
+}
+
+function inLimits(g: ArmGeometry, q: Joints): IkFailure | null {
+  for (let i = 0; i < 5; i++) {
+    const [lo, hi] = g.limits[i]!;
+    const v = q[i]!;
+    if (v < lo - 1e-9 || v > hi + 1e-9) return { kind: 'joint_limit', joint: JOINT_NAMES[i]!, value: v };
+  }
+  return null;
+}
+
+/** Puts an angle into a joint's range by adding turns, when one fits. */
+function fitTurn(angle: number, [lo, hi]: [number, number]): number {
+  for (const k of [0, 1, -1, 2, -2]) {
+    const v = angle + k * 2 * Math.PI;
+    if (v >= lo - 1e-9 && v <= hi + 1e-9) return v;
+  }
+  return angle;
+}
+
+export function inverseKinematics(g: ArmGeometry, target: IkTarget, seedYaw?: number): IkResult {
+  const P = target.position;
+  const horiz = Math.hypot(P.x, P.z);
+  let yaw = horiz < 1e-6 ? (seedYaw ?? 0) : Math.atan2(-P.z, P.x);
+  yaw = fitTurn(yaw, g.limits[0]!);
+  const a3 = target.pitch;
+  const wr = horiz - g.hand * Math.sin(a3);
+  const wh = P.y - g.shoulderHeight - g.hand * Math.cos(a3);
+  const d = Math.hypot(wr, wh);
+  const L1 = g.upperArm;
+  const L2 = g.forearm;
+  const shoulderDist = Math.hypot(horiz, P.y - g.shoulderHeight);
+  if (d > L1 + L2 - 1e-6) return { ok: false, failure: { kind: 'out_of_reach', distance: shoulderDist, reach: armReach(g) } };
+  if (d < Math.abs(L1 - L2) + 1e-6) return { ok: false, failure: { kind: 'too_close', distance: shoulderDist } };
+  const phi = Math.atan2(wr, wh); // from vertical toward forward
+  const beta = Math.acos(clampUnit((L1 * L1 + d * d - L2 * L2) / (2 * L1 * d)));
+  const gamma = Math.acos(clampUnit((L1 * L1 + L2 * L2 - d * d) / (2 * L1 * L2)));
+  let roll = target.roll ?? 0;
+  if (target.closing) {
+    // Closing axis of the tool at roll r, expressed in the yawed arm plane, must match `closing`.
+    const c = rotate(qYaw(-yaw), target.closing);
+    // For a hand pitched by a3, local closing (sin r, 0, cos r) maps through rotZ(-a3).
+    // Its horizontal part is (sin r·cos a3, ·, cos r) when the hand points down-ish; solve on z/x.
+    const cosA3 = Math.cos(a3);
+    roll = Math.abs(cosA3) > 1e-3 ? Math.atan2(c.x / cosA3, c.z) : Math.atan2(c.x, c.z);
+    // The fingers are symmetric: a half turn gives the same grasp; keep the smaller roll.
+    roll = wrapAngle(roll);
+    if (roll > Math.PI / 2) roll -= Math.PI;
+    if (roll < -Math.PI / 2) roll += Math.PI;
+  }
+  let lastFailure: IkFailure | null = null;
+  for (const elbowUp of [true, false]) {
+    const a1 = elbowUp ? phi - beta : phi + beta;
+    const q2 = elbowUp ? Math.PI - gamma : -(Math.PI - gamma);
+    const a2 = a1 + q2;
+    const q3 = a3 - a2;
+    const q: Joints = [yaw, a1, q2, fitTurn(q3, g.limits[3]!), fitTurn(roll, g.limits[4]!)];
+    const bad = inLimits(g, q);
+    if (!bad) return { ok: true, joints: q };
+    lastFailure = bad;
+  }
+  return { ok: false, failure: lastFailure! };
+}
+
+function clampUnit(x: number): number {
+  return Math.max(-1, Math.min(1, x));
+}
+
+export function jointsFromDeg(d: readonly number[]): Joints {
+  return [rad(d[0]!), rad(d[1]!), rad(d[2]!), rad(d[3]!), rad(d[4]!)];
+}

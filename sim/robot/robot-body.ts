@@ -1,0 +1,160 @@
+// The robot's physical body: a kinematic base and, when it has one, an arm of
+// kinematic links (turret, upper arm, forearm, hand, two fingers). Links are
+// driven by our own kinematics each step, so they push objects they sweep
+// through and report where they are; they never drift.
+import type { RobotConfig } from '../../scenes/schema';
+import { type Pose, type Quat, type Vec3, add, poseApply, poseMul, qMul, rotate, v3 } from '../math';
+import type { Rapier, RAPIER } from '../rapier';
+import { GROUPS } from '../world/groups';
+import { type ArmFk, type ArmGeometry, type Joints, armGeometry, forwardKinematics } from './arm-kinematics';
+
+export const FINGER_THICKNESS = 0.012;
+
+export interface LinkPoses {
+  turret: Pose;
+  upper: Pose;
+  fore: Pose;
+  hand: Pose;
+  fingerA: Pose;
+  fingerB: Pose;
+  tcp: Pose;
+}
+
+export interface ArmBodies {
+  turret: number;
+  upper: number;
+  fore: number;
+  hand: number;
+  fingerA: number;
+  fingerB: number;
+}
+
+export class RobotBody {
+  readonly geometry: ArmGeometry | undefined;
+  readonly base: number;
+  readonly arm: ArmBodies | undefined;
+  /** Collider handles that belong to the robot (queries exclude them). */
+  readonly colliders = new Set<number>();
+  readonly mount: Pose;
+
+  constructor(
+    private readonly R: Rapier,
+    public world: RAPIER.World,
+    readonly config: RobotConfig,
+    basePose: Pose,
+  ) {
+    const [bx, by, bz] = config.base.size;
+    const base = world.createRigidBody(
+      R.RigidBodyDesc.kinematicPositionBased().setTranslation(basePose.p.x, basePose.p.y, basePose.p.z).setRotation(basePose.q),
+    );
+    this.base = base.handle;
+    this.addCollider(R.ColliderDesc.cuboid(bx / 2, by / 2, bz / 2).setTranslation(0, by / 2, 0), base, GROUPS.base);
+    const arm = config.arm;
+    this.mount = { p: arm ? v3(...arm.mount) : v3(), q: { x: 0, y: 0, z: 0, w: 1 } };
+    if (!arm) return;
+    this.geometry = armGeometry(arm);
+    const g = this.geometry;
+    const r = arm.linkRadius;
+    const kin = (): RAPIER.RigidBody =>
+      world.createRigidBody(R.RigidBodyDesc.kinematicPositionBased().setTranslation(basePose.p.x, basePose.p.y, basePose.p.z));
+    const turret = kin();
+    this.addCollider(R.ColliderDesc.cylinder(g.shoulderHeight / 2, r * 1.4).setTranslation(0, g.shoulderHeight / 2, 0), turret, GROUPS.arm);
+    const upper = kin();
+    this.addCollider(R.ColliderDesc.capsule(g.upperArm / 2, r).setTranslation(0, g.upperArm / 2, 0), upper, GROUPS.arm);
+    const fore = kin();
+    this.addCollider(R.ColliderDesc.capsule(g.forearm / 2, r * 0.85).setTranslation(0, g.forearm / 2, 0), fore, GROUPS.arm);
+    const hand = kin();
+    const palmY = this.palmOffset();
+    this.addCollider(R.ColliderDesc.capsule(palmY / 2, r * 0.7).setTranslation(0, palmY / 2, 0), hand, GROUPS.arm);
+    this.addCollider(
+      R.ColliderDesc.cuboid(0.025, 0.012, arm.gripperMaxOpening / 2 + FINGER_THICKNESS).setTranslation(0, palmY, 0),
+      hand,
+      GROUPS.arm,
+    );
+    const fl = arm.fingerLength;
+    const finger = (): RAPIER.RigidBody => {
+      const b = kin();
+      this.addCollider(R.ColliderDesc.cuboid(0.01, fl / 2, FINGER_THICKNESS / 2), b, GROUPS.arm);
+      return b;
+    };
+    this.arm = {
+      turret: turret.handle,
+      upper: upper.handle,
+      fore: fore.handle,
+      hand: hand.handle,
+      fingerA: finger().handle,
+      fingerB: finger().handle,
+    };
+  }
+
+  private addCollider(desc: RAPIER.ColliderDesc, body: RAPIER.RigidBody, group: number): void {
+    const c = this.world.createCollider(desc.setCollisionGroups(group).setFriction(1.0), body);
+    this.colliders.add(c.handle);
+  }
+
+  /** Distance from the wrist axis to the palm face, along the hand. */
+  palmOffset(): number {
+    const arm = this.config.arm!;
+    return Math.max(0.02, arm.hand - arm.fingerLength * 0.75);
+  }
+
+  /** Poses of every arm link in the world, for a base pose, joints and finger opening. */
+  linkPoses(basePose: Pose, q: Joints, opening: number): { links: LinkPoses; fk: ArmFk } {
+    const g = this.geometry!;
+    const arm = this.config.arm!;
+    const fk = forwardKinematics(g, q);
+    const mountW = poseMul(basePose, this.mount);
+    const w = (p: Vec3, rot: Quat): Pose => ({ p: poseApply(mountW, p), q: qMul(mountW.q, rot) });
+    const hand = w(fk.wrist, fk.toolQ);
+    // Fingers span from 75% of their length behind the TCP to 25% past it.
+    const fingerCentre = arm.hand - arm.fingerLength * 0.25;
+    const side = opening / 2 + FINGER_THICKNESS / 2;
+    const fingerAt = (s: number): Pose => ({
+      p: add(hand.p, rotate(hand.q, v3(0, fingerCentre, s))),
+      q: hand.q,
+    });
+    return {
+      fk,
+      links: {
+        turret: w(v3(0, 0, 0), fk.yawQ),
+        upper: w(fk.shoulder, fk.upperQ),
+        fore: w(fk.elbow, fk.foreQ),
+        hand,
+        fingerA: fingerAt(side),
+        fingerB: fingerAt(-side),
+        tcp: w(fk.tcp, fk.toolQ),
+      },
+    };
+  }
+
+  /** Moves every link to its pose: next-step targets while simulating, or a teleport. */
+  apply(basePose: Pose, q: Joints | undefined, opening: number, teleport = false): LinkPoses | undefined {
+    const set = (handle: number, pose: Pose): void => {
+      const b = this.world.getRigidBody(handle);
+      if (teleport) {
+        b.setTranslation(pose.p, true);
+        b.setRotation(pose.q, true);
+      } else {
+        b.setNextKinematicTranslation(pose.p);
+        b.setNextKinematicRotation(pose.q);
+      }
+    };
+    set(this.base, basePose);
+    if (!this.arm || !q) return undefined;
+    const { links } = this.linkPoses(basePose, q, opening);
+    set(this.arm.turret, links.turret);
+    set(this.arm.upper, links.upper);
+    set(this.arm.fore, links.fore);
+    set(this.arm.hand, links.hand);
+    set(this.arm.fingerA, links.fingerA);
+    set(this.arm.fingerB, links.fingerB);
+    return links;
+  }
+
+  /** Mount frame in the world for a base pose (IK targets are expressed in it). */
+  mountPose(basePose: Pose): Pose {
+    return poseMul(basePose, this.mount);
+  }
+}
+
+export { armGeometry };

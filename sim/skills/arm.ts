@@ -1,0 +1,142 @@
+// Arm motions for skills: joint moves, straight tool paths (IK every step) and
+// the fingers. World-frame targets are converted to the arm's mount frame once.
+import { type Vec3, dist, lerp, poseApply, poseInv, rotate, qConj, round, deg } from '../math';
+import {
+  type IkFailure,
+  type IkResult,
+  type Joints,
+  inverseKinematics,
+  jointsFromDeg,
+} from '../robot/arm-kinematics';
+import { JointMotion, QUINTIC_PEAK, SampledMotion, ScalarMotion, smooth } from '../robot/motion';
+import type { SimWorld } from '../world/sim-world';
+import type { SkillOptions } from './outcome';
+
+export class MotionFailure extends Error {
+  constructor(
+    readonly ik: IkFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ToolTarget {
+  position: Vec3;
+  pitch: number;
+  /** Horizontal finger-closing direction in the world, for top grasps. */
+  closing?: Vec3;
+  roll?: number;
+}
+
+export function armConfig(sim: SimWorld) {
+  const arm = sim.scene.robot.arm;
+  if (!arm) throw new Error('this robot has no arm');
+  return arm;
+}
+
+/** IK for a world-frame tool target. */
+export function solve(sim: SimWorld, t: ToolTarget): IkResult {
+  const mount = sim.robotBody.mountPose(sim.robot.basePose);
+  const inv = poseInv(mount);
+  const local = poseApply(inv, t.position);
+  const closing = t.closing ? rotate(qConj(mount.q), t.closing) : undefined;
+  return inverseKinematics(sim.robotBody.geometry!, {
+    position: local,
+    pitch: t.pitch,
+    ...(closing ? { closing } : {}),
+    ...(t.roll !== undefined ? { roll: t.roll } : {}),
+  }, sim.robot.q?.[0]);
+}
+
+/** Shoulder position in the world (reach is measured from here). */
+export function shoulderWorld(sim: SimWorld): Vec3 {
+  const mount = sim.robotBody.mountPose(sim.robot.basePose);
+  return poseApply(mount, { x: 0, y: sim.robotBody.geometry!.shoulderHeight, z: 0 });
+}
+
+export function describeIk(f: IkFailure, what: string): string {
+  switch (f.kind) {
+    case 'out_of_reach':
+      return `${what} is ${round(f.distance, 2)} m from the arm's shoulder; the arm reaches ${round(f.reach, 2)} m`;
+    case 'too_close':
+      return `${what} is too close to the arm's base (${round(f.distance, 2)} m) to reach it`;
+    case 'joint_limit':
+      return `reaching ${what} would need the ${f.joint} joint at ${round(deg(f.value), 0)}°, past its limit`;
+  }
+}
+
+/** Keeps yaw continuous between IK solutions (no half-turn jumps). */
+function continuous(q: Joints, prev: Joints | undefined, limits: Array<[number, number]>): Joints {
+  if (!prev) return q;
+  const out = [...q] as Joints;
+  for (const i of [0, 4]) {
+    for (const k of [-1, 1]) {
+      const alt = out[i]! + k * 2 * Math.PI;
+      const [lo, hi] = limits[i]!;
+      if (alt >= lo && alt <= hi && Math.abs(alt - prev[i]!) < Math.abs(out[i]! - prev[i]!)) out[i] = alt;
+    }
+  }
+  return out;
+}
+
+export async function moveJoints(sim: SimWorld, q: Joints, opts: SkillOptions): Promise<void> {
+  const arm = armConfig(sim);
+  const from = sim.robot.q!;
+  const to = continuous(q, from, sim.robotBody.geometry!.limits);
+  const m = new JointMotion(from, to, (arm.maxJointSpeed * Math.PI) / 180);
+  sim.setArmMotion(m);
+  await sim.runUntil(() => m.done, opts);
+  sim.robot.posture = undefined;
+}
+
+export async function movePosture(sim: SimWorld, name: string, opts: SkillOptions): Promise<void> {
+  const arm = armConfig(sim);
+  const p = arm.postures[name];
+  if (!p) throw new Error(`no posture "${name}"`);
+  await moveJoints(sim, jointsFromDeg(p), opts);
+  sim.robot.posture = name;
+}
+
+/** Plans a straight tool path; throws MotionFailure if any point is unreachable. */
+export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string): Joints[] {
+  const arm = armConfig(sim);
+  const d = dist(from, to.position);
+  const duration = Math.max(0.2, (d / arm.maxToolSpeed) * QUINTIC_PEAK);
+  const n = Math.max(1, Math.ceil(duration / sim.dt));
+  const out: Joints[] = [];
+  let prev = sim.robot.q;
+  for (let i = 1; i <= n; i++) {
+    const p = lerp(from, to.position, smooth(i / n));
+    const r = solve(sim, { ...to, position: p });
+    if (!r.ok) throw new MotionFailure(r.failure, describeIk(r.failure, what));
+    const q = continuous(r.joints, prev, sim.robotBody.geometry!.limits);
+    out.push(q);
+    prev = q;
+  }
+  return out;
+}
+
+export async function followLine(sim: SimWorld, samples: Joints[], opts: SkillOptions): Promise<void> {
+  const m = new SampledMotion(samples);
+  sim.setArmMotion(m);
+  await sim.runUntil(() => m.done, opts);
+  sim.robot.posture = undefined;
+}
+
+export async function moveLine(sim: SimWorld, to: ToolTarget, what: string, opts: SkillOptions): Promise<void> {
+  const from = sim.tcp()!.p;
+  await followLine(sim, planLine(sim, from, to, what), opts);
+}
+
+export async function gripperTo(sim: SimWorld, width: number, opts: SkillOptions): Promise<void> {
+  const arm = armConfig(sim);
+  const w = Math.max(0, Math.min(arm.gripperMaxOpening, width));
+  if (Math.abs(w - sim.robot.opening) < 1e-4) return;
+  const m = new ScalarMotion(sim.robot.opening, w, 0.2);
+  sim.setGripperMotion(m);
+  await sim.runUntil(() => m.done, opts);
+}
+
+/** Hand pitch angles to try, from straight down to tilted. */
+export const TOP_PITCHES = [Math.PI, (5 * Math.PI) / 6, (3 * Math.PI) / 4, (2 * Math.PI) / 3];
