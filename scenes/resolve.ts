@@ -118,8 +118,6 @@ export function resolveScene(
       const t = byId.get(target);
       if (!t) {
         problems.push(`objects[${i}].${rel}: no object "${target}" in this scene.${didYouMean(target, byId.keys())}`);
-      } else if (rel === 'on' && t.surfaces.length === 0 && !t.receptacle) {
-        problems.push(`objects[${i}].on: "${target}" (${t.type}) has no surface to rest on`);
       } else if (rel === 'in' && !t.receptacle) {
         problems.push(`objects[${i}].in: "${target}" (${t.type}) is not a receptacle`);
       }
