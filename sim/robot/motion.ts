@@ -77,7 +77,7 @@ export class BaseMotion {
   lastStepDistance = 0;
   private lastPos: Vec3;
 
-  constructor(start: Pose, path: BasePathPoint[], maxSpeed: number, maxYawRate: number) {
+  constructor(start: Pose, path: BasePathPoint[], maxSpeed: number, maxYawRate: number, reverse = false) {
     let pos = start.p;
     let yaw = yawOf(start.q);
     this.lastPos = pos;
@@ -98,7 +98,8 @@ export class BaseMotion {
       const d = dist(pos, pt.position);
       if (d > 1e-3) {
         const dir = sub(pt.position, pos);
-        turn(Math.atan2(-dir.z, dir.x));
+        // Reversing (out of a dock) keeps the robot facing away from where it goes.
+        turn(Math.atan2(-dir.z, dir.x) + (reverse ? Math.PI : 0));
         this.segments.push({
           kind: 'drive',
           from: pos,
@@ -138,8 +139,28 @@ export class BaseMotion {
   }
 }
 
+/** A scalar driven one step at a time (a door angle, the finger opening). */
+export interface ScalarTrack {
+  readonly done: boolean;
+  next(dt: number): number;
+}
+
+/** Follows precomputed values, one per step (a door kept in step with the arm's samples). */
+export class SampledScalar implements ScalarTrack {
+  private i = 0;
+  constructor(private readonly values: number[]) {}
+  get done(): boolean {
+    return this.i >= this.values.length;
+  }
+  next(): number {
+    const v = this.values[Math.min(this.i, this.values.length - 1)]!;
+    this.i++;
+    return v;
+  }
+}
+
 /** A scalar that eases from one value to another (door angles, finger opening). */
-export class ScalarMotion {
+export class ScalarMotion implements ScalarTrack {
   private t = 0;
   readonly duration: number;
   constructor(

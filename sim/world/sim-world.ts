@@ -21,12 +21,13 @@ import { Rng } from '../rng';
 import { type Joints, jointsFromDeg } from '../robot/arm-kinematics';
 import { Battery, type BatteryLevel } from '../robot/battery';
 import { Grasp, type GraspState, type SlipReport } from '../robot/grasp';
-import { type ArmMotion, BaseMotion, ScalarMotion } from '../robot/motion';
+import { type ArmMotion, BaseMotion, type ScalarTrack } from '../robot/motion';
 import { type LinkPoses, RobotBody } from '../robot/robot-body';
 import { EventQueue, type SimEvent, type SimEventBody } from '../events';
 import { type Entity, aabbToWorld } from './entity';
 import { buildEntity, buildFloor, doorPose, placementPoses } from './build';
 import { GROUPS } from './groups';
+import { runProcesses } from '../processes';
 
 export const DEFAULT_DT = 1 / 240;
 
@@ -88,6 +89,21 @@ export interface Observation {
   location: string | undefined;
 }
 
+export interface PlantReading {
+  plant: string;
+  crop: string;
+  /** Vegetation index 0..1: higher is healthier. */
+  ndvi: number;
+  heightCm: number;
+  health: 'healthy' | 'stressed' | 'diseased';
+}
+
+export interface ScanRecord {
+  poi: string;
+  time: number;
+  readings: PlantReading[];
+}
+
 export interface RobotState {
   basePose: Pose;
   q: Joints | undefined;
@@ -114,6 +130,10 @@ export class SimWorld {
   readonly battery: Battery;
   readonly events = new EventQueue();
   readonly knowledge = new Map<string, Observation>();
+  /** Plant scans made at points of interest (farm). */
+  readonly scans = new Map<string, ScanRecord>();
+  /** Objects handed to people: object id -> person id. */
+  readonly handedOver = new Map<string, string>();
   readonly rng: Rng;
   readonly noise: NoiseOptions;
   readonly dt: number;
@@ -133,8 +153,8 @@ export class SimWorld {
 
   private armMotion: ArmMotion | undefined;
   private baseMotion: BaseMotion | undefined;
-  private gripperMotion: ScalarMotion | undefined;
-  private readonly doorMotions = new Map<string, ScalarMotion>();
+  private gripperMotion: ScalarTrack | undefined;
+  private readonly doorMotions = new Map<string, ScalarTrack>();
   private scheduled: Array<{ at: number; event: SceneEvent }>;
   private lastTcp: Pose | undefined;
   private lastBatteryLevel: BatteryLevel;
@@ -192,6 +212,7 @@ export class SimWorld {
   static async create(scene: ResolvedScene, opts: SimOptions = {}): Promise<SimWorld> {
     const R = await loadRapier();
     const sim = new SimWorld(R, scene, opts);
+    sim.processHooks.push(runProcesses);
     // Let everything come to rest so the first observation sees a settled world.
     const settleSteps = Math.round((opts.settle ?? 0.5) / sim.dt);
     for (let i = 0; i < settleSteps; i++) sim.world.step();
@@ -320,11 +341,11 @@ export class SimWorld {
     this.baseMotion = m;
   }
 
-  setGripperMotion(m: ScalarMotion | undefined): void {
+  setGripperMotion(m: ScalarTrack | undefined): void {
     this.gripperMotion = m;
   }
 
-  setDoorMotion(id: string, m: ScalarMotion): void {
+  setDoorMotion(id: string, m: ScalarTrack): void {
     this.doorMotions.set(id, m);
   }
 
@@ -596,6 +617,8 @@ export class SimWorld {
       entities: [...this.entities.values()].map((e) => ({ id: e.id, states: e.states, door: e.door?.value, process: e.process })),
       people: [...this.people.values()].map((p) => ({ id: p.spec.id, position: p.position, yaw: p.yaw, gaze: p.gaze, handsFree: p.handsFree })),
       scheduled: this.scheduled,
+      scans: [...this.scans.values()],
+      handedOver: [...this.handedOver],
     };
     return { physics: this.world.takeSnapshot(), state: JSON.stringify(state) };
   }
@@ -626,6 +649,10 @@ export class SimWorld {
       Object.assign(this.people.get(ps.id)!, ps);
     }
     this.scheduled = st.scheduled;
+    this.scans.clear();
+    for (const r of st.scans as ScanRecord[]) this.scans.set(r.poi, r);
+    this.handedOver.clear();
+    for (const [o, p] of st.handedOver as Array<[string, string]>) this.handedOver.set(o, p);
     this.halt();
     this.lastTcp = undefined;
     this.lastSlip = undefined;

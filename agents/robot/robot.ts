@@ -1,0 +1,247 @@
+// The Robot seam: what a robot can do and report, for tools and workflows. The
+// simulator implements it (SimRobot); bridges to real robots implement it too.
+// Capabilities are declared in `info.capabilities` and each group of operations
+// is present only when declared, so tools can be offered or withheld by
+// capability rather than by the robot's class.
+
+export type Capability =
+  | 'arm'
+  | 'base'
+  | 'rover'
+  | 'perception'
+  | 'people'
+  | 'speech'
+  | 'battery'
+  | 'events'
+  | 'world_model'
+  | 'partial_observability';
+
+export type Vec3Tuple = [number, number, number];
+
+export interface NamedPlace {
+  id: string;
+  kind: string;
+  title: string | undefined;
+  position: Vec3Tuple;
+  yaw: number;
+  serves: string[];
+}
+
+export interface RobotInfo {
+  id: string;
+  name: string;
+  kind: 'fixed_arm' | 'mobile_manipulator' | 'rover';
+  description: string;
+  capabilities: Capability[];
+  scene: { id: string; title: string; notes: string[] };
+  arm?: { reachM: number; payloadKg: number; gripperOpeningM: number; postures: string[] };
+  base?: { footprintM: [number, number]; maxSpeedMps: number; tucksArmItself: boolean };
+  places: NamedPlace[];
+  referencePositions: Array<{ id: string; position: Vec3Tuple; description: string | undefined }>;
+  batteryThresholds: { low: number; critical: number };
+}
+
+export const FAILURE_CODES = [
+  'out_of_reach',
+  'blocked',
+  'too_heavy',
+  'too_big',
+  'inside_closed_receptacle',
+  'hand_full',
+  'hand_empty',
+  'receptacle_closed',
+  'receptacle_full',
+  'no_free_space',
+  'not_pickable',
+  'not_openable',
+  'not_toggleable',
+  'not_sliceable',
+  'already_done',
+  'needs_tool',
+  'not_perceived',
+  'stale_observation',
+  'slipped',
+  'placement_failed',
+  'arm_outside_footprint',
+  'path_blocked',
+  'not_here',
+  'docked',
+  'not_docked',
+  'not_at_entry',
+  'battery_empty',
+  'estop',
+  'aborted',
+  'timeout',
+  'no_arm',
+  'unsupported',
+  'invalid_argument',
+  'skill_failure',
+  'unknown_name',
+  'ambiguous_name',
+] as const;
+export type FailureCode = (typeof FAILURE_CODES)[number];
+
+/** The result of every action: success with a summary, or a failure a person can read. */
+export type Outcome =
+  | { ok: true; summary: string; data?: Record<string, unknown>; incidents?: string[] }
+  | { ok: false; code: FailureCode; summary: string; data?: Record<string, unknown>; incidents?: string[] };
+
+export type NameKind = 'object' | 'person' | 'location';
+
+export type Resolution =
+  | { ok: true; id: string; kind: NameKind }
+  | { ok: false; reason: 'unknown' | 'ambiguous'; message: string; candidates: string[] };
+
+export interface ResolveOptions {
+  kinds?: NameKind[];
+  /** Restrict objects to those the robot can see now, or knows of. */
+  pool?: 'all' | 'visible' | 'known';
+}
+
+export interface Detection {
+  id: string;
+  name: string;
+  category: string;
+  distanceM: number;
+  position: Vec3Tuple;
+}
+
+export type PlaceSpec =
+  | { kind: 'object'; id: string; relation?: 'on' | 'in' }
+  | { kind: 'point'; position: Vec3Tuple; label?: string };
+
+export interface Pose6 {
+  position: Vec3Tuple;
+  /** Hand pitch from straight down, degrees (0 = pointing down, 90 = horizontal). */
+  tiltDeg: number;
+}
+
+export interface Perception {
+  resolve(name: string, opts?: ResolveOptions): Resolution;
+  detect(): Detection[];
+  distanceTo(id: string): number;
+  distanceBetween(a: string, b: string): number;
+  objectState(id: string): Record<string, boolean>;
+  objectProperties(id: string): Record<string, unknown>;
+  holding(): string | undefined;
+  /** Objects that stand in `relation` to `id` (RAIDER's check_obj_relationship). */
+  related(relation: string, id: string): string[];
+  relations(): readonly string[];
+  /** Semantic facts, e.g. on(lemon_1, table_1). */
+  snapshot(): string[];
+  pose(id: string): { position: Vec3Tuple; yawDeg: number } | undefined;
+  /** Places a reference name denotes ("center", "left of coke_can_1"). */
+  referencePoint(name: string): { position: Vec3Tuple; label: string } | undefined;
+}
+
+export interface PeoplePerception {
+  around(): string[];
+  recognize(): Array<{ id: string; name: string }>;
+  distanceTo(person: string): number;
+  handsFree(person: string): boolean;
+  gazeAtRobot(person: string): boolean;
+  freePath(target: string): { free: boolean; obstacle?: string };
+}
+
+export interface Arm {
+  pick(object: string, signal?: AbortSignal): Promise<Outcome>;
+  place(target: PlaceSpec, signal?: AbortSignal): Promise<Outcome>;
+  moveToPosture(posture: string, signal?: AbortSignal): Promise<Outcome>;
+  moveTool(pose: Pose6, signal?: AbortSignal): Promise<Outcome>;
+  /** A relative move of the tool, in the robot's frame (forward, left, up), metres. */
+  nudge(forward: number, left: number, up: number, signal?: AbortSignal): Promise<Outcome>;
+  graspPose(object: string): { ok: true; pose: Pose6 } | { ok: false; summary: string };
+  setOpen(object: string, open: boolean, signal?: AbortSignal): Promise<Outcome>;
+  setSwitch(object: string, on: boolean, signal?: AbortSignal): Promise<Outcome>;
+  slice(object: string, signal?: AbortSignal): Promise<Outcome>;
+  handover(person: string, signal?: AbortSignal): Promise<Outcome>;
+  /** Look at the workspace in front (observe posture on robots with a wrist camera). */
+  perceive(signal?: AbortSignal): Promise<Outcome>;
+}
+
+export interface Base {
+  navigate(place: string, signal?: AbortSignal): Promise<Outcome>;
+  /** Relative step in the robot frame: forward and left in metres, turn in degrees. */
+  step(forward: number, left: number, turnDeg: number, signal?: AbortSignal): Promise<Outcome>;
+  approach(target: string, signal?: AbortSignal): Promise<Outcome>;
+}
+
+export interface Rover {
+  dock(signal?: AbortSignal): Promise<Outcome>;
+  undock(signal?: AbortSignal): Promise<Outcome>;
+  charge(targetPercent: number, signal?: AbortSignal): Promise<Outcome>;
+  scan(poi: string | undefined, signal?: AbortSignal): Promise<Outcome>;
+}
+
+export interface Speech {
+  say(text: string): Promise<Outcome>;
+  ask(question: string, timeoutSeconds?: number, signal?: AbortSignal): Promise<Outcome>;
+}
+
+export interface BatteryStatus {
+  percent: number;
+  level: 'okay' | 'low' | 'critical' | 'empty';
+  charging: boolean;
+  docked: boolean;
+}
+
+export interface RobotEvent {
+  id: number;
+  time: number;
+  type: string;
+  text: string;
+  data: Record<string, unknown>;
+}
+
+export interface EventSource {
+  since(lastId: number): RobotEvent[];
+  lastId(): number;
+  subscribe(listener: (e: RobotEvent) => void): () => void;
+}
+
+/** Exogenous inputs a host (UI, tests, CLI scripts) can feed the robot's world. */
+export type ExternalEvent =
+  | { type: 'estop_pressed' }
+  | { type: 'estop_released' }
+  | { type: 'person_said'; person?: string; text: string }
+  | { type: 'object_moved'; object: string; to: Vec3Tuple; by?: string }
+  | { type: 'set_battery'; percent: number };
+
+export interface WorldModelNode {
+  id: string;
+  type: string;
+  name: string;
+  category: string;
+  parent: string | undefined;
+  relation: 'on' | 'in' | 'at' | undefined;
+  position: Vec3Tuple | undefined;
+  attributes: Record<string, string | number | boolean>;
+  /** Where the node came from: the robot's perception, or an operator. */
+  source: 'perception' | 'operator';
+}
+
+export interface WorldModelApi {
+  nodes(): WorldModelNode[];
+  node(id: string): WorldModelNode | undefined;
+  addNode(node: { id: string; type: string; parent: string; relation?: 'on' | 'in' }): WorldModelNode;
+  setAttribute(id: string, key: string, value: string | number | boolean): WorldModelNode;
+}
+
+export interface Robot {
+  readonly info: RobotInfo;
+  readonly perception: Perception;
+  readonly arm?: Arm;
+  readonly base?: Base;
+  readonly rover?: Rover;
+  readonly speech?: Speech;
+  readonly people?: PeoplePerception;
+  readonly events: EventSource;
+  readonly worldModel?: WorldModelApi;
+  battery(): BatteryStatus;
+  wait(seconds: number, signal?: AbortSignal): Promise<Outcome>;
+  /** For hosts and tests, not for models: feed an exogenous event. */
+  inject(event: ExternalEvent): void;
+  /** Simulated or wall-clock time in seconds. */
+  time(): number;
+  has(capability: Capability): boolean;
+}

@@ -1,0 +1,165 @@
+// A Tool is a self-documenting function a model can call (paper 000 §II.A): a
+// zod schema is the single source of the JSON Schema the model sees and of the
+// argument validation; a validation failure comes back as text the model can act
+// on. Each tool carries a tool card (paper 004 §3.1): capability, inputs,
+// outputs, when to use it, its mode, and the robot capabilities it needs.
+import { z } from 'zod';
+import type { Capability, Robot } from '../robot/robot';
+
+export type ToolCategory = 'information' | 'action';
+/** ETP's invocation modes: once per query, running in the background, or triggered by a condition. */
+export type ToolMode = 'on-demand' | 'continuous' | 'event';
+/** ETP's four capability dimensions. */
+export type CapabilityDimension = 'perception' | 'cognition' | 'reasoning' | 'execution';
+
+export interface ToolCard {
+  capability: string;
+  inputs: string;
+  outputs: string;
+  whenToUse: string;
+  constraints: string | undefined;
+  mode: ToolMode;
+  dimension: CapabilityDimension;
+  requires: Capability[];
+  tags: string[];
+}
+
+export interface ToolContext {
+  robot: Robot;
+  signal: AbortSignal;
+  /** Per-session scratch space for tools that remember (e.g. the event cursor of check_events). */
+  state: Map<string, unknown>;
+}
+
+/** What a tool gives back. `content` is what the model reads. */
+export interface ToolResult {
+  ok: boolean;
+  content: string;
+  data?: unknown;
+}
+
+export interface ToolSpec<P extends z.ZodObject> {
+  name: string;
+  description: string;
+  category: ToolCategory;
+  params: P;
+  card: {
+    capability?: string;
+    outputs: string;
+    whenToUse: string;
+    constraints?: string;
+    mode?: ToolMode;
+    dimension: CapabilityDimension;
+    requires?: Capability[];
+    tags?: string[];
+  };
+  execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolResult> | ToolResult;
+}
+
+export interface FunctionSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly category: ToolCategory;
+  readonly card: ToolCard;
+  /** JSON Schema of the arguments (what the model sees). */
+  readonly parameters: Record<string, unknown>;
+  /** Validates raw arguments; the error text is written for a model to fix its call. */
+  parse(raw: unknown): { ok: true; args: unknown } | { ok: false; message: string };
+  run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** Validate then run: the single entry point used by the runtime and the tool console. */
+  call(raw: unknown, ctx: ToolContext): Promise<ToolResult>;
+  schema(): FunctionSchema;
+}
+
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function toJsonSchema(params: z.ZodObject): Record<string, unknown> {
+  const s = z.toJSONSchema(params, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  delete s['$schema'];
+  // Models handle an explicit empty object better than a missing properties key.
+  if (s['type'] === 'object' && !s['properties']) s['properties'] = {};
+  return s;
+}
+
+/** Human- and model-readable explanation of why arguments were rejected. */
+export function explainArgs(tool: string, error: z.ZodError, parameters: Record<string, unknown>): string {
+  const props = (parameters['properties'] ?? {}) as Record<string, { type?: unknown; description?: string }>;
+  const lines = error.issues.map((issue) => {
+    const field = issue.path.length ? issue.path.map(String).join('.') : '(arguments)';
+    if (issue.code === 'unrecognized_keys') {
+      return `- unknown argument(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; accepted: ${Object.keys(props).join(', ') || 'none'}`;
+    }
+    if (issue.code === 'invalid_type' && issue.path.length === 1 && issue.message.endsWith('received undefined')) {
+      const d = props[String(issue.path[0])]?.description;
+      return `- ${field}: missing (required${d ? `: ${d}` : ''})`;
+    }
+    return `- ${field}: ${issue.message}`;
+  });
+  return `Invalid arguments for ${tool}:\n${lines.join('\n')}\nCall ${tool} again with arguments matching its schema.`;
+}
+
+function describeInputs(parameters: Record<string, unknown>): string {
+  const props = (parameters['properties'] ?? {}) as Record<string, { type?: unknown; description?: string; enum?: unknown[] }>;
+  const req = new Set((parameters['required'] as string[] | undefined) ?? []);
+  const parts = Object.entries(props).map(([k, v]) => {
+    const type = v.enum ? `one of ${v.enum.map((x) => JSON.stringify(x)).join('|')}` : String(v.type ?? 'value');
+    return `${k}${req.has(k) ? '' : '?'}: ${type}${v.description ? ` (${v.description})` : ''}`;
+  });
+  return parts.length ? parts.join('; ') : 'none';
+}
+
+export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
+  if (!TOOL_NAME.test(spec.name)) throw new Error(`tool name "${spec.name}" must match ${TOOL_NAME}`);
+  const parameters = toJsonSchema(spec.params);
+  const card: ToolCard = {
+    capability: spec.card.capability ?? spec.description,
+    inputs: describeInputs(parameters),
+    outputs: spec.card.outputs,
+    whenToUse: spec.card.whenToUse,
+    constraints: spec.card.constraints,
+    mode: spec.card.mode ?? 'on-demand',
+    dimension: spec.card.dimension,
+    requires: spec.card.requires ?? [],
+    tags: spec.card.tags ?? [],
+  };
+  const parse = (raw: unknown): { ok: true; args: unknown } | { ok: false; message: string } => {
+    let value: unknown = raw ?? {};
+    if (typeof raw === 'string') {
+      try {
+        value = raw.trim() ? JSON.parse(raw) : {};
+      } catch {
+        return { ok: false, message: `Invalid arguments for ${spec.name}: not valid JSON (${raw.slice(0, 80)}). Send a JSON object.` };
+      }
+    }
+    const r = spec.params.safeParse(value);
+    return r.success ? { ok: true, args: r.data } : { ok: false, message: explainArgs(spec.name, r.error, parameters) };
+  };
+  const run = async (args: unknown, ctx: ToolContext): Promise<ToolResult> => {
+    const missing = card.requires.filter((c) => !ctx.robot.has(c));
+    if (missing.length) {
+      return { ok: false, content: `${spec.name} is not available: this robot has no ${missing.join(', ')} capability.` };
+    }
+    return spec.execute(args as z.infer<P>, ctx);
+  };
+  return {
+    name: spec.name,
+    description: spec.description,
+    category: spec.category,
+    card,
+    parameters,
+    parse,
+    run,
+    async call(raw, ctx) {
+      const p = parse(raw);
+      if (!p.ok) return { ok: false, content: p.message };
+      return run(p.args, ctx);
+    },
+    schema: () => ({ name: spec.name, description: spec.description, parameters }),
+  };
+}

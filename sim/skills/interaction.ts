@@ -1,0 +1,117 @@
+// Talking, waiting and handing things to people. `ask` waits for an answer: a
+// person_said event (from the operator, the UI, a scene script or a test).
+// Handovers follow RAIDER's assistive constraints (paper 001 §5.2): the person
+// close (within 0.5 m), looking at the robot, with a free hand.
+import { type Vec3, add, normalize, poseApply, qYaw, round, scale, sub, v3, yawOf } from '../math';
+import { SkillInterrupt, type SimWorld } from '../world/sim-world';
+import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, solve } from './arm';
+import { armPreconditions, displayName, interruptOutcome } from './manipulation';
+import { navigate } from './navigation';
+import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+
+export const HANDOVER_DISTANCE = 0.5;
+
+export function say(sim: SimWorld, text: string): SkillOutcome {
+  if (!text.trim()) return failure('invalid_argument', 'there is nothing to say');
+  return success(`said: "${text.trim()}"`, { text: text.trim(), time: round(sim.time, 2) });
+}
+
+export async function wait(sim: SimWorld, seconds: number, opts: SkillOptions = {}): Promise<SkillOutcome> {
+  if (!(seconds > 0) || seconds > 3600) return failure('invalid_argument', 'wait between 0 and 3600 seconds');
+  try {
+    await sim.idle(seconds, { ...opts, ignoreEstop: true });
+  } catch (e) {
+    if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, 'waiting');
+    throw e;
+  }
+  return success(`waited ${round(seconds, 1)} s`);
+}
+
+/** Asks a question aloud and waits for someone to answer. */
+export async function ask(sim: SimWorld, question: string, timeoutSeconds = 30, opts: SkillOptions = {}): Promise<SkillOutcome> {
+  if (!question.trim()) return failure('invalid_argument', 'there is no question to ask');
+  const since = sim.events.lastId;
+  const answer = () => sim.events.since(since).find((e) => e.type === 'person_said');
+  try {
+    await sim.idle(timeoutSeconds, { ...opts, until: () => Boolean(answer()), ignoreEstop: true });
+  } catch (e) {
+    if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, 'waiting for an answer');
+    throw e;
+  }
+  const a = answer();
+  if (!a || a.type !== 'person_said') return failure('timeout', `asked "${question.trim()}" but nobody answered within ${timeoutSeconds} s`);
+  return success(`${a.person ?? 'someone'} answered: "${a.text}"`, { question: question.trim(), answer: a.text, person: a.person ?? null });
+}
+
+/** Where a person holds out a hand: in front of the chest, at sitting or standing height. */
+export function handPoint(sim: SimWorld, personId: string): Vec3 {
+  const p = sim.people.get(personId)!;
+  const h = p.spec.seated ? 0.75 : 1.05;
+  const facing = v3(Math.cos(p.yaw), 0, -Math.sin(p.yaw));
+  return add(add(p.position, v3(0, h, 0)), scale(facing, 0.3));
+}
+
+/** Gap between the robot base footprint and a person's body (a 0.22 m capsule). */
+export function baseToPerson(sim: SimWorld, personId: string): number {
+  const p = sim.people.get(personId)!;
+  const b = sim.robot.basePose;
+  const local = poseApply({ p: v3(), q: qYaw(-yawOf(b.q)) }, sub(p.position, b.p));
+  const [sx, , sz] = sim.scene.robot.base.size;
+  const dx = Math.max(0, Math.abs(local.x) - sx / 2);
+  const dz = Math.max(0, Math.abs(local.z) - sz / 2);
+  return Math.max(0, Math.hypot(dx, dz) - 0.22);
+}
+
+function gazesAtRobot(sim: SimWorld, personId: string): boolean {
+  const p = sim.people.get(personId)!;
+  if (p.gaze === 'robot') return true;
+  if (p.gaze === 'away') return false;
+  const toGaze = normalize(sub(p.gaze, p.position));
+  const toRobot = normalize(sub(sim.robot.basePose.p, p.position));
+  return toGaze.x * toRobot.x + toGaze.z * toRobot.z > Math.cos((15 * Math.PI) / 180);
+}
+
+export async function approachPerson(sim: SimWorld, personId: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
+  const p = sim.people.get(personId);
+  if (!p) return failure('invalid_argument', `no person "${personId}"`);
+  const facing = v3(Math.cos(p.yaw), 0, -Math.sin(p.yaw));
+  const [sx] = sim.scene.robot.base.size;
+  const stand = add(p.position, scale(facing, 0.22 + 0.35 + sx / 2));
+  const yaw = Math.atan2(-(p.position.z - stand.z), p.position.x - stand.x);
+  const r = await navigate(sim, { kind: 'pose', position: v3(stand.x, sim.robot.basePose.p.y, stand.z), yaw, label: `${p.spec.name} (${personId})` }, { ...opts, ignore: [personId] });
+  return r;
+}
+
+export async function handover(sim: SimWorld, personId: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
+  const pre = armPreconditions(sim);
+  if (pre) return pre;
+  const p = sim.people.get(personId);
+  if (!p) return failure('invalid_argument', `no person "${personId}"`);
+  if (!sim.grasp) return failure('hand_empty', 'the hand is empty: there is nothing to hand over');
+  const held = sim.grasp.objectId;
+  const who = `${p.spec.name} (${personId})`;
+  const gap = baseToPerson(sim, personId);
+  if (gap > HANDOVER_DISTANCE) return failure('out_of_reach', `${who} is ${round(gap, 2)} m away; handovers happen within ${HANDOVER_DISTANCE} m`);
+  if (!p.handsFree) return failure('blocked', `${who} has no free hand to take ${displayName(sim, held)}`);
+  if (!gazesAtRobot(sim, personId)) return failure('blocked', `${who} is not looking at the robot; ask for their attention first`);
+  const hand = handPoint(sim, personId);
+  const r = solve(sim, { position: hand, pitch: Math.PI / 2, roll: sim.robot.q![4] });
+  if (!r.ok) return failure('out_of_reach', describeIk(r.failure, `${who}'s hand`));
+  try {
+    await moveJoints(sim, r.joints, opts);
+    // The person takes it: it leaves the robot's hand and stays with them.
+    sim.releaseGrasp();
+    const body = sim.world.getRigidBody(sim.entity(held).body);
+    body.setBodyType(sim.R.RigidBodyType.KinematicPositionBased, true);
+    sim.handedOver.set(held, personId);
+    p.handsFree = false;
+    await moveLine(sim, { position: add(hand, scale(normalize(sub(sim.robot.basePose.p, hand)), 0.1)), pitch: Math.PI / 2, roll: sim.robot.q![4] }, 'the retreat', opts).catch((e) => {
+      if (!(e instanceof MotionFailure)) throw e;
+    });
+    await movePosture(sim, sim.scene.robot.arm!.postures['transport'] ? 'transport' : 'home', opts);
+  } catch (e) {
+    if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, `handing ${held} to ${who}`);
+    throw e;
+  }
+  return success(`handed ${displayName(sim, held)} to ${who}`, { object: held, person: personId });
+}

@@ -1,0 +1,193 @@
+// Driving the base between named poses. The base is a kinematic footprint that
+// sweeps its path before it moves: furniture, objects and people in the way are
+// reported by name. Driving with the arm (or a held object) outside the
+// footprint is refused, as on Mobipick (paper 003 §4); robots configured to
+// tuck their arm do so first.
+import type { Location } from '../../scenes/schema';
+import {
+  type Pose,
+  type Vec3,
+  add,
+  dist,
+  fromTuple,
+  poseApply,
+  poseInv,
+  qYaw,
+  rad,
+  round,
+  sub,
+  v3,
+  yawOf,
+} from '../math';
+import { BaseMotion, type BasePathPoint } from '../robot/motion';
+import { QUERY } from '../world/groups';
+import { SkillInterrupt, type SimWorld } from '../world/sim-world';
+import { movePosture } from './arm';
+import { interruptOutcome } from './manipulation';
+import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+
+export type NavTarget = { kind: 'location'; id: string } | { kind: 'pose'; position: Vec3; yaw: number; label: string };
+
+const FOOTPRINT_MARGIN = 0.05;
+
+/** Points of the arm (and a held object's box) that stick out of the base footprint, in metres. */
+export function armOutsideFootprint(sim: SimWorld): number {
+  if (!sim.robot.q) return 0;
+  const links = sim.links()!;
+  const inv = poseInv(sim.robot.basePose);
+  const [sx, , sz] = sim.scene.robot.base.size;
+  const pts: Vec3[] = [links.fore.p, links.hand.p, links.tcp.p, links.fingerA.p, links.fingerB.p];
+  if (sim.grasp) {
+    const b = sim.aabb(sim.grasp.objectId);
+    for (const x of [b.min.x, b.max.x]) for (const z of [b.min.z, b.max.z]) pts.push(v3(x, b.min.y, z));
+  }
+  let worst = 0;
+  for (const p of pts) {
+    const l = poseApply(inv, p);
+    worst = Math.max(worst, Math.abs(l.x) - sx / 2 - FOOTPRINT_MARGIN, Math.abs(l.z) - sz / 2 - FOOTPRINT_MARGIN);
+  }
+  return Math.max(0, worst);
+}
+
+/** First obstacle the footprint would hit driving straight from a to b, if any. */
+export function sweepObstacle(sim: SimWorld, from: Vec3, to: Vec3, ignore: ReadonlySet<string> = new Set()): string | undefined {
+  const d = sub(to, from);
+  const len = Math.hypot(d.x, d.z);
+  if (len < 1e-3) return undefined;
+  const [sx, sy, sz] = sim.scene.robot.base.size;
+  // A little slimmer than the real footprint: approach poses sit close to furniture.
+  const shape = new sim.R.Cuboid(Math.max(0.05, sx / 2 - 0.04), sy / 2, Math.max(0.05, sz / 2 - 0.04));
+  const rot = qYaw(Math.atan2(-d.z, d.x));
+  const start = v3(from.x, from.y + sy / 2 + 0.02, from.z);
+  const held = sim.grasp ? new Set(sim.entity(sim.grasp.objectId).colliders) : new Set<number>();
+  const hit = sim.world.castShape(start, rot, v3(d.x, 0, d.z), shape, 0, 1, true, undefined, QUERY.drive, undefined, undefined, (c) => {
+    if (sim.robotBody.colliders.has(c.handle) || held.has(c.handle)) return false;
+    const owner = sim.colliderOwner.get(c.handle);
+    return !(owner && ignore.has(owner));
+  });
+  return hit ? (sim.colliderOwner.get(hit.collider.handle) ?? 'an obstacle') : undefined;
+}
+
+interface Node {
+  id: string;
+  p: Vec3;
+}
+
+/** Shortest free route over the scene's named places (locations and waypoints). */
+export function planRoute(sim: SimWorld, goal: Vec3, ignore: ReadonlySet<string>): { path: Vec3[] } | { blockedBy: string } {
+  const start = sim.robot.basePose.p;
+  const direct = sweepObstacle(sim, start, goal, ignore);
+  if (!direct) return { path: [goal] };
+  const nodes: Node[] = [{ id: '__start', p: start }];
+  for (const l of sim.locations.values()) nodes.push({ id: l.id, p: fromTuple(l.pose.position) });
+  nodes.push({ id: '__goal', p: goal });
+  // Dijkstra with lazily checked edges; graphs here have tens of nodes.
+  const distTo = new Map<string, number>([['__start', 0]]);
+  const prev = new Map<string, string>();
+  const done = new Set<string>();
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  while (true) {
+    let cur: string | undefined;
+    let best = Infinity;
+    for (const [id, d] of distTo) if (!done.has(id) && d < best) [cur, best] = [id, d];
+    if (!cur) break;
+    if (cur === '__goal') break;
+    done.add(cur);
+    const a = byId.get(cur)!;
+    for (const n of nodes) {
+      if (done.has(n.id) || n.id === cur) continue;
+      const nd = best + dist(a.p, n.p);
+      if (nd >= (distTo.get(n.id) ?? Infinity)) continue;
+      if (sweepObstacle(sim, a.p, n.p, ignore)) continue;
+      distTo.set(n.id, nd);
+      prev.set(n.id, cur);
+    }
+  }
+  if (!distTo.has('__goal')) return { blockedBy: direct };
+  const path: Vec3[] = [];
+  for (let id: string | undefined = '__goal'; id && id !== '__start'; id = prev.get(id)) path.unshift(byId.get(id)!.p);
+  return { path };
+}
+
+export function targetPose(sim: SimWorld, t: NavTarget): { pose: Pose; label: string; location?: Location } | undefined {
+  if (t.kind === 'pose') return { pose: { p: t.position, q: qYaw(t.yaw) }, label: t.label };
+  const l = sim.locations.get(t.id);
+  if (!l) return undefined;
+  return { pose: { p: fromTuple(l.pose.position), q: qYaw(rad(l.pose.yaw)) }, label: l.id, location: l };
+}
+
+export function basePreconditions(sim: SimWorld): SkillOutcome | undefined {
+  if (sim.scene.robot.kind === 'fixed_arm') return failure('unsupported', `${sim.scene.robot.title} is fixed in place; it cannot drive`);
+  if (sim.estop) return failure('estop', 'the emergency stop is pressed: the base cannot move until it is released');
+  if (sim.battery.percent <= 0) return failure('battery_empty', 'the battery is empty; the robot cannot drive');
+  return undefined;
+}
+
+export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOptions & { ignore?: string[] } = {}): Promise<SkillOutcome> {
+  const pre = basePreconditions(sim);
+  if (pre) return pre;
+  if (sim.robot.docked) return failure('docked', 'the robot is docked in its shelter; undock first (driving inside the shelter is not allowed)');
+  const goal = targetPose(sim, target);
+  if (!goal) return failure('invalid_argument', `no place called "${target.kind === 'location' ? target.id : target.label}"`);
+  const out = armOutsideFootprint(sim);
+  if (out > 0) {
+    const arm = sim.scene.robot.arm!;
+    const tuck = 'transport' in arm.postures ? 'transport' : 'home';
+    if (!sim.scene.robot.base.autoTuck) {
+      return failure(
+        'arm_outside_footprint',
+        `the arm is ${round(out * 100, 0)} cm outside the base footprint (posture: ${sim.robot.posture ?? 'custom'}); move it to ${tuck} before driving`,
+      );
+    }
+    try {
+      await movePosture(sim, tuck, opts);
+    } catch (e) {
+      if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, 'tucking the arm');
+      throw e;
+    }
+  }
+  const ignore = new Set(opts.ignore ?? []);
+  const route = planRoute(sim, goal.pose.p, ignore);
+  if ('blockedBy' in route) {
+    return failure('path_blocked', `the way to ${goal.label} is blocked by ${route.blockedBy}`, { obstacle: route.blockedBy });
+  }
+  const start = sim.robot.basePose.p;
+  const path: BasePathPoint[] = route.path.map((p, i) => (i === route.path.length - 1 ? { position: p, yaw: yawOf(goal.pose.q) } : { position: p }));
+  const cfg = sim.scene.robot.base;
+  const m = new BaseMotion(sim.robot.basePose, path, cfg.maxSpeed, rad(cfg.maxYawRate));
+  const pct0 = sim.battery.percent;
+  try {
+    sim.setBaseMotion(m);
+    await sim.runUntil(() => m.done, { ...opts, maxSeconds: 600 });
+  } catch (e) {
+    if (e instanceof SkillInterrupt) {
+      sim.updateLocation();
+      return interruptOutcome(sim, e, `driving to ${goal.label}`);
+    }
+    throw e;
+  } finally {
+    sim.setBaseMotion(undefined);
+  }
+  sim.updateLocation();
+  const travelled = route.path.reduce((acc, p, i) => acc + dist(i === 0 ? start : route.path[i - 1]!, p), 0);
+  return success(`arrived at ${goal.label}`, {
+    location: sim.robot.at ?? null,
+    distanceM: round(travelled, 2),
+    battery: round(sim.battery.percent, 1),
+    batteryUsed: round(pct0 - sim.battery.percent, 2),
+    via: route.path.length > 1 ? route.path.length - 1 : 0,
+  });
+}
+
+/** A relative base step, bounded by the caller (TORO's TakeAStep, on wheels). */
+export async function step(sim: SimWorld, dx: number, dz: number, dyawDeg: number, opts: SkillOptions = {}): Promise<SkillOutcome> {
+  const pre = basePreconditions(sim);
+  if (pre) return pre;
+  if (sim.robot.docked) return failure('docked', 'the robot is docked; undock first');
+  const b = sim.robot.basePose;
+  const to = add(b.p, poseApply({ p: v3(), q: b.q }, v3(dx, 0, dz)));
+  const blocked = sweepObstacle(sim, b.p, to);
+  if (blocked) return failure('path_blocked', `the step is blocked by ${blocked}`);
+  const yaw = yawOf(b.q) + rad(dyawDeg);
+  return navigate(sim, { kind: 'pose', position: to, yaw, label: 'the new pose' }, opts);
+}
