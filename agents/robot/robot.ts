@@ -33,7 +33,7 @@ export interface RobotInfo {
   kind: 'fixed_arm' | 'mobile_manipulator' | 'rover';
   description: string;
   capabilities: Capability[];
-  scene: { id: string; title: string; notes: string[] };
+  scene: { id: string; title: string; notes: string[]; userInfo: string[] };
   arm?: { reachM: number; payloadKg: number; gripperOpeningM: number; postures: string[] };
   base?: { footprintM: [number, number]; maxSpeedMps: number; tucksArmItself: boolean };
   places: NamedPlace[];
@@ -176,6 +176,8 @@ export interface Rover {
 export interface Speech {
   say(text: string): Promise<Outcome>;
   ask(question: string, timeoutSeconds?: number, signal?: AbortSignal): Promise<Outcome>;
+  /** Waits for someone to say something. */
+  listen(timeoutSeconds?: number, signal?: AbortSignal): Promise<Outcome>;
 }
 
 export interface BatteryStatus {

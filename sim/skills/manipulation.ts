@@ -49,6 +49,8 @@ export function displayName(sim: SimWorld, id: string): string {
 interface GraspPlan {
   tcp: Vec3;
   pre: Vec3;
+  /** Where the object is lifted to: above the approach point when the arm reaches that high. */
+  lift: Vec3;
   pitch: number;
   closing: Vec3;
   width: number;
@@ -144,7 +146,9 @@ export function planGrasp(sim: SimWorld, id: string): { ok: true; plan: GraspPla
       continue;
     }
     const open = Math.min(arm.gripperMaxOpening, w + 0.03);
-    return { ok: true, plan: { tcp, pre, pitch, closing, width: w, open, joints: g.joints, preJoints: p.joints } };
+    const higher = add(pre, v3(0, 0.05, 0));
+    const lift = solve(sim, { position: higher, pitch, closing }).ok ? higher : pre;
+    return { ok: true, plan: { tcp, pre, lift, pitch, closing, width: w, open, joints: g.joints, preJoints: p.joints } };
   }
   const [code, text] = (firstFailure ?? 'out_of_reach:no grasp found').split(/:(.*)/s) as [string, string];
   return { ok: false, outcome: failure(code as 'out_of_reach', `cannot grasp ${name}: ${text}`) };
@@ -305,8 +309,7 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
     await gripperTo(sim, plan.width + 0.002, opts);
     const tcp = sim.tcp()!;
     sim.attachGrasp(Grasp.close(id, e.body, tcp, sim.pose(id), { payloadKg: armConfig(sim).payloadKg, gripTorqueNm: armConfig(sim).gripTorqueNm }, plan.width));
-    const lift = add(plan.pre, v3(0, 0.05, 0));
-    await moveLine(sim, { position: lift, pitch: plan.pitch, closing: plan.closing }, name, opts);
+    await moveLine(sim, { position: plan.lift, pitch: plan.pitch, closing: plan.closing }, name, opts);
     await sim.idle(0.3, opts);
     if (!sim.grasp) {
       const slip = sim.lastSlip;
@@ -322,7 +325,11 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
     return success(`picked up ${name}`, { object: id, heightLifted: round(sim.pose(id).p.y - me.box.min.y, 3) });
   } catch (err) {
     if (err instanceof SkillInterrupt) return interruptOutcome(sim, err, `picking ${name}`);
-    if (err instanceof MotionFailure) return failure('out_of_reach', `cannot pick ${name}: ${err.message}`);
+    if (err instanceof MotionFailure) {
+      sim.halt();
+      const held = sim.grasp ? `; it still holds ${sim.grasp.objectId}` : '';
+      return failure('out_of_reach', `cannot pick ${name}: ${err.message}${held}`);
+    }
     throw err;
   }
 }

@@ -1,0 +1,75 @@
+// World-model getters and setters in the spirit of AIMM (paper 000 §II.C.3): the
+// operator can ask for object poses and empty storages, and tell the robot about
+// objects and properties. Setters write the robot's belief, not the physics.
+import { z } from 'zod';
+import { fail, ok } from '../common';
+import { type Tool, defineTool } from '../tool';
+
+const Value = z.union([z.string(), z.number(), z.boolean()]);
+
+export const WORLD_MODEL_ACCESSORS: Tool[] = [
+  defineTool({
+    name: 'get_object_poses',
+    description: 'Returns the pose of an object in the world model (position in metres and what it is on or in).',
+    category: 'information',
+    params: z.strictObject({ object_name: z.string().min(1) }),
+    card: { outputs: 'position and parent of the object', whenToUse: 'where is X?', dimension: 'cognition', requires: ['world_model'], tags: ['getter', 'pose', 'where', 'position'] },
+    execute: ({ object_name }, { robot }) => {
+      const r = robot.perception.resolve(object_name, { kinds: ['object'] });
+      const wm = robot.worldModel!;
+      const node = r.ok ? wm.node(r.id) : wm.node(object_name);
+      if (!node) return fail(r.ok ? `${r.id} is not in the world model` : r.message);
+      const where = node.parent ? `${node.relation} ${node.parent}` : 'not on anything known';
+      return ok(`${node.id}: position ${JSON.stringify(node.position ?? null)}, ${where}.`, node);
+    },
+  }),
+  defineTool({
+    name: 'get_empty_storages',
+    description: 'Returns the storages (containers and receptacles) that hold nothing.',
+    category: 'information',
+    params: z.strictObject({}),
+    card: { outputs: 'ids of empty storages', whenToUse: 'where can I put something?', dimension: 'cognition', requires: ['world_model'], tags: ['getter', 'storage', 'empty', 'container'] },
+    execute: (_a, { robot }) => {
+      const nodes = robot.worldModel!.nodes();
+      const storages = nodes.filter((n) => n.attributes['storage'] === true);
+      const empty = storages.filter((s) => !nodes.some((n) => n.parent === s.id && n.relation === 'in'));
+      return ok(empty.length ? `Empty storages: ${empty.map((e) => e.id).join(', ')}.` : 'No storage is empty.', empty.map((e) => e.id));
+    },
+  }),
+  defineTool({
+    name: 'add_object',
+    description: 'Adds an object the operator knows about to the world model, under a parent (what it is on or in).',
+    category: 'action',
+    params: z.strictObject({
+      object_name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'use a lower-case id such as "tray_2"'),
+      parent_name: z.string().min(1),
+      object_type: z.string().min(1).default('object'),
+      relation: z.enum(['on', 'in']).default('on'),
+    }),
+    card: { outputs: 'the new node', whenToUse: 'when the operator tells the robot about an object it has not perceived', dimension: 'cognition', requires: ['world_model'], tags: ['setter', 'add', 'object'] },
+    execute: ({ object_name, parent_name, object_type, relation }, { robot }) => {
+      try {
+        const n = robot.worldModel!.addNode({ id: object_name, type: object_type, parent: parent_name, relation });
+        return ok(`Added ${n.id} ${relation} ${n.parent}.`, n);
+      } catch (e) {
+        return fail((e as Error).message);
+      }
+    },
+  }),
+  defineTool({
+    name: 'set_object_property',
+    description: 'Sets a property of an object in the world model (e.g. weight_kg, colour, owner).',
+    category: 'action',
+    params: z.strictObject({ object_name: z.string().min(1), property_name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'use a lower-case name such as "weight_kg"'), value: Value }),
+    card: { outputs: 'the updated node', whenToUse: 'when the operator corrects or adds a property', dimension: 'cognition', requires: ['world_model'], tags: ['setter', 'property', 'attribute'] },
+    execute: ({ object_name, property_name, value }, { robot }) => {
+      try {
+        const r = robot.perception.resolve(object_name, { kinds: ['object'] });
+        const n = robot.worldModel!.setAttribute(r.ok ? r.id : object_name, property_name, value);
+        return ok(`${n.id}.${property_name} = ${JSON.stringify(value)}.`, n);
+      } catch (e) {
+        return fail((e as Error).message);
+      }
+    },
+  }),
+];
