@@ -7,7 +7,7 @@ export class SceneDataError extends Error {
     readonly source: string,
     readonly problems: string[],
   ) {
-    super(`${source} is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(problems.length === 1 ? `${source}: ${problems[0]}` : `${source} is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'SceneDataError';
   }
 }
@@ -38,7 +38,7 @@ export function describeIssues(error: z.ZodError): string[] {
 export function closest(word: string, candidates: Iterable<string>, max = 3): string[] {
   const scored: Array<[string, number]> = [];
   const w = word.toLowerCase();
-  for (const c of candidates) {
+  for (const c of new Set(candidates)) {
     const d = distance(w, c.toLowerCase());
     if (d <= Math.max(2, Math.floor(c.length / 3))) scored.push([c, d]);
   }

@@ -4,6 +4,9 @@ import type { Aabb } from '../math';
 import type { SimWorld } from '../world/sim-world';
 import type { GeoObject } from './relations';
 
+/** Radius of the capsule a person's body is built from (sim-world addPerson). */
+export const PERSON_RADIUS = 0.22;
+
 export function geoObject(sim: SimWorld, id: string): GeoObject {
   const e = sim.entity(id);
   const box = sim.aabb(id);
@@ -20,6 +23,40 @@ export function geoObject(sim: SimWorld, id: string): GeoObject {
 
 export function geoObjects(sim: SimWorld): GeoObject[] {
   return [...sim.entities.keys()].map((id) => geoObject(sim, id));
+}
+
+/** Standing (or seated) height of a person's body, as built in the physics world. */
+export function personHeight(sim: SimWorld, id: string): number {
+  const p = sim.people.get(id);
+  if (!p) throw new Error(`no person "${id}"`);
+  const r = PERSON_RADIUS;
+  // Mirrors SimWorld.addPerson: a capsule of half-length `half` and radius r, standing on the feet.
+  const half = Math.max(0.1, (p.spec.seated ? p.spec.height * 0.7 : p.spec.height) / 2 - r);
+  return 2 * (half + r);
+}
+
+/** A person's body as a box: the capsule's bounds around the feet position. */
+export function personBox(sim: SimWorld, id: string): Aabb {
+  const p = sim.people.get(id);
+  if (!p) throw new Error(`no person "${id}"`);
+  const r = PERSON_RADIUS;
+  const h = personHeight(sim, id);
+  return {
+    min: { x: p.position.x - r, y: p.position.y, z: p.position.z - r },
+    max: { x: p.position.x + r, y: p.position.y + h, z: p.position.z + r },
+  };
+}
+
+/** A person as a relation operand: never a support or a container. */
+export function geoPerson(sim: SimWorld, id: string): GeoObject {
+  return { id, box: personBox(sim, id), fixed: true };
+}
+
+/** The box of an entity or a person, by id (undefined for unknown ids). */
+export function targetBox(sim: SimWorld, id: string): Aabb | undefined {
+  if (sim.entities.has(id)) return geoObject(sim, id).box;
+  if (sim.people.has(id)) return personBox(sim, id);
+  return undefined;
 }
 
 function union(a: Aabb, b: Aabb): Aabb {

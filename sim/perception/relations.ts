@@ -93,7 +93,8 @@ export function sideOf(a: GeoObject, b: GeoObject, viewer: Pose): 'left' | 'righ
   const inv = poseInv(viewer);
   const ca = poseApply(inv, aabbCenter(a.box));
   const cb = poseApply(inv, aabbCenter(b.box));
-  const verticalOverlap = overlap1(a.box.min.y, a.box.max.y, b.box.min.y, b.box.max.y) > 0 || Math.abs(a.box.min.y - b.box.min.y) < 0.1;
+  // More than contact depth: a table top and the fruit on it touch, and are not side by side.
+  const verticalOverlap = overlap1(a.box.min.y, a.box.max.y, b.box.min.y, b.box.max.y) > TOL.contact || Math.abs(a.box.min.y - b.box.min.y) < 0.1;
   if (!verticalOverlap) return undefined;
   if (Math.hypot(ca.x - cb.x, ca.z - cb.z) > TOL.sideBySide) return undefined;
   const lateral = cb.z - ca.z; // positive: a is further toward -Z, i.e. to the left

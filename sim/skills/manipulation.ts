@@ -242,7 +242,7 @@ function massOf(sim: SimWorld, id: string): number {
 
 export function interruptOutcome(sim: SimWorld, e: SkillInterrupt, doing: string): SkillOutcome {
   sim.halt();
-  const held = sim.grasp ? `; it still holds ${sim.grasp.objectId}` : '';
+  const held = sim.heldId() ? `; it still holds ${sim.heldId()}` : '';
   if (e.reason === 'estop') return failure('estop', `emergency stop pressed while ${doing}: the robot stopped where it was${held}`);
   if (e.reason === 'aborted') return failure('aborted', `stopped while ${doing}${held}`);
   if (e.reason === 'battery_empty') return failure('battery_empty', `the battery ran out while ${doing}${held}`);
@@ -327,7 +327,7 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
     if (err instanceof SkillInterrupt) return interruptOutcome(sim, err, `picking ${name}`);
     if (err instanceof MotionFailure) {
       sim.halt();
-      const held = sim.grasp ? `; it still holds ${sim.grasp.objectId}` : '';
+      const held = sim.heldId() ? `; it still holds ${sim.heldId()}` : '';
       return failure('out_of_reach', `cannot pick ${name}: ${err.message}${held}`);
     }
     throw err;

@@ -321,6 +321,11 @@ export class SimWorld {
     return this.grasp?.objectId === id;
   }
 
+  /** The held object's id (a method, so callers re-read it after awaiting motion). */
+  heldId(): string | undefined {
+    return this.grasp?.objectId;
+  }
+
   /** Tool centre point and finger poses now. */
   links(): LinkPoses | undefined {
     if (!this.robot.q) return undefined;

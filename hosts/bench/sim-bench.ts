@@ -1,0 +1,268 @@
+// The simulation benchmark (skillbridge bench sim). Per scene: steps per second
+// and real-time factor of the full simulation (controllers, battery, appliance
+// processes and the pose stream at 60 Hz) and of bare
+// Rapier stepping the same bodies, their ratio, one pick-and-place in wall time,
+// perception query latency, snapshot/restore time and peak memory. Figures, not
+// assertions: the targets are printed beside them.
+import { listScenes, builtinScene } from '../../scenes/registry';
+import { round } from '../../sim/math';
+import { detectObjects } from '../../sim/perception/detection';
+import { distanceToTarget } from '../../sim/perception/distance';
+import { resolveName } from '../../sim/perception/names';
+import { relationQuery } from '../../sim/perception/queries';
+import { snapshotFacts } from '../../sim/perception/snapshot';
+import { jointsFromDeg } from '../../sim/robot/arm-kinematics';
+import { JointMotion } from '../../sim/robot/motion';
+import { pick, place } from '../../sim/skills/manipulation';
+import { navigate } from '../../sim/skills/navigation';
+import { perceive } from '../../sim/skills/perceive';
+import { geoObjects } from '../../sim/perception/geo';
+import { supportOf } from '../../sim/perception/relations';
+import { packPoses, streamEntries } from '../../sim/stream';
+import { SimWorld } from '../../sim/world/sim-world';
+
+export interface SceneBench {
+  id: string;
+  /** Full simulation, robot idle: simulated seconds per wall second. */
+  rtf: number;
+  stepsPerSecond: number;
+  /** Bare Rapier stepping the same bodies. */
+  bareRtf: number;
+  ratio: number;
+  /** Full simulation while the arm (or base) moves. */
+  activeRtf: number;
+  pickPlaceMs: number | null;
+  pickPlace: string | null;
+  perceptionP50Ms: number;
+  perceptionP99Ms: number;
+  snapshotMs: number;
+  restoreMs: number;
+  snapshotKB: number;
+  rssMB: number;
+}
+
+export interface SimBenchResult {
+  node: string;
+  platform: string;
+  cpus: number;
+  targets: Record<string, string>;
+  scenes: SceneBench[];
+}
+
+export interface SimBenchOptions {
+  scenes?: string[];
+  quick?: boolean;
+  onProgress?: (line: string) => void;
+}
+
+const now = () => performance.now();
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+}
+
+function median(xs: number[]): number {
+  return percentile(xs, 50);
+}
+
+/** Steps `fn` for at least `ms` of wall time and `minSteps` steps; returns steps per second. */
+function rate(fn: () => void, ms: number, minSteps: number): number {
+  let n = 0;
+  const t0 = now();
+  let t = t0;
+  while (n < minSteps || t - t0 < ms) {
+    for (let i = 0; i < 64; i++) fn();
+    n += 64;
+    t = now();
+  }
+  return (n * 1000) / (t - t0);
+}
+
+/**
+ * One full step as the app runs it: physics, controllers, grasp, battery, events,
+ * appliance processes and a pose frame for the renderer at 60 Hz. Camera queries
+ * run on demand (tool calls), so they are measured as perception latency instead.
+ */
+function fullStepper(sim: SimWorld): () => void {
+  const entries = streamEntries(sim);
+  const frame = new Float32Array(entries.length * 7);
+  const posesEvery = Math.round(1 / 60 / sim.dt);
+  return () => {
+    sim.step();
+    if (sim.steps % posesEvery === 0) packPoses(sim, entries, frame);
+  };
+}
+
+/** Keeps the arm (or the base) moving back and forth for the active measurement. */
+function keepMoving(sim: SimWorld): () => void {
+  const arm = sim.scene.robot.arm;
+  if (arm) {
+    const names = Object.keys(arm.postures);
+    const a = jointsFromDeg(arm.postures[names[0]!]!);
+    const b = jointsFromDeg([arm.postures[names[0]!]![0] + 40, ...arm.postures[names[0]!]!.slice(1, 3).map((x) => x - 15), ...arm.postures[names[0]!]!.slice(3)]);
+    let toB = true;
+    return () => {
+      if (!sim.armBusy) {
+        sim.setArmMotion(new JointMotion(sim.robot.q!, toB ? b : a, (arm.maxJointSpeed * Math.PI) / 180));
+        toB = !toB;
+      }
+    };
+  }
+  return () => undefined;
+}
+
+async function pickPlaceOnce(sim: SimWorld): Promise<{ ms: number; what: string } | null> {
+  if (!sim.scene.robot.arm) return null;
+  const all = geoObjects(sim);
+  const cands = [...sim.entities.values()]
+    .filter((e) => !e.fixed && e.spec.properties.pickable && !e.spec.receptacle && !e.spec.grasp?.part)
+    .map((e) => e.id);
+  for (const id of cands) {
+    const support = supportOf(all.find((g) => g.id === id)!, all);
+    if (!support) continue;
+    const snap = sim.snapshot();
+    const t0 = now();
+    const a = await pick(sim, id);
+    if (!a.ok) {
+      sim.restore(snap);
+      continue;
+    }
+    const b = await place(sim, { kind: 'object', id: support.id });
+    const ms = now() - t0;
+    if (b.ok) return { ms, what: `pick ${id} and place it ${support.relation} ${support.id}` };
+    sim.restore(snap);
+  }
+  return null;
+}
+
+/** Mobile robots start where no table is in reach: go to the first served location (and look). */
+async function prepare(sim: SimWorld): Promise<void> {
+  if (sim.scene.robot.kind !== 'mobile_manipulator') return;
+  const loc = [...sim.locations.values()].find((l) => l.serves.some((s) => sim.entities.get(s)?.spec.surfaces.length));
+  if (loc && sim.robot.at !== loc.id) await navigate(sim, { kind: 'location', id: loc.id });
+  await perceive(sim);
+  if (sim.scene.robot.arm?.postures['home']) {
+    const { moveArm } = await import('../../sim/skills/posture');
+    await moveArm(sim, sim.scene.robot.arm.postures['transport'] ? 'transport' : 'home');
+  }
+}
+
+export async function benchScene(id: string, quick: boolean): Promise<SceneBench> {
+  const warmMs = quick ? 300 : 2500;
+  const measureMs = quick ? 400 : 2000;
+  const sim = await SimWorld.create(builtinScene(id));
+  await prepare(sim);
+  const start = sim.snapshot();
+
+  // Full simulation, robot idle.
+  const full = fullStepper(sim);
+  rate(full, warmMs, 500);
+  const stepsPerSecond = rate(full, measureMs, 1000);
+
+  // Bare Rapier: the same bodies, restored from the same snapshot, nothing else.
+  const bare = sim.R.World.restoreSnapshot(start.physics);
+  rate(() => bare.step(), warmMs / 2, 500);
+  const bareSteps = rate(() => bare.step(), measureMs, 1000);
+  bare.free();
+
+  // Full simulation with the arm moving.
+  sim.restore(start);
+  const move = keepMoving(sim);
+  const activeSteps = rate(() => {
+    move();
+    full();
+  }, measureMs, 1000);
+  sim.halt();
+
+  // Pick and place: one warm-up, then the median of a few.
+  sim.restore(start);
+  const pp: number[] = [];
+  let what: string | null = null;
+  const runs = quick ? 2 : 5;
+  for (let i = 0; i < runs + 1; i++) {
+    sim.restore(start);
+    const r = await pickPlaceOnce(sim);
+    if (!r) break;
+    what = r.what;
+    if (i > 0) pp.push(r.ms);
+  }
+
+  // Perception queries.
+  sim.restore(start);
+  const ids = [...sim.entities.keys()];
+  const movable = [...sim.entities.values()].filter((e) => !e.fixed).map((e) => e.id);
+  const queries: Array<() => unknown> = [
+    () => detectObjects(sim),
+    () => distanceToTarget(sim, ids[ids.length - 1]!),
+    () => relationQuery(sim, 'on top of', ids[0]!),
+    () => relationQuery(sim, 'blocking', movable[0] ?? ids[0]!),
+    () => relationQuery(sim, 'on the left of', movable[movable.length - 1] ?? ids[0]!),
+    () => snapshotFacts(sim),
+    () => resolveName(sim, sim.entity(ids[ids.length - 1]!).spec.name),
+  ];
+  const lat: number[] = [];
+  const samples = quick ? 200 : 1000;
+  for (let i = 0; i < samples + 50; i++) {
+    const q = queries[i % queries.length]!;
+    const t0 = now();
+    q();
+    if (i >= 50) lat.push(now() - t0);
+    // Perception runs on a world that moves on between queries.
+    if (i % queries.length === 0) sim.step();
+  }
+
+  // Snapshot and restore.
+  const snapMs: number[] = [];
+  const restMs: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < (quick ? 5 : 20); i++) {
+    const t0 = now();
+    const s = sim.snapshot();
+    const t1 = now();
+    sim.restore(s);
+    const t2 = now();
+    snapMs.push(t1 - t0);
+    restMs.push(t2 - t1);
+    bytes = s.physics.byteLength + s.state.length;
+  }
+  sim.dispose();
+  return {
+    id,
+    rtf: round(stepsPerSecond * sim.dt, 1),
+    stepsPerSecond: Math.round(stepsPerSecond),
+    bareRtf: round(bareSteps * sim.dt, 1),
+    ratio: round(stepsPerSecond / bareSteps, 3),
+    activeRtf: round(activeSteps * sim.dt, 1),
+    pickPlaceMs: pp.length ? round(median(pp), 1) : null,
+    pickPlace: what,
+    perceptionP50Ms: round(percentile(lat, 50), 3),
+    perceptionP99Ms: round(percentile(lat, 99), 3),
+    snapshotMs: round(median(snapMs), 3),
+    restoreMs: round(median(restMs), 3),
+    snapshotKB: round(bytes / 1024, 1),
+    rssMB: round(process.resourceUsage().maxRSS / 1024, 1),
+  };
+}
+
+export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResult> {
+  const ids = opts.scenes?.length ? opts.scenes : listScenes().map((s) => s.id);
+  const scenes: SceneBench[] = [];
+  for (const id of ids) {
+    opts.onProgress?.(`benchmarking ${id}...`);
+    scenes.push(await benchScene(id, Boolean(opts.quick)));
+  }
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: (await import('node:os')).cpus().length,
+    targets: {
+      rtf: '>= 50 on every tabletop scene',
+      ratio: '>= 0.8',
+      pickPlaceMs: '<= 200',
+      perceptionP99Ms: '<= 2',
+      rssMB: '<= 200',
+    },
+    scenes,
+  };
+}

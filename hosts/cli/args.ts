@@ -1,0 +1,96 @@
+// Command-line parsing: one place that turns argv into typed options and turns
+// every mistake into one line that says what to type instead.
+import { parseArgs } from 'node:util';
+
+export class UsageError extends Error {}
+
+export interface Parsed {
+  command: string;
+  positionals: string[];
+  flags: Record<string, string | boolean | undefined>;
+}
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  scene: { type: 'string' },
+  set: { type: 'string' },
+  seed: { type: 'string' },
+  script: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  workflow: { type: 'string' },
+  model: { type: 'string' },
+  trace: { type: 'string' },
+  approve: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  quick: { type: 'boolean' },
+  out: { type: 'string' },
+  'time-limit': { type: 'string' },
+  'max-iterations': { type: 'string' },
+  stream: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  noise: { type: 'string' },
+} as const;
+
+export function parse(argv: string[]): Parsed {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    const msg = (e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, '');
+    throw new UsageError(`${msg}. Run "skillbridge help" for the options.`);
+  }
+  const [command = 'help', ...positionals] = parsed.positionals;
+  return { command, positionals, flags: parsed.values as Parsed['flags'] };
+}
+
+export function intFlag(flags: Parsed['flags'], name: string, fallback: number): number {
+  const raw = flags[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n)) throw new UsageError(`--${name} must be an integer, got "${String(raw)}"`);
+  return n;
+}
+
+export function numberFlag(flags: Parsed['flags'], name: string, fallback: number): number {
+  const raw = flags[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${String(raw)}"`);
+  return n;
+}
+
+export function stringFlag(flags: Parsed['flags'], name: string): string | undefined {
+  const v = flags[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function requireFlag(flags: Parsed['flags'], name: string, hint: string): string {
+  const v = stringFlag(flags, name);
+  if (!v) throw new UsageError(`--${name} is required: ${hint}`);
+  return v;
+}
+
+export const HELP = `skillbridge — build and test LLM tool workflows on a simulated robot
+
+Usage:
+  skillbridge scenes [--json]
+      List the built-in scenes.
+  skillbridge tools --scene S [--set NAME] [--json]
+      Show what a model would receive: each tool's name, description and JSON Schema.
+  skillbridge call --scene S [--seed N] [--set NAME] TOOL [JSON_ARGS] [--json]
+  skillbridge call --scene S [--seed N] --script FILE [--json]
+      Call tools on a fresh world (one call, or a JSON array of {"tool", "args"} run
+      in order in one world). Prints each result and the final semantic facts.
+  skillbridge bench sim [--scene S] [--quick] [--json]
+      Simulation benchmark: real-time factor (full and bare Rapier), pick-and-place
+      wall time, perception latency, snapshot/restore, peak memory.
+
+Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
+Options:
+  --json        machine-readable output
+  --seed N      seed for noise and failure injection (default 1)
+  --noise SPEC  e.g. "distance=0.01,dropout=0.1,failure=0.05" (off by default)
+  -h, --help    this help
+`;

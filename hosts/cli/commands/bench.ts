@@ -1,0 +1,37 @@
+import { benchSim } from '../../bench/sim-bench';
+import { type Parsed, UsageError, stringFlag } from '../args';
+import { type Output, json } from '../output';
+import { isBuiltinScene } from '../../../scenes/registry';
+
+export async function benchCommand(p: Parsed, o: Output): Promise<number> {
+  const [what] = p.positionals;
+  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim`);
+  const scene = stringFlag(p.flags, 'scene');
+  if (scene && !isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
+  const asJson = Boolean(p.flags['json']);
+  const r = await benchSim({ ...(scene ? { scenes: [scene] } : {}), quick: Boolean(p.flags['quick']), onProgress: asJson ? undefined : (l) => o.err(l) });
+  if (asJson) {
+    json(o, r);
+    return 0;
+  }
+  o.out(`Simulation benchmark (${r.node}, ${r.platform}, ${r.cpus} cores)`);
+  const head = ['scene', 'rtf', 'bare', 'ratio', 'active', 'pick+place ms', 'percep p50/p99 ms', 'snap/restore ms', 'rss MB'];
+  const rows = r.scenes.map((s) => [
+    s.id,
+    String(s.rtf),
+    String(s.bareRtf),
+    s.ratio.toFixed(2),
+    String(s.activeRtf),
+    s.pickPlaceMs === null ? 'n/a' : String(s.pickPlaceMs),
+    `${s.perceptionP50Ms}/${s.perceptionP99Ms}`,
+    `${s.snapshotMs}/${s.restoreMs}`,
+    String(s.rssMB),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  o.out(line(head));
+  for (const row of rows) o.out(line(row));
+  o.out(`\nTargets: ${Object.entries(r.targets).map(([k, v]) => `${k} ${v}`).join('; ')}`);
+  for (const s of r.scenes) if (s.pickPlace) o.out(`  ${s.id}: ${s.pickPlace}`);
+  return 0;
+}

@@ -1,0 +1,120 @@
+// skillbridge call: run tool calls on a fresh world, exactly as a model's calls
+// would run, and print their results and the final semantic facts.
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { openSimRobot } from '../../../agents/robot/open';
+import type { SimRobot } from '../../../agents/robot/sim-robot';
+import type { ToolRegistry } from '../../../agents/tools/registry';
+import { buildToolSet, setsFor } from '../../../agents/tools/sets';
+import type { Tool, ToolContext } from '../../../agents/tools/tool';
+import { didYouMean } from '../../../scenes/validation';
+import { type Parsed, UsageError, intFlag, requireFlag, stringFlag } from '../args';
+import { type Output, json } from '../output';
+import { parseNoise } from '../noise';
+
+const ScriptStep = z.strictObject({
+  tool: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).default({}),
+});
+const Script = z.array(ScriptStep).min(1, 'the script must list at least one call');
+
+export interface CallResult {
+  tool: string;
+  args: unknown;
+  ok: boolean;
+  result?: string;
+  error?: string;
+  data?: unknown;
+}
+
+/** Finds a tool: in the chosen set, else the scene's default set, else any set the robot can use. */
+export function findTool(robot: SimRobot, name: string, setId: string | undefined): { tool: Tool; set: string } {
+  const order = setId ? [setId] : [robot.sim.scene.scene.toolSet, ...setsFor(robot).map((s) => s.id)];
+  const seen = new Set<string>();
+  const names: string[] = [];
+  for (const id of order) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    let reg: ToolRegistry;
+    try {
+      reg = buildToolSet(id, robot);
+    } catch (e) {
+      if (setId) throw new UsageError((e as Error).message);
+      continue;
+    }
+    const t = reg.get(name);
+    if (t) return { tool: t, set: id };
+    names.push(...reg.names());
+  }
+  const where = setId ? `tool set "${setId}"` : `the tool sets for ${robot.info.scene.id}`;
+  throw new UsageError(`unknown tool "${name}" in ${where}.${didYouMean(name, names)} Run "skillbridge tools --scene ${robot.info.scene.id}${setId ? ` --set ${setId}` : ''}" to list them.`);
+}
+
+async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep>>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read --script ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--script ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  const r = Script.safeParse(data);
+  if (!r.success) {
+    const i = r.error.issues[0]!;
+    const where = i.path.length ? i.path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('') : '(top level)';
+    throw new UsageError(`--script ${path}: ${where.replace(/^\./, '')}: ${i.message}. Expected a JSON array of {"tool": NAME, "args": {...}}.`);
+  }
+  return r.data;
+}
+
+export async function callCommand(p: Parsed, o: Output): Promise<number> {
+  const sceneId = requireFlag(p.flags, 'scene', 'a scene id such as "tabletop/fruits" or a scene file');
+  const scriptPath = stringFlag(p.flags, 'script');
+  let steps: Array<{ tool: string; args: unknown }>;
+  if (scriptPath) {
+    if (p.positionals.length) throw new UsageError('give either --script FILE or TOOL [JSON_ARGS], not both');
+    steps = await readScript(scriptPath);
+  } else {
+    const [tool, rawArgs, ...rest] = p.positionals;
+    if (!tool) throw new UsageError('name a tool to call, e.g. skillbridge call --scene tabletop/fruits get_objects');
+    if (rest.length) throw new UsageError(`unexpected extra arguments: ${rest.join(' ')}. Quote the JSON arguments as one argument.`);
+    let args: unknown = {};
+    if (rawArgs !== undefined) {
+      try {
+        args = JSON.parse(rawArgs);
+      } catch (e) {
+        throw new UsageError(`JSON_ARGS is not valid JSON (${(e as Error).message}): ${rawArgs}`);
+      }
+    }
+    steps = [{ tool, args }];
+  }
+  const robot = await openSimRobot(sceneId, { seed: intFlag(p.flags, 'seed', 1), noise: parseNoise(stringFlag(p.flags, 'noise')) });
+  const setId = stringFlag(p.flags, 'set');
+  // Resolve and validate every call before running any: bad input never half-runs a script.
+  const plan = steps.map((s, i) => {
+    const { tool, set } = findTool(robot, s.tool, setId);
+    const v = tool.parse(s.args);
+    if (!v.ok) throw new UsageError(`${scriptPath ? `call [${i}] ` : ''}${v.message.replace(/\n/g, ' ')}`);
+    return { tool, set, raw: s.args, args: v.args };
+  });
+  const ctx: ToolContext = { robot, signal: new AbortController().signal, state: new Map() };
+  const results: CallResult[] = [];
+  for (const c of plan) {
+    const r = await c.tool.run(c.args, ctx);
+    results.push({ tool: c.tool.name, args: c.raw, ok: r.ok, ...(r.ok ? { result: r.content } : { error: r.content }), ...(r.data !== undefined ? { data: r.data } : {}) });
+    if (!p.flags['json']) {
+      o.out(`${c.tool.name} ${JSON.stringify(c.raw)}${setId ? '' : `   (${c.set})`}`);
+      o.out(`  ${r.ok ? '✓' : '✗'} ${r.content.replace(/\n/g, '\n    ')}`);
+    }
+  }
+  const facts = robot.perception.snapshot();
+  if (p.flags['json']) json(o, { results, facts });
+  else o.out(`\nFacts (t=${robot.time().toFixed(1)} s):\n  ${facts.join('\n  ')}`);
+  robot.sim.dispose();
+  return results.every((r) => r.ok) ? 0 : 1;
+}

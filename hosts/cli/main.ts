@@ -1,0 +1,47 @@
+// The skillbridge command line. Every failure ends as one line on stderr and a
+// non-zero exit code: 2 for bad input, 1 for a tool call that failed, 70 for a bug.
+import { UnknownToolSetError } from '../../agents/tools/sets';
+import { SceneDataError } from '../../scenes/validation';
+import { HELP, UsageError, parse } from './args';
+import { benchCommand } from './commands/bench';
+import { callCommand } from './commands/call';
+import { scenesCommand } from './commands/scenes';
+import { toolsCommand } from './commands/tools';
+import { type Output, stdio } from './output';
+
+export async function main(argv: string[], o: Output = stdio): Promise<number> {
+  try {
+    const p = parse(argv);
+    if (p.flags['help'] || p.command === 'help') {
+      o.out(HELP);
+      return 0;
+    }
+    if (p.flags['version']) {
+      o.out('skillbridge 0.1.0');
+      return 0;
+    }
+    switch (p.command) {
+      case 'scenes':
+        return scenesCommand(p, o);
+      case 'tools':
+        return await toolsCommand(p, o);
+      case 'call':
+        return await callCommand(p, o);
+      case 'bench':
+        return await benchCommand(p, o);
+      default:
+        throw new UsageError(`unknown command "${p.command}". Commands: scenes, tools, call, bench. Run "skillbridge help".`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof UnknownToolSetError) {
+      o.err(`skillbridge: ${e.message}`);
+      return 2;
+    }
+    if (e instanceof SceneDataError) {
+      o.err(`skillbridge: ${e.message}`);
+      return 2;
+    }
+    o.err(`skillbridge: internal error: ${(e as Error).message ?? String(e)}${process.env['SKILLBRIDGE_DEBUG'] ? `\n${(e as Error).stack}` : ' (set SKILLBRIDGE_DEBUG=1 for details)'}`);
+    return 70;
+  }
+}

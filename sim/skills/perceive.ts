@@ -1,0 +1,38 @@
+// Perceive: point the camera at the workspace and record what is there. On a
+// robot whose camera sits on the wrist (Mobipick) that means the observe
+// posture, and whatever the hand holds tilts with it: an open box spills, an
+// unbalanced tool twists out (paper 003, Experiment 3). The physics decides.
+import { round } from '../math';
+import { observe } from '../perception/observe';
+import { SkillInterrupt, type SimWorld } from '../world/sim-world';
+import { interruptOutcome } from './manipulation';
+import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { moveArm } from './posture';
+
+export async function perceive(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOutcome> {
+  if (sim.estop && sim.scene.robot.camera.mount === 'wrist') {
+    return failure('estop', 'the emergency stop is pressed: the arm cannot move to look');
+  }
+  const incidents: string[] = [];
+  const arm = sim.scene.robot.arm;
+  if (sim.scene.robot.camera.mount === 'wrist' && arm && 'observe' in arm.postures) {
+    const moved = await moveArm(sim, 'observe', opts);
+    if (!moved.ok) return moved;
+    incidents.push(...(moved.incidents ?? []));
+  }
+  try {
+    await sim.idle(0.3, opts);
+  } catch (e) {
+    if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, 'looking');
+    throw e;
+  }
+  const r = observe(sim);
+  const where = sim.robot.at ?? 'here';
+  const seen = r.observed.map((o) => (o.support ? `${o.id} ${o.relation} ${o.support}` : o.id));
+  const removed = r.removed.length ? `; no longer seen: ${r.removed.join(', ')}` : '';
+  return success(
+    `perceived at ${where}: ${seen.length ? seen.join(', ') : 'no objects'}${removed}`,
+    { location: sim.robot.at ?? null, observed: r.observed.map((o) => ({ id: o.id, support: o.support ?? null, relation: o.relation ?? null })), removed: r.removed, time: round(sim.time, 2) },
+    incidents,
+  );
+}

@@ -1,0 +1,48 @@
+// The pose stream: every moving body's pose packed into one Float32Array per
+// frame (x, y, z, qx, qy, qz, qw), in a fixed order described once by the scene
+// manifest. The renderer applies the latest frame it has; nothing else crosses.
+import type { SimWorld } from './world/sim-world';
+
+export type StreamedKind = 'object' | 'door' | 'base' | 'arm' | 'person';
+
+export interface StreamEntry {
+  /** Entity, person or robot-part id. */
+  id: string;
+  kind: StreamedKind;
+  body: number;
+}
+
+/** Bodies whose poses change, in a stable order: objects (scene order), doors, people, robot. */
+export function streamEntries(sim: SimWorld): StreamEntry[] {
+  const out: StreamEntry[] = [];
+  for (const e of sim.entities.values()) {
+    if (!e.fixed) out.push({ id: e.id, kind: 'object', body: e.body });
+    if (e.door) out.push({ id: `${e.id}#door`, kind: 'door', body: e.door.body });
+  }
+  for (const p of sim.people.values()) out.push({ id: p.spec.id, kind: 'person', body: p.body });
+  out.push({ id: 'robot#base', kind: 'base', body: sim.robotBody.base });
+  const arm = sim.robotBody.arm;
+  if (arm) {
+    for (const [part, body] of Object.entries(arm)) out.push({ id: `robot#${part}`, kind: 'arm', body });
+  }
+  return out;
+}
+
+export const FLOATS_PER_POSE = 7;
+
+export function packPoses(sim: SimWorld, entries: readonly StreamEntry[], out = new Float32Array(entries.length * FLOATS_PER_POSE)): Float32Array {
+  let i = 0;
+  for (const e of entries) {
+    const b = sim.world.getRigidBody(e.body);
+    const t = b.translation();
+    const r = b.rotation();
+    out[i++] = t.x;
+    out[i++] = t.y;
+    out[i++] = t.z;
+    out[i++] = r.x;
+    out[i++] = r.y;
+    out[i++] = r.z;
+    out[i++] = r.w;
+  }
+  return out;
+}
