@@ -9,7 +9,7 @@ import { describeEvent, type SimEvent } from '../../sim/events';
 import { detectObjects } from '../../sim/perception/detection';
 import { distanceBetween, distanceToTarget, robotHumanDistance } from '../../sim/perception/distance';
 import { resolveName } from '../../sim/perception/names';
-import { freePath, gazeAtRobot, handsFree, humansAround, recogniseHumans } from '../../sim/perception/people';
+import { freePath, gazeAtRobot, handsFree, humansAround, recogniseHumans, servingLocation } from '../../sim/perception/people';
 import { QUERY_RELATIONS, objectProperties, objectState, parseRelation, relationQuery, robotHolding } from '../../sim/perception/queries';
 import { referencePoint } from '../../sim/perception/references';
 import { snapshotFacts } from '../../sim/perception/snapshot';
@@ -240,7 +240,7 @@ export class SimRobot implements Robot {
           if (sim.people.has(target)) return approachPerson(sim, target, o(signal));
           if (sim.locations.has(target)) return navigate(sim, { kind: 'location', id: target }, o(signal));
           // An object: go to the location that serves it, or that serves what it stands on.
-          const serving = [...sim.locations.values()].find((l) => l.serves.includes(target) || l.serves.some((s) => objectOn(sim, target) === s));
+          const serving = sim.entities.has(target) ? servingLocation(sim, target) : undefined;
           if (serving) return navigate(sim, { kind: 'location', id: serving.id }, o(signal));
           return { ok: false, code: 'invalid_argument', summary: `no known place to approach ${target} from` };
         }),
@@ -273,11 +273,4 @@ export class SimRobot implements Robot {
 
 function roundV(v: Vec3): Vec3 {
   return v3(round(v.x), round(v.y), round(v.z));
-}
-
-/** What an object rests on (by the relation rules), for finding the place that serves it. */
-function objectOn(sim: SimWorld, id: string): string | undefined {
-  const facts = snapshotFacts(sim);
-  const f = facts.find((x) => x.startsWith(`on(${id}, `) || x.startsWith(`in(${id}, `));
-  return f ? f.slice(f.indexOf(', ') + 2, -1) : undefined;
 }

@@ -13,6 +13,7 @@
 //   people and doors; the target itself never blocks its own approach.
 import { type Aabb, type Vec3, add, aabbCenter, distXZ, dot, fromTuple, length, normalize, qYaw, rad, scale, sub, v3 } from '../math';
 import { QUERY } from '../world/groups';
+import type { Location } from '../../scenes/schema';
 import type { SimWorld } from '../world/sim-world';
 import { cameraView, headCameraPose } from './camera';
 import { PERSON_RADIUS, geoObject, geoObjects, personHeight } from './geo';
@@ -144,18 +145,24 @@ export function approachPoint(sim: SimWorld, target: string): Vec3 | undefined {
     return v3(stand.x, base.y, stand.z);
   }
   if (!sim.entities.has(target)) return undefined;
+  const serving = servingLocation(sim, target);
+  if (serving) return fromTuple(serving.pose.position);
   const carrier = fixedCarrier(sim, target);
-  const servedBy = new Set([target, ...(carrier ? [carrier] : [])]);
-  const serving = [...sim.locations.values()]
-    .filter((l) => l.serves.some((s) => servedBy.has(s)))
-    .map((l) => fromTuple(l.pose.position))
-    .sort((a, b) => distXZ(a, base) - distXZ(b, base));
-  if (serving[0]) return serving[0];
   const c = aabbCenter(geoObject(sim, target).box);
   const clearOf = geoObject(sim, carrier ?? target).box;
   const toRobot = normalize(v3(base.x - c.x, 0, base.z - c.z));
   const stand = add(c, scale(toRobot, exitDistance(clearOf, c, toRobot) + sx / 2 + 0.1));
   return v3(stand.x, base.y, stand.z);
+}
+
+/** The nearest location that serves an object, or the furniture it rests on. */
+export function servingLocation(sim: SimWorld, target: string): Location | undefined {
+  const base = sim.robot.basePose.p;
+  const carrier = fixedCarrier(sim, target);
+  const servedBy = new Set([target, ...(carrier ? [carrier] : [])]);
+  return [...sim.locations.values()]
+    .filter((l) => l.serves.some((s) => servedBy.has(s)))
+    .sort((a, b) => distXZ(fromTuple(a.pose.position), base) - distXZ(fromTuple(b.pose.position), base))[0];
 }
 
 /**

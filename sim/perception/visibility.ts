@@ -108,10 +108,35 @@ export function occludersOf(sight: Sight): Map<string, number> {
   return out;
 }
 
+/**
+ * Is the target seen? The same rays as sightOf, centre first, stopping at the
+ * first one that reaches it: most visible things cost one ray.
+ */
+function seen(sim: SimWorld, id: string, view: CameraView, skip: ReadonlySet<number>): boolean {
+  const box = targetBox(sim, id);
+  if (!box) return false;
+  const beyond = length(aabbSize(box)) / 2 + 0.01;
+  for (const point of samplePoints(box)) {
+    if (!inView(view, point)) continue;
+    if (castSight(sim, view, point, dist(view.pose.p, point) + beyond, skip)?.owner === id) return true;
+  }
+  return false;
+}
+
+/** One answer per step and camera pose: tools ask the same question many times between steps. */
+const visibleCache = new WeakMap<SimWorld, { key: string; ids: string[] }>();
+
 /** Entities the camera sees now, exactly (no noise), in id order; the held object is not among them. */
 export function visibleEntityIds(sim: SimWorld, view: CameraView = cameraView(sim)): string[] {
   const held = sim.heldId();
-  return [...sim.entities.keys()].filter((id) => id !== held && sightOf(sim, id, view).visible).sort();
+  const p = view.pose;
+  const key = `${sim.version}|${held ?? ''}|${p.p.x},${p.p.y},${p.p.z},${p.q.x},${p.q.y},${p.q.z},${p.q.w}`;
+  const hit = visibleCache.get(sim);
+  if (hit && hit.key === key) return [...hit.ids];
+  const skip = transparentColliders(sim);
+  const ids = [...sim.entities.keys()].filter((id) => id !== held && seen(sim, id, view, skip)).sort();
+  visibleCache.set(sim, { key, ids });
+  return [...ids];
 }
 
 /** People the camera sees now, exactly, in id order. */

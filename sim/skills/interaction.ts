@@ -2,7 +2,9 @@
 // person_said event (from the operator, the UI, a scene script or a test).
 // Handovers follow RAIDER's assistive constraints (paper 001 §5.2): the person
 // close (within 0.5 m), looking at the robot, with a free hand.
-import { type Vec3, add, normalize, poseApply, qYaw, round, scale, sub, v3, yawOf } from '../math';
+import { type Vec3, add, normalize, round, scale, sub, v3 } from '../math';
+import { robotHumanDistance } from '../perception/distance';
+import { approachPoint, gazeAtRobot } from '../perception/people';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, solve } from './arm';
 import { armPreconditions, displayName, interruptOutcome } from './manipulation';
@@ -51,35 +53,12 @@ export function handPoint(sim: SimWorld, personId: string): Vec3 {
   return add(add(p.position, v3(0, h, 0)), scale(facing, 0.3));
 }
 
-/** Gap between the robot base footprint and a person's body (a 0.22 m capsule). */
-export function baseToPerson(sim: SimWorld, personId: string): number {
-  const p = sim.people.get(personId)!;
-  const b = sim.robot.basePose;
-  const local = poseApply({ p: v3(), q: qYaw(-yawOf(b.q)) }, sub(p.position, b.p));
-  const [sx, , sz] = sim.scene.robot.base.size;
-  const dx = Math.max(0, Math.abs(local.x) - sx / 2);
-  const dz = Math.max(0, Math.abs(local.z) - sz / 2);
-  return Math.max(0, Math.hypot(dx, dz) - 0.22);
-}
-
-function gazesAtRobot(sim: SimWorld, personId: string): boolean {
-  const p = sim.people.get(personId)!;
-  if (p.gaze === 'robot') return true;
-  if (p.gaze === 'away') return false;
-  const toGaze = normalize(sub(p.gaze, p.position));
-  const toRobot = normalize(sub(sim.robot.basePose.p, p.position));
-  return toGaze.x * toRobot.x + toGaze.z * toRobot.z > Math.cos((15 * Math.PI) / 180);
-}
-
 export async function approachPerson(sim: SimWorld, personId: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const p = sim.people.get(personId);
-  if (!p) return failure('invalid_argument', `no person "${personId}"`);
-  const facing = v3(Math.cos(p.yaw), 0, -Math.sin(p.yaw));
-  const [sx] = sim.scene.robot.base.size;
-  const stand = add(p.position, scale(facing, 0.22 + 0.35 + sx / 2));
+  const stand = p ? approachPoint(sim, personId) : undefined;
+  if (!p || !stand) return failure('invalid_argument', `no person "${personId}"`);
   const yaw = Math.atan2(-(p.position.z - stand.z), p.position.x - stand.x);
-  const r = await navigate(sim, { kind: 'pose', position: v3(stand.x, sim.robot.basePose.p.y, stand.z), yaw, label: `${p.spec.name} (${personId})` }, { ...opts, ignore: [personId] });
-  return r;
+  return navigate(sim, { kind: 'pose', position: stand, yaw, label: `${p.spec.name} (${personId})` }, { ...opts, ignore: [personId] });
 }
 
 export async function handover(sim: SimWorld, personId: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
@@ -90,10 +69,10 @@ export async function handover(sim: SimWorld, personId: string, opts: SkillOptio
   if (!sim.grasp) return failure('hand_empty', 'the hand is empty: there is nothing to hand over');
   const held = sim.grasp.objectId;
   const who = `${p.spec.name} (${personId})`;
-  const gap = baseToPerson(sim, personId);
+  const gap = robotHumanDistance(sim, personId, { noise: false });
   if (gap > HANDOVER_DISTANCE) return failure('out_of_reach', `${who} is ${round(gap, 2)} m away; handovers happen within ${HANDOVER_DISTANCE} m`);
   if (!p.handsFree) return failure('blocked', `${who} has no free hand to take ${displayName(sim, held)}`);
-  if (!gazesAtRobot(sim, personId)) return failure('blocked', `${who} is not looking at the robot; ask for their attention first`);
+  if (!gazeAtRobot(sim, personId)) return failure('blocked', `${who} is not looking at the robot; ask for their attention first`);
   const hand = handPoint(sim, personId);
   const r = solve(sim, { position: hand, pitch: Math.PI / 2, roll: sim.robot.q![4] });
   if (!r.ok) return failure('out_of_reach', describeIk(r.failure, `${who}'s hand`));

@@ -139,6 +139,8 @@ export class SimWorld {
   readonly dt: number;
   time = 0;
   steps = 0;
+  /** Bumped whenever the world changes (a step, a moved object, a restore): keys for caches. */
+  version = 0;
   estop = false;
   grasp: Grasp | undefined;
   /** The last slip, so the skill that was running can report it. */
@@ -149,7 +151,7 @@ export class SimWorld {
   readonly colliderOwner = new Map<number, string>();
   /** Poses and sizes are cached per step; perception asks many times per call. */
   private aabbCache = new Map<string, Aabb>();
-  private aabbCacheStep = -1;
+  private aabbCacheVersion = -1;
 
   private armMotion: ArmMotion | undefined;
   private baseMotion: BaseMotion | undefined;
@@ -216,7 +218,7 @@ export class SimWorld {
     // Let everything come to rest so the first observation sees a settled world.
     const settleSteps = Math.round((opts.settle ?? 0.5) / sim.dt);
     for (let i = 0; i < settleSteps; i++) sim.world.step();
-    sim.aabbCacheStep = -1;
+    sim.version++;
     return sim;
   }
 
@@ -271,9 +273,9 @@ export class SimWorld {
 
   /** World AABB of an entity's main body (doors excluded), cached for this step. */
   aabb(id: string): Aabb {
-    if (this.aabbCacheStep !== this.steps) {
+    if (this.aabbCacheVersion !== this.version) {
       this.aabbCache = new Map();
-      this.aabbCacheStep = this.steps;
+      this.aabbCacheVersion = this.version;
     }
     let box = this.aabbCache.get(id);
     if (!box) {
@@ -397,6 +399,7 @@ export class SimWorld {
     const g = this.grasp;
     if (!g) return undefined;
     this.grasp = undefined;
+    this.version++;
     const e = this.entities.get(g.objectId);
     if (e) for (const c of e.colliders) this.world.getCollider(c).setCollisionGroups(GROUPS.object);
     return g.objectId;
@@ -404,6 +407,7 @@ export class SimWorld {
 
   attachGrasp(g: Grasp): void {
     this.grasp = g;
+    this.version++;
     this.lastSlip = undefined;
     const e = this.entity(g.objectId);
     for (const c of e.colliders) this.world.getCollider(c).setCollisionGroups(GROUPS.held);
@@ -458,6 +462,7 @@ export class SimWorld {
     this.world.step();
     this.time += dt;
     this.steps++;
+    this.version++;
     if (baseMoved) this.robot.baseMoves++;
     this.battery.update(dt, driven, armMoved);
     this.checkBattery();
@@ -581,7 +586,7 @@ export class SimWorld {
         b.setTranslation(fromTuple(event.to), true);
         b.setLinvel(v3(), true);
         b.setAngvel(v3(), true);
-        this.aabbCacheStep = -1;
+        this.version++;
         return this.post({ type: 'object_moved', object: e.id, by: event.by, to: event.to });
       }
       case 'set_battery':
@@ -661,7 +666,7 @@ export class SimWorld {
     this.halt();
     this.lastTcp = undefined;
     this.lastSlip = undefined;
-    this.aabbCacheStep = -1;
+    this.version++;
   }
 
   dispose(): void {
