@@ -88,14 +88,15 @@ export function toJsonSchema(params: z.ZodObject): Record<string, unknown> {
 }
 
 /** Human- and model-readable explanation of why arguments were rejected. */
-export function explainArgs(tool: string, error: z.ZodError, parameters: Record<string, unknown>): string {
+export function explainArgs(tool: string, error: z.ZodError, parameters: Record<string, unknown>, raw?: unknown): string {
   const props = (parameters['properties'] ?? {}) as Record<string, { type?: unknown; description?: string }>;
+  const given = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const lines = error.issues.map((issue) => {
     const field = issue.path.length ? issue.path.map(String).join('.') : '(arguments)';
     if (issue.code === 'unrecognized_keys') {
       return `- unknown argument(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; accepted: ${Object.keys(props).join(', ') || 'none'}`;
     }
-    if (issue.code === 'invalid_type' && issue.path.length === 1 && issue.message.endsWith('received undefined')) {
+    if (issue.path.length === 1 && given[String(issue.path[0])] === undefined) {
       const d = props[String(issue.path[0])]?.description;
       return `- ${field}: missing (required${d ? `: ${d}` : ''})`;
     }
@@ -138,7 +139,7 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
       }
     }
     const r = spec.params.safeParse(value);
-    return r.success ? { ok: true, args: r.data } : { ok: false, message: explainArgs(spec.name, r.error, parameters) };
+    return r.success ? { ok: true, args: r.data } : { ok: false, message: explainArgs(spec.name, r.error, parameters, value) };
   };
   const run = async (args: unknown, ctx: ToolContext): Promise<ToolResult> => {
     const missing = card.requires.filter((c) => !ctx.robot.has(c));
