@@ -107,6 +107,10 @@ export const Receptacle = z
     capacity: z.number().int().positive().optional().describe('how many objects fit'),
     maxLoadKg: z.number().positive().optional(),
     enclosed: z.boolean().default(false).describe('closed on all sides when shut (fridge), so contents are hidden'),
+    carryLoaded: z
+      .boolean()
+      .default(false)
+      .describe('made to be carried with things inside (a crate with a handle); otherwise it must be emptied before it is picked'),
   })
   .strict();
 
@@ -142,6 +146,10 @@ export const ObjectType = z
         height: z.number().optional().describe('grasp point height above the object bottom'),
         part: z.string().optional().describe('part to grasp (a handle)'),
         mode: z.enum(['center', 'rim']).default('center').describe('rim: close on the wall nearest the robot (bowls, pots)'),
+        wrap: z
+          .boolean()
+          .default(false)
+          .describe('the fingers close around the part (a carry bar or loop handle): it cannot twist out, so the grip resists several times its friction torque'),
       })
       .strict()
       .optional(),
@@ -210,7 +218,7 @@ export const RobotConfig = z
       .object({
         mount: z.enum(['head', 'wrist']),
         position: Vec3.describe('head camera position in the base frame'),
-        pitch: z.number().default(-30).describe('degrees, negative looks down'),
+        pitch: z.number().default(-30).describe('degrees, negative looks down; a wrist camera is tilted from the hand axis'),
         fov: z.number().positive().default(90).describe('horizontal field of view, degrees'),
         range: z.number().positive().default(3),
       })

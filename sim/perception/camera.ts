@@ -36,7 +36,9 @@ export function cameraPose(sim: SimWorld): Pose {
   if (cfg.mount === 'wrist') {
     const hand = sim.links()?.hand;
     // The hand's +Y is its pointing axis; turning +X onto +Y makes it the optical axis.
-    if (hand) return { p: hand.p, q: qMul(hand.q, qAxisAngle(Z, Math.PI / 2)) };
+    // A wrist camera looks along the hand tilted by its pitch, so observing a
+    // table holds the hand near horizontal: whatever the fingers carry turns with it.
+    if (hand) return { p: hand.p, q: qMul(hand.q, qAxisAngle(Z, Math.PI / 2 + rad(cfg.pitch))) };
   }
   return headCameraPose(cfg, sim.robot.basePose);
 }

@@ -77,3 +77,24 @@ export function observe(sim: SimWorld, opts: ObserveOptions = {}): ObserveResult
   }
   return { observed, removed };
 }
+
+/**
+ * The robot knows where it has just put an object (it watched its own hand), so
+ * a placement refreshes the observation instead of leaving the old spot.
+ */
+export function recordPlacement(sim: SimWorld, id: string): void {
+  if (!sim.scene.scene.perception.partialObservability) return;
+  const all = geoObjects(sim);
+  const me = all.find((g) => g.id === id);
+  if (!me) return;
+  const s = supportOf(me, all);
+  sim.knowledge.set(id, {
+    objectId: id,
+    support: s?.id,
+    relation: s?.relation,
+    position: aabbCenter(me.box),
+    time: sim.time,
+    baseMoves: sim.robot.baseMoves,
+    location: sim.robot.at,
+  });
+}

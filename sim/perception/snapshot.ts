@@ -64,7 +64,9 @@ export interface SnapshotOptions {
 export function snapshotFacts(sim: SimWorld, opts: SnapshotOptions = {}): string[] {
   const facts = new Set<string>();
   const r = 'robot';
-  facts.add(`robot_at(${r}, ${robotLocation(sim) ?? 'unknown'})`);
+  // A fixed arm has no places to be at; a mobile robot between places is "unknown".
+  const at = robotLocation(sim);
+  if (at || sim.scene.robot.kind !== 'fixed_arm') facts.add(`robot_at(${r}, ${at ?? 'unknown'})`);
   if (sim.scene.robot.arm) {
     const posture = sim.armBusy ? 'moving' : (sim.robot.posture ?? 'custom');
     facts.add(`robot_has_arm_posture(${r}, ${posture})`);

@@ -97,9 +97,27 @@ export class Grasp {
     const targetQ = qMul(tcp.q, this.relQ);
     const angErr = qError(targetQ, q);
     const inertia = Math.max(m * 0.004, 1e-5);
-    const kr = 400 * inertia;
+    // Stiff enough that a grip holding its rated torque twists only ~0.1 rad:
+    // the torque limit, not the spring's softness, decides when it slips.
+    const kr = Math.max(400 * inertia, 10 * this.maxTorque);
     const cr = 2 * Math.sqrt(kr * inertia) * 0.8;
-    const torqueWanted = sub(scale(angErr, kr), scale(w, cr));
+    // Per principal axis, the gains are capped so one explicit step stays stable:
+    // a slender spoon has a tiny inertia about its long axis, and uncapped gains
+    // would flick it out of the fingers.
+    const frame = b.principalInertiaLocalFrame();
+    const toPrincipal = qConj(qMul(q, frame));
+    const moments = b.principalInertia();
+    const e = rotate(toPrincipal, angErr);
+    const wl = rotate(toPrincipal, w);
+    const axis = (ei: number, wi: number, Ii: number): number => {
+      const I = Math.max(Ii, 1e-9);
+      return ei * Math.min(kr, (0.25 * I) / (dt * dt)) - wi * Math.min(cr, (0.5 * I) / dt);
+    };
+    const torqueWanted = rotate(qMul(q, frame), {
+      x: axis(e.x, wl.x, moments.x),
+      y: axis(e.y, wl.y, moments.y),
+      z: axis(e.z, wl.z, moments.z),
+    });
     // Holding the weight away from the grasp point needs torque too: the spring
     // force acts at the grasp point, so gravity about it shows up as angle error.
     const tNeed = length(torqueWanted);

@@ -24,6 +24,7 @@ import { geoObject, geoObjects } from '../perception/geo';
 import { containerOf, isInside, isOnTopOf, related, supportOf } from '../perception/relations';
 import { primitiveAabb, unionAll } from '../world/entity';
 import { QUERY } from '../world/groups';
+import { recordPlacement } from '../perception/observe';
 import { SkillInterrupt, type SimWorld, slipReason } from '../world/sim-world';
 import {
   MotionFailure,
@@ -41,6 +42,9 @@ import {
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
 
 const APPROACH = 0.1;
+
+/** A wrapped handle holds by form, not friction: this many times the grip's friction torque. */
+const WRAP_TORQUE_FACTOR = 4;
 
 export function displayName(sim: SimWorld, id: string): string {
   return sim.entities.get(id)?.spec.name ? `${id} (${sim.entities.get(id)!.spec.name})` : id;
@@ -284,7 +288,7 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
     return failure('blocked', `${name} is blocked: ${onTop.map((g) => displayName(sim, g.id)).join(' and ')} ${onTop.length > 1 ? 'are' : 'is'} on top of it`);
   }
   const inside = contentsOf(sim, id);
-  if (inside.length) {
+  if (inside.length && !e.spec.receptacle?.carryLoaded) {
     return failure('blocked', `${name} has ${inside.map((x) => displayName(sim, x)).join(' and ')} inside it; take ${inside.length > 1 ? 'them' : 'it'} out first`);
   }
   const planned = planGrasp(sim, id);
@@ -308,7 +312,7 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
     }
     await gripperTo(sim, plan.width + 0.002, opts);
     const tcp = sim.tcp()!;
-    sim.attachGrasp(Grasp.close(id, e.body, tcp, sim.pose(id), { payloadKg: armConfig(sim).payloadKg, gripTorqueNm: armConfig(sim).gripTorqueNm }, plan.width));
+    sim.attachGrasp(Grasp.close(id, e.body, tcp, sim.pose(id), { payloadKg: armConfig(sim).payloadKg, gripTorqueNm: armConfig(sim).gripTorqueNm * (e.spec.grasp?.wrap ? WRAP_TORQUE_FACTOR : 1) }, plan.width));
     await moveLine(sim, { position: plan.lift, pitch: plan.pitch, closing: plan.closing }, name, opts);
     await sim.idle(0.3, opts);
     if (!sim.grasp) {
@@ -473,20 +477,34 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
   }
   const heldColliders = new Set(sim.entity(heldId).colliders);
   const shape = new sim.R.Cuboid(size.x / 2 + 0.004, Math.max(0.005, size.y / 2 - 0.004), size.z / 2 + 0.004);
+  // Into a container the object falls from above the rim: check the whole column.
+  const fallHalf = Math.max(0.005, (region.releaseY - region.restY + size.y) / 2);
+  const fallShape = new sim.R.Cuboid(size.x / 2 + 0.004, fallHalf, size.z / 2 + 0.004);
   let reachable = 0;
   let lastReach: string | undefined;
   let chosen: { release: Vec3; above: Vec3; joints: Joints; pitch: number } | undefined;
   // Keep the hand as it is if possible; tilt it (and the object) when the spot is far.
   const pitches = [pitch, ...TOP_PITCHES.filter((p) => Math.abs(p - pitch) > 1e-3)];
+  // Into a container, start from the inner corner nearest the arm so later
+  // objects still find room; on a surface, start from the wanted spot.
+  let start = region.desired;
+  if (region.relation === 'in') {
+    const sh = shoulderWorld(sim);
+    const pickEnd = (lo: number, hi: number, s: number): number => (Math.abs(s - lo) <= Math.abs(s - hi) ? lo : hi);
+    start = v3(pickEnd(inner.min.x, inner.max.x, sh.x), 0, pickEnd(inner.min.z, inner.max.z, sh.z));
+  }
   search: for (const [dx, dz] of spiral(0.025, 0.45)) {
-    const cx = region.desired.x + dx;
-    const cz = region.desired.z + dz;
+    const cx = start.x + dx;
+    const cz = start.z + dz;
     if (cx < inner.min.x - 1e-6 || cx > inner.max.x + 1e-6 || cz < inner.min.z - 1e-6 || cz > inner.max.z + 1e-6) continue;
     let occupied = false;
-    sim.world.intersectionsWithShape(v3(cx, region.restY + size.y / 2 + 0.006, cz), { x: 0, y: 0, z: 0, w: 1 }, shape, (c) => {
+    const probeY = region.restY + 0.006 + (region.relation === 'in' ? fallHalf : size.y / 2);
+    sim.world.intersectionsWithShape(v3(cx, probeY, cz), { x: 0, y: 0, z: 0, w: 1 }, region.relation === 'in' ? fallShape : shape, (c) => {
       const owner = sim.colliderOwner.get(c.handle);
       if (heldColliders.has(c.handle) || sim.robotBody.colliders.has(c.handle)) return true;
-      if (owner && owner === region.container) return true;
+      // The container's own walls and floor are fine; a carry bar across its
+      // opening is not (the object would land on it).
+      if (owner && owner === region.container && c.translation().y < region.box.max.y) return true;
       occupied = true;
       return false;
     }, undefined, QUERY.placement);
@@ -526,6 +544,7 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
     if (err instanceof MotionFailure) return failure('out_of_reach', `cannot place ${held}: ${err.message}`);
     throw err;
   }
+  recordPlacement(sim, heldId);
   const all = geoObjects(sim);
   const me = all.find((g) => g.id === heldId)!;
   if (region.container) {

@@ -12,6 +12,7 @@ import {
   fromTuple,
   qYaw,
   rad,
+  rotate,
   scale,
   sub,
   v3,
@@ -296,11 +297,15 @@ export class SimWorld {
     const e = this.entity(id);
     const r = e.spec.receptacle;
     if (!r) return undefined;
+    const pose = this.pose(id);
+    // A container tipped past its side holds nothing: what was in it has fallen
+    // out or is only resting against a wall.
+    if (rotate(pose.q, v3(0, 1, 0)).y < 0.5) return undefined;
     const c = r.interior.center;
     const s = r.interior.size;
     return aabbToWorld(
       { min: v3(c[0] - s[0] / 2, c[1] - s[1] / 2, c[2] - s[2] / 2), max: v3(c[0] + s[0] / 2, c[1] + s[1] / 2, c[2] + s[2] / 2) },
-      this.pose(id),
+      pose,
     );
   }
 
