@@ -2,7 +2,7 @@ import tseslint from 'typescript-eslint';
 import layers from './eslint-rules/layers.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', 'coverage/', 'renderer/dist/', 'test-results/'] },
+  { ignores: ['scratch/**', 'node_modules/', 'dist/', 'out/', 'coverage/', 'renderer/dist/', 'test-results/'] },
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' },

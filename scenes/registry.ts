@@ -1,7 +1,16 @@
 // The built-in scenes, catalogue and robots, imported statically so every host
 // (CLI, Electron main, workers) carries them without touching the file system.
+import farmCatalogue from './catalogue/farm.json' with { type: 'json' };
+import kitchenCatalogue from './catalogue/kitchen.json' with { type: 'json' };
 import tabletopCatalogue from './catalogue/tabletop.json' with { type: 'json' };
+import workshopCatalogue from './catalogue/workshop.json' with { type: 'json' };
+import farm from './data/farm.json' with { type: 'json' };
+import kitchenAssistive from './data/kitchen/assistive.json' with { type: 'json' };
+import kitchen from './data/kitchen.json' with { type: 'json' };
+import boxes from './data/tabletop/boxes.json' with { type: 'json' };
 import fruits from './data/tabletop/fruits.json' with { type: 'json' };
+import utensils from './data/tabletop/utensils.json' with { type: 'json' };
+import workshop from './data/tabletop/workshop.json' with { type: 'json' };
 import householdManipulator from './robots/household-manipulator.json' with { type: 'json' };
 import mobipick from './robots/mobipick.json' with { type: 'json' };
 import tabletopArm from './robots/tabletop-arm.json' with { type: 'json' };
@@ -12,6 +21,9 @@ import { SceneDataError, didYouMean } from './validation';
 
 const CATALOGUES: Record<string, { types: unknown[] }> = {
   'catalogue/tabletop.json': tabletopCatalogue,
+  'catalogue/kitchen.json': kitchenCatalogue,
+  'catalogue/workshop.json': workshopCatalogue,
+  'catalogue/farm.json': farmCatalogue,
 };
 
 const ROBOTS: Record<string, unknown> = {
@@ -23,6 +35,12 @@ const ROBOTS: Record<string, unknown> = {
 
 const SCENES: Record<string, unknown> = {
   'data/tabletop/fruits.json': fruits,
+  'data/tabletop/utensils.json': utensils,
+  'data/tabletop/boxes.json': boxes,
+  'data/tabletop/workshop.json': workshop,
+  'data/kitchen.json': kitchen,
+  'data/kitchen/assistive.json': kitchenAssistive,
+  'data/farm.json': farm,
 };
 
 let catalogue: Map<string, ObjectType> | undefined;

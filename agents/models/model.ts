@@ -1,0 +1,83 @@
+// The provider-neutral Model seam: OpenAI chat-completion messages in, one
+// assistant turn out. Adapters (OpenAI-compatible servers, scripted replays)
+// hide server quirks so the flow manager sees one shape.
+import { z } from 'zod';
+
+export const ToolCallSchema = z.object({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+export const SystemMessageSchema = z.object({ role: z.literal('system'), content: z.string() });
+export const UserMessageSchema = z.object({ role: z.literal('user'), content: z.string() });
+export const AssistantMessageSchema = z.object({
+  role: z.literal('assistant'),
+  content: z.string().nullable().optional(),
+  tool_calls: z.array(ToolCallSchema).optional(),
+});
+export const ToolMessageSchema = z.object({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string() });
+export const ChatMessageSchema = z.discriminatedUnion('role', [SystemMessageSchema, UserMessageSchema, AssistantMessageSchema, ToolMessageSchema]);
+
+export type SystemMessage = z.infer<typeof SystemMessageSchema>;
+export type UserMessage = z.infer<typeof UserMessageSchema>;
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+/** A function the model may call, in the OpenAI `tools` shape. */
+export interface ModelTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface CompletionRequest {
+  messages: readonly ChatMessage[];
+  tools?: readonly ModelTool[];
+  /** 'required' forces a tool call where the server supports it; adapters drop it where not. */
+  toolChoice?: 'auto' | 'required' | 'none';
+  temperature?: number;
+  signal?: AbortSignal;
+  /** Called with each streamed text delta; adapters that cannot stream call it once with the whole text. */
+  onText?: (delta: string) => void;
+}
+
+export interface Completion {
+  /** The assistant turn as it goes into the history (tool calls assembled, ids assigned). */
+  message: AssistantMessage;
+  /** Convenience: message.tool_calls ?? []. */
+  toolCalls: ToolCall[];
+  usage?: Usage;
+  finishReason?: string;
+  /** How the tool calls were obtained: native tool calls, or parsed from text by a fallback. */
+  toolCallSource?: 'native' | 'text';
+}
+
+export interface Model {
+  /** The spec string this model was made from, e.g. `ollama:qwen3:8b` (never holds a key). */
+  readonly id: string;
+  complete(req: CompletionRequest): Promise<Completion>;
+}
+
+/** A model call that failed in a way the user should read (endpoint, status, fix). */
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'unreachable' | 'auth' | 'rate_limit' | 'server' | 'bad_response' | 'timeout' | 'aborted' | 'config',
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+export function toModelTools(schemas: readonly { name: string; description: string; parameters: Record<string, unknown> }[]): ModelTool[] {
+  return schemas.map((s) => ({ type: 'function', function: { name: s.name, description: s.description, parameters: s.parameters } }));
+}
