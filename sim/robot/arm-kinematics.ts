@@ -128,9 +128,32 @@ function fitTurn(angle: number, [lo, hi]: [number, number]): number {
 export function inverseKinematics(g: ArmGeometry, target: IkTarget, seedYaw?: number): IkResult {
   const P = target.position;
   const horiz = Math.hypot(P.x, P.z);
-  let yaw = horiz < 1e-6 ? (seedYaw ?? 0) : Math.atan2(-P.z, P.x);
-  yaw = fitTurn(yaw, g.limits[0]!);
-  const a3 = target.pitch;
+  const toward = horiz < 1e-6 ? (seedYaw ?? 0) : Math.atan2(-P.z, P.x);
+  // Two ways to face a point: turn the base joint toward it, or turn it away and
+  // reach back over the shoulder (mirrored, so the hand keeps its world pitch).
+  // Prefer the one nearer the current yaw: a point just behind the mount would
+  // otherwise swing the whole arm round half a turn for a short move.
+  const candidates: { yaw: number; reach: number; pitch: number }[] = [
+    { yaw: fitTurn(toward, g.limits[0]!), reach: horiz, pitch: target.pitch },
+    { yaw: fitTurn(toward + Math.PI, g.limits[0]!), reach: -horiz, pitch: -target.pitch },
+  ];
+  if (seedYaw !== undefined && horiz >= 1e-6) {
+    const off = (y: number): number => Math.abs(wrapAngle(y - seedYaw));
+    candidates.sort((a, b) => off(a.yaw) - off(b.yaw));
+  }
+  let first: IkResult | undefined;
+  for (const c of candidates) {
+    const r = solvePlanar(g, target, c.yaw, c.reach, c.pitch);
+    if (r.ok) return r;
+    first ??= r;
+    // Out of reach is the same either way round; only limits differ.
+    if (r.failure.kind !== 'joint_limit') return r;
+  }
+  return first!;
+}
+
+function solvePlanar(g: ArmGeometry, target: IkTarget, yaw: number, horiz: number, a3: number): IkResult {
+  const P = target.position;
   const wr = horiz - g.hand * Math.sin(a3);
   const wh = P.y - g.shoulderHeight - g.hand * Math.cos(a3);
   const d = Math.hypot(wr, wh);

@@ -7,6 +7,10 @@ import {
   type Aabb,
   type Vec3,
   aabbCenter,
+  poseInv,
+  poseMul,
+  qAxisAngle,
+  qMul,
   add,
   cross,
   dot,
@@ -22,7 +26,7 @@ import { Grasp } from '../robot/grasp';
 import { FINGER_THICKNESS } from '../robot/robot-body';
 import { geoObject, geoObjects } from '../perception/geo';
 import { containerOf, isInside, isOnTopOf, related, supportOf } from '../perception/relations';
-import { primitiveAabb, unionAll } from '../world/entity';
+import { aabbToWorld, primitiveAabb, unionAll } from '../world/entity';
 import { QUERY } from '../world/groups';
 import { recordPlacement } from '../perception/observe';
 import { SkillInterrupt, type SimWorld, slipReason } from '../world/sim-world';
@@ -172,11 +176,15 @@ function approachBlocker(sim: SimWorld, plan: GraspPlan, targetId: string): stri
   const travel = sub(plan.tcp, plan.pre);
   const target = sim.entity(targetId);
   const mine = new Set(target.colliders);
-  const hit = sim.world.castShape(start, rot, travel, shape, 0, 1, true, undefined, QUERY.approach, undefined, undefined, (c) =>
-    !mine.has(c.handle) && !sim.robotBody.colliders.has(c.handle) && !(sim.grasp && sim.entity(sim.grasp.objectId).colliders.includes(c.handle)),
-  );
-  if (!hit) return undefined;
-  return sim.colliderOwner.get(hit.collider.handle) ?? 'something';
+  const others = (c: { handle: number }): boolean =>
+    !mine.has(c.handle) && !sim.robotBody.colliders.has(c.handle) && !(sim.grasp && sim.entity(sim.grasp.objectId).colliders.includes(c.handle));
+  const hit = sim.world.castShape(start, rot, travel, shape, 0, 1, true, undefined, QUERY.approach, undefined, undefined, others);
+  // The palm behind the fingers spans the full opening: it sweeps a rim beside a
+  // flat object even when the fingers clear it.
+  const palm = new R.Cuboid(0.025, 0.012, arm.gripperMaxOpening / 2 + FINGER_THICKNESS);
+  const palmHit = hit ?? sim.world.castShape(add(plan.pre, scale(handDir, -fl)), rot, travel, palm, 0, 1, true, undefined, QUERY.approach, undefined, undefined, others);
+  if (!palmHit) return undefined;
+  return sim.colliderOwner.get(palmHit.collider.handle) ?? 'something';
 }
 
 function quatFromAxes(x: Vec3, y: Vec3, z: Vec3): { x: number; y: number; z: number; w: number } {
@@ -318,9 +326,11 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
     if (!sim.grasp) {
       const slip = sim.lastSlip;
       await gripperTo(sim, plan.open, opts);
-      const total = massOf(sim, id);
-      const detail = slip ? slipReason(slip) : 'it slipped from the fingers';
-      const heavy = slip && slip.kind === 'force' && total > armConfig(sim).payloadKg;
+      const total = massOf(sim, id) + inside.reduce((m, x) => m + massOf(sim, x), 0);
+      const payload = armConfig(sim).payloadKg;
+      // Over the payload, the weight is the cause whichever way it gave way.
+      const heavy = total > payload;
+      const detail = `${slip ? slipReason(slip) : 'it slipped from the fingers'}${heavy ? `; with what is in it, it weighs ${round(total, 1)} kg and the arm lifts at most ${payload} kg` : ''}`;
       return failure(heavy ? 'too_heavy' : 'slipped', `could not lift ${name}: ${detail}`, {
         massKg: round(total, 3),
         payloadKg: armConfig(sim).payloadKg,
@@ -389,7 +399,8 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
   const wantIn = target.relation === 'in' || (target.relation === undefined && Boolean(e.spec.receptacle));
   if (wantIn && e.spec.receptacle) {
     if (e.door && !e.states.open) return failure('receptacle_closed', `${name} is closed; open it first`);
-    const interior = sim.interior(target.id)!;
+    const interior = sim.interior(target.id);
+    if (!interior) return failure('blocked', `${name} is tipped over: its opening does not face up, so nothing stays in it; set it upright first`);
     const cap = e.spec.receptacle.capacity;
     const inside = contentsOf(sim, target.id);
     if (cap !== undefined && inside.length >= cap) {
@@ -433,6 +444,46 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
   return { box, relation: 'on', restY: box.max.y, releaseY: box.max.y + 0.012, container: undefined, desired: aabbCenter(box), label: name };
 }
 
+/**
+ * The wrist roll that makes the held object's footprint smallest and its long side
+ * run along the region's long side, with the object's box at that roll. Only for
+ * a hand pointing down, where rolling the wrist turns the object about the vertical.
+ */
+function alignHeld(sim: SimWorld, heldId: string, region: Aabb): { roll: number; box: Aabb } | undefined {
+  const q = sim.robot.q!;
+  if (Math.abs(q[1] + q[2] + q[3] - Math.PI) > 0.35) return undefined;
+  const tcp = sim.tcp()!;
+  const e = sim.entity(heldId);
+  const rel = poseMul(poseInv(tcp), sim.pose(heldId));
+  const [lo, hi] = sim.robotBody.geometry!.limits[4]!;
+  const alongX = region.max.x - region.min.x >= region.max.z - region.min.z;
+  let best: { roll: number; box: Aabb; score: number } | undefined;
+  for (let k = -12; k <= 12; k++) {
+    const d = (k * Math.PI) / 24;
+    const r = q[4] + d;
+    if (r < lo || r > hi) continue;
+    const box = aabbToWorld(e.localAabb, poseMul({ p: tcp.p, q: qMul(tcp.q, qAxisAngle(v3(0, 1, 0), d)) }, rel));
+    const sx = box.max.x - box.min.x;
+    const sz = box.max.z - box.min.z;
+    const misaligned = alongX ? sz > sx : sx > sz;
+    const score = sx * sz * (misaligned ? 1.2 : 1) + Math.abs(d) * 1e-4;
+    if (!best || score < best.score) best = { roll: r, box, score };
+  }
+  return best && { roll: best.roll, box: best.box };
+}
+
+/** Highest top of the movable things standing on or in a region (the carried object excluded). */
+function clearanceTop(sim: SimWorld, region: Aabb, heldId: string): number {
+  let top = region.max.y;
+  for (const g of geoObjects(sim)) {
+    if (g.fixed || g.id === heldId) continue;
+    const b = g.box;
+    const overXZ = b.max.x > region.min.x && b.min.x < region.max.x && b.max.z > region.min.z && b.min.z < region.max.z;
+    if (overXZ && b.min.y < region.max.y + 0.3 && b.max.y > region.min.y) top = Math.max(top, b.max.y);
+  }
+  return top;
+}
+
 function* spiral(step: number, maxR: number): Generator<[number, number]> {
   yield [0, 0];
   for (let r = step; r <= maxR + 1e-9; r += step) {
@@ -457,15 +508,17 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
   }
   const region = placeRegion(sim, target);
   if ('ok' in region) return region;
-  const heldBox = sim.aabb(heldId);
   const tcp = sim.tcp()!;
+  const q = sim.robot.q!;
+  const pitch = q[1] + q[2] + q[3];
+  // Into a container, turn the wrist so a long object lies along the container.
+  const turned = region.relation === 'in' ? alignHeld(sim, heldId, region.box) : undefined;
+  const roll = turned?.roll ?? q[4];
+  const heldBox = turned?.box ?? sim.aabb(heldId);
   const size = sub(heldBox.max, heldBox.min);
   const heldCentre = aabbCenter(heldBox);
   const tcpToBottom = tcp.p.y - heldBox.min.y;
   const tcpOffset = v3(tcp.p.x - heldCentre.x, 0, tcp.p.z - heldCentre.z);
-  const q = sim.robot.q!;
-  const pitch = q[1] + q[2] + q[3];
-  const roll = q[4];
   const margin = 0.01;
   const inner: Aabb = {
     min: v3(region.box.min.x + size.x / 2 + margin, 0, region.box.min.z + size.z / 2 + margin),
@@ -493,6 +546,8 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
     const pickEnd = (lo: number, hi: number, s: number): number => (Math.abs(s - lo) <= Math.abs(s - hi) ? lo : hi);
     start = v3(pickEnd(inner.min.x, inner.max.x, sh.x), 0, pickEnd(inner.min.z, inner.max.z, sh.z));
   }
+  // Carry the object over whatever already stands on the target, not through it.
+  const clearY = clearanceTop(sim, region.box, heldId) + 0.03 + tcpToBottom;
   search: for (const [dx, dz] of spiral(0.025, 0.45)) {
     const cx = start.x + dx;
     const cz = start.z + dz;
@@ -510,7 +565,7 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
     }, undefined, QUERY.placement);
     if (occupied) continue;
     const release = v3(cx + tcpOffset.x, region.releaseY + tcpToBottom, cz + tcpOffset.z);
-    const above = add(release, v3(0, APPROACH, 0));
+    const above = v3(release.x, Math.max(release.y + APPROACH, clearY), release.z);
     for (const p of pitches) {
       const r1 = solve(sim, { position: release, pitch: p, roll });
       if (!r1.ok) {

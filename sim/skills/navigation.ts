@@ -133,10 +133,12 @@ export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOpti
   if (out > 0) {
     const arm = sim.scene.robot.arm!;
     const tuck = 'transport' in arm.postures ? 'transport' : 'home';
-    if (!sim.scene.robot.base.autoTuck) {
+    if (!sim.scene.robot.base.autoTuck || sim.robot.posture === tuck) {
+      const what = sim.grasp && sim.robot.posture === tuck ? `${sim.grasp.objectId} in the hand sticks` : 'the arm is';
+      const fix = sim.robot.posture === tuck ? 'place what the hand holds first: it is too big to carry' : `move it to ${tuck} before driving`;
       return failure(
         'arm_outside_footprint',
-        `the arm is ${round(out * 100, 0)} cm outside the base footprint (posture: ${sim.robot.posture ?? 'custom'}); move it to ${tuck} before driving`,
+        `${what} ${Math.max(1, round(out * 100, 0))} cm outside the base footprint (posture: ${sim.robot.posture ?? 'custom'}); ${fix}`,
       );
     }
     try {
