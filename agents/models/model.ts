@@ -47,6 +47,19 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** Called with each streamed text delta; adapters that cannot stream call it once with the whole text. */
   onText?: (delta: string) => void;
+  /**
+   * Called before an adapter retries (rate limit, server error, dropped stream).
+   * Text already passed to onText belongs to the abandoned attempt: reset any display.
+   */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface RetryInfo {
+  /** 1 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  /** Why, as a person would read it ("429 rate limited", "connection dropped"). */
+  reason: string;
 }
 
 export interface Completion {
@@ -66,15 +79,25 @@ export interface Model {
   complete(req: CompletionRequest): Promise<Completion>;
 }
 
+export type ModelErrorKind = 'unreachable' | 'auth' | 'rate_limit' | 'server' | 'bad_response' | 'timeout' | 'aborted' | 'config';
+
 /** A model call that failed in a way the user should read (endpoint, status, fix). */
 export class ModelError extends Error {
+  /** The endpoint that failed, e.g. http://127.0.0.1:11434/v1. */
+  readonly endpoint?: string;
+  /** What to do about it, one sentence (also part of `message`). */
+  readonly fix?: string;
+
   constructor(
     message: string,
-    readonly kind: 'unreachable' | 'auth' | 'rate_limit' | 'server' | 'bad_response' | 'timeout' | 'aborted' | 'config',
+    readonly kind: ModelErrorKind,
     readonly status?: number,
+    details: { endpoint?: string; fix?: string; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'ModelError';
+    if (details.endpoint !== undefined) this.endpoint = details.endpoint;
+    if (details.fix !== undefined) this.fix = details.fix;
   }
 }
 

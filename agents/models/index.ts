@@ -1,0 +1,28 @@
+// The models layer: the Model seam and its adapters.
+export * from './model';
+export { createOpenAICompatibleModel, ToolCallAssembler, retryAfter, type OpenAICompatibleOptions } from './openai-compatible';
+export {
+  parseTextToolCalls,
+  withTextToolCalls,
+  textHistory,
+  describeTools,
+  formatInstructions,
+  renderTextToolCall,
+  TEXT_TOOL_CALL_FORMATS,
+  type TextToolCallFormat,
+  type TextToolCallOptions,
+  type ParsedTextToolCall,
+  type TextToolCallParse,
+} from './text-tool-calls';
+export {
+  createScriptedModel,
+  loadScriptedModel,
+  fromFunction,
+  parseScript,
+  ScriptedTurnSchema,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedTurn,
+} from './scripted';
+export { parseModelSpec, createModel, resolveApiKey, keySources, type ModelProvider, type ParsedModelSpec, type CreateModelOptions, type SecretLookup } from './spec';
+export { probeModel, probeSpec, type ProbeOptions, type ProbeReport } from './probe';

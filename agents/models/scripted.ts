@@ -1,0 +1,154 @@
+// A Model that replays assistant turns: deterministic tests, demos and
+// benchmarks of workflows without a language model. A script is a JSON array
+// of OpenAI assistant messages; `fromFunction` computes each turn instead.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ModelError, type AssistantMessage, type Completion, type CompletionRequest, type Model, type ToolCall } from './model';
+
+const ScriptToolCallZ = z.object({
+  id: z.string().min(1).optional(),
+  type: z.literal('function').optional(),
+  function: z.object({
+    name: z.string().min(1),
+    // Hand-written scripts read better with an object; the history needs a string.
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  }),
+});
+
+export const ScriptedTurnSchema = z.strictObject({
+  role: z.literal('assistant').optional(),
+  content: z.string().nullable().optional(),
+  tool_calls: z.array(ScriptToolCallZ).optional(),
+});
+export type ScriptedTurn = z.input<typeof ScriptedTurnSchema>;
+
+export interface ScriptedModelOptions {
+  /** Defaults to `scripted`. */
+  id?: string;
+  /** Simulated latency per turn (ms), during which an abort is honoured. */
+  delayMs?: number;
+}
+
+/** A Model whose requests a test can inspect. */
+export interface ScriptedModel extends Model {
+  /** Every request received, in order. */
+  readonly requests: CompletionRequest[];
+  /** Turns not yet replayed (Infinity for fromFunction). */
+  remaining(): number;
+}
+
+/** Validates a script; errors name the turn index and the field. */
+export function parseScript(turns: unknown, source = 'script'): AssistantMessage[] {
+  if (!Array.isArray(turns)) throw new ModelError(`${source}: expected a JSON array of assistant messages, got ${describe(turns)}.`, 'config');
+  return turns.map((t, i) => normaliseTurn(t, i, source));
+}
+
+function normaliseTurn(turn: unknown, index: number, source: string): AssistantMessage {
+  const r = ScriptedTurnSchema.safeParse(turn);
+  if (!r.success) {
+    const issues = r.error.issues.map((iss) => `${source}[${index}]${iss.path.map((p) => `.${String(p)}`).join('')}: ${iss.message}`).join('; ');
+    throw new ModelError(`Invalid scripted turn: ${issues}`, 'config');
+  }
+  const calls: ToolCall[] = (r.data.tool_calls ?? []).map((tc, j) => {
+    const args = tc.function.arguments;
+    let text = args === undefined ? '{}' : typeof args === 'string' ? args : JSON.stringify(args);
+    if (typeof args === 'string' && !args.trim()) text = '{}';
+    return { id: tc.id ?? `call_${index}_${j}`, type: 'function', function: { name: tc.function.name, arguments: text } };
+  });
+  return calls.length ? { role: 'assistant', content: r.data.content ?? null, tool_calls: calls } : { role: 'assistant', content: r.data.content ?? '' };
+}
+
+function describe(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
+}
+
+export function createScriptedModel(turns: unknown, opts: ScriptedModelOptions = {}): ScriptedModel {
+  const id = opts.id ?? 'scripted';
+  const script = parseScript(turns, id);
+  let next = 0;
+  return build(id, opts, () => {
+    const turn = script[next];
+    if (!turn) {
+      throw new ModelError(
+        `${id}: the script has no turn ${next} (it has ${script.length}). Add assistant turns to the script, or end the workflow sooner.`,
+        'config',
+      );
+    }
+    next++;
+    return turn;
+  }, () => script.length - next);
+}
+
+/** Reads a script from a JSON file (`scripted:FILE`). */
+export function loadScriptedModel(file: string, opts: ScriptedModelOptions = {}): ScriptedModel {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ModelError(`Cannot read the script ${file}: ${e instanceof Error ? e.message : String(e)}`, 'config');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new ModelError(`The script ${file} is not JSON: ${e instanceof Error ? e.message : String(e)}`, 'config');
+  }
+  return createScriptedModel(json, { id: `scripted:${file}`, ...opts });
+}
+
+/** A Model computing each turn from the request (turn counts from 0). */
+export function fromFunction(
+  fn: (req: CompletionRequest, turn: number) => ScriptedTurn | Promise<ScriptedTurn>,
+  opts: ScriptedModelOptions = {},
+): ScriptedModel {
+  const id = opts.id ?? 'scripted';
+  let turn = 0;
+  return build(id, opts, async (req) => {
+    const n = turn++;
+    return normaliseTurn(await fn(req, n), n, id);
+  }, () => Infinity);
+}
+
+function build(
+  id: string,
+  opts: ScriptedModelOptions,
+  nextTurn: (req: CompletionRequest) => AssistantMessage | Promise<AssistantMessage>,
+  remaining: () => number,
+): ScriptedModel {
+  const requests: CompletionRequest[] = [];
+  return {
+    id,
+    requests,
+    remaining,
+    async complete(req: CompletionRequest): Promise<Completion> {
+      requests.push(req);
+      const abortedError = (): ModelError => new ModelError(`${id}: the request was aborted.`, 'aborted');
+      if (req.signal?.aborted) throw abortedError();
+      if (opts.delayMs) await delay(opts.delayMs, req.signal, abortedError);
+      const message = await nextTurn(req);
+      if (req.signal?.aborted) throw abortedError();
+      if (message.content) req.onText?.(message.content);
+      const toolCalls = message.tool_calls ?? [];
+      return {
+        message,
+        toolCalls,
+        finishReason: toolCalls.length ? 'tool_calls' : 'stop',
+        ...(toolCalls.length ? { toolCallSource: 'native' as const } : {}),
+      };
+    },
+  };
+}
+
+function delay(ms: number, signal: AbortSignal | undefined, err: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = (): void => {
+      clearTimeout(t);
+      reject(err());
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}

@@ -1,0 +1,192 @@
+// Model spec strings, the one way a user names a model everywhere (CLI flags,
+// settings, benchmark files): `ollama:qwen3:8b`, `openai:gpt-4o-mini`,
+// `openai-compatible:my-model@http://10.0.0.5:8000/v1`, `scripted:demo.json`.
+// A spec never holds a key: keys come from the environment or the app's secret store.
+import { ModelError, type Model } from './model';
+import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible';
+import { loadScriptedModel } from './scripted';
+import { withTextToolCalls, type TextToolCallFormat } from './text-tool-calls';
+
+export type ModelProvider = 'openai' | 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm' | 'openai-compatible' | 'scripted';
+
+export type ParsedModelSpec =
+  | { provider: Exclude<ModelProvider, 'scripted'>; model: string; baseURL: string; spec: string }
+  | { provider: 'scripted'; file: string; spec: string };
+
+interface ProviderInfo {
+  form: string;
+  baseURL?: string;
+  /** Environment variables holding the key, in order of preference. */
+  keyEnv: string[];
+  keyRequired: boolean;
+  supportsToolChoice?: boolean;
+  /** Parse calls leaked into content (a known quirk of local servers). */
+  textFallback: boolean;
+  hints: (model: string) => { start?: string; pull?: string };
+}
+
+const PROVIDERS: Record<Exclude<ModelProvider, 'scripted'>, ProviderInfo> = {
+  openai: {
+    form: 'openai:MODEL',
+    baseURL: 'https://api.openai.com/v1',
+    keyEnv: ['OPENAI_API_KEY', 'SKILLBRIDGE_API_KEY'],
+    keyRequired: true,
+    supportsToolChoice: true,
+    textFallback: false,
+    hints: () => ({}),
+  },
+  ollama: {
+    form: 'ollama:MODEL (e.g. ollama:qwen3:8b)',
+    baseURL: 'http://127.0.0.1:11434/v1',
+    keyEnv: ['SKILLBRIDGE_API_KEY'],
+    keyRequired: false,
+    // Ollama ignores tool_choice; not sending it keeps requests honest.
+    supportsToolChoice: false,
+    textFallback: true,
+    hints: (m) => ({ start: 'Start it with `ollama serve`.', pull: `Pull it with \`ollama pull ${m}\`.` }),
+  },
+  lmstudio: {
+    form: 'lmstudio:MODEL',
+    baseURL: 'http://127.0.0.1:1234/v1',
+    keyEnv: ['SKILLBRIDGE_API_KEY'],
+    keyRequired: false,
+    textFallback: true,
+    hints: (m) => ({ start: 'Start the server in LM Studio (Developer tab) or with `lms server start`.', pull: `Load it with \`lms load ${m}\`.` }),
+  },
+  llamacpp: {
+    form: 'llamacpp:MODEL',
+    baseURL: 'http://127.0.0.1:8080/v1',
+    keyEnv: ['SKILLBRIDGE_API_KEY'],
+    keyRequired: false,
+    textFallback: true,
+    hints: () => ({ start: 'Start it with `llama-server -m MODEL.gguf --jinja --port 8080`.' }),
+  },
+  vllm: {
+    form: 'vllm:MODEL',
+    baseURL: 'http://127.0.0.1:8000/v1',
+    keyEnv: ['SKILLBRIDGE_API_KEY'],
+    keyRequired: false,
+    textFallback: true,
+    hints: (m) => ({ start: `Start it with \`vllm serve ${m} --enable-auto-tool-choice --tool-call-parser hermes\`.` }),
+  },
+  'openai-compatible': {
+    form: 'openai-compatible:MODEL@BASE_URL',
+    keyEnv: ['SKILLBRIDGE_API_KEY'],
+    keyRequired: false,
+    textFallback: true,
+    hints: () => ({}),
+  },
+};
+
+const FORMS = [...Object.values(PROVIDERS).map((p) => p.form), 'scripted:FILE'];
+
+function specError(spec: string, why: string): ModelError {
+  return new ModelError(`Bad model spec "${spec}": ${why}. Accepted forms: ${FORMS.join(', ')}.`, 'config');
+}
+
+/** Splits a spec at its first ':' (model names contain ':', e.g. qwen3:8b). */
+export function parseModelSpec(spec: string): ParsedModelSpec {
+  const s = spec.trim();
+  const colon = s.indexOf(':');
+  if (colon <= 0) throw specError(spec, 'expected PROVIDER:MODEL');
+  const provider = s.slice(0, colon).toLowerCase();
+  const rest = s.slice(colon + 1).trim();
+  if (provider === 'scripted') {
+    if (!rest) throw specError(spec, 'scripted needs a file, scripted:FILE');
+    return { provider: 'scripted', file: rest, spec: s };
+  }
+  if (!isProvider(provider)) throw specError(spec, `unknown provider "${provider}"`);
+  if (provider === 'openai-compatible') {
+    // Split at the last '@': model names may hold one (org@model), URLs rarely do after the host.
+    const at = rest.lastIndexOf('@');
+    if (at < 0) throw specError(spec, 'openai-compatible needs MODEL@BASE_URL');
+    const model = rest.slice(0, at).trim();
+    const baseURL = rest.slice(at + 1).trim();
+    if (!model) throw specError(spec, 'the model name is empty');
+    if (!/^https?:\/\/[^\s/]+/.test(baseURL)) throw specError(spec, `"${baseURL}" is not an http(s) URL`);
+    return { provider, model, baseURL: baseURL.replace(/\/+$/, ''), spec: s };
+  }
+  if (!rest) throw specError(spec, `${provider} needs a model name, ${PROVIDERS[provider].form}`);
+  if (/^https?:\/\//.test(rest) || rest.includes('@http')) throw specError(spec, `a base URL goes in openai-compatible:MODEL@BASE_URL, not ${provider}:`);
+  return { provider, model: rest, baseURL: PROVIDERS[provider].baseURL ?? '', spec: s };
+}
+
+function isProvider(p: string): p is Exclude<ModelProvider, 'scripted'> {
+  return Object.hasOwn(PROVIDERS, p);
+}
+
+/** Looks a key up in the app's secret store by provider name; undefined when none is stored. */
+export type SecretLookup = (provider: ModelProvider) => string | undefined | Promise<string | undefined>;
+
+export interface CreateModelOptions {
+  /** Defaults to process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  secrets?: SecretLookup;
+  /** For models without native tool calling: prompt for and parse calls in this text format. */
+  textToolCalls?: TextToolCallFormat;
+  stream?: boolean;
+  timeoutMs?: number;
+  maxRetries?: number;
+  fetch?: OpenAICompatibleOptions['fetch'];
+}
+
+/** Where a provider's key is looked for, for messages and settings screens. */
+export function keySources(provider: ModelProvider): string[] {
+  return provider === 'scripted' ? [] : PROVIDERS[provider].keyEnv;
+}
+
+/**
+ * Resolves the key for a parsed spec: the secret store first (what the user
+ * chose in the app), then the environment. Undefined when none is set.
+ */
+export async function resolveApiKey(parsed: ParsedModelSpec, opts: Pick<CreateModelOptions, 'env' | 'secrets'>): Promise<string | undefined> {
+  if (parsed.provider === 'scripted') return undefined;
+  const stored = await opts.secrets?.(parsed.provider);
+  if (stored) return stored;
+  const env = opts.env ?? process.env;
+  for (const name of PROVIDERS[parsed.provider].keyEnv) {
+    const v = env[name];
+    if (v) return v;
+  }
+  return undefined;
+}
+
+export function createModel(spec: string, opts: CreateModelOptions = {}): Model {
+  const parsed = parseModelSpec(spec);
+  let model: Model;
+  if (parsed.provider === 'scripted') {
+    model = loadScriptedModel(parsed.file);
+  } else {
+    const info = PROVIDERS[parsed.provider];
+    const env = opts.env ?? process.env;
+    const envKey = info.keyEnv.map((n) => env[n]).find(Boolean);
+    if (info.keyRequired && !envKey && !opts.secrets) {
+      throw new ModelError(
+        `${parsed.spec}: no API key. Set ${info.keyEnv.join(' or ')}, or store a key in the settings.`,
+        'auth',
+        undefined,
+        { endpoint: parsed.baseURL, fix: `Set ${info.keyEnv.join(' or ')}.` },
+      );
+    }
+    const keyMissing = `Set ${info.keyEnv.join(' or ')}, or store a key for ${parsed.provider} in the settings.`;
+    model = createOpenAICompatibleModel({
+      id: parsed.spec,
+      baseURL: parsed.baseURL,
+      model: parsed.model,
+      apiKey: async () => {
+        const key = await resolveApiKey(parsed, opts);
+        if (key) return key;
+        if (info.keyRequired) throw new ModelError(`${parsed.spec}: no API key. ${keyMissing}`, 'auth', undefined, { endpoint: parsed.baseURL, fix: keyMissing });
+        return 'not-needed';
+      },
+      ...(info.supportsToolChoice !== undefined ? { supportsToolChoice: info.supportsToolChoice } : {}),
+      textToolCallFallback: info.textFallback,
+      hints: { ...info.hints(parsed.model), key: keyMissing },
+      ...(opts.stream !== undefined ? { stream: opts.stream } : {}),
+      ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+      ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
+  }
+  return opts.textToolCalls ? withTextToolCalls(model, { format: opts.textToolCalls }) : model;
+}
