@@ -8,6 +8,7 @@ import { ALRM } from './alrm';
 import { FARM } from './farm';
 import { chatbotTools, plannerExecutorTools } from './planner-executor';
 import { RAIDER_ASSISTIVE, RAIDER_HOUSEHOLD, RAIDER_RECOVERY, retrieveUserInformation } from './raider';
+import { WORLD_MODEL_QUERIES, mayaInformationTools, mayaTaskTools, rtwBasicTools } from './rtw';
 import { WORLD_MODEL_ACCESSORS } from './world-model';
 
 export interface ToolSetDef {
@@ -83,6 +84,30 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     description: 'get_object_poses, get_empty_storages, add_object, set_object_property over the robot\'s world model.',
     requires: ['world_model'],
     build: () => WORLD_MODEL_ACCESSORS,
+  },
+  {
+    id: 'rtw-basic',
+    title: 'Robotic Tool Workflows: basic (TORO)',
+    paper: '000 §II.C.1',
+    description: 'Static information about the robot and bounded motions validated at run time: take_a_step, nudge_arm, postures, wave.',
+    requires: [],
+    build: (robot) => rtwBasicTools(robot),
+  },
+  {
+    id: 'rtw-hierarchical',
+    title: 'Robotic Tool Workflows: hierarchical (MAYA)',
+    paper: '000 §II.C.2',
+    description: 'Information tools, and task tools generated from what the robot sees now (open_<x>, pick_<x>…). The workflow shows one category at a time.',
+    requires: ['perception'],
+    build: (robot) => [...mayaInformationTools(robot), ...mayaTaskTools(robot)],
+  },
+  {
+    id: 'world-model-queries',
+    title: 'World-model query templates (AIMM)',
+    paper: '000 §II.C.3',
+    description: 'retrieve_nodes and retrieve_parent_or_child: guarded templates over the world-model tree, checked against its schema.',
+    requires: ['world_model'],
+    build: () => WORLD_MODEL_QUERIES,
   },
   {
     id: 'farm',
