@@ -1,0 +1,341 @@
+// The run trace: every message, tool call, argument, result, warning, approval,
+// stop and timing, appended as it happens. One JSONL file per run: a header line,
+// then one record per line, each written synchronously so a crash (or a killed
+// process) keeps everything up to the last event. The UI, the benchmarks and
+// replay all read the same records.
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import pkg from '../../package.json' with { type: 'json' };
+import { ToolCallSchema } from '../models/model';
+
+export const TRACE_FORMAT = 'skillbridge-trace/1';
+
+export const WARNING_CODES = ['made_up_tool_response', 'made_up_tool_name', 'unsuccessful_tool_call', 'missing_tool_call_or_final_response'] as const;
+export type WarningCode = (typeof WARNING_CODES)[number];
+
+/** How a tool call ended. `failed`: the tool ran and reported failure (e.g. out of reach). */
+export const TOOL_STATUSES = ['ok', 'failed', 'invalid_arguments', 'exception', 'unknown_tool', 'skipped', 'rejected', 'denied', 'stopped'] as const;
+export type ToolStatus = (typeof TOOL_STATUSES)[number];
+
+const UsageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
+
+export const TraceHeaderSchema = z.object({
+  type: z.literal('header'),
+  format: z.literal(TRACE_FORMAT),
+  runId: z.string(),
+  scene: z.string().nullable(),
+  workflow: z.string().nullable(),
+  model: z.string().nullable(),
+  seed: z.number().nullable(),
+  versions: z.object({ skillbridge: z.string(), node: z.string() }),
+  startedAt: z.string(),
+  /** Present when the run is one turn of a session. */
+  session: z.string().optional(),
+  turn: z.number().optional(),
+});
+export type TraceHeader = z.infer<typeof TraceHeaderSchema>;
+
+// Events are what the runtime reports; records are events stamped with time.
+const MessageEvent = z.object({
+  type: z.literal('message'),
+  role: z.enum(['system', 'user', 'assistant']),
+  content: z.string().nullable(),
+  tool_calls: z.array(ToolCallSchema).optional(),
+  iteration: z.number().optional(),
+  /** From an earlier turn: context the run was given, not something it produced. */
+  prior: z.boolean().optional(),
+  usage: UsageSchema.optional(),
+});
+const ToolCallEvent = z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), arguments: z.string(), iteration: z.number() });
+const ToolResultEvent = z.object({
+  type: z.literal('tool_result'),
+  id: z.string(),
+  name: z.string(),
+  ok: z.boolean(),
+  status: z.enum(TOOL_STATUSES),
+  /** Exactly the text of the tool message the model reads: `result` when ok, `error` when not. */
+  result: z.string().optional(),
+  error: z.string().optional(),
+  durationMs: z.number(),
+  data: z.unknown().optional(),
+});
+const WarningEvent = z.object({
+  type: z.literal('warning'),
+  code: z.enum(WARNING_CODES),
+  message: z.string(),
+  /** Where the text went: a user message, or the tool message answering `toolCallId`. */
+  via: z.enum(['user', 'tool']),
+  toolCallId: z.string().optional(),
+  iteration: z.number(),
+});
+const ApprovalEvent = z.object({
+  type: z.literal('approval'),
+  id: z.string(),
+  tool: z.string(),
+  args: z.unknown(),
+  decision: z.enum(['approved', 'rejected', 'denied']),
+  note: z.string().optional(),
+  waitedMs: z.number().optional(),
+});
+const StopEvent = z.object({ type: z.literal('stop'), reason: z.enum(['user', 'time_limit']), message: z.string() });
+const RouteEvent = z.object({ type: z.literal('route'), route: z.string(), usage: UsageSchema.optional() });
+const FinalEvent = z.object({ type: z.literal('final'), answer: z.string() });
+const ErrorEvent = z.object({ type: z.literal('error'), message: z.string(), kind: z.string().optional(), where: z.string().optional() });
+const EndEvent = z.object({
+  type: z.literal('end'),
+  reason: z.enum(['final', 'time_limit', 'max_iterations', 'stopped', 'model_error']),
+  iterations: z.number(),
+  toolCalls: z.number(),
+  usage: UsageSchema,
+  durationMs: z.number(),
+});
+
+const EVENT_SCHEMAS = [MessageEvent, ToolCallEvent, ToolResultEvent, WarningEvent, ApprovalEvent, StopEvent, RouteEvent, FinalEvent, ErrorEvent, EndEvent] as const;
+export const TraceEventSchema = z.discriminatedUnion('type', EVENT_SCHEMAS);
+export type TraceEvent = z.infer<typeof TraceEventSchema>;
+
+const Stamp = { t: z.string(), elapsedMs: z.number() };
+export const TraceRecordSchema = z.discriminatedUnion('type', [
+  MessageEvent.extend(Stamp),
+  ToolCallEvent.extend(Stamp),
+  ToolResultEvent.extend(Stamp),
+  WarningEvent.extend(Stamp),
+  ApprovalEvent.extend(Stamp),
+  StopEvent.extend(Stamp),
+  RouteEvent.extend(Stamp),
+  FinalEvent.extend(Stamp),
+  ErrorEvent.extend(Stamp),
+  EndEvent.extend(Stamp),
+]);
+export type TraceRecord = z.infer<typeof TraceRecordSchema>;
+export type TraceLine = TraceHeader | TraceRecord;
+
+/** Where stamped lines go: a JSONL file, memory, a UI stream. */
+export interface TraceSink {
+  write(line: TraceLine): void;
+  close?(): void;
+}
+
+export function traceVersions(): TraceHeader['versions'] {
+  return { skillbridge: pkg.version, node: process.version };
+}
+
+export function newRunId(now = new Date()): string {
+  return `${now.toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export type TraceHeaderInput = Omit<TraceHeader, 'type' | 'format' | 'versions' | 'startedAt'> & Partial<Pick<TraceHeader, 'versions' | 'startedAt'>>;
+
+/**
+ * Stamps events with wall time and time since the run started, and fans them out
+ * to sinks. A sink that throws (disk full) is dropped and reported, so a trace
+ * failure never breaks the run it records.
+ */
+export class Trace {
+  readonly header: TraceHeader | undefined;
+  readonly failures: Array<{ sink: TraceSink; error: unknown }> = [];
+  private readonly sinks: TraceSink[];
+  private readonly t0 = performance.now();
+
+  constructor(opts: { header?: TraceHeaderInput; sinks: TraceSink[] }) {
+    this.sinks = [...opts.sinks];
+    if (opts.header) {
+      const h = opts.header;
+      this.header = { type: 'header', format: TRACE_FORMAT, ...h, versions: h.versions ?? traceVersions(), startedAt: h.startedAt ?? new Date().toISOString() };
+      this.emit(this.header);
+    }
+  }
+
+  /** A trace writing one JSONL file (created with its directory), plus any other sinks. */
+  static toFile(path: string, header: TraceHeaderInput, extra: TraceSink[] = []): Trace {
+    return new Trace({ header, sinks: [new JsonlSink(path), ...extra] });
+  }
+
+  record(event: TraceEvent): TraceRecord {
+    const rec = { ...event, t: new Date().toISOString(), elapsedMs: Math.round(performance.now() - this.t0) } as TraceRecord;
+    this.emit(rec);
+    return rec;
+  }
+
+  close(): void {
+    for (const s of this.sinks) {
+      try {
+        s.close?.();
+      } catch (error) {
+        this.failures.push({ sink: s, error });
+      }
+    }
+  }
+
+  private emit(line: TraceLine): void {
+    for (const s of [...this.sinks]) {
+      try {
+        s.write(line);
+      } catch (error) {
+        this.failures.push({ sink: s, error });
+        this.sinks.splice(this.sinks.indexOf(s), 1);
+      }
+    }
+  }
+}
+
+/** Appends one JSON line per record with a synchronous write, so nothing waits in a buffer. */
+export class JsonlSink implements TraceSink {
+  private fd: number | undefined;
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'a');
+  }
+
+  write(line: TraceLine): void {
+    if (this.fd === undefined) throw new Error(`trace ${this.path} is closed`);
+    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** Keeps lines in memory and tells listeners (tests, live UIs). */
+export class MemorySink implements TraceSink {
+  readonly lines: TraceLine[] = [];
+  private readonly listeners = new Set<(line: TraceLine) => void>();
+
+  write(line: TraceLine): void {
+    this.lines.push(line);
+    for (const l of [...this.listeners]) l(line);
+  }
+
+  get header(): TraceHeader | undefined {
+    const h = this.lines[0];
+    return h?.type === 'header' ? h : undefined;
+  }
+
+  get records(): TraceRecord[] {
+    return this.lines.filter((l): l is TraceRecord => l.type !== 'header');
+  }
+
+  subscribe(listener: (line: TraceLine) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export class TraceFormatError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+    this.name = 'TraceFormatError';
+  }
+}
+
+export interface ReadTrace {
+  header: TraceHeader;
+  records: TraceRecord[];
+  /** The last line, cut off mid-write (a crash): it is left out and reported here. */
+  truncated?: { line: number; text: string };
+}
+
+export function readTrace(path: string): ReadTrace {
+  return parseTrace(readFileSync(path, 'utf8'), path);
+}
+
+/** Parses JSONL trace text; throws TraceFormatError naming the line of a bad record. */
+export function parseTrace(text: string, name = 'trace'): ReadTrace {
+  const lines = text.split('\n');
+  const endsClean = text.endsWith('\n');
+  if (endsClean) lines.pop();
+  let truncated: ReadTrace['truncated'];
+  const parsed: unknown[] = [];
+  lines.forEach((raw, i) => {
+    const n = i + 1;
+    if (!raw.trim()) {
+      if (n === lines.length) return;
+      throw new TraceFormatError(`${name}:${n}: empty line`, n);
+    }
+    try {
+      parsed.push(JSON.parse(raw));
+    } catch {
+      // Only the final line may be cut off: records are written whole, one per line.
+      if (n === lines.length && !endsClean) truncated = { line: n, text: raw };
+      else throw new TraceFormatError(`${name}:${n}: not valid JSON: ${raw.slice(0, 80)}`, n);
+    }
+  });
+  if (!parsed.length) throw new TraceFormatError(`${name}:1: no header line (the file is empty or cut off)`, 1);
+  const h = TraceHeaderSchema.safeParse(parsed[0]);
+  if (!h.success) throw new TraceFormatError(`${name}:1: not a trace header: ${issues(h.error)}`, 1);
+  const records = parsed.slice(1).map((value, i) => {
+    const r = TraceRecordSchema.safeParse(value);
+    if (!r.success) throw new TraceFormatError(`${name}:${i + 2}: bad record: ${issues(r.error)}`, i + 2);
+    return r.data;
+  });
+  return { header: h.data, records, ...(truncated ? { truncated } : {}) };
+}
+
+function issues(e: z.ZodError): string {
+  return e.issues.map((i) => `${i.path.length ? i.path.join('.') : '(record)'}: ${i.message}`).join('; ');
+}
+
+/** Readable text for people (`skillbridge trace FILE`): one line per record, times since start. */
+export function formatTrace(trace: ReadTrace | readonly TraceLine[]): string {
+  const lines: readonly TraceLine[] = Array.isArray(trace) ? trace : [(trace as ReadTrace).header, ...(trace as ReadTrace).records];
+  const out: string[] = [];
+  for (const l of lines) {
+    if (l.type === 'header') {
+      out.push(`run ${l.runId}  ${l.startedAt}`);
+      const parts = [`scene ${l.scene ?? '-'}`, `workflow ${l.workflow ?? '-'}`, `model ${l.model ?? '-'}`, `seed ${l.seed ?? '-'}`];
+      if (l.session) parts.push(`session ${l.session}${l.turn !== undefined ? ` turn ${l.turn}` : ''}`);
+      out.push(`${parts.join('  ')}  (skillbridge ${l.versions.skillbridge}, node ${l.versions.node})`);
+      continue;
+    }
+    out.push(`${clock(l.elapsedMs)} ${describe(l)}`);
+  }
+  if (!Array.isArray(trace) && (trace as ReadTrace).truncated) {
+    const t = (trace as ReadTrace).truncated!;
+    out.push(`(line ${t.line} was cut off mid-write and is not shown)`);
+  }
+  return out.join('\n');
+}
+
+function clock(ms: number): string {
+  return `[${(ms / 1000).toFixed(2).padStart(7)}s]`;
+}
+
+function indent(text: string): string {
+  return text.replace(/\n/g, '\n            ');
+}
+
+function describe(r: TraceRecord): string {
+  switch (r.type) {
+    case 'message': {
+      const who = r.prior ? `(earlier) ${r.role}` : r.role;
+      const calls = r.tool_calls?.length ? ` [calls ${r.tool_calls.map((c) => c.function.name).join(', ')}]` : '';
+      const usage = r.usage ? ` (${r.usage.promptTokens}+${r.usage.completionTokens} tokens)` : '';
+      return `${who}: ${indent(r.content?.trim() || '(no text)')}${calls}${usage}`;
+    }
+    case 'tool_call':
+      return `→ ${r.name} ${r.arguments || '{}'}  #${r.id}`;
+    case 'tool_result':
+      return `← ${r.name} ${r.status} in ${r.durationMs} ms: ${indent(r.result ?? r.error ?? '')}`;
+    case 'warning':
+      return `! ${r.code}: ${indent(r.message)}`;
+    case 'approval':
+      return `? ${r.tool} ${JSON.stringify(r.args)}: ${r.decision}${r.note ? ` (${r.note})` : ''}`;
+    case 'stop':
+      return `■ stop (${r.reason}): ${r.message}`;
+    case 'route':
+      return `route: ${r.route}`;
+    case 'final':
+      return `final: ${indent(r.answer)}`;
+    case 'error':
+      return `error${r.where ? ` in ${r.where}` : ''}${r.kind ? ` (${r.kind})` : ''}: ${r.message}`;
+    case 'end':
+      return `end: ${r.reason} after ${r.iterations} iteration(s), ${r.toolCalls} tool call(s), ${r.usage.totalTokens} tokens, ${(r.durationMs / 1000).toFixed(2)} s`;
+  }
+}
