@@ -1,7 +1,8 @@
 // Docking, charging and scanning for the field rover (paper 003, Valdemar): it
 // may dock only from the shelter's entry pose, may not drive while docked,
 // charges only at the dock, and scans plants at points of interest.
-import { type Vec3, dist, fromTuple, rad, round, yawOf, wrapAngle } from '../math';
+import type { Location } from '../../scenes/schema';
+import { type Vec3, dist, fromTuple, rad, round, sub, yawOf, wrapAngle } from '../math';
 import { BaseMotion } from '../robot/motion';
 import { SkillInterrupt, type PlantReading, type SimWorld } from '../world/sim-world';
 import { interruptOutcome } from './manipulation';
@@ -10,6 +11,24 @@ import { type SkillOptions, type SkillOutcome, failure, success } from './outcom
 
 function locationOfKind(sim: SimWorld, kind: string) {
   return [...sim.locations.values()].find((l) => l.kind === kind);
+}
+
+/**
+ * True when the rover stands in the lane between the entry pose and the dock,
+ * facing in, but is not docked: a docking or undocking manoeuvre was stopped
+ * part-way. From there it may finish either manoeuvre: driving inside the
+ * shelter is not allowed (paper 003 §4), so this is the proper way out.
+ */
+function inDockLane(sim: SimWorld, entry: Location, station: Location): boolean {
+  if (sim.robot.docked) return false;
+  const a = fromTuple(entry.pose.position);
+  const ab = sub(fromTuple(station.pose.position), a);
+  const ap = sub(sim.robot.basePose.p, a);
+  const len = Math.hypot(ab.x, ab.z);
+  const along = (ap.x * ab.x + ap.z * ab.z) / len;
+  const across = Math.abs(ap.x * ab.z - ap.z * ab.x) / len;
+  const yawErr = Math.abs(wrapAngle(yawOf(sim.robot.basePose.q) - rad(entry.pose.yaw)));
+  return along > 0.3 && along <= len + 0.05 && across < 0.3 && yawErr < rad(15);
 }
 
 async function drive(sim: SimWorld, to: Vec3, yaw: number, reverse: boolean, opts: SkillOptions): Promise<void> {
@@ -34,7 +53,7 @@ export async function dock(sim: SimWorld, opts: SkillOptions = {}): Promise<Skil
   if (!entry || !station) return failure('unsupported', 'this scene has no charging dock');
   const d = dist(sim.robot.basePose.p, fromTuple(entry.pose.position));
   const yawErr = Math.abs(wrapAngle(yawOf(sim.robot.basePose.q) - rad(entry.pose.yaw)));
-  if (d > 0.3 || yawErr > rad(15)) {
+  if ((d > 0.3 || yawErr > rad(15)) && !inDockLane(sim, entry, station)) {
     return failure('not_at_entry', `docking starts from the shelter entry pose (${entry.id}); the robot is ${round(d, 2)} m from it${yawErr > rad(15) ? ` and turned ${round((yawErr * 180) / Math.PI, 0)}° off` : ''}`);
   }
   try {
@@ -44,6 +63,8 @@ export async function dock(sim: SimWorld, opts: SkillOptions = {}): Promise<Skil
     throw e;
   }
   sim.robot.docked = true;
+  // The dock's contacts charge a docked rover, as when a scene starts docked.
+  sim.battery.charging = true;
   sim.post({ type: 'docked' });
   return success(`docked at ${station.id}`, { battery: round(sim.battery.percent, 1) });
 }
@@ -51,8 +72,9 @@ export async function dock(sim: SimWorld, opts: SkillOptions = {}): Promise<Skil
 export async function undock(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = basePreconditions(sim);
   if (pre) return pre;
-  if (!sim.robot.docked) return failure('not_docked', 'the robot is not docked');
   const entry = locationOfKind(sim, 'entry');
+  const station = locationOfKind(sim, 'dock');
+  if (!sim.robot.docked && !(entry && station && inDockLane(sim, entry, station))) return failure('not_docked', 'the robot is not docked');
   if (!entry) return failure('unsupported', 'this scene has no shelter entry');
   sim.battery.charging = false;
   sim.robot.docked = false;
@@ -72,14 +94,13 @@ export async function charge(sim: SimWorld, targetPercent = 100, opts: SkillOpti
   const from = sim.battery.percent;
   if (from >= targetPercent) return failure('already_done', `the battery is already at ${round(from, 0)}%`);
   const t0 = sim.time;
+  // Docked means on the charger; the skill waits there until the target is reached.
   sim.battery.charging = true;
   try {
     await sim.idle(sim.battery.secondsToCharge(targetPercent) + 1, { ...opts, until: () => sim.battery.percent >= targetPercent, ignoreEstop: true });
   } catch (e) {
     if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, 'charging');
     throw e;
-  } finally {
-    sim.battery.charging = false;
   }
   const minutes = (sim.time - t0) / 60;
   return success(`charged from ${round(from, 0)}% to ${round(sim.battery.percent, 0)}% in ${round(minutes, 0)} min`, {
@@ -96,10 +117,35 @@ function hash01(s: string, salt: number): number {
   return ((h >>> 0) % 10000) / 10000;
 }
 
+/** A plant reading with what the scene says the sensors can see of it. */
+export interface PlantScan extends PlantReading {
+  name: string;
+  species: string | null;
+  growthStage: string | null;
+  /** Visible signs (yellowing leaves, pest damage), or "none". */
+  symptoms: string;
+}
+
+const HEALTH = ['healthy', 'stressed', 'diseased'] as const;
+/** NDVI bands per health class, so the index agrees with what the plant shows. */
+const NDVI_BAND: Record<PlantReading['health'], [number, number]> = { healthy: [0.65, 0.85], stressed: [0.42, 0.58], diseased: [0.2, 0.38] };
+
+function attrString(v: string | number | boolean | undefined): string | null {
+  return v === undefined || v === '' ? null : String(v);
+}
+
+function describeReading(r: PlantScan): string {
+  const what = [r.crop, r.growthStage, `NDVI ${r.ndvi}`, `${r.heightCm} cm`, r.health].filter(Boolean).join(', ');
+  return `${r.plant} (${what}${r.symptoms !== 'none' ? `: ${r.symptoms}` : ''})`;
+}
+
 export async function scan(sim: SimWorld, poi: string | undefined, opts: SkillOptions = {}): Promise<SkillOutcome> {
   if (sim.estop) return failure('estop', 'the emergency stop is pressed');
   const here = sim.robot.at ? sim.locations.get(sim.robot.at) : undefined;
-  if (!here || here.kind !== 'poi') return failure('not_here', `scans are made at a point of interest; the robot is at ${sim.robot.at ?? 'no known place'}`);
+  if (!here || here.kind !== 'poi') {
+    const go = poi ? `; drive to ${poi} first` : '';
+    return failure('not_here', `scans are made at a point of interest; the robot is at ${sim.robot.at ?? 'no known place'}${go}`);
+  }
   if (poi && poi !== here.id) return failure('not_here', `the robot is at ${here.id}, not ${poi}; drive there first`);
   const p = fromTuple(here.pose.position);
   const plants = [...sim.entities.values()].filter((e) => e.spec.category === 'plant' && dist(sim.pose(e.id).p, p) < 5);
@@ -110,18 +156,27 @@ export async function scan(sim: SimWorld, poi: string | undefined, opts: SkillOp
     throw e;
   }
   sim.battery.drainWh(sim.scene.robot.battery.scanWh);
-  const readings: PlantReading[] = plants.map((e) => {
+  const readings: PlantScan[] = plants.map((e) => {
+    const a = e.spec.attributes;
     const base = hash01(e.id, sim.scene.scene.id.length);
     const noise = sim.noise.distanceSigma ? sim.rng.gaussian() * 0.02 : 0;
-    const ndvi = round(Math.min(0.95, Math.max(0.1, 0.35 + base * 0.55 + noise)), 2);
+    // A plant the scene declares healthy, stressed or diseased reads in that band.
+    const declared = HEALTH.find((h) => h === a['health']);
+    const raw = declared ? NDVI_BAND[declared][0] + base * (NDVI_BAND[declared][1] - NDVI_BAND[declared][0]) : 0.35 + base * 0.55;
+    const ndvi = round(Math.min(0.95, Math.max(0.1, raw + noise)), 2);
     return {
       plant: e.id,
-      crop: String(e.spec.attributes['crop'] ?? e.spec.name),
+      name: e.spec.name,
+      crop: String(a['crop'] ?? e.spec.name),
+      species: attrString(a['species']),
+      growthStage: attrString(a['growth_stage']),
       ndvi,
-      heightCm: round(20 + hash01(e.id, 7) * 60, 0),
-      health: ndvi >= 0.6 ? 'healthy' : ndvi >= 0.4 ? 'stressed' : 'diseased',
+      heightCm: typeof a['height_cm'] === 'number' ? a['height_cm'] : round(20 + hash01(e.id, 7) * 60, 0),
+      health: declared ?? (ndvi >= 0.6 ? 'healthy' : ndvi >= 0.4 ? 'stressed' : 'diseased'),
+      symptoms: attrString(a['symptoms']) ?? 'none',
     };
   });
   sim.scans.set(here.id, { poi: here.id, time: sim.time, readings });
-  return success(`scanned ${here.id}: ${readings.length} plants`, { poi: here.id, readings });
+  const list = readings.length ? `: ${readings.map(describeReading).join('; ')}` : '';
+  return success(`scanned ${here.id}, ${readings.length} plant${readings.length === 1 ? '' : 's'}${list}`, { poi: here.id, readings });
 }

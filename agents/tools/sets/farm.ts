@@ -1,7 +1,7 @@
 // Field-rover tools (paper 003, Valdemar): drive between points of interest,
 // scan plants, dock, undock, charge, and read the battery.
 import { z } from 'zod';
-import { guarded, ok, outcomeResult, resolveName } from '../common';
+import { fail, guarded, ok, outcomeResult, resolveName } from '../common';
 import { type Tool, defineTool } from '../tool';
 
 export const FARM: Tool[] = [
@@ -11,14 +11,29 @@ export const FARM: Tool[] = [
     category: 'action',
     params: z.strictObject({ location: z.string().min(1) }),
     card: { outputs: 'arrival with distance and battery used, or why not', whenToUse: 'to go to a point of interest or back to the shelter entry', dimension: 'execution', requires: ['base'], tags: ['navigate', 'drive', 'go'] },
-    execute: ({ location }, { robot, signal }) => guarded(async () => outcomeResult(await robot.base!.navigate(resolveName(robot, location, ['location']), signal))),
+    execute: ({ location }, { robot, signal }) =>
+      guarded(async () => {
+        const id = resolveName(robot, location, ['location']);
+        // The dock is reached by the docking manoeuvre from the entry pose, never by plain driving (paper 003 §4).
+        if (robot.info.places.find((p) => p.id === id)?.kind === 'dock') {
+          const entry = robot.info.places.find((p) => p.kind === 'entry')?.id ?? 'the shelter entry';
+          return fail(`${id} is the charging dock: it is reached only by docking. Navigate to ${entry}, then call dock.`);
+        }
+        const o = await robot.base!.navigate(id, signal);
+        // A battery-aware plan needs these figures in the text the model reads, not only in the data.
+        const d = o.data;
+        if (o.ok && typeof d?.['distanceM'] === 'number' && typeof d['battery'] === 'number') {
+          return outcomeResult({ ...o, summary: `${o.summary} after ${d['distanceM']} m; battery now ${d['battery']}%` });
+        }
+        return outcomeResult(o);
+      }),
   }),
   defineTool({
     name: 'scan',
-    description: 'Scans the plants at the current point of interest.',
+    description: 'Scans the plants at the current point of interest: crop, species, growth stage, vegetation index, height, health and visible symptoms of each.',
     category: 'action',
     params: z.strictObject({ poi: z.string().min(1).optional().describe('the point of interest the robot is at') }),
-    card: { outputs: 'per-plant readings (vegetation index, height, health)', whenToUse: 'at each point of interest of a survey', dimension: 'perception', requires: ['rover'], tags: ['scan', 'plants', 'sensing'] },
+    card: { outputs: 'per-plant readings (crop, growth stage, vegetation index, height, health, symptoms)', whenToUse: 'at each point of interest of a survey', dimension: 'perception', requires: ['rover'], tags: ['scan', 'plants', 'sensing'] },
     execute: ({ poi }, { robot, signal }) => guarded(async () => outcomeResult(await robot.rover!.scan(poi ? resolveName(robot, poi, ['location']) : undefined, signal))),
   }),
   defineTool({
