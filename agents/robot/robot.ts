@@ -33,7 +33,7 @@ export interface RobotInfo {
   kind: 'fixed_arm' | 'mobile_manipulator' | 'rover';
   description: string;
   capabilities: Capability[];
-  scene: { id: string; title: string; notes: string[]; userInfo: string[] };
+  scene: { id: string; title: string; notes: string[]; userInfo: string[]; /** The tool set the scene names as its default. */ toolSet: string };
   arm?: { reachM: number; payloadKg: number; gripperOpeningM: number; postures: string[] };
   base?: { footprintM: [number, number]; maxSpeedMps: number; tucksArmItself: boolean };
   places: NamedPlace[];

@@ -90,7 +90,7 @@ export class SimRobot implements Robot {
       kind: cfg.kind,
       description: cfg.description,
       capabilities: caps,
-      scene: { id: scene.id, title: scene.title, notes: scene.notes, userInfo: scene.userInfo },
+      scene: { id: scene.id, title: scene.title, notes: scene.notes, userInfo: scene.userInfo, toolSet: scene.toolSet },
       ...(cfg.arm
         ? {
             arm: {
