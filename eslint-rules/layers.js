@@ -14,7 +14,9 @@ export const LAYERS = [
     prefix: 'electron/',
     may: ['electron/main', 'electron/contract', 'hosts', 'agents', 'agents/robot', 'sim', 'scenes'],
   },
-  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'electron/contract', 'agents', 'agents/robot', 'sim', 'scenes'] },
+  // Benchmarks drive the app against the same local fakes the tests use (a model server on 127.0.0.1).
+  { name: 'hosts/bench', prefix: 'hosts/bench/', may: ['hosts', 'hosts/bench', 'electron/contract', 'agents', 'agents/robot', 'sim', 'scenes', 'test'] },
+  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'hosts/bench', 'electron/contract', 'agents', 'agents/robot', 'sim', 'scenes'] },
   // Only the robot seam may touch the simulator; tools and workflows see the Robot interface.
   { name: 'agents/robot', prefix: 'agents/robot/', may: ['agents/robot', 'agents', 'sim', 'scenes'] },
   { name: 'agents', prefix: 'agents/', may: ['agents', 'agents/robot', 'scenes'] },

@@ -20,7 +20,7 @@ import type { Robot } from '../robot/robot';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool';
 import { AUTO_APPROVE, type ApprovalDecision, type ApprovalGate, decide, refusalText } from './approval';
 import { RunController, type StopCause, untilAborted } from './controller';
-import type { Trace, ToolStatus, WarningCode } from './trace';
+import type { Trace, TraceEvent, ToolStatus, WarningCode } from './trace';
 
 export type { WarningCode } from './trace';
 
@@ -260,16 +260,22 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
   };
 
   const newFrom = opts.newFrom ?? 0;
-  messages.forEach((m, i) => {
-    if (m.role === 'tool') return; // earlier tool results are in earlier traces
-    trace?.record({
-      type: 'message',
-      role: m.role,
-      content: m.content ?? null,
-      ...(m.role === 'assistant' && m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
-      ...(i < newFrom ? { prior: true } : {}),
-    });
-  });
+  // The conversation so far, in one write: each run's file reads on its own.
+  trace?.recordMany(
+    messages.flatMap((m, i): TraceEvent[] =>
+      m.role === 'tool'
+        ? [] // earlier tool results are in earlier traces
+        : [
+            {
+              type: 'message',
+              role: m.role,
+              content: m.content ?? null,
+              ...(m.role === 'assistant' && m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
+              ...(i < newFrom ? { prior: true } : {}),
+            },
+          ],
+    ),
+  );
 
   const unfollow = controller.follow(opts.signal);
   const unStop = controller.onStop((cause) => {

@@ -114,6 +114,8 @@ export type TraceLine = TraceHeader | TraceRecord;
 /** Where stamped lines go: a JSONL file, memory, a UI stream. */
 export interface TraceSink {
   write(line: TraceLine): void;
+  /** Several lines at once (the history at the start of a run): one syscall instead of many. */
+  writeMany?(lines: readonly TraceLine[]): void;
   close?(): void;
 }
 
@@ -158,6 +160,23 @@ export class Trace {
     return rec;
   }
 
+  /** Records several events with one write per sink. */
+  recordMany(events: readonly TraceEvent[]): void {
+    if (!events.length) return;
+    const t = new Date().toISOString();
+    const elapsedMs = Math.round(performance.now() - this.t0);
+    const recs = events.map((event) => ({ ...event, t, elapsedMs }) as TraceRecord);
+    for (const s of [...this.sinks]) {
+      try {
+        if (s.writeMany) s.writeMany(recs);
+        else for (const r of recs) s.write(r);
+      } catch (error) {
+        this.failures.push({ sink: s, error });
+        this.sinks.splice(this.sinks.indexOf(s), 1);
+      }
+    }
+  }
+
   close(): void {
     for (const s of this.sinks) {
       try {
@@ -192,6 +211,11 @@ export class JsonlSink implements TraceSink {
   write(line: TraceLine): void {
     if (this.fd === undefined) throw new Error(`trace ${this.path} is closed`);
     writeSync(this.fd, `${JSON.stringify(line)}\n`);
+  }
+
+  writeMany(lines: readonly TraceLine[]): void {
+    if (this.fd === undefined) throw new Error(`trace ${this.path} is closed`);
+    writeSync(this.fd, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   }
 
   close(): void {

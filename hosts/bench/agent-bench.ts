@@ -1,0 +1,198 @@
+// The agent-runtime benchmark (skillbridge bench agent): what the flow manager,
+// session and trace cost per turn once model time and tool execution are taken
+// out, for sessions of 1, 20 and 200 turns, with a scripted model (in process)
+// and through the real openai client against a local server on 127.0.0.1.
+// Also tool dispatch latency (validation + call) and trace write cost.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Completion, CompletionRequest, Model } from '../../agents/models/model';
+import { createOpenAICompatibleModel } from '../../agents/models/openai-compatible';
+import { fromFunction } from '../../agents/models/scripted';
+import { openSimRobot } from '../../agents/robot/open';
+import type { Robot } from '../../agents/robot/robot';
+import { Session } from '../../agents/runtime/session';
+import { JsonlSink, Trace } from '../../agents/runtime/trace';
+import type { Tool } from '../../agents/tools/tool';
+import { buildToolSet } from '../../agents/tools/sets';
+import { round } from '../../sim/math';
+import { startOpenAIServer } from '../../test/support/openai-server';
+
+export interface Dist {
+  median: number;
+  p99: number;
+}
+
+export interface AgentRunBench {
+  model: 'scripted' | 'local-server';
+  turns: number;
+  perTurnMs: Dist;
+  /** Wall time per turn including the model and the tool, for scale. */
+  wallPerTurnMs: Dist;
+}
+
+export interface AgentBenchResult {
+  node: string;
+  cpus: number;
+  target: string;
+  /** Over every turn of every scripted run: the headline figure. */
+  perTurnMs: Dist;
+  runs: AgentRunBench[];
+  toolDispatchMs: { validateOnly: Dist; cheapTool: Dist; invalidArgs: Dist };
+  traceWriteUs: { perRecord: Dist; recordsPerSecond: number };
+}
+
+const now = () => performance.now();
+
+function dist(xs: number[]): Dist {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+  return { median: round(at(50), 4), p99: round(at(99), 4) };
+}
+
+/** Times spent inside the model and inside tools, so the runtime's own share can be isolated. */
+class Clock {
+  model = 0;
+  tools = 0;
+}
+
+function timedModel(inner: Model, clock: Clock): Model {
+  return {
+    id: inner.id,
+    async complete(req: CompletionRequest): Promise<Completion> {
+      const t = now();
+      try {
+        return await inner.complete(req);
+      } finally {
+        clock.model += now() - t;
+      }
+    },
+  };
+}
+
+function timedTool(t: Tool, clock: Clock): Tool {
+  return {
+    ...t,
+    async run(args, ctx) {
+      const s = now();
+      try {
+        return await t.run(args, ctx);
+      } finally {
+        clock.tools += now() - s;
+      }
+    },
+    async call(raw, ctx) {
+      const p = t.parse(raw);
+      if (!p.ok) return { ok: false, content: p.message };
+      return this.run(p.args, ctx);
+    },
+  };
+}
+
+/** Each turn: one call to a cheap information tool, then a short answer. */
+const TURN = (iter: number) =>
+  iter % 2 === 0 ? { tool_calls: [{ id: `c${iter}`, function: { name: 'get_reference_names', arguments: {} } }] } : { content: 'Done.' };
+
+async function runSession(robot: Robot, model: Model, turns: number, traceDir: string, label: AgentRunBench['model']): Promise<{ bench: AgentRunBench; overheads: number[] }> {
+  const clock = new Clock();
+  const tools = buildToolSet('alrm', robot).list().map((t) => timedTool(t, clock));
+  const session = new Session({
+    model: timedModel(model, clock),
+    robot,
+    workflow: { id: 'bench', title: 'bench', description: 'bench', systemPrompt: () => 'You are a benchmark.', tools: () => tools, limits: { timeLimitMs: null } },
+    traceDir,
+  });
+  const overheads: number[] = [];
+  const walls: number[] = [];
+  for (let i = 0; i < turns; i++) {
+    clock.model = 0;
+    clock.tools = 0;
+    const t0 = now();
+    const r = await session.send(`request ${i}`);
+    const wall = now() - t0;
+    if (r.reason !== 'final') throw new Error(`bench turn ${i} ended with ${r.reason}: ${r.error?.message ?? ''}`);
+    walls.push(wall);
+    overheads.push(Math.max(0, wall - clock.model - clock.tools));
+  }
+  return { bench: { model: label, turns, perTurnMs: dist(overheads), wallPerTurnMs: dist(walls) }, overheads };
+}
+
+export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: string) => void } = {}): Promise<AgentBenchResult> {
+  const say = opts.onProgress ?? (() => undefined);
+  const robot = await openSimRobot('tabletop/fruits');
+  const dir = mkdtempSync(join(tmpdir(), 'skillbridge-bench-agent-'));
+  const runs: AgentRunBench[] = [];
+  const scriptedOverheads: number[] = [];
+  const sizes = opts.quick ? [1, 20] : [1, 20, 200];
+  try {
+    // Warm-up: JIT, first trace file, first tool call.
+    let iter = 0;
+    await runSession(robot, fromFunction(() => TURN(iter++)), 5, dir, 'scripted');
+    for (const n of sizes) {
+      let k = 0;
+      const r = await runSession(robot, fromFunction(() => TURN(k++)), n, dir, 'scripted');
+      runs.push(r.bench);
+      scriptedOverheads.push(...r.overheads);
+      say(`scripted, ${n} turns: ${r.bench.perTurnMs.median} ms median overhead per turn`);
+    }
+    const steps = Array.from({ length: 2 * sizes.reduce((a, b) => a + b, 0) + 10 }, (_, i) =>
+      i % 2 === 0 ? { toolCalls: [{ name: 'get_reference_names', arguments: {} }] } : { content: 'Done.' },
+    );
+    const server = await startOpenAIServer(steps);
+    try {
+      for (const n of sizes) {
+        const model = createOpenAICompatibleModel({ id: 'bench', baseURL: server.url, model: 'bench', stream: true });
+        const r = await runSession(robot, model, n, dir, 'local-server');
+        runs.push(r.bench);
+        say(`local server, ${n} turns: ${r.bench.perTurnMs.median} ms median overhead per turn`);
+      }
+    } finally {
+      await server.close();
+    }
+
+    // Tool dispatch: validation and call through the same entry point the runtime uses.
+    const ctx = { robot, signal: new AbortController().signal, state: new Map<string, unknown>() };
+    const alrm = buildToolSet('alrm', robot);
+    const cheap = alrm.get('get_reference_names')!;
+    const pick = alrm.get('pick')!;
+    const reps = opts.quick ? 300 : 2000;
+    const validate: number[] = [];
+    const cheapT: number[] = [];
+    const invalid: number[] = [];
+    for (let i = 0; i < reps; i++) {
+      let t = now();
+      pick.parse('{"object_name":"lemon_1"}');
+      validate.push(now() - t);
+      t = now();
+      await cheap.call('{}', ctx);
+      cheapT.push(now() - t);
+      t = now();
+      await pick.call('{"object": 3}', ctx);
+      invalid.push(now() - t);
+    }
+
+    // Trace write cost: a realistic tool_result record, synchronously appended.
+    const trace = new Trace({ header: { runId: 'bench', scene: 'bench', workflow: 'bench', model: 'bench', seed: null }, sinks: [new JsonlSink(join(dir, 'write.jsonl'))] });
+    const per: number[] = [];
+    const n = opts.quick ? 2000 : 20000;
+    const t0 = now();
+    for (let i = 0; i < n; i++) {
+      const t = now();
+      trace.record({ type: 'tool_result', id: `c${i}`, name: 'pick', ok: true, status: 'ok', result: 'Success: picked up lemon_1 (lemon).', durationMs: 12 });
+      per.push((now() - t) * 1000);
+    }
+    const total = now() - t0;
+    trace.close();
+    return {
+      node: process.version,
+      cpus: (await import('node:os')).cpus().length,
+      target: 'median runtime overhead per turn ≤ 1 ms, excluding the model',
+      perTurnMs: dist(scriptedOverheads),
+      runs,
+      toolDispatchMs: { validateOnly: dist(validate), cheapTool: dist(cheapT), invalidArgs: dist(invalid) },
+      traceWriteUs: { perRecord: dist(per), recordsPerSecond: Math.round((n * 1000) / total) },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
