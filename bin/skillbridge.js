@@ -1,7 +1,14 @@
 #!/usr/bin/env node
 // The skillbridge command. Runs the TypeScript sources directly through tsx, so
 // the CLI, the tests and the app all execute the same code.
+import v8 from 'node:v8';
 import { register } from 'tsx/esm/api';
+
+// Rapier runs as WebAssembly. V8's optimising tier spends ~2 s of CPU and
+// ~130 MB on the first skill of a process; the baseline tier starts at once and
+// is fast enough for one-shot commands. Benchmarks keep the optimising tier
+// (SKILLBRIDGE_WASM_OPTIMIZE=1 forces it everywhere).
+if (process.argv[2] !== 'bench' && !process.env.SKILLBRIDGE_WASM_OPTIMIZE) v8.setFlagsFromString('--liftoff-only');
 
 register();
 const { main } = await import('../hosts/cli/main.ts');
