@@ -24,7 +24,13 @@ function bottomCentre(b: Aabb): Vec3 {
   return v3(c.x, b.min.y + 0.01, c.z);
 }
 
+type Effect = keyof typeof PROCESS_SECONDS;
+
 export function runProcesses(sim: SimWorld, dt: number): void {
+  // First gather which effects reach each object from any running appliance, then
+  // advance each object once: judged per appliance, a second appliance of the same
+  // kind that is on (another burner) would reset what the first one is cooking.
+  const exposed = new Map<string, Set<Effect>>();
   for (const appliance of sim.entities.values()) {
     const effect = appliance.spec.toggle?.effect;
     if (!appliance.states.on || !effect || effect === 'none' || effect === 'light') continue;
@@ -36,10 +42,20 @@ export function runProcesses(sim: SimWorld, dt: number): void {
       if (e.id === appliance.id || e.fixed) continue;
       const box = sim.aabb(e.id);
       const inZone = aabbContainsPoint(zone, bottomCentre(box), 0.02) || aabbContainsPoint(zone, aabbCenter(box), 0.02);
-      if (!inZone) {
-        if (e.process?.kind === effect) e.process = undefined;
-        continue;
-      }
+      if (!inZone) continue;
+      let set = exposed.get(e.id);
+      if (!set) exposed.set(e.id, (set = new Set()));
+      set.add(effect);
+    }
+  }
+  for (const e of sim.entities.values()) {
+    if (e.fixed) continue;
+    const effects = exposed.get(e.id);
+    const kinds: ReadonlySet<string> = effects ?? new Set();
+    // Out of every zone of its kind (moved away, or the appliance switched off): start over.
+    if (e.process && !kinds.has(e.process.kind)) e.process = undefined;
+    if (!effects) continue;
+    for (const effect of effects) {
       const p = e.spec.properties;
       const applies =
         (effect === 'brew' && p.fillable && !e.states.filled) ||

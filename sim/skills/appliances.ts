@@ -3,11 +3,11 @@
 // switch on and off (the hand presses the appliance's button), and slice (a
 // knife in the hand cuts down onto the food). Preconditions follow RAIDER's
 // action model (paper 001, Table B.3) and are checked against the world.
-import { type Aabb, type Vec3, aabbCenter, add, dist, normalize, poseApply, round, scale, v3 } from '../math';
+import { type Aabb, type Vec3, aabbCenter, add, dist, normalize, poseApply, qYaw, rotate, round, scale, v3 } from '../math';
 import { QUINTIC_PEAK, SampledMotion, SampledScalar, smooth } from '../robot/motion';
 import type { Joints } from '../robot/arm-kinematics';
 import { doorPose } from '../world/build';
-import type { Entity } from '../world/entity';
+import { type Entity, primitiveAabb, unionAll } from '../world/entity';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, shoulderWorld, solve } from './arm';
 import { armPreconditions, displayName, interruptOutcome } from './manipulation';
@@ -18,12 +18,10 @@ import { containerOf } from '../perception/relations';
 
 const HORIZONTAL = Math.PI / 2;
 
-/** The point of the door the hand grips: near its free edge, on the face toward the robot. */
-function handlePoint(sim: SimWorld, e: Entity, value: number): Vec3 {
+/** Grip points on the door (door-body frame): near its free edge, one on each face. */
+function handleFaces(e: Entity): Vec3[] {
   const door = e.door!;
-  const pose = doorPose(sim.pose(e.id), door, value);
   const b = door.localAabb;
-  const robot = sim.robot.basePose.p;
   const faces: Vec3[] = [];
   const cy = (b.min.y + b.max.y) / 2;
   if (door.kind === 'hinge') {
@@ -37,12 +35,28 @@ function handlePoint(sim: SimWorld, e: Entity, value: number): Vec3 {
     const c = aabbCenter(b);
     faces.push(v3(b.min.x - 0.02, c.y, c.z), v3(b.max.x + 0.02, c.y, c.z), v3(c.x, c.y, b.min.z - 0.02), v3(c.x, c.y, b.max.z + 0.02));
   }
-  let best = poseApply(pose, faces[0]!);
-  for (const f of faces) {
-    const w = poseApply(pose, f);
-    if (dist(w, robot) < dist(best, robot)) best = w;
+  return faces;
+}
+
+/** The face of the door toward the robot at this opening. */
+function nearestFace(sim: SimWorld, e: Entity, value: number): number {
+  const pose = doorPose(sim.pose(e.id), e.door!, value);
+  const robot = sim.robot.basePose.p;
+  const faces = handleFaces(e);
+  let best = 0;
+  for (let i = 1; i < faces.length; i++) {
+    if (dist(poseApply(pose, faces[i]!), robot) < dist(poseApply(pose, faces[best]!), robot)) best = i;
   }
   return best;
+}
+
+/**
+ * The point of the door the hand grips at an opening value, on one face. The
+ * hand keeps the face it took at the start for the whole swing: switching to
+ * whichever face is nearer as the door turns would pass the hand through it.
+ */
+function handlePoint(sim: SimWorld, e: Entity, value: number, face: number): Vec3 {
+  return poseApply(doorPose(sim.pose(e.id), e.door!, value), handleFaces(e)[face]!);
 }
 
 /** Direction from a point back toward the robot, on the floor plane. */
@@ -77,7 +91,8 @@ export async function setOpen(sim: SimWorld, id: string, open: boolean, opts: Sk
   const door = e.door;
   const from = door.value;
   const to = open ? door.openValue : 0;
-  const grip = handlePoint(sim, e, from);
+  const face = nearestFace(sim, e, from);
+  const grip = handlePoint(sim, e, from, face);
   const back = towardRobot(sim, grip);
   const approach = add(grip, scale(back, 0.1));
   const first = solve(sim, { position: grip, pitch: HORIZONTAL, roll: 0 });
@@ -92,7 +107,7 @@ export async function setOpen(sim: SimWorld, id: string, open: boolean, opts: Sk
   const doorSamples: number[] = [];
   for (let i = 1; i <= n; i++) {
     const v = from + (to - from) * smooth(i / n);
-    const r = solve(sim, { position: handlePoint(sim, e, v), pitch: HORIZONTAL, roll: 0 });
+    const r = solve(sim, { position: handlePoint(sim, e, v, face), pitch: HORIZONTAL, roll: 0 });
     if (!r.ok) break;
     armSamples.push(r.joints);
     doorSamples.push(v);
@@ -196,6 +211,13 @@ export async function setSwitch(sim: SimWorld, id: string, on: boolean, opts: Sk
   return success(`switched ${name} ${on ? 'on' : 'off'}`);
 }
 
+/** Where the held tool cuts: the middle of its part named "blade", else the middle of the tool. */
+function bladePoint(sim: SimWorld, tool: Entity): Vec3 {
+  const blade = tool.prims.filter((p) => p.name === 'blade');
+  const local = blade.length ? aabbCenter(unionAll(blade.map(primitiveAabb))) : aabbCenter(tool.localAabb);
+  return poseApply(sim.pose(tool.id), local);
+}
+
 export async function slice(sim: SimWorld, id: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = armPreconditions(sim);
   if (pre) return pre;
@@ -222,9 +244,25 @@ export async function slice(sim: SimWorld, id: string, opts: SkillOptions = {}):
   // The blade hangs below the hand: keep the held knife's bottom just above the food.
   const knifeBottom = sim.aabb(tool.id).min.y;
   const drop = tcp.y - knifeBottom;
-  const above = v3(centre.x, box.max.y + drop + 0.06, centre.z);
-  const cut = v3(centre.x, box.max.y + drop + 0.005, centre.z);
-  const r = solve(sim, { position: above, pitch, roll });
+  const aboveY = box.max.y + drop + 0.06;
+  const cutY = box.max.y + drop + 0.005;
+  // The blade, not the hand, goes over the food: the knife is held by its handle,
+  // so the hand aims off the food's centre by the blade's offset. The held knife
+  // turns with the arm's yaw, so the offset is turned to the yaw the arm takes there.
+  const blade = bladePoint(sim, tool);
+  const offset = v3(blade.x - tcp.x, 0, blade.z - tcp.z);
+  const aimAt = (yaw: number): Vec3 => {
+    const o = rotate(qYaw(yaw - q[0]), offset);
+    return v3(centre.x - o.x, 0, centre.z - o.z);
+  };
+  let aim = aimAt(q[0]);
+  let r = solve(sim, { position: v3(aim.x, aboveY, aim.z), pitch, roll });
+  for (let i = 0; i < 3 && r.ok; i++) {
+    aim = aimAt(r.joints[0]);
+    r = solve(sim, { position: v3(aim.x, aboveY, aim.z), pitch, roll });
+  }
+  const above = v3(aim.x, aboveY, aim.z);
+  const cut = v3(aim.x, cutY, aim.z);
   if (!r.ok) return failure('out_of_reach', describeIk(r.failure, name));
   if (!solve(sim, { position: cut, pitch, roll }).ok) return failure('out_of_reach', `cannot bring the knife down onto ${name}`);
   try {

@@ -1,7 +1,9 @@
 // Talking, waiting and handing things to people. `ask` waits for an answer: a
 // person_said event (from the operator, the UI, a scene script or a test).
 // Handovers follow RAIDER's assistive constraints (paper 001 §5.2): the person
-// close (within 0.5 m), looking at the robot, with a free hand.
+// close (within 0.5 m), looking at the robot, with a free hand. Speaking to a
+// person by name draws their attention: they turn to look at the robot, which is
+// how §5.2's "ask for their attention" recovery resolves a handover.
 import { type Vec3, add, normalize, round, scale, sub, v3 } from '../math';
 import { robotHumanDistance } from '../perception/distance';
 import { approachPoint, gazeAtRobot } from '../perception/people';
@@ -13,8 +15,23 @@ import { type SkillOptions, type SkillOutcome, failure, success } from './outcom
 
 export const HANDOVER_DISTANCE = 0.5;
 
+/** People whose name or id the robot speaks turn to look at it; returns their ids. */
+export function drawAttention(sim: SimWorld, text: string): string[] {
+  const spoken = new Set(text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean));
+  const turned: string[] = [];
+  for (const [id, p] of sim.people) {
+    const names = [id, ...p.spec.name.toLowerCase().split(/\s+/)];
+    if (names.some((n) => spoken.has(n))) {
+      p.gaze = 'robot';
+      turned.push(id);
+    }
+  }
+  return turned;
+}
+
 export function say(sim: SimWorld, text: string): SkillOutcome {
   if (!text.trim()) return failure('invalid_argument', 'there is nothing to say');
+  drawAttention(sim, text);
   return success(`said: "${text.trim()}"`, { text: text.trim(), time: round(sim.time, 2) });
 }
 
@@ -32,6 +49,7 @@ export async function wait(sim: SimWorld, seconds: number, opts: SkillOptions = 
 /** Asks a question aloud and waits for someone to answer. */
 export async function ask(sim: SimWorld, question: string, timeoutSeconds = 30, opts: SkillOptions = {}): Promise<SkillOutcome> {
   if (!question.trim()) return failure('invalid_argument', 'there is no question to ask');
+  drawAttention(sim, question);
   const since = sim.events.lastId;
   const answer = () => sim.events.since(since).find((e) => e.type === 'person_said');
   try {
