@@ -26,6 +26,8 @@ function check(label, cmd, cmdArgs) {
 }
 
 if (only('typecheck')) check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+// The renderer has its own tsconfig (DOM and JSX; no Node types).
+if (only('typecheck')) check('typecheck renderer', 'npx', ['tsc', '-p', 'renderer/tsconfig.json', '--noEmit']);
 if (only('lint')) check('lint', 'npx', ['eslint', '.']);
 
 if (only('unit')) {

@@ -83,9 +83,27 @@ Usage:
   skillbridge call --scene S [--seed N] --script FILE [--json]
       Call tools on a fresh world (one call, or a JSON array of {"tool", "args"} run
       in order in one world). Prints each result and the final semantic facts.
+  skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--trace FILE]
+                  [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
+                  [--json] ["message"]
+      A model drives the robot through a workflow (rtw/basic, rtw/hierarchical,
+      rtw/world-model, flat). Without a message, turns are read from stdin.
+      Model specs: openai:MODEL, ollama:MODEL (127.0.0.1:11434), lmstudio:MODEL,
+      llamacpp:MODEL, vllm:MODEL, openai-compatible:MODEL@BASE_URL, scripted:FILE.
+      Keys come from OPENAI_API_KEY / SKILLBRIDGE_API_KEY, never from the spec.
+      Traces go to --trace FILE (default traces/RUN.jsonl); Ctrl-C stops a turn.
+  skillbridge trace FILE [--json]
+      Print a recorded run readably.
   skillbridge bench sim [--scene S] [--quick] [--json]
       Simulation benchmark: real-time factor (full and bare Rapier), pick-and-place
       wall time, perception latency, snapshot/restore, peak memory.
+  skillbridge bench app [--json]
+      App benchmark (web mode in Chromium): cold start to first frame, fps per
+      scene in software rendering, pose latency sim step -> screen, renderer memory.
+  skillbridge serve [--port N] [--scene S]
+      The app in a browser: serves the built renderer and the app API on
+      127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
+      its access token.
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

@@ -91,3 +91,85 @@ describe('skillbridge CLI', () => {
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('skillbridge run and trace', () => {
+  const turns = JSON.stringify([
+    { tool_calls: [{ function: { name: 'classify_request', arguments: { category: 'task' } } }] },
+    { tool_calls: [{ function: { name: 'pick_lemon_1', arguments: {} } }] },
+    { content: 'Holding the lemon.' },
+  ]);
+
+  it('runs a workflow with a scripted model, writes a trace, and trace prints it', async () => {
+    const script = temp('turns.json', turns);
+    const tracePath = join(mkdtempSync(join(tmpdir(), 'skillbridge-trace-')), 'run.jsonl');
+    const r = await cli('run', '--scene', 'tabletop/fruits', '--workflow', 'rtw/hierarchical', '--model', `scripted:${script}`, '--trace', tracePath, '--json', 'pick the lemon');
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.out) as { trace: string; final: string; facts: string[] };
+    expect(body).toMatchObject({ trace: tracePath, final: 'Holding the lemon.' });
+    expect(body.facts).toContain('holding(robot, lemon_1)');
+    const t = await cli('trace', tracePath);
+    expect(t.code).toBe(0);
+    expect(t.out).toMatch(/route: task/);
+    expect(t.out).toMatch(/→ pick_lemon_1/);
+    expect(t.out).toMatch(/final: Holding the lemon\./);
+  });
+
+  it('runs through the real openai client against a local server', async () => {
+    const { startOpenAIServer } = await import('../../test/support/openai-server');
+    const server = await startOpenAIServer([{ toolCalls: [{ name: 'get_objects', arguments: {} }] }, { content: 'I see fruit.' }]);
+    try {
+      const r = await cli('run', '--scene', 'tabletop/fruits', '--workflow', 'flat', '--model', `openai-compatible:test-model@${server.url}`, '--trace', join(mkdtempSync(join(tmpdir(), 'sb-')), 't.jsonl'), '--json', 'what do you see?');
+      expect(JSON.parse(r.out)).toMatchObject({ final: 'I see fruit.', reason: 'final' });
+      expect(server.chatRequests()).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with no model reachable it names the endpoint it tried and how to fix it', async () => {
+    const r = await cli('run', '--scene', 'tabletop/fruits', '--model', 'openai-compatible:m@http://127.0.0.1:1/v1', '--trace', join(mkdtempSync(join(tmpdir(), 'sb-')), 't.jsonl'), 'hello');
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(/127\.0\.0\.1:1\/v1/);
+    expect(r.err).toMatch(/--model/);
+  }, 30_000);
+
+  it('rejects bad run options and bad trace files in one line', async () => {
+    expect((await cli('run', '--scene', 'tabletop/fruits', '--model', 'gpt4', 'hi')).err).toMatch(/--model/);
+    expect((await cli('run', '--scene', 'tabletop/fruits', '--model', 'scripted:x.json', '--workflow', 'rtw/magic', 'hi')).err).toMatch(/unknown workflow "rtw\/magic"/);
+    expect((await cli('run', '--scene', 'tabletop/fruits', '--model', 'scripted:x.json', '--approve', 'maybe', 'hi')).err).toMatch(/--approve/);
+    expect((await cli('trace', '/nonexistent.jsonl')).err).toMatch(/no such file/);
+    expect((await cli('trace', temp('bad.jsonl', '{"type":"header"}\nnot json\n'))).err).toMatch(/bad\.jsonl/);
+  });
+
+  it('--approve deny refuses action tools and the model is told; ask takes y/N from the terminal', async () => {
+    const script = temp('deny.json', JSON.stringify([{ tool_calls: [{ function: { name: 'pick', arguments: { object_name: 'lemon_1' } } }] }, { content: 'I was not allowed to.' }]));
+    const tracePath = join(mkdtempSync(join(tmpdir(), 'sb-')), 't.jsonl');
+    const r = await cli('run', '--scene', 'tabletop/fruits', '--workflow', 'flat', '--model', `scripted:${script}`, '--approve', 'deny', '--trace', tracePath, '--json', 'pick the lemon');
+    const body = JSON.parse(r.out) as { facts: string[]; final: string };
+    expect(body.final).toBe('I was not allowed to.');
+    expect(body.facts).toContain('hand_empty(robot)');
+    expect((await cli('trace', tracePath)).out).toMatch(/\? pick .*: denied/);
+
+    const ask = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'run', '--scene', 'tabletop/fruits', '--workflow', 'flat', '--model', `scripted:${script}`, '--approve', 'ask', '--trace', join(mkdtempSync(join(tmpdir(), 'sb-')), 'a.jsonl'), 'pick the lemon'], {
+      input: 'n\n',
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(ask.stderr + ask.stdout).toMatch(/Approve pick\(\{"object_name":"lemon_1"\}\)\? \[y\/N\]/);
+    expect(ask.stdout).toMatch(/approval: rejected/);
+  });
+
+  it('reads turns from stdin in interactive mode, keeping the conversation', () => {
+    const script = temp('turns2.json', JSON.stringify([{ content: 'Hello!' }, { content: 'Still here.' }]));
+    const dir = mkdtempSync(join(tmpdir(), 'sb-'));
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'run', '--scene', 'tabletop/fruits', '--model', `scripted:${script}`, '--trace', join(dir, 't.jsonl')], {
+      input: 'hi\nare you there?\n',
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/answer: Hello!/);
+    expect(r.stdout).toMatch(/answer: Still here\./);
+    expect(r.stdout).toMatch(/t-turn2\.jsonl/);
+  });
+});

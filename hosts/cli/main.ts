@@ -5,8 +5,11 @@ import { SceneDataError } from '../../scenes/validation';
 import { HELP, UsageError, parse } from './args';
 import { benchCommand } from './commands/bench';
 import { callCommand } from './commands/call';
+import { runCommand } from './commands/run';
 import { scenesCommand } from './commands/scenes';
+import { serveCommand } from './commands/serve';
 import { toolsCommand } from './commands/tools';
+import { traceCommand } from './commands/trace';
 import { type Output, stdio } from './output';
 
 export async function main(argv: string[], o: Output = stdio): Promise<number> {
@@ -29,8 +32,14 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
         return await callCommand(p, o);
       case 'bench':
         return await benchCommand(p, o);
+      case 'run':
+        return await runCommand(p, o);
+      case 'trace':
+        return traceCommand(p, o);
+      case 'serve':
+        return await serveCommand(p, o);
       default:
-        throw new UsageError(`unknown command "${p.command}". Commands: scenes, tools, call, bench. Run "skillbridge help".`);
+        throw new UsageError(`unknown command "${p.command}". Commands: scenes, tools, call, run, trace, bench, serve. Run "skillbridge help".`);
     }
   } catch (e) {
     if (e instanceof UsageError || e instanceof UnknownToolSetError) {

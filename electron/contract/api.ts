@@ -1,0 +1,139 @@
+// AppApi: the one typed interface between the renderer and a host. Each method
+// is a request schema and a response schema; the same table drives the Electron
+// IPC allowlist, the web-mode WebSocket dispatcher and the renderer's clients.
+import { z } from 'zod';
+import {
+  ApprovalDecision,
+  AppEvent,
+  Battery,
+  ExternalEvent,
+  SceneMeta,
+  SceneSummary,
+  Snapshot,
+  ToolCallResult,
+  ToolInfo,
+  ToolSetInfo,
+} from './schemas';
+
+const Empty = z.object({}).strict();
+const Ack = z.object({ ok: z.boolean(), message: z.string() });
+
+export const METHODS = {
+  listScenes: { request: Empty, response: z.array(SceneSummary) },
+  /** Loads a scene and returns its static metadata; poses then stream. */
+  loadScene: { request: z.object({ id: z.string().min(1).max(200) }).strict(), response: SceneMeta },
+  /** Rebuilds the current scene from its data (same seed). */
+  resetScene: { request: Empty, response: SceneMeta },
+  /** The metadata of the scene now loaded (after a reconnect). */
+  currentScene: { request: Empty, response: SceneMeta.nullable() },
+  listToolSets: { request: Empty, response: z.array(ToolSetInfo) },
+  /** Tools of a set (default: the scene's default set), as a model sees them. */
+  listTools: { request: z.object({ set: z.string().min(1).max(100).optional() }).strict(), response: z.array(ToolInfo) },
+  /**
+   * Calls a tool exactly as a model's call runs: `args` is passed to the tool's own
+   * validation, so a bad call returns the validation message the model would read.
+   */
+  callTool: {
+    request: z
+      .object({ name: z.string().min(1).max(100), args: z.unknown().optional(), set: z.string().min(1).max(100).optional() })
+      .strict(),
+    response: ToolCallResult,
+  },
+  /** Stops the tool call the console is running (its skill ends as "aborted"). */
+  cancelToolCall: { request: Empty, response: Ack },
+  injectEvent: { request: ExternalEvent, response: Ack },
+  getSnapshot: { request: Empty, response: Snapshot },
+  getBattery: { request: Empty, response: Battery },
+  /** Simulated seconds per wall second while paced (the desktop and web app). */
+  setSpeed: { request: z.object({ factor: z.number().min(0.1).max(10) }).strict(), response: z.object({ factor: z.number() }) },
+  // Reserved for the agent phase: the handlers answer "agent runtime not connected yet".
+  run: {
+    request: z
+      .object({ message: z.string().min(1).max(20_000), workflow: z.string().min(1).max(100), model: z.string().min(1).max(200) })
+      .strict(),
+    response: z.object({ runId: z.string() }),
+  },
+  stop: { request: Empty, response: Ack },
+  answerApproval: { request: z.object({ id: z.string().min(1).max(100), decision: ApprovalDecision }).strict(), response: Ack },
+  // API keys live in the desktop host only (encrypted with the OS keychain); the
+  // renderer can set or clear one and learn whether one is stored, never read it.
+  setApiKey: {
+    request: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,40}$/), key: z.string().min(1).max(500) }).strict(),
+    response: Ack,
+  },
+  hasApiKey: { request: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,40}$/) }).strict(), response: z.object({ stored: z.boolean() }) },
+  clearApiKey: { request: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,40}$/) }).strict(), response: Ack },
+} as const;
+
+export type Methods = typeof METHODS;
+export type MethodName = keyof Methods;
+export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+export type Request<M extends MethodName> = z.input<Methods[M]['request']>;
+export type Response<M extends MethodName> = z.output<Methods[M]['response']>;
+
+export function isMethodName(name: unknown): name is MethodName {
+  return typeof name === 'string' && Object.hasOwn(METHODS, name);
+}
+
+/** One packed frame: header then 7 floats per streamed body, then the robot's joints. */
+export type PoseListener = (frame: Float32Array) => void;
+export type EventListener = (event: AppEvent) => void;
+export type Unsubscribe = () => void;
+
+export type AppMethods = { [M in MethodName]: (request: Request<M>) => Promise<Response<M>> };
+
+export interface AppApi extends AppMethods {
+  /** Latest pose frame wins: a slow consumer sees fewer frames, never a backlog. */
+  onPoses(listener: PoseListener): Unsubscribe;
+  onEvent(listener: EventListener): Unsubscribe;
+}
+
+export const ErrorCode = z.enum(['not_connected', 'invalid_request', 'no_scene', 'unknown_scene', 'unsupported', 'busy', 'internal', 'transport']);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+export const ApiErrorBody = z.object({ code: ErrorCode, message: z.string() });
+
+export class AppApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppApiError';
+  }
+}
+
+export const AGENT_NOT_CONNECTED = 'The agent runtime is not connected yet: runs, stop and approvals arrive in the next phase. Use the tool console to call tools as a model would.';
+
+/** Describes a zod failure in one line for an error reply. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(request)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** Validates a request for a method; throws AppApiError('invalid_request') with the reason. */
+export function parseRequest<M extends MethodName>(method: M, request: unknown): z.output<Methods[M]['request']> {
+  const r = METHODS[method].request.safeParse(request ?? {});
+  if (!r.success) throw new AppApiError('invalid_request', `${method}: ${describeZodError(r.error)}`);
+  return r.data as z.output<Methods[M]['request']>;
+}
+
+/** Transport-neutral call: what a client needs to build the typed facade. */
+export type Invoke = <M extends MethodName>(method: M, request: Request<M>) => Promise<Response<M>>;
+
+/** Builds the typed AppApi from a transport's invoke and subscriptions. */
+export function makeAppApi(invoke: Invoke, onPoses: AppApi['onPoses'], onEvent: AppApi['onEvent']): AppApi {
+  const api: Partial<AppMethods> = {};
+  for (const m of METHOD_NAMES) {
+    // Each entry forwards to invoke with its own name; the mapped type keeps it typed.
+    (api as Record<string, unknown>)[m] = (request: unknown) => invoke(m, request as never);
+  }
+  return { ...(api as AppMethods), onPoses, onEvent };
+}
+
+/** Calls a method on an AppApi by name (dispatchers use this after validation). */
+export function dispatch<M extends MethodName>(api: AppMethods, method: M, request: Request<M>): Promise<Response<M>> {
+  const fn = api[method] as (r: Request<M>) => Promise<Response<M>>;
+  return fn.call(api, request);
+}

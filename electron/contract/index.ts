@@ -1,0 +1,5 @@
+// The contract's public surface: import from here.
+export * from './api';
+export * from './frames';
+export * from './schemas';
+export * from './wire';

@@ -1,0 +1,274 @@
+// The data that crosses between a host (Electron main, the web-mode server) and
+// the renderer. Every request, response and event has a zod schema here: hosts
+// validate what arrives, the renderer validates what comes back. Imports only zod.
+import { z } from 'zod';
+
+export const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
+export type Vec3 = z.infer<typeof Vec3>;
+/** Quaternion [x, y, z, w], right-handed, Y up (the sim's frame; the renderer draws it as is). */
+export const Quat = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+export type Quat = z.infer<typeof Quat>;
+
+export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/);
+
+// ------------------------------------------------------------------ scenes
+
+export const SceneSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  robot: z.string(),
+  robotKind: z.enum(['fixed_arm', 'mobile_manipulator', 'rover']),
+  toolSet: z.string(),
+  toolSets: z.array(z.string()),
+  objects: z.number().int(),
+  paper: z.string().nullable(),
+});
+export type SceneSummary = z.infer<typeof SceneSummary>;
+
+export const Primitive = z.discriminatedUnion('shape', [
+  z.object({ shape: z.literal('box'), size: Vec3 }),
+  z.object({ shape: z.literal('sphere'), radius: z.number() }),
+  z.object({ shape: z.literal('cylinder'), radius: z.number(), height: z.number() }),
+  z.object({ shape: z.literal('capsule'), radius: z.number(), height: z.number() }),
+]);
+export type Primitive = z.infer<typeof Primitive>;
+
+/** One drawable primitive in its body's frame. */
+export const ShapePart = z.object({
+  name: z.string(),
+  geometry: Primitive,
+  position: Vec3,
+  rotation: Quat,
+  color: Color,
+});
+export type ShapePart = z.infer<typeof ShapePart>;
+
+/** A body the renderer draws: visual parts, the physics colliders (debug view), its pose. */
+export const BodyMeta = z.object({
+  /** Index of this body in every pose frame, or null when it never moves. */
+  stream: z.number().int().nullable(),
+  position: Vec3,
+  rotation: Quat,
+  parts: z.array(ShapePart),
+  colliders: z.array(ShapePart),
+});
+export type BodyMeta = z.infer<typeof BodyMeta>;
+
+export const ObjectMeta = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  category: z.string(),
+  color: Color,
+  fixed: z.boolean(),
+  hidden: z.boolean(),
+  /** Local bounding-box size, metres. */
+  size: Vec3,
+  body: BodyMeta,
+  /** The moving part of an articulated object (a door, a drawer). */
+  door: BodyMeta.nullable(),
+  states: z.record(z.string(), z.boolean()),
+});
+export type ObjectMeta = z.infer<typeof ObjectMeta>;
+
+export const RobotMeta = z.object({
+  id: z.string(),
+  title: z.string(),
+  kind: z.enum(['fixed_arm', 'mobile_manipulator', 'rover']),
+  description: z.string(),
+  baseColor: Color,
+  armColor: Color,
+  /** Base footprint box [length, height, width]. */
+  baseSize: Vec3,
+  wheelRadius: z.number().nullable(),
+  /** Robot bodies: "base", then arm links ("turret", "upper", ...). */
+  bodies: z.array(BodyMeta.extend({ part: z.string() })),
+  camera: z.object({
+    mount: z.enum(['head', 'wrist']),
+    /** Head camera position in the base frame. */
+    position: Vec3,
+    pitchDeg: z.number(),
+    fovDeg: z.number(),
+    range: z.number(),
+  }),
+  jointNames: z.array(z.string()),
+});
+export type RobotMeta = z.infer<typeof RobotMeta>;
+
+export const LocationMeta = z.object({
+  id: z.string(),
+  title: z.string().nullable(),
+  kind: z.string(),
+  position: Vec3,
+  yawDeg: z.number(),
+});
+export type LocationMeta = z.infer<typeof LocationMeta>;
+
+export const PersonMeta = z.object({
+  id: z.string(),
+  name: z.string(),
+  height: z.number(),
+  seated: z.boolean(),
+  body: BodyMeta,
+});
+export type PersonMeta = z.infer<typeof PersonMeta>;
+
+export const Environment = z.enum(['workbench', 'workshop', 'kitchen', 'field']);
+export type Environment = z.infer<typeof Environment>;
+
+/** Everything static about a loaded scene, sent once per load. Poses then stream. */
+export const SceneMeta = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  /** Increases on every load or reset; pose frames carry it so stale frames are dropped. */
+  generation: z.number().int(),
+  environment: Environment,
+  floor: z.object({ size: z.tuple([z.number(), z.number()]), color: Color, kind: z.enum(['floor', 'grass']) }),
+  objects: z.array(ObjectMeta),
+  robot: RobotMeta,
+  locations: z.array(LocationMeta),
+  people: z.array(PersonMeta),
+  /** Stream ids in frame order (object ids, "<id>#door", people, "robot#<part>"). */
+  stream: z.array(z.string()),
+  toolSet: z.string(),
+  notes: z.array(z.string()),
+});
+export type SceneMeta = z.infer<typeof SceneMeta>;
+
+// ------------------------------------------------------------------ tools
+
+export const ToolCard = z.object({
+  capability: z.string(),
+  inputs: z.string(),
+  outputs: z.string(),
+  whenToUse: z.string(),
+  constraints: z.string().nullable(),
+  mode: z.enum(['on-demand', 'continuous', 'event']),
+  dimension: z.enum(['perception', 'cognition', 'reasoning', 'execution']),
+  requires: z.array(z.string()),
+  tags: z.array(z.string()),
+});
+export type ToolCard = z.infer<typeof ToolCard>;
+
+/** A JSON Schema object, as the model receives it. */
+export const JsonSchema = z.record(z.string(), z.unknown());
+export type JsonSchema = z.infer<typeof JsonSchema>;
+
+export const ToolInfo = z.object({
+  name: z.string(),
+  description: z.string(),
+  category: z.enum(['information', 'action']),
+  parameters: JsonSchema,
+  card: ToolCard,
+});
+export type ToolInfo = z.infer<typeof ToolInfo>;
+
+export const ToolSetInfo = z.object({
+  id: z.string(),
+  title: z.string(),
+  paper: z.string(),
+  description: z.string(),
+  /** Whether this scene's robot can use the set; if not, `reason` says why. */
+  available: z.boolean(),
+  reason: z.string().nullable(),
+  isDefault: z.boolean(),
+});
+export type ToolSetInfo = z.infer<typeof ToolSetInfo>;
+
+/** What a tool call gives back: `content` is exactly the text a model reads. */
+export const ToolCallResult = z.object({
+  callId: z.number().int(),
+  tool: z.string(),
+  set: z.string(),
+  ok: z.boolean(),
+  content: z.string(),
+  data: z.unknown().optional(),
+  elapsedMs: z.number(),
+  simSeconds: z.number(),
+});
+export type ToolCallResult = z.infer<typeof ToolCallResult>;
+
+// ------------------------------------------------------------------ world state and events
+
+export const ExternalEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('estop_pressed') }).strict(),
+  z.object({ type: z.literal('estop_released') }).strict(),
+  z.object({ type: z.literal('person_said'), person: z.string().min(1).optional(), text: z.string().min(1).max(2000) }).strict(),
+  z.object({ type: z.literal('object_moved'), object: z.string().min(1), to: Vec3, by: z.string().optional() }).strict(),
+  z.object({ type: z.literal('set_battery'), percent: z.number().min(0).max(100) }).strict(),
+]);
+export type ExternalEvent = z.infer<typeof ExternalEvent>;
+
+export const Battery = z.object({
+  percent: z.number(),
+  level: z.enum(['okay', 'low', 'critical', 'empty']),
+  charging: z.boolean(),
+  docked: z.boolean(),
+});
+export type Battery = z.infer<typeof Battery>;
+
+export const RobotEventInfo = z.object({
+  id: z.number().int(),
+  time: z.number(),
+  type: z.string(),
+  text: z.string(),
+});
+export type RobotEventInfo = z.infer<typeof RobotEventInfo>;
+
+export const Snapshot = z.object({
+  sceneId: z.string(),
+  time: z.number(),
+  facts: z.array(z.string()),
+  battery: Battery,
+  estop: z.boolean(),
+  holding: z.string().nullable(),
+  at: z.string().nullable(),
+  posture: z.string().nullable(),
+  busy: z.boolean(),
+  events: z.array(RobotEventInfo),
+});
+export type Snapshot = z.infer<typeof Snapshot>;
+
+// ------------------------------------------------------------------ agent runs (reserved)
+
+export const ApprovalDecision = z.enum(['approve', 'reject']);
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+/** What an agent run reports as it goes. Wired to agents/runtime in the next phase. */
+export const RunEvent = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text_delta'), runId: z.string(), text: z.string() }),
+  z.object({ kind: z.literal('tool_call'), runId: z.string(), callId: z.string(), name: z.string(), args: z.unknown().optional() }),
+  z.object({ kind: z.literal('tool_result'), runId: z.string(), callId: z.string(), ok: z.boolean(), content: z.string() }),
+  z.object({ kind: z.literal('warning'), runId: z.string(), message: z.string() }),
+  z.object({
+    kind: z.literal('approval_request'),
+    runId: z.string(),
+    id: z.string(),
+    tool: z.string(),
+    args: z.unknown().optional(),
+    reason: z.string(),
+  }),
+  z.object({ kind: z.literal('final'), runId: z.string(), text: z.string(), reason: z.enum(['done', 'stopped', 'limit', 'error']) }),
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+
+/** Everything a host pushes besides pose frames. */
+export const AppEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('scene_loaded'), sceneId: z.string(), generation: z.number().int() }),
+  z.object({ type: z.literal('robot_event'), event: RobotEventInfo }),
+  z.object({
+    type: z.literal('tool_activity'),
+    phase: z.enum(['start', 'end']),
+    callId: z.number().int(),
+    tool: z.string(),
+    args: z.unknown().optional(),
+    /** Objects, people or places the call names: the view highlights them. */
+    targets: z.array(z.string()),
+    ok: z.boolean().nullable(),
+    source: z.enum(['console', 'agent']),
+  }),
+  z.object({ type: z.literal('run'), event: RunEvent }),
+]);
+export type AppEvent = z.infer<typeof AppEvent>;

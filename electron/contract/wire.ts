@@ -1,0 +1,50 @@
+// The message envelopes both transports use: the web-mode WebSocket (JSON text
+// messages, binary pose frames) and Electron IPC (structured clone).
+import { z } from 'zod';
+import { ApiErrorBody } from './api';
+import { AppEvent } from './schemas';
+
+/** Client to host: call a method. `id` pairs the reply with the call. */
+export const CallMessage = z
+  .object({
+    t: z.literal('call'),
+    id: z.number().int().nonnegative(),
+    method: z.string().min(1).max(64),
+    request: z.unknown().optional(),
+  })
+  .strict();
+export type CallMessage = z.infer<typeof CallMessage>;
+
+export const ReplyMessage = z.discriminatedUnion('ok', [
+  z.object({ t: z.literal('reply'), id: z.number().int(), ok: z.literal(true), value: z.unknown().optional() }),
+  z.object({ t: z.literal('reply'), id: z.number().int(), ok: z.literal(false), error: ApiErrorBody }),
+]);
+export type ReplyMessage = z.infer<typeof ReplyMessage>;
+
+export const EventMessage = z.object({ t: z.literal('event'), event: AppEvent });
+export type EventMessage = z.infer<typeof EventMessage>;
+
+/** Host to client over the WebSocket (text frames); pose frames travel as binary. */
+export const ServerMessage = z.union([ReplyMessage, EventMessage]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
+
+/** Renderer to main over Electron IPC; ipcRenderer.invoke pairs call and reply, so no ids. */
+export const IpcCall = z.object({ method: z.string().min(1).max(64), request: z.unknown().optional() }).strict();
+export type IpcCall = z.infer<typeof IpcCall>;
+
+export const IpcReply = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown().optional() }),
+  z.object({ ok: z.literal(false), error: ApiErrorBody }),
+]);
+export type IpcReply = z.infer<typeof IpcReply>;
+
+/** Electron IPC channels: the preload's allowlist and main's handlers use these names only. */
+export const IPC = {
+  call: 'skillbridge:call',
+  poses: 'skillbridge:poses',
+  event: 'skillbridge:event',
+} as const;
+
+/** Path and query parameter of the web-mode API socket. */
+export const WS_PATH = '/api';
+export const TOKEN_PARAM = 'token';

@@ -1,0 +1,201 @@
+// The desktop app's main process, kept thin: one window showing the renderer
+// from the app's own protocol, the session service on a worker thread, one
+// validated IPC handler, secrets in the OS keychain, a log file and a menu.
+// Security: sandboxed renderer with context isolation and no Node, a CSP on
+// every page, navigation and new windows blocked (web links open in the
+// browser), permissions denied, one instance at a time.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BrowserWindow, Menu, type MenuItemConstructorOptions, app, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
+import type { AppMethods } from '../contract/api';
+import { AppApiError } from '../contract/api';
+import { IPC } from '../contract/wire';
+import { type WorkerSession, startWorkerSession } from '../../hosts/service/worker-session';
+import { registerApi, trustFrom } from './ipc';
+import { openLog } from './log';
+import { SecretStore } from './secrets';
+
+const SCHEME = 'app';
+const HOST = 'skillbridge';
+const APP_ORIGIN = `${SCHEME}://${HOST}`;
+const here = import.meta.dirname;
+/** electron-vite's dev server, when running `electron-vite dev`. */
+const devUrl = process.env['ELECTRON_RENDERER_URL'];
+const rendererRoot = path.join(here, '../renderer');
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+// Machines without a GPU (CI boxes, some VMs) get WebGL from SwiftShader only when asked.
+if (process.env['SKILLBRIDGE_SOFTWARE_GL'] === '1' || (process.platform === 'linux' && !existsSync('/dev/dri'))) {
+  app.commandLine.appendSwitch('enable-unsafe-swiftshader');
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void main();
+}
+
+let win: BrowserWindow | null = null;
+
+async function main(): Promise<void> {
+  await app.whenReady();
+  const log = openLog(app.getPath('logs'));
+  log(`Skillbridge ${app.getVersion()} starting (Electron ${process.versions.electron})`);
+  const secrets = new SecretStore(path.join(app.getPath('userData'), 'secrets.json'), safeStorage);
+
+  serveRenderer();
+  session.defaultSession.setPermissionRequestHandler((_wc, _perm, done) => done(false));
+  session.defaultSession.webRequest.onHeadersReceived((details, done) => {
+    done({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
+  });
+
+  let sim: WorkerSession;
+  try {
+    sim = await startWorkerSession({ paced: true, workerUrl: pathToFileURL(path.join(here, 'sim-worker.js')), onLog: log });
+    await sim.loadScene({ id: 'tabletop/fruits' });
+  } catch (e) {
+    log(`the simulation failed to start: ${(e as Error).stack ?? String(e)}`);
+    throw e;
+  }
+
+  const api: AppMethods = {
+    ...sim,
+    setApiKey: async (r) => {
+      try {
+        await secrets.set(r.provider, r.key);
+        return { ok: true, message: `key for ${r.provider} stored, encrypted with the OS keychain` };
+      } catch (e) {
+        throw new AppApiError('unsupported', (e as Error).message);
+      }
+    },
+    hasApiKey: async (r) => ({ stored: await secrets.has(r.provider) }),
+    clearApiKey: async (r) => {
+      const had = await secrets.clear(r.provider);
+      return { ok: had, message: had ? `key for ${r.provider} removed` : `no key stored for ${r.provider}` };
+    },
+  };
+
+  const origins = devUrl ? [APP_ORIGIN, new URL(devUrl).origin] : [APP_ORIGIN];
+  registerApi(ipcMain, api, trustFrom(origins, (id) => win?.webContents.id === id), log);
+  sim.onPoses((frame) => win?.webContents.send(IPC.poses, frame));
+  sim.onEvent((event) => win?.webContents.send(IPC.event, event));
+
+  buildMenu(sim, log);
+  createWindow(log);
+
+  app.on('second-instance', () => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  app.on('activate', () => {
+    if (!win) createWindow(log);
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', () => {
+    void sim.dispose();
+  });
+}
+
+/** Serves the built renderer on app://skillbridge/, never outside its folder. */
+function serveRenderer(): void {
+  protocol.handle(SCHEME, async (req) => {
+    const url = new URL(req.url);
+    if (url.host !== HOST) return new Response('not found', { status: 404 });
+    const rel = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
+    const file = path.resolve(rendererRoot, `.${rel}`);
+    if (!file.startsWith(rendererRoot + path.sep)) return new Response('forbidden', { status: 403 });
+    const res = await net.fetch(pathToFileURL(file).toString());
+    const headers = new Headers(res.headers);
+    headers.set('Content-Security-Policy', CSP);
+    headers.set('X-Content-Type-Options', 'nosniff');
+    return new Response(res.body, { status: res.status, headers });
+  });
+}
+
+function createWindow(log: (line: string) => void): void {
+  win = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    minWidth: 1000,
+    minHeight: 640,
+    title: 'Skillbridge',
+    backgroundColor: '#14171c',
+    show: false,
+    webPreferences: {
+      preload: path.join(here, '../preload/index.cjs'),
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  const contents = win.webContents;
+  const start = devUrl ?? `${APP_ORIGIN}/index.html`;
+  // Nothing navigates away from the app; links to the web open in the user's browser.
+  contents.on('will-navigate', (e, url) => {
+    if (url !== start) {
+      e.preventDefault();
+      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    }
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  contents.on('will-attach-webview', (e) => e.preventDefault());
+  contents.on('render-process-gone', (_e, d) => log(`renderer gone: ${d.reason}`));
+  win.once('ready-to-show', () => win?.show());
+  win.on('closed', () => {
+    win = null;
+  });
+  void win.loadURL(start);
+}
+
+function buildMenu(sim: WorkerSession, log: (line: string) => void): void {
+  const template: MenuItemConstructorOptions[] = [
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+    {
+      label: 'Scene',
+      submenu: [
+        {
+          label: 'Reset scene',
+          accelerator: 'CmdOrCtrl+R',
+          click: () => void sim.resetScene({}).catch((e: Error) => log(`reset failed: ${e.message}`)),
+        },
+        { type: 'separator' },
+        { label: 'Emergency stop', accelerator: 'CmdOrCtrl+.', click: () => void sim.injectEvent({ type: 'estop_pressed' }) },
+        { label: 'Release emergency stop', click: () => void sim.injectEvent({ type: 'estop_released' }) },
+        { type: 'separator' },
+        process.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
+    { role: 'editMenu' },
+    {
+      label: 'View',
+      submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }, ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }])],
+    },
+    {
+      label: 'Help',
+      submenu: [{ label: 'Open log folder', click: () => void shell.openPath(app.getPath('logs')) }],
+    },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}

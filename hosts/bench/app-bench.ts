@@ -1,0 +1,185 @@
+// `skillbridge bench app`: the app in web mode, measured in Chromium with
+// software WebGL. Cold start to the first drawn frame, frames per second per
+// scene while something moves, pose latency from the sim packing a frame to the
+// browser drawing it (both stamp Date.now() on the same machine), and the
+// renderer's JavaScript heap and process memory.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { listScenes } from '../../scenes/registry';
+import { startWorkerSession } from '../service/worker-session';
+import { startWebServer } from '../web/server';
+
+export interface AppBenchScene {
+  id: string;
+  fps: number;
+  poseLatencyMs: number | null;
+  poseLatencyP95Ms: number | null;
+  framesMeasured: number;
+}
+
+export interface AppBenchResult {
+  firstFrameMs: number;
+  scenes: AppBenchScene[];
+  /** JavaScript heap in use in the page after visiting every scene. */
+  rendererMB: number;
+  /** Resident memory of Chromium's renderer processes (Linux), or null. */
+  rendererRssMB: number | null;
+  gl: string;
+  chromium: string;
+  viewport: [number, number];
+  secondsPerScene: number;
+  node: string;
+  cpus: number;
+}
+
+export interface AppBenchOptions {
+  scenes?: string[];
+  quick?: boolean;
+  chromiumPath?: string;
+  onProgress?: (line: string) => void;
+}
+
+const GL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--no-sandbox'];
+const VIEWPORT: [number, number] = [1440, 860];
+
+interface Probe {
+  ready: boolean;
+  sceneId: string | null;
+  framesRendered: number;
+  framesSinceLoad: number;
+  webgl: string;
+  renderer: string;
+  resetStats(): void;
+  poseLatency(): { median: number | null; p95: number | null; samples: number };
+}
+/** The page's globals as seen from page.evaluate (this file compiles without DOM types). */
+interface ProbeGlobal {
+  __skillbridge?: Probe;
+}
+
+function rendererDist(): string {
+  return fileURLToPath(new URL('../../renderer/dist/', import.meta.url));
+}
+
+/** Resident memory of Chromium renderer processes under a process, from /proc (Linux only). */
+function rendererRss(ancestor: number): number | null {
+  if (!existsSync('/proc')) return null;
+  let total = 0;
+  const kids = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const walk = (pid: number): void => {
+    for (const k of kids.get(pid) ?? []) {
+      try {
+        const cmd = readFileSync(`/proc/${k}/cmdline`, 'utf8');
+        if (cmd.includes('--type=renderer')) {
+          const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${k}/status`, 'utf8'));
+          if (m) total += Number(m[1]) / 1024;
+        }
+      } catch {
+        // Gone.
+      }
+      walk(k);
+    }
+  };
+  walk(ancestor);
+  return total ? Math.round(total) : null;
+}
+
+export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResult> {
+  const say = opts.onProgress ?? (() => undefined);
+  const exe = opts.chromiumPath ?? process.env['CHROMIUM'] ?? '/usr/bin/chromium';
+  if (!existsSync(exe)) throw new Error(`Chromium not found at ${exe}: install Debian's "chromium" package or set CHROMIUM`);
+  const dist = rendererDist();
+  if (!existsSync(`${dist}index.html`)) {
+    say('building the renderer (vite build)…');
+    const b = spawnSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'error'], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      stdio: 'inherit',
+    });
+    if (b.status !== 0) throw new Error('the renderer build failed');
+  }
+  const ids = opts.scenes ?? listScenes().map((s) => s.id);
+  const seconds = opts.quick ? 1.5 : 3;
+
+  // Cold start: host (worker + server), browser launch, page load, first frame drawn.
+  const t0 = performance.now();
+  const session = await startWorkerSession({ paced: true });
+  await session.loadScene({ id: ids[0] ?? 'tabletop/fruits' });
+  const server = await startWebServer({ api: session, staticDir: dist, port: 0 });
+  const browser = await chromium.launch({ executablePath: exe, headless: true, args: GL_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: VIEWPORT[0], height: VIEWPORT[1] } });
+    await page.goto(server.url);
+    await page.waitForFunction(() => ((globalThis as unknown as ProbeGlobal).__skillbridge?.framesSinceLoad ?? 0) >= 1, null, { timeout: 60_000 });
+    const firstFrameMs = Math.round(performance.now() - t0);
+    say(`first frame after ${firstFrameMs} ms`);
+    const gl = await page.evaluate(() => `${(globalThis as unknown as ProbeGlobal).__skillbridge?.webgl} ${(globalThis as unknown as ProbeGlobal).__skillbridge?.renderer}`);
+
+    const scenes: AppBenchScene[] = [];
+    for (const id of ids) {
+      await page.selectOption('select[aria-label="Scene"]', id);
+      await page.waitForFunction((sid) => (globalThis as unknown as ProbeGlobal).__skillbridge?.sceneId === sid && ((globalThis as unknown as ProbeGlobal).__skillbridge?.framesSinceLoad ?? 0) > 5, id, { timeout: 60_000 });
+      await page.waitForTimeout(500);
+      // Keep something moving so pose frames flow at the stream rate: drop an object now and then.
+      const meta = await session.currentScene({});
+      const movable = meta?.objects.find((o) => !o.fixed);
+      const drop = async (): Promise<void> => {
+        if (!movable) return;
+        const p = movable.body.position;
+        await session.injectEvent({ type: 'object_moved', object: movable.id, to: [p[0], p[1] + 0.15, p[2]], by: 'bench' });
+      };
+      await drop();
+      await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.resetStats());
+      const f0 = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.framesRendered ?? 0);
+      const start = performance.now();
+      const timer = setInterval(() => void drop(), 700);
+      await page.waitForTimeout(seconds * 1000);
+      clearInterval(timer);
+      const f1 = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.framesRendered ?? 0);
+      const elapsed = (performance.now() - start) / 1000;
+      const lat = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.poseLatency() ?? { median: null, p95: null, samples: 0 });
+      const s: AppBenchScene = {
+        id,
+        fps: Math.round(((f1 - f0) / elapsed) * 10) / 10,
+        poseLatencyMs: lat.median === null ? null : Math.round(lat.median),
+        poseLatencyP95Ms: lat.p95 === null ? null : Math.round(lat.p95),
+        framesMeasured: f1 - f0,
+      };
+      scenes.push(s);
+      say(`${id}: ${s.fps} fps, pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames)`);
+    }
+
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const metrics = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+    const heap = metrics.metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
+    return {
+      firstFrameMs,
+      scenes,
+      rendererMB: Math.round(heap / 1024 / 1024),
+      // Playwright starts Chromium as a child of this process.
+      rendererRssMB: rendererRss(process.pid),
+      gl,
+      chromium: browser.version(),
+      viewport: VIEWPORT,
+      secondsPerScene: seconds,
+      node: process.version,
+      cpus: (await import('node:os')).cpus().length,
+    };
+  } finally {
+    await browser.close();
+    await server.close();
+    await session.dispose();
+  }
+}

@@ -1,0 +1,50 @@
+// skillbridge serve: the app in a browser. The simulation runs in a worker
+// thread paced to wall time; the built renderer and the AppApi socket are served
+// on 127.0.0.1, and the URL with the access token is printed once.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { isBuiltinScene } from '../../../scenes/registry';
+import { startWorkerSession } from '../../service/worker-session';
+import { startWebServer } from '../../web/server';
+import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
+import type { Output } from '../output';
+
+export const DEFAULT_PORT = 4317;
+
+export function rendererDir(): string {
+  return fileURLToPath(new URL('../../../renderer/dist/', import.meta.url));
+}
+
+export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: boolean } = {}): Promise<number> {
+  const port = intFlag(p.flags, 'port', DEFAULT_PORT);
+  if (port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got ${port}`);
+  const host = stringFlag(p.flags, 'host');
+  if (host && host !== '127.0.0.1' && host !== 'localhost') {
+    throw new UsageError('--host: web mode listens on 127.0.0.1 only (the robot API must not be reachable from the network)');
+  }
+  const scene = stringFlag(p.flags, 'scene') ?? 'tabletop/fruits';
+  if (!isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
+  const staticDir = rendererDir();
+  if (!existsSync(`${staticDir}index.html`)) o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
+  const session = await startWorkerSession({ paced: true, seed: intFlag(p.flags, 'seed', 1), onLog: (l) => o.err(`skillbridge: ${l}`) });
+  await session.loadScene({ id: scene });
+  let server;
+  try {
+    server = await startWebServer({ api: session, staticDir, port, log: p.flags['verbose'] ? (l) => o.err(`skillbridge: ${l}`) : undefined });
+  } catch (e) {
+    await session.dispose();
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
+    throw e;
+  }
+  o.out(`Skillbridge web mode: ${server.url}`);
+  o.out('Open that URL in a browser (the token in it is required). Ctrl+C stops.');
+  if (opts.untilSignal === false) return 0;
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  await session.dispose();
+  return 0;
+}

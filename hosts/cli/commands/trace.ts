@@ -1,0 +1,22 @@
+// skillbridge trace FILE: prints a recorded run readably (or validated JSON).
+import { formatTrace, readTrace, TraceFormatError } from '../../../agents/runtime/trace';
+import { type Parsed, UsageError } from '../args';
+import { type Output, json } from '../output';
+
+export function traceCommand(p: Parsed, o: Output): number {
+  const [file] = p.positionals;
+  if (!file) throw new UsageError('give a trace file: skillbridge trace traces/RUN.jsonl');
+  let t;
+  try {
+    t = readTrace(file);
+  } catch (e) {
+    if (e instanceof TraceFormatError) throw new UsageError(e.message);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`${file}: no such file`);
+    throw e;
+  }
+  if (p.flags['json']) json(o, t);
+  else o.out(formatTrace(t));
+  if (t.truncated) o.err(`note: ${file} ends in an incomplete line (the run was cut off); everything before it is shown`);
+  return 0;
+}

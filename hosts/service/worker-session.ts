@@ -1,0 +1,165 @@
+// AppApi on the host thread, forwarded to the simulation worker. Hosts (the web
+// server, Electron main) hold one of these; if the worker dies, pending calls
+// fail with a clear error and the next call starts a fresh worker.
+import { Worker } from 'node:worker_threads';
+import {
+  type AppApi,
+  AppApiError,
+  type EventListener,
+  type MethodName,
+  makeAppApi,
+  type PoseListener,
+  type Request,
+  type Response,
+  type Unsubscribe,
+} from '../../electron/contract/api';
+import type { FromWorker, ToWorker, WorkerOptions } from './worker-protocol';
+
+export interface WorkerSessionOptions {
+  paced?: boolean;
+  seed?: number;
+  frameHz?: number;
+  allowFiles?: boolean;
+  /**
+   * The worker script. Default: this folder's worker.ts through a tsx bootstrap
+   * (running from sources); a bundled host (Electron) passes its built worker.
+   */
+  workerUrl?: URL;
+  onLog?: (line: string) => void;
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+export interface WorkerSession extends AppApi {
+  dispose(): Promise<void>;
+}
+
+class WorkerSessionImpl {
+  private worker: Worker | undefined;
+  private ready: Promise<void> | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly poseListeners = new Set<PoseListener>();
+  private readonly eventListeners = new Set<EventListener>();
+  private latest: Float32Array | undefined;
+  private disposed = false;
+
+  constructor(private readonly opts: WorkerSessionOptions) {}
+
+  private spawn(): Promise<void> {
+    const fromSources = import.meta.url.endsWith('.ts');
+    const data: WorkerOptions = {
+      paced: this.opts.paced ?? true,
+      seed: this.opts.seed ?? 1,
+      frameHz: this.opts.frameHz ?? 60,
+      allowFiles: this.opts.allowFiles ?? false,
+    };
+    let url = this.opts.workerUrl;
+    if (!url) {
+      if (!fromSources) throw new Error('WorkerSession: pass workerUrl when running from a bundle');
+      url = new URL('./worker-bootstrap.mjs', import.meta.url);
+      data.entry = new URL('./worker.ts', import.meta.url).href;
+    }
+    const w = new Worker(url, { workerData: data });
+    this.worker = w;
+    this.ready = new Promise<void>((resolve, reject) => {
+      const onEarlyError = (e: Error): void => reject(e);
+      w.once('error', onEarlyError);
+      w.on('message', (m: FromWorker) => {
+        if (m.t === 'ready') {
+          w.off('error', onEarlyError);
+          resolve();
+        } else this.receive(m);
+      });
+    });
+    w.on('error', (e) => this.fail(`the simulation worker failed: ${e.message}`));
+    w.on('exit', (code) => {
+      if (this.worker === w) {
+        this.worker = undefined;
+        this.ready = undefined;
+        if (!this.disposed) this.fail(`the simulation worker stopped (exit code ${code}); the next call starts a new one`);
+      }
+    });
+    return this.ready;
+  }
+
+  private fail(message: string): void {
+    this.opts.onLog?.(message);
+    for (const p of this.pending.values()) p.reject(new AppApiError('internal', message));
+    this.pending.clear();
+  }
+
+  private receive(m: FromWorker): void {
+    if (m.t === 'reply') {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.ok) p.resolve(m.value);
+      else p.reject(new AppApiError(m.error.code, m.error.message));
+    } else if (m.t === 'poses') {
+      this.latest = m.frame;
+      for (const l of this.poseListeners) l(m.frame);
+    } else if (m.t === 'event') {
+      for (const l of this.eventListeners) l(m.event);
+    }
+  }
+
+  async call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> {
+    if (this.disposed) throw new AppApiError('internal', 'the session is closed');
+    if (!this.worker) await this.spawn();
+    else await this.ready;
+    const id = this.nextId++;
+    return new Promise<Response<M>>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      const msg: ToWorker = { t: 'call', id, method, request };
+      this.worker!.postMessage(msg);
+    });
+  }
+
+  onPoses(listener: PoseListener): Unsubscribe {
+    this.poseListeners.add(listener);
+    if (this.latest) listener(this.latest);
+    return () => this.poseListeners.delete(listener);
+  }
+
+  onEvent(listener: EventListener): Unsubscribe {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  async start(): Promise<void> {
+    await this.spawn();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const w = this.worker;
+    if (!w) return;
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        w.on('message', (m: FromWorker) => m.t === 'disposed' && resolve());
+        const msg: ToWorker = { t: 'dispose' };
+        w.postMessage(msg);
+      }),
+      new Promise((r) => setTimeout(r, 3000)),
+    ]);
+    await w.terminate();
+    this.worker = undefined;
+  }
+}
+
+/** Starts the simulation worker and returns AppApi over it. */
+export async function startWorkerSession(opts: WorkerSessionOptions = {}): Promise<WorkerSession> {
+  const impl = new WorkerSessionImpl(opts);
+  await impl.start();
+  const api = makeAppApi(
+    (method, request) => impl.call(method, request),
+    (l) => impl.onPoses(l),
+    (l) => impl.onEvent(l),
+  );
+  return { ...api, dispose: () => impl.dispose() };
+}

@@ -1,0 +1,34 @@
+// The simulation worker: one Session (physics, robot, tools) on its own thread,
+// so stepping at 240 Hz never delays the host's socket or IPC. The host talks to
+// it through WorkerSession; pose frames are transferred, not copied.
+import { parentPort, workerData } from 'node:worker_threads';
+import { AppApiError, dispatch, isMethodName, parseRequest } from '../../electron/contract/api';
+import { Session } from './session';
+import type { ToWorker, WorkerOptions } from './worker-protocol';
+
+const port = parentPort;
+if (!port) throw new Error('hosts/service/worker.ts must run in a worker thread');
+const opts = (workerData ?? {}) as WorkerOptions;
+const session = new Session({ paced: opts.paced, seed: opts.seed, frameHz: opts.frameHz, allowFiles: opts.allowFiles });
+
+session.onPoses((frame) => port.postMessage({ t: 'poses', frame }, [frame.buffer as ArrayBuffer]));
+session.onEvent((event) => port.postMessage({ t: 'event', event }));
+
+port.on('message', (m: ToWorker) => {
+  if (m.t === 'dispose') {
+    void session.dispose().then(() => port.postMessage({ t: 'disposed' }));
+    return;
+  }
+  void (async () => {
+    try {
+      if (!isMethodName(m.method)) throw new AppApiError('invalid_request', `unknown method "${m.method}"`);
+      const value = await dispatch(session, m.method, parseRequest(m.method, m.request) as never);
+      port.postMessage({ t: 'reply', id: m.id, ok: true, value });
+    } catch (e) {
+      const error = e instanceof AppApiError ? { code: e.code, message: e.message } : { code: 'internal', message: (e as Error).message ?? String(e) };
+      port.postMessage({ t: 'reply', id: m.id, ok: false, error });
+    }
+  })();
+});
+
+port.postMessage({ t: 'ready' });

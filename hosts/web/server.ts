@@ -1,0 +1,206 @@
+// Web mode: the built renderer over HTTP and the same AppApi over a WebSocket,
+// on 127.0.0.1 only. The socket needs the random token printed in the start URL;
+// the Host and Origin headers must name this server (no DNS rebinding, no other
+// site's page driving the robot). Pose frames go out as binary messages, latest
+// frame wins: a client that falls behind skips frames rather than queueing them.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import path from 'node:path';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { type AppApi, AppApiError, describeZodError, dispatch, isMethodName, parseRequest } from '../../electron/contract/api';
+import { CallMessage, type ServerMessage, TOKEN_PARAM, WS_PATH } from '../../electron/contract/wire';
+
+export interface WebServerOptions {
+  api: AppApi;
+  /** The renderer build (vite build output, with index.html). */
+  staticDir: string;
+  port?: number;
+  token?: string;
+  log?: (line: string) => void;
+}
+
+export interface WebServer {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+/** A client this far behind on the socket gets no new pose frames until it catches up. */
+const MAX_BUFFERED = 256 * 1024;
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+};
+
+function csp(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    `connect-src 'self' ws://${HOST}:${port} ws://localhost:${port}`,
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function sameToken(given: string | null, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const log = opts.log ?? (() => undefined);
+  const root = path.resolve(opts.staticDir);
+  let port = 0;
+  const allowedHosts = (): Set<string> => new Set([`${HOST}:${port}`, `localhost:${port}`]);
+
+  async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const headers = {
+      'X-Content-Type-Options': 'nosniff',
+      // The token is in the page URL: never send it on in a Referer.
+      'Referrer-Policy': 'no-referrer',
+      'X-Frame-Options': 'DENY',
+    };
+    if (!allowedHosts().has(req.headers.host ?? '')) {
+      res.writeHead(421, { ...headers, 'Content-Type': 'text/plain' }).end('wrong Host header\n');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...headers, Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    let rel: string;
+    try {
+      rel = decodeURIComponent(new URL(req.url ?? '/', `http://${HOST}`).pathname);
+    } catch {
+      res.writeHead(400, headers).end();
+      return;
+    }
+    if (rel === '/' || rel === '') rel = '/index.html';
+    const file = path.resolve(root, `.${rel}`);
+    if (!file.startsWith(root + path.sep)) {
+      res.writeHead(403, headers).end();
+      return;
+    }
+    try {
+      const s = await stat(file);
+      if (!s.isFile()) throw new Error('not a file');
+      const body = await readFile(file);
+      const ext = path.extname(file);
+      res.writeHead(200, {
+        ...headers,
+        'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+        'Cache-Control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ...(ext === '.html' ? { 'Content-Security-Policy': csp(port) } : {}),
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch {
+      if (rel === '/index.html') {
+        res.writeHead(503, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(`The renderer is not built (no ${path.join(root, 'index.html')}). Run "npm run build:renderer", then reload.\n`);
+      } else {
+        res.writeHead(404, { ...headers, 'Content-Type': 'text/plain' }).end('not found\n');
+      }
+    }
+  }
+
+  const server = createServer((req, res) => {
+    serveStatic(req, res).catch((e: Error) => {
+      log(`http error: ${e.message}`);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refuse = (status: number, why: string): void => {
+      log(`refused a WebSocket: ${why}`);
+      socket.write(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.destroy();
+    };
+    const url = new URL(req.url ?? '/', `http://${HOST}`);
+    if (url.pathname !== WS_PATH) return refuse(403, `path ${url.pathname}`);
+    if (!allowedHosts().has(req.headers.host ?? '')) return refuse(403, `Host ${req.headers.host ?? '(none)'}`);
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) return refuse(403, `Origin ${origin}`);
+    if (!sameToken(url.searchParams.get(TOKEN_PARAM), token)) return refuse(401, 'missing or wrong token');
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  wss.on('connection', (ws: WebSocket) => {
+    const send = (m: ServerMessage): void => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    };
+    const offEvent = opts.api.onEvent((event) => send({ t: 'event', event }));
+    const offPoses = opts.api.onPoses((frame) => {
+      if (ws.readyState !== ws.OPEN || ws.bufferedAmount > MAX_BUFFERED) return;
+      ws.send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength), { binary: true });
+    });
+    ws.on('close', () => {
+      offEvent();
+      offPoses();
+    });
+    ws.on('message', (data, isBinary) => {
+      void (async () => {
+        let id = -1;
+        try {
+          if (isBinary) throw new AppApiError('invalid_request', 'send JSON text messages');
+          let raw: unknown;
+          try {
+            raw = JSON.parse(String(data));
+          } catch {
+            throw new AppApiError('invalid_request', 'not valid JSON');
+          }
+          const msg = CallMessage.safeParse(raw);
+          if (!msg.success) throw new AppApiError('invalid_request', describeZodError(msg.error));
+          id = msg.data.id;
+          const method = msg.data.method;
+          if (!isMethodName(method)) throw new AppApiError('invalid_request', `unknown method "${method}"`);
+          const value = await dispatch(opts.api, method, parseRequest(method, msg.data.request) as never);
+          send({ t: 'reply', id, ok: true, value });
+        } catch (e) {
+          const error = e instanceof AppApiError ? { code: e.code, message: e.message } : { code: 'internal' as const, message: (e as Error).message ?? String(e) };
+          if (error.code === 'internal') log(`api error: ${error.message}`);
+          send({ t: 'reply', id, ok: false, error });
+        }
+      })();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, HOST, () => resolve());
+  });
+  const addr = server.address();
+  port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    url: `http://${HOST}:${port}/?${TOKEN_PARAM}=${token}`,
+    port,
+    token,
+    close: async () => {
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

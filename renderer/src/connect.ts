@@ -1,0 +1,34 @@
+// Finds the host: the desktop app's preload bridge, or the web-mode socket whose
+// token came in the page URL (kept for reloads in sessionStorage, and removed
+// from the address bar so it is not copied around by accident).
+import type { AppApi } from '../../electron/contract/api';
+import { TOKEN_PARAM } from '../../electron/contract/wire';
+import { type SocketLike, type WsClient, connectWs, socketUrl } from '../../electron/contract/ws-client';
+
+export type Connection =
+  | { kind: 'desktop'; api: AppApi }
+  | { kind: 'web'; api: WsClient }
+  | { kind: 'no-token' };
+
+const STORAGE_KEY = 'skillbridge.token';
+
+export function takeToken(loc: Location = window.location, store: Storage = window.sessionStorage): string | null {
+  const params = new URLSearchParams(loc.search);
+  const fromUrl = params.get(TOKEN_PARAM);
+  if (fromUrl) {
+    store.setItem(STORAGE_KEY, fromUrl);
+    params.delete(TOKEN_PARAM);
+    const rest = params.toString();
+    window.history.replaceState(null, '', `${loc.pathname}${rest ? `?${rest}` : ''}${loc.hash}`);
+    return fromUrl;
+  }
+  return store.getItem(STORAGE_KEY);
+}
+
+export async function connect(): Promise<Connection> {
+  if (window.api) return { kind: 'desktop', api: window.api };
+  const token = takeToken();
+  if (!token) return { kind: 'no-token' };
+  const api = await connectWs(socketUrl(window.location.href, token), (url) => new WebSocket(url) as unknown as SocketLike);
+  return { kind: 'web', api };
+}

@@ -1,0 +1,41 @@
+// What the 3D view reports about itself on window.__skillbridge: end-to-end
+// tests and `skillbridge bench app` read it; people can too, from the console.
+export interface LatencyStats {
+  last: number | null;
+  median: number | null;
+  p95: number | null;
+  samples: number;
+}
+
+export interface ViewProbe {
+  ready: boolean;
+  webgl: string;
+  renderer: string;
+  /** Software GL (SwiftShader, llvmpipe): the view lowers its resolution and drops shadows. */
+  software: boolean;
+  sceneId: string | null;
+  generation: number;
+  /** Frames drawn since the page loaded / since the current scene was built. */
+  framesRendered: number;
+  framesSinceLoad: number;
+  /** Sequence number of the last pose frame drawn. */
+  poseSeq: number;
+  contextLost: boolean;
+  meshCount: number;
+  fps(): number;
+  poseLatency(): LatencyStats;
+  resetStats(): void;
+  /** World position of a drawn body (object, person or "robot#part"), as drawn. */
+  bodyPosition(id: string): [number, number, number] | null;
+  /** Where a body appears on the canvas (CSS pixels), to point at it. */
+  screenPoint(id: string): [number, number] | null;
+  /** Highlighted ids (objects named in the running tool call). */
+  highlighted(): string[];
+}
+
+export function stats(samples: readonly number[]): LatencyStats {
+  if (!samples.length) return { last: null, median: null, p95: null, samples: 0 };
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { last: samples[samples.length - 1]!, median: at(0.5), p95: at(0.95), samples: samples.length };
+}

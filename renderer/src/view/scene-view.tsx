@@ -1,0 +1,169 @@
+// The 3D view panel: a canvas driven by World, hover labels, the robot-camera
+// inset frame, view toggles, and a plain message when WebGL is unavailable or
+// the GPU context is lost (the rest of the app keeps working without the view).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AppApi } from '../../../electron/contract/api';
+import type { SceneMeta } from '../../../electron/contract/schemas';
+import { type Hover, INSET_H, INSET_W, type ViewOptions, World, webglSupport } from './world';
+
+export interface SceneViewProps {
+  api: AppApi;
+  meta: SceneMeta | null;
+  highlight: readonly string[];
+  /** Injected for tests: reports whether WebGL exists. */
+  detectWebgl?: () => string | null;
+}
+
+const DEFAULTS: ViewOptions = { shadows: true, inset: true, colliders: false };
+
+export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: SceneViewProps) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const insetRef = useRef<HTMLCanvasElement | null>(null);
+  // The inset canvas comes and goes with its toggle and the scene: hand each one to the world.
+  const insetCallback = useCallback((c: HTMLCanvasElement | null) => {
+    insetRef.current = c;
+    worldRef.current?.setInsetCanvas(c);
+  }, []);
+  const worldRef = useRef<World | null>(null);
+  const [gl] = useState(() => detectWebgl());
+  const [opts, setOpts] = useState<ViewOptions>(DEFAULTS);
+  const [hover, setHover] = useState<Hover | null>(null);
+  const [lost, setLost] = useState(false);
+  const [initError, setInitError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!gl || !canvas) return;
+    let world: World;
+    try {
+      world = new World(canvas, DEFAULTS, { onHover: setHover, onContextLost: () => setLost(true) });
+    } catch (e) {
+      setInitError((e as Error).message);
+      return;
+    }
+    worldRef.current = world;
+    world.setInsetCanvas(insetRef.current);
+    // Software GL (no GPU): shadows would halve the frame rate; they stay one click away.
+    if (world.software) setOpts((o) => ({ ...o, shadows: false }));
+    window.__skillbridge = {
+      ready: false,
+      webgl: world.glVersion,
+      renderer: world.glRenderer,
+      software: world.software,
+      sceneId: null,
+      generation: -1,
+      get framesRendered() {
+        return world.framesRendered;
+      },
+      get framesSinceLoad() {
+        return world.framesSinceLoad;
+      },
+      get poseSeq() {
+        return world.poseSeq;
+      },
+      get contextLost() {
+        return world.contextLost;
+      },
+      get meshCount() {
+        return world.meshCount;
+      },
+      fps: () => world.fps(),
+      poseLatency: () => world.poseLatency(),
+      resetStats: () => world.resetStats(),
+      bodyPosition: (id) => world.bodyPosition(id),
+      screenPoint: (id) => world.screenPoint(id),
+      highlighted: () => world.highlighted(),
+    };
+    const off = api.onPoses((f) => world.acceptFrame(f));
+    const ro = new ResizeObserver(() => world.resize());
+    ro.observe(canvas);
+    return () => {
+      off();
+      ro.disconnect();
+      world.dispose();
+      worldRef.current = null;
+    };
+  }, [api, gl]);
+
+  useEffect(() => {
+    const w = worldRef.current;
+    if (!w || !meta) return;
+    w.load(meta);
+    w.resize();
+    if (window.__skillbridge) {
+      window.__skillbridge.sceneId = meta.id;
+      window.__skillbridge.generation = meta.generation;
+      window.__skillbridge.ready = true;
+    }
+  }, [meta]);
+
+  useEffect(() => {
+    worldRef.current?.setHighlight(highlight);
+  }, [highlight, meta]);
+
+  useEffect(() => {
+    worldRef.current?.setOptions(opts);
+  }, [opts]);
+
+  if (!gl) {
+    return (
+      <div className="view view-message" role="alert">
+        <h2>3D view unavailable: this browser has no WebGL</h2>
+        <p>
+          The scene cannot be drawn here, but everything else works: call tools, inject events and read the facts in the side panels.
+        </p>
+        <p>
+          To see the robot, enable hardware acceleration in the browser settings, or start Chromium with{' '}
+          <code>--use-angle=swiftshader --enable-unsafe-swiftshader</code> for software rendering.
+        </p>
+      </div>
+    );
+  }
+
+  const toggle = (k: keyof ViewOptions) => setOpts((o) => ({ ...o, [k]: !o[k] }));
+  const cam = meta?.robot.camera;
+  return (
+    <div className="view">
+      <canvas ref={canvasRef} className="view-canvas" aria-label="3D view of the scene" data-testid="scene-canvas" />
+      <div className="view-toolbar" role="toolbar" aria-label="View options">
+        <button type="button" aria-pressed={opts.colliders} onClick={() => toggle('colliders')} title="Show the physics colliders as wireframes">
+          Colliders
+        </button>
+        <button type="button" aria-pressed={opts.inset} onClick={() => toggle('inset')} title="Show what the robot's camera sees">
+          Robot camera
+        </button>
+        <button type="button" aria-pressed={opts.shadows} onClick={() => toggle('shadows')} title="Shadows (one extra pass per frame)">
+          Shadows
+        </button>
+        <button type="button" onClick={() => worldRef.current?.resetCamera()} title="Frame the scene again">
+          Reset view
+        </button>
+      </div>
+      {opts.inset && cam && (
+        <div className="view-inset" aria-label="Robot camera image">
+          <canvas ref={insetCallback} width={INSET_W} height={INSET_H} />
+          <span>
+            Robot camera ({cam.mount}, {cam.fovDeg}°, {cam.range} m)
+          </span>
+        </div>
+      )}
+      {hover && (
+        <div className="view-label" style={{ left: hover.x + 14, top: hover.y + 10 }} role="tooltip">
+          {hover.label}
+        </div>
+      )}
+      {meta && (
+        <div className="view-caption">
+          <strong>{meta.title}</strong> · {meta.robot.title}
+          {highlight.length > 0 && <span className="view-caption-hl"> · acting on {highlight.join(', ')}</span>}
+        </div>
+      )}
+      {(lost || initError) && (
+        <div className="view-message overlay" role="alert">
+          <h2>{lost ? 'The 3D view lost its GPU context' : '3D view failed to start'}</h2>
+          <p>{lost ? 'Reload the page to draw the scene again; the simulation keeps running.' : initError}</p>
+        </div>
+      )}
+    </div>
+  );
+}

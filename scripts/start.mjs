@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm start`: the desktop app where an Electron binary exists; otherwise one
+// line saying so, then the same app in web mode (`skillbridge serve`), which
+// prints the URL to open. Extra arguments go to `skillbridge serve`.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+
+function electronBinary() {
+  try {
+    // The package exports the binary's path and throws when it was never downloaded.
+    const p = createRequire(import.meta.url)('electron');
+    return typeof p === 'string' && existsSync(p) ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+function newest(dir) {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function run(cmd, cmdArgs) {
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+function forward(child) {
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code) => process.exit(code ?? 0));
+}
+
+const electron = electronBinary();
+if (electron) {
+  run('npx', ['electron-vite', 'build']);
+  forward(spawn(electron, [path.join(root, 'out/main/index.js')], { cwd: root, stdio: 'inherit' }));
+} else {
+  process.stdout.write('Electron is not available on this machine (its binary was not downloaded), so Skillbridge starts in web mode instead.\n');
+  const index = path.join(root, 'renderer/dist/index.html');
+  const sources = Math.max(newest(path.join(root, 'renderer/src')), newest(path.join(root, 'electron/contract')), statSync(path.join(root, 'renderer/index.html')).mtimeMs);
+  if (!existsSync(index) || statSync(index).mtimeMs < sources) run('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+  forward(spawn(process.execPath, [path.join(root, 'bin/skillbridge.js'), 'serve', ...args], { cwd: root, stdio: 'inherit' }));
+}

@@ -1,0 +1,59 @@
+// The colliders of a rigid body as plain primitives in the body's frame, read
+// back from Rapier: what the physics really collides with. The app's collider
+// debug view draws these, and the robot is drawn from them (its links have no
+// separate visual description), so the picture cannot drift from the physics.
+import type { Primitive } from '../scenes/shapes';
+import { type Quat, type Vec3, poseApply, poseInv, qConj, qMul } from './math';
+import type { SimWorld } from './world/sim-world';
+
+export interface BodyShape {
+  geometry: Primitive;
+  position: [number, number, number];
+  rotation: [number, number, number, number];
+}
+
+// Rapier's ShapeType values for the shapes the sim builds (ball, cuboid, capsule, cylinder).
+const BALL = 0;
+const CUBOID = 1;
+const CAPSULE = 2;
+const CYLINDER = 10;
+
+export function bodyShapes(sim: SimWorld, handle: number): BodyShape[] {
+  const body = sim.world.getRigidBody(handle);
+  const t = body.translation();
+  const r = body.rotation();
+  const inv = poseInv({ p: { x: t.x, y: t.y, z: t.z }, q: { x: r.x, y: r.y, z: r.z, w: r.w } });
+  const out: BodyShape[] = [];
+  for (let i = 0; i < body.numColliders(); i++) {
+    const c = body.collider(i);
+    const shape = c.shape as unknown as { type: number; radius?: number; halfHeight?: number; halfExtents?: Vec3 };
+    let geometry: Primitive | undefined;
+    if (shape.type === CUBOID && shape.halfExtents) {
+      const h = shape.halfExtents;
+      geometry = { shape: 'box', size: [h.x * 2, h.y * 2, h.z * 2] };
+    } else if (shape.type === BALL && shape.radius !== undefined) {
+      geometry = { shape: 'sphere', radius: shape.radius };
+    } else if (shape.type === CAPSULE && shape.radius !== undefined && shape.halfHeight !== undefined) {
+      geometry = { shape: 'capsule', radius: shape.radius, height: shape.halfHeight * 2 };
+    } else if (shape.type === CYLINDER && shape.radius !== undefined && shape.halfHeight !== undefined) {
+      geometry = { shape: 'cylinder', radius: shape.radius, height: shape.halfHeight * 2 };
+    }
+    if (!geometry) continue;
+    // The offset from the parent when Rapier has it; else the world pose taken into the body frame.
+    const lp = c.translationWrtParent();
+    const lq = c.rotationWrtParent();
+    let p: Vec3;
+    let q: Quat;
+    if (lp && lq) {
+      p = { x: lp.x, y: lp.y, z: lp.z };
+      q = { x: lq.x, y: lq.y, z: lq.z, w: lq.w };
+    } else {
+      const cp = c.translation();
+      const cq = c.rotation();
+      p = poseApply(inv, { x: cp.x, y: cp.y, z: cp.z });
+      q = qMul(qConj({ x: r.x, y: r.y, z: r.z, w: r.w }), { x: cq.x, y: cq.y, z: cq.z, w: cq.w });
+    }
+    out.push({ geometry, position: [p.x, p.y, p.z], rotation: [q.x, q.y, q.z, q.w] });
+  }
+  return out;
+}
