@@ -61,7 +61,7 @@ export type FlowEvent =
   | { type: 'route'; route: string }
   | { type: 'text'; iteration: number; delta: string }
   | { type: 'retry'; iteration: number; attempt: number; delayMs: number; reason: string }
-  | { type: 'assistant'; iteration: number; message: AssistantMessage }
+  | { type: 'assistant'; iteration: number; message: AssistantMessage; usage?: Usage }
   | { type: 'tool_start'; iteration: number; id: string; name: string; arguments: string }
   | { type: 'approval'; iteration: number; id: string; name: string; decision: 'approved' | 'rejected' | 'denied'; note?: string }
   | { type: 'tool_end'; iteration: number; id: string; name: string; ok: boolean; status: ToolStatus; content: string; durationMs: number }
@@ -114,6 +114,21 @@ export interface FlowResult {
   durationMs: number;
   stopped?: StopCause;
   error?: { message: string; kind?: string };
+}
+
+/**
+ * Earlier turns' messages, as stamped records kept per message: a long session
+ * then re-writes its history into each run's trace without re-serialising it.
+ */
+const PRIOR_RECORDS = new WeakMap<ChatMessage, TraceEvent>();
+
+function priorRecord(m: ChatMessage, event: TraceEvent): TraceEvent {
+  let rec = PRIOR_RECORDS.get(m);
+  if (!rec) {
+    rec = { ...event, prior: true, t: new Date().toISOString(), elapsedMs: 0 } as unknown as TraceEvent;
+    PRIOR_RECORDS.set(m, rec);
+  }
+  return rec;
 }
 
 /**
@@ -262,19 +277,16 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
   const newFrom = opts.newFrom ?? 0;
   // The conversation so far, in one write: each run's file reads on its own.
   trace?.recordMany(
-    messages.flatMap((m, i): TraceEvent[] =>
-      m.role === 'tool'
-        ? [] // earlier tool results are in earlier traces
-        : [
-            {
-              type: 'message',
-              role: m.role,
-              content: m.content ?? null,
-              ...(m.role === 'assistant' && m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
-              ...(i < newFrom ? { prior: true } : {}),
-            },
-          ],
-    ),
+    messages.flatMap((m, i): TraceEvent[] => {
+      if (m.role === 'tool') return []; // earlier tool results are in earlier traces
+      const event: TraceEvent = {
+        type: 'message',
+        role: m.role,
+        content: m.content ?? null,
+        ...(m.role === 'assistant' && m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
+      };
+      return [i < newFrom ? priorRecord(m, event) : event];
+    }),
   );
 
   const unfollow = controller.follow(opts.signal);
@@ -458,7 +470,7 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
         iteration,
         ...(completion.usage ? { usage: completion.usage } : {}),
       });
-      emit({ type: 'assistant', iteration, message: assistant });
+      emit({ type: 'assistant', iteration, message: assistant, ...(completion.usage ? { usage: completion.usage } : {}) });
 
       if (!calls.length) {
         if (text.trim()) {

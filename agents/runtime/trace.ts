@@ -165,7 +165,8 @@ export class Trace {
     if (!events.length) return;
     const t = new Date().toISOString();
     const elapsedMs = Math.round(performance.now() - this.t0);
-    const recs = events.map((event) => ({ ...event, t, elapsedMs }) as TraceRecord);
+    // Events that come stamped already (history re-written from earlier turns) are kept as they are.
+    const recs = events.map((event) => ('t' in event && 'elapsedMs' in event ? (event as TraceRecord) : ({ ...event, t, elapsedMs } as TraceRecord)));
     for (const s of [...this.sinks]) {
       try {
         if (s.writeMany) s.writeMany(recs);
@@ -199,6 +200,18 @@ export class Trace {
   }
 }
 
+/** JSON text per record object: records re-written every turn (the history) are serialised once. */
+const JSON_TEXT = new WeakMap<object, string>();
+
+function serialised(line: TraceLine): string {
+  let text = JSON_TEXT.get(line);
+  if (text === undefined) {
+    text = JSON.stringify(line);
+    if ((line as { prior?: boolean }).prior) JSON_TEXT.set(line, text);
+  }
+  return text;
+}
+
 /** Appends one JSON line per record with a synchronous write, so nothing waits in a buffer. */
 export class JsonlSink implements TraceSink {
   private fd: number | undefined;
@@ -215,7 +228,7 @@ export class JsonlSink implements TraceSink {
 
   writeMany(lines: readonly TraceLine[]): void {
     if (this.fd === undefined) throw new Error(`trace ${this.path} is closed`);
-    writeSync(this.fd, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    writeSync(this.fd, lines.map((l) => `${serialised(l)}\n`).join(''));
   }
 
   close(): void {
