@@ -7,7 +7,8 @@
 // Env: CHROMIUM (default /usr/bin/chromium); SKILLBRIDGE_E2E_ALLOW_SKIP=1 counts a
 // missing Chromium as skipped instead of failed; SKIP_BUILD=1 reuses renderer/dist.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -270,6 +271,84 @@ await test('the emergency stop reaches the robot and blocks motion', async () =>
   await page.waitForFunction(() => /estop|emergency stop/i.test(document.querySelector('[data-testid="tool-result"] .result-content')?.textContent ?? ''), null, { timeout: 15_000 });
   await page.getByRole('button', { name: 'Release emergency stop' }).click();
   await page.getByText('released', { exact: true }).waitFor({ timeout: 10_000 });
+});
+
+// ------------------------------------------------------------------ agent runs (scripted model)
+
+const scriptDir = mkdtempSync(path.join(tmpdir(), 'sb-e2e-'));
+/** A scripted model: pick an object, then answer. Each run gets its own file (a fresh conversation). */
+function pickScript(name, object) {
+  const file = path.join(scriptDir, `${name}.json`);
+  const turns = [{ tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pick', arguments: { object_name: object } } }] }, { content: `I picked up the ${object}.` }];
+  writeFileSync(file, JSON.stringify(turns));
+  return file;
+}
+
+async function resetScene() {
+  const gen = await page.evaluate(() => window.__skillbridge.generation);
+  await page.getByRole('button', { name: 'Reset', exact: true }).click();
+  await page.waitForFunction((g) => window.__skillbridge.generation > g && window.__skillbridge.framesSinceLoad > 3, gen, { timeout: 30_000 });
+}
+
+/** Starts a scripted run from the agent panel and waits until its tool call shows in the trace. */
+async function startAgentRun(name, object) {
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  if (!(await page.locator('details.agent-settings').evaluate((d) => d.open))) await page.locator('details.agent-settings > summary').click();
+  await page.selectOption('select[aria-label="Model provider"]', 'scripted');
+  await page.fill('input[aria-label="Script file"]', pickScript(name, object));
+  await page.selectOption('select[aria-label="Workflow"]', 'flat');
+  const before = await page.locator('[data-testid="trace-row"]').count();
+  await page.fill('textarea[aria-label="Message to the agent"]', `pick the ${object}`);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="trace-row"]').length > n, before, { timeout: 15_000 });
+  return page.locator('[data-testid="trace-row"]').last();
+}
+
+const lastEnd = () => page.locator('.turn').last().locator('[data-testid="run-end"]');
+
+await test('a scripted agent run moves the robot and fills the trace panel', async () => {
+  await resetScene();
+  const row = await startAgentRun('happy', 'lemon');
+  // The view highlights what the agent's call names while it runs.
+  await page.waitForFunction(() => window.__skillbridge.highlighted().includes('lemon_1'), null, { timeout: 10_000 });
+  await lastEnd().waitFor({ timeout: 30_000 });
+  assert((await lastEnd().getAttribute('data-reason')) === 'done', `run ended: ${await lastEnd().innerText()}`);
+  const text = await row.innerText();
+  assert(/picked up lemon_1/.test(text) && /object_name/.test(text) && /\d+ ms/.test(text), `trace row: ${text}`);
+  assert(/I picked up the lemon/.test(await page.locator('[data-testid="conversation"]').innerText()), 'no final answer in the conversation');
+  await page.screenshot({ path: path.join(out, 'e2e-agent-run.png') });
+});
+
+await test('Stop mid-run ends the run at once (model and skill)', async () => {
+  await resetScene();
+  await startAgentRun('stop', 'peach');
+  await page.waitForTimeout(250);
+  const stopButton = page.getByRole('button', { name: 'Stop', exact: true });
+  assert(await stopButton.isEnabled(), 'Stop is not enabled while running');
+  const t0 = Date.now();
+  await stopButton.click();
+  await lastEnd().waitFor({ timeout: 5_000 });
+  const reason = await lastEnd().getAttribute('data-reason');
+  assert(reason === 'stopped', `run ended with ${reason}`);
+  assert(Date.now() - t0 < 3_000, `stopping took ${Date.now() - t0} ms`);
+  assert(!(await stopButton.isEnabled()), 'Stop still enabled after the run ended');
+});
+
+await test('an emergency stop injected during a run reaches the running skill', async () => {
+  await resetScene();
+  const row = await startAgentRun('estop', 'lemon');
+  await page.getByRole('tab', { name: 'World' }).click();
+  await page.getByRole('button', { name: 'EMERGENCY STOP' }).click();
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  try {
+    await page.waitForFunction(() => /estop|emergency stop/i.test([...document.querySelectorAll('[data-testid="trace-result"]')].at(-1)?.textContent ?? ''), null, { timeout: 15_000 });
+  } catch {
+    throw new Error(`the tool result says: ${await row.innerText()}`);
+  }
+  await lastEnd().waitFor({ timeout: 30_000 });
+  await page.getByRole('tab', { name: 'World' }).click();
+  await page.getByRole('button', { name: 'Release emergency stop' }).click();
+  await page.getByText('released', { exact: true }).first().waitFor({ timeout: 10_000 });
 });
 
 await test('no console errors and no lost WebGL context', async () => {

@@ -4,15 +4,20 @@
 import { z } from 'zod';
 import {
   ApprovalDecision,
+  ApprovalMode,
   AppEvent,
   Battery,
   ExternalEvent,
+  ImportedTrace,
+  LocalModels,
+  ProbeResult,
   SceneMeta,
   SceneSummary,
   Snapshot,
   ToolCallResult,
   ToolInfo,
   ToolSetInfo,
+  WorkflowInfo,
 } from './schemas';
 
 const Empty = z.object({}).strict();
@@ -46,15 +51,37 @@ export const METHODS = {
   getBattery: { request: Empty, response: Battery },
   /** Simulated seconds per wall second while paced (the desktop and web app). */
   setSpeed: { request: z.object({ factor: z.number().min(0.1).max(10) }).strict(), response: z.object({ factor: z.number() }) },
-  // Reserved for the agent phase: the handlers answer "agent runtime not connected yet".
+  // ---- agent runs: the model drives the same robot the console does; events stream as { type: 'run' }.
+  /** Starts a run (one turn of the conversation; it continues while workflow, model and set stay the same). */
   run: {
     request: z
-      .object({ message: z.string().min(1).max(20_000), workflow: z.string().min(1).max(100), model: z.string().min(1).max(200) })
+      .object({
+        message: z.string().min(1).max(20_000),
+        workflow: z.string().min(1).max(100),
+        model: z.string().min(1).max(500),
+        toolSet: z.string().min(1).max(100).optional(),
+        approval: ApprovalMode.optional(),
+        /** Forget the conversation before this turn. */
+        fresh: z.boolean().optional(),
+      })
       .strict(),
-    response: z.object({ runId: z.string() }),
+    response: z.object({ runId: z.string(), tracePath: z.string().nullable() }),
   },
+  /** Stops the running agent turn: the model request and the running skill at once. */
   stop: { request: Empty, response: Ack },
-  answerApproval: { request: z.object({ id: z.string().min(1).max(100), decision: ApprovalDecision }).strict(), response: Ack },
+  answerApproval: {
+    request: z.object({ id: z.string().min(1).max(100), decision: ApprovalDecision, note: z.string().max(2000).optional() }).strict(),
+    response: Ack,
+  },
+  listWorkflows: { request: Empty, response: z.array(WorkflowInfo) },
+  /** Checks a model server: reachable, native tool calls, text fallback; an error says how to fix it. */
+  probeModel: { request: z.object({ spec: z.string().min(1).max(500) }).strict(), response: ProbeResult },
+  /** Model servers found on this machine (Ollama on 127.0.0.1:11434). */
+  detectModels: { request: Empty, response: LocalModels },
+  /** The JSONL trace of a run of this session. */
+  exportTrace: { request: z.object({ runId: z.string().regex(/^[\w-]{1,100}$/) }).strict(), response: z.object({ name: z.string(), text: z.string() }) },
+  /** Validates a JSONL trace (for read-only replay). */
+  importTrace: { request: z.object({ text: z.string().min(1).max(900_000) }).strict(), response: ImportedTrace },
   // API keys live in the desktop host only (encrypted with the OS keychain); the
   // renderer can set or clear one and learn whether one is stored, never read it.
   setApiKey: {
@@ -101,8 +128,6 @@ export class AppApiError extends Error {
     this.name = 'AppApiError';
   }
 }
-
-export const AGENT_NOT_CONNECTED = 'The agent runtime is not connected yet: runs, stop and approvals arrive in the next phase. Use the tool console to call tools as a model would.';
 
 /** Describes a zod failure in one line for an error reply. */
 export function describeZodError(error: z.ZodError): string {

@@ -231,17 +231,39 @@ export const Snapshot = z.object({
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
-// ------------------------------------------------------------------ agent runs (reserved)
+// ------------------------------------------------------------------ agent runs
 
 export const ApprovalDecision = z.enum(['approve', 'reject']);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 
-/** What an agent run reports as it goes. Wired to agents/runtime in the next phase. */
+export const ApprovalMode = z.enum(['auto', 'ask', 'deny']);
+export type ApprovalMode = z.infer<typeof ApprovalMode>;
+
+export const TokenUsage = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+/** How a run ended: done (a final answer), stopped, limit (time or iterations), error (the model failed). */
+export const RunEndReason = z.enum(['done', 'stopped', 'limit', 'error']);
+export type RunEndReason = z.infer<typeof RunEndReason>;
+
+/** What an agent run reports as it goes, in order; `callId` is the model's tool-call id. */
 export const RunEvent = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text_delta'), runId: z.string(), text: z.string() }),
-  z.object({ kind: z.literal('tool_call'), runId: z.string(), callId: z.string(), name: z.string(), args: z.unknown().optional() }),
-  z.object({ kind: z.literal('tool_result'), runId: z.string(), callId: z.string(), ok: z.boolean(), content: z.string() }),
-  z.object({ kind: z.literal('warning'), runId: z.string(), message: z.string() }),
+  z.object({ kind: z.literal('started'), runId: z.string(), message: z.string(), workflow: z.string(), model: z.string(), tracePath: z.string().nullable() }),
+  z.object({ kind: z.literal('text_delta'), runId: z.string(), iteration: z.number().int(), text: z.string() }),
+  /** One model turn is complete: its text and the tokens it took. */
+  z.object({ kind: z.literal('assistant'), runId: z.string(), iteration: z.number().int(), text: z.string().nullable(), usage: TokenUsage.nullable() }),
+  z.object({ kind: z.literal('tool_call'), runId: z.string(), callId: z.string(), iteration: z.number().int(), name: z.string(), args: z.unknown().optional() }),
+  z.object({
+    kind: z.literal('tool_result'),
+    runId: z.string(),
+    callId: z.string(),
+    name: z.string(),
+    ok: z.boolean(),
+    status: z.string(),
+    content: z.string(),
+    durationMs: z.number(),
+  }),
+  z.object({ kind: z.literal('warning'), runId: z.string(), code: z.string(), message: z.string(), callId: z.string().optional() }),
   z.object({
     kind: z.literal('approval_request'),
     runId: z.string(),
@@ -250,9 +272,62 @@ export const RunEvent = z.discriminatedUnion('kind', [
     args: z.unknown().optional(),
     reason: z.string(),
   }),
-  z.object({ kind: z.literal('final'), runId: z.string(), text: z.string(), reason: z.enum(['done', 'stopped', 'limit', 'error']) }),
+  z.object({ kind: z.literal('approval'), runId: z.string(), callId: z.string(), tool: z.string(), decision: z.enum(['approved', 'rejected', 'denied']), note: z.string().optional() }),
+  z.object({ kind: z.literal('stop'), runId: z.string(), message: z.string() }),
+  z.object({ kind: z.literal('error'), runId: z.string(), message: z.string() }),
+  z.object({
+    kind: z.literal('final'),
+    runId: z.string(),
+    text: z.string(),
+    reason: RunEndReason,
+    detail: z.string(),
+    tracePath: z.string().nullable(),
+    iterations: z.number().int(),
+    toolCalls: z.number().int(),
+    usage: TokenUsage,
+    durationMs: z.number(),
+  }),
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;
+
+export const WorkflowInfo = z.object({
+  id: z.string(),
+  title: z.string(),
+  paper: z.string(),
+  description: z.string(),
+  /** The system prompt this workflow gives a model for the robot now loaded. */
+  systemPrompt: z.string(),
+});
+export type WorkflowInfo = z.infer<typeof WorkflowInfo>;
+
+export const ProbeResult = z.object({
+  spec: z.string(),
+  baseURL: z.string(),
+  reachable: z.boolean(),
+  models: z.array(z.string()),
+  nativeToolCalls: z.boolean(),
+  textToolCalls: z.boolean(),
+  latencyMs: z.number(),
+  notes: z.array(z.string()),
+  error: z.object({ kind: z.string(), message: z.string(), fix: z.string().nullable() }).nullable(),
+});
+export type ProbeResult = z.infer<typeof ProbeResult>;
+
+export const LocalModels = z.object({
+  ollama: z.object({ baseURL: z.string(), reachable: z.boolean(), models: z.array(z.string()) }),
+});
+export type LocalModels = z.infer<typeof LocalModels>;
+
+/** One trace line as recorded (agents/runtime/trace validates the full shape on import). */
+export const TraceLineInfo = z.object({ type: z.string() }).passthrough();
+export type TraceLineInfo = z.infer<typeof TraceLineInfo>;
+
+export const ImportedTrace = z.object({
+  header: TraceLineInfo,
+  records: z.array(TraceLineInfo),
+  truncated: z.boolean(),
+});
+export type ImportedTrace = z.infer<typeof ImportedTrace>;
 
 /** Everything a host pushes besides pose frames. */
 export const AppEvent = z.discriminatedUnion('type', [

@@ -65,7 +65,14 @@ async function main(): Promise<void> {
 
   let sim: WorkerSession;
   try {
-    sim = await startWorkerSession({ paced: true, workerUrl: pathToFileURL(path.join(here, 'sim-worker.js')), onLog: log });
+    sim = await startWorkerSession({
+      paced: true,
+      workerUrl: pathToFileURL(path.join(here, 'sim-worker.js')),
+      traceDir: path.join(app.getPath('userData'), 'traces'),
+      // Model API keys: the keychain store first; createModel falls back to the environment.
+      secrets: (provider) => secrets.get(provider),
+      onLog: log,
+    });
     await sim.loadScene({ id: 'tabletop/fruits' });
   } catch (e) {
     log(`the simulation failed to start: ${(e as Error).stack ?? String(e)}`);

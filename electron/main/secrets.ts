@@ -1,7 +1,7 @@
 // API keys for model providers, encrypted with the OS keychain (Electron's
 // safeStorage) and kept in a file under userData. Keys never go to the
 // renderer: it may store, clear, or ask whether a key exists. The agent runtime
-// (next phase) reads them here, in main. The async safeStorage API is used where
+// reads them here, in main (the worker asks on demand). The async safeStorage API is used where
 // this Electron has it; 41 has only the synchronous one, wrapped in promises.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';

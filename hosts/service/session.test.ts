@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppApiError } from '../../electron/contract/api';
 import { poseOffset, readHeader } from '../../electron/contract/frames';
 import type { AppEvent, SceneMeta } from '../../electron/contract/schemas';
 import { Session } from './session';
@@ -104,12 +103,6 @@ describe('Session (headless)', () => {
     const tools = await session.listTools({});
     expect(tools.find((t) => t.name === 'pick')?.parameters).toMatchObject({ required: ['object_name'] });
     await expect(session.listTools({ set: 'nope' })).rejects.toMatchObject({ code: 'invalid_request' });
-  });
-
-  it('answers the reserved agent calls with "not connected yet"', async () => {
-    await expect(session.run({ message: 'hi', workflow: 'rtw', model: 'm' })).rejects.toBeInstanceOf(AppApiError);
-    await expect(session.stop()).rejects.toMatchObject({ code: 'not_connected' });
-    await expect(session.answerApproval()).rejects.toMatchObject({ message: expect.stringMatching(/not connected yet/) });
   });
 
   it('rejects unknown scenes with the list of known ones, and resets to the scene data', async () => {

@@ -4,7 +4,6 @@
 // lets skills step the world as fast as they can; paced (the app), a ticker
 // steps physics in wall time so the view shows motion while skills run.
 import {
-  AGENT_NOT_CONNECTED,
   type AppApi,
   AppApiError,
   type EventListener,
@@ -23,6 +22,8 @@ import type { Tool, ToolResult } from '../../agents/tools/tool';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
 import { packPoses, type StreamEntry } from '../../sim/stream';
+import type { SecretLookup } from '../../agents/models/spec';
+import { AgentHost } from './agent';
 import { buildSceneMeta } from './scene-meta';
 
 export interface SessionOptions {
@@ -33,6 +34,12 @@ export interface SessionOptions {
   frameHz?: number;
   /** Extra scene sources (a scene file path) a host allows besides the built-in ids. */
   allowFiles?: boolean;
+  /** Agent runs write their JSONL traces here (web mode ./traces, desktop userData/traces). */
+  traceDir?: string;
+  /** API keys besides the environment (the desktop app's keychain store). */
+  secrets?: SecretLookup;
+  /** Ollama's OpenAI-compatible base URL for detection (default http://127.0.0.1:11434/v1). */
+  ollamaURL?: string;
 }
 
 interface Loaded {
@@ -66,12 +73,22 @@ export class Session implements AppApi {
   private lastSentAt = 0;
   private loading: Promise<SceneMeta> | undefined;
   private readonly allowFiles: boolean;
+  private readonly agent: AgentHost;
 
   constructor(opts: SessionOptions = {}) {
     this.paced = opts.paced ?? false;
     this.seed = opts.seed ?? 1;
     this.frameMs = 1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60));
     this.allowFiles = opts.allowFiles ?? false;
+    this.agent = new AgentHost({
+      ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
+      ...(opts.secrets ? { secrets: opts.secrets } : {}),
+      ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
+      emit: (e) => this.emit(e),
+      targetsOf: (args) => (this.loaded ? this.targetsOf(this.loaded, args) : []),
+      wake: () => this.loaded?.robot.sim.notifyTick(),
+      afterTool: () => this.publish(true),
+    });
   }
 
   // ---------------------------------------------------------------- subscriptions
@@ -147,6 +164,8 @@ export class Session implements AppApi {
   private async unload(): Promise<void> {
     const cur = this.loaded;
     if (!cur) return;
+    await this.agent.stopAndWait('stopped: the scene was replaced');
+    this.agent.forget();
     await this.abortAll();
     cur.unsubscribe();
     this.loaded = undefined;
@@ -392,7 +411,7 @@ export class Session implements AppApi {
       holding: robot.perception.holding() ?? null,
       at: sim.robot.at ?? null,
       posture: sim.robot.posture ?? null,
-      busy: this.inflight.size > 0,
+      busy: this.inflight.size > 0 || this.agent.busy,
       events: robot.events.since(Math.max(0, last - 50)).map((e) => ({ id: e.id, time: e.time, type: e.type, text: e.text })),
     };
   }
@@ -402,18 +421,38 @@ export class Session implements AppApi {
     return { factor: this.speed };
   }
 
-  // ---------------------------------------------------------------- reserved for the agent phase
+  // ---------------------------------------------------------------- agent runs
 
-  async run(_req?: Request<'run'>): Promise<Response<'run'>> {
-    throw new AppApiError('not_connected', AGENT_NOT_CONNECTED);
+  async run(req: Request<'run'>): Promise<Response<'run'>> {
+    return this.agent.run(this.require().robot, req);
   }
 
   async stop(_req?: Request<'stop'>): Promise<Response<'stop'>> {
-    throw new AppApiError('not_connected', AGENT_NOT_CONNECTED);
+    return this.agent.stop();
   }
 
-  async answerApproval(_req?: Request<'answerApproval'>): Promise<Response<'answerApproval'>> {
-    throw new AppApiError('not_connected', AGENT_NOT_CONNECTED);
+  async answerApproval(req: Request<'answerApproval'>): Promise<Response<'answerApproval'>> {
+    return this.agent.answer(req);
+  }
+
+  async listWorkflows(_req?: Request<'listWorkflows'>): Promise<Response<'listWorkflows'>> {
+    return this.agent.listWorkflows(this.require().robot);
+  }
+
+  async probeModel(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
+    return this.agent.probe(req);
+  }
+
+  async detectModels(_req?: Request<'detectModels'>): Promise<Response<'detectModels'>> {
+    return this.agent.detect();
+  }
+
+  async exportTrace(req: Request<'exportTrace'>): Promise<Response<'exportTrace'>> {
+    return this.agent.exportTrace(req);
+  }
+
+  async importTrace(req: Request<'importTrace'>): Promise<Response<'importTrace'>> {
+    return this.agent.importTrace(req);
   }
 
   // ---------------------------------------------------------------- secrets (desktop host only)

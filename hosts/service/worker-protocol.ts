@@ -8,11 +8,19 @@ export interface WorkerOptions {
   seed: number;
   frameHz: number;
   allowFiles: boolean;
+  /** Agent runs write JSONL traces here. */
+  traceDir?: string;
+  /** The host answers `secret` requests (API keys from its keychain store). */
+  secrets?: boolean;
+  ollamaURL?: string;
   /** Set when running from TypeScript sources: the bootstrap registers tsx, then imports this. */
   entry?: string;
 }
 
-export type ToWorker = { t: 'call'; id: number; method: string; request: unknown } | { t: 'dispose' };
+export type ToWorker =
+  | { t: 'call'; id: number; method: string; request: unknown }
+  | { t: 'dispose' }
+  | { t: 'secret_reply'; id: number; value: string | null };
 
 export type FromWorker =
   | { t: 'ready' }
@@ -20,4 +28,6 @@ export type FromWorker =
   | { t: 'reply'; id: number; ok: true; value: unknown }
   | { t: 'reply'; id: number; ok: false; error: { code: ErrorCode; message: string } }
   | { t: 'event'; event: AppEvent }
-  | { t: 'poses'; frame: Float32Array };
+  | { t: 'poses'; frame: Float32Array }
+  /** The worker needs an API key for a provider (it never leaves the host's processes). */
+  | { t: 'secret'; id: number; provider: string };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readHeader } from '../../electron/contract/frames';
+import type { RunEvent } from '../../electron/contract/schemas';
+import { startOpenAIServer } from '../../test/support/openai-server';
 import { startWorkerSession } from './worker-session';
 
 describe('WorkerSession', () => {
@@ -25,3 +27,51 @@ describe('WorkerSession', () => {
     }
   });
 });
+
+describe('WorkerSession agent runs', () => {
+  it('runs the agent beside the world, with API keys looked up on the host thread; Stop ends a slow model request at once', async () => {
+    const server = await startOpenAIServer(
+      [{ toolCalls: [{ name: 'get_objects', arguments: '{}' }], usage: { prompt_tokens: 20, completion_tokens: 4 } }, { content: 'I see some fruit.' }, { content: 'late', delayMs: 10_000 }],
+      { apiKey: 'sk-from-keychain' },
+    );
+    const asked: string[] = [];
+    const api = await startWorkerSession({
+      paced: true,
+      secrets: (provider) => {
+        asked.push(provider);
+        return 'sk-from-keychain';
+      },
+    });
+    try {
+      const events: RunEvent[] = [];
+      api.onEvent((e) => e.type === 'run' && events.push(e.event));
+      await api.loadScene({ id: 'tabletop/fruits' });
+      const model = `openai-compatible:test-model@${server.url}`;
+      const { runId } = await api.run({ message: 'what do you see?', workflow: 'flat', model });
+      await waitFor(() => events.some((e) => e.runId === runId && e.kind === 'final'));
+      const mine = events.filter((e) => e.runId === runId);
+      expect(mine.find((e) => e.kind === 'final')).toMatchObject({ reason: 'done', text: 'I see some fruit.' });
+      expect(mine.some((e) => e.kind === 'text_delta')).toBe(true);
+      expect(mine.find((e) => e.kind === 'assistant' && e.usage)).toMatchObject({ usage: { totalTokens: 24 } });
+      expect(asked).toContain('openai-compatible');
+      const second = await api.run({ message: 'and now?', workflow: 'flat', model });
+      await new Promise((r) => setTimeout(r, 300));
+      const t0 = Date.now();
+      await api.stop({});
+      await waitFor(() => events.some((e) => e.runId === second.runId && e.kind === 'final'));
+      expect(Date.now() - t0).toBeLessThan(1500);
+      expect(events.find((e) => e.runId === second.runId && e.kind === 'final')).toMatchObject({ reason: 'stopped' });
+    } finally {
+      await api.dispose();
+      await server.close();
+    }
+  });
+});
+
+async function waitFor(cond: () => boolean, ms = 15_000): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

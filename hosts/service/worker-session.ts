@@ -13,6 +13,7 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../electron/contract/api';
+import type { ModelProvider, SecretLookup } from '../../agents/models/spec';
 import type { FromWorker, ToWorker, WorkerOptions } from './worker-protocol';
 
 export interface WorkerSessionOptions {
@@ -20,6 +21,11 @@ export interface WorkerSessionOptions {
   seed?: number;
   frameHz?: number;
   allowFiles?: boolean;
+  /** Agent runs write JSONL traces here. */
+  traceDir?: string;
+  /** API keys for models, looked up on this thread when the worker asks (never sent to a renderer). */
+  secrets?: SecretLookup;
+  ollamaURL?: string;
   /**
    * The worker script. Default: this folder's worker.ts through a tsx bootstrap
    * (running from sources); a bundled host (Electron) passes its built worker.
@@ -56,6 +62,9 @@ class WorkerSessionImpl {
       seed: this.opts.seed ?? 1,
       frameHz: this.opts.frameHz ?? 60,
       allowFiles: this.opts.allowFiles ?? false,
+      ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
+      ...(this.opts.secrets ? { secrets: true } : {}),
+      ...(this.opts.ollamaURL ? { ollamaURL: this.opts.ollamaURL } : {}),
     };
     let url = this.opts.workerUrl;
     if (!url) {
@@ -104,6 +113,19 @@ class WorkerSessionImpl {
       for (const l of this.poseListeners) l(m.frame);
     } else if (m.t === 'event') {
       for (const l of this.eventListeners) l(m.event);
+    } else if (m.t === 'secret') {
+      const lookup = this.opts.secrets;
+      const w = this.worker;
+      void (async () => {
+        let value: string | null = null;
+        try {
+          value = (await lookup?.(m.provider as ModelProvider)) ?? null;
+        } catch (e) {
+          this.opts.onLog?.(`reading the API key for ${m.provider} failed: ${(e as Error).message}`);
+        }
+        const reply: ToWorker = { t: 'secret_reply', id: m.id, value };
+        w?.postMessage(reply);
+      })();
     }
   }
 

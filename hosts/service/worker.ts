@@ -9,12 +9,34 @@ import type { ToWorker, WorkerOptions } from './worker-protocol';
 const port = parentPort;
 if (!port) throw new Error('hosts/service/worker.ts must run in a worker thread');
 const opts = (workerData ?? {}) as WorkerOptions;
-const session = new Session({ paced: opts.paced, seed: opts.seed, frameHz: opts.frameHz, allowFiles: opts.allowFiles });
+let secretIds = 0;
+const secretWaits = new Map<number, (v: string | undefined) => void>();
+/** API keys come from the host thread on demand (the desktop app's keychain store). */
+const secrets = (provider: string): Promise<string | undefined> =>
+  new Promise((resolve) => {
+    const id = ++secretIds;
+    secretWaits.set(id, resolve);
+    port.postMessage({ t: 'secret', id, provider });
+  });
+const session = new Session({
+  paced: opts.paced,
+  seed: opts.seed,
+  frameHz: opts.frameHz,
+  allowFiles: opts.allowFiles,
+  ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
+  ...(opts.secrets ? { secrets } : {}),
+  ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
+});
 
 session.onPoses((frame) => port.postMessage({ t: 'poses', frame }, [frame.buffer as ArrayBuffer]));
 session.onEvent((event) => port.postMessage({ t: 'event', event }));
 
 port.on('message', (m: ToWorker) => {
+  if (m.t === 'secret_reply') {
+    secretWaits.get(m.id)?.(m.value ?? undefined);
+    secretWaits.delete(m.id);
+    return;
+  }
   if (m.t === 'dispose') {
     void session.dispose().then(() => port.postMessage({ t: 'disposed' }));
     return;

@@ -95,7 +95,8 @@ describe('web mode server', () => {
     expect(r.ok).toBe(true);
     expect(r.content).toMatch(/lemon/);
     await expect(client.loadScene({ id: '' })).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(client.run({ message: 'x', workflow: 'rtw', model: 'm' })).rejects.toMatchObject({ code: 'not_connected' });
+    await expect(client.run({ message: 'x', workflow: 'flat', model: 'm' })).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/Bad model spec/) });
+    expect((await client.listWorkflows({})).map((w) => w.id)).toContain('flat');
     await client.injectEvent({ type: 'object_moved', object: 'lemon_1', to: [0.35, 1.0, 0.1] });
     await new Promise((res) => setTimeout(res, 100));
     expect(frames.length).toBeGreaterThan(0);

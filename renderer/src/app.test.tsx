@@ -7,7 +7,7 @@ import { fakeApi } from './test/fake-api';
 afterEach(cleanup);
 
 describe('App', () => {
-  it('opens the host scene, shows the battery and the chat placeholder, and logs robot events', async () => {
+  it('opens the host scene, shows the battery and how to connect a model, and logs robot events', async () => {
     const api = fakeApi();
     render(<App api={api} desktop={false} detectWebgl={() => null} />);
     expect(((await screen.findByLabelText('Scene')) as HTMLSelectElement).value).toBe('tabletop/fruits');

@@ -6,7 +6,7 @@ import type { AppApi } from '../../electron/contract/api';
 import type { AppEvent, Battery, SceneMeta, SceneSummary, Snapshot } from '../../electron/contract/schemas';
 import { ApiContext } from './api-context';
 import { BatteryGauge } from './panels/battery-gauge';
-import { ChatPanel } from './panels/chat-panel';
+import { AgentPanel } from './panels/agent-panel';
 import { EventInjector } from './panels/event-injector';
 import { EventLog, type LogLine } from './panels/event-log';
 import { FactsPanel } from './panels/facts-panel';
@@ -127,6 +127,8 @@ export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
           }
           break;
         case 'run':
+          // The agent panel draws runs; the log notes how each ends.
+          if (e.event.kind === 'final') addLog({ time: '', text: `agent run ended: ${e.event.reason}`, kind: e.event.reason === 'error' ? 'error' : 'event' });
           break;
       }
     });
@@ -186,7 +188,10 @@ export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
                 </button>
               ))}
             </div>
-            {tab === 'agent' && <ChatPanel api={api} desktop={desktop} />}
+            {/* Kept mounted so a run keeps streaming while another tab is open. */}
+            <div hidden={tab !== 'agent'} className="tab-page">
+              <AgentPanel api={api} desktop={desktop} />
+            </div>
             {tab === 'world' && (
               <>
                 <EventInjector api={api} meta={meta} estop={snapshot?.estop ?? false} positionOf={(id) => (meta ? poses.position(meta, id) : undefined)} onInjected={refreshSoon} />

@@ -2,6 +2,7 @@
 // thread paced to wall time; the built renderer and the AppApi socket are served
 // on 127.0.0.1, and the URL with the access token is printed once.
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isBuiltinScene } from '../../../scenes/registry';
 import { startWorkerSession } from '../../service/worker-session';
@@ -26,7 +27,10 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   if (!isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
   const staticDir = rendererDir();
   if (!existsSync(`${staticDir}index.html`)) o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
-  const session = await startWorkerSession({ paced: true, seed: intFlag(p.flags, 'seed', 1), onLog: (l) => o.err(`skillbridge: ${l}`) });
+  // Agent runs trace to ./traces; API keys (OPENAI_API_KEY, SKILLBRIDGE_API_KEY) come from
+  // this process's environment, read in the worker, and never go to the browser.
+  const traceDir = path.resolve(stringFlag(p.flags, 'traces') ?? 'traces');
+  const session = await startWorkerSession({ paced: true, seed: intFlag(p.flags, 'seed', 1), traceDir, onLog: (l) => o.err(`skillbridge: ${l}`) });
   await session.loadScene({ id: scene });
   let server;
   try {

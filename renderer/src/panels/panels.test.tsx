@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { META, fakeApi } from '../test/fake-api';
 import { SceneView } from '../view/scene-view';
 import { BatteryGauge } from './battery-gauge';
-import { ChatPanel } from './chat-panel';
 import { EventInjector } from './event-injector';
 import { FactsPanel } from './facts-panel';
 import { SceneBar } from './scene-bar';
@@ -72,18 +71,6 @@ describe('FactsPanel', () => {
     fireEvent.change(screen.getByLabelText('Filter facts'), { target: { value: 'lemon' } });
     expect(screen.getByText('on(lemon_1, table_1)')).toBeTruthy();
     expect(screen.queryByText('holding(robot, cup_1)')).toBeNull();
-  });
-});
-
-describe('ChatPanel', () => {
-  it('explains that no model is connected and how to connect one, and shows the host answer to a run', async () => {
-    const api = fakeApi();
-    render(<ChatPanel api={api} desktop={false} />);
-    expect(screen.getByText('No model connected')).toBeTruthy();
-    expect(screen.getByText(/OPENAI_API_KEY/)).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Message to the agent'), { target: { value: 'pick the lemon' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    expect(await screen.findByText(/not connected yet/)).toBeTruthy();
   });
 });
 

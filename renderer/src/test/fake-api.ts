@@ -100,9 +100,12 @@ export function fakeApi(overrides: Handlers = {}): FakeApi {
     getSnapshot: () => ({ sceneId: META.id, time: 1, facts: ['on(lemon_1, table_1)'], battery: { percent: 80, level: 'okay', charging: false, docked: false }, estop: false, holding: null, at: null, posture: 'home', busy: false, events: [] }),
     setSpeed: (r) => ({ factor: r.factor }),
     cancelToolCall: () => ({ ok: false, message: 'none' }),
+    listWorkflows: () => [{ id: 'rtw/basic', title: 'Basic', paper: '000', description: 'flat tools', systemPrompt: 'You control a robot arm.' }],
+    detectModels: () => ({ ollama: { baseURL: 'http://127.0.0.1:11434/v1', reachable: false, models: [] } }),
+    hasApiKey: () => ({ stored: false }),
   };
   const api: Record<string, unknown> = {};
-  const names: MethodName[] = ['listScenes', 'loadScene', 'resetScene', 'currentScene', 'listToolSets', 'listTools', 'callTool', 'cancelToolCall', 'injectEvent', 'getSnapshot', 'getBattery', 'setSpeed', 'run', 'stop', 'answerApproval', 'setApiKey', 'hasApiKey', 'clearApiKey'];
+  const names: MethodName[] = ['listScenes', 'loadScene', 'resetScene', 'currentScene', 'listToolSets', 'listTools', 'callTool', 'cancelToolCall', 'injectEvent', 'getSnapshot', 'getBattery', 'setSpeed', 'run', 'stop', 'answerApproval', 'listWorkflows', 'probeModel', 'detectModels', 'exportTrace', 'importTrace', 'setApiKey', 'hasApiKey', 'clearApiKey'];
   for (const m of names) {
     api[m] = async (request: unknown) => {
       calls.push({ method: m, request });

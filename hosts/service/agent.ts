@@ -1,0 +1,345 @@
+// The agent side of the session service: runs a workflow's flow on the robot the
+// service already holds (the same world the console and the view use), streams
+// what happens as run events, asks the person through approval requests, and
+// keeps each run's trace (a JSONL file when a traces folder is set, and in
+// memory for export). Mirrors hosts/cli/commands/run.ts.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppApiError, type Request, type Response } from '../../electron/contract/api';
+import type { AppEvent, RunEndReason, RunEvent } from '../../electron/contract/schemas';
+import { ModelError } from '../../agents/models/model';
+import { probeSpec } from '../../agents/models/probe';
+import { type SecretLookup, createModel, parseModelSpec } from '../../agents/models/spec';
+import type { Robot } from '../../agents/robot/robot';
+import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
+import type { FlowEvent } from '../../agents/runtime/flow';
+import { Session as AgentSession, type TurnResult } from '../../agents/runtime/session';
+import { MemorySink, type TraceLine, TraceFormatError, parseTrace } from '../../agents/runtime/trace';
+import { UnknownWorkflowError, WORKFLOWS, createWorkflow } from '../../agents/workflows';
+
+export interface AgentHostOptions {
+  /** Each run's JSONL trace goes here (`<runId>.jsonl`); none when unset. */
+  traceDir?: string;
+  /** Where API keys come from besides the environment (the desktop app's keychain store). */
+  secrets?: SecretLookup;
+  env?: Record<string, string | undefined>;
+  /** Ollama's OpenAI-compatible endpoint, for detection. */
+  ollamaURL?: string;
+  emit: (event: AppEvent) => void;
+  /** Ids of objects, people and places that tool arguments name. */
+  targetsOf: (args: unknown) => string[];
+  /** Wakes a paced skill so it sees an abort at once. */
+  wake: () => void;
+  /** Called after a tool call ends (the service re-publishes poses). */
+  afterTool: () => void;
+}
+
+interface Conversation {
+  key: string;
+  robot: Robot;
+  session: AgentSession;
+}
+
+interface Running {
+  runId: string;
+  session: AgentSession;
+  done: Promise<TurnResult | undefined>;
+}
+
+const KEEP_TRACES = 20;
+
+export class AgentHost {
+  private conversation: Conversation | undefined;
+  private running: Running | undefined;
+  private readonly approvals = new Map<string, (a: ApprovalAnswer) => void>();
+  private readonly traces = new Map<string, MemorySink>();
+  private approvalIds = 0;
+  private agentCallIds = 1_000_000;
+  private lastNamed = '';
+
+  constructor(private readonly opts: AgentHostOptions) {}
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  private lookup(): SecretLookup | undefined {
+    return this.opts.secrets;
+  }
+
+  private env(): Record<string, string | undefined> {
+    return this.opts.env ?? process.env;
+  }
+
+  listWorkflows(robot: Robot): Response<'listWorkflows'> {
+    return WORKFLOWS.map((w) => {
+      let systemPrompt = '';
+      try {
+        systemPrompt = createWorkflow(w.id, robot).systemPrompt(robot);
+      } catch (e) {
+        systemPrompt = `(this workflow cannot run on ${robot.info.name}: ${(e as Error).message})`;
+      }
+      return { id: w.id, title: w.title, paper: w.paper, description: w.description, systemPrompt };
+    });
+  }
+
+  async probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
+    const spec = req.spec.trim();
+    try {
+      checkSpec(spec);
+      const secrets = this.lookup();
+      const r = await probeSpec(spec, { env: this.env(), ...(secrets ? { secrets } : {}), timeoutMs: 8000 });
+      return {
+        spec,
+        baseURL: r.baseURL,
+        reachable: r.reachable,
+        models: r.models.slice(0, 50),
+        nativeToolCalls: r.nativeToolCalls,
+        textToolCalls: r.textToolCalls,
+        latencyMs: r.latencyMs,
+        notes: r.notes,
+        error: r.error ? { kind: r.error.kind, message: r.error.message, fix: r.error.fix ?? null } : null,
+      };
+    } catch (e) {
+      const err = e instanceof ModelError ? { kind: e.kind, message: e.message, fix: null } : { kind: 'config', message: (e as Error).message, fix: null };
+      return { spec, baseURL: '', reachable: false, models: [], nativeToolCalls: false, textToolCalls: false, latencyMs: 0, notes: [], error: err };
+    }
+  }
+
+  async detect(): Promise<Response<'detectModels'>> {
+    const baseURL = this.opts.ollamaURL ?? 'http://127.0.0.1:11434/v1';
+    try {
+      const res = await fetch(`${baseURL}/models`, { signal: AbortSignal.timeout(800) });
+      if (!res.ok) return { ollama: { baseURL, reachable: false, models: [] } };
+      const body = (await res.json()) as { data?: Array<{ id?: unknown }> };
+      const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
+      return { ollama: { baseURL, reachable: true, models: models.slice(0, 100) } };
+    } catch {
+      return { ollama: { baseURL, reachable: false, models: [] } };
+    }
+  }
+
+  /** Starts a turn and returns at once; events follow. */
+  run(robot: Robot, req: Request<'run'>): Response<'run'> {
+    if (this.running) throw new AppApiError('busy', 'a run is already going: stop it or wait for it to finish');
+    const spec = req.model.trim();
+    const setKey = req.toolSet ?? '';
+    const key = `${req.workflow}|${spec}|${setKey}`;
+    let conv = this.conversation;
+    if (!conv || conv.key !== key || conv.robot !== robot || req.fresh) {
+      let model;
+      try {
+        checkSpec(spec);
+        const secrets = this.lookup();
+        model = createModel(spec, { env: this.env(), ...(secrets ? { secrets } : {}) });
+      } catch (e) {
+        throw new AppApiError('invalid_request', e instanceof ModelError ? e.message : (e as Error).message);
+      }
+      let workflow;
+      try {
+        workflow = createWorkflow(req.workflow, robot, req.toolSet ? { toolSet: req.toolSet } : {});
+      } catch (e) {
+        const known = WORKFLOWS.map((w) => w.id).join(', ');
+        throw new AppApiError('invalid_request', e instanceof UnknownWorkflowError ? `unknown workflow "${req.workflow}"; workflows: ${known}` : (e as Error).message);
+      }
+      const session = new AgentSession({
+        model,
+        robot,
+        workflow,
+        ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
+        traceSinks: (info) => {
+          const sink = new MemorySink();
+          this.lastNamed = info.runId;
+          this.traces.set(info.runId, sink);
+          while (this.traces.size > KEEP_TRACES) this.traces.delete(this.traces.keys().next().value!);
+          return [sink];
+        },
+      });
+      conv = { key, robot, session };
+      this.conversation = conv;
+    }
+    const session = conv.session;
+    let runId = '';
+    const send = (event: RunEvent): void => this.opts.emit({ type: 'run', event });
+    const callArgs = new Map<string, { args: unknown; targets: string[]; activityId: number }>();
+    const onEvent = (e: FlowEvent): void => {
+      switch (e.type) {
+        case 'text':
+          send({ kind: 'text_delta', runId, iteration: e.iteration, text: e.delta });
+          break;
+        case 'assistant':
+          send({ kind: 'assistant', runId, iteration: e.iteration, text: e.message.content ?? null, usage: e.usage ?? null });
+          break;
+        case 'tool_start': {
+          const args = parseArgs(e.arguments);
+          const targets = this.opts.targetsOf(args);
+          const activityId = ++this.agentCallIds;
+          callArgs.set(e.id, { args, targets, activityId });
+          send({ kind: 'tool_call', runId, callId: e.id, iteration: e.iteration, name: e.name, args });
+          this.opts.emit({ type: 'tool_activity', phase: 'start', callId: activityId, tool: e.name, args, targets, ok: null, source: 'agent' });
+          break;
+        }
+        case 'tool_end': {
+          send({ kind: 'tool_result', runId, callId: e.id, name: e.name, ok: e.ok, status: e.status, content: e.content, durationMs: Math.round(e.durationMs) });
+          const c = callArgs.get(e.id);
+          if (c) this.opts.emit({ type: 'tool_activity', phase: 'end', callId: c.activityId, tool: e.name, args: c.args, targets: c.targets, ok: e.ok, source: 'agent' });
+          this.opts.afterTool();
+          break;
+        }
+        case 'approval':
+          send({ kind: 'approval', runId, callId: e.id, tool: e.name, decision: e.decision, ...(e.note ? { note: e.note } : {}) });
+          break;
+        case 'warning':
+          send({ kind: 'warning', runId, code: e.code, message: e.message, ...(e.toolCallId ? { callId: e.toolCallId } : {}) });
+          break;
+        case 'stop':
+          send({ kind: 'stop', runId, message: e.cause.message });
+          break;
+        case 'error':
+          send({ kind: 'error', runId, message: e.message });
+          break;
+        default:
+          break;
+      }
+    };
+    const done = session.send(req.message, { onEvent, approval: this.gate(req.approval ?? 'auto', () => runId) });
+    // send() names the run synchronously (its trace sinks are made before the first await).
+    runId = this.lastNamed;
+    const tracePath = this.opts.traceDir ? join(this.opts.traceDir, `${runId}.jsonl`) : null;
+    send({ kind: 'started', runId, message: req.message, workflow: req.workflow, model: spec, tracePath });
+    const running: Running = {
+      runId,
+      session,
+      done: done.then(
+        (r) => {
+          send({
+            kind: 'final',
+            runId,
+            text: r.final ?? '',
+            reason: endReason(r.reason),
+            detail: r.reason === 'model_error' ? (r.error?.message ?? 'the model failed') : r.reason === 'stopped' ? (r.stopped?.message ?? 'stopped') : r.reason,
+            tracePath,
+            iterations: r.iterations,
+            toolCalls: r.toolCallsRun,
+            usage: r.usage,
+            durationMs: Math.round(r.durationMs),
+          });
+          return r;
+        },
+        (e: unknown) => {
+          const message = e instanceof Error ? e.message : String(e);
+          send({ kind: 'error', runId, message });
+          send({ kind: 'final', runId, text: '', reason: 'error', detail: message, tracePath, iterations: 0, toolCalls: 0, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, durationMs: 0 });
+          return undefined;
+        },
+      ),
+    };
+    this.running = running;
+    void running.done.finally(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    return { runId, tracePath };
+  }
+
+  private gate(mode: 'auto' | 'ask' | 'deny', runId: () => string): ApprovalGate {
+    if (mode === 'auto') return { policy: { information: 'auto', action: 'auto' } };
+    if (mode === 'deny') return { policy: { information: 'auto', action: 'deny' } };
+    return {
+      policy: { information: 'auto', action: 'ask' },
+      ask: (req) =>
+        new Promise<ApprovalAnswer>((resolve) => {
+          const id = `approval-${++this.approvalIds}`;
+          const finish = (a: ApprovalAnswer): void => {
+            this.approvals.delete(id);
+            resolve(a);
+          };
+          this.approvals.set(id, finish);
+          // A stopped run drops its open question (the flow ends the wait itself).
+          req.signal.addEventListener('abort', () => this.approvals.delete(id), { once: true });
+          this.opts.emit({
+            type: 'run',
+            event: { kind: 'approval_request', runId: runId(), id, tool: req.tool, args: req.args, reason: `${req.tool} is an ${req.category} tool: it runs only when you approve` },
+          });
+        }),
+    };
+  }
+
+  answer(req: Request<'answerApproval'>): Response<'answerApproval'> {
+    const finish = this.approvals.get(req.id);
+    if (!finish) return { ok: false, message: `no open approval request "${req.id}" (it was answered, or the run ended)` };
+    const note = req.note?.trim();
+    finish({ approved: req.decision === 'approve', ...(note ? { note } : {}) });
+    return { ok: true, message: req.decision === 'approve' ? 'approved' : 'rejected' };
+  }
+
+  /** Stops the model request and the running skill at once. */
+  stop(reason = 'stopped by the user'): Response<'stop'> {
+    const r = this.running;
+    if (!r) return { ok: false, message: 'no run is going' };
+    r.session.stop(reason);
+    this.opts.wake();
+    return { ok: true, message: `stopping run ${r.runId}` };
+  }
+
+  /** Stops a run and waits for it to end (before the world is replaced). */
+  async stopAndWait(reason: string): Promise<void> {
+    const r = this.running;
+    if (!r) return;
+    r.session.stop(reason);
+    this.opts.wake();
+    await Promise.race([r.done, new Promise((res) => setTimeout(res, 3000))]);
+  }
+
+  /** Forgets the conversation (a new scene). */
+  forget(): void {
+    this.conversation = undefined;
+  }
+
+  async exportTrace(req: Request<'exportTrace'>): Promise<Response<'exportTrace'>> {
+    const name = `${req.runId}.jsonl`;
+    const mem = this.traces.get(req.runId);
+    if (mem) return { name, text: toJsonl(mem.lines) };
+    if (this.opts.traceDir) {
+      try {
+        return { name, text: await readFile(join(this.opts.traceDir, name), 'utf8') };
+      } catch {
+        // fall through
+      }
+    }
+    throw new AppApiError('invalid_request', `no trace for run "${req.runId}" in this session`);
+  }
+
+  importTrace(req: Request<'importTrace'>): Response<'importTrace'> {
+    try {
+      const t = parseTrace(req.text, 'imported trace');
+      return { header: t.header, records: t.records, truncated: t.truncated !== undefined };
+    } catch (e) {
+      throw new AppApiError('invalid_request', e instanceof TraceFormatError ? e.message : `not a trace: ${(e as Error).message}`);
+    }
+  }
+}
+
+/** Scripted models read a file on the host: only a .json script, never another file. */
+function checkSpec(spec: string): void {
+  const p = parseModelSpec(spec);
+  if (p.provider === 'scripted' && !/\.json$/i.test(p.file)) throw new ModelError(`a scripted model reads a .json script, not "${p.file}"`, 'config');
+}
+
+function endReason(r: TurnResult['reason']): RunEndReason {
+  if (r === 'final') return 'done';
+  if (r === 'stopped') return 'stopped';
+  if (r === 'model_error') return 'error';
+  return 'limit';
+}
+
+function parseArgs(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function toJsonl(lines: readonly TraceLine[]): string {
+  return lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length ? '\n' : '');
+}
