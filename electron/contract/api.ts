@@ -63,6 +63,8 @@ export const METHODS = {
         approval: ApprovalMode.optional(),
         /** Forget the conversation before this turn. */
         fresh: z.boolean().optional(),
+        /** The user's edited system prompt for this workflow (a saved preset); omitted = the workflow's own. */
+        systemPrompt: z.string().min(1).max(50_000).optional(),
       })
       .strict(),
     response: z.object({ runId: z.string(), tracePath: z.string().nullable() }),

@@ -47,6 +47,14 @@ describe('agent runs in the session service (headless)', () => {
     expect((await session.detectModels({})).ollama.reachable).toBe(false);
   });
 
+  it('an edited system prompt replaces the workflow\'s prompt in the trace', async () => {
+    const model = script('prompt', [{ content: 'ok' }]);
+    const { runId } = await session.run({ message: 'hello', workflow: 'flat', model, fresh: true, systemPrompt: 'You are a terse robot. Custom preset.' });
+    await c.until(runId, (e) => e.kind === 'final');
+    const text = (await session.exportTrace({ runId })).text;
+    expect(text).toContain('You are a terse robot. Custom preset.');
+  });
+
   it('a scripted run moves the robot, streams events in order and writes a trace that exports and imports', async () => {
     const model = script('pick', [call('pick', { object_name: 'lemon' }), { content: 'I picked up the lemon.' }]);
     const { runId, tracePath } = await session.run({ message: 'pick the lemon', workflow: 'flat', model });

@@ -124,7 +124,7 @@ export class AgentHost {
     if (this.running) throw new AppApiError('busy', 'a run is already going: stop it or wait for it to finish');
     const spec = req.model.trim();
     const setKey = req.toolSet ?? '';
-    const key = `${req.workflow}|${spec}|${setKey}`;
+    const key = `${req.workflow}|${spec}|${setKey}|${req.systemPrompt ?? ''}`;
     let conv = this.conversation;
     if (!conv || conv.key !== key || conv.robot !== robot || req.fresh) {
       let model;
@@ -137,7 +137,10 @@ export class AgentHost {
       }
       let workflow;
       try {
-        workflow = createWorkflow(req.workflow, robot, req.toolSet ? { toolSet: req.toolSet } : {});
+        const base = createWorkflow(req.workflow, robot, req.toolSet ? { toolSet: req.toolSet } : {});
+        // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
+        const prompt = req.systemPrompt;
+        workflow = prompt ? Object.assign(Object.create(base) as typeof base, { systemPrompt: () => prompt }) : base;
       } catch (e) {
         const known = WORKFLOWS.map((w) => w.id).join(', ');
         throw new AppApiError('invalid_request', e instanceof UnknownWorkflowError ? `unknown workflow "${req.workflow}"; workflows: ${known}` : (e as Error).message);

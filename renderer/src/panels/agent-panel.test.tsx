@@ -31,7 +31,25 @@ describe('AgentPanel', () => {
     expect(screen.getByText('No model connected')).toBeTruthy();
     expect(screen.getAllByText(/OPENAI_API_KEY/).length).toBeGreaterThan(0);
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((await screen.findByTestId('system-prompt')).textContent).toBe('You control a robot arm.');
+    expect(((await screen.findByTestId('system-prompt')) as HTMLTextAreaElement).value).toBe('You control a robot arm.');
+  });
+
+  it('edits the system prompt, sends it with the run, and saves it as a preset', async () => {
+    const api = fakeApi({ run: () => ({ runId: R, tracePath: null }) });
+    render(<AgentPanel api={api} desktop={false} />);
+    chooseScripted();
+    const prompt = (await screen.findByTestId('system-prompt')) as HTMLTextAreaElement;
+    fireEvent.change(prompt, { target: { value: 'You control a robot arm. Be brief.' } });
+    fireEvent.change(screen.getByLabelText('Preset name'), { target: { value: 'brief' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save as preset' }));
+    expect(JSON.parse(localStorage.getItem('skillbridge.promptPresets') ?? '[]')).toEqual([{ name: 'brief', workflow: 'rtw/basic', prompt: 'You control a robot arm. Be brief.' }]);
+    fireEvent.change(screen.getByLabelText('Message to the agent'), { target: { value: 'hi' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(api.calls.find((c) => c.method === 'run')?.request).toMatchObject({ systemPrompt: 'You control a robot arm. Be brief.' }));
+    fireEvent.click(screen.getByRole('button', { name: "Use the workflow's prompt" }));
+    expect(prompt.value).toBe('You control a robot arm.');
+    fireEvent.change(screen.getByLabelText('Prompt preset'), { target: { value: 'brief' } });
+    expect(prompt.value).toBe('You control a robot arm. Be brief.');
   });
 
   it('tests the connection and reports reachability, tool calls and the fix', async () => {

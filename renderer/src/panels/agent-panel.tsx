@@ -20,6 +20,35 @@ export const PRESETS: Array<{ id: Preset; label: string; model: string; hint: st
   { id: 'scripted', label: 'Scripted file', model: '', hint: 'Replays assistant turns from a .json file on the host (tests, demos).' },
 ];
 
+/** A saved system prompt for one workflow (kept in the browser's storage). */
+export interface PromptPreset {
+  name: string;
+  workflow: string;
+  prompt: string;
+}
+
+const PRESET_KEY = 'skillbridge.promptPresets';
+
+export function loadPromptPresets(): PromptPreset[] {
+  try {
+    const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(PRESET_KEY) ?? '[]');
+    if (!Array.isArray(raw)) return [];
+    return raw.filter(
+      (p): p is PromptPreset => typeof p === 'object' && p !== null && typeof p.name === 'string' && typeof p.workflow === 'string' && typeof p.prompt === 'string',
+    );
+  } catch {
+    return [];
+  }
+}
+
+function savePromptPresets(list: readonly PromptPreset[]): void {
+  try {
+    globalThis.localStorage?.setItem(PRESET_KEY, JSON.stringify(list));
+  } catch {
+    // Storage full or disabled: the edit still applies to this session.
+  }
+}
+
 export interface ModelSettings {
   preset: Preset;
   model: string;
@@ -71,6 +100,10 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
   const [replay, setReplay] = useState<RunView | null>(null);
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  /** Edited system prompts by workflow id; absent = the workflow's own prompt. */
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [presets, setPresets] = useState<PromptPreset[]>(() => loadPromptPresets());
+  const [presetName, setPresetName] = useState('');
   const pending = useRef<Map<string, Parameters<typeof applyEvent>[1][]>>(new Map());
 
   const spec = specOf(settings);
@@ -131,7 +164,9 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
     setProblem(null);
     setReplay(null);
     try {
-      const r = await api.run({ message, workflow, model: spec, approval, ...(toolSet ? { toolSet } : {}) });
+      const edited = edits[workflow];
+      const own = workflows.find((w) => w.id === workflow)?.systemPrompt;
+      const r = await api.run({ message, workflow, model: spec, approval, ...(toolSet ? { toolSet } : {}), ...(edited && edited !== own ? { systemPrompt: edited } : {}) });
       setText('');
       setRuns((rs) => {
         let v = { ...newRun(r.runId, message, spec, workflow), tracePath: r.tracePath };
@@ -355,7 +390,51 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
         <details className="system-prompt">
           <summary>System prompt ({wf.title})</summary>
           <p className="muted">{wf.description}</p>
-          <pre data-testid="system-prompt">{wf.systemPrompt}</pre>
+          <textarea
+            data-testid="system-prompt"
+            aria-label="System prompt"
+            rows={8}
+            value={edits[wf.id] ?? wf.systemPrompt}
+            onChange={(e) => setEdits((m) => ({ ...m, [wf.id]: e.target.value }))}
+          />
+          <div className="row">
+            <button type="button" disabled={edits[wf.id] === undefined} onClick={() => setEdits(({ [wf.id]: _drop, ...rest }) => rest)}>
+              Use the workflow's prompt
+            </button>
+            <input aria-label="Preset name" placeholder="preset name" value={presetName} onChange={(e) => setPresetName(e.target.value)} />
+            <button
+              type="button"
+              disabled={!presetName.trim()}
+              onClick={() => {
+                const item = { name: presetName.trim(), workflow: wf.id, prompt: edits[wf.id] ?? wf.systemPrompt };
+                const next = [...presets.filter((p) => !(p.name === item.name && p.workflow === item.workflow)), item];
+                setPresets(next);
+                savePromptPresets(next);
+                setPresetName('');
+              }}
+            >
+              Save as preset
+            </button>
+            {presets.some((p) => p.workflow === wf.id) && (
+              <select
+                aria-label="Prompt preset"
+                value=""
+                onChange={(e) => {
+                  const p = presets.find((x) => x.workflow === wf.id && x.name === e.target.value);
+                  if (p) setEdits((m) => ({ ...m, [wf.id]: p.prompt }));
+                }}
+              >
+                <option value="">load a preset…</option>
+                {presets
+                  .filter((p) => p.workflow === wf.id)
+                  .map((p) => (
+                    <option key={p.name} value={p.name}>
+                      {p.name}
+                    </option>
+                  ))}
+              </select>
+            )}
+          </div>
         </details>
       )}
 
