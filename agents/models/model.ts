@@ -47,6 +47,8 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** Called with each streamed text delta; adapters that cannot stream call it once with the whole text. */
   onText?: (delta: string) => void;
+  /** Called with each streamed delta of the model's reasoning ("thinking"), kept out of onText. */
+  onReasoning?: (delta: string) => void;
   /**
    * Called before an adapter retries (rate limit, server error, dropped stream).
    * Text already passed to onText belongs to the abandoned attempt: reset any display.
@@ -67,6 +69,8 @@ export interface Completion {
   message: AssistantMessage;
   /** Convenience: message.tool_calls ?? []. */
   toolCalls: ToolCall[];
+  /** The model's reasoning ("thinking"), when the server sent any; never part of `message`. */
+  reasoning?: string;
   usage?: Usage;
   finishReason?: string;
   /** How the tool calls were obtained: native tool calls, or parsed from text by a fallback. */

@@ -483,3 +483,45 @@ async function waitFor(cond: () => boolean, ms = 1000): Promise<void> {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+describe('OpenAI-compatible adapter: reasoning ("thinking") models', () => {
+  it('keeps reasoning_content out of the answer and streams it through onReasoning', async () => {
+    const s = await start([{ reasoning: 'The user greets me; greet back.', content: 'Hello!', textChunkSize: 5 }]);
+    const text: string[] = [];
+    const thought: string[] = [];
+    const r = await model(s).complete({ messages: user, onText: (d) => text.push(d), onReasoning: (d) => thought.push(d) });
+    expect(thought.length).toBeGreaterThan(1);
+    expect(thought.join('')).toBe('The user greets me; greet back.');
+    expect(text.join('')).toBe('Hello!');
+    expect(r.message).toEqual({ role: 'assistant', content: 'Hello!' });
+    expect(r.reasoning).toBe('The user greets me; greet back.');
+  });
+
+  it('reads Ollama\'s `reasoning` field beside tool calls, non-streaming', async () => {
+    const s = await start([{ reasoning: 'Pick it.', reasoningField: 'reasoning', toolCalls: [{ id: 'p1', name: 'pick', arguments: { object: 'lemon_1' } }] }]);
+    const thought: string[] = [];
+    const r = await model(s, { stream: false }).complete({ messages: user, tools, onReasoning: (d) => thought.push(d) });
+    expect(thought).toEqual(['Pick it.']);
+    expect(r.reasoning).toBe('Pick it.');
+    expect(r.message).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'p1', type: 'function', function: { name: 'pick', arguments: '{"object":"lemon_1"}' } }] });
+  });
+
+  it('splits an inline <think> block from the streamed content (Qwen3, DeepSeek-R1 served raw)', async () => {
+    const s = await start([{ content: '<think>\nThe lemon is closest.\n</think>\n\nThe lemon is closest.', textChunkSize: 3 }]);
+    const text: string[] = [];
+    const thought: string[] = [];
+    const r = await model(s).complete({ messages: user, onText: (d) => text.push(d), onReasoning: (d) => thought.push(d) });
+    expect(text.join('')).toBe('The lemon is closest.');
+    expect(thought.join('')).toContain('The lemon is closest.');
+    expect(r.message.content).toBe('The lemon is closest.');
+    expect(r.reasoning).toBe('The lemon is closest.');
+  });
+
+  it('does not mistake a JSON example inside the thinking for a text tool call', async () => {
+    const s = await start([{ content: '<think>I could send {"name": "pick", "arguments": {"object": "lemon_1"}} but should ask first.</think>Shall I pick the lemon?' }]);
+    const r = await model(s, { textToolCallFallback: true }).complete({ messages: user, tools });
+    expect(r.toolCalls).toEqual([]);
+    expect(r.message.content).toBe('Shall I pick the lemon?');
+    expect(r.reasoning).toContain('should ask first');
+  });
+});

@@ -13,6 +13,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { ModelError, type ChatMessage, type Completion, type CompletionRequest, type Model, type ToolCall, type Usage } from './model';
+import { splitThink, ThinkSplitter } from './reasoning';
 import { parseTextToolCalls } from './text-tool-calls';
 
 export interface OpenAICompatibleOptions {
@@ -99,10 +100,10 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
           ...(rejected.has('stream_options') ? {} : { stream_options: { include_usage: true } }),
         };
         const stream = await client.chat.completions.create(params, { signal: ctl.signal });
-        const asm = new StreamAssembler();
+        const asm = new StreamAssembler(req.onText, req.onReasoning);
         for await (const chunk of stream) {
           arm();
-          asm.push(chunk as unknown, req.onText);
+          asm.push(chunk as unknown);
         }
         // The SDK ends a stream quietly when its request is aborted.
         if (ctl.signal.aborted) throw ctl.signal.reason ?? new Error('aborted');
@@ -120,6 +121,7 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
         const params: ChatCompletionCreateParamsNonStreaming = { ...base, stream: false };
         const raw: unknown = await client.chat.completions.create(params, { signal: ctl.signal });
         result = fromCompletion(raw, endpoint);
+        if (result.reasoning) req.onReasoning?.(result.reasoning);
         if (result.message.content) req.onText?.(result.message.content);
       }
       if (opts.textToolCallFallback && req.tools?.length && !result.toolCalls.length && result.message.content) {
@@ -220,6 +222,8 @@ const ChunkZ = z.object({
         delta: z
           .object({
             content: z.string().nullish(),
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
             tool_calls: z
               .array(
                 z.object({
@@ -243,6 +247,8 @@ const CompletionZ = z.object({
       z.object({
         message: z.object({
           content: z.string().nullish(),
+          reasoning_content: z.string().nullish(),
+          reasoning: z.string().nullish(),
           tool_calls: z
             .array(z.object({ id: z.string().nullish(), function: z.object({ name: z.string(), arguments: ArgsZ }) }))
             .nullish(),
@@ -339,22 +345,40 @@ function isCompleteJson(s: string): boolean {
 
 class StreamAssembler {
   private text = '';
+  private reasoning = '';
   private readonly tools = new ToolCallAssembler();
+  private readonly think: ThinkSplitter;
   private finishReason: string | undefined;
   private usage: Usage | undefined;
   /** A finish_reason arrived: the stream was not cut short. */
   finished = false;
 
-  push(raw: unknown, onText?: (d: string) => void): void {
+  constructor(
+    onText: ((d: string) => void) | undefined,
+    private readonly onReasoning: ((d: string) => void) | undefined,
+  ) {
+    // Inline <think> text goes to onReasoning as it streams; the whole text is split again at the end.
+    this.think = new ThinkSplitter(
+      (d) => onText?.(d),
+      (d) => onReasoning?.(d),
+    );
+  }
+
+  push(raw: unknown): void {
     const parsed = ChunkZ.safeParse(raw);
     if (!parsed.success) return; // keep-alives and vendor events carry nothing we use
     const chunk = parsed.data;
     if (chunk.usage) this.usage = toUsage(chunk.usage);
     for (const choice of chunk.choices ?? []) {
       const d = choice.delta;
+      const r = d?.reasoning_content || d?.reasoning;
+      if (r) {
+        this.reasoning += r;
+        this.onReasoning?.(r);
+      }
       if (d?.content) {
         this.text += d.content;
-        onText?.(d.content);
+        this.think.push(d.content);
       }
       for (const tc of d?.tool_calls ?? []) this.tools.push(tc);
       if (choice.finish_reason) {
@@ -365,16 +389,21 @@ class StreamAssembler {
   }
 
   result(): Completion {
-    return completion(this.text, this.tools.result(), this.finishReason, this.usage);
+    this.think.end();
+    return completion(this.text, this.reasoning, this.tools.result(), this.finishReason, this.usage);
   }
 }
 
-function completion(text: string, toolCalls: ToolCall[], finishReason: string | undefined, usage: Usage | undefined): Completion {
+function completion(content: string, fieldReasoning: string, toolCalls: ToolCall[], finishReason: string | undefined, usage: Usage | undefined): Completion {
+  const split = splitThink(content);
+  const text = split.text;
+  const reasoning = [fieldReasoning.trim(), split.reasoning].filter(Boolean).join('\n\n');
   // Tool calls decide, not finish_reason: Ollama says "stop" beside calls.
   const has = toolCalls.length > 0;
   return {
     message: has ? { role: 'assistant', content: text || null, tool_calls: toolCalls } : { role: 'assistant', content: text },
     toolCalls,
+    ...(reasoning ? { reasoning } : {}),
     ...(usage ? { usage } : {}),
     // 'length' survives: a call cut off by the token limit has broken arguments.
     ...(has && finishReason !== 'length' ? { finishReason: 'tool_calls' } : finishReason ? { finishReason } : {}),
@@ -397,7 +426,7 @@ function fromCompletion(raw: unknown, endpoint: string): Completion {
   const calls = (choice?.message.tool_calls ?? []).map(
     (tc): ToolCall => ({ id: tc.id || generatedCallId(), type: 'function', function: { name: tc.function.name, arguments: argsText(tc.function.arguments) || '{}' } }),
   );
-  return completion(choice?.message.content ?? '', calls, choice?.finish_reason ?? undefined, toUsage(parsed.data.usage));
+  return completion(choice?.message.content ?? '', choice?.message.reasoning_content || choice?.message.reasoning || '', calls, choice?.finish_reason ?? undefined, toUsage(parsed.data.usage));
 }
 
 /** Guarded: only calls to tools the request offered, only when no native call came. */

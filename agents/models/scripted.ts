@@ -19,6 +19,8 @@ export const ScriptedTurnSchema = z.strictObject({
   role: z.literal('assistant').optional(),
   content: z.string().nullable().optional(),
   tool_calls: z.array(ScriptToolCallZ).optional(),
+  /** Reasoning ("thinking") to report beside the turn, as vLLM and LM Studio send it. */
+  reasoning_content: z.string().optional(),
 });
 export type ScriptedTurn = z.input<typeof ScriptedTurnSchema>;
 
@@ -37,13 +39,19 @@ export interface ScriptedModel extends Model {
   remaining(): number;
 }
 
+/** A validated turn: the message for the history, and any reasoning reported beside it. */
+export interface ParsedTurn {
+  message: AssistantMessage;
+  reasoning?: string;
+}
+
 /** Validates a script; errors name the turn index and the field. */
-export function parseScript(turns: unknown, source = 'script'): AssistantMessage[] {
+export function parseScript(turns: unknown, source = 'script'): ParsedTurn[] {
   if (!Array.isArray(turns)) throw new ModelError(`${source}: expected a JSON array of assistant messages, got ${describe(turns)}.`, 'config');
   return turns.map((t, i) => normaliseTurn(t, i, source));
 }
 
-function normaliseTurn(turn: unknown, index: number, source: string): AssistantMessage {
+function normaliseTurn(turn: unknown, index: number, source: string): ParsedTurn {
   const r = ScriptedTurnSchema.safeParse(turn);
   if (!r.success) {
     const issues = r.error.issues.map((iss) => `${source}[${index}]${iss.path.map((p) => `.${String(p)}`).join('')}: ${iss.message}`).join('; ');
@@ -55,7 +63,8 @@ function normaliseTurn(turn: unknown, index: number, source: string): AssistantM
     if (typeof args === 'string' && !args.trim()) text = '{}';
     return { id: tc.id ?? `call_${index}_${j}`, type: 'function', function: { name: tc.function.name, arguments: text } };
   });
-  return calls.length ? { role: 'assistant', content: r.data.content ?? null, tool_calls: calls } : { role: 'assistant', content: r.data.content ?? '' };
+  const message: AssistantMessage = calls.length ? { role: 'assistant', content: r.data.content ?? null, tool_calls: calls } : { role: 'assistant', content: r.data.content ?? '' };
+  return r.data.reasoning_content ? { message, reasoning: r.data.reasoning_content } : { message };
 }
 
 function describe(v: unknown): string {
@@ -112,7 +121,7 @@ export function fromFunction(
 function build(
   id: string,
   opts: ScriptedModelOptions,
-  nextTurn: (req: CompletionRequest) => AssistantMessage | Promise<AssistantMessage>,
+  nextTurn: (req: CompletionRequest) => ParsedTurn | Promise<ParsedTurn>,
   remaining: () => number,
 ): ScriptedModel {
   const requests: CompletionRequest[] = [];
@@ -125,13 +134,15 @@ function build(
       const abortedError = (): ModelError => new ModelError(`${id}: the request was aborted.`, 'aborted');
       if (req.signal?.aborted) throw abortedError();
       if (opts.delayMs) await delay(opts.delayMs, req.signal, abortedError);
-      const message = await nextTurn(req);
+      const { message, reasoning } = await nextTurn(req);
       if (req.signal?.aborted) throw abortedError();
+      if (reasoning) req.onReasoning?.(reasoning);
       if (message.content) req.onText?.(message.content);
       const toolCalls = message.tool_calls ?? [];
       return {
         message,
         toolCalls,
+        ...(reasoning ? { reasoning } : {}),
         finishReason: toolCalls.length ? 'tool_calls' : 'stop',
         ...(toolCalls.length ? { toolCallSource: 'native' as const } : {}),
       };

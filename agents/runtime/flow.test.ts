@@ -40,6 +40,19 @@ describe('runFlow', () => {
     expectValidHistory(r.messages);
   });
 
+  it('records the model\'s reasoning in the trace and the events, but keeps it out of the history', async () => {
+    const model = new FakeModel([{ reasoning: 'I should look first.', toolCalls: [{ name: 'look' }] }, { reasoning: 'A lemon and a bowl: answer.', content: 'A lemon and a bowl.' }]);
+    const events: FlowEvent[] = [];
+    const { sink, run } = setup(model, [look], { onEvent: (e) => events.push(e) });
+    const r = await run;
+    expect(r.final).toBe('A lemon and a bowl.');
+    const assistants = sink.records.filter((x) => x.type === 'message' && x.role === 'assistant');
+    expect(assistants.map((x) => (x.type === 'message' ? x.reasoning : undefined))).toEqual(['I should look first.', 'A lemon and a bowl: answer.']);
+    expect(events.filter((e) => e.type === 'reasoning').map((e) => (e.type === 'reasoning' ? e.delta : ''))).toEqual(['I should look first.', 'A lemon and a bowl: answer.']);
+    expect(JSON.stringify(model.requests[1]!.messages)).not.toContain('look first');
+    expect(JSON.stringify(r.messages)).not.toContain('look first');
+  });
+
   it('Warning 1: a final answer sent with tool calls is discarded, the calls still run, and the model is told', async () => {
     const model = new FakeModel([{ content: 'Final answer: there is a lemon.', toolCalls: [{ name: 'look' }] }, answer('There is a lemon and a bowl.')]);
     const { sink, run } = setup(model);

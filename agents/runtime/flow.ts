@@ -60,8 +60,9 @@ export type FlowEvent =
   | { type: 'iteration'; iteration: number; tools: string[] }
   | { type: 'route'; route: string }
   | { type: 'text'; iteration: number; delta: string }
+  | { type: 'reasoning'; iteration: number; delta: string }
   | { type: 'retry'; iteration: number; attempt: number; delayMs: number; reason: string }
-  | { type: 'assistant'; iteration: number; message: AssistantMessage; usage?: Usage }
+  | { type: 'assistant'; iteration: number; message: AssistantMessage; usage?: Usage; reasoning?: string }
   | { type: 'tool_start'; iteration: number; id: string; name: string; arguments: string }
   | { type: 'approval'; iteration: number; id: string; name: string; decision: 'approved' | 'rejected' | 'denied'; note?: string }
   | { type: 'tool_end'; iteration: number; id: string; name: string; ok: boolean; status: ToolStatus; content: string; durationMs: number }
@@ -436,6 +437,7 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
         messages: messages.slice(),
         signal,
         onText: (delta) => emit({ type: 'text', iteration, delta }),
+        onReasoning: (delta) => emit({ type: 'reasoning', iteration, delta }),
         onRetry: (info) => emit({ type: 'retry', iteration, ...info }),
         // An empty tools array is rejected by some servers; omit it instead.
         ...(offered.size ? { tools: toModelTools(tools.map((t) => t.schema())) } : {}),
@@ -467,10 +469,12 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
         role: 'assistant',
         content: assistant.content ?? null,
         ...(calls.length ? { tool_calls: calls } : {}),
+        ...(completion.reasoning ? { reasoning: completion.reasoning } : {}),
         iteration,
         ...(completion.usage ? { usage: completion.usage } : {}),
       });
-      emit({ type: 'assistant', iteration, message: assistant, ...(completion.usage ? { usage: completion.usage } : {}) });
+      // The reasoning stays out of the history: models are trained to see only earlier answers.
+      emit({ type: 'assistant', iteration, message: assistant, ...(completion.usage ? { usage: completion.usage } : {}), ...(completion.reasoning ? { reasoning: completion.reasoning } : {}) });
 
       if (!calls.length) {
         if (text.trim()) {

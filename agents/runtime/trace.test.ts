@@ -13,7 +13,7 @@ const usage = { promptTokens: 12, completionTokens: 3, totalTokens: 15 };
 
 async function tracedRun(path: string, extra: MemorySink[] = []) {
   const trace = Trace.toFile(path, header, extra);
-  const model = new FakeModel([call('lok'), call('look', {}, { usage }), answer('A lemon.', { usage })]);
+  const model = new FakeModel([call('lok'), call('look', {}, { usage }), answer('A lemon.', { usage, reasoning: 'The look result names a lemon.' })]);
   await runFlow({ model, messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'What do you see?' }], tools: () => [look], robot: noRobot, trace, newFrom: 1 });
   trace.close();
 }
@@ -88,6 +88,7 @@ describe('trace files', () => {
     expect(text).toContain('→ lok {}');
     expect(text).toContain('! made_up_tool_name: Warning (made_up_tool_name): there is no tool named "lok". Did you mean "look"?');
     expect(text).toContain('← look ok in');
+    expect(text).toContain('assistant: (thinking) The look result names a lemon.');
     expect(text).toContain('final: A lemon.');
     expect(text).toMatch(/end: final after 3 iteration\(s\), 2 tool call\(s\), 30 tokens/);
   });

@@ -42,6 +42,8 @@ const MessageEvent = z.object({
   role: z.enum(['system', 'user', 'assistant']),
   content: z.string().nullable(),
   tool_calls: z.array(ToolCallSchema).optional(),
+  /** The model's reasoning ("thinking") for this turn; not sent back to the model. */
+  reasoning: z.string().optional(),
   iteration: z.number().optional(),
   /** From an earlier turn: context the run was given, not something it produced. */
   prior: z.boolean().optional(),
@@ -354,7 +356,8 @@ function describe(r: TraceRecord): string {
       const who = r.prior ? `(earlier) ${r.role}` : r.role;
       const calls = r.tool_calls?.length ? ` [calls ${r.tool_calls.map((c) => c.function.name).join(', ')}]` : '';
       const usage = r.usage ? ` (${r.usage.promptTokens}+${r.usage.completionTokens} tokens)` : '';
-      return `${who}: ${indent(r.content?.trim() || '(no text)')}${calls}${usage}`;
+      const thought = r.reasoning ? `(thinking) ${indent(r.reasoning.trim())}\n            ` : '';
+      return `${who}: ${thought}${indent(r.content?.trim() || '(no text)')}${calls}${usage}`;
     }
     case 'tool_call':
       return `→ ${r.name} ${r.arguments || '{}'}  #${r.id}`;

@@ -250,8 +250,17 @@ export type RunEndReason = z.infer<typeof RunEndReason>;
 export const RunEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('started'), runId: z.string(), message: z.string(), workflow: z.string(), model: z.string(), tracePath: z.string().nullable() }),
   z.object({ kind: z.literal('text_delta'), runId: z.string(), iteration: z.number().int(), text: z.string() }),
+  /** Streamed reasoning ("thinking") of a model that reports it; shown apart from the answer. */
+  z.object({ kind: z.literal('reasoning_delta'), runId: z.string(), iteration: z.number().int(), text: z.string() }),
   /** One model turn is complete: its text and the tokens it took. */
-  z.object({ kind: z.literal('assistant'), runId: z.string(), iteration: z.number().int(), text: z.string().nullable(), usage: TokenUsage.nullable() }),
+  z.object({
+    kind: z.literal('assistant'),
+    runId: z.string(),
+    iteration: z.number().int(),
+    text: z.string().nullable(),
+    usage: TokenUsage.nullable(),
+    reasoning: z.string().optional(),
+  }),
   z.object({ kind: z.literal('tool_call'), runId: z.string(), callId: z.string(), iteration: z.number().int(), name: z.string(), args: z.unknown().optional() }),
   z.object({
     kind: z.literal('tool_result'),

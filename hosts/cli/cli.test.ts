@@ -160,7 +160,7 @@ describe('skillbridge run and trace', () => {
   });
 
   it('reads turns from stdin in interactive mode, keeping the conversation', () => {
-    const script = temp('turns2.json', JSON.stringify([{ content: 'Hello!' }, { content: 'Still here.' }]));
+    const script = temp('turns2.json', JSON.stringify([{ content: 'Hello!', reasoning_content: 'A greeting; greet back.' }, { content: 'Still here.' }]));
     const dir = mkdtempSync(join(tmpdir(), 'sb-'));
     const r = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'run', '--scene', 'tabletop/fruits', '--model', `scripted:${script}`, '--trace', join(dir, 't.jsonl')], {
       input: 'hi\nare you there?\n',
@@ -169,6 +169,8 @@ describe('skillbridge run and trace', () => {
     });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/answer: Hello!/);
+    // The reasoning is shown apart from the answer (and is not the answer).
+    expect(r.stdout).toMatch(/thinking: A greeting; greet back\.\nmodel: Hello!/);
     expect(r.stdout).toMatch(/answer: Still here\./);
     expect(r.stdout).toMatch(/t-turn2\.jsonl/);
   });

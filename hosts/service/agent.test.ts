@@ -56,7 +56,7 @@ describe('agent runs in the session service (headless)', () => {
   });
 
   it('a scripted run moves the robot, streams events in order and writes a trace that exports and imports', async () => {
-    const model = script('pick', [call('pick', { object_name: 'lemon' }), { content: 'I picked up the lemon.' }]);
+    const model = script('pick', [call('pick', { object_name: 'lemon' }), { content: 'I picked up the lemon.', reasoning_content: 'The pick succeeded.' }]);
     const { runId, tracePath } = await session.run({ message: 'pick the lemon', workflow: 'flat', model });
     const fin = await c.until(runId, (e) => e.kind === 'final');
     expect(fin).toMatchObject({ reason: 'done', text: 'I picked up the lemon.', toolCalls: 1 });
@@ -66,6 +66,9 @@ describe('agent runs in the session service (headless)', () => {
     expect(kinds.indexOf('tool_result')).toBeLessThan(kinds.indexOf('final'));
     const result = c.runEvents(runId).find((e) => e.kind === 'tool_result');
     expect(result).toMatchObject({ name: 'pick', ok: true });
+    // A thinking model's reasoning streams apart from the answer and stays on the turn.
+    expect(c.runEvents(runId).find((e) => e.kind === 'reasoning_delta')).toMatchObject({ text: 'The pick succeeded.' });
+    expect(c.runEvents(runId).find((e) => e.kind === 'assistant' && e.text === 'I picked up the lemon.')).toMatchObject({ reasoning: 'The pick succeeded.' });
     expect((await session.getSnapshot({})).holding).toBe('lemon_1');
     const activity = c.events.filter((e) => e.type === 'tool_activity' && e.source === 'agent');
     expect(activity.map((e) => e.type === 'tool_activity' && e.phase)).toEqual(['start', 'end']);
@@ -75,6 +78,7 @@ describe('agent runs in the session service (headless)', () => {
     const imported = await session.importTrace({ text: exported.text });
     expect(imported.header['runId']).toBe(runId);
     expect(imported.records.some((r) => r.type === 'tool_call')).toBe(true);
+    expect(imported.records.some((r) => r.type === 'message' && r['reasoning'] === 'The pick succeeded.')).toBe(true);
     await expect(session.importTrace({ text: '{"nope":1}\n' })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 

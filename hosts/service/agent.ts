@@ -170,8 +170,11 @@ export class AgentHost {
         case 'text':
           send({ kind: 'text_delta', runId, iteration: e.iteration, text: e.delta });
           break;
+        case 'reasoning':
+          send({ kind: 'reasoning_delta', runId, iteration: e.iteration, text: e.delta });
+          break;
         case 'assistant':
-          send({ kind: 'assistant', runId, iteration: e.iteration, text: e.message.content ?? null, usage: e.usage ?? null });
+          send({ kind: 'assistant', runId, iteration: e.iteration, text: e.message.content ?? null, usage: e.usage ?? null, ...(e.reasoning ? { reasoning: e.reasoning } : {}) });
           break;
         case 'tool_start': {
           const args = parseArgs(e.arguments);

@@ -8,6 +8,8 @@ export interface FakeTurn {
   content?: string | null;
   toolCalls?: Array<{ id?: string; name: string; arguments?: string | Record<string, unknown> }>;
   usage?: Usage;
+  /** Reasoning reported beside the turn (through onReasoning and Completion.reasoning). */
+  reasoning?: string;
   /** Answer after this many ms (aborts early with the signal, like a real adapter). */
   delayMs?: number;
   /** Never answer; reject only when the request's signal aborts. */
@@ -49,6 +51,7 @@ export class FakeModel implements Model {
     if (turn.hang) await waitForAbort(signal);
     if (turn.delayMs) await delay(turn.delayMs, signal);
     if (turn.error) throw turn.error;
+    if (turn.reasoning) req.onReasoning?.(turn.reasoning);
     if (turn.content) req.onText?.(turn.content);
     const toolCalls: ToolCall[] = (turn.toolCalls ?? []).map((c) => ({
       id: c.id ?? `fake_${++this.callIds}`,
@@ -59,6 +62,7 @@ export class FakeModel implements Model {
       message: { role: 'assistant', content: turn.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
       toolCalls,
       ...(turn.usage ? { usage: turn.usage } : {}),
+      ...(turn.reasoning ? { reasoning: turn.reasoning } : {}),
       finishReason: toolCalls.length ? 'tool_calls' : 'stop',
       toolCallSource: 'native',
     };

@@ -18,6 +18,10 @@ export interface ScriptToolCall {
 /** A normal answer, with optional quirks of real servers. */
 export interface ReplyStep {
   content?: string;
+  /** Reasoning sent in its own field before the content (streamed in chunks of textChunkSize). */
+  reasoning?: string;
+  /** The field that carries `reasoning`: vLLM, llama.cpp and LM Studio use reasoning_content (default), Ollama reasoning. */
+  reasoningField?: 'reasoning_content' | 'reasoning';
   toolCalls?: ScriptToolCall[];
   /** Defaults to 'tool_calls' when there are tool calls, else 'stop'. */
   finishReason?: string;
@@ -198,6 +202,7 @@ export async function startOpenAIServer(script: StepSource[] = [], options: Open
             message: {
               role: 'assistant',
               content: step.content ?? (calls.length ? null : ''),
+              ...(step.reasoning ? { [step.reasoningField ?? 'reasoning_content']: step.reasoning } : {}),
               ...(calls.length
                 ? { tool_calls: calls.map((c) => ({ ...(c.id ? { id: c.id } : {}), type: 'function', function: { name: c.name, arguments: c.arguments } })) }
                 : {}),
@@ -219,6 +224,8 @@ export async function startOpenAIServer(script: StepSource[] = [], options: Open
     chunks.push(delta({ role: 'assistant', content: '' }));
     const text = step.content ?? '';
     const size = Math.max(1, step.textChunkSize ?? 6);
+    const thought = step.reasoning ?? '';
+    for (let i = 0; i < thought.length; i += size) chunks.push(delta({ [step.reasoningField ?? 'reasoning_content']: thought.slice(i, i + size) }));
     for (let i = 0; i < text.length; i += size) chunks.push(delta({ content: text.slice(i, i + size) }));
     calls.forEach((c, i) => {
       const index = step.reuseIndexZero ? 0 : i;

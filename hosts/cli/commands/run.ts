@@ -31,16 +31,27 @@ function short(text: string, max = 300): string {
 /** Prints flow events readably: streamed text, tool calls and results, warnings. */
 function printer(o: Output): (e: FlowEvent) => void {
   let inText = false;
+  let inThought = false;
+  // Reasoning is printed dim where the terminal shows colour, so the answer stands out.
+  const dim = process.stdout.isTTY ? (s: string) => `\x1b[2m${s}\x1b[22m` : (s: string) => s;
   const endText = () => {
-    if (inText) process.stdout.write('\n');
+    if (inText || inThought) process.stdout.write('\n');
     inText = false;
+    inThought = false;
   };
   return (e) => {
     switch (e.type) {
+      case 'reasoning':
+        if (inText) endText();
+        if (!inThought) process.stdout.write(dim('thinking: '));
+        inThought = true;
+        process.stdout.write(dim(e.delta));
+        break;
       case 'route':
         o.out(`  [request classified as ${e.route}]`);
         break;
       case 'text':
+        if (inThought) endText();
         if (!inText) process.stdout.write('model: ');
         inText = true;
         process.stdout.write(e.delta);

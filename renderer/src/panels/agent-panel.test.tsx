@@ -76,9 +76,14 @@ describe('AgentPanel', () => {
     const emit = (event: RunEvent) => act(() => api.emitEvent({ type: 'run', event }));
     await screen.findByText('you: pick the lemon');
     emit({ kind: 'started', runId: R, message: 'pick the lemon', workflow: 'rtw/basic', model: 'scripted:/tmp/turns.json', tracePath: '/tmp/traces/run-1.jsonl' });
+    emit({ kind: 'reasoning_delta', runId: R, iteration: 0, text: 'The lemon is ' });
+    emit({ kind: 'reasoning_delta', runId: R, iteration: 0, text: 'in reach.' });
+    expect(screen.queryByTestId('assistant-text')).toBeNull();
+    expect(screen.getByTestId('assistant-thinking').textContent).toMatch(/thinking….*The lemon is in reach\./);
     emit({ kind: 'text_delta', runId: R, iteration: 0, text: 'I will ' });
     emit({ kind: 'text_delta', runId: R, iteration: 0, text: 'pick it.' });
     expect(screen.getByTestId('assistant-text').textContent).toMatch(/I will pick it\./);
+    expect(screen.getByTestId('assistant-text').textContent).not.toMatch(/in reach/);
     emit({ kind: 'assistant', runId: R, iteration: 0, text: 'I will pick it.', usage });
     emit({ kind: 'tool_call', runId: R, callId: 'c1', iteration: 0, name: 'pick', args: { object_name: 'lemon' } });
     expect((screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement).disabled).toBe(false);

@@ -528,11 +528,24 @@ function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { en
     case 'user':
       return <div className="msg user">you: {e.text}</div>;
     case 'assistant':
-      return e.text ? (
-        <div className="msg assistant" data-testid="assistant-text">
-          model: {e.text}
-          {e.streaming && <span className="cursor">▍</span>}
-        </div>
+      return e.text || e.reasoning ? (
+        <>
+          {e.reasoning && (
+            // Collapsed: the reasoning of a thinking model can run to pages.
+            <details className="msg thinking" data-testid="assistant-thinking">
+              <summary>
+                thinking{e.streaming && !e.text ? '…' : ''} <span className="muted">({e.reasoning.length} characters)</span>
+              </summary>
+              <div className="thinking-text">{e.reasoning}</div>
+            </details>
+          )}
+          {e.text && (
+            <div className="msg assistant" data-testid="assistant-text">
+              model: {e.text}
+              {e.streaming && <span className="cursor">▍</span>}
+            </div>
+          )}
+        </>
       ) : null;
     case 'tool':
       return (

@@ -15,7 +15,7 @@ export interface ToolEntry {
 
 export type Entry =
   | { k: 'user'; text: string }
-  | { k: 'assistant'; iteration: number; text: string; streaming: boolean; usage: TokenUsage | null }
+  | { k: 'assistant'; iteration: number; text: string; reasoning: string; streaming: boolean; usage: TokenUsage | null }
   | ToolEntry
   | { k: 'warning'; code: string; message: string }
   | { k: 'approval'; id: string; tool: string; args: unknown; reason: string; answered?: 'approve' | 'reject' }
@@ -59,19 +59,21 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
   switch (e.kind) {
     case 'started':
       return { ...view, model: e.model, workflow: e.workflow, tracePath: e.tracePath, running: true };
-    case 'text_delta': {
+    case 'text_delta':
+    case 'reasoning_delta': {
+      const field = e.kind === 'text_delta' ? 'text' : 'reasoning';
       const last = entries[entries.length - 1];
       if (last?.k === 'assistant' && last.streaming && last.iteration === e.iteration) {
-        return { ...view, entries: [...entries.slice(0, -1), { ...last, text: last.text + e.text }] };
+        return { ...view, entries: [...entries.slice(0, -1), { ...last, [field]: last[field] + e.text }] };
       }
-      return { ...view, entries: [...entries, { k: 'assistant', iteration: e.iteration, text: e.text, streaming: true, usage: null }] };
+      return { ...view, entries: [...entries, { k: 'assistant', iteration: e.iteration, text: '', reasoning: '', [field]: e.text, streaming: true, usage: null }] };
     }
     case 'assistant': {
       const last = entries[entries.length - 1];
       if (last?.k === 'assistant' && last.streaming && last.iteration === e.iteration) {
-        return { ...view, entries: [...entries.slice(0, -1), { ...last, text: e.text ?? last.text, streaming: false, usage: e.usage }] };
+        return { ...view, entries: [...entries.slice(0, -1), { ...last, text: e.text ?? last.text, reasoning: e.reasoning ?? last.reasoning, streaming: false, usage: e.usage }] };
       }
-      return { ...view, entries: [...entries, { k: 'assistant', iteration: e.iteration, text: e.text ?? '', streaming: false, usage: e.usage }] };
+      return { ...view, entries: [...entries, { k: 'assistant', iteration: e.iteration, text: e.text ?? '', reasoning: e.reasoning ?? '', streaming: false, usage: e.usage }] };
     }
     case 'tool_call':
       return { ...view, entries: [...entries, { k: 'tool', callId: e.callId, name: e.name, args: e.args, iteration: e.iteration, warnings: [] }] };
@@ -141,7 +143,7 @@ export function fromTrace(t: ImportedTrace): RunView {
       case 'message':
         if (r['prior']) break;
         if (r['role'] === 'user') push({ k: 'user', text: str(r['content']) });
-        else if (r['role'] === 'assistant') push({ k: 'assistant', iteration: num(r['iteration']), text: str(r['content']), streaming: false, usage: usageOf(r['usage']) });
+        else if (r['role'] === 'assistant') push({ k: 'assistant', iteration: num(r['iteration']), text: str(r['content']), reasoning: str(r['reasoning']), streaming: false, usage: usageOf(r['usage']) });
         break;
       case 'tool_call':
         push({ k: 'tool', callId: str(r['id']), name: str(r['name']), args: parseArgs(r['arguments']), iteration: num(r['iteration']), warnings: [] });
