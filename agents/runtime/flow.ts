@@ -43,6 +43,8 @@ export type ToolChoice = NonNullable<CompletionRequest['toolChoice']>;
 export interface FlowView {
   iteration: number;
   messages: readonly ChatMessage[];
+  /** Index in `messages` of this turn's first message (the user's request); warnings added later are user messages too. */
+  turnStart: number;
   state: Map<string, unknown>;
   /** The label from the classify step, if the run had one. */
   route: string | undefined;
@@ -427,7 +429,7 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
 
     for (let iteration = 0; iteration < limits.maxIterations; iteration++) {
       if (controller.stopped) return finish(stoppedReason());
-      const view: FlowView = { iteration, messages, state, route };
+      const view: FlowView = { iteration, messages, turnStart: newFrom, state, route };
       const tools = opts.tools(iteration, view);
       const offered = new Map(tools.map((t) => [t.name, t] as const));
       emit({ type: 'iteration', iteration, tools: [...offered.keys()] });

@@ -7,6 +7,7 @@ import { expectValidHistory, look, noRobot, wave } from '../../test/support/runt
 import { openSimRobot } from '../robot/open';
 import type { Robot } from '../robot/robot';
 import { findToolSet } from '../tools/sets';
+import { ModelError } from '../models/model';
 import { Session, SessionBusyError, type Workflow } from './session';
 import { MemorySink, readTrace } from './trace';
 
@@ -93,7 +94,26 @@ describe('Session', () => {
     expect(sink.records.find((x) => x.type === 'stop')).toMatchObject({ message: 'changed my mind' });
     const next = await s.send('are you there?');
     expect(next.final).toBe('back');
-    expect(s.messages.map((m) => m.role)).toEqual(['system', 'user', 'user', 'assistant']);
+    // The unanswered request joins the next one: roles still alternate, and the request is not lost.
+    expect(s.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+    expect(model.requests[1]!.messages[1]).toEqual({ role: 'user', content: 'wait for it\n\nare you there?' });
+  });
+
+  it('after a turn with no answer, the history has no stale warnings and roles still alternate', async () => {
+    const model = new FakeModel([
+      answer(''), // Warning 4, written to the history as a user message
+      { error: new ModelError('the server went away', 'unreachable') },
+      answer('Sorry, I see a lemon.'),
+    ]);
+    const s = new Session({ model, workflow: plain, robot: noRobot });
+    const r = await s.send('what do you see?');
+    expect(r.reason).toBe('model_error');
+    expect(s.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+    const next = await s.send('try again');
+    expect(next.final).toBe('Sorry, I see a lemon.');
+    const seen = model.requests[2]!.messages;
+    expect(seen.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(seen.some((m) => m.content?.startsWith('Warning'))).toBe(false);
   });
 
   it("runs the workflow's classify step and offers the branch it picks", async () => {

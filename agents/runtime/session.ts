@@ -154,8 +154,13 @@ export class Session {
       : undefined;
 
     this.turns = turn;
+    // A turn the model never answered (unreachable, stopped at once) left the
+    // user's message last. The new one joins it: strict chat templates need
+    // user and assistant to alternate, and "try again" needs the request it repeats.
+    const last = this.history[this.history.length - 1];
+    if (last?.role === 'user') this.history.pop();
     const newFrom = this.history.length;
-    this.history.push({ role: 'user', content: userText });
+    this.history.push({ role: 'user', content: last?.role === 'user' ? `${last.content}\n\n${userText}` : userText });
     const listeners = [this.opts.onEvent, o.onEvent].filter((l) => l !== undefined);
     const onEvent = listeners.length
       ? (e: FlowEvent) => {
@@ -186,6 +191,7 @@ export class Session {
     this.running = { controller, done };
     try {
       const result = await done;
+      if (result.reason !== 'final') this.dropStaleWarnings(newFrom);
       return { ...result, runId, turn, tracePath };
     } finally {
       this.running = undefined;
@@ -216,6 +222,14 @@ export class Session {
     this.state.clear();
     this.turns = 0;
     this.history = this.freshHistory();
+  }
+
+  /**
+   * A turn that ended without an answer may end on a warning written as a user
+   * message; it spoke to that turn only, so it leaves the history (the trace keeps it).
+   */
+  private dropStaleWarnings(turnStart: number): void {
+    while (this.history.length > turnStart + 1 && this.history[this.history.length - 1]?.role === 'user') this.history.pop();
   }
 
   private freshHistory(): ChatMessage[] {

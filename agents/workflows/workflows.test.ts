@@ -116,6 +116,29 @@ describe('rtw/world-model (AIMM)', () => {
   });
 });
 
+describe('rtw/world-model (AIMM), after a warning', () => {
+  it('keeps the query templates unlocked when a warning is written into the turn as a user message', async () => {
+    const robot = await openSimRobot('tabletop/fruits');
+    const offers: string[][] = [];
+    let step = 0;
+    const model = fromFunction((req) => {
+      if (offered(req).includes('classify_request')) return call('classify_request', { category: 'getter' });
+      offers.push(offered(req));
+      step++;
+      if (step === 1) return call('request_query_tools', { reason: 'need the masses' });
+      // A final answer beside a call: Warning 1 goes into the conversation as a user message.
+      if (step === 2) return { content: 'Final answer: 0.1 kg.', tool_calls: [{ id: 'q1', function: { name: 'retrieve_nodes', arguments: { node_type: 'lemon', return_attribute: 'mass_kg' } } }] };
+      return { content: 'lemon_1 weighs 0.1 kg.' };
+    });
+    const session = new Session({ model, robot, workflow: createWorkflow('rtw/world-model', robot) });
+    const r = await session.send('how heavy are the lemons?');
+    expect(r.warnings.map((w) => w.code)).toEqual(['made_up_tool_response']);
+    expect(offers[1]).toContain('retrieve_nodes');
+    expect(offers[2]).toContain('retrieve_nodes');
+    expect(r.final).toBe('lemon_1 weighs 0.1 kg.');
+  });
+});
+
 describe('through the real openai client', () => {
   it('rtw/hierarchical against the local OpenAI-compatible server, streamed', async () => {
     const server = await startOpenAIServer([

@@ -20,8 +20,7 @@ const SETTERS = WORLD_MODEL_ACCESSORS.filter((t) => t.category === 'action');
 
 /** True once the model has asked for the query templates in this turn (each request starts at the top). */
 function queriesUnlocked(ctx: WorkflowContext): boolean {
-  const start = ctx.messages.map((m) => m.role).lastIndexOf('user');
-  return ctx.messages.slice(start + 1).some((m) => m.role === 'assistant' && m.tool_calls?.some((c) => c.function.name === requestQueryTools.name));
+  return ctx.messages.slice(ctx.turnStart).some((m) => m.role === 'assistant' && m.tool_calls?.some((c) => c.function.name === requestQueryTools.name));
 }
 
 export function rtwWorldModel(): Workflow {
