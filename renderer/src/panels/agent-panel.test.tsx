@@ -105,6 +105,27 @@ describe('AgentPanel', () => {
     expect(screen.getByText(/file: \/tmp\/traces\/run-1.jsonl/)).toBeTruthy();
   });
 
+  it('New conversation clears the chat and makes only the next run start fresh', async () => {
+    let n = 0;
+    const api = fakeApi({ run: () => ({ runId: `run-${++n}`, tracePath: null }) });
+    render(<AgentPanel api={api} desktop={false} />);
+    chooseScripted();
+    const say = async (text: string) => {
+      fireEvent.change(screen.getByLabelText('Message to the agent'), { target: { value: text } });
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+      await screen.findByText(`you: ${text}`);
+      act(() => api.emitEvent({ type: 'run', event: { kind: 'final', runId: `run-${n}`, text: 'ok', reason: 'done', detail: '', tracePath: null, iterations: 1, toolCalls: 0, usage, durationMs: 5 } }));
+    };
+    await say('first');
+    fireEvent.click(screen.getByRole('button', { name: 'New conversation' }));
+    expect(screen.queryByText('you: first')).toBeNull();
+    expect((screen.getByRole('button', { name: 'New conversation' }) as HTMLButtonElement).disabled).toBe(true);
+    await say('second');
+    await say('third');
+    const runs = api.calls.filter((c) => c.method === 'run').map((c) => (c.request as { fresh?: boolean }).fresh);
+    expect(runs).toEqual([undefined, true, undefined]);
+  });
+
   it('asks for approval and sends the decision with a note', async () => {
     const api = fakeApi({ run: () => ({ runId: R, tracePath: null }), answerApproval: () => ({ ok: true, message: 'rejected' }) });
     render(<AgentPanel api={api} desktop={false} />);

@@ -97,6 +97,8 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
   const [key, setKey] = useState('');
   const [text, setText] = useState('');
   const [runs, setRuns] = useState<RunView[]>([]);
+  /** The next run starts a new conversation (the model forgets earlier turns; the world stays). */
+  const [fresh, setFresh] = useState(false);
   const [replay, setReplay] = useState<RunView | null>(null);
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -166,8 +168,17 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
     try {
       const edited = edits[workflow];
       const own = workflows.find((w) => w.id === workflow)?.systemPrompt;
-      const r = await api.run({ message, workflow, model: spec, approval, ...(toolSet ? { toolSet } : {}), ...(edited && edited !== own ? { systemPrompt: edited } : {}) });
+      const r = await api.run({
+        message,
+        workflow,
+        model: spec,
+        approval,
+        ...(toolSet ? { toolSet } : {}),
+        ...(edited && edited !== own ? { systemPrompt: edited } : {}),
+        ...(fresh ? { fresh: true } : {}),
+      });
       setText('');
+      setFresh(false);
       setRuns((rs) => {
         let v = { ...newRun(r.runId, message, spec, workflow), tracePath: r.tracePath };
         for (const ev of pending.current.get(r.runId) ?? []) v = applyEvent(v, ev);
@@ -463,6 +474,18 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
         </button>
         <button type="button" className="danger" onClick={stop} disabled={!running}>
           Stop
+        </button>
+        <button
+          type="button"
+          title="The model forgets the conversation; the scene stays as it is"
+          disabled={running || fresh}
+          onClick={() => {
+            setRuns([]);
+            setReplay(null);
+            setFresh(true);
+          }}
+        >
+          New conversation
         </button>
       </form>
       {problem && (
