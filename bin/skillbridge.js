@@ -6,9 +6,11 @@ import { register } from 'tsx/esm/api';
 
 // Rapier runs as WebAssembly. V8's optimising tier spends ~2 s of CPU and
 // ~130 MB on the first skill of a process; the baseline tier starts at once and
-// is fast enough for one-shot commands. Benchmarks keep the optimising tier
-// (SKILLBRIDGE_WASM_OPTIMIZE=1 forces it everywhere).
-if (process.argv[2] !== 'bench' && !process.env.SKILLBRIDGE_WASM_OPTIMIZE) v8.setFlagsFromString('--liftoff-only');
+// is fast enough for one-shot commands and for the app. The physics and agent
+// benchmarks keep the optimising tier; `bench app` measures the app as `serve`
+// runs it (SKILLBRIDGE_WASM_OPTIMIZE=1 forces the optimising tier everywhere).
+const optimise = process.env.SKILLBRIDGE_WASM_OPTIMIZE || (process.argv[2] === 'bench' && process.argv[3] !== 'app');
+if (!optimise) v8.setFlagsFromString('--liftoff-only');
 
 register();
 const { main } = await import('../hosts/cli/main.ts');

@@ -4,7 +4,8 @@
 // that reuse `index: 0` or omit ids, `finish_reason: "stop"` beside tool calls,
 // `tool_choice` rejected with a 400, calls leaked into the text. Retries are
 // ours, not the SDK's, so backoff honours Retry-After and stops on abort.
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+import type { APIError } from 'openai';
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
@@ -51,6 +52,17 @@ export interface OpenAICompatibleOptions {
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
+type Sdk = typeof import('openai');
+let sdkLoading: Promise<Sdk> | undefined;
+/**
+ * The SDK loads on the first request, not at import: it is hundreds of modules
+ * (~0.3 s), and the app's worker and the CLI start without needing it.
+ */
+function loadSdk(): Promise<Sdk> {
+  sdkLoading ??= import('openai');
+  return sdkLoading;
+}
+
 export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Model {
   const endpoint = opts.baseURL.replace(/\/+$/, '');
   const timeoutMs = Math.max(1, Math.round(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS));
@@ -58,19 +70,25 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
   // The SDK insists on a key; local servers accept any. A key function is
   // resolved by complete() first, so a missing key is a clear ModelError.
   let currentKey = typeof opts.apiKey === 'string' && opts.apiKey ? opts.apiKey : 'not-needed';
-  const client = new OpenAI({
-    baseURL: endpoint,
-    apiKey: typeof opts.apiKey === 'function' ? () => Promise.resolve(currentKey) : currentKey,
-    // Explicit nulls keep the SDK from reading OPENAI_* variables behind our back.
-    organization: null,
-    project: null,
-    adminAPIKey: null,
-    timeout: timeoutMs,
-    maxRetries: 0,
-    logLevel: 'off',
-    defaultHeaders: opts.defaultHeaders,
-    ...(opts.fetch ? { fetch: opts.fetch } : {}),
-  });
+  let sdk: Sdk | undefined;
+  let client: OpenAI | undefined;
+  const getClient = async (): Promise<OpenAI> => {
+    sdk ??= await loadSdk();
+    client ??= new sdk.default({
+      baseURL: endpoint,
+      apiKey: typeof opts.apiKey === 'function' ? () => Promise.resolve(currentKey) : currentKey,
+      // Explicit nulls keep the SDK from reading OPENAI_* variables behind our back.
+      organization: null,
+      project: null,
+      adminAPIKey: null,
+      timeout: timeoutMs,
+      maxRetries: 0,
+      logLevel: 'off',
+      defaultHeaders: opts.defaultHeaders,
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
+    return client;
+  };
   // Learned per model: parameters this server rejected once are not sent again.
   const rejected = new Set<'tool_choice' | 'stream_options'>();
   if (opts.supportsToolChoice === false) rejected.add('tool_choice');
@@ -91,6 +109,7 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
     req.signal?.addEventListener('abort', onAbort, { once: true });
     arm();
     try {
+      const client = await getClient();
       const base = buildParams(req, opts.model, rejected);
       let result: Completion;
       if (opts.stream ?? true) {
@@ -156,7 +175,7 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
         try {
           return await attempt(req);
         } catch (e) {
-          const c = classify(e, ctx, req);
+          const c = classify(e, ctx, req, sdk);
           if (c.rejectedParam && !rejected.has(c.rejectedParam)) {
             // vLLM without --enable-auto-tool-choice; old servers without stream_options.
             rejected.add(c.rejectedParam);
@@ -479,12 +498,17 @@ function timeoutError(ctx: ErrorContext, cause?: unknown): ModelError {
   return new ModelError(`${ctx.endpoint} did not answer within ${ctx.timeoutMs} ms. ${fix}`, 'timeout', undefined, { endpoint: ctx.endpoint, fix, cause });
 }
 
-function classify(e: unknown, ctx: ErrorContext, req: CompletionRequest): Classified {
+function classify(e: unknown, ctx: ErrorContext, req: CompletionRequest, sdk: Sdk | undefined): Classified {
   const { endpoint } = ctx;
   const err = (kind: ConstructorParameters<typeof ModelError>[1], what: string, fix: string, status?: number): ModelError =>
     new ModelError(`${what} ${fix}`, kind, status, { endpoint, fix, cause: e });
   if (e instanceof RetryableError) return { error: e.error, retry: true, reason: e.reason };
   if (e instanceof ModelError) return { error: e, retry: false, reason: e.message };
+  if (!sdk) {
+    const fix = 'Reinstall the dependencies (npm ci).';
+    return { error: err('config', `The openai client library could not be loaded (${e instanceof Error ? e.message : String(e)}).`, fix), retry: false, reason: 'sdk missing' };
+  }
+  const { APIUserAbortError, APIConnectionTimeoutError, APIConnectionError, APIError } = sdk;
   if (e instanceof APIUserAbortError) return { error: aborted(endpoint, e), retry: false, reason: 'aborted' };
   if (e instanceof APIConnectionTimeoutError) return { error: timeoutError(ctx, e), retry: false, reason: 'timeout' };
   if (e instanceof APIConnectionError) {

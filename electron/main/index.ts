@@ -72,8 +72,10 @@ async function main(): Promise<void> {
       // Model API keys: the keychain store first; createModel falls back to the environment.
       secrets: (provider) => secrets.get(provider),
       onLog: log,
+      // The window opens while the worker boots; its first request waits for the scene.
+      background: true,
     });
-    await sim.loadScene({ id: 'tabletop/fruits' });
+    sim.loadScene({ id: 'tabletop/fruits' }).catch((e: unknown) => log(`the first scene did not load: ${(e as Error).stack ?? String(e)}`));
   } catch (e) {
     log(`the simulation failed to start: ${(e as Error).stack ?? String(e)}`);
     throw e;

@@ -157,6 +157,8 @@ export class Session implements AppApi {
   }
 
   async currentScene(_req?: Request<'currentScene'>): Promise<SceneMeta | null> {
+    // A window opened while the host loads its first scene gets that scene, not "none".
+    if (this.loading) await this.loading.catch(() => undefined);
     return this.loaded?.meta ?? null;
   }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readHeader } from '../../electron/contract/frames';
 import type { RunEvent } from '../../electron/contract/schemas';
 import { startOpenAIServer } from '../../test/support/openai-server';
+import { existsSync } from 'node:fs';
+import { bundledWorker } from './worker-bundle';
 import { startWorkerSession } from './worker-session';
 
 describe('WorkerSession', () => {
@@ -22,6 +24,46 @@ describe('WorkerSession', () => {
       expect(readHeader(frames.at(-1)!).generation).toBe(meta.generation);
       // Paced: simulated time follows the wall clock.
       expect((await api.getSnapshot({})).time).toBeGreaterThan(0.1);
+    } finally {
+      await api.dispose();
+    }
+  });
+});
+
+describe('WorkerSession started in the background', () => {
+  it('returns before the worker is up; a window asking for the scene meanwhile gets the one being loaded', async () => {
+    const api = await startWorkerSession({ paced: false, background: true });
+    try {
+      const loading = api.loadScene({ id: 'tabletop/utensils' });
+      // Asked before the load finished: waits for it instead of answering "no scene".
+      const current = await api.currentScene({});
+      expect(current?.id).toBe('tabletop/utensils');
+      expect((await loading).generation).toBe(current?.generation);
+    } finally {
+      await api.dispose();
+    }
+  });
+
+  it('bundles the worker from the sources into out/web (the fast start)', async () => {
+    const url = await bundledWorker();
+    expect(url?.href).toMatch(/out\/web\/sim-worker\.mjs$/);
+    expect(existsSync(url!)).toBe(true);
+  });
+
+  it('runs the worker from the TypeScript sources through tsx when asked not to bundle it', async () => {
+    const api = await startWorkerSession({ paced: false, bundle: false });
+    try {
+      expect((await api.loadScene({ id: 'tabletop/fruits' })).id).toBe('tabletop/fruits');
+      expect((await api.callTool({ name: 'get_objects', args: {} })).ok).toBe(true);
+    } finally {
+      await api.dispose();
+    }
+  });
+
+  it('reports a worker that cannot start as the error of the first call', async () => {
+    const api = await startWorkerSession({ background: true, workerUrl: new URL('data:text/javascript,throw new Error("boom at start")') });
+    try {
+      await expect(api.listScenes({})).rejects.toThrow(/boom at start/);
     } finally {
       await api.dispose();
     }

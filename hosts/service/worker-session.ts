@@ -14,6 +14,7 @@ import {
   type Unsubscribe,
 } from '../../electron/contract/api';
 import type { ModelProvider, SecretLookup } from '../../agents/models/spec';
+import { bundledWorker } from './worker-bundle';
 import type { FromWorker, ToWorker, WorkerOptions } from './worker-protocol';
 
 export interface WorkerSessionOptions {
@@ -27,11 +28,20 @@ export interface WorkerSessionOptions {
   secrets?: SecretLookup;
   ollamaURL?: string;
   /**
-   * The worker script. Default: this folder's worker.ts through a tsx bootstrap
-   * (running from sources); a bundled host (Electron) passes its built worker.
+   * The worker script. Default, running from the sources: worker.ts bundled by
+   * esbuild (see worker-bundle.ts), or through a tsx bootstrap where that fails.
+   * A bundled host (Electron) passes its built worker.
    */
   workerUrl?: URL;
+  /** false: run worker.ts through tsx instead of a bundle (slower start; breakpoints in the TypeScript sources). */
+  bundle?: boolean;
   onLog?: (line: string) => void;
+  /**
+   * Return at once while the worker boots (about a second from sources): calls
+   * wait for it, and a start failure is the error of the first call. Lets a host
+   * open its window or socket meanwhile.
+   */
+  background?: boolean;
 }
 
 interface Pending {
@@ -55,7 +65,15 @@ class WorkerSessionImpl {
 
   constructor(private readonly opts: WorkerSessionOptions) {}
 
+  /** Starts the worker; `ready` is set at once, so concurrent first calls share one start. */
   private spawn(): Promise<void> {
+    const ready = this.boot();
+    this.ready = ready;
+    ready.catch(() => undefined);
+    return ready;
+  }
+
+  private async boot(): Promise<void> {
     const fromSources = import.meta.url.endsWith('.ts');
     const data: WorkerOptions = {
       paced: this.opts.paced ?? true,
@@ -69,12 +87,16 @@ class WorkerSessionImpl {
     let url = this.opts.workerUrl;
     if (!url) {
       if (!fromSources) throw new Error('WorkerSession: pass workerUrl when running from a bundle');
-      url = new URL('./worker-bootstrap.mjs', import.meta.url);
-      data.entry = new URL('./worker.ts', import.meta.url).href;
+      if (this.opts.bundle !== false) url = await bundledWorker(this.opts.onLog);
+      if (!url) {
+        url = new URL('./worker-bootstrap.mjs', import.meta.url);
+        data.entry = new URL('./worker.ts', import.meta.url).href;
+      }
     }
+    if (this.disposed) return;
     const w = new Worker(url, { workerData: data });
     this.worker = w;
-    this.ready = new Promise<void>((resolve, reject) => {
+    const up = new Promise<void>((resolve, reject) => {
       const onEarlyError = (e: Error): void => reject(e);
       w.once('error', onEarlyError);
       w.on('message', (m: FromWorker) => {
@@ -92,7 +114,7 @@ class WorkerSessionImpl {
         if (!this.disposed) this.fail(`the simulation worker stopped (exit code ${code}); the next call starts a new one`);
       }
     });
-    return this.ready;
+    await up;
   }
 
   private fail(message: string): void {
@@ -131,13 +153,14 @@ class WorkerSessionImpl {
 
   async call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> {
     if (this.disposed) throw new AppApiError('internal', 'the session is closed');
-    if (!this.worker) await this.spawn();
-    else await this.ready;
+    await (this.ready ?? this.spawn());
+    const w = this.worker;
+    if (!w || this.disposed) throw new AppApiError('internal', 'the session is closed');
     const id = this.nextId++;
     return new Promise<Response<M>>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       const msg: ToWorker = { t: 'call', id, method, request };
-      this.worker!.postMessage(msg);
+      w.postMessage(msg);
     });
   }
 
@@ -167,6 +190,7 @@ class WorkerSessionImpl {
         const msg: ToWorker = { t: 'dispose' };
         w.postMessage(msg);
       }),
+      new Promise<void>((resolve) => w.once('exit', () => resolve())),
       new Promise((r) => setTimeout(r, 3000)),
     ]);
     await w.terminate();
@@ -177,7 +201,9 @@ class WorkerSessionImpl {
 /** Starts the simulation worker and returns AppApi over it. */
 export async function startWorkerSession(opts: WorkerSessionOptions = {}): Promise<WorkerSession> {
   const impl = new WorkerSessionImpl(opts);
-  await impl.start();
+  const started = impl.start();
+  if (opts.background) started.catch(() => undefined);
+  else await started;
   const api = makeAppApi(
     (method, request) => impl.call(method, request),
     (l) => impl.onPoses(l),

@@ -30,8 +30,11 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   // Agent runs trace to ./traces; API keys (OPENAI_API_KEY, SKILLBRIDGE_API_KEY) come from
   // this process's environment, read in the worker, and never go to the browser.
   const traceDir = path.resolve(stringFlag(p.flags, 'traces') ?? 'traces');
-  const session = await startWorkerSession({ paced: true, seed: intFlag(p.flags, 'seed', 1), traceDir, onLog: (l) => o.err(`skillbridge: ${l}`) });
-  await session.loadScene({ id: scene });
+  // The worker boots and loads the scene while the server starts and the browser
+  // opens the page; the page's first request waits for the scene.
+  const session = await startWorkerSession({ paced: true, background: true, seed: intFlag(p.flags, 'seed', 1), traceDir, onLog: (l) => o.err(`skillbridge: ${l}`) });
+  const loaded = session.loadScene({ id: scene });
+  loaded.catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));
   let server;
   try {
     server = await startWebServer({ api: session, staticDir, port, log: p.flags['verbose'] ? (l) => o.err(`skillbridge: ${l}`) : undefined });

@@ -121,7 +121,7 @@ export class World {
     private readonly cb: WorldCallbacks,
   ) {
     // No MSAA: under software rendering (SwiftShader) it costs more than it shows.
-    this.engine = new Engine(canvas, false, { preserveDrawingBuffer: true, stencil: true, antialias: false, powerPreference: 'high-performance' }, true);
+    this.engine = new Engine(canvas, false, { preserveDrawingBuffer: false, stencil: true, antialias: false, powerPreference: 'high-performance' }, true);
     canvas.addEventListener('pointerleave', () => this.cb.onHover(null));
     this.engine.onContextLostObservable.add(() => {
       this.contextLost = true;
@@ -186,6 +186,13 @@ export class World {
     const sun = new DirectionalLight('sun', new Vector3(-0.45, -1, -0.3), scene);
     sun.intensity = backdrop.sunIntensity;
     sun.position = new Vector3(4, 10, 3);
+    if (this.software) {
+      // Software GL pays per pixel: no specular term and no image-processing pass in
+      // the shaders (exposure and contrast are 1, so the colours do not change).
+      hemi.specular = Color3.Black();
+      sun.specular = Color3.Black();
+      scene.imageProcessingConfiguration.isEnabled = false;
+    }
 
     this.colliderMat = new StandardMaterial('collider-mat', scene);
     this.colliderMat.emissiveColor = Color3.FromHexString('#39d353');
