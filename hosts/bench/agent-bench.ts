@@ -138,8 +138,10 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
     const steps = Array.from({ length: 2 * sizes.reduce((a, b) => a + b, 0) + 10 }, (_, i) =>
       i % 2 === 0 ? { toolCalls: [{ name: 'get_reference_names', arguments: {} }] } : { content: 'Done.' },
     );
-    const server = await startOpenAIServer(steps);
+    const server = await startOpenAIServer([{ content: 'warm' }, ...steps]);
     try {
+      // Warm-up: the openai SDK loads on the first request, and the first connection opens.
+      await createOpenAICompatibleModel({ id: 'bench', baseURL: server.url, model: 'bench', stream: true }).complete({ messages: [{ role: 'user', content: 'warm up' }] });
       for (const n of sizes) {
         const model = createOpenAICompatibleModel({ id: 'bench', baseURL: server.url, model: 'bench', stream: true });
         const r = await runSession(robot, model, n, dir, 'local-server');
