@@ -16,7 +16,8 @@ import { JsonlSink, Trace } from '../../agents/runtime/trace';
 import type { Tool } from '../../agents/tools/tool';
 import { buildToolSet } from '../../agents/tools/sets';
 import { round } from '../../sim/math';
-import { startOpenAIServer } from '../../test/support/openai-server';
+import { Worker } from 'node:worker_threads';
+import type { ScriptStep } from '../../test/support/openai-server';
 
 export interface Dist {
   median: number;
@@ -117,6 +118,25 @@ async function runSession(robot: Robot, model: Model, turns: number, traceDir: s
   return { bench: { model: label, turns, perTurnMs: dist(overheads), wallPerTurnMs: dist(walls) }, overheads };
 }
 
+/** The test server in a worker thread (see model-server-worker.ts). */
+async function startServerThread(steps: ScriptStep[]): Promise<{ url: string; close: () => Promise<void> }> {
+  const w = new Worker(new URL('../service/worker-bootstrap.mjs', import.meta.url), {
+    workerData: { entry: new URL('./model-server-worker.ts', import.meta.url).href, steps },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    w.once('error', reject);
+    w.once('message', (m: { url: string }) => resolve(m.url));
+  });
+  return {
+    url,
+    close: async () => {
+      w.postMessage('close');
+      await Promise.race([new Promise((r) => w.once('exit', r)), new Promise((r) => setTimeout(r, 2000))]);
+      await w.terminate();
+    },
+  };
+}
+
 export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: string) => void } = {}): Promise<AgentBenchResult> {
   const say = opts.onProgress ?? (() => undefined);
   const robot = await openSimRobot('tabletop/fruits');
@@ -138,7 +158,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
     const steps = Array.from({ length: 2 * sizes.reduce((a, b) => a + b, 0) + 10 }, (_, i) =>
       i % 2 === 0 ? { toolCalls: [{ name: 'get_reference_names', arguments: {} }] } : { content: 'Done.' },
     );
-    const server = await startOpenAIServer([{ content: 'warm' }, ...steps]);
+    const server = await startServerThread([{ content: 'warm' }, ...steps]);
     try {
       // Warm-up: the openai SDK loads on the first request, and the first connection opens.
       await createOpenAICompatibleModel({ id: 'bench', baseURL: server.url, model: 'bench', stream: true }).complete({ messages: [{ role: 'user', content: 'warm up' }] });
