@@ -194,7 +194,7 @@ export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
             </div>
             {tab === 'world' && (
               <>
-                <EventInjector api={api} meta={meta} estop={snapshot?.estop ?? false} positionOf={(id) => (meta ? poses.position(meta, id) : undefined)} onInjected={refreshSoon} />
+                <EventInjector api={api} meta={meta} estop={snapshot?.estop ?? false} positionOf={(id) => (meta ? poses.position(meta, id) : undefined)} onInjected={refreshSoon} batteryPercent={battery?.percent} />
                 <FactsPanel snapshot={snapshot} onRefresh={refresh} />
               </>
             )}

@@ -12,15 +12,18 @@ export interface EventInjectorProps {
   /** Current position of an object (from the latest pose frame). */
   positionOf(id: string): [number, number, number] | undefined;
   onInjected?(): void;
+  /** The battery's current level, where the slider starts until it is moved. */
+  batteryPercent?: number | undefined;
 }
 
-export function EventInjector({ api, meta, estop, positionOf, onInjected }: EventInjectorProps) {
+export function EventInjector({ api, meta, estop, positionOf, onInjected, batteryPercent }: EventInjectorProps) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [person, setPerson] = useState('');
   const [said, setSaid] = useState('');
   const [object, setObject] = useState('');
   const [to, setTo] = useState<[string, string, string]>(['', '', '']);
-  const [battery, setBattery] = useState(50);
+  const [chosen, setBattery] = useState<number | null>(null);
+  const battery = chosen ?? Math.round(batteryPercent ?? 50);
   const movable = meta?.objects.filter((o) => !o.fixed) ?? [];
 
   const send = async (event: ExternalEvent) => {

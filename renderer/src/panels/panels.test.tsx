@@ -50,7 +50,11 @@ describe('EventInjector', () => {
     fireEvent.change(screen.getByLabelText('Object to move'), { target: { value: 'lemon_1' } });
     expect((screen.getByLabelText('to y') as HTMLInputElement).value).toBe('0.85');
     fireEvent.click(screen.getByRole('button', { name: 'Move' }));
+    // The slider starts at the robot's current level, and keeps the person's choice once moved.
+    rerender(<EventInjector api={api} meta={META} estop positionOf={() => [0.3, 0.8, 0]} batteryPercent={72.4} />);
+    expect((screen.getByLabelText('Battery percent') as HTMLInputElement).value).toBe('72');
     fireEvent.change(screen.getByLabelText('Battery percent'), { target: { value: '15' } });
+    rerender(<EventInjector api={api} meta={META} estop positionOf={() => [0.3, 0.8, 0]} batteryPercent={71} />);
     fireEvent.click(screen.getByRole('button', { name: 'Set' }));
     await waitFor(() => expect(api.calls.filter((c) => c.method === 'injectEvent')).toHaveLength(5));
     expect(api.calls.filter((c) => c.method === 'injectEvent').map((c) => c.request)).toEqual([
