@@ -212,6 +212,8 @@ for (const id of sceneIds) {
     assert(s.colours >= 12 && s.std > 8, `the canvas looks blank (${s.colours} colours, luminance std ${s.std.toFixed(1)})`);
     const meshes = await page.evaluate(() => window.__skillbridge.meshCount);
     assert(meshes > 3, `only ${meshes} meshes`);
+    // The default view shows the robot, even where it starts inside a shelter.
+    assert(await page.evaluate(() => window.__skillbridge.robotInView()), 'the robot is hidden from the default view');
   });
 }
 

@@ -72,6 +72,7 @@ export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: 
       resetStats: () => world.resetStats(),
       bodyPosition: (id) => world.bodyPosition(id),
       screenPoint: (id) => world.screenPoint(id),
+      robotInView: () => world.robotInView(),
       highlighted: () => world.highlighted(),
     };
     const off = api.onPoses((f) => world.acceptFrame(f));

@@ -4,7 +4,7 @@
 // need no conversion. Deep imports keep the bundle to the parts used.
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { TargetCamera } from '@babylonjs/core/Cameras/targetCamera';
-import '@babylonjs/core/Culling/ray';
+import { Ray } from '@babylonjs/core/Culling/ray';
 import { Engine } from '@babylonjs/core/Engines/engine';
 import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
 import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
@@ -405,7 +405,8 @@ export class World {
     const target = new Vector3((min[0] + max[0]) / 2, Math.max(0.3, (min[1] + max[1]) / 2), (min[2] + max[2]) / 2);
     const extent = Math.max(max[0] - min[0], max[2] - min[2], 0.8);
     const radius = Math.min(40, Math.max(2, extent * 1.45));
-    const cam = new ArcRotateCamera('orbit', Math.PI * 0.3, 1.0, radius, target, scene);
+    const view = this.viewOfRobot(scene, meta, target, radius);
+    const cam = new ArcRotateCamera('orbit', view.alpha, view.beta, radius, target, scene);
     cam.lowerRadiusLimit = 0.3;
     cam.upperRadiusLimit = Math.max(60, radius * 4);
     cam.upperBetaLimit = Math.PI / 2 - 0.03;
@@ -563,6 +564,39 @@ export class World {
     cam.setTarget(new Vector3(p[0] + fwd[0], p[1] + fwd[1], p[2] + fwd[2]));
   }
 
+  /**
+   * The default viewing angles: the usual three-quarter view, unless something
+   * hides the robot from there (the farm's rover starts inside its shelter, behind
+   * an oak); then the nearest angle around the scene, a little lower if need be,
+   * from which the robot can be seen.
+   */
+  private viewOfRobot(scene: Scene, meta: SceneMeta, target: Vector3, radius: number): { alpha: number; beta: number } {
+    const first = { alpha: Math.PI * 0.3, beta: 1.0 };
+    for (const m of scene.meshes) m.computeWorldMatrix(true);
+    for (const beta of [1.0, 1.2, 1.35]) {
+      for (let k = 0; k < 12; k++) {
+        const step = k % 2 === 0 ? k / 2 : -(k + 1) / 2; // 0, -1, 1, -2, 2 … twelfths of a turn
+        const alpha = first.alpha + (step * Math.PI) / 6;
+        const eye = target.add(new Vector3(radius * Math.cos(alpha) * Math.sin(beta), radius * Math.cos(beta), radius * Math.sin(alpha) * Math.sin(beta)));
+        if (this.sees(scene, eye, meta)) return { alpha, beta };
+      }
+    }
+    return first;
+  }
+
+  /** A straight line from `eye` reaches the robot's first body before anything else. */
+  private sees(scene: Scene, eye: Vector3, meta: SceneMeta): boolean {
+    const part = meta.robot.bodies[0]?.part;
+    const node = part ? this.nodes.get(`robot#${part}`) : undefined;
+    if (!node) return true;
+    const to = node.getAbsolutePosition().add(new Vector3(0, 0.05, 0));
+    const dir = to.subtract(eye);
+    const length = dir.length();
+    const hit = scene.pickWithRay(new Ray(eye, dir.normalize(), length), (m) => m.isPickable && m.isEnabled() && m.isVisible && !this.colliderMeshes.includes(m as Mesh));
+    if (!hit?.hit) return true;
+    return (hit.pickedMesh?.metadata as Tagged | undefined)?.id === 'robot';
+  }
+
   // ---------------------------------------------------------------- hover labels
 
   private hover(): void {
@@ -596,6 +630,14 @@ export class World {
 
   get meshCount(): number {
     return this.scene?.meshes.length ?? 0;
+  }
+
+  /** Whether the robot can be seen from the orbit camera as it stands (for tests and the probe). */
+  robotInView(): boolean {
+    const s = this.scene;
+    const cam = this.camera;
+    if (!s || !cam || !this.meta) return false;
+    return this.sees(s, cam.position, this.meta);
   }
 
   /** Where a body's origin appears on the canvas, in CSS pixels from its top-left corner. */
