@@ -12,8 +12,8 @@ export default function config(): Configuration {
     copyright: 'MIT licensed',
     directories: { output: 'dist', buildResources: 'build' },
     // The bundles carry the app's code; production dependencies (Rapier, zod, ws…) come from node_modules.
-    // tsx and esbuild only run the CLI and web mode from the TypeScript sources; the app never needs them.
-    files: ['out/**/*', 'package.json', '!**/*.map', '!node_modules/{tsx,esbuild,@esbuild}/**'],
+    // tsx, esbuild and out/web (the worker bundle web mode builds) only serve runs from the TypeScript sources.
+    files: ['out/**/*', '!out/web/**', 'package.json', '!**/*.map', '!node_modules/{tsx,esbuild,@esbuild}/**'],
     // package.json has no "main" (the CLI is the package's face); the app's entry is the built main.
     extraMetadata: { main: 'out/main/index.js' },
     asar: true,
