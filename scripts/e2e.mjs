@@ -122,15 +122,21 @@ const base = new URL(url);
 const token = base.searchParams.get('token');
 
 const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: GL_ARGS });
-const page = await browser.newPage({ viewport: { width: 1440, height: 860 } });
-globalThis.__e2ePage = page;
+// The page the flows below drive: the browser tab, then the desktop app's window.
+let page;
 const consoleErrors = [];
 // Chromium's own noise under software GL, not the app's.
 const NOISE = [/GPU stall due to ReadPixels/i, /favicon/i, /GL Driver Message/i, /WebGL: INVALID_OPERATION: (?:texImage|readPixels)/i];
-page.on('console', (m) => {
-  if (m.type() === 'error' && !NOISE.some((r) => r.test(m.text()))) consoleErrors.push(m.text());
-});
-page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
+function usePage(p) {
+  page = p;
+  globalThis.__e2ePage = p;
+  consoleErrors.length = 0;
+  p.on('console', (m) => {
+    if (m.type() === 'error' && !NOISE.some((r) => r.test(m.text()))) consoleErrors.push(m.text());
+  });
+  p.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
+}
+usePage(await browser.newPage({ viewport: { width: 1440, height: 860 } }));
 
 /** Pixel statistics of a PNG, decoded by the browser itself. */
 async function pixelStats(png) {
@@ -197,86 +203,89 @@ await test('the app starts and draws the default scene', async () => {
   assert(!page.url().includes('token='), 'the token should be removed from the address bar');
 });
 
-const sceneIds = await page.$$eval('select[aria-label="Scene"] option', (os) => os.map((o) => o.value).filter(Boolean));
-log(`    scenes registered: ${sceneIds.join(', ')}`);
-for (const id of sceneIds) {
-  await test(`scene ${id} loads and renders`, async () => {
-    await page.selectOption('select[aria-label="Scene"]', id);
-    await waitScene(id);
-    await page.waitForTimeout(600); // the robot-camera image refreshes at 5 Hz
-    const lost = await page.evaluate(() => window.__skillbridge.contextLost);
-    assert(!lost, 'WebGL context lost');
-    const canvas = await page.locator('[data-testid="scene-canvas"]').screenshot();
-    const s = await pixelStats(canvas);
-    await page.screenshot({ path: path.join(out, `e2e-${id.replace(/\//g, '-')}.png`) });
-    assert(s.colours >= 12 && s.std > 8, `the canvas looks blank (${s.colours} colours, luminance std ${s.std.toFixed(1)})`);
-    const meshes = await page.evaluate(() => window.__skillbridge.meshCount);
-    assert(meshes > 3, `only ${meshes} meshes`);
-    // The default view shows the robot, even where it starts inside a shelter.
-    assert(await page.evaluate(() => window.__skillbridge.robotInView()), 'the robot is hidden from the default view');
+// The flows every host must pass: web mode here, the desktop app below (names prefixed by `tag`).
+async function flows(tag) {
+  const sceneIds = await page.$$eval('select[aria-label="Scene"] option', (os) => os.map((o) => o.value).filter(Boolean));
+  log(`    scenes registered: ${sceneIds.join(', ')}`);
+  for (const id of sceneIds) {
+    await test(`${tag}scene ${id} loads and renders`, async () => {
+      await page.selectOption('select[aria-label="Scene"]', id);
+      await waitScene(id);
+      await page.waitForTimeout(600); // the robot-camera image refreshes at 5 Hz
+      const lost = await page.evaluate(() => window.__skillbridge.contextLost);
+      assert(!lost, 'WebGL context lost');
+      const canvas = await page.locator('[data-testid="scene-canvas"]').screenshot();
+      const s = await pixelStats(canvas);
+      await page.screenshot({ path: path.join(out, `e2e-${tag ? 'desktop-' : ''}${id.replace(/\//g, '-')}.png`) });
+      assert(s.colours >= 12 && s.std > 8, `the canvas looks blank (${s.colours} colours, luminance std ${s.std.toFixed(1)})`);
+      const meshes = await page.evaluate(() => window.__skillbridge.meshCount);
+      assert(meshes > 3, `only ${meshes} meshes`);
+      // The default view shows the robot, even where it starts inside a shelter.
+      assert(await page.evaluate(() => window.__skillbridge.robotInView()), 'the robot is hidden from the default view');
+    });
+  }
+
+  await test(`${tag}hovering an object shows its name`, async () => {
+    await page.selectOption('select[aria-label="Scene"]', 'tabletop/fruits');
+    await waitScene('tabletop/fruits');
+    const pt = await page.evaluate(() => window.__skillbridge.screenPoint('peach_1'));
+    const box = await page.locator('[data-testid="scene-canvas"]').boundingBox();
+    assert(pt && box, 'peach_1 is not on screen');
+    await page.mouse.move(box.x + pt[0], box.y + pt[1]);
+    await page.mouse.move(box.x + pt[0] + 1, box.y + pt[1] + 1);
+    const label = page.getByRole('tooltip');
+    await label.waitFor({ timeout: 5_000 });
+    const text = await label.innerText();
+    assert(/peach/.test(text), `the label says "${text}"`);
+    await page.mouse.move(5, 5);
+  });
+
+  await test(`${tag}a tool called from the console moves the object in the view`, async () => {
+    await page.selectOption('select[aria-label="Scene"]', 'tabletop/fruits');
+    await waitScene('tabletop/fruits');
+    const before = await page.evaluate(() => window.__skillbridge.bodyPosition('lemon_1'));
+    assert(before, 'lemon_1 is not drawn');
+    await page.getByRole('option', { name: 'pick', exact: true }).click();
+    await page.fill('#arg-object_name', 'lemon');
+    await page.getByRole('button', { name: 'Call pick' }).click();
+    // While the arm works, the call's target is highlighted.
+    await page.waitForFunction(() => window.__skillbridge.highlighted().includes('lemon_1'), null, { timeout: 10_000 });
+    const result = page.locator('[data-testid="tool-result"]');
+    await result.waitFor({ timeout: 30_000 });
+    const text = await result.locator('.result-content').innerText();
+    assert(/picked up lemon_1/.test(text), `unexpected result: ${text}`);
+    await page.waitForTimeout(300);
+    const after = await page.evaluate(() => window.__skillbridge.bodyPosition('lemon_1'));
+    const moved = Math.hypot(after[0] - before[0], after[1] - before[1], after[2] - before[2]);
+    await page.screenshot({ path: path.join(out, 'e2e-tool-pick.png') });
+    assert(moved > 0.05 && after[1] > before[1] + 0.05, `the lemon did not move up in the view (moved ${moved.toFixed(3)} m)`);
+  });
+
+  await test(`${tag}the console shows the validation message a model would get`, async () => {
+    await page.getByRole('option', { name: 'compute_grasp', exact: true }).click();
+    await page.fill('#arg-object_name', '');
+    await page.getByRole('button', { name: 'Call compute_grasp' }).click();
+    const content = page.locator('[data-testid="tool-result"] .result-content');
+    try {
+      await page.waitForFunction(() => /Invalid arguments for compute_grasp/.test(document.querySelector('[data-testid="tool-result"] .result-content')?.textContent ?? ''), null, { timeout: 10_000 });
+    } catch {
+      throw new Error(`the console shows: ${await content.innerText()}`);
+    }
+    const text = await content.innerText();
+    assert(/object_name: missing \(required/.test(text), `no "object_name: missing (required" in: ${text}`);
+  });
+
+  await test(`${tag}the emergency stop reaches the robot and blocks motion`, async () => {
+    await page.getByRole('tab', { name: 'World' }).click();
+    await page.getByRole('button', { name: 'EMERGENCY STOP' }).click();
+    await page.getByText('PRESSED').waitFor({ timeout: 10_000 });
+    await page.getByRole('option', { name: 'move_to_home_pos', exact: true }).click();
+    await page.getByRole('button', { name: 'Call move_to_home_pos' }).click();
+    await page.waitForFunction(() => /estop|emergency stop/i.test(document.querySelector('[data-testid="tool-result"] .result-content')?.textContent ?? ''), null, { timeout: 15_000 });
+    await page.getByRole('button', { name: 'Release emergency stop' }).click();
+    await page.getByText('released', { exact: true }).waitFor({ timeout: 10_000 });
   });
 }
-
-await test('hovering an object shows its name', async () => {
-  await page.selectOption('select[aria-label="Scene"]', 'tabletop/fruits');
-  await waitScene('tabletop/fruits');
-  const pt = await page.evaluate(() => window.__skillbridge.screenPoint('peach_1'));
-  const box = await page.locator('[data-testid="scene-canvas"]').boundingBox();
-  assert(pt && box, 'peach_1 is not on screen');
-  await page.mouse.move(box.x + pt[0], box.y + pt[1]);
-  await page.mouse.move(box.x + pt[0] + 1, box.y + pt[1] + 1);
-  const label = page.getByRole('tooltip');
-  await label.waitFor({ timeout: 5_000 });
-  const text = await label.innerText();
-  assert(/peach/.test(text), `the label says "${text}"`);
-  await page.mouse.move(5, 5);
-});
-
-await test('a tool called from the console moves the object in the view', async () => {
-  await page.selectOption('select[aria-label="Scene"]', 'tabletop/fruits');
-  await waitScene('tabletop/fruits');
-  const before = await page.evaluate(() => window.__skillbridge.bodyPosition('lemon_1'));
-  assert(before, 'lemon_1 is not drawn');
-  await page.getByRole('option', { name: 'pick', exact: true }).click();
-  await page.fill('#arg-object_name', 'lemon');
-  await page.getByRole('button', { name: 'Call pick' }).click();
-  // While the arm works, the call's target is highlighted.
-  await page.waitForFunction(() => window.__skillbridge.highlighted().includes('lemon_1'), null, { timeout: 10_000 });
-  const result = page.locator('[data-testid="tool-result"]');
-  await result.waitFor({ timeout: 30_000 });
-  const text = await result.locator('.result-content').innerText();
-  assert(/picked up lemon_1/.test(text), `unexpected result: ${text}`);
-  await page.waitForTimeout(300);
-  const after = await page.evaluate(() => window.__skillbridge.bodyPosition('lemon_1'));
-  const moved = Math.hypot(after[0] - before[0], after[1] - before[1], after[2] - before[2]);
-  await page.screenshot({ path: path.join(out, 'e2e-tool-pick.png') });
-  assert(moved > 0.05 && after[1] > before[1] + 0.05, `the lemon did not move up in the view (moved ${moved.toFixed(3)} m)`);
-});
-
-await test('the console shows the validation message a model would get', async () => {
-  await page.getByRole('option', { name: 'compute_grasp', exact: true }).click();
-  await page.fill('#arg-object_name', '');
-  await page.getByRole('button', { name: 'Call compute_grasp' }).click();
-  const content = page.locator('[data-testid="tool-result"] .result-content');
-  try {
-    await page.waitForFunction(() => /Invalid arguments for compute_grasp/.test(document.querySelector('[data-testid="tool-result"] .result-content')?.textContent ?? ''), null, { timeout: 10_000 });
-  } catch {
-    throw new Error(`the console shows: ${await content.innerText()}`);
-  }
-  const text = await content.innerText();
-  assert(/object_name: missing \(required/.test(text), `no "object_name: missing (required" in: ${text}`);
-});
-
-await test('the emergency stop reaches the robot and blocks motion', async () => {
-  await page.getByRole('tab', { name: 'World' }).click();
-  await page.getByRole('button', { name: 'EMERGENCY STOP' }).click();
-  await page.getByText('PRESSED').waitFor({ timeout: 10_000 });
-  await page.getByRole('option', { name: 'move_to_home_pos', exact: true }).click();
-  await page.getByRole('button', { name: 'Call move_to_home_pos' }).click();
-  await page.waitForFunction(() => /estop|emergency stop/i.test(document.querySelector('[data-testid="tool-result"] .result-content')?.textContent ?? ''), null, { timeout: 15_000 });
-  await page.getByRole('button', { name: 'Release emergency stop' }).click();
-  await page.getByText('released', { exact: true }).waitFor({ timeout: 10_000 });
-});
 
 // ------------------------------------------------------------------ agent runs (scripted model)
 
@@ -311,63 +320,68 @@ async function startAgentRun(name, object) {
 
 const lastEnd = () => page.locator('.turn').last().locator('[data-testid="run-end"]');
 
-await test('a scripted agent run moves the robot and fills the trace panel', async () => {
-  await resetScene();
-  const row = await startAgentRun('happy', 'lemon');
-  // The view highlights what the agent's call names while it runs.
-  await page.waitForFunction(() => window.__skillbridge.highlighted().includes('lemon_1'), null, { timeout: 10_000 });
-  await lastEnd().waitFor({ timeout: 30_000 });
-  assert((await lastEnd().getAttribute('data-reason')) === 'done', `run ended: ${await lastEnd().innerText()}`);
-  const text = await row.innerText();
-  assert(/picked up lemon_1/.test(text) && /object_name/.test(text) && /\d+ ms/.test(text), `trace row: ${text}`);
-  assert(/I picked up the lemon/.test(await page.locator('[data-testid="conversation"]').innerText()), 'no final answer in the conversation');
-  await page.screenshot({ path: path.join(out, 'e2e-agent-run.png') });
-});
+async function agentFlows(tag) {
+  await test(`${tag}a scripted agent run moves the robot and fills the trace panel`, async () => {
+    await resetScene();
+    const row = await startAgentRun('happy', 'lemon');
+    // The view highlights what the agent's call names while it runs.
+    await page.waitForFunction(() => window.__skillbridge.highlighted().includes('lemon_1'), null, { timeout: 10_000 });
+    await lastEnd().waitFor({ timeout: 30_000 });
+    assert((await lastEnd().getAttribute('data-reason')) === 'done', `run ended: ${await lastEnd().innerText()}`);
+    const text = await row.innerText();
+    assert(/picked up lemon_1/.test(text) && /object_name/.test(text) && /\d+ ms/.test(text), `trace row: ${text}`);
+    assert(/I picked up the lemon/.test(await page.locator('[data-testid="conversation"]').innerText()), 'no final answer in the conversation');
+    await page.screenshot({ path: path.join(out, 'e2e-agent-run.png') });
+  });
 
-await test('Stop mid-run ends the run at once (model and skill)', async () => {
-  await resetScene();
-  await startAgentRun('stop', 'peach');
-  await page.waitForTimeout(250);
-  const stopButton = page.getByRole('button', { name: 'Stop', exact: true });
-  assert(await stopButton.isEnabled(), 'Stop is not enabled while running');
-  const t0 = Date.now();
-  await stopButton.click();
-  await lastEnd().waitFor({ timeout: 5_000 });
-  const reason = await lastEnd().getAttribute('data-reason');
-  assert(reason === 'stopped', `run ended with ${reason}`);
-  assert(Date.now() - t0 < 3_000, `stopping took ${Date.now() - t0} ms`);
-  assert(!(await stopButton.isEnabled()), 'Stop still enabled after the run ended');
-});
+  await test(`${tag}Stop mid-run ends the run at once (model and skill)`, async () => {
+    await resetScene();
+    await startAgentRun('stop', 'peach');
+    await page.waitForTimeout(250);
+    const stopButton = page.getByRole('button', { name: 'Stop', exact: true });
+    assert(await stopButton.isEnabled(), 'Stop is not enabled while running');
+    const t0 = Date.now();
+    await stopButton.click();
+    await lastEnd().waitFor({ timeout: 5_000 });
+    const reason = await lastEnd().getAttribute('data-reason');
+    assert(reason === 'stopped', `run ended with ${reason}`);
+    assert(Date.now() - t0 < 3_000, `stopping took ${Date.now() - t0} ms`);
+    assert(!(await stopButton.isEnabled()), 'Stop still enabled after the run ended');
+  });
 
-await test('an emergency stop injected during a run reaches the running skill', async () => {
-  await resetScene();
-  const row = await startAgentRun('estop', 'lemon');
-  await page.getByRole('tab', { name: 'World' }).click();
-  await page.getByRole('button', { name: 'EMERGENCY STOP' }).click();
-  await page.getByRole('tab', { name: 'Agent' }).click();
-  try {
-    await page.waitForFunction(() => /estop|emergency stop/i.test([...document.querySelectorAll('[data-testid="trace-result"]')].at(-1)?.textContent ?? ''), null, { timeout: 15_000 });
-  } catch {
-    throw new Error(`the tool result says: ${await row.innerText()}`);
-  }
-  await lastEnd().waitFor({ timeout: 30_000 });
-  await page.getByRole('tab', { name: 'World' }).click();
-  await page.getByRole('button', { name: 'Release emergency stop' }).click();
-  await page.getByText('released', { exact: true }).first().waitFor({ timeout: 10_000 });
-});
+  await test(`${tag}an emergency stop injected during a run reaches the running skill`, async () => {
+    await resetScene();
+    const row = await startAgentRun('estop', 'lemon');
+    await page.getByRole('tab', { name: 'World' }).click();
+    await page.getByRole('button', { name: 'EMERGENCY STOP' }).click();
+    await page.getByRole('tab', { name: 'Agent' }).click();
+    try {
+      await page.waitForFunction(() => /estop|emergency stop/i.test([...document.querySelectorAll('[data-testid="trace-result"]')].at(-1)?.textContent ?? ''), null, { timeout: 15_000 });
+    } catch {
+      throw new Error(`the tool result says: ${await row.innerText()}`);
+    }
+    await lastEnd().waitFor({ timeout: 30_000 });
+    await page.getByRole('tab', { name: 'World' }).click();
+    await page.getByRole('button', { name: 'Release emergency stop' }).click();
+    await page.getByText('released', { exact: true }).first().waitFor({ timeout: 10_000 });
+  });
 
-await test('no console errors and no lost WebGL context', async () => {
-  const lost = await page.evaluate(() => window.__skillbridge.contextLost);
-  assert(!lost, 'WebGL context lost');
-  assert(consoleErrors.length === 0, `console errors:\n    ${consoleErrors.slice(0, 5).join('\n    ')}`);
-});
+  await test(`${tag}no console errors and no lost WebGL context`, async () => {
+    const lost = await page.evaluate(() => window.__skillbridge.contextLost);
+    assert(!lost, 'WebGL context lost');
+    assert(consoleErrors.length === 0, `console errors:\n    ${consoleErrors.slice(0, 5).join('\n    ')}`);
+  });
+}
+
+await flows('');
+await agentFlows('');
 
 await browser.close();
 server.child.kill('SIGINT');
 
 // ------------------------------------------------------------------ desktop (Electron)
 
-log('▶ desktop end-to-end test (Electron)');
+log('▶ desktop end-to-end tests (Electron): the same flows in the desktop window');
 let electronBinary = null;
 try {
   // The electron package exports the binary's path, and throws when the binary was never downloaded.
@@ -376,23 +390,29 @@ try {
   electronBinary = null;
 }
 if (!electronBinary || !existsSync(String(electronBinary))) {
-  skip('the desktop app starts, loads a scene and calls a tool', 'no Electron binary on this machine (it cannot be downloaded here); web mode above covers the same renderer and API');
+  skip('the desktop app: all of the flows above', 'no Electron binary on this machine (it cannot be downloaded here); web mode above runs the same flows on the same renderer and API');
 } else {
-  await test('the desktop app starts, loads a scene and calls a tool', async () => {
-    const b = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit' });
+  const b = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit' });
+  let app = null;
+  await test('desktop: the app builds, starts and draws with a sandboxed window.api', async () => {
     assert(b.status === 0, 'electron-vite build failed');
     const { _electron } = await import('playwright-core');
-    const app = await _electron.launch({ args: [path.join(root, 'out/main/index.js')], cwd: root });
+    app = await _electron.launch({ args: [path.join(root, 'out/main/index.js')], cwd: root });
+    const win = await app.firstWindow();
+    usePage(win);
+    await win.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 5, null, { timeout: 60_000 });
+    const hasApi = await win.evaluate(() => typeof window.api?.callTool === 'function' && typeof window.require === 'undefined');
+    assert(hasApi, 'window.api missing, or Node integration leaked into the page');
+    await win.screenshot({ path: path.join(out, 'e2e-electron.png') });
+  });
+  if (app) {
     try {
-      const win = await app.firstWindow();
-      await win.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 5, null, { timeout: 60_000 });
-      const hasApi = await win.evaluate(() => typeof window.api?.callTool === 'function' && typeof window.require === 'undefined');
-      assert(hasApi, 'window.api missing, or Node integration leaked into the page');
-      await win.screenshot({ path: path.join(out, 'e2e-electron.png') });
+      await flows('desktop: ');
+      await agentFlows('desktop: ');
     } finally {
       await app.close();
     }
-  });
+  }
 }
 
 summary();
