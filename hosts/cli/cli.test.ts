@@ -1,7 +1,7 @@
 // The command line end to end: in process through main() for most checks, and
 // once through the real bin script in a child process.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -157,6 +157,24 @@ describe('skillbridge run and trace', () => {
     });
     expect(ask.stderr + ask.stdout).toMatch(/Approve pick\(\{"object_name":"lemon_1"\}\)\? \[y\/N\]/);
     expect(ask.stdout).toMatch(/approval: rejected/);
+  });
+
+  it('interactive /reset forgets the conversation and keeps numbering the trace files', () => {
+    const script = temp('turns-reset.json', JSON.stringify([{ content: 'Hello!' }, { content: 'Fresh start.' }]));
+    const dir = mkdtempSync(join(tmpdir(), 'sb-'));
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'run', '--scene', 'tabletop/fruits', '--model', `scripted:${script}`, '--trace', join(dir, 't.jsonl')], {
+      input: 'remember the word banana\n/reset\n/nonsense\nwhat was the word?\n',
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/conversation cleared/);
+    expect(r.stdout).toMatch(/unknown command "\/nonsense"/);
+    // The second turn's trace starts from the system prompt alone: the first request is gone.
+    const second = readFileSync(join(dir, 't-turn2.jsonl'), 'utf8');
+    expect(second).toContain('what was the word?');
+    expect(second).not.toContain('banana');
+    expect(readFileSync(join(dir, 't.jsonl'), 'utf8')).toContain('banana');
   });
 
   it('reads turns from stdin in interactive mode, keeping the conversation', () => {

@@ -106,6 +106,19 @@ function approvalGate(mode: ApproveMode, ask: (q: string) => Promise<string>): A
   };
 }
 
+const COMMANDS = '/reset forgets the conversation (the scene stays as it is; start the command again for a fresh scene); /help shows this.';
+
+/** Interactive-mode commands: a line starting with "/" is for the session, not the model. */
+async function interactiveCommand(line: string, session: Session): Promise<string> {
+  const cmd = line.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (cmd === '/reset') {
+    await session.reset();
+    return '(conversation cleared; the scene is as it was)';
+  }
+  if (cmd === '/help') return COMMANDS;
+  return `unknown command "${line}". ${COMMANDS}`;
+}
+
 export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const sceneId = requireFlag(p.flags, 'scene', 'the scene to run in, e.g. --scene tabletop/fruits');
   const workflowId = stringFlag(p.flags, 'workflow') ?? 'rtw/basic';
@@ -158,6 +171,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     }
   };
 
+  let traceCount = 0;
   const session = new Session({
     model,
     robot,
@@ -166,8 +180,9 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     limits,
     seed,
     scene: sceneId,
-    traceSinks: (run: RunInfo) => {
-      const path = tracePathFor(traceBase, run.turn);
+    // Numbered per process, not per conversation: a /reset must not reuse turn 1's file.
+    traceSinks: (_run: RunInfo) => {
+      const path = tracePathFor(traceBase, ++traceCount);
       traces.push(path);
       return [new JsonlSink(path)];
     },
@@ -196,13 +211,17 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       last = await session.send(message);
       report(last);
     } else {
-      if (!asJson && process.stdin.isTTY) o.out(`${workflow.title} on ${sceneId} with ${model.id}. Type a message; an empty line or Ctrl-D ends.`);
+      if (!asJson && process.stdin.isTTY) o.out(`${workflow.title} on ${sceneId} with ${model.id}. Type a message; /help lists commands; an empty line or Ctrl-D ends.`);
       while (lines) {
         if (process.stdin.isTTY) process.stdout.write('you: ');
         const n = await lines.next();
         if (n.done) break;
         const text = String(n.value).trim();
         if (!text) break;
+        if (text.startsWith('/')) {
+          if (!asJson) o.out(await interactiveCommand(text, session));
+          continue;
+        }
         last = await session.send(text);
         report(last);
         if (last.reason === 'model_error') break;
