@@ -13,20 +13,13 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../electron/contract/api';
-import type { ModelProvider, SecretLookup } from '../../agents/models/spec';
+import type { ModelProvider } from '../../agents/models/spec';
+import type { SessionOptions } from './session';
 import { bundledWorker } from './worker-bundle';
 import type { FromWorker, ToWorker, WorkerOptions } from './worker-protocol';
 
-export interface WorkerSessionOptions {
-  paced?: boolean;
-  seed?: number;
-  frameHz?: number;
-  allowFiles?: boolean;
-  /** Agent runs write JSONL traces here. */
-  traceDir?: string;
-  /** API keys for models, looked up on this thread when the worker asks (never sent to a renderer). */
-  secrets?: SecretLookup;
-  ollamaURL?: string;
+/** The session's own options (`secrets` are looked up on this thread when the worker asks), and how to run the worker. */
+export interface WorkerSessionOptions extends SessionOptions {
   /**
    * The worker script. Default, running from the sources: worker.ts bundled by
    * esbuild (see worker-bundle.ts), or through a tsx bootstrap where that fails.
