@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { raiderCall, startOpenAIServer, type OpenAIServer, type StepSource, type OpenAIServerOptions } from '../../test/support/openai-server';
+import { describe, expect, it } from 'vitest';
+import { caught, serverPerTest } from '../../test/support/model-tests';
+import { raiderCall, type OpenAIServer } from '../../test/support/openai-server';
 import { ModelError, type ChatMessage, type ModelTool, type RetryInfo } from './model';
 import { createOpenAICompatibleModel, retryAfter, ToolCallAssembler, type OpenAICompatibleOptions } from './openai-compatible';
 
-let server: OpenAIServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(script: StepSource[], options?: OpenAIServerOptions): Promise<OpenAIServer> {
-  server = await startOpenAIServer(script, options);
-  return server;
-}
+const start = serverPerTest();
 
 function model(s: OpenAIServer, opts: Partial<OpenAICompatibleOptions> = {}) {
   return createOpenAICompatibleModel({ id: 'test', baseURL: s.url, model: 'test-model', timeoutMs: 2000, retryBaseMs: 5, retryMaxMs: 20, ...opts });
@@ -24,16 +16,6 @@ const tool = (name: string, props: Record<string, unknown> = {}): ModelTool => (
   function: { name, description: `${name} tool`, parameters: { type: 'object', properties: props } },
 });
 const tools = [tool('dist_to_target', { target: { type: 'string' } }), tool('pick', { object: { type: 'string' } })];
-
-async function caught(p: Promise<unknown>): Promise<ModelError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ModelError) return e;
-    throw new Error(`expected a ModelError, got ${String(e)}`);
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('OpenAI-compatible adapter: answers', () => {
   it('streams text through onText and reports usage (asking for it with stream_options)', async () => {
@@ -399,8 +381,7 @@ describe('OpenAI-compatible adapter: errors name the endpoint and the fix', () =
   it('unreachable server', async () => {
     const s = await start([]);
     const url = s.url;
-    await s.close();
-    server = undefined;
+    await s.close(); // closing again after the test is harmless
     const e = await caught(
       createOpenAICompatibleModel({ id: 't', baseURL: url, model: 'm', maxRetries: 1, retryBaseMs: 1, hints: { start: 'Start it with `ollama serve`.' } }).complete({ messages: user }),
     );

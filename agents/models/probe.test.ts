@@ -1,16 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { raiderCall, startOpenAIServer, type OpenAIServer, type RecordedRequest, type StepSource, type OpenAIServerOptions } from '../../test/support/openai-server';
+import { describe, expect, it } from 'vitest';
+import { serverPerTest } from '../../test/support/model-tests';
+import { raiderCall, type RecordedRequest } from '../../test/support/openai-server';
 import { probeModel, probeSpec } from './probe';
 
-let server: OpenAIServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-async function start(script: StepSource[], options?: OpenAIServerOptions): Promise<OpenAIServer> {
-  server = await startOpenAIServer(script, options);
-  return server;
-}
+const start = serverPerTest();
 
 const body = (r: RecordedRequest) => r.body as { tools?: unknown[]; messages: Array<{ role: string; content: string }> };
 
@@ -60,8 +53,7 @@ describe('probeModel', () => {
   it('reports an unreachable server with the fix', async () => {
     const s = await start([]);
     const url = s.url;
-    await s.close();
-    server = undefined;
+    await s.close(); // closing again after the test is harmless
     const r = await probeModel({ baseURL: url, model: 'm' });
     expect(r.reachable).toBe(false);
     expect(r.error?.kind).toBe('unreachable');

@@ -2,22 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { errorOf } from '../../test/support/model-tests';
 import { ModelError, type ChatMessage } from './model';
 import { createScriptedModel, fromFunction, loadScriptedModel } from './scripted';
 
 const user: ChatMessage[] = [{ role: 'user', content: 'go' }];
 const dir = mkdtempSync(join(tmpdir(), 'skillbridge-scripted-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function errorOf(fn: () => unknown): ModelError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ModelError) return e;
-    throw e;
-  }
-  throw new Error('expected a ModelError');
-}
 
 describe('scripted model', () => {
   it('replays turns in order, normalising object arguments to strings and assigning ids', async () => {

@@ -3,18 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { raiderCall, startOpenAIServer, type OpenAIServer } from '../../test/support/openai-server';
+import { errorOf } from '../../test/support/model-tests';
 import { ModelError, type ModelTool } from './model';
 import { createModel, parseModelSpec, resolveApiKey } from './spec';
-
-function errorOf(fn: () => unknown): ModelError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ModelError) return e;
-    throw e;
-  }
-  throw new Error('expected a ModelError');
-}
 
 describe('parseModelSpec', () => {
   it('knows each provider and its default endpoint', () => {
