@@ -15,7 +15,11 @@ export const LAYERS = [
     may: ['electron/main', 'electron/contract', 'hosts', 'agents', 'agents/robot', 'sim', 'scenes'],
   },
   // Benchmarks drive the app against the same local fakes the tests use (a model server on 127.0.0.1).
-  { name: 'hosts/bench', prefix: 'hosts/bench/', may: ['hosts', 'hosts/bench', 'electron/contract', 'agents', 'agents/robot', 'sim', 'scenes', 'test'] },
+  {
+    name: 'hosts/bench',
+    prefix: 'hosts/bench/',
+    may: ['hosts', 'hosts/bench', 'electron/contract', 'agents', 'agents/robot', 'sim', 'scenes', 'test'],
+  },
   { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'hosts/bench', 'electron/contract', 'agents', 'agents/robot', 'sim', 'scenes'] },
   // Only the robot seam may touch the simulator; tools and workflows see the Robot interface.
   { name: 'agents/robot', prefix: 'agents/robot/', may: ['agents/robot', 'agents', 'sim', 'scenes'] },
@@ -48,7 +52,8 @@ const rule = {
     docs: { description: 'Imports must point down the layers of docs/architecture.md' },
     schema: [],
     messages: {
-      upward: "'{{from}}' may not import from '{{to}}' ({{spec}}). Layers point down: {{from}} may import {{allowed}}. Move the shared code down, or pass it in through an interface.",
+      upward:
+        "'{{from}}' may not import from '{{to}}' ({{spec}}). Layers point down: {{from}} may import {{allowed}}. Move the shared code down, or pass it in through an interface.",
       pkg: "'{{from}}' may not import the package '{{spec}}'; it belongs to {{owners}}. Reach it through that layer's interface instead.",
     },
   },

@@ -59,9 +59,7 @@ describe('layers/direction lint rule', () => {
 
   it('lets colocated tests use shared fixtures from test/', () => {
     expect(lint('sim/skills/pick.test.ts', "import { fixture } from '../../test/fixtures/layouts';")).toEqual([]);
-    expect(lint('sim/skills/pick.ts', "import { fixture } from '../../test/fixtures/layouts';")[0]).toContain(
-      "may not import from 'test'",
-    );
+    expect(lint('sim/skills/pick.ts', "import { fixture } from '../../test/fixtures/layouts';")[0]).toContain("may not import from 'test'");
   });
 
   it('checks re-exports and dynamic imports too', () => {

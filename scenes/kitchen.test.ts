@@ -10,10 +10,18 @@ type World = Awaited<ReturnType<typeof sceneWorld>>;
 describe('kitchen scene data', () => {
   it('is listed with the household manipulator and the RAIDER tool sets', () => {
     const byId = new Map(listScenes().map((s) => [s.id, s]));
-    expect(byId.get('kitchen')).toMatchObject({ robot: 'household_manipulator', robotKind: 'mobile_manipulator', toolSet: 'raider-household' });
+    expect(byId.get('kitchen')).toMatchObject({
+      robot: 'household_manipulator',
+      robotKind: 'mobile_manipulator',
+      toolSet: 'raider-household',
+    });
     expect(byId.get('kitchen')!.toolSets).toEqual(expect.arrayContaining(['raider-household', 'raider-preferences', 'raider-recovery']));
     expect(byId.get('kitchen')!.paper).toMatch(/^001 /);
-    expect(byId.get('kitchen/assistive')).toMatchObject({ robot: 'household_manipulator', toolSet: 'raider-assistive', paper: expect.stringMatching(/^001 §5\.2/) });
+    expect(byId.get('kitchen/assistive')).toMatchObject({
+      robot: 'household_manipulator',
+      toolSet: 'raider-assistive',
+      paper: expect.stringMatching(/^001 §5\.2/),
+    });
     expect(byId.get('kitchen/assistive')!.toolSets).toContain('raider-recovery');
   });
 
@@ -50,7 +58,18 @@ describe('kitchen scene data', () => {
     const a = builtinScene('kitchen/assistive');
     expect(a.scene.people).toEqual([expect.objectContaining({ id: 'adriana', name: 'Adriana', handsFree: true, known: true })]);
     const ids = a.objects.map((x) => x.id);
-    expect(ids).toEqual(expect.arrayContaining(['medicine_1', 'medicine_2', 'plant_1', 'bottle_1', 'chair_3', 'medicine_counter', 'fridge_1', 'coffee_machine_1']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'medicine_1',
+        'medicine_2',
+        'plant_1',
+        'bottle_1',
+        'chair_3',
+        'medicine_counter',
+        'fridge_1',
+        'coffee_machine_1',
+      ]),
+    );
     expect(a.objects.filter((x) => x.type === 'medicine_bottle').every((x) => x.name === 'medicine')).toBe(true);
     expect(a.scene.locations.map((l) => l.id)).toContain('medicine_counter');
   });

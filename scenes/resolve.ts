@@ -71,16 +71,13 @@ export function parseRobotConfig(data: unknown, source: string): RobotConfig {
   return parsed.data;
 }
 
-export function resolveScene(
-  scene: Scene,
-  catalogue: Catalogue,
-  robots: ReadonlyMap<string, RobotConfig>,
-  source: string,
-): ResolvedScene {
+export function resolveScene(scene: Scene, catalogue: Catalogue, robots: ReadonlyMap<string, RobotConfig>, source: string): ResolvedScene {
   const problems: string[] = [];
   const robot = robots.get(scene.robot.config);
   if (!robot) {
-    problems.push(`robot.config: unknown robot config "${scene.robot.config}".${didYouMean(scene.robot.config, robots.keys())} Known: ${[...robots.keys()].join(', ')}`);
+    problems.push(
+      `robot.config: unknown robot config "${scene.robot.config}".${didYouMean(scene.robot.config, robots.keys())} Known: ${[...robots.keys()].join(', ')}`,
+    );
   }
   const ids = new Set<string>();
   const objects: ResolvedObject[] = [];
@@ -134,7 +131,9 @@ export function resolveScene(
   }
   if (!scene.robot.at && !scene.robot.pose) problems.push('robot: give "pose" or "at" (a location id)');
   if (robot && robot.arm && !(scene.robot.posture in robot.arm.postures)) {
-    problems.push(`robot.posture: "${scene.robot.posture}" is not a posture of ${robot.id} (${Object.keys(robot.arm.postures).join(', ')})`);
+    problems.push(
+      `robot.posture: "${scene.robot.posture}" is not a posture of ${robot.id} (${Object.keys(robot.arm.postures).join(', ')})`,
+    );
   }
   for (const p of scene.people) {
     if (ids.has(p.id)) problems.push(`people: id "${p.id}" is already an object id`);

@@ -27,7 +27,15 @@ async function loadError(p: string): Promise<string> {
 describe('scenes', () => {
   it('lists every built-in scene the issues name, and each resolves', () => {
     const ids = listScenes().map((s) => s.id);
-    for (const id of ['tabletop/fruits', 'tabletop/utensils', 'tabletop/boxes', 'tabletop/workshop', 'kitchen', 'kitchen/assistive', 'farm']) {
+    for (const id of [
+      'tabletop/fruits',
+      'tabletop/utensils',
+      'tabletop/boxes',
+      'tabletop/workshop',
+      'kitchen',
+      'kitchen/assistive',
+      'farm',
+    ]) {
       expect(ids).toContain(id);
       expect(builtinScene(id).scene.id).toBe(id);
     }

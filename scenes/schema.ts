@@ -27,9 +27,7 @@ const PartBase = {
 export const Part = z.discriminatedUnion('shape', [
   z.object({ shape: z.literal('box'), size: Vec3.describe('full extents [x, y, z]'), ...PartBase }).strict(),
   z.object({ shape: z.literal('sphere'), radius: z.number().positive(), ...PartBase }).strict(),
-  z
-    .object({ shape: z.literal('cylinder'), radius: z.number().positive(), height: z.number().positive(), ...PartBase })
-    .strict(),
+  z.object({ shape: z.literal('cylinder'), radius: z.number().positive(), height: z.number().positive(), ...PartBase }).strict(),
   z
     .object({
       shape: z.literal('capsule'),
@@ -149,7 +147,9 @@ export const ObjectType = z
         wrap: z
           .boolean()
           .default(false)
-          .describe('the fingers close around the part (a carry bar or loop handle): it cannot twist out, so the grip resists several times its friction torque'),
+          .describe(
+            'the fingers close around the part (a carry bar or loop handle): it cannot twist out, so the grip resists several times its friction torque',
+          ),
       })
       .strict()
       .optional(),
@@ -166,9 +166,9 @@ export const Pose2 = z
 export type Pose2 = z.infer<typeof Pose2>;
 
 const Deg2 = z.tuple([z.number(), z.number()]).describe('[min, max] degrees');
-export const ArmPosture = z.tuple([z.number(), z.number(), z.number(), z.number(), z.number()]).describe(
-  'joint angles in degrees: [yaw, shoulder, elbow, wrist pitch, wrist roll]',
-);
+export const ArmPosture = z
+  .tuple([z.number(), z.number(), z.number(), z.number(), z.number()])
+  .describe('joint angles in degrees: [yaw, shoulder, elbow, wrist pitch, wrist roll]');
 
 export const ArmConfig = z
   .object({
@@ -178,9 +178,7 @@ export const ArmConfig = z
     forearm: z.number().positive(),
     hand: z.number().positive().describe('wrist pitch axis to the tool centre point'),
     linkRadius: z.number().positive().default(0.03),
-    limits: z
-      .object({ yaw: Deg2, shoulder: Deg2, elbow: Deg2, wristPitch: Deg2, wristRoll: Deg2 })
-      .strict(),
+    limits: z.object({ yaw: Deg2, shoulder: Deg2, elbow: Deg2, wristPitch: Deg2, wristRoll: Deg2 }).strict(),
     maxJointSpeed: z.number().positive().describe('degrees per second'),
     maxToolSpeed: z.number().positive().default(0.25).describe('m/s for straight-line approach and retreat'),
     payloadKg: z.number().positive(),
@@ -268,9 +266,7 @@ export const Location = z
   .strict();
 export type Location = z.infer<typeof Location>;
 
-export const ReferencePosition = z
-  .object({ id: z.string().min(1), position: Vec3, description: z.string().optional() })
-  .strict();
+export const ReferencePosition = z.object({ id: z.string().min(1), position: Vec3, description: z.string().optional() }).strict();
 
 export const Person = z
   .object({
@@ -332,10 +328,7 @@ export const Scene = z
     people: z.array(Person).default([]),
     perception: z
       .object({
-        partialObservability: z
-          .boolean()
-          .default(false)
-          .describe('the robot knows what is on a surface only after perceiving it there'),
+        partialObservability: z.boolean().default(false).describe('the robot knows what is on a surface only after perceiving it there'),
       })
       .strict()
       .default({ partialObservability: false }),

@@ -62,11 +62,26 @@ export function expandPart(part: Part): PrimitivePart[] {
       const [sx, sy, sz] = part.size;
       const w = part.wall;
       const pieces: Array<[Vec3T, Vec3T]> = [
-        [[sx, w, sz], [0, -sy / 2 + w / 2, 0]],
-        [[w, sy, sz], [-sx / 2 + w / 2, 0, 0]],
-        [[w, sy, sz], [sx / 2 - w / 2, 0, 0]],
-        [[sx - 2 * w, sy, w], [0, 0, -sz / 2 + w / 2]],
-        [[sx - 2 * w, sy, w], [0, 0, sz / 2 - w / 2]],
+        [
+          [sx, w, sz],
+          [0, -sy / 2 + w / 2, 0],
+        ],
+        [
+          [w, sy, sz],
+          [-sx / 2 + w / 2, 0, 0],
+        ],
+        [
+          [w, sy, sz],
+          [sx / 2 - w / 2, 0, 0],
+        ],
+        [
+          [sx - 2 * w, sy, w],
+          [0, 0, -sz / 2 + w / 2],
+        ],
+        [
+          [sx - 2 * w, sy, w],
+          [0, 0, sz / 2 - w / 2],
+        ],
       ];
       const massEach = part.mass === undefined ? undefined : part.mass / pieces.length;
       return pieces.map(([size, offset]) => ({

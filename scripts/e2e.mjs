@@ -67,7 +67,9 @@ function summary() {
 
 log('▶ browser end-to-end tests (web mode)');
 if (!existsSync(chromiumPath)) {
-  log(`Chromium not found at ${chromiumPath}: install Debian's "chromium" package (apt-get install chromium) or set CHROMIUM=/path/to/chromium.`);
+  log(
+    `Chromium not found at ${chromiumPath}: install Debian's "chromium" package (apt-get install chromium) or set CHROMIUM=/path/to/chromium.`,
+  );
   if (process.env.SKILLBRIDGE_E2E_ALLOW_SKIP === '1') skip('browser end-to-end tests', 'no Chromium');
   else {
     failed++;
@@ -77,7 +79,10 @@ if (!existsSync(chromiumPath)) {
 }
 
 if (process.env.SKIP_BUILD !== '1' || !existsSync(path.join(root, 'renderer/dist/index.html'))) {
-  const b = spawnSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  const b = spawnSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (b.status !== 0) {
     failed++;
     failures.push('renderer build (vite build) failed');
@@ -164,7 +169,9 @@ async function pixelStats(png) {
 }
 
 async function waitScene(id) {
-  await page.waitForFunction((sid) => window.__skillbridge?.sceneId === sid && window.__skillbridge.framesSinceLoad > 8, id, { timeout: 30_000 });
+  await page.waitForFunction((sid) => window.__skillbridge?.sceneId === sid && window.__skillbridge.framesSinceLoad > 8, id, {
+    timeout: 30_000,
+  });
 }
 
 // ------------------------------------------------------------------ tests
@@ -267,7 +274,14 @@ async function flows(tag) {
     await page.getByRole('button', { name: 'Call compute_grasp' }).click();
     const content = page.locator('[data-testid="tool-result"] .result-content');
     try {
-      await page.waitForFunction(() => /Invalid arguments for compute_grasp/.test(document.querySelector('[data-testid="tool-result"] .result-content')?.textContent ?? ''), null, { timeout: 10_000 });
+      await page.waitForFunction(
+        () =>
+          /Invalid arguments for compute_grasp/.test(
+            document.querySelector('[data-testid="tool-result"] .result-content')?.textContent ?? '',
+          ),
+        null,
+        { timeout: 10_000 },
+      );
     } catch {
       throw new Error(`the console shows: ${await content.innerText()}`);
     }
@@ -281,7 +295,11 @@ async function flows(tag) {
     await page.getByText('PRESSED').waitFor({ timeout: 10_000 });
     await page.getByRole('option', { name: 'move_to_home_pos', exact: true }).click();
     await page.getByRole('button', { name: 'Call move_to_home_pos' }).click();
-    await page.waitForFunction(() => /estop|emergency stop/i.test(document.querySelector('[data-testid="tool-result"] .result-content')?.textContent ?? ''), null, { timeout: 15_000 });
+    await page.waitForFunction(
+      () => /estop|emergency stop/i.test(document.querySelector('[data-testid="tool-result"] .result-content')?.textContent ?? ''),
+      null,
+      { timeout: 15_000 },
+    );
     await page.getByRole('button', { name: 'Release emergency stop' }).click();
     await page.getByText('released', { exact: true }).waitFor({ timeout: 10_000 });
   });
@@ -293,7 +311,10 @@ const scriptDir = mkdtempSync(path.join(tmpdir(), 'sb-e2e-'));
 /** A scripted model: pick an object, then answer. Each run gets its own file (a fresh conversation). */
 function pickScript(name, object) {
   const file = path.join(scriptDir, `${name}.json`);
-  const turns = [{ tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pick', arguments: { object_name: object } } }] }, { content: `I picked up the ${object}.` }];
+  const turns = [
+    { tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pick', arguments: { object_name: object } } }] },
+    { content: `I picked up the ${object}.` },
+  ];
   writeFileSync(file, JSON.stringify(turns));
   return file;
 }
@@ -301,13 +322,16 @@ function pickScript(name, object) {
 async function resetScene() {
   const gen = await page.evaluate(() => window.__skillbridge.generation);
   await page.getByRole('button', { name: 'Reset', exact: true }).click();
-  await page.waitForFunction((g) => window.__skillbridge.generation > g && window.__skillbridge.framesSinceLoad > 3, gen, { timeout: 30_000 });
+  await page.waitForFunction((g) => window.__skillbridge.generation > g && window.__skillbridge.framesSinceLoad > 3, gen, {
+    timeout: 30_000,
+  });
 }
 
 /** Starts a scripted run from the agent panel and waits until its tool call shows in the trace. */
 async function startAgentRun(name, object) {
   await page.getByRole('tab', { name: 'Agent' }).click();
-  if (!(await page.locator('details.agent-settings').evaluate((d) => d.open))) await page.locator('details.agent-settings > summary').click();
+  if (!(await page.locator('details.agent-settings').evaluate((d) => d.open)))
+    await page.locator('details.agent-settings > summary').click();
   await page.selectOption('select[aria-label="Model provider"]', 'scripted');
   await page.fill('input[aria-label="Script file"]', pickScript(name, object));
   await page.selectOption('select[aria-label="Workflow"]', 'flat');
@@ -330,7 +354,10 @@ async function agentFlows(tag) {
     assert((await lastEnd().getAttribute('data-reason')) === 'done', `run ended: ${await lastEnd().innerText()}`);
     const text = await row.innerText();
     assert(/picked up lemon_1/.test(text) && /object_name/.test(text) && /\d+ ms/.test(text), `trace row: ${text}`);
-    assert(/I picked up the lemon/.test(await page.locator('[data-testid="conversation"]').innerText()), 'no final answer in the conversation');
+    assert(
+      /I picked up the lemon/.test(await page.locator('[data-testid="conversation"]').innerText()),
+      'no final answer in the conversation',
+    );
     await page.screenshot({ path: path.join(out, 'e2e-agent-run.png') });
   });
 
@@ -356,7 +383,11 @@ async function agentFlows(tag) {
     await page.getByRole('button', { name: 'EMERGENCY STOP' }).click();
     await page.getByRole('tab', { name: 'Agent' }).click();
     try {
-      await page.waitForFunction(() => /estop|emergency stop/i.test([...document.querySelectorAll('[data-testid="trace-result"]')].at(-1)?.textContent ?? ''), null, { timeout: 15_000 });
+      await page.waitForFunction(
+        () => /estop|emergency stop/i.test([...document.querySelectorAll('[data-testid="trace-result"]')].at(-1)?.textContent ?? ''),
+        null,
+        { timeout: 15_000 },
+      );
     } catch {
       throw new Error(`the tool result says: ${await row.innerText()}`);
     }
@@ -390,7 +421,10 @@ try {
   electronBinary = null;
 }
 if (!electronBinary || !existsSync(String(electronBinary))) {
-  skip('the desktop app: all of the flows above', 'no Electron binary on this machine (it cannot be downloaded here); web mode above runs the same flows on the same renderer and API');
+  skip(
+    'the desktop app: all of the flows above',
+    'no Electron binary on this machine (it cannot be downloaded here); web mode above runs the same flows on the same renderer and API',
+  );
 } else {
   const b = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit' });
   let app = null;

@@ -45,9 +45,16 @@ if (electron) {
   run('npx', ['electron-vite', 'build']);
   forward(spawn(electron, [path.join(root, 'out/main/index.js')], { cwd: root, stdio: 'inherit' }));
 } else {
-  process.stdout.write('Electron is not available on this machine (its binary was not downloaded), so Skillbridge starts in web mode instead.\n');
+  process.stdout.write(
+    'Electron is not available on this machine (its binary was not downloaded), so Skillbridge starts in web mode instead.\n',
+  );
   const index = path.join(root, 'renderer/dist/index.html');
-  const sources = Math.max(newest(path.join(root, 'renderer/src')), newest(path.join(root, 'electron/contract')), statSync(path.join(root, 'renderer/index.html')).mtimeMs);
-  if (!existsSync(index) || statSync(index).mtimeMs < sources) run('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+  const sources = Math.max(
+    newest(path.join(root, 'renderer/src')),
+    newest(path.join(root, 'electron/contract')),
+    statSync(path.join(root, 'renderer/index.html')).mtimeMs,
+  );
+  if (!existsSync(index) || statSync(index).mtimeMs < sources)
+    run('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
   forward(spawn(process.execPath, [path.join(root, 'bin/skillbridge.js'), 'serve', ...args], { cwd: root, stdio: 'inherit' }));
 }

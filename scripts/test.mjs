@@ -29,6 +29,7 @@ if (only('typecheck')) check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', 
 // The renderer has its own tsconfig (DOM and JSX; no Node types).
 if (only('typecheck')) check('typecheck renderer', 'npx', ['tsc', '-p', 'renderer/tsconfig.json', '--noEmit']);
 if (only('lint')) check('lint', 'npx', ['eslint', '.']);
+if (only('lint')) check('format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 
 if (only('unit')) {
   const out = '.vitest-results.json';

@@ -147,8 +147,7 @@ export const aabbContainsPoint = (b: Aabb, p: Vec3, margin = 0): boolean =>
   p.z >= b.min.z - margin &&
   p.z <= b.max.z + margin;
 /** Overlap length of two intervals. */
-export const overlap1 = (a0: number, a1: number, b0: number, b1: number): number =>
-  Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+export const overlap1 = (a0: number, a1: number, b0: number, b1: number): number => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 export const aabbVolume = (b: Aabb): number => {
   const s = aabbSize(b);
   return Math.max(0, s.x) * Math.max(0, s.y) * Math.max(0, s.z);

@@ -16,7 +16,10 @@ function zoneOf(sim: SimWorld, id: string): Aabb | undefined {
   if (!z) return undefined;
   const c = z.center;
   const s = z.size;
-  return aabbToWorld({ min: v3(c[0] - s[0] / 2, c[1] - s[1] / 2, c[2] - s[2] / 2), max: v3(c[0] + s[0] / 2, c[1] + s[1] / 2, c[2] + s[2] / 2) }, sim.pose(id));
+  return aabbToWorld(
+    { min: v3(c[0] - s[0] / 2, c[1] - s[1] / 2, c[2] - s[2] / 2), max: v3(c[0] + s[0] / 2, c[1] + s[1] / 2, c[2] + s[2] / 2) },
+    sim.pose(id),
+  );
 }
 
 function bottomCentre(b: Aabb): Vec3 {

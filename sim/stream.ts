@@ -30,7 +30,11 @@ export function streamEntries(sim: SimWorld): StreamEntry[] {
 
 export const FLOATS_PER_POSE = 7;
 
-export function packPoses(sim: SimWorld, entries: readonly StreamEntry[], out = new Float32Array(entries.length * FLOATS_PER_POSE)): Float32Array {
+export function packPoses(
+  sim: SimWorld,
+  entries: readonly StreamEntry[],
+  out = new Float32Array(entries.length * FLOATS_PER_POSE),
+): Float32Array {
   let i = 0;
   for (const e of entries) {
     const b = sim.world.getRigidBody(e.body);

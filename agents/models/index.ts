@@ -24,5 +24,14 @@ export {
   type ScriptedModelOptions,
   type ScriptedTurn,
 } from './scripted';
-export { parseModelSpec, createModel, resolveApiKey, keySources, type ModelProvider, type ParsedModelSpec, type CreateModelOptions, type SecretLookup } from './spec';
+export {
+  parseModelSpec,
+  createModel,
+  resolveApiKey,
+  keySources,
+  type ModelProvider,
+  type ParsedModelSpec,
+  type CreateModelOptions,
+  type SecretLookup,
+} from './spec';
 export { probeModel, probeSpec, type ProbeOptions, type ProbeReport } from './probe';

@@ -18,7 +18,12 @@ export const AssistantMessageSchema = z.object({
   tool_calls: z.array(ToolCallSchema).optional(),
 });
 export const ToolMessageSchema = z.object({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string() });
-export const ChatMessageSchema = z.discriminatedUnion('role', [SystemMessageSchema, UserMessageSchema, AssistantMessageSchema, ToolMessageSchema]);
+export const ChatMessageSchema = z.discriminatedUnion('role', [
+  SystemMessageSchema,
+  UserMessageSchema,
+  AssistantMessageSchema,
+  ToolMessageSchema,
+]);
 
 export type SystemMessage = z.infer<typeof SystemMessageSchema>;
 export type UserMessage = z.infer<typeof UserMessageSchema>;

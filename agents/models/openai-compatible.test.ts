@@ -7,7 +7,15 @@ import { createOpenAICompatibleModel, retryAfter, ToolCallAssembler, type OpenAI
 const start = serverPerTest();
 
 function model(s: OpenAIServer, opts: Partial<OpenAICompatibleOptions> = {}) {
-  return createOpenAICompatibleModel({ id: 'test', baseURL: s.url, model: 'test-model', timeoutMs: 2000, retryBaseMs: 5, retryMaxMs: 20, ...opts });
+  return createOpenAICompatibleModel({
+    id: 'test',
+    baseURL: s.url,
+    model: 'test-model',
+    timeoutMs: 2000,
+    retryBaseMs: 5,
+    retryMaxMs: 20,
+    ...opts,
+  });
 }
 
 const user: ChatMessage[] = [{ role: 'user', content: 'hi' }];
@@ -28,7 +36,12 @@ describe('OpenAI-compatible adapter: answers', () => {
     expect(r.toolCalls).toEqual([]);
     expect(r.usage).toEqual({ promptTokens: 7, completionTokens: 3, totalTokens: 10 });
     expect(r.finishReason).toBe('stop');
-    expect(s.chatRequests()[0]?.body).toMatchObject({ model: 'test-model', stream: true, stream_options: { include_usage: true }, temperature: 0.2 });
+    expect(s.chatRequests()[0]?.body).toMatchObject({
+      model: 'test-model',
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.2,
+    });
   });
 
   it('sends the history and tools in the OpenAI shape', async () => {
@@ -36,7 +49,11 @@ describe('OpenAI-compatible adapter: answers', () => {
     const messages: ChatMessage[] = [
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'pick the lemon' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pick', arguments: '{"object":"lemon_1"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pick', arguments: '{"object":"lemon_1"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'picked' },
     ];
     await model(s).complete({ messages, tools, toolChoice: 'auto' });
@@ -44,7 +61,11 @@ describe('OpenAI-compatible adapter: answers', () => {
     expect(body['messages']).toEqual([
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'pick the lemon' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pick', arguments: '{"object":"lemon_1"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pick', arguments: '{"object":"lemon_1"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'picked' },
     ]);
     expect(body['tools']).toEqual(tools);
@@ -123,7 +144,14 @@ describe('OpenAI-compatible adapter: streamed tool-call assembly', () => {
 
   it('gives calls without ids unique generated ids', async () => {
     const s = await start([
-      { toolCalls: [{ name: 'pick', arguments: '{"object": "a"}' }, { name: 'pick', arguments: '{"object": "b"}' }], omitToolCallIds: true, argChunks: 2 },
+      {
+        toolCalls: [
+          { name: 'pick', arguments: '{"object": "a"}' },
+          { name: 'pick', arguments: '{"object": "b"}' },
+        ],
+        omitToolCallIds: true,
+        argChunks: 2,
+      },
     ]);
     const r = await model(s).complete({ messages: user, tools });
     expect(r.toolCalls).toHaveLength(2);
@@ -177,7 +205,10 @@ describe('OpenAI-compatible adapter: retries', () => {
   });
 
   it('gives up after maxRetries with a server error naming the endpoint', async () => {
-    const s = await start([{ status: 500, error: 'CUDA out of memory' }, { status: 500, error: 'CUDA out of memory' }]);
+    const s = await start([
+      { status: 500, error: 'CUDA out of memory' },
+      { status: 500, error: 'CUDA out of memory' },
+    ]);
     const e = await caught(model(s, { maxRetries: 1 }).complete({ messages: user }));
     expect(e.kind).toBe('server');
     expect(e.status).toBe(500);
@@ -244,7 +275,10 @@ describe('OpenAI-compatible adapter: broken streams', () => {
   });
 
   it('reports an error event inside the stream, without retrying', async () => {
-    const s = await start([{ content: 'partial', injectRaw: { afterChunks: 2, data: '{"error":{"message":"model runner has unexpectedly stopped"}}' } }, { content: 'no' }]);
+    const s = await start([
+      { content: 'partial', injectRaw: { afterChunks: 2, data: '{"error":{"message":"model runner has unexpectedly stopped"}}' } },
+      { content: 'no' },
+    ]);
     const e = await caught(model(s).complete({ messages: user }));
     expect(e.kind).toBe('server');
     expect(e.message).toContain('model runner has unexpectedly stopped');
@@ -275,7 +309,10 @@ describe('OpenAI-compatible adapter: broken streams', () => {
 
 describe('OpenAI-compatible adapter: abort and timeout', () => {
   it('aborts mid-stream promptly: the request is closed and nothing is retried', async () => {
-    const s = await start([{ content: 'streaming a long, long answer', textChunkSize: 3, hangAfterChunks: 3 }, { content: 'must not be used' }]);
+    const s = await start([
+      { content: 'streaming a long, long answer', textChunkSize: 3, hangAfterChunks: 3 },
+      { content: 'must not be used' },
+    ]);
     const ctl = new AbortController();
     let abortedAt = 0;
     const t0 = Date.now();
@@ -361,7 +398,10 @@ describe('OpenAI-compatible adapter: tool_choice', () => {
 
   it('drops stream_options for a server that rejects it', async () => {
     const s = await start([
-      (r) => ((r.body as Record<string, unknown>)['stream_options'] ? { status: 400, error: 'Unrecognized request argument supplied: stream_options' } : { content: 'unexpected' }),
+      (r) =>
+        (r.body as Record<string, unknown>)['stream_options']
+          ? { status: 400, error: 'Unrecognized request argument supplied: stream_options' }
+          : { content: 'unexpected' },
       { content: 'ok' },
     ]);
     const r = await model(s).complete({ messages: user });
@@ -383,7 +423,14 @@ describe('OpenAI-compatible adapter: errors name the endpoint and the fix', () =
     const url = s.url;
     await s.close(); // closing again after the test is harmless
     const e = await caught(
-      createOpenAICompatibleModel({ id: 't', baseURL: url, model: 'm', maxRetries: 1, retryBaseMs: 1, hints: { start: 'Start it with `ollama serve`.' } }).complete({ messages: user }),
+      createOpenAICompatibleModel({
+        id: 't',
+        baseURL: url,
+        model: 'm',
+        maxRetries: 1,
+        retryBaseMs: 1,
+        hints: { start: 'Start it with `ollama serve`.' },
+      }).complete({ messages: user }),
     );
     expect(e.kind).toBe('unreachable');
     expect(e.message).toContain(`Is the server running at ${url}?`);
@@ -404,7 +451,9 @@ describe('OpenAI-compatible adapter: errors name the endpoint and the fix', () =
 
   it('unknown model: names the model and how to list or pull one', async () => {
     const s = await start([], { strictModels: true });
-    const e = await caught(model(s, { model: 'qwen3:8b', hints: { pull: 'Pull it with `ollama pull qwen3:8b`.' } }).complete({ messages: user }));
+    const e = await caught(
+      model(s, { model: 'qwen3:8b', hints: { pull: 'Pull it with `ollama pull qwen3:8b`.' } }).complete({ messages: user }),
+    );
     expect(e.kind).toBe('config');
     expect(e.message).toContain('"qwen3:8b"');
     expect(e.message).toContain(`${s.url}/models`);
@@ -427,7 +476,10 @@ describe('OpenAI-compatible adapter: errors name the endpoint and the fix', () =
 
 describe('OpenAI-compatible adapter: calls left in the text', () => {
   it('parses a RAIDER call from content when the fallback is on', async () => {
-    const s = await start([{ content: raiderCall('dist_to_target', ['Bowl']) }, { content: '```json\n{"name": "pick", "arguments": {"object": "Cup"}}\n```' }]);
+    const s = await start([
+      { content: raiderCall('dist_to_target', ['Bowl']) },
+      { content: '```json\n{"name": "pick", "arguments": {"object": "Cup"}}\n```' },
+    ]);
     const m = model(s, { textToolCallFallback: true });
     const r = await m.complete({ messages: user, tools });
     expect(r.toolCallSource).toBe('text');
@@ -478,13 +530,19 @@ describe('OpenAI-compatible adapter: reasoning ("thinking") models', () => {
     expect(r.reasoning).toBe('The user greets me; greet back.');
   });
 
-  it('reads Ollama\'s `reasoning` field beside tool calls, non-streaming', async () => {
-    const s = await start([{ reasoning: 'Pick it.', reasoningField: 'reasoning', toolCalls: [{ id: 'p1', name: 'pick', arguments: { object: 'lemon_1' } }] }]);
+  it("reads Ollama's `reasoning` field beside tool calls, non-streaming", async () => {
+    const s = await start([
+      { reasoning: 'Pick it.', reasoningField: 'reasoning', toolCalls: [{ id: 'p1', name: 'pick', arguments: { object: 'lemon_1' } }] },
+    ]);
     const thought: string[] = [];
     const r = await model(s, { stream: false }).complete({ messages: user, tools, onReasoning: (d) => thought.push(d) });
     expect(thought).toEqual(['Pick it.']);
     expect(r.reasoning).toBe('Pick it.');
-    expect(r.message).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'p1', type: 'function', function: { name: 'pick', arguments: '{"object":"lemon_1"}' } }] });
+    expect(r.message).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'p1', type: 'function', function: { name: 'pick', arguments: '{"object":"lemon_1"}' } }],
+    });
   });
 
   it('splits an inline <think> block from the streamed content (Qwen3, DeepSeek-R1 served raw)', async () => {
@@ -499,7 +557,12 @@ describe('OpenAI-compatible adapter: reasoning ("thinking") models', () => {
   });
 
   it('does not mistake a JSON example inside the thinking for a text tool call', async () => {
-    const s = await start([{ content: '<think>I could send {"name": "pick", "arguments": {"object": "lemon_1"}} but should ask first.</think>Shall I pick the lemon?' }]);
+    const s = await start([
+      {
+        content:
+          '<think>I could send {"name": "pick", "arguments": {"object": "lemon_1"}} but should ask first.</think>Shall I pick the lemon?',
+      },
+    ]);
     const r = await model(s, { textToolCallFallback: true }).complete({ messages: user, tools });
     expect(r.toolCalls).toEqual([]);
     expect(r.message.content).toBe('Shall I pick the lemon?');

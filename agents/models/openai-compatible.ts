@@ -167,7 +167,11 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
         } catch (e) {
           if (e instanceof ModelError) throw e;
           const fix = opts.hints?.key ?? 'Check the stored API key.';
-          throw new ModelError(`Could not read the API key for ${endpoint}: ${String(e)}. ${fix}`, 'auth', undefined, { endpoint, fix, cause: e });
+          throw new ModelError(`Could not read the API key for ${endpoint}: ${String(e)}. ${fix}`, 'auth', undefined, {
+            endpoint,
+            fix,
+            cause: e,
+          });
         }
       }
       let retries = 0;
@@ -197,7 +201,10 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
 
 function buildParams(req: CompletionRequest, model: string, rejected: ReadonlySet<string>): ChatCompletionCreateParamsNonStreaming {
   const tools: ChatCompletionFunctionTool[] | undefined = req.tools?.length
-    ? req.tools.map((t) => ({ type: 'function', function: { name: t.function.name, description: t.function.description, parameters: t.function.parameters } }))
+    ? req.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.function.name, description: t.function.description, parameters: t.function.parameters },
+      }))
     : undefined;
   return {
     model,
@@ -221,7 +228,11 @@ function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
       return {
         role: 'assistant',
         content: m.content ?? null,
-        tool_calls: m.tool_calls.map((tc) => ({ id: tc.id, type: 'function', function: { name: tc.function.name, arguments: tc.function.arguments } })),
+        tool_calls: m.tool_calls.map((tc) => ({
+          id: tc.id,
+          type: 'function',
+          function: { name: tc.function.name, arguments: tc.function.arguments },
+        })),
       };
   }
 }
@@ -268,9 +279,7 @@ const CompletionZ = z.object({
           content: z.string().nullish(),
           reasoning_content: z.string().nullish(),
           reasoning: z.string().nullish(),
-          tool_calls: z
-            .array(z.object({ id: z.string().nullish(), function: z.object({ name: z.string(), arguments: ArgsZ }) }))
-            .nullish(),
+          tool_calls: z.array(z.object({ id: z.string().nullish(), function: z.object({ name: z.string(), arguments: ArgsZ }) })).nullish(),
         }),
         finish_reason: z.string().nullish(),
       }),
@@ -348,7 +357,11 @@ export class ToolCallAssembler {
   result(): ToolCall[] {
     return this.calls
       .filter((c) => c.name || c.args)
-      .map((c) => ({ id: c.id ?? generatedCallId(), type: 'function', function: { name: c.name, arguments: c.args.trim() ? c.args : '{}' } }));
+      .map((c) => ({
+        id: c.id ?? generatedCallId(),
+        type: 'function',
+        function: { name: c.name, arguments: c.args.trim() ? c.args : '{}' },
+      }));
   }
 }
 
@@ -413,7 +426,13 @@ class StreamAssembler {
   }
 }
 
-function completion(content: string, fieldReasoning: string, toolCalls: ToolCall[], finishReason: string | undefined, usage: Usage | undefined): Completion {
+function completion(
+  content: string,
+  fieldReasoning: string,
+  toolCalls: ToolCall[],
+  finishReason: string | undefined,
+  usage: Usage | undefined,
+): Completion {
   const split = splitThink(content);
   const text = split.text;
   const reasoning = [fieldReasoning.trim(), split.reasoning].filter(Boolean).join('\n\n');
@@ -442,17 +461,29 @@ function fromCompletion(raw: unknown, endpoint: string): Completion {
     );
   }
   const choice = parsed.data.choices[0];
-  const calls = (choice?.message.tool_calls ?? []).map(
-    (tc): ToolCall => ({ id: tc.id || generatedCallId(), type: 'function', function: { name: tc.function.name, arguments: argsText(tc.function.arguments) || '{}' } }),
+  const calls = (choice?.message.tool_calls ?? []).map((tc): ToolCall => ({
+    id: tc.id || generatedCallId(),
+    type: 'function',
+    function: { name: tc.function.name, arguments: argsText(tc.function.arguments) || '{}' },
+  }));
+  return completion(
+    choice?.message.content ?? '',
+    choice?.message.reasoning_content || choice?.message.reasoning || '',
+    calls,
+    choice?.finish_reason ?? undefined,
+    toUsage(parsed.data.usage),
   );
-  return completion(choice?.message.content ?? '', choice?.message.reasoning_content || choice?.message.reasoning || '', calls, choice?.finish_reason ?? undefined, toUsage(parsed.data.usage));
 }
 
 /** Guarded: only calls to tools the request offered, only when no native call came. */
 function textFallback(result: Completion, req: CompletionRequest): Completion {
   const parsed = parseTextToolCalls(result.message.content ?? '', { tools: req.tools ?? [], onlyKnown: true });
   if (!parsed.calls.length) return result;
-  const toolCalls: ToolCall[] = parsed.calls.map((c) => ({ id: generatedCallId(), type: 'function', function: { name: c.name, arguments: c.arguments } }));
+  const toolCalls: ToolCall[] = parsed.calls.map((c) => ({
+    id: generatedCallId(),
+    type: 'function',
+    function: { name: c.name, arguments: c.arguments },
+  }));
   return {
     ...result,
     message: { role: 'assistant', content: parsed.text || null, tool_calls: toolCalls },
@@ -495,7 +526,11 @@ function aborted(endpoint: string, cause?: unknown): ModelError {
 
 function timeoutError(ctx: ErrorContext, cause?: unknown): ModelError {
   const fix = `Increase the timeout, use a smaller model, or check that ${ctx.endpoint} is not stuck.`;
-  return new ModelError(`${ctx.endpoint} did not answer within ${ctx.timeoutMs} ms. ${fix}`, 'timeout', undefined, { endpoint: ctx.endpoint, fix, cause });
+  return new ModelError(`${ctx.endpoint} did not answer within ${ctx.timeoutMs} ms. ${fix}`, 'timeout', undefined, {
+    endpoint: ctx.endpoint,
+    fix,
+    cause,
+  });
 }
 
 function classify(e: unknown, ctx: ErrorContext, req: CompletionRequest, sdk: Sdk | undefined): Classified {
@@ -506,7 +541,11 @@ function classify(e: unknown, ctx: ErrorContext, req: CompletionRequest, sdk: Sd
   if (e instanceof ModelError) return { error: e, retry: false, reason: e.message };
   if (!sdk) {
     const fix = 'Reinstall the dependencies (npm ci).';
-    return { error: err('config', `The openai client library could not be loaded (${e instanceof Error ? e.message : String(e)}).`, fix), retry: false, reason: 'sdk missing' };
+    return {
+      error: err('config', `The openai client library could not be loaded (${e instanceof Error ? e.message : String(e)}).`, fix),
+      retry: false,
+      reason: 'sdk missing',
+    };
   }
   const { APIUserAbortError, APIConnectionTimeoutError, APIConnectionError, APIError } = sdk;
   if (e instanceof APIUserAbortError) return { error: aborted(endpoint, e), retry: false, reason: 'aborted' };
@@ -514,50 +553,106 @@ function classify(e: unknown, ctx: ErrorContext, req: CompletionRequest, sdk: Sd
   if (e instanceof APIConnectionError) {
     const detail = causeCode(e);
     const fix = `Is the server running at ${endpoint}?${ctx.hints.start ? ` ${ctx.hints.start}` : ''}`;
-    return { error: err('unreachable', `Could not reach ${endpoint}${detail ? ` (${detail})` : ''}.`, fix), retry: true, reason: 'connection failed' };
+    return {
+      error: err('unreachable', `Could not reach ${endpoint}${detail ? ` (${detail})` : ''}.`, fix),
+      retry: true,
+      reason: 'connection failed',
+    };
   }
   if (e instanceof APIError) {
     const status = e.status;
     const said = serverMessage(e);
     if (status === 401 || status === 403) {
       const fix = ctx.hints.key ?? 'Check the API key (OPENAI_API_KEY or SKILLBRIDGE_API_KEY, or the key stored in settings).';
-      return { error: err('auth', `${endpoint} refused the API key (${status}${said ? `: ${said}` : ''}).`, fix, status), retry: false, reason: 'auth' };
+      return {
+        error: err('auth', `${endpoint} refused the API key (${status}${said ? `: ${said}` : ''}).`, fix, status),
+        retry: false,
+        reason: 'auth',
+      };
     }
     if (status === 404) {
       if (/model/i.test(said)) {
         const fix = `Check the model name (GET ${endpoint}/models lists them).${ctx.hints.pull ? ` ${ctx.hints.pull}` : ''}`;
-        return { error: err('config', `Model "${ctx.model}" was not found at ${endpoint} (${said}).`, fix, 404), retry: false, reason: 'not found' };
+        return {
+          error: err('config', `Model "${ctx.model}" was not found at ${endpoint} (${said}).`, fix, 404),
+          retry: false,
+          reason: 'not found',
+        };
       }
       const fix = 'Check the base URL; OpenAI-compatible servers usually serve under /v1.';
       return { error: err('config', `${endpoint}/chat/completions does not exist (404).`, fix, 404), retry: false, reason: 'not found' };
     }
     if (status === 400 || status === 422) {
-      const param = /tool.?choice/i.test(said) && req.toolChoice ? 'tool_choice' : /stream.?options|include.?usage/i.test(said) ? 'stream_options' : undefined;
+      const param =
+        /tool.?choice/i.test(said) && req.toolChoice
+          ? 'tool_choice'
+          : /stream.?options|include.?usage/i.test(said)
+            ? 'stream_options'
+            : undefined;
       const fix = 'The server rejected the request; check that this model supports tools and the context fits.';
-      return { error: err('config', `${endpoint} rejected the request (${status}: ${said || 'bad request'}).`, fix, status), retry: false, reason: 'bad request', ...(param ? { rejectedParam: param } : {}) };
+      return {
+        error: err('config', `${endpoint} rejected the request (${status}: ${said || 'bad request'}).`, fix, status),
+        retry: false,
+        reason: 'bad request',
+        ...(param ? { rejectedParam: param } : {}),
+      };
     }
     if (status === 429) {
       const retryAfterMs = retryAfter(e.headers);
       const fix = 'Wait a moment, lower the request rate, or check your plan\u2019s limits.';
-      return { error: err('rate_limit', `${endpoint} is rate limiting requests (429${said ? `: ${said}` : ''}).`, fix, 429), retry: true, reason: '429 rate limited', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+      return {
+        error: err('rate_limit', `${endpoint} is rate limiting requests (429${said ? `: ${said}` : ''}).`, fix, 429),
+        retry: true,
+        reason: '429 rate limited',
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      };
     }
     if (status === 408 || (status !== undefined && status >= 500)) {
       const retryAfterMs = retryAfter(e.headers);
       const fix = 'The server failed; check its log (out of memory? model still loading?).';
-      return { error: err('server', `${endpoint} failed (${status}${said ? `: ${said}` : ''}).`, fix, status), retry: true, reason: `${status} server error`, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+      return {
+        error: err('server', `${endpoint} failed (${status}${said ? `: ${said}` : ''}).`, fix, status),
+        retry: true,
+        reason: `${status} server error`,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      };
     }
     if (status === undefined) {
       // An error event inside the stream (e.g. Ollama reporting a crashed runner).
-      return { error: err('server', `${endpoint} reported an error while answering: ${said || e.message}.`, 'Check the server log.'), retry: false, reason: 'stream error' };
+      return {
+        error: err('server', `${endpoint} reported an error while answering: ${said || e.message}.`, 'Check the server log.'),
+        retry: false,
+        reason: 'stream error',
+      };
     }
-    return { error: err('server', `${endpoint} answered ${status}${said ? `: ${said}` : ''}.`, 'Check the server log.', status), retry: false, reason: `${status}` };
+    return {
+      error: err('server', `${endpoint} answered ${status}${said ? `: ${said}` : ''}.`, 'Check the server log.', status),
+      retry: false,
+      reason: `${status}`,
+    };
   }
   if (e instanceof SyntaxError) {
-    return { error: err('bad_response', `${endpoint} sent a stream chunk that is not JSON.`, 'Check that the base URL points at an OpenAI-compatible /v1 endpoint.'), retry: false, reason: 'bad chunk' };
+    return {
+      error: err(
+        'bad_response',
+        `${endpoint} sent a stream chunk that is not JSON.`,
+        'Check that the base URL points at an OpenAI-compatible /v1 endpoint.',
+      ),
+      retry: false,
+      reason: 'bad chunk',
+    };
   }
   // undici's "terminated" and socket errors: the connection dropped mid-answer.
   const msg = e instanceof Error ? `${e.message}${causeCode(e) ? ` (${causeCode(e)})` : ''}` : String(e);
-  return { error: err('server', `The connection to ${endpoint} dropped mid-answer (${msg}).`, 'The server may have crashed or restarted; check its log.'), retry: true, reason: 'connection dropped' };
+  return {
+    error: err(
+      'server',
+      `The connection to ${endpoint} dropped mid-answer (${msg}).`,
+      'The server may have crashed or restarted; check its log.',
+    ),
+    retry: true,
+    reason: 'connection dropped',
+  };
 }
 
 function serverMessage(e: APIError): string {

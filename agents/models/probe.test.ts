@@ -9,9 +9,17 @@ const body = (r: RecordedRequest) => r.body as { tools?: unknown[]; messages: Ar
 
 describe('probeModel', () => {
   it('reports a model with native tool calls', async () => {
-    const s = await start([(r) => (body(r).tools ? { toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] } : { content: '5' })], { models: ['qwen3:8b', 'llama3.2'] });
+    const s = await start([(r) => (body(r).tools ? { toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] } : { content: '5' })], {
+      models: ['qwen3:8b', 'llama3.2'],
+    });
     const r = await probeModel({ baseURL: s.url });
-    expect(r).toMatchObject({ reachable: true, models: ['qwen3:8b', 'llama3.2'], model: 'qwen3:8b', nativeToolCalls: true, textToolCalls: false });
+    expect(r).toMatchObject({
+      reachable: true,
+      models: ['qwen3:8b', 'llama3.2'],
+      model: 'qwen3:8b',
+      nativeToolCalls: true,
+      textToolCalls: false,
+    });
     expect(r.error).toBeUndefined();
     expect(r.latencyMs).toBeGreaterThanOrEqual(0);
     expect(r.completionMs).toBeGreaterThanOrEqual(0);
@@ -22,7 +30,10 @@ describe('probeModel', () => {
   it('falls back to the RAIDER text format when the model answers without calling', async () => {
     const s = await start([
       { content: 'The answer is 5.' },
-      (r) => (body(r).tools === undefined && body(r).messages[0]?.content.includes('call_tool{') ? { content: raiderCall('add', [2, 3]) } : { content: 'no' }),
+      (r) =>
+        body(r).tools === undefined && body(r).messages[0]?.content.includes('call_tool{')
+          ? { content: raiderCall('add', [2, 3]) }
+          : { content: 'no' },
     ]);
     const r = await probeModel({ baseURL: s.url, model: 'test-model' });
     expect(r).toMatchObject({ nativeToolCalls: false, textToolCalls: true });
@@ -30,7 +41,10 @@ describe('probeModel', () => {
   });
 
   it('tries the text format when the server rejects tools with a 400', async () => {
-    const s = await start([{ status: 400, error: 'registry.ollama.ai/library/gemma:2b does not support tools' }, { content: raiderCall('add', [2, 3]) }]);
+    const s = await start([
+      { status: 400, error: 'registry.ollama.ai/library/gemma:2b does not support tools' },
+      { content: raiderCall('add', [2, 3]) },
+    ]);
     const r = await probeModel({ baseURL: s.url, model: 'gemma:2b' });
     expect(r).toMatchObject({ reachable: true, nativeToolCalls: false, textToolCalls: true });
     expect(r.notes.join(' ')).toMatch(/does not support tools/);

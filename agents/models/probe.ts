@@ -61,8 +61,19 @@ const PROBE_MESSAGES: ChatMessage[] = [
 export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
   const baseURL = opts.baseURL.replace(/\/+$/, '');
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const report: ProbeReport = { baseURL, reachable: false, models: [], nativeToolCalls: false, textToolCalls: false, latencyMs: 0, notes: [] };
-  const fail = (e: ModelError): ProbeReport => ({ ...report, error: { kind: e.kind, message: e.message, ...(e.fix ? { fix: e.fix } : {}) } });
+  const report: ProbeReport = {
+    baseURL,
+    reachable: false,
+    models: [],
+    nativeToolCalls: false,
+    textToolCalls: false,
+    latencyMs: 0,
+    notes: [],
+  };
+  const fail = (e: ModelError): ProbeReport => ({
+    ...report,
+    error: { kind: e.kind, message: e.message, ...(e.fix ? { fix: e.fix } : {}) },
+  });
 
   // 1. List models (raw fetch: we want the status and body as they are).
   const started = performance.now();
@@ -75,10 +86,18 @@ export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
     });
   } catch (e) {
     report.latencyMs = Math.round(performance.now() - started);
-    if (opts.signal?.aborted) return fail(new ModelError(`The probe of ${baseURL} was aborted.`, 'aborted', undefined, { endpoint: baseURL }));
+    if (opts.signal?.aborted)
+      return fail(new ModelError(`The probe of ${baseURL} was aborted.`, 'aborted', undefined, { endpoint: baseURL }));
     const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
     const fix = timedOut ? `Check that ${baseURL} is not stuck.` : `Is the server running at ${baseURL}?`;
-    return fail(new ModelError(`${baseURL} ${timedOut ? `did not answer within ${timeoutMs} ms` : 'could not be reached'}. ${fix}`, timedOut ? 'timeout' : 'unreachable', undefined, { endpoint: baseURL, fix }));
+    return fail(
+      new ModelError(
+        `${baseURL} ${timedOut ? `did not answer within ${timeoutMs} ms` : 'could not be reached'}. ${fix}`,
+        timedOut ? 'timeout' : 'unreachable',
+        undefined,
+        { endpoint: baseURL, fix },
+      ),
+    );
   }
   report.latencyMs = Math.round(performance.now() - started);
   report.reachable = true;
@@ -102,7 +121,9 @@ export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
   }
   report.model = model;
   if (report.models.length && !report.models.includes(model)) {
-    report.notes.push(`"${model}" is not among the listed models (${report.models.slice(0, 8).join(', ')}${report.models.length > 8 ? ', …' : ''}).`);
+    report.notes.push(
+      `"${model}" is not among the listed models (${report.models.slice(0, 8).join(', ')}${report.models.length > 8 ? ', …' : ''}).`,
+    );
   }
 
   // 2. One tiny native tool call.
@@ -119,11 +140,18 @@ export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
   const t0 = performance.now();
   let leakedText = false;
   try {
-    const r = await llm.complete({ messages: PROBE_MESSAGES, tools: [ADD_TOOL], temperature: 0, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const r = await llm.complete({
+      messages: PROBE_MESSAGES,
+      tools: [ADD_TOOL],
+      temperature: 0,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
     report.nativeToolCalls = r.toolCalls.some((c) => c.function.name === ADD_TOOL.function.name);
     // A call written into the text (a template mismatch) still shows the model can call tools.
-    leakedText = !report.nativeToolCalls && parseTextToolCalls(r.message.content ?? '', { tools: [ADD_TOOL], onlyKnown: true }).calls.length > 0;
-    if (leakedText) report.notes.push('The server put the tool call in the text instead of tool_calls; the text fallback parser will be used.');
+    leakedText =
+      !report.nativeToolCalls && parseTextToolCalls(r.message.content ?? '', { tools: [ADD_TOOL], onlyKnown: true }).calls.length > 0;
+    if (leakedText)
+      report.notes.push('The server put the tool call in the text instead of tool_calls; the text fallback parser will be used.');
   } catch (e) {
     report.completionMs = Math.round(performance.now() - t0);
     if (!(e instanceof ModelError)) throw e;
@@ -154,10 +182,22 @@ export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
 }
 
 /** Probes the endpoint a spec names, with its key from the secret store or environment. */
-export async function probeSpec(spec: string, opts: Pick<CreateModelOptions, 'env' | 'secrets' | 'fetch' | 'timeoutMs'> & { signal?: AbortSignal } = {}): Promise<ProbeReport> {
+export async function probeSpec(
+  spec: string,
+  opts: Pick<CreateModelOptions, 'env' | 'secrets' | 'fetch' | 'timeoutMs'> & { signal?: AbortSignal } = {},
+): Promise<ProbeReport> {
   const parsed = parseModelSpec(spec);
   if (parsed.provider === 'scripted') {
-    return { baseURL: '', model: parsed.file, reachable: true, models: [], nativeToolCalls: true, textToolCalls: false, latencyMs: 0, notes: ['A scripted model replays its file; nothing to probe.'] };
+    return {
+      baseURL: '',
+      model: parsed.file,
+      reachable: true,
+      models: [],
+      nativeToolCalls: true,
+      textToolCalls: false,
+      latencyMs: 0,
+      notes: ['A scripted model replays its file; nothing to probe.'],
+    };
   }
   const apiKey = await resolveApiKey(parsed, opts);
   return probeModel({

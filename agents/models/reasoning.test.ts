@@ -3,7 +3,10 @@ import { splitThink, ThinkSplitter } from './reasoning';
 
 describe('splitThink', () => {
   it('moves a leading <think> block out of the answer', () => {
-    expect(splitThink('<think>\nThe lemon is near.\n</think>\n\nThe lemon is on the table.')).toEqual({ text: 'The lemon is on the table.', reasoning: 'The lemon is near.' });
+    expect(splitThink('<think>\nThe lemon is near.\n</think>\n\nThe lemon is on the table.')).toEqual({
+      text: 'The lemon is on the table.',
+      reasoning: 'The lemon is near.',
+    });
   });
 
   it('takes everything before a lone </think> as reasoning (the template wrote the opening tag)', () => {

@@ -47,14 +47,17 @@ export interface ParsedTurn {
 
 /** Validates a script; errors name the turn index and the field. */
 export function parseScript(turns: unknown, source = 'script'): ParsedTurn[] {
-  if (!Array.isArray(turns)) throw new ModelError(`${source}: expected a JSON array of assistant messages, got ${describe(turns)}.`, 'config');
+  if (!Array.isArray(turns))
+    throw new ModelError(`${source}: expected a JSON array of assistant messages, got ${describe(turns)}.`, 'config');
   return turns.map((t, i) => normaliseTurn(t, i, source));
 }
 
 function normaliseTurn(turn: unknown, index: number, source: string): ParsedTurn {
   const r = ScriptedTurnSchema.safeParse(turn);
   if (!r.success) {
-    const issues = r.error.issues.map((iss) => `${source}[${index}]${iss.path.map((p) => `.${String(p)}`).join('')}: ${iss.message}`).join('; ');
+    const issues = r.error.issues
+      .map((iss) => `${source}[${index}]${iss.path.map((p) => `.${String(p)}`).join('')}: ${iss.message}`)
+      .join('; ');
     throw new ModelError(`Invalid scripted turn: ${issues}`, 'config');
   }
   const calls: ToolCall[] = (r.data.tool_calls ?? []).map((tc, j) => {
@@ -63,7 +66,9 @@ function normaliseTurn(turn: unknown, index: number, source: string): ParsedTurn
     if (typeof args === 'string' && !args.trim()) text = '{}';
     return { id: tc.id ?? `call_${index}_${j}`, type: 'function', function: { name: tc.function.name, arguments: text } };
   });
-  const message: AssistantMessage = calls.length ? { role: 'assistant', content: r.data.content ?? null, tool_calls: calls } : { role: 'assistant', content: r.data.content ?? '' };
+  const message: AssistantMessage = calls.length
+    ? { role: 'assistant', content: r.data.content ?? null, tool_calls: calls }
+    : { role: 'assistant', content: r.data.content ?? '' };
   return r.data.reasoning_content ? { message, reasoning: r.data.reasoning_content } : { message };
 }
 
@@ -75,17 +80,22 @@ export function createScriptedModel(turns: unknown, opts: ScriptedModelOptions =
   const id = opts.id ?? 'scripted';
   const script = parseScript(turns, id);
   let next = 0;
-  return build(id, opts, () => {
-    const turn = script[next];
-    if (!turn) {
-      throw new ModelError(
-        `${id}: the script has no turn ${next} (it has ${script.length}). Add assistant turns to the script, or end the workflow sooner.`,
-        'config',
-      );
-    }
-    next++;
-    return turn;
-  }, () => script.length - next);
+  return build(
+    id,
+    opts,
+    () => {
+      const turn = script[next];
+      if (!turn) {
+        throw new ModelError(
+          `${id}: the script has no turn ${next} (it has ${script.length}). Add assistant turns to the script, or end the workflow sooner.`,
+          'config',
+        );
+      }
+      next++;
+      return turn;
+    },
+    () => script.length - next,
+  );
 }
 
 /** Reads a script from a JSON file (`scripted:FILE`). */
@@ -112,10 +122,15 @@ export function fromFunction(
 ): ScriptedModel {
   const id = opts.id ?? 'scripted';
   let turn = 0;
-  return build(id, opts, async (req) => {
-    const n = turn++;
-    return normaliseTurn(await fn(req, n), n, id);
-  }, () => Infinity);
+  return build(
+    id,
+    opts,
+    async (req) => {
+      const n = turn++;
+      return normaliseTurn(await fn(req, n), n, id);
+    },
+    () => Infinity,
+  );
 }
 
 function build(

@@ -9,12 +9,31 @@ import { createModel, parseModelSpec, resolveApiKey } from './spec';
 
 describe('parseModelSpec', () => {
   it('knows each provider and its default endpoint', () => {
-    expect(parseModelSpec('openai:gpt-4o-mini')).toEqual({ provider: 'openai', model: 'gpt-4o-mini', baseURL: 'https://api.openai.com/v1', spec: 'openai:gpt-4o-mini' });
-    expect(parseModelSpec('ollama:qwen3:8b')).toMatchObject({ provider: 'ollama', model: 'qwen3:8b', baseURL: 'http://127.0.0.1:11434/v1' });
-    expect(parseModelSpec('lmstudio:qwen2.5-7b-instruct')).toMatchObject({ model: 'qwen2.5-7b-instruct', baseURL: 'http://127.0.0.1:1234/v1' });
+    expect(parseModelSpec('openai:gpt-4o-mini')).toEqual({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      baseURL: 'https://api.openai.com/v1',
+      spec: 'openai:gpt-4o-mini',
+    });
+    expect(parseModelSpec('ollama:qwen3:8b')).toMatchObject({
+      provider: 'ollama',
+      model: 'qwen3:8b',
+      baseURL: 'http://127.0.0.1:11434/v1',
+    });
+    expect(parseModelSpec('lmstudio:qwen2.5-7b-instruct')).toMatchObject({
+      model: 'qwen2.5-7b-instruct',
+      baseURL: 'http://127.0.0.1:1234/v1',
+    });
     expect(parseModelSpec('llamacpp:any')).toMatchObject({ baseURL: 'http://127.0.0.1:8080/v1' });
-    expect(parseModelSpec('vllm:Qwen/Qwen2.5-7B-Instruct')).toMatchObject({ model: 'Qwen/Qwen2.5-7B-Instruct', baseURL: 'http://127.0.0.1:8000/v1' });
-    expect(parseModelSpec('scripted:demo/pick.json')).toEqual({ provider: 'scripted', file: 'demo/pick.json', spec: 'scripted:demo/pick.json' });
+    expect(parseModelSpec('vllm:Qwen/Qwen2.5-7B-Instruct')).toMatchObject({
+      model: 'Qwen/Qwen2.5-7B-Instruct',
+      baseURL: 'http://127.0.0.1:8000/v1',
+    });
+    expect(parseModelSpec('scripted:demo/pick.json')).toEqual({
+      provider: 'scripted',
+      file: 'demo/pick.json',
+      spec: 'scripted:demo/pick.json',
+    });
     expect(parseModelSpec('scripted:C:\\runs\\a.json')).toMatchObject({ file: 'C:\\runs\\a.json' });
   });
 
@@ -51,7 +70,9 @@ describe('keys', () => {
     const openai = parseModelSpec('openai:gpt-4o');
     expect(await resolveApiKey(openai, { env: { OPENAI_API_KEY: 'env-key' } })).toBe('env-key');
     expect(await resolveApiKey(openai, { env: { SKILLBRIDGE_API_KEY: 'sb' } })).toBe('sb');
-    expect(await resolveApiKey(openai, { env: { OPENAI_API_KEY: 'env-key' }, secrets: async (p) => (p === 'openai' ? 'stored' : undefined) })).toBe('stored');
+    expect(
+      await resolveApiKey(openai, { env: { OPENAI_API_KEY: 'env-key' }, secrets: async (p) => (p === 'openai' ? 'stored' : undefined) }),
+    ).toBe('stored');
     const local = parseModelSpec('ollama:llama3.2');
     expect(await resolveApiKey(local, { env: { OPENAI_API_KEY: 'not-for-ollama' } })).toBeUndefined();
   });
@@ -101,8 +122,16 @@ describe('createModel', () => {
   });
 
   it('wraps with a text tool-call format on request, and local providers parse calls leaked into text', async () => {
-    const tools: ModelTool[] = [{ type: 'function', function: { name: 'dist_to_target', description: 'd', parameters: { type: 'object', properties: { target: { type: 'string' } } } } }];
-    server = await startOpenAIServer([{ content: raiderCall('dist_to_target', ['Bowl']) }, { content: '<tool_call>{"name": "dist_to_target", "arguments": {"target": "Cup"}}</tool_call>' }]);
+    const tools: ModelTool[] = [
+      {
+        type: 'function',
+        function: { name: 'dist_to_target', description: 'd', parameters: { type: 'object', properties: { target: { type: 'string' } } } },
+      },
+    ];
+    server = await startOpenAIServer([
+      { content: raiderCall('dist_to_target', ['Bowl']) },
+      { content: '<tool_call>{"name": "dist_to_target", "arguments": {"target": "Cup"}}</tool_call>' },
+    ]);
     const text = createModel(`openai-compatible:m@${server.url}`, { env: {}, textToolCalls: 'raider' });
     const r = await text.complete({ messages: [{ role: 'user', content: 'x' }], tools });
     expect(r.toolCallSource).toBe('text');

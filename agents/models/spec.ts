@@ -51,7 +51,10 @@ const PROVIDERS: Record<Exclude<ModelProvider, 'scripted'>, ProviderInfo> = {
     keyEnv: ['SKILLBRIDGE_API_KEY'],
     keyRequired: false,
     textFallback: true,
-    hints: (m) => ({ start: 'Start the server in LM Studio (Developer tab) or with `lms server start`.', pull: `Load it with \`lms load ${m}\`.` }),
+    hints: (m) => ({
+      start: 'Start the server in LM Studio (Developer tab) or with `lms server start`.',
+      pull: `Load it with \`lms load ${m}\`.`,
+    }),
   },
   llamacpp: {
     form: 'llamacpp:MODEL',
@@ -107,7 +110,8 @@ export function parseModelSpec(spec: string): ParsedModelSpec {
     return { provider, model, baseURL: baseURL.replace(/\/+$/, ''), spec: s };
   }
   if (!rest) throw specError(spec, `${provider} needs a model name, ${PROVIDERS[provider].form}`);
-  if (/^https?:\/\//.test(rest) || rest.includes('@http')) throw specError(spec, `a base URL goes in openai-compatible:MODEL@BASE_URL, not ${provider}:`);
+  if (/^https?:\/\//.test(rest) || rest.includes('@http'))
+    throw specError(spec, `a base URL goes in openai-compatible:MODEL@BASE_URL, not ${provider}:`);
   return { provider, model: rest, baseURL: PROVIDERS[provider].baseURL ?? '', spec: s };
 }
 
@@ -139,7 +143,10 @@ export function keySources(provider: ModelProvider): string[] {
  * Resolves the key for a parsed spec: the secret store first (what the user
  * chose in the app), then the environment. Undefined when none is set.
  */
-export async function resolveApiKey(parsed: ParsedModelSpec, opts: Pick<CreateModelOptions, 'env' | 'secrets'>): Promise<string | undefined> {
+export async function resolveApiKey(
+  parsed: ParsedModelSpec,
+  opts: Pick<CreateModelOptions, 'env' | 'secrets'>,
+): Promise<string | undefined> {
   if (parsed.provider === 'scripted') return undefined;
   const stored = await opts.secrets?.(parsed.provider);
   if (stored) return stored;
@@ -176,7 +183,11 @@ export function createModel(spec: string, opts: CreateModelOptions = {}): Model 
       apiKey: async () => {
         const key = await resolveApiKey(parsed, opts);
         if (key) return key;
-        if (info.keyRequired) throw new ModelError(`${parsed.spec}: no API key. ${keyMissing}`, 'auth', undefined, { endpoint: parsed.baseURL, fix: keyMissing });
+        if (info.keyRequired)
+          throw new ModelError(`${parsed.spec}: no API key. ${keyMissing}`, 'auth', undefined, {
+            endpoint: parsed.baseURL,
+            fix: keyMissing,
+          });
         return 'not-needed';
       },
       ...(info.supportsToolChoice !== undefined ? { supportsToolChoice: info.supportsToolChoice } : {}),

@@ -10,13 +10,17 @@ const tool = (name: string, properties: Record<string, unknown>, required: strin
   function: { name, description: `${name} does things.`, parameters: { type: 'object', properties, required } },
 });
 const tools: ModelTool[] = [
-  tool('check_obj_relationship', { relationship: { type: 'string', enum: ['blocking', 'inside', 'on top of'] }, obj: { type: 'string', description: 'object id' } }),
+  tool('check_obj_relationship', {
+    relationship: { type: 'string', enum: ['blocking', 'inside', 'on top of'] },
+    obj: { type: 'string', description: 'object id' },
+  }),
   tool('dist_to_target', { target: { type: 'string' } }),
   tool('robot_holding', {}),
   tool('move_arm', { x: { type: 'number' }, y: { type: 'number' }, open: { type: 'boolean' } }, ['x', 'y']),
 ];
 
-const calls = (text: string, onlyKnown = false) => parseTextToolCalls(text, { tools, onlyKnown }).calls.map((c) => [c.name, JSON.parse(c.arguments) as unknown]);
+const calls = (text: string, onlyKnown = false) =>
+  parseTextToolCalls(text, { tools, onlyKnown }).calls.map((c) => [c.name, JSON.parse(c.arguments) as unknown]);
 
 describe('parseTextToolCalls: RAIDER call_tool{…}', () => {
   it('maps positional args to the schema property order', () => {
@@ -26,7 +30,9 @@ describe('parseTextToolCalls: RAIDER call_tool{…}', () => {
   });
 
   it('tolerates single quotes, bare words, quoted names, spaces and trailing text', () => {
-    expect(calls("call_tool{tool: 'dist_to_target', args: ['Bowl']} and then I will decide.")).toEqual([['dist_to_target', { target: 'Bowl' }]]);
+    expect(calls("call_tool{tool: 'dist_to_target', args: ['Bowl']} and then I will decide.")).toEqual([
+      ['dist_to_target', { target: 'Bowl' }],
+    ]);
     expect(calls('call_tool{tool: check_obj_relationship, args: [on top of, Book]}')).toEqual([
       ['check_obj_relationship', { relationship: 'on top of', obj: 'Book' }],
     ]);
@@ -52,7 +58,9 @@ describe('parseTextToolCalls: RAIDER call_tool{…}', () => {
 
   it('coerces numbers and booleans by schema type; extra args keep a visible name', () => {
     expect(calls('call_tool{tool: move_arm, args: ["0.5", -1, "true"]}')).toEqual([['move_arm', { x: 0.5, y: -1, open: true }]]);
-    expect(calls('call_tool{tool: dist_to_target, args: ["Bowl", "extra"]}')).toEqual([['dist_to_target', { target: 'Bowl', arg1: 'extra' }]]);
+    expect(calls('call_tool{tool: dist_to_target, args: ["Bowl", "extra"]}')).toEqual([
+      ['dist_to_target', { target: 'Bowl', arg1: 'extra' }],
+    ]);
   });
 
   it('accepts named args and a single unbracketed arg', () => {
@@ -73,7 +81,9 @@ describe('parseTextToolCalls: RAIDER call_tool{…}', () => {
 
 describe('parseTextToolCalls: JSON and Hermes', () => {
   it('reads {"name", "arguments"} and {"tool", "args"} objects, fenced or bare', () => {
-    expect(calls('```json\n{"name": "dist_to_target", "arguments": {"target": "Bowl"}}\n```')).toEqual([['dist_to_target', { target: 'Bowl' }]]);
+    expect(calls('```json\n{"name": "dist_to_target", "arguments": {"target": "Bowl"}}\n```')).toEqual([
+      ['dist_to_target', { target: 'Bowl' }],
+    ]);
     expect(calls('Sure. {"tool": "dist_to_target", "args": {"target": "Cup"}} Done.')).toEqual([['dist_to_target', { target: 'Cup' }]]);
     expect(calls('{"name": "dist_to_target", "parameters": {"target": "Cup"}}')).toEqual([['dist_to_target', { target: 'Cup' }]]);
     expect(calls('{"name": "dist_to_target", "arguments": "{\\"target\\": \\"Cup\\"}"}')).toEqual([['dist_to_target', { target: 'Cup' }]]);
@@ -91,7 +101,8 @@ describe('parseTextToolCalls: JSON and Hermes', () => {
   });
 
   it('reads Hermes <tool_call> blocks, with or without the closing tag', () => {
-    const text = 'Checking.\n<tool_call>\n{"name": "dist_to_target", "arguments": {"target": "Bowl"}}\n</tool_call>\n<tool_call>{"name": "robot_holding"}';
+    const text =
+      'Checking.\n<tool_call>\n{"name": "dist_to_target", "arguments": {"target": "Bowl"}}\n</tool_call>\n<tool_call>{"name": "robot_holding"}';
     const r = parseTextToolCalls(text, { tools });
     expect(r.calls.map((c) => [c.name, c.format])).toEqual([
       ['dist_to_target', 'hermes'],
@@ -113,7 +124,11 @@ describe('parseTextToolCalls: JSON and Hermes', () => {
 });
 
 describe('rendering calls back into text', () => {
-  const call = (name: string, args: unknown): ToolCall => ({ id: 'c1', type: 'function', function: { name, arguments: JSON.stringify(args) } });
+  const call = (name: string, args: unknown): ToolCall => ({
+    id: 'c1',
+    type: 'function',
+    function: { name, arguments: JSON.stringify(args) },
+  });
   it('round-trips through the parser in each format', () => {
     for (const format of ['raider', 'json', 'hermes'] as const) {
       const text = renderTextToolCall(call('check_obj_relationship', { relationship: 'inside', obj: 'Bowl' }), format, tools);
@@ -123,7 +138,9 @@ describe('rendering calls back into text', () => {
       'call_tool{tool: check_obj_relationship, args: ["inside","Bowl"]}',
     );
     // Positional would lose the name of a skipped optional argument: written named instead.
-    expect(renderTextToolCall(call('move_arm', { x: 1, open: true }), 'raider', tools)).toBe('call_tool{tool: move_arm, args: {"x":1,"open":true}}');
+    expect(renderTextToolCall(call('move_arm', { x: 1, open: true }), 'raider', tools)).toBe(
+      'call_tool{tool: move_arm, args: {"x":1,"open":true}}',
+    );
   });
 });
 
@@ -132,7 +149,14 @@ describe('textHistory', () => {
     const messages: ChatMessage[] = [
       { role: 'system', content: 'You are RAIDER.' },
       { role: 'user', content: 'Can I pick the bowl?' },
-      { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'a', type: 'function', function: { name: 'dist_to_target', arguments: '{"target":"Bowl"}' } }, { id: 'b', type: 'function', function: { name: 'robot_holding', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [
+          { id: 'a', type: 'function', function: { name: 'dist_to_target', arguments: '{"target":"Bowl"}' } },
+          { id: 'b', type: 'function', function: { name: 'robot_holding', arguments: '{}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'a', content: '0.4 m' },
       { role: 'tool', tool_call_id: 'b', content: 'nothing' },
       { role: 'user', content: 'Warning 4: awaiting a final response.' },
@@ -142,11 +166,16 @@ describe('textHistory', () => {
     const sys = out[0];
     expect(sys?.role).toBe('system');
     expect(sys?.content).toContain('You are RAIDER.');
-    expect(sys?.content).toContain('- check_obj_relationship(relationship: "blocking" | "inside" | "on top of", obj: string): check_obj_relationship does things.');
+    expect(sys?.content).toContain(
+      '- check_obj_relationship(relationship: "blocking" | "inside" | "on top of", obj: string): check_obj_relationship does things.',
+    );
     expect(sys?.content).toContain('    obj: object id');
     expect(sys?.content).toContain('move_arm(x: number, y: number, open?: boolean)');
     expect(sys?.content).toContain('call_tool{tool: tool_name, args: ["first argument", 2]}');
-    expect(out[2]).toEqual({ role: 'assistant', content: 'Checking.\ncall_tool{tool: dist_to_target, args: ["Bowl"]}\ncall_tool{tool: robot_holding, args: []}' });
+    expect(out[2]).toEqual({
+      role: 'assistant',
+      content: 'Checking.\ncall_tool{tool: dist_to_target, args: ["Bowl"]}\ncall_tool{tool: robot_holding, args: []}',
+    });
     expect(out[3]).toEqual({
       role: 'user',
       content: 'Result of dist_to_target (a):\n0.4 m\n\nResult of robot_holding (b):\nnothing\n\nWarning 4: awaiting a final response.',
@@ -172,14 +201,20 @@ describe('withTextToolCalls', () => {
     expect(inner.requests[0]?.messages[0]?.content).toContain('call_tool{tool: tool_name');
     expect(r.toolCallSource).toBe('text');
     expect(r.finishReason).toBe('tool_calls');
-    expect(r.toolCalls).toEqual([{ id: 'call_text_1_1', type: 'function', function: { name: 'dist_to_target', arguments: '{"target":"Bowl"}' } }]);
+    expect(r.toolCalls).toEqual([
+      { id: 'call_text_1_1', type: 'function', function: { name: 'dist_to_target', arguments: '{"target":"Bowl"}' } },
+    ]);
     expect(r.message).toEqual({ role: 'assistant', content: 'I will check.', tool_calls: r.toolCalls });
     const r2 = await m.complete({ messages: [{ role: 'user', content: 'again' }], tools });
     expect(r2.toolCalls[0]?.id).toBe('call_text_2_1');
   });
 
   it('passes a final answer through, and streams text while holding back calls', async () => {
-    const inner = fromFunction((_req, turn) => (turn === 0 ? { content: 'Let me see.\n- call_tool{tool: robot_holding, args: []}' } : { content: '{"final_response": "none", "explanation": "ok"}' }));
+    const inner = fromFunction((_req, turn) =>
+      turn === 0
+        ? { content: 'Let me see.\n- call_tool{tool: robot_holding, args: []}' }
+        : { content: '{"final_response": "none", "explanation": "ok"}' },
+    );
     const m = withTextToolCalls(inner, { format: 'raider' });
     const seen: string[] = [];
     const r1 = await m.complete({ messages: [{ role: 'user', content: 'x' }], tools, onText: (d) => seen.push(d) });
@@ -201,7 +236,10 @@ describe('withTextToolCalls', () => {
 
     it('streams, parses RAIDER calls from the content and never sends tools', async () => {
       server = await startOpenAIServer([
-        { content: `Grounding done.\n${raiderCall('check_obj_relationship', ['blocking', 'Book'])}\n${raiderCall('dist_to_target', ['Book'])}`, textChunkSize: 5 },
+        {
+          content: `Grounding done.\n${raiderCall('check_obj_relationship', ['blocking', 'Book'])}\n${raiderCall('dist_to_target', ['Book'])}`,
+          textChunkSize: 5,
+        },
       ]);
       const base = createOpenAICompatibleModel({ id: 'llamacpp:x', baseURL: server.url, model: 'test-model' });
       const deltas: string[] = [];

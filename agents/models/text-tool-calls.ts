@@ -146,7 +146,8 @@ export function positional(name: string, args: readonly unknown[], tools: readon
 
 function coerce(value: unknown, schema: unknown): unknown {
   const type = isRecord(schema) ? schema['type'] : undefined;
-  if ((type === 'number' || type === 'integer') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if ((type === 'number' || type === 'integer') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
   if (type === 'boolean' && typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
   if (type === 'string' && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
   return value;
@@ -187,7 +188,10 @@ function removeSpans(content: string, spans: ReadonlyArray<{ start: number; end:
     }
     out.push(l);
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 // --- scanning helpers ---------------------------------------------------------
@@ -374,7 +378,9 @@ export function describeTools(tools: readonly ModelTool[], format: TextToolCallF
     .map((t) => {
       const params = t.function.parameters;
       const props = isRecord(params['properties']) ? params['properties'] : {};
-      const required = new Set(Array.isArray(params['required']) ? params['required'].filter((r): r is string => typeof r === 'string') : []);
+      const required = new Set(
+        Array.isArray(params['required']) ? params['required'].filter((r): r is string => typeof r === 'string') : [],
+      );
       if (format !== 'raider') return `- ${t.function.name}: ${t.function.description}\n  parameters: ${JSON.stringify(params)}`;
       const sig = Object.entries(props).map(([k, s]) => `${k}${required.has(k) ? '' : '?'}: ${typeText(s)}`);
       const notes = Object.entries(props)
@@ -508,7 +514,10 @@ export function textHistory(
       const calls = (m.tool_calls ?? []).map((tc) => renderTextToolCall(tc, format, tools));
       out.push({ role: 'assistant', content: [m.content ?? '', ...calls].filter(Boolean).join('\n') });
     } else if (m.role === 'tool') {
-      const msg: ChatMessage = { role: 'user', content: `Result of ${names.get(m.tool_call_id) ?? 'tool'} (${m.tool_call_id}):\n${m.content}` };
+      const msg: ChatMessage = {
+        role: 'user',
+        content: `Result of ${names.get(m.tool_call_id) ?? 'tool'} (${m.tool_call_id}):\n${m.content}`,
+      };
       fromTool.add(msg);
       out.push(msg);
     } else out.push({ ...m });

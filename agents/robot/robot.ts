@@ -5,16 +5,7 @@
 // capability rather than by the robot's class.
 
 export type Capability =
-  | 'arm'
-  | 'base'
-  | 'rover'
-  | 'perception'
-  | 'people'
-  | 'speech'
-  | 'battery'
-  | 'events'
-  | 'world_model'
-  | 'partial_observability';
+  'arm' | 'base' | 'rover' | 'perception' | 'people' | 'speech' | 'battery' | 'events' | 'world_model' | 'partial_observability';
 
 export type Vec3Tuple = [number, number, number];
 
@@ -33,7 +24,13 @@ export interface RobotInfo {
   kind: 'fixed_arm' | 'mobile_manipulator' | 'rover';
   description: string;
   capabilities: Capability[];
-  scene: { id: string; title: string; notes: string[]; userInfo: string[]; /** The tool set the scene names as its default. */ toolSet: string };
+  scene: {
+    id: string;
+    title: string;
+    notes: string[];
+    userInfo: string[];
+    /** The tool set the scene names as its default. */ toolSet: string;
+  };
   arm?: { reachM: number; payloadKg: number; gripperOpeningM: number; postures: string[] };
   base?: { footprintM: [number, number]; maxSpeedMps: number; tucksArmItself: boolean };
   places: NamedPlace[];
@@ -89,8 +86,7 @@ export type Outcome =
 export type NameKind = 'object' | 'person' | 'location';
 
 export type Resolution =
-  | { ok: true; id: string; kind: NameKind }
-  | { ok: false; reason: 'unknown' | 'ambiguous'; message: string; candidates: string[] };
+  { ok: true; id: string; kind: NameKind } | { ok: false; reason: 'unknown' | 'ambiguous'; message: string; candidates: string[] };
 
 export interface ResolveOptions {
   kinds?: NameKind[];
@@ -106,9 +102,7 @@ export interface Detection {
   position: Vec3Tuple;
 }
 
-export type PlaceSpec =
-  | { kind: 'object'; id: string; relation?: 'on' | 'in' }
-  | { kind: 'point'; position: Vec3Tuple; label?: string };
+export type PlaceSpec = { kind: 'object'; id: string; relation?: 'on' | 'in' } | { kind: 'point'; position: Vec3Tuple; label?: string };
 
 export interface Pose6 {
   position: Vec3Tuple;

@@ -104,7 +104,14 @@ export class SimRobot implements Robot {
       ...(cfg.kind !== 'fixed_arm'
         ? { base: { footprintM: [cfg.base.size[0], cfg.base.size[2]], maxSpeedMps: cfg.base.maxSpeed, tucksArmItself: cfg.base.autoTuck } }
         : {}),
-      places: scene.locations.map((l) => ({ id: l.id, kind: l.kind, title: l.title, position: l.pose.position, yaw: l.pose.yaw, serves: l.serves })),
+      places: scene.locations.map((l) => ({
+        id: l.id,
+        kind: l.kind,
+        title: l.title,
+        position: l.pose.position,
+        yaw: l.pose.yaw,
+        serves: l.serves,
+      })),
       referencePositions: scene.referencePositions.map((r) => ({ id: r.id, position: r.position, description: r.description })),
       batteryThresholds: { low: scene.robot.battery.low, critical: scene.robot.battery.critical },
     };
@@ -153,14 +160,21 @@ export class SimRobot implements Robot {
     const sim = this.sim;
     const po = sim.scene.scene.perception.partialObservability;
     /** What a relation query may answer with: what the robot sees, or knows under partial observability. */
-    const pool = (): string[] => (po ? [...sim.knowledge.keys(), ...[...sim.entities.values()].filter((e) => e.fixed).map((e) => e.id)] : visibleEntityIds(sim));
+    const pool = (): string[] =>
+      po ? [...sim.knowledge.keys(), ...[...sim.entities.values()].filter((e) => e.fixed).map((e) => e.id)] : visibleEntityIds(sim);
     return {
       resolve: (name, opts = {}) => {
         const r = resolveName(sim, name, { ...(opts.kinds ? { kinds: opts.kinds } : {}), pool: opts.pool ?? 'all' });
         return r.ok ? { ok: true, id: r.id, kind: r.kind } : r;
       },
       detect: () =>
-        detectObjects(sim).map((d) => ({ id: d.id, name: d.name, category: d.category, distanceM: round(d.distance, 3), position: toTuple(roundV(d.position)) })),
+        detectObjects(sim).map((d) => ({
+          id: d.id,
+          name: d.name,
+          category: d.category,
+          distanceM: round(d.distance, 3),
+          position: toTuple(roundV(d.position)),
+        })),
       distanceTo: (id) => (sim.people.has(id) ? robotHumanDistance(sim, id) : distanceToTarget(sim, id)),
       distanceBetween: (a, b) => distanceBetween(sim, a, b),
       objectState: (id) => objectState(sim, id),

@@ -24,9 +24,33 @@ export class SimWorldModel implements WorldModelApi {
     const byId = new Map(all.map((g) => [g.id, g]));
     const known = new Set(knownObjectIds(sim));
     const rp = sim.robot.basePose.p;
-    out.push(this.withOverrides({ id: 'robot', type: 'robot', name: sim.scene.robot.title, category: 'robot', parent: sim.robot.at, relation: sim.robot.at ? 'at' : undefined, position: [round(rp.x), round(rp.y), round(rp.z)], attributes: { kind: sim.scene.robot.kind }, source: 'perception' }));
+    out.push(
+      this.withOverrides({
+        id: 'robot',
+        type: 'robot',
+        name: sim.scene.robot.title,
+        category: 'robot',
+        parent: sim.robot.at,
+        relation: sim.robot.at ? 'at' : undefined,
+        position: [round(rp.x), round(rp.y), round(rp.z)],
+        attributes: { kind: sim.scene.robot.kind },
+        source: 'perception',
+      }),
+    );
     for (const l of sim.locations.values()) {
-      out.push(this.withOverrides({ id: l.id, type: 'location', name: l.title ?? l.id, category: l.kind, parent: undefined, relation: undefined, position: l.pose.position, attributes: { kind: l.kind }, source: 'perception' }));
+      out.push(
+        this.withOverrides({
+          id: l.id,
+          type: 'location',
+          name: l.title ?? l.id,
+          category: l.kind,
+          parent: undefined,
+          relation: undefined,
+          position: l.pose.position,
+          attributes: { kind: l.kind },
+          source: 'perception',
+        }),
+      );
     }
     for (const e of sim.entities.values()) {
       if (!known.has(e.id)) continue;
@@ -56,7 +80,19 @@ export class SimWorldModel implements WorldModelApi {
       );
     }
     for (const person of sim.people.values()) {
-      out.push(this.withOverrides({ id: person.spec.id, type: 'person', name: person.spec.name, category: 'person', parent: undefined, relation: undefined, position: toTuple(person.position), attributes: { seated: person.spec.seated, hands_free: person.handsFree }, source: 'perception' }));
+      out.push(
+        this.withOverrides({
+          id: person.spec.id,
+          type: 'person',
+          name: person.spec.name,
+          category: 'person',
+          parent: undefined,
+          relation: undefined,
+          position: toTuple(person.position),
+          attributes: { seated: person.spec.seated, hands_free: person.handsFree },
+          source: 'perception',
+        }),
+      );
     }
     for (const n of this.added.values()) out.push(this.withOverrides(n));
     return out;
@@ -71,7 +107,17 @@ export class SimWorldModel implements WorldModelApi {
     if (existing.some((n) => n.id === node.id)) throw new Error(`"${node.id}" is already in the world model`);
     const parent = existing.find((n) => n.id === node.parent);
     if (!parent) throw new Error(`no node "${node.parent}" to put ${node.id} under; known: ${existing.map((n) => n.id).join(', ')}`);
-    const n: WorldModelNode = { id: node.id, type: node.type, name: node.id, category: node.type, parent: parent.id, relation: node.relation ?? 'on', position: parent.position, attributes: {}, source: 'operator' };
+    const n: WorldModelNode = {
+      id: node.id,
+      type: node.type,
+      name: node.id,
+      category: node.type,
+      parent: parent.id,
+      relation: node.relation ?? 'on',
+      position: parent.position,
+      attributes: {},
+      source: 'operator',
+    };
     this.added.set(n.id, n);
     return n;
   }

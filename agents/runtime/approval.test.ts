@@ -12,7 +12,15 @@ const start = (): ChatMessage[] => [{ role: 'user', content: 'Look, then wave wi
 async function flow(approval: ApprovalGate, extra: { controller?: RunController; limits?: object } = {}) {
   const model = new FakeModel([call('look'), call('wave', { hand: 'left' }), answer('Done.')]);
   const sink = new MemorySink();
-  const r = await runFlow({ model, messages: start(), tools: () => [look, wave], robot: noRobot, approval, trace: new Trace({ sinks: [sink] }), ...extra });
+  const r = await runFlow({
+    model,
+    messages: start(),
+    tools: () => [look, wave],
+    robot: noRobot,
+    approval,
+    trace: new Trace({ sinks: [sink] }),
+    ...extra,
+  });
   return { r, model, sink, tools: r.messages.filter((m) => m.role === 'tool').map((m) => m.content) };
 }
 
@@ -33,19 +41,30 @@ describe('approval gate', () => {
         return { approved: true };
       },
     });
-    expect(asked).toEqual([{ callId: 'fake_2', tool: 'wave', category: 'action', arguments: '{"hand":"left"}', args: { hand: 'left' }, iteration: 1 }]);
+    expect(asked).toEqual([
+      { callId: 'fake_2', tool: 'wave', category: 'action', arguments: '{"hand":"left"}', args: { hand: 'left' }, iteration: 1 },
+    ]);
     expect(tools[1]).toBe('waved the left hand');
     expect(sink.records.find((x) => x.type === 'approval')).toMatchObject({ tool: 'wave', args: { hand: 'left' }, decision: 'approved' });
   });
 
   it('ask + reject: the call does not run and the rejection, with the note, reaches the model', async () => {
-    const { r, model, sink } = await flow({ policy: { information: 'auto', action: 'ask' }, ask: async () => ({ approved: false, note: 'not now, someone is standing there' }) });
+    const { r, model, sink } = await flow({
+      policy: { information: 'auto', action: 'ask' },
+      ask: async () => ({ approved: false, note: 'not now, someone is standing there' }),
+    });
     const reply = model.requests[2]!.messages.at(-1)!;
     expect(reply).toMatchObject({ role: 'tool' });
     expect(reply.content).toContain('The user rejected this call: wave was not run. The user said: "not now, someone is standing there".');
     expect(r.toolCallsRun).toBe(1);
-    expect(sink.records.find((x) => x.type === 'approval')).toMatchObject({ decision: 'rejected', note: 'not now, someone is standing there' });
-    expect(sink.records.filter((x) => x.type === 'tool_result').map((x) => x.type === 'tool_result' && x.status)).toEqual(['ok', 'rejected']);
+    expect(sink.records.find((x) => x.type === 'approval')).toMatchObject({
+      decision: 'rejected',
+      note: 'not now, someone is standing there',
+    });
+    expect(sink.records.filter((x) => x.type === 'tool_result').map((x) => x.type === 'tool_result' && x.status)).toEqual([
+      'ok',
+      'rejected',
+    ]);
     expectValidHistory(r.messages);
   });
 
@@ -65,7 +84,10 @@ describe('approval gate', () => {
 
   it('per-tool overrides win over the category, and ask without a prompt acts as deny', async () => {
     expect(modeFor({ information: 'auto', action: 'ask', tools: { wave: 'auto' } }, 'wave', 'action')).toBe('auto');
-    const d = await decide({ policy: { information: 'ask', action: 'ask' } }, { callId: 'c', tool: 'look', category: 'information', arguments: '{}', args: {}, iteration: 0, signal: new AbortController().signal });
+    const d = await decide(
+      { policy: { information: 'ask', action: 'ask' } },
+      { callId: 'c', tool: 'look', category: 'information', arguments: '{}', args: {}, iteration: 0, signal: new AbortController().signal },
+    );
     expect(d).toMatchObject({ decision: 'denied', note: expect.stringContaining('no one is there') });
   });
 

@@ -13,7 +13,16 @@ const start = (): ChatMessage[] => [{ role: 'user', content: 'Go.' }];
 
 function run(model: FakeModel, tools: readonly Tool[], controller: RunController, onEvent?: (e: FlowEvent) => void, limits = {}) {
   const sink = new MemorySink();
-  const done = runFlow({ model, messages: start(), tools: () => tools, robot: noRobot, controller, trace: new Trace({ sinks: [sink] }), limits, ...(onEvent ? { onEvent } : {}) });
+  const done = runFlow({
+    model,
+    messages: start(),
+    tools: () => tools,
+    robot: noRobot,
+    controller,
+    trace: new Trace({ sinks: [sink] }),
+    limits,
+    ...(onEvent ? { onEvent } : {}),
+  });
   return { sink, done };
 }
 
@@ -84,7 +93,9 @@ describe('Stop during a run', () => {
 
   it('mid tool that ignores Stop: the run gives it a short grace, then ends and says the tool did not confirm', async () => {
     const c = new RunController();
-    const { done } = run(new FakeModel([call('stuck')]), [stuck], c, (e) => e.type === 'tool_start' && setTimeout(() => c.stop(), 10), { stopGraceMs: 50 });
+    const { done } = run(new FakeModel([call('stuck')]), [stuck], c, (e) => e.type === 'tool_start' && setTimeout(() => c.stop(), 10), {
+      stopGraceMs: 50,
+    });
     const t0 = performance.now();
     const r = await done;
     expect(performance.now() - t0).toBeLessThan(1000);
@@ -96,7 +107,13 @@ describe('Stop during a run', () => {
   it('answers every later call of the same turn as not run once stopped', async () => {
     const c = new RunController();
     const model = new FakeModel([{ toolCalls: [{ name: 'hold_on' }, { name: 'look' }] }]);
-    const { done } = run(model, [holdOn, look], c, (e) => e.type === 'tool_start' && e.name === 'hold_on' && setTimeout(() => c.stop(), 10), { maxToolCallsPerIteration: 2 });
+    const { done } = run(
+      model,
+      [holdOn, look],
+      c,
+      (e) => e.type === 'tool_start' && e.name === 'hold_on' && setTimeout(() => c.stop(), 10),
+      { maxToolCallsPerIteration: 2 },
+    );
     const r = await done;
     expect(r.toolCallsRun).toBe(1);
     expect(r.messages.at(-1)!.content).toMatch(/^Not run: the run was stopped/);

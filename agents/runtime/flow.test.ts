@@ -35,26 +35,56 @@ describe('runFlow', () => {
     expect(r.messages[3]).toMatchObject({ role: 'tool', content: 'I see a lemon and a bowl.' });
     expect(model.requests[0]!.tools).toEqual(['look']);
     expect(model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'I see a lemon and a bowl.' });
-    expect(sink.records.map((x) => x.type)).toEqual(['message', 'message', 'message', 'tool_call', 'tool_result', 'message', 'final', 'end']);
-    expect(events.map((e) => e.type)).toEqual(['iteration', 'assistant', 'tool_start', 'tool_end', 'iteration', 'text', 'assistant', 'final']);
+    expect(sink.records.map((x) => x.type)).toEqual([
+      'message',
+      'message',
+      'message',
+      'tool_call',
+      'tool_result',
+      'message',
+      'final',
+      'end',
+    ]);
+    expect(events.map((e) => e.type)).toEqual([
+      'iteration',
+      'assistant',
+      'tool_start',
+      'tool_end',
+      'iteration',
+      'text',
+      'assistant',
+      'final',
+    ]);
     expectValidHistory(r.messages);
   });
 
-  it('records the model\'s reasoning in the trace and the events, but keeps it out of the history', async () => {
-    const model = new FakeModel([{ reasoning: 'I should look first.', toolCalls: [{ name: 'look' }] }, { reasoning: 'A lemon and a bowl: answer.', content: 'A lemon and a bowl.' }]);
+  it("records the model's reasoning in the trace and the events, but keeps it out of the history", async () => {
+    const model = new FakeModel([
+      { reasoning: 'I should look first.', toolCalls: [{ name: 'look' }] },
+      { reasoning: 'A lemon and a bowl: answer.', content: 'A lemon and a bowl.' },
+    ]);
     const events: FlowEvent[] = [];
     const { sink, run } = setup(model, [look], { onEvent: (e) => events.push(e) });
     const r = await run;
     expect(r.final).toBe('A lemon and a bowl.');
     const assistants = sink.records.filter((x) => x.type === 'message' && x.role === 'assistant');
-    expect(assistants.map((x) => (x.type === 'message' ? x.reasoning : undefined))).toEqual(['I should look first.', 'A lemon and a bowl: answer.']);
-    expect(events.filter((e) => e.type === 'reasoning').map((e) => (e.type === 'reasoning' ? e.delta : ''))).toEqual(['I should look first.', 'A lemon and a bowl: answer.']);
+    expect(assistants.map((x) => (x.type === 'message' ? x.reasoning : undefined))).toEqual([
+      'I should look first.',
+      'A lemon and a bowl: answer.',
+    ]);
+    expect(events.filter((e) => e.type === 'reasoning').map((e) => (e.type === 'reasoning' ? e.delta : ''))).toEqual([
+      'I should look first.',
+      'A lemon and a bowl: answer.',
+    ]);
     expect(JSON.stringify(model.requests[1]!.messages)).not.toContain('look first');
     expect(JSON.stringify(r.messages)).not.toContain('look first');
   });
 
   it('Warning 1: a final answer sent with tool calls is discarded, the calls still run, and the model is told', async () => {
-    const model = new FakeModel([{ content: 'Final answer: there is a lemon.', toolCalls: [{ name: 'look' }] }, answer('There is a lemon and a bowl.')]);
+    const model = new FakeModel([
+      { content: 'Final answer: there is a lemon.', toolCalls: [{ name: 'look' }] },
+      answer('There is a lemon and a bowl.'),
+    ]);
     const { sink, run } = setup(model);
     const r = await run;
     expect(r.final).toBe('There is a lemon and a bowl.');
@@ -100,8 +130,15 @@ describe('runFlow', () => {
     expect(invalid).toContain('- hand:');
     const threw = model.requests[2]!.messages.at(-1)!.content!;
     expect(threw).toContain('Warning (unsuccessful_tool_call): read_sensor raised an error: sensor offline.');
-    expect(sink.records.filter((x) => x.type === 'warning').map((x) => x.type === 'warning' && x.code)).toEqual(['unsuccessful_tool_call', 'unsuccessful_tool_call']);
-    expect(sink.records.filter((x) => x.type === 'tool_result').map((x) => x.type === 'tool_result' && x.status)).toEqual(['invalid_arguments', 'exception', 'ok']);
+    expect(sink.records.filter((x) => x.type === 'warning').map((x) => x.type === 'warning' && x.code)).toEqual([
+      'unsuccessful_tool_call',
+      'unsuccessful_tool_call',
+    ]);
+    expect(sink.records.filter((x) => x.type === 'tool_result').map((x) => x.type === 'tool_result' && x.status)).toEqual([
+      'invalid_arguments',
+      'exception',
+      'ok',
+    ]);
     expect(r.toolCallsRun).toBe(2);
   });
 
@@ -159,7 +196,10 @@ describe('runFlow', () => {
     const [first, second] = r.messages.filter((m) => m.role === 'tool');
     expect(first!.content).toBe('I see a lemon and a bowl.');
     expect(second!.content).toMatch(/^Not run: only 1 tool call per turn is allowed here, and this was call 2\..*call wave again/);
-    expect(sink.records.filter((x) => x.type === 'tool_result').map((x) => x.type === 'tool_result' && x.status)).toEqual(['ok', 'skipped']);
+    expect(sink.records.filter((x) => x.type === 'tool_result').map((x) => x.type === 'tool_result' && x.status)).toEqual([
+      'ok',
+      'skipped',
+    ]);
     expectValidHistory(r.messages);
   });
 
@@ -206,10 +246,16 @@ describe('runFlow', () => {
   });
 
   it('reports an unreachable model as model_error with the reason, in the result and the trace', async () => {
-    const model = new FakeModel([{ error: new ModelError('cannot reach http://127.0.0.1:9/v1', 'unreachable', undefined, { fix: 'Start the server.' }) }]);
+    const model = new FakeModel([
+      { error: new ModelError('cannot reach http://127.0.0.1:9/v1', 'unreachable', undefined, { fix: 'Start the server.' }) },
+    ]);
     const { sink, run } = setup(model);
     const r = await run;
-    expect(r).toMatchObject({ reason: 'model_error', iterations: 1, error: { kind: 'unreachable', message: 'cannot reach http://127.0.0.1:9/v1 Start the server.' } });
+    expect(r).toMatchObject({
+      reason: 'model_error',
+      iterations: 1,
+      error: { kind: 'unreachable', message: 'cannot reach http://127.0.0.1:9/v1 Start the server.' },
+    });
     expect(sink.records.find((x) => x.type === 'error')).toMatchObject({ kind: 'unreachable', where: 'model' });
   });
 
@@ -225,7 +271,15 @@ describe('runFlow', () => {
   });
 
   it('gives missing or repeated tool-call ids unique ones so every call can be answered', async () => {
-    const model = new FakeModel([{ toolCalls: [{ id: 'x', name: 'look' }, { id: 'x', name: 'look' }] }, answer('ok')]);
+    const model = new FakeModel([
+      {
+        toolCalls: [
+          { id: 'x', name: 'look' },
+          { id: 'x', name: 'look' },
+        ],
+      },
+      answer('ok'),
+    ]);
     const r = await setup(model, [look], { limits: { maxToolCallsPerIteration: 2 } }).run;
     const ids = r.messages.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? m.tool_call_id : ''));
     expect(ids).toEqual(['x', 'call_0_1']);

@@ -149,7 +149,8 @@ export function warningText(code: WarningCode, detail = ''): string {
       'your reply gave a final answer together with tool calls. That answer was discarded: you cannot know the results before the tools return. Read the tool results above, then call more tools or give your final answer without tool calls.',
     made_up_tool_name: detail,
     unsuccessful_tool_call: detail,
-    missing_tool_call_or_final_response: 'your reply had neither a tool call nor a final answer. Call one of the available tools, or reply with your final answer.',
+    missing_tool_call_or_final_response:
+      'your reply had neither a tool call nor a final answer. Call one of the available tools, or reply with your final answer.',
   };
   return `Warning (${code}): ${body[code]}`;
 }
@@ -237,7 +238,13 @@ function errorText(e: unknown): string {
 }
 
 function addUsage(a: Usage, b: Usage | undefined): Usage {
-  return b ? { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens } : a;
+  return b
+    ? {
+        promptTokens: a.promptTokens + b.promptTokens,
+        completionTokens: a.completionTokens + b.completionTokens,
+        totalTokens: a.totalTokens + b.totalTokens,
+      }
+    : a;
 }
 
 /** Tool results may carry anything; keep what survives JSON so the trace line stays writable. */
@@ -298,7 +305,10 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
     emit({ type: 'stop', cause });
   });
   const deadline = new Deadline(limits.timeLimitMs, () =>
-    controller.stop({ kind: 'time_limit', message: `the time limit of ${+((limits.timeLimitMs ?? 0) / 1000).toFixed(2)} s ran out before a final answer` }),
+    controller.stop({
+      kind: 'time_limit',
+      message: `the time limit of ${+((limits.timeLimitMs ?? 0) / 1000).toFixed(2)} s ran out before a final answer`,
+    }),
   );
 
   const warn = (code: WarningCode, message: string, iteration: number, toolCallId?: string): void => {
@@ -340,7 +350,16 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
     const end = (status: ToolStatus, ok: boolean, content: string, data?: unknown): string => {
       const durationMs = Math.round(performance.now() - started);
       const safe = jsonSafe(data);
-      trace?.record({ type: 'tool_result', id, name, ok, status, ...(ok ? { result: content } : { error: content }), durationMs, ...(safe !== undefined ? { data: safe } : {}) });
+      trace?.record({
+        type: 'tool_result',
+        id,
+        name,
+        ok,
+        status,
+        ...(ok ? { result: content } : { error: content }),
+        durationMs,
+        ...(safe !== undefined ? { data: safe } : {}),
+      });
       emit({ type: 'tool_end', iteration, id, name, ok, status, content, durationMs });
       return content;
     };
@@ -378,7 +397,15 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
     deadline.pause();
     let approval: ApprovalDecision;
     try {
-      approval = await decide(gate, { callId: id, tool: name, category: tool.category, arguments: call.function.arguments, args: parsed.args, iteration, signal });
+      approval = await decide(gate, {
+        callId: id,
+        tool: name,
+        category: tool.category,
+        arguments: call.function.arguments,
+        args: parsed.args,
+        iteration,
+        signal,
+      });
     } catch {
       return end('stopped', false, `Not run: the run was stopped while waiting for approval of ${name}.`);
     } finally {
@@ -386,7 +413,15 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
     }
     if (approval.decision !== 'auto') {
       const note = approval.note !== undefined ? { note: approval.note } : {};
-      trace?.record({ type: 'approval', id, tool: name, args: jsonSafe(parsed.args) ?? null, decision: approval.decision, ...note, ...('waitedMs' in approval ? { waitedMs: approval.waitedMs } : {}) });
+      trace?.record({
+        type: 'approval',
+        id,
+        tool: name,
+        args: jsonSafe(parsed.args) ?? null,
+        decision: approval.decision,
+        ...note,
+        ...('waitedMs' in approval ? { waitedMs: approval.waitedMs } : {}),
+      });
       emit({ type: 'approval', iteration, id, name, decision: approval.decision, ...note });
       if (approval.decision !== 'approved') return end(approval.decision, false, refusalText(name, approval));
     }
@@ -404,10 +439,17 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
       return end(r.ok ? 'ok' : 'failed', r.ok, r.content, r.data);
     }
     if (settled.kind === 'abandoned') {
-      return end('stopped', false, `Stopped: the run was stopped while ${name} was running, and it did not confirm it had stopped; it may have been interrupted part-way. Check the state before relying on it.`);
+      return end(
+        'stopped',
+        false,
+        `Stopped: the run was stopped while ${name} was running, and it did not confirm it had stopped; it may have been interrupted part-way. Check the state before relying on it.`,
+      );
     }
     if (controller.stopped) return end('stopped', false, `Stopped: ${name} was interrupted (${errorText(settled.error)}).`);
-    const text = warningText('unsuccessful_tool_call', `${name} raised an error: ${errorText(settled.error)}. Check the arguments and try again, or use another tool.`);
+    const text = warningText(
+      'unsuccessful_tool_call',
+      `${name} raised an error: ${errorText(settled.error)}. Check the arguments and try again, or use another tool.`,
+    );
     warn('unsuccessful_tool_call', text, iteration, id);
     return end('exception', false, text);
   };
@@ -465,7 +507,11 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
         return id === c.id ? c : { ...c, id };
       });
       const text = completion.message.content ?? '';
-      const assistant: AssistantMessage = { role: 'assistant', content: calls.length && !text ? null : text, ...(calls.length ? { tool_calls: calls } : {}) };
+      const assistant: AssistantMessage = {
+        role: 'assistant',
+        content: calls.length && !text ? null : text,
+        ...(calls.length ? { tool_calls: calls } : {}),
+      };
       trace?.record({
         type: 'message',
         role: 'assistant',
@@ -476,7 +522,13 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
         ...(completion.usage ? { usage: completion.usage } : {}),
       });
       // The reasoning stays out of the history: models are trained to see only earlier answers.
-      emit({ type: 'assistant', iteration, message: assistant, ...(completion.usage ? { usage: completion.usage } : {}), ...(completion.reasoning ? { reasoning: completion.reasoning } : {}) });
+      emit({
+        type: 'assistant',
+        iteration,
+        message: assistant,
+        ...(completion.usage ? { usage: completion.usage } : {}),
+        ...(completion.reasoning ? { reasoning: completion.reasoning } : {}),
+      });
 
       if (!calls.length) {
         if (text.trim()) {

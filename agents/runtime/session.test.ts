@@ -31,7 +31,13 @@ const plain: Workflow = {
 describe('Session', () => {
   it('keeps the conversation and the world across turns; reset clears the conversation, keeps or rebuilds the world', async () => {
     const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-session-'));
-    const model = new FakeModel([call('pick', { object_name: 'lemon' }), answer('I have the lemon.'), call('place', { target: 'bowl' }), answer('It is in the bowl.'), answer('Hello again.')]);
+    const model = new FakeModel([
+      call('pick', { object_name: 'lemon' }),
+      answer('I have the lemon.'),
+      call('place', { target: 'bowl' }),
+      answer('It is in the bowl.'),
+      answer('Hello again.'),
+    ]);
     let opened = 0;
     const openRobot = async (): Promise<Robot> => {
       opened++;
@@ -59,8 +65,20 @@ describe('Session', () => {
     expect(files).toHaveLength(2);
     expect(files.map((f) => join(traceDir, f)).sort()).toEqual([t1.tracePath, t2.tracePath].sort());
     const second = readTrace(t2.tracePath!);
-    expect(second.header).toMatchObject({ scene: 'tabletop/fruits', workflow: 'test/alrm', model: 'fake:model', seed: 3, session: s.id, turn: 2 });
-    expect(second.records.filter((r) => r.type === 'message' && r.prior).map((r) => r.type === 'message' && r.role)).toEqual(['system', 'user', 'assistant', 'assistant']);
+    expect(second.header).toMatchObject({
+      scene: 'tabletop/fruits',
+      workflow: 'test/alrm',
+      model: 'fake:model',
+      seed: 3,
+      session: s.id,
+      turn: 2,
+    });
+    expect(second.records.filter((r) => r.type === 'message' && r.prior).map((r) => r.type === 'message' && r.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'assistant',
+    ]);
 
     await s.reset();
     expect(s.messages).toEqual([{ role: 'system', content: `You control ${robot.info.name}. Use the tools.` }]);
@@ -129,7 +147,12 @@ describe('Session', () => {
 
   it('asks before acting when given an approval gate, per session or per turn', async () => {
     const model = new FakeModel([call('wave', { hand: 'left' }), answer('Could not wave.')]);
-    const s = new Session({ model, workflow: { ...plain, tools: () => [wave] }, robot: noRobot, approval: { policy: { information: 'auto', action: 'deny' } } });
+    const s = new Session({
+      model,
+      workflow: { ...plain, tools: () => [wave] },
+      robot: noRobot,
+      approval: { policy: { information: 'auto', action: 'deny' } },
+    });
     await s.send('wave');
     expect(s.messages.find((m) => m.role === 'tool')!.content).toMatch(/^This call was not run/);
   });

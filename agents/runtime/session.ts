@@ -10,7 +10,16 @@ import type { Robot } from '../robot/robot';
 import type { Tool } from '../tools/tool';
 import type { ApprovalGate } from './approval';
 import { RunController } from './controller';
-import { type ClassifyResult, type FlowEvent, type FlowLimits, type FlowResult, type FlowView, type ToolChoice, mergeLimits, runFlow } from './flow';
+import {
+  type ClassifyResult,
+  type FlowEvent,
+  type FlowLimits,
+  type FlowResult,
+  type FlowView,
+  type ToolChoice,
+  mergeLimits,
+  runFlow,
+} from './flow';
 import { JsonlSink, Trace, type TraceSink, newRunId } from './trace';
 
 /** What a workflow's hooks see at each iteration. */
@@ -183,10 +192,15 @@ export class Session {
       ...(o.signal ? { signal: o.signal } : {}),
       ...(trace ? { trace } : {}),
       ...(onEvent ? { onEvent } : {}),
-      ...(o.approval ?? this.opts.approval ? { approval: o.approval ?? this.opts.approval } : {}),
+      ...((o.approval ?? this.opts.approval) ? { approval: o.approval ?? this.opts.approval } : {}),
       ...(toolChoice ? { toolChoice: (view: FlowView) => toolChoice(ctx(view)) } : {}),
       ...(looksFinal ? { looksFinal } : {}),
-      ...(classify ? { classify: (req: { messages: readonly ChatMessage[]; signal: AbortSignal }) => classify({ model: this.opts.model, robot, userText, ...req }) } : {}),
+      ...(classify
+        ? {
+            classify: (req: { messages: readonly ChatMessage[]; signal: AbortSignal }) =>
+              classify({ model: this.opts.model, robot, userText, ...req }),
+          }
+        : {}),
     });
     this.running = { controller, done };
     try {

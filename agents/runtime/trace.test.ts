@@ -13,8 +13,22 @@ const usage = { promptTokens: 12, completionTokens: 3, totalTokens: 15 };
 
 async function tracedRun(path: string, extra: MemorySink[] = []) {
   const trace = Trace.toFile(path, header, extra);
-  const model = new FakeModel([call('lok'), call('look', {}, { usage }), answer('A lemon.', { usage, reasoning: 'The look result names a lemon.' })]);
-  await runFlow({ model, messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'What do you see?' }], tools: () => [look], robot: noRobot, trace, newFrom: 1 });
+  const model = new FakeModel([
+    call('lok'),
+    call('look', {}, { usage }),
+    answer('A lemon.', { usage, reasoning: 'The look result names a lemon.' }),
+  ]);
+  await runFlow({
+    model,
+    messages: [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'What do you see?' },
+    ],
+    tools: () => [look],
+    robot: noRobot,
+    trace,
+    newFrom: 1,
+  });
   trace.close();
 }
 
@@ -22,8 +36,16 @@ describe('trace files', () => {
   it('writes a header line, then one stamped record per event, in order', async () => {
     const path = join(dir(), 'nested', 'run-1.jsonl');
     await tracedRun(path);
-    const lines = readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines[0]).toMatchObject({ type: 'header', format: 'skillbridge-trace/1', ...header, versions: { skillbridge: expect.any(String), node: process.version } });
+    const lines = readFileSync(path, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({
+      type: 'header',
+      format: 'skillbridge-trace/1',
+      ...header,
+      versions: { skillbridge: expect.any(String), node: process.version },
+    });
     expect(lines.slice(1).map((l) => l['type'])).toEqual([
       'message', // system (prior)
       'message', // user
@@ -48,7 +70,11 @@ describe('trace files', () => {
     expect(h.runId).toBe('run-1');
     expect(truncated).toBeUndefined();
     expect(records.find((r) => r.type === 'message' && r.usage)).toMatchObject({ usage });
-    expect(records.find((r) => r.type === 'tool_result' && r.ok)).toMatchObject({ name: 'look', result: 'I see a lemon and a bowl.', durationMs: expect.any(Number) });
+    expect(records.find((r) => r.type === 'tool_result' && r.ok)).toMatchObject({
+      name: 'look',
+      result: 'I see a lemon and a bowl.',
+      durationMs: expect.any(Number),
+    });
     expect(records.at(-1)).toMatchObject({ type: 'end', reason: 'final', iterations: 3, toolCalls: 2, usage: { totalTokens: 30 } });
   });
 

@@ -11,11 +11,26 @@ import { ToolCallSchema } from '../models/model';
 
 export const TRACE_FORMAT = 'skillbridge-trace/1';
 
-export const WARNING_CODES = ['made_up_tool_response', 'made_up_tool_name', 'unsuccessful_tool_call', 'missing_tool_call_or_final_response'] as const;
+export const WARNING_CODES = [
+  'made_up_tool_response',
+  'made_up_tool_name',
+  'unsuccessful_tool_call',
+  'missing_tool_call_or_final_response',
+] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
 /** How a tool call ended. `failed`: the tool ran and reported failure (e.g. out of reach). */
-export const TOOL_STATUSES = ['ok', 'failed', 'invalid_arguments', 'exception', 'unknown_tool', 'skipped', 'rejected', 'denied', 'stopped'] as const;
+export const TOOL_STATUSES = [
+  'ok',
+  'failed',
+  'invalid_arguments',
+  'exception',
+  'unknown_tool',
+  'skipped',
+  'rejected',
+  'denied',
+  'stopped',
+] as const;
 export type ToolStatus = (typeof TOOL_STATUSES)[number];
 
 const UsageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
@@ -49,7 +64,13 @@ const MessageEvent = z.object({
   prior: z.boolean().optional(),
   usage: UsageSchema.optional(),
 });
-const ToolCallEvent = z.object({ type: z.literal('tool_call'), id: z.string(), name: z.string(), arguments: z.string(), iteration: z.number() });
+const ToolCallEvent = z.object({
+  type: z.literal('tool_call'),
+  id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  iteration: z.number(),
+});
 const ToolResultEvent = z.object({
   type: z.literal('tool_result'),
   id: z.string(),
@@ -93,7 +114,18 @@ const EndEvent = z.object({
   durationMs: z.number(),
 });
 
-const EVENT_SCHEMAS = [MessageEvent, ToolCallEvent, ToolResultEvent, WarningEvent, ApprovalEvent, StopEvent, RouteEvent, FinalEvent, ErrorEvent, EndEvent] as const;
+const EVENT_SCHEMAS = [
+  MessageEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+  WarningEvent,
+  ApprovalEvent,
+  StopEvent,
+  RouteEvent,
+  FinalEvent,
+  ErrorEvent,
+  EndEvent,
+] as const;
 export const TraceEventSchema = z.discriminatedUnion('type', EVENT_SCHEMAS);
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
 
@@ -129,7 +161,8 @@ export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-export type TraceHeaderInput = Omit<TraceHeader, 'type' | 'format' | 'versions' | 'startedAt'> & Partial<Pick<TraceHeader, 'versions' | 'startedAt'>>;
+export type TraceHeaderInput = Omit<TraceHeader, 'type' | 'format' | 'versions' | 'startedAt'> &
+  Partial<Pick<TraceHeader, 'versions' | 'startedAt'>>;
 
 /**
  * Stamps events with wall time and time since the run started, and fans them out
@@ -146,7 +179,13 @@ export class Trace {
     this.sinks = [...opts.sinks];
     if (opts.header) {
       const h = opts.header;
-      this.header = { type: 'header', format: TRACE_FORMAT, ...h, versions: h.versions ?? traceVersions(), startedAt: h.startedAt ?? new Date().toISOString() };
+      this.header = {
+        type: 'header',
+        format: TRACE_FORMAT,
+        ...h,
+        versions: h.versions ?? traceVersions(),
+        startedAt: h.startedAt ?? new Date().toISOString(),
+      };
       this.emit(this.header);
     }
   }
@@ -168,7 +207,9 @@ export class Trace {
     const t = new Date().toISOString();
     const elapsedMs = Math.round(performance.now() - this.t0);
     // Events that come stamped already (history re-written from earlier turns) are kept as they are.
-    const recs = events.map((event) => ('t' in event && 'elapsedMs' in event ? (event as TraceRecord) : ({ ...event, t, elapsedMs } as TraceRecord)));
+    const recs = events.map((event) =>
+      't' in event && 'elapsedMs' in event ? (event as TraceRecord) : ({ ...event, t, elapsedMs } as TraceRecord),
+    );
     for (const s of [...this.sinks]) {
       try {
         if (s.writeMany) s.writeMany(recs);

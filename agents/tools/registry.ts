@@ -50,10 +50,14 @@ export class ToolRegistry {
     const scored = this.list().map((tool) => {
       const text = tokens(`${tool.name.replace(/_/g, ' ')} ${tool.card.capability} ${tool.card.whenToUse} ${tool.card.tags.join(' ')}`);
       const bag = new Set(text);
-      const score = terms.reduce((s, t) => s + (bag.has(t) ? 1 : [...bag].some((b) => b.startsWith(t) || t.startsWith(b)) ? 0.5 : 0), 0) / terms.length;
+      const score =
+        terms.reduce((s, t) => s + (bag.has(t) ? 1 : [...bag].some((b) => b.startsWith(t) || t.startsWith(b)) ? 0.5 : 0), 0) / terms.length;
       return { tool, score };
     });
-    return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.tool.name.localeCompare(b.tool.name)).slice(0, limit);
+    return scored
+      .filter((s) => s.score > 0)
+      .sort((a, b) => b.score - a.score || a.tool.name.localeCompare(b.tool.name))
+      .slice(0, limit);
   }
 
   /** What a model receives: OpenAI-style function schemas. */
@@ -62,7 +66,32 @@ export class ToolRegistry {
   }
 }
 
-const STOP = new Set(['the', 'a', 'an', 'is', 'of', 'to', 'it', 'can', 'i', 'me', 'what', 'which', 'and', 'or', 'in', 'on', 'be', 'for', 'with', 'this', 'that', 'does', 'do', 'there']);
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'is',
+  'of',
+  'to',
+  'it',
+  'can',
+  'i',
+  'me',
+  'what',
+  'which',
+  'and',
+  'or',
+  'in',
+  'on',
+  'be',
+  'for',
+  'with',
+  'this',
+  'that',
+  'does',
+  'do',
+  'there',
+]);
 
 function tokens(s: string): string[] {
   return s

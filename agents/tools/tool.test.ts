@@ -74,7 +74,14 @@ describe('defineTool', () => {
 
   it('rejects tool names a model API would not accept', () => {
     expect(() =>
-      defineTool({ name: 'bad name!', description: 'x', category: 'information', params: z.strictObject({}), card: { outputs: '', whenToUse: '', dimension: 'perception' }, execute: () => ({ ok: true, content: '' }) }),
+      defineTool({
+        name: 'bad name!',
+        description: 'x',
+        category: 'information',
+        params: z.strictObject({}),
+        card: { outputs: '', whenToUse: '', dimension: 'perception' },
+        execute: () => ({ ok: true, content: '' }),
+      }),
     ).toThrow(/must match/);
   });
 });
@@ -85,7 +92,12 @@ describe('ToolRegistry', () => {
     description: 'Distance to a target.',
     category: 'information',
     params: z.strictObject({ target: z.string() }),
-    card: { outputs: 'metres', whenToUse: 'to check whether a target is within reach', dimension: 'perception', tags: ['distance', 'reach'] },
+    card: {
+      outputs: 'metres',
+      whenToUse: 'to check whether a target is within reach',
+      dimension: 'perception',
+      tags: ['distance', 'reach'],
+    },
     execute: () => ({ ok: true, content: '' }),
   });
   const reg = new ToolRegistry([move, look]);
@@ -98,7 +110,16 @@ describe('ToolRegistry', () => {
   });
 
   it('refuses two different tools under one name', () => {
-    const other = defineTool({ ...{ name: 'dist_to_target', description: 'x', category: 'information', params: z.strictObject({}), card: { outputs: '', whenToUse: '', dimension: 'perception' } }, execute: () => ({ ok: true, content: '' }) });
+    const other = defineTool({
+      ...{
+        name: 'dist_to_target',
+        description: 'x',
+        category: 'information',
+        params: z.strictObject({}),
+        card: { outputs: '', whenToUse: '', dimension: 'perception' },
+      },
+      execute: () => ({ ok: true, content: '' }),
+    });
     expect(() => reg.register(other)).toThrow(/already registered/);
   });
 

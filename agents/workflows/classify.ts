@@ -29,12 +29,20 @@ export async function classifyWith(
     execute: ({ category }) => ({ ok: true, content: category }),
   });
   // Only the conversation's user and assistant text: the classifier needs the request, not tool chatter.
-  const convo = messages.filter((m): m is Extract<ChatMessage, { role: 'user' | 'assistant' }> => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && m.content.length > 0);
+  const convo = messages.filter(
+    (m): m is Extract<ChatMessage, { role: 'user' | 'assistant' }> =>
+      (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && m.content.length > 0,
+  );
   const system: ChatMessage = {
     role: 'system',
     content: `${intro}\nClassify the latest user request by calling classify_request. Categories:\n${categories.map((c) => `- ${c.id}: ${c.description}`).join('\n')}`,
   };
-  const c = await model.complete({ messages: [system, ...convo], tools: [{ type: 'function', function: tool.schema() }], toolChoice: 'required', signal });
+  const c = await model.complete({
+    messages: [system, ...convo],
+    tools: [{ type: 'function', function: tool.schema() }],
+    toolChoice: 'required',
+    signal,
+  });
   for (const call of c.toolCalls) {
     const p = tool.parse(call.function.arguments);
     if (p.ok) return { route: (p.args as { category: string }).category, ...(c.usage ? { usage: c.usage } : {}) };

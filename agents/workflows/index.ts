@@ -16,10 +16,30 @@ export interface WorkflowInfo {
 }
 
 export const WORKFLOWS: readonly WorkflowInfo[] = [
-  { id: 'rtw/basic', title: 'Basic tool workflow (TORO)', paper: '000 §II.C.1', description: 'One flat list of tools; several calls per turn up to a limit; ranges validated at run time.' },
-  { id: 'rtw/hierarchical', title: 'Hierarchical, dynamic tools (MAYA)', paper: '000 §II.C.2', description: 'Classify information vs task; task tools generated from the world; one tool per iteration.' },
-  { id: 'rtw/world-model', title: 'World-model getters, setters and queries (AIMM)', paper: '000 §II.C.3', description: 'Classify getter vs setter; guarded query templates when they do not suffice.' },
-  { id: 'flat', title: "The scene's tool set as one list", paper: '001-003', description: 'Any tool set (RAIDER, ALRM, planner-executor, farm…) in the common loop, one call per turn.' },
+  {
+    id: 'rtw/basic',
+    title: 'Basic tool workflow (TORO)',
+    paper: '000 §II.C.1',
+    description: 'One flat list of tools; several calls per turn up to a limit; ranges validated at run time.',
+  },
+  {
+    id: 'rtw/hierarchical',
+    title: 'Hierarchical, dynamic tools (MAYA)',
+    paper: '000 §II.C.2',
+    description: 'Classify information vs task; task tools generated from the world; one tool per iteration.',
+  },
+  {
+    id: 'rtw/world-model',
+    title: 'World-model getters, setters and queries (AIMM)',
+    paper: '000 §II.C.3',
+    description: 'Classify getter vs setter; guarded query templates when they do not suffice.',
+  },
+  {
+    id: 'flat',
+    title: "The scene's tool set as one list",
+    paper: '001-003',
+    description: 'Any tool set (RAIDER, ALRM, planner-executor, farm…) in the common loop, one call per turn.',
+  },
 ];
 
 export class UnknownWorkflowError extends Error {}

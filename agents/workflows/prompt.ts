@@ -4,7 +4,10 @@ import type { Robot } from '../robot/robot';
 
 export function robotContext(robot: Robot): string {
   const i = robot.info;
-  const lines = [`You are the language interface of ${i.name}, a ${i.kind.replace('_', ' ')}, in the scene "${i.scene.title}".`, i.description];
+  const lines = [
+    `You are the language interface of ${i.name}, a ${i.kind.replace('_', ' ')}, in the scene "${i.scene.title}".`,
+    i.description,
+  ];
   if (i.places.length) lines.push(`Named places: ${i.places.map((p) => p.id).join(', ')}.`);
   if (i.scene.notes.length) lines.push(`Notes about this scene:\n${i.scene.notes.map((n) => `- ${n}`).join('\n')}`);
   return lines.join('\n');

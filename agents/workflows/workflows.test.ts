@@ -10,7 +10,9 @@ import type { FlowEvent } from '../runtime/flow';
 import { Session } from '../runtime/session';
 import { createWorkflow } from './index';
 
-const call = (name: string, args: Record<string, unknown> = {}, id = `c_${name}`): ScriptedTurn => ({ tool_calls: [{ id, function: { name, arguments: args } }] });
+const call = (name: string, args: Record<string, unknown> = {}, id = `c_${name}`): ScriptedTurn => ({
+  tool_calls: [{ id, function: { name, arguments: args } }],
+});
 const offered = (req: CompletionRequest): string[] => (req.tools ?? []).map((t) => t.function.name);
 /** Tool results since the latest user message: what this turn has done so far. */
 const doneThisTurn = (req: CompletionRequest): string[] => {
@@ -64,11 +66,13 @@ describe('rtw/basic (TORO)', () => {
     const events: FlowEvent[] = [];
     const model = fromFunction((req, turn) => {
       if (turn === 0) {
-        return { tool_calls: [
-          { id: 'a', function: { name: 'take_a_step', arguments: { forward: 0.5 } } },
-          { id: 'b', function: { name: 'take_a_step', arguments: { forward: 0.1 } } },
-          { id: 'c', function: { name: 'describe_yourself', arguments: {} } },
-        ] };
+        return {
+          tool_calls: [
+            { id: 'a', function: { name: 'take_a_step', arguments: { forward: 0.5 } } },
+            { id: 'b', function: { name: 'take_a_step', arguments: { forward: 0.1 } } },
+            { id: 'c', function: { name: 'describe_yourself', arguments: {} } },
+          ],
+        };
       }
       if (turn === 1) return { content: 'Stepped 10 cm.' };
       // Second turn: the earlier exchange is still in the history.
@@ -79,7 +83,11 @@ describe('rtw/basic (TORO)', () => {
     const r = await session.send('step forward');
     expect(r.final).toBe('Stepped 10 cm.');
     const ends = events.filter((e): e is Extract<FlowEvent, { type: 'tool_end' }> => e.type === 'tool_end');
-    expect(ends.map((e) => [e.name, e.ok])).toEqual([['take_a_step', false], ['take_a_step', true], ['describe_yourself', true]]);
+    expect(ends.map((e) => [e.name, e.ok])).toEqual([
+      ['take_a_step', false],
+      ['take_a_step', true],
+      ['describe_yourself', true],
+    ]);
     expect(ends[0]!.content).toMatch(/0\.15/);
     expect(r.warnings.map((w) => w.code)).toContain('unsuccessful_tool_call');
     expect((await session.send('who are you?')).final).toBe('I am Mobipick.');
@@ -98,9 +106,13 @@ describe('rtw/world-model (AIMM)', () => {
       }
       offers.push(names);
       const results = doneThisTurn(req).length;
-      if (names.includes('add_object')) return results ? { content: 'Noted.' } : call('set_object_property', { object_name: 'lemon_1', property_name: 'owner', value: 'Ana' });
+      if (names.includes('add_object'))
+        return results
+          ? { content: 'Noted.' }
+          : call('set_object_property', { object_name: 'lemon_1', property_name: 'owner', value: 'Ana' });
       if (!names.includes('retrieve_nodes')) return call('request_query_tools', { reason: 'need all lemons with their mass' });
-      if (!req.messages.some((m) => m.role === 'tool' && m.content.includes('MATCH'))) return call('retrieve_nodes', { node_type: 'lemon', return_attribute: 'mass_kg' });
+      if (!req.messages.some((m) => m.role === 'tool' && m.content.includes('MATCH')))
+        return call('retrieve_nodes', { node_type: 'lemon', return_attribute: 'mass_kg' });
       return { content: 'lemon_1 weighs 0.1 kg.' };
     });
     const session = new Session({ model, robot, workflow: createWorkflow('rtw/world-model', robot) });
@@ -127,7 +139,11 @@ describe('rtw/world-model (AIMM), after a warning', () => {
       step++;
       if (step === 1) return call('request_query_tools', { reason: 'need the masses' });
       // A final answer beside a call: Warning 1 goes into the conversation as a user message.
-      if (step === 2) return { content: 'Final answer: 0.1 kg.', tool_calls: [{ id: 'q1', function: { name: 'retrieve_nodes', arguments: { node_type: 'lemon', return_attribute: 'mass_kg' } } }] };
+      if (step === 2)
+        return {
+          content: 'Final answer: 0.1 kg.',
+          tool_calls: [{ id: 'q1', function: { name: 'retrieve_nodes', arguments: { node_type: 'lemon', return_attribute: 'mass_kg' } } }],
+        };
       return { content: 'lemon_1 weighs 0.1 kg.' };
     });
     const session = new Session({ model, robot, workflow: createWorkflow('rtw/world-model', robot) });
@@ -154,7 +170,7 @@ describe('through the real openai client', () => {
       expect(r.final).toBe('Picked the peach.');
       expect(robot.perception.holding()).toBe('peach_1');
       const second = server.chatRequests()[1]!;
-      expect(((second.body as { tools: { function: { name: string } }[] }).tools).map((t) => t.function.name)).toContain('pick_peach_1');
+      expect((second.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name)).toContain('pick_peach_1');
     } finally {
       await server.close();
     }

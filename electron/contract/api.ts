@@ -81,7 +81,10 @@ export const METHODS = {
   /** Model servers found on this machine (Ollama on 127.0.0.1:11434). */
   detectModels: { request: Empty, response: LocalModels },
   /** The JSONL trace of a run of this session. */
-  exportTrace: { request: z.object({ runId: z.string().regex(/^[\w-]{1,100}$/) }).strict(), response: z.object({ name: z.string(), text: z.string() }) },
+  exportTrace: {
+    request: z.object({ runId: z.string().regex(/^[\w-]{1,100}$/) }).strict(),
+    response: z.object({ name: z.string(), text: z.string() }),
+  },
   /** Validates a JSONL trace (for read-only replay). */
   importTrace: { request: z.object({ text: z.string().min(1).max(900_000) }).strict(), response: ImportedTrace },
   // API keys live in the desktop host only (encrypted with the OS keychain); the
@@ -90,7 +93,10 @@ export const METHODS = {
     request: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,40}$/), key: z.string().min(1).max(500) }).strict(),
     response: Ack,
   },
-  hasApiKey: { request: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,40}$/) }).strict(), response: z.object({ stored: z.boolean() }) },
+  hasApiKey: {
+    request: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,40}$/) }).strict(),
+    response: z.object({ stored: z.boolean() }),
+  },
   clearApiKey: { request: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,40}$/) }).strict(), response: Ack },
 } as const;
 
@@ -117,7 +123,16 @@ export interface AppApi extends AppMethods {
   onEvent(listener: EventListener): Unsubscribe;
 }
 
-export const ErrorCode = z.enum(['not_connected', 'invalid_request', 'no_scene', 'unknown_scene', 'unsupported', 'busy', 'internal', 'transport']);
+export const ErrorCode = z.enum([
+  'not_connected',
+  'invalid_request',
+  'no_scene',
+  'unknown_scene',
+  'unsupported',
+  'busy',
+  'internal',
+  'transport',
+]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 export const ApiErrorBody = z.object({ code: ErrorCode, message: z.string() });
 

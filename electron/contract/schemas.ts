@@ -248,7 +248,14 @@ export type RunEndReason = z.infer<typeof RunEndReason>;
 
 /** What an agent run reports as it goes, in order; `callId` is the model's tool-call id. */
 export const RunEvent = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('started'), runId: z.string(), message: z.string(), workflow: z.string(), model: z.string(), tracePath: z.string().nullable() }),
+  z.object({
+    kind: z.literal('started'),
+    runId: z.string(),
+    message: z.string(),
+    workflow: z.string(),
+    model: z.string(),
+    tracePath: z.string().nullable(),
+  }),
   z.object({ kind: z.literal('text_delta'), runId: z.string(), iteration: z.number().int(), text: z.string() }),
   /** Streamed reasoning ("thinking") of a model that reports it; shown apart from the answer. */
   z.object({ kind: z.literal('reasoning_delta'), runId: z.string(), iteration: z.number().int(), text: z.string() }),
@@ -261,7 +268,14 @@ export const RunEvent = z.discriminatedUnion('kind', [
     usage: TokenUsage.nullable(),
     reasoning: z.string().optional(),
   }),
-  z.object({ kind: z.literal('tool_call'), runId: z.string(), callId: z.string(), iteration: z.number().int(), name: z.string(), args: z.unknown().optional() }),
+  z.object({
+    kind: z.literal('tool_call'),
+    runId: z.string(),
+    callId: z.string(),
+    iteration: z.number().int(),
+    name: z.string(),
+    args: z.unknown().optional(),
+  }),
   z.object({
     kind: z.literal('tool_result'),
     runId: z.string(),
@@ -281,7 +295,14 @@ export const RunEvent = z.discriminatedUnion('kind', [
     args: z.unknown().optional(),
     reason: z.string(),
   }),
-  z.object({ kind: z.literal('approval'), runId: z.string(), callId: z.string(), tool: z.string(), decision: z.enum(['approved', 'rejected', 'denied']), note: z.string().optional() }),
+  z.object({
+    kind: z.literal('approval'),
+    runId: z.string(),
+    callId: z.string(),
+    tool: z.string(),
+    decision: z.enum(['approved', 'rejected', 'denied']),
+    note: z.string().optional(),
+  }),
   z.object({ kind: z.literal('stop'), runId: z.string(), message: z.string() }),
   z.object({ kind: z.literal('error'), runId: z.string(), message: z.string() }),
   z.object({

@@ -117,7 +117,13 @@ export function connectWs(url: string, factory: SocketFactory, opts: { validate?
       });
     };
     ws.onerror = () => {
-      if (!opened) reject(new AppApiError('transport', `cannot connect to ${url.replace(/token=[^&]+/, 'token=…')} (is "skillbridge serve" running, and is the token right?)`));
+      if (!opened)
+        reject(
+          new AppApiError(
+            'transport',
+            `cannot connect to ${url.replace(/token=[^&]+/, 'token=…')} (is "skillbridge serve" running, and is the token right?)`,
+          ),
+        );
     };
     ws.onclose = (ev) => {
       closed = ev.reason || `connection closed (code ${ev.code})`;

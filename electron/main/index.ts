@@ -99,7 +99,12 @@ async function main(): Promise<void> {
   };
 
   const origins = devUrl ? [APP_ORIGIN, new URL(devUrl).origin] : [APP_ORIGIN];
-  registerApi(ipcMain, api, trustFrom(origins, (id) => win?.webContents.id === id), log);
+  registerApi(
+    ipcMain,
+    api,
+    trustFrom(origins, (id) => win?.webContents.id === id),
+    log,
+  );
   sim.onPoses((frame) => win?.webContents.send(IPC.poses, frame));
   sim.onEvent((event) => win?.webContents.send(IPC.event, event));
 
@@ -199,7 +204,14 @@ function buildMenu(sim: WorkerSession, log: (line: string) => void): void {
     { role: 'editMenu' },
     {
       label: 'View',
-      submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }, ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }])],
+      submenu: [
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
+      ],
     },
     {
       label: 'Help',

@@ -24,7 +24,12 @@ describe('Electron IPC handler', () => {
   const session = new Session({ paced: false });
   const ipc = fakeIpc();
   const lines: string[] = [];
-  registerApi(ipc, session as AppMethods, trustFrom(['app://skillbridge'], (id) => id === 1), (l) => lines.push(l));
+  registerApi(
+    ipc,
+    session as AppMethods,
+    trustFrom(['app://skillbridge'], (id) => id === 1),
+    (l) => lines.push(l),
+  );
   const call = (payload: unknown, from = event('app://skillbridge/index.html')) => ipc.handlers.get(IPC.call)!(from, payload);
 
   it('answers the app window with validated calls', async () => {
@@ -34,16 +39,25 @@ describe('Electron IPC handler', () => {
   });
 
   it('refuses other senders: another origin, or another window', async () => {
-    expect(await call({ method: 'listScenes', request: {} }, event('https://evil.example/'))).toMatchObject({ ok: false, error: { message: 'untrusted sender' } });
+    expect(await call({ method: 'listScenes', request: {} }, event('https://evil.example/'))).toMatchObject({
+      ok: false,
+      error: { message: 'untrusted sender' },
+    });
     expect(await call({ method: 'listScenes', request: {} }, event('app://skillbridge/index.html', 2))).toMatchObject({ ok: false });
     expect(lines.some((l) => l.includes('evil.example'))).toBe(true);
   });
 
   it('validates the envelope, the method name and the request with the contract schemas', async () => {
     expect(await call('listScenes')).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
-    expect(await call({ method: 'eval', request: {} })).toMatchObject({ ok: false, error: { code: 'invalid_request', message: 'unknown method "eval"' } });
+    expect(await call({ method: 'eval', request: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', message: 'unknown method "eval"' },
+    });
     expect(await call({ method: 'loadScene', request: { id: 42 } })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
-    expect(await call({ method: 'injectEvent', request: { type: 'set_battery', percent: 400 } })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(await call({ method: 'injectEvent', request: { type: 'set_battery', percent: 400 } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
     expect(await call({ method: 'getSnapshot', request: {} })).toMatchObject({ ok: false, error: { code: 'no_scene' } });
   });
 });
@@ -70,7 +84,10 @@ describe('SecretStore', () => {
   });
 
   it('refuses to store a key in plain text when no keychain is available', async () => {
-    const store = new SecretStore(path.join(mkdtempSync(path.join(tmpdir(), 'sb-secrets-')), 's.json'), { ...fake, isEncryptionAvailable: () => false });
+    const store = new SecretStore(path.join(mkdtempSync(path.join(tmpdir(), 'sb-secrets-')), 's.json'), {
+      ...fake,
+      isEncryptionAvailable: () => false,
+    });
     await expect(store.set('openai', 'sk')).rejects.toThrow(/no keychain/);
   });
 });

@@ -12,7 +12,12 @@ export interface IpcLike {
   removeHandler(channel: string): void;
 }
 
-export function registerApi(ipc: IpcLike, api: AppMethods, trusted: (event: IpcMainInvokeEvent) => boolean, log: (line: string) => void): () => void {
+export function registerApi(
+  ipc: IpcLike,
+  api: AppMethods,
+  trusted: (event: IpcMainInvokeEvent) => boolean,
+  log: (line: string) => void,
+): () => void {
   ipc.handle(IPC.call, async (event, payload): Promise<IpcReply> => {
     if (!trusted(event)) {
       log(`refused IPC from an untrusted sender: ${event.senderFrame?.url ?? '(no frame)'}`);

@@ -3,7 +3,17 @@
 // invoke channel; pose frames and events arrive on two receive-only channels.
 // Replies are validated against the contract before the page sees them.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { type AppApi, AppApiError, type EventListener, type Invoke, METHODS, type PoseListener, describeZodError, isMethodName, makeAppApi } from '../contract/api';
+import {
+  type AppApi,
+  AppApiError,
+  type EventListener,
+  type Invoke,
+  METHODS,
+  type PoseListener,
+  describeZodError,
+  isMethodName,
+  makeAppApi,
+} from '../contract/api';
 import { AppEvent } from '../contract/schemas';
 import { IPC, IpcReply } from '../contract/wire';
 

@@ -94,13 +94,28 @@ function timedTool(t: Tool, clock: Clock): Tool {
 const TURN = (iter: number) =>
   iter % 2 === 0 ? { tool_calls: [{ id: `c${iter}`, function: { name: 'get_reference_names', arguments: {} } }] } : { content: 'Done.' };
 
-async function runSession(robot: Robot, model: Model, turns: number, traceDir: string, label: AgentRunBench['model']): Promise<{ bench: AgentRunBench; overheads: number[] }> {
+async function runSession(
+  robot: Robot,
+  model: Model,
+  turns: number,
+  traceDir: string,
+  label: AgentRunBench['model'],
+): Promise<{ bench: AgentRunBench; overheads: number[] }> {
   const clock = new Clock();
-  const tools = buildToolSet('alrm', robot).list().map((t) => timedTool(t, clock));
+  const tools = buildToolSet('alrm', robot)
+    .list()
+    .map((t) => timedTool(t, clock));
   const session = new Session({
     model: timedModel(model, clock),
     robot,
-    workflow: { id: 'bench', title: 'bench', description: 'bench', systemPrompt: () => 'You are a benchmark.', tools: () => tools, limits: { timeLimitMs: null } },
+    workflow: {
+      id: 'bench',
+      title: 'bench',
+      description: 'bench',
+      systemPrompt: () => 'You are a benchmark.',
+      tools: () => tools,
+      limits: { timeLimitMs: null },
+    },
     traceDir,
   });
   const overheads: number[] = [];
@@ -147,10 +162,22 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
   try {
     // Warm-up: JIT, first trace file, first tool call.
     let iter = 0;
-    await runSession(robot, fromFunction(() => TURN(iter++)), 5, dir, 'scripted');
+    await runSession(
+      robot,
+      fromFunction(() => TURN(iter++)),
+      5,
+      dir,
+      'scripted',
+    );
     for (const n of sizes) {
       let k = 0;
-      const r = await runSession(robot, fromFunction(() => TURN(k++)), n, dir, 'scripted');
+      const r = await runSession(
+        robot,
+        fromFunction(() => TURN(k++)),
+        n,
+        dir,
+        'scripted',
+      );
       runs.push(r.bench);
       scriptedOverheads.push(...r.overheads);
       say(`scripted, ${n} turns: ${r.bench.perTurnMs.median} ms median overhead per turn`);
@@ -161,7 +188,9 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
     const server = await startServerThread([{ content: 'warm' }, ...steps]);
     try {
       // Warm-up: the openai SDK loads on the first request, and the first connection opens.
-      await createOpenAICompatibleModel({ id: 'bench', baseURL: server.url, model: 'bench', stream: true }).complete({ messages: [{ role: 'user', content: 'warm up' }] });
+      await createOpenAICompatibleModel({ id: 'bench', baseURL: server.url, model: 'bench', stream: true }).complete({
+        messages: [{ role: 'user', content: 'warm up' }],
+      });
       for (const n of sizes) {
         const model = createOpenAICompatibleModel({ id: 'bench', baseURL: server.url, model: 'bench', stream: true });
         const r = await runSession(robot, model, n, dir, 'local-server');
@@ -194,13 +223,24 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
     }
 
     // Trace write cost: a realistic tool_result record, synchronously appended.
-    const trace = new Trace({ header: { runId: 'bench', scene: 'bench', workflow: 'bench', model: 'bench', seed: null }, sinks: [new JsonlSink(join(dir, 'write.jsonl'))] });
+    const trace = new Trace({
+      header: { runId: 'bench', scene: 'bench', workflow: 'bench', model: 'bench', seed: null },
+      sinks: [new JsonlSink(join(dir, 'write.jsonl'))],
+    });
     const per: number[] = [];
     const n = opts.quick ? 2000 : 20000;
     const t0 = now();
     for (let i = 0; i < n; i++) {
       const t = now();
-      trace.record({ type: 'tool_result', id: `c${i}`, name: 'pick', ok: true, status: 'ok', result: 'Success: picked up lemon_1 (lemon).', durationMs: 12 });
+      trace.record({
+        type: 'tool_result',
+        id: `c${i}`,
+        name: 'pick',
+        ok: true,
+        status: 'ok',
+        result: 'Success: picked up lemon_1 (lemon).',
+        durationMs: 12,
+      });
       per.push((now() - t) * 1000);
     }
     const total = now() - t0;

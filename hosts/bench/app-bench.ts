@@ -135,17 +135,35 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
     const launchMs = performance.now() - t0 - hostMs;
     await page.goto(server.url);
     const loadedMs = performance.now() - t0 - hostMs - launchMs;
-    await page.waitForFunction(() => ((globalThis as unknown as ProbeGlobal).__skillbridge?.framesSinceLoad ?? 0) >= 1, null, { timeout: 60_000 });
+    await page.waitForFunction(() => ((globalThis as unknown as ProbeGlobal).__skillbridge?.framesSinceLoad ?? 0) >= 1, null, {
+      timeout: 60_000,
+    });
     const firstFrameMs = Math.round(performance.now() - t0);
     await firstScene;
-    const firstFrameParts = { hostMs: Math.round(hostMs), browserLaunchMs: Math.round(launchMs), pageLoadMs: Math.round(loadedMs), toFirstFrameMs: Math.round(firstFrameMs - hostMs - launchMs - loadedMs) };
-    say(`first frame after ${firstFrameMs} ms (host ${firstFrameParts.hostMs}, browser ${firstFrameParts.browserLaunchMs}, page load ${firstFrameParts.pageLoadMs}, then first frame ${firstFrameParts.toFirstFrameMs})`);
-    const gl = await page.evaluate(() => `${(globalThis as unknown as ProbeGlobal).__skillbridge?.webgl} ${(globalThis as unknown as ProbeGlobal).__skillbridge?.renderer}`);
+    const firstFrameParts = {
+      hostMs: Math.round(hostMs),
+      browserLaunchMs: Math.round(launchMs),
+      pageLoadMs: Math.round(loadedMs),
+      toFirstFrameMs: Math.round(firstFrameMs - hostMs - launchMs - loadedMs),
+    };
+    say(
+      `first frame after ${firstFrameMs} ms (host ${firstFrameParts.hostMs}, browser ${firstFrameParts.browserLaunchMs}, page load ${firstFrameParts.pageLoadMs}, then first frame ${firstFrameParts.toFirstFrameMs})`,
+    );
+    const gl = await page.evaluate(
+      () =>
+        `${(globalThis as unknown as ProbeGlobal).__skillbridge?.webgl} ${(globalThis as unknown as ProbeGlobal).__skillbridge?.renderer}`,
+    );
 
     const scenes: AppBenchScene[] = [];
     for (const id of ids) {
       await page.selectOption('select[aria-label="Scene"]', id);
-      await page.waitForFunction((sid) => (globalThis as unknown as ProbeGlobal).__skillbridge?.sceneId === sid && ((globalThis as unknown as ProbeGlobal).__skillbridge?.framesSinceLoad ?? 0) > 5, id, { timeout: 60_000 });
+      await page.waitForFunction(
+        (sid) =>
+          (globalThis as unknown as ProbeGlobal).__skillbridge?.sceneId === sid &&
+          ((globalThis as unknown as ProbeGlobal).__skillbridge?.framesSinceLoad ?? 0) > 5,
+        id,
+        { timeout: 60_000 },
+      );
       // Let shaders compile and the JIT warm up: the figure is the steady rate a person sees.
       await page.waitForTimeout(1500);
       // Keep something moving so pose frames flow at the stream rate: drop an object now and then.
@@ -165,7 +183,9 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
       clearInterval(timer);
       const f1 = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.framesRendered ?? 0);
       const elapsed = (performance.now() - start) / 1000;
-      const lat = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.poseLatency() ?? { median: null, p95: null, samples: 0 });
+      const lat = await page.evaluate(
+        () => (globalThis as unknown as ProbeGlobal).__skillbridge?.poseLatency() ?? { median: null, p95: null, samples: 0 },
+      );
       const s: AppBenchScene = {
         id,
         fps: Math.round(((f1 - f0) / elapsed) * 10) / 10,
@@ -174,7 +194,9 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
         framesMeasured: f1 - f0,
       };
       scenes.push(s);
-      say(`${id}: ${s.fps} fps, pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames)`);
+      say(
+        `${id}: ${s.fps} fps, pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames)`,
+      );
     }
 
     const cdp = await page.context().newCDPSession(page);

@@ -100,7 +100,11 @@ function keepMoving(sim: SimWorld): () => void {
   if (arm) {
     const names = Object.keys(arm.postures);
     const a = jointsFromDeg(arm.postures[names[0]!]!);
-    const b = jointsFromDeg([arm.postures[names[0]!]![0] + 40, ...arm.postures[names[0]!]!.slice(1, 3).map((x) => x - 15), ...arm.postures[names[0]!]!.slice(3)]);
+    const b = jointsFromDeg([
+      arm.postures[names[0]!]![0] + 40,
+      ...arm.postures[names[0]!]!.slice(1, 3).map((x) => x - 15),
+      ...arm.postures[names[0]!]!.slice(3),
+    ]);
     let toB = true;
     return () => {
       if (!sim.armBusy) {
@@ -119,7 +123,10 @@ async function pickPlaceOnce(sim: SimWorld): Promise<{ ms: number; what: string 
     .filter((e) => !e.fixed && e.spec.properties.pickable && !e.spec.receptacle && !e.spec.grasp?.part)
     .map((e) => e.id);
   for (const id of cands) {
-    const support = supportOf(all.find((g) => g.id === id)!, all);
+    const support = supportOf(
+      all.find((g) => g.id === id)!,
+      all,
+    );
     if (!support) continue;
     const snap = sim.snapshot();
     const t0 = now();
@@ -169,10 +176,14 @@ export async function benchScene(id: string, quick: boolean): Promise<SceneBench
   // Full simulation with the arm moving.
   sim.restore(start);
   const move = keepMoving(sim);
-  const activeSteps = rate(() => {
-    move();
-    full();
-  }, measureMs, 1000);
+  const activeSteps = rate(
+    () => {
+      move();
+      full();
+    },
+    measureMs,
+    1000,
+  );
   sim.halt();
 
   // Pick and place: one warm-up, then the median of a few.

@@ -38,16 +38,21 @@ describe('skillbridge CLI', () => {
       expect(t.description.length).toBeGreaterThan(10);
       expect(t.parameters.type).toBe('object');
     }
-    const other = JSON.parse((await cli('tools', '--scene', 'tabletop/workshop', '--set', 'planner-executor', '--json')).out) as { name: string }[];
+    const other = JSON.parse((await cli('tools', '--scene', 'tabletop/workshop', '--set', 'planner-executor', '--json')).out) as {
+      name: string;
+    }[];
     expect(other.map((t) => t.name)).toContain('act');
   });
 
   it('call runs a script in one world and reports results and final facts', async () => {
-    const script = temp('s.json', JSON.stringify([
-      { tool: 'pick', args: { object_name: 'lemon_1' } },
-      { tool: 'place', args: { target: 'bowl_1' } },
-      { tool: 'pick', args: { object_name: 'no_such_thing' } },
-    ]));
+    const script = temp(
+      's.json',
+      JSON.stringify([
+        { tool: 'pick', args: { object_name: 'lemon_1' } },
+        { tool: 'place', args: { target: 'bowl_1' } },
+        { tool: 'pick', args: { object_name: 'no_such_thing' } },
+      ]),
+    );
     const r = await cli('call', '--scene', 'tabletop/fruits', '--script', script, '--json');
     const body = JSON.parse(r.out) as { results: { tool: string; ok: boolean; result?: string; error?: string }[]; facts: string[] };
     expect(body.results.map((x) => x.ok)).toEqual([true, true, false]);
@@ -83,10 +88,16 @@ describe('skillbridge CLI', () => {
   });
 
   it('runs as an installed bin script', () => {
-    const r = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'scenes', '--json'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'scenes', '--json'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
     expect((JSON.parse(r.stdout) as { id: string }[]).length).toBeGreaterThanOrEqual(7);
-    const bad = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'tools', '--scene', 'nowhere'], { encoding: 'utf8', timeout: 60_000 });
+    const bad = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'tools', '--scene', 'nowhere'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
@@ -102,7 +113,19 @@ describe('skillbridge run and trace', () => {
   it('runs a workflow with a scripted model, writes a trace, and trace prints it', async () => {
     const script = temp('turns.json', turns);
     const tracePath = join(mkdtempSync(join(tmpdir(), 'skillbridge-trace-')), 'run.jsonl');
-    const r = await cli('run', '--scene', 'tabletop/fruits', '--workflow', 'rtw/hierarchical', '--model', `scripted:${script}`, '--trace', tracePath, '--json', 'pick the lemon');
+    const r = await cli(
+      'run',
+      '--scene',
+      'tabletop/fruits',
+      '--workflow',
+      'rtw/hierarchical',
+      '--model',
+      `scripted:${script}`,
+      '--trace',
+      tracePath,
+      '--json',
+      'pick the lemon',
+    );
     expect(r.code).toBe(0);
     const body = JSON.parse(r.out) as { trace: string; final: string; facts: string[] };
     expect(body).toMatchObject({ trace: tracePath, final: 'Holding the lemon.' });
@@ -118,7 +141,19 @@ describe('skillbridge run and trace', () => {
     const { startOpenAIServer } = await import('../../test/support/openai-server');
     const server = await startOpenAIServer([{ toolCalls: [{ name: 'get_objects', arguments: {} }] }, { content: 'I see fruit.' }]);
     try {
-      const r = await cli('run', '--scene', 'tabletop/fruits', '--workflow', 'flat', '--model', `openai-compatible:test-model@${server.url}`, '--trace', join(mkdtempSync(join(tmpdir(), 'sb-')), 't.jsonl'), '--json', 'what do you see?');
+      const r = await cli(
+        'run',
+        '--scene',
+        'tabletop/fruits',
+        '--workflow',
+        'flat',
+        '--model',
+        `openai-compatible:test-model@${server.url}`,
+        '--trace',
+        join(mkdtempSync(join(tmpdir(), 'sb-')), 't.jsonl'),
+        '--json',
+        'what do you see?',
+      );
       expect(JSON.parse(r.out)).toMatchObject({ final: 'I see fruit.', reason: 'final' });
       expect(server.chatRequests()).toHaveLength(2);
     } finally {
@@ -127,7 +162,16 @@ describe('skillbridge run and trace', () => {
   });
 
   it('with no model reachable it names the endpoint it tried and how to fix it', async () => {
-    const r = await cli('run', '--scene', 'tabletop/fruits', '--model', 'openai-compatible:m@http://127.0.0.1:1/v1', '--trace', join(mkdtempSync(join(tmpdir(), 'sb-')), 't.jsonl'), 'hello');
+    const r = await cli(
+      'run',
+      '--scene',
+      'tabletop/fruits',
+      '--model',
+      'openai-compatible:m@http://127.0.0.1:1/v1',
+      '--trace',
+      join(mkdtempSync(join(tmpdir(), 'sb-')), 't.jsonl'),
+      'hello',
+    );
     expect(r.code).toBe(3);
     expect(r.err).toMatch(/127\.0\.0\.1:1\/v1/);
     expect(r.err).toMatch(/--model/);
@@ -135,26 +179,68 @@ describe('skillbridge run and trace', () => {
 
   it('rejects bad run options and bad trace files in one line', async () => {
     expect((await cli('run', '--scene', 'tabletop/fruits', '--model', 'gpt4', 'hi')).err).toMatch(/--model/);
-    expect((await cli('run', '--scene', 'tabletop/fruits', '--model', 'scripted:x.json', '--workflow', 'rtw/magic', 'hi')).err).toMatch(/unknown workflow "rtw\/magic"/);
-    expect((await cli('run', '--scene', 'tabletop/fruits', '--model', 'scripted:x.json', '--approve', 'maybe', 'hi')).err).toMatch(/--approve/);
+    expect((await cli('run', '--scene', 'tabletop/fruits', '--model', 'scripted:x.json', '--workflow', 'rtw/magic', 'hi')).err).toMatch(
+      /unknown workflow "rtw\/magic"/,
+    );
+    expect((await cli('run', '--scene', 'tabletop/fruits', '--model', 'scripted:x.json', '--approve', 'maybe', 'hi')).err).toMatch(
+      /--approve/,
+    );
     expect((await cli('trace', '/nonexistent.jsonl')).err).toMatch(/no such file/);
     expect((await cli('trace', temp('bad.jsonl', '{"type":"header"}\nnot json\n'))).err).toMatch(/bad\.jsonl/);
   });
 
   it('--approve deny refuses action tools and the model is told; ask takes y/N from the terminal', async () => {
-    const script = temp('deny.json', JSON.stringify([{ tool_calls: [{ function: { name: 'pick', arguments: { object_name: 'lemon_1' } } }] }, { content: 'I was not allowed to.' }]));
+    const script = temp(
+      'deny.json',
+      JSON.stringify([
+        { tool_calls: [{ function: { name: 'pick', arguments: { object_name: 'lemon_1' } } }] },
+        { content: 'I was not allowed to.' },
+      ]),
+    );
     const tracePath = join(mkdtempSync(join(tmpdir(), 'sb-')), 't.jsonl');
-    const r = await cli('run', '--scene', 'tabletop/fruits', '--workflow', 'flat', '--model', `scripted:${script}`, '--approve', 'deny', '--trace', tracePath, '--json', 'pick the lemon');
+    const r = await cli(
+      'run',
+      '--scene',
+      'tabletop/fruits',
+      '--workflow',
+      'flat',
+      '--model',
+      `scripted:${script}`,
+      '--approve',
+      'deny',
+      '--trace',
+      tracePath,
+      '--json',
+      'pick the lemon',
+    );
     const body = JSON.parse(r.out) as { facts: string[]; final: string };
     expect(body.final).toBe('I was not allowed to.');
     expect(body.facts).toContain('hand_empty(robot)');
     expect((await cli('trace', tracePath)).out).toMatch(/\? pick .*: denied/);
 
-    const ask = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'run', '--scene', 'tabletop/fruits', '--workflow', 'flat', '--model', `scripted:${script}`, '--approve', 'ask', '--trace', join(mkdtempSync(join(tmpdir(), 'sb-')), 'a.jsonl'), 'pick the lemon'], {
-      input: 'n\n',
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const ask = spawnSync(
+      process.execPath,
+      [
+        join(import.meta.dirname, '../../bin/skillbridge.js'),
+        'run',
+        '--scene',
+        'tabletop/fruits',
+        '--workflow',
+        'flat',
+        '--model',
+        `scripted:${script}`,
+        '--approve',
+        'ask',
+        '--trace',
+        join(mkdtempSync(join(tmpdir(), 'sb-')), 'a.jsonl'),
+        'pick the lemon',
+      ],
+      {
+        input: 'n\n',
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(ask.stderr + ask.stdout).toMatch(/Approve pick\(\{"object_name":"lemon_1"\}\)\? \[y\/N\]/);
     expect(ask.stdout).toMatch(/approval: rejected/);
   });
@@ -162,11 +248,24 @@ describe('skillbridge run and trace', () => {
   it('interactive /reset forgets the conversation and keeps numbering the trace files', () => {
     const script = temp('turns-reset.json', JSON.stringify([{ content: 'Hello!' }, { content: 'Fresh start.' }]));
     const dir = mkdtempSync(join(tmpdir(), 'sb-'));
-    const r = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'run', '--scene', 'tabletop/fruits', '--model', `scripted:${script}`, '--trace', join(dir, 't.jsonl')], {
-      input: 'remember the word banana\n/reset\n/nonsense\nwhat was the word?\n',
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(import.meta.dirname, '../../bin/skillbridge.js'),
+        'run',
+        '--scene',
+        'tabletop/fruits',
+        '--model',
+        `scripted:${script}`,
+        '--trace',
+        join(dir, 't.jsonl'),
+      ],
+      {
+        input: 'remember the word banana\n/reset\n/nonsense\nwhat was the word?\n',
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/conversation cleared/);
     expect(r.stdout).toMatch(/unknown command "\/nonsense"/);
@@ -178,13 +277,29 @@ describe('skillbridge run and trace', () => {
   });
 
   it('reads turns from stdin in interactive mode, keeping the conversation', () => {
-    const script = temp('turns2.json', JSON.stringify([{ content: 'Hello!', reasoning_content: 'A greeting; greet back.' }, { content: 'Still here.' }]));
+    const script = temp(
+      'turns2.json',
+      JSON.stringify([{ content: 'Hello!', reasoning_content: 'A greeting; greet back.' }, { content: 'Still here.' }]),
+    );
     const dir = mkdtempSync(join(tmpdir(), 'sb-'));
-    const r = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'run', '--scene', 'tabletop/fruits', '--model', `scripted:${script}`, '--trace', join(dir, 't.jsonl')], {
-      input: 'hi\nare you there?\n',
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(import.meta.dirname, '../../bin/skillbridge.js'),
+        'run',
+        '--scene',
+        'tabletop/fruits',
+        '--model',
+        `scripted:${script}`,
+        '--trace',
+        join(dir, 't.jsonl'),
+      ],
+      {
+        input: 'hi\nare you there?\n',
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/answer: Hello!/);
     // The reasoning is shown apart from the answer (and is not the answer).

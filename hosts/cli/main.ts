@@ -39,7 +39,9 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
       case 'serve':
         return await serveCommand(p, o);
       default:
-        throw new UsageError(`unknown command "${p.command}". Commands: scenes, tools, call, run, trace, bench, serve. Run "skillbridge help".`);
+        throw new UsageError(
+          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, bench, serve. Run "skillbridge help".`,
+        );
     }
   } catch (e) {
     if (e instanceof UsageError || e instanceof UnknownToolSetError) {
@@ -50,7 +52,9 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
       o.err(`skillbridge: ${e.message}`);
       return 2;
     }
-    o.err(`skillbridge: internal error: ${(e as Error).message ?? String(e)}${process.env['SKILLBRIDGE_DEBUG'] ? `\n${(e as Error).stack}` : ' (set SKILLBRIDGE_DEBUG=1 for details)'}`);
+    o.err(
+      `skillbridge: internal error: ${(e as Error).message ?? String(e)}${process.env['SKILLBRIDGE_DEBUG'] ? `\n${(e as Error).stack}` : ' (set SKILLBRIDGE_DEBUG=1 for details)'}`,
+    );
     return 70;
   }
 }

@@ -13,7 +13,9 @@ function script(name: string, turns: unknown[]): string {
   return `scripted:${file}`;
 }
 
-const call = (name: string, args: Record<string, unknown>) => ({ tool_calls: [{ id: `c_${name}`, type: 'function', function: { name, arguments: args } }] });
+const call = (name: string, args: Record<string, unknown>) => ({
+  tool_calls: [{ id: `c_${name}`, type: 'function', function: { name, arguments: args } }],
+});
 
 function collect(session: Session) {
   const events: AppEvent[] = [];
@@ -24,7 +26,12 @@ function collect(session: Session) {
     for (;;) {
       const hit = runEvents(runId).find(pred);
       if (hit) return hit;
-      if (Date.now() - t0 > ms) throw new Error(`timed out; events: ${runEvents(runId).map((e) => e.kind).join(', ')}`);
+      if (Date.now() - t0 > ms)
+        throw new Error(
+          `timed out; events: ${runEvents(runId)
+            .map((e) => e.kind)
+            .join(', ')}`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
   };
@@ -47,16 +54,25 @@ describe('agent runs in the session service (headless)', () => {
     expect((await session.detectModels({})).ollama.reachable).toBe(false);
   });
 
-  it('an edited system prompt replaces the workflow\'s prompt in the trace', async () => {
+  it("an edited system prompt replaces the workflow's prompt in the trace", async () => {
     const model = script('prompt', [{ content: 'ok' }]);
-    const { runId } = await session.run({ message: 'hello', workflow: 'flat', model, fresh: true, systemPrompt: 'You are a terse robot. Custom preset.' });
+    const { runId } = await session.run({
+      message: 'hello',
+      workflow: 'flat',
+      model,
+      fresh: true,
+      systemPrompt: 'You are a terse robot. Custom preset.',
+    });
     await c.until(runId, (e) => e.kind === 'final');
     const text = (await session.exportTrace({ runId })).text;
     expect(text).toContain('You are a terse robot. Custom preset.');
   });
 
   it('a scripted run moves the robot, streams events in order and writes a trace that exports and imports', async () => {
-    const model = script('pick', [call('pick', { object_name: 'lemon' }), { content: 'I picked up the lemon.', reasoning_content: 'The pick succeeded.' }]);
+    const model = script('pick', [
+      call('pick', { object_name: 'lemon' }),
+      { content: 'I picked up the lemon.', reasoning_content: 'The pick succeeded.' },
+    ]);
     const { runId, tracePath } = await session.run({ message: 'pick the lemon', workflow: 'flat', model });
     const fin = await c.until(runId, (e) => e.kind === 'final');
     expect(fin).toMatchObject({ reason: 'done', text: 'I picked up the lemon.', toolCalls: 1 });
@@ -68,7 +84,9 @@ describe('agent runs in the session service (headless)', () => {
     expect(result).toMatchObject({ name: 'pick', ok: true });
     // A thinking model's reasoning streams apart from the answer and stays on the turn.
     expect(c.runEvents(runId).find((e) => e.kind === 'reasoning_delta')).toMatchObject({ text: 'The pick succeeded.' });
-    expect(c.runEvents(runId).find((e) => e.kind === 'assistant' && e.text === 'I picked up the lemon.')).toMatchObject({ reasoning: 'The pick succeeded.' });
+    expect(c.runEvents(runId).find((e) => e.kind === 'assistant' && e.text === 'I picked up the lemon.')).toMatchObject({
+      reasoning: 'The pick succeeded.',
+    });
     expect((await session.getSnapshot({})).holding).toBe('lemon_1');
     const activity = c.events.filter((e) => e.type === 'tool_activity' && e.source === 'agent');
     expect(activity.map((e) => e.type === 'tool_activity' && e.phase)).toEqual(['start', 'end']);
@@ -88,7 +106,9 @@ describe('agent runs in the session service (headless)', () => {
     const { runId } = await session.run({ message: 'pick', workflow: 'flat', model, approval: 'ask', fresh: true });
     const q1 = await c.until(runId, (e) => e.kind === 'approval_request');
     expect(q1).toMatchObject({ tool: 'pick', args: { object_name: 'lemon' } });
-    expect(await session.answerApproval({ id: q1.kind === 'approval_request' ? q1.id : '', decision: 'approve' })).toMatchObject({ ok: true });
+    expect(await session.answerApproval({ id: q1.kind === 'approval_request' ? q1.id : '', decision: 'approve' })).toMatchObject({
+      ok: true,
+    });
     await c.until(runId, (e) => e.kind === 'tool_result' && e.ok);
     const q2 = await c.until(runId, (e) => e.kind === 'approval_request' && e.id !== (q1.kind === 'approval_request' ? q1.id : ''));
     await session.answerApproval({ id: q2.kind === 'approval_request' ? q2.id : '', decision: 'reject', note: 'not the peach' });
@@ -100,8 +120,12 @@ describe('agent runs in the session service (headless)', () => {
 
   it('refuses a second run while one is going, a bad spec, and a non-json scripted file', async () => {
     await expect(session.run({ message: 'x', workflow: 'flat', model: 'gpt4' })).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(session.run({ message: 'x', workflow: 'flat', model: 'scripted:/etc/passwd' })).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(session.run({ message: 'x', workflow: 'nope', model: script('n', [{ content: 'hi' }]) })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(session.run({ message: 'x', workflow: 'flat', model: 'scripted:/etc/passwd' })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    await expect(session.run({ message: 'x', workflow: 'nope', model: script('n', [{ content: 'hi' }]) })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
     const p = await session.probeModel({ spec: 'openai-compatible:m@http://127.0.0.1:1/v1' });
     expect(p.reachable).toBe(false);
     expect(p.error?.message).toBeTruthy();

@@ -101,8 +101,21 @@ export class AgentHost {
         error: r.error ? { kind: r.error.kind, message: r.error.message, fix: r.error.fix ?? null } : null,
       };
     } catch (e) {
-      const err = e instanceof ModelError ? { kind: e.kind, message: e.message, fix: null } : { kind: 'config', message: (e as Error).message, fix: null };
-      return { spec, baseURL: '', reachable: false, models: [], nativeToolCalls: false, textToolCalls: false, latencyMs: 0, notes: [], error: err };
+      const err =
+        e instanceof ModelError
+          ? { kind: e.kind, message: e.message, fix: null }
+          : { kind: 'config', message: (e as Error).message, fix: null };
+      return {
+        spec,
+        baseURL: '',
+        reachable: false,
+        models: [],
+        nativeToolCalls: false,
+        textToolCalls: false,
+        latencyMs: 0,
+        notes: [],
+        error: err,
+      };
     }
   }
 
@@ -143,7 +156,10 @@ export class AgentHost {
         workflow = prompt ? Object.assign(Object.create(base) as typeof base, { systemPrompt: () => prompt }) : base;
       } catch (e) {
         const known = WORKFLOWS.map((w) => w.id).join(', ');
-        throw new AppApiError('invalid_request', e instanceof UnknownWorkflowError ? `unknown workflow "${req.workflow}"; workflows: ${known}` : (e as Error).message);
+        throw new AppApiError(
+          'invalid_request',
+          e instanceof UnknownWorkflowError ? `unknown workflow "${req.workflow}"; workflows: ${known}` : (e as Error).message,
+        );
       }
       const session = new AgentSession({
         model,
@@ -174,7 +190,14 @@ export class AgentHost {
           send({ kind: 'reasoning_delta', runId, iteration: e.iteration, text: e.delta });
           break;
         case 'assistant':
-          send({ kind: 'assistant', runId, iteration: e.iteration, text: e.message.content ?? null, usage: e.usage ?? null, ...(e.reasoning ? { reasoning: e.reasoning } : {}) });
+          send({
+            kind: 'assistant',
+            runId,
+            iteration: e.iteration,
+            text: e.message.content ?? null,
+            usage: e.usage ?? null,
+            ...(e.reasoning ? { reasoning: e.reasoning } : {}),
+          });
           break;
         case 'tool_start': {
           const args = parseArgs(e.arguments);
@@ -182,13 +205,41 @@ export class AgentHost {
           const activityId = ++this.agentCallIds;
           callArgs.set(e.id, { args, targets, activityId });
           send({ kind: 'tool_call', runId, callId: e.id, iteration: e.iteration, name: e.name, args });
-          this.opts.emit({ type: 'tool_activity', phase: 'start', callId: activityId, tool: e.name, args, targets, ok: null, source: 'agent' });
+          this.opts.emit({
+            type: 'tool_activity',
+            phase: 'start',
+            callId: activityId,
+            tool: e.name,
+            args,
+            targets,
+            ok: null,
+            source: 'agent',
+          });
           break;
         }
         case 'tool_end': {
-          send({ kind: 'tool_result', runId, callId: e.id, name: e.name, ok: e.ok, status: e.status, content: e.content, durationMs: Math.round(e.durationMs) });
+          send({
+            kind: 'tool_result',
+            runId,
+            callId: e.id,
+            name: e.name,
+            ok: e.ok,
+            status: e.status,
+            content: e.content,
+            durationMs: Math.round(e.durationMs),
+          });
           const c = callArgs.get(e.id);
-          if (c) this.opts.emit({ type: 'tool_activity', phase: 'end', callId: c.activityId, tool: e.name, args: c.args, targets: c.targets, ok: e.ok, source: 'agent' });
+          if (c)
+            this.opts.emit({
+              type: 'tool_activity',
+              phase: 'end',
+              callId: c.activityId,
+              tool: e.name,
+              args: c.args,
+              targets: c.targets,
+              ok: e.ok,
+              source: 'agent',
+            });
           this.opts.afterTool();
           break;
         }
@@ -223,7 +274,12 @@ export class AgentHost {
             runId,
             text: r.final ?? '',
             reason: endReason(r.reason),
-            detail: r.reason === 'model_error' ? (r.error?.message ?? 'the model failed') : r.reason === 'stopped' ? (r.stopped?.message ?? 'stopped') : r.reason,
+            detail:
+              r.reason === 'model_error'
+                ? (r.error?.message ?? 'the model failed')
+                : r.reason === 'stopped'
+                  ? (r.stopped?.message ?? 'stopped')
+                  : r.reason,
             tracePath,
             iterations: r.iterations,
             toolCalls: r.toolCallsRun,
@@ -235,7 +291,18 @@ export class AgentHost {
         (e: unknown) => {
           const message = e instanceof Error ? e.message : String(e);
           send({ kind: 'error', runId, message });
-          send({ kind: 'final', runId, text: '', reason: 'error', detail: message, tracePath, iterations: 0, toolCalls: 0, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, durationMs: 0 });
+          send({
+            kind: 'final',
+            runId,
+            text: '',
+            reason: 'error',
+            detail: message,
+            tracePath,
+            iterations: 0,
+            toolCalls: 0,
+            usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+            durationMs: 0,
+          });
           return undefined;
         },
       ),
@@ -264,7 +331,14 @@ export class AgentHost {
           req.signal.addEventListener('abort', () => this.approvals.delete(id), { once: true });
           this.opts.emit({
             type: 'run',
-            event: { kind: 'approval_request', runId: runId(), id, tool: req.tool, args: req.args, reason: `${req.tool} is an ${req.category} tool: it runs only when you approve` },
+            event: {
+              kind: 'approval_request',
+              runId: runId(),
+              id,
+              tool: req.tool,
+              args: req.args,
+              reason: `${req.tool} is an ${req.category} tool: it runs only when you approve`,
+            },
           });
         }),
     };
@@ -328,7 +402,8 @@ export class AgentHost {
 /** Scripted models read a file on the host: only a .json script, never another file. */
 function checkSpec(spec: string): void {
   const p = parseModelSpec(spec);
-  if (p.provider === 'scripted' && !/\.json$/i.test(p.file)) throw new ModelError(`a scripted model reads a .json script, not "${p.file}"`, 'config');
+  if (p.provider === 'scripted' && !/\.json$/i.test(p.file))
+    throw new ModelError(`a scripted model reads a .json script, not "${p.file}"`, 'config');
 }
 
 function endReason(r: TurnResult['reason']): RunEndReason {

@@ -23,11 +23,23 @@ function quat4(q: { x: number; y: number; z: number; w: number }): [number, numb
 function visualParts(prims: readonly PrimitivePart[], fallback: string): ShapePart[] {
   return prims
     .filter((p) => p.visual)
-    .map((p) => ({ name: p.name, geometry: p.geometry, position: [...p.position], rotation: quat4(qEulerDeg(p.rotation)), color: p.color ?? fallback }));
+    .map((p) => ({
+      name: p.name,
+      geometry: p.geometry,
+      position: [...p.position],
+      rotation: quat4(qEulerDeg(p.rotation)),
+      color: p.color ?? fallback,
+    }));
 }
 
 function colliderParts(sim: SimWorld, handle: number, colour = COLLIDER_COLOUR): ShapePart[] {
-  return bodyShapes(sim, handle).map((s) => ({ name: '', geometry: s.geometry, position: s.position, rotation: s.rotation, color: colour }));
+  return bodyShapes(sim, handle).map((s) => ({
+    name: '',
+    geometry: s.geometry,
+    position: s.position,
+    rotation: s.rotation,
+    color: colour,
+  }));
 }
 
 /** Which backdrop the view draws: the data says grass for fields; kitchens and benches by id and robot. */
@@ -60,7 +72,11 @@ export function buildSceneMeta(sim: SimWorld, generation: number): BuiltMeta {
   const scene = sim.scene.scene;
   const cfg = sim.scene.robot;
   const objects: SceneMeta['objects'] = [...sim.entities.values()].map((e) => {
-    const size = tuple3({ x: e.localAabb.max.x - e.localAabb.min.x, y: e.localAabb.max.y - e.localAabb.min.y, z: e.localAabb.max.z - e.localAabb.min.z });
+    const size = tuple3({
+      x: e.localAabb.max.x - e.localAabb.min.x,
+      y: e.localAabb.max.y - e.localAabb.min.y,
+      z: e.localAabb.max.z - e.localAabb.min.z,
+    });
     return {
       id: e.id,
       name: e.spec.name,
@@ -70,7 +86,12 @@ export function buildSceneMeta(sim: SimWorld, generation: number): BuiltMeta {
       fixed: e.fixed,
       hidden: e.spec.hidden,
       size,
-      body: { stream: index.get(e.id) ?? null, ...pose(e.body), parts: visualParts(e.prims, e.spec.color), colliders: colliderParts(sim, e.body) },
+      body: {
+        stream: index.get(e.id) ?? null,
+        ...pose(e.body),
+        parts: visualParts(e.prims, e.spec.color),
+        colliders: colliderParts(sim, e.body),
+      },
       door: e.door
         ? {
             stream: index.get(`${e.id}#door`) ?? null,
@@ -103,8 +124,20 @@ export function buildSceneMeta(sim: SimWorld, generation: number): BuiltMeta {
         stream: index.get(p.spec.id) ?? null,
         ...pose(p.body),
         parts: [
-          { name: 'torso', geometry: { shape: 'capsule', radius: 0.17, height: torso }, position: [0, (h - 0.26) / 2 + 0.02, 0], rotation: [0, 0, 0, 1], color: '#4f6d8f' },
-          { name: 'head', geometry: { shape: 'sphere', radius: 0.11 }, position: [0, h - 0.12, 0], rotation: [0, 0, 0, 1], color: '#e0b899' },
+          {
+            name: 'torso',
+            geometry: { shape: 'capsule', radius: 0.17, height: torso },
+            position: [0, (h - 0.26) / 2 + 0.02, 0],
+            rotation: [0, 0, 0, 1],
+            color: '#4f6d8f',
+          },
+          {
+            name: 'head',
+            geometry: { shape: 'sphere', radius: 0.11 },
+            position: [0, h - 0.12, 0],
+            rotation: [0, 0, 0, 1],
+            color: '#e0b899',
+          },
         ],
         colliders: colliderParts(sim, p.body),
       },
@@ -128,10 +161,22 @@ export function buildSceneMeta(sim: SimWorld, generation: number): BuiltMeta {
       baseSize: [...cfg.base.size],
       wheelRadius: cfg.base.wheelRadius ?? (cfg.kind === 'fixed_arm' ? null : Math.min(0.12, cfg.base.size[1] * 0.4)),
       bodies,
-      camera: { mount: cfg.camera.mount, position: [...cfg.camera.position], pitchDeg: cfg.camera.pitch, fovDeg: cfg.camera.fov, range: cfg.camera.range },
+      camera: {
+        mount: cfg.camera.mount,
+        position: [...cfg.camera.position],
+        pitchDeg: cfg.camera.pitch,
+        fovDeg: cfg.camera.fov,
+        range: cfg.camera.range,
+      },
       jointNames: cfg.arm ? [...ARM_JOINTS] : [],
     },
-    locations: scene.locations.map((l) => ({ id: l.id, title: l.title ?? null, kind: l.kind, position: [...l.pose.position], yawDeg: l.pose.yaw })),
+    locations: scene.locations.map((l) => ({
+      id: l.id,
+      title: l.title ?? null,
+      kind: l.kind,
+      position: [...l.pose.position],
+      yawDeg: l.pose.yaw,
+    })),
     people,
     stream: entries.map((e) => e.id),
     toolSet: scene.toolSet,

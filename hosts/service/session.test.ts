@@ -106,7 +106,10 @@ describe('Session (headless)', () => {
   });
 
   it('rejects unknown scenes with the list of known ones, and resets to the scene data', async () => {
-    await expect(session.loadScene({ id: 'moon' })).rejects.toMatchObject({ code: 'unknown_scene', message: expect.stringMatching(/tabletop\/fruits/) });
+    await expect(session.loadScene({ id: 'moon' })).rejects.toMatchObject({
+      code: 'unknown_scene',
+      message: expect.stringMatching(/tabletop\/fruits/),
+    });
     const again = await session.resetScene({});
     expect(again.generation).toBeGreaterThan(meta.generation);
     const snap = await session.getSnapshot({});

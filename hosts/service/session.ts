@@ -142,7 +142,9 @@ export class Session implements AppApi {
     robot.sim.paced = this.paced;
     this.generation++;
     const { meta, entries } = buildSceneMeta(robot.sim, this.generation);
-    const unsubscribe = robot.events.subscribe((e) => this.emit({ type: 'robot_event', event: { id: e.id, time: e.time, type: e.type, text: e.text } }));
+    const unsubscribe = robot.events.subscribe((e) =>
+      this.emit({ type: 'robot_event', event: { id: e.id, time: e.time, type: e.type, text: e.text } }),
+    );
     this.loaded = { robot, meta, entries, sets: new Map(), toolState: new Map(), unsubscribe };
     this.latest = undefined;
     this.publish(true);
@@ -282,7 +284,15 @@ export class Session implements AppApi {
     });
     for (const id of named) {
       if (findToolSet(id) || out.some((s) => s.id === id)) continue;
-      out.push({ id, title: id, paper: '', description: 'Named by this scene but not defined in agents/tools/sets yet.', available: false, reason: `tool set "${id}" is not defined yet`, isDefault: id === scene.toolSet });
+      out.push({
+        id,
+        title: id,
+        paper: '',
+        description: 'Named by this scene but not defined in agents/tools/sets yet.',
+        available: false,
+        reason: `tool set "${id}" is not defined yet`,
+        isDefault: id === scene.toolSet,
+      });
     }
     // The scene's own sets first, in the order it names them.
     const rank = (id: string): number => (named.includes(id) ? named.indexOf(id) : named.length);
@@ -460,7 +470,10 @@ export class Session implements AppApi {
   // ---------------------------------------------------------------- secrets (desktop host only)
 
   async setApiKey(_req?: Request<'setApiKey'>): Promise<Response<'setApiKey'>> {
-    throw new AppApiError('unsupported', 'API keys are stored by the desktop app only (encrypted by the OS keychain). In web mode, set the key in the environment of "skillbridge serve" (e.g. OPENAI_API_KEY).');
+    throw new AppApiError(
+      'unsupported',
+      'API keys are stored by the desktop app only (encrypted by the OS keychain). In web mode, set the key in the environment of "skillbridge serve" (e.g. OPENAI_API_KEY).',
+    );
   }
 
   async hasApiKey(_req?: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> {

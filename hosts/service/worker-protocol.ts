@@ -18,9 +18,7 @@ export interface WorkerOptions {
 }
 
 export type ToWorker =
-  | { t: 'call'; id: number; method: string; request: unknown }
-  | { t: 'dispose' }
-  | { t: 'secret_reply'; id: number; value: string | null };
+  { t: 'call'; id: number; method: string; request: unknown } | { t: 'dispose' } | { t: 'secret_reply'; id: number; value: string | null };
 
 export type FromWorker =
   | { t: 'ready' }

@@ -73,7 +73,11 @@ describe('WorkerSession started in the background', () => {
 describe('WorkerSession agent runs', () => {
   it('runs the agent beside the world, with API keys looked up on the host thread; Stop ends a slow model request at once', async () => {
     const server = await startOpenAIServer(
-      [{ toolCalls: [{ name: 'get_objects', arguments: '{}' }], usage: { prompt_tokens: 20, completion_tokens: 4 } }, { content: 'I see some fruit.' }, { content: 'late', delayMs: 10_000 }],
+      [
+        { toolCalls: [{ name: 'get_objects', arguments: '{}' }], usage: { prompt_tokens: 20, completion_tokens: 4 } },
+        { content: 'I see some fruit.' },
+        { content: 'late', delayMs: 10_000 },
+      ],
       { apiKey: 'sk-from-keychain' },
     );
     const asked: string[] = [];

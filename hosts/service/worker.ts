@@ -47,7 +47,8 @@ port.on('message', (m: ToWorker) => {
       const value = await dispatch(session, m.method, parseRequest(m.method, m.request) as never);
       port.postMessage({ t: 'reply', id: m.id, ok: true, value });
     } catch (e) {
-      const error = e instanceof AppApiError ? { code: e.code, message: e.message } : { code: 'internal', message: (e as Error).message ?? String(e) };
+      const error =
+        e instanceof AppApiError ? { code: e.code, message: e.message } : { code: 'internal', message: (e as Error).message ?? String(e) };
       port.postMessage({ t: 'reply', id: m.id, ok: false, error });
     }
   })();

@@ -23,7 +23,11 @@ function upgradeStatus(url: string, headers: Record<string, string> = {}): Promi
   });
 }
 
-function get(port: number, p: string, host = `127.0.0.1:${port}`): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  port: number,
+  p: string,
+  host = `127.0.0.1:${port}`,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: p, headers: { Host: host } }, (res) => {
       let body = '';
@@ -95,7 +99,10 @@ describe('web mode server', () => {
     expect(r.ok).toBe(true);
     expect(r.content).toMatch(/lemon/);
     await expect(client.loadScene({ id: '' })).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(client.run({ message: 'x', workflow: 'flat', model: 'm' })).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/Bad model spec/) });
+    await expect(client.run({ message: 'x', workflow: 'flat', model: 'm' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/Bad model spec/),
+    });
     expect((await client.listWorkflows({})).map((w) => w.id)).toContain('flat');
     await client.injectEvent({ type: 'object_moved', object: 'lemon_1', to: [0.35, 1.0, 0.1] });
     await new Promise((res) => setTimeout(res, 100));

@@ -179,7 +179,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
           const value = await dispatch(opts.api, method, parseRequest(method, msg.data.request) as never);
           send({ t: 'reply', id, ok: true, value });
         } catch (e) {
-          const error = e instanceof AppApiError ? { code: e.code, message: e.message } : { code: 'internal' as const, message: (e as Error).message ?? String(e) };
+          const error =
+            e instanceof AppApiError
+              ? { code: e.code, message: e.message }
+              : { code: 'internal' as const, message: (e as Error).message ?? String(e) };
           if (error.code === 'internal') log(`api error: ${error.message}`);
           send({ t: 'reply', id, ok: false, error });
         }

@@ -109,7 +109,11 @@ export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
       switch (e.type) {
         case 'scene_loaded':
           // Another window (or a reset) replaced the scene: fetch its metadata.
-          if (metaRef.current?.generation !== e.generation) api.currentScene({}).then((m) => m && setMeta(m), () => undefined);
+          if (metaRef.current?.generation !== e.generation)
+            api.currentScene({}).then(
+              (m) => m && setMeta(m),
+              () => undefined,
+            );
           break;
         case 'robot_event':
           addLog({ time: `t=${e.event.time.toFixed(1)}s`, text: e.event.text.replace(/^t=[\d.]+s /, ''), kind: 'event' });
@@ -128,7 +132,8 @@ export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
           break;
         case 'run':
           // The agent panel draws runs; the log notes how each ends.
-          if (e.event.kind === 'final') addLog({ time: '', text: `agent run ended: ${e.event.reason}`, kind: e.event.reason === 'error' ? 'error' : 'event' });
+          if (e.event.kind === 'final')
+            addLog({ time: '', text: `agent run ended: ${e.event.reason}`, kind: e.event.reason === 'error' ? 'error' : 'event' });
           break;
       }
     });
@@ -146,7 +151,10 @@ export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
   }, [api, meta, refresh]);
 
   const setSpeed = (factor: number) => {
-    api.setSpeed({ factor }).then((r) => setSpeedState(r.factor), (e: unknown) => setBanner(msg(e)));
+    api.setSpeed({ factor }).then(
+      (r) => setSpeedState(r.factor),
+      (e: unknown) => setBanner(msg(e)),
+    );
   };
 
   return (
@@ -183,7 +191,14 @@ export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
           <aside className="right">
             <div className="tabs" role="tablist">
               {(['agent', 'world', 'log'] as const).map((t) => (
-                <button key={t} type="button" role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => setTab(t)}>
+                <button
+                  key={t}
+                  type="button"
+                  role="tab"
+                  aria-selected={tab === t}
+                  className={tab === t ? 'tab active' : 'tab'}
+                  onClick={() => setTab(t)}
+                >
                   {t === 'agent' ? 'Agent' : t === 'world' ? 'World' : `Log${log.length ? ` (${log.length})` : ''}`}
                 </button>
               ))}
@@ -194,7 +209,14 @@ export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
             </div>
             {tab === 'world' && (
               <>
-                <EventInjector api={api} meta={meta} estop={snapshot?.estop ?? false} positionOf={(id) => (meta ? poses.position(meta, id) : undefined)} onInjected={refreshSoon} batteryPercent={battery?.percent} />
+                <EventInjector
+                  api={api}
+                  meta={meta}
+                  estop={snapshot?.estop ?? false}
+                  positionOf={(id) => (meta ? poses.position(meta, id) : undefined)}
+                  onInjected={refreshSoon}
+                  batteryPercent={battery?.percent}
+                />
                 <FactsPanel snapshot={snapshot} onRefresh={refresh} />
               </>
             )}

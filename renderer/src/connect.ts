@@ -5,10 +5,7 @@ import type { AppApi } from '../../electron/contract/api';
 import { TOKEN_PARAM } from '../../electron/contract/wire';
 import { type SocketLike, type WsClient, connectWs, socketUrl } from '../../electron/contract/ws-client';
 
-export type Connection =
-  | { kind: 'desktop'; api: AppApi }
-  | { kind: 'web'; api: WsClient }
-  | { kind: 'no-token' };
+export type Connection = { kind: 'desktop'; api: AppApi } | { kind: 'web'; api: WsClient } | { kind: 'no-token' };
 
 const STORAGE_KEY = 'skillbridge.token';
 

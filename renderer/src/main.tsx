@@ -25,7 +25,9 @@ function Root() {
       <div className="fullscreen-message" role="alert">
         <h1>Cannot reach the Skillbridge host</h1>
         <p>{error}</p>
-        <p>Start it with <code>skillbridge serve</code> and open the URL it prints.</p>
+        <p>
+          Start it with <code>skillbridge serve</code> and open the URL it prints.
+        </p>
       </div>
     );
   }
@@ -35,8 +37,8 @@ function Root() {
       <div className="fullscreen-message" role="alert">
         <h1>Access token missing</h1>
         <p>
-          Open the exact URL that <code>skillbridge serve</code> printed: it ends in <code>?token=…</code>. The token keeps other
-          pages and programs from driving the robot.
+          Open the exact URL that <code>skillbridge serve</code> printed: it ends in <code>?token=…</code>. The token keeps other pages and
+          programs from driving the robot.
         </p>
       </div>
     );

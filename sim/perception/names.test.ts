@@ -19,7 +19,15 @@ beforeAll(async () => {
       ],
       {
         people: [{ id: 'person_1', name: 'Adriana', position: [0.3, 0, 1.2], yaw: 90, gaze: 'robot', handsFree: true, known: true }],
-        locations: [{ id: 'table_front', title: 'Front of the table', kind: 'table', pose: { position: [-0.05, 0.75, 0], yaw: 0 }, serves: ['table_1'] }],
+        locations: [
+          {
+            id: 'table_front',
+            title: 'Front of the table',
+            kind: 'table',
+            pose: { position: [-0.05, 0.75, 0], yaw: 0 },
+            serves: ['table_1'],
+          },
+        ],
       },
     ),
   );
@@ -76,6 +84,6 @@ describe('resolveName', () => {
     expect(resolveName(sim, 'front of the table')).toMatchObject({ ok: true, id: 'table_front' });
     expect(resolveName(sim, 'plum', { kinds: ['person'] })).toMatchObject({ ok: false, reason: 'unknown' });
     expect(resolveName(sim, 'plum', { pool: 'visible' })).toMatchObject({ ok: true, id: 'plum_1' });
-    expect(resolveName(sim, 'plum', { objects: ['bowl_1'] , kinds: ['object'] })).toMatchObject({ ok: false, reason: 'unknown' });
+    expect(resolveName(sim, 'plum', { objects: ['bowl_1'], kinds: ['object'] })).toMatchObject({ ok: false, reason: 'unknown' });
   });
 });

@@ -79,7 +79,10 @@ const hasWord = (bag: Iterable<string>, w: string): boolean => {
 /** Objects the robot knows of: all of them, or under partial observability the observed ones plus furniture. */
 export function knownObjectIds(sim: SimWorld): string[] {
   if (!sim.scene.scene.perception.partialObservability) return [...sim.entities.keys()].sort();
-  return [...sim.entities.values()].filter((e) => e.fixed || sim.knowledge.has(e.id) || sim.isHeld(e.id)).map((e) => e.id).sort();
+  return [...sim.entities.values()]
+    .filter((e) => e.fixed || sim.knowledge.has(e.id) || sim.isHeld(e.id))
+    .map((e) => e.id)
+    .sort();
 }
 
 export function nameCandidates(sim: SimWorld, opts: ResolveOptions = {}): NameCandidate[] {
@@ -87,7 +90,11 @@ export function nameCandidates(sim: SimWorld, opts: ResolveOptions = {}): NameCa
   const out: NameCandidate[] = [];
   if (kinds.has('object')) {
     let ids: string[] =
-      opts.pool === 'visible' ? [...visibleEntityIds(sim), ...(sim.heldId() ? [sim.heldId()!] : [])] : opts.pool === 'known' ? knownObjectIds(sim) : [...sim.entities.keys()];
+      opts.pool === 'visible'
+        ? [...visibleEntityIds(sim), ...(sim.heldId() ? [sim.heldId()!] : [])]
+        : opts.pool === 'known'
+          ? knownObjectIds(sim)
+          : [...sim.entities.keys()];
     if (opts.objects) {
       const only = new Set(opts.objects);
       ids = ids.filter((id) => only.has(id));
@@ -97,19 +104,46 @@ export function nameCandidates(sim: SimWorld, opts: ResolveOptions = {}): NameCa
       const names = [id, s.name, ...s.aliases].map(normaliseName);
       const attrs = Object.values(s.attributes).filter((v): v is string => typeof v === 'string');
       const bag = new Set([...names, s.type, s.category, ...attrs].flatMap(words));
-      out.push({ id, kind: 'object', label: s.name, names, idBase: stripNumber(normaliseName(id)), types: [normaliseName(s.type)], categories: [normaliseName(s.category)], bag });
+      out.push({
+        id,
+        kind: 'object',
+        label: s.name,
+        names,
+        idBase: stripNumber(normaliseName(id)),
+        types: [normaliseName(s.type)],
+        categories: [normaliseName(s.category)],
+        bag,
+      });
     }
   }
   if (kinds.has('person')) {
     for (const [id, p] of [...sim.people].sort(([a], [b]) => a.localeCompare(b))) {
       const names = [id, p.spec.name].map(normaliseName);
-      out.push({ id, kind: 'person', label: p.spec.name, names, idBase: stripNumber(normaliseName(id)), types: ['person'], categories: [], bag: new Set([...names.flatMap(words), 'person', 'human']) });
+      out.push({
+        id,
+        kind: 'person',
+        label: p.spec.name,
+        names,
+        idBase: stripNumber(normaliseName(id)),
+        types: ['person'],
+        categories: [],
+        bag: new Set([...names.flatMap(words), 'person', 'human']),
+      });
     }
   }
   if (kinds.has('location')) {
     for (const l of [...sim.locations.values()].sort((a, b) => a.id.localeCompare(b.id))) {
       const names = [l.id, ...(l.title ? [l.title] : [])].map(normaliseName);
-      out.push({ id: l.id, kind: 'location', label: l.title ?? l.id, names, idBase: stripNumber(normaliseName(l.id)), types: [], categories: [normaliseName(l.kind)], bag: new Set([...names, l.kind].flatMap(words)) });
+      out.push({
+        id: l.id,
+        kind: 'location',
+        label: l.title ?? l.id,
+        names,
+        idBase: stripNumber(normaliseName(l.id)),
+        types: [],
+        categories: [normaliseName(l.kind)],
+        bag: new Set([...names, l.kind].flatMap(words)),
+      });
     }
   }
   return out;
@@ -193,7 +227,10 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
     if (r) return r;
   }
   const hintLimit = Math.max(2, Math.floor(q.length / 3));
-  const near = scored.filter((s) => s.d <= hintLimit).slice(0, 3).map((s) => s.c);
+  const near = scored
+    .filter((s) => s.d <= hintLimit)
+    .slice(0, 3)
+    .map((s) => s.c);
   if (near.length) {
     const k = kindWords(new Set(near.map((c) => c.kind)));
     return {
@@ -204,7 +241,8 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
     };
   }
   const none = kinds.size > 1 ? 'nothing' : `no ${noun.one}`;
-  if (!cands.length) return { ok: false, reason: 'unknown', message: `${none} called "${query}": there are no ${noun.many} to choose from`, candidates: [] };
+  if (!cands.length)
+    return { ok: false, reason: 'unknown', message: `${none} called "${query}": there are no ${noun.many} to choose from`, candidates: [] };
   // List what there is, per kind, so the model can pick a real name.
   const groups = (['object', 'person', 'location'] as const)
     .map((kind) => cands.filter((c) => c.kind === kind))

@@ -8,7 +8,8 @@ import { robotHumanDistance } from './distance';
 import { faceVisible, freePath, gazeAtRobot, handsFree, humansAround, recogniseHumans } from './people';
 
 /** Degrees of yaw that turn someone at `from` to face `to` (0 faces +X, 90 faces -Z). */
-const yawToward = (from: [number, number], to: [number, number]): number => (Math.atan2(-(to[1] - from[1]), to[0] - from[0]) * 180) / Math.PI;
+const yawToward = (from: [number, number], to: [number, number]): number =>
+  (Math.atan2(-(to[1] - from[1]), to[0] - from[0]) * 180) / Math.PI;
 
 const ROBOT: [number, number] = [-1.2, 0];
 // The robot's head camera, for a gaze point on it.
@@ -18,8 +19,24 @@ const room = (objects: SceneInput['objects'] = []): SceneInput =>
   tableLayout(objects, {
     robot: { config: 'household_manipulator', pose: { position: [ROBOT[0], 0, ROBOT[1]], yaw: 0 } },
     people: [
-      { id: 'person_1', name: 'Adriana', position: [0, 0, -1.2], yaw: yawToward([0, -1.2], ROBOT), gaze: 'robot', handsFree: false, known: true },
-      { id: 'person_2', name: 'Bob', position: [0.4, 0, 1.1], yaw: yawToward([0.4, 1.1], ROBOT), gaze: HEAD, handsFree: true, known: false },
+      {
+        id: 'person_1',
+        name: 'Adriana',
+        position: [0, 0, -1.2],
+        yaw: yawToward([0, -1.2], ROBOT),
+        gaze: 'robot',
+        handsFree: false,
+        known: true,
+      },
+      {
+        id: 'person_2',
+        name: 'Bob',
+        position: [0.4, 0, 1.1],
+        yaw: yawToward([0.4, 1.1], ROBOT),
+        gaze: HEAD,
+        handsFree: true,
+        known: false,
+      },
       { id: 'person_3', name: 'Carla', position: [1.6, 0, -0.3], yaw: 0, gaze: 'away', handsFree: true, known: true },
       { id: 'person_4', name: 'Dan', position: [-3, 0, 0], yaw: 0, gaze: 'robot', handsFree: true, known: true },
     ],

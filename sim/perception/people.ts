@@ -122,7 +122,8 @@ function fixedCarrier(sim: SimWorld, id: string): string | undefined {
 
 /** How far from `c` (inside or on the box) a horizontal ray along `dir` leaves the box's footprint. */
 function exitDistance(box: Aabb, c: Vec3, dir: Vec3): number {
-  const t = (p: number, d: number, lo: number, hi: number): number => (Math.abs(d) < 1e-9 ? Infinity : Math.max((lo - p) / d, (hi - p) / d));
+  const t = (p: number, d: number, lo: number, hi: number): number =>
+    Math.abs(d) < 1e-9 ? Infinity : Math.max((lo - p) / d, (hi - p) / d);
   return Math.max(0, Math.min(t(c.x, dir.x, box.min.x, box.max.x), t(c.z, dir.z, box.min.z, box.max.z)));
 }
 
@@ -173,7 +174,8 @@ export function servingLocation(sim: SimWorld, target: string): Location | undef
  * straight path may still be driven round via the scene's waypoints.
  */
 export function freePath(sim: SimWorld, target: string): FreePath {
-  if (sim.scene.robot.kind === 'fixed_arm') return { free: false, reason: `${sim.scene.robot.title} is fixed in place; it cannot move to ${target}` };
+  if (sim.scene.robot.kind === 'fixed_arm')
+    return { free: false, reason: `${sim.scene.robot.title} is fixed in place; it cannot move to ${target}` };
   const goal = approachPoint(sim, target);
   if (!goal) return { free: false, reason: `there is no "${target}" to approach` };
   const from = sim.robot.basePose.p;

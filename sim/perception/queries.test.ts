@@ -20,7 +20,15 @@ describe('object queries', () => {
     expect(objectState(sim, 'table_1')).toEqual({});
 
     const p = objectProperties(sim, 'bowl_1');
-    expect(p).toMatchObject({ id: 'bowl_1', type: 'bowl', category: 'container', fixed: false, massKg: 0.3, attributes: { material: 'ceramic' }, receptacle: { capacity: 4, enclosed: false } });
+    expect(p).toMatchObject({
+      id: 'bowl_1',
+      type: 'bowl',
+      category: 'container',
+      fixed: false,
+      massKg: 0.3,
+      attributes: { material: 'ceramic' },
+      receptacle: { capacity: 4, enclosed: false },
+    });
     expect(p.properties).toMatchObject({ pickable: true, receptacle: true, dirtyable: true, openable: false, toggleable: false });
     expect(Math.abs(p.sizeM[0] - 0.18)).toBeLessThan(0.002);
     expect(objectProperties(sim, 'table_1')).toMatchObject({ fixed: true, category: 'furniture', properties: { pickable: false } });

@@ -87,7 +87,13 @@ export function objectProperties(sim: SimWorld, id: string): ObjectProperties {
     massKg: s.mass,
     sizeM: [round3(box.max.x - box.min.x), round3(box.max.y - box.min.y), round3(box.max.z - box.min.z)],
     ...(r
-      ? { receptacle: { enclosed: r.enclosed, ...(r.capacity !== undefined ? { capacity: r.capacity } : {}), ...(r.maxLoadKg !== undefined ? { maxLoadKg: r.maxLoadKg } : {}) } }
+      ? {
+          receptacle: {
+            enclosed: r.enclosed,
+            ...(r.capacity !== undefined ? { capacity: r.capacity } : {}),
+            ...(r.maxLoadKg !== undefined ? { maxLoadKg: r.maxLoadKg } : {}),
+          },
+        }
       : {}),
   };
 }
@@ -140,7 +146,10 @@ const RELATION_SYNONYMS: Record<string, QueryRelation> = {
 
 /** A relation name as a model writes it ("left_of", "On top of") to the canonical one, or undefined. */
 export function parseRelation(s: string): QueryRelation | undefined {
-  const k = s.toLowerCase().replace(/[_\-\s]+/g, ' ').trim();
+  const k = s
+    .toLowerCase()
+    .replace(/[_\-\s]+/g, ' ')
+    .trim();
   return RELATION_SYNONYMS[k];
 }
 
@@ -193,11 +202,21 @@ export function corridorObstacles(sim: SimWorld, id: string): string[] {
   const shape = new sim.R.Cuboid((cor.max.x - cor.min.x) / 2, (cor.max.y - cor.min.y) / 2, (cor.max.z - cor.min.z) / 2);
   const skip = transparentColliders(sim);
   const found = new Set<string>();
-  sim.world.intersectionsWithShape(c, { x: 0, y: 0, z: 0, w: 1 }, shape, (col) => {
-    const owner = sim.colliderOwner.get(col.handle);
-    if (owner && owner !== id) found.add(owner);
-    return true;
-  }, undefined, QUERY.approach, undefined, undefined, (col) => !skip.has(col.handle));
+  sim.world.intersectionsWithShape(
+    c,
+    { x: 0, y: 0, z: 0, w: 1 },
+    shape,
+    (col) => {
+      const owner = sim.colliderOwner.get(col.handle);
+      if (owner && owner !== id) found.add(owner);
+      return true;
+    },
+    undefined,
+    QUERY.approach,
+    undefined,
+    undefined,
+    (col) => !skip.has(col.handle),
+  );
   return [...found].sort();
 }
 
@@ -252,7 +271,10 @@ export function relationQuery(sim: SimWorld, relation: QueryRelation | Relation,
     const support = supportOf(me, all)?.id;
     out = out.filter((o) => {
       if (o === support) return false;
-      const s = supportOf(all.find((g) => g.id === o)!, all);
+      const s = supportOf(
+        all.find((g) => g.id === o)!,
+        all,
+      );
       return s?.id !== id;
     });
   }

@@ -11,7 +11,12 @@ export interface ReferencePoint {
 
 const RELATIVE = /^(?:to the |on the )?(left|right) of (?:the )?(.+)$|^(in front of|behind) (?:the )?(.+)$/i;
 
-const norm = (s: string) => s.toLowerCase().replace(/centre/g, 'center').replace(/[\s_]+/g, '-').replace(/^the-/, '');
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/centre/g, 'center')
+    .replace(/[\s_]+/g, '-')
+    .replace(/^the-/, '');
 
 const SYNONYMS: Record<string, string> = {
   'in-front-of-the-robot': 'front',
@@ -41,8 +46,9 @@ export function referencePoint(sim: SimWorld, name: string, resolveObject: (n: s
   const q = sim.robot.basePose.q;
   const leftDir = rotate(q, v3(0, 0, -1));
   const towardRobot = normalize(v3(sim.robot.basePose.p.x - c.x, 0, sim.robot.basePose.p.z - c.z));
-  const dir = side === 'left' ? leftDir : side === 'right' ? scale(leftDir, -1) : side === 'in front of' ? towardRobot : scale(towardRobot, -1);
-  const half = Math.abs(dir.x) * (box.max.x - box.min.x) / 2 + Math.abs(dir.z) * (box.max.z - box.min.z) / 2;
+  const dir =
+    side === 'left' ? leftDir : side === 'right' ? scale(leftDir, -1) : side === 'in front of' ? towardRobot : scale(towardRobot, -1);
+  const half = (Math.abs(dir.x) * (box.max.x - box.min.x)) / 2 + (Math.abs(dir.z) * (box.max.z - box.min.z)) / 2;
   const p = add(c, scale(dir, half + 0.08));
   return { position: p, label: `${side} ${id}` };
 }

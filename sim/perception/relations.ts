@@ -50,7 +50,13 @@ export function isInside(a: GeoObject, b: GeoObject): boolean {
   if (!b.interior || a.id === b.id || a.fixed) return false;
   const c = aabbCenter(a.box);
   const i = b.interior;
-  const centreIn = c.x >= i.min.x - 0.01 && c.x <= i.max.x + 0.01 && c.z >= i.min.z - 0.01 && c.z <= i.max.z + 0.01 && c.y >= i.min.y - 0.01 && c.y <= i.max.y + (i.max.y - i.min.y) * 0.5;
+  const centreIn =
+    c.x >= i.min.x - 0.01 &&
+    c.x <= i.max.x + 0.01 &&
+    c.z >= i.min.z - 0.01 &&
+    c.z <= i.max.z + 0.01 &&
+    c.y >= i.min.y - 0.01 &&
+    c.y <= i.max.y + (i.max.y - i.min.y) * 0.5;
   return centreIn && insideFraction(a.box, i) >= 0.5;
 }
 
@@ -94,7 +100,8 @@ export function sideOf(a: GeoObject, b: GeoObject, viewer: Pose): 'left' | 'righ
   const ca = poseApply(inv, aabbCenter(a.box));
   const cb = poseApply(inv, aabbCenter(b.box));
   // More than contact depth: a table top and the fruit on it touch, and are not side by side.
-  const verticalOverlap = overlap1(a.box.min.y, a.box.max.y, b.box.min.y, b.box.max.y) > TOL.contact || Math.abs(a.box.min.y - b.box.min.y) < 0.1;
+  const verticalOverlap =
+    overlap1(a.box.min.y, a.box.max.y, b.box.min.y, b.box.max.y) > TOL.contact || Math.abs(a.box.min.y - b.box.min.y) < 0.1;
   if (!verticalOverlap) return undefined;
   if (Math.hypot(ca.x - cb.x, ca.z - cb.z) > TOL.sideBySide) return undefined;
   const lateral = cb.z - ca.z; // positive: a is further toward -Z, i.e. to the left
@@ -107,12 +114,7 @@ export function sideOf(a: GeoObject, b: GeoObject, viewer: Pose): 'left' | 'righ
 }
 
 /** Objects `a` that stand in relation `rel` to the reference `b` (RAIDER's check_obj_relationship). */
-export function related(
-  rel: Exclude<Relation, 'blocking'>,
-  b: GeoObject,
-  all: readonly GeoObject[],
-  viewer: Pose,
-): GeoObject[] {
+export function related(rel: Exclude<Relation, 'blocking'>, b: GeoObject, all: readonly GeoObject[], viewer: Pose): GeoObject[] {
   const out: GeoObject[] = [];
   for (const a of all) {
     if (a.id === b.id) continue;

@@ -27,20 +27,22 @@ const extra: Partial<SceneInput> = {
 describe('semantic snapshot', () => {
   it('lists robot, placement and state facts, sorted', async () => {
     const sim = await layoutWorld(tableLayout(objects, extra));
-    expect(snapshotFacts(sim)).toEqual([
-      'battery(robot, okay)',
-      'battery_percent(robot, 100)',
-      'filled(cup_1)',
-      'dirty(bowl_1)',
-      'hand_empty(robot)',
-      'in(plum_1, bowl_1)',
-      'on(block_1, wood_1)',
-      'on(bowl_1, table_1)',
-      'on(cup_1, table_1)',
-      'on(wood_1, table_1)',
-      'robot_at(robot, table_front)',
-      'robot_has_arm_posture(robot, home)',
-    ].sort());
+    expect(snapshotFacts(sim)).toEqual(
+      [
+        'battery(robot, okay)',
+        'battery_percent(robot, 100)',
+        'filled(cup_1)',
+        'dirty(bowl_1)',
+        'hand_empty(robot)',
+        'in(plum_1, bowl_1)',
+        'on(block_1, wood_1)',
+        'on(bowl_1, table_1)',
+        'on(cup_1, table_1)',
+        'on(wood_1, table_1)',
+        'robot_at(robot, table_front)',
+        'robot_has_arm_posture(robot, home)',
+      ].sort(),
+    );
     sim.inject({ type: 'estop_pressed' });
     sim.inject({ type: 'set_battery', percent: 24.6 });
     const facts = snapshotFacts(sim);
@@ -67,7 +69,13 @@ describe('semantic snapshot', () => {
       'wood_1:on:table_1',
     ]);
     expect(first.removed).toEqual([]);
-    expect(objectFacts()).toEqual(['in(plum_1, bowl_1)', 'on(block_1, wood_1)', 'on(bowl_1, table_1)', 'on(cup_1, table_1)', 'on(wood_1, table_1)']);
+    expect(objectFacts()).toEqual([
+      'in(plum_1, bowl_1)',
+      'on(block_1, wood_1)',
+      'on(bowl_1, table_1)',
+      'on(cup_1, table_1)',
+      'on(wood_1, table_1)',
+    ]);
     expect(resolveName(sim, 'plum', { pool: 'known' })).toMatchObject({ ok: true, id: 'plum_1' });
 
     // The base moves: what it saw is still listed, but stale.

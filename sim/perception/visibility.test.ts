@@ -104,6 +104,11 @@ describe('object detection', () => {
     // Some object was dropped in some round, and the reported distances are not the exact ones.
     expect(rounds.some((r) => r.length < clean.length)).toBe(true);
     const exactPlum = distanceToTarget(exact, 'plum_1', { noise: false });
-    expect(rounds.flat().filter((s) => s.startsWith('plum_1:')).some((s) => Number(s.split(':')[1]) !== exactPlum)).toBe(true);
+    expect(
+      rounds
+        .flat()
+        .filter((s) => s.startsWith('plum_1:'))
+        .some((s) => Number(s.split(':')[1]) !== exactPlum),
+    ).toBe(true);
   });
 });

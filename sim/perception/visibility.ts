@@ -45,7 +45,8 @@ export function samplePoints(box: Aabb): Vec3[] {
   const c = aabbCenter(box);
   const h = scale(aabbSize(box), 0.25);
   const out: Vec3[] = [c];
-  for (const sx of [-1, 1]) for (const sy of [1, -1]) for (const sz of [-1, 1]) out.push({ x: c.x + sx * h.x, y: c.y + sy * h.y, z: c.z + sz * h.z });
+  for (const sx of [-1, 1])
+    for (const sy of [1, -1]) for (const sz of [-1, 1]) out.push({ x: c.x + sx * h.x, y: c.y + sy * h.y, z: c.z + sz * h.z });
   return out;
 }
 
@@ -58,7 +59,13 @@ export function transparentColliders(sim: SimWorld, targetId?: string): Set<numb
 }
 
 /** First thing a ray from the camera toward `point` meets, within `maxDistance`. */
-export function castSight(sim: SimWorld, view: CameraView, point: Vec3, maxDistance: number, skip: ReadonlySet<number>): SightHit | undefined {
+export function castSight(
+  sim: SimWorld,
+  view: CameraView,
+  point: Vec3,
+  maxDistance: number,
+  skip: ReadonlySet<number>,
+): SightHit | undefined {
   const o = view.pose.p;
   const d = sub(point, o);
   const len = length(d);

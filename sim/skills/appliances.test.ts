@@ -36,13 +36,17 @@ beforeEach(() => {
 
 const inside = (a: string, b: string): boolean => {
   const all = geoObjects(sim);
-  return isInside(all.find((g) => g.id === a)!, all.find((g) => g.id === b)!);
+  return isInside(
+    all.find((g) => g.id === a)!,
+    all.find((g) => g.id === b)!,
+  );
 };
 const go = async (location: string): Promise<void> => {
   expect(await navigate(sim, { kind: 'location', id: location })).toMatchObject({ ok: true });
 };
 /** What check_obj_relationship answers on a SimRobot: only objects the camera sees now. */
-const ask = (relation: Parameters<typeof relationQuery>[1], id: string): string[] => relationQuery(sim, relation, id, { pool: visibleEntityIds(sim) });
+const ask = (relation: Parameters<typeof relationQuery>[1], id: string): string[] =>
+  relationQuery(sim, relation, id, { pool: visibleEntityIds(sim) });
 
 /** Puts the base at a named place at once, when a test is not about driving there. */
 function standAt(location: string): void {
@@ -141,7 +145,11 @@ describe('receptacles that refuse', () => {
   });
 
   it('furniture, appliances and things wider than the gripper cannot be picked, with the reason', async () => {
-    expect(await pick(sim, 'coffee_machine_1')).toMatchObject({ ok: false, code: 'not_pickable', summary: expect.stringContaining('appliance') });
+    expect(await pick(sim, 'coffee_machine_1')).toMatchObject({
+      ok: false,
+      code: 'not_pickable',
+      summary: expect.stringContaining('appliance'),
+    });
     expect(await pick(sim, 'cutting_board_1')).toMatchObject({ ok: false, code: 'not_pickable' });
     standAt('dining_table_1');
     const laptop = await pick(sim, 'laptop_1');

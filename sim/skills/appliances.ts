@@ -15,7 +15,6 @@ import { type SkillOptions, type SkillOutcome, failure, success } from './outcom
 import { geoObjects } from '../perception/geo';
 import { containerOf } from '../perception/relations';
 
-
 const HORIZONTAL = Math.PI / 2;
 
 /** Grip points on the door (door-body frame): near its free edge, one on each face. */
@@ -70,7 +69,11 @@ function stateProblem(sim: SimWorld, e: Entity, want: 'open' | 'closed'): SkillO
   if (!e.spec.properties.openable) return failure('not_openable', `${name} cannot be opened or closed`);
   if (want === 'open' && e.states.open) return failure('already_done', `${name} is already open`);
   if (want === 'closed' && !e.states.open) return failure('already_done', `${name} is already closed`);
-  if (sim.grasp) return failure('hand_full', `the hand holds ${sim.grasp.objectId}; it needs a free hand to ${want === 'open' ? 'open' : 'close'} ${name}`);
+  if (sim.grasp)
+    return failure(
+      'hand_full',
+      `the hand holds ${sim.grasp.objectId}; it needs a free hand to ${want === 'open' ? 'open' : 'close'} ${name}`,
+    );
   return undefined;
 }
 
@@ -96,9 +99,11 @@ export async function setOpen(sim: SimWorld, id: string, open: boolean, opts: Sk
   const back = towardRobot(sim, grip);
   const approach = add(grip, scale(back, 0.1));
   const first = solve(sim, { position: grip, pitch: HORIZONTAL, roll: 0 });
-  if (!first.ok) return failure('out_of_reach', `cannot reach the handle of ${name}: ${describeIk(first.failure, `the handle of ${name}`)}`);
+  if (!first.ok)
+    return failure('out_of_reach', `cannot reach the handle of ${name}: ${describeIk(first.failure, `the handle of ${name}`)}`);
   const before = solve(sim, { position: approach, pitch: HORIZONTAL, roll: 0 });
-  if (!before.ok) return failure('out_of_reach', `cannot reach the handle of ${name}: ${describeIk(before.failure, `the handle of ${name}`)}`);
+  if (!before.ok)
+    return failure('out_of_reach', `cannot reach the handle of ${name}: ${describeIk(before.failure, `the handle of ${name}`)}`);
   // Follow the handle along the door's arc; stop where the arm cannot follow.
   const speed = door.kind === 'hinge' ? Math.PI / 3 : 0.25;
   const duration = Math.max(0.5, (Math.abs(to - from) / speed) * QUINTIC_PEAK);
@@ -231,7 +236,10 @@ export async function slice(sim: SimWorld, id: string, opts: SkillOptions = {}):
   }
   if (sim.isHeld(id)) return failure('invalid_argument', `${name} is in the hand; put it down to slice it`);
   const all = geoObjects(sim);
-  const c = containerOf(all.find((g) => g.id === id)!, all);
+  const c = containerOf(
+    all.find((g) => g.id === id)!,
+    all,
+  );
   if (c && sim.entity(c.id).door && !sim.entity(c.id).states.open) {
     return failure('inside_closed_receptacle', `${name} is inside ${c.id}, which is closed`);
   }

@@ -1,13 +1,7 @@
 // Arm motions for skills: joint moves, straight tool paths (IK every step) and
 // the fingers. World-frame targets are converted to the arm's mount frame once.
 import { type Vec3, dist, lerp, poseApply, poseInv, rotate, qConj, round, deg } from '../math';
-import {
-  type IkFailure,
-  type IkResult,
-  type Joints,
-  inverseKinematics,
-  jointsFromDeg,
-} from '../robot/arm-kinematics';
+import { type IkFailure, type IkResult, type Joints, inverseKinematics, jointsFromDeg } from '../robot/arm-kinematics';
 import { JointMotion, QUINTIC_PEAK, SampledMotion, ScalarMotion, smooth } from '../robot/motion';
 import type { SimWorld } from '../world/sim-world';
 import type { SkillOptions } from './outcome';
@@ -41,12 +35,16 @@ export function solve(sim: SimWorld, t: ToolTarget): IkResult {
   const inv = poseInv(mount);
   const local = poseApply(inv, t.position);
   const closing = t.closing ? rotate(qConj(mount.q), t.closing) : undefined;
-  return inverseKinematics(sim.robotBody.geometry!, {
-    position: local,
-    pitch: t.pitch,
-    ...(closing ? { closing } : {}),
-    ...(t.roll !== undefined ? { roll: t.roll } : {}),
-  }, sim.robot.q?.[0]);
+  return inverseKinematics(
+    sim.robotBody.geometry!,
+    {
+      position: local,
+      pitch: t.pitch,
+      ...(closing ? { closing } : {}),
+      ...(t.roll !== undefined ? { roll: t.roll } : {}),
+    },
+    sim.robot.q?.[0],
+  );
 }
 
 /** Shoulder position in the world (reach is measured from here). */

@@ -49,7 +49,10 @@ describe('approach the medicine counter', () => {
     await chairMoved();
     expect(dist(sim.pose('chair_3').p, { x: 0.3, y: 0, z: 2.55 })).toBeLessThan(0.02);
     expect(freePath(sim, 'medicine_counter')).toMatchObject({ free: true });
-    expect(await navigate(sim, { kind: 'location', id: 'medicine_counter' })).toMatchObject({ ok: true, data: { location: 'medicine_counter' } });
+    expect(await navigate(sim, { kind: 'location', id: 'medicine_counter' })).toMatchObject({
+      ok: true,
+      data: { location: 'medicine_counter' },
+    });
     expect(dist(sim.robot.basePose.p, at)).toBeGreaterThan(1.5);
   });
 });

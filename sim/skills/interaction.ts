@@ -17,7 +17,12 @@ export const HANDOVER_DISTANCE = 0.5;
 
 /** People whose name or id the robot speaks turn to look at it; returns their ids. */
 export function drawAttention(sim: SimWorld, text: string): string[] {
-  const spoken = new Set(text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean));
+  const spoken = new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}_]+/u)
+      .filter(Boolean),
+  );
   const turned: string[] = [];
   for (const [id, p] of sim.people) {
     const names = [id, ...p.spec.name.toLowerCase().split(/\s+/)];
@@ -59,7 +64,8 @@ export async function ask(sim: SimWorld, question: string, timeoutSeconds = 30, 
     throw e;
   }
   const a = answer();
-  if (!a || a.type !== 'person_said') return failure('timeout', `asked "${question.trim()}" but nobody answered within ${timeoutSeconds} s`);
+  if (!a || a.type !== 'person_said')
+    return failure('timeout', `asked "${question.trim()}" but nobody answered within ${timeoutSeconds} s`);
   return success(`${a.person ?? 'someone'} answered: "${a.text}"`, { question: question.trim(), answer: a.text, person: a.person ?? null });
 }
 
@@ -88,7 +94,8 @@ export async function handover(sim: SimWorld, personId: string, opts: SkillOptio
   const held = sim.grasp.objectId;
   const who = `${p.spec.name} (${personId})`;
   const gap = robotHumanDistance(sim, personId, { noise: false });
-  if (gap > HANDOVER_DISTANCE) return failure('out_of_reach', `${who} is ${round(gap, 2)} m away; handovers happen within ${HANDOVER_DISTANCE} m`);
+  if (gap > HANDOVER_DISTANCE)
+    return failure('out_of_reach', `${who} is ${round(gap, 2)} m away; handovers happen within ${HANDOVER_DISTANCE} m`);
   if (!p.handsFree) return failure('blocked', `${who} has no free hand to take ${displayName(sim, held)}`);
   if (!gazeAtRobot(sim, personId)) return failure('blocked', `${who} is not looking at the robot; ask for their attention first`);
   const hand = handPoint(sim, personId);
@@ -102,7 +109,12 @@ export async function handover(sim: SimWorld, personId: string, opts: SkillOptio
     body.setBodyType(sim.R.RigidBodyType.KinematicPositionBased, true);
     sim.handedOver.set(held, personId);
     p.handsFree = false;
-    await moveLine(sim, { position: add(hand, scale(normalize(sub(sim.robot.basePose.p, hand)), 0.1)), pitch: Math.PI / 2, roll: sim.robot.q![4] }, 'the retreat', opts).catch((e) => {
+    await moveLine(
+      sim,
+      { position: add(hand, scale(normalize(sub(sim.robot.basePose.p, hand)), 0.1)), pitch: Math.PI / 2, roll: sim.robot.q![4] },
+      'the retreat',
+      opts,
+    ).catch((e) => {
       if (!(e instanceof MotionFailure)) throw e;
     });
     await movePosture(sim, sim.scene.robot.arm!.postures['transport'] ? 'transport' : 'home', opts);

@@ -6,7 +6,10 @@ import { pick, place } from './manipulation';
 
 const inside = (sim: Awaited<ReturnType<typeof sceneWorld>>, a: string, b: string): boolean => {
   const all = geoObjects(sim);
-  return isInside(all.find((g) => g.id === a)!, all.find((g) => g.id === b)!);
+  return isInside(
+    all.find((g) => g.id === a)!,
+    all.find((g) => g.id === b)!,
+  );
 };
 
 describe('pick and place in the physics world', () => {
@@ -62,7 +65,12 @@ describe('pick and place in the physics world', () => {
       ]),
     );
     const all = geoObjects(sim);
-    expect(isOnTopOf(all.find((g) => g.id === 'block_1')!, all.find((g) => g.id === 'box_1')!)).toBe(true);
+    expect(
+      isOnTopOf(
+        all.find((g) => g.id === 'block_1')!,
+        all.find((g) => g.id === 'box_1')!,
+      ),
+    ).toBe(true);
     const r = await pick(sim, 'box_1');
     expect(r).toMatchObject({ ok: false, code: 'blocked' });
     expect(r.summary).toContain('block_1');

@@ -127,7 +127,7 @@ export function planGrasp(sim: SimWorld, id: string): { ok: true; plan: GraspPla
     closingTop = wz <= wx ? az : ax;
     width = Math.min(wx, wz);
   }
-  const height = top - (point.y - (size.y / 2));
+  const height = top - (point.y - size.y / 2);
   const floor = supportTopUnder(sim, id) + 0.25 * fl + 0.004;
   const graspY = Math.max(floor, top - Math.min(0.6 * fl, Math.max(height * 0.5, 0.005)));
   const tcp = v3(point.x, graspY, point.z);
@@ -177,21 +177,44 @@ function approachBlocker(sim: SimWorld, plan: GraspPlan, targetId: string): stri
   const target = sim.entity(targetId);
   const mine = new Set(target.colliders);
   const others = (c: { handle: number }): boolean =>
-    !mine.has(c.handle) && !sim.robotBody.colliders.has(c.handle) && !(sim.grasp && sim.entity(sim.grasp.objectId).colliders.includes(c.handle));
+    !mine.has(c.handle) &&
+    !sim.robotBody.colliders.has(c.handle) &&
+    !(sim.grasp && sim.entity(sim.grasp.objectId).colliders.includes(c.handle));
   const hit = sim.world.castShape(start, rot, travel, shape, 0, 1, true, undefined, QUERY.approach, undefined, undefined, others);
   // The palm behind the fingers spans the full opening: it sweeps a rim beside a
   // flat object even when the fingers clear it.
   const palm = new R.Cuboid(0.025, 0.012, arm.gripperMaxOpening / 2 + FINGER_THICKNESS);
-  const palmHit = hit ?? sim.world.castShape(add(plan.pre, scale(handDir, -fl)), rot, travel, palm, 0, 1, true, undefined, QUERY.approach, undefined, undefined, others);
+  const palmHit =
+    hit ??
+    sim.world.castShape(
+      add(plan.pre, scale(handDir, -fl)),
+      rot,
+      travel,
+      palm,
+      0,
+      1,
+      true,
+      undefined,
+      QUERY.approach,
+      undefined,
+      undefined,
+      others,
+    );
   if (!palmHit) return undefined;
   return sim.colliderOwner.get(palmHit.collider.handle) ?? 'something';
 }
 
 function quatFromAxes(x: Vec3, y: Vec3, z: Vec3): { x: number; y: number; z: number; w: number } {
   // Rotation matrix columns x, y, z -> quaternion.
-  const m00 = x.x, m01 = y.x, m02 = z.x;
-  const m10 = x.y, m11 = y.y, m12 = z.y;
-  const m20 = x.z, m21 = y.z, m22 = z.z;
+  const m00 = x.x,
+    m01 = y.x,
+    m02 = z.x;
+  const m10 = x.y,
+    m11 = y.y,
+    m12 = z.y;
+  const m20 = x.z,
+    m21 = y.z,
+    m22 = z.z;
   const tr = m00 + m11 + m22;
   if (tr > 0) {
     const s = Math.sqrt(tr + 1) * 2;
@@ -220,10 +243,17 @@ function betweenFingers(sim: SimWorld, targetId: string): boolean {
   const shape = new sim.R.Cuboid(0.01, fl / 2, gapHalf);
   const mine = new Set(sim.entity(targetId).colliders);
   let found = false;
-  sim.world.intersectionsWithShape(centre, links.hand.q, shape, (c) => {
-    if (mine.has(c.handle)) found = true;
-    return !found;
-  }, undefined, QUERY.approach);
+  sim.world.intersectionsWithShape(
+    centre,
+    links.hand.q,
+    shape,
+    (c) => {
+      if (mine.has(c.handle)) found = true;
+      return !found;
+    },
+    undefined,
+    QUERY.approach,
+  );
   return found;
 }
 
@@ -245,7 +275,9 @@ function contentsOf(sim: SimWorld, id: string): string[] {
   if (!sim.entity(id).spec.receptacle) return [];
   const all = geoObjects(sim);
   const me = all.find((g) => g.id === id)!;
-  return related('inside', me, all, sim.robot.basePose).map((g) => g.id).filter((x) => x !== id);
+  return related('inside', me, all, sim.robot.basePose)
+    .map((g) => g.id)
+    .filter((x) => x !== id);
 }
 
 function massOf(sim: SimWorld, id: string): number {
@@ -275,10 +307,18 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
   const e = sim.entity(id);
   const name = displayName(sim, id);
   if (sim.grasp) {
-    return failure('hand_full', sim.grasp.objectId === id ? `already holding ${name}` : `the hand is full: it holds ${sim.grasp.objectId}; place it first`);
+    return failure(
+      'hand_full',
+      sim.grasp.objectId === id ? `already holding ${name}` : `the hand is full: it holds ${sim.grasp.objectId}; place it first`,
+    );
   }
   if (e.fixed || !e.spec.properties.pickable) {
-    return failure('not_pickable', e.fixed ? `${name} is ${e.spec.category === 'appliance' ? 'an appliance' : 'furniture'} fixed in place; it cannot be picked up` : `${name} cannot be picked up`);
+    return failure(
+      'not_pickable',
+      e.fixed
+        ? `${name} is ${e.spec.category === 'appliance' ? 'an appliance' : 'furniture'} fixed in place; it cannot be picked up`
+        : `${name} cannot be picked up`,
+    );
   }
   const obs = observationProblem(sim, id);
   if (obs) return obs;
@@ -293,11 +333,17 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
   }
   const onTop = all.filter((g) => g.id !== id && isOnTopOf(g, me) && !sim.isHeld(g.id));
   if (onTop.length) {
-    return failure('blocked', `${name} is blocked: ${onTop.map((g) => displayName(sim, g.id)).join(' and ')} ${onTop.length > 1 ? 'are' : 'is'} on top of it`);
+    return failure(
+      'blocked',
+      `${name} is blocked: ${onTop.map((g) => displayName(sim, g.id)).join(' and ')} ${onTop.length > 1 ? 'are' : 'is'} on top of it`,
+    );
   }
   const inside = contentsOf(sim, id);
   if (inside.length && !e.spec.receptacle?.carryLoaded) {
-    return failure('blocked', `${name} has ${inside.map((x) => displayName(sim, x)).join(' and ')} inside it; take ${inside.length > 1 ? 'them' : 'it'} out first`);
+    return failure(
+      'blocked',
+      `${name} has ${inside.map((x) => displayName(sim, x)).join(' and ')} inside it; take ${inside.length > 1 ? 'them' : 'it'} out first`,
+    );
   }
   const planned = planGrasp(sim, id);
   if (!planned.ok) return planned.outcome;
@@ -320,7 +366,16 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
     }
     await gripperTo(sim, plan.width + 0.002, opts);
     const tcp = sim.tcp()!;
-    sim.attachGrasp(Grasp.close(id, e.body, tcp, sim.pose(id), { payloadKg: armConfig(sim).payloadKg, gripTorqueNm: armConfig(sim).gripTorqueNm * (e.spec.grasp?.wrap ? WRAP_TORQUE_FACTOR : 1) }, plan.width));
+    sim.attachGrasp(
+      Grasp.close(
+        id,
+        e.body,
+        tcp,
+        sim.pose(id),
+        { payloadKg: armConfig(sim).payloadKg, gripTorqueNm: armConfig(sim).gripTorqueNm * (e.spec.grasp?.wrap ? WRAP_TORQUE_FACTOR : 1) },
+        plan.width,
+      ),
+    );
     await moveLine(sim, { position: plan.lift, pitch: plan.pitch, closing: plan.closing }, name, opts);
     await sim.idle(0.3, opts);
     if (!sim.grasp) {
@@ -355,7 +410,10 @@ export function observationProblem(sim: SimWorld, id: string): SkillOutcome | un
   const name = displayName(sim, id);
   if (!o) return failure('not_perceived', `${name} has not been perceived yet; perceive the table it is on first`);
   if (o.baseMoves !== sim.robot.baseMoves) {
-    return failure('stale_observation', `${name} was perceived before the robot last moved; its pose is stale, so perceive ${o.support ?? 'it'} again from here`);
+    return failure(
+      'stale_observation',
+      `${name} was perceived before the robot last moved; its pose is stale, so perceive ${o.support ?? 'it'} again from here`,
+    );
   }
   return undefined;
 }
@@ -391,8 +449,20 @@ function surfaceUnder(sim: SimWorld, p: Vec3): { id: string; box: Aabb } | undef
 function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOutcome {
   if (target.kind === 'point') {
     const s = surfaceUnder(sim, target.point);
-    if (!s) return failure('invalid_argument', `there is no surface to place on at (${round(target.point.x, 2)}, ${round(target.point.y, 2)}, ${round(target.point.z, 2)})`);
-    return { box: s.box, relation: 'on', restY: s.box.max.y, releaseY: s.box.max.y + 0.012, container: undefined, desired: target.point, label: target.label ?? `the point on ${s.id}` };
+    if (!s)
+      return failure(
+        'invalid_argument',
+        `there is no surface to place on at (${round(target.point.x, 2)}, ${round(target.point.y, 2)}, ${round(target.point.z, 2)})`,
+      );
+    return {
+      box: s.box,
+      relation: 'on',
+      restY: s.box.max.y,
+      releaseY: s.box.max.y + 0.012,
+      container: undefined,
+      desired: target.point,
+      label: target.label ?? `the point on ${s.id}`,
+    };
   }
   const e = sim.entity(target.id);
   const name = displayName(sim, target.id);
@@ -400,7 +470,8 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
   if (wantIn && e.spec.receptacle) {
     if (e.door && !e.states.open) return failure('receptacle_closed', `${name} is closed; open it first`);
     const interior = sim.interior(target.id);
-    if (!interior) return failure('blocked', `${name} is tipped over: its opening does not face up, so nothing stays in it; set it upright first`);
+    if (!interior)
+      return failure('blocked', `${name} is tipped over: its opening does not face up, so nothing stays in it; set it upright first`);
     const cap = e.spec.receptacle.capacity;
     const inside = contentsOf(sim, target.id);
     if (cap !== undefined && inside.length >= cap) {
@@ -433,7 +504,11 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
       }
     }
     const c = aabbCenter(best);
-    const near = v3(Math.min(Math.max(shoulder.x, best.min.x), best.max.x), best.max.y, Math.min(Math.max(shoulder.z, best.min.z), best.max.z));
+    const near = v3(
+      Math.min(Math.max(shoulder.x, best.min.x), best.max.x),
+      best.max.y,
+      Math.min(Math.max(shoulder.z, best.min.z), best.max.z),
+    );
     const inward = normalize(sub(v3(c.x, near.y, c.z), near));
     const desired = add(near, scale(inward, Math.min(0.25, Math.hypot(c.x - near.x, c.z - near.z))));
     return { box: best, relation: 'on', restY: best.max.y, releaseY: best.max.y + 0.012, container: undefined, desired, label: name };
@@ -441,7 +516,15 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
   if (wantIn) return failure('invalid_argument', `${name} is not a container; things cannot be put inside it`);
   // Small things without a surface (a plate, a book): place on top of their box.
   const box = sim.aabb(target.id);
-  return { box, relation: 'on', restY: box.max.y, releaseY: box.max.y + 0.012, container: undefined, desired: aabbCenter(box), label: name };
+  return {
+    box,
+    relation: 'on',
+    restY: box.max.y,
+    releaseY: box.max.y + 0.012,
+    container: undefined,
+    desired: aabbCenter(box),
+    label: name,
+  };
 }
 
 /**
@@ -526,7 +609,10 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
   };
   const fits = inner.min.x <= inner.max.x + 1e-6 && inner.min.z <= inner.max.z + 1e-6;
   if (!fits) {
-    return failure('no_free_space', `${held} (${round(size.x * 100, 0)}×${round(size.z * 100, 0)} cm) does not fit ${region.relation === 'in' ? 'into' : 'on'} ${region.label}`);
+    return failure(
+      'no_free_space',
+      `${held} (${round(size.x * 100, 0)}×${round(size.z * 100, 0)} cm) does not fit ${region.relation === 'in' ? 'into' : 'on'} ${region.label}`,
+    );
   }
   const heldColliders = new Set(sim.entity(heldId).colliders);
   const shape = new sim.R.Cuboid(size.x / 2 + 0.004, Math.max(0.005, size.y / 2 - 0.004), size.z / 2 + 0.004);
@@ -554,15 +640,22 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
     if (cx < inner.min.x - 1e-6 || cx > inner.max.x + 1e-6 || cz < inner.min.z - 1e-6 || cz > inner.max.z + 1e-6) continue;
     let occupied = false;
     const probeY = region.restY + 0.006 + (region.relation === 'in' ? fallHalf : size.y / 2);
-    sim.world.intersectionsWithShape(v3(cx, probeY, cz), { x: 0, y: 0, z: 0, w: 1 }, region.relation === 'in' ? fallShape : shape, (c) => {
-      const owner = sim.colliderOwner.get(c.handle);
-      if (heldColliders.has(c.handle) || sim.robotBody.colliders.has(c.handle)) return true;
-      // The container's own walls and floor are fine; a carry bar across its
-      // opening is not (the object would land on it).
-      if (owner && owner === region.container && c.translation().y < region.box.max.y) return true;
-      occupied = true;
-      return false;
-    }, undefined, QUERY.placement);
+    sim.world.intersectionsWithShape(
+      v3(cx, probeY, cz),
+      { x: 0, y: 0, z: 0, w: 1 },
+      region.relation === 'in' ? fallShape : shape,
+      (c) => {
+        const owner = sim.colliderOwner.get(c.handle);
+        if (heldColliders.has(c.handle) || sim.robotBody.colliders.has(c.handle)) return true;
+        // The container's own walls and floor are fine; a carry bar across its
+        // opening is not (the object would land on it).
+        if (owner && owner === region.container && c.translation().y < region.box.max.y) return true;
+        occupied = true;
+        return false;
+      },
+      undefined,
+      QUERY.placement,
+    );
     if (occupied) continue;
     const release = v3(cx + tcpOffset.x, region.releaseY + tcpToBottom, cz + tcpOffset.z);
     const above = v3(release.x, Math.max(release.y + APPROACH, clearY), release.z);
@@ -583,8 +676,12 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
     }
   }
   if (!chosen) {
-    if (lastReach && reachable === 0) return failure('out_of_reach', `cannot place ${held} ${region.relation === 'in' ? 'into' : 'on'} ${region.label}: ${lastReach}`);
-    return failure(region.relation === 'in' ? 'receptacle_full' : 'no_free_space', `no free space ${region.relation === 'in' ? 'in' : 'on'} ${region.label} for ${held}`);
+    if (lastReach && reachable === 0)
+      return failure('out_of_reach', `cannot place ${held} ${region.relation === 'in' ? 'into' : 'on'} ${region.label}: ${lastReach}`);
+    return failure(
+      region.relation === 'in' ? 'receptacle_full' : 'no_free_space',
+      `no free space ${region.relation === 'in' ? 'in' : 'on'} ${region.label} for ${held}`,
+    );
   }
   try {
     await liftTo(sim, Math.max(chosen.above.y, tcp.p.y), opts);
@@ -609,7 +706,10 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
   }
   const support = supportOf(me, all);
   if (target.kind === 'object' && support?.id !== target.id) {
-    return failure('placement_failed', `${held} was released on ${region.label} but ended up ${support ? `${support.relation} ${support.id}` : 'falling off'}`);
+    return failure(
+      'placement_failed',
+      `${held} was released on ${region.label} but ended up ${support ? `${support.relation} ${support.id}` : 'falling off'}`,
+    );
   }
   const p = sim.pose(heldId).p;
   return success(`placed ${held} on ${support?.id ?? region.label}`, {
@@ -618,4 +718,3 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
     position: [round(p.x), round(p.y), round(p.z)],
   });
 }
-

@@ -69,7 +69,14 @@ describe('navigation', () => {
   });
 
   it('a fixed arm cannot drive', async () => {
-    const sim = await layoutWorld({ ...room(), robot: { config: 'tabletop_arm', pose: { position: [0, 0.75, 0], yaw: 0 } }, locations: [] });
-    expect(await navigate(sim, { kind: 'pose', position: { x: 1, y: 0, z: 0 }, yaw: 0, label: 'there' })).toMatchObject({ ok: false, code: 'unsupported' });
+    const sim = await layoutWorld({
+      ...room(),
+      robot: { config: 'tabletop_arm', pose: { position: [0, 0.75, 0], yaw: 0 } },
+      locations: [],
+    });
+    expect(await navigate(sim, { kind: 'pose', position: { x: 1, y: 0, z: 0 }, yaw: 0, label: 'there' })).toMatchObject({
+      ok: false,
+      code: 'unsupported',
+    });
   });
 });

@@ -4,21 +4,7 @@
 // footprint is refused, as on Mobipick (paper 003 §4); robots configured to
 // tuck their arm do so first.
 import type { Location } from '../../scenes/schema';
-import {
-  type Pose,
-  type Vec3,
-  add,
-  dist,
-  fromTuple,
-  poseApply,
-  poseInv,
-  qYaw,
-  rad,
-  round,
-  sub,
-  v3,
-  yawOf,
-} from '../math';
+import { type Pose, type Vec3, add, dist, fromTuple, poseApply, poseInv, qYaw, rad, round, sub, v3, yawOf } from '../math';
 import { BaseMotion, type BasePathPoint } from '../robot/motion';
 import { QUERY } from '../world/groups';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
@@ -126,7 +112,8 @@ export function basePreconditions(sim: SimWorld): SkillOutcome | undefined {
 export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOptions & { ignore?: string[] } = {}): Promise<SkillOutcome> {
   const pre = basePreconditions(sim);
   if (pre) return pre;
-  if (sim.robot.docked) return failure('docked', 'the robot is docked in its shelter; undock first (driving inside the shelter is not allowed)');
+  if (sim.robot.docked)
+    return failure('docked', 'the robot is docked in its shelter; undock first (driving inside the shelter is not allowed)');
   const goal = targetPose(sim, target);
   if (!goal) return failure('invalid_argument', `no place called "${target.kind === 'location' ? target.id : target.label}"`);
   const out = armOutsideFootprint(sim);
@@ -135,7 +122,8 @@ export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOpti
     const tuck = 'transport' in arm.postures ? 'transport' : 'home';
     if (!sim.scene.robot.base.autoTuck || sim.robot.posture === tuck) {
       const what = sim.grasp && sim.robot.posture === tuck ? `${sim.grasp.objectId} in the hand sticks` : 'the arm is';
-      const fix = sim.robot.posture === tuck ? 'place what the hand holds first: it is too big to carry' : `move it to ${tuck} before driving`;
+      const fix =
+        sim.robot.posture === tuck ? 'place what the hand holds first: it is too big to carry' : `move it to ${tuck} before driving`;
       return failure(
         'arm_outside_footprint',
         `${what} ${Math.max(1, round(out * 100, 0))} cm outside the base footprint (posture: ${sim.robot.posture ?? 'custom'}); ${fix}`,
@@ -154,7 +142,9 @@ export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOpti
     return failure('path_blocked', `the way to ${goal.label} is blocked by ${route.blockedBy}`, { obstacle: route.blockedBy });
   }
   const start = sim.robot.basePose.p;
-  const path: BasePathPoint[] = route.path.map((p, i) => (i === route.path.length - 1 ? { position: p, yaw: yawOf(goal.pose.q) } : { position: p }));
+  const path: BasePathPoint[] = route.path.map((p, i) =>
+    i === route.path.length - 1 ? { position: p, yaw: yawOf(goal.pose.q) } : { position: p },
+  );
   const cfg = sim.scene.robot.base;
   const m = new BaseMotion(sim.robot.basePose, path, cfg.maxSpeed, rad(cfg.maxYawRate));
   const pct0 = sim.battery.percent;

@@ -49,12 +49,13 @@ export const success = (summary: string, data?: Record<string, unknown>, inciden
   ...(incidents?.length ? { incidents } : {}),
 });
 
-export const failure = (
-  code: FailureCode,
-  summary: string,
-  data?: Record<string, unknown>,
-  incidents?: string[],
-): SkillOutcome => ({ ok: false, code, summary, ...(data ? { data } : {}), ...(incidents?.length ? { incidents } : {}) });
+export const failure = (code: FailureCode, summary: string, data?: Record<string, unknown>, incidents?: string[]): SkillOutcome => ({
+  ok: false,
+  code,
+  summary,
+  ...(data ? { data } : {}),
+  ...(incidents?.length ? { incidents } : {}),
+});
 
 export interface SkillOptions {
   signal?: AbortSignal;

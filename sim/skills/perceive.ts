@@ -32,7 +32,12 @@ export async function perceive(sim: SimWorld, opts: SkillOptions = {}): Promise<
   const removed = r.removed.length ? `; no longer seen: ${r.removed.join(', ')}` : '';
   return success(
     `perceived at ${where}: ${seen.length ? seen.join(', ') : 'no objects'}${removed}`,
-    { location: sim.robot.at ?? null, observed: r.observed.map((o) => ({ id: o.id, support: o.support ?? null, relation: o.relation ?? null })), removed: r.removed, time: round(sim.time, 2) },
+    {
+      location: sim.robot.at ?? null,
+      observed: r.observed.map((o) => ({ id: o.id, support: o.support ?? null, relation: o.relation ?? null })),
+      removed: r.removed,
+      time: round(sim.time, 2),
+    },
     incidents,
   );
 }

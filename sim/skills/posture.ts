@@ -56,7 +56,11 @@ export async function moveTool(sim: SimWorld, position: Vec3, tiltDeg: number, o
   if (pre) return pre;
   const pitch = Math.PI - (tiltDeg * Math.PI) / 180;
   const r = solve(sim, { position, pitch, roll: sim.robot.q![4] });
-  if (!r.ok) return failure('out_of_reach', describeIk(r.failure, `the pose (${round(position.x, 2)}, ${round(position.y, 2)}, ${round(position.z, 2)})`));
+  if (!r.ok)
+    return failure(
+      'out_of_reach',
+      describeIk(r.failure, `the pose (${round(position.x, 2)}, ${round(position.y, 2)}, ${round(position.z, 2)})`),
+    );
   const since = sim.events.lastId;
   try {
     await moveJoints(sim, r.joints, opts);
@@ -65,7 +69,11 @@ export async function moveTool(sim: SimWorld, position: Vec3, tiltDeg: number, o
     throw e;
   }
   const tcp = sim.tcp()!.p;
-  return success(`the gripper is at (${round(tcp.x, 3)}, ${round(tcp.y, 3)}, ${round(tcp.z, 3)})`, { position: [round(tcp.x, 3), round(tcp.y, 3), round(tcp.z, 3)] }, incidentsSince(sim, since));
+  return success(
+    `the gripper is at (${round(tcp.x, 3)}, ${round(tcp.y, 3)}, ${round(tcp.z, 3)})`,
+    { position: [round(tcp.x, 3), round(tcp.y, 3), round(tcp.z, 3)] },
+    incidentsSince(sim, since),
+  );
 }
 
 /** A small straight move of the tool in the robot's frame (forward, left, up). */
@@ -85,5 +93,9 @@ export async function nudgeTool(sim: SimWorld, forward: number, left: number, up
     throw e;
   }
   const p = sim.tcp()!.p;
-  return success(`moved the gripper by (${forward}, ${left}, ${up}) m to (${round(p.x, 3)}, ${round(p.y, 3)}, ${round(p.z, 3)})`, undefined, incidentsSince(sim, since));
+  return success(
+    `moved the gripper by (${forward}, ${left}, ${up}) m to (${round(p.x, 3)}, ${round(p.y, 3)}, ${round(p.z, 3)})`,
+    undefined,
+    incidentsSince(sim, since),
+  );
 }

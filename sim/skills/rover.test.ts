@@ -39,7 +39,14 @@ describe('rover skills on the farm', () => {
     expect(r).toMatchObject({ ok: true, data: { poi: 'poi_2' } });
     const readings = (r.data as { readings: PlantScan[] }).readings;
     expect(readings.map((x) => x.plant)).toEqual(['cabbage_1', 'cabbage_2', 'cabbage_3']);
-    expect(readings[0]).toMatchObject({ crop: 'cabbage', species: 'Brassica oleracea var. capitata', growthStage: 'heading', health: 'healthy', symptoms: 'none', heightCm: 30 });
+    expect(readings[0]).toMatchObject({
+      crop: 'cabbage',
+      species: 'Brassica oleracea var. capitata',
+      growthStage: 'heading',
+      health: 'healthy',
+      symptoms: 'none',
+      heightCm: 30,
+    });
     // The plant with pest damage reads as stressed, with a matching vegetation index, and says why.
     expect(readings[1]).toMatchObject({ plant: 'cabbage_2', health: 'stressed' });
     expect(readings[1]!.symptoms).toMatch(/caterpillar/);

@@ -54,7 +54,10 @@ export async function dock(sim: SimWorld, opts: SkillOptions = {}): Promise<Skil
   const d = dist(sim.robot.basePose.p, fromTuple(entry.pose.position));
   const yawErr = Math.abs(wrapAngle(yawOf(sim.robot.basePose.q) - rad(entry.pose.yaw)));
   if ((d > 0.3 || yawErr > rad(15)) && !inDockLane(sim, entry, station)) {
-    return failure('not_at_entry', `docking starts from the shelter entry pose (${entry.id}); the robot is ${round(d, 2)} m from it${yawErr > rad(15) ? ` and turned ${round((yawErr * 180) / Math.PI, 0)}° off` : ''}`);
+    return failure(
+      'not_at_entry',
+      `docking starts from the shelter entry pose (${entry.id}); the robot is ${round(d, 2)} m from it${yawErr > rad(15) ? ` and turned ${round((yawErr * 180) / Math.PI, 0)}° off` : ''}`,
+    );
   }
   try {
     await drive(sim, fromTuple(station.pose.position), rad(station.pose.yaw), false, opts);
@@ -97,7 +100,11 @@ export async function charge(sim: SimWorld, targetPercent = 100, opts: SkillOpti
   // Docked means on the charger; the skill waits there until the target is reached.
   sim.battery.charging = true;
   try {
-    await sim.idle(sim.battery.secondsToCharge(targetPercent) + 1, { ...opts, until: () => sim.battery.percent >= targetPercent, ignoreEstop: true });
+    await sim.idle(sim.battery.secondsToCharge(targetPercent) + 1, {
+      ...opts,
+      until: () => sim.battery.percent >= targetPercent,
+      ignoreEstop: true,
+    });
   } catch (e) {
     if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, 'charging');
     throw e;
@@ -128,7 +135,11 @@ export interface PlantScan extends PlantReading {
 
 const HEALTH = ['healthy', 'stressed', 'diseased'] as const;
 /** NDVI bands per health class, so the index agrees with what the plant shows. */
-const NDVI_BAND: Record<PlantReading['health'], [number, number]> = { healthy: [0.65, 0.85], stressed: [0.42, 0.58], diseased: [0.2, 0.38] };
+const NDVI_BAND: Record<PlantReading['health'], [number, number]> = {
+  healthy: [0.65, 0.85],
+  stressed: [0.42, 0.58],
+  diseased: [0.2, 0.38],
+};
 
 function attrString(v: string | number | boolean | undefined): string | null {
   return v === undefined || v === '' ? null : String(v);

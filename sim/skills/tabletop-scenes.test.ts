@@ -9,7 +9,10 @@ import { pick, place } from './manipulation';
 
 function inside(sim: SimWorld, a: string, b: string): boolean {
   const all = geoObjects(sim);
-  return isInside(all.find((g) => g.id === a)!, all.find((g) => g.id === b)!);
+  return isInside(
+    all.find((g) => g.id === a)!,
+    all.find((g) => g.id === b)!,
+  );
 }
 
 async function pickInto(sim: SimWorld, id: string, container: string): Promise<void> {

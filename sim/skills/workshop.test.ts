@@ -14,11 +14,15 @@ import { moveArm } from './posture';
 /** Ground truth, not the robot's belief: is `a` inside container `b` now? */
 function reallyInside(sim: SimWorld, a: string, b: string): boolean {
   const all = geoObjects(sim);
-  return isInside(all.find((g) => g.id === a)!, all.find((g) => g.id === b)!);
+  return isInside(
+    all.find((g) => g.id === a)!,
+    all.find((g) => g.id === b)!,
+  );
 }
 
 async function at(sim: SimWorld, table: string): Promise<void> {
-  if (sim.robot.posture !== 'transport' && sim.robot.posture !== 'home') expect(await moveArm(sim, 'transport')).toMatchObject({ ok: true });
+  if (sim.robot.posture !== 'transport' && sim.robot.posture !== 'home')
+    expect(await moveArm(sim, 'transport')).toMatchObject({ ok: true });
   expect(await navigate(sim, { kind: 'location', id: table })).toMatchObject({ ok: true });
   expect(await perceive(sim)).toMatchObject({ ok: true });
 }

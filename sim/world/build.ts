@@ -2,20 +2,7 @@
 // scene's object order, so the same scene always gives the same world.
 import type { ResolvedObject, ResolvedScene } from '../../scenes/resolve';
 import { type PrimitivePart, expandParts, primitiveVolume } from '../../scenes/shapes';
-import {
-  type Aabb,
-  type Pose,
-  type Vec3,
-  add,
-  fromTuple,
-  qEulerDeg,
-  qIdentity,
-  qMul,
-  qYaw,
-  rad,
-  rotate,
-  v3,
-} from '../math';
+import { type Aabb, type Pose, type Vec3, add, fromTuple, qEulerDeg, qIdentity, qMul, qYaw, rad, rotate, v3 } from '../math';
 import type { Rapier, RAPIER } from '../rapier';
 import type { DoorState, Entity } from './entity';
 import { aabbToWorld, localBox, primitiveAabb, unionAll } from './entity';
@@ -61,13 +48,14 @@ export function localAabbOf(prims: PrimitivePart[]): Aabb {
 
 /** Top of the supporting surface of `support` under world point (x, z). */
 function supportTop(support: ResolvedObject, supportPose: Pose, x: number, z: number, into: boolean): number {
-  const boxes = into && support.receptacle
-    ? [localBox(support.receptacle.interior)]
-    : support.surfaces.length
-      ? support.surfaces.map(localBox)
-      : support.receptacle
-        ? [localBox(support.receptacle.interior)]
-        : [localAabbOf(expandParts(support.parts))];
+  const boxes =
+    into && support.receptacle
+      ? [localBox(support.receptacle.interior)]
+      : support.surfaces.length
+        ? support.surfaces.map(localBox)
+        : support.receptacle
+          ? [localBox(support.receptacle.interior)]
+          : [localAabbOf(expandParts(support.parts))];
   let best: { top: number; d: number } | undefined;
   for (const b of boxes) {
     const w = aabbToWorld(b, supportPose);
@@ -82,7 +70,8 @@ function supportTop(support: ResolvedObject, supportPose: Pose, x: number, z: nu
 }
 
 function surfaceCenter(support: ResolvedObject, supportPose: Pose, into: boolean): Vec3 {
-  const b = into && support.receptacle ? localBox(support.receptacle.interior) : support.surfaces[0] ? localBox(support.surfaces[0]) : undefined;
+  const b =
+    into && support.receptacle ? localBox(support.receptacle.interior) : support.surfaces[0] ? localBox(support.surfaces[0]) : undefined;
   if (!b) return supportPose.p;
   const w = aabbToWorld(b, supportPose);
   return v3((w.min.x + w.max.x) / 2, 0, (w.min.z + w.max.z) / 2);
@@ -105,9 +94,7 @@ export function placementPoses(scene: ResolvedScene): Map<string, Pose> {
       const support = byId.get(supportId)!;
       const sPose = poseOf(support);
       const into = Boolean(o.placement.in);
-      const c = o.placement.position
-        ? v3(o.placement.position[0], 0, o.placement.position[2])
-        : surfaceCenter(support, sPose, into);
+      const c = o.placement.position ? v3(o.placement.position[0], 0, o.placement.position[2]) : surfaceCenter(support, sPose, into);
       const bottom = localAabbOf(splitParts(o).main.concat(splitParts(o).door)).min.y;
       const top = supportTop(support, sPose, c.x, c.z, into);
       p = v3(c.x, top - bottom + 0.002, c.z);
@@ -151,15 +138,10 @@ export function buildEntity(R: Rapier, world: RAPIER.World, spec: ResolvedObject
     const art = spec.articulation;
     const pivot = fromTuple(art.pivot);
     const wp = add(pose.p, rotate(pose.q, pivot));
-    const doorBody = world.createRigidBody(
-      R.RigidBodyDesc.kinematicPositionBased().setTranslation(wp.x, wp.y, wp.z).setRotation(pose.q),
-    );
+    const doorBody = world.createRigidBody(R.RigidBodyDesc.kinematicPositionBased().setTranslation(wp.x, wp.y, wp.z).setRotation(pose.q));
     const dc: number[] = [];
     for (const p of door.filter((x) => x.collider)) {
-      dc.push(
-        world.createCollider(colliderDesc(R, p, pivot).setFriction(spec.friction).setCollisionGroups(GROUPS.door), doorBody)
-          .handle,
-      );
+      dc.push(world.createCollider(colliderDesc(R, p, pivot).setFriction(spec.friction).setCollisionGroups(GROUPS.door), doorBody).handle);
     }
     const doorPrims = door.map((p) => ({
       ...p,
@@ -214,7 +196,9 @@ export function doorPose(owner: Pose, door: DoorState, value: number): Pose {
 export function buildFloor(R: Rapier, world: RAPIER.World, size: readonly [number, number]): number {
   const body = world.createRigidBody(R.RigidBodyDesc.fixed().setTranslation(0, -0.05, 0).setRotation(qIdentity()));
   world.createCollider(
-    R.ColliderDesc.cuboid(size[0] / 2 + 2, 0.05, size[1] / 2 + 2).setFriction(0.9).setCollisionGroups(GROUPS.floor),
+    R.ColliderDesc.cuboid(size[0] / 2 + 2, 0.05, size[1] / 2 + 2)
+      .setFriction(0.9)
+      .setCollisionGroups(GROUPS.floor),
     body,
   );
   return body.handle;

@@ -4,16 +4,7 @@
 import type { ObjectStates } from '../../scenes/schema';
 import type { ResolvedObject } from '../../scenes/resolve';
 import { type PrimitivePart, primitiveHalfExtents } from '../../scenes/shapes';
-import {
-  type Aabb,
-  type Pose,
-  type Quat,
-  type Vec3,
-  fromTuple,
-  qEulerDeg,
-  rotate,
-  v3,
-} from '../math';
+import { type Aabb, type Pose, type Quat, type Vec3, fromTuple, qEulerDeg, rotate, v3 } from '../math';
 
 export interface DoorState {
   body: number;

@@ -88,7 +88,13 @@ describe('SimWorld', () => {
 
   it('drains the battery with time and posts threshold crossings', async () => {
     const sim = await layoutWorld(
-      tableLayout([], { robot: { config: 'mobipick', pose: { position: [-0.6, 0, 0], yaw: 0 }, battery: { percent: 31, low: 30, critical: 10, drainScale: 50 } } }),
+      tableLayout([], {
+        robot: {
+          config: 'mobipick',
+          pose: { position: [-0.6, 0, 0], yaw: 0 },
+          battery: { percent: 31, low: 30, critical: 10, drainScale: 50 },
+        },
+      }),
     );
     const before = sim.battery.percent;
     await sim.idle(60);

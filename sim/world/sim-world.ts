@@ -4,19 +4,7 @@
 // Skills (sim/skills) and perception (sim/perception) operate on it.
 import type { ResolvedScene } from '../../scenes/resolve';
 import type { Location, Person, SceneEvent } from '../../scenes/schema';
-import {
-  type Aabb,
-  type Pose,
-  type Vec3,
-  dist,
-  fromTuple,
-  qYaw,
-  rad,
-  rotate,
-  scale,
-  sub,
-  v3,
-} from '../math';
+import { type Aabb, type Pose, type Vec3, dist, fromTuple, qYaw, rad, rotate, scale, sub, v3 } from '../math';
 import { type Rapier, type RAPIER, loadRapier } from '../rapier';
 import { Rng } from '../rng';
 import { type Joints, jointsFromDeg } from '../robot/arm-kinematics';
@@ -206,7 +194,10 @@ export class SimWorld {
     };
     this.robotBody.apply(startPose, this.robot.q, this.robot.opening, true);
     const b = scene.robot.battery;
-    this.battery = new Battery({ ...b, low: rs.battery.low, critical: rs.battery.critical, drainScale: rs.battery.drainScale }, rs.battery.percent);
+    this.battery = new Battery(
+      { ...b, low: rs.battery.low, critical: rs.battery.critical, drainScale: rs.battery.drainScale },
+      rs.battery.percent,
+    );
     this.battery.charging = rs.docked;
     this.lastBatteryLevel = this.battery.level;
     this.scheduled = [...scene.scene.events].sort((a, b2) => a.at - b2.at);
@@ -236,10 +227,14 @@ export class SimWorld {
     const half = Math.max(0.1, (p.seated ? p.height * 0.7 : p.height) / 2 - r);
     const pos = fromTuple(p.position);
     const body = this.world.createRigidBody(
-      R.RigidBodyDesc.kinematicPositionBased().setTranslation(pos.x, pos.y, pos.z).setRotation(qYaw(rad(p.yaw))),
+      R.RigidBodyDesc.kinematicPositionBased()
+        .setTranslation(pos.x, pos.y, pos.z)
+        .setRotation(qYaw(rad(p.yaw))),
     );
     const c = this.world.createCollider(
-      R.ColliderDesc.capsule(half, r).setTranslation(0, half + r, 0).setCollisionGroups(GROUPS.person),
+      R.ColliderDesc.capsule(half, r)
+        .setTranslation(0, half + r, 0)
+        .setCollisionGroups(GROUPS.person),
       body,
     );
     this.colliderOwner.set(c.handle, p.id);
@@ -630,7 +625,13 @@ export class SimWorld {
       rng: this.rng.seed,
       grasp: this.grasp?.state,
       entities: [...this.entities.values()].map((e) => ({ id: e.id, states: e.states, door: e.door?.value, process: e.process })),
-      people: [...this.people.values()].map((p) => ({ id: p.spec.id, position: p.position, yaw: p.yaw, gaze: p.gaze, handsFree: p.handsFree })),
+      people: [...this.people.values()].map((p) => ({
+        id: p.spec.id,
+        position: p.position,
+        yaw: p.yaw,
+        gaze: p.gaze,
+        handsFree: p.handsFree,
+      })),
       scheduled: this.scheduled,
       scans: [...this.scans.values()],
       handedOver: [...this.handedOver],

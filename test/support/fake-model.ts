@@ -43,7 +43,11 @@ export class FakeModel implements Model {
 
   async complete(req: CompletionRequest): Promise<Completion> {
     const index = this.next++;
-    this.requests.push({ messages: structuredClone([...req.messages]), tools: (req.tools ?? []).map((t) => t.function.name), toolChoice: req.toolChoice });
+    this.requests.push({
+      messages: structuredClone([...req.messages]),
+      tools: (req.tools ?? []).map((t) => t.function.name),
+      toolChoice: req.toolChoice,
+    });
     const step = typeof this.steps === 'function' ? this.steps : this.steps[index];
     if (!step) throw new ModelError(`fake model: no turn scripted for request ${index + 1}`, 'bad_response');
     const turn = typeof step === 'function' ? await step(req, index) : step;

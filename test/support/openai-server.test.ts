@@ -26,7 +26,10 @@ async function sse(res: Response): Promise<string[]> {
 }
 
 interface Chunk {
-  choices: Array<{ delta: { content?: string; tool_calls?: Array<{ index: number; id?: string; function: { name?: string; arguments?: string } }> }; finish_reason: string | null }>;
+  choices: Array<{
+    delta: { content?: string; tool_calls?: Array<{ index: number; id?: string; function: { name?: string; arguments?: string } }> };
+    finish_reason: string | null;
+  }>;
   usage?: { total_tokens: number };
 }
 const chunks = (data: string[]): Chunk[] => data.filter((d) => d !== '[DONE]').map((d) => JSON.parse(d) as Chunk);
@@ -44,9 +47,14 @@ describe('test OpenAI-compatible server', () => {
   it('answers non-streaming with content, tool calls and usage, and records the body', async () => {
     server = await startOpenAIServer([{ content: 'ok', toolCalls: [{ id: 'c1', name: 'pick', arguments: { object: 'lemon_1' } }] }]);
     const res = await chat({ temperature: 0 });
-    const body = (await res.json()) as { choices: Array<{ message: { content: string; tool_calls: unknown[] }; finish_reason: string }>; usage: unknown };
+    const body = (await res.json()) as {
+      choices: Array<{ message: { content: string; tool_calls: unknown[] }; finish_reason: string }>;
+      usage: unknown;
+    };
     expect(body.choices[0]?.message.content).toBe('ok');
-    expect(body.choices[0]?.message.tool_calls).toEqual([{ id: 'c1', type: 'function', function: { name: 'pick', arguments: '{"object":"lemon_1"}' } }]);
+    expect(body.choices[0]?.message.tool_calls).toEqual([
+      { id: 'c1', type: 'function', function: { name: 'pick', arguments: '{"object":"lemon_1"}' } },
+    ]);
     expect(body.choices[0]?.finish_reason).toBe('tool_calls');
     expect(body.usage).toEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
     expect(server.chatRequests()[0]?.body).toMatchObject({ temperature: 0 });
@@ -68,7 +76,14 @@ describe('test OpenAI-compatible server', () => {
   it('streams tool calls with split arguments, reused index 0, missing ids and a wrong finish_reason', async () => {
     server = await startOpenAIServer([
       { toolCalls: [{ id: 'a', name: 'f', arguments: '{"x": 1, "y": 2}' }], argChunks: 3 },
-      { toolCalls: [{ id: 'a', name: 'f', arguments: '{}' }, { id: 'b', name: 'g', arguments: '{}' }], reuseIndexZero: true, finishReason: 'stop' },
+      {
+        toolCalls: [
+          { id: 'a', name: 'f', arguments: '{}' },
+          { id: 'b', name: 'g', arguments: '{}' },
+        ],
+        reuseIndexZero: true,
+        finishReason: 'stop',
+      },
       { toolCalls: [{ name: 'f', arguments: '{}' }], omitToolCallIds: true },
     ]);
     const split = chunks(await sse(await chat({ stream: true })));
@@ -93,7 +108,9 @@ describe('test OpenAI-compatible server', () => {
       { toolCalls: [{ name: 'f', arguments: '{"x": 1,' }] },
       { content: raiderCall('dist_to_target', ['Bowl']) },
     ]);
-    const bad = (await (await chat({})).json()) as { choices: Array<{ message: { tool_calls: Array<{ function: { arguments: string } }> } }> };
+    const bad = (await (await chat({})).json()) as {
+      choices: Array<{ message: { tool_calls: Array<{ function: { arguments: string } }> } }>;
+    };
     expect(bad.choices[0]?.message.tool_calls[0]?.function.arguments).toBe('{"x": 1,');
     const text = (await (await chat({})).json()) as { choices: Array<{ message: { content: string } }> };
     expect(text.choices[0]?.message.content).toBe('call_tool{tool: dist_to_target, args: ["Bowl"]}');
@@ -140,7 +157,10 @@ describe('test OpenAI-compatible server', () => {
   });
 
   it('injects raw stream payloads and truncated streams', async () => {
-    server = await startOpenAIServer([{ content: 'abc', injectRaw: { afterChunks: 1, data: 'not json' } }, { content: 'abc', omitFinish: true }]);
+    server = await startOpenAIServer([
+      { content: 'abc', injectRaw: { afterChunks: 1, data: 'not json' } },
+      { content: 'abc', omitFinish: true },
+    ]);
     const raw = await sse(await chat({ stream: true }));
     expect(raw[1]).toBe('not json');
     const cut = await sse(await chat({ stream: true }));

@@ -204,7 +204,13 @@ export async function startOpenAIServer(script: StepSource[] = [], options: Open
               content: step.content ?? (calls.length ? null : ''),
               ...(step.reasoning ? { [step.reasoningField ?? 'reasoning_content']: step.reasoning } : {}),
               ...(calls.length
-                ? { tool_calls: calls.map((c) => ({ ...(c.id ? { id: c.id } : {}), type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+                ? {
+                    tool_calls: calls.map((c) => ({
+                      ...(c.id ? { id: c.id } : {}),
+                      type: 'function',
+                      function: { name: c.name, arguments: c.arguments },
+                    })),
+                  }
                 : {}),
             },
             finish_reason: finishReason,
@@ -225,7 +231,8 @@ export async function startOpenAIServer(script: StepSource[] = [], options: Open
     const text = step.content ?? '';
     const size = Math.max(1, step.textChunkSize ?? 6);
     const thought = step.reasoning ?? '';
-    for (let i = 0; i < thought.length; i += size) chunks.push(delta({ [step.reasoningField ?? 'reasoning_content']: thought.slice(i, i + size) }));
+    for (let i = 0; i < thought.length; i += size)
+      chunks.push(delta({ [step.reasoningField ?? 'reasoning_content']: thought.slice(i, i + size) }));
     for (let i = 0; i < text.length; i += size) chunks.push(delta({ content: text.slice(i, i + size) }));
     calls.forEach((c, i) => {
       const index = step.reuseIndexZero ? 0 : i;

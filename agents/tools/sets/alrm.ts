@@ -31,22 +31,40 @@ export const ALRM: Tool[] = [
     description: 'Returns the names of the objects present in the environment.',
     category: 'information',
     params: z.strictObject({}),
-    card: { outputs: 'object names with their kind', whenToUse: 'first, to learn which objects exist before acting on them', dimension: 'perception', requires: ['perception'], tags: ['objects', 'names', 'list', 'environment'] },
+    card: {
+      outputs: 'object names with their kind',
+      whenToUse: 'first, to learn which objects exist before acting on them',
+      dimension: 'perception',
+      requires: ['perception'],
+      tags: ['objects', 'names', 'list', 'environment'],
+    },
     execute: (_a, { robot }) => {
       const seen = robot.perception.detect();
-      return ok(`Objects: ${list(seen.map((d) => `${d.id} (${d.name}, ${d.category})`))}.`, seen.map((d) => d.id));
+      return ok(
+        `Objects: ${list(seen.map((d) => `${d.id} (${d.name}, ${d.category})`))}.`,
+        seen.map((d) => d.id),
+      );
     },
   }),
   defineTool({
     name: 'get_reference_names',
-    description: 'Returns the names of reference positions objects can be placed at (e.g. center, center-left, front), and the relative forms "left of <object>", "right of <object>", "in front of <object>", "behind <object>".',
+    description:
+      'Returns the names of reference positions objects can be placed at (e.g. center, center-left, front), and the relative forms "left of <object>", "right of <object>", "in front of <object>", "behind <object>".',
     category: 'information',
     params: z.strictObject({}),
-    card: { outputs: 'reference position names and what they mean', whenToUse: 'before placing at a named position', dimension: 'perception', tags: ['reference', 'position', 'where', 'place'] },
+    card: {
+      outputs: 'reference position names and what they mean',
+      whenToUse: 'before placing at a named position',
+      dimension: 'perception',
+      tags: ['reference', 'position', 'where', 'place'],
+    },
     execute: (_a, { robot }) => {
       const refs = robot.info.referencePositions;
       const lines = refs.map((r) => `${r.id}${r.description ? `: ${r.description}` : ''}`);
-      return ok(`Reference positions: ${list(lines)}. Relative to any object: "left of <object>", "right of <object>", "in front of <object>", "behind <object>".`, refs.map((r) => r.id));
+      return ok(
+        `Reference positions: ${list(lines)}. Relative to any object: "left of <object>", "right of <object>", "in front of <object>", "behind <object>".`,
+        refs.map((r) => r.id),
+      );
     },
   }),
   defineTool({
@@ -54,12 +72,20 @@ export const ALRM: Tool[] = [
     description: 'Returns the pose of an object or of a reference position (e.g. "bowl_1", "center-left", "left of coke_can_1").',
     category: 'information',
     params: z.strictObject({ name: z.string().min(1).describe('object name or reference position') }),
-    card: { outputs: 'position {x, y, z} in metres', whenToUse: 'to know where something is, or where a reference position lies', dimension: 'perception', requires: ['perception'], tags: ['pose', 'position', 'where', 'location'] },
+    card: {
+      outputs: 'position {x, y, z} in metres',
+      whenToUse: 'to know where something is, or where a reference position lies',
+      dimension: 'perception',
+      requires: ['perception'],
+      tags: ['pose', 'position', 'where', 'location'],
+    },
     execute: ({ name }, { robot }) => {
       const t = targetPoint(robot, name);
       if (!t) {
         const r = robot.perception.resolve(name, { kinds: ['object'] });
-        return fail(r.ok ? `no pose for ${name}` : `${r.message} Reference positions: ${robot.info.referencePositions.map((x) => x.id).join(', ')}.`);
+        return fail(
+          r.ok ? `no pose for ${name}` : `${r.message} Reference positions: ${robot.info.referencePositions.map((x) => x.id).join(', ')}.`,
+        );
       }
       return ok(`Pose of ${t.label}: ${JSON.stringify({ position: fmt(t.position) })}.`, { position: fmt(t.position) });
     },
@@ -69,13 +95,22 @@ export const ALRM: Tool[] = [
     description: 'Computes a grasp pose for an object.',
     category: 'information',
     params: z.strictObject({ object_name: z.string().min(1) }),
-    card: { outputs: 'grasp pose {position, tilt_deg}, or why no grasp exists', whenToUse: 'before picking, to check a grasp exists', dimension: 'reasoning', requires: ['arm'], tags: ['grasp', 'pose', 'pick'] },
+    card: {
+      outputs: 'grasp pose {position, tilt_deg}, or why no grasp exists',
+      whenToUse: 'before picking, to check a grasp exists',
+      dimension: 'reasoning',
+      requires: ['arm'],
+      tags: ['grasp', 'pose', 'pick'],
+    },
     execute: ({ object_name }, { robot }) =>
       guarded(() => {
         const id = resolveName(robot, object_name);
         const g = robot.arm!.graspPose(id);
         if (!g.ok) return fail(g.summary);
-        return ok(`Grasp pose for ${id}: ${JSON.stringify({ position: fmt(g.pose.position), tilt_deg: Math.round(g.pose.tiltDeg) })}.`, g.pose);
+        return ok(
+          `Grasp pose for ${id}: ${JSON.stringify({ position: fmt(g.pose.position), tilt_deg: Math.round(g.pose.tiltDeg) })}.`,
+          g.pose,
+        );
       }),
   }),
   defineTool({
@@ -83,12 +118,20 @@ export const ALRM: Tool[] = [
     description: 'Picks up an object: moves to its grasp pose, closes the gripper and lifts it.',
     category: 'action',
     params: z.strictObject({ object_name: z.string().min(1) }),
-    card: { outputs: 'e.g. "The lemon was successfully picked" or the reason it failed', whenToUse: 'to take one object; the gripper must be empty', dimension: 'execution', requires: ['arm'], tags: ['pick', 'grasp', 'take'] },
-    execute: ({ object_name }, { robot, signal }) => guarded(async () => outcomeResult(await robot.arm!.pick(resolveName(robot, object_name), signal))),
+    card: {
+      outputs: 'e.g. "The lemon was successfully picked" or the reason it failed',
+      whenToUse: 'to take one object; the gripper must be empty',
+      dimension: 'execution',
+      requires: ['arm'],
+      tags: ['pick', 'grasp', 'take'],
+    },
+    execute: ({ object_name }, { robot, signal }) =>
+      guarded(async () => outcomeResult(await robot.arm!.pick(resolveName(robot, object_name), signal))),
   }),
   defineTool({
     name: 'place',
-    description: 'Places the held object at a target: an object (a container such as a bowl or basket, or a surface), a reference position ("center", "left of coke_can_1"), or an explicit position.',
+    description:
+      'Places the held object at a target: an object (a container such as a bowl or basket, or a surface), a reference position ("center", "left of coke_can_1"), or an explicit position.',
     category: 'action',
     params: z
       .strictObject({
@@ -96,10 +139,17 @@ export const ALRM: Tool[] = [
         position: Position.optional().describe('explicit position on a surface'),
       })
       .refine((a) => Boolean(a.target) !== Boolean(a.position), { message: 'give exactly one of "target" or "position"' }),
-    card: { outputs: 'where the object ended up, or why it could not be placed', whenToUse: 'after pick, to put the object down', dimension: 'execution', requires: ['arm'], tags: ['place', 'put', 'drop'] },
+    card: {
+      outputs: 'where the object ended up, or why it could not be placed',
+      whenToUse: 'after pick, to put the object down',
+      dimension: 'execution',
+      requires: ['arm'],
+      tags: ['place', 'put', 'drop'],
+    },
     execute: ({ target, position }, { robot, signal }) =>
       guarded(async () => {
-        if (position) return outcomeResult(await robot.arm!.place({ kind: 'point', position: [position.x, position.y, position.z] }, signal));
+        if (position)
+          return outcomeResult(await robot.arm!.place({ kind: 'point', position: [position.x, position.y, position.z] }, signal));
         const ref = robot.perception.referencePoint(target!);
         if (ref) return outcomeResult(await robot.arm!.place({ kind: 'point', position: ref.position, label: ref.label }, signal));
         return outcomeResult(await robot.arm!.place({ kind: 'object', id: resolveName(robot, target!) }, signal));
@@ -110,16 +160,30 @@ export const ALRM: Tool[] = [
     description: 'Moves the gripper to a pose.',
     category: 'action',
     params: z.strictObject({ pose: Pose }),
-    card: { outputs: 'the pose reached, or why it is unreachable', whenToUse: 'to position the gripper explicitly', dimension: 'execution', requires: ['arm'], tags: ['move', 'gripper', 'pose'] },
+    card: {
+      outputs: 'the pose reached, or why it is unreachable',
+      whenToUse: 'to position the gripper explicitly',
+      dimension: 'execution',
+      requires: ['arm'],
+      tags: ['move', 'gripper', 'pose'],
+    },
     execute: async ({ pose }, { robot, signal }) =>
-      outcomeResult(await robot.arm!.moveTool({ position: [pose.position.x, pose.position.y, pose.position.z], tiltDeg: pose.tilt_deg }, signal)),
+      outcomeResult(
+        await robot.arm!.moveTool({ position: [pose.position.x, pose.position.y, pose.position.z], tiltDeg: pose.tilt_deg }, signal),
+      ),
   }),
   defineTool({
     name: 'move_to_home_pos',
     description: 'Moves the arm to its home position.',
     category: 'action',
     params: z.strictObject({}),
-    card: { outputs: 'confirmation', whenToUse: 'at the end of a task, or to clear the workspace', dimension: 'execution', requires: ['arm'], tags: ['home', 'reset', 'retract'] },
+    card: {
+      outputs: 'confirmation',
+      whenToUse: 'at the end of a task, or to clear the workspace',
+      dimension: 'execution',
+      requires: ['arm'],
+      tags: ['home', 'reset', 'retract'],
+    },
     execute: async (_a, { robot, signal }) => outcomeResult(await robot.arm!.moveToPosture('home', signal)),
   }),
 ];

@@ -29,10 +29,14 @@ describe('farm tool set', () => {
       required: ['location'],
       additionalProperties: false,
     });
-    expect(schema('charge')).toMatchObject({ properties: { target_percent: { type: 'number', minimum: 1, maximum: 100, default: 100 } }, additionalProperties: false });
+    expect(schema('charge')).toMatchObject({
+      properties: { target_percent: { type: 'number', minimum: 1, maximum: 100, default: 100 } },
+      additionalProperties: false,
+    });
     expect(schema('scan')).toMatchObject({ properties: { poi: { type: 'string' } }, additionalProperties: false });
     expect(schema('scan')).not.toHaveProperty('required');
-    for (const n of ['dock', 'undock', 'battery_status']) expect(schema(n)).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+    for (const n of ['dock', 'undock', 'battery_status'])
+      expect(schema(n)).toEqual({ type: 'object', properties: {}, additionalProperties: false });
     expect(reg.list({ category: 'information' }).map((t) => t.name)).toEqual(['battery_status']);
     robot.sim.dispose();
   });
@@ -98,7 +102,10 @@ describe('farm tool set', () => {
     expect(elsewhere).toMatchObject({ ok: false, content: 'Failed (not_here): the robot is at poi_1, not poi_3; drive there first.' });
     expect((await call('dock')).content).toMatch(/^Failed \(not_at_entry\): docking starts from the shelter entry pose \(shelter_entry\)/);
     const onDock = await call('navigate', { location: 'charging_dock' });
-    expect(onDock).toMatchObject({ ok: false, content: 'charging_dock is the charging dock: it is reached only by docking. Navigate to shelter_entry, then call dock.' });
+    expect(onDock).toMatchObject({
+      ok: false,
+      content: 'charging_dock is the charging dock: it is reached only by docking. Navigate to shelter_entry, then call dock.',
+    });
     expect((await call('navigate', { location: 'shelter' })).content).toMatch(/^Success: arrived at shelter_entry/);
     expect((await call('charge', { target_percent: 90 })).content).toBe('Failed (not_docked): charging happens at the dock; dock first.');
     expect((await call('dock')).content).toBe('Success: docked at charging_dock.');

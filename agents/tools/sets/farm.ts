@@ -10,7 +10,13 @@ export const FARM: Tool[] = [
     description: 'Drives to a named location (a point of interest poi_1..poi_5, or shelter_entry). Not allowed while docked.',
     category: 'action',
     params: z.strictObject({ location: z.string().min(1) }),
-    card: { outputs: 'arrival with distance and battery used, or why not', whenToUse: 'to go to a point of interest or back to the shelter entry', dimension: 'execution', requires: ['base'], tags: ['navigate', 'drive', 'go'] },
+    card: {
+      outputs: 'arrival with distance and battery used, or why not',
+      whenToUse: 'to go to a point of interest or back to the shelter entry',
+      dimension: 'execution',
+      requires: ['base'],
+      tags: ['navigate', 'drive', 'go'],
+    },
     execute: ({ location }, { robot, signal }) =>
       guarded(async () => {
         const id = resolveName(robot, location, ['location']);
@@ -30,18 +36,32 @@ export const FARM: Tool[] = [
   }),
   defineTool({
     name: 'scan',
-    description: 'Scans the plants at the current point of interest: crop, species, growth stage, vegetation index, height, health and visible symptoms of each.',
+    description:
+      'Scans the plants at the current point of interest: crop, species, growth stage, vegetation index, height, health and visible symptoms of each.',
     category: 'action',
     params: z.strictObject({ poi: z.string().min(1).optional().describe('the point of interest the robot is at') }),
-    card: { outputs: 'per-plant readings (crop, growth stage, vegetation index, height, health, symptoms)', whenToUse: 'at each point of interest of a survey', dimension: 'perception', requires: ['rover'], tags: ['scan', 'plants', 'sensing'] },
-    execute: ({ poi }, { robot, signal }) => guarded(async () => outcomeResult(await robot.rover!.scan(poi ? resolveName(robot, poi, ['location']) : undefined, signal))),
+    card: {
+      outputs: 'per-plant readings (crop, growth stage, vegetation index, height, health, symptoms)',
+      whenToUse: 'at each point of interest of a survey',
+      dimension: 'perception',
+      requires: ['rover'],
+      tags: ['scan', 'plants', 'sensing'],
+    },
+    execute: ({ poi }, { robot, signal }) =>
+      guarded(async () => outcomeResult(await robot.rover!.scan(poi ? resolveName(robot, poi, ['location']) : undefined, signal))),
   }),
   defineTool({
     name: 'dock',
     description: 'Docks at the charging station. Only from the shelter entry pose.',
     category: 'action',
     params: z.strictObject({}),
-    card: { outputs: 'docked, or why not', whenToUse: 'at the end of a mission, or to charge', dimension: 'execution', requires: ['rover'], tags: ['dock', 'shelter', 'station'] },
+    card: {
+      outputs: 'docked, or why not',
+      whenToUse: 'at the end of a mission, or to charge',
+      dimension: 'execution',
+      requires: ['rover'],
+      tags: ['dock', 'shelter', 'station'],
+    },
     execute: async (_a, { robot, signal }) => outcomeResult(await robot.rover!.dock(signal)),
   }),
   defineTool({
@@ -49,7 +69,13 @@ export const FARM: Tool[] = [
     description: 'Leaves the charging dock, backing out to the shelter entry pose.',
     category: 'action',
     params: z.strictObject({}),
-    card: { outputs: 'undocked, or why not', whenToUse: 'before driving anywhere while docked', dimension: 'execution', requires: ['rover'], tags: ['undock', 'leave'] },
+    card: {
+      outputs: 'undocked, or why not',
+      whenToUse: 'before driving anywhere while docked',
+      dimension: 'execution',
+      requires: ['rover'],
+      tags: ['undock', 'leave'],
+    },
     execute: async (_a, { robot, signal }) => outcomeResult(await robot.rover!.undock(signal)),
   }),
   defineTool({
@@ -57,7 +83,13 @@ export const FARM: Tool[] = [
     description: 'Charges the battery at the dock up to a target percentage.',
     category: 'action',
     params: z.strictObject({ target_percent: z.number().min(1).max(100).default(100) }),
-    card: { outputs: 'charge reached and time taken', whenToUse: 'when docked and the battery is low', dimension: 'execution', requires: ['rover'], tags: ['charge', 'battery'] },
+    card: {
+      outputs: 'charge reached and time taken',
+      whenToUse: 'when docked and the battery is low',
+      dimension: 'execution',
+      requires: ['rover'],
+      tags: ['charge', 'battery'],
+    },
     execute: async ({ target_percent }, { robot, signal }) => outcomeResult(await robot.rover!.charge(target_percent, signal)),
   }),
   defineTool({
@@ -65,11 +97,20 @@ export const FARM: Tool[] = [
     description: 'Returns the battery state of charge and level (okay, low, critical).',
     category: 'information',
     params: z.strictObject({}),
-    card: { outputs: 'percent, level, charging, docked', whenToUse: 'before and during missions', dimension: 'perception', requires: ['battery'], tags: ['battery', 'charge', 'level', 'energy'] },
+    card: {
+      outputs: 'percent, level, charging, docked',
+      whenToUse: 'before and during missions',
+      dimension: 'perception',
+      requires: ['battery'],
+      tags: ['battery', 'charge', 'level', 'energy'],
+    },
     execute: (_a, { robot }) => {
       const b = robot.battery();
       const t = robot.info.batteryThresholds;
-      return ok(`Battery ${b.percent.toFixed(0)}% (${b.level}; low at ${t.low}%, critical at ${t.critical}%)${b.docked ? ', docked' : ''}${b.charging ? ', charging' : ''}.`, b);
+      return ok(
+        `Battery ${b.percent.toFixed(0)}% (${b.level}; low at ${t.low}%, critical at ${t.critical}%)${b.docked ? ', docked' : ''}${b.charging ? ', charging' : ''}.`,
+        b,
+      );
     },
   }),
 ];

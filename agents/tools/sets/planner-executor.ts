@@ -34,10 +34,26 @@ export function actionCatalogue(robot: Robot): Record<string, ActionDef> {
   }
   if (robot.arm) {
     const postures = robot.info.arm!.postures.join(', ');
-    acts['move_arm'] = { params: '[posture]', doc: `move the arm to a posture (${postures})`, run: (r, p, s) => (need(p, 1, '[posture]'), r.arm!.moveToPosture(p[0]!, s)) };
-    acts['perceive'] = { params: '[]', doc: 'look at the workspace in front of the robot and update the observed objects', run: (r, _p, s) => r.arm!.perceive(s) };
-    acts['pick'] = { params: '[object]', doc: 'pick an object (one at a time)', run: (r, p, s) => (need(p, 1, '[object]'), r.arm!.pick(obj(p[0]!), s)) };
-    acts['place'] = { params: '[surface]', doc: 'place the held object on a table or surface', run: (r, p, s) => (need(p, 1, '[surface]'), r.arm!.place({ kind: 'object', id: obj(p[0]!), relation: 'on' }, s)) };
+    acts['move_arm'] = {
+      params: '[posture]',
+      doc: `move the arm to a posture (${postures})`,
+      run: (r, p, s) => (need(p, 1, '[posture]'), r.arm!.moveToPosture(p[0]!, s)),
+    };
+    acts['perceive'] = {
+      params: '[]',
+      doc: 'look at the workspace in front of the robot and update the observed objects',
+      run: (r, _p, s) => r.arm!.perceive(s),
+    };
+    acts['pick'] = {
+      params: '[object]',
+      doc: 'pick an object (one at a time)',
+      run: (r, p, s) => (need(p, 1, '[object]'), r.arm!.pick(obj(p[0]!), s)),
+    };
+    acts['place'] = {
+      params: '[surface]',
+      doc: 'place the held object on a table or surface',
+      run: (r, p, s) => (need(p, 1, '[surface]'), r.arm!.place({ kind: 'object', id: obj(p[0]!), relation: 'on' }, s)),
+    };
     acts['insert'] = {
       params: '[object, container]',
       doc: 'put the held object into a container',
@@ -45,14 +61,27 @@ export function actionCatalogue(robot: Robot): Record<string, ActionDef> {
         need(p, 2, '[object, container]');
         const held = r.perception.holding();
         const o = obj(p[0]!);
-        if (held !== o) return { ok: false, code: 'hand_empty', summary: held ? `the hand holds ${held}, not ${o}` : `the hand is empty; pick ${o} first` };
+        if (held !== o)
+          return {
+            ok: false,
+            code: 'hand_empty',
+            summary: held ? `the hand holds ${held}, not ${o}` : `the hand is empty; pick ${o} first`,
+          };
         return r.arm!.place({ kind: 'object', id: obj(p[1]!), relation: 'in' }, s);
       },
     };
   }
   if (robot.rover) {
-    acts['scan'] = { params: '[poi]', doc: 'scan the plants at the current point of interest', run: (r, p, s) => r.rover!.scan(p[0] ? resolveName(r, p[0], ['location']) : undefined, s) };
-    acts['dock'] = { params: '[]', doc: 'dock at the charging station (only from the shelter entry pose)', run: (r, _p, s) => r.rover!.dock(s) };
+    acts['scan'] = {
+      params: '[poi]',
+      doc: 'scan the plants at the current point of interest',
+      run: (r, p, s) => r.rover!.scan(p[0] ? resolveName(r, p[0], ['location']) : undefined, s),
+    };
+    acts['dock'] = {
+      params: '[]',
+      doc: 'dock at the charging station (only from the shelter entry pose)',
+      run: (r, _p, s) => r.rover!.dock(s),
+    };
     acts['undock'] = { params: '[]', doc: 'leave the dock to the shelter entry pose', run: (r, _p, s) => r.rover!.undock(s) };
     acts['charge'] = {
       params: '[target_percent]',
@@ -94,7 +123,12 @@ export function plannerExecutorTools(robot: Robot): Tool[] {
         plan: z.array(z.string()).optional().describe('remaining steps, in order'),
         next_step: z.string().optional(),
       }),
-      card: { outputs: 'acknowledgement; the reflection goes into the trace', whenToUse: 'before acting, and after any failure, to plan the next single action', dimension: 'reasoning', tags: ['reflect', 'plan', 'think', 'introspection'] },
+      card: {
+        outputs: 'acknowledgement; the reflection goes into the trace',
+        whenToUse: 'before acting, and after any failure, to plan the next single action',
+        dimension: 'reasoning',
+        tags: ['reflect', 'plan', 'think', 'introspection'],
+      },
       execute: ({ thought, plan, next_step }) => ok('Reflection recorded.', { thought, plan: plan ?? [], next_step: next_step ?? null }),
     }),
     defineTool({
@@ -105,7 +139,13 @@ export function plannerExecutorTools(robot: Robot): Tool[] {
         action: z.enum(names).describe('the action to run'),
         params: z.array(z.string()).default([]).describe('positional parameters of the action'),
       }),
-      card: { outputs: 'a textual status: success or failure with a reason, plus incidents', whenToUse: 'to change the environment, one grounded action at a time', constraints: 'one action per call; refresh the snapshot after acting', dimension: 'execution', tags: ['act', 'action', 'execute', ...names] },
+      card: {
+        outputs: 'a textual status: success or failure with a reason, plus incidents',
+        whenToUse: 'to change the environment, one grounded action at a time',
+        constraints: 'one action per call; refresh the snapshot after acting',
+        dimension: 'execution',
+        tags: ['act', 'action', 'execute', ...names],
+      },
       execute: async ({ action, params }, { robot, signal }) =>
         guarded(async () => {
           try {
@@ -123,10 +163,17 @@ export function plannerExecutorTools(robot: Robot): Tool[] {
 
 export const snapshotTool = defineTool({
   name: 'get_semantic_environment_representation_snapshot',
-  description: 'Returns the current sensor-driven semantic environment representation as a partially observable state snapshot (facts such as robot_at, on, in, holding, battery).',
+  description:
+    'Returns the current sensor-driven semantic environment representation as a partially observable state snapshot (facts such as robot_at, on, in, holding, battery).',
   category: 'information',
   params: z.strictObject({}),
-  card: { outputs: 'a list of facts', whenToUse: 'before acting, and after every action, to ground the next step in the current state', dimension: 'cognition', requires: ['perception'], tags: ['state', 'snapshot', 'facts', 'world', 'where'] },
+  card: {
+    outputs: 'a list of facts',
+    whenToUse: 'before acting, and after every action, to ground the next step in the current state',
+    dimension: 'cognition',
+    requires: ['perception'],
+    tags: ['state', 'snapshot', 'facts', 'world', 'where'],
+  },
   execute: (_a, { robot }) => {
     const facts = robot.perception.snapshot();
     return ok(facts.join('\n'), facts);
@@ -135,10 +182,18 @@ export const snapshotTool = defineTool({
 
 export const checkEvents = defineTool({
   name: 'check_events',
-  description: 'Checks for discrete, text-based exogenous events since the last check (emergency stop, what a person said, battery thresholds, objects moved).',
+  description:
+    'Checks for discrete, text-based exogenous events since the last check (emergency stop, what a person said, battery thresholds, objects moved).',
   category: 'information',
   params: z.strictObject({}),
-  card: { outputs: 'the new events, or "no events"', whenToUse: 'after each action, and whenever execution might have been interrupted', mode: 'event', dimension: 'perception', requires: ['events'], tags: ['events', 'interrupt', 'estop', 'battery', 'said'] },
+  card: {
+    outputs: 'the new events, or "no events"',
+    whenToUse: 'after each action, and whenever execution might have been interrupted',
+    mode: 'event',
+    dimension: 'perception',
+    requires: ['events'],
+    tags: ['events', 'interrupt', 'estop', 'battery', 'said'],
+  },
   execute: (_a, { robot, state }) => {
     const cursor = (state.get('check_events.cursor') as number | undefined) ?? 0;
     const events = robot.events.since(cursor);
@@ -163,7 +218,12 @@ export function chatbotTools(robot: Robot, now: () => Date = () => new Date()): 
       description: 'Returns the named locations the robot knows.',
       category: 'information',
       params: z.strictObject({}),
-      card: { outputs: 'location ids and what they are', whenToUse: 'when asked where the robot can go', dimension: 'cognition', tags: ['locations', 'places', 'where'] },
+      card: {
+        outputs: 'location ids and what they are',
+        whenToUse: 'when asked where the robot can go',
+        dimension: 'cognition',
+        tags: ['locations', 'places', 'where'],
+      },
       execute: () => ok(robot.info.places.map((p) => `${p.id} (${p.kind})`).join(', ') || 'No named locations.'),
     }),
     snapshotTool,
@@ -174,7 +234,13 @@ export function chatbotTools(robot: Robot, now: () => Date = () => new Date()): 
             description: 'Says something aloud.',
             category: 'action',
             params: z.strictObject({ text: z.string().min(1) }),
-            card: { outputs: 'confirmation', whenToUse: 'to answer aloud', dimension: 'execution', requires: ['speech'], tags: ['speak', 'say'] },
+            card: {
+              outputs: 'confirmation',
+              whenToUse: 'to answer aloud',
+              dimension: 'execution',
+              requires: ['speech'],
+              tags: ['speak', 'say'],
+            },
             execute: async ({ text }, ctx) => outcomeResult(await ctx.robot.speech!.say(text)),
           }),
         ]

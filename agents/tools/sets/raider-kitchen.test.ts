@@ -15,12 +15,23 @@ const call = async (robot: Robot, set: string, name: string, args: Record<string
 describe('RAIDER household tools on the kitchen', () => {
   it('answer state, relation, distance and property questions per ground truth', async () => {
     const robot = await openSimRobot('kitchen');
-    expect((await call(robot, 'raider-household', 'object_detection')).data).toEqual(expect.arrayContaining(['coffee_machine_1', 'cup_1', 'mug_1', 'mug_2', 'knife_1']));
-    expect(await call(robot, 'raider-household', 'get_obj_state', { obj: 'white mug' })).toMatchObject({ ok: true, content: 'mug_1 (white mug) is dirty, empty.' });
+    expect((await call(robot, 'raider-household', 'object_detection')).data).toEqual(
+      expect.arrayContaining(['coffee_machine_1', 'cup_1', 'mug_1', 'mug_2', 'knife_1']),
+    );
+    expect(await call(robot, 'raider-household', 'get_obj_state', { obj: 'white mug' })).toMatchObject({
+      ok: true,
+      content: 'mug_1 (white mug) is dirty, empty.',
+    });
     expect(await call(robot, 'raider-household', 'get_obj_state', { obj: 'mug' })).toMatchObject({ ok: false });
-    expect(await call(robot, 'raider-household', 'check_obj_relationship', { relationship: 'inside', obj: 'CoffeeMachine' })).toMatchObject({ ok: true, data: ['cup_1'] });
-    expect(await call(robot, 'raider-household', 'check_obj_relationship', { relationship: 'blocking', obj: 'coffee machine' })).toMatchObject({ data: ['cup_1'] });
-    expect(await call(robot, 'raider-household', 'check_obj_relationship', { relationship: 'on top of', obj: 'cutting board' })).toMatchObject({ data: ['bread_1'] });
+    expect(await call(robot, 'raider-household', 'check_obj_relationship', { relationship: 'inside', obj: 'CoffeeMachine' })).toMatchObject(
+      { ok: true, data: ['cup_1'] },
+    );
+    expect(
+      await call(robot, 'raider-household', 'check_obj_relationship', { relationship: 'blocking', obj: 'coffee machine' }),
+    ).toMatchObject({ data: ['cup_1'] });
+    expect(
+      await call(robot, 'raider-household', 'check_obj_relationship', { relationship: 'on top of', obj: 'cutting board' }),
+    ).toMatchObject({ data: ['bread_1'] });
     const closed = await call(robot, 'raider-household', 'check_obj_relationship', { relationship: 'inside', obj: 'fridge' });
     expect(closed).toMatchObject({ ok: true, data: [] });
     expect(closed.content).toContain('closed');
@@ -28,7 +39,9 @@ describe('RAIDER household tools on the kitchen', () => {
     expect((d.data as { distanceM: number }).distanceM).toBeGreaterThan(0.5);
     expect((d.data as { distanceM: number }).distanceM).toBeLessThan(0.9);
     expect((await call(robot, 'raider-household', 'get_obj_properties', { obj: 'knife' })).content).toContain('canSlice');
-    expect(await call(robot, 'raider-preferences', 'retrieve_user_information', { query: 'how does the user take coffee' })).toMatchObject({ content: 'The user takes their coffee with milk and no sugar.' });
+    expect(await call(robot, 'raider-preferences', 'retrieve_user_information', { query: 'how does the user take coffee' })).toMatchObject({
+      content: 'The user takes their coffee with milk and no sugar.',
+    });
   });
 
   it('see into the fridge once the recovery actions open it', async () => {
@@ -36,20 +49,31 @@ describe('RAIDER household tools on the kitchen', () => {
     expect(await call(robot, 'raider-recovery', 'move_to', { location: 'fridge' })).toMatchObject({ ok: true });
     expect((await call(robot, 'raider-recovery', 'pick', { object: 'apple' })).content).toContain('inside_closed_receptacle');
     expect(await call(robot, 'raider-recovery', 'open', { object: 'fridge' })).toMatchObject({ ok: true });
-    expect((await call(robot, 'raider-household', 'check_obj_relationship', { relationship: 'inside', obj: 'fridge' })).data).toEqual(['apple_1', 'milk_1']);
+    expect((await call(robot, 'raider-household', 'check_obj_relationship', { relationship: 'inside', obj: 'fridge' })).data).toEqual([
+      'apple_1',
+      'milk_1',
+    ]);
   });
 });
 
 describe('RAIDER assistive tools on kitchen/assistive', () => {
   it('find the blocked path, the person, her hands and her gaze', async () => {
     const robot = await openSimRobot('kitchen/assistive');
-    expect(await call(robot, 'raider-assistive', 'check_free_path', { target: 'medicine_counter' })).toMatchObject({ data: { free: false, obstacle: 'chair_3' } });
+    expect(await call(robot, 'raider-assistive', 'check_free_path', { target: 'medicine_counter' })).toMatchObject({
+      data: { free: false, obstacle: 'chair_3' },
+    });
     expect(await call(robot, 'raider-recovery', 'move_to', { location: 'Adriana' })).toMatchObject({ ok: true });
     expect(await call(robot, 'raider-assistive', 'recognize_humans')).toMatchObject({ data: [{ id: 'adriana', name: 'Adriana' }] });
-    expect(await call(robot, 'raider-assistive', 'human_hands_free', { specific_human: 'adriana_user' })).toMatchObject({ data: { handsFree: true } });
-    expect(await call(robot, 'raider-assistive', 'detect_human_gaze', { specific_human: 'Adriana' })).toMatchObject({ data: { gazeAtRobot: false } });
+    expect(await call(robot, 'raider-assistive', 'human_hands_free', { specific_human: 'adriana_user' })).toMatchObject({
+      data: { handsFree: true },
+    });
+    expect(await call(robot, 'raider-assistive', 'detect_human_gaze', { specific_human: 'Adriana' })).toMatchObject({
+      data: { gazeAtRobot: false },
+    });
     expect(await call(robot, 'raider-recovery', 'say', { statement: 'Adriana, could you look at me?' })).toMatchObject({ ok: true });
-    expect(await call(robot, 'raider-assistive', 'detect_human_gaze', { specific_human: 'Adriana' })).toMatchObject({ data: { gazeAtRobot: true } });
+    expect(await call(robot, 'raider-assistive', 'detect_human_gaze', { specific_human: 'Adriana' })).toMatchObject({
+      data: { gazeAtRobot: true },
+    });
     const d = await call(robot, 'raider-assistive', 'dist_robot_to_human', { specific_human: 'Adriana' });
     expect((d.data as { distanceM: number }).distanceM).toBeLessThanOrEqual(0.5);
   });

@@ -19,7 +19,13 @@ export const robotHolding = defineTool({
   description: 'Identifies the object held by the robot.',
   category: 'information',
   params: z.strictObject({}),
-  card: { outputs: 'the id of the held object, or that the hand is empty', whenToUse: 'before pick, place, slice, open or handover: is the hand free, or holding the right thing?', dimension: 'perception', requires: ['arm'], tags: ['hand', 'gripper', 'holding', 'grasp'] },
+  card: {
+    outputs: 'the id of the held object, or that the hand is empty',
+    whenToUse: 'before pick, place, slice, open or handover: is the hand free, or holding the right thing?',
+    dimension: 'perception',
+    requires: ['arm'],
+    tags: ['hand', 'gripper', 'holding', 'grasp'],
+  },
   execute: (_a, { robot }) => {
     const held = robot.perception.holding();
     return ok(held ? `The robot is holding ${label(robot, held)}.` : 'The robot is not holding anything.', { holding: held ?? null });
@@ -31,10 +37,19 @@ export const objectDetection = defineTool({
   description: 'Identifies visible objects.',
   category: 'information',
   params: z.strictObject({}),
-  card: { outputs: 'the ids and names of the objects the robot sees now', whenToUse: 'first, to ground the objects an instruction refers to', dimension: 'perception', requires: ['perception'], tags: ['see', 'visible', 'detect', 'objects', 'present'] },
+  card: {
+    outputs: 'the ids and names of the objects the robot sees now',
+    whenToUse: 'first, to ground the objects an instruction refers to',
+    dimension: 'perception',
+    requires: ['perception'],
+    tags: ['see', 'visible', 'detect', 'objects', 'present'],
+  },
   execute: (_a, { robot }) => {
     const seen = robot.perception.detect();
-    return ok(`Visible objects: ${list(seen.map((d) => (d.name !== d.id ? `${d.id} (${d.name})` : d.id)))}.`, seen.map((d) => d.id));
+    return ok(
+      `Visible objects: ${list(seen.map((d) => (d.name !== d.id ? `${d.id} (${d.name})` : d.id)))}.`,
+      seen.map((d) => d.id),
+    );
   },
 });
 
@@ -43,7 +58,13 @@ export const distToTarget = defineTool({
   description: 'Distance to a target, to check if target is reachable by the robot.',
   category: 'information',
   params: z.strictObject({ target: z.string().min(1).describe('object to measure the distance to') }),
-  card: { outputs: 'distance in metres from the robot arm to the target', whenToUse: 'to check whether a target is within the arm reach', dimension: 'perception', requires: ['perception'], tags: ['distance', 'reach', 'reachable', 'far', 'close'] },
+  card: {
+    outputs: 'distance in metres from the robot arm to the target',
+    whenToUse: 'to check whether a target is within the arm reach',
+    dimension: 'perception',
+    requires: ['perception'],
+    tags: ['distance', 'reach', 'reachable', 'far', 'close'],
+  },
   execute: ({ target }, { robot }) =>
     guarded(() => {
       const id = resolveName(robot, target, ['object'], 'visible');
@@ -57,13 +78,22 @@ export const getObjState = defineTool({
   description: "Retrieves an object's state (open/closed, on/off, sliced/not sliced, clean/dirty, empty/filled).",
   category: 'information',
   params: z.strictObject({ obj: z.string().min(1).describe('object whose state to read') }),
-  card: { outputs: 'the states that apply to the object', whenToUse: 'to check a precondition on state: is the fridge open, the stove off, the mug clean?', dimension: 'perception', requires: ['perception'], tags: ['state', 'open', 'closed', 'on', 'off', 'sliced', 'dirty', 'clean', 'filled', 'empty'] },
+  card: {
+    outputs: 'the states that apply to the object',
+    whenToUse: 'to check a precondition on state: is the fridge open, the stove off, the mug clean?',
+    dimension: 'perception',
+    requires: ['perception'],
+    tags: ['state', 'open', 'closed', 'on', 'off', 'sliced', 'dirty', 'clean', 'filled', 'empty'],
+  },
   execute: ({ obj }, { robot }) =>
     guarded(() => {
       const id = resolveName(robot, obj, ['object'], 'visible');
       const s = robot.perception.objectState(id);
       const words = Object.entries(s).map(([k, v]) => stateWord(k, v));
-      return ok(words.length ? `${label(robot, id)} is ${words.join(', ')}.` : `${label(robot, id)} has no changeable state.`, { obj: id, state: s });
+      return ok(words.length ? `${label(robot, id)} is ${words.join(', ')}.` : `${label(robot, id)} has no changeable state.`, {
+        obj: id,
+        state: s,
+      });
     }),
 });
 
@@ -95,7 +125,13 @@ export const checkObjRelationship = defineTool({
     relationship: z.enum(RAIDER_RELATIONS).describe('the spatial relationship to check'),
     obj: z.string().min(1).describe('the reference object'),
   }),
-  card: { outputs: 'ids of the objects in that relationship with obj, or none', whenToUse: 'to ground "the X left of the Y", and to find obstructions: blocking, inside, on top of', dimension: 'perception', requires: ['perception'], tags: ['relation', 'spatial', 'blocking', 'inside', 'on top', 'left', 'right', 'above', 'below', 'near', 'obstruct'] },
+  card: {
+    outputs: 'ids of the objects in that relationship with obj, or none',
+    whenToUse: 'to ground "the X left of the Y", and to find obstructions: blocking, inside, on top of',
+    dimension: 'perception',
+    requires: ['perception'],
+    tags: ['relation', 'spatial', 'blocking', 'inside', 'on top', 'left', 'right', 'above', 'below', 'near', 'obstruct'],
+  },
   execute: ({ relationship, obj }, { robot }) =>
     guarded(() => {
       const id = resolveName(robot, obj, ['object'], 'visible');
@@ -103,7 +139,9 @@ export const checkObjRelationship = defineTool({
       const st = robot.perception.objectState(id);
       const hidden = relationship === 'inside' && st['open'] === false ? ` (${id} is closed, so its inside cannot be seen)` : '';
       return ok(
-        found.length ? `Objects ${relationship} ${label(robot, id)}: ${found.map((f) => label(robot, f)).join(', ')}.` : `No objects ${relationship} ${label(robot, id)}${hidden}.`,
+        found.length
+          ? `Objects ${relationship} ${label(robot, id)}: ${found.map((f) => label(robot, f)).join(', ')}.`
+          : `No objects ${relationship} ${label(robot, id)}${hidden}.`,
         found,
       );
     }),
@@ -114,7 +152,13 @@ export const getObjProperties = defineTool({
   description: 'Details object properties (e.g., pickable, cookable, toggleable, openable, sliceable, receptacle).',
   category: 'information',
   params: z.strictObject({ obj: z.string().min(1).describe('object whose properties to read') }),
-  card: { outputs: 'properties, category and physical attributes of the object', whenToUse: 'for common-sense checks: can it be picked, opened, switched on, sliced? how heavy is it?', dimension: 'perception', requires: ['perception'], tags: ['properties', 'pickable', 'openable', 'toggleable', 'sliceable', 'cookable', 'weight', 'category'] },
+  card: {
+    outputs: 'properties, category and physical attributes of the object',
+    whenToUse: 'for common-sense checks: can it be picked, opened, switched on, sliced? how heavy is it?',
+    dimension: 'perception',
+    requires: ['perception'],
+    tags: ['properties', 'pickable', 'openable', 'toggleable', 'sliceable', 'cookable', 'weight', 'category'],
+  },
   execute: ({ obj }, { robot }) =>
     guarded(() => {
       const id = resolveName(robot, obj, ['object'], 'visible');
@@ -123,7 +167,10 @@ export const getObjProperties = defineTool({
         .filter(([, v]) => v)
         .map(([k]) => k);
       const mass = typeof p['massKg'] === 'number' ? `, weighs ${(p['massKg'] as number).toFixed(2)} kg` : '';
-      return ok(`${label(robot, id)}: ${flags.length ? flags.join(', ') : 'no special properties'}; category ${String(p['category'])}${mass}.`, p);
+      return ok(
+        `${label(robot, id)}: ${flags.length ? flags.join(', ') : 'no special properties'}; category ${String(p['category'])}${mass}.`,
+        p,
+      );
     }),
 });
 
@@ -133,7 +180,14 @@ export const RAIDER_HOUSEHOLD: Tool[] = [robotHolding, objectDetection, distToTa
 
 /** Picks the corpus entry sharing most content words with the query (RAIDER used sentence embeddings). */
 export function retrieveUserInfo(corpus: readonly string[], query: string): string | undefined {
-  const words = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9']+/).filter((w) => w.length > 2).map((w) => w.replace(/(s|es)$/, '')));
+  const words = (s: string) =>
+    new Set(
+      s
+        .toLowerCase()
+        .split(/[^a-z0-9']+/)
+        .filter((w) => w.length > 2)
+        .map((w) => w.replace(/(s|es)$/, '')),
+    );
   const q = words(query);
   let best: { s: string; score: number } | undefined;
   for (const entry of corpus) {
@@ -148,10 +202,16 @@ export function retrieveUserInfo(corpus: readonly string[], query: string): stri
 export function retrieveUserInformation(corpus: readonly string[]): Tool {
   return defineTool({
     name: 'retrieve_user_information',
-    description: "Retrieves the stored fact about the user (preferences and recent activity) most relevant to a query, e.g. 'favourite fruit' or 'pan used last'.",
+    description:
+      "Retrieves the stored fact about the user (preferences and recent activity) most relevant to a query, e.g. 'favourite fruit' or 'pan used last'.",
     category: 'information',
     params: z.strictObject({ query: z.string().min(2).describe('what to look up about the user') }),
-    card: { outputs: 'one sentence about the user, or nothing relevant', whenToUse: 'when an instruction refers to the user\'s preferences or history ("my favourite drink", "the pan I used")', dimension: 'cognition', tags: ['user', 'preference', 'favourite', 'history', 'memory'] },
+    card: {
+      outputs: 'one sentence about the user, or nothing relevant',
+      whenToUse: 'when an instruction refers to the user\'s preferences or history ("my favourite drink", "the pan I used")',
+      dimension: 'cognition',
+      tags: ['user', 'preference', 'favourite', 'history', 'memory'],
+    },
     execute: ({ query }) => {
       const hit = retrieveUserInfo(corpus, query);
       return hit ? ok(hit, { entry: hit }) : ok('No stored information about the user matches that query.');
@@ -170,7 +230,13 @@ export const RAIDER_ASSISTIVE: Tool[] = [
     description: 'Checks if the path to move to a target (human or object) is free and can be approached.',
     category: 'information',
     params: z.strictObject({ target: z.string().min(1).describe('human, object or place to approach') }),
-    card: { outputs: 'whether the way is free, or what blocks it', whenToUse: 'before approaching a person, object or counter', dimension: 'perception', requires: ['base', 'people'], tags: ['path', 'free', 'blocked', 'approach', 'obstacle'] },
+    card: {
+      outputs: 'whether the way is free, or what blocks it',
+      whenToUse: 'before approaching a person, object or counter',
+      dimension: 'perception',
+      requires: ['base', 'people'],
+      tags: ['path', 'free', 'blocked', 'approach', 'obstacle'],
+    },
     execute: ({ target }, { robot }) =>
       guarded(() => {
         const id = resolveName(robot, target, ['person', 'object', 'location']);
@@ -183,7 +249,13 @@ export const RAIDER_ASSISTIVE: Tool[] = [
     description: 'Returns the distance between two objects.',
     category: 'information',
     params: z.strictObject({ obj1: z.string().min(1), obj2: z.string().min(1) }),
-    card: { outputs: 'distance in metres between the two objects', whenToUse: 'to ground "the medicine closest to the plant"', dimension: 'perception', requires: ['perception'], tags: ['distance', 'closest', 'between'] },
+    card: {
+      outputs: 'distance in metres between the two objects',
+      whenToUse: 'to ground "the medicine closest to the plant"',
+      dimension: 'perception',
+      requires: ['perception'],
+      tags: ['distance', 'closest', 'between'],
+    },
     execute: ({ obj1, obj2 }, { robot }) =>
       guarded(() => {
         const a = resolveName(robot, obj1, ['object', 'person'], 'visible');
@@ -198,11 +270,19 @@ export const RAIDER_ASSISTIVE: Tool[] = [
     description: 'Returns the distance from the robot to an object.',
     category: 'information',
     params: z.strictObject({ obj: z.string().min(1) }),
-    card: { outputs: 'distance in metres from the robot arm to the object', whenToUse: 'to check the object is within reach before picking it', dimension: 'perception', requires: ['perception'], tags: ['distance', 'reach', 'reachable'] },
+    card: {
+      outputs: 'distance in metres from the robot arm to the object',
+      whenToUse: 'to check the object is within reach before picking it',
+      dimension: 'perception',
+      requires: ['perception'],
+      tags: ['distance', 'reach', 'reachable'],
+    },
     execute: ({ obj }, { robot }) =>
       guarded(() => {
         const id = resolveName(robot, obj, ['object'], 'visible');
-        return ok(`${label(robot, id)} is ${metres(robot.perception.distanceTo(id))} from the robot.`, { distanceM: Number(robot.perception.distanceTo(id).toFixed(3)) });
+        return ok(`${label(robot, id)} is ${metres(robot.perception.distanceTo(id))} from the robot.`, {
+          distanceM: Number(robot.perception.distanceTo(id).toFixed(3)),
+        });
       }),
   }),
   defineTool({
@@ -210,7 +290,13 @@ export const RAIDER_ASSISTIVE: Tool[] = [
     description: 'Checks for humans present (not necessarily recognized; can be an id).',
     category: 'information',
     params: z.strictObject({}),
-    card: { outputs: 'ids of the people in view', whenToUse: 'before any action that involves a person', dimension: 'perception', requires: ['people'], tags: ['human', 'people', 'person', 'present'] },
+    card: {
+      outputs: 'ids of the people in view',
+      whenToUse: 'before any action that involves a person',
+      dimension: 'perception',
+      requires: ['people'],
+      tags: ['human', 'people', 'person', 'present'],
+    },
     execute: (_a, { robot }) => {
       const ids = robot.people!.around();
       return ok(ids.length ? `Humans around: ${ids.join(', ')}.` : 'No humans around.', ids);
@@ -221,7 +307,13 @@ export const RAIDER_ASSISTIVE: Tool[] = [
     description: 'Identifies specific humans in sight with a name.',
     category: 'information',
     params: z.strictObject({}),
-    card: { outputs: 'names of the people the robot recognises', whenToUse: 'to confirm the person to serve is present and identified', dimension: 'perception', requires: ['people'], tags: ['recognize', 'identify', 'name', 'face'] },
+    card: {
+      outputs: 'names of the people the robot recognises',
+      whenToUse: 'to confirm the person to serve is present and identified',
+      dimension: 'perception',
+      requires: ['people'],
+      tags: ['recognize', 'identify', 'name', 'face'],
+    },
     execute: (_a, { robot }) => {
       const r = robot.people!.recognize();
       return ok(r.length ? `Recognized: ${r.map((p) => `${p.name} (${p.id})`).join(', ')}.` : 'Nobody is recognized.', r);
@@ -232,7 +324,13 @@ export const RAIDER_ASSISTIVE: Tool[] = [
     description: 'Returns the distance from the robot to a human.',
     category: 'information',
     params: humanParam,
-    card: { outputs: 'distance in metres between the robot and the person', whenToUse: 'before a handover (it must happen within 0.5 m)', dimension: 'perception', requires: ['people'], tags: ['distance', 'human', 'handover'] },
+    card: {
+      outputs: 'distance in metres between the robot and the person',
+      whenToUse: 'before a handover (it must happen within 0.5 m)',
+      dimension: 'perception',
+      requires: ['people'],
+      tags: ['distance', 'human', 'handover'],
+    },
     execute: ({ specific_human }, { robot }) =>
       guarded(() => {
         const id = resolveName(robot, specific_human, ['person']);
@@ -245,7 +343,13 @@ export const RAIDER_ASSISTIVE: Tool[] = [
     description: "Checks if the human's hands are free to receive an object.",
     category: 'information',
     params: humanParam,
-    card: { outputs: 'whether the person has a free hand', whenToUse: 'before handing something over', dimension: 'perception', requires: ['people'], tags: ['hands', 'free', 'handover', 'receive'] },
+    card: {
+      outputs: 'whether the person has a free hand',
+      whenToUse: 'before handing something over',
+      dimension: 'perception',
+      requires: ['people'],
+      tags: ['hands', 'free', 'handover', 'receive'],
+    },
     execute: ({ specific_human }, { robot }) =>
       guarded(() => {
         const id = resolveName(robot, specific_human, ['person']);
@@ -258,7 +362,13 @@ export const RAIDER_ASSISTIVE: Tool[] = [
     description: 'Checks if the human is looking at the robot, ready for interaction.',
     category: 'information',
     params: humanParam,
-    card: { outputs: 'whether the person looks at the robot', whenToUse: 'before a handover or a spoken question', dimension: 'perception', requires: ['people'], tags: ['gaze', 'looking', 'attention'] },
+    card: {
+      outputs: 'whether the person looks at the robot',
+      whenToUse: 'before a handover or a spoken question',
+      dimension: 'perception',
+      requires: ['people'],
+      tags: ['gaze', 'looking', 'attention'],
+    },
     execute: ({ specific_human }, { robot }) =>
       guarded(() => {
         const id = resolveName(robot, specific_human, ['person']);
@@ -279,7 +389,13 @@ export const RAIDER_RECOVERY: Tool[] = [
     description: 'Asks the human a question and waits for the answer.',
     category: 'action',
     params: z.strictObject({ question: z.string().min(1) }),
-    card: { outputs: 'the answer, or that nobody answered', whenToUse: 'when information is missing or the instruction is ambiguous', dimension: 'execution', requires: ['speech'], tags: ['ask', 'question', 'clarify', 'human'] },
+    card: {
+      outputs: 'the answer, or that nobody answered',
+      whenToUse: 'when information is missing or the instruction is ambiguous',
+      dimension: 'execution',
+      requires: ['speech'],
+      tags: ['ask', 'question', 'clarify', 'human'],
+    },
     execute: async ({ question }, { robot, signal }) => outcomeResult(await robot.speech!.ask(question, 30, signal)),
   }),
   defineTool({
@@ -287,7 +403,13 @@ export const RAIDER_RECOVERY: Tool[] = [
     description: 'Says a statement to the human.',
     category: 'action',
     params: z.strictObject({ statement: z.string().min(1) }),
-    card: { outputs: 'confirmation', whenToUse: 'to explain an issue or report progress', dimension: 'execution', requires: ['speech'], tags: ['say', 'tell', 'explain', 'speak'] },
+    card: {
+      outputs: 'confirmation',
+      whenToUse: 'to explain an issue or report progress',
+      dimension: 'execution',
+      requires: ['speech'],
+      tags: ['say', 'tell', 'explain', 'speak'],
+    },
     execute: async ({ statement }, { robot }) => outcomeResult(await robot.speech!.say(statement)),
   }),
   defineTool({
@@ -295,7 +417,13 @@ export const RAIDER_RECOVERY: Tool[] = [
     description: 'Moves the robot base to a location (a counter, appliance, table or person).',
     category: 'action',
     params: z.strictObject({ location: z.string().min(1).describe('a named location, an object or a person') }),
-    card: { outputs: 'arrival, or why the way is blocked', whenToUse: 'to get within reach of something', dimension: 'execution', requires: ['base'], tags: ['move', 'go', 'navigate', 'drive', 'approach'] },
+    card: {
+      outputs: 'arrival, or why the way is blocked',
+      whenToUse: 'to get within reach of something',
+      dimension: 'execution',
+      requires: ['base'],
+      tags: ['move', 'go', 'navigate', 'drive', 'approach'],
+    },
     execute: ({ location }, { robot, signal }) =>
       guarded(async () => {
         const r = robot.perception.resolve(location, { kinds: ['location', 'person', 'object'] });
@@ -308,24 +436,45 @@ export const RAIDER_RECOVERY: Tool[] = [
     description: 'Picks up an object with the gripper.',
     category: 'action',
     params: objParam,
-    card: { outputs: 'success, or the physical reason it failed', whenToUse: 'to take an object; the hand must be empty', dimension: 'execution', requires: ['arm'], tags: ['pick', 'grasp', 'take', 'grab'] },
-    execute: ({ object }, { robot, signal }) => guarded(async () => outcomeResult(await robot.arm!.pick(resolveName(robot, object), signal))),
+    card: {
+      outputs: 'success, or the physical reason it failed',
+      whenToUse: 'to take an object; the hand must be empty',
+      dimension: 'execution',
+      requires: ['arm'],
+      tags: ['pick', 'grasp', 'take', 'grab'],
+    },
+    execute: ({ object }, { robot, signal }) =>
+      guarded(async () => outcomeResult(await robot.arm!.pick(resolveName(robot, object), signal))),
   }),
   defineTool({
     name: 'place',
     description: 'Places the held object on or in a target (a counter, table, container or appliance).',
     category: 'action',
     params: objParam,
-    card: { outputs: 'success, or why it could not be placed', whenToUse: 'to put down what the robot holds', dimension: 'execution', requires: ['arm'], tags: ['place', 'put', 'drop', 'set down'] },
-    execute: ({ object }, { robot, signal }) => guarded(async () => outcomeResult(await robot.arm!.place({ kind: 'object', id: resolveName(robot, object) }, signal))),
+    card: {
+      outputs: 'success, or why it could not be placed',
+      whenToUse: 'to put down what the robot holds',
+      dimension: 'execution',
+      requires: ['arm'],
+      tags: ['place', 'put', 'drop', 'set down'],
+    },
+    execute: ({ object }, { robot, signal }) =>
+      guarded(async () => outcomeResult(await robot.arm!.place({ kind: 'object', id: resolveName(robot, object) }, signal))),
   }),
   defineTool({
     name: 'slice',
     description: 'Slices an object with the knife the robot holds.',
     category: 'action',
     params: objParam,
-    card: { outputs: 'success, or why it could not slice', whenToUse: 'to slice food; needs a knife in the hand', dimension: 'execution', requires: ['arm'], tags: ['slice', 'cut', 'knife'] },
-    execute: ({ object }, { robot, signal }) => guarded(async () => outcomeResult(await robot.arm!.slice(resolveName(robot, object), signal))),
+    card: {
+      outputs: 'success, or why it could not slice',
+      whenToUse: 'to slice food; needs a knife in the hand',
+      dimension: 'execution',
+      requires: ['arm'],
+      tags: ['slice', 'cut', 'knife'],
+    },
+    execute: ({ object }, { robot, signal }) =>
+      guarded(async () => outcomeResult(await robot.arm!.slice(resolveName(robot, object), signal))),
   }),
   ...(['open', 'close'] as const).map((verb) =>
     defineTool({
@@ -333,8 +482,15 @@ export const RAIDER_RECOVERY: Tool[] = [
       description: `${verb === 'open' ? 'Opens' : 'Closes'} an openable object (fridge, cabinet, drawer, microwave).`,
       category: 'action',
       params: objParam,
-      card: { outputs: 'success, or why not', whenToUse: `to ${verb} a door or drawer; needs a free hand`, dimension: 'execution', requires: ['arm'], tags: [verb, 'door', 'drawer'] },
-      execute: ({ object }, { robot, signal }) => guarded(async () => outcomeResult(await robot.arm!.setOpen(resolveName(robot, object), verb === 'open', signal))),
+      card: {
+        outputs: 'success, or why not',
+        whenToUse: `to ${verb} a door or drawer; needs a free hand`,
+        dimension: 'execution',
+        requires: ['arm'],
+        tags: [verb, 'door', 'drawer'],
+      },
+      execute: ({ object }, { robot, signal }) =>
+        guarded(async () => outcomeResult(await robot.arm!.setOpen(resolveName(robot, object), verb === 'open', signal))),
     }),
   ),
   ...(['turnon', 'turnoff'] as const).map((verb) =>
@@ -343,8 +499,15 @@ export const RAIDER_RECOVERY: Tool[] = [
       description: `Switches an appliance ${verb === 'turnon' ? 'on' : 'off'}.`,
       category: 'action',
       params: objParam,
-      card: { outputs: 'success, or why not', whenToUse: `to switch an appliance ${verb === 'turnon' ? 'on' : 'off'}; needs a free hand`, dimension: 'execution', requires: ['arm'], tags: ['switch', 'turn', verb === 'turnon' ? 'on' : 'off', 'appliance'] },
-      execute: ({ object }, { robot, signal }) => guarded(async () => outcomeResult(await robot.arm!.setSwitch(resolveName(robot, object), verb === 'turnon', signal))),
+      card: {
+        outputs: 'success, or why not',
+        whenToUse: `to switch an appliance ${verb === 'turnon' ? 'on' : 'off'}; needs a free hand`,
+        dimension: 'execution',
+        requires: ['arm'],
+        tags: ['switch', 'turn', verb === 'turnon' ? 'on' : 'off', 'appliance'],
+      },
+      execute: ({ object }, { robot, signal }) =>
+        guarded(async () => outcomeResult(await robot.arm!.setSwitch(resolveName(robot, object), verb === 'turnon', signal))),
     }),
   ),
 ];

@@ -55,7 +55,11 @@ describe('RTW hierarchical (MAYA): task tools follow the world', () => {
 
   it('a mobile robot that sees nothing explains why there are no tasks', async () => {
     const robot = await openSimRobot('tabletop/workshop');
-    expect(mayaTaskTools(robot).map((t) => t.name).filter((n) => !n.startsWith('go_to_'))).toEqual([]);
+    expect(
+      mayaTaskTools(robot)
+        .map((t) => t.name)
+        .filter((n) => !n.startsWith('go_to_')),
+    ).toEqual([]);
     const why = await byName(mayaInformationTools(robot), 'why_no_objects_or_tasks').call({}, ctx(robot));
     expect(why.content).toMatch(/sees no objects/);
   });

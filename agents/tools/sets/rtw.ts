@@ -23,7 +23,10 @@ export const NUDGE_LIMIT = 0.1;
 function describeRobot(robot: Robot): string {
   const i = robot.info;
   const lines = [`I am ${i.name} (${i.kind.replace('_', ' ')}). ${i.description}`];
-  if (i.arm) lines.push(`Arm: reaches ${i.arm.reachM.toFixed(2)} m, lifts up to ${i.arm.payloadKg} kg, gripper opens ${Math.round(i.arm.gripperOpeningM * 100)} cm; postures: ${i.arm.postures.join(', ')}.`);
+  if (i.arm)
+    lines.push(
+      `Arm: reaches ${i.arm.reachM.toFixed(2)} m, lifts up to ${i.arm.payloadKg} kg, gripper opens ${Math.round(i.arm.gripperOpeningM * 100)} cm; postures: ${i.arm.postures.join(', ')}.`,
+    );
   if (i.base) lines.push(`Base: ${i.base.footprintM[0]} × ${i.base.footprintM[1]} m footprint, up to ${i.base.maxSpeedMps} m/s.`);
   if (i.places.length) lines.push(`Places I know: ${i.places.map((p) => p.id).join(', ')}.`);
   lines.push(`Capabilities: ${i.capabilities.join(', ')}.`);
@@ -35,7 +38,12 @@ const describeYourself = defineTool({
   description: 'Static information about this robot: what it is, its arm, base, sensors and the places it knows.',
   category: 'information',
   params: z.strictObject({}),
-  card: { outputs: 'a short description of the robot', whenToUse: 'who are you? what are you? what can your arm lift?', dimension: 'cognition', tags: ['static', 'self'] },
+  card: {
+    outputs: 'a short description of the robot',
+    whenToUse: 'who are you? what are you? what can your arm lift?',
+    dimension: 'cognition',
+    tags: ['static', 'self'],
+  },
   execute: (_a, { robot }) => ok(describeRobot(robot), robot.info),
 });
 
@@ -48,7 +56,14 @@ const takeAStep = defineTool({
     left: z.number().min(-STEP_LIMITS.left).max(STEP_LIMITS.left).default(0).describe('metres, negative steps right'),
     turn: z.number().min(-STEP_LIMITS.turnDeg).max(STEP_LIMITS.turnDeg).default(0).describe('degrees, positive turns left'),
   }),
-  card: { outputs: 'success, or why the step was refused', whenToUse: 'a small adjustment of where the robot stands', constraints: 'bounded step; larger moves need several steps', dimension: 'execution', requires: ['base'], tags: ['step', 'move', 'base'] },
+  card: {
+    outputs: 'success, or why the step was refused',
+    whenToUse: 'a small adjustment of where the robot stands',
+    constraints: 'bounded step; larger moves need several steps',
+    dimension: 'execution',
+    requires: ['base'],
+    tags: ['step', 'move', 'base'],
+  },
   execute: async ({ forward, left, turn }, { robot, signal }) => outcomeResult(await robot.base!.step(forward, left, turn, signal)),
 });
 
@@ -61,7 +76,14 @@ const nudgeArm = defineTool({
     left: z.number().min(-NUDGE_LIMIT).max(NUDGE_LIMIT).default(0).describe('metres'),
     up: z.number().min(-NUDGE_LIMIT).max(NUDGE_LIMIT).default(0).describe('metres'),
   }),
-  card: { outputs: 'success, or why the arm could not move there', whenToUse: 'small corrections of the gripper position', constraints: 'bounded move', dimension: 'execution', requires: ['arm'], tags: ['arm', 'nudge', 'move'] },
+  card: {
+    outputs: 'success, or why the arm could not move there',
+    whenToUse: 'small corrections of the gripper position',
+    constraints: 'bounded move',
+    dimension: 'execution',
+    requires: ['arm'],
+    tags: ['arm', 'nudge', 'move'],
+  },
   execute: async ({ forward, left, up }, { robot, signal }) => outcomeResult(await robot.arm!.nudge(forward, left, up, signal)),
 });
 
@@ -72,7 +94,13 @@ function movePosture(postures: readonly string[]): Tool {
     description: `Moves the arm to a named posture: ${names.join(', ')}.`,
     category: 'action',
     params: z.strictObject({ posture: z.enum(names) }),
-    card: { outputs: 'success or failure', whenToUse: 'tuck the arm, or take a pre-planned pose', dimension: 'execution', requires: ['arm'], tags: ['posture', 'arm'] },
+    card: {
+      outputs: 'success or failure',
+      whenToUse: 'tuck the arm, or take a pre-planned pose',
+      dimension: 'execution',
+      requires: ['arm'],
+      tags: ['posture', 'arm'],
+    },
     execute: async ({ posture }, { robot, signal }) => outcomeResult(await robot.arm!.moveToPosture(posture, signal)),
   });
 }
@@ -82,7 +110,13 @@ const wave = defineTool({
   description: 'Waves the gripper side to side: a pre-planned greeting gesture, the same every time.',
   category: 'action',
   params: z.strictObject({ times: z.int().min(1).max(3).default(2).describe('how many waves') }),
-  card: { outputs: 'success, or where the motion stopped', whenToUse: 'greeting someone, or saying goodbye', dimension: 'execution', requires: ['arm'], tags: ['gesture', 'greet', 'demo'] },
+  card: {
+    outputs: 'success, or where the motion stopped',
+    whenToUse: 'greeting someone, or saying goodbye',
+    dimension: 'execution',
+    requires: ['arm'],
+    tags: ['gesture', 'greet', 'demo'],
+  },
   execute: async ({ times }, { robot, signal }) => {
     const arm = robot.arm!;
     const up = await arm.nudge(0, 0, 0.08, signal);
@@ -113,10 +147,16 @@ export type RequestCategory = 'information' | 'task';
 /** MAYA's first step: the model sorts the request before it sees any tools. */
 export const classifyRequest = defineTool({
   name: 'classify_request',
-  description: 'First step for every request: say whether the user wants information (a question) or a task (the robot should do something). You then get the tools of that category.',
+  description:
+    'First step for every request: say whether the user wants information (a question) or a task (the robot should do something). You then get the tools of that category.',
   category: 'information',
   params: z.strictObject({ category: z.enum(['information', 'task']).describe('information: a question; task: something to do') }),
-  card: { outputs: 'the category; the next step shows its tools', whenToUse: 'before anything else, once per request', dimension: 'reasoning', tags: ['hierarchy', 'classify'] },
+  card: {
+    outputs: 'the category; the next step shows its tools',
+    whenToUse: 'before anything else, once per request',
+    dimension: 'reasoning',
+    tags: ['hierarchy', 'classify'],
+  },
   execute: ({ category }) => ok(`Classified as ${category}. The ${category} tools are now available.`, { category }),
 });
 
@@ -156,26 +196,60 @@ export function mayaTaskSpecs(robot: Robot): TaskSpec[] {
     for (const d of seen) {
       const p = props(robot, d.id);
       const s = robot.perception.objectState(d.id);
-      if (p['openable'] && s['open'] === false) specs.push({ name: `open_${d.id}`, description: `Open ${d.name} (${d.id}).`, run: (_r, sig) => arm.setOpen(d.id, true, sig) });
-      if (p['openable'] && s['open'] === true) specs.push({ name: `close_${d.id}`, description: `Close ${d.name} (${d.id}).`, run: (_r, sig) => arm.setOpen(d.id, false, sig) });
-      if (p['toggleable'] && s['on'] === false) specs.push({ name: `switch_on_${d.id}`, description: `Switch on ${d.name} (${d.id}).`, run: (_r, sig) => arm.setSwitch(d.id, true, sig) });
-      if (p['toggleable'] && s['on'] === true) specs.push({ name: `switch_off_${d.id}`, description: `Switch off ${d.name} (${d.id}).`, run: (_r, sig) => arm.setSwitch(d.id, false, sig) });
-      if (p['sliceable'] && s['sliced'] === false && held && /knife/.test(held)) specs.push({ name: `slice_${d.id}`, description: `Slice ${d.name} (${d.id}) with the knife in the hand.`, run: (_r, sig) => arm.slice(d.id, sig) });
-      if (p['pickable'] && !held && !noTaskReason(robot, d, held)) specs.push({ name: `pick_${d.id}`, description: `Pick up ${d.name} (${d.id}).`, run: (_r, sig) => arm.pick(d.id, sig) });
+      if (p['openable'] && s['open'] === false)
+        specs.push({ name: `open_${d.id}`, description: `Open ${d.name} (${d.id}).`, run: (_r, sig) => arm.setOpen(d.id, true, sig) });
+      if (p['openable'] && s['open'] === true)
+        specs.push({ name: `close_${d.id}`, description: `Close ${d.name} (${d.id}).`, run: (_r, sig) => arm.setOpen(d.id, false, sig) });
+      if (p['toggleable'] && s['on'] === false)
+        specs.push({
+          name: `switch_on_${d.id}`,
+          description: `Switch on ${d.name} (${d.id}).`,
+          run: (_r, sig) => arm.setSwitch(d.id, true, sig),
+        });
+      if (p['toggleable'] && s['on'] === true)
+        specs.push({
+          name: `switch_off_${d.id}`,
+          description: `Switch off ${d.name} (${d.id}).`,
+          run: (_r, sig) => arm.setSwitch(d.id, false, sig),
+        });
+      if (p['sliceable'] && s['sliced'] === false && held && /knife/.test(held))
+        specs.push({
+          name: `slice_${d.id}`,
+          description: `Slice ${d.name} (${d.id}) with the knife in the hand.`,
+          run: (_r, sig) => arm.slice(d.id, sig),
+        });
+      if (p['pickable'] && !held && !noTaskReason(robot, d, held))
+        specs.push({ name: `pick_${d.id}`, description: `Pick up ${d.name} (${d.id}).`, run: (_r, sig) => arm.pick(d.id, sig) });
     }
     if (held) {
-      const targets = seen.filter((d) => d.id !== held && (props(robot, d.id)['receptacle'] || robot.perception.objectProperties(d.id)['fixed'] === true));
+      const targets = seen.filter(
+        (d) => d.id !== held && (props(robot, d.id)['receptacle'] || robot.perception.objectProperties(d.id)['fixed'] === true),
+      );
       for (const t of targets) {
         const rel = props(robot, t.id)['receptacle'] ? 'in' : 'on';
-        specs.push({ name: `put_${held}_${rel}_${t.id}`, description: `Put ${held} ${rel === 'in' ? 'into' : 'on'} ${t.name} (${t.id}).`, run: (_r, sig) => arm.place({ kind: 'object', id: t.id, relation: rel }, sig) });
+        specs.push({
+          name: `put_${held}_${rel}_${t.id}`,
+          description: `Put ${held} ${rel === 'in' ? 'into' : 'on'} ${t.name} (${t.id}).`,
+          run: (_r, sig) => arm.place({ kind: 'object', id: t.id, relation: rel }, sig),
+        });
       }
       if (robot.people) {
-        for (const person of robot.people.around()) specs.push({ name: `hand_${held}_to_${person}`, description: `Hand ${held} to ${person}.`, run: (_r, sig) => arm.handover(person, sig) });
+        for (const person of robot.people.around())
+          specs.push({
+            name: `hand_${held}_to_${person}`,
+            description: `Hand ${held} to ${person}.`,
+            run: (_r, sig) => arm.handover(person, sig),
+          });
       }
     }
   }
   if (robot.base) {
-    for (const place of robot.info.places) specs.push({ name: `go_to_${place.id}`, description: `Drive to ${place.title ?? place.id}.`, run: (r, sig) => r.base!.navigate(place.id, sig) });
+    for (const place of robot.info.places)
+      specs.push({
+        name: `go_to_${place.id}`,
+        description: `Drive to ${place.title ?? place.id}.`,
+        run: (r, sig) => r.base!.navigate(place.id, sig),
+      });
   }
   // Tool names are limited to 64 characters of [a-zA-Z0-9_-].
   return specs.filter((s) => /^[a-zA-Z0-9_-]{1,64}$/.test(s.name));
@@ -189,7 +263,13 @@ export function mayaTaskTools(robot: Robot): Tool[] {
       description: `${t.description} Available because of what the robot sees now.`,
       category: 'action',
       params: z.strictObject({}),
-      card: { outputs: 'success or failure with a reason', whenToUse: t.description, constraints: 'generated from the current world state; one per iteration', dimension: 'execution', tags: ['task', 'dynamic'] },
+      card: {
+        outputs: 'success or failure with a reason',
+        whenToUse: t.description,
+        constraints: 'generated from the current world state; one per iteration',
+        dimension: 'execution',
+        tags: ['task', 'dynamic'],
+      },
       execute: async (_a, { robot: r, signal }) => outcomeResult(await t.run(r, signal)),
     }),
   );
@@ -200,17 +280,26 @@ const explainSafetyFeatures = defineTool({
   description: "Explains the robot's safety features and limits.",
   category: 'information',
   params: z.strictObject({}),
-  card: { outputs: 'the safety features in words', whenToUse: 'is it safe? what happens if…?', dimension: 'cognition', tags: ['safety', 'static'] },
+  card: {
+    outputs: 'the safety features in words',
+    whenToUse: 'is it safe? what happens if…?',
+    dimension: 'cognition',
+    tags: ['safety', 'static'],
+  },
   execute: (_a, { robot }) => {
     const i = robot.info;
     const lines = [
       'An emergency stop halts every motion at once; the robot waits until it is released.',
-      'Every physical action can be stopped mid-motion, and actions can be set to need a person\'s approval first.',
+      "Every physical action can be stopped mid-motion, and actions can be set to need a person's approval first.",
       'Tasks are offered only when the robot sees what they act on, and one task runs at a time.',
     ];
-    if (i.arm) lines.push(`The arm lifts at most ${i.arm.payloadKg} kg and reaches ${i.arm.reachM.toFixed(2)} m; heavier or farther things are refused, not attempted blindly.`);
+    if (i.arm)
+      lines.push(
+        `The arm lifts at most ${i.arm.payloadKg} kg and reaches ${i.arm.reachM.toFixed(2)} m; heavier or farther things are refused, not attempted blindly.`,
+      );
     if (i.base && !i.base.tucksArmItself) lines.push('The base refuses to drive while the arm sticks out of its footprint.');
-    if (robot.has('battery')) lines.push(`The battery reports low below ${i.batteryThresholds.low}% and critical below ${i.batteryThresholds.critical}%.`);
+    if (robot.has('battery'))
+      lines.push(`The battery reports low below ${i.batteryThresholds.low}% and critical below ${i.batteryThresholds.critical}%.`);
     return ok(lines.join('\n'));
   },
 });
@@ -223,7 +312,12 @@ const listAvailableTasks = defineTool({
   card: { outputs: 'task names with descriptions', whenToUse: 'what can you do now?', dimension: 'cognition', tags: ['tasks', 'dynamic'] },
   execute: (_a, { robot }) => {
     const specs = mayaTaskSpecs(robot);
-    return ok(specs.length ? `Tasks available now:\n${specs.map((s) => `- ${s.name}: ${s.description}`).join('\n')}` : 'No tasks are available right now. Ask why_no_objects_or_tasks for the reasons.', specs.map((s) => s.name));
+    return ok(
+      specs.length
+        ? `Tasks available now:\n${specs.map((s) => `- ${s.name}: ${s.description}`).join('\n')}`
+        : 'No tasks are available right now. Ask why_no_objects_or_tasks for the reasons.',
+      specs.map((s) => s.name),
+    );
   },
 });
 
@@ -232,7 +326,12 @@ const whyNoObjectsOrTasks = defineTool({
   description: 'Troubleshooting: explains why the robot sees no objects, or why an object it sees offers no task.',
   category: 'information',
   params: z.strictObject({}),
-  card: { outputs: 'reasons, object by object', whenToUse: 'why can\'t you do X? why don\'t you see Y?', dimension: 'reasoning', tags: ['troubleshooting', 'explain'] },
+  card: {
+    outputs: 'reasons, object by object',
+    whenToUse: "why can't you do X? why don't you see Y?",
+    dimension: 'reasoning',
+    tags: ['troubleshooting', 'explain'],
+  },
   execute: (_a, { robot }) => {
     const seen = robot.perception.detect();
     const held = robot.perception.holding();
@@ -248,7 +347,8 @@ const whyNoObjectsOrTasks = defineTool({
       if (why) lines.push(`${d.id}: no task, because ${why}.`);
     }
     const battery = robot.has('battery') ? robot.battery() : undefined;
-    if (battery && (battery.level === 'critical' || battery.level === 'empty')) lines.push(`The battery is ${battery.level} (${battery.percent}%).`);
+    if (battery && (battery.level === 'critical' || battery.level === 'empty'))
+      lines.push(`The battery is ${battery.level} (${battery.percent}%).`);
     if (!lines.length) lines.push(`Every object in view offers a task: ${list(mayaTaskSpecs(robot).map((s) => s.name))}.`);
     return ok(lines.join('\n'));
   },
@@ -259,7 +359,13 @@ const whatDoYouSee = defineTool({
   description: 'Lists the objects the robot sees now, with their states.',
   category: 'information',
   params: z.strictObject({}),
-  card: { outputs: 'objects in view and their states', whenToUse: 'what is in front of you?', dimension: 'perception', requires: ['perception'], tags: ['perception', 'dynamic'] },
+  card: {
+    outputs: 'objects in view and their states',
+    whenToUse: 'what is in front of you?',
+    dimension: 'perception',
+    requires: ['perception'],
+    tags: ['perception', 'dynamic'],
+  },
   execute: (_a, { robot }) => {
     const seen = robot.perception.detect();
     if (!seen.length) return ok('I see no objects from here.');
@@ -320,7 +426,7 @@ function checkAttr(schema: WorldModelSchema, type: string, attr: string, role: s
 const retrieveNodes = defineTool({
   name: 'retrieve_nodes',
   description:
-    'Guarded query template over the world model (AIMM\'s RetrieveNodes): finds nodes of one type, optionally where an attribute equals a value, and returns one attribute of each. Node types and attributes are checked against the world model\'s schema.',
+    "Guarded query template over the world model (AIMM's RetrieveNodes): finds nodes of one type, optionally where an attribute equals a value, and returns one attribute of each. Node types and attributes are checked against the world model's schema.",
   category: 'information',
   params: z.strictObject({
     node_type: z.string().min(1).describe('a node type in the world model, e.g. bowl, location, robot'),
@@ -328,7 +434,14 @@ const retrieveNodes = defineTool({
     match_value: z.union([z.string(), z.number(), z.boolean()]).optional().describe('value the match_attribute must equal'),
     return_attribute: z.string().min(1).describe('attribute to return for each node, e.g. mass_kg, colour, position, parent'),
   }),
-  card: { outputs: 'the query as a template and one line per matching node', whenToUse: 'when the getters do not answer: properties of all nodes of a type', constraints: 'templates only; no free-form queries', dimension: 'cognition', requires: ['world_model'], tags: ['query', 'cypher', 'template'] },
+  card: {
+    outputs: 'the query as a template and one line per matching node',
+    whenToUse: 'when the getters do not answer: properties of all nodes of a type',
+    constraints: 'templates only; no free-form queries',
+    dimension: 'cognition',
+    requires: ['world_model'],
+    tags: ['query', 'cypher', 'template'],
+  },
   execute: ({ node_type, match_attribute, match_value, return_attribute }, { robot }) => {
     const nodes = robot.worldModel!.nodes();
     const schema = worldModelSchema(nodes);
@@ -336,20 +449,25 @@ const retrieveNodes = defineTool({
       checkType(schema, node_type) ??
       (match_attribute ? checkAttr(schema, node_type, match_attribute, 'match_attribute') : undefined) ??
       checkAttr(schema, node_type, return_attribute, 'return_attribute') ??
-      ((match_attribute === undefined) !== (match_value === undefined) ? 'give match_attribute and match_value together, or neither' : undefined);
+      ((match_attribute === undefined) !== (match_value === undefined)
+        ? 'give match_attribute and match_value together, or neither'
+        : undefined);
     if (problem) return fail(problem);
     const where = match_attribute ? ` WHERE n.${match_attribute} = ${JSON.stringify(match_value)}` : '';
     const query = `MATCH (n:${node_type})${where} RETURN n.id, n.${return_attribute}`;
     const hits = nodes.filter((n) => n.type === node_type && (match_attribute === undefined || field(n, match_attribute) === match_value));
     const rows = hits.map((n) => ({ id: n.id, [return_attribute]: field(n, return_attribute) }));
-    return ok(`${query}\n${rows.length ? rows.map((r) => `- ${r.id}: ${show(r[return_attribute])}`).join('\n') : '(no nodes match)'}`, { query, rows });
+    return ok(`${query}\n${rows.length ? rows.map((r) => `- ${r.id}: ${show(r[return_attribute])}`).join('\n') : '(no nodes match)'}`, {
+      query,
+      rows,
+    });
   },
 });
 
 const retrieveParentOrChild = defineTool({
   name: 'retrieve_parent_or_child',
   description:
-    'Guarded query template over the world-model tree (AIMM\'s RetrieveParentOrChild): the parent of a node (what it is on, in or at) or its children (what is on or in it), returning one attribute of each.',
+    "Guarded query template over the world-model tree (AIMM's RetrieveParentOrChild): the parent of a node (what it is on, in or at) or its children (what is on or in it), returning one attribute of each.",
   category: 'information',
   params: z.strictObject({
     node_name: z.string().min(1).describe('the node to start from (fuzzy names are resolved)'),
@@ -357,7 +475,14 @@ const retrieveParentOrChild = defineTool({
     relation: z.enum(['on', 'in', 'at', 'any']).default('any').describe('only edges of this relation'),
     return_attribute: z.string().min(1).default('id').describe('attribute to return for each related node'),
   }),
-  card: { outputs: 'the query as a template and the related nodes', whenToUse: 'what is in X? what is X on?', constraints: 'templates only; no free-form queries', dimension: 'cognition', requires: ['world_model'], tags: ['query', 'cypher', 'template', 'relation'] },
+  card: {
+    outputs: 'the query as a template and the related nodes',
+    whenToUse: 'what is in X? what is X on?',
+    constraints: 'templates only; no free-form queries',
+    dimension: 'cognition',
+    requires: ['world_model'],
+    tags: ['query', 'cypher', 'template', 'relation'],
+  },
   execute: ({ node_name, direction, relation, return_attribute }, { robot }) =>
     guarded(() => {
       const nodes = robot.worldModel!.nodes();
@@ -377,9 +502,16 @@ const retrieveParentOrChild = defineTool({
         related = nodes.filter((n) => n.parent === id && (relation === 'any' || n.relation === relation));
       }
       const known = new Set(related.flatMap((n) => [...NODE_FIELDS, ...Object.keys(n.attributes)]));
-      if (related.length && !known.has(return_attribute)) return fail(`return_attribute "${return_attribute}" is not an attribute of the related nodes; they have: ${[...known].sort().join(', ')}`);
-      const edge = (n: WorldModelNode): string => (direction === 'parent' ? (start.relation ?? 'related to') : (n.relation ?? 'related to'));
-      const lines = related.map((n) => `- ${direction === 'parent' ? `${id} is ${edge(n)} ${n.id}` : `${n.id} is ${edge(n)} ${id}`}${return_attribute === 'id' ? '' : `; ${return_attribute}: ${show(field(n, return_attribute))}`}`);
+      if (related.length && !known.has(return_attribute))
+        return fail(
+          `return_attribute "${return_attribute}" is not an attribute of the related nodes; they have: ${[...known].sort().join(', ')}`,
+        );
+      const edge = (n: WorldModelNode): string =>
+        direction === 'parent' ? (start.relation ?? 'related to') : (n.relation ?? 'related to');
+      const lines = related.map(
+        (n) =>
+          `- ${direction === 'parent' ? `${id} is ${edge(n)} ${n.id}` : `${n.id} is ${edge(n)} ${id}`}${return_attribute === 'id' ? '' : `; ${return_attribute}: ${show(field(n, return_attribute))}`}`,
+      );
       return ok(`${query}\n${lines.length ? lines.join('\n') : '(nothing related)'}`, { query, nodes: related.map((n) => n.id) });
     }),
 });
@@ -389,9 +521,16 @@ export const WORLD_MODEL_QUERIES: Tool[] = [retrieveNodes, retrieveParentOrChild
 /** AIMM's fallback step: the model asks for the query templates when getters and setters do not suffice. */
 export const requestQueryTools = defineTool({
   name: 'request_query_tools',
-  description: 'Use when the getters and setters cannot answer: unlocks guarded query templates (retrieve_nodes, retrieve_parent_or_child) over the world model.',
+  description:
+    'Use when the getters and setters cannot answer: unlocks guarded query templates (retrieve_nodes, retrieve_parent_or_child) over the world model.',
   category: 'information',
   params: z.strictObject({ reason: z.string().min(1).describe('why the getters and setters are not enough') }),
-  card: { outputs: 'the query tools become available', whenToUse: 'only after the getters and setters do not suffice', dimension: 'reasoning', requires: ['world_model'], tags: ['hierarchy', 'query'] },
+  card: {
+    outputs: 'the query tools become available',
+    whenToUse: 'only after the getters and setters do not suffice',
+    dimension: 'reasoning',
+    requires: ['world_model'],
+    tags: ['hierarchy', 'query'],
+  },
   execute: ({ reason }) => ok(`Query templates unlocked (${reason}). Use retrieve_nodes or retrieve_parent_or_child.`),
 });

@@ -13,7 +13,13 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
     description: 'Returns the pose of an object in the world model (position in metres and what it is on or in).',
     category: 'information',
     params: z.strictObject({ object_name: z.string().min(1) }),
-    card: { outputs: 'position and parent of the object', whenToUse: 'where is X?', dimension: 'cognition', requires: ['world_model'], tags: ['getter', 'pose', 'where', 'position'] },
+    card: {
+      outputs: 'position and parent of the object',
+      whenToUse: 'where is X?',
+      dimension: 'cognition',
+      requires: ['world_model'],
+      tags: ['getter', 'pose', 'where', 'position'],
+    },
     execute: ({ object_name }, { robot }) => {
       const r = robot.perception.resolve(object_name, { kinds: ['object'] });
       const wm = robot.worldModel!;
@@ -28,12 +34,21 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
     description: 'Returns the storages (containers and receptacles) that hold nothing.',
     category: 'information',
     params: z.strictObject({}),
-    card: { outputs: 'ids of empty storages', whenToUse: 'where can I put something?', dimension: 'cognition', requires: ['world_model'], tags: ['getter', 'storage', 'empty', 'container'] },
+    card: {
+      outputs: 'ids of empty storages',
+      whenToUse: 'where can I put something?',
+      dimension: 'cognition',
+      requires: ['world_model'],
+      tags: ['getter', 'storage', 'empty', 'container'],
+    },
     execute: (_a, { robot }) => {
       const nodes = robot.worldModel!.nodes();
       const storages = nodes.filter((n) => n.attributes['storage'] === true);
       const empty = storages.filter((s) => !nodes.some((n) => n.parent === s.id && n.relation === 'in'));
-      return ok(empty.length ? `Empty storages: ${empty.map((e) => e.id).join(', ')}.` : 'No storage is empty.', empty.map((e) => e.id));
+      return ok(
+        empty.length ? `Empty storages: ${empty.map((e) => e.id).join(', ')}.` : 'No storage is empty.',
+        empty.map((e) => e.id),
+      );
     },
   }),
   defineTool({
@@ -46,7 +61,13 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
       object_type: z.string().min(1).default('object'),
       relation: z.enum(['on', 'in']).default('on'),
     }),
-    card: { outputs: 'the new node', whenToUse: 'when the operator tells the robot about an object it has not perceived', dimension: 'cognition', requires: ['world_model'], tags: ['setter', 'add', 'object'] },
+    card: {
+      outputs: 'the new node',
+      whenToUse: 'when the operator tells the robot about an object it has not perceived',
+      dimension: 'cognition',
+      requires: ['world_model'],
+      tags: ['setter', 'add', 'object'],
+    },
     execute: ({ object_name, parent_name, object_type, relation }, { robot }) => {
       try {
         const n = robot.worldModel!.addNode({ id: object_name, type: object_type, parent: parent_name, relation });
@@ -60,8 +81,18 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
     name: 'set_object_property',
     description: 'Sets a property of an object in the world model (e.g. weight_kg, colour, owner).',
     category: 'action',
-    params: z.strictObject({ object_name: z.string().min(1), property_name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'use a lower-case name such as "weight_kg"'), value: Value }),
-    card: { outputs: 'the updated node', whenToUse: 'when the operator corrects or adds a property', dimension: 'cognition', requires: ['world_model'], tags: ['setter', 'property', 'attribute'] },
+    params: z.strictObject({
+      object_name: z.string().min(1),
+      property_name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'use a lower-case name such as "weight_kg"'),
+      value: Value,
+    }),
+    card: {
+      outputs: 'the updated node',
+      whenToUse: 'when the operator corrects or adds a property',
+      dimension: 'cognition',
+      requires: ['world_model'],
+      tags: ['setter', 'property', 'attribute'],
+    },
     execute: ({ object_name, property_name, value }, { robot }) => {
       try {
         const r = robot.perception.resolve(object_name, { kinds: ['object'] });

@@ -18,7 +18,8 @@ export function rtwHierarchical(): Workflow {
   return {
     id: 'rtw/hierarchical',
     title: 'Robotic Tool Workflow: hierarchical (MAYA)',
-    description: 'Classifies each request as information or task and shows only that category; task tools are generated from the world at every step, one per iteration.',
+    description:
+      'Classifies each request as information or task and shows only that category; task tools are generated from the world at every step, one per iteration.',
     limits: { maxToolCallsPerIteration: 1 },
     systemPrompt: (r: Robot) =>
       `${robotContext(r)}\n\nThe tools you see depend on the kind of request and on what the robot sees now; they can change after every action. Call one tool at a time.\n${ANSWER_RULES}`,

@@ -20,7 +20,9 @@ const SETTERS = WORLD_MODEL_ACCESSORS.filter((t) => t.category === 'action');
 
 /** True once the model has asked for the query templates in this turn (each request starts at the top). */
 function queriesUnlocked(ctx: WorkflowContext): boolean {
-  return ctx.messages.slice(ctx.turnStart).some((m) => m.role === 'assistant' && m.tool_calls?.some((c) => c.function.name === requestQueryTools.name));
+  return ctx.messages
+    .slice(ctx.turnStart)
+    .some((m) => m.role === 'assistant' && m.tool_calls?.some((c) => c.function.name === requestQueryTools.name));
 }
 
 export function rtwWorldModel(): Workflow {

@@ -10,20 +10,32 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
   const asJson = Boolean(p.flags['json']);
   let r;
   try {
-    r = await benchApp({ ...(scene ? { scenes: [scene] } : {}), quick: Boolean(p.flags['quick']), onProgress: asJson ? undefined : (l) => o.err(l) });
+    r = await benchApp({
+      ...(scene ? { scenes: [scene] } : {}),
+      quick: Boolean(p.flags['quick']),
+      onProgress: asJson ? undefined : (l) => o.err(l),
+    });
   } catch (e) {
     if (/Chromium not found/.test((e as Error).message)) throw new UsageError((e as Error).message);
     throw e;
   }
   if (asJson) {
-    json(o, { firstFrameMs: r.firstFrameMs, scenes: r.scenes.map((s) => ({ id: s.id, fps: s.fps, poseLatencyMs: s.poseLatencyMs })), rendererMB: r.rendererMB, details: r });
+    json(o, {
+      firstFrameMs: r.firstFrameMs,
+      scenes: r.scenes.map((s) => ({ id: s.id, fps: s.fps, poseLatencyMs: s.poseLatencyMs })),
+      rendererMB: r.rendererMB,
+      details: r,
+    });
     return 0;
   }
   o.out(`App benchmark: web mode in Chromium ${r.chromium}, ${r.viewport.join('x')}, ${r.gl}`);
   o.out(`Cold start to first rendered frame: ${r.firstFrameMs} ms (host start, browser launch, page load, first frame)`);
   const w = Math.max(5, ...r.scenes.map((s) => s.id.length));
   o.out(`${'scene'.padEnd(w)}  fps    pose latency median / p95 (ms)`);
-  for (const s of r.scenes) o.out(`${s.id.padEnd(w)}  ${String(s.fps).padEnd(5)}  ${s.poseLatencyMs ?? 'n/a'} / ${s.poseLatencyP95Ms ?? 'n/a'}`);
-  o.out(`Renderer memory: ${r.rendererMB} MB JS heap${r.rendererRssMB !== null ? `, ${r.rendererRssMB} MB resident (renderer processes)` : ''}`);
+  for (const s of r.scenes)
+    o.out(`${s.id.padEnd(w)}  ${String(s.fps).padEnd(5)}  ${s.poseLatencyMs ?? 'n/a'} / ${s.poseLatencyP95Ms ?? 'n/a'}`);
+  o.out(
+    `Renderer memory: ${r.rendererMB} MB JS heap${r.rendererRssMB !== null ? `, ${r.rendererRssMB} MB resident (renderer processes)` : ''}`,
+  );
   return 0;
 }

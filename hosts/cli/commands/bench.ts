@@ -13,7 +13,11 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
   const scene = stringFlag(p.flags, 'scene');
   if (scene && !isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
   const asJson = Boolean(p.flags['json']);
-  const r = await benchSim({ ...(scene ? { scenes: [scene] } : {}), quick: Boolean(p.flags['quick']), onProgress: asJson ? undefined : (l) => o.err(l) });
+  const r = await benchSim({
+    ...(scene ? { scenes: [scene] } : {}),
+    quick: Boolean(p.flags['quick']),
+    onProgress: asJson ? undefined : (l) => o.err(l),
+  });
   if (asJson) {
     json(o, r);
     return 0;
@@ -35,7 +39,11 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   o.out(line(head));
   for (const row of rows) o.out(line(row));
-  o.out(`\nTargets: ${Object.entries(r.targets).map(([k, v]) => `${k} ${v}`).join('; ')}`);
+  o.out(
+    `\nTargets: ${Object.entries(r.targets)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('; ')}`,
+  );
   for (const s of r.scenes) if (s.pickPlace) o.out(`  ${s.id}: ${s.pickPlace}`);
   return 0;
 }
@@ -50,10 +58,14 @@ async function agentBench(p: Parsed, o: Output): Promise<number> {
   const d = (x: { median: number; p99: number }, unit = 'ms') => `${x.median} / ${x.p99} ${unit}`;
   o.out(`Agent runtime benchmark (${r.node}, ${r.cpus} cores): runtime overhead per turn, model and tool time excluded (median / p99)`);
   for (const run of r.runs) {
-    o.out(`  ${run.model.padEnd(12)} ${String(run.turns).padStart(3)} turns: ${d(run.perTurnMs)}   (wall per turn incl. model and tool: ${d(run.wallPerTurnMs)})`);
+    o.out(
+      `  ${run.model.padEnd(12)} ${String(run.turns).padStart(3)} turns: ${d(run.perTurnMs)}   (wall per turn incl. model and tool: ${d(run.wallPerTurnMs)})`,
+    );
   }
   o.out(`  all scripted turns: ${d(r.perTurnMs)}   target: ${r.target}`);
-  o.out(`Tool dispatch: validation only ${d(r.toolDispatchMs.validateOnly)}; cheap tool ${d(r.toolDispatchMs.cheapTool)}; invalid arguments ${d(r.toolDispatchMs.invalidArgs)}`);
+  o.out(
+    `Tool dispatch: validation only ${d(r.toolDispatchMs.validateOnly)}; cheap tool ${d(r.toolDispatchMs.cheapTool)}; invalid arguments ${d(r.toolDispatchMs.invalidArgs)}`,
+  );
   o.out(`Trace write: ${d(r.traceWriteUs.perRecord, 'µs')} per record, ${r.traceWriteUs.recordsPerSecond} records/s (synchronous append)`);
   return 0;
 }

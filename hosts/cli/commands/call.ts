@@ -47,7 +47,9 @@ export function findTool(robot: SimRobot, name: string, setId: string | undefine
     names.push(...reg.names());
   }
   const where = setId ? `tool set "${setId}"` : `the tool sets for ${robot.info.scene.id}`;
-  throw new UsageError(`unknown tool "${name}" in ${where}.${didYouMean(name, names)} Run "skillbridge tools --scene ${robot.info.scene.id}${setId ? ` --set ${setId}` : ''}" to list them.`);
+  throw new UsageError(
+    `unknown tool "${name}" in ${where}.${didYouMean(name, names)} Run "skillbridge tools --scene ${robot.info.scene.id}${setId ? ` --set ${setId}` : ''}" to list them.`,
+  );
 }
 
 async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep>>> {
@@ -55,7 +57,9 @@ async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read --script ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new UsageError(
+      `cannot read --script ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
   }
   let data: unknown;
   try {
@@ -67,7 +71,9 @@ async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep
   if (!r.success) {
     const i = r.error.issues[0]!;
     const where = i.path.length ? i.path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('') : '(top level)';
-    throw new UsageError(`--script ${path}: ${where.replace(/^\./, '')}: ${i.message}. Expected a JSON array of {"tool": NAME, "args": {...}}.`);
+    throw new UsageError(
+      `--script ${path}: ${where.replace(/^\./, '')}: ${i.message}. Expected a JSON array of {"tool": NAME, "args": {...}}.`,
+    );
   }
   return r.data;
 }
@@ -106,7 +112,13 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
   const results: CallResult[] = [];
   for (const c of plan) {
     const r = await c.tool.run(c.args, ctx);
-    results.push({ tool: c.tool.name, args: c.raw, ok: r.ok, ...(r.ok ? { result: r.content } : { error: r.content }), ...(r.data !== undefined ? { data: r.data } : {}) });
+    results.push({
+      tool: c.tool.name,
+      args: c.raw,
+      ok: r.ok,
+      ...(r.ok ? { result: r.content } : { error: r.content }),
+      ...(r.data !== undefined ? { data: r.data } : {}),
+    });
     if (!p.flags['json']) {
       o.out(`${c.tool.name} ${JSON.stringify(c.raw)}${setId ? '' : `   (${c.set})`}`);
       o.out(`  ${r.ok ? '✓' : '✗'} ${r.content.replace(/\n/g, '\n    ')}`);

@@ -101,7 +101,9 @@ function approvalGate(mode: ApproveMode, ask: (q: string) => Promise<string>): A
     policy: { information: 'auto', action: 'ask' },
     ask: async (req) => {
       const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `)).trim().toLowerCase();
-      return a === 'y' || a === 'yes' ? { approved: true } : { approved: false, note: a && a !== 'n' && a !== 'no' ? a : 'not approved at the terminal' };
+      return a === 'y' || a === 'yes'
+        ? { approved: true }
+        : { approved: false, note: a && a !== 'n' && a !== 'no' ? a : 'not approved at the terminal' };
     },
   };
 }
@@ -125,7 +127,11 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   if (!WORKFLOWS.some((w) => w.id === workflowId)) {
     throw new UsageError(`--workflow: unknown workflow "${workflowId}"; workflows: ${WORKFLOWS.map((w) => w.id).join(', ')}`);
   }
-  const spec = requireFlag(p.flags, 'model', 'e.g. --model ollama:qwen3:8b, --model openai:gpt-4.1-mini, --model openai-compatible:MODEL@http://127.0.0.1:8080/v1 or --model scripted:turns.json');
+  const spec = requireFlag(
+    p.flags,
+    'model',
+    'e.g. --model ollama:qwen3:8b, --model openai:gpt-4.1-mini, --model openai-compatible:MODEL@http://127.0.0.1:8080/v1 or --model scripted:turns.json',
+  );
   const approve = (stringFlag(p.flags, 'approve') ?? 'auto') as ApproveMode;
   if (!APPROVE.includes(approve)) throw new UsageError(`--approve must be one of ${APPROVE.join(', ')}, got "${approve}"`);
   const seed = intFlag(p.flags, 'seed', 1);
@@ -200,7 +206,9 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     if (asJson) return;
     if (r.reason === 'final') o.out(`\nanswer: ${r.final ?? ''}`);
     else o.out(`\n(turn ended: ${r.reason}${r.error ? ` — ${r.error.message}` : ''})`);
-    o.out(`trace: ${traces[traces.length - 1] ?? '(none)'}  [${r.iterations} model turns, ${r.toolCallsRun} tool calls, ${r.usage.totalTokens} tokens]`);
+    o.out(
+      `trace: ${traces[traces.length - 1] ?? '(none)'}  [${r.iterations} model turns, ${r.toolCallsRun} tool calls, ${r.usage.totalTokens} tokens]`,
+    );
   };
 
   let last: TurnResult | undefined;
@@ -211,7 +219,8 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       last = await session.send(message);
       report(last);
     } else {
-      if (!asJson && process.stdin.isTTY) o.out(`${workflow.title} on ${sceneId} with ${model.id}. Type a message; /help lists commands; an empty line or Ctrl-D ends.`);
+      if (!asJson && process.stdin.isTTY)
+        o.out(`${workflow.title} on ${sceneId} with ${model.id}. Type a message; /help lists commands; an empty line or Ctrl-D ends.`);
       while (lines) {
         if (process.stdin.isTTY) process.stdout.write('you: ');
         const n = await lines.next();
@@ -233,7 +242,8 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   }
   if (last?.reason === 'model_error') {
     failed = true;
-    const fix = last.error?.kind === 'unreachable' ? ' Start the model server, or choose another with --model (see "skillbridge help").' : '';
+    const fix =
+      last.error?.kind === 'unreachable' ? ' Start the model server, or choose another with --model (see "skillbridge help").' : '';
     o.err(`skillbridge: the model failed: ${last.error?.message ?? 'unknown error'}${fix}`);
   }
   if (asJson) {

@@ -26,21 +26,34 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   const scene = stringFlag(p.flags, 'scene') ?? 'tabletop/fruits';
   if (!isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
   const staticDir = rendererDir();
-  if (!existsSync(`${staticDir}index.html`)) o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
+  if (!existsSync(`${staticDir}index.html`))
+    o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
   // Agent runs trace to ./traces; API keys (OPENAI_API_KEY, SKILLBRIDGE_API_KEY) come from
   // this process's environment, read in the worker, and never go to the browser.
   const traceDir = path.resolve(stringFlag(p.flags, 'traces') ?? 'traces');
   // The worker boots and loads the scene while the server starts and the browser
   // opens the page; the page's first request waits for the scene.
-  const session = await startWorkerSession({ paced: true, background: true, seed: intFlag(p.flags, 'seed', 1), traceDir, onLog: (l) => o.err(`skillbridge: ${l}`) });
+  const session = await startWorkerSession({
+    paced: true,
+    background: true,
+    seed: intFlag(p.flags, 'seed', 1),
+    traceDir,
+    onLog: (l) => o.err(`skillbridge: ${l}`),
+  });
   const loaded = session.loadScene({ id: scene });
   loaded.catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));
   let server;
   try {
-    server = await startWebServer({ api: session, staticDir, port, log: p.flags['verbose'] ? (l) => o.err(`skillbridge: ${l}`) : undefined });
+    server = await startWebServer({
+      api: session,
+      staticDir,
+      port,
+      log: p.flags['verbose'] ? (l) => o.err(`skillbridge: ${l}`) : undefined,
+    });
   } catch (e) {
     await session.dispose();
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
     throw e;
   }
   o.out(`Skillbridge web mode: ${server.url}`);

@@ -21,7 +21,9 @@ function chooseScripted(file = '/tmp/turns.json') {
 describe('AgentPanel', () => {
   it('builds model specs from the presets', () => {
     expect(specOf({ preset: 'ollama', model: 'qwen3:8b', baseURL: '', file: '' })).toBe('ollama:qwen3:8b');
-    expect(specOf({ preset: 'custom', model: 'm', baseURL: 'http://127.0.0.1:8080/v1', file: '' })).toBe('openai-compatible:m@http://127.0.0.1:8080/v1');
+    expect(specOf({ preset: 'custom', model: 'm', baseURL: 'http://127.0.0.1:8080/v1', file: '' })).toBe(
+      'openai-compatible:m@http://127.0.0.1:8080/v1',
+    );
     expect(specOf({ preset: 'scripted', model: '', baseURL: '', file: 'a.json' })).toBe('scripted:a.json');
     expect(specOf({ preset: 'openai', model: '', baseURL: '', file: '' })).toBe('');
   });
@@ -42,10 +44,14 @@ describe('AgentPanel', () => {
     fireEvent.change(prompt, { target: { value: 'You control a robot arm. Be brief.' } });
     fireEvent.change(screen.getByLabelText('Preset name'), { target: { value: 'brief' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save as preset' }));
-    expect(JSON.parse(localStorage.getItem('skillbridge.promptPresets') ?? '[]')).toEqual([{ name: 'brief', workflow: 'rtw/basic', prompt: 'You control a robot arm. Be brief.' }]);
+    expect(JSON.parse(localStorage.getItem('skillbridge.promptPresets') ?? '[]')).toEqual([
+      { name: 'brief', workflow: 'rtw/basic', prompt: 'You control a robot arm. Be brief.' },
+    ]);
     fireEvent.change(screen.getByLabelText('Message to the agent'), { target: { value: 'hi' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(api.calls.find((c) => c.method === 'run')?.request).toMatchObject({ systemPrompt: 'You control a robot arm. Be brief.' }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.method === 'run')?.request).toMatchObject({ systemPrompt: 'You control a robot arm. Be brief.' }),
+    );
     fireEvent.click(screen.getByRole('button', { name: "Use the workflow's prompt" }));
     expect(prompt.value).toBe('You control a robot arm.');
     fireEvent.change(screen.getByLabelText('Prompt preset'), { target: { value: 'brief' } });
@@ -54,7 +60,17 @@ describe('AgentPanel', () => {
 
   it('tests the connection and reports reachability, tool calls and the fix', async () => {
     const api = fakeApi({
-      probeModel: (r) => ({ spec: r.spec, baseURL: 'http://127.0.0.1:11434/v1', reachable: false, models: [], nativeToolCalls: false, textToolCalls: false, latencyMs: 0, notes: [], error: { kind: 'unreachable', message: 'connection refused', fix: 'Start it with `ollama serve`.' } }),
+      probeModel: (r) => ({
+        spec: r.spec,
+        baseURL: 'http://127.0.0.1:11434/v1',
+        reachable: false,
+        models: [],
+        nativeToolCalls: false,
+        textToolCalls: false,
+        latencyMs: 0,
+        notes: [],
+        error: { kind: 'unreachable', message: 'connection refused', fix: 'Start it with `ollama serve`.' },
+      }),
     });
     render(<AgentPanel api={api} desktop={false} />);
     fireEvent.change(screen.getByLabelText('Model name'), { target: { value: 'qwen3:8b' } });
@@ -66,16 +82,31 @@ describe('AgentPanel', () => {
   });
 
   it('streams a run: model text, tool calls in the trace with result, timing and tokens; Stop is enabled while it runs', async () => {
-    const api = fakeApi({ run: () => ({ runId: R, tracePath: '/tmp/traces/run-1.jsonl' }), stop: () => ({ ok: true, message: 'stopping' }) });
+    const api = fakeApi({
+      run: () => ({ runId: R, tracePath: '/tmp/traces/run-1.jsonl' }),
+      stop: () => ({ ok: true, message: 'stopping' }),
+    });
     render(<AgentPanel api={api} desktop={false} />);
     chooseScripted();
     fireEvent.change(screen.getByLabelText('Message to the agent'), { target: { value: 'pick the lemon' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'run')).toBe(true));
-    expect(api.calls.find((c) => c.method === 'run')?.request).toMatchObject({ message: 'pick the lemon', model: 'scripted:/tmp/turns.json', workflow: 'rtw/basic', approval: 'auto' });
+    expect(api.calls.find((c) => c.method === 'run')?.request).toMatchObject({
+      message: 'pick the lemon',
+      model: 'scripted:/tmp/turns.json',
+      workflow: 'rtw/basic',
+      approval: 'auto',
+    });
     const emit = (event: RunEvent) => act(() => api.emitEvent({ type: 'run', event }));
     await screen.findByText('you: pick the lemon');
-    emit({ kind: 'started', runId: R, message: 'pick the lemon', workflow: 'rtw/basic', model: 'scripted:/tmp/turns.json', tracePath: '/tmp/traces/run-1.jsonl' });
+    emit({
+      kind: 'started',
+      runId: R,
+      message: 'pick the lemon',
+      workflow: 'rtw/basic',
+      model: 'scripted:/tmp/turns.json',
+      tracePath: '/tmp/traces/run-1.jsonl',
+    });
     emit({ kind: 'reasoning_delta', runId: R, iteration: 0, text: 'The lemon is ' });
     emit({ kind: 'reasoning_delta', runId: R, iteration: 0, text: 'in reach.' });
     expect(screen.queryByTestId('assistant-text')).toBeNull();
@@ -88,7 +119,16 @@ describe('AgentPanel', () => {
     emit({ kind: 'tool_call', runId: R, callId: 'c1', iteration: 0, name: 'pick', args: { object_name: 'lemon' } });
     expect((screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement).disabled).toBe(false);
     emit({ kind: 'warning', runId: R, code: 'made_up_tool_response', message: 'answer discarded', callId: 'c1' });
-    emit({ kind: 'tool_result', runId: R, callId: 'c1', name: 'pick', ok: true, status: 'ok', content: 'picked up lemon_1', durationMs: 1234 });
+    emit({
+      kind: 'tool_result',
+      runId: R,
+      callId: 'c1',
+      name: 'pick',
+      ok: true,
+      status: 'ok',
+      content: 'picked up lemon_1',
+      durationMs: 1234,
+    });
     const row = screen.getByTestId('trace-row');
     expect(row.textContent).toMatch(/pick/);
     expect(row.textContent).toMatch(/object_name/);
@@ -99,7 +139,18 @@ describe('AgentPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'stop')).toBe(true));
     emit({ kind: 'stop', runId: R, message: 'stopped by the user' });
-    emit({ kind: 'final', runId: R, text: '', reason: 'stopped', detail: 'stopped by the user', tracePath: '/tmp/traces/run-1.jsonl', iterations: 1, toolCalls: 1, usage, durationMs: 2000 });
+    emit({
+      kind: 'final',
+      runId: R,
+      text: '',
+      reason: 'stopped',
+      detail: 'stopped by the user',
+      tracePath: '/tmp/traces/run-1.jsonl',
+      iterations: 1,
+      toolCalls: 1,
+      usage,
+      durationMs: 2000,
+    });
     expect(screen.getByTestId('run-end').getAttribute('data-reason')).toBe('stopped');
     expect((screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText(/file: \/tmp\/traces\/run-1.jsonl/)).toBeTruthy();
@@ -114,7 +165,23 @@ describe('AgentPanel', () => {
       fireEvent.change(screen.getByLabelText('Message to the agent'), { target: { value: text } });
       fireEvent.click(screen.getByRole('button', { name: 'Send' }));
       await screen.findByText(`you: ${text}`);
-      act(() => api.emitEvent({ type: 'run', event: { kind: 'final', runId: `run-${n}`, text: 'ok', reason: 'done', detail: '', tracePath: null, iterations: 1, toolCalls: 0, usage, durationMs: 5 } }));
+      act(() =>
+        api.emitEvent({
+          type: 'run',
+          event: {
+            kind: 'final',
+            runId: `run-${n}`,
+            text: 'ok',
+            reason: 'done',
+            detail: '',
+            tracePath: null,
+            iterations: 1,
+            toolCalls: 0,
+            usage,
+            durationMs: 5,
+          },
+        }),
+      );
     };
     await say('first');
     fireEvent.click(screen.getByRole('button', { name: 'New conversation' }));
@@ -134,11 +201,29 @@ describe('AgentPanel', () => {
     fireEvent.change(screen.getByLabelText('Message to the agent'), { target: { value: 'pick' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await screen.findByText('you: pick');
-    act(() => api.emitEvent({ type: 'run', event: { kind: 'approval_request', runId: R, id: 'approval-1', tool: 'pick', args: { object_name: 'lemon' }, reason: 'pick is an action tool' } }));
+    act(() =>
+      api.emitEvent({
+        type: 'run',
+        event: {
+          kind: 'approval_request',
+          runId: R,
+          id: 'approval-1',
+          tool: 'pick',
+          args: { object_name: 'lemon' },
+          reason: 'pick is an action tool',
+        },
+      }),
+    );
     const box = screen.getByRole('group', { name: 'Approve pick' });
     fireEvent.change(within(box).getByLabelText('Approval note'), { target: { value: 'not now' } });
     fireEvent.click(within(box).getByRole('button', { name: 'Reject' }));
-    await waitFor(() => expect(api.calls.find((c) => c.method === 'answerApproval')?.request).toEqual({ id: 'approval-1', decision: 'reject', note: 'not now' }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.method === 'answerApproval')?.request).toEqual({
+        id: 'approval-1',
+        decision: 'reject',
+        note: 'not now',
+      }),
+    );
     expect(api.calls.find((c) => c.method === 'run')?.request).toMatchObject({ approval: 'ask' });
     await screen.findByText('rejected');
   });

@@ -15,7 +15,12 @@ export const PRESETS: Array<{ id: Preset; label: string; model: string; hint: st
   { id: 'ollama', label: 'Ollama', model: 'qwen3:8b', hint: 'Local: `ollama serve`, then `ollama pull MODEL`.' },
   { id: 'lmstudio', label: 'LM Studio', model: 'qwen3-8b', hint: 'Local: start the LM Studio server (port 1234).' },
   { id: 'llamacpp', label: 'llama.cpp', model: 'local', hint: 'Local: `llama-server -m MODEL.gguf --jinja --port 8080`.' },
-  { id: 'vllm', label: 'vLLM', model: 'Qwen/Qwen3-8B', hint: 'Local: `vllm serve MODEL --enable-auto-tool-choice --tool-call-parser hermes`.' },
+  {
+    id: 'vllm',
+    label: 'vLLM',
+    model: 'Qwen/Qwen3-8B',
+    hint: 'Local: `vllm serve MODEL --enable-auto-tool-choice --tool-call-parser hermes`.',
+  },
   { id: 'custom', label: 'Custom base URL', model: 'model', hint: 'Any OpenAI-compatible server (SKILLBRIDGE_API_KEY if it needs a key).' },
   { id: 'scripted', label: 'Scripted file', model: '', hint: 'Replays assistant turns from a .json file on the host (tests, demos).' },
 ];
@@ -34,7 +39,8 @@ export function loadPromptPresets(): PromptPreset[] {
     const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(PRESET_KEY) ?? '[]');
     if (!Array.isArray(raw)) return [];
     return raw.filter(
-      (p): p is PromptPreset => typeof p === 'object' && p !== null && typeof p.name === 'string' && typeof p.workflow === 'string' && typeof p.prompt === 'string',
+      (p): p is PromptPreset =>
+        typeof p === 'object' && p !== null && typeof p.name === 'string' && typeof p.workflow === 'string' && typeof p.prompt === 'string',
     );
   } catch {
     return [];
@@ -83,7 +89,9 @@ function short(v: unknown, max = 400): string {
 }
 
 export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) {
-  const [settings, setSettings] = useState<ModelSettings>(() => loadSettings() ?? { preset: 'ollama', model: '', baseURL: 'http://127.0.0.1:8080/v1', file: '' });
+  const [settings, setSettings] = useState<ModelSettings>(
+    () => loadSettings() ?? { preset: 'ollama', model: '', baseURL: 'http://127.0.0.1:8080/v1', file: '' },
+  );
   const [settingsOpen, setSettingsOpen] = useState(() => !specOf(settings));
   const [workflows, setWorkflows] = useState<WorkflowInfo[]>([]);
   const [workflow, setWorkflow] = useState('rtw/basic');
@@ -134,7 +142,10 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
   useEffect(() => {
     if (!desktop || (settings.preset !== 'openai' && settings.preset !== 'custom')) return;
     const provider = settings.preset === 'openai' ? 'openai' : 'openai-compatible';
-    api.hasApiKey({ provider }).then((r) => setKeyStored(r.stored), () => setKeyStored(null));
+    api.hasApiKey({ provider }).then(
+      (r) => setKeyStored(r.stored),
+      () => setKeyStored(null),
+    );
   }, [api, desktop, settings.preset]);
 
   useEffect(
@@ -258,7 +269,11 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
         <div className="field-row">
           <label>
             Provider
-            <select aria-label="Model provider" value={settings.preset} onChange={(e) => set({ preset: e.target.value as Preset, model: '' })}>
+            <select
+              aria-label="Model provider"
+              value={settings.preset}
+              onChange={(e) => set({ preset: e.target.value as Preset, model: '' })}
+            >
               {PRESETS.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.label}
@@ -269,12 +284,23 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
           {settings.preset === 'scripted' ? (
             <label>
               Script file (on the host)
-              <input aria-label="Script file" value={settings.file} placeholder="/path/to/turns.json" onChange={(e) => set({ file: e.target.value })} />
+              <input
+                aria-label="Script file"
+                value={settings.file}
+                placeholder="/path/to/turns.json"
+                onChange={(e) => set({ file: e.target.value })}
+              />
             </label>
           ) : (
             <label>
               Model
-              <input aria-label="Model name" value={settings.model} placeholder={preset.model} list={settings.preset === 'ollama' ? 'ollama-models' : undefined} onChange={(e) => set({ model: e.target.value })} />
+              <input
+                aria-label="Model name"
+                value={settings.model}
+                placeholder={preset.model}
+                list={settings.preset === 'ollama' ? 'ollama-models' : undefined}
+                onChange={(e) => set({ model: e.target.value })}
+              />
             </label>
           )}
         </div>
@@ -285,7 +311,9 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
           </label>
         )}
         <datalist id="ollama-models">
-          {local?.ollama.models.map((m) => <option key={m} value={m} />)}
+          {local?.ollama.models.map((m) => (
+            <option key={m} value={m} />
+          ))}
         </datalist>
         <p className="muted">
           {preset.hint}{' '}
@@ -311,13 +339,22 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
                 );
               }}
             >
-              <input aria-label="API key" type="password" value={key} placeholder={keyStored ? 'a key is stored' : 'API key'} onChange={(e) => setKey(e.target.value)} />
+              <input
+                aria-label="API key"
+                type="password"
+                value={key}
+                placeholder={keyStored ? 'a key is stored' : 'API key'}
+                onChange={(e) => setKey(e.target.value)}
+              />
               <button type="submit" disabled={!key}>
                 Store key
               </button>
             </form>
           ) : (
-            <p className="muted">Web mode: the key comes from the environment of "skillbridge serve" (OPENAI_API_KEY or SKILLBRIDGE_API_KEY); the browser never sees it.</p>
+            <p className="muted">
+              Web mode: the key comes from the environment of "skillbridge serve" (OPENAI_API_KEY or SKILLBRIDGE_API_KEY); the browser never
+              sees it.
+            </p>
           ))}
         <div className="field-row">
           <button type="button" onClick={() => void testConnection()} disabled={!spec || probing}>
@@ -353,14 +390,18 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
           <h3>No model connected</h3>
           <ol>
             <li>
-              Choose a provider above: OpenAI, or a local OpenAI-compatible server — Ollama, LM Studio, llama.cpp (<code>llama-server --jinja --port 8080</code>), vLLM — or any base URL.
+              Choose a provider above: OpenAI, or a local OpenAI-compatible server — Ollama, LM Studio, llama.cpp (
+              <code>llama-server --jinja --port 8080</code>), vLLM — or any base URL.
             </li>
             <li>
               {desktop
                 ? 'For OpenAI, store the API key above: the desktop app keeps it encrypted with the OS keychain and never shows it to this window.'
                 : 'For OpenAI, give the key to "skillbridge serve" through the environment (OPENAI_API_KEY); the browser never sees it.'}
             </li>
-            <li>Press Test connection, choose a workflow and type a task. The robot acts in the view while messages, tool calls and results appear here.</li>
+            <li>
+              Press Test connection, choose a workflow and type a task. The robot acts in the view while messages, tool calls and results
+              appear here.
+            </li>
           </ol>
         </div>
       )}
@@ -535,7 +576,17 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
   );
 }
 
-function Conversation({ run, note, setNote, onAnswer }: { run: RunView; note: string; setNote: (s: string) => void; onAnswer: (id: string, d: 'approve' | 'reject') => void }) {
+function Conversation({
+  run,
+  note,
+  setNote,
+  onAnswer,
+}: {
+  run: RunView;
+  note: string;
+  setNote: (s: string) => void;
+  onAnswer: (id: string, d: 'approve' | 'reject') => void;
+}) {
   return (
     <div className="turn" data-run={run.runId}>
       {run.entries.map((e, i) => (
@@ -546,7 +597,19 @@ function Conversation({ run, note, setNote, onAnswer }: { run: RunView; note: st
   );
 }
 
-function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { entry: Entry; readOnly: boolean; note: string; setNote: (s: string) => void; onAnswer: (id: string, d: 'approve' | 'reject') => void }) {
+function ConversationEntry({
+  entry: e,
+  readOnly,
+  note,
+  setNote,
+  onAnswer,
+}: {
+  entry: Entry;
+  readOnly: boolean;
+  note: string;
+  setNote: (s: string) => void;
+  onAnswer: (id: string, d: 'approve' | 'reject') => void;
+}) {
   switch (e.k) {
     case 'user':
       return <div className="msg user">you: {e.text}</div>;
@@ -577,7 +640,11 @@ function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { en
         </div>
       );
     case 'warning':
-      return <div className="msg warning">! {e.code}: {e.message}</div>;
+      return (
+        <div className="msg warning">
+          ! {e.code}: {e.message}
+        </div>
+      );
     case 'approval':
       return (
         <div className="approval" role="group" aria-label={`Approve ${e.tool}`}>
@@ -588,7 +655,12 @@ function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { en
             <div className="muted">{e.answered === 'approve' ? 'approved' : e.answered === 'reject' ? 'rejected' : 'asked'}</div>
           ) : (
             <div className="field-row">
-              <input aria-label="Approval note" value={note} placeholder="note for the model (optional)" onChange={(ev) => setNote(ev.target.value)} />
+              <input
+                aria-label="Approval note"
+                value={note}
+                placeholder="note for the model (optional)"
+                onChange={(ev) => setNote(ev.target.value)}
+              />
               <button type="button" onClick={() => onAnswer(e.id, 'approve')}>
                 Approve
               </button>
@@ -632,7 +704,12 @@ function TracePanel({ runs }: { runs: RunView[] }) {
       {!rows.length && <p className="muted">No tool calls yet.</p>}
       <ol className="trace-rows">
         {rows.map(({ run, tool, tokens }) => (
-          <li key={`${run.runId}-${tool.callId}`} className={`trace-row ${tool.result ? (tool.result.ok ? 'ok' : 'fail') : 'running'}`} data-testid="trace-row" data-tool={tool.name}>
+          <li
+            key={`${run.runId}-${tool.callId}`}
+            className={`trace-row ${tool.result ? (tool.result.ok ? 'ok' : 'fail') : 'running'}`}
+            data-testid="trace-row"
+            data-tool={tool.name}
+          >
             <div>
               <strong>{tool.name}</strong> <code>{short(tool.args)}</code>
             </div>

@@ -5,7 +5,15 @@ export function BatteryGauge({ battery }: { battery: Battery | null }) {
   if (!battery) return <div className="battery muted">battery —</div>;
   const pct = Math.max(0, Math.min(100, battery.percent));
   return (
-    <div className={`battery level-${battery.level}`} role="meter" aria-label="Battery" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)} title={`battery ${battery.level}`}>
+    <div
+      className={`battery level-${battery.level}`}
+      role="meter"
+      aria-label="Battery"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(pct)}
+      title={`battery ${battery.level}`}
+    >
       <div className="battery-shell">
         <div className="battery-fill" style={{ width: `${pct}%` }} />
       </div>

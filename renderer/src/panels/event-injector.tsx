@@ -118,7 +118,14 @@ export function EventInjector({ api, meta, estop, positionOf, onInjected, batter
           void send({ type: 'set_battery', percent: battery });
         }}
       >
-        <input type="range" min={0} max={100} value={battery} aria-label="Battery percent" onChange={(e) => setBattery(Number(e.target.value))} />
+        <input
+          type="range"
+          min={0}
+          max={100}
+          value={battery}
+          aria-label="Battery percent"
+          onChange={(e) => setBattery(Number(e.target.value))}
+        />
         <span className="num-label">{battery}%</span>
         <button type="submit">Set</button>
       </form>

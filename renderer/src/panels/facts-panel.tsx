@@ -27,7 +27,13 @@ export function FactsPanel({ snapshot, onRefresh }: { snapshot: Snapshot | null;
             <span>e-stop</span>
             <span className={snapshot.estop ? 'danger' : ''}>{snapshot.estop ? 'PRESSED' : 'released'}</span>
           </div>
-          <input className="filter" aria-label="Filter facts" placeholder="filter facts" value={filter} onChange={(e) => setFilter(e.target.value)} />
+          <input
+            className="filter"
+            aria-label="Filter facts"
+            placeholder="filter facts"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+          />
           <ul className="fact-list">
             {facts.map((f) => (
               <li key={f}>

@@ -25,8 +25,28 @@ describe('SceneBar', () => {
     const onLoad = vi.fn();
     const onReset = vi.fn();
     const scenes = [
-      { id: 'a', title: 'A', description: '', robot: 'r', robotKind: 'fixed_arm' as const, toolSet: 't', toolSets: [], objects: 1, paper: null },
-      { id: 'b', title: 'B', description: '', robot: 'r', robotKind: 'rover' as const, toolSet: 't', toolSets: [], objects: 1, paper: null },
+      {
+        id: 'a',
+        title: 'A',
+        description: '',
+        robot: 'r',
+        robotKind: 'fixed_arm' as const,
+        toolSet: 't',
+        toolSets: [],
+        objects: 1,
+        paper: null,
+      },
+      {
+        id: 'b',
+        title: 'B',
+        description: '',
+        robot: 'r',
+        robotKind: 'rover' as const,
+        toolSet: 't',
+        toolSets: [],
+        objects: 1,
+        paper: null,
+      },
     ];
     render(<SceneBar scenes={scenes} current="a" loading={false} speed={1} onLoad={onLoad} onReset={onReset} onSpeed={() => undefined} />);
     fireEvent.change(screen.getByLabelText('Scene'), { target: { value: 'b' } });
@@ -69,7 +89,18 @@ describe('EventInjector', () => {
 
 describe('FactsPanel', () => {
   it('lists facts and filters them', () => {
-    const snap = { sceneId: 'x', time: 2, facts: ['on(lemon_1, table_1)', 'holding(robot, cup_1)'], battery: { percent: 50, level: 'okay' as const, charging: false, docked: false }, estop: true, holding: 'cup_1', at: null, posture: 'home', busy: false, events: [] };
+    const snap = {
+      sceneId: 'x',
+      time: 2,
+      facts: ['on(lemon_1, table_1)', 'holding(robot, cup_1)'],
+      battery: { percent: 50, level: 'okay' as const, charging: false, docked: false },
+      estop: true,
+      holding: 'cup_1',
+      at: null,
+      posture: 'home',
+      busy: false,
+      events: [],
+    };
     render(<FactsPanel snapshot={snap} onRefresh={() => undefined} />);
     expect(screen.getByText('PRESSED')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Filter facts'), { target: { value: 'lemon' } });

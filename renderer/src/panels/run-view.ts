@@ -21,7 +21,16 @@ export type Entry =
   | { k: 'approval'; id: string; tool: string; args: unknown; reason: string; answered?: 'approve' | 'reject' }
   | { k: 'stop'; message: string }
   | { k: 'error'; message: string }
-  | { k: 'end'; reason: RunEndReason; text: string; detail: string; iterations: number; toolCalls: number; usage: TokenUsage; durationMs: number };
+  | {
+      k: 'end';
+      reason: RunEndReason;
+      text: string;
+      detail: string;
+      iterations: number;
+      toolCalls: number;
+      usage: TokenUsage;
+      durationMs: number;
+    };
 
 export interface RunView {
   runId: string;
@@ -66,19 +75,46 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
       if (last?.k === 'assistant' && last.streaming && last.iteration === e.iteration) {
         return { ...view, entries: [...entries.slice(0, -1), { ...last, [field]: last[field] + e.text }] };
       }
-      return { ...view, entries: [...entries, { k: 'assistant', iteration: e.iteration, text: '', reasoning: '', [field]: e.text, streaming: true, usage: null }] };
+      return {
+        ...view,
+        entries: [
+          ...entries,
+          { k: 'assistant', iteration: e.iteration, text: '', reasoning: '', [field]: e.text, streaming: true, usage: null },
+        ],
+      };
     }
     case 'assistant': {
       const last = entries[entries.length - 1];
       if (last?.k === 'assistant' && last.streaming && last.iteration === e.iteration) {
-        return { ...view, entries: [...entries.slice(0, -1), { ...last, text: e.text ?? last.text, reasoning: e.reasoning ?? last.reasoning, streaming: false, usage: e.usage }] };
+        return {
+          ...view,
+          entries: [
+            ...entries.slice(0, -1),
+            { ...last, text: e.text ?? last.text, reasoning: e.reasoning ?? last.reasoning, streaming: false, usage: e.usage },
+          ],
+        };
       }
-      return { ...view, entries: [...entries, { k: 'assistant', iteration: e.iteration, text: e.text ?? '', reasoning: e.reasoning ?? '', streaming: false, usage: e.usage }] };
+      return {
+        ...view,
+        entries: [
+          ...entries,
+          { k: 'assistant', iteration: e.iteration, text: e.text ?? '', reasoning: e.reasoning ?? '', streaming: false, usage: e.usage },
+        ],
+      };
     }
     case 'tool_call':
-      return { ...view, entries: [...entries, { k: 'tool', callId: e.callId, name: e.name, args: e.args, iteration: e.iteration, warnings: [] }] };
+      return {
+        ...view,
+        entries: [...entries, { k: 'tool', callId: e.callId, name: e.name, args: e.args, iteration: e.iteration, warnings: [] }],
+      };
     case 'tool_result':
-      return { ...view, entries: patchTool(entries, e.callId, (t) => ({ ...t, result: { ok: e.ok, status: e.status, content: e.content, durationMs: e.durationMs } })) };
+      return {
+        ...view,
+        entries: patchTool(entries, e.callId, (t) => ({
+          ...t,
+          result: { ok: e.ok, status: e.status, content: e.content, durationMs: e.durationMs },
+        })),
+      };
     case 'warning':
       if (e.callId && findTool(entries, e.callId) >= 0) {
         return { ...view, entries: patchTool(entries, e.callId, (t) => ({ ...t, warnings: [...t.warnings, `${e.code}: ${e.message}`] })) };
@@ -99,7 +135,16 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
         tracePath: e.tracePath,
         entries: [
           ...entries.map((x) => (x.k === 'assistant' && x.streaming ? { ...x, streaming: false } : x)),
-          { k: 'end', reason: e.reason, text: e.text, detail: e.detail, iterations: e.iterations, toolCalls: e.toolCalls, usage: e.usage, durationMs: e.durationMs },
+          {
+            k: 'end',
+            reason: e.reason,
+            text: e.text,
+            detail: e.detail,
+            iterations: e.iterations,
+            toolCalls: e.toolCalls,
+            usage: e.usage,
+            durationMs: e.durationMs,
+          },
         ],
       };
   }
@@ -128,12 +173,26 @@ function parseArgs(text: unknown): unknown {
   }
 }
 
-const END: Record<string, RunEndReason> = { final: 'done', stopped: 'stopped', model_error: 'error', time_limit: 'limit', max_iterations: 'limit' };
+const END: Record<string, RunEndReason> = {
+  final: 'done',
+  stopped: 'stopped',
+  model_error: 'error',
+  time_limit: 'limit',
+  max_iterations: 'limit',
+};
 
 /** Rebuilds the view of a run from its trace records (host-validated). */
 export function fromTrace(t: ImportedTrace): RunView {
   const h = t.header;
-  let view: RunView = { runId: str(h['runId'], 'imported'), model: str(h['model']), workflow: str(h['workflow']), tracePath: null, running: false, imported: true, entries: [] };
+  let view: RunView = {
+    runId: str(h['runId'], 'imported'),
+    model: str(h['model']),
+    workflow: str(h['workflow']),
+    tracePath: null,
+    running: false,
+    imported: true,
+    entries: [],
+  };
   let final = '';
   const push = (e: Entry): void => {
     view = { ...view, entries: [...view.entries, e] };
@@ -143,19 +202,57 @@ export function fromTrace(t: ImportedTrace): RunView {
       case 'message':
         if (r['prior']) break;
         if (r['role'] === 'user') push({ k: 'user', text: str(r['content']) });
-        else if (r['role'] === 'assistant') push({ k: 'assistant', iteration: num(r['iteration']), text: str(r['content']), reasoning: str(r['reasoning']), streaming: false, usage: usageOf(r['usage']) });
+        else if (r['role'] === 'assistant')
+          push({
+            k: 'assistant',
+            iteration: num(r['iteration']),
+            text: str(r['content']),
+            reasoning: str(r['reasoning']),
+            streaming: false,
+            usage: usageOf(r['usage']),
+          });
         break;
       case 'tool_call':
-        push({ k: 'tool', callId: str(r['id']), name: str(r['name']), args: parseArgs(r['arguments']), iteration: num(r['iteration']), warnings: [] });
+        push({
+          k: 'tool',
+          callId: str(r['id']),
+          name: str(r['name']),
+          args: parseArgs(r['arguments']),
+          iteration: num(r['iteration']),
+          warnings: [],
+        });
         break;
       case 'tool_result':
-        view = { ...view, entries: patchTool(view.entries, str(r['id']), (x) => ({ ...x, result: { ok: Boolean(r['ok']), status: str(r['status']), content: str(r['result'] ?? r['error']), durationMs: num(r['durationMs']) } })) };
+        view = {
+          ...view,
+          entries: patchTool(view.entries, str(r['id']), (x) => ({
+            ...x,
+            result: {
+              ok: Boolean(r['ok']),
+              status: str(r['status']),
+              content: str(r['result'] ?? r['error']),
+              durationMs: num(r['durationMs']),
+            },
+          })),
+        };
         break;
       case 'warning':
-        view = applyEvent(view, { kind: 'warning', runId: view.runId, code: str(r['code']), message: str(r['message']), ...(typeof r['toolCallId'] === 'string' ? { callId: r['toolCallId'] } : {}) });
+        view = applyEvent(view, {
+          kind: 'warning',
+          runId: view.runId,
+          code: str(r['code']),
+          message: str(r['message']),
+          ...(typeof r['toolCallId'] === 'string' ? { callId: r['toolCallId'] } : {}),
+        });
         break;
       case 'approval':
-        view = { ...view, entries: patchTool(view.entries, str(r['id']), (x) => ({ ...x, approval: `${str(r['decision'])}${r['note'] ? `: ${str(r['note'])}` : ''}` })) };
+        view = {
+          ...view,
+          entries: patchTool(view.entries, str(r['id']), (x) => ({
+            ...x,
+            approval: `${str(r['decision'])}${r['note'] ? `: ${str(r['note'])}` : ''}`,
+          })),
+        };
         break;
       case 'stop':
         push({ k: 'stop', message: str(r['message']) });

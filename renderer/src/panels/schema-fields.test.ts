@@ -17,7 +17,11 @@ describe('schema fields', () => {
   });
 
   it('leaves empty fields out and types the rest', () => {
-    expect(buildArgs(fields, { object_name: 'lemon', speed: '0.5', side: '', to: '1, 2,3' })).toEqual({ object_name: 'lemon', speed: 0.5, to: [1, 2, 3] });
+    expect(buildArgs(fields, { object_name: 'lemon', speed: '0.5', side: '', to: '1, 2,3' })).toEqual({
+      object_name: 'lemon',
+      speed: 0.5,
+      to: [1, 2, 3],
+    });
   });
 
   it('passes what it cannot type through unchanged, so the tool itself answers', () => {

@@ -45,7 +45,11 @@ function kindOf(s: Record<string, unknown>): { kind: FieldKind; options: string[
     const prefix = s['prefixItems'] ?? (Array.isArray(s['items']) ? s['items'] : undefined);
     const items = Array.isArray(prefix) ? prefix.map(asRecord) : [asRecord(s['items'])];
     if (items.every((i) => typeOf(i) === 'number' || typeOf(i) === 'integer')) {
-      const n = Array.isArray(prefix) ? prefix.length : typeof s['minItems'] === 'number' && s['minItems'] === s['maxItems'] ? s['minItems'] : 0;
+      const n = Array.isArray(prefix)
+        ? prefix.length
+        : typeof s['minItems'] === 'number' && s['minItems'] === s['maxItems']
+          ? s['minItems']
+          : 0;
       return { kind: 'vector', options: [], length: n };
     }
   }
@@ -54,7 +58,9 @@ function kindOf(s: Record<string, unknown>): { kind: FieldKind; options: string[
 
 export function fieldsOf(schema: JsonSchema): Field[] {
   const props = asRecord(schema['properties']);
-  const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as unknown[]).filter((x): x is string => typeof x === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema['required']) ? (schema['required'] as unknown[]).filter((x): x is string => typeof x === 'string') : [],
+  );
   return Object.entries(props).map(([name, raw]) => {
     const s = asRecord(raw);
     const { kind, options, length } = kindOf(s);
@@ -85,7 +91,10 @@ function parseValue(f: Field, raw: string): unknown {
     case 'boolean':
       return text === 'true' ? true : text === 'false' ? false : raw;
     case 'vector': {
-      const parts = text.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean);
+      const parts = text
+        .replace(/^\[|\]$/g, '')
+        .split(/[\s,]+/)
+        .filter(Boolean);
       const nums = parts.map(Number);
       return nums.every(Number.isFinite) ? nums : raw;
     }

@@ -29,8 +29,20 @@ describe('ToolConsole', () => {
   });
 
   it('shows exactly the text a model reads, including validation messages', async () => {
-    const message = 'Invalid arguments for pick:\n- object_name: missing (required: what to pick)\nCall pick again with arguments matching its schema.';
-    const api = fakeApi({ callTool: (r) => ({ callId: 2, tool: r.name, set: 'alrm', ok: false, content: message, data: undefined, elapsedMs: 1, simSeconds: 0 }) });
+    const message =
+      'Invalid arguments for pick:\n- object_name: missing (required: what to pick)\nCall pick again with arguments matching its schema.';
+    const api = fakeApi({
+      callTool: (r) => ({
+        callId: 2,
+        tool: r.name,
+        set: 'alrm',
+        ok: false,
+        content: message,
+        data: undefined,
+        elapsedMs: 1,
+        simSeconds: 0,
+      }),
+    });
     render(<ToolConsole api={api} meta={META} />);
     fireEvent.click(await screen.findByRole('option', { name: 'pick' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Call pick' }));

@@ -20,7 +20,14 @@ function FieldInput({ field, value, onChange, listId }: { field: Field; value: s
   const label = (
     <label htmlFor={id}>
       {field.name}
-      {field.required ? <span className="req" title="required"> *</span> : <span className="opt"> (optional)</span>}
+      {field.required ? (
+        <span className="req" title="required">
+          {' '}
+          *
+        </span>
+      ) : (
+        <span className="opt"> (optional)</span>
+      )}
     </label>
   );
   let input;
@@ -37,10 +44,18 @@ function FieldInput({ field, value, onChange, listId }: { field: Field; value: s
       </select>
     );
   } else if (field.kind === 'json') {
-    input = <textarea id={id} rows={3} value={value} placeholder="JSON value" onChange={(e) => onChange(e.target.value)} spellCheck={false} />;
+    input = (
+      <textarea id={id} rows={3} value={value} placeholder="JSON value" onChange={(e) => onChange(e.target.value)} spellCheck={false} />
+    );
   } else {
     const placeholder =
-      field.kind === 'vector' ? (field.length ? `${field.length} numbers, e.g. ${Array.from({ length: field.length }, () => '0').join(', ')}` : 'numbers, comma-separated') : field.kind === 'string' ? '' : field.kind;
+      field.kind === 'vector'
+        ? field.length
+          ? `${field.length} numbers, e.g. ${Array.from({ length: field.length }, () => '0').join(', ')}`
+          : 'numbers, comma-separated'
+        : field.kind === 'string'
+          ? ''
+          : field.kind;
     input = (
       <input
         id={id}
@@ -146,7 +161,11 @@ export function ToolConsole({ api, meta }: ToolConsoleProps) {
 
   const names = useMemo(() => {
     if (!meta) return [];
-    return [...meta.objects.filter((o) => !o.hidden).flatMap((o) => (o.name !== o.id ? [o.id, o.name] : [o.id])), ...meta.locations.map((l) => l.id), ...meta.people.map((p) => p.name)];
+    return [
+      ...meta.objects.filter((o) => !o.hidden).flatMap((o) => (o.name !== o.id ? [o.id, o.name] : [o.id])),
+      ...meta.locations.map((l) => l.id),
+      ...meta.people.map((p) => p.name),
+    ];
   }, [meta]);
 
   const byCategory = (c: ToolInfo['category']) => tools.filter((t) => t.category === c);
@@ -231,9 +250,24 @@ export function ToolConsole({ api, meta }: ToolConsoleProps) {
             </label>
           </div>
           {jsonMode ? (
-            <textarea aria-label="Arguments (JSON)" className="json-args" rows={6} value={jsonText} onChange={(e) => setJsonText(e.target.value)} spellCheck={false} />
+            <textarea
+              aria-label="Arguments (JSON)"
+              className="json-args"
+              rows={6}
+              value={jsonText}
+              onChange={(e) => setJsonText(e.target.value)}
+              spellCheck={false}
+            />
           ) : fields.length ? (
-            fields.map((f) => <FieldInput key={f.name} field={f} value={values[f.name] ?? ''} listId="scene-names" onChange={(v) => setValues((cur) => ({ ...cur, [f.name]: v }))} />)
+            fields.map((f) => (
+              <FieldInput
+                key={f.name}
+                field={f}
+                value={values[f.name] ?? ''}
+                listId="scene-names"
+                onChange={(v) => setValues((cur) => ({ ...cur, [f.name]: v }))}
+              />
+            ))
           ) : (
             <p className="muted">This tool takes no arguments.</p>
           )}

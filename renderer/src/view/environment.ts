@@ -20,10 +20,38 @@ export interface Backdrop {
 }
 
 export const BACKDROPS: Record<Environment, Backdrop> = {
-  workbench: { clear: Color4.FromHexString('#d5dae0ff'), ambientSky: new Color3(0.95, 0.96, 1), ambientGround: new Color3(0.45, 0.45, 0.48), sunIntensity: 0.85, surround: '#bfc4ca', fog: false },
-  workshop: { clear: Color4.FromHexString('#c9ced4ff'), ambientSky: new Color3(0.92, 0.94, 0.98), ambientGround: new Color3(0.4, 0.4, 0.42), sunIntensity: 0.8, surround: '#a9aeb4', fog: false },
-  kitchen: { clear: Color4.FromHexString('#ece5d9ff'), ambientSky: new Color3(1, 0.97, 0.92), ambientGround: new Color3(0.5, 0.46, 0.42), sunIntensity: 0.75, surround: '#cfc6b8', fog: false },
-  field: { clear: Color4.FromHexString('#aecde9ff'), ambientSky: new Color3(0.85, 0.92, 1), ambientGround: new Color3(0.35, 0.42, 0.25), sunIntensity: 1.0, surround: '#67863f', fog: true },
+  workbench: {
+    clear: Color4.FromHexString('#d5dae0ff'),
+    ambientSky: new Color3(0.95, 0.96, 1),
+    ambientGround: new Color3(0.45, 0.45, 0.48),
+    sunIntensity: 0.85,
+    surround: '#bfc4ca',
+    fog: false,
+  },
+  workshop: {
+    clear: Color4.FromHexString('#c9ced4ff'),
+    ambientSky: new Color3(0.92, 0.94, 0.98),
+    ambientGround: new Color3(0.4, 0.4, 0.42),
+    sunIntensity: 0.8,
+    surround: '#a9aeb4',
+    fog: false,
+  },
+  kitchen: {
+    clear: Color4.FromHexString('#ece5d9ff'),
+    ambientSky: new Color3(1, 0.97, 0.92),
+    ambientGround: new Color3(0.5, 0.46, 0.42),
+    sunIntensity: 0.75,
+    surround: '#cfc6b8',
+    fog: false,
+  },
+  field: {
+    clear: Color4.FromHexString('#aecde9ff'),
+    ambientSky: new Color3(0.85, 0.92, 1),
+    ambientGround: new Color3(0.35, 0.42, 0.25),
+    sunIntensity: 1.0,
+    surround: '#67863f',
+    fog: true,
+  },
 };
 
 function shade(hex: string, f: number): string {

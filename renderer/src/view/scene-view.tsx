@@ -110,9 +110,7 @@ export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: 
     return (
       <div className="view view-message" role="alert">
         <h2>3D view unavailable: this browser has no WebGL</h2>
-        <p>
-          The scene cannot be drawn here, but everything else works: call tools, inject events and read the facts in the side panels.
-        </p>
+        <p>The scene cannot be drawn here, but everything else works: call tools, inject events and read the facts in the side panels.</p>
         <p>
           To see the robot, enable hardware acceleration in the browser settings, or start Chromium with{' '}
           <code>--use-angle=swiftshader --enable-unsafe-swiftshader</code> for software rendering.
@@ -127,7 +125,12 @@ export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: 
     <div className="view">
       <canvas ref={canvasRef} className="view-canvas" aria-label="3D view of the scene" data-testid="scene-canvas" />
       <div className="view-toolbar" role="toolbar" aria-label="View options">
-        <button type="button" aria-pressed={opts.colliders} onClick={() => toggle('colliders')} title="Show the physics colliders as wireframes">
+        <button
+          type="button"
+          aria-pressed={opts.colliders}
+          onClick={() => toggle('colliders')}
+          title="Show the physics colliders as wireframes"
+        >
           Colliders
         </button>
         <button type="button" aria-pressed={opts.inset} onClick={() => toggle('inset')} title="Show what the robot's camera sees">

@@ -121,7 +121,12 @@ export class World {
     private readonly cb: WorldCallbacks,
   ) {
     // No MSAA: under software rendering (SwiftShader) it costs more than it shows.
-    this.engine = new Engine(canvas, false, { preserveDrawingBuffer: false, stencil: true, antialias: false, powerPreference: 'high-performance' }, true);
+    this.engine = new Engine(
+      canvas,
+      false,
+      { preserveDrawingBuffer: false, stencil: true, antialias: false, powerPreference: 'high-performance' },
+      true,
+    );
     canvas.addEventListener('pointerleave', () => this.cb.onHover(null));
     this.engine.onContextLostObservable.add(() => {
       this.contextLost = true;
@@ -229,7 +234,7 @@ export class World {
     this.robotCam = new TargetCamera('robot-camera', new Vector3(0, 1, 0), scene);
     this.robotCam.minZ = 0.02;
     this.robotCam.maxZ = meta.robot.camera.range;
-    this.robotCam.fov = ((meta.robot.camera.fovDeg * 0.75) * Math.PI) / 180;
+    this.robotCam.fov = (meta.robot.camera.fovDeg * 0.75 * Math.PI) / 180;
     this.insetRtt = this.makeInset(scene, this.robotCam);
     this.applyCameras();
 
@@ -577,7 +582,9 @@ export class World {
       for (let k = 0; k < 12; k++) {
         const step = k % 2 === 0 ? k / 2 : -(k + 1) / 2; // 0, -1, 1, -2, 2 … twelfths of a turn
         const alpha = first.alpha + (step * Math.PI) / 6;
-        const eye = target.add(new Vector3(radius * Math.cos(alpha) * Math.sin(beta), radius * Math.cos(beta), radius * Math.sin(alpha) * Math.sin(beta)));
+        const eye = target.add(
+          new Vector3(radius * Math.cos(alpha) * Math.sin(beta), radius * Math.cos(beta), radius * Math.sin(alpha) * Math.sin(beta)),
+        );
         if (this.sees(scene, eye, meta)) return { alpha, beta };
       }
     }
@@ -592,7 +599,10 @@ export class World {
     const to = node.getAbsolutePosition().add(new Vector3(0, 0.05, 0));
     const dir = to.subtract(eye);
     const length = dir.length();
-    const hit = scene.pickWithRay(new Ray(eye, dir.normalize(), length), (m) => m.isPickable && m.isEnabled() && m.isVisible && !this.colliderMeshes.includes(m as Mesh));
+    const hit = scene.pickWithRay(
+      new Ray(eye, dir.normalize(), length),
+      (m) => m.isPickable && m.isEnabled() && m.isVisible && !this.colliderMeshes.includes(m as Mesh),
+    );
     if (!hit?.hit) return true;
     return (hit.pickedMesh?.metadata as Tagged | undefined)?.id === 'robot';
   }
@@ -605,7 +615,13 @@ export class World {
     const now = performance.now();
     if (now - this.lastPick < 60) return;
     this.lastPick = now;
-    const hit = s.pick(s.pointerX, s.pointerY, (m) => m.isPickable && m.isEnabled() && m.metadata !== null && m.metadata !== undefined, false, this.camera);
+    const hit = s.pick(
+      s.pointerX,
+      s.pointerY,
+      (m) => m.isPickable && m.isEnabled() && m.metadata !== null && m.metadata !== undefined,
+      false,
+      this.camera,
+    );
     const tag = hit?.pickedMesh?.metadata as Tagged | undefined;
     this.cb.onHover(tag && hit?.hit ? { id: tag.id, label: tag.label, x: s.pointerX, y: s.pointerY } : null);
   }
