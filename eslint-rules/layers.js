@@ -6,24 +6,27 @@ import path from 'node:path';
 
 /** Layers, most specific prefix first. `may` lists the layers a layer may import. */
 export const LAYERS = [
-  { name: 'renderer', prefix: 'renderer/', may: ['renderer', 'electron/contract'] },
-  { name: 'electron/contract', prefix: 'electron/contract/', may: ['electron/contract'] },
-  { name: 'electron/preload', prefix: 'electron/preload/', may: ['electron/preload', 'electron/contract'] },
+  { name: 'renderer', prefix: 'renderer/', may: ['renderer', 'contract'] },
+  // The AppApi contract is a leaf: the renderer, Electron and every host import it.
+  { name: 'contract', prefix: 'contract/', may: ['contract'] },
+  { name: 'electron/preload', prefix: 'electron/preload/', may: ['electron/preload', 'contract'] },
   {
     name: 'electron/main',
     prefix: 'electron/',
-    may: ['electron/main', 'electron/contract', 'hosts', 'agents', 'agents/robot', 'sim', 'scenes'],
+    may: ['electron/main', 'contract', 'hosts', 'agents', 'robot', 'robot/sim', 'sim', 'scenes'],
   },
   // Benchmarks drive the app against the same local fakes the tests use (a model server on 127.0.0.1).
   {
     name: 'hosts/bench',
     prefix: 'hosts/bench/',
-    may: ['hosts', 'hosts/bench', 'electron/contract', 'agents', 'agents/robot', 'sim', 'scenes', 'test'],
+    may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sim', 'sim', 'scenes', 'test'],
   },
-  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'hosts/bench', 'electron/contract', 'agents', 'agents/robot', 'sim', 'scenes'] },
-  // Only the robot seam may touch the simulator; tools and workflows see the Robot interface.
-  { name: 'agents/robot', prefix: 'agents/robot/', may: ['agents/robot', 'agents', 'sim', 'scenes'] },
-  { name: 'agents', prefix: 'agents/', may: ['agents', 'agents/robot', 'scenes'] },
+  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sim', 'sim', 'scenes'] },
+  // Their tests may build a simulated robot to run against.
+  { name: 'agents', prefix: 'agents/', may: ['agents', 'robot', 'scenes'], testMay: ['robot/sim'] },
+  // Only the simulated robot may touch the simulator; tools and workflows see the Robot seam.
+  { name: 'robot/sim', prefix: 'robot/sim/', may: ['robot/sim', 'robot', 'sim', 'scenes'] },
+  { name: 'robot', prefix: 'robot/', may: ['robot'] },
   { name: 'sim', prefix: 'sim/', may: ['sim', 'scenes'] },
   { name: 'scenes', prefix: 'scenes/', may: ['scenes'] },
   { name: 'test', prefix: 'test/', may: '*' },
@@ -71,7 +74,7 @@ const rule = {
         const target = path.relative(root, path.resolve(path.dirname(file), spec));
         const to = layerOf(target);
         if (!to || to.name === own.name) return;
-        if (isTest && to.name === 'test') return;
+        if (isTest && (to.name === 'test' || own.testMay?.includes(to.name))) return;
         if (!own.may.includes(to.name)) {
           context.report({
             node,

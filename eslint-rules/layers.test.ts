@@ -26,7 +26,7 @@ function lint(relFile: string, code: string): string[] {
 describe('layers/direction lint rule', () => {
   it('lets a layer import itself and the layers below it', () => {
     expect(lint('sim/world/sim-world.ts', "import { x } from '../../scenes/schema';")).toEqual([]);
-    expect(lint('agents/robot/sim-robot.ts', "import { SimWorld } from '../../sim/world/sim-world';")).toEqual([]);
+    expect(lint('robot/sim/sim-robot.ts', "import { SimWorld } from '../../sim/world/sim-world';")).toEqual([]);
     expect(lint('hosts/cli/main.ts', "import { x } from '../../agents/tools/registry';")).toEqual([]);
   });
 
@@ -36,14 +36,14 @@ describe('layers/direction lint rule', () => {
     expect(msg).toContain('sim may import sim, scenes');
   });
 
-  it('keeps tools and workflows off the simulator: only agents/robot may import sim/', () => {
+  it('keeps tools and workflows off the simulator: only robot/sim may import sim/', () => {
     expect(lint('agents/tools/raider.ts', "import { SimWorld } from '../../sim/world/sim-world';")[0]).toContain(
       "'agents' may not import from 'sim'",
     );
   });
 
   it('keeps the renderer on the contract only', () => {
-    expect(lint('renderer/src/app.tsx', "import { z } from '../../electron/contract/app-api';")).toEqual([]);
+    expect(lint('renderer/src/app.tsx', "import { z } from '../../contract/api';")).toEqual([]);
     expect(lint('renderer/src/app.tsx', "import { pick } from '../../sim/skills/pick';")[0]).toContain(
       "'renderer' may not import from 'sim'",
     );

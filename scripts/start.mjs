@@ -51,7 +51,7 @@ if (electron) {
   const index = path.join(root, 'renderer/dist/index.html');
   const sources = Math.max(
     newest(path.join(root, 'renderer/src')),
-    newest(path.join(root, 'electron/contract')),
+    newest(path.join(root, 'contract')),
     statSync(path.join(root, 'renderer/index.html')).mtimeMs,
   );
   if (!existsSync(index) || statSync(index).mtimeMs < sources)

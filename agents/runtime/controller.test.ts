@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { answer, call, FakeModel } from '../../test/support/fake-model';
 import { expectValidHistory, holdOn, look, noRobot, stuck } from '../../test/support/runtime-tools';
 import type { ChatMessage } from '../models/model';
-import { openSimRobot } from '../robot/open';
+import { openSimRobot } from '../../robot/sim/open';
 import { findToolSet } from '../tools/sets';
 import type { Tool } from '../tools/tool';
 import { RunController, untilAborted } from './controller';

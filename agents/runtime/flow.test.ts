@@ -3,7 +3,7 @@ import { answer, call, FakeModel } from '../../test/support/fake-model';
 import { broken, expectValidHistory, look, noRobot, wave } from '../../test/support/runtime-tools';
 import type { ChatMessage } from '../models/model';
 import { ModelError } from '../models/model';
-import { openSimRobot } from '../robot/open';
+import { openSimRobot } from '../../robot/sim/open';
 import { findToolSet } from '../tools/sets';
 import type { Tool } from '../tools/tool';
 import { DEFAULT_LIMITS, type FlowEvent, type FlowOptions, looksLikeFinalAnswer, mergeLimits, runFlow, suggestTools } from './flow';

@@ -16,7 +16,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { AssistantMessage, ChatMessage, CompletionRequest, Model, ToolCall, Usage } from '../models/model';
 import { ModelError, toModelTools } from '../models/model';
-import type { Robot } from '../robot/robot';
+import type { Robot } from '../../robot/robot';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool';
 import { AUTO_APPROVE, type ApprovalDecision, type ApprovalGate, decide, refusalText } from './approval';
 import { RunController, type StopCause, untilAborted } from './controller';

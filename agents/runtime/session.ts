@@ -6,7 +6,7 @@
 // holds state and runs turns.
 import { join } from 'node:path';
 import type { ChatMessage, Model } from '../models/model';
-import type { Robot } from '../robot/robot';
+import type { Robot } from '../../robot/robot';
 import type { Tool } from '../tools/tool';
 import type { ApprovalGate } from './approval';
 import { RunController } from './controller';

@@ -1,6 +1,6 @@
 // Helpers shared by the tool sets: fuzzy name resolution that answers a model in
 // words, and uniform rendering of action outcomes.
-import type { NameKind, Outcome, ResolveOptions, Robot } from '../robot/robot';
+import type { NameKind, Outcome, ResolveOptions, Robot } from '../../robot/robot';
 import type { ToolResult } from './tool';
 
 export class ToolInputError extends Error {}

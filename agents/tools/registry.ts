@@ -1,6 +1,6 @@
 // The tool registry (paper 004 §3.1): tools registered with their cards,
 // discovered by capability, and grouped into the named tool sets the papers use.
-import type { Robot } from '../robot/robot';
+import type { Robot } from '../../robot/robot';
 import type { CapabilityDimension, FunctionSchema, Tool, ToolCategory } from './tool';
 
 export class ToolRegistry {

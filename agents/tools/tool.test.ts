@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Robot } from '../robot/robot';
+import type { Robot } from '../../robot/robot';
 import { ToolRegistry } from './registry';
 import { defineTool } from './tool';
 

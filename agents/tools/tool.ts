@@ -4,7 +4,7 @@
 // on. Each tool carries a tool card (paper 004 §3.1): capability, inputs,
 // outputs, when to use it, its mode, and the robot capabilities it needs.
 import { z } from 'zod';
-import type { Capability, Robot } from '../robot/robot';
+import type { Capability, Robot } from '../../robot/robot';
 
 export type ToolCategory = 'information' | 'action';
 /** ETP's invocation modes: once per query, running in the background, or triggered by a condition. */

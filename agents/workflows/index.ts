@@ -1,6 +1,6 @@
 // The workflows a session can run, by id. Each composes the runtime's flow
 // manager with a tool hierarchy and a prompt; `flat` runs any tool set as one list.
-import type { Robot } from '../robot/robot';
+import type { Robot } from '../../robot/robot';
 import type { Workflow } from '../runtime/session';
 import { buildToolSet } from '../tools/sets';
 import { ANSWER_RULES, robotContext } from './prompt';

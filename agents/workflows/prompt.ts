@@ -1,6 +1,6 @@
 // The parts of a system prompt every workflow shares: who the robot is, where
 // it is, and how to answer. Workflows add their own rules.
-import type { Robot } from '../robot/robot';
+import type { Robot } from '../../robot/robot';
 
 export function robotContext(robot: Robot): string {
   const i = robot.info;

@@ -5,7 +5,7 @@ import { startOpenAIServer } from '../../test/support/openai-server';
 import type { CompletionRequest } from '../models/model';
 import { createOpenAICompatibleModel } from '../models/openai-compatible';
 import { type ScriptedTurn, fromFunction } from '../models/scripted';
-import { openSimRobot } from '../robot/open';
+import { openSimRobot } from '../../robot/sim/open';
 import type { FlowEvent } from '../runtime/flow';
 import { Session } from '../runtime/session';
 import { createWorkflow } from './index';

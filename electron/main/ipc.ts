@@ -4,8 +4,8 @@
 // so their code and message reach the renderer intact). Electron is only a type
 // here, so this runs under Vitest without the Electron binary.
 import type { IpcMainInvokeEvent } from 'electron';
-import { type AppMethods, AppApiError, describeZodError, dispatch, isMethodName, parseRequest } from '../contract/api';
-import { IPC, IpcCall, type IpcReply } from '../contract/wire';
+import { type AppMethods, AppApiError, describeZodError, dispatch, isMethodName, parseRequest } from '../../contract/api';
+import { IPC, IpcCall, type IpcReply } from '../../contract/wire';
 
 export interface IpcLike {
   handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>): void;

@@ -13,9 +13,9 @@ import {
   describeZodError,
   isMethodName,
   makeAppApi,
-} from '../contract/api';
-import { AppEvent } from '../contract/schemas';
-import { IPC, IpcReply } from '../contract/wire';
+} from '../../contract/api';
+import { AppEvent } from '../../contract/schemas';
+import { IPC, IpcReply } from '../../contract/wire';
 
 const invoke: Invoke = async (method, request) => {
   if (!isMethodName(method)) throw new AppApiError('invalid_request', `unknown method "${String(method)}"`);

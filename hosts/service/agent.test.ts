@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppEvent, RunEvent } from '../../electron/contract/schemas';
+import type { AppEvent, RunEvent } from '../../contract/schemas';
 import { Session } from './session';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-agent-'));

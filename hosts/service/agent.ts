@@ -5,12 +5,12 @@
 // memory for export). Mirrors hosts/cli/commands/run.ts.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppApiError, type Request, type Response } from '../../electron/contract/api';
-import type { AppEvent, RunEndReason, RunEvent } from '../../electron/contract/schemas';
+import { AppApiError, type Request, type Response } from '../../contract/api';
+import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
 import { probeSpec } from '../../agents/models/probe';
 import { type SecretLookup, createModel, parseModelSpec } from '../../agents/models/spec';
-import type { Robot } from '../../agents/robot/robot';
+import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
 import type { FlowEvent } from '../../agents/runtime/flow';
 import { Session as AgentSession, type TurnResult } from '../../agents/runtime/session';

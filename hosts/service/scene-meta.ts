@@ -1,7 +1,7 @@
 // Static scene metadata for the renderer, built once per load from the resolved
 // scene and the world just built from it: shapes, colours, sizes, robot bodies,
 // places and people, and the order of bodies in every pose frame.
-import type { Environment, SceneMeta, ShapePart } from '../../electron/contract/schemas';
+import type { Environment, SceneMeta, ShapePart } from '../../contract/schemas';
 import type { PrimitivePart } from '../../scenes/shapes';
 import { bodyShapes } from '../../sim/body-shapes';
 import { type Pose, qEulerDeg } from '../../sim/math';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { poseOffset, readHeader } from '../../electron/contract/frames';
-import type { AppEvent, SceneMeta } from '../../electron/contract/schemas';
+import { poseOffset, readHeader } from '../../contract/frames';
+import type { AppEvent, SceneMeta } from '../../contract/schemas';
 import { Session } from './session';
 
 function positionIn(frame: Float32Array, meta: SceneMeta, id: string): [number, number, number] {

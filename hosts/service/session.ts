@@ -11,11 +11,11 @@ import {
   type Request,
   type Response,
   type Unsubscribe,
-} from '../../electron/contract/api';
-import { FLOATS_PER_POSE, FRAME_HEADER, frameLength, writeHeader } from '../../electron/contract/frames';
-import type { AppEvent, SceneMeta, ToolInfo } from '../../electron/contract/schemas';
-import { openSimRobot } from '../../agents/robot/open';
-import type { SimRobot } from '../../agents/robot/sim-robot';
+} from '../../contract/api';
+import { FLOATS_PER_POSE, FRAME_HEADER, frameLength, writeHeader } from '../../contract/frames';
+import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
+import { openSimRobot } from '../../robot/sim/open';
+import type { SimRobot } from '../../robot/sim/sim-robot';
 import type { ToolRegistry } from '../../agents/tools/registry';
 import { TOOL_SETS, buildToolSet, findToolSet } from '../../agents/tools/sets';
 import type { Tool, ToolResult } from '../../agents/tools/tool';

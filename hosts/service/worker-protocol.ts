@@ -1,7 +1,7 @@
 // Messages between a host thread and the simulation worker (same process, so a
 // plain structured clone; the trust boundary is the host's own validation).
-import type { ErrorCode } from '../../electron/contract/api';
-import type { AppEvent } from '../../electron/contract/schemas';
+import type { ErrorCode } from '../../contract/api';
+import type { AppEvent } from '../../contract/schemas';
 
 export interface WorkerOptions {
   paced: boolean;

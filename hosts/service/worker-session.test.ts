@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readHeader } from '../../electron/contract/frames';
-import type { RunEvent } from '../../electron/contract/schemas';
+import { readHeader } from '../../contract/frames';
+import type { RunEvent } from '../../contract/schemas';
 import { startOpenAIServer } from '../../test/support/openai-server';
 import { existsSync } from 'node:fs';
 import { bundledWorker } from './worker-bundle';

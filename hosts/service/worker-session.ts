@@ -12,7 +12,7 @@ import {
   type Request,
   type Response,
   type Unsubscribe,
-} from '../../electron/contract/api';
+} from '../../contract/api';
 import type { ModelProvider } from '../../agents/models/spec';
 import type { SessionOptions } from './session';
 import { bundledWorker } from './worker-bundle';

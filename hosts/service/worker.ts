@@ -2,7 +2,7 @@
 // so stepping at 240 Hz never delays the host's socket or IPC. The host talks to
 // it through WorkerSession; pose frames are transferred, not copied.
 import { parentPort, workerData } from 'node:worker_threads';
-import { AppApiError, dispatch, isMethodName, parseRequest } from '../../electron/contract/api';
+import { AppApiError, dispatch, isMethodName, parseRequest } from '../../contract/api';
 import { Session } from './session';
 import type { ToWorker, WorkerOptions } from './worker-protocol';
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { readHeader } from '../../electron/contract/frames';
-import { type SocketLike, type WsClient, connectWs } from '../../electron/contract/ws-client';
+import { readHeader } from '../../contract/frames';
+import { type SocketLike, type WsClient, connectWs } from '../../contract/ws-client';
 import { Session } from '../service/session';
 import { type WebServer, startWebServer } from './server';
 
@@ -124,7 +124,7 @@ describe('web mode server', () => {
 
 describe('contract schemas', () => {
   it('accept a tool result without data (zod 4 treats a bare unknown key as required)', async () => {
-    const { METHODS } = await import('../../electron/contract/api');
+    const { METHODS } = await import('../../contract/api');
     const r = METHODS.callTool.response.safeParse({ callId: 1, tool: 't', set: 's', ok: false, content: 'x', elapsedMs: 0, simSeconds: 0 });
     expect(r.success).toBe(true);
   });

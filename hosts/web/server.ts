@@ -9,8 +9,8 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { type AppApi, AppApiError, describeZodError, dispatch, isMethodName, parseRequest } from '../../electron/contract/api';
-import { CallMessage, type ServerMessage, TOKEN_PARAM, WS_PATH } from '../../electron/contract/wire';
+import { type AppApi, AppApiError, describeZodError, dispatch, isMethodName, parseRequest } from '../../contract/api';
+import { CallMessage, type ServerMessage, TOKEN_PARAM, WS_PATH } from '../../contract/wire';
 
 export interface WebServerOptions {
   api: AppApi;

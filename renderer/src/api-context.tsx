@@ -1,6 +1,6 @@
 // The AppApi and the latest pose frame, shared with every panel.
 import { createContext, useContext } from 'react';
-import type { AppApi } from '../../electron/contract/api';
+import type { AppApi } from '../../contract/api';
 
 export const ApiContext = createContext<AppApi | null>(null);
 

@@ -2,8 +2,8 @@
 // left, the 3D view in the middle, agent / world / log on the right. It holds
 // the shared state and listens to the host's events.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { AppApi } from '../../electron/contract/api';
-import type { AppEvent, Battery, SceneMeta, SceneSummary, Snapshot } from '../../electron/contract/schemas';
+import type { AppApi } from '../../contract/api';
+import type { AppEvent, Battery, SceneMeta, SceneSummary, Snapshot } from '../../contract/schemas';
 import { ApiContext } from './api-context';
 import { BatteryGauge } from './panels/battery-gauge';
 import { AgentPanel } from './panels/agent-panel';

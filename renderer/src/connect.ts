@@ -1,9 +1,9 @@
 // Finds the host: the desktop app's preload bridge, or the web-mode socket whose
 // token came in the page URL (kept for reloads in sessionStorage, and removed
 // from the address bar so it is not copied around by accident).
-import type { AppApi } from '../../electron/contract/api';
-import { TOKEN_PARAM } from '../../electron/contract/wire';
-import { type SocketLike, type WsClient, connectWs, socketUrl } from '../../electron/contract/ws-client';
+import type { AppApi } from '../../contract/api';
+import { TOKEN_PARAM } from '../../contract/wire';
+import { type SocketLike, type WsClient, connectWs, socketUrl } from '../../contract/ws-client';
 
 export type Connection = { kind: 'desktop'; api: AppApi } | { kind: 'web'; api: WsClient } | { kind: 'no-token' };
 

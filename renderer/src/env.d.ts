@@ -1,6 +1,6 @@
 // Globals: the Electron preload's typed bridge, and the view's probe that tests
 // and the app benchmark read.
-import type { AppApi } from '../../electron/contract/api';
+import type { AppApi } from '../../contract/api';
 import type { ViewProbe } from './view/probe';
 
 declare global {

@@ -1,7 +1,7 @@
 // Holds the latest pose frame (latest wins) for whoever needs a current pose
 // outside the render loop, such as the event injector's "move object" form.
-import type { SceneMeta } from '../../electron/contract/schemas';
-import { readHeader, poseOffset } from '../../electron/contract/frames';
+import type { SceneMeta } from '../../contract/schemas';
+import { readHeader, poseOffset } from '../../contract/frames';
 
 export class PoseStore {
   frame: Float32Array | undefined;

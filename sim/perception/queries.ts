@@ -13,7 +13,7 @@
 // The target's own support or container never blocks it (a bowl's wall hiding
 // part of a fruit inside it is not an obstruction to remove).
 import { type Aabb, type Vec3, aabbCenter, v3 } from '../math';
-import { FINGER_THICKNESS } from '../robot/robot-body';
+import { FINGER_THICKNESS } from '../body/links';
 import { QUERY } from '../world/groups';
 import type { SimWorld } from '../world/sim-world';
 import { geoObject, geoObjects } from './geo';

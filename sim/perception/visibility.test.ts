@@ -2,7 +2,7 @@
 // head camera and a wrist camera, with and without seeded detection noise.
 import { describe, expect, it } from 'vitest';
 import { layoutWorld, tableLayout } from '../../test/fixtures/worlds';
-import { jointsFromDeg } from '../robot/arm-kinematics';
+import { jointsFromDeg } from '../body/arm-kinematics';
 import { pick } from '../skills/manipulation';
 import type { SimWorld } from '../world/sim-world';
 import { cameraView, inFieldOfView, inRange } from './camera';

@@ -4,8 +4,8 @@
 // knife in the hand cuts down onto the food). Preconditions follow RAIDER's
 // action model (paper 001, Table B.3) and are checked against the world.
 import { type Aabb, type Vec3, aabbCenter, add, dist, normalize, poseApply, qYaw, rotate, round, scale, v3 } from '../math';
-import { QUINTIC_PEAK, SampledMotion, SampledScalar, smooth } from '../robot/motion';
-import type { Joints } from '../robot/arm-kinematics';
+import { QUINTIC_PEAK, SampledMotion, SampledScalar, smooth } from '../body/motion';
+import type { Joints } from '../body/arm-kinematics';
 import { doorPose } from '../world/build';
 import { type Entity, primitiveAabb, unionAll } from '../world/entity';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';

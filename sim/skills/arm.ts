@@ -1,8 +1,8 @@
 // Arm motions for skills: joint moves, straight tool paths (IK every step) and
 // the fingers. World-frame targets are converted to the arm's mount frame once.
 import { type Vec3, dist, lerp, poseApply, poseInv, rotate, qConj, round, deg } from '../math';
-import { type IkFailure, type IkResult, type Joints, inverseKinematics, jointsFromDeg } from '../robot/arm-kinematics';
-import { JointMotion, QUINTIC_PEAK, SampledMotion, ScalarMotion, smooth } from '../robot/motion';
+import { type IkFailure, type IkResult, type Joints, inverseKinematics, jointsFromDeg } from '../body/arm-kinematics';
+import { JointMotion, QUINTIC_PEAK, SampledMotion, ScalarMotion, smooth } from '../body/motion';
 import type { SimWorld } from '../world/sim-world';
 import type { SkillOptions } from './outcome';
 

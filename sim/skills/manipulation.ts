@@ -21,9 +21,9 @@ import {
   sub,
   v3,
 } from '../math';
-import type { Joints } from '../robot/arm-kinematics';
-import { Grasp } from '../robot/grasp';
-import { FINGER_THICKNESS } from '../robot/robot-body';
+import type { Joints } from '../body/arm-kinematics';
+import { Grasp } from '../body/grasp';
+import { FINGER_THICKNESS } from '../body/links';
 import { geoObject, geoObjects } from '../perception/geo';
 import { containerOf, isInside, isOnTopOf, related, supportOf } from '../perception/relations';
 import { aabbToWorld, primitiveAabb, unionAll } from '../world/entity';

@@ -5,7 +5,7 @@
 // tuck their arm do so first.
 import type { Location } from '../../scenes/schema';
 import { type Pose, type Vec3, add, dist, fromTuple, poseApply, poseInv, qYaw, rad, round, sub, v3, yawOf } from '../math';
-import { BaseMotion, type BasePathPoint } from '../robot/motion';
+import { BaseMotion, type BasePathPoint } from '../body/motion';
 import { QUERY } from '../world/groups';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { movePosture } from './arm';

@@ -3,7 +3,7 @@
 // charges only at the dock, and scans plants at points of interest.
 import type { Location } from '../../scenes/schema';
 import { type Vec3, dist, fromTuple, rad, round, sub, yawOf, wrapAngle } from '../math';
-import { BaseMotion } from '../robot/motion';
+import { BaseMotion } from '../body/motion';
 import { SkillInterrupt, type PlantReading, type SimWorld } from '../world/sim-world';
 import { interruptOutcome } from './manipulation';
 import { basePreconditions } from './navigation';

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ChatMessage } from '../../agents/models/model';
-import type { Robot } from '../../agents/robot/robot';
+import type { Robot } from '../../robot/robot';
 import { type Tool, defineTool } from '../../agents/tools/tool';
 
 /** Enough of a Robot for tools that need no capabilities (and for a trace header). */

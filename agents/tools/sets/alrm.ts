@@ -3,7 +3,7 @@
 // poses (compute_grasp, get_pose). Here they run on the physics world, so a move
 // that the arm cannot make fails with the reason instead of returning a placeholder.
 import { z } from 'zod';
-import type { Robot } from '../../robot/robot';
+import type { Robot } from '../../../robot/robot';
 import { fail, guarded, list, ok, outcomeResult, resolveName } from '../common';
 import { type Tool, defineTool } from '../tool';
 

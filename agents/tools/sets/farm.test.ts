@@ -3,8 +3,8 @@
 // refusals of bad arguments, a survey leg run through the tools, battery events
 // through check_events, and the same script giving the same world twice.
 import { describe, expect, it } from 'vitest';
-import { openSimRobot } from '../../robot/open';
-import type { SimRobot } from '../../robot/sim-robot';
+import { openSimRobot } from '../../../robot/sim/open';
+import type { SimRobot } from '../../../robot/sim/sim-robot';
 import type { ToolContext, ToolResult } from '../tool';
 import { buildToolSet, setsFor } from '.';
 

@@ -1,7 +1,7 @@
 // The named tool sets. A scene names its default set; each set says which paper
 // it comes from and which robot capabilities it needs. Some sets are built from
 // the robot (the planner-executor's action catalogue depends on what it can do).
-import type { Capability, Robot } from '../../robot/robot';
+import type { Capability, Robot } from '../../../robot/robot';
 import { ToolRegistry } from '../registry';
 import type { Tool } from '../tool';
 import { ALRM } from './alrm';

@@ -3,7 +3,7 @@
 // check_events) and one introspection primitive (reflect). The chatbot's tools
 // (Table 1) answer questions without acting.
 import { z } from 'zod';
-import type { Outcome, Robot } from '../../robot/robot';
+import type { Outcome, Robot } from '../../../robot/robot';
 import { fail, guarded, ok, outcomeResult, resolveName } from '../common';
 import { type Tool, defineTool } from '../tool';
 

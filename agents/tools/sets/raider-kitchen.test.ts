@@ -1,8 +1,8 @@
 // RAIDER's tools (paper 001 Fig. 6, Fig. 16, §5.1) answer from the kitchen's
 // ground truth, through the Robot seam as a model calls them.
 import { describe, expect, it } from 'vitest';
-import { openSimRobot } from '../../robot/open';
-import type { Robot } from '../../robot/robot';
+import { openSimRobot } from '../../../robot/sim/open';
+import type { Robot } from '../../../robot/robot';
 import { buildToolSet } from './index';
 
 const ctx = (robot: Robot) => ({ robot, signal: new AbortController().signal, state: new Map<string, unknown>() });

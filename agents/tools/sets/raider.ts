@@ -2,7 +2,7 @@
 // the human-assistive tools of Fig. 16, the user-information retrieval tool of
 // §5.1, and the recovery actions of Fig. 7. Names and parameters follow the paper.
 import { z } from 'zod';
-import type { Robot } from '../../robot/robot';
+import type { Robot } from '../../../robot/robot';
 import { fail, guarded, list, metres, ok, outcomeResult, resolveName } from '../common';
 import { type Tool, defineTool } from '../tool';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openSimRobot } from '../../robot/open';
-import type { Robot } from '../../robot/robot';
+import { openSimRobot } from '../../../robot/sim/open';
+import type { Robot } from '../../../robot/robot';
 import type { Tool } from '../tool';
 import { STEP_LIMITS, WORLD_MODEL_QUERIES, mayaInformationTools, mayaTaskTools, rtwBasicTools } from './rtw';
 

@@ -10,7 +10,7 @@
 //   against the graph's schema (its node types and attributes), never free-form.
 import { z } from 'zod';
 import { didYouMean } from '../../../scenes/validation';
-import type { Detection, Robot, WorldModelNode } from '../../robot/robot';
+import type { Detection, Robot, WorldModelNode } from '../../../robot/robot';
 import { fail, guarded, list, ok, outcomeResult, resolveName } from '../common';
 import { type Tool, defineTool } from '../tool';
 

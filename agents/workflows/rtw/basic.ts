@@ -2,7 +2,7 @@
 // a flat list — the scene's tool set plus the robot's bounded motions and static
 // information — and several calls per turn up to a limit, since these tools do
 // not appear or vanish with the world.
-import type { Robot } from '../../robot/robot';
+import type { Robot } from '../../../robot/robot';
 import type { Workflow } from '../../runtime/session';
 import { buildToolSet } from '../../tools/sets';
 import { rtwBasicTools } from '../../tools/sets/rtw';

@@ -3,7 +3,7 @@
 // tools are generated from the world at every iteration (open_fridge only while
 // a closed fridge is seen, pick_<x> per visible pickable x), so one tool runs
 // per iteration: the next one may no longer exist.
-import type { Robot } from '../../robot/robot';
+import type { Robot } from '../../../robot/robot';
 import type { Workflow } from '../../runtime/session';
 import { mayaInformationTools, mayaTaskTools } from '../../tools/sets/rtw';
 import { classifyWith } from '../classify';

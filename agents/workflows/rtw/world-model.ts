@@ -2,7 +2,7 @@
 // robot's world model. The model first decides between getters (read) and
 // setters (write); when neither suffices it asks for the guarded query
 // templates, which are checked against the world model's schema.
-import type { Robot } from '../../robot/robot';
+import type { Robot } from '../../../robot/robot';
 import type { Workflow, WorkflowContext } from '../../runtime/session';
 import { WORLD_MODEL_QUERIES, requestQueryTools } from '../../tools/sets/rtw';
 import { WORLD_MODEL_ACCESSORS } from '../../tools/sets/world-model';

@@ -2,8 +2,8 @@
 // would run, and print their results and the final semantic facts.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { openSimRobot } from '../../../agents/robot/open';
-import type { SimRobot } from '../../../agents/robot/sim-robot';
+import { openSimRobot } from '../../../robot/sim/open';
+import type { SimRobot } from '../../../robot/sim/sim-robot';
 import type { ToolRegistry } from '../../../agents/tools/registry';
 import { buildToolSet, setsFor } from '../../../agents/tools/sets';
 import type { Tool, ToolContext } from '../../../agents/tools/tool';

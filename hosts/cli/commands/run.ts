@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { ModelError } from '../../../agents/models/model';
 import { createModel } from '../../../agents/models/spec';
-import { openSimRobot } from '../../../agents/robot/open';
+import { openSimRobot } from '../../../robot/sim/open';
 import type { ApprovalGate } from '../../../agents/runtime/approval';
 import type { FlowEvent, FlowLimits } from '../../../agents/runtime/flow';
 import { type RunInfo, Session, type TurnResult } from '../../../agents/runtime/session';

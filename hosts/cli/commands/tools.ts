@@ -1,4 +1,4 @@
-import { openSimRobot } from '../../../agents/robot/open';
+import { openSimRobot } from '../../../robot/sim/open';
 import { buildToolSet } from '../../../agents/tools/sets';
 import { type Parsed, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../../electron/contract/schemas';
+import type { RunEvent } from '../../../contract/schemas';
 import { fakeApi } from '../test/fake-api';
 import { AgentPanel, specOf } from './agent-panel';
 

@@ -4,8 +4,8 @@
 // warnings, timing and tokens. Stop ends the model request and the skill at
 // once. Traces export as JSONL and import for a read-only replay.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AppApi } from '../../../electron/contract/api';
-import type { ApprovalMode, LocalModels, ProbeResult, ToolSetInfo, WorkflowInfo } from '../../../electron/contract/schemas';
+import type { AppApi } from '../../../contract/api';
+import type { ApprovalMode, LocalModels, ProbeResult, ToolSetInfo, WorkflowInfo } from '../../../contract/schemas';
 import { type Entry, type RunView, type ToolEntry, applyEvent, fromTrace, markAnswered, newRun } from './run-view';
 
 export type Preset = 'openai' | 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm' | 'custom' | 'scripted';

@@ -1,5 +1,5 @@
 // Battery gauge: level, percentage, and whether the robot is docked or charging.
-import type { Battery } from '../../../electron/contract/schemas';
+import type { Battery } from '../../../contract/schemas';
 
 export function BatteryGauge({ battery }: { battery: Battery | null }) {
   if (!battery) return <div className="battery muted">battery —</div>;

@@ -2,8 +2,8 @@
 // someone moving an object, a battery level. Each goes through the host into
 // the robot's event queue, as it would on the real robot.
 import { useState } from 'react';
-import type { AppApi } from '../../../electron/contract/api';
-import type { ExternalEvent, SceneMeta } from '../../../electron/contract/schemas';
+import type { AppApi } from '../../../contract/api';
+import type { ExternalEvent, SceneMeta } from '../../../contract/schemas';
 
 export interface EventInjectorProps {
   api: AppApi;

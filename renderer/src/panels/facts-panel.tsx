@@ -1,6 +1,6 @@
 // The semantic snapshot: the facts a model can ask for, with the robot's state.
 import { useState } from 'react';
-import type { Snapshot } from '../../../electron/contract/schemas';
+import type { Snapshot } from '../../../contract/schemas';
 
 export function FactsPanel({ snapshot, onRefresh }: { snapshot: Snapshot | null; onRefresh(): void }) {
   const [filter, setFilter] = useState('');

@@ -1,6 +1,6 @@
 // What the agent panel shows of a run, built either live from the host's run
 // events or from an imported trace (read-only replay): the same entries either way.
-import type { ImportedTrace, RunEndReason, RunEvent, TokenUsage, TraceLineInfo } from '../../../electron/contract/schemas';
+import type { ImportedTrace, RunEndReason, RunEvent, TokenUsage, TraceLineInfo } from '../../../contract/schemas';
 
 export interface ToolEntry {
   k: 'tool';

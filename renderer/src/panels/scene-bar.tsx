@@ -1,5 +1,5 @@
 // Scene picker, reset and simulation speed: the header's controls.
-import type { SceneSummary } from '../../../electron/contract/schemas';
+import type { SceneSummary } from '../../../contract/schemas';
 
 export interface SceneBarProps {
   scenes: SceneSummary[];

@@ -2,7 +2,7 @@
 // values back into arguments. Values the form cannot type (a word in a number
 // field) are passed on as typed, so the tool's own validation answers, exactly
 // as it would answer a model.
-import type { JsonSchema } from '../../../electron/contract/schemas';
+import type { JsonSchema } from '../../../contract/schemas';
 
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'vector' | 'json';
 

@@ -2,8 +2,8 @@
 // JSON Schema (or write the arguments as JSON), call it, and read exactly what a
 // model would read back, validation messages included.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { AppApi } from '../../../electron/contract/api';
-import type { SceneMeta, ToolCallResult, ToolInfo, ToolSetInfo } from '../../../electron/contract/schemas';
+import type { AppApi } from '../../../contract/api';
+import type { SceneMeta, ToolCallResult, ToolInfo, ToolSetInfo } from '../../../contract/schemas';
 import { type Field, buildArgs, fieldsOf, initialValues } from './schema-fields';
 
 export interface ToolConsoleProps {

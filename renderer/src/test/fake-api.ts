@@ -1,7 +1,7 @@
 // A scripted AppApi for component tests: every method answers from `overrides`
 // or a small default world, and records its calls.
-import type { AppApi, EventListener, MethodName, PoseListener, Request, Response } from '../../../electron/contract/api';
-import type { SceneMeta, ToolInfo } from '../../../electron/contract/schemas';
+import type { AppApi, EventListener, MethodName, PoseListener, Request, Response } from '../../../contract/api';
+import type { SceneMeta, ToolInfo } from '../../../contract/schemas';
 
 export const TOOLS: ToolInfo[] = [
   {

@@ -8,7 +8,7 @@ import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateGround } from '@babylonjs/core/Meshes/Builders/groundBuilder';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { Scene } from '@babylonjs/core/scene';
-import type { Environment, SceneMeta } from '../../../electron/contract/schemas';
+import type { Environment, SceneMeta } from '../../../contract/schemas';
 
 export interface Backdrop {
   clear: Color4;

@@ -2,8 +2,8 @@
 // inset frame, view toggles, and a plain message when WebGL is unavailable or
 // the GPU context is lost (the rest of the app keeps working without the view).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AppApi } from '../../../electron/contract/api';
-import type { SceneMeta } from '../../../electron/contract/schemas';
+import type { AppApi } from '../../../contract/api';
+import type { SceneMeta } from '../../../contract/schemas';
 import { type Hover, INSET_H, INSET_W, type ViewOptions, World, webglSupport } from './world';
 
 export interface SceneViewProps {

@@ -23,8 +23,8 @@ import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import '@babylonjs/core/Rendering/outlineRenderer';
 import { Scene } from '@babylonjs/core/scene';
-import { poseOffset, readHeader } from '../../../electron/contract/frames';
-import type { BodyMeta, SceneMeta, ShapePart } from '../../../electron/contract/schemas';
+import { poseOffset, readHeader } from '../../../contract/frames';
+import type { BodyMeta, SceneMeta, ShapePart } from '../../../contract/schemas';
 import { BACKDROPS, buildBackdrop } from './environment';
 import { type LatencyStats, stats } from './probe';
 

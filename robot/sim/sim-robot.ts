@@ -4,7 +4,7 @@
 import type { ResolvedScene } from '../../scenes/resolve';
 import { deg, fromTuple, round, toTuple, v3, yawOf } from '../../sim/math';
 import { type Vec3 } from '../../sim/math';
-import { armReach } from '../../sim/robot/arm-kinematics';
+import { armReach } from '../../sim/body/arm-kinematics';
 import { describeEvent, type SimEvent } from '../../sim/events';
 import { detectObjects } from '../../sim/perception/detection';
 import { distanceBetween, distanceToTarget, robotHumanDistance } from '../../sim/perception/distance';
@@ -39,8 +39,8 @@ import type {
   Rover,
   Speech,
   WorldModelApi,
-} from './robot';
-import { SimWorldModel } from './sim-world-model';
+} from '../robot';
+import { SimWorldModel } from './world-model';
 
 /** Runs actions one at a time: a second tool call waits for the first to finish. */
 class Exclusive {

@@ -7,7 +7,7 @@ import { knownObjectIds } from '../../sim/perception/names';
 import { geoObjects } from '../../sim/perception/geo';
 import { supportOf } from '../../sim/perception/relations';
 import type { SimWorld } from '../../sim/world/sim-world';
-import type { WorldModelApi, WorldModelNode } from './robot';
+import type { WorldModelApi, WorldModelNode } from '../robot';
 
 type Attr = string | number | boolean;
 
