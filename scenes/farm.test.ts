@@ -73,10 +73,10 @@ describe('farm world', () => {
       const bed = e.spec.placement.on!;
       expect(sim.aabb(e.id).min.y, e.id).toBeCloseTo(sim.aabb(bed).max.y, 1);
     }
-    expect(sim.robot).toMatchObject({ docked: true, at: 'charging_dock' });
+    expect(sim.body).toMatchObject({ docked: true, at: 'charging_dock' });
     expect(sim.battery.charging).toBe(true);
     const shelter = sim.aabb('shelter_1');
-    const p = sim.robot.basePose.p;
+    const p = sim.body.basePose.p;
     expect(p.x > shelter.min.x && p.x < shelter.max.x && p.z > shelter.min.z && p.z < shelter.max.z).toBe(true);
   });
 

@@ -127,7 +127,7 @@ describe.each(['kitchen', 'kitchen/assistive'])('%s in the physics world', (id) 
       const hits = new Set<string>();
       sim.world.intersectionsWithShape({ x, y: y + sy / 2 + 0.02, z }, yawQ(l.pose.yaw), shape, (c) => {
         const owner = sim.colliderOwner.get(c.handle);
-        if (owner && !sim.robotBody.colliders.has(c.handle)) hits.add(owner);
+        if (owner && !sim.bodyLinks.colliders.has(c.handle)) hits.add(owner);
         return true;
       });
       const expected = id === 'kitchen/assistive' && l.id === 'medicine_counter' ? ['chair_3'] : [];

@@ -20,8 +20,8 @@ export function streamEntries(sim: SimWorld): StreamEntry[] {
     if (e.door) out.push({ id: `${e.id}#door`, kind: 'door', body: e.door.body });
   }
   for (const p of sim.people.values()) out.push({ id: p.spec.id, kind: 'person', body: p.body });
-  out.push({ id: 'robot#base', kind: 'base', body: sim.robotBody.base });
-  const arm = sim.robotBody.arm;
+  out.push({ id: 'robot#base', kind: 'base', body: sim.bodyLinks.base });
+  const arm = sim.bodyLinks.arm;
   if (arm) {
     for (const [part, body] of Object.entries(arm)) out.push({ id: `robot#${part}`, kind: 'arm', body });
   }

@@ -108,7 +108,7 @@ function keepMoving(sim: SimWorld): () => void {
     let toB = true;
     return () => {
       if (!sim.armBusy) {
-        sim.setArmMotion(new JointMotion(sim.robot.q!, toB ? b : a, (arm.maxJointSpeed * Math.PI) / 180));
+        sim.setArmMotion(new JointMotion(sim.body.q!, toB ? b : a, (arm.maxJointSpeed * Math.PI) / 180));
         toB = !toB;
       }
     };
@@ -147,7 +147,7 @@ async function pickPlaceOnce(sim: SimWorld): Promise<{ ms: number; what: string 
 async function prepare(sim: SimWorld): Promise<void> {
   if (sim.scene.robot.kind !== 'mobile_manipulator') return;
   const loc = [...sim.locations.values()].find((l) => l.serves.some((s) => sim.entities.get(s)?.spec.surfaces.length));
-  if (loc && sim.robot.at !== loc.id) await navigate(sim, { kind: 'location', id: loc.id });
+  if (loc && sim.body.at !== loc.id) await navigate(sim, { kind: 'location', id: loc.id });
   await perceive(sim);
   if (sim.scene.robot.arm?.postures['home']) {
     const { moveArm } = await import('../../sim/skills/posture');

@@ -235,10 +235,10 @@ export class Session implements AppApi {
     const frame = new Float32Array(frameLength(cur.entries.length, joints));
     packPoses(sim, cur.entries, frame.subarray(FRAME_HEADER, FRAME_HEADER + cur.entries.length * FLOATS_PER_POSE));
     if (joints) {
-      const q = sim.robot.q ?? [0, 0, 0, 0, 0];
+      const q = sim.body.q ?? [0, 0, 0, 0, 0];
       const o = FRAME_HEADER + cur.entries.length * FLOATS_PER_POSE;
       for (let i = 0; i < 5; i++) frame[o + i] = q[i] ?? 0;
-      frame[o + 5] = sim.robot.opening;
+      frame[o + 5] = sim.body.opening;
     }
     const now = Date.now();
     // Unchanged poses are not resent, but a heartbeat frame goes out each second.
@@ -421,8 +421,8 @@ export class Session implements AppApi {
       battery: robot.battery(),
       estop: sim.estop,
       holding: robot.perception.holding() ?? null,
-      at: sim.robot.at ?? null,
-      posture: sim.robot.posture ?? null,
+      at: sim.body.at ?? null,
+      posture: sim.body.posture ?? null,
       busy: this.inflight.size > 0 || this.agent.busy,
       events: robot.events.since(Math.max(0, last - 50)).map((e) => ({ id: e.id, time: e.time, type: e.type, text: e.text })),
     };

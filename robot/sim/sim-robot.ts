@@ -94,7 +94,7 @@ export class SimRobot implements Robot {
       ...(cfg.arm
         ? {
             arm: {
-              reachM: round(armReach(sim.robotBody.geometry!), 3),
+              reachM: round(armReach(sim.bodyLinks.geometry!), 3),
               payloadKg: cfg.arm.payloadKg,
               gripperOpeningM: cfg.arm.gripperMaxOpening,
               postures: Object.keys(cfg.arm.postures),
@@ -263,7 +263,7 @@ export class SimRobot implements Robot {
 
   battery(): BatteryStatus {
     const b = this.sim.battery;
-    return { percent: round(b.percent, 1), level: b.level, charging: b.charging, docked: this.sim.robot.docked };
+    return { percent: round(b.percent, 1), level: b.level, charging: b.charging, docked: this.sim.body.docked };
   }
 
   wait(seconds: number, signal?: AbortSignal): Promise<Outcome> {

@@ -23,15 +23,15 @@ export class SimWorldModel implements WorldModelApi {
     const all = geoObjects(sim);
     const byId = new Map(all.map((g) => [g.id, g]));
     const known = new Set(knownObjectIds(sim));
-    const rp = sim.robot.basePose.p;
+    const rp = sim.body.basePose.p;
     out.push(
       this.withOverrides({
         id: 'robot',
         type: 'robot',
         name: sim.scene.robot.title,
         category: 'robot',
-        parent: sim.robot.at,
-        relation: sim.robot.at ? 'at' : undefined,
+        parent: sim.body.at,
+        relation: sim.body.at ? 'at' : undefined,
         position: [round(rp.x), round(rp.y), round(rp.z)],
         attributes: { kind: sim.scene.robot.kind },
         source: 'perception',

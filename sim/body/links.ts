@@ -29,7 +29,7 @@ export interface ArmBodies {
   fingerB: number;
 }
 
-export class RobotBody {
+export class BodyLinks {
   readonly geometry: ArmGeometry | undefined;
   readonly base: number;
   readonly arm: ArmBodies | undefined;

@@ -40,7 +40,7 @@ export function cameraPose(sim: SimWorld): Pose {
     // table holds the hand near horizontal: whatever the fingers carry turns with it.
     if (hand) return { p: hand.p, q: qMul(hand.q, qAxisAngle(Z, Math.PI / 2 + rad(cfg.pitch))) };
   }
-  return headCameraPose(cfg, sim.robot.basePose);
+  return headCameraPose(cfg, sim.body.basePose);
 }
 
 export function cameraView(sim: SimWorld): CameraView {

@@ -22,9 +22,9 @@ export interface DistanceOptions {
 
 /** Shoulder of the arm in the world (mount pose, then up by the shoulder height). */
 export function shoulderPoint(sim: SimWorld): Vec3 | undefined {
-  const g = sim.robotBody.geometry;
+  const g = sim.bodyLinks.geometry;
   if (!g) return undefined;
-  return poseApply(sim.robotBody.mountPose(sim.robot.basePose), v3(0, g.shoulderHeight, 0));
+  return poseApply(sim.bodyLinks.mountPose(sim.body.basePose), v3(0, g.shoulderHeight, 0));
 }
 
 export function closestPoint(box: Aabb, p: Vec3): Vec3 {
@@ -53,7 +53,7 @@ export function distanceToTarget(sim: SimWorld, id: string, opts: DistanceOption
   if (shoulder) {
     exact = dist(shoulder, closestPoint(box, shoulder));
   } else {
-    const b = sim.robot.basePose.p;
+    const b = sim.body.basePose.p;
     const dx = Math.max(0, box.min.x - b.x, b.x - box.max.x);
     const dz = Math.max(0, box.min.z - b.z, b.z - box.max.z);
     exact = Math.hypot(dx, dz);
@@ -75,7 +75,7 @@ export function centreDistance(sim: SimWorld, a: string, b: string): number {
 export function robotHumanDistance(sim: SimWorld, personId: string, opts: DistanceOptions = {}): number {
   const p = sim.people.get(personId);
   if (!p) throw new Error(`no person "${personId}"`);
-  const local = poseApply(poseInv(sim.robot.basePose), p.position);
+  const local = poseApply(poseInv(sim.body.basePose), p.position);
   const [sx, , sz] = sim.scene.robot.base.size;
   const dx = Math.max(0, Math.abs(local.x) - sx / 2);
   const dz = Math.max(0, Math.abs(local.z) - sz / 2);

@@ -61,8 +61,8 @@ export function observe(sim: SimWorld, opts: ObserveOptions = {}): ObserveResult
       relation: s?.relation,
       position,
       time: sim.time,
-      baseMoves: sim.robot.baseMoves,
-      location: sim.robot.at,
+      baseMoves: sim.body.baseMoves,
+      location: sim.body.at,
     });
   }
   const seenIds = new Set(seen.map((d) => d.id));
@@ -94,7 +94,7 @@ export function recordPlacement(sim: SimWorld, id: string): void {
     relation: s?.relation,
     position: aabbCenter(me.box),
     time: sim.time,
-    baseMoves: sim.robot.baseMoves,
-    location: sim.robot.at,
+    baseMoves: sim.body.baseMoves,
+    location: sim.body.at,
   });
 }

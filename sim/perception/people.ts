@@ -40,12 +40,12 @@ export function eyePoint(sim: SimWorld, id: string): Vec3 {
 
 /** Robot's head: the camera for a head camera, the configured head position otherwise. */
 export function robotHeadPoint(sim: SimWorld): Vec3 {
-  return headCameraPose(sim.scene.robot.camera, sim.robot.basePose).p;
+  return headCameraPose(sim.scene.robot.camera, sim.body.basePose).p;
 }
 
 /** Centre of the robot's base box. */
 function robotBodyPoint(sim: SimWorld): Vec3 {
-  const b = sim.robot.basePose.p;
+  const b = sim.body.basePose.p;
   return v3(b.x, b.y + sim.scene.robot.base.size[1] / 2, b.z);
 }
 
@@ -136,7 +136,7 @@ function exitDistance(box: Aabb, c: Vec3, dir: Vec3): number {
  */
 export function approachPoint(sim: SimWorld, target: string): Vec3 | undefined {
   const [sx] = sim.scene.robot.base.size;
-  const base = sim.robot.basePose.p;
+  const base = sim.body.basePose.p;
   const loc = sim.locations.get(target);
   if (loc) return fromTuple(loc.pose.position);
   const p = sim.people.get(target);
@@ -158,7 +158,7 @@ export function approachPoint(sim: SimWorld, target: string): Vec3 | undefined {
 
 /** The nearest location that serves an object, or the furniture it rests on. */
 export function servingLocation(sim: SimWorld, target: string): Location | undefined {
-  const base = sim.robot.basePose.p;
+  const base = sim.body.basePose.p;
   const carrier = fixedCarrier(sim, target);
   const servedBy = new Set([target, ...(carrier ? [carrier] : [])]);
   return [...sim.locations.values()]
@@ -178,14 +178,14 @@ export function freePath(sim: SimWorld, target: string): FreePath {
     return { free: false, reason: `${sim.scene.robot.title} is fixed in place; it cannot move to ${target}` };
   const goal = approachPoint(sim, target);
   if (!goal) return { free: false, reason: `there is no "${target}" to approach` };
-  const from = sim.robot.basePose.p;
+  const from = sim.body.basePose.p;
   const d = sub(goal, from);
   if (Math.hypot(d.x, d.z) < 1e-3) return { free: true, goal };
   const [sx, sy, sz] = sim.scene.robot.base.size;
   const shape = new sim.R.Cuboid(Math.max(0.05, sx / 2 - 0.04), sy / 2, Math.max(0.05, sz / 2 - 0.04));
   const rot = qYaw(Math.atan2(-d.z, d.x));
   const start = v3(from.x, from.y + sy / 2 + 0.02, from.z);
-  const skip = new Set<number>(sim.robotBody.colliders);
+  const skip = new Set<number>(sim.bodyLinks.colliders);
   const held = sim.heldId();
   if (held) for (const c of sim.entity(held).colliders) skip.add(c);
   const hit = sim.world.castShape(start, rot, v3(d.x, 0, d.z), shape, 0, 1, true, undefined, QUERY.drive, undefined, undefined, (c) => {

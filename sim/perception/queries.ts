@@ -265,7 +265,7 @@ export function relationQuery(sim: SimWorld, relation: QueryRelation | Relation,
   const me = all.find((g) => g.id === id);
   if (!me) throw new Error(`no object "${id}"`);
   const candidates = all.filter((g) => g.id === id || pool.has(g.id));
-  let out = related(relation, me, candidates, sim.robot.basePose).map((g) => g.id);
+  let out = related(relation, me, candidates, sim.body.basePose).map((g) => g.id);
   if (relation === 'near') {
     // What it rests on or in, and what rests on or in it, have a more telling relation than "near".
     const support = supportOf(me, all)?.id;

@@ -43,9 +43,9 @@ export function referencePoint(sim: SimWorld, name: string, resolveObject: (n: s
   if (!id) return undefined;
   const box = sim.aabb(id);
   const c = v3((box.min.x + box.max.x) / 2, box.min.y, (box.min.z + box.max.z) / 2);
-  const q = sim.robot.basePose.q;
+  const q = sim.body.basePose.q;
   const leftDir = rotate(q, v3(0, 0, -1));
-  const towardRobot = normalize(v3(sim.robot.basePose.p.x - c.x, 0, sim.robot.basePose.p.z - c.z));
+  const towardRobot = normalize(v3(sim.body.basePose.p.x - c.x, 0, sim.body.basePose.p.z - c.z));
   const dir =
     side === 'left' ? leftDir : side === 'right' ? scale(leftDir, -1) : side === 'in front of' ? towardRobot : scale(towardRobot, -1);
   const half = (Math.abs(dir.x) * (box.max.x - box.min.x)) / 2 + (Math.abs(dir.z) * (box.max.z - box.min.z)) / 2;

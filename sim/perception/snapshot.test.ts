@@ -79,7 +79,7 @@ describe('semantic snapshot', () => {
     expect(resolveName(sim, 'plum', { pool: 'known' })).toMatchObject({ ok: true, id: 'plum_1' });
 
     // The base moves: what it saw is still listed, but stale.
-    sim.robot.baseMoves++;
+    sim.body.baseMoves++;
     expect(objectFacts()).toContain('stale(cup_1)');
     expect(objectFacts()).toContain('on(cup_1, table_1)');
 

@@ -26,7 +26,7 @@ export function robotLocation(sim: SimWorld): string | undefined {
   const radius = sim.scene.robot.kind === 'rover' ? ROVER_AT_RADIUS : ROBOT_AT_RADIUS;
   let best: { id: string; d: number } | undefined;
   for (const l of [...sim.locations.values()].sort((a, b) => a.id.localeCompare(b.id))) {
-    const d = distXZ(fromTuple(l.pose.position), sim.robot.basePose.p);
+    const d = distXZ(fromTuple(l.pose.position), sim.body.basePose.p);
     if (d <= radius && (!best || d < best.d)) best = { id: l.id, d };
   }
   return best?.id;
@@ -68,14 +68,14 @@ export function snapshotFacts(sim: SimWorld, opts: SnapshotOptions = {}): string
   const at = robotLocation(sim);
   if (at || sim.scene.robot.kind !== 'fixed_arm') facts.add(`robot_at(${r}, ${at ?? 'unknown'})`);
   if (sim.scene.robot.arm) {
-    const posture = sim.armBusy ? 'moving' : (sim.robot.posture ?? 'custom');
+    const posture = sim.armBusy ? 'moving' : (sim.body.posture ?? 'custom');
     facts.add(`robot_has_arm_posture(${r}, ${posture})`);
     const held = sim.heldId();
     facts.add(held ? `holding(${r}, ${held})` : `hand_empty(${r})`);
   }
   facts.add(`battery(${r}, ${sim.battery.level})`);
   facts.add(`battery_percent(${r}, ${Math.round(sim.battery.percent)})`);
-  if (sim.robot.docked) facts.add(`docked(${r})`);
+  if (sim.body.docked) facts.add(`docked(${r})`);
   if (sim.estop) facts.add(`estop_pressed(${r})`);
 
   const all = geoObjects(sim);
@@ -101,7 +101,7 @@ export function snapshotFacts(sim: SimWorld, opts: SnapshotOptions = {}): string
       if (!o) continue;
       const f = placementFact(id, o.support, o.relation, !o.support && o.position.y < 0.3);
       if (f) facts.add(f);
-      if (o.baseMoves !== sim.robot.baseMoves) facts.add(`stale(${id})`);
+      if (o.baseMoves !== sim.body.baseMoves) facts.add(`stale(${id})`);
     } else {
       if (e.spec.hidden && opts.hidden === false) continue;
       const me = byId.get(id)!;

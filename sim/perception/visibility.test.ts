@@ -72,7 +72,7 @@ describe('object detection', () => {
       }),
     );
     expect(isVisible(sim, 'plum_1')).toBe(false);
-    sim.robot.q = jointsFromDeg(sim.scene.robot.arm!.postures['observe']!);
+    sim.body.q = jointsFromDeg(sim.scene.robot.arm!.postures['observe']!);
     expect(isVisible(sim, 'plum_1')).toBe(true);
   });
 

@@ -52,7 +52,7 @@ export function samplePoints(box: Aabb): Vec3[] {
 
 /** Colliders that sight rays pass through: the robot's own, and the held object's unless it is the target. */
 export function transparentColliders(sim: SimWorld, targetId?: string): Set<number> {
-  const out = new Set<number>(sim.robotBody.colliders);
+  const out = new Set<number>(sim.bodyLinks.colliders);
   const held = sim.heldId();
   if (held && held !== targetId) for (const c of sim.entity(held).colliders) out.add(c);
   return out;

@@ -51,8 +51,8 @@ const ask = (relation: Parameters<typeof relationQuery>[1], id: string): string[
 /** Puts the base at a named place at once, when a test is not about driving there. */
 function standAt(location: string): void {
   const l = sim.locations.get(location)!;
-  sim.robot.basePose = { p: fromTuple(l.pose.position), q: qYaw(rad(l.pose.yaw)) };
-  sim.robotBody.apply(sim.robot.basePose, sim.robot.q, sim.robot.opening, true);
+  sim.body.basePose = { p: fromTuple(l.pose.position), q: qYaw(rad(l.pose.yaw)) };
+  sim.bodyLinks.apply(sim.body.basePose, sim.body.q, sim.body.opening, true);
   sim.updateLocation();
   sim.version++;
 }

@@ -40,7 +40,7 @@ function handleFaces(e: Entity): Vec3[] {
 /** The face of the door toward the robot at this opening. */
 function nearestFace(sim: SimWorld, e: Entity, value: number): number {
   const pose = doorPose(sim.pose(e.id), e.door!, value);
-  const robot = sim.robot.basePose.p;
+  const robot = sim.body.basePose.p;
   const faces = handleFaces(e);
   let best = 0;
   for (let i = 1; i < faces.length; i++) {
@@ -245,7 +245,7 @@ export async function slice(sim: SimWorld, id: string, opts: SkillOptions = {}):
   }
   const box = sim.aabb(id);
   const centre = aabbCenter(box);
-  const q = sim.robot.q!;
+  const q = sim.body.q!;
   const pitch = q[1] + q[2] + q[3];
   const roll = q[4];
   const tcp = sim.tcp()!.p;

@@ -31,26 +31,26 @@ export function armConfig(sim: SimWorld) {
 
 /** IK for a world-frame tool target. */
 export function solve(sim: SimWorld, t: ToolTarget): IkResult {
-  const mount = sim.robotBody.mountPose(sim.robot.basePose);
+  const mount = sim.bodyLinks.mountPose(sim.body.basePose);
   const inv = poseInv(mount);
   const local = poseApply(inv, t.position);
   const closing = t.closing ? rotate(qConj(mount.q), t.closing) : undefined;
   return inverseKinematics(
-    sim.robotBody.geometry!,
+    sim.bodyLinks.geometry!,
     {
       position: local,
       pitch: t.pitch,
       ...(closing ? { closing } : {}),
       ...(t.roll !== undefined ? { roll: t.roll } : {}),
     },
-    sim.robot.q?.[0],
+    sim.body.q?.[0],
   );
 }
 
 /** Shoulder position in the world (reach is measured from here). */
 export function shoulderWorld(sim: SimWorld): Vec3 {
-  const mount = sim.robotBody.mountPose(sim.robot.basePose);
-  return poseApply(mount, { x: 0, y: sim.robotBody.geometry!.shoulderHeight, z: 0 });
+  const mount = sim.bodyLinks.mountPose(sim.body.basePose);
+  return poseApply(mount, { x: 0, y: sim.bodyLinks.geometry!.shoulderHeight, z: 0 });
 }
 
 export function describeIk(f: IkFailure, what: string): string {
@@ -80,12 +80,12 @@ function continuous(q: Joints, prev: Joints | undefined, limits: Array<[number, 
 
 export async function moveJoints(sim: SimWorld, q: Joints, opts: SkillOptions): Promise<void> {
   const arm = armConfig(sim);
-  const from = sim.robot.q!;
-  const to = continuous(q, from, sim.robotBody.geometry!.limits);
+  const from = sim.body.q!;
+  const to = continuous(q, from, sim.bodyLinks.geometry!.limits);
   const m = new JointMotion(from, to, (arm.maxJointSpeed * Math.PI) / 180);
   sim.setArmMotion(m);
   await sim.runUntil(() => m.done, opts);
-  sim.robot.posture = undefined;
+  sim.body.posture = undefined;
 }
 
 export async function movePosture(sim: SimWorld, name: string, opts: SkillOptions): Promise<void> {
@@ -93,7 +93,7 @@ export async function movePosture(sim: SimWorld, name: string, opts: SkillOption
   const p = arm.postures[name];
   if (!p) throw new Error(`no posture "${name}"`);
   await moveJoints(sim, jointsFromDeg(p), opts);
-  sim.robot.posture = name;
+  sim.body.posture = name;
 }
 
 /** Plans a straight tool path; throws MotionFailure if any point is unreachable. */
@@ -103,12 +103,12 @@ export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string
   const duration = Math.max(0.2, (d / arm.maxToolSpeed) * QUINTIC_PEAK);
   const n = Math.max(1, Math.ceil(duration / sim.dt));
   const out: Joints[] = [];
-  let prev = sim.robot.q;
+  let prev = sim.body.q;
   for (let i = 1; i <= n; i++) {
     const p = lerp(from, to.position, smooth(i / n));
     const r = solve(sim, { ...to, position: p });
     if (!r.ok) throw new MotionFailure(r.failure, describeIk(r.failure, what));
-    const q = continuous(r.joints, prev, sim.robotBody.geometry!.limits);
+    const q = continuous(r.joints, prev, sim.bodyLinks.geometry!.limits);
     out.push(q);
     prev = q;
   }
@@ -119,7 +119,7 @@ export async function followLine(sim: SimWorld, samples: Joints[], opts: SkillOp
   const m = new SampledMotion(samples);
   sim.setArmMotion(m);
   await sim.runUntil(() => m.done, opts);
-  sim.robot.posture = undefined;
+  sim.body.posture = undefined;
 }
 
 export async function moveLine(sim: SimWorld, to: ToolTarget, what: string, opts: SkillOptions): Promise<void> {
@@ -130,8 +130,8 @@ export async function moveLine(sim: SimWorld, to: ToolTarget, what: string, opts
 export async function gripperTo(sim: SimWorld, width: number, opts: SkillOptions): Promise<void> {
   const arm = armConfig(sim);
   const w = Math.max(0, Math.min(arm.gripperMaxOpening, width));
-  if (Math.abs(w - sim.robot.opening) < 1e-4) return;
-  const m = new ScalarMotion(sim.robot.opening, w, 0.2);
+  if (Math.abs(w - sim.body.opening) < 1e-4) return;
+  const m = new ScalarMotion(sim.body.opening, w, 0.2);
   sim.setGripperMotion(m);
   await sim.runUntil(() => m.done, opts);
 }

@@ -45,7 +45,7 @@ describe('approach the medicine counter', () => {
     expect(freePath(sim, 'medicine_counter')).toMatchObject({ free: false, obstacle: 'chair_3' });
     const blocked = await navigate(sim, { kind: 'location', id: 'medicine_counter' });
     expect(blocked).toMatchObject({ ok: false, code: 'path_blocked', data: { obstacle: 'chair_3' } });
-    const at = sim.robot.basePose.p;
+    const at = sim.body.basePose.p;
     await chairMoved();
     expect(dist(sim.pose('chair_3').p, { x: 0.3, y: 0, z: 2.55 })).toBeLessThan(0.02);
     expect(freePath(sim, 'medicine_counter')).toMatchObject({ free: true });
@@ -53,7 +53,7 @@ describe('approach the medicine counter', () => {
       ok: true,
       data: { location: 'medicine_counter' },
     });
-    expect(dist(sim.robot.basePose.p, at)).toBeGreaterThan(1.5);
+    expect(dist(sim.body.basePose.p, at)).toBeGreaterThan(1.5);
   });
 });
 

@@ -99,7 +99,7 @@ export async function handover(sim: SimWorld, personId: string, opts: SkillOptio
   if (!p.handsFree) return failure('blocked', `${who} has no free hand to take ${displayName(sim, held)}`);
   if (!gazeAtRobot(sim, personId)) return failure('blocked', `${who} is not looking at the robot; ask for their attention first`);
   const hand = handPoint(sim, personId);
-  const r = solve(sim, { position: hand, pitch: Math.PI / 2, roll: sim.robot.q![4] });
+  const r = solve(sim, { position: hand, pitch: Math.PI / 2, roll: sim.body.q![4] });
   if (!r.ok) return failure('out_of_reach', describeIk(r.failure, `${who}'s hand`));
   try {
     await moveJoints(sim, r.joints, opts);
@@ -111,7 +111,7 @@ export async function handover(sim: SimWorld, personId: string, opts: SkillOptio
     p.handsFree = false;
     await moveLine(
       sim,
-      { position: add(hand, scale(normalize(sub(sim.robot.basePose.p, hand)), 0.1)), pitch: Math.PI / 2, roll: sim.robot.q![4] },
+      { position: add(hand, scale(normalize(sub(sim.body.basePose.p, hand)), 0.1)), pitch: Math.PI / 2, roll: sim.body.q![4] },
       'the retreat',
       opts,
     ).catch((e) => {

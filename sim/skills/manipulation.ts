@@ -178,7 +178,7 @@ function approachBlocker(sim: SimWorld, plan: GraspPlan, targetId: string): stri
   const mine = new Set(target.colliders);
   const others = (c: { handle: number }): boolean =>
     !mine.has(c.handle) &&
-    !sim.robotBody.colliders.has(c.handle) &&
+    !sim.bodyLinks.colliders.has(c.handle) &&
     !(sim.grasp && sim.entity(sim.grasp.objectId).colliders.includes(c.handle));
   const hit = sim.world.castShape(start, rot, travel, shape, 0, 1, true, undefined, QUERY.approach, undefined, undefined, others);
   // The palm behind the fingers spans the full opening: it sweeps a rim beside a
@@ -238,7 +238,7 @@ function betweenFingers(sim: SimWorld, targetId: string): boolean {
   const a = links.fingerA.p;
   const b = links.fingerB.p;
   const centre = scale(add(a, b), 0.5);
-  const gapHalf = Math.max(0.002, sim.robot.opening / 2);
+  const gapHalf = Math.max(0.002, sim.body.opening / 2);
   const fl = armConfig(sim).fingerLength;
   const shape = new sim.R.Cuboid(0.01, fl / 2, gapHalf);
   const mine = new Set(sim.entity(targetId).colliders);
@@ -261,7 +261,7 @@ function betweenFingers(sim: SimWorld, targetId: string): boolean {
 async function liftTo(sim: SimWorld, y: number, opts: SkillOptions): Promise<void> {
   const tcp = sim.tcp()!;
   if (tcp.p.y >= y - 0.01) return;
-  const q = sim.robot.q!;
+  const q = sim.body.q!;
   const pitch = q[1] + q[2] + q[3];
   try {
     await moveLine(sim, { position: v3(tcp.p.x, y, tcp.p.z), pitch, roll: q[4] }, 'the lift', opts);
@@ -275,7 +275,7 @@ function contentsOf(sim: SimWorld, id: string): string[] {
   if (!sim.entity(id).spec.receptacle) return [];
   const all = geoObjects(sim);
   const me = all.find((g) => g.id === id)!;
-  return related('inside', me, all, sim.robot.basePose)
+  return related('inside', me, all, sim.body.basePose)
     .map((g) => g.id)
     .filter((x) => x !== id);
 }
@@ -409,7 +409,7 @@ export function observationProblem(sim: SimWorld, id: string): SkillOutcome | un
   const o = sim.knowledge.get(id);
   const name = displayName(sim, id);
   if (!o) return failure('not_perceived', `${name} has not been perceived yet; perceive the table it is on first`);
-  if (o.baseMoves !== sim.robot.baseMoves) {
+  if (o.baseMoves !== sim.body.baseMoves) {
     return failure(
       'stale_observation',
       `${name} was perceived before the robot last moved; its pose is stale, so perceive ${o.support ?? 'it'} again from here`,
@@ -533,12 +533,12 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
  * a hand pointing down, where rolling the wrist turns the object about the vertical.
  */
 function alignHeld(sim: SimWorld, heldId: string, region: Aabb): { roll: number; box: Aabb } | undefined {
-  const q = sim.robot.q!;
+  const q = sim.body.q!;
   if (Math.abs(q[1] + q[2] + q[3] - Math.PI) > 0.35) return undefined;
   const tcp = sim.tcp()!;
   const e = sim.entity(heldId);
   const rel = poseMul(poseInv(tcp), sim.pose(heldId));
-  const [lo, hi] = sim.robotBody.geometry!.limits[4]!;
+  const [lo, hi] = sim.bodyLinks.geometry!.limits[4]!;
   const alongX = region.max.x - region.min.x >= region.max.z - region.min.z;
   let best: { roll: number; box: Aabb; score: number } | undefined;
   for (let k = -12; k <= 12; k++) {
@@ -592,7 +592,7 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
   const region = placeRegion(sim, target);
   if ('ok' in region) return region;
   const tcp = sim.tcp()!;
-  const q = sim.robot.q!;
+  const q = sim.body.q!;
   const pitch = q[1] + q[2] + q[3];
   // Into a container, turn the wrist so a long object lies along the container.
   const turned = region.relation === 'in' ? alignHeld(sim, heldId, region.box) : undefined;
@@ -646,7 +646,7 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
       region.relation === 'in' ? fallShape : shape,
       (c) => {
         const owner = sim.colliderOwner.get(c.handle);
-        if (heldColliders.has(c.handle) || sim.robotBody.colliders.has(c.handle)) return true;
+        if (heldColliders.has(c.handle) || sim.bodyLinks.colliders.has(c.handle)) return true;
         // The container's own walls and floor are fine; a carry bar across its
         // opening is not (the object would land on it).
         if (owner && owner === region.container && c.translation().y < region.box.max.y) return true;
@@ -688,7 +688,7 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
     await moveJoints(sim, chosen.joints, opts);
     await moveLine(sim, { position: chosen.release, pitch: chosen.pitch, roll }, region.label, opts);
     sim.releaseGrasp();
-    await gripperTo(sim, Math.min(armConfig(sim).gripperMaxOpening, sim.robot.opening + 0.03), opts);
+    await gripperTo(sim, Math.min(armConfig(sim).gripperMaxOpening, sim.body.opening + 0.03), opts);
     await moveLine(sim, { position: chosen.above, pitch: chosen.pitch, roll }, region.label, opts);
     await sim.idle(1.0, { ...opts, until: () => sim.isAtRest() });
   } catch (err) {

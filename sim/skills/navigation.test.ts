@@ -36,8 +36,8 @@ describe('navigation', () => {
     const pct = sim.battery.percent;
     const r = await navigate(sim, { kind: 'location', id: 'at_table_1' });
     expect(r).toMatchObject({ ok: true, data: { location: 'at_table_1' } });
-    expect(dist(sim.robot.basePose.p, fromTuple([1.2, 0, -1.5]))).toBeLessThan(0.01);
-    expect(sim.robot.at).toBe('at_table_1');
+    expect(dist(sim.body.basePose.p, fromTuple([1.2, 0, -1.5]))).toBeLessThan(0.01);
+    expect(sim.body.at).toBe('at_table_1');
     expect(sim.battery.percent).toBeLessThan(pct);
     // From there the arm reaches the block on the table.
     expect(await pick(sim, 'block_1')).toMatchObject({ ok: true });
@@ -49,7 +49,7 @@ describe('navigation', () => {
     const r = await navigate(sim, { kind: 'location', id: 'at_table_2' });
     expect(r).toMatchObject({ ok: false, code: 'arm_outside_footprint' });
     expect(r.summary).toContain('observe');
-    expect(dist(sim.robot.basePose.p, fromTuple([0, 0, 0]))).toBeLessThan(1e-6);
+    expect(dist(sim.body.basePose.p, fromTuple([0, 0, 0]))).toBeLessThan(1e-6);
     expect(await moveArm(sim, 'transport')).toMatchObject({ ok: true });
     expect(await navigate(sim, { kind: 'location', id: 'at_table_2' })).toMatchObject({ ok: true });
   });

@@ -18,9 +18,9 @@ const FOOTPRINT_MARGIN = 0.05;
 
 /** Points of the arm (and a held object's box) that stick out of the base footprint, in metres. */
 export function armOutsideFootprint(sim: SimWorld): number {
-  if (!sim.robot.q) return 0;
+  if (!sim.body.q) return 0;
   const links = sim.links()!;
-  const inv = poseInv(sim.robot.basePose);
+  const inv = poseInv(sim.body.basePose);
   const [sx, , sz] = sim.scene.robot.base.size;
   const pts: Vec3[] = [links.fore.p, links.hand.p, links.tcp.p, links.fingerA.p, links.fingerB.p];
   if (sim.grasp) {
@@ -47,7 +47,7 @@ export function sweepObstacle(sim: SimWorld, from: Vec3, to: Vec3, ignore: Reado
   const start = v3(from.x, from.y + sy / 2 + 0.02, from.z);
   const held = sim.grasp ? new Set(sim.entity(sim.grasp.objectId).colliders) : new Set<number>();
   const hit = sim.world.castShape(start, rot, v3(d.x, 0, d.z), shape, 0, 1, true, undefined, QUERY.drive, undefined, undefined, (c) => {
-    if (sim.robotBody.colliders.has(c.handle) || held.has(c.handle)) return false;
+    if (sim.bodyLinks.colliders.has(c.handle) || held.has(c.handle)) return false;
     const owner = sim.colliderOwner.get(c.handle);
     return !(owner && ignore.has(owner));
   });
@@ -61,7 +61,7 @@ interface Node {
 
 /** Shortest free route over the scene's named places (locations and waypoints). */
 export function planRoute(sim: SimWorld, goal: Vec3, ignore: ReadonlySet<string>): { path: Vec3[] } | { blockedBy: string } {
-  const start = sim.robot.basePose.p;
+  const start = sim.body.basePose.p;
   const direct = sweepObstacle(sim, start, goal, ignore);
   if (!direct) return { path: [goal] };
   const nodes: Node[] = [{ id: '__start', p: start }];
@@ -112,7 +112,7 @@ export function basePreconditions(sim: SimWorld): SkillOutcome | undefined {
 export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOptions & { ignore?: string[] } = {}): Promise<SkillOutcome> {
   const pre = basePreconditions(sim);
   if (pre) return pre;
-  if (sim.robot.docked)
+  if (sim.body.docked)
     return failure('docked', 'the robot is docked in its shelter; undock first (driving inside the shelter is not allowed)');
   const goal = targetPose(sim, target);
   if (!goal) return failure('invalid_argument', `no place called "${target.kind === 'location' ? target.id : target.label}"`);
@@ -120,13 +120,13 @@ export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOpti
   if (out > 0) {
     const arm = sim.scene.robot.arm!;
     const tuck = 'transport' in arm.postures ? 'transport' : 'home';
-    if (!sim.scene.robot.base.autoTuck || sim.robot.posture === tuck) {
-      const what = sim.grasp && sim.robot.posture === tuck ? `${sim.grasp.objectId} in the hand sticks` : 'the arm is';
+    if (!sim.scene.robot.base.autoTuck || sim.body.posture === tuck) {
+      const what = sim.grasp && sim.body.posture === tuck ? `${sim.grasp.objectId} in the hand sticks` : 'the arm is';
       const fix =
-        sim.robot.posture === tuck ? 'place what the hand holds first: it is too big to carry' : `move it to ${tuck} before driving`;
+        sim.body.posture === tuck ? 'place what the hand holds first: it is too big to carry' : `move it to ${tuck} before driving`;
       return failure(
         'arm_outside_footprint',
-        `${what} ${Math.max(1, round(out * 100, 0))} cm outside the base footprint (posture: ${sim.robot.posture ?? 'custom'}); ${fix}`,
+        `${what} ${Math.max(1, round(out * 100, 0))} cm outside the base footprint (posture: ${sim.body.posture ?? 'custom'}); ${fix}`,
       );
     }
     try {
@@ -141,12 +141,12 @@ export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOpti
   if ('blockedBy' in route) {
     return failure('path_blocked', `the way to ${goal.label} is blocked by ${route.blockedBy}`, { obstacle: route.blockedBy });
   }
-  const start = sim.robot.basePose.p;
+  const start = sim.body.basePose.p;
   const path: BasePathPoint[] = route.path.map((p, i) =>
     i === route.path.length - 1 ? { position: p, yaw: yawOf(goal.pose.q) } : { position: p },
   );
   const cfg = sim.scene.robot.base;
-  const m = new BaseMotion(sim.robot.basePose, path, cfg.maxSpeed, rad(cfg.maxYawRate));
+  const m = new BaseMotion(sim.body.basePose, path, cfg.maxSpeed, rad(cfg.maxYawRate));
   const pct0 = sim.battery.percent;
   try {
     sim.setBaseMotion(m);
@@ -163,7 +163,7 @@ export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOpti
   sim.updateLocation();
   const travelled = route.path.reduce((acc, p, i) => acc + dist(i === 0 ? start : route.path[i - 1]!, p), 0);
   return success(`arrived at ${goal.label}`, {
-    location: sim.robot.at ?? null,
+    location: sim.body.at ?? null,
     distanceM: round(travelled, 2),
     battery: round(sim.battery.percent, 1),
     batteryUsed: round(pct0 - sim.battery.percent, 2),
@@ -175,8 +175,8 @@ export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOpti
 export async function step(sim: SimWorld, dx: number, dz: number, dyawDeg: number, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = basePreconditions(sim);
   if (pre) return pre;
-  if (sim.robot.docked) return failure('docked', 'the robot is docked; undock first');
-  const b = sim.robot.basePose;
+  if (sim.body.docked) return failure('docked', 'the robot is docked; undock first');
+  const b = sim.body.basePose;
   const to = add(b.p, poseApply({ p: v3(), q: b.q }, v3(dx, 0, dz)));
   const blocked = sweepObstacle(sim, b.p, to);
   if (blocked) return failure('path_blocked', `the step is blocked by ${blocked}`);

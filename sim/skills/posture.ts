@@ -33,7 +33,7 @@ export async function moveArm(sim: SimWorld, posture: string, opts: SkillOptions
   if (!(posture in postures)) {
     return failure('invalid_argument', `no arm posture "${posture}"; the postures are ${Object.keys(postures).join(', ')}`);
   }
-  if (sim.robot.posture === posture) return success(`the arm is already in the ${posture} posture`);
+  if (sim.body.posture === posture) return success(`the arm is already in the ${posture} posture`);
   const since = sim.events.lastId;
   const carried = contentsOfHeld(sim);
   try {
@@ -55,7 +55,7 @@ export async function moveTool(sim: SimWorld, position: Vec3, tiltDeg: number, o
   const pre = armPreconditions(sim);
   if (pre) return pre;
   const pitch = Math.PI - (tiltDeg * Math.PI) / 180;
-  const r = solve(sim, { position, pitch, roll: sim.robot.q![4] });
+  const r = solve(sim, { position, pitch, roll: sim.body.q![4] });
   if (!r.ok)
     return failure(
       'out_of_reach',
@@ -81,9 +81,9 @@ export async function nudgeTool(sim: SimWorld, forward: number, left: number, up
   const pre = armPreconditions(sim);
   if (pre) return pre;
   const tcp = sim.tcp()!.p;
-  const d = rotate(sim.robot.basePose.q, v3(forward, up, -left));
+  const d = rotate(sim.body.basePose.q, v3(forward, up, -left));
   const to = add(tcp, d);
-  const q = sim.robot.q!;
+  const q = sim.body.q!;
   const since = sim.events.lastId;
   try {
     await moveLine(sim, { position: to, pitch: q[1] + q[2] + q[3], roll: q[4] }, 'that position', opts);

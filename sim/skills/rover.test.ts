@@ -10,7 +10,7 @@ import { navigate, planRoute, step, sweepObstacle } from './navigation';
 import { type PlantScan, charge, dock, scan, undock } from './rover';
 
 const go = (sim: SimWorld, id: string, signal?: AbortSignal) => navigate(sim, { kind: 'location', id }, signal ? { signal } : {});
-const at = (sim: SimWorld, id: string): number => dist(sim.robot.basePose.p, fromTuple(sim.locations.get(id)!.pose.position));
+const at = (sim: SimWorld, id: string): number => dist(sim.body.basePose.p, fromTuple(sim.locations.get(id)!.pose.position));
 const batteryEvents = (sim: SimWorld, since = 0) =>
   sim.events.since(since).flatMap((e) => (e.type === 'battery_threshold' ? [{ level: e.level, percent: e.percent }] : []));
 
@@ -28,7 +28,7 @@ describe('rover skills on the farm', () => {
     const sim = await sceneWorld('farm');
     const u = await undock(sim);
     expect(u).toMatchObject({ ok: true });
-    expect(sim.robot).toMatchObject({ docked: false, at: 'shelter_entry' });
+    expect(sim.body).toMatchObject({ docked: false, at: 'shelter_entry' });
     expect(sim.battery.charging).toBe(false);
     expect(at(sim, 'shelter_entry')).toBeLessThan(0.01);
     expect(sim.events.all().map((e) => e.type)).toContain('undocked');
@@ -82,26 +82,26 @@ describe('rover skills on the farm', () => {
     const far = await dock(sim);
     expect(far).toMatchObject({ ok: false, code: 'not_at_entry' });
     expect(far.summary).toBe('docking starts from the shelter entry pose (shelter_entry); the robot is 3.9 m from it and turned 180° off');
-    expect(sim.robot.docked).toBe(false);
+    expect(sim.body.docked).toBe(false);
 
     expect(await go(sim, 'shelter_entry')).toMatchObject({ ok: true });
     const since = sim.events.lastId;
     expect(await dock(sim)).toMatchObject({ ok: true, summary: 'docked at charging_dock' });
-    expect(sim.robot).toMatchObject({ docked: true, at: 'charging_dock' });
+    expect(sim.body).toMatchObject({ docked: true, at: 'charging_dock' });
     expect(at(sim, 'charging_dock')).toBeLessThan(0.01);
-    expect(Math.abs(wrapAngle(yawOf(sim.robot.basePose.q) - rad(180)))).toBeLessThan(1e-3);
+    expect(Math.abs(wrapAngle(yawOf(sim.body.basePose.q) - rad(180)))).toBeLessThan(1e-3);
     expect(sim.battery.charging).toBe(true);
     expect(sim.events.since(since).map((e) => e.type)).toContain('docked');
   });
 
   it('refuses to drive while docked', async () => {
     const sim = await sceneWorld('farm');
-    const p0 = sim.robot.basePose.p;
+    const p0 = sim.body.basePose.p;
     const r = await go(sim, 'poi_1');
     expect(r).toMatchObject({ ok: false, code: 'docked' });
     expect(r.summary).toContain('undock first');
     expect(await step(sim, -1, 0, 0)).toMatchObject({ ok: false, code: 'docked' });
-    expect(dist(sim.robot.basePose.p, p0)).toBe(0);
+    expect(dist(sim.body.basePose.p, p0)).toBe(0);
   });
 
   it('charges only when docked, and says why not otherwise', async () => {
@@ -182,18 +182,18 @@ describe('rover skills on the farm', () => {
   it('an abort signal stops a drive part-way; the rover stays put until told again', async () => {
     const sim = await sceneWorld('farm');
     await undock(sim);
-    const start = sim.robot.basePose.p;
+    const start = sim.body.basePose.p;
     // About 7 s of turning toward poi_3, then driving: stop 20 s in, well short of it.
     const ac = abortAt(sim, sim.time + 20);
     const r = await go(sim, 'poi_3', ac.signal);
     expect(r).toMatchObject({ ok: false, code: 'aborted', summary: 'stopped while driving to poi_3' });
-    const stopped = sim.robot.basePose.p;
+    const stopped = sim.body.basePose.p;
     expect(dist(stopped, start)).toBeGreaterThan(1);
     expect(at(sim, 'poi_3')).toBeGreaterThan(5);
-    expect(sim.robot.at).toBeUndefined();
+    expect(sim.body.at).toBeUndefined();
     expect(sim.baseBusy).toBe(false);
     await sim.idle(5);
-    expect(dist(sim.robot.basePose.p, stopped)).toBe(0);
+    expect(dist(sim.body.basePose.p, stopped)).toBe(0);
     expect(await go(sim, 'poi_3')).toMatchObject({ ok: true, data: { location: 'poi_3' } });
   });
 
@@ -201,7 +201,7 @@ describe('rover skills on the farm', () => {
     const sim = await sceneWorld('farm');
     const ac = abortAt(sim, sim.time + 5);
     expect(await undock(sim, { signal: ac.signal })).toMatchObject({ ok: false, code: 'aborted' });
-    expect(sim.robot.docked).toBe(false);
+    expect(sim.body.docked).toBe(false);
     expect(at(sim, 'shelter_entry')).toBeGreaterThan(0.3);
     expect(at(sim, 'charging_dock')).toBeGreaterThan(0.3);
     // Neither docked nor at the entry, yet the manoeuvre can resume in either direction.
@@ -216,7 +216,7 @@ describe('rover skills on the farm', () => {
     const places = [...sim.locations.values()].filter((l) => l.kind !== 'dock');
     let detours = 0;
     for (const a of places) {
-      sim.robot.basePose = { p: fromTuple(a.pose.position), q: qYaw(rad(a.pose.yaw)) };
+      sim.body.basePose = { p: fromTuple(a.pose.position), q: qYaw(rad(a.pose.yaw)) };
       for (const b of places) {
         if (a === b) continue;
         const r = planRoute(sim, fromTuple(b.pose.position), new Set());

@@ -20,21 +20,21 @@ function locationOfKind(sim: SimWorld, kind: string) {
  * shelter is not allowed (paper 003 §4), so this is the proper way out.
  */
 function inDockLane(sim: SimWorld, entry: Location, station: Location): boolean {
-  if (sim.robot.docked) return false;
+  if (sim.body.docked) return false;
   const a = fromTuple(entry.pose.position);
   const ab = sub(fromTuple(station.pose.position), a);
-  const ap = sub(sim.robot.basePose.p, a);
+  const ap = sub(sim.body.basePose.p, a);
   const len = Math.hypot(ab.x, ab.z);
   const along = (ap.x * ab.x + ap.z * ab.z) / len;
   const across = Math.abs(ap.x * ab.z - ap.z * ab.x) / len;
-  const yawErr = Math.abs(wrapAngle(yawOf(sim.robot.basePose.q) - rad(entry.pose.yaw)));
+  const yawErr = Math.abs(wrapAngle(yawOf(sim.body.basePose.q) - rad(entry.pose.yaw)));
   return along > 0.3 && along <= len + 0.05 && across < 0.3 && yawErr < rad(15);
 }
 
 async function drive(sim: SimWorld, to: Vec3, yaw: number, reverse: boolean, opts: SkillOptions): Promise<void> {
   const cfg = sim.scene.robot.base;
   // Docking is slow and careful.
-  const m = new BaseMotion(sim.robot.basePose, [{ position: to, yaw }], cfg.maxSpeed * 0.4, rad(cfg.maxYawRate) * 0.5, reverse);
+  const m = new BaseMotion(sim.body.basePose, [{ position: to, yaw }], cfg.maxSpeed * 0.4, rad(cfg.maxYawRate) * 0.5, reverse);
   sim.setBaseMotion(m);
   try {
     await sim.runUntil(() => m.done, opts);
@@ -47,12 +47,12 @@ async function drive(sim: SimWorld, to: Vec3, yaw: number, reverse: boolean, opt
 export async function dock(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = basePreconditions(sim);
   if (pre) return pre;
-  if (sim.robot.docked) return failure('already_done', 'the robot is already docked');
+  if (sim.body.docked) return failure('already_done', 'the robot is already docked');
   const entry = locationOfKind(sim, 'entry');
   const station = locationOfKind(sim, 'dock');
   if (!entry || !station) return failure('unsupported', 'this scene has no charging dock');
-  const d = dist(sim.robot.basePose.p, fromTuple(entry.pose.position));
-  const yawErr = Math.abs(wrapAngle(yawOf(sim.robot.basePose.q) - rad(entry.pose.yaw)));
+  const d = dist(sim.body.basePose.p, fromTuple(entry.pose.position));
+  const yawErr = Math.abs(wrapAngle(yawOf(sim.body.basePose.q) - rad(entry.pose.yaw)));
   if ((d > 0.3 || yawErr > rad(15)) && !inDockLane(sim, entry, station)) {
     return failure(
       'not_at_entry',
@@ -65,7 +65,7 @@ export async function dock(sim: SimWorld, opts: SkillOptions = {}): Promise<Skil
     if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, 'docking');
     throw e;
   }
-  sim.robot.docked = true;
+  sim.body.docked = true;
   // The dock's contacts charge a docked rover, as when a scene starts docked.
   sim.battery.charging = true;
   sim.post({ type: 'docked' });
@@ -77,10 +77,10 @@ export async function undock(sim: SimWorld, opts: SkillOptions = {}): Promise<Sk
   if (pre) return pre;
   const entry = locationOfKind(sim, 'entry');
   const station = locationOfKind(sim, 'dock');
-  if (!sim.robot.docked && !(entry && station && inDockLane(sim, entry, station))) return failure('not_docked', 'the robot is not docked');
+  if (!sim.body.docked && !(entry && station && inDockLane(sim, entry, station))) return failure('not_docked', 'the robot is not docked');
   if (!entry) return failure('unsupported', 'this scene has no shelter entry');
   sim.battery.charging = false;
-  sim.robot.docked = false;
+  sim.body.docked = false;
   try {
     await drive(sim, fromTuple(entry.pose.position), rad(entry.pose.yaw), true, opts);
   } catch (e) {
@@ -92,7 +92,7 @@ export async function undock(sim: SimWorld, opts: SkillOptions = {}): Promise<Sk
 }
 
 export async function charge(sim: SimWorld, targetPercent = 100, opts: SkillOptions = {}): Promise<SkillOutcome> {
-  if (!sim.robot.docked) return failure('not_docked', 'charging happens at the dock; dock first');
+  if (!sim.body.docked) return failure('not_docked', 'charging happens at the dock; dock first');
   if (targetPercent <= 0 || targetPercent > 100) return failure('invalid_argument', 'the target charge must be between 1 and 100 percent');
   const from = sim.battery.percent;
   if (from >= targetPercent) return failure('already_done', `the battery is already at ${round(from, 0)}%`);
@@ -152,10 +152,10 @@ function describeReading(r: PlantScan): string {
 
 export async function scan(sim: SimWorld, poi: string | undefined, opts: SkillOptions = {}): Promise<SkillOutcome> {
   if (sim.estop) return failure('estop', 'the emergency stop is pressed');
-  const here = sim.robot.at ? sim.locations.get(sim.robot.at) : undefined;
+  const here = sim.body.at ? sim.locations.get(sim.body.at) : undefined;
   if (!here || here.kind !== 'poi') {
     const go = poi ? `; drive to ${poi} first` : '';
-    return failure('not_here', `scans are made at a point of interest; the robot is at ${sim.robot.at ?? 'no known place'}${go}`);
+    return failure('not_here', `scans are made at a point of interest; the robot is at ${sim.body.at ?? 'no known place'}${go}`);
   }
   if (poi && poi !== here.id) return failure('not_here', `the robot is at ${here.id}, not ${poi}; drive there first`);
   const p = fromTuple(here.pose.position);

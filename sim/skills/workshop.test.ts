@@ -21,8 +21,7 @@ function reallyInside(sim: SimWorld, a: string, b: string): boolean {
 }
 
 async function at(sim: SimWorld, table: string): Promise<void> {
-  if (sim.robot.posture !== 'transport' && sim.robot.posture !== 'home')
-    expect(await moveArm(sim, 'transport')).toMatchObject({ ok: true });
+  if (sim.body.posture !== 'transport' && sim.body.posture !== 'home') expect(await moveArm(sim, 'transport')).toMatchObject({ ok: true });
   expect(await navigate(sim, { kind: 'location', id: table })).toMatchObject({ ok: true });
   expect(await perceive(sim)).toMatchObject({ ok: true });
 }
@@ -104,7 +103,7 @@ describe('workshop (Mobipick)', () => {
     expect(await moveArm(sim, 'observe')).toMatchObject({ ok: true });
     const r = await navigate(sim, { kind: 'location', id: 'table_1' });
     expect(r).toMatchObject({ ok: false, code: 'arm_outside_footprint' });
-    expect(sim.robot.at).toBe('table_2');
+    expect(sim.body.at).toBe('table_2');
     expect(await moveArm(sim, 'transport')).toMatchObject({ ok: true });
     expect(await navigate(sim, { kind: 'location', id: 'table_1' })).toMatchObject({ ok: true });
   });

@@ -8,7 +8,7 @@ function state(sim: SimWorld): string {
     const p = sim.pose(id);
     return [id, p.p.x, p.p.y, p.p.z, p.q.x, p.q.y, p.q.z, p.q.w].join(',');
   });
-  return JSON.stringify({ poses, q: sim.robot.q, t: sim.time, held: sim.grasp?.objectId ?? null });
+  return JSON.stringify({ poses, q: sim.body.q, t: sim.time, held: sim.grasp?.objectId ?? null });
 }
 
 describe('SimWorld', () => {
@@ -52,9 +52,9 @@ describe('SimWorld', () => {
     expect(sim.time - t0).toBeLessThan(1.0);
     expect(sim.armBusy).toBe(false);
     // The arm stays where it stopped: stepping on does not move it.
-    const q = [...sim.robot.q!];
+    const q = [...sim.body.q!];
     for (let i = 0; i < 100; i++) sim.step();
-    expect(sim.robot.q).toEqual(q);
+    expect(sim.body.q).toEqual(q);
   });
 
   it('halts on the emergency stop mid-pick, refuses motion until released, then works again', async () => {

@@ -11,7 +11,7 @@ import { type Joints, jointsFromDeg } from '../body/arm-kinematics';
 import { Battery, type BatteryLevel } from '../body/battery';
 import { Grasp, type GraspState, type SlipReport } from '../body/grasp';
 import { type ArmMotion, BaseMotion, type ScalarTrack } from '../body/motion';
-import { type LinkPoses, RobotBody } from '../body/links';
+import { type LinkPoses, BodyLinks } from '../body/links';
 import { EventQueue, type SimEvent, type SimEventBody } from '../events';
 import { type Entity, aabbToWorld } from './entity';
 import { buildEntity, buildFloor, doorPose, placementPoses } from './build';
@@ -93,7 +93,7 @@ export interface ScanRecord {
   readings: PlantReading[];
 }
 
-export interface RobotState {
+export interface BodyState {
   basePose: Pose;
   q: Joints | undefined;
   opening: number;
@@ -114,8 +114,8 @@ export class SimWorld {
   readonly entities = new Map<string, Entity>();
   readonly people = new Map<string, PersonState>();
   readonly locations: ReadonlyMap<string, Location>;
-  readonly robotBody: RobotBody;
-  readonly robot: RobotState;
+  readonly bodyLinks: BodyLinks;
+  readonly body: BodyState;
   readonly battery: Battery;
   readonly events = new EventQueue();
   readonly knowledge = new Map<string, Observation>();
@@ -180,10 +180,10 @@ export class SimWorld {
     }
     for (const p of scene.scene.people) this.addPerson(p);
     const startPose = this.startPose();
-    this.robotBody = new RobotBody(R, this.world, scene.robot, startPose);
+    this.bodyLinks = new BodyLinks(R, this.world, scene.robot, startPose);
     const rs = scene.scene.robot;
     const arm = scene.robot.arm;
-    this.robot = {
+    this.body = {
       basePose: startPose,
       q: arm ? jointsFromDeg(arm.postures[rs.posture]!) : undefined,
       opening: arm ? arm.gripperMaxOpening : 0,
@@ -192,7 +192,7 @@ export class SimWorld {
       baseMoves: 0,
       at: rs.at,
     };
-    this.robotBody.apply(startPose, this.robot.q, this.robot.opening, true);
+    this.bodyLinks.apply(startPose, this.body.q, this.body.opening, true);
     const b = scene.robot.battery;
     this.battery = new Battery(
       { ...b, low: rs.battery.low, critical: rs.battery.critical, drainScale: rs.battery.drainScale },
@@ -330,8 +330,8 @@ export class SimWorld {
 
   /** Tool centre point and finger poses now. */
   links(): LinkPoses | undefined {
-    if (!this.robot.q) return undefined;
-    return this.robotBody.linkPoses(this.robot.basePose, this.robot.q, this.robot.opening).links;
+    if (!this.body.q) return undefined;
+    return this.bodyLinks.linkPoses(this.body.basePose, this.body.q, this.body.opening).links;
   }
 
   tcp(): Pose | undefined {
@@ -423,16 +423,16 @@ export class SimWorld {
     let driven = 0;
     if (!this.estop) {
       if (this.baseMotion && !this.baseMotion.done) {
-        this.robot.basePose = this.baseMotion.next(dt);
+        this.body.basePose = this.baseMotion.next(dt);
         driven = this.baseMotion.lastStepDistance;
         baseMoved = true;
       }
       if (this.armMotion && !this.armMotion.done) {
-        this.robot.q = this.armMotion.next(dt);
+        this.body.q = this.armMotion.next(dt);
         armMoved = true;
       }
       if (this.gripperMotion && !this.gripperMotion.done) {
-        this.robot.opening = this.gripperMotion.next(dt);
+        this.body.opening = this.gripperMotion.next(dt);
         armMoved = true;
       }
       for (const [id, m] of this.doorMotions) {
@@ -444,7 +444,7 @@ export class SimWorld {
     this.armMovedThisStep = armMoved;
     let links: LinkPoses | undefined;
     if (baseMoved || armMoved) {
-      links = this.robotBody.apply(this.robot.basePose, this.robot.q, this.robot.opening);
+      links = this.bodyLinks.apply(this.body.basePose, this.body.q, this.body.opening);
     }
     if (this.grasp) {
       const tcp = links?.tcp ?? this.tcp()!;
@@ -463,7 +463,7 @@ export class SimWorld {
     this.time += dt;
     this.steps++;
     this.version++;
-    if (baseMoved) this.robot.baseMoves++;
+    if (baseMoved) this.body.baseMoves++;
     this.battery.update(dt, driven, armMoved);
     this.checkBattery();
     this.runScheduled();
@@ -617,7 +617,7 @@ export class SimWorld {
       time: this.time,
       steps: this.steps,
       estop: this.estop,
-      robot: this.robot,
+      robot: this.body,
       battery: this.battery.snapshot(),
       lastBatteryLevel: this.lastBatteryLevel,
       events: this.events.snapshot(),
@@ -643,11 +643,11 @@ export class SimWorld {
     const st = JSON.parse(s.state) as ReturnType<typeof JSON.parse>;
     this.world.free();
     this.world = this.R.World.restoreSnapshot(s.physics);
-    this.robotBody.world = this.world;
+    this.bodyLinks.world = this.world;
     this.time = st.time;
     this.steps = st.steps;
     this.estop = st.estop;
-    Object.assign(this.robot, st.robot);
+    Object.assign(this.body, st.robot);
     this.battery.restore(st.battery);
     this.lastBatteryLevel = st.lastBatteryLevel;
     this.events.restore(st.events);
@@ -681,7 +681,7 @@ export class SimWorld {
 
   /** Distance from the robot's base centre to a point, on the floor plane. */
   baseDistance(p: Vec3): number {
-    const b = this.robot.basePose.p;
+    const b = this.body.basePose.p;
     return Math.hypot(p.x - b.x, p.z - b.z);
   }
 
@@ -689,10 +689,10 @@ export class SimWorld {
   updateLocation(): void {
     let best: { id: string; d: number } | undefined;
     for (const l of this.locations.values()) {
-      const d = dist(fromTuple(l.pose.position), this.robot.basePose.p);
+      const d = dist(fromTuple(l.pose.position), this.body.basePose.p);
       if (d < 0.35 && (!best || d < best.d)) best = { id: l.id, d };
     }
-    this.robot.at = best?.id;
+    this.body.at = best?.id;
   }
 }
 

@@ -73,7 +73,7 @@ describe('farm tool set', () => {
     expect(paris.content).toMatch(/no place called "Paris"\. Known places: .*poi_1/);
     expect((await call('navigate', { location: 'poi_9' })).content).toMatch(/matches several places: poi_1 .*Did you mean/);
     // Nothing ran: the robot is still docked where it started.
-    expect(robot.sim.robot).toMatchObject({ docked: true, at: 'charging_dock' });
+    expect(robot.sim.body).toMatchObject({ docked: true, at: 'charging_dock' });
     expect(robot.time()).toBe(0);
     robot.sim.dispose();
   });
@@ -150,7 +150,7 @@ describe('farm tool set', () => {
       const out = {
         results,
         facts: robot.perception.snapshot(),
-        pose: robot.sim.robot.basePose,
+        pose: robot.sim.body.basePose,
         battery: robot.sim.battery.percent,
         time: robot.time(),
         scans: [...robot.sim.scans.values()],
