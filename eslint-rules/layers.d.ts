@@ -4,6 +4,10 @@ export interface Layer {
   name: string;
   prefix: string;
   may: string[] | '*';
+  /** A family of layers (e.g. 'sim') that others may name as a whole. */
+  group?: string;
+  /** Extra layers its colocated tests may import. */
+  testMay?: string[];
 }
 export const LAYERS: Layer[];
 export const PACKAGE_OWNERS: Array<{ pkg: RegExp; layers: string[] }>;

@@ -4,7 +4,17 @@
 // may use. Colocated tests (*.test.ts) may also import from test/.
 import path from 'node:path';
 
-/** Layers, most specific prefix first. `may` lists the layers a layer may import. */
+/** The order inside sim, top first: a sim layer may import itself and those after it. */
+const SIM_ORDER = ['sim/skills', 'sim/perception', 'sim/world', 'sim/body', 'sim'];
+const SIM_ALL = [...SIM_ORDER];
+function SIM_BELOW(name) {
+  return [...SIM_ORDER.slice(SIM_ORDER.indexOf(name)), 'scenes'];
+}
+
+/**
+ * Layers, most specific prefix first. `may` lists the layers a layer may import;
+ * naming a group (e.g. 'sim') from outside it allows every layer of that group.
+ */
 export const LAYERS = [
   { name: 'renderer', prefix: 'renderer/', may: ['renderer', 'contract'] },
   // The AppApi contract is a leaf: the renderer, Electron and every host import it.
@@ -27,7 +37,13 @@ export const LAYERS = [
   // Only the simulated robot may touch the simulator; tools and workflows see the Robot seam.
   { name: 'robot/sim', prefix: 'robot/sim/', may: ['robot/sim', 'robot', 'sim', 'scenes'] },
   { name: 'robot', prefix: 'robot/', may: ['robot'] },
-  { name: 'sim', prefix: 'sim/', may: ['sim', 'scenes'] },
+  // Inside sim, layers point down too: core helpers (sim/*.ts) <- body <- world <- perception <- skills.
+  // Other layers name the whole group 'sim'. A sim test may set up a world with any sim layer.
+  { name: 'sim/skills', prefix: 'sim/skills/', group: 'sim', may: SIM_BELOW('sim/skills'), testMay: SIM_ALL },
+  { name: 'sim/perception', prefix: 'sim/perception/', group: 'sim', may: SIM_BELOW('sim/perception'), testMay: SIM_ALL },
+  { name: 'sim/world', prefix: 'sim/world/', group: 'sim', may: SIM_BELOW('sim/world'), testMay: SIM_ALL },
+  { name: 'sim/body', prefix: 'sim/body/', group: 'sim', may: SIM_BELOW('sim/body'), testMay: SIM_ALL },
+  { name: 'sim', prefix: 'sim/', group: 'sim', may: SIM_BELOW('sim'), testMay: SIM_ALL },
   { name: 'scenes', prefix: 'scenes/', may: ['scenes'] },
   { name: 'test', prefix: 'test/', may: '*' },
   { name: 'build', prefix: 'build/', may: '*' },
@@ -75,17 +91,18 @@ const rule = {
         const to = layerOf(target);
         if (!to || to.name === own.name) return;
         if (isTest && (to.name === 'test' || own.testMay?.includes(to.name))) return;
-        if (!own.may.includes(to.name)) {
+        const viaGroup = to.group !== undefined && to.group !== own.group && own.may.includes(to.group);
+        if (!own.may.includes(to.name) && !viaGroup) {
           context.report({
             node,
             messageId: 'upward',
-            data: { from: own.name, to: to.name, spec, allowed: own.may.join(', ') },
+            data: { from: own.name, to: to.group && to.group !== own.group ? to.group : to.name, spec, allowed: own.may.join(', ') },
           });
         }
         return;
       }
       for (const owner of PACKAGE_OWNERS) {
-        if (owner.pkg.test(spec) && !owner.layers.includes(own.name)) {
+        if (owner.pkg.test(spec) && !owner.layers.includes(own.name) && !(own.group && owner.layers.includes(own.group))) {
           context.report({ node, messageId: 'pkg', data: { from: own.name, spec, owners: owner.layers.join(', ') } });
         }
       }

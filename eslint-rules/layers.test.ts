@@ -32,8 +32,27 @@ describe('layers/direction lint rule', () => {
 
   it('rejects an upward import and names the allowed layers', () => {
     const [msg] = lint('sim/world/sim-world.ts', "import { Tool } from '../../agents/tools/tool';");
-    expect(msg).toContain("'sim' may not import from 'agents'");
-    expect(msg).toContain('sim may import sim, scenes');
+    expect(msg).toContain("'sim/world' may not import from 'agents'");
+    expect(msg).toContain('sim/world may import sim/world, sim/body, sim, scenes');
+  });
+
+  it('orders sim inside: core helpers <- body <- world <- perception <- skills', () => {
+    expect(lint('sim/skills/pick.ts', "import { observe } from '../perception/observe';")).toEqual([]);
+    expect(lint('sim/perception/observe.ts', "import { SimWorld } from '../world/sim-world';")).toEqual([]);
+    expect(lint('sim/world/sim-world.ts', "import { Grasp } from '../body/grasp';")).toEqual([]);
+    expect(lint('sim/body/links.ts', "import { GROUPS } from '../groups';")).toEqual([]);
+    expect(lint('sim/world/sim-world.ts', "import { pick } from '../skills/pick';")[0]).toContain(
+      "'sim/world' may not import from 'sim/skills'",
+    );
+    expect(lint('sim/body/links.ts', "import { GROUPS } from '../world/groups';")[0]).toContain(
+      "'sim/body' may not import from 'sim/world'",
+    );
+    expect(lint('sim/perception/geo.ts', "import { pick } from '../skills/pick';")[0]).toContain("may not import from 'sim/skills'");
+    expect(lint('sim/math.ts', "import { SimWorld } from './world/sim-world';")[0]).toContain("'sim' may not import from 'sim/world'");
+    // Outside sim, the group is named as a whole; a sim test may set up a world with any sim layer.
+    expect(lint('robot/sim/sim-robot.ts', "import { pick } from '../../sim/skills/pick';")).toEqual([]);
+    expect(lint('sim/world/sim-world.test.ts', "import { pick } from '../skills/pick';")).toEqual([]);
+    expect(lint('sim/world/build.ts', "import RAPIER from '@dimforge/rapier3d-compat';")).toEqual([]);
   });
 
   it('keeps tools and workflows off the simulator: only robot/sim may import sim/', () => {

@@ -18,7 +18,7 @@ import { navigate } from '../../sim/skills/navigation';
 import { perceive } from '../../sim/skills/perceive';
 import { geoObjects } from '../../sim/perception/geo';
 import { supportOf } from '../../sim/perception/relations';
-import { packPoses, streamEntries } from '../../sim/stream';
+import { packPoses, streamEntries } from '../../sim/world/stream';
 import { SimWorld } from '../../sim/world/sim-world';
 
 export interface SceneBench {

@@ -3,9 +3,9 @@
 // places and people, and the order of bodies in every pose frame.
 import type { Environment, SceneMeta, ShapePart } from '../../contract/schemas';
 import type { PrimitivePart } from '../../scenes/shapes';
-import { bodyShapes } from '../../sim/body-shapes';
+import { bodyShapes } from '../../sim/world/body-shapes';
 import { type Pose, qEulerDeg } from '../../sim/math';
-import { type StreamEntry, streamEntries } from '../../sim/stream';
+import { type StreamEntry, streamEntries } from '../../sim/world/stream';
 import type { SimWorld } from '../../sim/world/sim-world';
 
 export const ARM_JOINTS = ['yaw', 'shoulder', 'elbow', 'wristPitch', 'wristRoll', 'gripper'] as const;

@@ -21,7 +21,7 @@ import { TOOL_SETS, buildToolSet, findToolSet } from '../../agents/tools/sets';
 import type { Tool, ToolResult } from '../../agents/tools/tool';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
-import { packPoses, type StreamEntry } from '../../sim/stream';
+import { packPoses, type StreamEntry } from '../../sim/world/stream';
 import type { SecretLookup } from '../../agents/models/spec';
 import { AgentHost } from './agent';
 import { buildSceneMeta } from './scene-meta';

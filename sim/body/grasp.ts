@@ -151,3 +151,10 @@ export class Grasp {
     return length(sub(tcp.p, point));
   }
 }
+
+/** A slip in words, with numbers that agree with its kind. */
+export function slipReason(s: SlipReport): string {
+  return s.kind === 'torque'
+    ? `it twisted out of the fingers: holding it needed about ${s.needed.toFixed(2)} Nm but the grip holds ${s.limit.toFixed(2)} Nm`
+    : `it slipped from the fingers: it weighs ${s.massKg.toFixed(2)} kg (${(s.massKg * 9.81).toFixed(1)} N) and the gripper holds ${(s.limit / 9.81 / 1.15).toFixed(2)} kg`;
+}

@@ -5,7 +5,7 @@
 import type { RobotConfig } from '../../scenes/schema';
 import { type Pose, type Quat, type Vec3, add, poseApply, poseMul, qMul, rotate, v3 } from '../math';
 import type { Rapier, RAPIER } from '../rapier';
-import { GROUPS } from '../world/groups';
+import { GROUPS } from '../groups';
 import { type ArmFk, type ArmGeometry, type Joints, armGeometry, forwardKinematics } from './arm-kinematics';
 
 export const FINGER_THICKNESS = 0.012;

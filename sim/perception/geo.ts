@@ -1,11 +1,11 @@
 // Snapshot of the scene's geometry for relation queries: every entity's box,
 // receptacle interior and support surfaces, plus people as boxes.
 import type { Aabb } from '../math';
+import { PERSON_RADIUS, personHalfLength } from '../world/people';
 import type { SimWorld } from '../world/sim-world';
 import type { GeoObject } from './relations';
 
-/** Radius of the capsule a person's body is built from (sim-world addPerson). */
-export const PERSON_RADIUS = 0.22;
+export { PERSON_RADIUS };
 
 export function geoObject(sim: SimWorld, id: string): GeoObject {
   const e = sim.entity(id);
@@ -29,10 +29,8 @@ export function geoObjects(sim: SimWorld): GeoObject[] {
 export function personHeight(sim: SimWorld, id: string): number {
   const p = sim.people.get(id);
   if (!p) throw new Error(`no person "${id}"`);
-  const r = PERSON_RADIUS;
-  // Mirrors SimWorld.addPerson: a capsule of half-length `half` and radius r, standing on the feet.
-  const half = Math.max(0.1, (p.spec.seated ? p.spec.height * 0.7 : p.spec.height) / 2 - r);
-  return 2 * (half + r);
+  // The capsule the physics builds (world/people.ts), standing on the feet.
+  return 2 * (personHalfLength(p.spec) + PERSON_RADIUS);
 }
 
 /** A person's body as a box: the capsule's bounds around the feet position. */

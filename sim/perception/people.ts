@@ -12,7 +12,7 @@
 //   approach point (where the base would stand), against furniture, objects,
 //   people and doors; the target itself never blocks its own approach.
 import { type Aabb, type Vec3, add, aabbCenter, distXZ, dot, fromTuple, length, normalize, qYaw, rad, scale, sub, v3 } from '../math';
-import { QUERY } from '../world/groups';
+import { QUERY } from '../groups';
 import type { Location } from '../../scenes/schema';
 import type { SimWorld } from '../world/sim-world';
 import { cameraView, headCameraPose } from './camera';

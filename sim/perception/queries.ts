@@ -14,7 +14,7 @@
 // part of a fruit inside it is not an obstruction to remove).
 import { type Aabb, type Vec3, aabbCenter, v3 } from '../math';
 import { FINGER_THICKNESS } from '../body/links';
-import { QUERY } from '../world/groups';
+import { QUERY } from '../groups';
 import type { SimWorld } from '../world/sim-world';
 import { geoObject, geoObjects } from './geo';
 import { knownObjectIds } from './names';

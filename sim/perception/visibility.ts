@@ -5,7 +5,7 @@
 // view: the camera is assumed to see past them, and a held object is "held",
 // not something lying in the scene.
 import { type Aabb, type Vec3, aabbCenter, aabbSize, dist, length, scale, sub } from '../math';
-import { QUERY } from '../world/groups';
+import { QUERY } from '../groups';
 import type { SimWorld } from '../world/sim-world';
 import { type CameraView, cameraView, inView } from './camera';
 import { targetBox } from './geo';

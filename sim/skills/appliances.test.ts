@@ -12,7 +12,7 @@ import { geoObjects } from '../perception/geo';
 import { objectState, relationQuery } from '../perception/queries';
 import { isInside } from '../perception/relations';
 import { visibleEntityIds } from '../perception/visibility';
-import { PROCESS_SECONDS } from '../processes';
+import { PROCESS_SECONDS } from '../world/processes';
 import { primitiveAabb, unionAll } from '../world/entity';
 import type { SimWorld, WorldSnapshot } from '../world/sim-world';
 import { setOpen, setSwitch, slice } from './appliances';

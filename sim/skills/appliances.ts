@@ -10,7 +10,7 @@ import { doorPose } from '../world/build';
 import { type Entity, primitiveAabb, unionAll } from '../world/entity';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, shoulderWorld, solve } from './arm';
-import { armPreconditions, displayName, interruptOutcome } from './manipulation';
+import { armPreconditions, displayName, interruptOutcome } from './common';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
 import { geoObjects } from '../perception/geo';
 import { containerOf } from '../perception/relations';

@@ -9,7 +9,7 @@ import { robotHumanDistance } from '../perception/distance';
 import { approachPoint, gazeAtRobot } from '../perception/people';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, solve } from './arm';
-import { armPreconditions, displayName, interruptOutcome } from './manipulation';
+import { armPreconditions, displayName, interruptOutcome } from './common';
 import { navigate } from './navigation';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
 

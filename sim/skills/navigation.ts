@@ -6,10 +6,10 @@
 import type { Location } from '../../scenes/schema';
 import { type Pose, type Vec3, add, dist, fromTuple, poseApply, poseInv, qYaw, rad, round, sub, v3, yawOf } from '../math';
 import { BaseMotion, type BasePathPoint } from '../body/motion';
-import { QUERY } from '../world/groups';
+import { QUERY } from '../groups';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { movePosture } from './arm';
-import { interruptOutcome } from './manipulation';
+import { interruptOutcome } from './common';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
 
 export type NavTarget = { kind: 'location'; id: string } | { kind: 'pose'; position: Vec3; yaw: number; label: string };

@@ -5,7 +5,7 @@
 import { round } from '../math';
 import { observe } from '../perception/observe';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
-import { interruptOutcome } from './manipulation';
+import { interruptOutcome } from './common';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
 import { moveArm } from './posture';
 

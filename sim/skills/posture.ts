@@ -6,7 +6,7 @@ import { geoObjects } from '../perception/geo';
 import { isInside } from '../perception/relations';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, solve } from './arm';
-import { armPreconditions, interruptOutcome } from './manipulation';
+import { armPreconditions, interruptOutcome } from './common';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
 
 /** Objects inside the container the hand holds, if it holds one. */

@@ -5,7 +5,7 @@ import type { Location } from '../../scenes/schema';
 import { type Vec3, dist, fromTuple, rad, round, sub, yawOf, wrapAngle } from '../math';
 import { BaseMotion } from '../body/motion';
 import { SkillInterrupt, type PlantReading, type SimWorld } from '../world/sim-world';
-import { interruptOutcome } from './manipulation';
+import { interruptOutcome } from './common';
 import { basePreconditions } from './navigation';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
 

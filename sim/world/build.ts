@@ -6,7 +6,7 @@ import { type Aabb, type Pose, type Vec3, add, fromTuple, qEulerDeg, qIdentity, 
 import type { Rapier, RAPIER } from '../rapier';
 import type { DoorState, Entity } from './entity';
 import { aabbToWorld, localBox, primitiveAabb, unionAll } from './entity';
-import { GROUPS } from './groups';
+import { GROUPS } from '../groups';
 
 export function colliderDesc(R: Rapier, p: PrimitivePart, origin: Vec3 = v3()): RAPIER.ColliderDesc {
   const g = p.geometry;

@@ -89,3 +89,14 @@ export function localBox(b: BoxTuple): Aabb {
     max: v3(b.center[0] + b.size[0] / 2, b.center[1] + b.size[1] / 2, b.center[2] + b.size[2] / 2),
   };
 }
+
+/** A receptacle's interior in world coordinates for the entity's pose (undefined when it has none). */
+export function interiorAt(e: Entity, pose: Pose): Aabb | undefined {
+  const r = e.spec.receptacle;
+  return r ? aabbToWorld(localBox(r.interior), pose) : undefined;
+}
+
+/** Support surfaces (table tops) in world coordinates for the entity's pose. */
+export function surfacesAt(e: Entity, pose: Pose): Aabb[] {
+  return e.spec.surfaces.map((s) => aabbToWorld(localBox(s), pose));
+}

@@ -1,119 +1,57 @@
-// SimWorld: one physical world built from a scene, stepped at a fixed rate. It
-// owns the Rapier world, the scene's entities and people, the robot's body and
-// controllers, the battery, the event queue and the robot's observation buffer.
-// Skills (sim/skills) and perception (sim/perception) operate on it.
+// SimWorld: one physical world built from a scene, stepped at a fixed rate. On
+// top of the physical scene (bodies, people) it owns the robot's body and
+// controllers, the grasp, the battery, the event queue, the clock and the
+// robot's observation buffer. Skills (sim/skills) and perception
+// (sim/perception) operate on it.
 import type { ResolvedScene } from '../../scenes/resolve';
-import type { Location, Person, SceneEvent } from '../../scenes/schema';
-import { type Aabb, type Pose, type Vec3, dist, fromTuple, qYaw, rad, rotate, scale, sub, v3 } from '../math';
-import { type Rapier, type RAPIER, loadRapier } from '../rapier';
+import type { SceneEvent } from '../../scenes/schema';
+import { type Pose, type Vec3, dist, fromTuple, scale, sub, v3 } from '../math';
+import { type Rapier, loadRapier } from '../rapier';
 import { Rng } from '../rng';
-import { type Joints, jointsFromDeg } from '../body/arm-kinematics';
-import { Battery, type BatteryLevel } from '../body/battery';
-import { Grasp, type GraspState, type SlipReport } from '../body/grasp';
-import { type ArmMotion, BaseMotion, type ScalarTrack } from '../body/motion';
-import { type LinkPoses, BodyLinks } from '../body/links';
+import type { Battery, BatteryLevel } from '../body/battery';
+import { Grasp, type GraspState, type SlipReport, slipReason } from '../body/grasp';
+import type { ArmMotion, BaseMotion, ScalarTrack } from '../body/motion';
+import type { BodyLinks, LinkPoses } from '../body/links';
 import { EventQueue, type SimEvent, type SimEventBody } from '../events';
-import { type Entity, aabbToWorld } from './entity';
-import { buildEntity, buildFloor, doorPose, placementPoses } from './build';
-import { GROUPS } from './groups';
-import { runProcesses } from '../processes';
+import { GROUPS } from '../groups';
+import { Controllers } from './controllers';
+import { PhysicsScene } from './physics-scene';
+import { buildRobot } from './robot-body';
+import { runProcesses } from './processes';
+import { type SceneStateSnap, applySceneState, captureSceneState } from './snapshot';
+import {
+  type BodyState,
+  DEFAULT_DT,
+  NO_NOISE,
+  type NoiseOptions,
+  type Observation,
+  type ScanRecord,
+  type SimOptions,
+  SkillInterrupt,
+  type WorldSnapshot,
+} from './types';
 
-export const DEFAULT_DT = 1 / 240;
+export * from './types';
+export { slipReason };
 
-export interface NoiseOptions {
-  /** Standard deviation of reported distances, metres. */
-  distanceSigma: number;
-  /** Probability that a visible object is missed by detection. */
-  detectionDropout: number;
-  /** Probability that a manipulation skill fails on its own (a fumbled grasp). */
-  skillFailureRate: number;
-}
-
-export const NO_NOISE: NoiseOptions = { distanceSigma: 0, detectionDropout: 0, skillFailureRate: 0 };
-
-export interface SimOptions {
-  seed?: number;
-  noise?: Partial<NoiseOptions>;
-  dt?: number;
-  /** Seconds to let objects settle after building (default 0.5). */
-  settle?: number;
-}
-
-export type InterruptReason = 'estop' | 'aborted' | 'timeout' | 'battery_empty';
-
-/** Thrown inside skills when motion must stop; skills turn it into a failure outcome. */
-export class SkillInterrupt extends Error {
-  constructor(readonly reason: InterruptReason) {
-    super(
-      reason === 'estop'
-        ? 'the emergency stop was pressed'
-        : reason === 'aborted'
-          ? 'the skill was stopped'
-          : reason === 'battery_empty'
-            ? 'the battery is empty'
-            : 'the skill took too long',
-    );
-    this.name = 'SkillInterrupt';
-  }
-}
-
-export interface PersonState {
-  spec: Person;
-  body: number;
-  position: Vec3;
-  yaw: number;
-  gaze: 'robot' | 'away' | Vec3;
-  handsFree: boolean;
-}
-
-export interface Observation {
-  objectId: string;
-  /** Surface or container the object was seen on / in. */
-  support: string | undefined;
-  relation: 'on' | 'in' | undefined;
-  position: Vec3;
+interface RunState {
   time: number;
-  /** Base-move counter when seen: after the base moves, the pose is stale. */
-  baseMoves: number;
-  location: string | undefined;
+  steps: number;
+  estop: boolean;
+  robot: BodyState;
+  battery: ReturnType<Battery['snapshot']>;
+  lastBatteryLevel: BatteryLevel;
+  events: ReturnType<EventQueue['snapshot']>;
+  knowledge: Observation[];
+  rng: number;
+  grasp: GraspState | undefined;
+  scene: SceneStateSnap;
+  scheduled: Array<{ at: number; event: SceneEvent }>;
+  scans: ScanRecord[];
+  handedOver: Array<[string, string]>;
 }
 
-export interface PlantReading {
-  plant: string;
-  crop: string;
-  /** Vegetation index 0..1: higher is healthier. */
-  ndvi: number;
-  heightCm: number;
-  health: 'healthy' | 'stressed' | 'diseased';
-}
-
-export interface ScanRecord {
-  poi: string;
-  time: number;
-  readings: PlantReading[];
-}
-
-export interface BodyState {
-  basePose: Pose;
-  q: Joints | undefined;
-  opening: number;
-  posture: string | undefined;
-  docked: boolean;
-  /** Counts base motions; observations made before the last one are stale. */
-  baseMoves: number;
-  at: string | undefined;
-}
-
-export interface WorldSnapshot {
-  physics: Uint8Array;
-  state: string;
-}
-
-export class SimWorld {
-  world: RAPIER.World;
-  readonly entities = new Map<string, Entity>();
-  readonly people = new Map<string, PersonState>();
-  readonly locations: ReadonlyMap<string, Location>;
+export class SimWorld extends PhysicsScene {
   readonly bodyLinks: BodyLinks;
   readonly body: BodyState;
   readonly battery: Battery;
@@ -128,24 +66,14 @@ export class SimWorld {
   readonly dt: number;
   time = 0;
   steps = 0;
-  /** Bumped whenever the world changes (a step, a moved object, a restore): keys for caches. */
-  version = 0;
   estop = false;
   grasp: Grasp | undefined;
   /** The last slip, so the skill that was running can report it. */
   lastSlip: SlipReport | undefined;
   /** Hooks run every PROCESS_EVERY steps (appliance effects). */
   readonly processHooks: Array<(sim: SimWorld, dt: number) => void> = [];
-  /** Bodies of every entity collider, for mapping query hits back to ids. */
-  readonly colliderOwner = new Map<number, string>();
-  /** Poses and sizes are cached per step; perception asks many times per call. */
-  private aabbCache = new Map<string, Aabb>();
-  private aabbCacheVersion = -1;
 
-  private armMotion: ArmMotion | undefined;
-  private baseMotion: BaseMotion | undefined;
-  private gripperMotion: ScalarTrack | undefined;
-  private readonly doorMotions = new Map<string, ScalarTrack>();
+  private readonly ctl = new Controllers();
   private scheduled: Array<{ at: number; event: SceneEvent }>;
   private lastTcp: Pose | undefined;
   private lastBatteryLevel: BatteryLevel;
@@ -156,49 +84,16 @@ export class SimWorld {
 
   static readonly PROCESS_EVERY = 24;
 
-  private constructor(
-    readonly R: Rapier,
-    readonly scene: ResolvedScene,
-    opts: SimOptions,
-  ) {
-    this.dt = opts.dt ?? DEFAULT_DT;
+  private constructor(R: Rapier, scene: ResolvedScene, opts: SimOptions) {
+    const dt = opts.dt ?? DEFAULT_DT;
+    super(R, scene, dt);
+    this.dt = dt;
     this.rng = new Rng(opts.seed ?? 1);
     this.noise = { ...NO_NOISE, ...(opts.noise ?? {}) };
-    this.world = new R.World({ x: 0, y: -9.81, z: 0 });
-    this.world.timestep = this.dt;
-    this.locations = new Map(scene.scene.locations.map((l) => [l.id, l]));
-    buildFloor(R, this.world, scene.scene.floor.size);
-    const poses = placementPoses(scene);
-    for (const spec of scene.objects) {
-      const e = buildEntity(R, this.world, spec, poses.get(spec.id)!);
-      this.entities.set(e.id, e);
-      for (const c of e.colliders) this.colliderOwner.set(c, e.id);
-      if (e.door) {
-        for (const c of e.door.colliders) this.colliderOwner.set(c, e.id);
-        if (e.states.open) this.setDoorValue(e, e.door.openValue, true);
-      }
-    }
-    for (const p of scene.scene.people) this.addPerson(p);
-    const startPose = this.startPose();
-    this.bodyLinks = new BodyLinks(R, this.world, scene.robot, startPose);
-    const rs = scene.scene.robot;
-    const arm = scene.robot.arm;
-    this.body = {
-      basePose: startPose,
-      q: arm ? jointsFromDeg(arm.postures[rs.posture]!) : undefined,
-      opening: arm ? arm.gripperMaxOpening : 0,
-      posture: arm ? rs.posture : undefined,
-      docked: rs.docked,
-      baseMoves: 0,
-      at: rs.at,
-    };
-    this.bodyLinks.apply(startPose, this.body.q, this.body.opening, true);
-    const b = scene.robot.battery;
-    this.battery = new Battery(
-      { ...b, low: rs.battery.low, critical: rs.battery.critical, drainScale: rs.battery.drainScale },
-      rs.battery.percent,
-    );
-    this.battery.charging = rs.docked;
+    const robot = buildRobot(R, this.world, scene);
+    this.bodyLinks = robot.links;
+    this.body = robot.body;
+    this.battery = robot.battery;
     this.lastBatteryLevel = this.battery.level;
     this.scheduled = [...scene.scene.events].sort((a, b2) => a.at - b2.at);
   }
@@ -212,111 +107,6 @@ export class SimWorld {
     for (let i = 0; i < settleSteps; i++) sim.world.step();
     sim.version++;
     return sim;
-  }
-
-  private startPose(): Pose {
-    const rs = this.scene.scene.robot;
-    const loc = rs.at ? this.locations.get(rs.at) : undefined;
-    const pose = loc?.pose ?? rs.pose!;
-    return { p: fromTuple(pose.position), q: qYaw(rad(pose.yaw)) };
-  }
-
-  private addPerson(p: Person): void {
-    const R = this.R;
-    const r = 0.22;
-    const half = Math.max(0.1, (p.seated ? p.height * 0.7 : p.height) / 2 - r);
-    const pos = fromTuple(p.position);
-    const body = this.world.createRigidBody(
-      R.RigidBodyDesc.kinematicPositionBased()
-        .setTranslation(pos.x, pos.y, pos.z)
-        .setRotation(qYaw(rad(p.yaw))),
-    );
-    const c = this.world.createCollider(
-      R.ColliderDesc.capsule(half, r)
-        .setTranslation(0, half + r, 0)
-        .setCollisionGroups(GROUPS.person),
-      body,
-    );
-    this.colliderOwner.set(c.handle, p.id);
-    this.people.set(p.id, {
-      spec: p,
-      body: body.handle,
-      position: pos,
-      yaw: rad(p.yaw),
-      gaze: Array.isArray(p.gaze) ? fromTuple(p.gaze as [number, number, number]) : (p.gaze as 'robot' | 'away'),
-      handsFree: p.handsFree,
-    });
-  }
-
-  // ---------------------------------------------------------------- geometry
-
-  entity(id: string): Entity {
-    const e = this.entities.get(id);
-    if (!e) throw new Error(`no entity "${id}"`);
-    return e;
-  }
-
-  bodyPose(handle: number): Pose {
-    const b = this.world.getRigidBody(handle);
-    const t = b.translation();
-    const r = b.rotation();
-    return { p: { x: t.x, y: t.y, z: t.z }, q: { x: r.x, y: r.y, z: r.z, w: r.w } };
-  }
-
-  pose(id: string): Pose {
-    return this.bodyPose(this.entity(id).body);
-  }
-
-  /** World AABB of an entity's main body (doors excluded), cached for this step. */
-  aabb(id: string): Aabb {
-    if (this.aabbCacheVersion !== this.version) {
-      this.aabbCache = new Map();
-      this.aabbCacheVersion = this.version;
-    }
-    let box = this.aabbCache.get(id);
-    if (!box) {
-      const e = this.entity(id);
-      box = aabbToWorld(e.localAabb, this.pose(id));
-      this.aabbCache.set(id, box);
-    }
-    return box;
-  }
-
-  doorAabb(id: string): Aabb | undefined {
-    const e = this.entity(id);
-    return e.door ? aabbToWorld(e.door.localAabb, this.bodyPose(e.door.body)) : undefined;
-  }
-
-  /** Receptacle interior in world coordinates. */
-  interior(id: string): Aabb | undefined {
-    const e = this.entity(id);
-    const r = e.spec.receptacle;
-    if (!r) return undefined;
-    const pose = this.pose(id);
-    // A container tipped past its side holds nothing: what was in it has fallen
-    // out or is only resting against a wall.
-    if (rotate(pose.q, v3(0, 1, 0)).y < 0.5) return undefined;
-    const c = r.interior.center;
-    const s = r.interior.size;
-    return aabbToWorld(
-      { min: v3(c[0] - s[0] / 2, c[1] - s[1] / 2, c[2] - s[2] / 2), max: v3(c[0] + s[0] / 2, c[1] + s[1] / 2, c[2] + s[2] / 2) },
-      pose,
-    );
-  }
-
-  /** Support surfaces (table tops) in world coordinates. */
-  surfaces(id: string): Aabb[] {
-    const e = this.entity(id);
-    const pose = this.pose(id);
-    return e.spec.surfaces.map((s) =>
-      aabbToWorld(
-        {
-          min: v3(s.center[0] - s.size[0] / 2, s.center[1] - s.size[1] / 2, s.center[2] - s.size[2] / 2),
-          max: v3(s.center[0] + s.size[0] / 2, s.center[1] + s.size[1] / 2, s.center[2] + s.size[2] / 2),
-        },
-        pose,
-      ),
-    );
   }
 
   isHeld(id: string): boolean {
@@ -341,58 +131,40 @@ export class SimWorld {
   // ---------------------------------------------------------------- control
 
   setArmMotion(m: ArmMotion | undefined): void {
-    this.armMotion = m;
+    this.ctl.arm = m;
   }
 
   setBaseMotion(m: BaseMotion | undefined): void {
-    this.baseMotion = m;
+    this.ctl.base = m;
   }
 
   setGripperMotion(m: ScalarTrack | undefined): void {
-    this.gripperMotion = m;
+    this.ctl.gripper = m;
   }
 
   setDoorMotion(id: string, m: ScalarTrack): void {
-    this.doorMotions.set(id, m);
+    this.ctl.doors.set(id, m);
   }
 
   get armBusy(): boolean {
-    return Boolean(this.armMotion && !this.armMotion.done);
+    return this.ctl.armBusy;
   }
 
   get baseBusy(): boolean {
-    return Boolean(this.baseMotion && !this.baseMotion.done);
+    return this.ctl.baseBusy;
   }
 
   get gripperBusy(): boolean {
-    return Boolean(this.gripperMotion && !this.gripperMotion.done);
+    return this.ctl.gripperBusy;
   }
 
   doorBusy(id: string): boolean {
-    const m = this.doorMotions.get(id);
-    return Boolean(m && !m.done);
+    return this.ctl.doorBusy(id);
   }
 
   /** Stops every controller where it is (after an interrupt). */
   halt(): void {
-    this.armMotion = undefined;
-    this.baseMotion = undefined;
-    this.gripperMotion = undefined;
-    this.doorMotions.clear();
-  }
-
-  setDoorValue(e: Entity, value: number, teleport = false): void {
-    if (!e.door) return;
-    e.door.value = value;
-    const pose = doorPose(this.pose(e.id), e.door, value);
-    const b = this.world.getRigidBody(e.door.body);
-    if (teleport) {
-      b.setTranslation(pose.p, true);
-      b.setRotation(pose.q, true);
-    } else {
-      b.setNextKinematicTranslation(pose.p);
-      b.setNextKinematicRotation(pose.q);
-    }
+    this.ctl.halt();
   }
 
   releaseGrasp(): string | undefined {
@@ -418,29 +190,10 @@ export class SimWorld {
   /** One fixed physics step with every controller. */
   step(): void {
     const dt = this.dt;
-    let baseMoved = false;
-    let armMoved = false;
-    let driven = 0;
-    if (!this.estop) {
-      if (this.baseMotion && !this.baseMotion.done) {
-        this.body.basePose = this.baseMotion.next(dt);
-        driven = this.baseMotion.lastStepDistance;
-        baseMoved = true;
-      }
-      if (this.armMotion && !this.armMotion.done) {
-        this.body.q = this.armMotion.next(dt);
-        armMoved = true;
-      }
-      if (this.gripperMotion && !this.gripperMotion.done) {
-        this.body.opening = this.gripperMotion.next(dt);
-        armMoved = true;
-      }
-      for (const [id, m] of this.doorMotions) {
-        const e = this.entities.get(id)!;
-        this.setDoorValue(e, m.next(dt));
-        if (m.done) this.doorMotions.delete(id);
-      }
-    }
+    const moved = this.estop
+      ? { baseMoved: false, armMoved: false, driven: 0 }
+      : this.ctl.advance(this.body, dt, (id, value) => this.setDoorValue(this.entity(id), value));
+    const { baseMoved, armMoved, driven } = moved;
     this.armMovedThisStep = armMoved;
     let links: LinkPoses | undefined;
     if (baseMoved || armMoved) {
@@ -523,7 +276,7 @@ export class SimWorld {
 
   /** True when no controller runs and every dynamic body sleeps. */
   isAtRest(): boolean {
-    if (this.armBusy || this.baseBusy || this.gripperBusy || this.doorMotions.size || this.grasp) return false;
+    if (this.ctl.anyBusy || this.grasp) return false;
     let awake = false;
     this.world.forEachActiveRigidBody((b) => {
       if (b.isDynamic()) awake = true;
@@ -613,7 +366,7 @@ export class SimWorld {
   // ---------------------------------------------------------------- snapshots
 
   snapshot(): WorldSnapshot {
-    const state = {
+    const state: RunState = {
       time: this.time,
       steps: this.steps,
       estop: this.estop,
@@ -624,14 +377,7 @@ export class SimWorld {
       knowledge: [...this.knowledge.values()],
       rng: this.rng.seed,
       grasp: this.grasp?.state,
-      entities: [...this.entities.values()].map((e) => ({ id: e.id, states: e.states, door: e.door?.value, process: e.process })),
-      people: [...this.people.values()].map((p) => ({
-        id: p.spec.id,
-        position: p.position,
-        yaw: p.yaw,
-        gaze: p.gaze,
-        handsFree: p.handsFree,
-      })),
+      scene: captureSceneState(this.entities, this.people),
       scheduled: this.scheduled,
       scans: [...this.scans.values()],
       handedOver: [...this.handedOver],
@@ -640,7 +386,7 @@ export class SimWorld {
   }
 
   restore(s: WorldSnapshot): void {
-    const st = JSON.parse(s.state) as ReturnType<typeof JSON.parse>;
+    const st = JSON.parse(s.state) as RunState;
     this.world.free();
     this.world = this.R.World.restoreSnapshot(s.physics);
     this.bodyLinks.world = this.world;
@@ -652,23 +398,15 @@ export class SimWorld {
     this.lastBatteryLevel = st.lastBatteryLevel;
     this.events.restore(st.events);
     this.knowledge.clear();
-    for (const o of st.knowledge as Observation[]) this.knowledge.set(o.objectId, o);
+    for (const o of st.knowledge) this.knowledge.set(o.objectId, o);
     this.rng.seed = st.rng;
-    this.grasp = st.grasp ? new Grasp(st.grasp as GraspState) : undefined;
-    for (const es of st.entities as Array<{ id: string; states: Entity['states']; door?: number; process: Entity['process'] }>) {
-      const e = this.entities.get(es.id)!;
-      e.states = es.states;
-      e.process = es.process;
-      if (e.door && es.door !== undefined) e.door.value = es.door;
-    }
-    for (const ps of st.people as Array<{ id: string; position: Vec3; yaw: number; gaze: PersonState['gaze']; handsFree: boolean }>) {
-      Object.assign(this.people.get(ps.id)!, ps);
-    }
+    this.grasp = st.grasp ? new Grasp(st.grasp) : undefined;
+    applySceneState(this.entities, this.people, st.scene);
     this.scheduled = st.scheduled;
     this.scans.clear();
-    for (const r of st.scans as ScanRecord[]) this.scans.set(r.poi, r);
+    for (const r of st.scans) this.scans.set(r.poi, r);
     this.handedOver.clear();
-    for (const [o, p] of st.handedOver as Array<[string, string]>) this.handedOver.set(o, p);
+    for (const [o, p] of st.handedOver) this.handedOver.set(o, p);
     this.halt();
     this.lastTcp = undefined;
     this.lastSlip = undefined;
@@ -694,12 +432,6 @@ export class SimWorld {
     }
     this.body.at = best?.id;
   }
-}
-
-export function slipReason(s: SlipReport): string {
-  return s.kind === 'torque'
-    ? `it twisted out of the fingers: holding it needed about ${s.needed.toFixed(2)} Nm but the grip holds ${s.limit.toFixed(2)} Nm`
-    : `it slipped from the fingers: it weighs ${s.massKg.toFixed(2)} kg (${(s.massKg * 9.81).toFixed(1)} N) and the gripper holds ${(s.limit / 9.81 / 1.15).toFixed(2)} kg`;
 }
 
 function yieldToEventLoop(): Promise<void> {

@@ -1,7 +1,7 @@
 // The pose stream: every moving body's pose packed into one Float32Array per
 // frame (x, y, z, qx, qy, qz, qw), in a fixed order described once by the scene
 // manifest. The renderer applies the latest frame it has; nothing else crosses.
-import type { SimWorld } from './world/sim-world';
+import type { SimWorld } from './sim-world';
 
 export type StreamedKind = 'object' | 'door' | 'base' | 'arm' | 'person';
 

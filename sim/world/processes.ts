@@ -2,15 +2,22 @@
 // machine fills the cup under its spout, a hot burner or a closed running
 // microwave cooks what is in it, running water in the sink cleans and fills.
 // Which objects are affected is decided by geometry (inside the effect zone).
-import type { Aabb, Vec3 } from './math';
-import { aabbCenter, aabbContainsPoint, v3 } from './math';
-import { aabbToWorld } from './world/entity';
-import type { SimWorld } from './world/sim-world';
+import type { Aabb, Pose, Vec3 } from '../math';
+import { aabbCenter, aabbContainsPoint, v3 } from '../math';
+import { type Entity, aabbToWorld } from './entity';
+
+/** What the processes read and change: the world's entities, their poses and boxes. */
+export interface ProcessWorld {
+  readonly entities: ReadonlyMap<string, Entity>;
+  entity(id: string): Entity;
+  pose(id: string): Pose;
+  aabb(id: string): Aabb;
+}
 
 /** Seconds of exposure before a state flips. */
 export const PROCESS_SECONDS = { brew: 3, heat: 5, water: 2 } as const;
 
-function zoneOf(sim: SimWorld, id: string): Aabb | undefined {
+function zoneOf(sim: ProcessWorld, id: string): Aabb | undefined {
   const e = sim.entity(id);
   const z = e.spec.toggle?.zone ?? e.spec.receptacle?.interior;
   if (!z) return undefined;
@@ -29,7 +36,7 @@ function bottomCentre(b: Aabb): Vec3 {
 
 type Effect = keyof typeof PROCESS_SECONDS;
 
-export function runProcesses(sim: SimWorld, dt: number): void {
+export function runProcesses(sim: ProcessWorld, dt: number): void {
   // First gather which effects reach each object from any running appliance, then
   // advance each object once: judged per appliance, a second appliance of the same
   // kind that is on (another burner) would reset what the first one is cooking.

@@ -2,9 +2,9 @@
 // back from Rapier: what the physics really collides with. The app's collider
 // debug view draws these, and the robot is drawn from them (its links have no
 // separate visual description), so the picture cannot drift from the physics.
-import type { Primitive } from '../scenes/shapes';
-import { type Quat, type Vec3, poseApply, poseInv, qConj, qMul } from './math';
-import type { SimWorld } from './world/sim-world';
+import type { Primitive } from '../../scenes/shapes';
+import { type Quat, type Vec3, poseApply, poseInv, qConj, qMul } from '../math';
+import type { SimWorld } from './sim-world';
 
 export interface BodyShape {
   geometry: Primitive;

@@ -1,0 +1,146 @@
+// Pick: every refusal comes from the geometry or the physics of the moment:
+// reach from inverse kinematics, blockage from shape casts along the approach,
+// weight from the grasp giving way while lifting, containment and stacking from
+// the relation rules. Reasons name the objects and the numbers.
+import { round, v3 } from '../math';
+import { Grasp, slipReason } from '../body/grasp';
+import { geoObjects } from '../perception/geo';
+import { containerOf, isOnTopOf, related } from '../perception/relations';
+import type { SimWorld } from '../world/sim-world';
+import { SkillInterrupt } from '../world/types';
+import { MotionFailure, armConfig, followLine, gripperTo, moveJoints, moveLine, planLine } from './arm';
+import { armPreconditions, displayName, interruptOutcome, observationProblem } from './common';
+import { approachBlocker, betweenFingers, planGrasp } from './grasp-plan';
+import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+
+/** A wrapped handle holds by form, not friction: this many times the grip's friction torque. */
+const WRAP_TORQUE_FACTOR = 4;
+
+/** Lifts the tool straight up to a height before swinging across the workspace. */
+export async function liftTo(sim: SimWorld, y: number, opts: SkillOptions): Promise<void> {
+  const tcp = sim.tcp()!;
+  if (tcp.p.y >= y - 0.01) return;
+  const q = sim.body.q!;
+  const pitch = q[1] + q[2] + q[3];
+  try {
+    await moveLine(sim, { position: v3(tcp.p.x, y, tcp.p.z), pitch, roll: q[4] }, 'the lift', opts);
+  } catch (e) {
+    if (!(e instanceof MotionFailure)) throw e;
+    // Cannot go straight up from here: swing with the joints instead.
+  }
+}
+
+export function contentsOf(sim: SimWorld, id: string): string[] {
+  if (!sim.entity(id).spec.receptacle) return [];
+  const all = geoObjects(sim);
+  const me = all.find((g) => g.id === id)!;
+  return related('inside', me, all, sim.body.basePose)
+    .map((g) => g.id)
+    .filter((x) => x !== id);
+}
+
+function massOf(sim: SimWorld, id: string): number {
+  return sim.world.getRigidBody(sim.entity(id).body).mass();
+}
+
+export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
+  const pre = armPreconditions(sim);
+  if (pre) return pre;
+  const e = sim.entity(id);
+  const name = displayName(sim, id);
+  if (sim.grasp) {
+    return failure(
+      'hand_full',
+      sim.grasp.objectId === id ? `already holding ${name}` : `the hand is full: it holds ${sim.grasp.objectId}; place it first`,
+    );
+  }
+  if (e.fixed || !e.spec.properties.pickable) {
+    return failure(
+      'not_pickable',
+      e.fixed
+        ? `${name} is ${e.spec.category === 'appliance' ? 'an appliance' : 'furniture'} fixed in place; it cannot be picked up`
+        : `${name} cannot be picked up`,
+    );
+  }
+  const obs = observationProblem(sim, id);
+  if (obs) return obs;
+  const all = geoObjects(sim);
+  const me = all.find((g) => g.id === id)!;
+  const container = containerOf(me, all);
+  if (container) {
+    const c = sim.entity(container.id);
+    if (c.door && !c.states.open) {
+      return failure('inside_closed_receptacle', `${name} is inside ${displayName(sim, container.id)}, which is closed; open it first`);
+    }
+  }
+  const onTop = all.filter((g) => g.id !== id && isOnTopOf(g, me) && !sim.isHeld(g.id));
+  if (onTop.length) {
+    return failure(
+      'blocked',
+      `${name} is blocked: ${onTop.map((g) => displayName(sim, g.id)).join(' and ')} ${onTop.length > 1 ? 'are' : 'is'} on top of it`,
+    );
+  }
+  const inside = contentsOf(sim, id);
+  if (inside.length && !e.spec.receptacle?.carryLoaded) {
+    return failure(
+      'blocked',
+      `${name} has ${inside.map((x) => displayName(sim, x)).join(' and ')} inside it; take ${inside.length > 1 ? 'them' : 'it'} out first`,
+    );
+  }
+  const planned = planGrasp(sim, id);
+  if (!planned.ok) return planned.outcome;
+  const plan = planned.plan;
+  const blocker = approachBlocker(sim, plan, id);
+  if (blocker) return failure('blocked', `${name} is blocked: ${displayName(sim, blocker)} is in the way of the gripper`);
+  try {
+    const liftY = Math.max(plan.pre.y, sim.tcp()!.p.y);
+    await gripperTo(sim, plan.open, opts);
+    await liftTo(sim, liftY, opts);
+    await moveJoints(sim, plan.preJoints, opts);
+    await followLine(sim, planLine(sim, sim.tcp()!.p, { position: plan.tcp, pitch: plan.pitch, closing: plan.closing }, name), opts);
+    if (!betweenFingers(sim, id)) {
+      await moveLine(sim, { position: plan.pre, pitch: plan.pitch, closing: plan.closing }, name, opts);
+      return failure('skill_failure', `the fingers found nothing to close on: ${name} was not where it was seen`);
+    }
+    if (sim.rng.chance(sim.noise.skillFailureRate)) {
+      await moveLine(sim, { position: plan.pre, pitch: plan.pitch, closing: plan.closing }, name, opts);
+      return failure('skill_failure', `the grasp of ${name} failed (injected skill failure)`);
+    }
+    await gripperTo(sim, plan.width + 0.002, opts);
+    const tcp = sim.tcp()!;
+    sim.attachGrasp(
+      Grasp.close(
+        id,
+        e.body,
+        tcp,
+        sim.pose(id),
+        { payloadKg: armConfig(sim).payloadKg, gripTorqueNm: armConfig(sim).gripTorqueNm * (e.spec.grasp?.wrap ? WRAP_TORQUE_FACTOR : 1) },
+        plan.width,
+      ),
+    );
+    await moveLine(sim, { position: plan.lift, pitch: plan.pitch, closing: plan.closing }, name, opts);
+    await sim.idle(0.3, opts);
+    if (!sim.grasp) {
+      const slip = sim.lastSlip;
+      await gripperTo(sim, plan.open, opts);
+      const total = massOf(sim, id) + inside.reduce((m, x) => m + massOf(sim, x), 0);
+      const payload = armConfig(sim).payloadKg;
+      // Over the payload, the weight is the cause whichever way it gave way.
+      const heavy = total > payload;
+      const detail = `${slip ? slipReason(slip) : 'it slipped from the fingers'}${heavy ? `; with what is in it, it weighs ${round(total, 1)} kg and the arm lifts at most ${payload} kg` : ''}`;
+      return failure(heavy ? 'too_heavy' : 'slipped', `could not lift ${name}: ${detail}`, {
+        massKg: round(total, 3),
+        payloadKg: armConfig(sim).payloadKg,
+      });
+    }
+    return success(`picked up ${name}`, { object: id, heightLifted: round(sim.pose(id).p.y - me.box.min.y, 3) });
+  } catch (err) {
+    if (err instanceof SkillInterrupt) return interruptOutcome(sim, err, `picking ${name}`);
+    if (err instanceof MotionFailure) {
+      sim.halt();
+      const held = sim.heldId() ? `; it still holds ${sim.heldId()}` : '';
+      return failure('out_of_reach', `cannot pick ${name}: ${err.message}${held}`);
+    }
+    throw err;
+  }
+}

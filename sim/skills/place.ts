@@ -1,0 +1,318 @@
+// Place: the held object goes onto a surface or into a container, at the
+// nearest free spot the arm reaches; where it ends up is read back from the
+// world after it settles.
+import { type Aabb, type Vec3, aabbCenter, add, normalize, poseInv, poseMul, qAxisAngle, qMul, round, scale, sub, v3 } from '../math';
+import type { Joints } from '../body/arm-kinematics';
+import { QUERY } from '../groups';
+import { geoObjects } from '../perception/geo';
+import { recordPlacement } from '../perception/observe';
+import { isInside, supportOf } from '../perception/relations';
+import { aabbToWorld } from '../world/entity';
+import type { SimWorld } from '../world/sim-world';
+import { SkillInterrupt } from '../world/types';
+import { MotionFailure, TOP_PITCHES, armConfig, describeIk, gripperTo, moveJoints, moveLine, shoulderWorld, solve } from './arm';
+import { armPreconditions, displayName, interruptOutcome, observationProblem } from './common';
+import { APPROACH } from './grasp-plan';
+import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { contentsOf, liftTo } from './pick';
+
+export type PlaceTarget = { kind: 'object'; id: string; relation?: 'on' | 'in' } | { kind: 'point'; point: Vec3; label?: string };
+
+interface PlaceRegion {
+  box: Aabb;
+  relation: 'on' | 'in';
+  /** Rest height of the object bottom. */
+  restY: number;
+  /** Height to release from (object bottom). */
+  releaseY: number;
+  container: string | undefined;
+  desired: Vec3;
+  label: string;
+}
+
+function surfaceUnder(sim: SimWorld, p: Vec3): { id: string; box: Aabb } | undefined {
+  let best: { id: string; box: Aabb } | undefined;
+  for (const [id, e] of sim.entities) {
+    if (sim.isHeld(id)) continue;
+    const boxes = e.spec.surfaces.length ? sim.surfaces(id) : [];
+    for (const b of boxes) {
+      if (p.x >= b.min.x && p.x <= b.max.x && p.z >= b.min.z && p.z <= b.max.z && b.max.y <= p.y + 0.08) {
+        if (!best || b.max.y > best.box.max.y) best = { id, box: b };
+      }
+    }
+  }
+  return best;
+}
+
+function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOutcome {
+  if (target.kind === 'point') {
+    const s = surfaceUnder(sim, target.point);
+    if (!s)
+      return failure(
+        'invalid_argument',
+        `there is no surface to place on at (${round(target.point.x, 2)}, ${round(target.point.y, 2)}, ${round(target.point.z, 2)})`,
+      );
+    return {
+      box: s.box,
+      relation: 'on',
+      restY: s.box.max.y,
+      releaseY: s.box.max.y + 0.012,
+      container: undefined,
+      desired: target.point,
+      label: target.label ?? `the point on ${s.id}`,
+    };
+  }
+  const e = sim.entity(target.id);
+  const name = displayName(sim, target.id);
+  const wantIn = target.relation === 'in' || (target.relation === undefined && Boolean(e.spec.receptacle));
+  if (wantIn && e.spec.receptacle) {
+    if (e.door && !e.states.open) return failure('receptacle_closed', `${name} is closed; open it first`);
+    const interior = sim.interior(target.id);
+    if (!interior)
+      return failure('blocked', `${name} is tipped over: its opening does not face up, so nothing stays in it; set it upright first`);
+    const cap = e.spec.receptacle.capacity;
+    const inside = contentsOf(sim, target.id);
+    if (cap !== undefined && inside.length >= cap) {
+      return failure('receptacle_full', `${name} is full: it holds ${inside.length} of ${cap} (${inside.join(', ')})`);
+    }
+    const enclosed = e.spec.receptacle.enclosed;
+    return {
+      box: interior,
+      relation: 'in',
+      restY: interior.min.y,
+      // Open containers: drop from just above the rim. Cupboards: set it down inside.
+      releaseY: enclosed ? interior.min.y + 0.012 : Math.max(interior.min.y + 0.012, sim.aabb(target.id).max.y + 0.012),
+      container: target.id,
+      desired: aabbCenter(interior),
+      label: name,
+    };
+  }
+  if (e.spec.surfaces.length) {
+    const surf = sim.surfaces(target.id);
+    const shoulder = shoulderWorld(sim);
+    // Nearest point of the surface to the arm, a little inward.
+    let best: Aabb = surf[0]!;
+    let bestD = Infinity;
+    for (const s of surf) {
+      const c = v3(Math.min(Math.max(shoulder.x, s.min.x), s.max.x), s.max.y, Math.min(Math.max(shoulder.z, s.min.z), s.max.z));
+      const d = Math.hypot(c.x - shoulder.x, c.z - shoulder.z);
+      if (d < bestD) {
+        bestD = d;
+        best = s;
+      }
+    }
+    const c = aabbCenter(best);
+    const near = v3(
+      Math.min(Math.max(shoulder.x, best.min.x), best.max.x),
+      best.max.y,
+      Math.min(Math.max(shoulder.z, best.min.z), best.max.z),
+    );
+    const inward = normalize(sub(v3(c.x, near.y, c.z), near));
+    const desired = add(near, scale(inward, Math.min(0.25, Math.hypot(c.x - near.x, c.z - near.z))));
+    return { box: best, relation: 'on', restY: best.max.y, releaseY: best.max.y + 0.012, container: undefined, desired, label: name };
+  }
+  if (wantIn) return failure('invalid_argument', `${name} is not a container; things cannot be put inside it`);
+  // Small things without a surface (a plate, a book): place on top of their box.
+  const box = sim.aabb(target.id);
+  return {
+    box,
+    relation: 'on',
+    restY: box.max.y,
+    releaseY: box.max.y + 0.012,
+    container: undefined,
+    desired: aabbCenter(box),
+    label: name,
+  };
+}
+
+/**
+ * The wrist roll that makes the held object's footprint smallest and its long side
+ * run along the region's long side, with the object's box at that roll. Only for
+ * a hand pointing down, where rolling the wrist turns the object about the vertical.
+ */
+function alignHeld(sim: SimWorld, heldId: string, region: Aabb): { roll: number; box: Aabb } | undefined {
+  const q = sim.body.q!;
+  if (Math.abs(q[1] + q[2] + q[3] - Math.PI) > 0.35) return undefined;
+  const tcp = sim.tcp()!;
+  const e = sim.entity(heldId);
+  const rel = poseMul(poseInv(tcp), sim.pose(heldId));
+  const [lo, hi] = sim.bodyLinks.geometry!.limits[4]!;
+  const alongX = region.max.x - region.min.x >= region.max.z - region.min.z;
+  let best: { roll: number; box: Aabb; score: number } | undefined;
+  for (let k = -12; k <= 12; k++) {
+    const d = (k * Math.PI) / 24;
+    const r = q[4] + d;
+    if (r < lo || r > hi) continue;
+    const box = aabbToWorld(e.localAabb, poseMul({ p: tcp.p, q: qMul(tcp.q, qAxisAngle(v3(0, 1, 0), d)) }, rel));
+    const sx = box.max.x - box.min.x;
+    const sz = box.max.z - box.min.z;
+    const misaligned = alongX ? sz > sx : sx > sz;
+    const score = sx * sz * (misaligned ? 1.2 : 1) + Math.abs(d) * 1e-4;
+    if (!best || score < best.score) best = { roll: r, box, score };
+  }
+  return best && { roll: best.roll, box: best.box };
+}
+
+/** Highest top of the movable things standing on or in a region (the carried object excluded). */
+function clearanceTop(sim: SimWorld, region: Aabb, heldId: string): number {
+  let top = region.max.y;
+  for (const g of geoObjects(sim)) {
+    if (g.fixed || g.id === heldId) continue;
+    const b = g.box;
+    const overXZ = b.max.x > region.min.x && b.min.x < region.max.x && b.max.z > region.min.z && b.min.z < region.max.z;
+    if (overXZ && b.min.y < region.max.y + 0.3 && b.max.y > region.min.y) top = Math.max(top, b.max.y);
+  }
+  return top;
+}
+
+function* spiral(step: number, maxR: number): Generator<[number, number]> {
+  yield [0, 0];
+  for (let r = step; r <= maxR + 1e-9; r += step) {
+    const n = Math.max(6, Math.round((2 * Math.PI * r) / step));
+    for (let i = 0; i < n; i++) {
+      const a = (2 * Math.PI * i) / n;
+      yield [r * Math.cos(a), r * Math.sin(a)];
+    }
+  }
+}
+
+export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptions = {}): Promise<SkillOutcome> {
+  const pre = armPreconditions(sim);
+  if (pre) return pre;
+  if (!sim.grasp) return failure('hand_empty', 'the hand is empty: pick something up first');
+  const heldId = sim.grasp.objectId;
+  const held = displayName(sim, heldId);
+  if (target.kind === 'object' && target.id === heldId) return failure('invalid_argument', `cannot place ${held} on itself`);
+  if (target.kind === 'object') {
+    const obs = observationProblem(sim, target.id);
+    if (obs && sim.scene.scene.perception.partialObservability && !sim.entity(target.id).fixed) return obs;
+  }
+  const region = placeRegion(sim, target);
+  if ('ok' in region) return region;
+  const tcp = sim.tcp()!;
+  const q = sim.body.q!;
+  const pitch = q[1] + q[2] + q[3];
+  // Into a container, turn the wrist so a long object lies along the container.
+  const turned = region.relation === 'in' ? alignHeld(sim, heldId, region.box) : undefined;
+  const roll = turned?.roll ?? q[4];
+  const heldBox = turned?.box ?? sim.aabb(heldId);
+  const size = sub(heldBox.max, heldBox.min);
+  const heldCentre = aabbCenter(heldBox);
+  const tcpToBottom = tcp.p.y - heldBox.min.y;
+  const tcpOffset = v3(tcp.p.x - heldCentre.x, 0, tcp.p.z - heldCentre.z);
+  const margin = 0.01;
+  const inner: Aabb = {
+    min: v3(region.box.min.x + size.x / 2 + margin, 0, region.box.min.z + size.z / 2 + margin),
+    max: v3(region.box.max.x - size.x / 2 - margin, 0, region.box.max.z - size.z / 2 - margin),
+  };
+  const fits = inner.min.x <= inner.max.x + 1e-6 && inner.min.z <= inner.max.z + 1e-6;
+  if (!fits) {
+    return failure(
+      'no_free_space',
+      `${held} (${round(size.x * 100, 0)}×${round(size.z * 100, 0)} cm) does not fit ${region.relation === 'in' ? 'into' : 'on'} ${region.label}`,
+    );
+  }
+  const heldColliders = new Set(sim.entity(heldId).colliders);
+  const shape = new sim.R.Cuboid(size.x / 2 + 0.004, Math.max(0.005, size.y / 2 - 0.004), size.z / 2 + 0.004);
+  // Into a container the object falls from above the rim: check the whole column.
+  const fallHalf = Math.max(0.005, (region.releaseY - region.restY + size.y) / 2);
+  const fallShape = new sim.R.Cuboid(size.x / 2 + 0.004, fallHalf, size.z / 2 + 0.004);
+  let reachable = 0;
+  let lastReach: string | undefined;
+  let chosen: { release: Vec3; above: Vec3; joints: Joints; pitch: number } | undefined;
+  // Keep the hand as it is if possible; tilt it (and the object) when the spot is far.
+  const pitches = [pitch, ...TOP_PITCHES.filter((p) => Math.abs(p - pitch) > 1e-3)];
+  // Into a container, start from the inner corner nearest the arm so later
+  // objects still find room; on a surface, start from the wanted spot.
+  let start = region.desired;
+  if (region.relation === 'in') {
+    const sh = shoulderWorld(sim);
+    const pickEnd = (lo: number, hi: number, s: number): number => (Math.abs(s - lo) <= Math.abs(s - hi) ? lo : hi);
+    start = v3(pickEnd(inner.min.x, inner.max.x, sh.x), 0, pickEnd(inner.min.z, inner.max.z, sh.z));
+  }
+  // Carry the object over whatever already stands on the target, not through it.
+  const clearY = clearanceTop(sim, region.box, heldId) + 0.03 + tcpToBottom;
+  search: for (const [dx, dz] of spiral(0.025, 0.45)) {
+    const cx = start.x + dx;
+    const cz = start.z + dz;
+    if (cx < inner.min.x - 1e-6 || cx > inner.max.x + 1e-6 || cz < inner.min.z - 1e-6 || cz > inner.max.z + 1e-6) continue;
+    let occupied = false;
+    const probeY = region.restY + 0.006 + (region.relation === 'in' ? fallHalf : size.y / 2);
+    sim.world.intersectionsWithShape(
+      v3(cx, probeY, cz),
+      { x: 0, y: 0, z: 0, w: 1 },
+      region.relation === 'in' ? fallShape : shape,
+      (c) => {
+        const owner = sim.colliderOwner.get(c.handle);
+        if (heldColliders.has(c.handle) || sim.bodyLinks.colliders.has(c.handle)) return true;
+        // The container's own walls and floor are fine; a carry bar across its
+        // opening is not (the object would land on it).
+        if (owner && owner === region.container && c.translation().y < region.box.max.y) return true;
+        occupied = true;
+        return false;
+      },
+      undefined,
+      QUERY.placement,
+    );
+    if (occupied) continue;
+    const release = v3(cx + tcpOffset.x, region.releaseY + tcpToBottom, cz + tcpOffset.z);
+    const above = v3(release.x, Math.max(release.y + APPROACH, clearY), release.z);
+    for (const p of pitches) {
+      const r1 = solve(sim, { position: release, pitch: p, roll });
+      if (!r1.ok) {
+        lastReach ??= describeIk(r1.failure, `the nearest free spot ${region.relation === 'in' ? 'in' : 'on'} ${region.label}`);
+        continue;
+      }
+      const r2 = solve(sim, { position: above, pitch: p, roll });
+      if (!r2.ok) {
+        lastReach ??= describeIk(r2.failure, `the approach above ${region.label}`);
+        continue;
+      }
+      reachable++;
+      chosen = { release, above, joints: r2.joints, pitch: p };
+      break search;
+    }
+  }
+  if (!chosen) {
+    if (lastReach && reachable === 0)
+      return failure('out_of_reach', `cannot place ${held} ${region.relation === 'in' ? 'into' : 'on'} ${region.label}: ${lastReach}`);
+    return failure(
+      region.relation === 'in' ? 'receptacle_full' : 'no_free_space',
+      `no free space ${region.relation === 'in' ? 'in' : 'on'} ${region.label} for ${held}`,
+    );
+  }
+  try {
+    await liftTo(sim, Math.max(chosen.above.y, tcp.p.y), opts);
+    await moveJoints(sim, chosen.joints, opts);
+    await moveLine(sim, { position: chosen.release, pitch: chosen.pitch, roll }, region.label, opts);
+    sim.releaseGrasp();
+    await gripperTo(sim, Math.min(armConfig(sim).gripperMaxOpening, sim.body.opening + 0.03), opts);
+    await moveLine(sim, { position: chosen.above, pitch: chosen.pitch, roll }, region.label, opts);
+    await sim.idle(1.0, { ...opts, until: () => sim.isAtRest() });
+  } catch (err) {
+    if (err instanceof SkillInterrupt) return interruptOutcome(sim, err, `placing ${held}`);
+    if (err instanceof MotionFailure) return failure('out_of_reach', `cannot place ${held}: ${err.message}`);
+    throw err;
+  }
+  recordPlacement(sim, heldId);
+  const all = geoObjects(sim);
+  const me = all.find((g) => g.id === heldId)!;
+  if (region.container) {
+    const c = all.find((g) => g.id === region.container)!;
+    if (!isInside(me, c)) return failure('placement_failed', `${held} was released over ${region.label} but did not end up inside it`);
+    return success(`put ${held} into ${region.label}`, { object: heldId, container: region.container });
+  }
+  const support = supportOf(me, all);
+  if (target.kind === 'object' && support?.id !== target.id) {
+    return failure(
+      'placement_failed',
+      `${held} was released on ${region.label} but ended up ${support ? `${support.relation} ${support.id}` : 'falling off'}`,
+    );
+  }
+  const p = sim.pose(heldId).p;
+  return success(`placed ${held} on ${support?.id ?? region.label}`, {
+    object: heldId,
+    on: support?.id,
+    position: [round(p.x), round(p.y), round(p.z)],
+  });
+}

@@ -1,0 +1,120 @@
+// The physical scene: the Rapier world with the floor, every scene object as a
+// body with its colliders (and the door of an articulated thing), and people as
+// kinematic capsules. Poses and boxes are read back from the bodies. SimWorld
+// adds the robot, the clock and events on top.
+import type { ResolvedScene } from '../../scenes/resolve';
+import type { Location } from '../../scenes/schema';
+import { type Aabb, type Pose, rotate, v3 } from '../math';
+import type { Rapier, RAPIER } from '../rapier';
+import { buildEntity, buildFloor, doorPose, placementPoses } from './build';
+import { type Entity, aabbToWorld, interiorAt, surfacesAt } from './entity';
+import { buildPerson } from './people';
+import type { PersonState } from './types';
+
+export class PhysicsScene {
+  world: RAPIER.World;
+  readonly entities = new Map<string, Entity>();
+  readonly people = new Map<string, PersonState>();
+  readonly locations: ReadonlyMap<string, Location>;
+  /** Bodies of every entity collider, for mapping query hits back to ids. */
+  readonly colliderOwner = new Map<number, string>();
+  /** The floor's rigid body. */
+  readonly floor: number;
+  /** Bumped whenever the world changes (a step, a moved object, a restore): keys for caches. */
+  version = 0;
+  /** Poses and sizes are cached per step; perception asks many times per call. */
+  private aabbCache = new Map<string, Aabb>();
+  private aabbCacheVersion = -1;
+
+  protected constructor(
+    readonly R: Rapier,
+    readonly scene: ResolvedScene,
+    dt: number,
+  ) {
+    this.world = new R.World({ x: 0, y: -9.81, z: 0 });
+    this.world.timestep = dt;
+    this.locations = new Map(scene.scene.locations.map((l) => [l.id, l]));
+    this.floor = buildFloor(R, this.world, scene.scene.floor.size);
+    const poses = placementPoses(scene);
+    for (const spec of scene.objects) {
+      const e = buildEntity(R, this.world, spec, poses.get(spec.id)!);
+      this.entities.set(e.id, e);
+      for (const c of e.colliders) this.colliderOwner.set(c, e.id);
+      if (e.door) {
+        for (const c of e.door.colliders) this.colliderOwner.set(c, e.id);
+        if (e.states.open) this.setDoorValue(e, e.door.openValue, true);
+      }
+    }
+    for (const p of scene.scene.people) {
+      const { state, collider } = buildPerson(R, this.world, p);
+      this.colliderOwner.set(collider, p.id);
+      this.people.set(p.id, state);
+    }
+  }
+
+  entity(id: string): Entity {
+    const e = this.entities.get(id);
+    if (!e) throw new Error(`no entity "${id}"`);
+    return e;
+  }
+
+  bodyPose(handle: number): Pose {
+    const b = this.world.getRigidBody(handle);
+    const t = b.translation();
+    const r = b.rotation();
+    return { p: { x: t.x, y: t.y, z: t.z }, q: { x: r.x, y: r.y, z: r.z, w: r.w } };
+  }
+
+  pose(id: string): Pose {
+    return this.bodyPose(this.entity(id).body);
+  }
+
+  /** World AABB of an entity's main body (doors excluded), cached for this step. */
+  aabb(id: string): Aabb {
+    if (this.aabbCacheVersion !== this.version) {
+      this.aabbCache = new Map();
+      this.aabbCacheVersion = this.version;
+    }
+    let box = this.aabbCache.get(id);
+    if (!box) {
+      const e = this.entity(id);
+      box = aabbToWorld(e.localAabb, this.pose(id));
+      this.aabbCache.set(id, box);
+    }
+    return box;
+  }
+
+  doorAabb(id: string): Aabb | undefined {
+    const e = this.entity(id);
+    return e.door ? aabbToWorld(e.door.localAabb, this.bodyPose(e.door.body)) : undefined;
+  }
+
+  /** Receptacle interior in world coordinates; none while it is tipped past its side. */
+  interior(id: string): Aabb | undefined {
+    const pose = this.pose(id);
+    // A container tipped past its side holds nothing: what was in it has fallen
+    // out or is only resting against a wall.
+    if (rotate(pose.q, v3(0, 1, 0)).y < 0.5) return undefined;
+    return interiorAt(this.entity(id), pose);
+  }
+
+  /** Support surfaces (table tops) in world coordinates. */
+  surfaces(id: string): Aabb[] {
+    return surfacesAt(this.entity(id), this.pose(id));
+  }
+
+  /** Moves a door or drawer to an opening value: next-step target, or at once. */
+  setDoorValue(e: Entity, value: number, teleport = false): void {
+    if (!e.door) return;
+    e.door.value = value;
+    const pose = doorPose(this.pose(e.id), e.door, value);
+    const b = this.world.getRigidBody(e.door.body);
+    if (teleport) {
+      b.setTranslation(pose.p, true);
+      b.setRotation(pose.q, true);
+    } else {
+      b.setNextKinematicTranslation(pose.p);
+      b.setNextKinematicRotation(pose.q);
+    }
+  }
+}
