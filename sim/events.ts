@@ -9,6 +9,8 @@ export type SimEventBody =
   | { type: 'battery_threshold'; level: 'okay' | 'low' | 'critical' | 'empty'; percent: number }
   | { type: 'object_moved'; object: string; by: string | undefined; to: [number, number, number] }
   | { type: 'object_dropped'; object: string; reason: string }
+  /** The world guard caught a body the physics mishandled (see sim/world/guard.ts). */
+  | { type: 'physics_fault'; object: string; reason: string }
   | { type: 'docked' }
   | { type: 'undocked' };
 
@@ -70,6 +72,8 @@ export function describeEvent(e: SimEvent): string {
       return `${t} ${e.by ?? 'a person'} moved ${e.object}`;
     case 'object_dropped':
       return `${t} ${e.object} dropped: ${e.reason}`;
+    case 'physics_fault':
+      return `${t} ${e.object}: ${e.reason}`;
     case 'docked':
       return `${t} docked at the charging station`;
     case 'undocked':

@@ -38,4 +38,18 @@ describe('arm kinematics', () => {
       expect(r.failure.distance).toBeGreaterThan(0.85);
     }
   });
+
+  it('keeps the wrist roll near the seed when the closing direction allows a half turn either way (issue 10, class 3)', () => {
+    // Closing along the arm's sideways axis: roll -π/2 and +π/2 grip the same; a
+    // tiny change of the target must not flip between them, or the held object is flung.
+    const closing = v3(0, 0, 1);
+    const seed = inverseKinematics(g, { position: v3(0.3, 0, 0.001), pitch: Math.PI, closing });
+    expect(seed.ok).toBe(true);
+    if (!seed.ok) return;
+    for (const z of [-0.002, 0, 0.002]) {
+      const r = inverseKinematics(g, { position: v3(0.3, 0.05, z), pitch: Math.PI, closing }, seed.joints);
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(Math.abs(r.joints[4] - seed.joints[4])).toBeLessThan(0.1);
+    }
+  });
 });

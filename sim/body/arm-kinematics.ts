@@ -125,7 +125,15 @@ function fitTurn(angle: number, [lo, hi]: [number, number]): number {
   return angle;
 }
 
-export function inverseKinematics(g: ArmGeometry, target: IkTarget, seedYaw?: number): IkResult {
+/**
+ * Closed-form IK. `seed` (the joints the arm has now, or the previous sample of a
+ * path) picks among equivalent solutions: the base yaw nearer the seed, and for
+ * a closing direction the wrist roll nearer the seed's (the fingers are
+ * symmetric, so a half turn grips the same; jumping to it would fling what the
+ * hand holds).
+ */
+export function inverseKinematics(g: ArmGeometry, target: IkTarget, seed?: Joints): IkResult {
+  const seedYaw = seed?.[0];
   const P = target.position;
   const horiz = Math.hypot(P.x, P.z);
   const toward = horiz < 1e-6 ? (seedYaw ?? 0) : Math.atan2(-P.z, P.x);
@@ -143,7 +151,7 @@ export function inverseKinematics(g: ArmGeometry, target: IkTarget, seedYaw?: nu
   }
   let first: IkResult | undefined;
   for (const c of candidates) {
-    const r = solvePlanar(g, target, c.yaw, c.reach, c.pitch);
+    const r = solvePlanar(g, target, c.yaw, c.reach, c.pitch, seed?.[4]);
     if (r.ok) return r;
     first ??= r;
     // Out of reach is the same either way round; only limits differ.
@@ -152,7 +160,7 @@ export function inverseKinematics(g: ArmGeometry, target: IkTarget, seedYaw?: nu
   return first!;
 }
 
-function solvePlanar(g: ArmGeometry, target: IkTarget, yaw: number, horiz: number, a3: number): IkResult {
+function solvePlanar(g: ArmGeometry, target: IkTarget, yaw: number, horiz: number, a3: number, seedRoll?: number): IkResult {
   const P = target.position;
   const wr = horiz - g.hand * Math.sin(a3);
   const wh = P.y - g.shoulderHeight - g.hand * Math.cos(a3);
@@ -177,6 +185,7 @@ function solvePlanar(g: ArmGeometry, target: IkTarget, yaw: number, horiz: numbe
     roll = wrapAngle(roll);
     if (roll > Math.PI / 2) roll -= Math.PI;
     if (roll < -Math.PI / 2) roll += Math.PI;
+    if (seedRoll !== undefined) roll = nearestHalfTurn(roll, seedRoll, g.limits[4]!);
   }
   let lastFailure: IkFailure | null = null;
   for (const elbowUp of [true, false]) {
@@ -190,6 +199,19 @@ function solvePlanar(g: ArmGeometry, target: IkTarget, yaw: number, horiz: numbe
     lastFailure = bad;
   }
   return { ok: false, failure: lastFailure! };
+}
+
+/** The roll, or a half turn either way, nearest the seed and within the joint's range. */
+function nearestHalfTurn(roll: number, seed: number, [lo, hi]: [number, number]): number {
+  let best = roll;
+  let bestD = Infinity;
+  for (let k = -3; k <= 3; k++) {
+    const r = roll + k * Math.PI;
+    if (r < lo - 1e-9 || r > hi + 1e-9) continue;
+    const d = Math.abs(r - seed);
+    if (d < bestD - 1e-9) [best, bestD] = [r, d];
+  }
+  return best;
 }
 
 function clampUnit(x: number): number {

@@ -125,7 +125,7 @@ export async function setOpen(sim: SimWorld, id: string, open: boolean, opts: Sk
       const doorMotion = new SampledScalar(doorSamples);
       sim.setArmMotion(arm);
       sim.setDoorMotion(id, doorMotion);
-      await sim.runUntil(() => arm.done && doorMotion.done, opts);
+      await sim.runUntil(() => !sim.armBusy && doorMotion.done, opts);
     }
     const end = door.value;
     const fraction = door.openValue ? end / door.openValue : 0;

@@ -1,19 +1,22 @@
 // Arm motions for skills: joint moves, straight tool paths (IK every step) and
 // the fingers. World-frame targets are converted to the arm's mount frame once.
 import { type Vec3, dist, lerp, poseApply, poseInv, rotate, qConj, round, deg } from '../math';
-import { type IkFailure, type IkResult, type Joints, inverseKinematics, jointsFromDeg } from '../body/arm-kinematics';
+import { type IkFailure, type IkResult, JOINT_NAMES, type Joints, inverseKinematics, jointsFromDeg } from '../body/arm-kinematics';
 import { JointMotion, QUINTIC_PEAK, SampledMotion, ScalarMotion, smooth } from '../body/motion';
 import type { SimWorld } from '../world/sim-world';
 import type { SkillOptions } from './outcome';
 
 export class MotionFailure extends Error {
   constructor(
-    readonly ik: IkFailure,
+    readonly ik: IkFailure | undefined,
     message: string,
   ) {
     super(message);
   }
 }
+
+/** A joint change this large from one path sample to the next means the IK switched branch (radians). */
+export const BRANCH_JUMP = 0.1;
 
 export interface ToolTarget {
   position: Vec3;
@@ -29,8 +32,8 @@ export function armConfig(sim: SimWorld) {
   return arm;
 }
 
-/** IK for a world-frame tool target. */
-export function solve(sim: SimWorld, t: ToolTarget): IkResult {
+/** IK for a world-frame tool target, nearest the arm's joints now (or `seed`). */
+export function solve(sim: SimWorld, t: ToolTarget, seed: Joints | undefined = sim.body.q): IkResult {
   const mount = sim.bodyLinks.mountPose(sim.body.basePose);
   const inv = poseInv(mount);
   const local = poseApply(inv, t.position);
@@ -43,7 +46,7 @@ export function solve(sim: SimWorld, t: ToolTarget): IkResult {
       ...(closing ? { closing } : {}),
       ...(t.roll !== undefined ? { roll: t.roll } : {}),
     },
-    sim.body.q?.[0],
+    seed,
   );
 }
 
@@ -84,7 +87,7 @@ export async function moveJoints(sim: SimWorld, q: Joints, opts: SkillOptions): 
   const to = continuous(q, from, sim.bodyLinks.geometry!.limits);
   const m = new JointMotion(from, to, (arm.maxJointSpeed * Math.PI) / 180);
   sim.setArmMotion(m);
-  await sim.runUntil(() => m.done, opts);
+  await sim.runUntil(() => !sim.armBusy, opts);
   sim.body.posture = undefined;
 }
 
@@ -96,29 +99,79 @@ export async function movePosture(sim: SimWorld, name: string, opts: SkillOption
   sim.body.posture = name;
 }
 
-/** Plans a straight tool path; throws MotionFailure if any point is unreachable. */
-export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string): Joints[] {
+/**
+ * Plans a straight tool path from `from` (where the arm is at `seed`); throws
+ * MotionFailure if any point is unreachable, or if following it would need the
+ * arm to swing round to another solution part-way (a jump no motor makes).
+ */
+export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string, seed: Joints | undefined = sim.body.q): Joints[] {
   const arm = armConfig(sim);
   const d = dist(from, to.position);
   const duration = Math.max(0.2, (d / arm.maxToolSpeed) * QUINTIC_PEAK);
   const n = Math.max(1, Math.ceil(duration / sim.dt));
   const out: Joints[] = [];
-  let prev = sim.body.q;
+  let prev = seed;
   for (let i = 1; i <= n; i++) {
     const p = lerp(from, to.position, smooth(i / n));
-    const r = solve(sim, { ...to, position: p });
+    const r = solve(sim, { ...to, position: p }, prev);
     if (!r.ok) throw new MotionFailure(r.failure, describeIk(r.failure, what));
     const q = continuous(r.joints, prev, sim.bodyLinks.geometry!.limits);
+    if (prev) {
+      const j = worstJump(prev, q);
+      if (j.delta > BRANCH_JUMP) {
+        throw new MotionFailure(
+          undefined,
+          `reaching ${what} in a straight line would need the ${JOINT_NAMES[j.joint]} joint to swing ${round(deg(j.delta), 0)}° at once`,
+        );
+      }
+    }
     out.push(q);
     prev = q;
   }
   return out;
 }
 
+function worstJump(a: Joints, b: Joints): { joint: number; delta: number } {
+  let out = { joint: 0, delta: 0 };
+  for (let i = 0; i < 5; i++) {
+    const d = Math.abs(b[i]! - a[i]!);
+    if (d > out.delta) out = { joint: i, delta: d };
+  }
+  return out;
+}
+
+export type ApproachPlan = { ok: true; startJoints: Joints; line: Joints[] } | { ok: false; message: string; ik: IkFailure | undefined };
+
+/**
+ * Joints that put the tool at `start`, and a continuous straight path from there
+ * to `end`: on the arm's branch nearest its joints now, else reaching round the
+ * other way (the base yaw half a turn off). A straight approach that only works
+ * by switching branch part-way is no approach.
+ */
+export function planApproach(sim: SimWorld, start: ToolTarget, end: ToolTarget, what: string): ApproachPlan {
+  const q = sim.body.q!;
+  const mirrored = [q[0] + Math.PI, q[1], q[2], q[3], q[4]] as Joints;
+  let first: ApproachPlan | undefined;
+  for (const seed of [q, mirrored]) {
+    const s = solve(sim, start, seed);
+    if (!s.ok) {
+      first ??= { ok: false, message: describeIk(s.failure, what), ik: s.failure };
+      continue;
+    }
+    try {
+      return { ok: true, startJoints: s.joints, line: planLine(sim, start.position, end, what, s.joints) };
+    } catch (e) {
+      if (!(e instanceof MotionFailure)) throw e;
+      first ??= { ok: false, message: e.message, ik: e.ik };
+    }
+  }
+  return first!;
+}
+
 export async function followLine(sim: SimWorld, samples: Joints[], opts: SkillOptions): Promise<void> {
   const m = new SampledMotion(samples);
   sim.setArmMotion(m);
-  await sim.runUntil(() => m.done, opts);
+  await sim.runUntil(() => !sim.armBusy, opts);
   sim.body.posture = undefined;
 }
 

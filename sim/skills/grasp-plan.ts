@@ -10,7 +10,7 @@ import { geoObjects } from '../perception/geo';
 import { supportOf } from '../perception/relations';
 import { primitiveAabb, unionAll } from '../world/entity';
 import type { SimWorld } from '../world/sim-world';
-import { TOP_PITCHES, armConfig, describeIk, shoulderWorld, solve } from './arm';
+import { TOP_PITCHES, armConfig, describeIk, planApproach, shoulderWorld, solve } from './arm';
 import { displayName } from './common';
 import { type SkillOutcome, failure } from './outcome';
 
@@ -27,6 +27,8 @@ export interface GraspPlan {
   open: number;
   joints: Joints;
   preJoints: Joints;
+  /** The straight path from the approach point down to the grasp, starting at preJoints. */
+  down: Joints[];
 }
 
 /** Horizontal extent of a box along a horizontal unit direction. */
@@ -110,15 +112,15 @@ export function planGrasp(sim: SimWorld, id: string): { ok: true; plan: GraspPla
       firstFailure ??= `out_of_reach:${describeIk(g.failure, name)}`;
       continue;
     }
-    const p = solve(sim, { position: pre, pitch, closing });
+    const p = planApproach(sim, { position: pre, pitch, closing }, { position: tcp, pitch, closing }, `the approach above ${name}`);
     if (!p.ok) {
-      firstFailure ??= `out_of_reach:${describeIk(p.failure, `the approach above ${name}`)}`;
+      firstFailure ??= `out_of_reach:${p.message}`;
       continue;
     }
     const open = Math.min(arm.gripperMaxOpening, w + 0.03);
     const higher = add(pre, v3(0, 0.05, 0));
     const lift = solve(sim, { position: higher, pitch, closing }).ok ? higher : pre;
-    return { ok: true, plan: { tcp, pre, lift, pitch, closing, width: w, open, joints: g.joints, preJoints: p.joints } };
+    return { ok: true, plan: { tcp, pre, lift, pitch, closing, width: w, open, joints: g.joints, preJoints: p.startJoints, down: p.line } };
   }
   const [code, text] = (firstFailure ?? 'out_of_reach:no grasp found').split(/:(.*)/s) as [string, string];
   return { ok: false, outcome: failure(code as 'out_of_reach', `cannot grasp ${name}: ${text}`) };

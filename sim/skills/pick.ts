@@ -8,7 +8,7 @@ import { geoObjects } from '../perception/geo';
 import { containerOf, isOnTopOf, related } from '../perception/relations';
 import type { SimWorld } from '../world/sim-world';
 import { SkillInterrupt } from '../world/types';
-import { MotionFailure, armConfig, followLine, gripperTo, moveJoints, moveLine, planLine } from './arm';
+import { MotionFailure, armConfig, followLine, gripperTo, moveJoints, moveLine } from './arm';
 import { armPreconditions, displayName, interruptOutcome, observationProblem } from './common';
 import { approachBlocker, betweenFingers, planGrasp } from './grasp-plan';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
@@ -97,7 +97,7 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
     await gripperTo(sim, plan.open, opts);
     await liftTo(sim, liftY, opts);
     await moveJoints(sim, plan.preJoints, opts);
-    await followLine(sim, planLine(sim, sim.tcp()!.p, { position: plan.tcp, pitch: plan.pitch, closing: plan.closing }, name), opts);
+    await followLine(sim, plan.down, opts);
     if (!betweenFingers(sim, id)) {
       await moveLine(sim, { position: plan.pre, pitch: plan.pitch, closing: plan.closing }, name, opts);
       return failure('skill_failure', `the fingers found nothing to close on: ${name} was not where it was seen`);

@@ -10,7 +10,19 @@ import { isInside, supportOf } from '../perception/relations';
 import { aabbToWorld } from '../world/entity';
 import type { SimWorld } from '../world/sim-world';
 import { SkillInterrupt } from '../world/types';
-import { MotionFailure, TOP_PITCHES, armConfig, describeIk, gripperTo, moveJoints, moveLine, shoulderWorld, solve } from './arm';
+import {
+  MotionFailure,
+  TOP_PITCHES,
+  armConfig,
+  describeIk,
+  followLine,
+  gripperTo,
+  moveJoints,
+  moveLine,
+  planApproach,
+  shoulderWorld,
+  solve,
+} from './arm';
 import { armPreconditions, displayName, interruptOutcome, observationProblem } from './common';
 import { APPROACH } from './grasp-plan';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
@@ -219,7 +231,7 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
   const fallShape = new sim.R.Cuboid(size.x / 2 + 0.004, fallHalf, size.z / 2 + 0.004);
   let reachable = 0;
   let lastReach: string | undefined;
-  let chosen: { release: Vec3; above: Vec3; joints: Joints; pitch: number } | undefined;
+  let chosen: { release: Vec3; above: Vec3; joints: Joints; down: Joints[]; pitch: number } | undefined;
   // Keep the hand as it is if possible; tilt it (and the object) when the spot is far.
   const pitches = [pitch, ...TOP_PITCHES.filter((p) => Math.abs(p - pitch) > 1e-3)];
   // Into a container, start from the inner corner nearest the arm so later
@@ -263,13 +275,18 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
         lastReach ??= describeIk(r1.failure, `the nearest free spot ${region.relation === 'in' ? 'in' : 'on'} ${region.label}`);
         continue;
       }
-      const r2 = solve(sim, { position: above, pitch: p, roll });
+      const r2 = planApproach(
+        sim,
+        { position: above, pitch: p, roll },
+        { position: release, pitch: p, roll },
+        `the approach above ${region.label}`,
+      );
       if (!r2.ok) {
-        lastReach ??= describeIk(r2.failure, `the approach above ${region.label}`);
+        lastReach ??= r2.message;
         continue;
       }
       reachable++;
-      chosen = { release, above, joints: r2.joints, pitch: p };
+      chosen = { release, above, joints: r2.startJoints, down: r2.line, pitch: p };
       break search;
     }
   }
@@ -284,7 +301,7 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
   try {
     await liftTo(sim, Math.max(chosen.above.y, tcp.p.y), opts);
     await moveJoints(sim, chosen.joints, opts);
-    await moveLine(sim, { position: chosen.release, pitch: chosen.pitch, roll }, region.label, opts);
+    await followLine(sim, chosen.down, opts);
     sim.releaseGrasp();
     await gripperTo(sim, Math.min(armConfig(sim).gripperMaxOpening, sim.body.opening + 0.03), opts);
     await moveLine(sim, { position: chosen.above, pitch: chosen.pitch, roll }, region.label, opts);

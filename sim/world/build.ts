@@ -115,7 +115,9 @@ export function buildEntity(R: Rapier, world: RAPIER.World, spec: ResolvedObject
   const fixed = spec.fixed;
   const bodyDesc = fixed ? R.RigidBodyDesc.fixed() : R.RigidBodyDesc.dynamic();
   bodyDesc.setTranslation(pose.p.x, pose.p.y, pose.p.z).setRotation(pose.q);
-  if (!fixed) bodyDesc.setLinearDamping(0.05).setAngularDamping(0.2);
+  // Continuous collision detection: a fast small object (a knocked spoon, a
+  // dropped plate) is swept against what it would pass through in one step.
+  if (!fixed) bodyDesc.setLinearDamping(0.05).setAngularDamping(0.2).setCcdEnabled(true);
   const body = world.createRigidBody(bodyDesc);
   const solid = main.filter((p) => p.collider);
   const totalVolume = solid.reduce((s, p) => s + primitiveVolume(p.geometry), 0) || 1;
@@ -193,10 +195,19 @@ export function doorPose(owner: Pose, door: DoorState, value: number): Pose {
   return { p: add(p, slide), q: owner.q };
 }
 
+/** How far the floor slab reaches past the scene's floor size on every side, metres. */
+export const FLOOR_MARGIN = 2;
+/** The floor is a thick slab (top at y = 0) so nothing pushed into it comes out underneath. */
+const FLOOR_THICKNESS = 1;
+
 export function buildFloor(R: Rapier, world: RAPIER.World, size: readonly [number, number]): number {
-  const body = world.createRigidBody(R.RigidBodyDesc.fixed().setTranslation(0, -0.05, 0).setRotation(qIdentity()));
+  const body = world.createRigidBody(
+    R.RigidBodyDesc.fixed()
+      .setTranslation(0, -FLOOR_THICKNESS / 2, 0)
+      .setRotation(qIdentity()),
+  );
   world.createCollider(
-    R.ColliderDesc.cuboid(size[0] / 2 + 2, 0.05, size[1] / 2 + 2)
+    R.ColliderDesc.cuboid(size[0] / 2 + FLOOR_MARGIN, FLOOR_THICKNESS / 2, size[1] / 2 + FLOOR_MARGIN)
       .setFriction(0.9)
       .setCollisionGroups(GROUPS.floor),
     body,

@@ -1,5 +1,9 @@
 // The robot's controllers: the motions the arm, base, fingers and doors follow,
-// one physics step at a time. SimWorld steps them; skills set them.
+// one physics step at a time. SimWorld steps them; skills set them. The arm's
+// joints never move faster than their rated speed (with a little headroom): a
+// plan that asks for a jump (an IK branch switch, a roll flip) is followed at
+// that speed instead, so a kinematic link can never fling what it touches.
+import type { Joints } from '../body/arm-kinematics';
 import type { ArmMotion, BaseMotion, ScalarTrack } from '../body/motion';
 import type { BodyState } from './types';
 
@@ -11,14 +15,22 @@ export interface Advance {
   driven: number;
 }
 
+/** Headroom over the configured joint speed before the controller holds a joint back. */
+export const JOINT_SPEED_HEADROOM = 1.5;
+
 export class Controllers {
+  private armTarget: Joints | undefined;
+
+  /** `jointSpeed`: the arm's rated joint speed, rad/s (Infinity without an arm). */
+  constructor(private readonly jointSpeed: number) {}
+
   arm: ArmMotion | undefined;
   base: BaseMotion | undefined;
   gripper: ScalarTrack | undefined;
   readonly doors = new Map<string, ScalarTrack>();
 
   get armBusy(): boolean {
-    return Boolean(this.arm && !this.arm.done);
+    return Boolean(this.arm && !this.arm.done) || this.armTarget !== undefined;
   }
 
   get baseBusy(): boolean {
@@ -46,8 +58,11 @@ export class Controllers {
       out.driven = this.base.lastStepDistance;
       out.baseMoved = true;
     }
-    if (this.arm && !this.arm.done) {
-      body.q = this.arm.next(dt);
+    if (this.arm && !this.arm.done) this.armTarget = this.arm.next(dt);
+    if (this.armTarget && body.q) {
+      const { q, reached } = stepToward(body.q, this.armTarget, this.jointSpeed * JOINT_SPEED_HEADROOM * dt);
+      body.q = q;
+      if (reached) this.armTarget = undefined;
       out.armMoved = true;
     }
     if (this.gripper && !this.gripper.done) {
@@ -64,8 +79,21 @@ export class Controllers {
   /** Stops every controller where it is (after an interrupt). */
   halt(): void {
     this.arm = undefined;
+    this.armTarget = undefined;
     this.base = undefined;
     this.gripper = undefined;
     this.doors.clear();
   }
+}
+
+/** Moves each joint toward its target by at most `maxStep` radians. */
+function stepToward(from: Joints, to: Joints, maxStep: number): { q: Joints; reached: boolean } {
+  let reached = true;
+  const q = from.map((a, i) => {
+    const d = to[i]! - a;
+    if (Math.abs(d) <= maxStep) return to[i]!;
+    reached = false;
+    return a + Math.sign(d) * maxStep;
+  }) as Joints;
+  return { q, reached };
 }

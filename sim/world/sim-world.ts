@@ -15,6 +15,7 @@ import type { BodyLinks, LinkPoses } from '../body/links';
 import { EventQueue, type SimEvent, type SimEventBody } from '../events';
 import { GROUPS } from '../groups';
 import { Controllers } from './controllers';
+import { type WorldBounds, guardWorld, worldBounds } from './guard';
 import { PhysicsScene } from './physics-scene';
 import { buildRobot } from './robot-body';
 import { runProcesses } from './processes';
@@ -73,7 +74,9 @@ export class SimWorld extends PhysicsScene {
   /** Hooks run every PROCESS_EVERY steps (appliance effects). */
   readonly processHooks: Array<(sim: SimWorld, dt: number) => void> = [];
 
-  private readonly ctl = new Controllers();
+  private readonly ctl: Controllers;
+  /** Where bodies may be: the floor slab's extent (see guard.ts). */
+  readonly bounds: WorldBounds;
   private scheduled: Array<{ at: number; event: SceneEvent }>;
   private lastTcp: Pose | undefined;
   private lastBatteryLevel: BatteryLevel;
@@ -90,6 +93,9 @@ export class SimWorld extends PhysicsScene {
     this.dt = dt;
     this.rng = new Rng(opts.seed ?? 1);
     this.noise = { ...NO_NOISE, ...(opts.noise ?? {}) };
+    this.bounds = worldBounds(scene.scene.floor.size);
+    const arm = scene.robot.arm;
+    this.ctl = new Controllers(arm ? (arm.maxJointSpeed * Math.PI) / 180 : Infinity);
     const robot = buildRobot(R, this.world, scene);
     this.bodyLinks = robot.links;
     this.body = robot.body;
@@ -213,6 +219,7 @@ export class SimWorld extends PhysicsScene {
       this.lastTcp = undefined;
     }
     this.world.step();
+    this.guard();
     this.time += dt;
     this.steps++;
     this.version++;
@@ -223,6 +230,17 @@ export class SimWorld extends PhysicsScene {
     if (this.steps % SimWorld.PROCESS_EVERY === 0) {
       for (const hook of this.processHooks) hook(this, dt * SimWorld.PROCESS_EVERY);
     }
+  }
+
+  /** Runs the world guard; a fault becomes an event every skill reports. */
+  private guard(): void {
+    const faults = guardWorld(this, this.bounds, this.heldId());
+    if (!faults.length) return;
+    for (const f of faults) {
+      if (this.isHeld(f.object)) this.releaseGrasp();
+      this.post({ type: 'physics_fault', object: f.object, reason: f.reason });
+    }
+    this.world.propagateModifiedBodyPositionsToColliders();
   }
 
   get armMoving(): boolean {

@@ -1,0 +1,101 @@
+// The world guard: after each physics step, every awake object is checked
+// against what a real object cannot do. A body with a non-finite pose, one
+// below the floor or outside the world's bounds, or one moving faster than a
+// thrown object is a fault of the simulation, never a plausible outcome. The
+// guard puts it back (at rest on the floor, inside the bounds, or slowed to the
+// limit) and reports it, so the fault is an incident a skill must account for
+// instead of an object that silently vanished.
+import type { Aabb, Pose } from '../math';
+import { aabbToWorld } from './entity';
+import { FLOOR_MARGIN } from './build';
+import type { PhysicsScene } from './physics-scene';
+
+/** Faster than anything thrown or dropped here (a 2 m fall reaches 6.3 m/s), m/s. */
+export const MAX_SPEED = 8;
+/** Spin faster than this is a solver fault, rad/s. */
+export const MAX_SPIN = 60;
+/** How far below the floor's top a body's box may reach (contact depth), metres. */
+export const FLOOR_TOLERANCE = 0.03;
+/** Nothing in these scenes stands higher, metres. */
+export const CEILING = 6;
+
+export interface WorldBounds {
+  min: { x: number; z: number };
+  max: { x: number; z: number };
+}
+
+export function worldBounds(floorSize: readonly [number, number]): WorldBounds {
+  const hx = floorSize[0] / 2 + FLOOR_MARGIN;
+  const hz = floorSize[1] / 2 + FLOOR_MARGIN;
+  return { min: { x: -hx, z: -hz }, max: { x: hx, z: hz } };
+}
+
+export interface GuardFault {
+  object: string;
+  reason: string;
+}
+
+const finite = (...xs: number[]): boolean => xs.every(Number.isFinite);
+const round2 = (x: number): string => x.toFixed(2);
+
+/**
+ * Checks the awake dynamic bodies of the scene's objects (not the held one,
+ * which the grasp drives), fixes what is impossible and says what it fixed.
+ */
+export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: string | undefined): GuardFault[] {
+  const faults: GuardFault[] = [];
+  const owner = new Map<number, string>();
+  for (const e of scene.entities.values()) if (!e.fixed) owner.set(e.body, e.id);
+  scene.world.forEachActiveRigidBody((b) => {
+    if (!b.isDynamic()) return;
+    const id = owner.get(b.handle);
+    if (!id) return;
+    const t = b.translation();
+    const r = b.rotation();
+    const v = b.linvel();
+    const w = b.angvel();
+    if (!finite(t.x, t.y, t.z, r.x, r.y, r.z, r.w, v.x, v.y, v.z, w.x, w.y, w.z)) {
+      faults.push({ object: id, reason: settle(scene, id, bounds, 'its pose became undefined in the physics') });
+      return;
+    }
+    const box = aabbToWorld(scene.entity(id).localAabb, { p: t, q: r });
+    if (box.min.y < -FLOOR_TOLERANCE || box.min.y > CEILING) {
+      faults.push({ object: id, reason: settle(scene, id, bounds, `it was pushed through the floor (to y = ${round2(box.min.y)} m)`) });
+      return;
+    }
+    if (t.x < bounds.min.x || t.x > bounds.max.x || t.z < bounds.min.z || t.z > bounds.max.z) {
+      faults.push({ object: id, reason: settle(scene, id, bounds, `it left the room (at x = ${round2(t.x)}, z = ${round2(t.z)} m)`) });
+      return;
+    }
+    const speed = Math.hypot(v.x, v.y, v.z);
+    const spin = Math.hypot(w.x, w.y, w.z);
+    if (id !== held && (speed > MAX_SPEED || spin > MAX_SPIN)) {
+      if (speed > MAX_SPEED)
+        b.setLinvel({ x: (v.x * MAX_SPEED) / speed, y: (v.y * MAX_SPEED) / speed, z: (v.z * MAX_SPEED) / speed }, true);
+      if (spin > MAX_SPIN) b.setAngvel({ x: (w.x * MAX_SPIN) / spin, y: (w.y * MAX_SPIN) / spin, z: (w.z * MAX_SPIN) / spin }, true);
+      faults.push({
+        object: id,
+        reason: `the physics flung it (${round2(speed)} m/s, ${round2(spin)} rad/s); a simulator fault: it was slowed to ${MAX_SPEED} m/s`,
+      });
+    }
+  });
+  return faults;
+}
+
+/** Puts a faulty body at rest on the floor, upright, at the nearest point inside the bounds. */
+function settle(scene: PhysicsScene, id: string, bounds: WorldBounds, what: string): string {
+  const e = scene.entity(id);
+  const b = scene.world.getRigidBody(e.body);
+  const t = b.translation();
+  const clampTo = (x: number, lo: number, hi: number): number => (Number.isFinite(x) ? Math.min(hi - 0.3, Math.max(lo + 0.3, x)) : 0);
+  const x = clampTo(t.x, bounds.min.x, bounds.max.x);
+  const z = clampTo(t.z, bounds.min.z, bounds.max.z);
+  const upright: Pose = { p: { x, y: 0, z }, q: { x: 0, y: 0, z: 0, w: 1 } };
+  const local: Aabb = e.localAabb;
+  const y = -local.min.y + 0.002;
+  b.setTranslation({ x, y, z }, true);
+  b.setRotation(upright.q, true);
+  b.setLinvel({ x: 0, y: 0, z: 0 }, true);
+  b.setAngvel({ x: 0, y: 0, z: 0 }, true);
+  return `${what}; a simulator fault: it was put back on the floor at (${round2(x)}, ${round2(z)})`;
+}
