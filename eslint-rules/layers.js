@@ -21,7 +21,11 @@ export const LAYERS = [
     prefix: 'hosts/bench/',
     may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes', 'test'],
   },
-  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes'] },
+  {
+    name: 'hosts',
+    prefix: 'hosts/',
+    may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes'],
+  },
   // Their tests may build a simulated robot to run against.
   { name: 'agents', prefix: 'agents/', may: ['agents', 'robot', 'scenes'], testMay: ['robot/sim', 'robot/sources'] },
   // Only the simulated robot may touch the simulator; tools and workflows see the Robot seam.
