@@ -2,6 +2,7 @@
 // receptacle interior and support surfaces, plus people as boxes.
 import type { Aabb } from '../math';
 import { PERSON_RADIUS, personHalfLength } from '../world/people';
+import { type Place, locations } from '../world/location';
 import type { SimWorld } from '../world/sim-world';
 import type { GeoObject } from './relations';
 
@@ -18,6 +19,23 @@ export function geoObject(sim: SimWorld, id: string): GeoObject {
     interior: sim.interior(id),
     surfaces: e.spec.surfaces.length ? sim.surfaces(id) : undefined,
     fixed: e.fixed,
+    place: e.fixed ? { within: [] } : placeChain(locations(sim), id),
+  };
+}
+
+/** The direct support or container of an object, and every container up its chain of supports. */
+function placeChain(places: ReadonlyMap<string, Place>, id: string): GeoObject['place'] {
+  const first = places.get(id);
+  const within: string[] = [];
+  const seen = new Set([id]);
+  for (let p = first; p && (p.kind === 'in' || p.kind === 'on') && !seen.has(p.id); p = places.get(p.id)) {
+    seen.add(p.id);
+    if (p.kind === 'in') within.push(p.id);
+  }
+  return {
+    ...(first?.kind === 'on' ? { on: first.id } : first?.kind === 'in' ? { in: first.id } : {}),
+    within,
+    free: first?.kind === 'held' || first?.kind === 'handed',
   };
 }
 

@@ -27,6 +27,13 @@ export interface GeoObject {
   surfaces?: Aabb[] | undefined;
   /** Furniture and appliances: never "on" or "in" anything. */
   fixed?: boolean;
+  /**
+   * Where the physics says it is (sim/world/location.ts): what it rests on or in
+   * directly, and every container it is in through the chain of supports (an
+   * apple in a bowl in the fridge is inside the fridge too). Absent for boxes a
+   * test builds by hand, which fall back to the box heuristics below.
+   */
+  place?: { on?: string; in?: string; within: readonly string[]; free?: boolean } | undefined;
 }
 
 /** Tolerances, in metres. */
@@ -47,6 +54,7 @@ export function insideFraction(a: Aabb, interior: Aabb): number {
 }
 
 export function isInside(a: GeoObject, b: GeoObject): boolean {
+  if (a.place) return a.id !== b.id && a.place.within.includes(b.id);
   if (!b.interior || a.id === b.id || a.fixed) return false;
   const c = aabbCenter(a.box);
   const i = b.interior;
@@ -65,6 +73,7 @@ function tops(b: GeoObject): Aabb[] {
 }
 
 export function isOnTopOf(a: GeoObject, b: GeoObject): boolean {
+  if (a.place) return a.place.on === b.id && a.id !== b.id;
   if (a.id === b.id || a.fixed) return false;
   if (isInside(a, b)) return false;
   for (const s of tops(b)) {
@@ -155,6 +164,7 @@ function distTo(o: GeoObject, p: Vec3): number {
 
 /** The receptacle an object is in, if any (the innermost when nested). */
 export function containerOf(a: GeoObject, all: readonly GeoObject[]): GeoObject | undefined {
+  if (a.place) return a.place.in ? all.find((g) => g.id === a.place!.in) : undefined;
   const hits = all.filter((b) => isInside(a, b));
   hits.sort((x, y) => aabbVolume(x.interior!) - aabbVolume(y.interior!));
   return hits[0];
@@ -162,6 +172,7 @@ export function containerOf(a: GeoObject, all: readonly GeoObject[]): GeoObject 
 
 /** What an object rests on: the thing under it in contact (its container counts first). */
 export function supportOf(a: GeoObject, all: readonly GeoObject[]): { id: string; relation: 'in' | 'on' } | undefined {
+  if (a.place) return a.place.in ? { id: a.place.in, relation: 'in' } : a.place.on ? { id: a.place.on, relation: 'on' } : undefined;
   const c = containerOf(a, all);
   if (c) return { id: c.id, relation: 'in' };
   let best: { id: string; top: number } | undefined;

@@ -12,24 +12,17 @@
 //   within PERSON_AT_RADIUS of a named place's pose, and person_near(<person>,
 //   <thing>) for the nearest furniture or object within PERSON_NEAR_GAP.
 import { distXZ, fromTuple } from '../math';
+import { locations, placeFact } from '../world/location';
 import type { SimWorld } from '../world/sim-world';
 import { geoObjects, personBox } from './geo';
 import { type GeoObject, gap, supportOf } from './relations';
 
-export const ROBOT_AT_RADIUS = 0.35;
-export const ROVER_AT_RADIUS = 1.5;
 export const PERSON_AT_RADIUS = 1.0;
 export const PERSON_NEAR_GAP = 0.6;
 
-/** The named place the robot stands at, or undefined (nearest pose within the radius). */
+/** The named place the robot stands at (paper 003's 0.2 m tolerance, see world/robot-body.ts), or undefined. */
 export function robotLocation(sim: SimWorld): string | undefined {
-  const radius = sim.scene.robot.kind === 'rover' ? ROVER_AT_RADIUS : ROBOT_AT_RADIUS;
-  let best: { id: string; d: number } | undefined;
-  for (const l of [...sim.locations.values()].sort((a, b) => a.id.localeCompare(b.id))) {
-    const d = distXZ(fromTuple(l.pose.position), sim.body.basePose.p);
-    if (d <= radius && (!best || d < best.d)) best = { id: l.id, d };
-  }
-  return best?.id;
+  return sim.body.at;
 }
 
 /** State facts for one object: open/closed, switched_on/off, sliced, dirty/clean, filled/empty, cooked. */
@@ -68,7 +61,7 @@ export function snapshotFacts(sim: SimWorld, opts: SnapshotOptions = {}): string
   const at = robotLocation(sim);
   if (at || sim.scene.robot.kind !== 'fixed_arm') facts.add(`robot_at(${r}, ${at ?? 'unknown'})`);
   if (sim.scene.robot.arm) {
-    const posture = sim.armBusy ? 'moving' : (sim.body.posture ?? 'custom');
+    const posture = sim.body.posture ?? 'unknown';
     facts.add(`robot_has_arm_posture(${r}, ${posture})`);
     const held = sim.heldId();
     facts.add(held ? `holding(${r}, ${held})` : `hand_empty(${r})`);
@@ -104,10 +97,7 @@ export function snapshotFacts(sim: SimWorld, opts: SnapshotOptions = {}): string
       if (o.baseMoves !== sim.body.baseMoves) facts.add(`stale(${id})`);
     } else {
       if (e.spec.hidden && opts.hidden === false) continue;
-      const me = byId.get(id)!;
-      const s = supportOf(me, all);
-      const f = placementFact(id, s?.id, s?.relation, !s && me.box.min.y < 0.02);
-      if (f) facts.add(f);
+      facts.add(placeFact(id, locations(sim).get(id)!));
     }
     for (const f of stateFacts(sim, id)) facts.add(f);
   }

@@ -14,6 +14,7 @@ import { armPreconditions, displayName, interruptOutcome } from './common';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
 import { geoObjects } from '../perception/geo';
 import { containerOf } from '../perception/relations';
+import { tracked } from './incidents';
 
 const HORIZONTAL = Math.PI / 2;
 
@@ -77,7 +78,7 @@ function stateProblem(sim: SimWorld, e: Entity, want: 'open' | 'closed'): SkillO
   return undefined;
 }
 
-export async function setOpen(sim: SimWorld, id: string, open: boolean, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runSetOpen(sim: SimWorld, id: string, open: boolean, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = armPreconditions(sim);
   if (pre) return pre;
   const e = sim.entity(id);
@@ -177,7 +178,7 @@ function buttonPoint(sim: SimWorld, id: string): { press: Vec3; before: Vec3; pi
   return { press: add(face, scale(dir, -0.01)), before: add(face, scale(dir, 0.06)), pitch: HORIZONTAL };
 }
 
-export async function setSwitch(sim: SimWorld, id: string, on: boolean, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runSetSwitch(sim: SimWorld, id: string, on: boolean, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = armPreconditions(sim);
   if (pre) return pre;
   const e = sim.entity(id);
@@ -223,7 +224,7 @@ function bladePoint(sim: SimWorld, tool: Entity): Vec3 {
   return poseApply(sim.pose(tool.id), local);
 }
 
-export async function slice(sim: SimWorld, id: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runSlice(sim: SimWorld, id: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = armPreconditions(sim);
   if (pre) return pre;
   const e = sim.entity(id);
@@ -285,3 +286,12 @@ export async function slice(sim: SimWorld, id: string, opts: SkillOptions = {}):
   }
   return success(`sliced ${name} with ${tool.id}`);
 }
+
+/** setOpen, answering for everything that happened while it ran (see incidents.ts). */
+export const setOpen = tracked(runSetOpen, () => []);
+
+/** setSwitch, answering for everything that happened while it ran (see incidents.ts). */
+export const setSwitch = tracked(runSetSwitch, () => []);
+
+/** slice, answering for everything that happened while it ran (see incidents.ts). */
+export const slice = tracked(runSlice, () => []);

@@ -88,7 +88,6 @@ export async function moveJoints(sim: SimWorld, q: Joints, opts: SkillOptions): 
   const m = new JointMotion(from, to, (arm.maxJointSpeed * Math.PI) / 180);
   sim.setArmMotion(m);
   await sim.runUntil(() => !sim.armBusy, opts);
-  sim.body.posture = undefined;
 }
 
 export async function movePosture(sim: SimWorld, name: string, opts: SkillOptions): Promise<void> {
@@ -96,7 +95,6 @@ export async function movePosture(sim: SimWorld, name: string, opts: SkillOption
   const p = arm.postures[name];
   if (!p) throw new Error(`no posture "${name}"`);
   await moveJoints(sim, jointsFromDeg(p), opts);
-  sim.body.posture = name;
 }
 
 /**
@@ -172,7 +170,6 @@ export async function followLine(sim: SimWorld, samples: Joints[], opts: SkillOp
   const m = new SampledMotion(samples);
   sim.setArmMotion(m);
   await sim.runUntil(() => !sim.armBusy, opts);
-  sim.body.posture = undefined;
 }
 
 export async function moveLine(sim: SimWorld, to: ToolTarget, what: string, opts: SkillOptions): Promise<void> {

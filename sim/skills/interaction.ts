@@ -12,6 +12,7 @@ import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, solve } f
 import { armPreconditions, displayName, interruptOutcome } from './common';
 import { navigate } from './navigation';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { tracked } from './incidents';
 
 export const HANDOVER_DISTANCE = 0.5;
 
@@ -40,7 +41,7 @@ export function say(sim: SimWorld, text: string): SkillOutcome {
   return success(`said: "${text.trim()}"`, { text: text.trim(), time: round(sim.time, 2) });
 }
 
-export async function wait(sim: SimWorld, seconds: number, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runWait(sim: SimWorld, seconds: number, opts: SkillOptions = {}): Promise<SkillOutcome> {
   if (!(seconds > 0) || seconds > 3600) return failure('invalid_argument', 'wait between 0 and 3600 seconds');
   try {
     await sim.idle(seconds, { ...opts, ignoreEstop: true });
@@ -52,7 +53,7 @@ export async function wait(sim: SimWorld, seconds: number, opts: SkillOptions = 
 }
 
 /** Asks a question aloud and waits for someone to answer. */
-export async function ask(sim: SimWorld, question: string, timeoutSeconds = 30, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runAsk(sim: SimWorld, question: string, timeoutSeconds = 30, opts: SkillOptions = {}): Promise<SkillOutcome> {
   if (!question.trim()) return failure('invalid_argument', 'there is no question to ask');
   drawAttention(sim, question);
   const since = sim.events.lastId;
@@ -77,7 +78,7 @@ export function handPoint(sim: SimWorld, personId: string): Vec3 {
   return add(add(p.position, v3(0, h, 0)), scale(facing, 0.3));
 }
 
-export async function approachPerson(sim: SimWorld, personId: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runApproachPerson(sim: SimWorld, personId: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const p = sim.people.get(personId);
   const stand = p ? approachPoint(sim, personId) : undefined;
   if (!p || !stand) return failure('invalid_argument', `no person "${personId}"`);
@@ -85,7 +86,7 @@ export async function approachPerson(sim: SimWorld, personId: string, opts: Skil
   return navigate(sim, { kind: 'pose', position: stand, yaw, label: `${p.spec.name} (${personId})` }, { ...opts, ignore: [personId] });
 }
 
-export async function handover(sim: SimWorld, personId: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runHandover(sim: SimWorld, personId: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = armPreconditions(sim);
   if (pre) return pre;
   const p = sim.people.get(personId);
@@ -124,3 +125,15 @@ export async function handover(sim: SimWorld, personId: string, opts: SkillOptio
   }
   return success(`handed ${displayName(sim, held)} to ${who}`, { object: held, person: personId });
 }
+
+/** wait, answering for everything that happened while it ran (see incidents.ts). */
+export const wait = tracked(runWait, () => []);
+
+/** ask, answering for everything that happened while it ran (see incidents.ts). */
+export const ask = tracked(runAsk, () => []);
+
+/** approachPerson, answering for everything that happened while it ran (see incidents.ts). */
+export const approachPerson = tracked(runApproachPerson, () => []);
+
+/** handover, answering for everything that happened while it ran (see incidents.ts). */
+export const handover = tracked(runHandover, (sim) => [sim.heldId()]);

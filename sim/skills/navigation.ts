@@ -11,6 +11,7 @@ import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { movePosture } from './arm';
 import { interruptOutcome } from './common';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { tracked } from './incidents';
 
 export type NavTarget = { kind: 'location'; id: string } | { kind: 'pose'; position: Vec3; yaw: number; label: string };
 
@@ -109,7 +110,7 @@ export function basePreconditions(sim: SimWorld): SkillOutcome | undefined {
   return undefined;
 }
 
-export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOptions & { ignore?: string[] } = {}): Promise<SkillOutcome> {
+async function runNavigate(sim: SimWorld, target: NavTarget, opts: SkillOptions & { ignore?: string[] } = {}): Promise<SkillOutcome> {
   const pre = basePreconditions(sim);
   if (pre) return pre;
   if (sim.body.docked)
@@ -172,7 +173,7 @@ export async function navigate(sim: SimWorld, target: NavTarget, opts: SkillOpti
 }
 
 /** A relative base step, bounded by the caller (TORO's TakeAStep, on wheels). */
-export async function step(sim: SimWorld, dx: number, dz: number, dyawDeg: number, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runStep(sim: SimWorld, dx: number, dz: number, dyawDeg: number, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = basePreconditions(sim);
   if (pre) return pre;
   if (sim.body.docked) return failure('docked', 'the robot is docked; undock first');
@@ -183,3 +184,9 @@ export async function step(sim: SimWorld, dx: number, dz: number, dyawDeg: numbe
   const yaw = yawOf(b.q) + rad(dyawDeg);
   return navigate(sim, { kind: 'pose', position: to, yaw, label: 'the new pose' }, opts);
 }
+
+/** navigate, answering for everything that happened while it ran (see incidents.ts). */
+export const navigate = tracked(runNavigate, () => []);
+
+/** step, answering for everything that happened while it ran (see incidents.ts). */
+export const step = tracked(runStep, () => []);

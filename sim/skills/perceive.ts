@@ -8,17 +8,16 @@ import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { interruptOutcome } from './common';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
 import { moveArm } from './posture';
+import { tracked } from './incidents';
 
-export async function perceive(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runPerceive(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOutcome> {
   if (sim.estop && sim.scene.robot.camera.mount === 'wrist') {
     return failure('estop', 'the emergency stop is pressed: the arm cannot move to look');
   }
-  const incidents: string[] = [];
   const arm = sim.scene.robot.arm;
   if (sim.scene.robot.camera.mount === 'wrist' && arm && 'observe' in arm.postures) {
     const moved = await moveArm(sim, 'observe', opts);
     if (!moved.ok) return moved;
-    incidents.push(...(moved.incidents ?? []));
   }
   try {
     await sim.idle(0.3, opts);
@@ -30,14 +29,13 @@ export async function perceive(sim: SimWorld, opts: SkillOptions = {}): Promise<
   const where = sim.body.at ?? 'here';
   const seen = r.observed.map((o) => (o.support ? `${o.id} ${o.relation} ${o.support}` : o.id));
   const removed = r.removed.length ? `; no longer seen: ${r.removed.join(', ')}` : '';
-  return success(
-    `perceived at ${where}: ${seen.length ? seen.join(', ') : 'no objects'}${removed}`,
-    {
-      location: sim.body.at ?? null,
-      observed: r.observed.map((o) => ({ id: o.id, support: o.support ?? null, relation: o.relation ?? null })),
-      removed: r.removed,
-      time: round(sim.time, 2),
-    },
-    incidents,
-  );
+  return success(`perceived at ${where}: ${seen.length ? seen.join(', ') : 'no objects'}${removed}`, {
+    location: sim.body.at ?? null,
+    observed: r.observed.map((o) => ({ id: o.id, support: o.support ?? null, relation: o.relation ?? null })),
+    removed: r.removed,
+    time: round(sim.time, 2),
+  });
 }
+
+/** perceive, answering for everything that happened while it ran (see incidents.ts). */
+export const perceive = tracked(runPerceive, () => []);

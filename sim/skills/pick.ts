@@ -12,6 +12,7 @@ import { MotionFailure, armConfig, followLine, gripperTo, moveJoints, moveLine }
 import { armPreconditions, displayName, interruptOutcome, observationProblem } from './common';
 import { approachBlocker, betweenFingers, planGrasp } from './grasp-plan';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { tracked } from './incidents';
 
 /** A wrapped handle holds by form, not friction: this many times the grip's friction torque. */
 const WRAP_TORQUE_FACTOR = 4;
@@ -43,7 +44,7 @@ function massOf(sim: SimWorld, id: string): number {
   return sim.world.getRigidBody(sim.entity(id).body).mass();
 }
 
-export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runPick(sim: SimWorld, id: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = armPreconditions(sim);
   if (pre) return pre;
   const e = sim.entity(id);
@@ -144,3 +145,6 @@ export async function pick(sim: SimWorld, id: string, opts: SkillOptions = {}): 
     throw err;
   }
 }
+
+/** pick, answering for everything that happened while it ran (see incidents.ts). */
+export const pick = tracked(runPick, (_sim: SimWorld, id: string) => [id]);

@@ -6,8 +6,9 @@ import type { Joints } from '../body/arm-kinematics';
 import { QUERY } from '../groups';
 import { geoObjects } from '../perception/geo';
 import { recordPlacement } from '../perception/observe';
-import { isInside, supportOf } from '../perception/relations';
+import { slipReason } from '../body/grasp';
 import { aabbToWorld } from '../world/entity';
+import { locationOf } from '../world/location';
 import type { SimWorld } from '../world/sim-world';
 import { SkillInterrupt } from '../world/types';
 import {
@@ -27,6 +28,7 @@ import { armPreconditions, displayName, interruptOutcome, observationProblem } f
 import { APPROACH } from './grasp-plan';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
 import { contentsOf, liftTo } from './pick';
+import { describePlace, settle, tracked } from './incidents';
 
 export type PlaceTarget = { kind: 'object'; id: string; relation?: 'on' | 'in' } | { kind: 'point'; point: Vec3; label?: string };
 
@@ -38,6 +40,8 @@ interface PlaceRegion {
   /** Height to release from (object bottom). */
   releaseY: number;
   container: string | undefined;
+  /** What the object should end up resting on or in. */
+  support: string;
   desired: Vec3;
   label: string;
 }
@@ -70,6 +74,7 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
       restY: s.box.max.y,
       releaseY: s.box.max.y + 0.012,
       container: undefined,
+      support: s.id,
       desired: target.point,
       label: target.label ?? `the point on ${s.id}`,
     };
@@ -95,6 +100,7 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
       // Open containers: drop from just above the rim. Cupboards: set it down inside.
       releaseY: enclosed ? interior.min.y + 0.012 : Math.max(interior.min.y + 0.012, sim.aabb(target.id).max.y + 0.012),
       container: target.id,
+      support: target.id,
       desired: aabbCenter(interior),
       label: name,
     };
@@ -121,7 +127,16 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
     );
     const inward = normalize(sub(v3(c.x, near.y, c.z), near));
     const desired = add(near, scale(inward, Math.min(0.25, Math.hypot(c.x - near.x, c.z - near.z))));
-    return { box: best, relation: 'on', restY: best.max.y, releaseY: best.max.y + 0.012, container: undefined, desired, label: name };
+    return {
+      box: best,
+      relation: 'on',
+      restY: best.max.y,
+      releaseY: best.max.y + 0.012,
+      container: undefined,
+      support: target.id,
+      desired,
+      label: name,
+    };
   }
   if (wantIn) return failure('invalid_argument', `${name} is not a container; things cannot be put inside it`);
   // Small things without a surface (a plate, a book): place on top of their box.
@@ -132,6 +147,7 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
     restY: box.max.y,
     releaseY: box.max.y + 0.012,
     container: undefined,
+    support: target.id,
     desired: aabbCenter(box),
     label: name,
   };
@@ -188,7 +204,7 @@ function* spiral(step: number, maxR: number): Generator<[number, number]> {
   }
 }
 
-export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = armPreconditions(sim);
   if (pre) return pre;
   if (!sim.grasp) return failure('hand_empty', 'the hand is empty: pick something up first');
@@ -298,38 +314,58 @@ export async function place(sim: SimWorld, target: PlaceTarget, opts: SkillOptio
       `no free space ${region.relation === 'in' ? 'in' : 'on'} ${region.label} for ${held}`,
     );
   }
+  // A slip on the way is the end of the placement: the motion stops at once and
+  // the outcome says where the object went, not where it was meant to go.
+  const lost = new AbortController();
+  const stopOnSlip = sim.events.onEvent((e) => {
+    if ((e.type === 'object_dropped' || e.type === 'physics_fault') && e.object === heldId) lost.abort();
+  });
+  const moving = { signal: opts.signal ? AbortSignal.any([opts.signal, lost.signal]) : lost.signal };
   try {
-    await liftTo(sim, Math.max(chosen.above.y, tcp.p.y), opts);
-    await moveJoints(sim, chosen.joints, opts);
-    await followLine(sim, chosen.down, opts);
+    await liftTo(sim, Math.max(chosen.above.y, tcp.p.y), moving);
+    await moveJoints(sim, chosen.joints, moving);
+    await followLine(sim, chosen.down, moving);
+    stopOnSlip();
     sim.releaseGrasp();
     await gripperTo(sim, Math.min(armConfig(sim).gripperMaxOpening, sim.body.opening + 0.03), opts);
     await moveLine(sim, { position: chosen.above, pitch: chosen.pitch, roll }, region.label, opts);
-    await sim.idle(1.0, { ...opts, until: () => sim.isAtRest() });
   } catch (err) {
+    if (err instanceof SkillInterrupt && lost.signal.aborted && !opts.signal?.aborted) {
+      sim.halt();
+      const slip = sim.lastSlip;
+      await settle(sim);
+      return failure(
+        'slipped',
+        `${held} slipped out of the fingers on the way to ${region.label}${slip?.object === heldId ? `: ${slipReason(slip)}` : ''}; it is now ${describePlace(locationOf(sim, heldId))}`,
+      );
+    }
     if (err instanceof SkillInterrupt) return interruptOutcome(sim, err, `placing ${held}`);
     if (err instanceof MotionFailure) return failure('out_of_reach', `cannot place ${held}: ${err.message}`);
     throw err;
+  } finally {
+    stopOnSlip();
   }
+  await settle(sim);
   recordPlacement(sim, heldId);
-  const all = geoObjects(sim);
-  const me = all.find((g) => g.id === heldId)!;
-  if (region.container) {
-    const c = all.find((g) => g.id === region.container)!;
-    if (!isInside(me, c)) return failure('placement_failed', `${held} was released over ${region.label} but did not end up inside it`);
-    return success(`put ${held} into ${region.label}`, { object: heldId, container: region.container });
-  }
-  const support = supportOf(me, all);
-  if (target.kind === 'object' && support?.id !== target.id) {
+  const now = locationOf(sim, heldId);
+  const where = describePlace(now);
+  const arrived = (now.kind === 'in' || now.kind === 'on') && now.id === region.support && now.kind === region.relation;
+  if (!arrived) {
     return failure(
       'placement_failed',
-      `${held} was released on ${region.label} but ended up ${support ? `${support.relation} ${support.id}` : 'falling off'}`,
+      `${held} was released ${region.relation === 'in' ? 'over' : 'on'} ${region.label} but is now ${where}`,
+      { object: heldId, now: where },
     );
   }
   const p = sim.pose(heldId).p;
-  return success(`placed ${held} on ${support?.id ?? region.label}`, {
-    object: heldId,
-    on: support?.id,
-    position: [round(p.x), round(p.y), round(p.z)],
-  });
+  return region.relation === 'in'
+    ? success(`put ${held} into ${region.label}`, { object: heldId, container: region.support })
+    : success(`placed ${held} on ${region.support}`, {
+        object: heldId,
+        on: region.support,
+        position: [round(p.x), round(p.y), round(p.z)],
+      });
 }
+
+/** place, answering for everything that happened while it ran (see incidents.ts). */
+export const place = tracked(runPlace, (sim) => [sim.heldId()]);

@@ -8,6 +8,7 @@ import { SkillInterrupt, type PlantReading, type SimWorld } from '../world/sim-w
 import { interruptOutcome } from './common';
 import { basePreconditions } from './navigation';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { tracked } from './incidents';
 
 function locationOfKind(sim: SimWorld, kind: string) {
   return [...sim.locations.values()].find((l) => l.kind === kind);
@@ -44,7 +45,7 @@ async function drive(sim: SimWorld, to: Vec3, yaw: number, reverse: boolean, opt
   }
 }
 
-export async function dock(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runDock(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = basePreconditions(sim);
   if (pre) return pre;
   if (sim.body.docked) return failure('already_done', 'the robot is already docked');
@@ -72,7 +73,7 @@ export async function dock(sim: SimWorld, opts: SkillOptions = {}): Promise<Skil
   return success(`docked at ${station.id}`, { battery: round(sim.battery.percent, 1) });
 }
 
-export async function undock(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runUndock(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOutcome> {
   const pre = basePreconditions(sim);
   if (pre) return pre;
   const entry = locationOfKind(sim, 'entry');
@@ -91,7 +92,7 @@ export async function undock(sim: SimWorld, opts: SkillOptions = {}): Promise<Sk
   return success(`undocked; now at ${entry.id}`);
 }
 
-export async function charge(sim: SimWorld, targetPercent = 100, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runCharge(sim: SimWorld, targetPercent = 100, opts: SkillOptions = {}): Promise<SkillOutcome> {
   if (!sim.body.docked) return failure('not_docked', 'charging happens at the dock; dock first');
   if (targetPercent <= 0 || targetPercent > 100) return failure('invalid_argument', 'the target charge must be between 1 and 100 percent');
   const from = sim.battery.percent;
@@ -150,7 +151,7 @@ function describeReading(r: PlantScan): string {
   return `${r.plant} (${what}${r.symptoms !== 'none' ? `: ${r.symptoms}` : ''})`;
 }
 
-export async function scan(sim: SimWorld, poi: string | undefined, opts: SkillOptions = {}): Promise<SkillOutcome> {
+async function runScan(sim: SimWorld, poi: string | undefined, opts: SkillOptions = {}): Promise<SkillOutcome> {
   if (sim.estop) return failure('estop', 'the emergency stop is pressed');
   const here = sim.body.at ? sim.locations.get(sim.body.at) : undefined;
   if (!here || here.kind !== 'poi') {
@@ -191,3 +192,15 @@ export async function scan(sim: SimWorld, poi: string | undefined, opts: SkillOp
   const list = readings.length ? `: ${readings.map(describeReading).join('; ')}` : '';
   return success(`scanned ${here.id}, ${readings.length} plant${readings.length === 1 ? '' : 's'}${list}`, { poi: here.id, readings });
 }
+
+/** dock, answering for everything that happened while it ran (see incidents.ts). */
+export const dock = tracked(runDock, () => []);
+
+/** undock, answering for everything that happened while it ran (see incidents.ts). */
+export const undock = tracked(runUndock, () => []);
+
+/** charge, answering for everything that happened while it ran (see incidents.ts). */
+export const charge = tracked(runCharge, () => []);
+
+/** scan, answering for everything that happened while it ran (see incidents.ts). */
+export const scan = tracked(runScan, () => []);

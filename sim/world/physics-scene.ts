@@ -103,6 +103,19 @@ export class PhysicsScene {
     return surfacesAt(this.entity(id), this.pose(id));
   }
 
+  /**
+   * Brings scene queries (rays, shape casts) up to date after bodies were moved
+   * by hand, without advancing time: a zero-length step refreshes the broad
+   * phase, so a perceive right after an object was carried off sees the new spot.
+   */
+  refreshQueries(): void {
+    const dt = this.world.timestep;
+    this.world.timestep = 0;
+    this.world.step();
+    this.world.timestep = dt;
+    this.version++;
+  }
+
   /** Moves a door or drawer to an opening value: next-step target, or at once. */
   setDoorValue(e: Entity, value: number, teleport = false): void {
     if (!e.door) return;

@@ -1,9 +1,10 @@
 // The robot as the scene starts it: its links in the physics world, its body
 // state (base pose, joints, fingers) and its battery.
 import type { ResolvedScene } from '../../scenes/resolve';
-import { type Pose, fromTuple, qYaw, rad } from '../math';
+import type { ArmConfig, Location } from '../../scenes/schema';
+import { type Pose, distXZ, fromTuple, qYaw, rad, wrapAngle } from '../math';
 import type { Rapier, RAPIER } from '../rapier';
-import { jointsFromDeg } from '../body/arm-kinematics';
+import { type Joints, jointsFromDeg } from '../body/arm-kinematics';
 import { Battery } from '../body/battery';
 import { BodyLinks } from '../body/links';
 import type { BodyState } from './types';
@@ -24,11 +25,13 @@ export function buildRobot(R: Rapier, world: RAPIER.World, scene: ResolvedScene)
     basePose: pose,
     q: arm ? jointsFromDeg(arm.postures[rs.posture]!) : undefined,
     opening: arm ? arm.gripperMaxOpening : 0,
-    posture: arm ? rs.posture : undefined,
+    posture: undefined,
     docked: rs.docked,
     baseMoves: 0,
-    at: rs.at,
+    at: undefined,
   };
+  body.posture = arm && body.q ? postureOf(arm, body.q) : undefined;
+  body.at = placeAt(scene.scene.locations, pose);
   links.apply(pose, body.q, body.opening, true);
   const b = scene.robot.battery;
   const battery = new Battery(
@@ -37,4 +40,36 @@ export function buildRobot(R: Rapier, world: RAPIER.World, scene: ResolvedScene)
   );
   battery.charging = rs.docked;
   return { links, body, battery };
+}
+
+/**
+ * Paper 003's snapshot tolerances: the arm is in a named posture when every
+ * joint is within 0.01 rad of it, and the robot is at a place when its base
+ * stands within 0.2 m of the place's pose. Otherwise the answer is "unknown":
+ * a label never outlives the state it names.
+ */
+export const POSTURE_TOLERANCE = 0.01;
+export const AT_TOLERANCE = 0.2;
+
+/** The named posture the joints are in, or undefined. Yaw and roll compare modulo a full turn. */
+export function postureOf(arm: ArmConfig, q: Joints): string | undefined {
+  for (const [name, deg] of Object.entries(arm.postures)) {
+    const p = jointsFromDeg(deg);
+    const near = q.every((v, i) => {
+      const d = i === 0 || i === 4 ? wrapAngle(v - p[i]!) : v - p[i]!;
+      return Math.abs(d) <= POSTURE_TOLERANCE;
+    });
+    if (near) return name;
+  }
+  return undefined;
+}
+
+/** The named place the base stands at (nearest within AT_TOLERANCE), or undefined. */
+export function placeAt(locations: readonly Location[], pose: Pose): string | undefined {
+  let best: { id: string; d: number } | undefined;
+  for (const l of locations) {
+    const d = distXZ(fromTuple(l.pose.position), pose.p);
+    if (d <= AT_TOLERANCE && (!best || d < best.d || (d === best.d && l.id < best.id))) best = { id: l.id, d };
+  }
+  return best?.id;
 }

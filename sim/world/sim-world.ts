@@ -5,7 +5,7 @@
 // (sim/perception) operate on it.
 import type { ResolvedScene } from '../../scenes/resolve';
 import type { SceneEvent } from '../../scenes/schema';
-import { type Pose, type Vec3, dist, fromTuple, scale, sub, v3 } from '../math';
+import { type Pose, type Vec3, fromTuple, scale, sub, v3 } from '../math';
 import { type Rapier, loadRapier } from '../rapier';
 import { Rng } from '../rng';
 import type { Battery, BatteryLevel } from '../body/battery';
@@ -17,7 +17,7 @@ import { GROUPS } from '../groups';
 import { Controllers } from './controllers';
 import { type WorldBounds, guardWorld, worldBounds } from './guard';
 import { PhysicsScene } from './physics-scene';
-import { buildRobot } from './robot-body';
+import { buildRobot, placeAt, postureOf } from './robot-body';
 import { runProcesses } from './processes';
 import { type SceneStateSnap, applySceneState, captureSceneState } from './snapshot';
 import {
@@ -200,6 +200,10 @@ export class SimWorld extends PhysicsScene {
       ? { baseMoved: false, armMoved: false, driven: 0 }
       : this.ctl.advance(this.body, dt, (id, value) => this.setDoorValue(this.entity(id), value));
     const { baseMoved, armMoved, driven } = moved;
+    // Labels follow the state: the posture from the joints, the place from the base pose.
+    const arm = this.scene.robot.arm;
+    if (armMoved && arm && this.body.q) this.body.posture = postureOf(arm, this.body.q);
+    if (baseMoved) this.updateLocation();
     this.armMovedThisStep = armMoved;
     let links: LinkPoses | undefined;
     if (baseMoved || armMoved) {
@@ -240,7 +244,7 @@ export class SimWorld extends PhysicsScene {
       if (this.isHeld(f.object)) this.releaseGrasp();
       this.post({ type: 'physics_fault', object: f.object, reason: f.reason });
     }
-    this.world.propagateModifiedBodyPositionsToColliders();
+    this.refreshQueries();
   }
 
   get armMoving(): boolean {
@@ -302,6 +306,19 @@ export class SimWorld extends PhysicsScene {
     return !awake;
   }
 
+  /** Nothing moves but what the hand holds (awake bodies slower than 1 cm/s and 0.1 rad/s count as still). */
+  objectsSettled(): boolean {
+    let moving = false;
+    const held = this.grasp?.body;
+    this.world.forEachActiveRigidBody((b) => {
+      if (moving || !b.isDynamic() || b.handle === held) return;
+      const v = b.linvel();
+      const w = b.angvel();
+      if (v.x * v.x + v.y * v.y + v.z * v.z > 1e-4 || w.x * w.x + w.y * w.y + w.z * w.z > 1e-2) moving = true;
+    });
+    return !moving;
+  }
+
   /**
    * Advances time without stepping physics: valid only while everything is at
    * rest. Battery, scheduled events and appliance processes still run.
@@ -357,7 +374,7 @@ export class SimWorld extends PhysicsScene {
         b.setTranslation(fromTuple(event.to), true);
         b.setLinvel(v3(), true);
         b.setAngvel(v3(), true);
-        this.version++;
+        this.refreshQueries();
         return this.post({ type: 'object_moved', object: e.id, by: event.by, to: event.to });
       }
       case 'set_battery':
@@ -441,14 +458,9 @@ export class SimWorld extends PhysicsScene {
     return Math.hypot(p.x - b.x, p.z - b.z);
   }
 
-  /** Hands a new location label to the robot if it now stands at one. */
+  /** The place the robot stands at, from its base pose (see robot-body.ts). */
   updateLocation(): void {
-    let best: { id: string; d: number } | undefined;
-    for (const l of this.locations.values()) {
-      const d = dist(fromTuple(l.pose.position), this.body.basePose.p);
-      if (d < 0.35 && (!best || d < best.d)) best = { id: l.id, d };
-    }
-    this.body.at = best?.id;
+    this.body.at = placeAt(this.scene.scene.locations, this.body.basePose);
   }
 }
 
