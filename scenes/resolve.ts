@@ -12,6 +12,7 @@ import {
   Scene as SceneSchema,
   type SceneObject,
 } from './schema';
+import { SCENE_LIMITS } from './limits';
 import { SceneDataError, describeIssues, didYouMean } from './validation';
 
 export interface ResolvedObject extends Omit<ObjectType, 'type' | 'states'> {
@@ -43,7 +44,29 @@ function defaultStates(p: Properties, given: ObjectStates): Required<ObjectState
   };
 }
 
+/** Rejects absurd sizes before validating item by item (a million objects would exhaust memory first). */
+function precheckSizes(data: unknown, source: string): void {
+  if (!data || typeof data !== 'object') return;
+  const d = data as Record<string, unknown>;
+  const caps: Array<[string, number]> = [
+    ['objects', SCENE_LIMITS.objects],
+    ['people', SCENE_LIMITS.people],
+    ['locations', SCENE_LIMITS.locations],
+    ['referencePositions', SCENE_LIMITS.referencePositions],
+    ['events', SCENE_LIMITS.events],
+    ['notes', SCENE_LIMITS.notes],
+    ['userInfo', SCENE_LIMITS.userInfo],
+  ];
+  for (const [field, max] of caps) {
+    const v = d[field];
+    if (Array.isArray(v) && v.length > max) {
+      throw new SceneDataError(source, [`${field}: ${v.length} entries; at most ${max} per scene (see scenes/README.md, Limits)`]);
+    }
+  }
+}
+
 export function parseScene(data: unknown, source: string): Scene {
+  precheckSizes(data, source);
   const parsed = SceneSchema.safeParse(data);
   if (!parsed.success) throw new SceneDataError(source, describeIssues(parsed.error));
   return parsed.data;
@@ -138,8 +161,86 @@ export function resolveScene(scene: Scene, catalogue: Catalogue, robots: Readonl
   for (const p of scene.people) {
     if (ids.has(p.id)) problems.push(`people: id "${p.id}" is already an object id`);
   }
+  problems.push(...boundsProblems(scene), ...eventProblems(scene, byId));
+  if (!problems.length) problems.push(...chainProblems(scene));
   if (problems.length || !robot) throw new SceneDataError(source, problems);
   return { scene, robot, objects };
+}
+
+/** Every position inside the floor's extent and between the floor and the ceiling height. */
+function boundsProblems(scene: Scene): string[] {
+  const [hx, hz] = [scene.floor.size[0] / 2, scene.floor.size[1] / 2];
+  const out: string[] = [];
+  const check = (field: string, p: readonly [number, number, number] | undefined, y = true): void => {
+    if (!p) return;
+    const [x, py, z] = p;
+    if (!(Math.abs(x) <= hx) || !(Math.abs(z) <= hz)) {
+      out.push(`${field}: [${p.join(', ')}] lies outside the floor (x within ±${hx} m, z within ±${hz} m); move it or enlarge floor.size`);
+    } else if (y && !(py >= 0 && py <= SCENE_LIMITS.heightMetres)) {
+      out.push(`${field}: height ${py} m is outside 0–${SCENE_LIMITS.heightMetres} m`);
+    }
+  };
+  scene.objects.forEach((o, i) => check(`objects[${i}].position`, o.position, !o.on && !o.in));
+  scene.locations.forEach((l, i) => check(`locations[${i}].pose.position`, l.pose.position));
+  scene.referencePositions.forEach((r, i) => check(`referencePositions[${i}].position`, r.position));
+  scene.people.forEach((p, i) => {
+    check(`people[${i}].position`, p.position);
+    if (Array.isArray(p.gaze)) check(`people[${i}].gaze`, p.gaze as [number, number, number]);
+  });
+  check('robot.pose.position', scene.robot.pose?.position);
+  scene.events.forEach((e, i) => {
+    if (e.event.type === 'object_moved') check(`events[${i}].event.to`, e.event.to);
+  });
+  return out;
+}
+
+/** Scheduled events name things that exist and can do what the event says. */
+function eventProblems(scene: Scene, objects: ReadonlyMap<string, ResolvedObject>): string[] {
+  const people = new Set(scene.people.map((p) => p.id));
+  const out: string[] = [];
+  scene.events.forEach((e, i) => {
+    const ev = e.event;
+    if (ev.type === 'object_moved') {
+      const o = objects.get(ev.object);
+      if (!o) out.push(`events[${i}].event.object: no object "${ev.object}" in this scene.${didYouMean(ev.object, objects.keys())}`);
+      else if (o.fixed)
+        out.push(`events[${i}].event.object: "${ev.object}" (${o.type}) is fixed in place; only movable objects can be moved`);
+      if (ev.by !== undefined && !people.has(ev.by))
+        out.push(`events[${i}].event.by: no person "${ev.by}" in this scene.${didYouMean(ev.by, people)}`);
+    }
+    if (ev.type === 'person_said' && ev.person !== undefined && !people.has(ev.person)) {
+      out.push(`events[${i}].event.person: no person "${ev.person}" in this scene.${didYouMean(ev.person, people)}`);
+    }
+  });
+  return out;
+}
+
+/** on/in chains end on something placed by position, without cycles, at most SCENE_LIMITS.nesting deep. */
+function chainProblems(scene: Scene): string[] {
+  const byId = new Map(scene.objects.map((o) => [o.id, o]));
+  const inCycle = new Set<string>();
+  const out: string[] = [];
+  scene.objects.forEach((o, i) => {
+    const rel = o.in ? 'in' : o.on ? 'on' : undefined;
+    if (!rel || inCycle.has(o.id)) return;
+    const path = [o.id];
+    for (let next = o.in ?? o.on; next; next = byId.get(next)?.in ?? byId.get(next)?.on) {
+      if (path.includes(next)) {
+        const cycle = path.slice(path.indexOf(next));
+        for (const c of cycle) inCycle.add(c);
+        out.push(
+          `objects[${i}].${rel}: "${o.id}" would rest on itself: ${[...cycle, next].join(' -> ')}; give one of them a "position" instead`,
+        );
+        return;
+      }
+      path.push(next);
+      if (path.length - 1 > SCENE_LIMITS.nesting) {
+        out.push(`objects[${i}].${rel}: "${o.id}" is nested more than ${SCENE_LIMITS.nesting} deep; see scenes/README.md, Limits`);
+        return;
+      }
+    }
+  });
+  return out;
 }
 
 export const SceneJsonSchema = (): unknown => z.toJSONSchema(SceneSchema, { io: 'input' });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScene } from './load';
-import { builtinScene, listScenes } from './registry';
+import { builtinScene, listScenes, resolveSceneData } from './registry';
 import { SCHEMA_FILES, schemaPath, schemaText } from './tools/export-schema';
 import { SceneDataError } from './validation';
 
@@ -65,5 +65,75 @@ describe('scenes', () => {
     expect(await loadError(tempFile('j.json', '{ "id": '))).toMatch(/not valid JSON/);
     expect(await loadError('/nonexistent/scene.json')).toMatch(/no such file/);
     expect(await loadError('tabletop/fruit')).toMatch(/did you mean "tabletop\/fruits"/i);
+  });
+});
+
+describe('scene validation (issue 10, class 10): everything a scene refers to is checked at load', () => {
+  const base = (): Record<string, unknown> => {
+    const s = JSON.parse(readFileSync(join(import.meta.dirname, 'data/tabletop/fruits.json'), 'utf8')) as Record<string, unknown>;
+    delete s['$schema'];
+    return { ...s, id: 'mine/fruits' };
+  };
+  const objects = (s: Record<string, unknown>) => s['objects'] as Array<Record<string, unknown>>;
+
+  it('rejects an object_moved event naming an unknown or a fixed object, and a speaker who is not there', async () => {
+    const unknown = { ...base(), events: [{ at: 1, event: { type: 'object_moved', object: 'lemonn_1', to: [0.3, 0.8, 0] } }] };
+    expect(await loadError(tempFile('e1.json', JSON.stringify(unknown)))).toMatch(
+      /events\[0\]\.event\.object: no object "lemonn_1".*did you mean "lemon_1"/i,
+    );
+    const fixed = { ...base(), events: [{ at: 1, event: { type: 'object_moved', object: 'table_1', to: [0.3, 0.8, 0] } }] };
+    expect(await loadError(tempFile('e2.json', JSON.stringify(fixed)))).toMatch(/events\[0\]\.event\.object: "table_1" .*fixed in place/);
+    const said = { ...base(), events: [{ at: 1, event: { type: 'person_said', person: 'bob', text: 'hi' } }] };
+    expect(await loadError(tempFile('e3.json', JSON.stringify(said)))).toMatch(/events\[0\]\.event\.person: no person "bob"/);
+  });
+
+  it('rejects an on/in cycle with one line naming the field', async () => {
+    const s = base();
+    const objs = objects(s).map((o) => ({ ...o }));
+    const bowl = objs.find((o) => o['id'] === 'bowl_1')!;
+    const lemon = objs.find((o) => o['id'] === 'lemon_1')!;
+    delete lemon['on'];
+    lemon['in'] = 'bowl_1';
+    delete bowl['on'];
+    bowl['on'] = 'lemon_1';
+    const msg = await loadError(tempFile('c.json', JSON.stringify({ ...s, objects: objs })));
+    expect(msg.split('\n')).toHaveLength(1);
+    expect(msg).toMatch(/objects\[\d+\]\.(on|in): "(bowl_1|lemon_1)" would rest on itself: .*-> .*; give one of them a "position"/);
+  });
+
+  it('rejects coordinates beyond the world and absurd numbers instead of turning poses into NaN', async () => {
+    const far = base();
+    const objs = objects(far).map((o, i) => (i === 0 ? { ...o, position: [1e300, 0, 0] } : o));
+    expect(await loadError(tempFile('f.json', JSON.stringify({ ...far, objects: objs })))).toMatch(
+      /objects\[0\]\.position: .* lies outside the floor/,
+    );
+    const floor = { ...base(), floor: { size: [1e6, 6] } };
+    expect(await loadError(tempFile('g.json', JSON.stringify(floor)))).toMatch(/floor\.size\[0\]/);
+    const moved = { ...base(), events: [{ at: 1, event: { type: 'object_moved', object: 'lemon_1', to: [0.3, 1e9, 0] } }] };
+    expect(await loadError(tempFile('h.json', JSON.stringify(moved)))).toMatch(/events\[0\]\.event\.to: height/);
+  });
+
+  it('rejects sizes beyond the documented limits before building anything', async () => {
+    const many = base();
+    const lemon = objects(many).find((o) => o['id'] === 'lemon_1')!;
+    const objs = Array.from({ length: 1_000_000 }, (_, i) => ({ ...lemon, id: `lemon_${i + 2}` }));
+    let msg = '';
+    try {
+      resolveSceneData({ ...many, objects: objs }, 'big.json');
+    } catch (e) {
+      msg = (e as Error).message;
+    }
+    expect(msg).toMatch(/objects: 1000000 entries; at most 500 per scene/);
+    const big = tempFile('big.json', JSON.stringify({ ...base(), notes: ['x'.repeat(2_100_000)] }));
+    expect(await loadError(big)).toMatch(/at most 2000000 bytes/);
+    const deep = base();
+    const chain = Array.from({ length: 10 }, (_, i) => ({
+      id: `box_${i}`,
+      type: 'storage_container',
+      ...(i ? { in: `box_${i - 1}` } : { on: 'table_1' }),
+    }));
+    expect(await loadError(tempFile('d.json', JSON.stringify({ ...deep, objects: [...objects(deep), ...chain] })))).toMatch(
+      /nested more than 8 deep/,
+    );
   });
 });

@@ -3,9 +3,12 @@
 // (scenes/scene.schema.json) for editors. Units SI, Y up, metres, degrees for
 // hand-written angles. Robot frames: forward +X, left -Z, up +Y (ROS x, z, -y).
 import { z } from 'zod';
+import { SCENE_LIMITS as L } from './limits';
 
 export const Vec3 = z.tuple([z.number(), z.number(), z.number()]).describe('[x, y, z] in metres (Y up)');
 export const Vec2 = z.tuple([z.number(), z.number()]).describe('[x, z] in metres on the floor plane');
+const Text = z.string().max(L.textChars, `at most ${L.textChars} characters`);
+const list = <T extends z.ZodType>(item: T, max: number, what: string) => z.array(item).max(max, `at most ${max} ${what} per scene`);
 export const Color = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, 'a colour must look like "#rrggbb"')
@@ -246,7 +249,7 @@ export const SceneObject = z
     in: Id.optional().describe('rest inside this receptacle'),
     yaw: z.number().default(0).describe('degrees'),
     color: Color.optional(),
-    mass: z.number().positive().optional(),
+    mass: z.number().positive().max(L.massKg, `at most ${L.massKg} kg`).optional(),
     state: ObjectStates.optional(),
     attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     hidden: z.boolean().optional().describe('not named to the model up front (a distractor it must discover)'),
@@ -274,7 +277,7 @@ export const Person = z
     name: z.string(),
     position: Vec3.describe('feet position'),
     yaw: z.number().default(0),
-    height: z.number().positive().default(1.7),
+    height: z.number().positive().max(L.personHeightMetres, `at most ${L.personHeightMetres} m`).default(1.7),
     gaze: z.union([z.literal('robot'), z.literal('away'), Vec3]).default('away'),
     handsFree: z.boolean().default(true),
     known: z.boolean().default(true).describe('the robot has this face on record'),
@@ -286,7 +289,7 @@ export type Person = z.infer<typeof Person>;
 export const SceneEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('estop_pressed') }).strict(),
   z.object({ type: z.literal('estop_released') }).strict(),
-  z.object({ type: z.literal('person_said'), person: z.string().optional(), text: z.string() }).strict(),
+  z.object({ type: z.literal('person_said'), person: z.string().optional(), text: Text }).strict(),
   z.object({ type: z.literal('object_moved'), object: z.string(), to: Vec3, by: z.string().optional() }).strict(),
   z.object({ type: z.literal('set_battery'), percent: z.number().min(0).max(100) }).strict(),
 ]);
@@ -296,11 +299,17 @@ export const Scene = z
   .object({
     $schema: z.string().optional(),
     id: z.string().regex(/^[a-z][a-z0-9_-]*(\/[a-z][a-z0-9_-]*)?$/, 'a scene id looks like "kitchen" or "tabletop/fruits"'),
-    title: z.string(),
-    description: z.string(),
+    title: Text,
+    description: Text,
     paper: z.string().optional().describe('which paper and section the scene comes from'),
     floor: z
-      .object({ size: Vec2, color: Color.default('#9a9a9a'), kind: z.enum(['floor', 'grass']).default('floor') })
+      .object({
+        size: z
+          .tuple([z.number().positive().max(L.floorMetres), z.number().positive().max(L.floorMetres)])
+          .describe(`[x, z] extent of the floor in metres, each at most ${L.floorMetres}`),
+        color: Color.default('#9a9a9a'),
+        kind: z.enum(['floor', 'grass']).default('floor'),
+      })
       .strict()
       .default({ size: [6, 6], color: '#9a9a9a', kind: 'floor' }),
     robot: z
@@ -322,10 +331,10 @@ export const Scene = z
           .default({ percent: 100, low: 30, critical: 10, drainScale: 1 }),
       })
       .strict(),
-    objects: z.array(SceneObject),
-    locations: z.array(Location).default([]),
-    referencePositions: z.array(ReferencePosition).default([]),
-    people: z.array(Person).default([]),
+    objects: list(SceneObject, L.objects, 'objects'),
+    locations: list(Location, L.locations, 'locations').default([]),
+    referencePositions: list(ReferencePosition, L.referencePositions, 'reference positions').default([]),
+    people: list(Person, L.people, 'people').default([]),
     perception: z
       .object({
         partialObservability: z.boolean().default(false).describe('the robot knows what is on a surface only after perceiving it there'),
@@ -334,9 +343,15 @@ export const Scene = z
       .default({ partialObservability: false }),
     toolSet: z.string().describe('default tool set for this scene'),
     toolSets: z.array(z.string()).default([]).describe('other tool sets that fit this scene'),
-    userInfo: z.array(z.string()).default([]).describe('facts about the user (RAIDER §5.1)'),
-    events: z.array(z.object({ at: z.number().min(0), event: SceneEvent }).strict()).default([]),
-    notes: z.array(z.string()).default([]).describe('domain knowledge for prompts (affordances, constraints)'),
+    userInfo: list(Text, L.userInfo, 'user facts').default([]).describe('facts about the user (RAIDER §5.1)'),
+    events: list(
+      z.object({ at: z.number().min(0).max(L.eventSeconds, `at most ${L.eventSeconds} s after the start`), event: SceneEvent }).strict(),
+      L.events,
+      'scheduled events',
+    ).default([]),
+    notes: list(Text, L.notes, 'notes')
+      .default([])
+      .describe('what is true of the scene at load time, for prompts (affordances, constraints); never a hint at the task'),
   })
   .strict();
 export type Scene = z.infer<typeof Scene>;
