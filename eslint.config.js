@@ -1,5 +1,6 @@
 import tseslint from 'typescript-eslint';
 import layers from './eslint-rules/layers.js';
+import { ROBOT_VOICE, truthRestrictions } from './eslint-rules/truth.js';
 
 export default tseslint.config(
   { ignores: ['scratch/**', 'node_modules/', 'dist/', 'out/', 'coverage/', 'renderer/dist/', 'test-results/'] },
@@ -22,5 +23,10 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       '@typescript-eslint/await-thenable': 'error',
     },
+  },
+  // The belief rule: what the robot tells a tool never comes from ground truth (eslint-rules/truth.js).
+  {
+    files: ROBOT_VOICE,
+    rules: { 'no-restricted-imports': ['error', truthRestrictions] },
   },
 );

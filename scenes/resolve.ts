@@ -194,9 +194,11 @@ function boundsProblems(scene: Scene): string[] {
   return out;
 }
 
-/** Scheduled events name things that exist and can do what the event says. */
+/**
+ * Scheduled events name things that exist and can do what the event says. A
+ * speaker or mover is a label (an operator need not stand in the scene).
+ */
 function eventProblems(scene: Scene, objects: ReadonlyMap<string, ResolvedObject>): string[] {
-  const people = new Set(scene.people.map((p) => p.id));
   const out: string[] = [];
   scene.events.forEach((e, i) => {
     const ev = e.event;
@@ -205,11 +207,6 @@ function eventProblems(scene: Scene, objects: ReadonlyMap<string, ResolvedObject
       if (!o) out.push(`events[${i}].event.object: no object "${ev.object}" in this scene.${didYouMean(ev.object, objects.keys())}`);
       else if (o.fixed)
         out.push(`events[${i}].event.object: "${ev.object}" (${o.type}) is fixed in place; only movable objects can be moved`);
-      if (ev.by !== undefined && !people.has(ev.by))
-        out.push(`events[${i}].event.by: no person "${ev.by}" in this scene.${didYouMean(ev.by, people)}`);
-    }
-    if (ev.type === 'person_said' && ev.person !== undefined && !people.has(ev.person)) {
-      out.push(`events[${i}].event.person: no person "${ev.person}" in this scene.${didYouMean(ev.person, people)}`);
     }
   });
   return out;

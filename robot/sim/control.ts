@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { fromTuple } from '../../sim/math';
 import { type NameKind, resolveName } from '../../sim/perception/names';
-import { snapshotFacts } from '../../sim/perception/snapshot';
+import { worldFacts } from '../../sim/perception/snapshot';
 import { PacedClock } from '../../sim/world/paced-clock';
 import type { SimWorld, WorldSnapshot } from '../../sim/world/sim-world';
 import type { Vec3Tuple } from '../robot';
@@ -121,7 +121,7 @@ export class SimControl {
 
   /** The semantic facts that hold in the world now, perceived or not. */
   facts(): string[] {
-    return snapshotFacts(this.world);
+    return worldFacts(this.world);
   }
 
   /** An operator's name for a thing, resolved among everything in the world (not only what the robot saw). */

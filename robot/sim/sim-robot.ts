@@ -3,19 +3,16 @@
 // a real stack: name resolution, capability groups, one action at a time. Hosts
 // reach the world itself through SimControl (./control.ts), never through the robot.
 import type { ResolvedScene } from '../../scenes/resolve';
-import { deg, fromTuple, round, toTuple, v3, yawOf } from '../../sim/math';
+import { deg, fromTuple, round, toTuple, v3 } from '../../sim/math';
 import { type Vec3 } from '../../sim/math';
 import { armReach } from '../../sim/body/arm-kinematics';
 import { describeEvent, type SimEvent } from '../../sim/events';
-import { detectObjects } from '../../sim/perception/detection';
-import { distanceBetween, distanceToTarget, robotHumanDistance } from '../../sim/perception/distance';
-import { resolveName } from '../../sim/perception/names';
-import { freePath, gazeAtRobot, handsFree, humansAround, recogniseHumans, servingLocation } from '../../sim/perception/people';
-import { QUERY_RELATIONS, objectProperties, objectState, parseRelation, relationQuery, robotHolding } from '../../sim/perception/queries';
-import { referencePoint } from '../../sim/perception/references';
-import { snapshotFacts } from '../../sim/perception/snapshot';
-import { visibleEntityIds } from '../../sim/perception/visibility';
+import { isKnown } from '../../sim/perception/believed';
+import { look } from '../../sim/perception/observe';
+import { servingLocation } from '../../sim/perception/people';
+import { visiblePersonIds } from '../../sim/perception/visibility';
 import { setOpen, setSwitch, slice } from '../../sim/skills/appliances';
+import { observationProblem } from '../../sim/skills/common';
 import { approachPerson, ask, handover, say, wait } from '../../sim/skills/interaction';
 import { pick, place, planGrasp } from '../../sim/skills/manipulation';
 import { navigate, step } from '../../sim/skills/navigation';
@@ -40,6 +37,7 @@ import type {
   Speech,
   WorldModelApi,
 } from '../robot';
+import { beliefPeople, beliefPerception } from './perception';
 import { SimWorldModel } from './world-model';
 
 /** Runs actions one at a time: a second tool call waits for the first to finish. */
@@ -115,7 +113,7 @@ export class SimRobot implements Robot {
       referencePositions: scene.referencePositions.map((r) => ({ id: r.id, position: r.position, description: r.description })),
       batteryThresholds: { low: scene.robot.battery.low, critical: scene.robot.battery.critical },
     };
-    this.perception = this.makePerception();
+    this.perception = beliefPerception(sim);
     this.speech = {
       say: (text) => this.act(async () => say(sim, text)),
       ask: (q, timeout = 30, signal) => this.act(() => ask(sim, q, timeout, signal ? { signal } : {})),
@@ -132,17 +130,7 @@ export class SimRobot implements Robot {
       };
     }
     if (this.caps.has('people')) {
-      this.people = {
-        around: async () => humansAround(sim),
-        recognize: async () => recogniseHumans(sim),
-        distanceTo: async (p) => robotHumanDistance(sim, p),
-        handsFree: async (p) => handsFree(sim, p),
-        gazeAtRobot: async (p) => gazeAtRobot(sim, p),
-        freePath: async (t) => {
-          const r = freePath(sim, t);
-          return r.free ? { free: true } : { free: false, obstacle: r.obstacle ?? 'an obstacle' };
-        },
-      };
+      this.people = beliefPeople(sim);
     }
     this.events = {
       since: async (id) => sim.events.since(id).map(toEvent),
@@ -154,58 +142,6 @@ export class SimRobot implements Robot {
 
   private act(fn: () => Promise<SkillOutcome>): Promise<Outcome> {
     return this.lock.run(fn);
-  }
-
-  private makePerception(): Perception {
-    const sim = this.sim;
-    const po = sim.scene.scene.perception.partialObservability;
-    /** What a relation query may answer with: what the robot sees, or knows under partial observability. */
-    const pool = (): string[] =>
-      po ? [...sim.knowledge.keys(), ...[...sim.entities.values()].filter((e) => e.fixed).map((e) => e.id)] : visibleEntityIds(sim);
-    return {
-      resolve: async (name, opts = {}) => {
-        const r = resolveName(sim, name, { ...(opts.kinds ? { kinds: opts.kinds } : {}), pool: opts.pool ?? 'all' });
-        return r.ok ? { ok: true, id: r.id, kind: r.kind } : r;
-      },
-      detect: async () =>
-        detectObjects(sim).map((d) => ({
-          id: d.id,
-          name: d.name,
-          category: d.category,
-          distanceM: round(d.distance, 3),
-          position: toTuple(roundV(d.position)),
-        })),
-      distanceTo: async (id) => (sim.people.has(id) ? robotHumanDistance(sim, id) : distanceToTarget(sim, id)),
-      distanceBetween: async (a, b) => distanceBetween(sim, a, b),
-      objectState: async (id) => objectState(sim, id),
-      objectProperties: async (id) => ({ ...objectProperties(sim, id) }),
-      holding: async () => robotHolding(sim),
-      related: async (relation, id) => {
-        const rel = parseRelation(relation);
-        if (!rel) throw new Error(`unknown relation "${relation}"; use one of: ${QUERY_RELATIONS.join(', ')}`);
-        return relationQuery(sim, rel, id, { pool: pool() });
-      },
-      relations: () => QUERY_RELATIONS,
-      snapshot: async () => snapshotFacts(sim),
-      pose: async (id) => {
-        if (sim.entities.has(id)) {
-          const p = sim.pose(id);
-          return { position: toTuple(roundV(p.p)), yawDeg: round(deg(yawOf(p.q)), 1) };
-        }
-        const person = sim.people.get(id);
-        if (person) return { position: toTuple(roundV(person.position)), yawDeg: round(deg(person.yaw), 1) };
-        const loc = sim.locations.get(id);
-        if (loc) return { position: loc.pose.position, yawDeg: loc.pose.yaw };
-        return undefined;
-      },
-      referencePoint: async (name) => {
-        const r = referencePoint(sim, name, (n) => {
-          const res = resolveName(sim, n, { kinds: ['object'] });
-          return res.ok ? res.id : undefined;
-        });
-        return r ? { position: toTuple(roundV(r.position)), label: r.label } : undefined;
-      },
-    };
   }
 
   private makeArm(): Arm {
@@ -227,6 +163,9 @@ export class SimRobot implements Robot {
       moveTool: (pose, signal) => this.act(() => moveTool(sim, fromTuple(pose.position), pose.tiltDeg, o(signal))),
       nudge: (f, l, u, signal) => this.act(() => nudgeTool(sim, f, l, u, o(signal))),
       graspPose: async (id) => {
+        look(sim);
+        const unseen = observationProblem(sim, id);
+        if (unseen) return { ok: false, summary: unseen.summary };
         const r = planGrasp(sim, id);
         if (!r.ok) return { ok: false, summary: r.outcome.summary };
         return { ok: true, pose: { position: toTuple(roundV(r.plan.tcp)), tiltDeg: round(deg(Math.PI - r.plan.pitch), 1) } };
@@ -251,9 +190,14 @@ export class SimRobot implements Robot {
       step: (f, l, t, signal) => this.act(() => step(sim, f, -l, t, o(signal))),
       approach: (target, signal) =>
         this.act(async () => {
-          if (sim.people.has(target)) return approachPerson(sim, target, o(signal));
+          if (sim.people.has(target)) {
+            if (!visiblePersonIds(sim).includes(target)) return { ok: false, code: 'not_perceived', summary: `${target} is not in view` };
+            return approachPerson(sim, target, o(signal));
+          }
           if (sim.locations.has(target)) return navigate(sim, { kind: 'location', id: target }, o(signal));
           // An object: go to the location that serves it, or that serves what it stands on.
+          if (sim.entities.has(target) && !isKnown(sim, target))
+            return { ok: false, code: 'not_perceived', summary: `${target} is not known to the robot` };
           const serving = sim.entities.has(target) ? servingLocation(sim, target) : undefined;
           if (serving) return navigate(sim, { kind: 'location', id: serving.id }, o(signal));
           return { ok: false, code: 'invalid_argument', summary: `no known place to approach ${target} from` };

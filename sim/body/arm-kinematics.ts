@@ -84,9 +84,19 @@ function addScaled(a: Vec3, d: Vec3, s: number): Vec3 {
   return { x: a.x + d.x * s, y: a.y + d.y * s, z: a.z + d.z * s };
 }
 
+/** Where the wrist would have to be for the hand's pitch, and how far the upper arm and forearm reach. */
+export interface WristNeed {
+  /** Wrist to shoulder for this target and pitch, metres. */
+  wrist: number;
+  /** Upper arm + forearm (longest), or their difference (shortest), metres. */
+  limit: number;
+  /** Hand pitch from straight up, radians (π = pointing down). */
+  pitch: number;
+}
+
 export type IkFailure =
-  | { kind: 'out_of_reach'; distance: number; reach: number }
-  | { kind: 'too_close'; distance: number }
+  | ({ kind: 'out_of_reach'; distance: number; reach: number } & WristNeed)
+  | ({ kind: 'too_close'; distance: number } & WristNeed)
   | { kind: 'joint_limit'; joint: (typeof JOINT_NAMES)[number]; value: number };
 
 export type IkResult = { ok: true; joints: Joints } | { ok: false; failure: IkFailure };
@@ -168,8 +178,13 @@ function solvePlanar(g: ArmGeometry, target: IkTarget, yaw: number, horiz: numbe
   const L1 = g.upperArm;
   const L2 = g.forearm;
   const shoulderDist = Math.hypot(horiz, P.y - g.shoulderHeight);
-  if (d > L1 + L2 - 1e-6) return { ok: false, failure: { kind: 'out_of_reach', distance: shoulderDist, reach: armReach(g) } };
-  if (d < Math.abs(L1 - L2) + 1e-6) return { ok: false, failure: { kind: 'too_close', distance: shoulderDist } };
+  const pitch = Math.abs(a3);
+  if (d > L1 + L2 - 1e-6) {
+    return { ok: false, failure: { kind: 'out_of_reach', distance: shoulderDist, reach: armReach(g), wrist: d, limit: L1 + L2, pitch } };
+  }
+  if (d < Math.abs(L1 - L2) + 1e-6) {
+    return { ok: false, failure: { kind: 'too_close', distance: shoulderDist, wrist: d, limit: Math.abs(L1 - L2), pitch } };
+  }
   const phi = Math.atan2(wr, wh); // from vertical toward forward
   const beta = Math.acos(clampUnit((L1 * L1 + d * d - L2 * L2) / (2 * L1 * d)));
   const gamma = Math.acos(clampUnit((L1 * L1 + L2 * L2 - d * d) / (2 * L1 * L2)));

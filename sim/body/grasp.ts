@@ -152,9 +152,19 @@ export class Grasp {
   }
 }
 
-/** A slip in words, with numbers that agree with its kind. */
+/**
+ * A slip in words, with numbers that agree with its kind: the force or torque
+ * the grasp needed against what the fingers hold, and the weight for scale. A
+ * slip whose peak stayed under the limit was pulled out (something held the
+ * object back), and says so rather than quote numbers that contradict it.
+ */
 export function slipReason(s: SlipReport): string {
-  return s.kind === 'torque'
-    ? `it twisted out of the fingers: holding it needed about ${s.needed.toFixed(2)} Nm but the grip holds ${s.limit.toFixed(2)} Nm`
-    : `it slipped from the fingers: it weighs ${s.massKg.toFixed(2)} kg (${(s.massKg * 9.81).toFixed(1)} N) and the gripper holds ${(s.limit / 9.81 / 1.15).toFixed(2)} kg`;
+  if (s.kind === 'torque') {
+    return s.needed > s.limit
+      ? `it twisted out of the fingers: holding it needed about ${s.needed.toFixed(2)} Nm but the grip holds ${s.limit.toFixed(2)} Nm`
+      : 'it twisted out of the fingers: something turned it against the grip';
+  }
+  return s.needed > s.limit
+    ? `it slipped from the fingers: holding it took about ${s.needed.toFixed(1)} N (it weighs ${(s.massKg * 9.81).toFixed(1)} N) but the fingers hold ${s.limit.toFixed(1)} N`
+    : 'it was pulled out of the fingers: something held it back as the arm moved';
 }

@@ -55,6 +55,12 @@ export function personHeight(sim: SimWorld, id: string): number {
 export function personBox(sim: SimWorld, id: string): Aabb {
   const p = sim.people.get(id);
   if (!p) throw new Error(`no person "${id}"`);
+  return personBoxAt(sim, id, p.position);
+}
+
+/** A person's box with the feet at a given position (where the robot saw them). */
+export function personBoxAt(sim: SimWorld, id: string, position: { x: number; y: number; z: number }): Aabb {
+  const p = { position };
   const r = PERSON_RADIUS;
   const h = personHeight(sim, id);
   return {

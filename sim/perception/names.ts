@@ -14,7 +14,10 @@
 // Failures carry a one-line message a language model can act on.
 import { distance as editDistance } from 'fastest-levenshtein';
 import type { SimWorld } from '../world/sim-world';
-import { visibleEntityIds } from './visibility';
+import { knownObjectIds } from './believed';
+import { visibleEntityIds, visiblePersonIds } from './visibility';
+
+export { knownObjectIds };
 
 export type NameKind = 'object' | 'person' | 'location';
 export type MatchKind = 'id' | 'name' | 'type' | 'category' | 'token' | 'typo';
@@ -26,7 +29,12 @@ export type Resolution =
 export interface ResolveOptions {
   /** Which kinds of thing the name may denote (default all three). */
   kinds?: readonly NameKind[];
-  /** Objects to consider: all, those the camera sees now, or those the robot knows of (default all). */
+  /**
+   * What to consider: everything in the world (the operator's and the scorer's
+   * view, never a tool's), what the camera sees now, or what the robot knows
+   * (furniture a priori, objects once perceived). People: everyone, or only
+   * those in view now (a person out of view cannot be measured or served).
+   */
   pool?: 'all' | 'visible' | 'known';
   /** An explicit set of object ids to consider (intersected with `pool`). */
   objects?: Iterable<string>;
@@ -50,6 +58,8 @@ export interface NameCandidate {
 }
 
 const ARTICLES = /^(?:the|a|an|my|our|this|that)\s+/;
+/** Looks like an id: lower-case words joined by "_" ending in a number ("multimeter_2"). */
+const ID_LIKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_\d+$/;
 
 /** Lower case, words separated by single spaces, no leading article. */
 export function normaliseName(s: string): string {
@@ -75,15 +85,6 @@ const hasWord = (bag: Iterable<string>, w: string): boolean => {
   for (const b of bag) if (sameWord(b, w)) return true;
   return false;
 };
-
-/** Objects the robot knows of: all of them, or under partial observability the observed ones plus furniture. */
-export function knownObjectIds(sim: SimWorld): string[] {
-  if (!sim.scene.scene.perception.partialObservability) return [...sim.entities.keys()].sort();
-  return [...sim.entities.values()]
-    .filter((e) => e.fixed || sim.knowledge.has(e.id) || sim.isHeld(e.id))
-    .map((e) => e.id)
-    .sort();
-}
 
 export function nameCandidates(sim: SimWorld, opts: ResolveOptions = {}): NameCandidate[] {
   const kinds = new Set<NameKind>(opts.kinds ?? ['object', 'person', 'location']);
@@ -117,7 +118,9 @@ export function nameCandidates(sim: SimWorld, opts: ResolveOptions = {}): NameCa
     }
   }
   if (kinds.has('person')) {
+    const inView = opts.pool === 'all' || opts.pool === undefined ? undefined : new Set(visiblePersonIds(sim));
     for (const [id, p] of [...sim.people].sort(([a], [b]) => a.localeCompare(b))) {
+      if (inView && !inView.has(id)) continue;
       const names = [id, p.spec.name].map(normaliseName);
       out.push({
         id,
@@ -181,6 +184,32 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
   const qWords = words(query);
   const kinds = new Set(cands.map((c) => c.kind));
   const noun = kindWords(kinds.size ? kinds : new Set(opts.kinds ?? ['object', 'person', 'location']));
+  // Places are known a priori; objects and people only once perceived, so a miss says so without saying whether it exists.
+  const perceivable = !opts.kinds || opts.kinds.some((k) => k !== 'location');
+  // People count only while in view (see nameCandidates).
+  const pool = opts.kinds?.length === 1 && opts.kinds[0] === 'person' && opts.pool === 'known' ? 'visible' : opts.pool;
+  const where = !perceivable ? '' : pool === 'visible' ? ' is visible from here' : pool === 'known' ? ' is known to the robot' : '';
+  const elsewhere = !perceivable
+    ? ''
+    : pool === 'visible'
+      ? '; it may be elsewhere, or hidden from view'
+      : pool === 'known'
+        ? '; it may be somewhere not yet perceived'
+        : '';
+  // An id ("multimeter_2") is matched exactly, never to a neighbour: another
+  // object of the same kind is a different object.
+  if (ID_LIKE.test(query)) {
+    const near = cands
+      .filter((c) => editDistance(c.id, query) <= 2 || c.idBase === stripNumber(normaliseName(query)))
+      .map((c) => c.id)
+      .slice(0, 4);
+    return {
+      ok: false,
+      reason: 'unknown',
+      message: `no ${noun.one} with the id "${query}"${where}${near.length ? `. Did you mean ${near.join(' or ')}?` : elsewhere}`,
+      candidates: near,
+    };
+  }
   const decide = (hits: NameCandidate[], match: MatchKind): Resolution | undefined => {
     if (hits.length === 1) return { ok: true, id: hits[0]!.id, kind: hits[0]!.kind, match };
     if (hits.length > 1) {
@@ -236,13 +265,12 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
     return {
       ok: false,
       reason: 'unknown',
-      message: `no ${k.one} called "${query}". Did you mean ${near.map((c) => c.id).join(' or ')}?`,
+      message: `no ${k.one} called "${query}"${where}. Did you mean ${near.map((c) => c.id).join(' or ')}?`,
       candidates: near.map((c) => c.id),
     };
   }
   const none = kinds.size > 1 ? 'nothing' : `no ${noun.one}`;
-  if (!cands.length)
-    return { ok: false, reason: 'unknown', message: `${none} called "${query}": there are no ${noun.many} to choose from`, candidates: [] };
+  if (!cands.length) return { ok: false, reason: 'unknown', message: `${none} called "${query}"${where}${elsewhere}`, candidates: [] };
   // List what there is, per kind, so the model can pick a real name.
   const groups = (['object', 'person', 'location'] as const)
     .map((kind) => cands.filter((c) => c.kind === kind))
@@ -251,5 +279,10 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
       const listed = g.slice(0, 12).map(describeCandidate).join(', ');
       return `${kindWords(new Set([g[0]!.kind])).many}: ${listed}${g.length > 12 ? `, and ${g.length - 12} more` : ''}`;
     });
-  return { ok: false, reason: 'unknown', message: `${none} called "${query}". Known ${groups.join('; ')}.`, candidates: [] };
+  return {
+    ok: false,
+    reason: 'unknown',
+    message: `${none} called "${query}"${where}${elsewhere}. ${pool === 'visible' && perceivable ? 'Visible' : 'Known'} ${groups.join('; ')}.`,
+    candidates: [],
+  };
 }

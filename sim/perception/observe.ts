@@ -1,16 +1,18 @@
-// The observation buffer of paper 003 §5: under partial observability the robot
-// knows where an object is only after its camera has seen it there. `observe`
-// records what the camera sees now and forgets what it should see but does not
-// (someone took it away); the perceive skill moves the arm to its observe
-// posture first, then calls this. Observations made before the base last moved
-// stay in the buffer but are stale (snapshot marks them).
-import { type Vec3, aabbCenter, dist } from '../math';
-import type { Observation, SimWorld } from '../world/sim-world';
+// Perception writes the robot's belief (world/belief.ts; paper 003 §5's
+// observation buffer). `observe` records what the camera sees now, where it
+// rests and how it stands, and forgets what it should see but does not (someone
+// took it away). The perceive skill points a wrist camera first; a head camera
+// looks all the time, so under full observability every query and skill looks
+// first (`look`). Observations made before the base last moved stay in the
+// belief but are stale for a wrist-camera robot (snapshot marks them).
+import { type Vec3, dist } from '../math';
+import type { BeliefEntry } from '../world/belief';
+import { aabbToWorld } from '../world/entity';
+import { type Place, locationOf } from '../world/location';
+import type { SimWorld } from '../world/sim-world';
 import { cameraView, inView } from './camera';
 import { detectObjects } from './detection';
-import { geoObjects } from './geo';
-import { supportOf } from './relations';
-import { castSight, transparentColliders } from './visibility';
+import { castSight, transparentColliders, visiblePersonIds } from './visibility';
 
 export interface ObservedObject {
   id: string;
@@ -31,70 +33,80 @@ export interface ObserveOptions {
   noise?: boolean;
 }
 
+/** Where the belief says the object's box centre is. */
+export function believedCentre(sim: SimWorld, o: BeliefEntry): Vec3 {
+  const b = aabbToWorld(sim.entity(o.id).localAabb, o.pose);
+  return { x: (b.min.x + b.max.x) / 2, y: (b.min.y + b.max.y) / 2, z: (b.min.z + b.max.z) / 2 };
+}
+
 /**
  * Is the recorded spot of an observation in plain view now? Yes when it is in
  * the field of view and range and the sight ray reaches it (the first hit is
  * not clearly in front of it). A closed fridge door, or another object in
  * front, leaves the spot unseen and the observation is kept.
  */
-function spotInPlainView(sim: SimWorld, o: Observation): boolean {
+function spotInPlainView(sim: SimWorld, o: BeliefEntry): boolean {
   const view = cameraView(sim);
-  if (!inView(view, o.position)) return false;
-  const d = dist(view.pose.p, o.position);
-  const hit = castSight(sim, view, o.position, d + 0.05, transparentColliders(sim));
+  const spot = believedCentre(sim, o);
+  if (!inView(view, spot)) return false;
+  const d = dist(view.pose.p, spot);
+  const hit = castSight(sim, view, spot, d + 0.05, transparentColliders(sim));
   // Hitting the object itself means it is still there (missed only by detection noise).
-  return !hit || (hit.owner !== o.objectId && hit.distance >= d - 0.03);
+  return !hit || (hit.owner !== o.id && hit.distance >= d - 0.03);
+}
+
+function supportOfPlace(p: Place): { support: string | undefined; relation: 'on' | 'in' | undefined } {
+  return p.kind === 'on' || p.kind === 'in' ? { support: p.id, relation: p.kind } : { support: undefined, relation: undefined };
+}
+
+/** Records what the robot knows of an object now (it sees it, or put it there itself). */
+export function record(sim: SimWorld, id: string, how: BeliefEntry['how']): BeliefEntry {
+  const entry: BeliefEntry = {
+    id,
+    pose: sim.pose(id),
+    place: locationOf(sim, id),
+    time: sim.time,
+    baseMoves: sim.body.baseMoves,
+    at: sim.body.at,
+    how,
+  };
+  sim.belief.set(entry);
+  return entry;
 }
 
 export function observe(sim: SimWorld, opts: ObserveOptions = {}): ObserveResult {
   const seen = detectObjects(sim, { noise: opts.noise !== false, fixed: false });
-  const all = geoObjects(sim);
   const observed: ObservedObject[] = [];
   for (const d of seen) {
-    const me = all.find((g) => g.id === d.id)!;
-    const s = supportOf(me, all);
-    const position = aabbCenter(me.box);
-    observed.push({ id: d.id, support: s?.id, relation: s?.relation, position });
-    sim.knowledge.set(d.id, {
-      objectId: d.id,
-      support: s?.id,
-      relation: s?.relation,
-      position,
-      time: sim.time,
-      baseMoves: sim.body.baseMoves,
-      location: sim.body.at,
-    });
+    const e = record(sim, d.id, 'seen');
+    observed.push({ id: d.id, ...supportOfPlace(e.place), position: believedCentre(sim, e) });
   }
   const seenIds = new Set(seen.map((d) => d.id));
   const held = sim.heldId();
   const removed: string[] = [];
-  for (const [id, o] of [...sim.knowledge].sort(([a], [b]) => a.localeCompare(b))) {
-    if (seenIds.has(id) || id === held) continue;
+  for (const [id, o] of [...sim.belief.objects].sort(([a], [b]) => a.localeCompare(b))) {
+    if (seenIds.has(id) || id === held || o.place.kind === 'held' || o.place.kind === 'handed') continue;
     if (spotInPlainView(sim, o)) {
-      sim.knowledge.delete(id);
+      sim.belief.forget(id);
       removed.push(id);
     }
   }
+  for (const pid of visiblePersonIds(sim)) sim.belief.people.set(pid, { id: pid, position: sim.people.get(pid)!.position, time: sim.time });
   return { observed, removed };
 }
 
-/**
- * The robot knows where it has just put an object (it watched its own hand), so
- * a placement refreshes the observation instead of leaving the old spot.
- */
+/** The robot knows where it has just put an object: it watched its own hand. */
 export function recordPlacement(sim: SimWorld, id: string): void {
-  if (!sim.scene.scene.perception.partialObservability) return;
-  const all = geoObjects(sim);
-  const me = all.find((g) => g.id === id);
-  if (!me) return;
-  const s = supportOf(me, all);
-  sim.knowledge.set(id, {
-    objectId: id,
-    support: s?.id,
-    relation: s?.relation,
-    position: aabbCenter(me.box),
-    time: sim.time,
-    baseMoves: sim.body.baseMoves,
-    location: sim.body.at,
-  });
+  record(sim, id, sim.isHeld(id) ? 'held' : 'placed');
+}
+
+/** Looks with the camera it has when the scene says it looks all the time (full observability). */
+const looked = new WeakMap<SimWorld, string>();
+export function look(sim: SimWorld): void {
+  if (sim.scene.scene.perception.partialObservability) return;
+  const p = cameraView(sim).pose;
+  const key = `${sim.version}|${p.p.x},${p.p.y},${p.p.z},${p.q.x},${p.q.y},${p.q.z},${p.q.w}`;
+  if (looked.get(sim) === key) return;
+  observe(sim);
+  looked.set(sim, `${sim.version}|${p.p.x},${p.p.y},${p.p.z},${p.q.x},${p.q.y},${p.q.z},${p.q.w}`);
 }

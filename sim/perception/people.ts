@@ -16,7 +16,8 @@ import { QUERY } from '../groups';
 import type { Location } from '../../scenes/schema';
 import type { SimWorld } from '../world/sim-world';
 import { cameraView, headCameraPose } from './camera';
-import { PERSON_RADIUS, geoObject, geoObjects, personHeight } from './geo';
+import { believedGeos } from './believed';
+import { PERSON_RADIUS, geoObject, personHeight } from './geo';
 import { supportOf } from './relations';
 import { visiblePersonIds } from './visibility';
 
@@ -108,9 +109,9 @@ export interface FreePath {
   reason?: string;
 }
 
-/** The fixed thing (table, counter) an object ultimately rests on, if any. */
+/** The fixed thing (table, counter) an object ultimately rests on, as the robot believes, if any. */
 function fixedCarrier(sim: SimWorld, id: string): string | undefined {
-  const all = geoObjects(sim);
+  const all = believedGeos(sim);
   let cur = all.find((g) => g.id === id);
   for (let i = 0; cur && i < 8; i++) {
     if (cur.fixed) return cur.id;
@@ -149,8 +150,10 @@ export function approachPoint(sim: SimWorld, target: string): Vec3 | undefined {
   const serving = servingLocation(sim, target);
   if (serving) return fromTuple(serving.pose.position);
   const carrier = fixedCarrier(sim, target);
-  const c = aabbCenter(geoObject(sim, target).box);
-  const clearOf = geoObject(sim, carrier ?? target).box;
+  const known = believedGeos(sim);
+  const boxOf = (x: string): Aabb => known.find((g) => g.id === x)?.box ?? geoObject(sim, x).box;
+  const c = aabbCenter(boxOf(target));
+  const clearOf = boxOf(carrier ?? target);
   const toRobot = normalize(v3(base.x - c.x, 0, base.z - c.z));
   const stand = add(c, scale(toRobot, exitDistance(clearOf, c, toRobot) + sx / 2 + 0.1));
   return v3(stand.x, base.y, stand.z);

@@ -15,9 +15,10 @@
 import { type Aabb, type Vec3, aabbCenter, v3 } from '../math';
 import { FINGER_THICKNESS } from '../body/links';
 import { QUERY } from '../groups';
+import { primitiveAabb, unionAll } from '../world/entity';
 import type { SimWorld } from '../world/sim-world';
 import { geoObject, geoObjects } from './geo';
-import { knownObjectIds } from './names';
+import { believedGeos, knownObjectIds } from './believed';
 import { type GeoObject, RELATIONS, type Relation, isInside, isOnTopOf, related, supportOf } from './relations';
 import { occludersOf, sightOf, transparentColliders } from './visibility';
 
@@ -82,7 +83,8 @@ export function objectProperties(sim: SimWorld, id: string): ObjectProperties {
     category: s.category,
     description: s.description,
     fixed: e.fixed,
-    properties: { ...s.properties },
+    // Pickable as the pick skill sees it: a catalogue pickable thing the gripper can close on.
+    properties: { ...s.properties, pickable: s.properties.pickable && !e.fixed && fitsGripper(sim, id) },
     attributes: { ...s.attributes },
     massKg: s.mass,
     sizeM: [round3(box.max.x - box.min.x), round3(box.max.y - box.min.y), round3(box.max.z - box.min.z)],
@@ -96,6 +98,17 @@ export function objectProperties(sim: SimWorld, id: string): ObjectProperties {
         }
       : {}),
   };
+}
+
+/** Does the gripper open wide enough for the object (at its grasp part, or its rim for bowls and pots)? */
+export function fitsGripper(sim: SimWorld, id: string): boolean {
+  const arm = sim.scene.robot.arm;
+  if (!arm) return false;
+  const e = sim.entity(id);
+  if (e.spec.grasp?.mode === 'rim' && e.spec.receptacle) return true;
+  const part = e.spec.grasp?.part ? e.prims.filter((p) => p.name === e.spec.grasp!.part) : [];
+  const region = part.length ? unionAll(part.map(primitiveAabb)) : e.localAabb;
+  return Math.min(region.max.x - region.min.x, region.max.z - region.min.z) <= arm.gripperMaxOpening - 0.004;
 }
 
 /** The held object's id, if the hand holds one (RAIDER's robot_holding). */
@@ -175,7 +188,7 @@ function poolOf(sim: SimWorld, opts: RelationOptions): Set<string> {
 /** Objects that occlude a target from the camera: first hit on its centre ray or on at least three rays. */
 export function occluders(sim: SimWorld, id: string): string[] {
   const sight = sightOf(sim, id);
-  const all = geoObjects(sim);
+  const all = believedGeos(sim);
   const me = all.find((g) => g.id === id);
   const support = me ? supportOf(me, all)?.id : undefined;
   const out: string[] = [];
@@ -196,7 +209,7 @@ export function approachCorridor(box: Aabb): Aabb {
 
 /** Things inside the approach corridor above an object (not the object, not the robot or what it holds). */
 export function corridorObstacles(sim: SimWorld, id: string): string[] {
-  const box = geoObject(sim, id).box;
+  const box = believedGeos(sim).find((g) => g.id === id)?.box ?? geoObject(sim, id).box;
   const cor = approachCorridor(box);
   const c: Vec3 = aabbCenter(cor);
   const shape = new sim.R.Cuboid((cor.max.x - cor.min.x) / 2, (cor.max.y - cor.min.y) / 2, (cor.max.z - cor.min.z) / 2);
@@ -223,7 +236,7 @@ export function corridorObstacles(sim: SimWorld, id: string): string[] {
 /** Everything blocking an object, with the reasons (see the header for what counts). */
 export function blockers(sim: SimWorld, id: string, opts: RelationOptions = {}): Blocker[] {
   const e = sim.entity(id);
-  const all = geoObjects(sim);
+  const all = believedGeos(sim);
   const me = all.find((g) => g.id === id)!;
   const pool = poolOf(sim, opts);
   const reasons = new Map<string, Set<BlockReason>>();
@@ -261,7 +274,8 @@ export function relationQuery(sim: SimWorld, relation: QueryRelation | Relation,
   if (relation === 'blocking') return blockers(sim, id, opts).map((b) => b.id);
   const pool = poolOf(sim, opts);
   if (relation === 'occluding') return occluders(sim, id).filter((o) => !sim.entities.has(o) || pool.has(o));
-  const all: GeoObject[] = geoObjects(sim);
+  // The relations of the objects as the robot believes them (where it last saw each).
+  const all: GeoObject[] = believedGeos(sim);
   const me = all.find((g) => g.id === id);
   if (!me) throw new Error(`no object "${id}"`);
   const candidates = all.filter((g) => g.id === id || pool.has(g.id));

@@ -3,6 +3,7 @@
 // positions relative to an object as the robot sees it.
 import { type Vec3, add, fromTuple, normalize, rotate, scale, v3 } from '../math';
 import type { SimWorld } from '../world/sim-world';
+import { believedGeo } from './believed';
 
 export interface ReferencePoint {
   position: Vec3;
@@ -41,7 +42,8 @@ export function referencePoint(sim: SimWorld, name: string, resolveObject: (n: s
   const objName = (m[2] ?? m[4])!;
   const id = resolveObject(objName);
   if (!id) return undefined;
-  const box = sim.aabb(id);
+  // Relative to where the robot believes the object is (furniture as it stands).
+  const box = sim.entity(id).fixed || !sim.belief.has(id) ? sim.aabb(id) : believedGeo(sim, id).box;
   const c = v3((box.min.x + box.max.x) / 2, box.min.y, (box.min.z + box.max.z) / 2);
   const q = sim.body.basePose.q;
   const leftDir = rotate(q, v3(0, 0, -1));

@@ -112,6 +112,6 @@ describe('semantic snapshot', () => {
     const r = observe(sim);
     expect(r.observed.map((o) => o.id)).toEqual(['bin_1']);
     expect(r.removed).toEqual([]);
-    expect(sim.knowledge.has('block_1')).toBe(true);
+    expect(sim.belief.has('block_1')).toBe(true);
   });
 });

@@ -1,21 +1,24 @@
-// The semantic environment snapshot of paper 003 §5: the world as a sorted list
-// of ground facts, e.g. robot_at(robot, table_1_front), on(lemon_1, table_1),
+// The semantic environment snapshot of paper 003 §5: a sorted list of ground
+// facts, e.g. robot_at(robot, table_1_front), on(lemon_1, table_1),
 // in(plum_1, bowl_1), closed(fridge_1), battery(robot, okay). Deterministic, so
 // prompts built from it are reproducible.
-// - Under partial observability, object placement facts come only from the
-//   observation buffer: never-seen objects are absent, and objects seen before
-//   the base last moved are listed with stale(<obj>). Furniture, appliances and
-//   locations are known a priori; their states are always listed. The states of
-//   an observed object are read from the world (the camera is assumed to see
-//   them when it sees the object).
+// - What a tool gets (snapshotFacts) comes from the robot's belief: never-seen
+//   objects are absent, and a wrist camera's observations made before the base
+//   last moved are listed with stale(<obj>). Furniture, appliances and locations
+//   are known a priori; their states are always listed. The states of an
+//   observed object are read from the world (the camera sees them with it).
+//   Robot facts come from the robot's own state (paper 003's tolerances).
+// - worldFacts lists what holds in the world, perceived or not: the scorer's view.
 // - People are listed with person_at(<person>, <location>) when they stand
 //   within PERSON_AT_RADIUS of a named place's pose, and person_near(<person>,
 //   <thing>) for the nearest furniture or object within PERSON_NEAR_GAP.
-import { distXZ, fromTuple } from '../math';
+import { type Vec3, distXZ, fromTuple } from '../math';
 import { locations, placeFact } from '../world/location';
 import type { SimWorld } from '../world/sim-world';
-import { geoObjects, personBox } from './geo';
-import { type GeoObject, gap, supportOf } from './relations';
+import { believedGeos, isStale } from './believed';
+import { look } from './observe';
+import { geoObjects, personBoxAt } from './geo';
+import { type GeoObject, gap } from './relations';
 
 export const PERSON_AT_RADIUS = 1.0;
 export const PERSON_NEAR_GAP = 0.6;
@@ -40,29 +43,14 @@ export function stateFacts(sim: SimWorld, id: string): string[] {
   return out;
 }
 
-function placementFact(id: string, support: string | undefined, relation: 'on' | 'in' | undefined, onFloor: boolean): string | undefined {
-  if (support && relation) return `${relation}(${id}, ${support})`;
-  return onFloor ? `on(${id}, floor)` : undefined;
-}
-
-export interface SnapshotOptions {
-  /**
-   * List objects the scene marks `hidden` (distractors not named to the model
-   * up front) under full observability (default true). Under partial
-   * observability they appear once observed, like any object.
-   */
-  hidden?: boolean;
-}
-
-export function snapshotFacts(sim: SimWorld, opts: SnapshotOptions = {}): string[] {
-  const facts = new Set<string>();
+/** Facts about the robot itself: it knows its own state. */
+function robotFacts(sim: SimWorld, facts: Set<string>): void {
   const r = 'robot';
   // A fixed arm has no places to be at; a mobile robot between places is "unknown".
   const at = robotLocation(sim);
   if (at || sim.scene.robot.kind !== 'fixed_arm') facts.add(`robot_at(${r}, ${at ?? 'unknown'})`);
   if (sim.scene.robot.arm) {
-    const posture = sim.body.posture ?? 'unknown';
-    facts.add(`robot_has_arm_posture(${r}, ${posture})`);
+    facts.add(`robot_has_arm_posture(${r}, ${sim.body.posture ?? 'unknown'})`);
     const held = sim.heldId();
     facts.add(held ? `holding(${r}, ${held})` : `hand_empty(${r})`);
   }
@@ -70,59 +58,78 @@ export function snapshotFacts(sim: SimWorld, opts: SnapshotOptions = {}): string
   facts.add(`battery_percent(${r}, ${Math.round(sim.battery.percent)})`);
   if (sim.body.docked) facts.add(`docked(${r})`);
   if (sim.estop) facts.add(`estop_pressed(${r})`);
+}
 
-  const all = geoObjects(sim);
-  const byId = new Map(all.map((g) => [g.id, g]));
-  const partial = sim.scene.scene.perception.partialObservability;
+/** person_at and person_near for people at positions, near the given objects. */
+function peopleFacts(sim: SimWorld, facts: Set<string>, people: Iterable<[string, Vec3]>, near: readonly GeoObject[]): void {
+  for (const [pid, position] of [...people].sort(([a], [b]) => a.localeCompare(b))) {
+    let at: { id: string; d: number } | undefined;
+    for (const l of [...sim.locations.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+      const d = distXZ(fromTuple(l.pose.position), position);
+      if (d <= PERSON_AT_RADIUS && (!at || d < at.d)) at = { id: l.id, d };
+    }
+    if (at) facts.add(`person_at(${pid}, ${at.id})`);
+    const box = personBoxAt(sim, pid, position);
+    let best: { id: string; d: number } | undefined;
+    for (const g of near) {
+      if (g.place?.free) continue;
+      const d = gap(box, g.box);
+      if (d <= PERSON_NEAR_GAP && (!best || d < best.d)) best = { id: g.id, d };
+    }
+    if (best) facts.add(`person_near(${pid}, ${best.id})`);
+  }
+}
+
+/**
+ * The snapshot the robot reports (tools): its own state, the states of
+ * furniture and appliances, and the objects it has perceived, where it
+ * perceived them (stale after the base moved, for a wrist camera), and the
+ * people it has seen. Nothing it has not perceived.
+ */
+export function snapshotFacts(sim: SimWorld): string[] {
+  look(sim);
+  const facts = new Set<string>();
+  robotFacts(sim, facts);
   for (const e of [...sim.entities.values()].sort((a, b) => a.id.localeCompare(b.id))) {
     const id = e.id;
     if (e.fixed) {
       for (const f of stateFacts(sim, id)) facts.add(f);
       continue;
     }
-    if (sim.isHeld(id)) {
-      for (const f of stateFacts(sim, id)) facts.add(f);
-      continue;
-    }
-    const person = sim.handedOver.get(id);
-    if (person) {
-      facts.add(`held_by(${id}, ${person})`);
-      continue;
-    }
-    if (partial) {
-      const o = sim.knowledge.get(id);
-      if (!o) continue;
-      const f = placementFact(id, o.support, o.relation, !o.support && o.position.y < 0.3);
-      if (f) facts.add(f);
-      if (o.baseMoves !== sim.body.baseMoves) facts.add(`stale(${id})`);
-    } else {
-      if (e.spec.hidden && opts.hidden === false) continue;
-      facts.add(placeFact(id, locations(sim).get(id)!));
-    }
+    const o = sim.belief.get(id);
+    if (!o) continue;
+    if (o.place.kind !== 'held') facts.add(placeFact(id, o.place));
+    if (isStale(sim, id)) facts.add(`stale(${id})`);
     for (const f of stateFacts(sim, id)) facts.add(f);
   }
+  const people = [...sim.belief.people.values()].map((p): [string, Vec3] => [p.id, p.position]);
+  peopleFacts(sim, facts, people, believedGeos(sim));
+  return [...facts].sort();
+}
 
-  for (const [pid, p] of [...sim.people].sort(([a], [b]) => a.localeCompare(b))) {
-    let at: { id: string; d: number } | undefined;
-    for (const l of [...sim.locations.values()].sort((a, b) => a.id.localeCompare(b.id))) {
-      const d = distXZ(fromTuple(l.pose.position), p.position);
-      if (d <= PERSON_AT_RADIUS && (!at || d < at.d)) at = { id: l.id, d };
+/**
+ * The facts that hold in the world now, perceived or not: for scoring and the
+ * operator's view, never for a tool. `hidden: false` leaves out the objects a
+ * scene marks hidden (distractors not named up front).
+ */
+export function worldFacts(sim: SimWorld, opts: { hidden?: boolean } = {}): string[] {
+  const facts = new Set<string>();
+  robotFacts(sim, facts);
+  const all = geoObjects(sim);
+  const shown = all.filter((g) => !(sim.entity(g.id).spec.hidden && opts.hidden === false));
+  for (const e of [...sim.entities.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+    if (!e.fixed && !(e.spec.hidden && opts.hidden === false)) {
+      const p = locations(sim).get(e.id)!;
+      if (p.kind !== 'held') facts.add(placeFact(e.id, p));
     }
-    if (at) facts.add(`person_at(${pid}, ${at.id})`);
-    const box = personBox(sim, pid);
-    let near: { id: string; d: number } | undefined;
-    const knownHere = (g: GeoObject): boolean => {
-      const e = sim.entity(g.id);
-      if (e.fixed) return true;
-      return partial ? sim.knowledge.has(g.id) : !(e.spec.hidden && opts.hidden === false);
-    };
-    for (const g of all) {
-      if (sim.isHeld(g.id) || sim.handedOver.has(g.id) || !knownHere(g)) continue;
-      const d = gap(box, g.box);
-      if (d <= PERSON_NEAR_GAP && (!near || d < near.d)) near = { id: g.id, d };
-    }
-    if (near) facts.add(`person_near(${pid}, ${near.id})`);
+    if (e.fixed || !(e.spec.hidden && opts.hidden === false)) for (const f of stateFacts(sim, e.id)) facts.add(f);
   }
+  peopleFacts(
+    sim,
+    facts,
+    [...sim.people].map(([id, p]): [string, Vec3] => [id, p.position]),
+    shown,
+  );
   return [...facts].sort();
 }
 

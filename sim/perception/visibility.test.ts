@@ -27,12 +27,19 @@ describe('object detection', () => {
       ]),
     );
     expect(detectedIds(sim)).toEqual(['bin_1', 'plum_1', 'table_1']);
-    expect(relationQuery(sim, 'occluding', 'block_1')).toEqual(['bin_1']);
-    expect(relationQuery(sim, 'blocking', 'block_1')).toContain('bin_1');
+    // The robot has never seen the block: it knows nothing to ask about.
+    expect(sim.belief.has('block_1')).toBe(false);
+    const spot = sim.pose('bin_1').p;
     sim.inject({ type: 'object_moved', object: 'bin_1', to: [0.3, 0.87, 0.45], by: 'person_1' });
     settle(sim);
     expect(detectedIds(sim)).toEqual(['bin_1', 'block_1', 'plum_1', 'table_1']);
     expect(relationQuery(sim, 'occluding', 'block_1')).toEqual([]);
+    // Put back in front, the bin hides the block the robot now knows: it occludes and blocks it.
+    sim.inject({ type: 'object_moved', object: 'bin_1', to: [spot.x, spot.y + 0.01, spot.z], by: 'person_1' });
+    settle(sim);
+    expect(detectedIds(sim)).toEqual(['bin_1', 'plum_1', 'table_1']);
+    expect(relationQuery(sim, 'occluding', 'block_1')).toEqual(['bin_1']);
+    expect(relationQuery(sim, 'blocking', 'block_1')).toContain('bin_1');
   });
 
   it('does not see objects out of range or outside the field of view', async () => {

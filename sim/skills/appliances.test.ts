@@ -69,10 +69,10 @@ function whenTrue(cond: () => boolean): { at: number | undefined } {
 describe('doors: the fridge', () => {
   it('keeps the apple out of reach while closed; opening swings the door out and then the apple can be taken', async () => {
     await go('fridge_1');
+    // The robot has never seen inside the closed fridge: it cannot know the apple is there (issue 10, class 5).
     const refused = await pick(sim, 'apple_1');
-    expect(refused).toMatchObject({ ok: false, code: 'inside_closed_receptacle' });
-    expect(refused.summary).toContain('fridge_1');
-    expect(refused.summary).toContain('open it first');
+    expect(refused).toMatchObject({ ok: false, code: 'not_perceived' });
+    expect(refused.summary).not.toContain('fridge');
     expect(sim.heldId()).toBeUndefined();
     // Closed, the camera cannot see in: RAIDER's "inside" question finds nothing.
     expect(ask('inside', 'fridge_1')).toEqual([]);
@@ -103,7 +103,7 @@ describe('doors: the fridge', () => {
 
   it('opens and closes the cabinet, whose plate and bowl are then in reach', async () => {
     standAt('cabinet_1');
-    expect(await pick(sim, 'plate_1')).toMatchObject({ ok: false, code: 'inside_closed_receptacle' });
+    expect(await pick(sim, 'plate_1')).toMatchObject({ ok: false, code: 'not_perceived' });
     expect(await setOpen(sim, 'cabinet_1', true)).toMatchObject({ ok: true });
     expect(await setOpen(sim, 'cabinet_1', true)).toMatchObject({ ok: false, code: 'already_done' });
     expect(ask('inside', 'cabinet_1').sort()).toEqual(['bowl_2', 'plate_1']);

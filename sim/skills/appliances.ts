@@ -10,13 +10,16 @@ import { doorPose } from '../world/build';
 import { type Entity, primitiveAabb, unionAll } from '../world/entity';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, shoulderWorld, solve } from './arm';
-import { armPreconditions, displayName, interruptOutcome } from './common';
-import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
-import { geoObjects } from '../perception/geo';
+import { armPreconditions, displayName, interruptOutcome, observationProblem } from './common';
+import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
+import { believedGeo, believedGeos } from '../perception/believed';
+import { look } from '../perception/observe';
 import { containerOf } from '../perception/relations';
 import { tracked } from './incidents';
 
 const HORIZONTAL = Math.PI / 2;
+/** A door opened more than this share of its travel is open (not shut). */
+const OPEN_GAP = 0.05;
 
 /** Grip points on the door (door-body frame): near its free edge, one on each face. */
 function handleFaces(e: Entity): Vec3[] {
@@ -86,11 +89,14 @@ async function runSetOpen(sim: SimWorld, id: string, open: boolean, opts: SkillO
   const bad = stateProblem(sim, e, open ? 'open' : 'closed');
   if (bad) return bad;
   if (!e.door) {
-    // Openable without a moving part (a laptop lid): a state change within reach.
-    const reach = reachProblem(sim, aabbCenter(sim.aabb(id)), name);
+    // Openable without a moving part (a laptop lid): a state change within reach of where the robot saw it.
+    look(sim);
+    const unseen = observationProblem(sim, id);
+    if (unseen) return unseen;
+    const reach = reachProblem(sim, aabbCenter(believedGeo(sim, id).box), name);
     if (reach) return reach;
     e.states.open = open;
-    return success(`${open ? 'opened' : 'closed'} ${name}`);
+    return success(`${open ? 'opened' : 'closed'} ${name}`, claims({ kind: 'state', object: id, state: 'open', value: open }));
   }
   const door = e.door;
   const from = door.value;
@@ -130,7 +136,8 @@ async function runSetOpen(sim: SimWorld, id: string, open: boolean, opts: SkillO
     }
     const end = door.value;
     const fraction = door.openValue ? end / door.openValue : 0;
-    e.states.open = fraction >= 0.5;
+    // Open means not shut: a door ajar is open, though perhaps not enough to reach in.
+    e.states.open = fraction > OPEN_GAP;
     const retreat = add(sim.tcp()!.p, scale(towardRobot(sim, sim.tcp()!.p), 0.12));
     try {
       await moveLine(sim, { position: retreat, pitch: HORIZONTAL, roll: 0 }, 'the retreat', opts);
@@ -142,15 +149,18 @@ async function runSetOpen(sim: SimWorld, id: string, open: boolean, opts: SkillO
     if (!reached) {
       return failure(
         'out_of_reach',
-        `${name} is only ${round(fraction * 100, 0)}% open: the handle left the arm's reach along the door's swing${e.states.open === open ? '' : `; it is still ${e.states.open ? 'open' : 'closed'}`}`,
+        `${name} ${open ? 'opened' : 'closed'} only part of the way: the handle left the arm's reach along the door's swing; it is ${round(fraction * 100, 0)}% open${e.states.open ? '' : ', which counts as closed'}`,
         { openFraction: round(fraction, 2) },
       );
     }
-    return success(`${open ? 'opened' : 'closed'} ${name}`, { openFraction: round(fraction, 2) });
+    return success(`${open ? 'opened' : 'closed'} ${name}`, {
+      openFraction: round(fraction, 2),
+      ...claims({ kind: 'state', object: id, state: 'open', value: open }),
+    });
   } catch (err) {
     if (err instanceof SkillInterrupt) {
       const fraction = door.openValue ? door.value / door.openValue : 0;
-      e.states.open = fraction >= 0.5;
+      e.states.open = fraction > OPEN_GAP;
       return interruptOutcome(sim, err, `${open ? 'opening' : 'closing'} ${name} (now ${round(fraction * 100, 0)}% open)`);
     }
     if (err instanceof MotionFailure) return failure('out_of_reach', `cannot reach the handle of ${name}: ${err.message}`);
@@ -214,7 +224,7 @@ async function runSetSwitch(sim: SimWorld, id: string, on: boolean, opts: SkillO
     if (err instanceof MotionFailure) return failure('out_of_reach', `cannot reach the switch of ${name}: ${err.message}`);
     throw err;
   }
-  return success(`switched ${name} ${on ? 'on' : 'off'}`);
+  return success(`switched ${name} ${on ? 'on' : 'off'}`, claims({ kind: 'state', object: id, state: 'on', value: on }));
 }
 
 /** Where the held tool cuts: the middle of its part named "blade", else the middle of the tool. */
@@ -236,15 +246,17 @@ async function runSlice(sim: SimWorld, id: string, opts: SkillOptions = {}): Pro
     return failure('needs_tool', `slicing needs a knife in the hand; the hand ${tool ? `holds ${tool.id}` : 'is empty'}`);
   }
   if (sim.isHeld(id)) return failure('invalid_argument', `${name} is in the hand; put it down to slice it`);
-  const all = geoObjects(sim);
-  const c = containerOf(
-    all.find((g) => g.id === id)!,
-    all,
-  );
+  look(sim);
+  const unseen = observationProblem(sim, id);
+  if (unseen) return unseen;
+  // Aimed where the robot believes the food is.
+  const all = believedGeos(sim);
+  const food = all.find((g) => g.id === id)!;
+  const c = containerOf(food, all);
   if (c && sim.entity(c.id).door && !sim.entity(c.id).states.open) {
     return failure('inside_closed_receptacle', `${name} is inside ${c.id}, which is closed`);
   }
-  const box = sim.aabb(id);
+  const box = food.box;
   const centre = aabbCenter(box);
   const q = sim.body.q!;
   const pitch = q[1] + q[2] + q[3];
@@ -277,14 +289,22 @@ async function runSlice(sim: SimWorld, id: string, opts: SkillOptions = {}): Pro
   try {
     await moveJoints(sim, r.joints, opts);
     await moveLine(sim, { position: cut, pitch, roll }, name, opts);
-    e.states.sliced = true;
+    // The blade cuts only what is under it now: the food where it really is.
+    const edge = bladePoint(sim, tool);
+    const real = sim.aabb(id);
+    const met = edge.x >= real.min.x - 0.01 && edge.x <= real.max.x + 0.01 && edge.z >= real.min.z - 0.01 && edge.z <= real.max.z + 0.01;
+    if (met) e.states.sliced = true;
     await moveLine(sim, { position: above, pitch, roll }, name, opts);
+    if (!met) {
+      sim.belief.forget(id);
+      return failure('skill_failure', `the knife came down where ${name} was last seen, but it was not there any more`);
+    }
   } catch (err) {
     if (err instanceof SkillInterrupt) return interruptOutcome(sim, err, `slicing ${name}`);
     if (err instanceof MotionFailure) return failure('out_of_reach', err.message);
     throw err;
   }
-  return success(`sliced ${name} with ${tool.id}`);
+  return success(`sliced ${name} with ${tool.id}`, claims({ kind: 'state', object: id, state: 'sliced', value: true }));
 }
 
 /** setOpen, answering for everything that happened while it ran (see incidents.ts). */

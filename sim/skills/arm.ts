@@ -56,12 +56,24 @@ export function shoulderWorld(sim: SimWorld): Vec3 {
   return poseApply(mount, { x: 0, y: sim.bodyLinks.geometry!.shoulderHeight, z: 0 });
 }
 
+/** How the hand is held, in words: pointing down, tilted, horizontal. */
+function handWords(pitch: number): string {
+  const tilt = round(deg(Math.PI - pitch), 0);
+  if (tilt === 0) return 'with the hand pointing down';
+  if (tilt === 90) return 'with the hand level';
+  return `with the hand tilted ${tilt}° from straight down`;
+}
+
+/** An IK failure in words whose numbers agree with the failure: beyond reach says what is farther than what. */
 export function describeIk(f: IkFailure, what: string): string {
   switch (f.kind) {
     case 'out_of_reach':
-      return `${what} is ${round(f.distance, 2)} m from the arm's shoulder; the arm reaches ${round(f.reach, 2)} m`;
+      if (f.distance > f.reach) {
+        return `${what} is ${round(f.distance, 2)} m from the arm's shoulder; the arm reaches ${round(f.reach, 2)} m`;
+      }
+      return `${what} is ${round(f.distance, 2)} m from the arm's shoulder, but ${handWords(f.pitch)} the wrist would have to be ${round(f.wrist, 2)} m from the shoulder, and the upper arm and forearm reach ${round(f.limit, 2)} m`;
     case 'too_close':
-      return `${what} is too close to the arm's base (${round(f.distance, 2)} m) to reach it`;
+      return `${what} is too close to the arm's shoulder (${round(f.distance, 2)} m): ${handWords(f.pitch)} the wrist would have to be ${round(f.wrist, 2)} m from it, nearer than the arm folds (${round(f.limit, 2)} m)`;
     case 'joint_limit':
       return `reaching ${what} would need the ${f.joint} joint at ${round(deg(f.value), 0)}°, past its limit`;
   }

@@ -2,6 +2,7 @@
 // needs before it moves, and how an interrupted motion is reported.
 import type { SimWorld } from '../world/sim-world';
 import type { SkillInterrupt } from '../world/types';
+import { isStale } from '../perception/believed';
 import { type SkillOutcome, failure } from './outcome';
 
 export function displayName(sim: SimWorld, id: string): string {
@@ -25,16 +26,31 @@ export function armPreconditions(sim: SimWorld): SkillOutcome | undefined {
   return undefined;
 }
 
-/** Partial observability: manipulation needs a fresh look at the object. */
+/**
+ * The robot acts on what it believes: an object it has not perceived cannot be
+ * a target, and a wrist camera's observation made before the base moved no
+ * longer says where it is (paper 003 §5). Furniture is known a priori.
+ */
 export function observationProblem(sim: SimWorld, id: string): SkillOutcome | undefined {
-  if (!sim.scene.scene.perception.partialObservability) return undefined;
-  const o = sim.knowledge.get(id);
+  if (sim.entity(id).fixed || sim.isHeld(id)) return undefined;
+  const o = sim.belief.get(id);
   const name = displayName(sim, id);
-  if (!o) return failure('not_perceived', `${name} has not been perceived yet; perceive the table it is on first`);
-  if (o.baseMoves !== sim.body.baseMoves) {
+  const partial = sim.scene.scene.perception.partialObservability;
+  if (!o) {
+    return failure(
+      'not_perceived',
+      partial
+        ? `${name} has not been perceived yet; perceive the table it is on first`
+        : `${name} has not been seen from where the robot has been; go where it is and look`,
+    );
+  }
+  if (o.place.kind === 'handed') return failure('invalid_argument', `${name} was handed to ${o.place.person}; the robot no longer has it`);
+  if (isStale(sim, id)) {
+    const where = o.place.kind === 'on' || o.place.kind === 'in' ? o.place.id : o.at;
+    const again = o.at && o.at !== sim.body.at ? `go back to ${o.at} and perceive it there again` : `perceive ${where ?? 'it'} again`;
     return failure(
       'stale_observation',
-      `${name} was perceived before the robot last moved; its pose is stale, so perceive ${o.support ?? 'it'} again from here`,
+      `${name} was perceived${o.at ? ` at ${o.at}` : ''} before the robot last moved, so its pose is stale; ${again}`,
     );
   }
   return undefined;

@@ -2,13 +2,13 @@
 // arm reaches it, and what the fingers would hit on the way down. Geometry only;
 // the pick skill moves the arm.
 import type { RAPIER } from '../rapier';
-import { type Aabb, type Vec3, aabbCenter, add, cross, dot, normalize, round, rotate, scale, sub, v3 } from '../math';
+import { type Aabb, type Pose, type Vec3, aabbCenter, add, cross, dot, normalize, round, rotate, scale, sub, v3 } from '../math';
 import type { Joints } from '../body/arm-kinematics';
 import { FINGER_THICKNESS } from '../body/links';
 import { QUERY } from '../groups';
-import { geoObjects } from '../perception/geo';
+import { believedGeos, isKnown } from '../perception/believed';
 import { supportOf } from '../perception/relations';
-import { primitiveAabb, unionAll } from '../world/entity';
+import { aabbToWorld, primitiveAabb, unionAll } from '../world/entity';
 import type { SimWorld } from '../world/sim-world';
 import { TOP_PITCHES, armConfig, describeIk, planApproach, shoulderWorld, solve } from './arm';
 import { displayName } from './common';
@@ -43,22 +43,41 @@ function horizontal(v: Vec3): Vec3 {
   return normalize(v3(v.x, 0, v.z));
 }
 
-/** Where the support under an object tops out (table top, or a container's floor). */
+/** Where the believed support under an object tops out (table top, or a container's floor). */
 function supportTopUnder(sim: SimWorld, id: string): number {
-  const all = geoObjects(sim);
-  const me = all.find((g) => g.id === id)!;
-  const s = supportOf(me, all);
-  if (!s) return 0;
-  if (s.relation === 'in') return sim.interior(s.id)!.min.y;
-  const surf = sim.surfaces(s.id);
-  return surf.length ? Math.max(...surf.map((b) => b.max.y)) : sim.aabb(s.id).max.y;
+  const all = believedGeos(sim);
+  const me = all.find((g) => g.id === id);
+  const s = me && supportOf(me, all);
+  const under = s && all.find((g) => g.id === s.id);
+  if (!s || !under) return 0;
+  if (s.relation === 'in') return under.interior?.min.y ?? under.box.min.y;
+  return under.surfaces?.length ? Math.max(...under.surfaces.map((b) => b.max.y)) : under.box.max.y;
 }
 
-export function planGrasp(sim: SimWorld, id: string): { ok: true; plan: GraspPlan } | { ok: false; outcome: SkillOutcome } {
+/** The pose the robot plans with: where it last perceived the object (the world's pose for what it holds). */
+export function plannedPose(sim: SimWorld, id: string): Pose {
+  const o = sim.belief.get(id);
+  return o && !sim.isHeld(id) ? o.pose : sim.pose(id);
+}
+
+interface GraspTarget {
+  /** Where the tool centre point goes to close the fingers (world). */
+  tcp: Vec3;
+  size: Vec3;
+  pose: Pose;
+  closingTop: Vec3;
+  width: number;
+}
+
+/**
+ * The point the fingers close on, at the pose the robot last perceived the
+ * object: the one point pick reaches for, and dist_to_target measures to.
+ */
+export function graspTarget(sim: SimWorld, id: string): GraspTarget {
   const arm = armConfig(sim);
   const e = sim.entity(id);
-  const pose = sim.pose(id);
-  const name = displayName(sim, id);
+  // The robot plans on the object's pose as it last perceived it, not the world's.
+  const pose = plannedPose(sim, id);
   const fl = arm.fingerLength;
   const shoulder = shoulderWorld(sim);
   let region: Aabb = e.localAabb;
@@ -70,7 +89,7 @@ export function planGrasp(sim: SimWorld, id: string): { ok: true; plan: GraspPla
   const size = sub(region.max, region.min);
   const centreLocal = aabbCenter(region);
   let point = add(pose.p, rotate(pose.q, centreLocal));
-  const worldTop = sim.aabb(id).max.y;
+  const worldTop = aabbToWorld(e.localAabb, pose).max.y;
   const regionTop = add(pose.p, rotate(pose.q, v3(centreLocal.x, region.max.y, centreLocal.z))).y;
   let top = e.spec.grasp?.part ? regionTop : worldTop;
   let closingTop: Vec3;
@@ -94,7 +113,14 @@ export function planGrasp(sim: SimWorld, id: string): { ok: true; plan: GraspPla
   const height = top - (point.y - size.y / 2);
   const floor = supportTopUnder(sim, id) + 0.25 * fl + 0.004;
   const graspY = Math.max(floor, top - Math.min(0.6 * fl, Math.max(height * 0.5, 0.005)));
-  const tcp = v3(point.x, graspY, point.z);
+  return { tcp: v3(point.x, graspY, point.z), size, pose, closingTop, width };
+}
+
+export function planGrasp(sim: SimWorld, id: string): { ok: true; plan: GraspPlan } | { ok: false; outcome: SkillOutcome } {
+  const arm = armConfig(sim);
+  const name = displayName(sim, id);
+  const shoulder = shoulderWorld(sim);
+  const { tcp, size, pose, closingTop, width } = graspTarget(sim, id);
   let firstFailure: string | undefined;
   for (const pitch of TOP_PITCHES) {
     const fwd = horizontal(sub(tcp, shoulder));
@@ -140,10 +166,14 @@ export function approachBlocker(sim: SimWorld, plan: GraspPlan, targetId: string
   const travel = sub(plan.tcp, plan.pre);
   const target = sim.entity(targetId);
   const mine = new Set(target.colliders);
-  const others = (c: { handle: number }): boolean =>
-    !mine.has(c.handle) &&
-    !sim.bodyLinks.colliders.has(c.handle) &&
-    !(sim.grasp && sim.entity(sim.grasp.objectId).colliders.includes(c.handle));
+  // What the robot can name: furniture and the objects it knows. An object it has
+  // never perceived is not planned around; if it is in the way, the motion meets it.
+  const others = (c: { handle: number }): boolean => {
+    if (mine.has(c.handle) || sim.bodyLinks.colliders.has(c.handle)) return false;
+    if (sim.grasp && sim.entity(sim.grasp.objectId).colliders.includes(c.handle)) return false;
+    const owner = sim.colliderOwner.get(c.handle);
+    return !owner || !sim.entities.has(owner) || isKnown(sim, owner);
+  };
   const hit = sim.world.castShape(start, rot, travel, shape, 0, 1, true, undefined, QUERY.approach, undefined, undefined, others);
   // The palm behind the fingers spans the full opening: it sweeps a rim beside a
   // flat object even when the fingers clear it.
@@ -165,7 +195,8 @@ export function approachBlocker(sim: SimWorld, plan: GraspPlan, targetId: string
       others,
     );
   if (!palmHit) return undefined;
-  return sim.colliderOwner.get(palmHit.collider.handle) ?? 'something';
+  const owner = sim.colliderOwner.get(palmHit.collider.handle);
+  return owner && sim.people.has(owner) ? 'a person' : (owner ?? 'something');
 }
 
 function quatFromAxes(x: Vec3, y: Vec3, z: Vec3): { x: number; y: number; z: number; w: number } {

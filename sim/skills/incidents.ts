@@ -5,7 +5,10 @@
 // table or over, slipped out of the fingers, or that the world guard had to put
 // back. The physics decides; the words only name what the poses show.
 import { rotate, v3 } from '../math';
-import { type Place, locations } from '../world/location';
+import { isKnown } from '../perception/believed';
+import { look, record } from '../perception/observe';
+import { visibleEntityIds } from '../perception/visibility';
+import { type Place, locationOf, locations } from '../world/location';
 import type { SimWorld } from '../world/sim-world';
 import type { SkillOutcome } from './outcome';
 
@@ -24,7 +27,7 @@ function upOf(sim: SimWorld, id: string): { x: number; y: number; z: number } {
   return rotate(sim.pose(id).q, v3(0, 1, 0));
 }
 
-function look(sim: SimWorld): Before {
+function readWorld(sim: SimWorld): Before {
   const up = new Map<string, number>();
   for (const e of sim.entities.values()) if (!e.fixed) up.set(e.id, upOf(sim, e.id).y);
   return { events: sim.events.lastId, places: new Map(locations(sim)), up };
@@ -50,37 +53,80 @@ const same = (a: Place | undefined, b: Place | undefined): boolean =>
   a?.kind === b?.kind &&
   (a && 'id' in a ? a.id : a && 'person' in a ? a.person : '') === (b && 'id' in b ? b.id : b && 'person' in b ? b.person : '');
 
+/**
+ * Where an object is now, as far as the robot can tell: seen (the belief is
+ * updated), in the hand, or out of sight (the belief forgets where it was).
+ */
+export function noteWhereItIs(sim: SimWorld, id: string, opts: { fromHand?: boolean } = {}): string {
+  const p = locationOf(sim, id);
+  if (p.kind === 'held') return 'in the hand';
+  if (p.kind === 'handed') return `with ${p.person}`;
+  if (visibleEntityIds(sim).includes(id)) {
+    record(sim, id, 'seen');
+    return `now ${describePlace(p)}`;
+  }
+  // Just let go of by the robot's own hand and still at the fingers: it knows where it left it.
+  const tcp = sim.tcp()?.p;
+  const box = sim.aabb(id);
+  const gap =
+    tcp &&
+    Math.hypot(
+      Math.max(0, box.min.x - tcp.x, tcp.x - box.max.x),
+      Math.max(0, box.min.y - tcp.y, tcp.y - box.max.y),
+      Math.max(0, box.min.z - tcp.z, tcp.z - box.max.z),
+    );
+  if (opts.fromHand && gap !== undefined && gap < 0.08) {
+    record(sim, id, 'placed');
+    return `now ${describePlace(p)}`;
+  }
+  sim.belief.forget(id);
+  return 'out of sight now';
+}
+
 /** Waits until nothing but the held object moves (at most SETTLE_SECONDS). */
 export async function settle(sim: SimWorld): Promise<void> {
   if (sim.objectsSettled()) return;
   await sim.idle(SETTLE_SECONDS, { until: () => sim.objectsSettled(), ignoreEstop: true });
 }
 
-/** What changed since `b` that the skill did not set out to change (`own`: the objects it acts on). */
+/**
+ * What changed since `b` that the skill did not set out to change (`own`: the
+ * objects it acts on). Objects the robot knows are named; one it never
+ * perceived is "an object the robot had not perceived" (it cannot name it).
+ */
 function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>): string[] {
+  look(sim);
   const out = new Map<string, string>();
-  const after = locations(sim);
+  const name = (id: string): string => (isKnown(sim, id) ? id : 'an object the robot had not perceived');
+  const where = (id: string): string => (isKnown(sim, id) ? `it is ${noteWhereItIs(sim, id)}` : 'where it is now is not known');
   for (const e of sim.events.since(b.events)) {
-    if (e.type === 'physics_fault') out.set(e.object, `${e.object}: ${e.reason}; it is now ${describePlace(after.get(e.object))}`);
+    if (e.type === 'physics_fault') out.set(e.object, `${name(e.object)}: ${e.reason}; ${where(e.object)}`);
     if (e.type === 'object_dropped' && !own.has(e.object) && !out.has(e.object)) {
-      out.set(e.object, `${e.object} dropped: ${e.reason}; it is now ${describePlace(after.get(e.object))}`);
+      out.set(e.object, `${name(e.object)} dropped: ${e.reason}; ${where(e.object)}`);
     }
   }
+  const after = locations(sim);
   for (const [id, was] of b.places) {
     if (own.has(id) || out.has(id)) continue;
     const now = after.get(id);
     if (!same(was, now)) {
-      const where = describePlace(now);
-      if (was.kind === 'in') out.set(id, `${id} fell out of ${was.id} and is now ${where}`);
-      else if (was.kind === 'on') out.set(id, `${id} was knocked off ${was.id} and is now ${where}`);
-      else if (was.kind === 'floor') out.set(id, `${id} was pushed across the floor and is now ${where}`);
-      else if (was.kind === 'held') out.set(id, `${id} left the hand and is now ${where}`);
-      else out.set(id, `${id} moved and is now ${where}`);
+      const from = was.kind === 'in' || was.kind === 'on' ? was.id : undefined;
+      const what =
+        was.kind === 'in'
+          ? `fell out of ${from}`
+          : was.kind === 'on'
+            ? `was knocked off ${from}`
+            : was.kind === 'floor'
+              ? 'was pushed across the floor'
+              : was.kind === 'held'
+                ? 'left the hand'
+                : 'moved';
+      out.set(id, `${name(id)} ${what}; ${where(id)}`);
       continue;
     }
     const up0 = b.up.get(id) ?? 1;
     const up1 = upOf(sim, id).y;
-    if (now?.kind !== 'held' && up0 > TIPPED && up1 < TIPPED) out.set(id, `${id} was knocked over and lies ${describePlace(now)}`);
+    if (now?.kind !== 'held' && up0 > TIPPED && up1 < TIPPED) out.set(id, `${name(id)} was knocked over; ${where(id)}`);
   }
   return [...out.values()];
 }
@@ -101,7 +147,7 @@ export function tracked<A extends unknown[], Own extends unknown[]>(
     if (running.get(sim)) return skill(sim, ...args);
     running.set(sim, true);
     try {
-      const before = look(sim);
+      const before = readWorld(sim);
       const mine = new Set(own(sim, ...(args as unknown as Own)).filter((x): x is string => Boolean(x)));
       const outcome = await skill(sim, ...args);
       await settle(sim);

@@ -11,7 +11,7 @@ import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, solve } from './arm';
 import { armPreconditions, displayName, interruptOutcome } from './common';
 import { navigate } from './navigation';
-import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
 import { tracked } from './incidents';
 
 export const HANDOVER_DISTANCE = 0.5;
@@ -123,7 +123,11 @@ async function runHandover(sim: SimWorld, personId: string, opts: SkillOptions =
     if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, `handing ${held} to ${who}`);
     throw e;
   }
-  return success(`handed ${displayName(sim, held)} to ${who}`, { object: held, person: personId });
+  return success(`handed ${displayName(sim, held)} to ${who}`, {
+    object: held,
+    person: personId,
+    ...claims({ kind: 'handed', object: held, person: personId }),
+  });
 }
 
 /** wait, answering for everything that happened while it ran (see incidents.ts). */

@@ -5,6 +5,7 @@ import { dist, fromTuple } from '../math';
 import { moveArm } from './posture';
 import { navigate } from './navigation';
 import { pick } from './manipulation';
+import { perceive } from './perceive';
 
 /** Mobipick in a room with two tables; a crate can be dropped in the aisle. */
 function room(extra: SceneInput['objects'] = []): SceneInput {
@@ -39,7 +40,10 @@ describe('navigation', () => {
     expect(dist(sim.body.basePose.p, fromTuple([1.2, 0, -1.5]))).toBeLessThan(0.01);
     expect(sim.body.at).toBe('at_table_1');
     expect(sim.battery.percent).toBeLessThan(pct);
-    // From there the arm reaches the block on the table.
+    // From there the wrist camera sees the block (observe posture), and the arm reaches it.
+    expect(await pick(sim, 'block_1')).toMatchObject({ ok: false, code: 'not_perceived' });
+    expect(await perceive(sim)).toMatchObject({ ok: true });
+    expect(await moveArm(sim, 'home')).toMatchObject({ ok: true });
     expect(await pick(sim, 'block_1')).toMatchObject({ ok: true });
   });
 

@@ -10,7 +10,7 @@ import { QUERY } from '../groups';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { movePosture } from './arm';
 import { interruptOutcome } from './common';
-import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
 import { tracked } from './incidents';
 
 export type NavTarget = { kind: 'location'; id: string } | { kind: 'pose'; position: Vec3; yaw: number; label: string };
@@ -169,6 +169,15 @@ async function runNavigate(sim: SimWorld, target: NavTarget, opts: SkillOptions 
     battery: round(sim.battery.percent, 1),
     batteryUsed: round(pct0 - sim.battery.percent, 2),
     via: route.path.length > 1 ? route.path.length - 1 : 0,
+    ...claims(
+      target.kind === 'location'
+        ? { kind: 'at', place: target.id }
+        : {
+            kind: 'base',
+            position: [round(goal.pose.p.x, 3), round(goal.pose.p.z, 3)],
+            yawDeg: round((yawOf(goal.pose.q) * 180) / Math.PI, 1),
+          },
+    ),
   });
 }
 

@@ -26,10 +26,10 @@ async function runPerceive(sim: SimWorld, opts: SkillOptions = {}): Promise<Skil
     throw e;
   }
   const r = observe(sim);
-  const where = sim.body.at ?? 'here';
+  const where = sim.body.at ? `at ${sim.body.at}` : 'here';
   const seen = r.observed.map((o) => (o.support ? `${o.id} ${o.relation} ${o.support}` : o.id));
   const removed = r.removed.length ? `; no longer seen: ${r.removed.join(', ')}` : '';
-  return success(`perceived at ${where}: ${seen.length ? seen.join(', ') : 'no objects'}${removed}`, {
+  return success(`perceived ${where}: ${seen.length ? seen.join(', ') : 'no objects'}${removed}`, {
     location: sim.body.at ?? null,
     observed: r.observed.map((o) => ({ id: o.id, support: o.support ?? null, relation: o.relation ?? null })),
     removed: r.removed,

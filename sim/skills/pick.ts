@@ -4,15 +4,16 @@
 // the relation rules. Reasons name the objects and the numbers.
 import { round, v3 } from '../math';
 import { Grasp, slipReason } from '../body/grasp';
-import { geoObjects } from '../perception/geo';
+import { believedGeos } from '../perception/believed';
+import { look, recordPlacement } from '../perception/observe';
 import { containerOf, isOnTopOf, related } from '../perception/relations';
 import type { SimWorld } from '../world/sim-world';
 import { SkillInterrupt } from '../world/types';
 import { MotionFailure, armConfig, followLine, gripperTo, moveJoints, moveLine } from './arm';
 import { armPreconditions, displayName, interruptOutcome, observationProblem } from './common';
 import { approachBlocker, betweenFingers, planGrasp } from './grasp-plan';
-import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
-import { tracked } from './incidents';
+import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
+import { noteWhereItIs, settle, tracked } from './incidents';
 
 /** A wrapped handle holds by form, not friction: this many times the grip's friction torque. */
 const WRAP_TORQUE_FACTOR = 4;
@@ -31,10 +32,12 @@ export async function liftTo(sim: SimWorld, y: number, opts: SkillOptions): Prom
   }
 }
 
+/** What the robot believes is inside a container. */
 export function contentsOf(sim: SimWorld, id: string): string[] {
   if (!sim.entity(id).spec.receptacle) return [];
-  const all = geoObjects(sim);
-  const me = all.find((g) => g.id === id)!;
+  const all = believedGeos(sim);
+  const me = all.find((g) => g.id === id);
+  if (!me) return [];
   return related('inside', me, all, sim.body.basePose)
     .map((g) => g.id)
     .filter((x) => x !== id);
@@ -63,9 +66,11 @@ async function runPick(sim: SimWorld, id: string, opts: SkillOptions = {}): Prom
         : `${name} cannot be picked up`,
     );
   }
+  look(sim);
   const obs = observationProblem(sim, id);
   if (obs) return obs;
-  const all = geoObjects(sim);
+  // Everything below reads the robot's belief: where it last saw the object, and what it knows lies on or in it.
+  const all = believedGeos(sim);
   const me = all.find((g) => g.id === id)!;
   const container = containerOf(me, all);
   if (container) {
@@ -101,11 +106,14 @@ async function runPick(sim: SimWorld, id: string, opts: SkillOptions = {}): Prom
     await followLine(sim, plan.down, opts);
     if (!betweenFingers(sim, id)) {
       await moveLine(sim, { position: plan.pre, pitch: plan.pitch, closing: plan.closing }, name, opts);
-      return failure('skill_failure', `the fingers found nothing to close on: ${name} was not where it was seen`);
+      // The robot learns that it is not there any more.
+      sim.belief.forget(id);
+      return failure('skill_failure', `the fingers found nothing at the place where ${name} was last seen; it is not there any more`);
     }
     if (sim.rng.chance(sim.noise.skillFailureRate)) {
+      // An injected fumble reads like a real one; only the trace (data) says it was injected.
       await moveLine(sim, { position: plan.pre, pitch: plan.pitch, closing: plan.closing }, name, opts);
-      return failure('skill_failure', `the grasp of ${name} failed (injected skill failure)`);
+      return failure('skill_failure', `the fingers closed too early and missed ${name}; it is still where it was`, { injected: true });
     }
     await gripperTo(sim, plan.width + 0.002, opts);
     const tcp = sim.tcp()!;
@@ -128,13 +136,24 @@ async function runPick(sim: SimWorld, id: string, opts: SkillOptions = {}): Prom
       const payload = armConfig(sim).payloadKg;
       // Over the payload, the weight is the cause whichever way it gave way.
       const heavy = total > payload;
-      const detail = `${slip ? slipReason(slip) : 'it slipped from the fingers'}${heavy ? `; with what is in it, it weighs ${round(total, 1)} kg and the arm lifts at most ${payload} kg` : ''}`;
-      return failure(heavy ? 'too_heavy' : 'slipped', `could not lift ${name}: ${detail}`, {
+      const detail = heavy
+        ? `${inside.length ? 'with what is in it, ' : ''}it weighs ${total.toFixed(2)} kg and the arm lifts at most ${payload} kg`
+        : slip
+          ? slipReason(slip)
+          : 'it slipped from the fingers';
+      await settle(sim);
+      const now = noteWhereItIs(sim, id, { fromHand: true });
+      return failure(heavy ? 'too_heavy' : 'slipped', `could not lift ${name}: ${detail}; it is ${now}`, {
         massKg: round(total, 3),
         payloadKg: armConfig(sim).payloadKg,
       });
     }
-    return success(`picked up ${name}`, { object: id, heightLifted: round(sim.pose(id).p.y - me.box.min.y, 3) });
+    recordPlacement(sim, id);
+    return success(`picked up ${name}`, {
+      object: id,
+      heightLifted: round(sim.aabb(id).min.y - me.box.min.y, 3),
+      ...claims({ kind: 'held', object: id }),
+    });
   } catch (err) {
     if (err instanceof SkillInterrupt) return interruptOutcome(sim, err, `picking ${name}`);
     if (err instanceof MotionFailure) {

@@ -4,8 +4,8 @@
 import { type Aabb, type Vec3, aabbCenter, add, normalize, poseInv, poseMul, qAxisAngle, qMul, round, scale, sub, v3 } from '../math';
 import type { Joints } from '../body/arm-kinematics';
 import { QUERY } from '../groups';
-import { geoObjects } from '../perception/geo';
-import { recordPlacement } from '../perception/observe';
+import { believedGeo, believedGeos, isKnown, isStale, knownObjectIds } from '../perception/believed';
+import { look, recordPlacement } from '../perception/observe';
 import { slipReason } from '../body/grasp';
 import { aabbToWorld } from '../world/entity';
 import { locationOf } from '../world/location';
@@ -26,9 +26,9 @@ import {
 } from './arm';
 import { armPreconditions, displayName, interruptOutcome, observationProblem } from './common';
 import { APPROACH } from './grasp-plan';
-import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
 import { contentsOf, liftTo } from './pick';
-import { describePlace, settle, tracked } from './incidents';
+import { noteWhereItIs, settle, tracked } from './incidents';
 
 export type PlaceTarget = { kind: 'object'; id: string; relation?: 'on' | 'in' } | { kind: 'point'; point: Vec3; label?: string };
 
@@ -48,9 +48,9 @@ interface PlaceRegion {
 
 function surfaceUnder(sim: SimWorld, p: Vec3): { id: string; box: Aabb } | undefined {
   let best: { id: string; box: Aabb } | undefined;
-  for (const [id, e] of sim.entities) {
-    if (sim.isHeld(id)) continue;
-    const boxes = e.spec.surfaces.length ? sim.surfaces(id) : [];
+  for (const id of knownObjectIds(sim)) {
+    if (sim.isHeld(id) || isStale(sim, id)) continue;
+    const boxes = believedGeo(sim, id).surfaces ?? [];
     for (const b of boxes) {
       if (p.x >= b.min.x && p.x <= b.max.x && p.z >= b.min.z && p.z <= b.max.z && b.max.y <= p.y + 0.08) {
         if (!best || b.max.y > best.box.max.y) best = { id, box: b };
@@ -80,11 +80,13 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
     };
   }
   const e = sim.entity(target.id);
+  // The target as the robot believes it is (furniture as it stands).
+  const g = believedGeo(sim, target.id);
   const name = displayName(sim, target.id);
   const wantIn = target.relation === 'in' || (target.relation === undefined && Boolean(e.spec.receptacle));
   if (wantIn && e.spec.receptacle) {
     if (e.door && !e.states.open) return failure('receptacle_closed', `${name} is closed; open it first`);
-    const interior = sim.interior(target.id);
+    const interior = g.interior;
     if (!interior)
       return failure('blocked', `${name} is tipped over: its opening does not face up, so nothing stays in it; set it upright first`);
     const cap = e.spec.receptacle.capacity;
@@ -98,7 +100,7 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
       relation: 'in',
       restY: interior.min.y,
       // Open containers: drop from just above the rim. Cupboards: set it down inside.
-      releaseY: enclosed ? interior.min.y + 0.012 : Math.max(interior.min.y + 0.012, sim.aabb(target.id).max.y + 0.012),
+      releaseY: enclosed ? interior.min.y + 0.012 : Math.max(interior.min.y + 0.012, g.box.max.y + 0.012),
       container: target.id,
       support: target.id,
       desired: aabbCenter(interior),
@@ -106,7 +108,7 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
     };
   }
   if (e.spec.surfaces.length) {
-    const surf = sim.surfaces(target.id);
+    const surf = g.surfaces!;
     const shoulder = shoulderWorld(sim);
     // Nearest point of the surface to the arm, a little inward.
     let best: Aabb = surf[0]!;
@@ -140,7 +142,7 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
   }
   if (wantIn) return failure('invalid_argument', `${name} is not a container; things cannot be put inside it`);
   // Small things without a surface (a plate, a book): place on top of their box.
-  const box = sim.aabb(target.id);
+  const box = g.box;
   return {
     box,
     relation: 'on',
@@ -184,7 +186,7 @@ function alignHeld(sim: SimWorld, heldId: string, region: Aabb): { roll: number;
 /** Highest top of the movable things standing on or in a region (the carried object excluded). */
 function clearanceTop(sim: SimWorld, region: Aabb, heldId: string): number {
   let top = region.max.y;
-  for (const g of geoObjects(sim)) {
+  for (const g of believedGeos(sim)) {
     if (g.fixed || g.id === heldId) continue;
     const b = g.box;
     const overXZ = b.max.x > region.min.x && b.min.x < region.max.x && b.max.z > region.min.z && b.min.z < region.max.z;
@@ -211,9 +213,10 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
   const heldId = sim.grasp.objectId;
   const held = displayName(sim, heldId);
   if (target.kind === 'object' && target.id === heldId) return failure('invalid_argument', `cannot place ${held} on itself`);
+  look(sim);
   if (target.kind === 'object') {
     const obs = observationProblem(sim, target.id);
-    if (obs && sim.scene.scene.perception.partialObservability && !sim.entity(target.id).fixed) return obs;
+    if (obs) return obs;
   }
   const region = placeRegion(sim, target);
   if ('ok' in region) return region;
@@ -273,6 +276,9 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
       (c) => {
         const owner = sim.colliderOwner.get(c.handle);
         if (heldColliders.has(c.handle) || sim.bodyLinks.colliders.has(c.handle)) return true;
+        // The spot is checked as a depth camera would, but only the objects the
+        // robot knows are named and planned around: an unperceived one is met by the motion.
+        if (owner && sim.entities.has(owner) && !isKnown(sim, owner)) return true;
         // The container's own walls and floor are fine; a carry bar across its
         // opening is not (the object would land on it).
         if (owner && owner === region.container && c.translation().y < region.box.max.y) return true;
@@ -336,7 +342,7 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
       await settle(sim);
       return failure(
         'slipped',
-        `${held} slipped out of the fingers on the way to ${region.label}${slip?.object === heldId ? `: ${slipReason(slip)}` : ''}; it is now ${describePlace(locationOf(sim, heldId))}`,
+        `${held} slipped out of the fingers on the way to ${region.label}${slip?.object === heldId ? `: ${slipReason(slip)}` : ''}; it is ${noteWhereItIs(sim, heldId, { fromHand: true })}`,
       );
     }
     if (err instanceof SkillInterrupt) return interruptOutcome(sim, err, `placing ${held}`);
@@ -346,23 +352,28 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
     stopOnSlip();
   }
   await settle(sim);
-  recordPlacement(sim, heldId);
   const now = locationOf(sim, heldId);
-  const where = describePlace(now);
   const arrived = (now.kind === 'in' || now.kind === 'on') && now.id === region.support && now.kind === region.relation;
   if (!arrived) {
     return failure(
       'placement_failed',
-      `${held} was released ${region.relation === 'in' ? 'over' : 'on'} ${region.label} but is now ${where}`,
-      { object: heldId, now: where },
+      `${held} was released ${region.relation === 'in' ? 'over' : 'on'} ${region.label} but did not stay there; it is ${noteWhereItIs(sim, heldId, { fromHand: true })}`,
+      { object: heldId },
     );
   }
+  // The robot watched its own hand set it down.
+  recordPlacement(sim, heldId);
   const p = sim.pose(heldId).p;
   return region.relation === 'in'
-    ? success(`put ${held} into ${region.label}`, { object: heldId, container: region.support })
+    ? success(`put ${held} into ${region.label}`, {
+        object: heldId,
+        container: region.support,
+        ...claims({ kind: 'rests', object: heldId, relation: 'in', support: region.support }),
+      })
     : success(`placed ${held} on ${region.support}`, {
         object: heldId,
         on: region.support,
+        ...claims({ kind: 'rests', object: heldId, relation: 'on', support: region.support }),
         position: [round(p.x), round(p.y), round(p.z)],
       });
 }

@@ -6,7 +6,7 @@ import { type Vec3, add, rotate, round, v3 } from '../math';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, solve } from './arm';
 import { armPreconditions, interruptOutcome } from './common';
-import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
 import { tracked } from './incidents';
 
 async function runMoveArm(sim: SimWorld, posture: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
@@ -16,7 +16,7 @@ async function runMoveArm(sim: SimWorld, posture: string, opts: SkillOptions = {
   if (!(posture in postures)) {
     return failure('invalid_argument', `no arm posture "${posture}"; the postures are ${Object.keys(postures).join(', ')}`);
   }
-  if (sim.body.posture === posture) return success(`the arm is already in the ${posture} posture`);
+  if (sim.body.posture === posture) return success(`the arm is already in the ${posture} posture`, claims({ kind: 'posture', posture }));
   try {
     await movePosture(sim, posture, opts);
     await sim.idle(0.6, opts);
@@ -25,7 +25,11 @@ async function runMoveArm(sim: SimWorld, posture: string, opts: SkillOptions = {
     throw e;
   }
   const held = sim.grasp ? `; holding ${sim.grasp.objectId}` : '';
-  return success(`the arm is in the ${posture} posture${held}`, { posture, time: round(sim.time, 2) });
+  return success(`the arm is in the ${posture} posture${held}`, {
+    posture,
+    time: round(sim.time, 2),
+    ...claims({ kind: 'posture', posture }),
+  });
 }
 
 /** Moves the tool centre point to a world position with the hand tilted from straight down. */
@@ -46,9 +50,8 @@ async function runMoveTool(sim: SimWorld, position: Vec3, tiltDeg: number, opts:
     throw e;
   }
   const tcp = sim.tcp()!.p;
-  return success(`the gripper is at (${round(tcp.x, 3)}, ${round(tcp.y, 3)}, ${round(tcp.z, 3)})`, {
-    position: [round(tcp.x, 3), round(tcp.y, 3), round(tcp.z, 3)],
-  });
+  const at: [number, number, number] = [round(tcp.x, 3), round(tcp.y, 3), round(tcp.z, 3)];
+  return success(`the gripper is at (${at.join(', ')})`, { position: at, ...claims({ kind: 'tool', position: at }) });
 }
 
 /** A small straight move of the tool in the robot's frame (forward, left, up). */
@@ -67,7 +70,8 @@ async function runNudgeTool(sim: SimWorld, forward: number, left: number, up: nu
     throw e;
   }
   const p = sim.tcp()!.p;
-  return success(`moved the gripper by (${forward}, ${left}, ${up}) m to (${round(p.x, 3)}, ${round(p.y, 3)}, ${round(p.z, 3)})`);
+  const at: [number, number, number] = [round(p.x, 3), round(p.y, 3), round(p.z, 3)];
+  return success(`moved the gripper by (${forward}, ${left}, ${up}) m to (${at.join(', ')})`, claims({ kind: 'tool', position: at }));
 }
 
 /** moveArm, answering for everything that happened while it ran (see incidents.ts). */

@@ -7,7 +7,7 @@ import { BaseMotion } from '../body/motion';
 import { SkillInterrupt, type PlantReading, type SimWorld } from '../world/sim-world';
 import { interruptOutcome } from './common';
 import { basePreconditions } from './navigation';
-import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
+import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
 import { tracked } from './incidents';
 
 function locationOfKind(sim: SimWorld, kind: string) {
@@ -70,7 +70,7 @@ async function runDock(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOut
   // The dock's contacts charge a docked rover, as when a scene starts docked.
   sim.battery.charging = true;
   sim.post({ type: 'docked' });
-  return success(`docked at ${station.id}`, { battery: round(sim.battery.percent, 1) });
+  return success(`docked at ${station.id}`, { battery: round(sim.battery.percent, 1), ...claims({ kind: 'docked', value: true }) });
 }
 
 async function runUndock(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillOutcome> {
@@ -89,7 +89,7 @@ async function runUndock(sim: SimWorld, opts: SkillOptions = {}): Promise<SkillO
     throw e;
   }
   sim.post({ type: 'undocked' });
-  return success(`undocked; now at ${entry.id}`);
+  return success(`undocked; now at ${entry.id}`, claims({ kind: 'docked', value: false }, { kind: 'at', place: entry.id }));
 }
 
 async function runCharge(sim: SimWorld, targetPercent = 100, opts: SkillOptions = {}): Promise<SkillOutcome> {
@@ -115,6 +115,7 @@ async function runCharge(sim: SimWorld, targetPercent = 100, opts: SkillOptions 
     from: round(from, 1),
     to: round(sim.battery.percent, 1),
     minutes: round(minutes, 1),
+    ...claims({ kind: 'battery', atLeast: Math.min(targetPercent, round(sim.battery.percent, 1)) }),
   });
 }
 

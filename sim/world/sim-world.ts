@@ -14,6 +14,7 @@ import type { ArmMotion, BaseMotion, ScalarTrack } from '../body/motion';
 import type { BodyLinks, LinkPoses } from '../body/links';
 import { EventQueue, type SimEvent, type SimEventBody } from '../events';
 import { GROUPS } from '../groups';
+import { Belief, type BeliefState } from './belief';
 import { Controllers } from './controllers';
 import { type WorldBounds, guardWorld, worldBounds } from './guard';
 import { PhysicsScene } from './physics-scene';
@@ -25,7 +26,6 @@ import {
   DEFAULT_DT,
   NO_NOISE,
   type NoiseOptions,
-  type Observation,
   type ScanRecord,
   type SimOptions,
   SkillInterrupt,
@@ -43,7 +43,7 @@ interface RunState {
   battery: ReturnType<Battery['snapshot']>;
   lastBatteryLevel: BatteryLevel;
   events: ReturnType<EventQueue['snapshot']>;
-  knowledge: Observation[];
+  belief: BeliefState;
   rng: number;
   grasp: GraspState | undefined;
   scene: SceneStateSnap;
@@ -57,7 +57,8 @@ export class SimWorld extends PhysicsScene {
   readonly body: BodyState;
   readonly battery: Battery;
   readonly events = new EventQueue();
-  readonly knowledge = new Map<string, Observation>();
+  /** What the robot has perceived (belief.ts): the only source tools and planners read. */
+  readonly belief = new Belief();
   /** Plant scans made at points of interest (farm). */
   readonly scans = new Map<string, ScanRecord>();
   /** Objects handed to people: object id -> person id. */
@@ -409,7 +410,7 @@ export class SimWorld extends PhysicsScene {
       battery: this.battery.snapshot(),
       lastBatteryLevel: this.lastBatteryLevel,
       events: this.events.snapshot(),
-      knowledge: [...this.knowledge.values()],
+      belief: this.belief.snapshot(),
       rng: this.rng.seed,
       grasp: this.grasp?.state,
       scene: captureSceneState(this.entities, this.people),
@@ -432,8 +433,7 @@ export class SimWorld extends PhysicsScene {
     this.battery.restore(st.battery);
     this.lastBatteryLevel = st.lastBatteryLevel;
     this.events.restore(st.events);
-    this.knowledge.clear();
-    for (const o of st.knowledge) this.knowledge.set(o.objectId, o);
+    this.belief.restore(st.belief);
     this.rng.seed = st.rng;
     this.grasp = st.grasp ? new Grasp(st.grasp) : undefined;
     applySceneState(this.entities, this.people, st.scene);

@@ -52,18 +52,6 @@ export interface PersonState {
   handsFree: boolean;
 }
 
-export interface Observation {
-  objectId: string;
-  /** Surface or container the object was seen on / in. */
-  support: string | undefined;
-  relation: 'on' | 'in' | undefined;
-  position: Vec3;
-  time: number;
-  /** Base-move counter when seen: after the base moves, the pose is stale. */
-  baseMoves: number;
-  location: string | undefined;
-}
-
 export interface PlantReading {
   plant: string;
   crop: string;

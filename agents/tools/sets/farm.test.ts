@@ -73,7 +73,7 @@ describe('farm tool set', () => {
     const paris = await call('navigate', { location: 'Paris' });
     expect(paris.ok).toBe(false);
     expect(paris.content).toMatch(/no place called "Paris"\. Known places: .*poi_1/);
-    expect((await call('navigate', { location: 'poi_9' })).content).toMatch(/matches several places: poi_1 .*Did you mean/);
+    expect((await call('navigate', { location: 'poi_9' })).content).toMatch(/no place with the id "poi_9"\. Did you mean poi_1/);
     // Nothing ran: the robot is still docked where it started.
     expect(control.world.body).toMatchObject({ docked: true, at: 'charging_dock' });
     expect(await robot.time()).toBe(0);

@@ -68,10 +68,29 @@ export const distToTarget = defineTool({
   execute: async ({ target }, { robot }) =>
     guarded(async () => {
       const id = await resolveName(robot, target, ['object'], 'visible');
-      const d = await robot.perception.distanceTo(id);
-      return ok(`${await label(robot, id)} is ${metres(d)} from the robot.`, { target: id, distanceM: Number(d.toFixed(3)) });
+      return reachAnswer(robot, id);
     }),
 });
+
+/**
+ * Distance with the verdict pick would give: the robot measures from the arm's
+ * shoulder to where the fingers would close on the object (the one definition
+ * of reach pick uses), and says whether the arm can grasp it from here.
+ */
+async function reachAnswer(robot: Robot, id: string): Promise<ReturnType<typeof ok>> {
+  const d = await robot.perception.distanceTo(id);
+  const p = await robot.perception.objectProperties(id);
+  const pickable = (p['properties'] as Record<string, boolean> | undefined)?.['pickable'] === true;
+  let verdict = '';
+  let reachable: boolean | null = null;
+  if (robot.arm && pickable) {
+    const g = await robot.arm.graspPose(id);
+    reachable = g.ok;
+    verdict = g.ok ? '; the arm can grasp it from here' : `; the arm cannot grasp it from here (${g.summary})`;
+  }
+  const what = pickable && robot.arm ? "from the arm's shoulder to where the gripper would close on it" : 'from the robot';
+  return ok(`${await label(robot, id)} is ${metres(d)} ${what}${verdict}.`, { target: id, distanceM: Number(d.toFixed(3)), reachable });
+}
 
 export const getObjState = defineTool({
   name: 'get_obj_state',
@@ -281,10 +300,7 @@ export const RAIDER_ASSISTIVE: Tool[] = [
     execute: async ({ obj }, { robot }) =>
       guarded(async () => {
         const id = await resolveName(robot, obj, ['object'], 'visible');
-        const d = await robot.perception.distanceTo(id);
-        return ok(`${await label(robot, id)} is ${metres(d)} from the robot.`, {
-          distanceM: Number(d.toFixed(3)),
-        });
+        return reachAnswer(robot, id);
       }),
   }),
   defineTool({

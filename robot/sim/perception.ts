@@ -1,0 +1,173 @@
+// What the simulated robot reports: every answer comes from its belief (what it
+// has perceived, sim/world/belief.ts) and from looking now, never from the
+// world behind it. Names resolve among what it knows or sees; poses and
+// distances are those of where it last saw things; people are answered about
+// only while they are in view. Lint keeps this file (and sim-robot.ts) off the
+// ground-truth modules (eslint.config.js).
+import { deg, dist, round, toTuple, v3, yawOf } from '../../sim/math';
+import type { Vec3 } from '../../sim/math';
+import { believedGeo, isKnown, knownObjectIds } from '../../sim/perception/believed';
+import { detectObjects } from '../../sim/perception/detection';
+import { closestPoint, reportDistance, robotHumanDistance, shoulderPoint } from '../../sim/perception/distance';
+import { resolveName } from '../../sim/perception/names';
+import { look, record } from '../../sim/perception/observe';
+import { freePath, gazeAtRobot, handsFree, humansAround, recogniseHumans } from '../../sim/perception/people';
+import { QUERY_RELATIONS, objectProperties, objectState, parseRelation, relationQuery, robotHolding } from '../../sim/perception/queries';
+import { referencePoint } from '../../sim/perception/references';
+import { gap } from '../../sim/perception/relations';
+import { snapshotFacts } from '../../sim/perception/snapshot';
+import { visiblePersonIds } from '../../sim/perception/visibility';
+import { graspTarget } from '../../sim/skills/grasp-plan';
+import type { SimWorld } from '../../sim/world/sim-world';
+import type { PeoplePerception, Perception } from '../robot';
+
+const roundV = (v: Vec3): Vec3 => v3(round(v.x), round(v.y), round(v.z));
+
+/** Thrown when a caller names something the robot does not know: a tool bug, never a model's mistake (names are resolved first). */
+export class UnknownToRobot extends Error {
+  override name = 'UnknownToRobot';
+}
+
+function known(sim: SimWorld, id: string): void {
+  if (!isKnown(sim, id)) throw new UnknownToRobot(`${id} is not known to the robot`);
+}
+
+function inView(sim: SimWorld, person: string): void {
+  if (!visiblePersonIds(sim).includes(person)) throw new UnknownToRobot(`${person} is not in view`);
+}
+
+/**
+ * Robot to an object, the one definition of reach that pick shares: from the
+ * arm's shoulder to where the fingers would close on it (at its perceived pose);
+ * for what cannot be picked, to the nearest point of its perceived box. A robot
+ * without an arm measures from its base centre on the floor plane.
+ */
+export function reachDistance(sim: SimWorld, id: string): number {
+  const e = sim.entity(id);
+  const box = believedGeo(sim, id).box;
+  const shoulder = shoulderPoint(sim);
+  if (!shoulder) {
+    const b = sim.body.basePose.p;
+    return Math.hypot(Math.max(0, box.min.x - b.x, b.x - box.max.x), Math.max(0, box.min.z - b.z, b.z - box.max.z));
+  }
+  if (!e.fixed && e.spec.properties.pickable && !sim.isHeld(id)) return dist(shoulder, graspTarget(sim, id).tcp);
+  return dist(shoulder, closestPoint(box, shoulder));
+}
+
+export function beliefPerception(sim: SimWorld): Perception {
+  return {
+    resolve: async (name, opts = {}) => {
+      look(sim);
+      // A tool never resolves among everything in the world: 'all' means what the robot knows.
+      const pool = opts.pool === 'visible' ? 'visible' : 'known';
+      const r = resolveName(sim, name, { ...(opts.kinds ? { kinds: opts.kinds } : {}), pool });
+      return r.ok ? { ok: true, id: r.id, kind: r.kind } : r;
+    },
+    detect: async () => {
+      look(sim);
+      const seen = detectObjects(sim);
+      // Detection is perception: what it reports, the robot now knows.
+      for (const d of seen) if (!d.fixed) record(sim, d.id, 'seen');
+      return seen.map((d) => ({
+        id: d.id,
+        name: d.name,
+        category: d.category,
+        distanceM: round(reportDistance(sim, reachDistance(sim, d.id)), 3),
+        position: toTuple(roundV(d.position)),
+      }));
+    },
+    distanceTo: async (id) => {
+      look(sim);
+      if (sim.people.has(id)) {
+        inView(sim, id);
+        return robotHumanDistance(sim, id);
+      }
+      known(sim, id);
+      return reportDistance(sim, reachDistance(sim, id));
+    },
+    distanceBetween: async (a, b) => {
+      look(sim);
+      const box = (id: string) => {
+        if (sim.people.has(id)) {
+          inView(sim, id);
+          const p = sim.people.get(id)!.position;
+          return { min: v3(p.x - 0.22, p.y, p.z - 0.22), max: v3(p.x + 0.22, p.y + 1.7, p.z + 0.22) };
+        }
+        known(sim, id);
+        return believedGeo(sim, id).box;
+      };
+      return reportDistance(sim, gap(box(a), box(b)));
+    },
+    objectState: async (id) => (known(sim, id), objectState(sim, id)),
+    objectProperties: async (id) => (known(sim, id), { ...objectProperties(sim, id) }),
+    holding: async () => robotHolding(sim),
+    related: async (relation, id) => {
+      look(sim);
+      known(sim, id);
+      const rel = parseRelation(relation);
+      if (!rel) throw new Error(`unknown relation "${relation}"; use one of: ${QUERY_RELATIONS.join(', ')}`);
+      return relationQuery(sim, rel, id, { pool: knownObjectIds(sim) });
+    },
+    relations: () => QUERY_RELATIONS,
+    snapshot: async () => {
+      look(sim);
+      return snapshotFacts(sim);
+    },
+    pose: async (id) => {
+      look(sim);
+      if (sim.entities.has(id)) {
+        if (!isKnown(sim, id)) return undefined;
+        const o = sim.belief.get(id);
+        const p = o && !sim.isHeld(id) ? o.pose : sim.pose(id);
+        return { position: toTuple(roundV(p.p)), yawDeg: round(deg(yawOf(p.q)), 1) };
+      }
+      const person = sim.people.get(id);
+      if (person)
+        return visiblePersonIds(sim).includes(id)
+          ? { position: toTuple(roundV(person.position)), yawDeg: round(deg(person.yaw), 1) }
+          : undefined;
+      const loc = sim.locations.get(id);
+      if (loc) return { position: loc.pose.position, yawDeg: loc.pose.yaw };
+      return undefined;
+    },
+    referencePoint: async (name) => {
+      look(sim);
+      const r = referencePoint(sim, name, (n) => {
+        const res = resolveName(sim, n, { kinds: ['object'], pool: 'known' });
+        return res.ok ? res.id : undefined;
+      });
+      return r ? { position: toTuple(roundV(r.position)), label: r.label } : undefined;
+    },
+  };
+}
+
+/** People as the camera sees them now: a person out of view is not measured, judged or approached. */
+export function beliefPeople(sim: SimWorld): PeoplePerception {
+  const seen = (id: string): void => {
+    inView(sim, id);
+    sim.belief.people.set(id, { id, position: sim.people.get(id)!.position, time: sim.time });
+  };
+  return {
+    around: async () => {
+      const ids = humansAround(sim);
+      for (const id of ids) seen(id);
+      return ids;
+    },
+    recognize: async () => recogniseHumans(sim),
+    distanceTo: async (p) => (seen(p), robotHumanDistance(sim, p)),
+    handsFree: async (p) => (seen(p), handsFree(sim, p)),
+    gazeAtRobot: async (p) => (seen(p), gazeAtRobot(sim, p)),
+    freePath: async (t) => {
+      if (sim.people.has(t)) seen(t);
+      else if (sim.entities.has(t)) known(sim, t);
+      const r = freePath(sim, t);
+      return r.free ? { free: true } : { free: false, obstacle: r.obstacle && isNameable(sim, r.obstacle) ? r.obstacle : 'an obstacle' };
+    },
+  };
+}
+
+/** Things the robot may name: furniture, what it knows, people in view. */
+function isNameable(sim: SimWorld, id: string): boolean {
+  if (sim.people.has(id)) return visiblePersonIds(sim).includes(id);
+  return isKnown(sim, id);
+}

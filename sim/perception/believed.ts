@@ -1,0 +1,83 @@
+// What the robot believes, as geometry: the objects it knows (furniture and
+// appliances a priori, everything else once perceived or handled) with their
+// boxes at the poses it perceived them. Tools, planners and messages read these;
+// sim/perception/geo.ts reads the world itself (physics, scoring).
+import { type Aabb, rotate, v3 } from '../math';
+import type { BeliefEntry } from '../world/belief';
+import { aabbToWorld, interiorAt, surfacesAt } from '../world/entity';
+import type { SimWorld } from '../world/sim-world';
+import { geoObject } from './geo';
+import { look } from './observe';
+import type { GeoObject } from './relations';
+
+/**
+ * Objects the robot knows of: furniture and appliances, and what it has
+ * perceived or handled. A head camera looks all the time (full observability),
+ * so asking looks first.
+ */
+export function knownObjectIds(sim: SimWorld): string[] {
+  look(sim);
+  return [...sim.entities.values()]
+    .filter((e) => e.fixed || sim.belief.has(e.id))
+    .map((e) => e.id)
+    .sort();
+}
+
+export function isKnown(sim: SimWorld, id: string): boolean {
+  const e = sim.entities.get(id);
+  return Boolean(e && (e.fixed || sim.belief.has(id)));
+}
+
+/** A wrist-camera observation made before the base last moved no longer tells where the object is. */
+export function isStale(sim: SimWorld, id: string): boolean {
+  const o = sim.belief.get(id);
+  return Boolean(o && sim.scene.scene.perception.partialObservability && o.how === 'seen' && o.baseMoves !== sim.body.baseMoves);
+}
+
+/** The box of a believed object at the pose the robot last perceived it. */
+export function believedBox(sim: SimWorld, o: BeliefEntry): Aabb {
+  return aabbToWorld(sim.entity(o.id).localAabb, o.pose);
+}
+
+/** The believed chain of supports: what it rests on or in, and every container up the chain. */
+function believedPlace(sim: SimWorld, id: string): GeoObject['place'] {
+  const first = sim.belief.get(id)?.place;
+  const within: string[] = [];
+  const seen = new Set([id]);
+  for (let p = first; p && (p.kind === 'in' || p.kind === 'on') && !seen.has(p.id);) {
+    seen.add(p.id);
+    if (p.kind === 'in') within.push(p.id);
+    const e = sim.entities.get(p.id);
+    p = e?.fixed ? undefined : sim.belief.get(p.id)?.place;
+  }
+  return {
+    ...(first?.kind === 'on' ? { on: first.id } : first?.kind === 'in' ? { in: first.id } : {}),
+    within,
+    free: first?.kind === 'held' || first?.kind === 'handed',
+  };
+}
+
+/** A known object as the robot believes it: furniture as it is, others as last perceived. */
+export function believedGeo(sim: SimWorld, id: string): GeoObject {
+  const e = sim.entity(id);
+  if (e.fixed) return geoObject(sim, id);
+  const o = sim.belief.get(id);
+  if (!o) throw new Error(`${id} is not in the robot's belief`);
+  const upright = rotate(o.pose.q, v3(0, 1, 0)).y >= 0.5;
+  return {
+    id,
+    box: believedBox(sim, o),
+    interior: upright ? interiorAt(e, o.pose) : undefined,
+    surfaces: e.spec.surfaces.length ? surfacesAt(e, o.pose) : undefined,
+    fixed: false,
+    place: believedPlace(sim, id),
+  };
+}
+
+/** Every known object as believed (the held one at the hand, as the robot knows). */
+export function believedGeos(sim: SimWorld): GeoObject[] {
+  look(sim);
+  return knownObjectIds(sim).map((id) =>
+    sim.isHeld(id) ? { ...geoObject(sim, id), place: { within: [], free: true } } : believedGeo(sim, id),
+  );
+}
