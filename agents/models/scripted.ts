@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ModelError, type AssistantMessage, type Completion, type CompletionRequest, type Model, type ToolCall } from './model';
+import { textToolCallFallback } from './text-tool-calls';
 
 const ScriptToolCallZ = z.object({
   id: z.string().min(1).optional(),
@@ -140,6 +141,7 @@ function build(
   remaining: () => number,
 ): ScriptedModel {
   const requests: CompletionRequest[] = [];
+  let textIds = 0;
   return {
     id,
     requests,
@@ -154,13 +156,15 @@ function build(
       if (reasoning) req.onReasoning?.(reasoning);
       if (message.content) req.onText?.(message.content);
       const toolCalls = message.tool_calls ?? [];
-      return {
+      const done: Completion = {
         message,
         toolCalls,
         ...(reasoning ? { reasoning } : {}),
         finishReason: toolCalls.length ? 'tool_calls' : 'stop',
         ...(toolCalls.length ? { toolCallSource: 'native' as const } : {}),
       };
+      // As a local server's adapter does: calls the turn wrote as text (to offered tools) become calls.
+      return textToolCallFallback(done, req, () => `call_text_${++textIds}`);
     },
   };
 }
