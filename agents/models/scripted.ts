@@ -107,13 +107,24 @@ export function loadScriptedModel(file: string, opts: ScriptedModelOptions = {})
   } catch (e) {
     throw new ModelError(`Cannot read the script ${file}: ${e instanceof Error ? e.message : String(e)}`, 'config');
   }
-  let json: unknown;
+  return createScriptedModel(parseScriptJson(text, `The script ${file}`), { id: `scripted:${file}`, ...opts });
+}
+
+/**
+ * JSON text of a script (a UTF-8 BOM is allowed). The error says where, not
+ * what: the parser's message quotes the text, which need not be a script at all.
+ */
+export function parseScriptJson(text: string, what: string): unknown {
+  const body = text.replace(/^\uFEFF/, '');
   try {
-    json = JSON.parse(text) as unknown;
+    return JSON.parse(body) as unknown;
   } catch (e) {
-    throw new ModelError(`The script ${file} is not JSON: ${e instanceof Error ? e.message : String(e)}`, 'config');
+    const at = /position (\d+)/.exec(e instanceof Error ? e.message : '');
+    const pos = at ? Number(at[1]) : -1;
+    const before = pos >= 0 ? body.slice(0, pos) : '';
+    const where = pos >= 0 ? ` at line ${before.split('\n').length}, column ${pos - before.lastIndexOf('\n')}` : '';
+    throw new ModelError(`${what} is not valid JSON${where}: expected a JSON array of assistant messages.`, 'config');
   }
-  return createScriptedModel(json, { id: `scripted:${file}`, ...opts });
 }
 
 /** A Model computing each turn from the request (turn counts from 0). */

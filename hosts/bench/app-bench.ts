@@ -127,7 +127,7 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
   const session = await startWorkerSession({ paced: true, background: true });
   const firstScene = session.loadScene({ id: ids[0] ?? 'tabletop/fruits' });
   firstScene.catch(() => undefined);
-  const server = await startWebServer({ api: session, staticDir: dist, port: 0 });
+  const server = await startWebServer({ openSession: () => Promise.resolve(session), maxSessions: 1, staticDir: dist, port: 0 });
   const hostMs = performance.now() - t0;
   const browser = await chromium.launch({ executablePath: exe, headless: true, args: GL_ARGS });
   try {

@@ -31,6 +31,9 @@ const OPTIONS = {
   stream: { type: 'boolean' },
   verbose: { type: 'boolean' },
   noise: { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'allow-key-for': { type: 'string' },
+  scripts: { type: 'string' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -100,10 +103,14 @@ Usage:
   skillbridge bench app [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.
-  skillbridge serve [--port N] [--scene S]
+  skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR]
+                    [--allow-key-for URL[,URL]]
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
-      its access token.
+      its access token. Each browser tab gets its own session (its own world);
+      at most --max-sessions at once (default 6). Pages upload scripted models'
+      scripts, or name one in --scripts DIR. SKILLBRIDGE_API_KEY goes only to
+      SKILLBRIDGE_API_BASE_URL, the presets' local servers, and --allow-key-for URLs.
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

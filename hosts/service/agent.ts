@@ -9,7 +9,7 @@ import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
 import { probeSpec } from '../../agents/models/probe';
-import { type SecretLookup, createModel, parseModelSpec } from '../../agents/models/spec';
+import { type CreateModelOptions, type ScriptFiles, type SecretLookup, createModel } from '../../agents/models/spec';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
 import type { FlowEvent } from '../../agents/runtime/flow';
@@ -25,6 +25,10 @@ export interface AgentHostOptions {
   env?: Record<string, string | undefined>;
   /** Ollama's OpenAI-compatible endpoint, for detection. */
   ollamaURL?: string;
+  /** May the environment's key go to a base URL a page named? (spec.ts has the rule.) */
+  allowEnvKeyFor?: (baseURL: string) => Promise<boolean>;
+  /** Where scripted:FILE may read: a page uploads its script, or names one in the host's scripts folder. */
+  scriptFiles?: ScriptFiles;
   emit: (event: AppEvent) => void;
   /** Ids of objects, people and places that tool arguments name. */
   targetsOf: (args: unknown) => string[];
@@ -67,6 +71,18 @@ export class AgentHost {
     return this.opts.secrets;
   }
 
+  /** Keys, key policy and script sources for a model a page named (see spec.ts). */
+  private modelOptions(script: string | undefined): CreateModelOptions {
+    const secrets = this.lookup();
+    return {
+      env: this.env(),
+      ...(secrets ? { secrets } : {}),
+      allowEnvKeyFor: this.opts.allowEnvKeyFor ?? (() => false),
+      scriptFiles: this.opts.scriptFiles ?? 'none',
+      ...(script !== undefined ? { scriptText: script } : {}),
+    };
+  }
+
   private env(): Record<string, string | undefined> {
     return this.opts.env ?? process.env;
   }
@@ -86,9 +102,9 @@ export class AgentHost {
   async probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
     const spec = req.spec.trim();
     try {
-      checkSpec(spec);
-      const secrets = this.lookup();
-      const r = await probeSpec(spec, { env: this.env(), ...(secrets ? { secrets } : {}), timeoutMs: 8000 });
+      // A scripted model is built (so a bad script or name fails here, as in a run); there is nothing to probe.
+      if (/^scripted:/i.test(spec)) createModel(spec, this.modelOptions(req.script));
+      const r = await probeSpec(spec, { ...this.modelOptions(undefined), timeoutMs: 8000 });
       return {
         spec,
         baseURL: r.baseURL,
@@ -142,9 +158,7 @@ export class AgentHost {
     if (!conv || conv.key !== key || conv.robot !== robot || req.fresh) {
       let model;
       try {
-        checkSpec(spec);
-        const secrets = this.lookup();
-        model = createModel(spec, { env: this.env(), ...(secrets ? { secrets } : {}) });
+        model = createModel(spec, this.modelOptions(req.script));
       } catch (e) {
         throw new AppApiError('invalid_request', e instanceof ModelError ? e.message : (e as Error).message);
       }
@@ -397,13 +411,6 @@ export class AgentHost {
       throw new AppApiError('invalid_request', e instanceof TraceFormatError ? e.message : `not a trace: ${(e as Error).message}`);
     }
   }
-}
-
-/** Scripted models read a file on the host: only a .json script, never another file. */
-function checkSpec(spec: string): void {
-  const p = parseModelSpec(spec);
-  if (p.provider === 'scripted' && !/\.json$/i.test(p.file))
-    throw new ModelError(`a scripted model reads a .json script, not "${p.file}"`, 'config');
 }
 
 function endReason(r: TurnResult['reason']): RunEndReason {
