@@ -19,14 +19,33 @@ export const LAYERS = [
   {
     name: 'hosts/bench',
     prefix: 'hosts/bench/',
-    may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes', 'test'],
+    may: [
+      'hosts',
+      'hosts/bench',
+      'contract',
+      'agents',
+      'agents/conversation',
+      'robot',
+      'robot/sources',
+      'robot/sim',
+      'sim',
+      'scenes',
+      'test',
+    ],
   },
   {
     name: 'hosts',
     prefix: 'hosts/',
-    may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes'],
+    may: ['hosts', 'hosts/bench', 'contract', 'agents', 'agents/conversation', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes'],
   },
   // Their tests may build a simulated robot to run against.
+  // The conversation service opens robots from their sources; nothing else in agents/ may.
+  {
+    name: 'agents/conversation',
+    prefix: 'agents/conversation',
+    may: ['agents/conversation', 'agents', 'robot', 'robot/sources', 'scenes'],
+    testMay: ['robot/sim'],
+  },
   { name: 'agents', prefix: 'agents/', may: ['agents', 'robot', 'scenes'], testMay: ['robot/sim', 'robot/sources'] },
   // Only the simulated robot may touch the simulator; tools and workflows see the Robot seam.
   { name: 'robot/sim', prefix: 'robot/sim/', may: ['robot/sim', 'robot', 'sim', 'scenes'] },
