@@ -272,6 +272,18 @@ describe('Stop', () => {
     expect(log).toEqual([]);
   });
 
+  it('answers at once when stopped while waiting for an earlier program, and never runs it', async () => {
+    const log: string[] = [];
+    const first = sandbox.run('pick("first")', { api: fakeApi(log) });
+    const stop = new AbortController();
+    const second = sandbox.run('get_objects()', { api: fakeApi(log), signal: stop.signal });
+    stop.abort();
+    expect(failure(await second).kind).toBe('stopped');
+    expect(log).toEqual([]);
+    expect((await first).ok).toBe(true);
+    expect(log).toEqual(['pick ["first"]']);
+  });
+
   it('times out during a slow API call, aborts it, and never hands its late answer to the next program', async () => {
     let callSignal: AbortSignal | undefined;
     const api: SandboxApi = {

@@ -82,9 +82,23 @@ export class Sandbox {
     const limits = resolveLimits(opts.limits);
     const names = Object.keys(opts.api);
     checkNames(names);
-    const result = this.queue.then(() => this.runNow(code, names, limits, opts));
-    this.queue = result.catch(() => undefined);
-    return result;
+    const signal = opts.signal;
+    let started = false;
+    const turn = this.queue.then(() => {
+      started = true;
+      return this.runNow(code, names, limits, opts);
+    });
+    this.queue = turn.catch(() => undefined);
+    if (!signal || signal.aborted) return turn;
+    // Stopped while an earlier program still runs: answer at once (this one then never starts).
+    const waiting = new Promise<SandboxResult>((resolve) => {
+      const onAbort = () => {
+        if (!started) resolve(stoppedResult('', []));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      void turn.finally(() => signal.removeEventListener('abort', onAbort));
+    });
+    return Promise.race([turn, waiting]);
   }
 
   /** Starts the worker now (a host may warm it while the model is still writing). */
@@ -160,12 +174,7 @@ export class Sandbox {
   private async runNow(code: string, names: string[], limits: SandboxLimits, opts: RunOptions): Promise<SandboxResult> {
     const calls: SandboxCall[] = [];
     const output = new OutputTail(limits.maxOutputChars);
-    const stopped = (): SandboxResult => ({
-      ok: false,
-      error: { kind: 'stopped', message: 'The program was stopped by the user before it finished.' },
-      output: output.text(),
-      calls,
-    });
+    const stopped = () => stoppedResult(output.text(), calls);
     if (opts.signal?.aborted || this.disposed) return stopped();
     let live: Live;
     try {
@@ -208,8 +217,7 @@ export class Sandbox {
           'kind' in result ? { ok: false, error: result, output: output.text(), calls } : { ...result, output: output.text(), calls },
         );
       };
-      const onAbort = () =>
-        finish({ kind: 'stopped', message: 'The program was stopped by the user before it finished.' }, true, 'stopped by the user');
+      const onAbort = () => finish(STOPPED, true, 'stopped by the user');
       const call = async (m: Extract<FromWorker, { type: 'call' }>) => {
         const args = asArgs(m.args);
         const fn = Object.hasOwn(opts.api, m.name) ? opts.api[m.name] : undefined;
@@ -271,6 +279,9 @@ export class Sandbox {
     return explain(m, { code, names, limits, calls });
   }
 }
+
+const STOPPED: SandboxError = { kind: 'stopped', message: 'The program was stopped by the user before it finished.' };
+const stoppedResult = (output: string, calls: SandboxCall[]): SandboxResult => ({ ok: false, error: STOPPED, output, calls });
 
 /** Keeps the last `max` characters of a program's output, saying how much was dropped. */
 export class OutputTail {
