@@ -10,7 +10,7 @@ import { runProgram } from './sandbox';
 import type { SandboxApi } from './types';
 
 /** Each tool as an API function: arguments by position or by name, a failed tool throws its message. */
-function toolApi(tools: Tool[], robot: Robot): SandboxApi {
+function toolApi(tools: readonly Tool[], robot: Robot): SandboxApi {
   const state = new Map<string, unknown>();
   const entries = tools.map((tool): [string, SandboxApi[string]] => {
     const names = Object.keys((tool.parameters['properties'] ?? {}) as Record<string, unknown>);
@@ -29,7 +29,7 @@ function toolApi(tools: Tool[], robot: Robot): SandboxApi {
 describe('a program over the ALRM tools of tabletop/fruits', () => {
   it('puts the lemon in the bowl in the physics world, each call traced with its result', async () => {
     const robot = await openSimRobot('tabletop/fruits');
-    const api = toolApi(findToolSet('alrm')!.build(robot), robot);
+    const api = toolApi(await findToolSet('alrm')!.build(robot), robot);
     const code = [
       'const objects = get_objects();',
       'print(objects);',
@@ -49,13 +49,13 @@ describe('a program over the ALRM tools of tabletop/fruits', () => {
     expect(r.calls.every((c) => c.outcome.ok)).toBe(true);
     expect(r.output).toContain('lemon_1');
     expect(r.ok && r.value).toMatch(/^Success: /);
-    expect(robot.perception.related('in', 'bowl_1')).toContain('lemon_1');
-    expect(robot.perception.holding()).toBeUndefined();
+    expect(await robot.perception.related('in', 'bowl_1')).toContain('lemon_1');
+    expect(await robot.perception.holding()).toBeUndefined();
   });
 
   it('gives a tool’s refusal to the program, which can react to it', async () => {
     const robot = await openSimRobot('tabletop/fruits');
-    const api = toolApi(findToolSet('alrm')!.build(robot), robot);
+    const api = toolApi(await findToolSet('alrm')!.build(robot), robot);
     const r = await runProgram('try { pick("durian") } catch (e) { print("could not: " + e.message) }\npick("lemon", "extra")', { api });
     expect(r.ok).toBe(false);
     expect(r.output).toMatch(/^could not: /);
@@ -64,6 +64,6 @@ describe('a program over the ALRM tools of tabletop/fruits', () => {
       line: 2,
       message: expect.stringContaining('pick takes at most 1 argument(s): object_name'),
     });
-    expect(robot.perception.holding()).toBeUndefined();
+    expect(await robot.perception.holding()).toBeUndefined();
   });
 });
