@@ -15,6 +15,8 @@ import { WORKER_SOURCE } from './worker-source';
 
 /** How long after the deadline the watchdog waits for QuickJS's own interrupt before killing the worker. */
 const WATCHDOG_GRACE_MS = 500;
+/** A worker starts in ~50 ms; one that has not started after this is broken. */
+const BOOT_TIMEOUT_MS = 15_000;
 
 /** A caller's mistake (bad limits or API names), not the program's: one line naming the field. */
 export class SandboxConfigError extends Error {
@@ -84,19 +86,17 @@ export class Sandbox {
     checkNames(names);
     const signal = opts.signal;
     let started = false;
-    const turn = this.queue.then(() => {
-      started = true;
-      return this.runNow(code, names, limits, opts);
-    });
+    const turn = this.queue.then(() => this.runNow(code, names, limits, opts, () => (started = true)));
     this.queue = turn.catch(() => undefined);
     if (!signal || signal.aborted) return turn;
-    // Stopped while an earlier program still runs: answer at once (this one then never starts).
+    // Stopped while an earlier program still runs or the worker boots: answer at once (this one then never starts).
     const waiting = new Promise<SandboxResult>((resolve) => {
       const onAbort = () => {
         if (!started) resolve(stoppedResult('', []));
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      void turn.finally(() => signal.removeEventListener('abort', onAbort));
+      const cleanup = () => signal.removeEventListener('abort', onAbort);
+      turn.then(cleanup, cleanup);
     });
     return Promise.race([turn, waiting]);
   }
@@ -127,6 +127,7 @@ export class Sandbox {
       eval: true,
       workerData: { ...quickjsPaths(), replies: port2, signal: signal.buffer },
       transferList: [port2],
+      // QuickJS recurses on the thread's native stack as well as its own: room for a 1 MiB QuickJS stack.
       resourceLimits: { stackSizeMb: 16 },
     });
     // An idle sandbox does not keep the process alive; a run refs it.
@@ -151,7 +152,10 @@ export class Sandbox {
         return die(`The sandbox worker sent a malformed message (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
       }
       const m = parsed.data;
-      if (m.type === 'ready') return booted?.();
+      if (m.type === 'ready') {
+        clearTimeout(bootTimer);
+        return booted?.();
+      }
       if (m.type === 'boot_failed') {
         void worker.terminate();
         return die(`The sandbox could not start QuickJS: ${m.message}`);
@@ -163,6 +167,11 @@ export class Sandbox {
       die(`The sandbox worker failed: ${e.message}`);
     });
     worker.on('exit', (code) => die(`The sandbox worker exited (code ${code}).`));
+    const bootTimer = setTimeout(() => {
+      void worker.terminate();
+      die(`The sandbox worker did not start within ${BOOT_TIMEOUT_MS / 1000} s.`);
+    }, BOOT_TIMEOUT_MS);
+    bootTimer.unref();
     return live;
   }
 
@@ -171,7 +180,13 @@ export class Sandbox {
     void live.worker.terminate();
   }
 
-  private async runNow(code: string, names: string[], limits: SandboxLimits, opts: RunOptions): Promise<SandboxResult> {
+  private async runNow(
+    code: string,
+    names: string[],
+    limits: SandboxLimits,
+    opts: RunOptions,
+    onStart: () => void,
+  ): Promise<SandboxResult> {
     const calls: SandboxCall[] = [];
     const output = new OutputTail(limits.maxOutputChars);
     const stopped = () => stoppedResult(output.text(), calls);
@@ -269,6 +284,7 @@ export class Sandbox {
       );
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       live.worker.ref();
+      onStart();
       const message: RunMessage = { type: 'run', run: id, code, names, blocked: [...BLOCKED_GLOBALS], limits };
       live.worker.postMessage(message);
     });
