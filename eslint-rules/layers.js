@@ -19,9 +19,31 @@ export const LAYERS = [
   {
     name: 'hosts/bench',
     prefix: 'hosts/bench/',
-    may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sim', 'sim', 'scenes', 'test'],
+    may: [
+      'hosts',
+      'hosts/bench',
+      'contract',
+      'eval',
+      'eval/results',
+      'eval/report',
+      'agents',
+      'robot',
+      'robot/sim',
+      'sim',
+      'scenes',
+      'test',
+    ],
   },
-  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sim', 'sim', 'scenes'] },
+  {
+    name: 'hosts',
+    prefix: 'hosts/',
+    may: ['hosts', 'hosts/bench', 'contract', 'eval', 'eval/results', 'eval/report', 'agents', 'robot', 'robot/sim', 'sim', 'scenes'],
+  },
+  // The results database and the reports take plain records, so the desktop app's main
+  // process and the evaluation workers can use them without the agent or robot layers.
+  { name: 'eval/results', prefix: 'eval/results/', may: ['eval/results'] },
+  { name: 'eval/report', prefix: 'eval/report/', may: ['eval/report', 'eval/results'] },
+  { name: 'eval', prefix: 'eval/', may: ['eval', 'eval/results', 'eval/report', 'agents', 'robot', 'robot/sim', 'sim', 'scenes'] },
   // Their tests may build a simulated robot to run against.
   { name: 'agents', prefix: 'agents/', may: ['agents', 'robot', 'scenes'], testMay: ['robot/sim'] },
   // Only the simulated robot may touch the simulator; tools and workflows see the Robot seam.
@@ -41,6 +63,7 @@ export const PACKAGE_OWNERS = [
   { pkg: /^(react|react-dom)(\/|$)|^@babylonjs\//, layers: ['renderer', 'test'] },
   { pkg: /^@dimforge\//, layers: ['sim', 'test'] },
   { pkg: /^openai(\/|$)/, layers: ['agents', 'test'] },
+  { pkg: /^node-sqlite3-wasm$/, layers: ['eval/results', 'test'] },
 ];
 
 export function layerOf(relPath) {
