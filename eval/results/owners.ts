@@ -5,7 +5,7 @@
 // registers itself in `<file>.owners/<pid>-<thread>`; a lock left while no
 // registered process is alive is stale and is removed, after which SQLite rolls
 // back the dead writer's hot journal on its next read: nothing committed is lost.
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 
 function ownersDir(file: string): string {
@@ -24,7 +24,7 @@ export function registerOwner(file: string): void {
 export function unregisterOwner(file: string): void {
   rmSync(entry(file), { force: true });
   try {
-    rmSync(ownersDir(file)); // only succeeds when no other owner is left
+    rmdirSync(ownersDir(file)); // only succeeds when no other owner is left
   } catch {
     // other owners remain, or already gone
   }
