@@ -150,7 +150,16 @@ const ROW_KEY_LABEL = { variant: 'Variant', model: 'Model', workflow: 'Workflow'
 export function paperTable(spec: SuiteReportSpec, t: TableSpec, runs: LoadedRun[]): TableModel {
   const grouped = t.groups.some((g) => g.label);
   const keyHeads = t.rowKeys.map((k) => head(ROW_KEY_LABEL[k], { align: 'left', rowspan: grouped ? 2 : undefined }));
-  const colHeads = t.groups.flatMap((g) => g.columns.map((c) => metricHead(spec.metrics[c.metric]!, c.label)));
+  // A group label that carries the unit ("Per category (%)") leaves it off its columns, as the papers print it.
+  const colHeads = t.groups.flatMap((g) =>
+    g.columns.map((c) => {
+      const m = spec.metrics[c.metric]!;
+      const unit = unitOf(m.format);
+      return unit && g.label?.includes(`(${unit})`)
+        ? head(c.label ?? m.label, { title: m.description, align: 'right' })
+        : metricHead(m, c.label);
+    }),
+  );
   const headRows: Cell[][] = grouped
     ? [[...keyHeads, ...t.groups.map((g) => head(g.label ?? '', { colspan: g.columns.length, align: 'center', cls: 'group' }))], colHeads]
     : [[...keyHeads, ...colHeads]];

@@ -81,7 +81,7 @@ export const raiderReport: SuiteReportSpec = {
       rowKeys: ['variant', 'model'],
       groups: [
         {
-          label: 'Issue type',
+          label: 'Expl by issue type (%)',
           columns: ['IA', 'IN', 'IU1', 'IU2', 'IU3', 'IU4', 'IU5', 'IU6'].map((v) => ({
             metric: 'expl',
             label: v,
