@@ -16,6 +16,12 @@ import { syntheticAlrmRun, syntheticRaiderRun } from './synthetic';
 
 const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
 
+/** The page's globals as seen from page.evaluate (this file compiles without DOM types). */
+interface PageGlobal {
+  document: { querySelectorAll(selector: string): Iterable<{ hasAttribute(name: string): boolean }> };
+  DOMParser: new () => { parseFromString(text: string, type: string): { getElementsByTagName(name: string): { length: number } } };
+}
+
 describe.skipIf(!existsSync(CHROMIUM))('HTML report in Chromium', () => {
   it('opens offline, draws every figure and logs no error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skillbridge-report-browser-'));
@@ -39,9 +45,13 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in Chromium', () => {
       page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(m.text()));
       page.on('pageerror', (e) => problems.push(String(e)));
       await page.goto(pathToFileURL(file).href);
-      await page.waitForFunction(() => [...document.querySelectorAll('.chart')].every((c) => c.hasAttribute('data-rendered')), undefined, {
-        timeout: 20_000,
-      });
+      await page.waitForFunction(
+        () => [...(globalThis as unknown as PageGlobal).document.querySelectorAll('.chart')].every((c) => c.hasAttribute('data-rendered')),
+        undefined,
+        {
+          timeout: 20_000,
+        },
+      );
       const charts = await page.$$eval('.chart', (cs) =>
         cs.map((c) => ({ id: c.id, state: c.getAttribute('data-rendered'), svg: c.querySelectorAll('svg').length })),
       );
@@ -57,7 +67,7 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in Chromium', () => {
       expect(problems).toEqual([]);
 
       const junit = await page.evaluate((xml) => {
-        const d = new DOMParser().parseFromString(xml, 'application/xml');
+        const d = new (globalThis as unknown as PageGlobal).DOMParser().parseFromString(xml, 'application/xml');
         return { error: d.getElementsByTagName('parsererror').length, cases: d.getElementsByTagName('testcase').length };
       }, junitXml(runs));
       expect(junit).toEqual({ error: 0, cases: runs.reduce((n, r) => n + r.results.length, 0) });

@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Window } from 'happy-dom';
+import { type Document, type Element, Window } from 'happy-dom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openResults } from '../results/index';
 import type { ChartSpec } from './charts';
@@ -29,7 +29,7 @@ beforeAll(() => {
   runs = loadRuns([dir]);
   outFile = join(dir, 'reports', 'report.html');
   html = buildReport({ runs, outFile, now: new Date('2026-11-23T12:00:00Z') }).html;
-  doc = new new Window().DOMParser().parseFromString(html, 'text/html') as unknown as Document;
+  doc = new new Window().DOMParser().parseFromString(html, 'text/html');
 });
 
 function tableText(id: string): string[][] {
@@ -121,7 +121,7 @@ describe('HTML report', () => {
 
 describe('JUnit XML and CSV', () => {
   it('JUnit parses and counts a testcase per case × trial: failures, errors, skipped', () => {
-    const xml = new new Window().DOMParser().parseFromString(junitXml(runs), 'application/xml') as unknown as Document;
+    const xml = new new Window().DOMParser().parseFromString(junitXml(runs), 'application/xml');
     expect(xml.getElementsByTagName('parsererror')).toHaveLength(0);
     const all = runs.flatMap((r) => r.results);
     const root = xml.documentElement;
