@@ -13,7 +13,7 @@ export const LAYERS = [
   {
     name: 'electron/main',
     prefix: 'electron/',
-    may: ['electron/main', 'contract', 'hosts', 'agents', 'robot', 'robot/sim', 'sim', 'scenes'],
+    may: ['electron/main', 'contract', 'hosts', 'agents', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes'],
   },
   // Benchmarks drive the app against the same local fakes the tests use (a model server on 127.0.0.1).
   {
@@ -27,7 +27,9 @@ export const LAYERS = [
       'eval/results',
       'eval/report',
       'agents',
+      'agents/conversation',
       'robot',
+      'robot/sources',
       'robot/sim',
       'sim',
       'scenes',
@@ -37,17 +39,45 @@ export const LAYERS = [
   {
     name: 'hosts',
     prefix: 'hosts/',
-    may: ['hosts', 'hosts/bench', 'contract', 'eval', 'eval/results', 'eval/report', 'agents', 'robot', 'robot/sim', 'sim', 'scenes'],
+    may: [
+      'hosts',
+      'hosts/bench',
+      'contract',
+      'eval',
+      'eval/results',
+      'eval/report',
+      'agents',
+      'agents/conversation',
+      'robot',
+      'robot/sources',
+      'robot/sim',
+      'sim',
+      'scenes',
+    ],
   },
   // The results database and the reports take plain records, so the desktop app's main
   // process and the evaluation workers can use them without the agent or robot layers.
   { name: 'eval/results', prefix: 'eval/results/', may: ['eval/results'] },
   { name: 'eval/report', prefix: 'eval/report/', may: ['eval/report', 'eval/results'] },
-  { name: 'eval', prefix: 'eval/', may: ['eval', 'eval/results', 'eval/report', 'agents', 'robot', 'robot/sim', 'sim', 'scenes'] },
+  // The runner and the suites run cases through the conversation service.
+  {
+    name: 'eval',
+    prefix: 'eval/',
+    may: ['eval', 'eval/results', 'eval/report', 'agents', 'agents/conversation', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes'],
+  },
   // Their tests may build a simulated robot to run against.
-  { name: 'agents', prefix: 'agents/', may: ['agents', 'robot', 'scenes'], testMay: ['robot/sim'] },
+  // The conversation service opens robots from their sources; nothing else in agents/ may.
+  {
+    name: 'agents/conversation',
+    prefix: 'agents/conversation',
+    may: ['agents/conversation', 'agents', 'robot', 'robot/sources', 'scenes'],
+    testMay: ['robot/sim'],
+  },
+  { name: 'agents', prefix: 'agents/', may: ['agents', 'robot', 'scenes'], testMay: ['robot/sim', 'robot/sources'] },
   // Only the simulated robot may touch the simulator; tools and workflows see the Robot seam.
   { name: 'robot/sim', prefix: 'robot/sim/', may: ['robot/sim', 'robot', 'sim', 'scenes'] },
+  // The list of robot sources may open each kind; the seam itself knows none of them.
+  { name: 'robot/sources', prefix: 'robot/sources', may: ['robot/sources', 'robot/sim', 'robot', 'scenes'] },
   { name: 'robot', prefix: 'robot/', may: ['robot'] },
   { name: 'sim', prefix: 'sim/', may: ['sim', 'scenes'] },
   { name: 'scenes', prefix: 'scenes/', may: ['scenes'] },
