@@ -1,8 +1,11 @@
 // The results database: round trip, resume, crash safety and every way a file can be bad.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import sqlite from 'node-sqlite3-wasm';
 import { describe, expect, it } from 'vitest';
 import { ResultsError } from './errors';
@@ -157,6 +160,41 @@ describe('results database', () => {
     expect(() => migrate(raw, 'results.db', 2, {}, 3)).toThrow(/no migration from results schema 2 to 3/);
     raw.close();
   });
+});
+
+describe('results database with several writers', () => {
+  it('takes records from two processes, a worker thread and the main thread at once, losing none', async () => {
+    const dir = folder();
+    const db = openResults(dir);
+    db.startRun({ ...RUN, runId: 'many' });
+    const script = join(import.meta.dirname, 'writer-child.ts');
+    const tsxApi = pathToFileURL(
+      createRequire(import.meta.url)
+        .resolve('tsx/esm/api')
+        .replace(/\.cjs$/, '.mjs'),
+    ).href;
+    const exited = (p: { once(e: 'exit', f: (code: number | null) => void): unknown }) =>
+      new Promise<number | null>((r) => p.once('exit', r));
+    const writers = [
+      exited(spawn(process.execPath, ['--import', 'tsx', script, dir, 'many', 'p1', '25'], { stdio: 'inherit' })),
+      exited(spawn(process.execPath, ['--import', 'tsx', script, dir, 'many', 'p2', '25'], { stdio: 'inherit' })),
+      // A worker thread loads TypeScript through tsx's loader, registered inside it.
+      exited(
+        new Worker(
+          new URL(`data:text/javascript,import { register } from '${tsxApi}'; register(); await import('${pathToFileURL(script).href}');`),
+          { workerData: [dir, 'many', 'w', '25'] },
+        ),
+      ),
+    ];
+    for (let i = 0; i < 25; i++) {
+      db.record('many', { caseId: `main-${i}`, status: 'ok', score: 1 });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(await Promise.all(writers)).toEqual([0, 0, 0]);
+    expect(db.done('many').size).toBe(100);
+    expect(new Set(db.results('many').map((r) => r.caseId.split('-')[0]))).toEqual(new Set(['main', 'p1', 'p2', 'w']));
+    db.close();
+  }, 60_000);
 });
 
 describe('results database under a crash', () => {
