@@ -25,7 +25,7 @@ export const alrmReport: SuiteReportSpec = {
     success_rate: { key: 'score', label: 'AVG', description: 'success rate: mean score / 2', format: 'percent' },
     latency: { key: 'duration_s', label: 'Latency (s)', description: 'time to complete a task', format: 'seconds' },
   },
-  summary: ['success_rate', 'score0', 'score1', 'score2', 'latency'],
+  summary: ['success_rate', 'latency', 'tokens_in', 'tokens_out'],
   axes: [
     {
       key: 'category',
