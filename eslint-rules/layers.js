@@ -8,6 +8,7 @@ import path from 'node:path';
 // Shorthands for the stacks below.
 const SIM = ['sim', 'scenes', 'base'];
 const ROBOT = ['robot', 'robot/sources', 'robot/sim', ...SIM];
+const EVAL = ['eval', 'eval/results', 'eval/report'];
 const AGENTS = ['agents/conversation', 'agents/workflows', 'agents/runtime', 'agents/sandbox', 'agents/tools', 'agents/models'];
 // Tests of the agent layers may build a simulated robot and use any agent layer as a fixture.
 const AGENT_TESTS = ['robot', 'robot/sim', 'robot/sources', 'scenes', ...AGENTS];
@@ -24,19 +25,23 @@ export const LAYERS = [
   {
     name: 'hosts/bench',
     prefix: 'hosts/bench/',
-    may: ['hosts/bench', 'hosts/web', 'hosts/service', 'contract', 'eval', ...AGENTS, ...ROBOT, 'test'],
+    may: ['hosts/bench', 'hosts/web', 'hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT, 'test'],
   },
   // The command line sits on top: it starts the web server, the benchmarks and everything below.
   {
     name: 'hosts/cli',
     prefix: 'hosts/cli/',
-    may: ['hosts/cli', 'hosts/bench', 'hosts/web', 'hosts/service', 'contract', 'eval', ...AGENTS, ...ROBOT],
+    may: ['hosts/cli', 'hosts/bench', 'hosts/web', 'hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT],
   },
   { name: 'hosts/web', prefix: 'hosts/web/', may: ['hosts/web', 'hosts/service', 'contract', ...AGENTS, ...ROBOT] },
   { name: 'hosts/service', prefix: 'hosts/service/', may: ['hosts/service', 'contract', ...AGENTS, ...ROBOT] },
-  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'contract', 'eval', ...AGENTS, ...ROBOT] },
+  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'contract', ...EVAL, ...AGENTS, ...ROBOT] },
+  // The results database and the reports take plain records, so the desktop app's main
+  // process and the evaluation workers can use them without the agent or robot layers.
+  { name: 'eval/results', prefix: 'eval/results/', may: ['eval/results', 'base'] },
+  { name: 'eval/report', prefix: 'eval/report/', may: ['eval/report', 'eval/results', 'base'] },
   // Evaluation scores from ground truth, so it sits above the agents and may read the simulator.
-  { name: 'eval', prefix: 'eval/', may: ['eval', ...AGENTS, ...ROBOT], testMay: ['test'] },
+  { name: 'eval', prefix: 'eval/', may: ['eval', 'eval/results', 'eval/report', ...AGENTS, ...ROBOT], testMay: ['test'] },
   // Agents, bottom up: models → tools → sandbox → runtime → workflows → the conversation service.
   // Only the conversation service opens robots from their sources; nothing in agents/ sees the simulator.
   {
@@ -91,6 +96,7 @@ export const PACKAGE_OWNERS = [
   { pkg: /^(react|react-dom)(\/|$)|^@babylonjs\//, layers: ['renderer', 'test'] },
   { pkg: /^@dimforge\//, layers: ['sim', 'test'] },
   { pkg: /^openai(\/|$)/, layers: ['agents/models', 'test'] },
+  { pkg: /^node-sqlite3-wasm$/, layers: ['eval/results', 'test'] },
 ];
 
 export function layerOf(relPath) {

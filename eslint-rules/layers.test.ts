@@ -83,6 +83,19 @@ describe('layers/direction lint rule', () => {
     expect(up('agents/tools/x.ts', '../workflows')).toContain("'agents/tools' may not import from 'agents/workflows'");
   });
 
+  it('keeps the results database and reports on plain records: no agents, robot or sqlite elsewhere', () => {
+    expect(lint('eval/report/html.ts', "import { openResults } from '../results/store';")).toEqual([]);
+    expect(lint('eval/results/store.ts', "import { Tool } from '../../agents/tools/tool';")[0]).toContain(
+      "'eval/results' may not import from 'agents/tools'",
+    );
+    expect(lint('eval/report/html.ts', "import { Robot } from '../../robot/robot';")[0]).toContain(
+      "'eval/report' may not import from 'robot'",
+    );
+    expect(lint('eval/suites/alrm.ts', "import { Tool } from '../../agents/tools/tool';")).toEqual([]);
+    expect(lint('hosts/cli/commands/report.ts', "import { openResults } from '../../../eval/results/store';")).toEqual([]);
+    expect(lint('agents/x.ts', "import { Database } from 'node-sqlite3-wasm';")[0]).toContain("package 'node-sqlite3-wasm'");
+  });
+
   it('checks re-exports and dynamic imports too', () => {
     expect(lint('scenes/index.ts', "export * from '../sim/world';")[0]).toContain("'scenes' may not import");
     expect(lint('scenes/index.ts', "const m = await import('../agents/tools/x');")[0]).toContain("'scenes' may not");
