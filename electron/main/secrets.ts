@@ -8,7 +8,7 @@
 // refuses rather than claim encryption it does not have.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type ModelProvider, normalizeBaseURL, presetBaseURL } from '../../agents/models/spec';
+import { type ModelProvider, normalizeBaseURL, presetBaseURL } from '../../hosts/service/keys';
 
 export interface SafeStorageLike {
   isEncryptionAvailable(): boolean;

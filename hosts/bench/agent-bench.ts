@@ -11,7 +11,8 @@ import { createOpenAICompatibleModel } from '../../agents/models/openai-compatib
 import { fromFunction } from '../../agents/models/scripted';
 import { openSimRobot } from '../../robot/sim/open';
 import type { Robot } from '../../robot/robot';
-import { Session } from '../../agents/runtime/session';
+import { Conversation } from '../../agents/runtime/conversation';
+import { loopWorkflow } from '../../agents/workflows/kit/loop';
 import { JsonlSink, Trace } from '../../agents/runtime/trace';
 import type { Tool } from '../../agents/tools/tool';
 import { buildToolSet } from '../../agents/tools/sets';
@@ -105,20 +106,18 @@ async function runSession(
   label: AgentRunBench['model'],
 ): Promise<{ bench: AgentRunBench; overheads: number[] }> {
   const clock = new Clock();
-  const tools = buildToolSet('alrm', robot)
-    .list()
-    .map((t) => timedTool(t, clock));
-  const session = new Session({
+  const tools = (await buildToolSet('alrm', robot)).list().map((t) => timedTool(t, clock));
+  const session = new Conversation({
     model: timedModel(model, clock),
     robot,
-    workflow: {
+    workflow: loopWorkflow({
       id: 'bench',
       title: 'bench',
       description: 'bench',
       systemPrompt: () => 'You are a benchmark.',
       tools: () => tools,
       limits: { timeLimitMs: null },
-    },
+    }),
     traceDir,
   });
   const overheads: number[] = [];
@@ -206,7 +205,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
 
     // Tool dispatch: validation and call through the same entry point the runtime uses.
     const ctx = { robot, signal: new AbortController().signal, state: new Map<string, unknown>() };
-    const alrm = buildToolSet('alrm', robot);
+    const alrm = await buildToolSet('alrm', robot);
     const cheap = alrm.get('get_reference_names')!;
     const pick = alrm.get('pick')!;
     const reps = opts.quick ? 300 : 2000;

@@ -34,6 +34,9 @@ const OPTIONS = {
   'max-sessions': { type: 'string' },
   'allow-key-for': { type: 'string' },
   scripts: { type: 'string' },
+  db: { type: 'string' },
+  junit: { type: 'string' },
+  csv: { type: 'string' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -103,6 +106,12 @@ Usage:
   skillbridge bench app [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.
+  skillbridge report RUN [RUN…] [--db DIR] [--out FILE.html] [--junit FILE] [--csv FILE] [--json]
+      A self-contained HTML report over recorded evaluation runs: the suite's
+      paper tables, breakdowns per taxonomy cell, figures (score per category,
+      latency, pass^k, model comparison) and a link to each case's trace.
+      A RUN is a run id (looked up in --db DIR, default eval-results/) or a
+      results folder (all its runs). --junit and --csv write those formats too.
   skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR]
                     [--allow-key-for URL[,URL]]
       The app in a browser: serves the built renderer and the app API on

@@ -12,10 +12,11 @@ import { probeSpec } from '../../agents/models/probe';
 import { type CreateModelOptions, type ScriptFiles, type SecretLookup, createModel } from '../../agents/models/spec';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
-import type { FlowEvent } from '../../agents/runtime/flow';
-import { Session as AgentSession, type TurnResult } from '../../agents/runtime/session';
+import type { FlowEvent } from '../../agents/runtime/events';
+import { ConversationSpecError, openConversation } from '../../agents/conversation';
+import type { Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
 import { MemorySink, type TraceLine, TraceFormatError, parseTrace } from '../../agents/runtime/trace';
-import { UnknownWorkflowError, WORKFLOWS, createWorkflow } from '../../agents/workflows';
+import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
 
 export interface AgentHostOptions {
   /** Each run's JSONL trace goes here (`<runId>.jsonl`); none when unset. */
@@ -55,6 +56,7 @@ const KEEP_TRACES = 20;
 export class AgentHost {
   private conversation: Conversation | undefined;
   private running: Running | undefined;
+  private starting = false;
   private readonly approvals = new Map<string, (a: ApprovalAnswer) => void>();
   private readonly traces = new Map<string, MemorySink>();
   private approvalIds = 0;
@@ -87,16 +89,18 @@ export class AgentHost {
     return this.opts.env ?? process.env;
   }
 
-  listWorkflows(robot: Robot): Response<'listWorkflows'> {
-    return WORKFLOWS.map((w) => {
+  async listWorkflows(robot: Robot): Promise<Response<'listWorkflows'>> {
+    const out: Response<'listWorkflows'> = [];
+    for (const w of WORKFLOWS) {
       let systemPrompt = '';
       try {
-        systemPrompt = createWorkflow(w.id, robot).systemPrompt(robot);
+        systemPrompt = (await createWorkflow(w.id, robot)).systemPrompt(robot);
       } catch (e) {
         systemPrompt = `(this workflow cannot run on ${robot.info.name}: ${(e as Error).message})`;
       }
-      return { id: w.id, title: w.title, paper: w.paper, description: w.description, systemPrompt };
-    });
+      out.push({ id: w.id, title: w.title, paper: w.paper, description: w.description, systemPrompt });
+    }
+    return out;
   }
 
   async probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
@@ -149,45 +153,52 @@ export class AgentHost {
   }
 
   /** Starts a turn and returns at once; events follow. */
-  run(robot: Robot, req: Request<'run'>): Response<'run'> {
-    if (this.running) throw new AppApiError('busy', 'a run is already going: stop it or wait for it to finish');
+  async run(robot: Robot, req: Request<'run'>): Promise<Response<'run'>> {
+    if (this.running || this.starting) throw new AppApiError('busy', 'a run is already going: stop it or wait for it to finish');
+    this.starting = true;
+    try {
+      return await this.start(robot, req);
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private async start(robot: Robot, req: Request<'run'>): Promise<Response<'run'>> {
     const spec = req.model.trim();
     const setKey = req.toolSet ?? '';
     const key = `${req.workflow}|${spec}|${setKey}|${req.systemPrompt ?? ''}`;
     let conv = this.conversation;
     if (!conv || conv.key !== key || conv.robot !== robot || req.fresh) {
-      let model;
+      let session;
       try {
-        model = createModel(spec, this.modelOptions(req.script));
+        ({ conversation: session } = await openConversation({
+          robot,
+          workflow: req.workflow,
+          ...(req.toolSet ? { toolSet: req.toolSet } : {}),
+          // Built here: the host's key policy and script sources apply to what a page names (spec.ts).
+          model: createModel(spec, this.modelOptions(req.script)),
+          // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
+          ...(req.systemPrompt ? { systemPrompt: req.systemPrompt } : {}),
+          ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
+          traceSinks: (info) => {
+            const sink = new MemorySink();
+            this.lastNamed = info.runId;
+            this.traces.set(info.runId, sink);
+            while (this.traces.size > KEEP_TRACES) this.traces.delete(this.traces.keys().next().value!);
+            return [sink];
+          },
+        }));
       } catch (e) {
-        throw new AppApiError('invalid_request', e instanceof ModelError ? e.message : (e as Error).message);
+        if (e instanceof ModelError) throw new AppApiError('invalid_request', e.message);
+        if (e instanceof ConversationSpecError) {
+          const known = WORKFLOWS.map((w) => w.id).join(', ');
+          throw new AppApiError(
+            'invalid_request',
+            e.field === 'workflow' ? `unknown workflow "${req.workflow}"; workflows: ${known}` : e.message,
+          );
+        }
+        throw e;
       }
-      let workflow;
-      try {
-        const base = createWorkflow(req.workflow, robot, req.toolSet ? { toolSet: req.toolSet } : {});
-        // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
-        const prompt = req.systemPrompt;
-        workflow = prompt ? Object.assign(Object.create(base) as typeof base, { systemPrompt: () => prompt }) : base;
-      } catch (e) {
-        const known = WORKFLOWS.map((w) => w.id).join(', ');
-        throw new AppApiError(
-          'invalid_request',
-          e instanceof UnknownWorkflowError ? `unknown workflow "${req.workflow}"; workflows: ${known}` : (e as Error).message,
-        );
-      }
-      const session = new AgentSession({
-        model,
-        robot,
-        workflow,
-        ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
-        traceSinks: (info) => {
-          const sink = new MemorySink();
-          this.lastNamed = info.runId;
-          this.traces.set(info.runId, sink);
-          while (this.traces.size > KEEP_TRACES) this.traces.delete(this.traces.keys().next().value!);
-          return [sink];
-        },
-      });
       conv = { key, robot, session };
       this.conversation = conv;
     }

@@ -77,7 +77,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       log: p.flags['verbose'] ? (l) => o.err(`skillbridge: ${l}`) : undefined,
     });
   } catch (e) {
-    if (warm) await (await warm).dispose();
+    if (warm !== undefined) await (await warm).dispose();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
       throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
     throw e;
@@ -91,6 +91,6 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
     process.once('SIGTERM', stop);
   });
   await server.close();
-  if (warm) await (await warm).dispose();
+  if (warm !== undefined) await (await warm).dispose();
   return 0;
 }
