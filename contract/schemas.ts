@@ -382,6 +382,8 @@ export const ImportedTrace = z.object({
   header: TraceLineInfo,
   records: z.array(TraceLineInfo),
   truncated: z.boolean(),
+  /** What the reader should know: lines left out (damaged), a run cut off before its end. */
+  notes: z.array(z.string()).optional(),
 });
 export type ImportedTrace = z.infer<typeof ImportedTrace>;
 

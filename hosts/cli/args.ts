@@ -51,20 +51,36 @@ export function parse(argv: string[]): Parsed {
   return { command, positionals, flags: parsed.values as Parsed['flags'] };
 }
 
-export function intFlag(flags: Parsed['flags'], name: string, fallback: number): number {
-  const raw = flags[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n)) throw new UsageError(`--${name} must be an integer, got "${String(raw)}"`);
+/** Bounds of a numeric flag; `off` is one more value accepted outside them (e.g. 0 = no limit). */
+export interface FlagRange {
+  min?: number;
+  max?: number;
+  off?: number;
+}
+
+function checkRange(name: string, raw: unknown, n: number, r: FlagRange): number {
+  if (r.off !== undefined && n === r.off) return n;
+  if ((r.min !== undefined && n < r.min) || (r.max !== undefined && n > r.max)) {
+    const span = r.max === undefined ? `at least ${r.min}` : r.min === undefined ? `at most ${r.max}` : `${r.min} to ${r.max}`;
+    throw new UsageError(`--${name} must be ${span}${r.off !== undefined ? ` (or ${r.off} for none)` : ''}, got "${String(raw)}"`);
+  }
   return n;
 }
 
-export function numberFlag(flags: Parsed['flags'], name: string, fallback: number): number {
+export function intFlag(flags: Parsed['flags'], name: string, fallback: number, range: FlagRange = {}): number {
   const raw = flags[name];
   if (raw === undefined) return fallback;
-  const n = Number(raw);
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${name} must be an integer, got "${String(raw)}"`);
+  return checkRange(name, raw, n, range);
+}
+
+export function numberFlag(flags: Parsed['flags'], name: string, fallback: number, range: FlagRange = {}): number {
+  const raw = flags[name];
+  if (raw === undefined) return fallback;
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
   if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${String(raw)}"`);
-  return n;
+  return checkRange(name, raw, n, range);
 }
 
 export function stringFlag(flags: Parsed['flags'], name: string): string | undefined {

@@ -15,7 +15,7 @@ import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval
 import type { FlowEvent } from '../../agents/runtime/events';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
 import type { Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
-import { MemorySink, type TraceLine, TraceFormatError, parseTrace } from '../../agents/runtime/trace';
+import { MemorySink, type TraceLine, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
 import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
 
 export interface AgentHostOptions {
@@ -417,7 +417,7 @@ export class AgentHost {
   importTrace(req: Request<'importTrace'>): Response<'importTrace'> {
     try {
       const t = parseTrace(req.text, 'imported trace');
-      return { header: t.header, records: t.records, truncated: t.truncated !== undefined };
+      return { header: t.header, records: t.records, truncated: t.truncated !== undefined, notes: traceNotes(t) };
     } catch (e) {
       throw new AppApiError('invalid_request', e instanceof TraceFormatError ? e.message : `not a trace: ${(e as Error).message}`);
     }

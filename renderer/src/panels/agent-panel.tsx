@@ -272,7 +272,8 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
     try {
       const t = await api.importTrace({ text: await file.text() });
       setReplay(fromTrace(t));
-      setProblem(null);
+      // A damaged or cut-off trace still replays; say what is missing.
+      setProblem(t.notes?.length ? `Imported with notes: ${t.notes.join('; ')}.` : null);
     } catch (e) {
       setProblem(msg(e));
     }
