@@ -157,3 +157,42 @@ describe('signals during a run', () => {
     expect(text).toMatch(/"type":"end","reason":"stopped"/);
   }, 60_000);
 });
+
+describe('a retried model stream', () => {
+  it("prints the abandoned attempt's partial text on its own line, not joined to the retry's", async () => {
+    const { startOpenAIServer } = await import('../../test/support/openai-server');
+    const server = await startOpenAIServer([
+      { content: 'ABANDONED-PARTIAL-TEXT-XYZ', textChunkSize: 4, dropAfterChunks: 3 },
+      { content: 'Second attempt answer.' },
+    ]);
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          join(import.meta.dirname, '../../bin/skillbridge.js'),
+          'run',
+          '--scene',
+          'tabletop/fruits',
+          '--workflow',
+          'flat',
+          '--model',
+          `openai-compatible:test-model@${server.url}`,
+          '--trace',
+          join(dir, 'retry.jsonl'),
+          'hello',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      await new Promise((r) => child.on('exit', r));
+      const lines = out.split('\n');
+      const partial = lines.find((l) => l.startsWith('model: ABAN'));
+      expect(partial).toBeDefined();
+      expect(partial).not.toMatch(/Second/);
+      expect(lines).toContain('model: Second attempt answer.');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
