@@ -27,6 +27,10 @@ function run(cmd, cmdArgs) {
 }
 
 function forward(child) {
+  child.on('error', (e) => {
+    process.stderr.write(`npm start: could not start ${child.spawnfile}: ${e.message}\n`);
+    process.exit(1);
+  });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code) => process.exit(code ?? 0));
 }

@@ -386,8 +386,8 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
             </form>
           ) : (
             <p className="muted">
-              Web mode: the key comes from the environment of "skillbridge serve" (OPENAI_API_KEY or SKILLBRIDGE_API_KEY); the browser never
-              sees it.
+              Web mode: the key comes from the environment of "skillbridge serve": OPENAI_API_KEY for OpenAI; SKILLBRIDGE_API_KEY only for
+              the server in SKILLBRIDGE_API_BASE_URL or one started with --allow-key-for URL. The browser never sees it.
             </p>
           ))}
         <div className="field-row">
