@@ -48,7 +48,7 @@ interface Span {
  */
 export function parseTextToolCalls(content: string, opts: { tools?: readonly ModelTool[]; onlyKnown?: boolean } = {}): TextToolCallParse {
   const tools = opts.tools ?? [];
-  const s = content.length > MAX_TEXT_TOOL_CALL_INPUT ? content.slice(0, MAX_TEXT_TOOL_CALL_INPUT) : content;
+  const s = flat(content.length > MAX_TEXT_TOOL_CALL_INPUT ? content.slice(0, MAX_TEXT_TOOL_CALL_INPUT) : content);
   const spans: Span[] = [];
   const claimedMask = new Uint8Array(s.length);
   const claim = (sp: Span): void => {
@@ -155,6 +155,15 @@ function mayBeCall(s: string, open: number): boolean {
   const c = s[j] ?? '';
   if (s[open] === '[') return c === '{';
   return QUOTES[c] !== undefined || /[A-Za-z_]/.test(c);
+}
+
+/**
+ * A flat copy of the text. Streamed text is a rope (built by +=), and V8 may
+ * walk a rope from its start on every indexOf: thousands of tags in one reply
+ * then cost seconds. Slicing a fresh concatenation makes V8 flatten it once.
+ */
+function flat(text: string): string {
+  return ` ${text}`.slice(1);
 }
 
 /** Runs a step that may meet absurd input (deep nesting); a failure there means "no call". */
