@@ -110,20 +110,29 @@ export function parseTextToolCalls(content: string, opts: { tools?: readonly Mod
  * stopped at it): the block then ends at the next <tool_call> or the end.
  */
 function hermesSpans(s: string, tools: readonly ModelTool[]): Span[] {
+  // Tags are found in one pass over the characters (V8's indexOf was seen to stall for seconds
+  // on 1 MB of repeated tags); a block ends at its close tag or the next open tag.
+  const opens: number[] = [];
+  const closes: number[] = [];
+  for (let i = s.indexOf('<'); i >= 0 && i < s.length; i++) {
+    if (s.charCodeAt(i) !== 60) continue;
+    if (s.startsWith(HERMES_OPEN, i)) opens.push(i);
+    else if (s.startsWith(HERMES_CLOSE, i)) closes.push(i);
+  }
   const out: Span[] = [];
-  let closeAt = s.indexOf(HERMES_CLOSE);
-  for (let start = s.indexOf(HERMES_OPEN); start >= 0;) {
+  let c = 0;
+  opens.forEach((start, k) => {
     const bodyStart = start + HERMES_OPEN.length;
-    const next = s.indexOf(HERMES_OPEN, bodyStart);
-    while (closeAt >= 0 && closeAt < bodyStart) closeAt = s.indexOf(HERMES_CLOSE, closeAt + 1);
+    const next = opens[k + 1] ?? -1;
+    while (c < closes.length && (closes[c] ?? 0) < bodyStart) c++;
+    const closeAt = closes[c] ?? -1;
     const closed = closeAt >= 0 && (next < 0 || closeAt < next);
     const bodyEnd = closed ? closeAt : next < 0 ? s.length : next;
     const end = closed ? closeAt + HERMES_CLOSE.length : bodyEnd;
     const body = s.slice(bodyStart, bodyEnd);
     const calls = guarded(() => jsonValues(body).flatMap((v) => callsFromJson(v, true, tools, 0))) ?? [];
-    if (calls.length) out.push({ start, end, calls: calls.map((c) => ({ ...c, format: 'hermes' as const, raw: s.slice(start, end) })) });
-    start = next;
-  }
+    if (calls.length) out.push({ start, end, calls: calls.map((cl) => ({ ...cl, format: 'hermes' as const, raw: s.slice(start, end) })) });
+  });
   return out;
 }
 
@@ -157,13 +166,9 @@ function mayBeCall(s: string, open: number): boolean {
   return QUOTES[c] !== undefined || /[A-Za-z_]/.test(c);
 }
 
-/**
- * A flat copy of the text. Streamed text is a rope (built by +=), and V8 may
- * walk a rope from its start on every indexOf: thousands of tags in one reply
- * then cost seconds. Slicing a fresh concatenation makes V8 flatten it once.
- */
+/** A fresh sequential copy of the text: streamed text is a rope (built by +=), slower to index. */
 function flat(text: string): string {
-  return ` ${text}`.slice(1);
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 /** Runs a step that may meet absurd input (deep nesting); a failure there means "no call". */
