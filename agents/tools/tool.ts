@@ -31,6 +31,17 @@ export interface ToolContext {
   state: Map<string, unknown>;
   /** The stage path of the flow calling the tool, when a workflow runs it (an agent tool nests under it). */
   stage?: string;
+  /**
+   * Calls another tool from inside this one (code in the sandbox calling the robot API): the
+   * runtime traces it under this call, applies approval and Stop, and returns how it ended.
+   * Absent when the tool runs outside a flow (the tool console).
+   */
+  invoke?: (tool: Tool, args: unknown, signal?: AbortSignal) => Promise<InvokedResult>;
+}
+
+/** A tool result as the runtime reports it: `status` says how the call ended (ok, failed, refused, stopped…). */
+export interface InvokedResult extends ToolResult {
+  status: string;
 }
 
 /** What a tool gives back. `content` is what the model reads. */

@@ -3,6 +3,7 @@
 import type { Robot } from '../../robot/robot';
 import type { Workflow } from '../runtime/workflow';
 import { buildToolSet } from '../tools/sets';
+import { alrmWorkflow } from './alrm/workflow';
 import { loopWorkflow } from './kit/loop';
 import { ANSWER_RULES, robotContext } from './prompt';
 import { rtwBasic } from './rtw/basic';
@@ -36,6 +37,18 @@ export const WORKFLOWS: readonly WorkflowInfo[] = [
     description: 'Classify getter vs setter; guarded query templates when they do not suffice.',
   },
   {
+    id: 'alrm/tap',
+    title: 'Planner and executor, actions as tool calls (ALRM Tool-as-Policy)',
+    paper: '002 §III.A, §III.B.1',
+    description: 'A ReAct planner hands each subtask to an executor that calls the eight robot API actions as tools.',
+  },
+  {
+    id: 'alrm/cap',
+    title: 'Planner and executor, actions as a sandboxed program (ALRM Code-as-Policy)',
+    paper: '002 §III.A, §III.B.2',
+    description: 'A ReAct planner hands each subtask to an executor that writes a JavaScript program, run in the QuickJS sandbox.',
+  },
+  {
     id: 'flat',
     title: "The scene's tool set as one list",
     paper: '001-003',
@@ -54,6 +67,10 @@ export async function createWorkflow(id: string, robot: Robot, opts: { toolSet?:
       return rtwHierarchical();
     case 'rtw/world-model':
       return rtwWorldModel();
+    case 'alrm/tap':
+    case 'alrm/cap':
+      if (!robot.has('arm')) throw new UnknownWorkflowError(`${id} needs a robot with an arm; ${robot.info.name} has none`);
+      return alrmWorkflow(id === 'alrm/tap' ? 'tap' : 'cap');
     case 'flat': {
       const tools = (await buildToolSet(set, robot)).list();
       return loopWorkflow({
