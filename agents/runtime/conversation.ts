@@ -327,16 +327,16 @@ export class Conversation {
       signal: controller.signal,
       promptOverride: this.opts.systemPrompt,
       flow: (spec) => runStage(spec, '', controller.signal),
-      askUser: async (question) => {
+      askUser: async (question, stage = '') => {
         const id = `ask_${++asks}`;
-        events.emit({ type: 'ask', stage: '', id, question });
+        events.emit({ type: 'ask', stage, id, question });
         const ask = this.opts.askUser;
         if (!ask) {
-          events.emit({ type: 'answer', stage: '', id, answer: '', by: 'none' });
+          events.emit({ type: 'answer', stage, id, answer: '', by: 'none' });
           return '';
         }
-        const a = await untilAborted(ask({ id, question, stage: '', signal: controller.signal }), controller.signal);
-        events.emit({ type: 'answer', stage: '', id, answer: a.answer, by: a.by });
+        const a = await untilAborted(ask({ id, question, stage, signal: controller.signal }), controller.signal);
+        events.emit({ type: 'answer', stage, id, answer: a.answer, by: a.by });
         return a.answer;
       },
       note: (text, data, stage = '') => events.emit({ type: 'note', stage, text, ...(data !== undefined ? { data } : {}) }),

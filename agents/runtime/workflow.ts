@@ -75,8 +75,8 @@ export interface WorkflowRun {
   /** A system prompt a person wrote for this conversation; replaces the workflow's main prompt. */
   readonly promptOverride: string | undefined;
   flow(spec: FlowSpec): Promise<FlowResult>;
-  /** Asks the person (a dialog in the app, the terminal in the CLI, a simulated user in evaluation). */
-  askUser(question: string): Promise<string>;
+  /** Asks the person (a dialog in the app, the terminal in the CLI, a simulated user in evaluation); `stage` for the trace. */
+  askUser(question: string, stage?: string): Promise<string>;
   /** A line in the trace and the live view: a hand-off, a verdict, a plan. */
   note(text: string, data?: unknown, stage?: string): void;
   /** Another agent as a tool: its flow runs under `stage` with the task the caller writes. */

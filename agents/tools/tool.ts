@@ -177,3 +177,23 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
     schema: () => ({ name: spec.name, description: spec.description, parameters }),
   };
 }
+
+/**
+ * The same tool (name, schema, card) with its run wrapped: a check before it runs, a
+ * rewrite of its result. `around` gets the validated arguments and the inner run.
+ */
+export function aroundTool(
+  tool: Tool,
+  around: (args: unknown, ctx: ToolContext, inner: (args: unknown, ctx: ToolContext) => Promise<ToolResult>) => Promise<ToolResult>,
+): Tool {
+  const run = (args: unknown, ctx: ToolContext): Promise<ToolResult> => around(args, ctx, (a, c) => tool.run(a, c));
+  return {
+    ...tool,
+    run,
+    async call(raw, ctx) {
+      const p = tool.parse(raw);
+      if (!p.ok) return { ok: false, content: p.message };
+      return run(p.args, ctx);
+    },
+  };
+}
