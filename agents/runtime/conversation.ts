@@ -254,6 +254,8 @@ export class Conversation {
         messages = memory.messages;
       } else if (spec.messages) {
         messages = spec.messages;
+        // What the caller's list held already was traced by the flow that wrote it.
+        newFrom = messages.length && spec.input !== undefined ? messages.length : 0;
         if (spec.input !== undefined) messages.push({ role: 'user', content: spec.input });
       } else {
         messages = [

@@ -97,19 +97,21 @@ export interface WriteAndRunResult {
 /** A model writes a program in its reply; it runs; a failure goes back to the model, up to `attempts` programs. */
 export async function writeAndRun(ctx: WorkflowRun, spec: WriteAndRunSpec): Promise<WriteAndRunResult> {
   const attempts = spec.attempts ?? 3;
-  const messages: ChatMessage[] = [{ role: 'system', content: spec.system }];
+  let messages: ChatMessage[] | undefined;
   const programs: string[] = [];
   let input = spec.input;
   let report = 'No program was written.';
   for (let turn = 0; turn < attempts + 2 && programs.length < attempts; turn++) {
+    // The first flow starts the conversation; corrections continue it.
     const r = await ctx.flow({
       stage: spec.stage,
-      messages,
+      ...(messages ? { messages } : { system: spec.system }),
       input,
       tools: [],
       ...(spec.limits ? { limits: spec.limits } : {}),
       ...(spec.signal ? { signal: spec.signal } : {}),
     });
+    messages = r.messages;
     if (r.reason !== 'final' || r.final === undefined) {
       return { ok: false, report: `${report} The code writer ended without a program (${r.reason}).`, programs, reason: r.reason };
     }

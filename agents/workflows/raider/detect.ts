@@ -59,12 +59,12 @@ export interface DetectSpec {
 
 export async function detect(ctx: WorkflowRun, spec: DetectSpec): Promise<Detection> {
   const system = spec.system ?? detectionPrompt(ctx.robot, spec.kit.tools, spec.kit.objective, spec.variant);
-  const messages: ChatMessage[] = [{ role: 'system', content: system }];
+  let messages: ChatMessage[] | undefined;
   let input = spec.query;
   for (let attempt = 0; attempt < 2; attempt++) {
     const r = await ctx.flow({
       stage: spec.stage,
-      messages,
+      ...(messages ? { messages } : { system }),
       input,
       tools: spec.kit.tools,
       limits: DETECTION_LIMITS,
@@ -72,6 +72,7 @@ export async function detect(ctx: WorkflowRun, spec: DetectSpec): Promise<Detect
       matchToolNames: true,
       ...(spec.signal ? { signal: spec.signal } : {}),
     });
+    messages = r.messages;
     if (r.reason !== 'final') return { verdict: undefined, final: r.final, reason: r.reason, ...(r.error ? { error: r.error } : {}) };
     const v = parseVerdict(r.final ?? '');
     if (v.ok) return { verdict: v.verdict, final: r.final, reason: 'final' };
