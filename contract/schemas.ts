@@ -275,6 +275,8 @@ export const RunEvent = z.discriminatedUnion('kind', [
     iteration: z.number().int(),
     name: z.string(),
     args: z.unknown().optional(),
+    /** The call that made this one: a sandboxed program's API calls name its run_program call. */
+    parent: z.string().optional(),
   }),
   z.object({
     kind: z.literal('tool_result'),

@@ -220,7 +220,15 @@ export class AgentHost {
           const targets = this.opts.targetsOf(args);
           const activityId = ++this.agentCallIds;
           callArgs.set(e.id, { args, targets, activityId });
-          send({ kind: 'tool_call', runId, callId: e.id, iteration: e.iteration, name: e.name, args });
+          send({
+            kind: 'tool_call',
+            runId,
+            callId: e.id,
+            iteration: e.iteration,
+            name: e.name,
+            args,
+            ...(e.parent ? { parent: e.parent } : {}),
+          });
           this.opts.emit({
             type: 'tool_activity',
             phase: 'start',
