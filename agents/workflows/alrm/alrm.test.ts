@@ -155,6 +155,36 @@ describe('alrm/cap', () => {
   });
 });
 
+describe('alrm/cap under Stop', () => {
+  it('Stop while a program runs ends the program and the running skill at once; nothing is placed', async () => {
+    const { robot, control } = await fruits();
+    const model = new FakeModel([
+      call('executor', { task: 'Pick up lemon_1 and place it in bowl_1.' }),
+      code('pick("lemon_1");\nplace({ target: "bowl_1" });'),
+    ]);
+    const sink = new MemorySink();
+    const c = new Conversation({
+      model,
+      workflow: alrmWorkflow('cap'),
+      robot,
+      traceSinks: () => [sink],
+      // The person presses Stop as the program's pick starts.
+      onEvent: (e) => e.type === 'tool_start' && e.name === 'pick' && setTimeout(() => c.stop('stopped from the test'), 30),
+    });
+    const r = await c.send('Put the lemon in the bowl.');
+    expect(r).toMatchObject({ reason: 'stopped', stopped: { message: 'stopped from the test' } });
+    expect(control.facts()).not.toContain('in(lemon_1, bowl_1)');
+    expect(calls(sink).some((x) => x.name === 'place')).toBe(false);
+    // Every call has its result in the trace, the interrupted pick too, before the program's own.
+    expect(results(sink).map((x) => [x.name, x.ok])).toEqual([
+      ['pick', false],
+      ['run_program', false],
+      ['executor', false],
+    ]);
+    expect(await robot.perception.holding()).toBeUndefined();
+  });
+});
+
 describe('positions in the robot base frame (REP 103)', () => {
   it('get_pose answers x forward, y left, z up; "10 cm above the bowl" in a program means what it says', async () => {
     const { robot, control } = await fruits();

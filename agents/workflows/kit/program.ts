@@ -45,8 +45,16 @@ export function programTool(spec: ProgramToolSpec): Tool {
     execute: async ({ code }, tctx) => {
       const invoke = tctx.invoke;
       if (!invoke) return { ok: false, content: 'run_program needs the agent runtime to trace its calls; run it inside a workflow.' };
-      const { api } = toolApi(spec.tools, (tool, args, signal) => invoke(tool, args, signal), spec.returns);
+      // A stopped program returns at once; its call in flight still ends (its skill aborted) and is traced before this call ends.
+      const inFlight = new Set<Promise<unknown>>();
+      const track = <T>(p: Promise<T>): Promise<T> => {
+        inFlight.add(p);
+        void p.finally(() => inFlight.delete(p)).catch(() => undefined);
+        return p;
+      };
+      const { api } = toolApi(spec.tools, (tool, args, signal) => track(invoke(tool, args, signal)), spec.returns);
       const r = await runProgram(code, { api, signal: tctx.signal, ...(spec.limits ? { limits: spec.limits } : {}) });
+      await Promise.allSettled([...inFlight]);
       return {
         ok: r.ok,
         content: formatResult(r),
