@@ -27,11 +27,12 @@ const PLAN_LIMITS = { timeMs: 300_000, maxCalls: 40 };
 /** Fig. 7's examples, as JavaScript against the same actions. */
 const EXAMPLES = `Examples:
 1. query: slice(lettuce), issue: unfeasibility, explanation: the robot is not holding a knife. robot holding: none
+current_loc: counter_2
 \`\`\`javascript
 const knifeLoc = ask("Where is the knife?");
 move_to(knifeLoc);
 pick("knife");
-move_to("current_loc");
+move_to("counter_2");
 slice("lettuce");
 \`\`\`
 2. query: pick the kitchen utensil to the right of the plate, issue: ambiguity, explanation: there is a knife and a cup to the right of the plate. robot holding: none
@@ -51,7 +52,7 @@ export function recoveryPrompt(robot: Robot, docs: string): string {
     ...(free
       ? [`There is always a free table, ${free.id}, to move to and put down objects for a while or objects not needed for the instruction.`]
       : []),
-    'In the query, current_loc is where the robot stands now; move_to("current_loc") brings it back there.',
+    'current_loc in the query is the place where the robot stands now; to come back, move_to that place by its name.',
     'The robot has a single arm: it cannot act while holding an object, except to place the held object, slice while holding a knife, or hand the object over.',
     'ask() puts a question to the person and returns their answer as a string; use it when information is missing, to disambiguate, or to ask for help (moving an obstacle, bringing something within reach).',
     'say() tells the person something: use it to explain why an action cannot be done, or to ask for their attention by their name.',
@@ -70,7 +71,7 @@ export function recoveryPrompt(robot: Robot, docs: string): string {
 /** The recovery query of §4.3: the action, the issue and its explanation, what the robot holds, where it is. */
 export async function recoveryQuery(robot: Robot, instruction: string, v: Verdict): Promise<string> {
   const held = await robot.perception.holding();
-  const at = (await robot.perception.snapshot()).map((f) => /^robot_at\(robot, (.+)\)$/.exec(f)?.[1]).find(Boolean);
+  const at = (await robot.perception.snapshot()).map((f) => /^robot_at\(robot, (.+)\)$/.exec(f)?.[1]).find((p) => p && p !== 'unknown');
   return [
     `query: ${instruction}, issue: ${v.final_response}, explanation: ${v.explanation}${v.objects?.length ? ` (objects: ${v.objects.join(', ')})` : ''}. robot holding: ${held ?? 'none'}`,
     ...(at ? [`current_loc: ${at}`] : []),
