@@ -301,6 +301,8 @@ export const RunEvent = z.discriminatedUnion('kind', [
     iteration: z.number().int(),
     name: z.string(),
     args: z.unknown().optional(),
+    /** The call that made this one: a sandboxed program's API calls name its run_program call. */
+    parent: z.string().optional(),
   }),
   z.object({
     kind: z.literal('tool_result'),
@@ -328,6 +330,16 @@ export const RunEvent = z.discriminatedUnion('kind', [
     tool: z.string(),
     decision: z.enum(['approved', 'rejected', 'denied']),
     note: z.string().optional(),
+  }),
+  /** The workflow asks the person (RAIDER's recovery `ask`); the app answers with answerAsk. */
+  z.object({ kind: z.literal('ask'), runId: z.string(), id: z.string(), question: z.string(), stage: z.string() }),
+  /** The question was answered (by the person, or nobody when the run stopped first). */
+  z.object({
+    kind: z.literal('answer'),
+    runId: z.string(),
+    id: z.string(),
+    answer: z.string(),
+    by: z.enum(['person', 'simulated', 'none']),
   }),
   z.object({ kind: z.literal('stop'), runId: z.string(), message: z.string() }),
   z.object({ kind: z.literal('error'), runId: z.string(), message: z.string() }),

@@ -76,6 +76,8 @@ const ToolCallEvent = z.object({
   name: z.string(),
   arguments: z.string(),
   iteration: z.number(),
+  /** The call that made this one: a sandboxed program's API calls name the call that ran the program. */
+  parent: z.string().optional(),
 });
 const ToolResultEvent = z.object({
   ...stage,
@@ -89,6 +91,7 @@ const ToolResultEvent = z.object({
   error: z.string().optional(),
   durationMs: z.number(),
   data: z.unknown().optional(),
+  parent: z.string().optional(),
 });
 const WarningEvent = z.object({
   ...stage,
@@ -471,9 +474,9 @@ function describe(r: TraceRecord): string {
       return `${who}: ${thought}${indent(r.content?.trim() || '(no text)')}${calls}${usage}`;
     }
     case 'tool_call':
-      return `→ ${r.name} ${r.arguments || '{}'}  #${r.id}`;
+      return `${r.parent ? '  ' : ''}→ ${r.name} ${r.arguments || '{}'}  #${r.id}`;
     case 'tool_result':
-      return `← ${r.name} ${r.status} in ${r.durationMs} ms: ${indent(r.result ?? r.error ?? '')}`;
+      return `${r.parent ? '  ' : ''}← ${r.name} ${r.status} in ${r.durationMs} ms: ${indent(r.result ?? r.error ?? '')}`;
     case 'warning':
       return `! ${r.code}: ${indent(r.message)}`;
     case 'approval':

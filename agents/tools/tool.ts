@@ -32,6 +32,17 @@ export interface ToolContext {
   state: Map<string, unknown>;
   /** The stage path of the flow calling the tool, when a workflow runs it (an agent tool nests under it). */
   stage?: string;
+  /**
+   * Calls another tool from inside this one (code in the sandbox calling the robot API): the
+   * runtime traces it under this call, applies approval and Stop, and returns how it ended.
+   * Absent when the tool runs outside a flow (the tool console).
+   */
+  invoke?: (tool: Tool, args: unknown, signal?: AbortSignal) => Promise<InvokedResult>;
+}
+
+/** A tool result as the runtime reports it: `status` says how the call ended (ok, failed, refused, stopped…). */
+export interface InvokedResult extends ToolResult {
+  status: string;
 }
 
 /** What a tool gives back. `content` is what the model reads. */
@@ -178,5 +189,25 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
       return run(p.args, ctx);
     },
     schema: () => ({ name: spec.name, description: spec.description, parameters }),
+  };
+}
+
+/**
+ * The same tool (name, schema, card) with its run wrapped: a check before it runs, a
+ * rewrite of its result. `around` gets the validated arguments and the inner run.
+ */
+export function aroundTool(
+  tool: Tool,
+  around: (args: unknown, ctx: ToolContext, inner: (args: unknown, ctx: ToolContext) => Promise<ToolResult>) => Promise<ToolResult>,
+): Tool {
+  const run = (args: unknown, ctx: ToolContext): Promise<ToolResult> => around(args, ctx, (a, c) => tool.run(a, c));
+  return {
+    ...tool,
+    run,
+    async call(raw, ctx) {
+      const p = tool.parse(raw);
+      if (!p.ok) return { ok: false, content: p.message };
+      return run(p.args, ctx);
+    },
   };
 }

@@ -22,6 +22,7 @@ const OPTIONS = {
   model: { type: 'string' },
   trace: { type: 'string' },
   approve: { type: 'string' },
+  answers: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
   quick: { type: 'boolean' },
@@ -107,9 +108,13 @@ Usage:
       in order in one world). Prints each result and the final semantic facts.
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
-                  [--json] ["message"]
+                  [--answers FILE] [--json] ["message"]
       A model drives the robot through a workflow (rtw/basic, rtw/hierarchical,
-      rtw/world-model, flat). Without a message, turns are read from stdin.
+      rtw/world-model, raider, alrm/tap, alrm/cap, flat…). Without a message,
+      turns are read from stdin. When a workflow asks the person, the question is
+      asked at the terminal, or answered from --answers FILE (a JSON list of
+      answers, or of {"when": "word in the question", "answer": "…"}) as a
+      simulated user; the trace records each question and answer.
       Model specs: openai:MODEL, ollama:MODEL (127.0.0.1:11434), lmstudio:MODEL,
       llamacpp:MODEL, vllm:MODEL, openai-compatible:MODEL@BASE_URL, scripted:FILE.
       Keys come from OPENAI_API_KEY / SKILLBRIDGE_API_KEY, never from the spec.

@@ -14,7 +14,7 @@ import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
 import type { FlowEvent } from '../../agents/runtime/events';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
-import type { Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
+import type { AskUser, Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
 import { MemorySink, type TraceLine, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
 import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
 
@@ -58,6 +58,9 @@ export class AgentHost {
   private running: Running | undefined;
   private starting = false;
   private readonly approvals = new Map<string, (a: ApprovalAnswer) => void>();
+  /** Questions the running workflow put to the person, by `${runId}/${askId}`. */
+  private readonly asks = new Map<string, (answer: string) => void>();
+  private currentRun = '';
   private readonly traces = new Map<string, MemorySink>();
   private approvalIds = 0;
   private agentCallIds = 1_000_000;
@@ -180,6 +183,7 @@ export class AgentHost {
           // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
           ...(req.systemPrompt ? { systemPrompt: req.systemPrompt } : {}),
           ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
+          askUser: (q) => this.askPerson(q),
           traceSinks: (info) => {
             const sink = new MemorySink();
             this.lastNamed = info.runId;
@@ -229,7 +233,15 @@ export class AgentHost {
           const targets = this.opts.targetsOf(args);
           const activityId = ++this.agentCallIds;
           callArgs.set(e.id, { args, targets, activityId });
-          send({ kind: 'tool_call', runId, callId: e.id, iteration: e.iteration, name: e.name, args });
+          send({
+            kind: 'tool_call',
+            runId,
+            callId: e.id,
+            iteration: e.iteration,
+            name: e.name,
+            args,
+            ...(e.parent ? { parent: e.parent } : {}),
+          });
           this.opts.emit({
             type: 'tool_activity',
             phase: 'start',
@@ -274,6 +286,9 @@ export class AgentHost {
         case 'warning':
           send({ kind: 'warning', runId, code: e.code, message: e.message, ...(e.toolCallId ? { callId: e.toolCallId } : {}) });
           break;
+        case 'answer':
+          send({ kind: 'answer', runId, id: `${runId}/${e.id}`, answer: e.answer, by: e.by });
+          break;
         case 'stop':
           send({ kind: 'stop', runId, message: e.cause.message });
           break;
@@ -287,6 +302,7 @@ export class AgentHost {
     const done = session.send(req.message, { onEvent, approval: this.gate(req.approval ?? 'auto', () => runId) });
     // send() names the run synchronously (its trace sinks are made before the first await).
     runId = this.lastNamed;
+    this.currentRun = runId;
     const tracePath = this.opts.traceDir ? join(this.opts.traceDir, `${runId}.jsonl`) : null;
     send({ kind: 'started', runId, message: req.message, workflow: req.workflow, model: spec, tracePath });
     const running: Running = {
@@ -367,6 +383,33 @@ export class AgentHost {
           });
         }),
     };
+  }
+
+  /** The workflow asks the person: a run event `ask`, answered by answerAsk (a stopped run drops the question). */
+  private askPerson(q: Parameters<AskUser>[0]): ReturnType<AskUser> {
+    const id = `${this.currentRun}/${q.id}`;
+    return new Promise((resolve, reject) => {
+      this.asks.set(id, (answer) => {
+        this.asks.delete(id);
+        resolve({ answer, by: 'person' });
+      });
+      q.signal.addEventListener(
+        'abort',
+        () => {
+          this.asks.delete(id);
+          reject(q.signal.reason instanceof Error ? q.signal.reason : new Error('the run was stopped'));
+        },
+        { once: true },
+      );
+      this.opts.emit({ type: 'run', event: { kind: 'ask', runId: this.currentRun, id, question: q.question, stage: q.stage } });
+    });
+  }
+
+  answerAsk(req: Request<'answerAsk'>): Response<'answerAsk'> {
+    const finish = this.asks.get(req.id);
+    if (!finish) return { ok: false, message: `no open question "${req.id}" (it was answered, or the run ended)` };
+    finish(req.answer.trim());
+    return { ok: true, message: 'answered' };
   }
 
   answer(req: Request<'answerApproval'>): Response<'answerApproval'> {

@@ -447,6 +447,10 @@ export class Session implements AppApi {
     return this.agent.answer(req);
   }
 
+  async answerAsk(req: Request<'answerAsk'>): Promise<Response<'answerAsk'>> {
+    return this.agent.answerAsk(req);
+  }
+
   async listWorkflows(_req?: Request<'listWorkflows'>): Promise<Response<'listWorkflows'>> {
     return this.agent.listWorkflows(this.require().robot);
   }

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppApi } from '../../../contract/api';
 import type { ApprovalMode, LocalModels, ProbeResult, ToolSetInfo, WorkflowInfo } from '../../../contract/schemas';
+import { AskDialog } from './ask-dialog';
 import { type Entry, type RunView, type ToolEntry, applyEvent, fromTrace, markAnswered, newRun } from './run-view';
 
 export type Preset = 'openai' | 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm' | 'custom' | 'scripted';
@@ -568,6 +569,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
           {problem}
         </div>
       )}
+      <AskDialog api={api} />
 
       <div className="field-row trace-tools">
         {current && !current.running && !replay && (
