@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The skillbridge command. Runs the TypeScript sources directly through tsx, so
-// the CLI, the tests and the app all execute the same code.
+// The skillbridge command. Runs the prebuilt bundle in out/cli/ (scripts/build-cli.mjs),
+// rebuilt here first when a source changed since; SKILLBRIDGE_FROM_SOURCES=1 runs
+// the TypeScript sources through tsx instead (breakpoints in the sources; slower start).
 import v8 from 'node:v8';
-import { register } from 'tsx/esm/api';
 
 // Rapier runs as WebAssembly. V8's optimising tier spends ~2 s of CPU and
 // ~130 MB on the first skill of a process; the baseline tier starts at once and
@@ -12,6 +12,17 @@ import { register } from 'tsx/esm/api';
 const optimise = process.env.SKILLBRIDGE_WASM_OPTIMIZE || (process.argv[2] === 'bench' && process.argv[3] !== 'app');
 if (!optimise) v8.setFlagsFromString('--liftoff-only');
 
-register();
-const { main } = await import('../hosts/cli/main.ts');
+async function fromSources() {
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import('../hosts/cli/main.ts');
+}
+
+async function fromBundle() {
+  const { cliBundle } = await import('../scripts/build-cli.mjs');
+  const entry = await cliBundle({ log: (l) => process.stderr.write(`skillbridge: ${l}\n`) });
+  return entry ? import(entry) : fromSources();
+}
+
+const { main } = await (process.env.SKILLBRIDGE_FROM_SOURCES ? fromSources() : fromBundle());
 process.exitCode = await main(process.argv.slice(2));
