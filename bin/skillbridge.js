@@ -21,7 +21,10 @@ async function fromSources() {
 async function fromBundle() {
   const { cliBundle } = await import('../scripts/build-cli.mjs');
   const entry = await cliBundle({ log: (l) => process.stderr.write(`skillbridge: ${l}\n`) });
-  return entry ? import(entry) : fromSources();
+  if (!entry) return fromSources();
+  // Built with the same sources: `serve` starts it instead of bundling the worker anew.
+  process.env.SKILLBRIDGE_SIM_WORKER = new URL('./sim-worker.mjs', entry).href;
+  return import(entry);
 }
 
 const { main } = await (process.env.SKILLBRIDGE_FROM_SOURCES ? fromSources() : fromBundle());

@@ -2,11 +2,12 @@
 // The command line's prebuilt bundle (out/cli/). `bin/skillbridge.js` runs it
 // instead of the TypeScript sources through tsx: loading ~150 modules through
 // tsx's loader hooks cost ~1 s of every command's start. esbuild builds it in
-// ~0.3 s, on `npm install` (the `prepare` script) and again whenever a source
+// ~0.5 s, on `npm install` (the `prepare` script) and again whenever a source
 // it was built from has changed, so a clean clone and a fresh edit both work.
 //
-//   out/cli/manifest.json     which build is current, and the inputs it was built from
-//   out/cli/<build>/main.mjs  the entry (exports main(argv)), with one chunk per lazily loaded command
+//   out/cli/manifest.json           which build is current, and the inputs it was built from
+//   out/cli/<build>/main.mjs        the entry (exports main(argv)), with one chunk per lazily loaded command
+//   out/cli/<build>/sim-worker.mjs  the simulation worker `serve` starts (hosts/service/worker.ts)
 //
 // Every build gets its own folder and the manifest is replaced by a rename, so two
 // processes starting at once never see half a bundle; old folders are pruned later.
@@ -15,17 +16,16 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = path.join(root, 'out/cli');
-const manifestFile = path.join(outDir, 'manifest.json');
+export const OUT_DIR = path.join(root, 'out/cli');
 const FORMAT = 1;
 
 /**
  * Packages Node loads from node_modules at run time rather than from the bundle:
  * native binaries and the loaders that find them (esbuild, tsx, electron,
  * playwright-core), ws (optional native add-ons found by require), and Rapier
- * (wasm inlined as base64 in a 2-4 MB file: bundling it only copies that file).
+ * (wasm inlined as base64 in a 3-4 MB file: bundling it only copies that file).
  */
-export const EXTERNAL = ['esbuild', 'tsx', 'tsx/*', 'electron', 'playwright-core', 'ws', '@dimforge/*', 'vitest', 'vitest/*'];
+const EXTERNAL = ['esbuild', 'tsx', 'tsx/*', 'electron', 'playwright-core', 'ws', '@dimforge/*', 'vitest', 'vitest/*'];
 
 /**
  * Files whose change makes any bundle stale, besides the project sources esbuild
@@ -42,16 +42,16 @@ function stamp(rel) {
 /**
  * The current bundle's entry as a file URL, or undefined when there is none or a
  * source it was built from changed since (a different mtime or size, including an
- * older one restored from an archive). Costs a stat per input (~200 files, ~2 ms).
+ * older one restored from an archive). Costs a stat per input (~120 files, 1-2 ms).
  */
-export function freshBundle() {
+export function freshBundle(outDir = OUT_DIR) {
   let m;
   try {
-    m = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    m = JSON.parse(readFileSync(path.join(outDir, 'manifest.json'), 'utf8'));
   } catch {
     return undefined;
   }
-  if (m?.format !== FORMAT || typeof m.entry !== 'string' || typeof m.inputs !== 'object') return undefined;
+  if (m?.format !== FORMAT || typeof m.entry !== 'string' || typeof m.inputs !== 'object' || !m.inputs) return undefined;
   try {
     for (const [rel, [mtime, size]] of Object.entries(m.inputs)) {
       const [t, s] = stamp(rel);
@@ -67,7 +67,7 @@ export function freshBundle() {
 /**
  * Inside the bundle, `import.meta.url` is the chunk's URL, not the source file's;
  * modules that find files next to themselves (the renderer build, the worker
- * sources) would look in out/cli/. Each source module's `import.meta.url` is
+ * sources, bin/) would look in out/cli/. Each source module's `import.meta.url` is
  * rewritten to its own file's URL, relative to the chunk so a moved checkout works.
  */
 function sourceUrls(buildDir) {
@@ -89,14 +89,15 @@ function sourceUrls(buildDir) {
 }
 
 /** Builds a new bundle, makes it current and returns its entry URL. */
-export async function buildCli({ log = () => undefined } = {}) {
+export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {}) {
   const { build } = await import('esbuild');
+  mkdirSync(outDir, { recursive: true });
   const started = Date.now();
-  const id = `b-${started.toString(36)}-${process.pid}`;
+  const id = `b-${started.toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
   const buildDir = path.join(outDir, id);
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { main: 'hosts/cli/main.ts' },
+    entryPoints: { main: 'hosts/cli/main.ts', 'sim-worker': 'hosts/service/worker.ts' },
     outdir: buildDir,
     bundle: true,
     splitting: true,
@@ -112,6 +113,8 @@ export async function buildCli({ log = () => undefined } = {}) {
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
+    // Stack traces map back to the sources with NODE_OPTIONS=--enable-source-maps.
+    sourcemap: 'linked',
   });
   const inputs = {};
   const sources = Object.keys(result.metafile.inputs).filter((rel) => !/(^|\/)node_modules\//.test(rel));
@@ -126,16 +129,16 @@ export async function buildCli({ log = () => undefined } = {}) {
     inputs[rel] = mtime >= started ? [-1, size] : [mtime, size];
   }
   const manifest = { format: FORMAT, entry: `${id}/main.mjs`, builtAt: new Date(started).toISOString(), inputs };
-  const tmp = path.join(outDir, `manifest.${process.pid}.${started.toString(36)}.tmp`);
+  const tmp = path.join(outDir, `manifest.${id}.tmp`);
   writeFileSync(tmp, JSON.stringify(manifest));
-  renameSync(tmp, manifestFile);
-  prune(id);
+  renameSync(tmp, path.join(outDir, 'manifest.json'));
+  prune(outDir, id);
   log(`built the command-line bundle in ${Date.now() - started} ms (${Object.keys(result.metafile.inputs).length} modules)`);
   return pathToFileURL(path.join(buildDir, 'main.mjs')).href;
 }
 
-/** Removes older builds. A build newer than an hour may still be loading chunks in a running process. */
-function prune(current) {
+/** Removes older builds. One newer than an hour may still be loading chunks in a running process. */
+function prune(outDir, current) {
   const hourAgo = Date.now() - 3600_000;
   for (const e of readdirSync(outDir, { withFileTypes: true })) {
     const p = path.join(outDir, e.name);
@@ -150,12 +153,11 @@ function prune(current) {
 }
 
 /** The entry of a fresh bundle, building one when needed; undefined when esbuild is unavailable or fails. */
-export async function cliBundle({ log = () => undefined } = {}) {
-  const fresh = freshBundle();
+export async function cliBundle({ outDir = OUT_DIR, log = () => undefined } = {}) {
+  const fresh = freshBundle(outDir);
   if (fresh) return fresh;
   try {
-    mkdirSync(outDir, { recursive: true });
-    return await buildCli({ log });
+    return await buildCli({ outDir, log });
   } catch (e) {
     log(`building the command-line bundle failed (${e.message}); running from the sources instead`);
     return undefined;
@@ -166,7 +168,6 @@ export async function cliBundle({ log = () => undefined } = {}) {
 // the install: the first command then tries again, or runs from the sources.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    mkdirSync(outDir, { recursive: true });
     await buildCli({ log: (l) => process.stdout.write(`skillbridge: ${l}\n`) });
   } catch (e) {
     process.stderr.write(`skillbridge: could not build the command-line bundle (${e.message}); commands will run from the sources\n`);

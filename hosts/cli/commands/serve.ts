@@ -12,6 +12,20 @@ import type { Output } from '../output';
 
 export const DEFAULT_PORT = 4317;
 
+/**
+ * The simulation worker built with the command-line bundle (set by bin/skillbridge.js),
+ * so serving skips bundling it at start; undefined when running from the sources.
+ */
+export function prebuiltWorker(): URL | undefined {
+  const href = process.env['SKILLBRIDGE_SIM_WORKER'];
+  if (!href) return undefined;
+  try {
+    return new URL(href);
+  } catch {
+    return undefined;
+  }
+}
+
 export function rendererDir(): string {
   return fileURLToPath(new URL('../../../renderer/dist/', import.meta.url));
 }
@@ -33,7 +47,9 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   const traceDir = path.resolve(stringFlag(p.flags, 'traces') ?? 'traces');
   // The worker boots and loads the scene while the server starts and the browser
   // opens the page; the page's first request waits for the scene.
+  const workerUrl = prebuiltWorker();
   const session = await startWorkerSession({
+    ...(workerUrl ? { workerUrl } : {}),
     paced: true,
     background: true,
     seed: intFlag(p.flags, 'seed', 1),
