@@ -12,4 +12,15 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  // The Robot seam is asynchronous: a promise used as a value (in a condition, a
+  // spread, a forgotten await) is a bug that types alone do not catch.
+  {
+    files: ['{agents,robot,hosts,eval,electron}/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
 );

@@ -13,19 +13,25 @@ export const LAYERS = [
   {
     name: 'electron/main',
     prefix: 'electron/',
-    may: ['electron/main', 'contract', 'hosts', 'agents', 'robot', 'robot/sim', 'sim', 'scenes'],
+    may: ['electron/main', 'contract', 'hosts', 'agents', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes'],
   },
   // Benchmarks drive the app against the same local fakes the tests use (a model server on 127.0.0.1).
   {
     name: 'hosts/bench',
     prefix: 'hosts/bench/',
-    may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sim', 'sim', 'scenes', 'test'],
+    may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes', 'test'],
   },
-  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sim', 'sim', 'scenes'] },
+  {
+    name: 'hosts',
+    prefix: 'hosts/',
+    may: ['hosts', 'hosts/bench', 'contract', 'agents', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes'],
+  },
   // Their tests may build a simulated robot to run against.
-  { name: 'agents', prefix: 'agents/', may: ['agents', 'robot', 'scenes'], testMay: ['robot/sim'] },
+  { name: 'agents', prefix: 'agents/', may: ['agents', 'robot', 'scenes'], testMay: ['robot/sim', 'robot/sources'] },
   // Only the simulated robot may touch the simulator; tools and workflows see the Robot seam.
   { name: 'robot/sim', prefix: 'robot/sim/', may: ['robot/sim', 'robot', 'sim', 'scenes'] },
+  // The list of robot sources may open each kind; the seam itself knows none of them.
+  { name: 'robot/sources', prefix: 'robot/sources', may: ['robot/sources', 'robot/sim', 'robot', 'scenes'] },
   { name: 'robot', prefix: 'robot/', may: ['robot'] },
   { name: 'sim', prefix: 'sim/', may: ['sim', 'scenes'] },
   { name: 'scenes', prefix: 'scenes/', may: ['scenes'] },

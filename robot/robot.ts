@@ -1,8 +1,11 @@
 // The Robot seam: what a robot can do and report, for tools and workflows. The
-// simulator implements it (SimRobot); bridges to real robots implement it too.
+// simulator implements it (robot/sim), and so do bridges to real robots (HTTP,
+// rosbridge), so every query is asynchronous: a real robot answers over a wire.
 // Capabilities are declared in `info.capabilities` and each group of operations
 // is present only when declared, so tools can be offered or withheld by
-// capability rather than by the robot's class.
+// capability rather than by the robot's class. What only a simulator can do
+// (inject events, set the battery, step time, snapshot, read ground truth) is not
+// here: it lives on SimControl (robot/sim/control.ts), which tools never see.
 
 export type Capability =
   'arm' | 'base' | 'rover' | 'perception' | 'people' | 'speech' | 'battery' | 'events' | 'world_model' | 'partial_observability';
@@ -111,30 +114,30 @@ export interface Pose6 {
 }
 
 export interface Perception {
-  resolve(name: string, opts?: ResolveOptions): Resolution;
-  detect(): Detection[];
-  distanceTo(id: string): number;
-  distanceBetween(a: string, b: string): number;
-  objectState(id: string): Record<string, boolean>;
-  objectProperties(id: string): Record<string, unknown>;
-  holding(): string | undefined;
+  resolve(name: string, opts?: ResolveOptions): Promise<Resolution>;
+  detect(): Promise<Detection[]>;
+  distanceTo(id: string): Promise<number>;
+  distanceBetween(a: string, b: string): Promise<number>;
+  objectState(id: string): Promise<Record<string, boolean>>;
+  objectProperties(id: string): Promise<Record<string, unknown>>;
+  holding(): Promise<string | undefined>;
   /** Objects that stand in `relation` to `id` (RAIDER's check_obj_relationship). */
-  related(relation: string, id: string): string[];
+  related(relation: string, id: string): Promise<string[]>;
   relations(): readonly string[];
   /** Semantic facts, e.g. on(lemon_1, table_1). */
-  snapshot(): string[];
-  pose(id: string): { position: Vec3Tuple; yawDeg: number } | undefined;
+  snapshot(): Promise<string[]>;
+  pose(id: string): Promise<{ position: Vec3Tuple; yawDeg: number } | undefined>;
   /** Places a reference name denotes ("center", "left of coke_can_1"). */
-  referencePoint(name: string): { position: Vec3Tuple; label: string } | undefined;
+  referencePoint(name: string): Promise<{ position: Vec3Tuple; label: string } | undefined>;
 }
 
 export interface PeoplePerception {
-  around(): string[];
-  recognize(): Array<{ id: string; name: string }>;
-  distanceTo(person: string): number;
-  handsFree(person: string): boolean;
-  gazeAtRobot(person: string): boolean;
-  freePath(target: string): { free: boolean; obstacle?: string };
+  around(): Promise<string[]>;
+  recognize(): Promise<Array<{ id: string; name: string }>>;
+  distanceTo(person: string): Promise<number>;
+  handsFree(person: string): Promise<boolean>;
+  gazeAtRobot(person: string): Promise<boolean>;
+  freePath(target: string): Promise<{ free: boolean; obstacle?: string }>;
 }
 
 export interface Arm {
@@ -144,7 +147,7 @@ export interface Arm {
   moveTool(pose: Pose6, signal?: AbortSignal): Promise<Outcome>;
   /** A relative move of the tool, in the robot's frame (forward, left, up), metres. */
   nudge(forward: number, left: number, up: number, signal?: AbortSignal): Promise<Outcome>;
-  graspPose(object: string): { ok: true; pose: Pose6 } | { ok: false; summary: string };
+  graspPose(object: string): Promise<{ ok: true; pose: Pose6 } | { ok: false; summary: string }>;
   setOpen(object: string, open: boolean, signal?: AbortSignal): Promise<Outcome>;
   setSwitch(object: string, on: boolean, signal?: AbortSignal): Promise<Outcome>;
   slice(object: string, signal?: AbortSignal): Promise<Outcome>;
@@ -190,18 +193,10 @@ export interface RobotEvent {
 }
 
 export interface EventSource {
-  since(lastId: number): RobotEvent[];
-  lastId(): number;
+  since(lastId: number): Promise<RobotEvent[]>;
+  lastId(): Promise<number>;
   subscribe(listener: (e: RobotEvent) => void): () => void;
 }
-
-/** Exogenous inputs a host (UI, tests, CLI scripts) can feed the robot's world. */
-export type ExternalEvent =
-  | { type: 'estop_pressed' }
-  | { type: 'estop_released' }
-  | { type: 'person_said'; person?: string; text: string }
-  | { type: 'object_moved'; object: string; to: Vec3Tuple; by?: string }
-  | { type: 'set_battery'; percent: number };
 
 export interface WorldModelNode {
   id: string;
@@ -217,10 +212,10 @@ export interface WorldModelNode {
 }
 
 export interface WorldModelApi {
-  nodes(): WorldModelNode[];
-  node(id: string): WorldModelNode | undefined;
-  addNode(node: { id: string; type: string; parent: string; relation?: 'on' | 'in' }): WorldModelNode;
-  setAttribute(id: string, key: string, value: string | number | boolean): WorldModelNode;
+  nodes(): Promise<WorldModelNode[]>;
+  node(id: string): Promise<WorldModelNode | undefined>;
+  addNode(node: { id: string; type: string; parent: string; relation?: 'on' | 'in' }): Promise<WorldModelNode>;
+  setAttribute(id: string, key: string, value: string | number | boolean): Promise<WorldModelNode>;
 }
 
 export interface Robot {
@@ -233,11 +228,9 @@ export interface Robot {
   readonly people?: PeoplePerception;
   readonly events: EventSource;
   readonly worldModel?: WorldModelApi;
-  battery(): BatteryStatus;
+  battery(): Promise<BatteryStatus>;
   wait(seconds: number, signal?: AbortSignal): Promise<Outcome>;
-  /** For hosts and tests, not for models: feed an exogenous event. */
-  inject(event: ExternalEvent): void;
-  /** Simulated or wall-clock time in seconds. */
-  time(): number;
+  /** The robot's clock in seconds (simulated time in the simulator). */
+  time(): Promise<number>;
   has(capability: Capability): boolean;
 }

@@ -147,7 +147,7 @@ describe('Stop during a run', () => {
     expect(performance.now() - stoppedAt).toBeLessThan(500);
     const result = sink.records.find((x) => x.type === 'tool_result');
     expect(result).toMatchObject({ name: 'pick', ok: false, status: 'failed', error: expect.stringContaining('Failed (aborted)') });
-    expect(robot.perception.holding()).toBeUndefined();
+    expect(await robot.perception.holding()).toBeUndefined();
     expect(sink.records.some((x) => x.type === 'stop')).toBe(true);
     expect(model.requests).toHaveLength(1);
   });

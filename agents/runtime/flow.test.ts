@@ -297,7 +297,7 @@ describe('runFlow with real tools on a simulated robot', () => {
     const results = r.messages.filter((m) => m.role === 'tool').map((m) => m.content);
     expect(results[0]).toContain('lemon_1');
     expect(results[1]).toMatch(/^Success: /);
-    expect(robot.perception.holding()).toBe('lemon_1');
+    expect(await robot.perception.holding()).toBe('lemon_1');
   });
 
   it('sends a real tool’s validation message back as Warning 3, and the model recovers', async () => {
@@ -308,6 +308,6 @@ describe('runFlow with real tools on a simulated robot', () => {
     expect(r.warnings.map((w) => w.code)).toEqual(['unsuccessful_tool_call']);
     expect(r.warnings[0]!.message).toContain('- object_name: missing');
     expect(r.warnings[0]!.message).toContain('unknown argument(s) "object"');
-    expect(robot.perception.holding()).toBe('plum_1');
+    expect(await robot.perception.holding()).toBe('plum_1');
   });
 });

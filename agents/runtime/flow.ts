@@ -51,7 +51,7 @@ export interface FlowView {
 }
 
 /** The tools offered at each iteration (0-based): fixed, hierarchical or grown from the world. */
-export type ToolsFn = (iteration: number, view: FlowView) => readonly Tool[];
+export type ToolsFn = (iteration: number, view: FlowView) => readonly Tool[] | Promise<readonly Tool[]>;
 
 export interface ClassifyResult {
   route: string;
@@ -472,7 +472,7 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
     for (let iteration = 0; iteration < limits.maxIterations; iteration++) {
       if (controller.stopped) return finish(stoppedReason());
       const view: FlowView = { iteration, messages, turnStart: newFrom, state, route };
-      const tools = opts.tools(iteration, view);
+      const tools = await opts.tools(iteration, view);
       const offered = new Map(tools.map((t) => [t.name, t] as const));
       emit({ type: 'iteration', iteration, tools: [...offered.keys()] });
 

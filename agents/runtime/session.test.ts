@@ -48,7 +48,7 @@ describe('Session', () => {
 
     const t1 = await s.send('Pick up the lemon.');
     expect(t1).toMatchObject({ reason: 'final', final: 'I have the lemon.', turn: 1 });
-    expect(robot.perception.holding()).toBe('lemon_1');
+    expect(await robot.perception.holding()).toBe('lemon_1');
 
     const t2 = await s.send('Now put it in the bowl.');
     expect(t2).toMatchObject({ reason: 'final', final: 'It is in the bowl.', turn: 2 });
@@ -56,8 +56,8 @@ describe('Session', () => {
     expect(model.requests[2]!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
     expect(model.requests[2]!.messages[0]!.content).toContain('You control');
     expect(s.robot).toBe(robot);
-    expect(robot.perception.holding()).toBeUndefined();
-    expect(robot.perception.related('in', 'bowl_1')).toContain('lemon_1');
+    expect(await robot.perception.holding()).toBeUndefined();
+    expect(await robot.perception.related('in', 'bowl_1')).toContain('lemon_1');
     expectValidHistory(s.messages);
 
     // One trace file per turn; the second holds the first turn as prior context.
@@ -84,12 +84,12 @@ describe('Session', () => {
     expect(s.messages).toEqual([{ role: 'system', content: `You control ${robot.info.name}. Use the tools.` }]);
     expect(s.turn).toBe(0);
     expect(s.robot).toBe(robot);
-    expect(robot.perception.related('in', 'bowl_1')).toContain('lemon_1');
+    expect(await robot.perception.related('in', 'bowl_1')).toContain('lemon_1');
 
     await s.reset({ world: 'rebuild' });
     expect(opened).toBe(2);
     expect(s.robot).not.toBe(robot);
-    expect(s.robot.perception.related('in', 'bowl_1')).not.toContain('lemon_1');
+    expect(await s.robot.perception.related('in', 'bowl_1')).not.toContain('lemon_1');
     const t3 = await s.send('Hi');
     expect(model.requests.at(-1)!.messages).toEqual([
       { role: 'system', content: expect.any(String) },

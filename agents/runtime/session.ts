@@ -46,7 +46,7 @@ export interface Workflow {
   readonly title: string;
   readonly description: string;
   systemPrompt(robot: Robot): string;
-  tools(ctx: WorkflowContext): readonly Tool[];
+  tools(ctx: WorkflowContext): readonly Tool[] | Promise<readonly Tool[]>;
   readonly limits?: Partial<FlowLimits>;
   toolChoice?(ctx: WorkflowContext): ToolChoice | undefined;
   /** Overrides the flow's Warning 1 check (e.g. RAIDER's `final_response` JSON). */

@@ -6,8 +6,13 @@ import type { ToolResult } from './tool';
 export class ToolInputError extends Error {}
 
 /** Resolves a name the model used to an id, or throws a message it can act on. */
-export function resolveName(robot: Robot, name: string, kinds: NameKind[] = ['object'], pool: ResolveOptions['pool'] = 'all'): string {
-  const r = robot.perception.resolve(name, { kinds, pool });
+export async function resolveName(
+  robot: Robot,
+  name: string,
+  kinds: NameKind[] = ['object'],
+  pool: ResolveOptions['pool'] = 'all',
+): Promise<string> {
+  const r = await robot.perception.resolve(name, { kinds, pool });
   if (!r.ok) throw new ToolInputError(r.message);
   return r.id;
 }

@@ -44,17 +44,17 @@ export const WORKFLOWS: readonly WorkflowInfo[] = [
 
 export class UnknownWorkflowError extends Error {}
 
-export function createWorkflow(id: string, robot: Robot, opts: { toolSet?: string } = {}): Workflow {
+export async function createWorkflow(id: string, robot: Robot, opts: { toolSet?: string } = {}): Promise<Workflow> {
   const set = opts.toolSet ?? robot.info.scene.toolSet;
   switch (id) {
     case 'rtw/basic':
-      return rtwBasic(robot, set);
+      return await rtwBasic(robot, set);
     case 'rtw/hierarchical':
       return rtwHierarchical();
     case 'rtw/world-model':
       return rtwWorldModel();
     case 'flat': {
-      const tools = buildToolSet(set, robot).list();
+      const tools = (await buildToolSet(set, robot)).list();
       return {
         id: 'flat',
         title: `Tool set ${set}`,

@@ -33,7 +33,7 @@ describe('rtw/hierarchical (MAYA)', () => {
       if (!done.includes('put_lemon_1_in_bowl_1')) return call('put_lemon_1_in_bowl_1');
       return { content: 'The lemon is in the bowl.' };
     });
-    const session = new Session({ model, robot, workflow: createWorkflow('rtw/hierarchical', robot) });
+    const session = new Session({ model, robot, workflow: await createWorkflow('rtw/hierarchical', robot) });
     const r = await session.send('put the lemon in the bowl');
     expect(r.reason).toBe('final');
     expect(r.final).toBe('The lemon is in the bowl.');
@@ -41,7 +41,7 @@ describe('rtw/hierarchical (MAYA)', () => {
     expect(seen[0]).not.toContain('what_do_you_see');
     expect(seen[1]).not.toContain('pick_lemon_1');
     expect(seen[1]).toContain('put_lemon_1_in_bowl_1');
-    expect(robot.perception.related('inside', 'bowl_1')).toContain('lemon_1');
+    expect(await robot.perception.related('inside', 'bowl_1')).toContain('lemon_1');
   });
 
   it('an information request sees only information tools', async () => {
@@ -52,7 +52,7 @@ describe('rtw/hierarchical (MAYA)', () => {
       tools = offered(req);
       return turn === 1 ? call('list_available_tasks') : { content: 'I can pick fruit.' };
     });
-    const session = new Session({ model, robot, workflow: createWorkflow('rtw/hierarchical', robot) });
+    const session = new Session({ model, robot, workflow: await createWorkflow('rtw/hierarchical', robot) });
     const r = await session.send('what can you do?');
     expect(r.final).toBe('I can pick fruit.');
     expect(tools).toEqual(expect.arrayContaining(['explain_safety_features', 'list_available_tasks', 'why_no_objects_or_tasks']));
@@ -79,7 +79,7 @@ describe('rtw/basic (TORO)', () => {
       expect(req.messages.some((m) => m.role === 'user' && m.content === 'step forward')).toBe(true);
       return { content: 'I am Mobipick.' };
     });
-    const session = new Session({ model, robot, workflow: createWorkflow('rtw/basic', robot), onEvent: (e) => events.push(e) });
+    const session = new Session({ model, robot, workflow: await createWorkflow('rtw/basic', robot), onEvent: (e) => events.push(e) });
     const r = await session.send('step forward');
     expect(r.final).toBe('Stepped 10 cm.');
     const ends = events.filter((e): e is Extract<FlowEvent, { type: 'tool_end' }> => e.type === 'tool_end');
@@ -115,7 +115,7 @@ describe('rtw/world-model (AIMM)', () => {
         return call('retrieve_nodes', { node_type: 'lemon', return_attribute: 'mass_kg' });
       return { content: 'lemon_1 weighs 0.1 kg.' };
     });
-    const session = new Session({ model, robot, workflow: createWorkflow('rtw/world-model', robot) });
+    const session = new Session({ model, robot, workflow: await createWorkflow('rtw/world-model', robot) });
     const r = await session.send('how heavy are the lemons?');
     expect(r.final).toMatch(/lemon_1/);
     expect(offers[0]).toEqual(expect.arrayContaining(['get_object_poses', 'request_query_tools']));
@@ -124,7 +124,7 @@ describe('rtw/world-model (AIMM)', () => {
     const w = await session.send('remember that the lemon belongs to Ana');
     expect(w.final).toBe('Noted.');
     expect(offers.some((o) => o.includes('set_object_property'))).toBe(true);
-    expect(robot.worldModel!.node('lemon_1')!.attributes['owner']).toBe('Ana');
+    expect((await robot.worldModel!.node('lemon_1'))!.attributes['owner']).toBe('Ana');
   });
 });
 
@@ -146,7 +146,7 @@ describe('rtw/world-model (AIMM), after a warning', () => {
         };
       return { content: 'lemon_1 weighs 0.1 kg.' };
     });
-    const session = new Session({ model, robot, workflow: createWorkflow('rtw/world-model', robot) });
+    const session = new Session({ model, robot, workflow: await createWorkflow('rtw/world-model', robot) });
     const r = await session.send('how heavy are the lemons?');
     expect(r.warnings.map((w) => w.code)).toEqual(['made_up_tool_response']);
     expect(offers[1]).toContain('retrieve_nodes');
@@ -165,10 +165,10 @@ describe('through the real openai client', () => {
     try {
       const robot = await openSimRobot('tabletop/fruits');
       const model = createOpenAICompatibleModel({ id: 'test', baseURL: server.url, model: 'test-model', stream: true });
-      const session = new Session({ model, robot, workflow: createWorkflow('rtw/hierarchical', robot) });
+      const session = new Session({ model, robot, workflow: await createWorkflow('rtw/hierarchical', robot) });
       const r = await session.send('pick the peach');
       expect(r.final).toBe('Picked the peach.');
-      expect(robot.perception.holding()).toBe('peach_1');
+      expect(await robot.perception.holding()).toBe('peach_1');
       const second = server.chatRequests()[1]!;
       expect((second.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name)).toContain('pick_peach_1');
     } finally {

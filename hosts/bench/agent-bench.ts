@@ -102,9 +102,7 @@ async function runSession(
   label: AgentRunBench['model'],
 ): Promise<{ bench: AgentRunBench; overheads: number[] }> {
   const clock = new Clock();
-  const tools = buildToolSet('alrm', robot)
-    .list()
-    .map((t) => timedTool(t, clock));
+  const tools = (await buildToolSet('alrm', robot)).list().map((t) => timedTool(t, clock));
   const session = new Session({
     model: timedModel(model, clock),
     robot,
@@ -203,7 +201,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
 
     // Tool dispatch: validation and call through the same entry point the runtime uses.
     const ctx = { robot, signal: new AbortController().signal, state: new Map<string, unknown>() };
-    const alrm = buildToolSet('alrm', robot);
+    const alrm = await buildToolSet('alrm', robot);
     const cheap = alrm.get('get_reference_names')!;
     const pick = alrm.get('pick')!;
     const reps = opts.quick ? 300 : 2000;

@@ -51,6 +51,7 @@ const KEEP_TRACES = 20;
 export class AgentHost {
   private conversation: Conversation | undefined;
   private running: Running | undefined;
+  private starting = false;
   private readonly approvals = new Map<string, (a: ApprovalAnswer) => void>();
   private readonly traces = new Map<string, MemorySink>();
   private approvalIds = 0;
@@ -71,16 +72,18 @@ export class AgentHost {
     return this.opts.env ?? process.env;
   }
 
-  listWorkflows(robot: Robot): Response<'listWorkflows'> {
-    return WORKFLOWS.map((w) => {
+  async listWorkflows(robot: Robot): Promise<Response<'listWorkflows'>> {
+    const out: Response<'listWorkflows'> = [];
+    for (const w of WORKFLOWS) {
       let systemPrompt = '';
       try {
-        systemPrompt = createWorkflow(w.id, robot).systemPrompt(robot);
+        systemPrompt = (await createWorkflow(w.id, robot)).systemPrompt(robot);
       } catch (e) {
         systemPrompt = `(this workflow cannot run on ${robot.info.name}: ${(e as Error).message})`;
       }
-      return { id: w.id, title: w.title, paper: w.paper, description: w.description, systemPrompt };
-    });
+      out.push({ id: w.id, title: w.title, paper: w.paper, description: w.description, systemPrompt });
+    }
+    return out;
   }
 
   async probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
@@ -133,8 +136,17 @@ export class AgentHost {
   }
 
   /** Starts a turn and returns at once; events follow. */
-  run(robot: Robot, req: Request<'run'>): Response<'run'> {
-    if (this.running) throw new AppApiError('busy', 'a run is already going: stop it or wait for it to finish');
+  async run(robot: Robot, req: Request<'run'>): Promise<Response<'run'>> {
+    if (this.running || this.starting) throw new AppApiError('busy', 'a run is already going: stop it or wait for it to finish');
+    this.starting = true;
+    try {
+      return await this.start(robot, req);
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private async start(robot: Robot, req: Request<'run'>): Promise<Response<'run'>> {
     const spec = req.model.trim();
     const setKey = req.toolSet ?? '';
     const key = `${req.workflow}|${spec}|${setKey}|${req.systemPrompt ?? ''}`;
@@ -150,7 +162,7 @@ export class AgentHost {
       }
       let workflow;
       try {
-        const base = createWorkflow(req.workflow, robot, req.toolSet ? { toolSet: req.toolSet } : {});
+        const base = await createWorkflow(req.workflow, robot, req.toolSet ? { toolSet: req.toolSet } : {});
         // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
         const prompt = req.systemPrompt;
         workflow = prompt ? Object.assign(Object.create(base) as typeof base, { systemPrompt: () => prompt }) : base;

@@ -14,7 +14,8 @@ import {
 } from '../../contract/api';
 import { FLOATS_PER_POSE, FRAME_HEADER, frameLength, writeHeader } from '../../contract/frames';
 import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
-import { openSimRobot } from '../../robot/sim/open';
+import type { SimControl } from '../../robot/sim/control';
+import { openSim } from '../../robot/sim/open';
 import type { SimRobot } from '../../robot/sim/sim-robot';
 import type { ToolRegistry } from '../../agents/tools/registry';
 import { TOOL_SETS, buildToolSet, findToolSet } from '../../agents/tools/sets';
@@ -44,15 +45,13 @@ export interface SessionOptions {
 
 interface Loaded {
   robot: SimRobot;
+  control: SimControl;
   meta: SceneMeta;
   entries: StreamEntry[];
   sets: Map<string, ToolRegistry>;
   toolState: Map<string, unknown>;
   unsubscribe: Unsubscribe;
 }
-
-/** Max simulated time one tick may advance: a stalled thread catches up without a spiral. */
-const MAX_CATCH_UP_S = 0.1;
 
 export class Session implements AppApi {
   private loaded: Loaded | undefined;
@@ -67,8 +66,6 @@ export class Session implements AppApi {
   private readonly eventListeners = new Set<EventListener>();
   private readonly inflight = new Map<number, { ctl: AbortController; done: Promise<unknown> }>();
   private timer: ReturnType<typeof setInterval> | undefined;
-  private lastTick = 0;
-  private carry = 0;
   private latest: Float32Array | undefined;
   private lastSentAt = 0;
   private loading: Promise<SceneMeta> | undefined;
@@ -86,7 +83,7 @@ export class Session implements AppApi {
       ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
       emit: (e) => this.emit(e),
       targetsOf: (args) => (this.loaded ? this.targetsOf(this.loaded, args) : []),
-      wake: () => this.loaded?.robot.sim.notifyTick(),
+      wake: () => this.loaded?.control.wake(),
       afterTool: () => this.publish(true),
     });
   }
@@ -132,20 +129,22 @@ export class Session implements AppApi {
       throw new AppApiError('unknown_scene', `unknown scene "${id}"; known scenes: ${known.join(', ')}`);
     }
     let robot: SimRobot;
+    let control: SimControl;
     try {
-      robot = await openSimRobot(id, { seed: this.seed });
+      ({ robot, control } = await openSim(id, { seed: this.seed }));
     } catch (e) {
       if (e instanceof SceneDataError) throw new AppApiError('unknown_scene', e.message);
       throw e;
     }
     await this.unload();
-    robot.sim.paced = this.paced;
+    control.pace(this.paced);
+    control.setSpeed(this.speed);
     this.generation++;
-    const { meta, entries } = buildSceneMeta(robot.sim, this.generation);
+    const { meta, entries } = buildSceneMeta(control.world, this.generation);
     const unsubscribe = robot.events.subscribe((e) =>
       this.emit({ type: 'robot_event', event: { id: e.id, time: e.time, type: e.type, text: e.text } }),
     );
-    this.loaded = { robot, meta, entries, sets: new Map(), toolState: new Map(), unsubscribe };
+    this.loaded = { robot, control, meta, entries, sets: new Map(), toolState: new Map(), unsubscribe };
     this.latest = undefined;
     this.publish(true);
     this.startTicker();
@@ -173,14 +172,14 @@ export class Session implements AppApi {
     await this.abortAll();
     cur.unsubscribe();
     this.loaded = undefined;
-    cur.robot.sim.dispose();
+    cur.control.dispose();
   }
 
   private async abortAll(): Promise<number> {
     const calls = [...this.inflight.values()];
     for (const c of calls) c.ctl.abort();
     // A paced skill waits for the ticker: wake it so it sees the abort.
-    this.loaded?.robot.sim.notifyTick();
+    this.loaded?.control.wake();
     await Promise.race([Promise.allSettled(calls.map((c) => c.done)), new Promise((r) => setTimeout(r, 2000))]);
     return calls.length;
   }
@@ -202,8 +201,6 @@ export class Session implements AppApi {
 
   private startTicker(): void {
     if (this.timer) return;
-    this.lastTick = performance.now();
-    this.carry = 0;
     this.timer = setInterval(() => this.tick(), this.frameMs);
     // Headless hosts must be able to exit with a session open.
     this.timer.unref?.();
@@ -212,17 +209,7 @@ export class Session implements AppApi {
   private tick(): void {
     const cur = this.loaded;
     if (!cur) return;
-    const now = performance.now();
-    if (this.paced) {
-      const sim = cur.robot.sim;
-      let due = ((now - this.lastTick) / 1000) * this.speed + this.carry;
-      if (due > MAX_CATCH_UP_S * this.speed) due = MAX_CATCH_UP_S * this.speed;
-      const steps = Math.floor(due / sim.dt);
-      this.carry = due - steps * sim.dt;
-      for (let i = 0; i < steps; i++) sim.step();
-      sim.notifyTick();
-    }
-    this.lastTick = now;
+    cur.control.tick(performance.now());
     this.publish(false);
   }
 
@@ -230,7 +217,7 @@ export class Session implements AppApi {
   private publish(force: boolean): void {
     const cur = this.loaded;
     if (!cur) return;
-    const sim = cur.robot.sim;
+    const sim = cur.control.world;
     const joints = cur.meta.robot.jointNames.length;
     const frame = new Float32Array(frameLength(cur.entries.length, joints));
     packPoses(sim, cur.entries, frame.subarray(FRAME_HEADER, FRAME_HEADER + cur.entries.length * FLOATS_PER_POSE));
@@ -251,13 +238,13 @@ export class Session implements AppApi {
 
   // ---------------------------------------------------------------- tools
 
-  private registry(setId: string | undefined): { id: string; reg: ToolRegistry } {
+  private async registry(setId: string | undefined): Promise<{ id: string; reg: ToolRegistry }> {
     const cur = this.require();
     const id = setId ?? cur.meta.toolSet;
     let reg = cur.sets.get(id);
     if (!reg) {
       try {
-        reg = buildToolSet(id, cur.robot);
+        reg = await buildToolSet(id, cur.robot);
       } catch (e) {
         throw new AppApiError('invalid_request', (e as Error).message);
       }
@@ -268,7 +255,7 @@ export class Session implements AppApi {
 
   async listToolSets(_req?: Request<'listToolSets'>): Promise<Response<'listToolSets'>> {
     const cur = this.require();
-    const scene = cur.robot.sim.scene.scene;
+    const scene = cur.control.world.scene.scene;
     const named = [scene.toolSet, ...scene.toolSets];
     const out: Response<'listToolSets'> = TOOL_SETS.map((def) => {
       const missing = def.requires.filter((c) => !cur.robot.has(c));
@@ -300,16 +287,16 @@ export class Session implements AppApi {
   }
 
   async listTools(req: Request<'listTools'>): Promise<ToolInfo[]> {
-    return this.registry(req.set).reg.list().map(toolInfo);
+    return (await this.registry(req.set)).reg.list().map(toolInfo);
   }
 
   async callTool(req: Request<'callTool'>): Promise<Response<'callTool'>> {
     const cur = this.require();
-    const { id: set, reg } = this.registry(req.set);
+    const { id: set, reg } = await this.registry(req.set);
     const callId = ++this.callIds;
     const tool = reg.get(req.name);
     const t0 = performance.now();
-    const s0 = cur.robot.time();
+    const s0 = cur.control.time();
     if (!tool) {
       // The same words the agent runtime gives a model that names a tool it does not have.
       const content = `Unknown tool "${req.name}". Available tools: ${reg.names().join(', ')}.`;
@@ -336,7 +323,7 @@ export class Session implements AppApi {
       content: r.content,
       data: toJsonValue(r.data),
       elapsedMs: Math.round(performance.now() - t0),
-      simSeconds: Math.round((cur.robot.time() - s0) * 1000) / 1000,
+      simSeconds: Math.round((cur.control.time() - s0) * 1000) / 1000,
     };
   }
 
@@ -352,7 +339,7 @@ export class Session implements AppApi {
       if (depth > 4) return;
       if (typeof v === 'string') {
         if (v.length > 80) return;
-        const r = cur.robot.perception.resolve(v);
+        const r = cur.control.resolve(v);
         if (r.ok) out.add(r.id);
       } else if (Array.isArray(v)) {
         for (const x of v) visit(x, depth + 1);
@@ -376,22 +363,22 @@ export class Session implements AppApi {
 
   async injectEvent(req: Request<'injectEvent'>): Promise<Response<'injectEvent'>> {
     const cur = this.require();
-    const robot = cur.robot;
+    const control = cur.control;
     try {
       if (req.type === 'object_moved') {
-        const r = robot.perception.resolve(req.object, { kinds: ['object'] });
+        const r = control.resolve(req.object, ['object']);
         if (!r.ok) return { ok: false, message: r.message };
-        robot.inject({ type: 'object_moved', object: r.id, to: req.to, ...(req.by ? { by: req.by } : {}) });
+        control.inject({ type: 'object_moved', object: r.id, to: req.to, ...(req.by ? { by: req.by } : {}) });
       } else if (req.type === 'person_said') {
-        robot.inject({ type: 'person_said', text: req.text, ...(req.person ? { person: req.person } : {}) });
+        control.inject({ type: 'person_said', text: req.text, ...(req.person ? { person: req.person } : {}) });
       } else {
-        robot.inject(req);
+        control.inject(req);
       }
     } catch (e) {
       return { ok: false, message: (e as Error).message };
     }
     this.publish(true);
-    const b = robot.battery();
+    const b = await cur.robot.battery();
     const message =
       req.type === 'set_battery'
         ? `battery set to ${b.percent.toFixed(0)}% (${b.level})`
@@ -411,25 +398,28 @@ export class Session implements AppApi {
 
   async getSnapshot(_req?: Request<'getSnapshot'>): Promise<Response<'getSnapshot'>> {
     const cur = this.require();
-    const robot = cur.robot;
-    const sim = robot.sim;
-    const last = robot.events.lastId();
+    const { robot, control } = cur;
+    const sim = control.world;
+    const last = await robot.events.lastId();
+    const events = await robot.events.since(Math.max(0, last - 50));
+    // The operator's view: what holds in the world, whether the robot perceived it or not.
     return {
       sceneId: cur.meta.id,
-      time: sim.time,
-      facts: robot.perception.snapshot(),
-      battery: robot.battery(),
-      estop: sim.estop,
-      holding: robot.perception.holding() ?? null,
+      time: control.time(),
+      facts: control.facts(),
+      battery: await robot.battery(),
+      estop: control.estop,
+      holding: control.holding() ?? null,
       at: sim.body.at ?? null,
       posture: sim.body.posture ?? null,
       busy: this.inflight.size > 0 || this.agent.busy,
-      events: robot.events.since(Math.max(0, last - 50)).map((e) => ({ id: e.id, time: e.time, type: e.type, text: e.text })),
+      events: events.map((e) => ({ id: e.id, time: e.time, type: e.type, text: e.text })),
     };
   }
 
   async setSpeed(req: Request<'setSpeed'>): Promise<Response<'setSpeed'>> {
     this.speed = req.factor;
+    this.loaded?.control.setSpeed(req.factor);
     return { factor: this.speed };
   }
 

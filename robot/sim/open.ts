@@ -1,6 +1,8 @@
-// Opens a simulated robot on a scene: the one call hosts (CLI, app, tests) use.
+// Opens a simulated robot on a scene: the Robot the tools see, and the
+// SimControl the host keeps. Hosts (CLI, app, evaluation) and tests use this.
 import { loadScene } from '../../scenes/load';
-import type { NoiseOptions } from '../../sim/world/sim-world';
+import { SimWorld, type NoiseOptions } from '../../sim/world/sim-world';
+import { SimControl } from './control';
 import { SimRobot } from './sim-robot';
 
 export interface OpenOptions {
@@ -8,7 +10,21 @@ export interface OpenOptions {
   noise?: Partial<NoiseOptions>;
 }
 
-export async function openSimRobot(sceneIdOrPath: string, opts: OpenOptions = {}): Promise<SimRobot> {
+export interface OpenedSim {
+  robot: SimRobot;
+  control: SimControl;
+}
+
+export async function openSim(sceneIdOrPath: string, opts: OpenOptions = {}): Promise<OpenedSim> {
   const scene = await loadScene(sceneIdOrPath);
-  return SimRobot.create(scene, { ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.noise ? { noise: opts.noise } : {}) });
+  const world = await SimWorld.create(scene, {
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    ...(opts.noise ? { noise: opts.noise } : {}),
+  });
+  return { robot: new SimRobot(world), control: new SimControl(world) };
+}
+
+/** The robot alone, for tests and tools that need no host control. */
+export async function openSimRobot(sceneIdOrPath: string, opts: OpenOptions = {}): Promise<SimRobot> {
+  return (await openSim(sceneIdOrPath, opts)).robot;
 }

@@ -1,6 +1,7 @@
 // SimRobot: the Robot seam over the physics world. It is a thin adapter: skills,
 // perception and physics live in sim/. It adds what a robot API adds in front of
-// a real stack: name resolution, capability groups, one action at a time.
+// a real stack: name resolution, capability groups, one action at a time. Hosts
+// reach the world itself through SimControl (./control.ts), never through the robot.
 import type { ResolvedScene } from '../../scenes/resolve';
 import { deg, fromTuple, round, toTuple, v3, yawOf } from '../../sim/math';
 import { type Vec3 } from '../../sim/math';
@@ -29,7 +30,6 @@ import type {
   BatteryStatus,
   Capability,
   EventSource,
-  ExternalEvent,
   Outcome,
   PeoplePerception,
   Perception,
@@ -74,7 +74,7 @@ export class SimRobot implements Robot {
     return new SimRobot(await SimWorld.create(scene, opts));
   }
 
-  constructor(readonly sim: SimWorld) {
+  constructor(private readonly sim: SimWorld) {
     const cfg = sim.scene.robot;
     const scene = sim.scene.scene;
     const caps: Capability[] = ['perception', 'speech', 'battery', 'events', 'world_model'];
@@ -133,20 +133,20 @@ export class SimRobot implements Robot {
     }
     if (this.caps.has('people')) {
       this.people = {
-        around: () => humansAround(sim),
-        recognize: () => recogniseHumans(sim),
-        distanceTo: (p) => robotHumanDistance(sim, p),
-        handsFree: (p) => handsFree(sim, p),
-        gazeAtRobot: (p) => gazeAtRobot(sim, p),
-        freePath: (t) => {
+        around: async () => humansAround(sim),
+        recognize: async () => recogniseHumans(sim),
+        distanceTo: async (p) => robotHumanDistance(sim, p),
+        handsFree: async (p) => handsFree(sim, p),
+        gazeAtRobot: async (p) => gazeAtRobot(sim, p),
+        freePath: async (t) => {
           const r = freePath(sim, t);
           return r.free ? { free: true } : { free: false, obstacle: r.obstacle ?? 'an obstacle' };
         },
       };
     }
     this.events = {
-      since: (id) => sim.events.since(id).map(toEvent),
-      lastId: () => sim.events.lastId,
+      since: async (id) => sim.events.since(id).map(toEvent),
+      lastId: async () => sim.events.lastId,
       subscribe: (l) => sim.events.onEvent((e) => l(toEvent(e))),
     };
     this.worldModel = new SimWorldModel(sim);
@@ -163,11 +163,11 @@ export class SimRobot implements Robot {
     const pool = (): string[] =>
       po ? [...sim.knowledge.keys(), ...[...sim.entities.values()].filter((e) => e.fixed).map((e) => e.id)] : visibleEntityIds(sim);
     return {
-      resolve: (name, opts = {}) => {
+      resolve: async (name, opts = {}) => {
         const r = resolveName(sim, name, { ...(opts.kinds ? { kinds: opts.kinds } : {}), pool: opts.pool ?? 'all' });
         return r.ok ? { ok: true, id: r.id, kind: r.kind } : r;
       },
-      detect: () =>
+      detect: async () =>
         detectObjects(sim).map((d) => ({
           id: d.id,
           name: d.name,
@@ -175,19 +175,19 @@ export class SimRobot implements Robot {
           distanceM: round(d.distance, 3),
           position: toTuple(roundV(d.position)),
         })),
-      distanceTo: (id) => (sim.people.has(id) ? robotHumanDistance(sim, id) : distanceToTarget(sim, id)),
-      distanceBetween: (a, b) => distanceBetween(sim, a, b),
-      objectState: (id) => objectState(sim, id),
-      objectProperties: (id) => ({ ...objectProperties(sim, id) }),
-      holding: () => robotHolding(sim),
-      related: (relation, id) => {
+      distanceTo: async (id) => (sim.people.has(id) ? robotHumanDistance(sim, id) : distanceToTarget(sim, id)),
+      distanceBetween: async (a, b) => distanceBetween(sim, a, b),
+      objectState: async (id) => objectState(sim, id),
+      objectProperties: async (id) => ({ ...objectProperties(sim, id) }),
+      holding: async () => robotHolding(sim),
+      related: async (relation, id) => {
         const rel = parseRelation(relation);
         if (!rel) throw new Error(`unknown relation "${relation}"; use one of: ${QUERY_RELATIONS.join(', ')}`);
         return relationQuery(sim, rel, id, { pool: pool() });
       },
       relations: () => QUERY_RELATIONS,
-      snapshot: () => snapshotFacts(sim),
-      pose: (id) => {
+      snapshot: async () => snapshotFacts(sim),
+      pose: async (id) => {
         if (sim.entities.has(id)) {
           const p = sim.pose(id);
           return { position: toTuple(roundV(p.p)), yawDeg: round(deg(yawOf(p.q)), 1) };
@@ -198,7 +198,7 @@ export class SimRobot implements Robot {
         if (loc) return { position: loc.pose.position, yawDeg: loc.pose.yaw };
         return undefined;
       },
-      referencePoint: (name) => {
+      referencePoint: async (name) => {
         const r = referencePoint(sim, name, (n) => {
           const res = resolveName(sim, n, { kinds: ['object'] });
           return res.ok ? res.id : undefined;
@@ -226,7 +226,7 @@ export class SimRobot implements Robot {
       moveToPosture: (p, signal) => this.act(() => moveArm(sim, p, o(signal))),
       moveTool: (pose, signal) => this.act(() => moveTool(sim, fromTuple(pose.position), pose.tiltDeg, o(signal))),
       nudge: (f, l, u, signal) => this.act(() => nudgeTool(sim, f, l, u, o(signal))),
-      graspPose: (id) => {
+      graspPose: async (id) => {
         const r = planGrasp(sim, id);
         if (!r.ok) return { ok: false, summary: r.outcome.summary };
         return { ok: true, pose: { position: toTuple(roundV(r.plan.tcp)), tiltDeg: round(deg(Math.PI - r.plan.pitch), 1) } };
@@ -261,7 +261,7 @@ export class SimRobot implements Robot {
     };
   }
 
-  battery(): BatteryStatus {
+  async battery(): Promise<BatteryStatus> {
     const b = this.sim.battery;
     return { percent: round(b.percent, 1), level: b.level, charging: b.charging, docked: this.sim.body.docked };
   }
@@ -270,13 +270,7 @@ export class SimRobot implements Robot {
     return this.act(() => wait(this.sim, seconds, signal ? { signal } : {}));
   }
 
-  inject(event: ExternalEvent): void {
-    if (event.type === 'person_said') this.sim.inject({ type: 'person_said', person: event.person, text: event.text });
-    else if (event.type === 'object_moved') this.sim.inject({ type: 'object_moved', object: event.object, to: event.to, by: event.by });
-    else this.sim.inject(event);
-  }
-
-  time(): number {
+  async time(): Promise<number> {
     return this.sim.time;
   }
 

@@ -17,7 +17,11 @@ export class SimWorldModel implements WorldModelApi {
 
   constructor(private readonly sim: SimWorld) {}
 
-  nodes(): WorldModelNode[] {
+  async nodes(): Promise<WorldModelNode[]> {
+    return this.list();
+  }
+
+  private list(): WorldModelNode[] {
     const sim = this.sim;
     const out: WorldModelNode[] = [];
     const all = geoObjects(sim);
@@ -98,12 +102,12 @@ export class SimWorldModel implements WorldModelApi {
     return out;
   }
 
-  node(id: string): WorldModelNode | undefined {
-    return this.nodes().find((n) => n.id === id);
+  async node(id: string): Promise<WorldModelNode | undefined> {
+    return this.list().find((n) => n.id === id);
   }
 
-  addNode(node: { id: string; type: string; parent: string; relation?: 'on' | 'in' }): WorldModelNode {
-    const existing = this.nodes();
+  async addNode(node: { id: string; type: string; parent: string; relation?: 'on' | 'in' }): Promise<WorldModelNode> {
+    const existing = this.list();
     if (existing.some((n) => n.id === node.id)) throw new Error(`"${node.id}" is already in the world model`);
     const parent = existing.find((n) => n.id === node.parent);
     if (!parent) throw new Error(`no node "${node.parent}" to put ${node.id} under; known: ${existing.map((n) => n.id).join(', ')}`);
@@ -122,10 +126,11 @@ export class SimWorldModel implements WorldModelApi {
     return n;
   }
 
-  setAttribute(id: string, key: string, value: Attr): WorldModelNode {
-    if (!this.nodes().some((n) => n.id === id)) throw new Error(`no node "${id}" in the world model`);
+  async setAttribute(id: string, key: string, value: Attr): Promise<WorldModelNode> {
+    const node = this.list().find((n) => n.id === id);
+    if (!node) throw new Error(`no node "${id}" in the world model`);
     this.overrides.set(id, { ...(this.overrides.get(id) ?? {}), [key]: value });
-    return this.node(id)!;
+    return this.withOverrides(node);
   }
 
   private withOverrides(n: WorldModelNode): WorldModelNode {

@@ -16,12 +16,15 @@ const Pose = z.strictObject({
 const fmt = (p: [number, number, number]) => ({ x: round3(p[0]), y: round3(p[1]), z: round3(p[2]) });
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-function targetPoint(robot: Robot, target: string): { position: [number, number, number]; label: string; object?: string } | undefined {
-  const ref = robot.perception.referencePoint(target);
+async function targetPoint(
+  robot: Robot,
+  target: string,
+): Promise<{ position: [number, number, number]; label: string; object?: string } | undefined> {
+  const ref = await robot.perception.referencePoint(target);
   if (ref) return ref;
-  const r = robot.perception.resolve(target, { kinds: ['object'] });
+  const r = await robot.perception.resolve(target, { kinds: ['object'] });
   if (!r.ok) return undefined;
-  const pose = robot.perception.pose(r.id);
+  const pose = await robot.perception.pose(r.id);
   return pose ? { position: pose.position, label: r.id, object: r.id } : undefined;
 }
 
@@ -38,8 +41,8 @@ export const ALRM: Tool[] = [
       requires: ['perception'],
       tags: ['objects', 'names', 'list', 'environment'],
     },
-    execute: (_a, { robot }) => {
-      const seen = robot.perception.detect();
+    execute: async (_a, { robot }) => {
+      const seen = await robot.perception.detect();
       return ok(
         `Objects: ${list(seen.map((d) => `${d.id} (${d.name}, ${d.category})`))}.`,
         seen.map((d) => d.id),
@@ -58,7 +61,7 @@ export const ALRM: Tool[] = [
       dimension: 'perception',
       tags: ['reference', 'position', 'where', 'place'],
     },
-    execute: (_a, { robot }) => {
+    execute: async (_a, { robot }) => {
       const refs = robot.info.referencePositions;
       const lines = refs.map((r) => `${r.id}${r.description ? `: ${r.description}` : ''}`);
       return ok(
@@ -79,10 +82,10 @@ export const ALRM: Tool[] = [
       requires: ['perception'],
       tags: ['pose', 'position', 'where', 'location'],
     },
-    execute: ({ name }, { robot }) => {
-      const t = targetPoint(robot, name);
+    execute: async ({ name }, { robot }) => {
+      const t = await targetPoint(robot, name);
       if (!t) {
-        const r = robot.perception.resolve(name, { kinds: ['object'] });
+        const r = await robot.perception.resolve(name, { kinds: ['object'] });
         return fail(
           r.ok ? `no pose for ${name}` : `${r.message} Reference positions: ${robot.info.referencePositions.map((x) => x.id).join(', ')}.`,
         );
@@ -102,10 +105,10 @@ export const ALRM: Tool[] = [
       requires: ['arm'],
       tags: ['grasp', 'pose', 'pick'],
     },
-    execute: ({ object_name }, { robot }) =>
-      guarded(() => {
-        const id = resolveName(robot, object_name);
-        const g = robot.arm!.graspPose(id);
+    execute: async ({ object_name }, { robot }) =>
+      guarded(async () => {
+        const id = await resolveName(robot, object_name);
+        const g = await robot.arm!.graspPose(id);
         if (!g.ok) return fail(g.summary);
         return ok(
           `Grasp pose for ${id}: ${JSON.stringify({ position: fmt(g.pose.position), tilt_deg: Math.round(g.pose.tiltDeg) })}.`,
@@ -125,8 +128,8 @@ export const ALRM: Tool[] = [
       requires: ['arm'],
       tags: ['pick', 'grasp', 'take'],
     },
-    execute: ({ object_name }, { robot, signal }) =>
-      guarded(async () => outcomeResult(await robot.arm!.pick(resolveName(robot, object_name), signal))),
+    execute: async ({ object_name }, { robot, signal }) =>
+      guarded(async () => outcomeResult(await robot.arm!.pick(await resolveName(robot, object_name), signal))),
   }),
   defineTool({
     name: 'place',
@@ -146,13 +149,13 @@ export const ALRM: Tool[] = [
       requires: ['arm'],
       tags: ['place', 'put', 'drop'],
     },
-    execute: ({ target, position }, { robot, signal }) =>
+    execute: async ({ target, position }, { robot, signal }) =>
       guarded(async () => {
         if (position)
           return outcomeResult(await robot.arm!.place({ kind: 'point', position: [position.x, position.y, position.z] }, signal));
-        const ref = robot.perception.referencePoint(target!);
+        const ref = await robot.perception.referencePoint(target!);
         if (ref) return outcomeResult(await robot.arm!.place({ kind: 'point', position: ref.position, label: ref.label }, signal));
-        return outcomeResult(await robot.arm!.place({ kind: 'object', id: resolveName(robot, target!) }, signal));
+        return outcomeResult(await robot.arm!.place({ kind: 'object', id: await resolveName(robot, target!) }, signal));
       }),
   }),
   defineTool({

@@ -3,24 +3,24 @@
 // refusals of bad arguments, a survey leg run through the tools, battery events
 // through check_events, and the same script giving the same world twice.
 import { describe, expect, it } from 'vitest';
-import { openSimRobot } from '../../../robot/sim/open';
-import type { SimRobot } from '../../../robot/sim/sim-robot';
+import type { Robot } from '../../../robot/robot';
+import { openSim } from '../../../robot/sim/open';
 import type { ToolContext, ToolResult } from '../tool';
 import { buildToolSet, setsFor } from '.';
 
-const ctxFor = (robot: SimRobot): ToolContext => ({ robot, signal: new AbortController().signal, state: new Map() });
+const ctxFor = (robot: Robot): ToolContext => ({ robot, signal: new AbortController().signal, state: new Map() });
 
 /** Calls tools by name from one registry, as a model's calls arrive. */
-function caller(robot: SimRobot, set = 'farm') {
+function caller(robot: Robot, set = 'farm') {
   const reg = buildToolSet(set, robot);
   const ctx = ctxFor(robot);
-  return (tool: string, args: unknown = {}): Promise<ToolResult> => reg.get(tool)!.call(args, ctx);
+  return async (tool: string, args: unknown = {}): Promise<ToolResult> => (await reg).get(tool)!.call(args, ctx);
 }
 
 describe('farm tool set', () => {
   it('offers six tools with strict JSON schemas', async () => {
-    const robot = await openSimRobot('farm');
-    const reg = buildToolSet('farm', robot);
+    const { robot, control } = await openSim('farm');
+    const reg = await buildToolSet('farm', robot);
     expect(reg.names()).toEqual(['navigate', 'scan', 'dock', 'undock', 'charge', 'battery_status']);
     const schema = (n: string) => reg.get(n)!.schema().parameters;
     expect(schema('navigate')).toEqual({
@@ -38,25 +38,27 @@ describe('farm tool set', () => {
     for (const n of ['dock', 'undock', 'battery_status'])
       expect(schema(n)).toEqual({ type: 'object', properties: {}, additionalProperties: false });
     expect(reg.list({ category: 'information' }).map((t) => t.name)).toEqual(['battery_status']);
-    robot.sim.dispose();
+    control.dispose();
   });
 
   it("builds every tool set the scene lists; the planner-executor's act knows the rover's actions", async () => {
-    const robot = await openSimRobot('farm');
-    const scene = robot.sim.scene.scene;
+    const { robot, control } = await openSim('farm');
+    const scene = control.world.scene.scene;
     const usable = setsFor(robot).map((s) => s.id);
     for (const id of [scene.toolSet, ...scene.toolSets]) {
       expect(usable).toContain(id);
-      expect(() => buildToolSet(id, robot)).not.toThrow();
+      await expect(buildToolSet(id, robot)).resolves.toBeDefined();
     }
-    const act = buildToolSet('planner-executor', robot).get('act')!.schema().parameters as { properties: { action: { enum: string[] } } };
+    const act = (await buildToolSet('planner-executor', robot)).get('act')!.schema().parameters as {
+      properties: { action: { enum: string[] } };
+    };
     expect(act.properties.action.enum).toEqual(expect.arrayContaining(['navigate', 'scan', 'dock', 'undock', 'charge', 'speak']));
     expect(act.properties.action.enum).not.toContain('pick');
-    robot.sim.dispose();
+    control.dispose();
   });
 
   it('answers invalid arguments with a message naming the field and the fix', async () => {
-    const robot = await openSimRobot('farm');
+    const { robot, control } = await openSim('farm');
     const call = caller(robot);
     const tooMuch = await call('charge', { target_percent: 150 });
     expect(tooMuch.ok).toBe(false);
@@ -73,13 +75,13 @@ describe('farm tool set', () => {
     expect(paris.content).toMatch(/no place called "Paris"\. Known places: .*poi_1/);
     expect((await call('navigate', { location: 'poi_9' })).content).toMatch(/matches several places: poi_1 .*Did you mean/);
     // Nothing ran: the robot is still docked where it started.
-    expect(robot.sim.body).toMatchObject({ docked: true, at: 'charging_dock' });
-    expect(robot.time()).toBe(0);
-    robot.sim.dispose();
+    expect(control.world.body).toMatchObject({ docked: true, at: 'charging_dock' });
+    expect(await robot.time()).toBe(0);
+    control.dispose();
   });
 
   it('runs a survey leg: status, undock, fuzzy place names, scan, no driving onto the dock, dock, charge', async () => {
-    const robot = await openSimRobot('farm');
+    const { robot, control } = await openSim('farm');
     const call = caller(robot);
     expect(await call('battery_status')).toMatchObject({
       ok: true,
@@ -112,15 +114,15 @@ describe('farm tool set', () => {
     const charged = await call('charge', { target_percent: 90 });
     expect(charged.content).toMatch(/^Success: charged from 5\d% to 90% in \d+ min\.$/);
     expect((await call('battery_status')).content).toBe('Battery 90% (okay; low at 30%, critical at 10%), docked, charging.');
-    robot.sim.dispose();
+    control.dispose();
   });
 
   it('a low battery reaches the planner-executor through check_events', async () => {
-    const robot = await openSimRobot('farm');
+    const { robot, control } = await openSim('farm');
     const call = caller(robot, 'planner-executor');
     expect((await call('check_events')).content).toBe('No events.');
     expect((await call('act', { action: 'undock' })).ok).toBe(true);
-    robot.inject({ type: 'set_battery', percent: 30.4 });
+    control.inject({ type: 'set_battery', percent: 30.4 });
     expect((await call('act', { action: 'navigate', params: ['poi_1'] })).ok).toBe(true);
     const events = await call('check_events');
     expect(events.content).toMatch(/undocked\n.*battery is low \(30%\)$/);
@@ -128,7 +130,7 @@ describe('farm tool set', () => {
       expect.arrayContaining(['battery(robot, low)', 'robot_at(robot, poi_1)']),
     );
     expect((await call('check_events')).content).toBe('No events.');
-    robot.sim.dispose();
+    control.dispose();
   });
 
   it('is deterministic: the same script twice gives the same results, facts and poses', async () => {
@@ -143,19 +145,19 @@ describe('farm tool set', () => {
     ];
     const run = async () => {
       // Sensor noise on: the seeded generator must replay too.
-      const robot = await openSimRobot('farm', { seed: 11, noise: { distanceSigma: 0.01 } });
+      const { robot, control } = await openSim('farm', { seed: 11, noise: { distanceSigma: 0.01 } });
       const call = caller(robot);
       const results: string[] = [];
       for (const [tool, args] of script) results.push((await call(tool, args)).content);
       const out = {
         results,
-        facts: robot.perception.snapshot(),
-        pose: robot.sim.body.basePose,
-        battery: robot.sim.battery.percent,
-        time: robot.time(),
-        scans: [...robot.sim.scans.values()],
+        facts: await robot.perception.snapshot(),
+        pose: control.world.body.basePose,
+        battery: control.world.battery.percent,
+        time: await robot.time(),
+        scans: [...control.world.scans.values()],
       };
-      robot.sim.dispose();
+      control.dispose();
       return out;
     };
     const a = await run();

@@ -17,9 +17,9 @@ export const FARM: Tool[] = [
       requires: ['base'],
       tags: ['navigate', 'drive', 'go'],
     },
-    execute: ({ location }, { robot, signal }) =>
+    execute: async ({ location }, { robot, signal }) =>
       guarded(async () => {
-        const id = resolveName(robot, location, ['location']);
+        const id = await resolveName(robot, location, ['location']);
         // The dock is reached by the docking manoeuvre from the entry pose, never by plain driving (paper 003 §4).
         if (robot.info.places.find((p) => p.id === id)?.kind === 'dock') {
           const entry = robot.info.places.find((p) => p.kind === 'entry')?.id ?? 'the shelter entry';
@@ -47,8 +47,8 @@ export const FARM: Tool[] = [
       requires: ['rover'],
       tags: ['scan', 'plants', 'sensing'],
     },
-    execute: ({ poi }, { robot, signal }) =>
-      guarded(async () => outcomeResult(await robot.rover!.scan(poi ? resolveName(robot, poi, ['location']) : undefined, signal))),
+    execute: async ({ poi }, { robot, signal }) =>
+      guarded(async () => outcomeResult(await robot.rover!.scan(poi ? await resolveName(robot, poi, ['location']) : undefined, signal))),
   }),
   defineTool({
     name: 'dock',
@@ -104,8 +104,8 @@ export const FARM: Tool[] = [
       requires: ['battery'],
       tags: ['battery', 'charge', 'level', 'energy'],
     },
-    execute: (_a, { robot }) => {
-      const b = robot.battery();
+    execute: async (_a, { robot }) => {
+      const b = await robot.battery();
       const t = robot.info.batteryThresholds;
       return ok(
         `Battery ${b.percent.toFixed(0)}% (${b.level}; low at ${t.low}%, critical at ${t.critical}%)${b.docked ? ', docked' : ''}${b.charging ? ', charging' : ''}.`,

@@ -17,7 +17,7 @@ export interface ToolSetDef {
   paper: string;
   description: string;
   requires: Capability[];
-  build(robot: Robot): Tool[];
+  build(robot: Robot): readonly Tool[] | Promise<readonly Tool[]>;
 }
 
 export const TOOL_SETS: readonly ToolSetDef[] = [
@@ -101,7 +101,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     description:
       'Information tools, and task tools generated from what the robot sees now (open_<x>, pick_<x>…). The workflow shows one category at a time.',
     requires: ['perception'],
-    build: (robot) => [...mayaInformationTools(robot), ...mayaTaskTools(robot)],
+    build: async (robot) => [...mayaInformationTools(robot), ...(await mayaTaskTools(robot))],
   },
   {
     id: 'world-model-queries',
@@ -132,12 +132,12 @@ export function findToolSet(id: string): ToolSetDef | undefined {
 export class UnknownToolSetError extends Error {}
 
 /** Builds a tool set for a robot; throws if the set does not exist or the robot lacks what it needs. */
-export function buildToolSet(id: string, robot: Robot): ToolRegistry {
+export async function buildToolSet(id: string, robot: Robot): Promise<ToolRegistry> {
   const def = findToolSet(id);
   if (!def) throw new UnknownToolSetError(`unknown tool set "${id}"; known sets: ${toolSetIds().join(', ')}`);
   const missing = def.requires.filter((c) => !robot.has(c));
   if (missing.length) throw new UnknownToolSetError(`tool set "${id}" needs ${missing.join(', ')}, which ${robot.info.name} does not have`);
-  return new ToolRegistry(def.build(robot));
+  return new ToolRegistry(await def.build(robot));
 }
 
 /** Tool sets a robot can use (all their required capabilities present). */

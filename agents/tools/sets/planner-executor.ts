@@ -21,14 +21,14 @@ class ParamError extends Error {}
 /** The action catalogue: which actions exist depends on the robot's declared capabilities. */
 export function actionCatalogue(robot: Robot): Record<string, ActionDef> {
   const acts: Record<string, ActionDef> = {};
-  const obj = (name: string) => resolveName(robot, name, ['object']);
+  const obj = (name: string): Promise<string> => resolveName(robot, name, ['object']);
   if (robot.base) {
     acts['navigate'] = {
       params: '[location]',
       doc: 'drive to a named location (the arm must be tucked: home or transport)',
-      run: (r, p, s) => {
+      run: async (r, p, s) => {
         need(p, 1, '[location]');
-        return r.base!.navigate(resolveName(r, p[0]!, ['location']), s);
+        return r.base!.navigate(await resolveName(r, p[0]!, ['location']), s);
       },
     };
   }
@@ -47,27 +47,27 @@ export function actionCatalogue(robot: Robot): Record<string, ActionDef> {
     acts['pick'] = {
       params: '[object]',
       doc: 'pick an object (one at a time)',
-      run: (r, p, s) => (need(p, 1, '[object]'), r.arm!.pick(obj(p[0]!), s)),
+      run: async (r, p, s) => (need(p, 1, '[object]'), r.arm!.pick(await obj(p[0]!), s)),
     };
     acts['place'] = {
       params: '[surface]',
       doc: 'place the held object on a table or surface',
-      run: (r, p, s) => (need(p, 1, '[surface]'), r.arm!.place({ kind: 'object', id: obj(p[0]!), relation: 'on' }, s)),
+      run: async (r, p, s) => (need(p, 1, '[surface]'), r.arm!.place({ kind: 'object', id: await obj(p[0]!), relation: 'on' }, s)),
     };
     acts['insert'] = {
       params: '[object, container]',
       doc: 'put the held object into a container',
       run: async (r, p, s) => {
         need(p, 2, '[object, container]');
-        const held = r.perception.holding();
-        const o = obj(p[0]!);
+        const held = await r.perception.holding();
+        const o = await obj(p[0]!);
         if (held !== o)
           return {
             ok: false,
             code: 'hand_empty',
             summary: held ? `the hand holds ${held}, not ${o}` : `the hand is empty; pick ${o} first`,
           };
-        return r.arm!.place({ kind: 'object', id: obj(p[1]!), relation: 'in' }, s);
+        return r.arm!.place({ kind: 'object', id: await obj(p[1]!), relation: 'in' }, s);
       },
     };
   }
@@ -75,7 +75,7 @@ export function actionCatalogue(robot: Robot): Record<string, ActionDef> {
     acts['scan'] = {
       params: '[poi]',
       doc: 'scan the plants at the current point of interest',
-      run: (r, p, s) => r.rover!.scan(p[0] ? resolveName(r, p[0], ['location']) : undefined, s),
+      run: async (r, p, s) => r.rover!.scan(p[0] ? await resolveName(r, p[0], ['location']) : undefined, s),
     };
     acts['dock'] = {
       params: '[]',
@@ -129,7 +129,8 @@ export function plannerExecutorTools(robot: Robot): Tool[] {
         dimension: 'reasoning',
         tags: ['reflect', 'plan', 'think', 'introspection'],
       },
-      execute: ({ thought, plan, next_step }) => ok('Reflection recorded.', { thought, plan: plan ?? [], next_step: next_step ?? null }),
+      execute: async ({ thought, plan, next_step }) =>
+        ok('Reflection recorded.', { thought, plan: plan ?? [], next_step: next_step ?? null }),
     }),
     defineTool({
       name: 'act',
@@ -174,8 +175,8 @@ export const snapshotTool = defineTool({
     requires: ['perception'],
     tags: ['state', 'snapshot', 'facts', 'world', 'where'],
   },
-  execute: (_a, { robot }) => {
-    const facts = robot.perception.snapshot();
+  execute: async (_a, { robot }) => {
+    const facts = await robot.perception.snapshot();
     return ok(facts.join('\n'), facts);
   },
 });
@@ -194,10 +195,11 @@ export const checkEvents = defineTool({
     requires: ['events'],
     tags: ['events', 'interrupt', 'estop', 'battery', 'said'],
   },
-  execute: (_a, { robot, state }) => {
+  execute: async (_a, { robot, state }) => {
     const cursor = (state.get('check_events.cursor') as number | undefined) ?? 0;
-    const events = robot.events.since(cursor);
-    state.set('check_events.cursor', robot.events.lastId());
+    const events = await robot.events.since(cursor);
+    // The cursor moves to the last event read, so one that arrives meanwhile is read next time.
+    if (events.length) state.set('check_events.cursor', events[events.length - 1]!.id);
     return ok(events.length ? events.map((e) => e.text).join('\n') : 'No events.', events);
   },
 });
@@ -211,7 +213,7 @@ export function chatbotTools(robot: Robot, now: () => Date = () => new Date()): 
       category: 'information',
       params: z.strictObject({}),
       card: { outputs: 'the date', whenToUse: 'when asked about the date', dimension: 'cognition', tags: ['date', 'today'] },
-      execute: () => ok(now().toISOString().slice(0, 10)),
+      execute: async () => ok(now().toISOString().slice(0, 10)),
     }),
     defineTool({
       name: 'get_available_locations',
@@ -224,7 +226,7 @@ export function chatbotTools(robot: Robot, now: () => Date = () => new Date()): 
         dimension: 'cognition',
         tags: ['locations', 'places', 'where'],
       },
-      execute: () => ok(robot.info.places.map((p) => `${p.id} (${p.kind})`).join(', ') || 'No named locations.'),
+      execute: async () => ok(robot.info.places.map((p) => `${p.id} (${p.kind})`).join(', ') || 'No named locations.'),
     }),
     snapshotTool,
     ...(robot.speech

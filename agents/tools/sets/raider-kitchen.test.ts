@@ -7,7 +7,7 @@ import { buildToolSet } from './index';
 
 const ctx = (robot: Robot) => ({ robot, signal: new AbortController().signal, state: new Map<string, unknown>() });
 const call = async (robot: Robot, set: string, name: string, args: Record<string, unknown> = {}) => {
-  const tool = buildToolSet(set, robot).get(name);
+  const tool = (await buildToolSet(set, robot)).get(name);
   if (!tool) throw new Error(`no ${name} in ${set}`);
   return tool.call(args, ctx(robot));
 };

@@ -8,8 +8,8 @@ import { type Tool, defineTool } from '../tool';
 
 export const RAIDER_RELATIONS = ['blocking', 'inside', 'on top of', 'above', 'below', 'on the right of', 'on the left of', 'near'] as const;
 
-const label = (robot: Robot, id: string): string => {
-  const p = robot.perception.objectProperties(id);
+const label = async (robot: Robot, id: string): Promise<string> => {
+  const p = await robot.perception.objectProperties(id);
   const name = typeof p['name'] === 'string' ? p['name'] : undefined;
   return name && name !== id ? `${id} (${name})` : id;
 };
@@ -26,9 +26,9 @@ export const robotHolding = defineTool({
     requires: ['arm'],
     tags: ['hand', 'gripper', 'holding', 'grasp'],
   },
-  execute: (_a, { robot }) => {
-    const held = robot.perception.holding();
-    return ok(held ? `The robot is holding ${label(robot, held)}.` : 'The robot is not holding anything.', { holding: held ?? null });
+  execute: async (_a, { robot }) => {
+    const held = await robot.perception.holding();
+    return ok(held ? `The robot is holding ${await label(robot, held)}.` : 'The robot is not holding anything.', { holding: held ?? null });
   },
 });
 
@@ -44,8 +44,8 @@ export const objectDetection = defineTool({
     requires: ['perception'],
     tags: ['see', 'visible', 'detect', 'objects', 'present'],
   },
-  execute: (_a, { robot }) => {
-    const seen = robot.perception.detect();
+  execute: async (_a, { robot }) => {
+    const seen = await robot.perception.detect();
     return ok(
       `Visible objects: ${list(seen.map((d) => (d.name !== d.id ? `${d.id} (${d.name})` : d.id)))}.`,
       seen.map((d) => d.id),
@@ -65,11 +65,11 @@ export const distToTarget = defineTool({
     requires: ['perception'],
     tags: ['distance', 'reach', 'reachable', 'far', 'close'],
   },
-  execute: ({ target }, { robot }) =>
-    guarded(() => {
-      const id = resolveName(robot, target, ['object'], 'visible');
-      const d = robot.perception.distanceTo(id);
-      return ok(`${label(robot, id)} is ${metres(d)} from the robot.`, { target: id, distanceM: Number(d.toFixed(3)) });
+  execute: async ({ target }, { robot }) =>
+    guarded(async () => {
+      const id = await resolveName(robot, target, ['object'], 'visible');
+      const d = await robot.perception.distanceTo(id);
+      return ok(`${await label(robot, id)} is ${metres(d)} from the robot.`, { target: id, distanceM: Number(d.toFixed(3)) });
     }),
 });
 
@@ -85,12 +85,12 @@ export const getObjState = defineTool({
     requires: ['perception'],
     tags: ['state', 'open', 'closed', 'on', 'off', 'sliced', 'dirty', 'clean', 'filled', 'empty'],
   },
-  execute: ({ obj }, { robot }) =>
-    guarded(() => {
-      const id = resolveName(robot, obj, ['object'], 'visible');
-      const s = robot.perception.objectState(id);
+  execute: async ({ obj }, { robot }) =>
+    guarded(async () => {
+      const id = await resolveName(robot, obj, ['object'], 'visible');
+      const s = await robot.perception.objectState(id);
       const words = Object.entries(s).map(([k, v]) => stateWord(k, v));
-      return ok(words.length ? `${label(robot, id)} is ${words.join(', ')}.` : `${label(robot, id)} has no changeable state.`, {
+      return ok(words.length ? `${await label(robot, id)} is ${words.join(', ')}.` : `${await label(robot, id)} has no changeable state.`, {
         obj: id,
         state: s,
       });
@@ -132,16 +132,17 @@ export const checkObjRelationship = defineTool({
     requires: ['perception'],
     tags: ['relation', 'spatial', 'blocking', 'inside', 'on top', 'left', 'right', 'above', 'below', 'near', 'obstruct'],
   },
-  execute: ({ relationship, obj }, { robot }) =>
-    guarded(() => {
-      const id = resolveName(robot, obj, ['object'], 'visible');
-      const found = robot.perception.related(relationship, id);
-      const st = robot.perception.objectState(id);
+  execute: async ({ relationship, obj }, { robot }) =>
+    guarded(async () => {
+      const id = await resolveName(robot, obj, ['object'], 'visible');
+      const found = await robot.perception.related(relationship, id);
+      const st = await robot.perception.objectState(id);
       const hidden = relationship === 'inside' && st['open'] === false ? ` (${id} is closed, so its inside cannot be seen)` : '';
+      const labels = await Promise.all(found.map((f) => label(robot, f)));
       return ok(
         found.length
-          ? `Objects ${relationship} ${label(robot, id)}: ${found.map((f) => label(robot, f)).join(', ')}.`
-          : `No objects ${relationship} ${label(robot, id)}${hidden}.`,
+          ? `Objects ${relationship} ${await label(robot, id)}: ${labels.join(', ')}.`
+          : `No objects ${relationship} ${await label(robot, id)}${hidden}.`,
         found,
       );
     }),
@@ -159,16 +160,16 @@ export const getObjProperties = defineTool({
     requires: ['perception'],
     tags: ['properties', 'pickable', 'openable', 'toggleable', 'sliceable', 'cookable', 'weight', 'category'],
   },
-  execute: ({ obj }, { robot }) =>
-    guarded(() => {
-      const id = resolveName(robot, obj, ['object'], 'visible');
-      const p = robot.perception.objectProperties(id);
+  execute: async ({ obj }, { robot }) =>
+    guarded(async () => {
+      const id = await resolveName(robot, obj, ['object'], 'visible');
+      const p = await robot.perception.objectProperties(id);
       const flags = Object.entries((p['properties'] ?? {}) as Record<string, boolean>)
         .filter(([, v]) => v)
         .map(([k]) => k);
       const mass = typeof p['massKg'] === 'number' ? `, weighs ${(p['massKg'] as number).toFixed(2)} kg` : '';
       return ok(
-        `${label(robot, id)}: ${flags.length ? flags.join(', ') : 'no special properties'}; category ${String(p['category'])}${mass}.`,
+        `${await label(robot, id)}: ${flags.length ? flags.join(', ') : 'no special properties'}; category ${String(p['category'])}${mass}.`,
         p,
       );
     }),
@@ -212,7 +213,7 @@ export function retrieveUserInformation(corpus: readonly string[]): Tool {
       dimension: 'cognition',
       tags: ['user', 'preference', 'favourite', 'history', 'memory'],
     },
-    execute: ({ query }) => {
+    execute: async ({ query }) => {
       const hit = retrieveUserInfo(corpus, query);
       return hit ? ok(hit, { entry: hit }) : ok('No stored information about the user matches that query.');
     },
@@ -237,10 +238,10 @@ export const RAIDER_ASSISTIVE: Tool[] = [
       requires: ['base', 'people'],
       tags: ['path', 'free', 'blocked', 'approach', 'obstacle'],
     },
-    execute: ({ target }, { robot }) =>
-      guarded(() => {
-        const id = resolveName(robot, target, ['person', 'object', 'location']);
-        const r = robot.people!.freePath(id);
+    execute: async ({ target }, { robot }) =>
+      guarded(async () => {
+        const id = await resolveName(robot, target, ['person', 'object', 'location']);
+        const r = await robot.people!.freePath(id);
         return ok(r.free ? `The path to ${id} is free.` : `The path to ${id} is blocked by ${r.obstacle}.`, r);
       }),
   }),
@@ -256,11 +257,11 @@ export const RAIDER_ASSISTIVE: Tool[] = [
       requires: ['perception'],
       tags: ['distance', 'closest', 'between'],
     },
-    execute: ({ obj1, obj2 }, { robot }) =>
-      guarded(() => {
-        const a = resolveName(robot, obj1, ['object', 'person'], 'visible');
-        const b = resolveName(robot, obj2, ['object', 'person'], 'visible');
-        const d = robot.perception.distanceBetween(a, b);
+    execute: async ({ obj1, obj2 }, { robot }) =>
+      guarded(async () => {
+        const a = await resolveName(robot, obj1, ['object', 'person'], 'visible');
+        const b = await resolveName(robot, obj2, ['object', 'person'], 'visible');
+        const d = await robot.perception.distanceBetween(a, b);
         return ok(`${a} and ${b} are ${metres(d)} apart.`, { distanceM: Number(d.toFixed(3)) });
       }),
   }),
@@ -277,11 +278,12 @@ export const RAIDER_ASSISTIVE: Tool[] = [
       requires: ['perception'],
       tags: ['distance', 'reach', 'reachable'],
     },
-    execute: ({ obj }, { robot }) =>
-      guarded(() => {
-        const id = resolveName(robot, obj, ['object'], 'visible');
-        return ok(`${label(robot, id)} is ${metres(robot.perception.distanceTo(id))} from the robot.`, {
-          distanceM: Number(robot.perception.distanceTo(id).toFixed(3)),
+    execute: async ({ obj }, { robot }) =>
+      guarded(async () => {
+        const id = await resolveName(robot, obj, ['object'], 'visible');
+        const d = await robot.perception.distanceTo(id);
+        return ok(`${await label(robot, id)} is ${metres(d)} from the robot.`, {
+          distanceM: Number(d.toFixed(3)),
         });
       }),
   }),
@@ -297,8 +299,8 @@ export const RAIDER_ASSISTIVE: Tool[] = [
       requires: ['people'],
       tags: ['human', 'people', 'person', 'present'],
     },
-    execute: (_a, { robot }) => {
-      const ids = robot.people!.around();
+    execute: async (_a, { robot }) => {
+      const ids = await robot.people!.around();
       return ok(ids.length ? `Humans around: ${ids.join(', ')}.` : 'No humans around.', ids);
     },
   }),
@@ -314,8 +316,8 @@ export const RAIDER_ASSISTIVE: Tool[] = [
       requires: ['people'],
       tags: ['recognize', 'identify', 'name', 'face'],
     },
-    execute: (_a, { robot }) => {
-      const r = robot.people!.recognize();
+    execute: async (_a, { robot }) => {
+      const r = await robot.people!.recognize();
       return ok(r.length ? `Recognized: ${r.map((p) => `${p.name} (${p.id})`).join(', ')}.` : 'Nobody is recognized.', r);
     },
   }),
@@ -331,10 +333,10 @@ export const RAIDER_ASSISTIVE: Tool[] = [
       requires: ['people'],
       tags: ['distance', 'human', 'handover'],
     },
-    execute: ({ specific_human }, { robot }) =>
-      guarded(() => {
-        const id = resolveName(robot, specific_human, ['person']);
-        const d = robot.people!.distanceTo(id);
+    execute: async ({ specific_human }, { robot }) =>
+      guarded(async () => {
+        const id = await resolveName(robot, specific_human, ['person']);
+        const d = await robot.people!.distanceTo(id);
         return ok(`${id} is ${metres(d)} from the robot.`, { distanceM: Number(d.toFixed(3)) });
       }),
   }),
@@ -350,10 +352,10 @@ export const RAIDER_ASSISTIVE: Tool[] = [
       requires: ['people'],
       tags: ['hands', 'free', 'handover', 'receive'],
     },
-    execute: ({ specific_human }, { robot }) =>
-      guarded(() => {
-        const id = resolveName(robot, specific_human, ['person']);
-        const free = robot.people!.handsFree(id);
+    execute: async ({ specific_human }, { robot }) =>
+      guarded(async () => {
+        const id = await resolveName(robot, specific_human, ['person']);
+        const free = await robot.people!.handsFree(id);
         return ok(free ? `${id}'s hands are free.` : `${id}'s hands are not free.`, { handsFree: free });
       }),
   }),
@@ -369,10 +371,10 @@ export const RAIDER_ASSISTIVE: Tool[] = [
       requires: ['people'],
       tags: ['gaze', 'looking', 'attention'],
     },
-    execute: ({ specific_human }, { robot }) =>
-      guarded(() => {
-        const id = resolveName(robot, specific_human, ['person']);
-        const g = robot.people!.gazeAtRobot(id);
+    execute: async ({ specific_human }, { robot }) =>
+      guarded(async () => {
+        const id = await resolveName(robot, specific_human, ['person']);
+        const g = await robot.people!.gazeAtRobot(id);
         return ok(g ? `${id} is looking at the robot.` : `${id} is not looking at the robot.`, { gazeAtRobot: g });
       }),
   }),
@@ -424,9 +426,9 @@ export const RAIDER_RECOVERY: Tool[] = [
       requires: ['base'],
       tags: ['move', 'go', 'navigate', 'drive', 'approach'],
     },
-    execute: ({ location }, { robot, signal }) =>
+    execute: async ({ location }, { robot, signal }) =>
       guarded(async () => {
-        const r = robot.perception.resolve(location, { kinds: ['location', 'person', 'object'] });
+        const r = await robot.perception.resolve(location, { kinds: ['location', 'person', 'object'] });
         if (!r.ok) return fail(r.message);
         return outcomeResult(r.kind === 'location' ? await robot.base!.navigate(r.id, signal) : await robot.base!.approach(r.id, signal));
       }),
@@ -443,8 +445,8 @@ export const RAIDER_RECOVERY: Tool[] = [
       requires: ['arm'],
       tags: ['pick', 'grasp', 'take', 'grab'],
     },
-    execute: ({ object }, { robot, signal }) =>
-      guarded(async () => outcomeResult(await robot.arm!.pick(resolveName(robot, object), signal))),
+    execute: async ({ object }, { robot, signal }) =>
+      guarded(async () => outcomeResult(await robot.arm!.pick(await resolveName(robot, object), signal))),
   }),
   defineTool({
     name: 'place',
@@ -458,8 +460,8 @@ export const RAIDER_RECOVERY: Tool[] = [
       requires: ['arm'],
       tags: ['place', 'put', 'drop', 'set down'],
     },
-    execute: ({ object }, { robot, signal }) =>
-      guarded(async () => outcomeResult(await robot.arm!.place({ kind: 'object', id: resolveName(robot, object) }, signal))),
+    execute: async ({ object }, { robot, signal }) =>
+      guarded(async () => outcomeResult(await robot.arm!.place({ kind: 'object', id: await resolveName(robot, object) }, signal))),
   }),
   defineTool({
     name: 'slice',
@@ -473,8 +475,8 @@ export const RAIDER_RECOVERY: Tool[] = [
       requires: ['arm'],
       tags: ['slice', 'cut', 'knife'],
     },
-    execute: ({ object }, { robot, signal }) =>
-      guarded(async () => outcomeResult(await robot.arm!.slice(resolveName(robot, object), signal))),
+    execute: async ({ object }, { robot, signal }) =>
+      guarded(async () => outcomeResult(await robot.arm!.slice(await resolveName(robot, object), signal))),
   }),
   ...(['open', 'close'] as const).map((verb) =>
     defineTool({
@@ -489,8 +491,8 @@ export const RAIDER_RECOVERY: Tool[] = [
         requires: ['arm'],
         tags: [verb, 'door', 'drawer'],
       },
-      execute: ({ object }, { robot, signal }) =>
-        guarded(async () => outcomeResult(await robot.arm!.setOpen(resolveName(robot, object), verb === 'open', signal))),
+      execute: async ({ object }, { robot, signal }) =>
+        guarded(async () => outcomeResult(await robot.arm!.setOpen(await resolveName(robot, object), verb === 'open', signal))),
     }),
   ),
   ...(['turnon', 'turnoff'] as const).map((verb) =>
@@ -506,8 +508,8 @@ export const RAIDER_RECOVERY: Tool[] = [
         requires: ['arm'],
         tags: ['switch', 'turn', verb === 'turnon' ? 'on' : 'off', 'appliance'],
       },
-      execute: ({ object }, { robot, signal }) =>
-        guarded(async () => outcomeResult(await robot.arm!.setSwitch(resolveName(robot, object), verb === 'turnon', signal))),
+      execute: async ({ object }, { robot, signal }) =>
+        guarded(async () => outcomeResult(await robot.arm!.setSwitch(await resolveName(robot, object), verb === 'turnon', signal))),
     }),
   ),
 ];

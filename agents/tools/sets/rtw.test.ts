@@ -19,11 +19,11 @@ describe('RTW basic (TORO)', () => {
     const bad = await step.call({ forward: 0.5 }, ctx(robot));
     expect(bad.ok).toBe(false);
     expect(bad.content).toMatch(/forward: .*0\.15/);
-    const at = () => robot.worldModel!.node('robot')!.position!;
-    const before = at();
+    const at = async () => (await robot.worldModel!.node('robot'))!.position!;
+    const before = await at();
     const good = await step.call({ forward: 0.1, turn: 10 }, ctx(robot));
     expect(good).toMatchObject({ ok: true });
-    const after = at();
+    const after = await at();
     expect(Math.hypot(after[0] - before[0], after[2] - before[2])).toBeCloseTo(0.1, 2);
   });
 
@@ -37,16 +37,16 @@ describe('RTW basic (TORO)', () => {
 describe('RTW hierarchical (MAYA): task tools follow the world', () => {
   it('pick_<x> for each visible pickable thing; after a pick they vanish and put_<held>_… appear', async () => {
     const robot = await openSimRobot('tabletop/fruits');
-    let names = mayaTaskTools(robot).map((t) => t.name);
+    let names = (await mayaTaskTools(robot)).map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['pick_lemon_1', 'pick_peach_1']));
     expect(names.some((n) => n.startsWith('put_'))).toBe(false);
-    expect(await byName(mayaTaskTools(robot), 'pick_lemon_1').call({}, ctx(robot))).toMatchObject({ ok: true });
-    names = mayaTaskTools(robot).map((t) => t.name);
+    expect(await byName(await mayaTaskTools(robot), 'pick_lemon_1').call({}, ctx(robot))).toMatchObject({ ok: true });
+    names = (await mayaTaskTools(robot)).map((t) => t.name);
     expect(names.some((n) => n.startsWith('pick_'))).toBe(false);
     expect(names).toContain('put_lemon_1_in_bowl_1');
-    expect(await byName(mayaTaskTools(robot), 'put_lemon_1_in_bowl_1').call({}, ctx(robot))).toMatchObject({ ok: true });
+    expect(await byName(await mayaTaskTools(robot), 'put_lemon_1_in_bowl_1').call({}, ctx(robot))).toMatchObject({ ok: true });
     // The bowl now holds the lemon: it offers no pick, and the troubleshooting tool says why.
-    expect(mayaTaskTools(robot).map((t) => t.name)).not.toContain('pick_bowl_1');
+    expect((await mayaTaskTools(robot)).map((t) => t.name)).not.toContain('pick_bowl_1');
     const why = await byName(mayaInformationTools(robot), 'why_no_objects_or_tasks').call({}, ctx(robot));
     expect(why.content).toMatch(/bowl_1: no task, because it has lemon_1 inside/);
     const tasks = await byName(mayaInformationTools(robot), 'list_available_tasks').call({}, ctx(robot));
@@ -55,11 +55,7 @@ describe('RTW hierarchical (MAYA): task tools follow the world', () => {
 
   it('a mobile robot that sees nothing explains why there are no tasks', async () => {
     const robot = await openSimRobot('tabletop/workshop');
-    expect(
-      mayaTaskTools(robot)
-        .map((t) => t.name)
-        .filter((n) => !n.startsWith('go_to_')),
-    ).toEqual([]);
+    expect((await mayaTaskTools(robot)).map((t) => t.name).filter((n) => !n.startsWith('go_to_'))).toEqual([]);
     const why = await byName(mayaInformationTools(robot), 'why_no_objects_or_tasks').call({}, ctx(robot));
     expect(why.content).toMatch(/sees no objects/);
   });

@@ -44,7 +44,7 @@ const describeYourself = defineTool({
     dimension: 'cognition',
     tags: ['static', 'self'],
   },
-  execute: (_a, { robot }) => ok(describeRobot(robot), robot.info),
+  execute: async (_a, { robot }) => ok(describeRobot(robot), robot.info),
 });
 
 const takeAStep = defineTool({
@@ -157,7 +157,7 @@ export const classifyRequest = defineTool({
     dimension: 'reasoning',
     tags: ['hierarchy', 'classify'],
   },
-  execute: ({ category }) => ok(`Classified as ${category}. The ${category} tools are now available.`, { category }),
+  execute: async ({ category }) => ok(`Classified as ${category}. The ${category} tools are now available.`, { category }),
 });
 
 interface TaskSpec {
@@ -166,19 +166,19 @@ interface TaskSpec {
   run: (robot: Robot, signal: AbortSignal) => ReturnType<NonNullable<Robot['arm']>['pick']>;
 }
 
-function props(robot: Robot, id: string): Record<string, boolean> {
-  const p = robot.perception.objectProperties(id)['properties'];
+async function props(robot: Robot, id: string): Promise<Record<string, boolean>> {
+  const p = (await robot.perception.objectProperties(id))['properties'];
   return (p && typeof p === 'object' ? p : {}) as Record<string, boolean>;
 }
 
 /** Why a visible object offers no task right now (or undefined when it offers one). */
-function noTaskReason(robot: Robot, d: Detection, held: string | undefined): string | undefined {
-  const p = props(robot, d.id);
-  const s = robot.perception.objectState(d.id);
+async function noTaskReason(robot: Robot, d: Detection, held: string | undefined): Promise<string | undefined> {
+  const p = await props(robot, d.id);
+  const s = await robot.perception.objectState(d.id);
   if (p['openable'] || p['toggleable']) return undefined;
   if (p['pickable']) {
     if (held) return `the hand already holds ${held}`;
-    const within = robot.perception.related('inside', d.id);
+    const within = await robot.perception.related('inside', d.id);
     if (within.length) return `it has ${within.join(', ')} inside`;
     return undefined;
   }
@@ -187,15 +187,15 @@ function noTaskReason(robot: Robot, d: Detection, held: string | undefined): str
 }
 
 /** Task skills generated from what the robot sees now (MAYA's skill inference). */
-export function mayaTaskSpecs(robot: Robot): TaskSpec[] {
+export async function mayaTaskSpecs(robot: Robot): Promise<TaskSpec[]> {
   const specs: TaskSpec[] = [];
   const arm = robot.arm;
-  const held = robot.perception.holding();
-  const seen = robot.perception.detect();
+  const held = await robot.perception.holding();
+  const seen = await robot.perception.detect();
   if (arm) {
     for (const d of seen) {
-      const p = props(robot, d.id);
-      const s = robot.perception.objectState(d.id);
+      const p = await props(robot, d.id);
+      const s = await robot.perception.objectState(d.id);
       if (p['openable'] && s['open'] === false)
         specs.push({ name: `open_${d.id}`, description: `Open ${d.name} (${d.id}).`, run: (_r, sig) => arm.setOpen(d.id, true, sig) });
       if (p['openable'] && s['open'] === true)
@@ -218,15 +218,15 @@ export function mayaTaskSpecs(robot: Robot): TaskSpec[] {
           description: `Slice ${d.name} (${d.id}) with the knife in the hand.`,
           run: (_r, sig) => arm.slice(d.id, sig),
         });
-      if (p['pickable'] && !held && !noTaskReason(robot, d, held))
+      if (p['pickable'] && !held && !(await noTaskReason(robot, d, held)))
         specs.push({ name: `pick_${d.id}`, description: `Pick up ${d.name} (${d.id}).`, run: (_r, sig) => arm.pick(d.id, sig) });
     }
     if (held) {
-      const targets = seen.filter(
-        (d) => d.id !== held && (props(robot, d.id)['receptacle'] || robot.perception.objectProperties(d.id)['fixed'] === true),
-      );
-      for (const t of targets) {
-        const rel = props(robot, t.id)['receptacle'] ? 'in' : 'on';
+      for (const t of seen) {
+        if (t.id === held) continue;
+        const receptacle = Boolean((await props(robot, t.id))['receptacle']);
+        if (!receptacle && (await robot.perception.objectProperties(t.id))['fixed'] !== true) continue;
+        const rel = receptacle ? 'in' : 'on';
         specs.push({
           name: `put_${held}_${rel}_${t.id}`,
           description: `Put ${held} ${rel === 'in' ? 'into' : 'on'} ${t.name} (${t.id}).`,
@@ -234,7 +234,7 @@ export function mayaTaskSpecs(robot: Robot): TaskSpec[] {
         });
       }
       if (robot.people) {
-        for (const person of robot.people.around())
+        for (const person of await robot.people.around())
           specs.push({
             name: `hand_${held}_to_${person}`,
             description: `Hand ${held} to ${person}.`,
@@ -256,8 +256,8 @@ export function mayaTaskSpecs(robot: Robot): TaskSpec[] {
 }
 
 /** The task tools for this moment; regenerate after every action (they may vanish). */
-export function mayaTaskTools(robot: Robot): Tool[] {
-  return mayaTaskSpecs(robot).map((t) =>
+export async function mayaTaskTools(robot: Robot): Promise<Tool[]> {
+  return (await mayaTaskSpecs(robot)).map((t) =>
     defineTool({
       name: t.name,
       description: `${t.description} Available because of what the robot sees now.`,
@@ -286,7 +286,7 @@ const explainSafetyFeatures = defineTool({
     dimension: 'cognition',
     tags: ['safety', 'static'],
   },
-  execute: (_a, { robot }) => {
+  execute: async (_a, { robot }) => {
     const i = robot.info;
     const lines = [
       'An emergency stop halts every motion at once; the robot waits until it is released.',
@@ -310,8 +310,8 @@ const listAvailableTasks = defineTool({
   category: 'information',
   params: z.strictObject({}),
   card: { outputs: 'task names with descriptions', whenToUse: 'what can you do now?', dimension: 'cognition', tags: ['tasks', 'dynamic'] },
-  execute: (_a, { robot }) => {
-    const specs = mayaTaskSpecs(robot);
+  execute: async (_a, { robot }) => {
+    const specs = await mayaTaskSpecs(robot);
     return ok(
       specs.length
         ? `Tasks available now:\n${specs.map((s) => `- ${s.name}: ${s.description}`).join('\n')}`
@@ -332,9 +332,9 @@ const whyNoObjectsOrTasks = defineTool({
     dimension: 'reasoning',
     tags: ['troubleshooting', 'explain'],
   },
-  execute: (_a, { robot }) => {
-    const seen = robot.perception.detect();
-    const held = robot.perception.holding();
+  execute: async (_a, { robot }) => {
+    const seen = await robot.perception.detect();
+    const held = await robot.perception.holding();
     const lines: string[] = [];
     if (!robot.arm) lines.push('This robot has no arm, so it offers no manipulation tasks.');
     if (!seen.length) {
@@ -343,13 +343,13 @@ const whyNoObjectsOrTasks = defineTool({
     }
     if (held) lines.push(`The hand holds ${held}: picking anything else needs it put down first.`);
     for (const d of seen) {
-      const why = noTaskReason(robot, d, held);
+      const why = await noTaskReason(robot, d, held);
       if (why) lines.push(`${d.id}: no task, because ${why}.`);
     }
-    const battery = robot.has('battery') ? robot.battery() : undefined;
+    const battery = robot.has('battery') ? await robot.battery() : undefined;
     if (battery && (battery.level === 'critical' || battery.level === 'empty'))
       lines.push(`The battery is ${battery.level} (${battery.percent}%).`);
-    if (!lines.length) lines.push(`Every object in view offers a task: ${list(mayaTaskSpecs(robot).map((s) => s.name))}.`);
+    if (!lines.length) lines.push(`Every object in view offers a task: ${list((await mayaTaskSpecs(robot)).map((s) => s.name))}.`);
     return ok(lines.join('\n'));
   },
 });
@@ -366,13 +366,14 @@ const whatDoYouSee = defineTool({
     requires: ['perception'],
     tags: ['perception', 'dynamic'],
   },
-  execute: (_a, { robot }) => {
-    const seen = robot.perception.detect();
+  execute: async (_a, { robot }) => {
+    const seen = await robot.perception.detect();
     if (!seen.length) return ok('I see no objects from here.');
-    const lines = seen.map((d) => {
-      const st = Object.entries(robot.perception.objectState(d.id)).map(([k, v]) => (v ? k : `not ${k}`));
-      return `- ${d.id} (${d.name}), ${d.distanceM.toFixed(2)} m away${st.length ? `, ${st.join(', ')}` : ''}`;
-    });
+    const lines: string[] = [];
+    for (const d of seen) {
+      const st = Object.entries(await robot.perception.objectState(d.id)).map(([k, v]) => (v ? k : `not ${k}`));
+      lines.push(`- ${d.id} (${d.name}), ${d.distanceM.toFixed(2)} m away${st.length ? `, ${st.join(', ')}` : ''}`);
+    }
     return ok(`I see:\n${lines.join('\n')}`, seen);
   },
 });
@@ -442,8 +443,8 @@ const retrieveNodes = defineTool({
     requires: ['world_model'],
     tags: ['query', 'cypher', 'template'],
   },
-  execute: ({ node_type, match_attribute, match_value, return_attribute }, { robot }) => {
-    const nodes = robot.worldModel!.nodes();
+  execute: async ({ node_type, match_attribute, match_value, return_attribute }, { robot }) => {
+    const nodes = await robot.worldModel!.nodes();
     const schema = worldModelSchema(nodes);
     const problem =
       checkType(schema, node_type) ??
@@ -483,11 +484,11 @@ const retrieveParentOrChild = defineTool({
     requires: ['world_model'],
     tags: ['query', 'cypher', 'template', 'relation'],
   },
-  execute: ({ node_name, direction, relation, return_attribute }, { robot }) =>
-    guarded(() => {
-      const nodes = robot.worldModel!.nodes();
+  execute: async ({ node_name, direction, relation, return_attribute }, { robot }) =>
+    guarded(async () => {
+      const nodes = await robot.worldModel!.nodes();
       const byId = new Map(nodes.map((n) => [n.id, n]));
-      const id = byId.has(node_name) ? node_name : resolveName(robot, node_name, ['object', 'location']);
+      const id = byId.has(node_name) ? node_name : await resolveName(robot, node_name, ['object', 'location']);
       const start = byId.get(id);
       if (!start) return fail(`${id} is not in the world model (the robot has not perceived it)`);
       const rel = relation === 'any' ? '' : `:${relation.toUpperCase()}`;
@@ -532,5 +533,5 @@ export const requestQueryTools = defineTool({
     requires: ['world_model'],
     tags: ['hierarchy', 'query'],
   },
-  execute: ({ reason }) => ok(`Query templates unlocked (${reason}). Use retrieve_nodes or retrieve_parent_or_child.`),
+  execute: async ({ reason }) => ok(`Query templates unlocked (${reason}). Use retrieve_nodes or retrieve_parent_or_child.`),
 });

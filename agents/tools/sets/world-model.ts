@@ -20,10 +20,10 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
       requires: ['world_model'],
       tags: ['getter', 'pose', 'where', 'position'],
     },
-    execute: ({ object_name }, { robot }) => {
-      const r = robot.perception.resolve(object_name, { kinds: ['object'] });
+    execute: async ({ object_name }, { robot }) => {
+      const r = await robot.perception.resolve(object_name, { kinds: ['object'] });
       const wm = robot.worldModel!;
-      const node = r.ok ? wm.node(r.id) : wm.node(object_name);
+      const node = await wm.node(r.ok ? r.id : object_name);
       if (!node) return fail(r.ok ? `${r.id} is not in the world model` : r.message);
       const where = node.parent ? `${node.relation} ${node.parent}` : 'not on anything known';
       return ok(`${node.id}: position ${JSON.stringify(node.position ?? null)}, ${where}.`, node);
@@ -41,8 +41,8 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
       requires: ['world_model'],
       tags: ['getter', 'storage', 'empty', 'container'],
     },
-    execute: (_a, { robot }) => {
-      const nodes = robot.worldModel!.nodes();
+    execute: async (_a, { robot }) => {
+      const nodes = await robot.worldModel!.nodes();
       const storages = nodes.filter((n) => n.attributes['storage'] === true);
       const empty = storages.filter((s) => !nodes.some((n) => n.parent === s.id && n.relation === 'in'));
       return ok(
@@ -68,9 +68,9 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
       requires: ['world_model'],
       tags: ['setter', 'add', 'object'],
     },
-    execute: ({ object_name, parent_name, object_type, relation }, { robot }) => {
+    execute: async ({ object_name, parent_name, object_type, relation }, { robot }) => {
       try {
-        const n = robot.worldModel!.addNode({ id: object_name, type: object_type, parent: parent_name, relation });
+        const n = await robot.worldModel!.addNode({ id: object_name, type: object_type, parent: parent_name, relation });
         return ok(`Added ${n.id} ${relation} ${n.parent}.`, n);
       } catch (e) {
         return fail((e as Error).message);
@@ -93,10 +93,10 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
       requires: ['world_model'],
       tags: ['setter', 'property', 'attribute'],
     },
-    execute: ({ object_name, property_name, value }, { robot }) => {
+    execute: async ({ object_name, property_name, value }, { robot }) => {
       try {
-        const r = robot.perception.resolve(object_name, { kinds: ['object'] });
-        const n = robot.worldModel!.setAttribute(r.ok ? r.id : object_name, property_name, value);
+        const r = await robot.perception.resolve(object_name, { kinds: ['object'] });
+        const n = await robot.worldModel!.setAttribute(r.ok ? r.id : object_name, property_name, value);
         return ok(`${n.id}.${property_name} = ${JSON.stringify(value)}.`, n);
       } catch (e) {
         return fail((e as Error).message);

@@ -11,14 +11,14 @@ import { ANSWER_RULES, robotContext } from '../prompt';
 
 export const BASIC_CALLS_PER_TURN = 4;
 
-export function basicTools(robot: Robot, toolSet: string): Tool[] {
-  const set = buildToolSet(toolSet, robot).list();
+export async function basicTools(robot: Robot, toolSet: string): Promise<Tool[]> {
+  const set = (await buildToolSet(toolSet, robot)).list();
   const names = new Set(set.map((t) => t.name));
   return [...set, ...rtwBasicTools(robot).filter((t) => !names.has(t.name))];
 }
 
-export function rtwBasic(robot: Robot, toolSet = robot.info.scene.toolSet): Workflow {
-  const tools = basicTools(robot, toolSet);
+export async function rtwBasic(robot: Robot, toolSet = robot.info.scene.toolSet): Promise<Workflow> {
+  const tools = await basicTools(robot, toolSet);
   return {
     id: 'rtw/basic',
     title: 'Robotic Tool Workflow: basic (TORO)',

@@ -2,8 +2,8 @@
 // would run, and print their results and the final semantic facts.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { openSimRobot } from '../../../robot/sim/open';
-import type { SimRobot } from '../../../robot/sim/sim-robot';
+import type { Robot } from '../../../robot/robot';
+import { openSim } from '../../../robot/sim/open';
 import type { ToolRegistry } from '../../../agents/tools/registry';
 import { buildToolSet, setsFor } from '../../../agents/tools/sets';
 import type { Tool, ToolContext } from '../../../agents/tools/tool';
@@ -28,8 +28,8 @@ export interface CallResult {
 }
 
 /** Finds a tool: in the chosen set, else the scene's default set, else any set the robot can use. */
-export function findTool(robot: SimRobot, name: string, setId: string | undefined): { tool: Tool; set: string } {
-  const order = setId ? [setId] : [robot.sim.scene.scene.toolSet, ...setsFor(robot).map((s) => s.id)];
+export async function findTool(robot: Robot, name: string, setId: string | undefined): Promise<{ tool: Tool; set: string }> {
+  const order = setId ? [setId] : [robot.info.scene.toolSet, ...setsFor(robot).map((s) => s.id)];
   const seen = new Set<string>();
   const names: string[] = [];
   for (const id of order) {
@@ -37,7 +37,7 @@ export function findTool(robot: SimRobot, name: string, setId: string | undefine
     seen.add(id);
     let reg: ToolRegistry;
     try {
-      reg = buildToolSet(id, robot);
+      reg = await buildToolSet(id, robot);
     } catch (e) {
       if (setId) throw new UsageError((e as Error).message);
       continue;
@@ -99,15 +99,16 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
     }
     steps = [{ tool, args }];
   }
-  const robot = await openSimRobot(sceneId, { seed: intFlag(p.flags, 'seed', 1), noise: parseNoise(stringFlag(p.flags, 'noise')) });
+  const { robot, control } = await openSim(sceneId, { seed: intFlag(p.flags, 'seed', 1), noise: parseNoise(stringFlag(p.flags, 'noise')) });
   const setId = stringFlag(p.flags, 'set');
   // Resolve and validate every call before running any: bad input never half-runs a script.
-  const plan = steps.map((s, i) => {
-    const { tool, set } = findTool(robot, s.tool, setId);
+  const plan: Array<{ tool: Tool; set: string; raw: unknown; args: unknown }> = [];
+  for (const [i, s] of steps.entries()) {
+    const { tool, set } = await findTool(robot, s.tool, setId);
     const v = tool.parse(s.args);
     if (!v.ok) throw new UsageError(`${scriptPath ? `call [${i}] ` : ''}${v.message.replace(/\n/g, ' ')}`);
-    return { tool, set, raw: s.args, args: v.args };
-  });
+    plan.push({ tool, set, raw: s.args, args: v.args });
+  }
   const ctx: ToolContext = { robot, signal: new AbortController().signal, state: new Map() };
   const results: CallResult[] = [];
   for (const c of plan) {
@@ -124,9 +125,10 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
       o.out(`  ${r.ok ? '✓' : '✗'} ${r.content.replace(/\n/g, '\n    ')}`);
     }
   }
-  const facts = robot.perception.snapshot();
+  // The operator's view: what holds in the world, perceived by the robot or not.
+  const facts = control.facts();
   if (p.flags['json']) json(o, { results, facts });
-  else o.out(`\nFacts (t=${robot.time().toFixed(1)} s):\n  ${facts.join('\n  ')}`);
-  robot.sim.dispose();
+  else o.out(`\nFacts (t=${control.time().toFixed(1)} s):\n  ${facts.join('\n  ')}`);
+  control.dispose();
   return results.every((r) => r.ok) ? 0 : 1;
 }

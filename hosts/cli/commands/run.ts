@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { ModelError } from '../../../agents/models/model';
 import { createModel } from '../../../agents/models/spec';
-import { openSimRobot } from '../../../robot/sim/open';
+import { openSim } from '../../../robot/sim/open';
 import type { ApprovalGate } from '../../../agents/runtime/approval';
 import type { FlowEvent, FlowLimits } from '../../../agents/runtime/flow';
 import { type RunInfo, Session, type TurnResult } from '../../../agents/runtime/session';
@@ -151,9 +151,9 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     if (e instanceof ModelError) throw new UsageError(`--model: ${e.message}`);
     throw e;
   }
-  const robot = await openSimRobot(sceneId, { seed });
+  const { robot, control } = await openSim(sceneId, { seed });
   const setFlag = stringFlag(p.flags, 'set');
-  const workflow = createWorkflow(workflowId, robot, setFlag ? { toolSet: setFlag } : {});
+  const workflow = await createWorkflow(workflowId, robot, setFlag ? { toolSet: setFlag } : {});
   const traceBase = stringFlag(p.flags, 'trace') ?? join('traces', `${newRunId()}.jsonl`);
   const traces: string[] = [];
 
@@ -252,7 +252,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       traces,
       final: last?.final ?? null,
       reason: last?.reason ?? null,
-      facts: robot.perception.snapshot(),
+      facts: control.facts(),
     });
   }
   return failed ? 3 : 0;

@@ -6,8 +6,8 @@ import { type Output, json } from '../output';
 export async function toolsCommand(p: Parsed, o: Output): Promise<number> {
   const scene = requireFlag(p.flags, 'scene', 'a scene id such as "tabletop/fruits" (see "skillbridge scenes") or a scene file');
   const robot = await openSimRobot(scene);
-  const setId = stringFlag(p.flags, 'set') ?? robot.sim.scene.scene.toolSet;
-  const tools = buildToolSet(setId, robot);
+  const setId = stringFlag(p.flags, 'set') ?? robot.info.scene.toolSet;
+  const tools = await buildToolSet(setId, robot);
   const schemas = tools.schemas();
   if (p.flags['json']) {
     json(o, schemas);
