@@ -52,16 +52,15 @@ export function freshBundle(outDir = OUT_DIR) {
     return undefined;
   }
   if (m?.format !== FORMAT || typeof m.entry !== 'string' || typeof m.inputs !== 'object' || !m.inputs) return undefined;
-  try {
-    for (const [rel, [mtime, size]] of Object.entries(m.inputs)) {
-      const [t, s] = stamp(rel);
-      if (t !== mtime || s !== size) return undefined;
-    }
-    statSync(path.join(outDir, m.entry));
-  } catch {
-    return undefined;
+  // Runs before every command: plain string paths and no exceptions keep it cheap when cold.
+  const base = `${root}${path.sep}`;
+  for (const rel in m.inputs) {
+    const s = statSync(base + rel, { throwIfNoEntry: false });
+    const [mtime, size] = m.inputs[rel];
+    if (!s || s.mtimeMs !== mtime || s.size !== size) return undefined;
   }
-  return pathToFileURL(path.join(outDir, m.entry)).href;
+  const entry = path.join(outDir, m.entry);
+  return statSync(entry, { throwIfNoEntry: false }) ? pathToFileURL(entry).href : undefined;
 }
 
 /**

@@ -76,10 +76,11 @@ function referenceTable(ref: NonNullable<SimBenchResult['reference']>, o: Output
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   o.out(line(head));
   for (const row of rows) o.out(line(row));
-  const [a, b] = ref.builds;
-  if (a && b) {
-    const x = (k: 'fullRtf' | 'bareRtf' | 'bareAnchorsRtf') => (b[k] / a[k]).toFixed(2);
-    o.out(`${b.build} / ${a.build}: full stack ${x('fullRtf')}x, bare ${x('bareRtf')}x, anchors scene ${x('bareAnchorsRtf')}x`);
+  const simd = ref.builds.find((b) => b.build === 'simd');
+  const scalar = ref.builds.find((b) => b.build === 'scalar');
+  if (simd && scalar) {
+    const x = (k: 'fullRtf' | 'bareRtf' | 'bareAnchorsRtf') => (simd[k] / scalar[k]).toFixed(2);
+    o.out(`SIMD / scalar: full stack ${x('fullRtf')}x, bare ${x('bareRtf')}x, anchors scene ${x('bareAnchorsRtf')}x`);
   }
 }
 
