@@ -12,7 +12,7 @@ describe('benchmarks', () => {
     expect(r.reference).toBeUndefined();
     const s = r.scenes[0]!;
     expect(s.id).toBe('tabletop/boxes');
-    for (const k of ['rtf', 'bareRtf', 'ratio', 'perceptionP99Ms', 'rssMB'] as const) expect(s[k]).toBeGreaterThan(0);
+    for (const k of ['rtf', 'bareRtf', 'ratio', 'perceptionP99Ms', 'rssMB', 'appRssMB'] as const) expect(s[k]).toBeGreaterThan(0);
     expect(s.pickPlace).toMatch(/^pick /);
   }, 120_000);
 

@@ -1,8 +1,7 @@
-import { benchAgent } from '../../bench/agent-bench';
-import { Job, runJob } from '../../bench/jobs';
-import { REFERENCE, type SimBenchResult, benchSim } from '../../bench/sim-bench';
-import { appBenchCommand } from './bench-app';
-import { cliBenchCommand } from './bench-cli';
+// skillbridge bench sim|agent|app|cli. Each benchmark loads only its own modules:
+// a scene measured in a fresh process must not carry Playwright or the model client.
+import { Job, REFERENCE } from '../../bench/jobs';
+import type { SimBenchResult } from '../../bench/sim-bench';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { isBuiltinScene } from '../../../scenes/registry';
@@ -10,10 +9,11 @@ import { isBuiltinScene } from '../../../scenes/registry';
 export async function benchCommand(p: Parsed, o: Output): Promise<number> {
   const [what] = p.positionals;
   if (what === 'agent') return agentBench(p, o);
-  if (what === 'app') return appBenchCommand(p, o);
-  if (what === 'cli') return cliBenchCommand(p, o);
+  if (what === 'app') return (await import('./bench-app')).appBenchCommand(p, o);
+  if (what === 'cli') return (await import('./bench-cli')).cliBenchCommand(p, o);
   if (what === '_job') return jobCommand(p, o);
   if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app, cli`);
+  const { benchSim } = await import('../../bench/sim-bench');
   const scene = stringFlag(p.flags, 'scene');
   if (scene && scene !== REFERENCE && !isBuiltinScene(scene))
     throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes") or "${REFERENCE}"`);
@@ -35,7 +35,7 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
 }
 
 function sceneTable(r: SimBenchResult, o: Output): void {
-  const head = ['scene', 'rtf', 'bare', 'ratio', 'active', 'pick+place ms', 'percep p50/p99 ms', 'snap/restore ms', 'rss MB'];
+  const head = ['scene', 'rtf', 'bare', 'ratio', 'active', 'pick+place ms', 'percep p50/p99 ms', 'snap/restore ms', 'rss MB app/bench'];
   const rows = r.scenes.map((s) => [
     s.id,
     String(s.rtf),
@@ -45,7 +45,7 @@ function sceneTable(r: SimBenchResult, o: Output): void {
     s.pickPlaceMs === null ? 'n/a' : String(s.pickPlaceMs),
     `${s.perceptionP50Ms}/${s.perceptionP99Ms}`,
     `${s.snapshotMs}/${s.restoreMs}`,
-    String(s.rssMB),
+    `${s.appRssMB ?? 'n/a'}/${s.rssMB}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
@@ -57,7 +57,11 @@ function sceneTable(r: SimBenchResult, o: Output): void {
       .join('; ')}`,
   );
   for (const s of r.scenes) if (s.pickPlace) o.out(`  ${s.id}: ${s.pickPlace}`);
-  o.out(r.freshProcessPerScene ? 'rss MB: peak of a fresh process per scene.' : 'rss MB: one process for every scene (cumulative peak).');
+  o.out(
+    r.freshProcessPerScene
+      ? 'rss MB: peak of a fresh process per scene; app: the scene as the app runs it (baseline wasm tier), bench: the process measuring it (optimising tier).'
+      : 'rss MB: one process for every scene (cumulative peak); run without --in-process for per-scene figures.',
+  );
 }
 
 function referenceTable(ref: NonNullable<SimBenchResult['reference']>, o: Output): void {
@@ -92,12 +96,14 @@ async function jobCommand(p: Parsed, o: Output): Promise<number> {
   } catch (e) {
     throw new UsageError(`bench _job: expected one JSON job argument (${(e as Error).message.split('\n')[0]})`);
   }
+  const { runJob } = await import('../../bench/jobs');
   o.out(JSON.stringify(await runJob(job)));
   return 0;
 }
 
 async function agentBench(p: Parsed, o: Output): Promise<number> {
   const asJson = Boolean(p.flags['json']);
+  const { benchAgent } = await import('../../bench/agent-bench');
   const r = await benchAgent({ quick: Boolean(p.flags['quick']), onProgress: asJson ? undefined : (l) => o.err(l) });
   if (asJson) {
     json(o, r);
