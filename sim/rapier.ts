@@ -31,12 +31,37 @@ export function loadRapier(build: RapierBuild = rapierBuild()): Promise<Rapier> 
     const mod = build === 'simd' ? import('@dimforge/rapier3d-simd-compat') : import('@dimforge/rapier3d-compat');
     p = mod.then(async (m) => {
       const R = m.default as unknown as Rapier;
-      await R.init();
+      await initWithoutFetchGlobals(R);
       return R;
     });
     ready.set(build, p);
   }
   return p;
+}
+
+/**
+ * wasm-bindgen's init asks whether it was handed a fetch Request or Response
+ * (`typeof Request`, `typeof Response`). In Node the first read of either global
+ * loads undici: ~60 ms of CPU that a command which never fetches does not need.
+ * Node defines both as lazy getters; they are hidden while init runs up to its
+ * first await (both checks happen there) and then put back untouched. Should a
+ * later Rapier check later, undici just loads as before.
+ */
+async function initWithoutFetchGlobals(R: Rapier): Promise<void> {
+  const lazy: Array<[string, PropertyDescriptor]> = [];
+  for (const k of ['Request', 'Response']) {
+    const d = Object.getOwnPropertyDescriptor(globalThis, k);
+    if (d?.get && d.configurable) lazy.push([k, d]);
+  }
+  for (const [k] of lazy) Object.defineProperty(globalThis, k, { value: undefined, configurable: true, writable: true });
+  let done: Promise<void> | undefined;
+  try {
+    done = R.init();
+    await Promise.resolve();
+  } finally {
+    for (const [k, d] of lazy) Object.defineProperty(globalThis, k, d);
+  }
+  await done;
 }
 
 export type Rapier = typeof RAPIER;
