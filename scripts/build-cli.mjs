@@ -11,6 +11,7 @@
 //
 // Every build gets its own folder and the manifest is replaced by a rename, so two
 // processes starting at once never see half a bundle; old folders are pruned later.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,10 +23,10 @@ const FORMAT = 1;
 /**
  * Packages Node loads from node_modules at run time rather than from the bundle:
  * native binaries and the loaders that find them (esbuild, tsx, electron,
- * playwright-core), ws (optional native add-ons found by require), and Rapier
- * (wasm inlined as base64 in a 3-4 MB file: bundling it only copies that file).
+ * playwright-core) and ws (optional native add-ons found by require). Rapier is
+ * bundled, its wasm moved out to a file (rapierWasmFile below).
  */
-const EXTERNAL = ['esbuild', 'tsx', 'tsx/*', 'electron', 'playwright-core', 'ws', '@dimforge/*', 'vitest', 'vitest/*'];
+const EXTERNAL = ['esbuild', 'tsx', 'tsx/*', 'electron', 'playwright-core', 'ws', 'vitest', 'vitest/*'];
 
 /**
  * Files whose change makes any bundle stale, besides the project sources esbuild
@@ -87,6 +88,33 @@ function sourceUrls(buildDir) {
   };
 }
 
+/**
+ * Rapier's `-compat` builds carry their wasm as a base64 string that init decodes
+ * in JavaScript: parsing the 3-4 MB module and decoding cost ~50 ms of every
+ * command that steps physics. In the bundle the bytes become a .wasm file next to
+ * the chunks, read at init. Should a Rapier release no longer match (exactly one
+ * `X.toByteArray("…").buffer` that decodes to wasm), it is bundled unchanged.
+ */
+function rapierWasmFile(buildDir) {
+  return {
+    name: 'rapier-wasm-file',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]@dimforge[\\/]rapier3d(-simd)?-compat[\\/]dist[\\/]rapier\.mjs$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        const found = [...text.matchAll(/[A-Za-z_$][\w$]*\.toByteArray\("([A-Za-z0-9+/=]+)"\)\.buffer/g)];
+        if (found.length !== 1) return undefined;
+        const bytes = Buffer.from(found[0][1], 'base64');
+        if (bytes.readUInt32BE(0) !== 0x0061736d) return undefined; // "\0asm"
+        const name = `rapier-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}.wasm`;
+        mkdirSync(buildDir, { recursive: true });
+        writeFileSync(path.join(buildDir, name), bytes);
+        const read = `require("node:fs").readFileSync(new URL(${JSON.stringify(`./${name}`)}, import.meta.url))`;
+        return { contents: text.replace(found[0][0], read), loader: 'js' };
+      });
+    },
+  };
+}
+
 /** Builds a new bundle, makes it current and returns its entry URL. */
 export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {}) {
   const { build } = await import('esbuild');
@@ -108,7 +136,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     external: EXTERNAL,
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
-    plugins: [sourceUrls(buildDir)],
+    plugins: [rapierWasmFile(buildDir), sourceUrls(buildDir)],
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',

@@ -52,20 +52,26 @@ describe('command-line bundle', () => {
     for (const entry of [a, b]) expect(existsSync(new URL(entry))).toBe(true);
   }, 60_000);
 
-  it("rewrites each module's import.meta.url to its own source file", async () => {
+  it("rewrites each module's import.meta.url to its own source file, and moves Rapier's wasm to files", async () => {
     const entry = await buildCli({ outDir: temp() });
     const dir = new URL('./', entry);
     const refs: string[] = [];
+    const wasms: string[] = [];
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.mjs'))) {
       const text = readFileSync(new URL(f, dir), 'utf8');
-      // The banner's createRequire is the only use of the chunk's own URL.
+      // The chunk's own URL serves only the banner's createRequire and Rapier's wasm file beside it.
       const bare = text.split('import.meta.url').length - 1;
       const rewritten = [...text.matchAll(/new URL\("([^"]+)", import\.meta\.url\)\.href/g)].map((x) => x[1]!);
-      expect(bare, f).toBe(rewritten.length + 1);
+      const wasm = [...text.matchAll(/new URL\("\.\/(rapier-[0-9a-f]+\.wasm)", import\.meta\.url\)/g)].map((x) => x[1]!);
+      expect(bare, f).toBe(rewritten.length + wasm.length + 1);
+      for (const w of wasm) expect(readFileSync(new URL(w, dir)).subarray(0, 4).toString('latin1')).toBe('\0asm');
+      wasms.push(...wasm);
       refs.push(...rewritten);
     }
     expect(refs.length).toBeGreaterThan(3);
     for (const rel of refs) expect(existsSync(fileURLToPath(new URL(rel, dir))), rel).toBe(true);
     expect(refs.some((r) => r.endsWith('hosts/cli/commands/serve.ts'))).toBe(true);
+    // Both Rapier builds read their wasm from a file instead of decoding base64.
+    expect(new Set(wasms).size).toBe(2);
   }, 60_000);
 });
