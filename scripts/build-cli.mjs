@@ -23,10 +23,25 @@ const FORMAT = 1;
 /**
  * Packages Node loads from node_modules at run time rather than from the bundle:
  * native binaries and the loaders that find them (esbuild, tsx, electron,
- * playwright-core) and ws (optional native add-ons found by require). Rapier is
- * bundled, its wasm moved out to a file (rapierWasmFile below).
+ * playwright-core), ws (optional native add-ons found by require), and packages
+ * that find their wasm by path (node-sqlite3-wasm by __dirname, QuickJS's variants
+ * through createRequire); Observable Plot only serves reports. Rapier is bundled,
+ * its wasm moved out to a file (rapierWasmFile below).
  */
-const EXTERNAL = ['esbuild', 'tsx', 'tsx/*', 'electron', 'playwright-core', 'ws', 'vitest', 'vitest/*'];
+const EXTERNAL = [
+  'esbuild',
+  'tsx',
+  'tsx/*',
+  'electron',
+  'playwright-core',
+  'ws',
+  'vitest',
+  'vitest/*',
+  'node-sqlite3-wasm',
+  'quickjs-emscripten-core',
+  '@jitl/*',
+  '@observablehq/plot',
+];
 
 /**
  * Files whose change makes any bundle stale, besides the project sources esbuild

@@ -30,6 +30,7 @@ export const TOOL_STATUSES = [
   'rejected',
   'denied',
   'stopped',
+  'preempted',
 ] as const;
 export type ToolStatus = (typeof TOOL_STATUSES)[number];
 
@@ -52,7 +53,11 @@ export const TraceHeaderSchema = z.object({
 export type TraceHeader = z.infer<typeof TraceHeaderSchema>;
 
 // Events are what the runtime reports; records are events stamped with time.
+// `stage` is the path of the flow that produced a record ("planner/executor");
+// absent for a single-loop workflow's flow and in traces written before stages.
+const stage = { stage: z.string().optional() };
 const MessageEvent = z.object({
+  ...stage,
   type: z.literal('message'),
   role: z.enum(['system', 'user', 'assistant']),
   content: z.string().nullable(),
@@ -65,6 +70,7 @@ const MessageEvent = z.object({
   usage: UsageSchema.optional(),
 });
 const ToolCallEvent = z.object({
+  ...stage,
   type: z.literal('tool_call'),
   id: z.string(),
   name: z.string(),
@@ -72,6 +78,7 @@ const ToolCallEvent = z.object({
   iteration: z.number(),
 });
 const ToolResultEvent = z.object({
+  ...stage,
   type: z.literal('tool_result'),
   id: z.string(),
   name: z.string(),
@@ -84,6 +91,7 @@ const ToolResultEvent = z.object({
   data: z.unknown().optional(),
 });
 const WarningEvent = z.object({
+  ...stage,
   type: z.literal('warning'),
   code: z.enum(WARNING_CODES),
   message: z.string(),
@@ -93,6 +101,7 @@ const WarningEvent = z.object({
   iteration: z.number(),
 });
 const ApprovalEvent = z.object({
+  ...stage,
   type: z.literal('approval'),
   id: z.string(),
   tool: z.string(),
@@ -101,11 +110,38 @@ const ApprovalEvent = z.object({
   note: z.string().optional(),
   waitedMs: z.number().optional(),
 });
-const StopEvent = z.object({ type: z.literal('stop'), reason: z.enum(['user', 'time_limit']), message: z.string() });
-const RouteEvent = z.object({ type: z.literal('route'), route: z.string(), usage: UsageSchema.optional() });
-const FinalEvent = z.object({ type: z.literal('final'), answer: z.string() });
-const ErrorEvent = z.object({ type: z.literal('error'), message: z.string(), kind: z.string().optional(), where: z.string().optional() });
+const StopEvent = z.object({ ...stage, type: z.literal('stop'), reason: z.enum(['user', 'time_limit']), message: z.string() });
+const RouteEvent = z.object({ ...stage, type: z.literal('route'), route: z.string(), usage: UsageSchema.optional() });
+const FinalEvent = z.object({ ...stage, type: z.literal('final'), answer: z.string() });
+/** The model request was retried (rate limit, server error, dropped stream). */
+const RetryEvent = z.object({
+  ...stage,
+  type: z.literal('retry'),
+  iteration: z.number(),
+  attempt: z.number(),
+  delayMs: z.number(),
+  reason: z.string(),
+});
+/** A workflow's own step: a hand-off, a critic's verdict, a preemption. */
+const NoteEvent = z.object({ ...stage, type: z.literal('note'), text: z.string(), data: z.unknown().optional() });
+/** The workflow asked the person, and what came back. */
+const AskEvent = z.object({ ...stage, type: z.literal('ask'), id: z.string(), question: z.string() });
+const AnswerEvent = z.object({
+  ...stage,
+  type: z.literal('answer'),
+  id: z.string(),
+  answer: z.string(),
+  by: z.enum(['person', 'simulated', 'none']),
+});
+const ErrorEvent = z.object({
+  ...stage,
+  type: z.literal('error'),
+  message: z.string(),
+  kind: z.string().optional(),
+  where: z.string().optional(),
+});
 const EndEvent = z.object({
+  ...stage,
   type: z.literal('end'),
   reason: z.enum(['final', 'time_limit', 'max_iterations', 'stopped', 'model_error']),
   iterations: z.number(),
@@ -125,6 +161,10 @@ const EVENT_SCHEMAS = [
   FinalEvent,
   ErrorEvent,
   EndEvent,
+  RetryEvent,
+  NoteEvent,
+  AskEvent,
+  AnswerEvent,
 ] as const;
 export const TraceEventSchema = z.discriminatedUnion('type', EVENT_SCHEMAS);
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
@@ -141,6 +181,10 @@ export const TraceRecordSchema = z.discriminatedUnion('type', [
   FinalEvent.extend(Stamp),
   ErrorEvent.extend(Stamp),
   EndEvent.extend(Stamp),
+  RetryEvent.extend(Stamp),
+  NoteEvent.extend(Stamp),
+  AskEvent.extend(Stamp),
+  AnswerEvent.extend(Stamp),
 ]);
 export type TraceRecord = z.infer<typeof TraceRecordSchema>;
 export type TraceLine = TraceHeader | TraceRecord;
@@ -374,7 +418,7 @@ export function formatTrace(trace: ReadTrace | readonly TraceLine[]): string {
       out.push(`${parts.join('  ')}  (skillbridge ${l.versions.skillbridge}, node ${l.versions.node})`);
       continue;
     }
-    out.push(`${clock(l.elapsedMs)} ${describe(l)}`);
+    out.push(`${clock(l.elapsedMs)} ${l.stage ? `[${l.stage}] ` : ''}${describe(l)}`);
   }
   if (!Array.isArray(trace) && (trace as ReadTrace).truncated) {
     const t = (trace as ReadTrace).truncated!;
@@ -418,5 +462,13 @@ function describe(r: TraceRecord): string {
       return `error${r.where ? ` in ${r.where}` : ''}${r.kind ? ` (${r.kind})` : ''}: ${r.message}`;
     case 'end':
       return `end: ${r.reason} after ${r.iterations} iteration(s), ${r.toolCalls} tool call(s), ${r.usage.totalTokens} tokens, ${(r.durationMs / 1000).toFixed(2)} s`;
+    case 'retry':
+      return `(retry ${r.attempt} in ${Math.round(r.delayMs)} ms: ${r.reason})`;
+    case 'note':
+      return `note: ${indent(r.text)}`;
+    case 'ask':
+      return `ask the person: ${indent(r.question)}`;
+    case 'answer':
+      return `answer (${r.by}): ${indent(r.answer)}`;
   }
 }

@@ -29,6 +29,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Per-session scratch space for tools that remember (e.g. the event cursor of check_events). */
   state: Map<string, unknown>;
+  /** The stage path of the flow calling the tool, when a workflow runs it (an agent tool nests under it). */
+  stage?: string;
 }
 
 /** What a tool gives back. `content` is what the model reads. */

@@ -1,8 +1,9 @@
 // The workflows a session can run, by id. Each composes the runtime's flow
 // manager with a tool hierarchy and a prompt; `flat` runs any tool set as one list.
 import type { Robot } from '../../robot/robot';
-import type { Workflow } from '../runtime/session';
+import type { Workflow } from '../runtime/workflow';
 import { buildToolSet } from '../tools/sets';
+import { loopWorkflow } from './kit/loop';
 import { ANSWER_RULES, robotContext } from './prompt';
 import { rtwBasic } from './rtw/basic';
 import { rtwHierarchical } from './rtw/hierarchical';
@@ -55,13 +56,13 @@ export async function createWorkflow(id: string, robot: Robot, opts: { toolSet?:
       return rtwWorldModel();
     case 'flat': {
       const tools = (await buildToolSet(set, robot)).list();
-      return {
+      return loopWorkflow({
         id: 'flat',
         title: `Tool set ${set}`,
         description: `The ${set} tools as one list, one call per turn.`,
         systemPrompt: (r) => `${robotContext(r)}\n\n${ANSWER_RULES}`,
         tools: () => tools,
-      };
+      });
     }
     default:
       throw new UnknownWorkflowError(`unknown workflow "${id}"; workflows: ${WORKFLOWS.map((w) => w.id).join(', ')}`);

@@ -11,7 +11,8 @@ import { createOpenAICompatibleModel } from '../../agents/models/openai-compatib
 import { fromFunction } from '../../agents/models/scripted';
 import { openSimRobot } from '../../robot/sim/open';
 import type { Robot } from '../../robot/robot';
-import { Session } from '../../agents/runtime/session';
+import { Conversation } from '../../agents/runtime/conversation';
+import { loopWorkflow } from '../../agents/workflows/kit/loop';
 import { JsonlSink, Trace } from '../../agents/runtime/trace';
 import type { Tool } from '../../agents/tools/tool';
 import { buildToolSet } from '../../agents/tools/sets';
@@ -103,17 +104,17 @@ async function runSession(
 ): Promise<{ bench: AgentRunBench; overheads: number[] }> {
   const clock = new Clock();
   const tools = (await buildToolSet('alrm', robot)).list().map((t) => timedTool(t, clock));
-  const session = new Session({
+  const session = new Conversation({
     model: timedModel(model, clock),
     robot,
-    workflow: {
+    workflow: loopWorkflow({
       id: 'bench',
       title: 'bench',
       description: 'bench',
       systemPrompt: () => 'You are a benchmark.',
       tools: () => tools,
       limits: { timeLimitMs: null },
-    },
+    }),
     traceDir,
   });
   const overheads: number[] = [];

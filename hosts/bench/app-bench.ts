@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { listScenes } from '../../scenes/registry';
 import { startWorkerSession } from '../service/worker-session';
 import { startWebServer } from '../web/server';
-import { prebuiltWorker } from '../cli/commands/serve';
+import { prebuiltWorker } from '../service/worker-bundle';
 
 export interface AppBenchScene {
   id: string;

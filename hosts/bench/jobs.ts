@@ -1,11 +1,9 @@
 // Benchmark jobs that run in a fresh process, so each figure (memory above all)
 // belongs to one scene or one Rapier build and not to whatever ran before it in
 // the same process. The parent starts `skillbridge bench _job JSON` and reads one
-// JSON result from its stdout; both sides go through the schemas below.
+// JSON result from its stdout (run-job.ts is the child's side); both sides go
+// through the schemas below, which are also where the result types come from.
 import { z } from 'zod';
-import type { SceneBench } from './sim-bench';
-import type { ReferenceBench } from './reference-bench';
-import type { SceneMemory } from './scene-memory';
 import { SKILLBRIDGE_BIN, runNode } from './processes';
 import type { RapierBuild } from '../../sim/rapier';
 
@@ -34,28 +32,31 @@ export const SceneBenchSchema = z.strictObject({
   snapshotMs: num,
   restoreMs: num,
   snapshotKB: num,
+  /** Peak resident memory of the process that measured this scene (a fresh one unless run in process; optimising wasm tier). */
   rssMB: num,
+  /** Peak resident memory of the scene run as the app and CLI run it (fresh process, baseline tier); null in process. */
   appRssMB: num.nullable(),
-}) satisfies z.ZodType<SceneBench>;
+});
+export type SceneBench = z.infer<typeof SceneBenchSchema>;
 
-export const SceneMemorySchema = z.strictObject({ id: z.string(), rssMB: num }) satisfies z.ZodType<SceneMemory>;
+export const SceneMemorySchema = z.strictObject({ id: z.string(), rssMB: num });
+export type SceneMemory = z.infer<typeof SceneMemorySchema>;
 
 export const ReferenceBenchSchema = z.strictObject({
   build: z.enum(['scalar', 'simd']),
+  /** Rapier's own version string for this build. */
   version: z.string(),
+  /** The anchors' scene in bare Rapier (motorised arm), all awake. */
   bareAnchorsRtf: num,
+  /** Our full simulation of the reference scene, arm moving, all awake. */
   fullRtf: num,
+  /** Bare Rapier stepping the same bodies as fullRtf (restored from its snapshot), all awake. */
   bareRtf: num,
+  /** Stacks still standing after the timed windows: anchors' rendition, ours. */
   stacksStanding: z.strictObject({ anchors: num, ours: num, of: num }),
   rssMB: num,
-}) satisfies z.ZodType<ReferenceBench>;
-
-/** The child's side: runs one job here and returns its result. */
-export async function runJob(job: Job): Promise<SceneBench | ReferenceBench | SceneMemory> {
-  if (job.kind === 'scene') return (await import('./sim-bench')).benchScene(job.id, job.quick);
-  if (job.kind === 'memory') return (await import('./scene-memory')).sceneMemory(job.id, job.quick);
-  return (await import('./reference-bench')).benchReference(job.quick);
-}
+});
+export type ReferenceBench = z.infer<typeof ReferenceBenchSchema>;
 
 async function inFreshProcess<T>(job: Job, schema: z.ZodType<T>, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<T> {
   const r = await runNode([...nodeFlags, SKILLBRIDGE_BIN, 'bench', '_job', JSON.stringify(job)], env);

@@ -11,21 +11,9 @@ import { SimWorld } from '../../sim/world/sim-world';
 import { BOX, STACK_TOPS, anchorsWorld, referenceSceneData } from './reference-scene';
 import { fullStepper, keepMoving } from './sim-bench';
 import { median } from './processes';
+import type { ReferenceBench } from './jobs';
 
-export interface ReferenceBench {
-  build: RapierBuild;
-  /** Rapier's own version string for this build. */
-  version: string;
-  /** The anchors' scene in bare Rapier (motorised arm), all awake. */
-  bareAnchorsRtf: number;
-  /** Our full simulation of the reference scene, arm moving, all awake. */
-  fullRtf: number;
-  /** Bare Rapier stepping the same bodies as fullRtf (restored from its snapshot), all awake. */
-  bareRtf: number;
-  /** Stacks still standing after the timed windows: anchors' rendition, ours. */
-  stacksStanding: { anchors: number; ours: number; of: number };
-  rssMB: number;
-}
+export type { ReferenceBench };
 
 const now = () => performance.now();
 

@@ -9,11 +9,7 @@ import { detectObjects } from '../../sim/perception/detection';
 import { snapshotFacts } from '../../sim/perception/snapshot';
 import { SimWorld } from '../../sim/world/sim-world';
 import { fullStepper, keepMoving, pickPlaceOnce, prepare } from './sim-bench';
-
-export interface SceneMemory {
-  id: string;
-  rssMB: number;
-}
+import type { SceneMemory } from './jobs';
 
 export async function sceneMemory(id: string, quick: boolean): Promise<SceneMemory> {
   const sim = await SimWorld.create(builtinScene(id));

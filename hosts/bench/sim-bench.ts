@@ -23,31 +23,16 @@ import { supportOf } from '../../sim/perception/relations';
 import { packPoses, streamEntries } from '../../sim/stream';
 import { SimWorld } from '../../sim/world/sim-world';
 import { DEFAULT_RAPIER_BUILD, type RapierBuild } from '../../sim/rapier';
-import { REFERENCE, memoryInFreshProcess, referenceInFreshProcess, sceneInFreshProcess } from './jobs';
-import type { ReferenceBench } from './reference-bench';
+import {
+  REFERENCE,
+  type ReferenceBench,
+  type SceneBench,
+  memoryInFreshProcess,
+  referenceInFreshProcess,
+  sceneInFreshProcess,
+} from './jobs';
 
-export interface SceneBench {
-  id: string;
-  /** Full simulation, robot idle: simulated seconds per wall second. */
-  rtf: number;
-  stepsPerSecond: number;
-  /** Bare Rapier stepping the same bodies. */
-  bareRtf: number;
-  ratio: number;
-  /** Full simulation while the arm (or base) moves. */
-  activeRtf: number;
-  pickPlaceMs: number | null;
-  pickPlace: string | null;
-  perceptionP50Ms: number;
-  perceptionP99Ms: number;
-  snapshotMs: number;
-  restoreMs: number;
-  snapshotKB: number;
-  /** Peak resident memory of the process that measured this scene (a fresh one unless run in process; optimising wasm tier). */
-  rssMB: number;
-  /** Peak resident memory of the scene run as the app and CLI run it (fresh process, baseline tier); null in process. */
-  appRssMB: number | null;
-}
+export type { SceneBench };
 
 export interface SimBenchResult {
   node: string;

@@ -1,8 +1,9 @@
 // The skillbridge command line. Every failure ends as one line on stderr and a
 // non-zero exit code: 2 for bad input, 1 for a tool call that failed, 70 for a bug.
+import { ResultsError } from '../../eval/results/errors';
 import { SceneDataError } from '../../scenes/validation';
 import { HELP, type Parsed, UsageError, parse } from './args';
-import { type Output, stdio } from './output';
+import { type Output, json, stdio } from './output';
 
 type Command = (p: Parsed, o: Output) => number | Promise<number>;
 
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./commands/run')).runCommand,
   trace: async () => (await import('./commands/trace')).traceCommand,
   serve: async () => (await import('./commands/serve')).serveCommand,
+  report: async () => (await import('./commands/report')).reportCommand,
 };
 
 export async function main(argv: string[], o: Output = stdio): Promise<number> {
@@ -32,14 +34,26 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
     const load = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
     if (!load)
       throw new UsageError(
-        `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, bench, serve. Run "skillbridge help".`,
+        `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, report, bench, serve. Run "skillbridge help".`,
       );
     return await (
       await load()
     )(p, o);
   } catch (e) {
-    if (e instanceof UsageError || e instanceof SceneDataError || (await isUnknownToolSet(e))) {
-      o.err(`skillbridge: ${(e as Error).message}`);
+    const code =
+      e instanceof UsageError
+        ? 'usage'
+        : (await isUnknownToolSet(e))
+          ? 'unknown-tool-set'
+          : e instanceof SceneDataError
+            ? 'scene'
+            : e instanceof ResultsError
+              ? e.code
+              : undefined;
+    if (code) {
+      // Under --json a bad input is a JSON object on stdout, as the command's answer would be.
+      if (argv.includes('--json')) json(o, { error: { code, message: (e as Error).message } });
+      else o.err(`skillbridge: ${(e as Error).message}`);
       return 2;
     }
     o.err(
@@ -51,7 +65,7 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
 
 /** Only a command that loaded the tool sets can throw this, so on that path the import is free. */
 async function isUnknownToolSet(e: unknown): Promise<boolean> {
-  if (!(e instanceof Error)) return false;
+  if (!(e instanceof Error) || e instanceof UsageError) return false;
   try {
     return e instanceof (await import('../../agents/tools/sets')).UnknownToolSetError;
   } catch {

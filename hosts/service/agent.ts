@@ -9,13 +9,14 @@ import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
 import { probeSpec } from '../../agents/models/probe';
-import { type SecretLookup, createModel, parseModelSpec } from '../../agents/models/spec';
+import { type SecretLookup, parseModelSpec } from '../../agents/models/spec';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
-import type { FlowEvent } from '../../agents/runtime/flow';
-import { Session as AgentSession, type TurnResult } from '../../agents/runtime/session';
+import type { FlowEvent } from '../../agents/runtime/events';
+import { ConversationSpecError, openConversation } from '../../agents/conversation';
+import type { Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
 import { MemorySink, type TraceLine, TraceFormatError, parseTrace } from '../../agents/runtime/trace';
-import { UnknownWorkflowError, WORKFLOWS, createWorkflow } from '../../agents/workflows';
+import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
 
 export interface AgentHostOptions {
   /** Each run's JSONL trace goes here (`<runId>.jsonl`); none when unset. */
@@ -152,40 +153,39 @@ export class AgentHost {
     const key = `${req.workflow}|${spec}|${setKey}|${req.systemPrompt ?? ''}`;
     let conv = this.conversation;
     if (!conv || conv.key !== key || conv.robot !== robot || req.fresh) {
-      let model;
+      const secrets = this.lookup();
+      let session;
       try {
         checkSpec(spec);
-        const secrets = this.lookup();
-        model = createModel(spec, { env: this.env(), ...(secrets ? { secrets } : {}) });
+        ({ conversation: session } = await openConversation({
+          robot,
+          workflow: req.workflow,
+          ...(req.toolSet ? { toolSet: req.toolSet } : {}),
+          model: spec,
+          env: this.env(),
+          ...(secrets ? { secrets } : {}),
+          // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
+          ...(req.systemPrompt ? { systemPrompt: req.systemPrompt } : {}),
+          ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
+          traceSinks: (info) => {
+            const sink = new MemorySink();
+            this.lastNamed = info.runId;
+            this.traces.set(info.runId, sink);
+            while (this.traces.size > KEEP_TRACES) this.traces.delete(this.traces.keys().next().value!);
+            return [sink];
+          },
+        }));
       } catch (e) {
-        throw new AppApiError('invalid_request', e instanceof ModelError ? e.message : (e as Error).message);
+        if (e instanceof ModelError) throw new AppApiError('invalid_request', e.message);
+        if (e instanceof ConversationSpecError) {
+          const known = WORKFLOWS.map((w) => w.id).join(', ');
+          throw new AppApiError(
+            'invalid_request',
+            e.field === 'workflow' ? `unknown workflow "${req.workflow}"; workflows: ${known}` : e.message,
+          );
+        }
+        throw e;
       }
-      let workflow;
-      try {
-        const base = await createWorkflow(req.workflow, robot, req.toolSet ? { toolSet: req.toolSet } : {});
-        // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
-        const prompt = req.systemPrompt;
-        workflow = prompt ? Object.assign(Object.create(base) as typeof base, { systemPrompt: () => prompt }) : base;
-      } catch (e) {
-        const known = WORKFLOWS.map((w) => w.id).join(', ');
-        throw new AppApiError(
-          'invalid_request',
-          e instanceof UnknownWorkflowError ? `unknown workflow "${req.workflow}"; workflows: ${known}` : (e as Error).message,
-        );
-      }
-      const session = new AgentSession({
-        model,
-        robot,
-        workflow,
-        ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
-        traceSinks: (info) => {
-          const sink = new MemorySink();
-          this.lastNamed = info.runId;
-          this.traces.set(info.runId, sink);
-          while (this.traces.size > KEEP_TRACES) this.traces.delete(this.traces.keys().next().value!);
-          return [sink];
-        },
-      });
       conv = { key, robot, session };
       this.conversation = conv;
     }

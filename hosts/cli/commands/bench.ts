@@ -96,7 +96,7 @@ async function jobCommand(p: Parsed, o: Output): Promise<number> {
   } catch (e) {
     throw new UsageError(`bench _job: expected one JSON job argument (${(e as Error).message.split('\n')[0]})`);
   }
-  const { runJob } = await import('../../bench/jobs');
+  const { runJob } = await import('../../bench/run-job');
   o.out(JSON.stringify(await runJob(job)));
   return 0;
 }

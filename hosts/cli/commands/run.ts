@@ -3,14 +3,13 @@
 // Prints the conversation as it happens; every turn is traced to JSONL.
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { ModelError } from '../../../agents/models/model';
-import { createModel } from '../../../agents/models/spec';
-import { openSim } from '../../../robot/sim/open';
+import { ConversationSpecError, openConversation } from '../../../agents/conversation';
 import type { ApprovalGate } from '../../../agents/runtime/approval';
-import type { FlowEvent, FlowLimits } from '../../../agents/runtime/flow';
-import { type RunInfo, Session, type TurnResult } from '../../../agents/runtime/session';
+import type { Conversation, RunInfo, TurnResult } from '../../../agents/runtime/conversation';
+import type { FlowEvent } from '../../../agents/runtime/events';
+import type { FlowLimits } from '../../../agents/runtime/flow';
 import { JsonlSink, newRunId } from '../../../agents/runtime/trace';
-import { WORKFLOWS, createWorkflow } from '../../../agents/workflows';
+import { WORKFLOWS } from '../../../agents/workflows';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 
@@ -111,7 +110,7 @@ function approvalGate(mode: ApproveMode, ask: (q: string) => Promise<string>): A
 const COMMANDS = '/reset forgets the conversation (the scene stays as it is; start the command again for a fresh scene); /help shows this.';
 
 /** Interactive-mode commands: a line starting with "/" is for the session, not the model. */
-async function interactiveCommand(line: string, session: Session): Promise<string> {
+async function interactiveCommand(line: string, session: Conversation): Promise<string> {
   const cmd = line.replace(/\s+/g, ' ').trim().toLowerCase();
   if (cmd === '/reset') {
     await session.reset();
@@ -144,16 +143,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const asJson = Boolean(p.flags['json']);
   const message = p.positionals.join(' ').trim();
 
-  let model;
-  try {
-    model = createModel(spec, { env: process.env });
-  } catch (e) {
-    if (e instanceof ModelError) throw new UsageError(`--model: ${e.message}`);
-    throw e;
-  }
-  const { robot, control } = await openSim(sceneId, { seed });
   const setFlag = stringFlag(p.flags, 'set');
-  const workflow = await createWorkflow(workflowId, robot, setFlag ? { toolSet: setFlag } : {});
   const traceBase = stringFlag(p.flags, 'trace') ?? join('traces', `${newRunId()}.jsonl`);
   const traces: string[] = [];
 
@@ -178,22 +168,36 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   };
 
   let traceCount = 0;
-  const session = new Session({
-    model,
-    robot,
-    workflow,
-    approval: approvalGate(approve, askLine),
-    limits,
-    seed,
-    scene: sceneId,
-    // Numbered per process, not per conversation: a /reset must not reuse turn 1's file.
-    traceSinks: (_run: RunInfo) => {
-      const path = tracePathFor(traceBase, ++traceCount);
-      traces.push(path);
-      return [new JsonlSink(path)];
-    },
-    ...(asJson ? {} : { onEvent: printer(o) }),
-  });
+  let opened;
+  try {
+    opened = await openConversation({
+      robot: { kind: 'sim', scene: sceneId, seed },
+      workflow: workflowId,
+      ...(setFlag ? { toolSet: setFlag } : {}),
+      model: spec,
+      env: process.env,
+      approval: approvalGate(approve, askLine),
+      limits,
+      seed,
+      scene: sceneId,
+      // Numbered per process, not per conversation: a /reset must not reuse turn 1's file.
+      traceSinks: (_run: RunInfo) => {
+        const path = tracePathFor(traceBase, ++traceCount);
+        traces.push(path);
+        return [new JsonlSink(path)];
+      },
+      askUser: async ({ question }) => ({ answer: await askLine(`${question}\n> `), by: 'person' }),
+      ...(asJson ? {} : { onEvent: printer(o) }),
+    });
+  } catch (e) {
+    rl?.close();
+    if (e instanceof ConversationSpecError)
+      throw new UsageError(e.field === 'robot' ? e.message : `--${e.field === 'toolSet' ? 'set' : e.field}: ${e.message}`);
+    throw e;
+  }
+  const { conversation: session, sim } = opened;
+  const workflow = session.workflow;
+  const model = session.model;
 
   // Ctrl-C stops the running turn (model request and skill) instead of killing the process.
   const onSigint = () => {
@@ -240,6 +244,9 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     process.off('SIGINT', onSigint);
     rl?.close();
   }
+  // The operator's view of the world after the run, then the world goes.
+  const facts = sim?.facts() ?? [];
+  await opened.close();
   if (last?.reason === 'model_error') {
     failed = true;
     const fix =
@@ -252,7 +259,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       traces,
       final: last?.final ?? null,
       reason: last?.reason ?? null,
-      facts: control.facts(),
+      facts,
     });
   }
   return failed ? 3 : 0;

@@ -5,26 +5,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isBuiltinScene } from '../../../scenes/registry';
+import { prebuiltWorker } from '../../service/worker-bundle';
 import { startWorkerSession } from '../../service/worker-session';
 import { startWebServer } from '../../web/server';
 import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
 import type { Output } from '../output';
 
 export const DEFAULT_PORT = 4317;
-
-/**
- * The simulation worker built with the command-line bundle (set by bin/skillbridge.js),
- * so serving skips bundling it at start; undefined when running from the sources.
- */
-export function prebuiltWorker(): URL | undefined {
-  const href = process.env['SKILLBRIDGE_SIM_WORKER'];
-  if (!href) return undefined;
-  try {
-    return new URL(href);
-  } catch {
-    return undefined;
-  }
-}
 
 export function rendererDir(): string {
   return fileURLToPath(new URL('../../../renderer/dist/', import.meta.url));

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildCli, freshBundle } from '../../scripts/build-cli.mjs';
-import type { Output } from './output';
+import { buildCli, freshBundle } from '../scripts/build-cli.mjs';
+import type { Output } from '../hosts/cli/output';
 
 const dirs: string[] = [];
 const temp = () => {
