@@ -35,6 +35,7 @@ describe('benchmarks', () => {
     for (const k of ['floorMs', 'scenesMs', 'callMs', 'callOptimisingMs', 'floorRssMB', 'scenesRssMB', 'callRssMB'] as const)
       expect(r[k]).toBeGreaterThan(0);
     expect(r.scenesMs).toBeGreaterThan(r.floorMs);
+    for (const v of Object.values(r.cpuMs)) expect(v).toBeGreaterThan(0);
     expect(r.bundleInputs).toBeGreaterThan(50);
   }, 180_000);
 

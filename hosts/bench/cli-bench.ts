@@ -23,6 +23,8 @@ export interface CliBenchResult {
   /** The same call with V8's optimising wasm tier (SKILLBRIDGE_WASM_OPTIMIZE=1): what --liftoff-only saves. */
   callOptimisingMs: number;
   callOptimisingRssMB: number;
+  /** CPU time (user + system, all threads) of each, less sensitive to load than wall time. */
+  cpuMs: { floor: number; scenes: number; call: number; callOptimising: number };
   /** The bundle's freshness check that starts every command (a stat per input), first call in a fresh process. */
   bundleCheckMs: number;
   bundleInputs: number;
@@ -81,6 +83,7 @@ export async function benchCli(opts: CliBenchOptions = {}): Promise<CliBenchResu
   const ms: Record<Variant['key'], number[]> = { floor: [], scenes: [], call: [], callOptimising: [] };
   const checks: Array<{ ms: number; inputs: number }> = [];
   const rss: Record<Variant['key'], number[]> = { floor: [], scenes: [], call: [], callOptimising: [] };
+  const cpu: Record<Variant['key'], number[]> = { floor: [], scenes: [], call: [], callOptimising: [] };
   // Rounds interleave the variants, so a burst of load hits all of them alike.
   for (let i = 0; i < runs; i++) {
     say(`round ${i + 1}/${runs}`);
@@ -89,6 +92,7 @@ export async function benchCli(opts: CliBenchOptions = {}): Promise<CliBenchResu
       if (r.code !== 0) throw new Error(`${v.key} failed (exit ${r.code}): ${r.stderr.trim()}`);
       ms[v.key].push(r.ms);
       rss[v.key].push(r.rssMB);
+      cpu[v.key].push(r.cpuMs);
     }
     checks.push(await bundleCheck());
   }
@@ -107,6 +111,12 @@ export async function benchCli(opts: CliBenchOptions = {}): Promise<CliBenchResu
     callRssMB: r('call'),
     callOptimisingMs: m('callOptimising'),
     callOptimisingRssMB: r('callOptimising'),
+    cpuMs: {
+      floor: round(median(cpu.floor), 0),
+      scenes: round(median(cpu.scenes), 0),
+      call: round(median(cpu.call), 0),
+      callOptimising: round(median(cpu.callOptimising), 0),
+    },
     bundleCheckMs: round(median(checks.map((c) => c.ms)), 2),
     bundleInputs: checks[0]?.inputs ?? 0,
     command: { scenes: 'skillbridge scenes', call: `skillbridge ${CALL.join(' ')}` },

@@ -11,6 +11,8 @@ export interface ProcessRun {
   ms: number;
   /** Peak RSS (MB); NaN when the child did not report it (it was killed). */
   rssMB: number;
+  /** CPU time of the child, user + system over all its threads (ms); NaN when not reported. */
+  cpuMs: number;
   code: number | null;
   stdout: string;
   stderr: string;
@@ -37,16 +39,26 @@ export function runNode(args: string[], env: Record<string, string> = {}): Promi
     child.on('exit', () => (ms = performance.now() - t0));
     // The pipes may still hold output after the exit: results are read once they close.
     child.on('close', (code) => {
-      const kb = Number(Buffer.concat(chunks.rss).toString());
+      const usage = parseUsage(Buffer.concat(chunks.rss).toString());
       resolve({
         ms: Number.isNaN(ms) ? performance.now() - t0 : ms,
-        rssMB: kb > 0 ? kb / 1024 : NaN,
+        rssMB: usage.maxRSS / 1024,
+        cpuMs: usage.cpuMs,
         code,
         stdout: Buffer.concat(chunks.out).toString(),
         stderr: Buffer.concat(chunks.err).toString(),
       });
     });
   });
+}
+
+function parseUsage(text: string): { maxRSS: number; cpuMs: number } {
+  try {
+    const u = JSON.parse(text) as { maxRSS?: unknown; cpuMs?: unknown };
+    return { maxRSS: typeof u.maxRSS === 'number' ? u.maxRSS : NaN, cpuMs: typeof u.cpuMs === 'number' ? u.cpuMs : NaN };
+  } catch {
+    return { maxRSS: NaN, cpuMs: NaN };
+  }
 }
 
 export function median(xs: number[]): number {

@@ -14,15 +14,16 @@ export async function cliBenchCommand(p: Parsed, o: Output): Promise<number> {
   o.out(
     `Load average ${r.loadAvg.start} at start, ${r.loadAvg.end} at end${r.loadAvg.end / r.cpus > 0.5 ? ' (the machine was busy: compare with the floor)' : ''}`,
   );
-  const rows: Array<[string, number, number, string]> = [
-    ['node -e 0 (floor)', r.floorMs, r.floorRssMB, ''],
-    [r.command.scenes, r.scenesMs, r.scenesRssMB, `target ${r.targets['scenes']}`],
-    [r.command.call, r.callMs, r.callRssMB, `target ${r.targets['call']}`],
-    ['  the same, optimising wasm tier', r.callOptimisingMs, r.callOptimisingRssMB, 'SKILLBRIDGE_WASM_OPTIMIZE=1'],
+  const rows: Array<[string, number, number, number, string]> = [
+    ['node -e 0 (floor)', r.floorMs, r.cpuMs.floor, r.floorRssMB, ''],
+    [r.command.scenes, r.scenesMs, r.cpuMs.scenes, r.scenesRssMB, `target ${r.targets['scenes']}`],
+    [r.command.call, r.callMs, r.cpuMs.call, r.callRssMB, `target ${r.targets['call']}`],
+    ['  the same, optimising wasm tier', r.callOptimisingMs, r.cpuMs.callOptimising, r.callOptimisingRssMB, 'SKILLBRIDGE_WASM_OPTIMIZE=1'],
   ];
   const w = Math.max(...rows.map((x) => x[0].length));
-  o.out(`${''.padEnd(w)}  wall ms  peak RSS MB`);
-  for (const [name, ms, mb, note] of rows) o.out(`${name.padEnd(w)}  ${String(ms).padStart(7)}  ${String(mb).padStart(11)}  ${note}`);
+  o.out(`${''.padEnd(w)}  wall ms  cpu ms  peak RSS MB`);
+  for (const [name, ms, c, mb, note] of rows)
+    o.out(`${name.padEnd(w)}  ${String(ms).padStart(7)}  ${String(c).padStart(6)}  ${String(mb).padStart(11)}  ${note}`);
   o.out(`Bundle freshness check at each start: ${r.bundleCheckMs} ms (${r.bundleInputs} inputs stat'ed)`);
   return 0;
 }
