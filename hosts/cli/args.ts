@@ -32,6 +32,7 @@ const OPTIONS = {
   stream: { type: 'boolean' },
   verbose: { type: 'boolean' },
   noise: { type: 'string' },
+  'in-process': { type: 'boolean' },
   'max-sessions': { type: 'string' },
   'allow-key-for': { type: 'string' },
   scripts: { type: 'string' },
@@ -121,9 +122,13 @@ Usage:
       Traces go to --trace FILE (default traces/RUN.jsonl); Ctrl-C stops a turn.
   skillbridge trace FILE [--json]
       Print a recorded run readably.
-  skillbridge bench sim [--scene S] [--quick] [--json]
+  skillbridge bench sim [--scene S|reference] [--quick] [--in-process] [--json]
       Simulation benchmark: real-time factor (full and bare Rapier), pick-and-place
-      wall time, perception latency, snapshot/restore, peak memory.
+      wall time, perception latency, snapshot/restore, peak memory of a fresh process
+      per scene; the anchors' reference scene with the scalar and SIMD Rapier builds.
+  skillbridge bench cli [--quick] [--json]
+      Command-line start-up: wall time and peak memory of "scenes" and one "call",
+      medians of fresh processes, with "node -e 0" as the floor.
   skillbridge bench app [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.
