@@ -9,6 +9,7 @@ export const RobotForm = z.discriminatedUnion('kind', [SimForm]);
 export type RobotForm = z.input<typeof RobotForm>;
 
 export type AnyOpenedRobot = OpenedSimRobot;
+export type { SimControl } from './sim/control';
 
 export const ROBOT_SOURCES = [simSource] as const;
 

@@ -50,11 +50,13 @@ export class RunController {
   /** Stops this run when an outer signal aborts (a host's own cancellation). */
   follow(signal: AbortSignal | undefined, message = 'stopped by the caller'): () => void {
     if (!signal) return () => undefined;
+    // A parent run's Stop carries its cause (a time limit stays a time limit in the flows below it).
+    const cause = (): string | StopCause => (signal.reason instanceof StopError ? signal.reason.stopCause : message);
     if (signal.aborted) {
-      this.stop(message);
+      this.stop(cause());
       return () => undefined;
     }
-    const on = () => this.stop(message);
+    const on = () => this.stop(cause());
     signal.addEventListener('abort', on, { once: true });
     return () => signal.removeEventListener('abort', on);
   }

@@ -46,6 +46,7 @@ describe('runFlow', () => {
       'end',
     ]);
     expect(events.map((e) => e.type)).toEqual([
+      'history',
       'iteration',
       'assistant',
       'tool_start',
@@ -54,6 +55,7 @@ describe('runFlow', () => {
       'text',
       'assistant',
       'final',
+      'end',
     ]);
     expectValidHistory(r.messages);
   });

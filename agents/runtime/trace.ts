@@ -30,6 +30,7 @@ export const TOOL_STATUSES = [
   'rejected',
   'denied',
   'stopped',
+  'preempted',
 ] as const;
 export type ToolStatus = (typeof TOOL_STATUSES)[number];
 
@@ -52,7 +53,11 @@ export const TraceHeaderSchema = z.object({
 export type TraceHeader = z.infer<typeof TraceHeaderSchema>;
 
 // Events are what the runtime reports; records are events stamped with time.
+// `stage` is the path of the flow that produced a record ("planner/executor");
+// absent for a single-loop workflow's flow and in traces written before stages.
+const stage = { stage: z.string().optional() };
 const MessageEvent = z.object({
+  ...stage,
   type: z.literal('message'),
   role: z.enum(['system', 'user', 'assistant']),
   content: z.string().nullable(),
@@ -65,13 +70,17 @@ const MessageEvent = z.object({
   usage: UsageSchema.optional(),
 });
 const ToolCallEvent = z.object({
+  ...stage,
   type: z.literal('tool_call'),
   id: z.string(),
   name: z.string(),
   arguments: z.string(),
   iteration: z.number(),
+  /** The call that made this one: a sandboxed program's API calls name the call that ran the program. */
+  parent: z.string().optional(),
 });
 const ToolResultEvent = z.object({
+  ...stage,
   type: z.literal('tool_result'),
   id: z.string(),
   name: z.string(),
@@ -82,8 +91,10 @@ const ToolResultEvent = z.object({
   error: z.string().optional(),
   durationMs: z.number(),
   data: z.unknown().optional(),
+  parent: z.string().optional(),
 });
 const WarningEvent = z.object({
+  ...stage,
   type: z.literal('warning'),
   code: z.enum(WARNING_CODES),
   message: z.string(),
@@ -93,6 +104,7 @@ const WarningEvent = z.object({
   iteration: z.number(),
 });
 const ApprovalEvent = z.object({
+  ...stage,
   type: z.literal('approval'),
   id: z.string(),
   tool: z.string(),
@@ -101,11 +113,38 @@ const ApprovalEvent = z.object({
   note: z.string().optional(),
   waitedMs: z.number().optional(),
 });
-const StopEvent = z.object({ type: z.literal('stop'), reason: z.enum(['user', 'time_limit']), message: z.string() });
-const RouteEvent = z.object({ type: z.literal('route'), route: z.string(), usage: UsageSchema.optional() });
-const FinalEvent = z.object({ type: z.literal('final'), answer: z.string() });
-const ErrorEvent = z.object({ type: z.literal('error'), message: z.string(), kind: z.string().optional(), where: z.string().optional() });
+const StopEvent = z.object({ ...stage, type: z.literal('stop'), reason: z.enum(['user', 'time_limit']), message: z.string() });
+const RouteEvent = z.object({ ...stage, type: z.literal('route'), route: z.string(), usage: UsageSchema.optional() });
+const FinalEvent = z.object({ ...stage, type: z.literal('final'), answer: z.string() });
+/** The model request was retried (rate limit, server error, dropped stream). */
+const RetryEvent = z.object({
+  ...stage,
+  type: z.literal('retry'),
+  iteration: z.number(),
+  attempt: z.number(),
+  delayMs: z.number(),
+  reason: z.string(),
+});
+/** A workflow's own step: a hand-off, a critic's verdict, a preemption. */
+const NoteEvent = z.object({ ...stage, type: z.literal('note'), text: z.string(), data: z.unknown().optional() });
+/** The workflow asked the person, and what came back. */
+const AskEvent = z.object({ ...stage, type: z.literal('ask'), id: z.string(), question: z.string() });
+const AnswerEvent = z.object({
+  ...stage,
+  type: z.literal('answer'),
+  id: z.string(),
+  answer: z.string(),
+  by: z.enum(['person', 'simulated', 'none']),
+});
+const ErrorEvent = z.object({
+  ...stage,
+  type: z.literal('error'),
+  message: z.string(),
+  kind: z.string().optional(),
+  where: z.string().optional(),
+});
 const EndEvent = z.object({
+  ...stage,
   type: z.literal('end'),
   reason: z.enum(['final', 'time_limit', 'max_iterations', 'stopped', 'model_error']),
   iterations: z.number(),
@@ -125,6 +164,10 @@ const EVENT_SCHEMAS = [
   FinalEvent,
   ErrorEvent,
   EndEvent,
+  RetryEvent,
+  NoteEvent,
+  AskEvent,
+  AnswerEvent,
 ] as const;
 export const TraceEventSchema = z.discriminatedUnion('type', EVENT_SCHEMAS);
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
@@ -141,6 +184,10 @@ export const TraceRecordSchema = z.discriminatedUnion('type', [
   FinalEvent.extend(Stamp),
   ErrorEvent.extend(Stamp),
   EndEvent.extend(Stamp),
+  RetryEvent.extend(Stamp),
+  NoteEvent.extend(Stamp),
+  AskEvent.extend(Stamp),
+  AnswerEvent.extend(Stamp),
 ]);
 export type TraceRecord = z.infer<typeof TraceRecordSchema>;
 export type TraceLine = TraceHeader | TraceRecord;
@@ -320,6 +367,10 @@ export interface ReadTrace {
   records: TraceRecord[];
   /** The last line, cut off mid-write (a crash): it is left out and reported here. */
   truncated?: { line: number; text: string };
+  /** Lines in the middle that could not be read (corrupt, or not a record): left out, the rest is read. */
+  skipped?: Array<{ line: number; reason: string }>;
+  /** No `end` record: the run was cut off (the process was killed or crashed) or is still going. */
+  unfinished?: boolean;
 }
 
 export function readTrace(path: string): ReadTrace {
@@ -328,34 +379,59 @@ export function readTrace(path: string): ReadTrace {
 
 /** Parses JSONL trace text; throws TraceFormatError naming the line of a bad record. */
 export function parseTrace(text: string, name = 'trace'): ReadTrace {
-  const lines = text.split('\n');
+  // A UTF-8 BOM (editors on Windows add one) and CRLF line ends are not errors.
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
   const endsClean = text.endsWith('\n');
   if (endsClean) lines.pop();
   let truncated: ReadTrace['truncated'];
-  const parsed: unknown[] = [];
-  lines.forEach((raw, i) => {
+  const skipped: NonNullable<ReadTrace['skipped']> = [];
+  const parsed: Array<{ line: number; value: unknown }> = [];
+  lines.forEach((rawLine, i) => {
     const n = i + 1;
+    const raw = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     if (!raw.trim()) {
-      if (n === lines.length) return;
-      throw new TraceFormatError(`${name}:${n}: empty line`, n);
+      if (n < lines.length) skipped.push({ line: n, reason: 'empty line' });
+      return;
     }
     try {
-      parsed.push(JSON.parse(raw));
+      parsed.push({ line: n, value: JSON.parse(raw) });
     } catch {
-      // Only the final line may be cut off: records are written whole, one per line.
+      // The final line may be cut off mid-write (a crash); one in the middle is damage, left out and reported.
       if (n === lines.length && !endsClean) truncated = { line: n, text: raw };
-      else throw new TraceFormatError(`${name}:${n}: not valid JSON: ${raw.slice(0, 80)}`, n);
+      else skipped.push({ line: n, reason: `not valid JSON: ${raw.slice(0, 60)}` });
     }
   });
-  if (!parsed.length) throw new TraceFormatError(`${name}:1: no header line (the file is empty or cut off)`, 1);
-  const h = TraceHeaderSchema.safeParse(parsed[0]);
-  if (!h.success) throw new TraceFormatError(`${name}:1: not a trace header: ${issues(h.error)}`, 1);
-  const records = parsed.slice(1).map((value, i) => {
+  const first = parsed[0];
+  if (!first) throw new TraceFormatError(`${name}:1: no header line (the file is empty or cut off)`, 1);
+  const h = TraceHeaderSchema.safeParse(first.value);
+  if (!h.success) throw new TraceFormatError(`${name}:${first.line}: not a trace header: ${issues(h.error)}`, first.line);
+  const records: TraceRecord[] = [];
+  for (const { line, value } of parsed.slice(1)) {
     const r = TraceRecordSchema.safeParse(value);
-    if (!r.success) throw new TraceFormatError(`${name}:${i + 2}: bad record: ${issues(r.error)}`, i + 2);
-    return r.data;
-  });
-  return { header: h.data, records, ...(truncated ? { truncated } : {}) };
+    if (r.success) records.push(r.data);
+    else skipped.push({ line, reason: `bad record: ${issues(r.error).slice(0, 200)}` });
+  }
+  skipped.sort((a, b) => a.line - b.line);
+  const unfinished = !records.some((r) => r.type === 'end');
+  return {
+    header: h.data,
+    records,
+    ...(truncated ? { truncated } : {}),
+    ...(skipped.length ? { skipped } : {}),
+    ...(unfinished ? { unfinished } : {}),
+  };
+}
+
+/** What a reader should be told about a trace besides its records (cut off, damaged lines), one line each. */
+export function traceNotes(t: ReadTrace): string[] {
+  const out: string[] = [];
+  for (const sk of t.skipped ?? []) out.push(`line ${sk.line} was left out: ${sk.reason}`);
+  if (t.truncated) out.push(`line ${t.truncated.line} was cut off mid-write and is not shown`);
+  if (t.unfinished)
+    out.push(
+      'the run has no end record: it was cut off (the process was killed or crashed) or is still going; what it did up to then is shown',
+    );
+  return out;
 }
 
 function issues(e: z.ZodError): string {
@@ -374,12 +450,9 @@ export function formatTrace(trace: ReadTrace | readonly TraceLine[]): string {
       out.push(`${parts.join('  ')}  (skillbridge ${l.versions.skillbridge}, node ${l.versions.node})`);
       continue;
     }
-    out.push(`${clock(l.elapsedMs)} ${describe(l)}`);
+    out.push(`${clock(l.elapsedMs)} ${l.stage ? `[${l.stage}] ` : ''}${describe(l)}`);
   }
-  if (!Array.isArray(trace) && (trace as ReadTrace).truncated) {
-    const t = (trace as ReadTrace).truncated!;
-    out.push(`(line ${t.line} was cut off mid-write and is not shown)`);
-  }
+  if (!Array.isArray(trace)) for (const note of traceNotes(trace as ReadTrace)) out.push(`(${note})`);
   return out.join('\n');
 }
 
@@ -401,9 +474,9 @@ function describe(r: TraceRecord): string {
       return `${who}: ${thought}${indent(r.content?.trim() || '(no text)')}${calls}${usage}`;
     }
     case 'tool_call':
-      return `→ ${r.name} ${r.arguments || '{}'}  #${r.id}`;
+      return `${r.parent ? '  ' : ''}→ ${r.name} ${r.arguments || '{}'}  #${r.id}`;
     case 'tool_result':
-      return `← ${r.name} ${r.status} in ${r.durationMs} ms: ${indent(r.result ?? r.error ?? '')}`;
+      return `${r.parent ? '  ' : ''}← ${r.name} ${r.status} in ${r.durationMs} ms: ${indent(r.result ?? r.error ?? '')}`;
     case 'warning':
       return `! ${r.code}: ${indent(r.message)}`;
     case 'approval':
@@ -418,5 +491,13 @@ function describe(r: TraceRecord): string {
       return `error${r.where ? ` in ${r.where}` : ''}${r.kind ? ` (${r.kind})` : ''}: ${r.message}`;
     case 'end':
       return `end: ${r.reason} after ${r.iterations} iteration(s), ${r.toolCalls} tool call(s), ${r.usage.totalTokens} tokens, ${(r.durationMs / 1000).toFixed(2)} s`;
+    case 'retry':
+      return `(retry ${r.attempt} in ${Math.round(r.delayMs)} ms: ${r.reason})`;
+    case 'note':
+      return `note: ${indent(r.text)}`;
+    case 'ask':
+      return `ask the person: ${indent(r.question)}`;
+    case 'answer':
+      return `answer (${r.by}): ${indent(r.answer)}`;
   }
 }

@@ -6,8 +6,8 @@ import type { CompletionRequest } from '../models/model';
 import { createOpenAICompatibleModel } from '../models/openai-compatible';
 import { type ScriptedTurn, fromFunction } from '../models/scripted';
 import { openSimRobot } from '../../robot/sim/open';
-import type { FlowEvent } from '../runtime/flow';
-import { Session } from '../runtime/session';
+import type { FlowEvent } from '../runtime/events';
+import { Conversation } from '../runtime/conversation';
 import { createWorkflow } from './index';
 
 const call = (name: string, args: Record<string, unknown> = {}, id = `c_${name}`): ScriptedTurn => ({
@@ -33,7 +33,7 @@ describe('rtw/hierarchical (MAYA)', () => {
       if (!done.includes('put_lemon_1_in_bowl_1')) return call('put_lemon_1_in_bowl_1');
       return { content: 'The lemon is in the bowl.' };
     });
-    const session = new Session({ model, robot, workflow: await createWorkflow('rtw/hierarchical', robot) });
+    const session = new Conversation({ model, robot, workflow: await createWorkflow('rtw/hierarchical', robot) });
     const r = await session.send('put the lemon in the bowl');
     expect(r.reason).toBe('final');
     expect(r.final).toBe('The lemon is in the bowl.');
@@ -52,7 +52,7 @@ describe('rtw/hierarchical (MAYA)', () => {
       tools = offered(req);
       return turn === 1 ? call('list_available_tasks') : { content: 'I can pick fruit.' };
     });
-    const session = new Session({ model, robot, workflow: await createWorkflow('rtw/hierarchical', robot) });
+    const session = new Conversation({ model, robot, workflow: await createWorkflow('rtw/hierarchical', robot) });
     const r = await session.send('what can you do?');
     expect(r.final).toBe('I can pick fruit.');
     expect(tools).toEqual(expect.arrayContaining(['explain_safety_features', 'list_available_tasks', 'why_no_objects_or_tasks']));
@@ -79,7 +79,7 @@ describe('rtw/basic (TORO)', () => {
       expect(req.messages.some((m) => m.role === 'user' && m.content === 'step forward')).toBe(true);
       return { content: 'I am Mobipick.' };
     });
-    const session = new Session({ model, robot, workflow: await createWorkflow('rtw/basic', robot), onEvent: (e) => events.push(e) });
+    const session = new Conversation({ model, robot, workflow: await createWorkflow('rtw/basic', robot), onEvent: (e) => events.push(e) });
     const r = await session.send('step forward');
     expect(r.final).toBe('Stepped 10 cm.');
     const ends = events.filter((e): e is Extract<FlowEvent, { type: 'tool_end' }> => e.type === 'tool_end');
@@ -115,7 +115,7 @@ describe('rtw/world-model (AIMM)', () => {
         return call('retrieve_nodes', { node_type: 'lemon', return_attribute: 'mass_kg' });
       return { content: 'lemon_1 weighs 0.1 kg.' };
     });
-    const session = new Session({ model, robot, workflow: await createWorkflow('rtw/world-model', robot) });
+    const session = new Conversation({ model, robot, workflow: await createWorkflow('rtw/world-model', robot) });
     const r = await session.send('how heavy are the lemons?');
     expect(r.final).toMatch(/lemon_1/);
     expect(offers[0]).toEqual(expect.arrayContaining(['get_object_poses', 'request_query_tools']));
@@ -146,7 +146,7 @@ describe('rtw/world-model (AIMM), after a warning', () => {
         };
       return { content: 'lemon_1 weighs 0.1 kg.' };
     });
-    const session = new Session({ model, robot, workflow: await createWorkflow('rtw/world-model', robot) });
+    const session = new Conversation({ model, robot, workflow: await createWorkflow('rtw/world-model', robot) });
     const r = await session.send('how heavy are the lemons?');
     expect(r.warnings.map((w) => w.code)).toEqual(['made_up_tool_response']);
     expect(offers[1]).toContain('retrieve_nodes');
@@ -165,7 +165,7 @@ describe('through the real openai client', () => {
     try {
       const robot = await openSimRobot('tabletop/fruits');
       const model = createOpenAICompatibleModel({ id: 'test', baseURL: server.url, model: 'test-model', stream: true });
-      const session = new Session({ model, robot, workflow: await createWorkflow('rtw/hierarchical', robot) });
+      const session = new Conversation({ model, robot, workflow: await createWorkflow('rtw/hierarchical', robot) });
       const r = await session.send('pick the peach');
       expect(r.final).toBe('Picked the peach.');
       expect(await robot.perception.holding()).toBe('peach_1');

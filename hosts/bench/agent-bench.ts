@@ -11,13 +11,15 @@ import { createOpenAICompatibleModel } from '../../agents/models/openai-compatib
 import { fromFunction } from '../../agents/models/scripted';
 import { openSimRobot } from '../../robot/sim/open';
 import type { Robot } from '../../robot/robot';
-import { Session } from '../../agents/runtime/session';
+import { Conversation } from '../../agents/runtime/conversation';
+import { loopWorkflow } from '../../agents/workflows/kit/loop';
 import { JsonlSink, Trace } from '../../agents/runtime/trace';
 import type { Tool } from '../../agents/tools/tool';
 import { buildToolSet } from '../../agents/tools/sets';
 import { round } from '../../sim/math';
 import { Worker } from 'node:worker_threads';
 import type { ScriptStep } from '../../test/support/openai-server';
+import { benchTextParse, type TextParseRow } from './text-parse-bench';
 
 export interface Dist {
   median: number;
@@ -41,6 +43,8 @@ export interface AgentBenchResult {
   runs: AgentRunBench[];
   toolDispatchMs: { validateOnly: Dist; cheapTool: Dist; invalidArgs: Dist };
   traceWriteUs: { perRecord: Dist; recordsPerSecond: number };
+  /** The text-tool-call parser on adversarial replies. */
+  textParse: TextParseRow[];
 }
 
 const now = () => performance.now();
@@ -103,17 +107,17 @@ async function runSession(
 ): Promise<{ bench: AgentRunBench; overheads: number[] }> {
   const clock = new Clock();
   const tools = (await buildToolSet('alrm', robot)).list().map((t) => timedTool(t, clock));
-  const session = new Session({
+  const session = new Conversation({
     model: timedModel(model, clock),
     robot,
-    workflow: {
+    workflow: loopWorkflow({
       id: 'bench',
       title: 'bench',
       description: 'bench',
       systemPrompt: () => 'You are a benchmark.',
       tools: () => tools,
       limits: { timeLimitMs: null },
-    },
+    }),
     traceDir,
   });
   const overheads: number[] = [];
@@ -243,6 +247,8 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
     }
     const total = now() - t0;
     trace.close();
+    const textParse = benchTextParse(opts.quick ? { quick: true } : {});
+    say(`text-tool-call parser: ${Math.max(...textParse.map((r) => r.parseMs))} ms worst parse`);
     return {
       node: process.version,
       cpus: (await import('node:os')).cpus().length,
@@ -251,6 +257,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
       runs,
       toolDispatchMs: { validateOnly: dist(validate), cheapTool: dist(cheapT), invalidArgs: dist(invalid) },
       traceWriteUs: { perRecord: dist(per), recordsPerSecond: Math.round((n * 1000) / total) },
+      textParse,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

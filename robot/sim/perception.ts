@@ -130,6 +130,11 @@ export function beliefPerception(sim: SimWorld): Perception {
       if (loc) return { position: loc.pose.position, yawDeg: loc.pose.yaw };
       return undefined;
     },
+    // The robot knows where it stands (its localisation).
+    basePose: async () => {
+      const b = sim.body.basePose;
+      return { position: toTuple(roundV(b.p)), yawDeg: round(deg(yawOf(b.q)), 2) };
+    },
     referencePoint: async (name) => {
       look(sim);
       const r = referencePoint(sim, name, (n) => {

@@ -4,9 +4,10 @@
 // a closed fridge is seen, pick_<x> per visible pickable x), so one tool runs
 // per iteration: the next one may no longer exist.
 import type { Robot } from '../../../robot/robot';
-import type { Workflow } from '../../runtime/session';
+import type { Workflow } from '../../runtime/workflow';
 import { mayaInformationTools, mayaTaskTools } from '../../tools/sets/rtw';
 import { classifyWith } from '../classify';
+import { loopWorkflow } from '../kit/loop';
 import { ANSWER_RULES, robotContext } from '../prompt';
 
 export const MAYA_CATEGORIES = [
@@ -15,7 +16,7 @@ export const MAYA_CATEGORIES = [
 ] as const;
 
 export function rtwHierarchical(): Workflow {
-  return {
+  return loopWorkflow({
     id: 'rtw/hierarchical',
     title: 'Robotic Tool Workflow: hierarchical (MAYA)',
     description:
@@ -26,5 +27,5 @@ export function rtwHierarchical(): Workflow {
     classify: ({ model, messages, signal }) =>
       classifyWith(model, messages, MAYA_CATEGORIES, 'You route requests for an assistive robot.', signal),
     tools: (ctx) => (ctx.route === 'task' ? mayaTaskTools(ctx.robot) : mayaInformationTools(ctx.robot)),
-  };
+  });
 }

@@ -3,11 +3,12 @@
 // setters (write); when neither suffices it asks for the guarded query
 // templates, which are checked against the world model's schema.
 import type { Robot } from '../../../robot/robot';
-import type { Workflow, WorkflowContext } from '../../runtime/session';
+import type { Workflow, WorkflowContext } from '../../runtime/workflow';
 import { WORLD_MODEL_QUERIES, requestQueryTools } from '../../tools/sets/rtw';
 import { WORLD_MODEL_ACCESSORS } from '../../tools/sets/world-model';
 import type { Tool } from '../../tools/tool';
 import { classifyWith } from '../classify';
+import { loopWorkflow } from '../kit/loop';
 import { ANSWER_RULES, robotContext } from '../prompt';
 
 export const AIMM_CATEGORIES = [
@@ -26,7 +27,7 @@ function queriesUnlocked(ctx: WorkflowContext): boolean {
 }
 
 export function rtwWorldModel(): Workflow {
-  return {
+  return loopWorkflow({
     id: 'rtw/world-model',
     title: 'Robotic Tool Workflow: world model (AIMM)',
     description: 'Getters or setters of the world model, chosen by a classify step; guarded query templates when they do not suffice.',
@@ -39,5 +40,5 @@ export function rtwWorldModel(): Workflow {
       if (queriesUnlocked(ctx)) return [...WORLD_MODEL_QUERIES, ...GETTERS];
       return [...(ctx.route === 'setter' ? SETTERS : GETTERS), requestQueryTools];
     },
-  };
+  });
 }

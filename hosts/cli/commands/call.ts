@@ -7,7 +7,7 @@ import { openSim } from '../../../robot/sim/open';
 import type { ToolRegistry } from '../../../agents/tools/registry';
 import { buildToolSet, setsFor } from '../../../agents/tools/sets';
 import type { Tool, ToolContext } from '../../../agents/tools/tool';
-import { didYouMean } from '../../../scenes/validation';
+import { didYouMean } from '../../../base/did-you-mean';
 import { type Parsed, UsageError, intFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { parseNoise } from '../noise';
@@ -63,7 +63,8 @@ async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A UTF-8 BOM (Windows editors add one) is not part of the JSON.
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     throw new UsageError(`--script ${path} is not valid JSON: ${(e as Error).message}`);
   }

@@ -1,0 +1,97 @@
+// The conversation service: one call opens a conversation from a robot (an open
+// one, or a source to open: a scene today, an HTTP or rosbridge robot next), a
+// workflow, a tool set, a model spec, approval, limits and trace sinks. Every
+// host uses it — the CLI's run, the app's worker, the benchmarks, and next the
+// evaluation runner, the MCP server and the robot API — so they cannot drift.
+import type { Robot } from '../robot/robot';
+import { RobotSourceError } from '../robot/source';
+import { type RobotForm, type SimControl, openRobot } from '../robot/sources';
+import { ModelError, type Model } from './models/model';
+import { type SecretLookup, createModel } from './models/spec';
+import { Conversation, type ConversationOptions } from './runtime/conversation';
+import type { Workflow } from './runtime/workflow';
+import { UnknownToolSetError } from './tools/sets';
+import { UnknownWorkflowError, createWorkflow } from './workflows';
+
+/** What a conversation is opened from: the Conversation's options, with ids and specs where it takes objects. */
+export interface ConversationSpec extends Omit<ConversationOptions, 'robot' | 'workflow' | 'model' | 'openRobot' | 'id'> {
+  /** An open robot (the app's world), or the connection form of a robot to open. */
+  robot: Robot | RobotForm;
+  /** A workflow id (see `skillbridge workflows`), or a workflow object (tests, benchmarks). */
+  workflow: string | Workflow;
+  /** The tool set for workflows that take one (flat, rtw/basic); default the scene's. */
+  toolSet?: string;
+  /** A model spec ("ollama:qwen3:8b", "scripted:FILE"…), or a model object. */
+  model: string | Model;
+  env?: Readonly<Record<string, string | undefined>>;
+  secrets?: SecretLookup;
+}
+
+export interface OpenConversation {
+  conversation: Conversation;
+  robot: Robot;
+  /** The simulator's handle, when the service opened a simulated robot. */
+  sim: SimControl | undefined;
+  /** Closes the robot if the service opened it. */
+  close(): Promise<void>;
+}
+
+/** A setting that cannot be used; `field` names it for a one-line message. */
+export class ConversationSpecError extends Error {
+  override name = 'ConversationSpecError';
+  constructor(
+    readonly field: 'robot' | 'workflow' | 'toolSet' | 'model',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function isRobot(r: Robot | RobotForm): r is Robot {
+  return typeof (r as Robot).has === 'function';
+}
+
+export async function openConversation(spec: ConversationSpec): Promise<OpenConversation> {
+  // The model first: a bad spec should not cost a world build.
+  let model: Model;
+  try {
+    model =
+      typeof spec.model === 'string'
+        ? createModel(spec.model, { ...(spec.env ? { env: spec.env } : {}), ...(spec.secrets ? { secrets: spec.secrets } : {}) })
+        : spec.model;
+  } catch (e) {
+    if (e instanceof ModelError) throw new ConversationSpecError('model', e.message);
+    throw e;
+  }
+  let robot: Robot;
+  let sim: SimControl | undefined;
+  let close = async (): Promise<void> => undefined;
+  if (isRobot(spec.robot)) {
+    robot = spec.robot;
+  } else {
+    try {
+      const opened = await openRobot(spec.robot);
+      robot = opened.robot;
+      sim = opened.sim;
+      close = () => opened.close();
+    } catch (e) {
+      if (e instanceof RobotSourceError) throw new ConversationSpecError('robot', e.message);
+      throw e;
+    }
+  }
+  let workflow: Workflow;
+  try {
+    workflow =
+      typeof spec.workflow === 'string'
+        ? await createWorkflow(spec.workflow, robot, spec.toolSet ? { toolSet: spec.toolSet } : {})
+        : spec.workflow;
+  } catch (e) {
+    await close();
+    if (e instanceof UnknownWorkflowError) throw new ConversationSpecError('workflow', e.message);
+    if (e instanceof UnknownToolSetError) throw new ConversationSpecError('toolSet', e.message);
+    throw e;
+  }
+  const { robot: _r, workflow: _w, toolSet: _t, model: _m, env: _e, secrets: _s, ...options } = spec;
+  const conversation = new Conversation({ ...options, model, robot, workflow });
+  return { conversation, robot, sim, close };
+}

@@ -1,0 +1,92 @@
+// One event stream per run. Every flow (the main loop, a planner, an executor, a
+// critic) reports what happens as events; the trace, the CLI printer, the app's
+// run panel and tests are subscribers. Each event carries the stage path of the
+// flow that produced it ("planner", "planner/executor"), so a multi-agent turn
+// reads as a tree.
+import type { AssistantMessage, ChatMessage, Usage } from '../models/model';
+import type { StopCause } from './controller';
+import type { ToolStatus, WarningCode } from './trace';
+
+export type FlowReason = 'final' | 'time_limit' | 'max_iterations' | 'stopped' | 'model_error';
+
+type Body =
+  /** The conversation a flow starts from; messages before `newFrom` are from earlier turns. */
+  | { type: 'history'; messages: readonly ChatMessage[]; newFrom: number }
+  | { type: 'iteration'; iteration: number; tools: string[] }
+  | { type: 'route'; route: string; usage?: Usage }
+  | { type: 'text'; iteration: number; delta: string }
+  | { type: 'reasoning'; iteration: number; delta: string }
+  | { type: 'retry'; iteration: number; attempt: number; delayMs: number; reason: string }
+  | { type: 'assistant'; iteration: number; message: AssistantMessage; usage?: Usage; reasoning?: string }
+  /** `parent`: the call that made this one (a program's API call inside run_program). */
+  | { type: 'tool_start'; iteration: number; id: string; name: string; arguments: string; parent?: string }
+  | {
+      type: 'approval';
+      iteration: number;
+      id: string;
+      name: string;
+      args: unknown;
+      decision: 'approved' | 'rejected' | 'denied';
+      note?: string;
+      waitedMs?: number;
+    }
+  | {
+      type: 'tool_end';
+      iteration: number;
+      id: string;
+      name: string;
+      ok: boolean;
+      status: ToolStatus;
+      content: string;
+      durationMs: number;
+      data?: unknown;
+      parent?: string;
+    }
+  | { type: 'warning'; iteration: number; code: WarningCode; message: string; toolCallId?: string }
+  | { type: 'stop'; cause: StopCause }
+  | { type: 'final'; answer: string }
+  | { type: 'error'; message: string; kind?: string; where?: string }
+  | { type: 'end'; reason: FlowReason; iterations: number; toolCalls: number; usage: Usage; durationMs: number }
+  /** A workflow's own step: a hand-off, a critic's verdict, a preemption. */
+  | { type: 'note'; text: string; data?: unknown }
+  /** The workflow asked the person; `answer` follows. */
+  | { type: 'ask'; id: string; question: string }
+  | { type: 'answer'; id: string; answer: string; by: 'person' | 'simulated' | 'none' };
+
+export type FlowEvent = Body & { stage: string };
+export type FlowEventBody = Body;
+
+export type FlowListener = (event: FlowEvent) => void;
+
+/** Fans events out to listeners; a listener that throws is reported once and kept away from the run. */
+export class EventStream {
+  private readonly listeners = new Set<FlowListener>();
+
+  subscribe(listener: FlowListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: FlowEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch (err) {
+        // A UI bug must not break the robot's run; leave a note for the other listeners (the trace).
+        this.listeners.delete(l);
+        const text = `an event listener failed and was removed: ${err instanceof Error ? err.message : String(err)}`;
+        this.emit({ type: 'error', stage: event.stage, message: text, where: 'listener' });
+      }
+    }
+  }
+
+  /** An emitter bound to one stage. */
+  at(stage: string): (body: Body) => void {
+    return (body) => this.emit({ ...body, stage } as FlowEvent);
+  }
+}
+
+/** Joins stage paths: "" + "planner" = "planner"; "planner" + "executor" = "planner/executor". */
+export function childStage(parent: string, stage: string): string {
+  return parent ? `${parent}/${stage}` : stage;
+}

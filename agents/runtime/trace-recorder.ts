@@ -1,0 +1,146 @@
+// The trace as a subscriber: turns a run's events into trace records. Streaming
+// deltas (text, reasoning) and iteration markers are for live views only; the
+// records keep the whole messages. Earlier turns' messages are stamped once and
+// reused, so a long conversation re-writes its history into each run's trace
+// without re-serialising it.
+import type { ChatMessage } from '../models/model';
+import type { EventStream, FlowEvent } from './events';
+import type { Trace, TraceEvent } from './trace';
+
+const PRIOR_RECORDS = new WeakMap<ChatMessage, TraceEvent>();
+
+function priorRecord(m: ChatMessage, event: TraceEvent): TraceEvent {
+  let rec = PRIOR_RECORDS.get(m);
+  if (!rec) {
+    rec = { ...event, prior: true, t: new Date().toISOString(), elapsedMs: 0 } as unknown as TraceEvent;
+    PRIOR_RECORDS.set(m, rec);
+  }
+  return rec;
+}
+
+/** The trace record(s) for one event; none for live-only events. */
+export function toRecords(e: FlowEvent): TraceEvent[] {
+  const stage = e.stage ? { stage: e.stage } : {};
+  switch (e.type) {
+    case 'history':
+      return e.messages.flatMap((m, i): TraceEvent[] => {
+        if (m.role === 'tool') return []; // earlier tool results are in earlier traces
+        const event: TraceEvent = {
+          type: 'message',
+          role: m.role,
+          content: m.content ?? null,
+          ...(m.role === 'assistant' && m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
+          ...stage,
+        };
+        return [i < e.newFrom ? priorRecord(m, event) : event];
+      });
+    case 'assistant':
+      return [
+        {
+          type: 'message',
+          role: 'assistant',
+          content: e.message.content ?? null,
+          ...(e.message.tool_calls?.length ? { tool_calls: e.message.tool_calls } : {}),
+          ...(e.reasoning ? { reasoning: e.reasoning } : {}),
+          iteration: e.iteration,
+          ...(e.usage ? { usage: e.usage } : {}),
+          ...stage,
+        },
+      ];
+    case 'route':
+      return [{ type: 'route', route: e.route, ...(e.usage ? { usage: e.usage } : {}), ...stage }];
+    case 'retry':
+      return [{ type: 'retry', iteration: e.iteration, attempt: e.attempt, delayMs: e.delayMs, reason: e.reason, ...stage }];
+    case 'tool_start':
+      return [
+        {
+          type: 'tool_call',
+          id: e.id,
+          name: e.name,
+          arguments: e.arguments,
+          iteration: e.iteration,
+          ...(e.parent ? { parent: e.parent } : {}),
+          ...stage,
+        },
+      ];
+    case 'tool_end':
+      return [
+        {
+          type: 'tool_result',
+          id: e.id,
+          name: e.name,
+          ok: e.ok,
+          status: e.status,
+          ...(e.ok ? { result: e.content } : { error: e.content }),
+          durationMs: e.durationMs,
+          ...(e.data !== undefined ? { data: e.data } : {}),
+          ...(e.parent ? { parent: e.parent } : {}),
+          ...stage,
+        },
+      ];
+    case 'approval':
+      return [
+        {
+          type: 'approval',
+          id: e.id,
+          tool: e.name,
+          args: e.args,
+          decision: e.decision,
+          ...(e.note !== undefined ? { note: e.note } : {}),
+          ...(e.waitedMs !== undefined ? { waitedMs: e.waitedMs } : {}),
+          ...stage,
+        },
+      ];
+    case 'warning':
+      return [
+        {
+          type: 'warning',
+          code: e.code,
+          message: e.message,
+          via: e.toolCallId ? 'tool' : 'user',
+          iteration: e.iteration,
+          ...(e.toolCallId ? { toolCallId: e.toolCallId } : {}),
+          ...stage,
+        },
+      ];
+    case 'stop':
+      return [{ type: 'stop', reason: e.cause.kind, message: e.cause.message, ...stage }];
+    case 'final':
+      return [{ type: 'final', answer: e.answer, ...stage }];
+    case 'error':
+      return [{ type: 'error', message: e.message, ...(e.kind ? { kind: e.kind } : {}), ...(e.where ? { where: e.where } : {}), ...stage }];
+    case 'end':
+      return [
+        {
+          type: 'end',
+          reason: e.reason,
+          iterations: e.iterations,
+          toolCalls: e.toolCalls,
+          usage: e.usage,
+          durationMs: e.durationMs,
+          ...stage,
+        },
+      ];
+    case 'note':
+      return [{ type: 'note', text: e.text, ...(e.data !== undefined ? { data: e.data } : {}), ...stage }];
+    case 'ask':
+      return [{ type: 'ask', id: e.id, question: e.question, ...stage }];
+    case 'answer':
+      return [{ type: 'answer', id: e.id, answer: e.answer, by: e.by, ...stage }];
+    case 'iteration':
+    case 'text':
+    case 'reasoning':
+      return [];
+  }
+}
+
+/** Subscribes a trace to a run's events (those `filter` keeps); returns the unsubscribe. */
+export function recordEvents(events: EventStream, trace: Trace, filter: (e: FlowEvent) => boolean = () => true): () => void {
+  return events.subscribe((e) => {
+    if (!filter(e)) return;
+    const recs = toRecords(e);
+    // The history goes in one write (and keeps earlier turns' stamps); other events are one record each.
+    if (e.type === 'history') trace.recordMany(recs);
+    else for (const r of recs) trace.record(r);
+  });
+}
