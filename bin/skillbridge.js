@@ -7,9 +7,10 @@ import v8 from 'node:v8';
 // Rapier runs as WebAssembly. V8's optimising tier about doubles the time of a
 // one-shot `call` and adds ~55 MB (`bench cli` measures both); the baseline tier
 // starts at once and is fast enough for one-shot commands and for the app. The
-// physics and agent benchmarks keep the optimising tier; `bench app` measures the
+// physics and agent benchmarks and the long-running truth audit keep the optimising tier; `bench app` measures the
 // app as `serve` runs it (SKILLBRIDGE_WASM_OPTIMIZE=1 forces the optimising tier everywhere).
-const optimise = process.env.SKILLBRIDGE_WASM_OPTIMIZE || (process.argv[2] === 'bench' && process.argv[3] !== 'app');
+const optimise =
+  process.env.SKILLBRIDGE_WASM_OPTIMIZE || (process.argv[2] === 'bench' && process.argv[3] !== 'app') || process.argv[2] === 'audit';
 if (!optimise) v8.setFlagsFromString('--liftoff-only');
 
 async function fromSources() {

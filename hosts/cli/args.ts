@@ -39,6 +39,7 @@ const OPTIONS = {
   db: { type: 'string' },
   junit: { type: 'string' },
   csv: { type: 'string' },
+  calls: { type: 'string' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -104,9 +105,16 @@ Usage:
   skillbridge tools --scene S [--set NAME] [--json]
       Show what a model would receive: each tool's name, description and JSON Schema.
   skillbridge call --scene S [--seed N] [--set NAME] TOOL [JSON_ARGS] [--json]
-  skillbridge call --scene S [--seed N] --script FILE [--json]
-      Call tools on a fresh world (one call, or a JSON array of {"tool", "args"} run
-      in order in one world). Prints each result and the final semantic facts.
+  skillbridge call --scene S [--seed N] [--set NAME] --script FILE [--json]
+      Call tools on a fresh world (one call, or a JSON array of steps run in order in
+      one world: {"tool", "args"}, or {"event": {...}} injected before the next call,
+      or {"event": {...}, "during": SECONDS} injected that far into it). Prints each
+      result and the final semantic facts.
+  skillbridge audit [--scene S] [--calls N] [--seed K] [--out DIR] [--json]
+      The truth audit: seeded random but valid tool calls on every scene and tool set
+      (with e-stops, people moving things, battery changes), each checked against the
+      world and the robot's belief. Counts lies, leaks, invariant breaks, message
+      contradictions and crashes, with a script reproducing each (--out DIR writes them).
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
                   [--answers FILE] [--json] ["message"]

@@ -87,6 +87,61 @@ describe('skillbridge CLI', () => {
     }
   });
 
+  it('--json: usage and scene errors are a JSON object on stdout with the same exit code (call, tools, scenes, audit)', async () => {
+    const bad = temp(
+      'cycle.json',
+      JSON.stringify({
+        id: 'x',
+        title: 't',
+        description: 'd',
+        robot: { config: 'tabletop_arm', pose: { position: [0, 0.75, 0] } },
+        objects: [
+          { id: 'a_1', type: 'bowl', on: 'b_1' },
+          { id: 'b_1', type: 'bowl', in: 'a_1' },
+        ],
+        toolSet: 'alrm',
+      }),
+    );
+    const cases: [string[], string, RegExp][] = [
+      [['call', '--scene', 'tabletop/fruits', 'pik', '{}', '--json'], 'usage', /pik/],
+      [['tools', '--scene', bad, '--json'], 'scene', /objects\[\d\]\.(on|in): .* would rest on itself/],
+      [['scenes', '--json', '--bogus'], 'usage', /bogus/],
+      [['audit', '--calls', '0', '--json'], 'usage', /--calls must be/],
+      [['audit', '--scene', 'kitchn', '--json'], 'usage', /did you mean "kitchen"/i],
+    ];
+    for (const [argv, code, msg] of cases) {
+      const r = await cli(...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      const body = JSON.parse(r.out) as { error: { code: string; message: string } };
+      expect(body.error.code, argv.join(' ')).toBe(code);
+      expect(body.error.message, argv.join(' ')).toMatch(msg);
+    }
+  });
+
+  it('call --script takes events, also during a call; audit --json reports counts and reproducible scripts', async () => {
+    const script = temp(
+      'ev.json',
+      JSON.stringify([
+        { event: { type: 'estop_pressed' }, during: 0.3 },
+        { tool: 'pick', args: { object_name: 'lemon_1' } },
+        { event: { type: 'estop_released' } },
+        { event: { type: 'set_battery', percent: 20 } },
+      ]),
+    );
+    const r = await cli('call', '--scene', 'tabletop/fruits', '--script', script, '--json');
+    const body = JSON.parse(r.out) as { results: { ok: boolean; error?: string }[]; facts: string[] };
+    expect(body.results).toHaveLength(1);
+    expect(body.results[0]!.error).toMatch(/^Failed \(estop\)/);
+    expect(body.facts).toContain('battery(robot, low)');
+    const a = await cli('audit', '--scene', 'tabletop/fruits', '--calls', '25', '--seed', '3', '--json');
+    const audit = JSON.parse(a.out) as Record<string, unknown>;
+    expect(Object.keys(audit)).toEqual(
+      expect.arrayContaining(['calls', 'lies', 'leaks', 'invariants', 'messages', 'crashes', 'violations']),
+    );
+    expect(audit['calls']).toBe(25);
+    expect(a.code).toBe((audit['violations'] as unknown[]).length ? 1 : 0);
+  });
+
   it('runs as an installed bin script', () => {
     const r = spawnSync(process.execPath, [join(import.meta.dirname, '../../bin/skillbridge.js'), 'scenes', '--json'], {
       encoding: 'utf8',

@@ -64,14 +64,24 @@ function handWords(pitch: number): string {
   return `with the hand tilted ${tilt}° from straight down`;
 }
 
+/** Two lengths in words that keep their order: more digits when rounding would make them equal. */
+function pairOf(a: number, b: number): [number, number] {
+  for (const digits of [2, 3, 4]) if (round(a, digits) !== round(b, digits)) return [round(a, digits), round(b, digits)];
+  return [round(a, 4), round(b, 4)];
+}
+
 /** An IK failure in words whose numbers agree with the failure: beyond reach says what is farther than what. */
 export function describeIk(f: IkFailure, what: string): string {
   switch (f.kind) {
-    case 'out_of_reach':
+    case 'out_of_reach': {
       if (f.distance > f.reach) {
-        return `${what} is ${round(f.distance, 2)} m from the arm's shoulder; the arm reaches ${round(f.reach, 2)} m`;
+        const [d, r] = pairOf(f.distance, f.reach);
+        return `${what} is ${d} m from the arm's shoulder; the arm reaches ${r} m`;
       }
-      return `${what} is ${round(f.distance, 2)} m from the arm's shoulder, but ${handWords(f.pitch)} the wrist would have to be ${round(f.wrist, 2)} m from the shoulder, and the upper arm and forearm reach ${round(f.limit, 2)} m`;
+      // The IK gives up a hair before full stretch: that is the reach it quotes.
+      const [w, l] = pairOf(Math.max(f.wrist, f.limit + 1e-4), f.limit);
+      return `${what} is ${round(f.distance, 2)} m from the arm's shoulder, but ${handWords(f.pitch)} the wrist would have to be ${w} m from the shoulder, and the upper arm and forearm reach ${l} m`;
+    }
     case 'too_close':
       return `${what} is too close to the arm's shoulder (${round(f.distance, 2)} m): ${handWords(f.pitch)} the wrist would have to be ${round(f.wrist, 2)} m from it, nearer than the arm folds (${round(f.limit, 2)} m)`;
     case 'joint_limit':

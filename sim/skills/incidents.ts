@@ -18,6 +18,8 @@ export const SETTLE_SECONDS = 1.5;
 const TIPPED = 0.5;
 
 interface Before {
+  /** Objects the robot knew when the skill started (looking afterwards may forget one that left its spot). */
+  known: Set<string>;
   events: number;
   places: ReadonlyMap<string, Place>;
   up: Map<string, number>;
@@ -30,7 +32,8 @@ function upOf(sim: SimWorld, id: string): { x: number; y: number; z: number } {
 function readWorld(sim: SimWorld): Before {
   const up = new Map<string, number>();
   for (const e of sim.entities.values()) if (!e.fixed) up.set(e.id, upOf(sim, e.id).y);
-  return { events: sim.events.lastId, places: new Map(locations(sim)), up };
+  const known = new Set([...sim.belief.objects.keys()]);
+  return { known, events: sim.events.lastId, places: new Map(locations(sim)), up };
 }
 
 export function describePlace(p: Place | undefined): string {
@@ -95,10 +98,14 @@ export async function settle(sim: SimWorld): Promise<void> {
  * perceived is "an object the robot had not perceived" (it cannot name it).
  */
 function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>): string[] {
+  // The robot knows what it holds; then it looks (a head camera) at the aftermath.
+  const held = sim.heldId();
+  if (held) record(sim, held, 'held');
   look(sim);
   const out = new Map<string, string>();
-  const name = (id: string): string => (isKnown(sim, id) ? id : 'an object the robot had not perceived');
-  const where = (id: string): string => (isKnown(sim, id) ? `it is ${noteWhereItIs(sim, id)}` : 'where it is now is not known');
+  const knows = (id: string): boolean => b.known.has(id) || isKnown(sim, id);
+  const name = (id: string): string => (knows(id) ? id : 'an object the robot had not perceived');
+  const where = (id: string): string => (knows(id) ? `it is ${noteWhereItIs(sim, id)}` : 'where it is now is not known');
   for (const e of sim.events.since(b.events)) {
     if (e.type === 'physics_fault') out.set(e.object, `${name(e.object)}: ${e.reason}; ${where(e.object)}`);
     if (e.type === 'object_dropped' && !own.has(e.object) && !out.has(e.object)) {
@@ -110,7 +117,8 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>): string[]
     if (own.has(id) || out.has(id)) continue;
     const now = after.get(id);
     if (!same(was, now)) {
-      const from = was.kind === 'in' || was.kind === 'on' ? was.id : undefined;
+      // The support is named only if the robot knows it (furniture, or perceived).
+      const from = was.kind === 'in' || was.kind === 'on' ? (knows(was.id) ? was.id : 'something it had not perceived') : undefined;
       const what =
         was.kind === 'in'
           ? `fell out of ${from}`

@@ -7,6 +7,8 @@ import type { Location } from '../../scenes/schema';
 import { type Pose, type Vec3, add, dist, fromTuple, poseApply, poseInv, qYaw, rad, round, sub, v3, yawOf } from '../math';
 import { BaseMotion, type BasePathPoint } from '../body/motion';
 import { QUERY } from '../groups';
+import { isKnown } from '../perception/believed';
+import { visiblePersonIds } from '../perception/visibility';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { movePosture } from './arm';
 import { interruptOutcome } from './common';
@@ -96,6 +98,13 @@ export function planRoute(sim: SimWorld, goal: Vec3, ignore: ReadonlySet<string>
   return { path };
 }
 
+/** How the robot may name an obstacle: what it knows (furniture, what it perceived, a person in view), else what it only met. */
+function nameable(sim: SimWorld, by: string): string {
+  if (sim.people.has(by)) return visiblePersonIds(sim).includes(by) ? by : 'a person';
+  if (sim.entities.has(by) && !isKnown(sim, by)) return 'an object the robot had not perceived';
+  return by;
+}
+
 export function targetPose(sim: SimWorld, t: NavTarget): { pose: Pose; label: string; location?: Location } | undefined {
   if (t.kind === 'pose') return { pose: { p: t.position, q: qYaw(t.yaw) }, label: t.label };
   const l = sim.locations.get(t.id);
@@ -140,7 +149,8 @@ async function runNavigate(sim: SimWorld, target: NavTarget, opts: SkillOptions 
   const ignore = new Set(opts.ignore ?? []);
   const route = planRoute(sim, goal.pose.p, ignore);
   if ('blockedBy' in route) {
-    return failure('path_blocked', `the way to ${goal.label} is blocked by ${route.blockedBy}`, { obstacle: route.blockedBy });
+    const named = nameable(sim, route.blockedBy);
+    return failure('path_blocked', `the way to ${goal.label} is blocked by ${named}`, { obstacle: named });
   }
   const start = sim.body.basePose.p;
   const path: BasePathPoint[] = route.path.map((p, i) =>
@@ -189,7 +199,7 @@ async function runStep(sim: SimWorld, dx: number, dz: number, dyawDeg: number, o
   const b = sim.body.basePose;
   const to = add(b.p, poseApply({ p: v3(), q: b.q }, v3(dx, 0, dz)));
   const blocked = sweepObstacle(sim, b.p, to);
-  if (blocked) return failure('path_blocked', `the step is blocked by ${blocked}`);
+  if (blocked) return failure('path_blocked', `the step is blocked by ${nameable(sim, blocked)}`);
   const yaw = yawOf(b.q) + rad(dyawDeg);
   return navigate(sim, { kind: 'pose', position: to, yaw, label: 'the new pose' }, opts);
 }

@@ -12,8 +12,8 @@ import type { PhysicsScene } from './physics-scene';
 
 /** Faster than anything thrown or dropped here (a 2 m fall reaches 6.3 m/s), m/s. */
 export const MAX_SPEED = 8;
-/** Spin faster than this is a solver fault, rad/s. */
-export const MAX_SPIN = 60;
+/** Spin faster than this is a solver fault, rad/s (a knocked egg rolls at ~90). */
+export const MAX_SPIN = 250;
 /** How far below the floor's top a body's box may reach (contact depth), metres. */
 export const FLOOR_TOLERANCE = 0.03;
 /** Nothing in these scenes stands higher, metres. */

@@ -1,57 +1,48 @@
 // Where each object is, read from the physics: held by the robot, handed to a
 // person, in a container, on something, or on the floor; always exactly one.
-// - In: the object's box, expressed in the container's own frame, lies mostly
-//   within the container's interior (an open one counts half its height again
-//   above the rim). Judged in the container's frame, so a box tipped while held
-//   keeps what stays wedged inside it, and loses what falls out.
+// - In: the object's centre of mass, expressed in the container's own frame,
+//   lies within the container's interior (an open one counts half its height
+//   again above the rim). Judged in the container's frame, so a box tipped while
+//   held keeps what stays wedged inside it, and loses what falls out.
 // - On: what carries its weight: among the bodies it touches with a contact
-//   normal pointing up, the one that pushes hardest (the contact impulses of the
-//   last step), so a drill lying tilted on a table is on the table. Objects not
-//   touching anything (falling, or just moved) are on what lies under them.
+//   normal pointing up or below its centre of mass, the one that pushes hardest
+//   (the contact impulses of the last step), so a drill lying tilted on a table
+//   is on the table. Objects touching nothing (falling) are on what lies under them.
 // - Floor: resting on the floor slab, or nothing under it but the floor.
 import { G, groups } from '../groups';
-import { type Aabb, type Pose, aabbIntersection, aabbVolume, poseInv, poseMul, v3 } from '../math';
-import { aabbToWorld, localBox } from './entity';
+import { aabbVolume, qConj, rotate, v3 } from '../math';
+import { localBox } from './entity';
 import type { SimWorld } from './sim-world';
 
 export type Place =
   { kind: 'held' } | { kind: 'handed'; person: string } | { kind: 'in'; id: string } | { kind: 'on'; id: string } | { kind: 'floor' };
 
 /** A contact this far apart (metres) still counts as touching (contact skin and prediction). */
-const TOUCH = 0.006;
+const TOUCH = 0.015;
 /** A supporting contact's normal points this much upward at least. */
 const UPWARD = 0.5;
-/** Share of an object's box that must lie in a container's interior. */
-const INSIDE_SHARE = 0.5;
 
-/** The object's box in another body's frame. */
-function boxIn(local: Aabb, pose: Pose, frame: Pose): Aabb {
-  return aabbToWorld(local, poseMul(poseInv(frame), pose));
-}
-
-/** Is `id` in container `c`, judged in the container's frame? */
+/**
+ * Is `id` in container `c`? Its centre of mass, in the container's frame, lies
+ * within the interior (an open container counts half its height again above
+ * the rim), so a container turned over keeps what stays wedged inside.
+ */
 export function containedIn(sim: SimWorld, id: string, c: string): boolean {
-  const ce = sim.entity(c);
-  const r = ce.spec.receptacle;
+  const r = sim.entity(c).spec.receptacle;
   if (!r || c === id) return false;
-  const inner = localBox(r.interior);
-  // Open containers (bowls, boxes) hold what sticks out above the rim.
-  const room: Aabb = r.enclosed ? inner : { min: inner.min, max: { ...inner.max, y: inner.max.y + (inner.max.y - inner.min.y) * 0.5 } };
-  const box = boxIn(sim.entity(id).localAabb, sim.pose(id), sim.pose(c));
-  const cx = (box.min.x + box.max.x) / 2;
-  const cy = (box.min.y + box.max.y) / 2;
-  const cz = (box.min.z + box.max.z) / 2;
-  const m = 0.01;
-  const centreIn =
-    cx >= room.min.x - m &&
-    cx <= room.max.x + m &&
-    cz >= room.min.z - m &&
-    cz <= room.max.z + m &&
-    cy >= room.min.y - m &&
-    cy <= room.max.y;
-  if (!centreIn) return false;
-  const v = aabbVolume(box);
-  return v > 0 && aabbIntersection(box, room) / v >= INSIDE_SHARE;
+  const cp = sim.pose(c);
+  const com = sim.world.getRigidBody(sim.entity(id).body).worldCom();
+  const local = rotate(qConj(cp.q), v3(com.x - cp.p.x, com.y - cp.p.y, com.z - cp.p.z));
+  const [cx, cy, cz] = r.interior.center;
+  const [sx, sy, sz] = r.interior.size;
+  const above = r.enclosed ? 0 : sy * 0.5;
+  const m = 0.005;
+  return (
+    Math.abs(local.x - cx) <= sx / 2 + m &&
+    Math.abs(local.z - cz) <= sz / 2 + m &&
+    local.y >= cy - sy / 2 - m &&
+    local.y <= cy + sy / 2 + above
+  );
 }
 
 /** The innermost container holding the object, if any. */
@@ -70,6 +61,7 @@ export function containerOf(sim: SimWorld, id: string): string | undefined {
 export function supportByContact(sim: SimWorld, id: string): string | undefined {
   const e = sim.entity(id);
   const weight = new Map<string, number>();
+  const com = sim.world.getRigidBody(e.body).worldCom();
   const floorColliders = new Set<number>();
   const floorBody = sim.world.getRigidBody(sim.floor);
   for (let i = 0; i < floorBody.numColliders(); i++) floorColliders.add(floorBody.collider(i).handle);
@@ -79,14 +71,19 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
       const owner = floorColliders.has(other.handle) ? 'floor' : sim.colliderOwner.get(other.handle);
       if (!owner || owner === id || (!sim.entities.has(owner) && owner !== 'floor')) return;
       sim.world.contactPair(mine, other, (m, flipped) => {
-        // The normal points out of the first shape; up out of the support means support.
+        // The normal points out of the first shape: up out of the support means it bears
+        // the weight; so does any touch below the centre of mass (a rim, an edge).
         const n = m.normal();
         const up = flipped ? n.y : -n.y;
-        if (up < UPWARD) return;
+        const t = mine.translation();
+        const r = mine.rotation();
         let push = 0;
         let touching = false;
         for (let k = 0; k < m.numContacts(); k++) {
           if (m.contactDist(k) > TOUCH) continue;
+          const local = flipped ? m.localContactPoint2(k) : m.localContactPoint1(k);
+          const below = local ? t.y + rotate(r, local).y < com.y - 0.002 : false;
+          if (up < UPWARD && !below) continue;
           touching = true;
           push += Math.max(0, m.contactImpulse(k));
         }

@@ -4,7 +4,8 @@
 // adds the robot, the clock and events on top.
 import type { ResolvedScene } from '../../scenes/resolve';
 import type { Location } from '../../scenes/schema';
-import { type Aabb, type Pose, rotate, v3 } from '../math';
+import { G, QUERY } from '../groups';
+import { type Aabb, type Pose, type Vec3, qYaw, rotate, v3 } from '../math';
 import type { Rapier, RAPIER } from '../rapier';
 import { buildEntity, buildFloor, doorPose, placementPoses } from './build';
 import { type Entity, aabbToWorld, interiorAt, surfacesAt } from './entity';
@@ -114,6 +115,53 @@ export class PhysicsScene {
     this.world.step();
     this.world.timestep = dt;
     this.version++;
+  }
+
+  /**
+   * Sets a movable object down as a person would: upright (its yaw kept), at
+   * the given x, z, lowered from the given height until its box meets the first
+   * thing below (furniture, another object, the floor). It rests there at once,
+   * neither floating nor inside anything, and queries see it there.
+   */
+  setDown(e: Entity, to: Vec3): void {
+    const b = this.world.getRigidBody(e.body);
+    const r = b.rotation();
+    const fwd = rotate(r, v3(1, 0, 0));
+    const q = qYaw(Math.atan2(-fwd.z, fwd.x));
+    const local = e.localAabb;
+    const half = v3((local.max.x - local.min.x) / 2, (local.max.y - local.min.y) / 2, (local.max.z - local.min.z) / 2);
+    const offset = rotate(q, v3((local.max.x + local.min.x) / 2, (local.max.y + local.min.y) / 2, (local.max.z + local.min.z) / 2));
+    const mine = new Set(e.colliders);
+    const shape = new this.R.Cuboid(half.x, half.y, half.z);
+    const cast = (from: Vec3) =>
+      this.world.castShape(
+        from,
+        q,
+        v3(0, -1, 0),
+        shape,
+        0,
+        from.y + 1,
+        true,
+        undefined,
+        QUERY.placement | (G.FLOOR & 0xffff),
+        undefined,
+        undefined,
+        (c) => !mine.has(c.handle),
+      );
+    let start = v3(to.x + offset.x, Math.max(to.y, 0) + half.y + offset.y + 0.01, to.z + offset.z);
+    let hit = cast(start);
+    // Asked for a spot inside something (an appliance's body): a person sets it down on top instead.
+    if (hit && hit.time_of_impact < 1e-6) {
+      start = v3(start.x, start.y + 2.5, start.z);
+      hit = cast(start);
+    }
+    const drop = hit ? hit.time_of_impact : start.y - half.y;
+    const centreY = start.y - drop + 0.002;
+    b.setTranslation(v3(start.x - offset.x, centreY - offset.y, start.z - offset.z), true);
+    b.setRotation(q, true);
+    b.setLinvel(v3(), true);
+    b.setAngvel(v3(), true);
+    this.refreshQueries();
   }
 
   /** Moves a door or drawer to an opening value: next-step target, or at once. */

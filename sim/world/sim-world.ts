@@ -371,11 +371,7 @@ export class SimWorld extends PhysicsScene {
         const e = this.entities.get(event.object);
         if (!e || e.fixed) throw new Error(`cannot move "${event.object}": no such movable object`);
         if (this.isHeld(e.id)) this.releaseGrasp();
-        const b = this.world.getRigidBody(e.body);
-        b.setTranslation(fromTuple(event.to), true);
-        b.setLinvel(v3(), true);
-        b.setAngvel(v3(), true);
-        this.refreshQueries();
+        this.setDown(e, fromTuple(event.to));
         return this.post({ type: 'object_moved', object: e.id, by: event.by, to: event.to });
       }
       case 'set_battery':

@@ -1,22 +1,17 @@
 // skillbridge call: run tool calls on a fresh world, exactly as a model's calls
 // would run, and print their results and the final semantic facts.
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
 import type { Robot } from '../../../robot/robot';
 import { openSim } from '../../../robot/sim/open';
 import type { ToolRegistry } from '../../../agents/tools/registry';
 import { buildToolSet, setsFor } from '../../../agents/tools/sets';
-import type { Tool, ToolContext } from '../../../agents/tools/tool';
+import type { Tool } from '../../../agents/tools/tool';
 import { didYouMean } from '../../../base/did-you-mean';
 import { type Parsed, UsageError, intFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { parseNoise } from '../noise';
 
-const ScriptStep = z.strictObject({
-  tool: z.string().min(1),
-  args: z.record(z.string(), z.unknown()).default({}),
-});
-const Script = z.array(ScriptStep).min(1, 'the script must list at least one call');
+import { Script, type ScriptStep, ScriptRunner, isCall } from '../../../eval/audit/script';
 
 export interface CallResult {
   tool: string;
@@ -52,7 +47,7 @@ export async function findTool(robot: Robot, name: string, setId: string | undef
   );
 }
 
-async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep>>> {
+async function readScript(path: string): Promise<ScriptStep[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -73,7 +68,7 @@ async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep
     const i = r.error.issues[0]!;
     const where = i.path.length ? i.path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('') : '(top level)';
     throw new UsageError(
-      `--script ${path}: ${where.replace(/^\./, '')}: ${i.message}. Expected a JSON array of {"tool": NAME, "args": {...}}.`,
+      `--script ${path}: ${where.replace(/^\./, '')}: ${i.message}. Expected a JSON array of {"tool": NAME, "args": {...}} or {"event": {...}, "during"?: SECONDS}.`,
     );
   }
   return r.data;
@@ -82,7 +77,7 @@ async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep
 export async function callCommand(p: Parsed, o: Output): Promise<number> {
   const sceneId = requireFlag(p.flags, 'scene', 'a scene id such as "tabletop/fruits" or a scene file');
   const scriptPath = stringFlag(p.flags, 'script');
-  let steps: Array<{ tool: string; args: unknown }>;
+  let steps: ScriptStep[];
   if (scriptPath) {
     if (p.positionals.length) throw new UsageError('give either --script FILE or TOOL [JSON_ARGS], not both');
     steps = await readScript(scriptPath);
@@ -98,32 +93,55 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
         throw new UsageError(`JSON_ARGS is not valid JSON (${(e as Error).message}): ${rawArgs}`);
       }
     }
-    steps = [{ tool, args }];
+    if (!args || typeof args !== 'object' || Array.isArray(args))
+      throw new UsageError('JSON_ARGS must be a JSON object, e.g. \'{"object_name": "lemon"}\'');
+    steps = [{ tool, args: args as Record<string, unknown> }];
   }
   const { robot, control } = await openSim(sceneId, { seed: intFlag(p.flags, 'seed', 1), noise: parseNoise(stringFlag(p.flags, 'noise')) });
   const setId = stringFlag(p.flags, 'set');
-  // Resolve and validate every call before running any: bad input never half-runs a script.
-  const plan: Array<{ tool: Tool; set: string; raw: unknown; args: unknown }> = [];
+  // Validate every call whose tool exists now before running any: bad input never
+  // half-runs a script. Tools a set generates from what the robot sees (pick_<x>)
+  // are looked up when their step comes.
+  const found = new Map<number, { tool: Tool; set: string }>();
   for (const [i, s] of steps.entries()) {
-    const { tool, set } = await findTool(robot, s.tool, setId);
-    const v = tool.parse(s.args);
+    if (!isCall(s)) continue;
+    const t = await findTool(robot, s.tool, setId).catch((e: unknown) => {
+      if (setId !== undefined && (e as Error).message.startsWith('unknown tool')) return undefined;
+      throw e;
+    });
+    if (!t) continue;
+    const v = t.tool.parse(s.args);
     if (!v.ok) throw new UsageError(`${scriptPath ? `call [${i}] ` : ''}${v.message.replace(/\n/g, ' ')}`);
-    plan.push({ tool, set, raw: s.args, args: v.args });
+    found.set(i, t);
   }
-  const ctx: ToolContext = { robot, signal: new AbortController().signal, state: new Map() };
+  let index = 0;
+  const runner = new ScriptRunner(robot, control, async (name) => {
+    const known = found.get(index);
+    if (known && known.tool.name === name) return known.tool;
+    return (await findTool(robot, name, setId).catch(() => undefined))?.tool;
+  });
   const results: CallResult[] = [];
-  for (const c of plan) {
-    const r = await c.tool.run(c.args, ctx);
+  for (const [i, s] of steps.entries()) {
+    index = i;
+    const r = await runner.step(s);
+    if (!isCall(s)) {
+      if (!p.flags['json'])
+        o.out(`event ${JSON.stringify(s.event)}${s.during !== undefined ? ` during the next call, at +${s.during} s` : ''}`);
+      continue;
+    }
+    if (r.thrown) throw new Error(r.thrown);
+    const res = r.result!;
     results.push({
-      tool: c.tool.name,
-      args: c.raw,
-      ok: r.ok,
-      ...(r.ok ? { result: r.content } : { error: r.content }),
-      ...(r.data !== undefined ? { data: r.data } : {}),
+      tool: s.tool,
+      args: s.args,
+      ok: res.ok,
+      ...(res.ok ? { result: res.content } : { error: res.content }),
+      ...(res.data !== undefined ? { data: res.data } : {}),
     });
     if (!p.flags['json']) {
-      o.out(`${c.tool.name} ${JSON.stringify(c.raw)}${setId ? '' : `   (${c.set})`}`);
-      o.out(`  ${r.ok ? '✓' : '✗'} ${r.content.replace(/\n/g, '\n    ')}`);
+      const set = found.get(i)?.set;
+      o.out(`${s.tool} ${JSON.stringify(s.args)}${setId || !set ? '' : `   (${set})`}`);
+      o.out(`  ${res.ok ? '✓' : '✗'} ${res.content.replace(/\n/g, '\n    ')}`);
     }
   }
   // The operator's view: what holds in the world, perceived by the robot or not.

@@ -1,0 +1,79 @@
+// The checker catches what it is for: a claim that does not hold, a name the
+// robot could not know, numbers that contradict their message, a body through
+// the floor. Each case plants the fault in a real world.
+import { describe, expect, it } from 'vitest';
+import { openSim } from '../../robot/sim/open';
+import type { SimWorld } from '../../sim/world/sim-world';
+import { type CallUnderCheck, checkCall, checkMessage } from './check';
+import { readWorld } from './truth';
+
+async function world(scene = 'tabletop/fruits'): Promise<SimWorld> {
+  return (await openSim(scene)).control.world;
+}
+
+function call(w: SimWorld, over: Partial<CallUnderCheck>): CallUnderCheck {
+  const r = readWorld(w);
+  const known = new Set([...w.entities.values()].filter((e) => e.fixed || w.belief.has(e.id)).map((e) => e.id));
+  return {
+    world: w,
+    set: 'alrm',
+    tool: 'pick',
+    args: {},
+    result: { ok: true, content: 'Success: done.' },
+    thrown: undefined,
+    before: r,
+    after: r,
+    knownBefore: known,
+    knownAfter: known,
+    peopleSeen: new Set(),
+    mentioned: new Set(),
+    movedByEvent: new Set(),
+    beliefBefore: new Map(w.belief.objects),
+    ...over,
+  };
+}
+
+describe('the truth audit checker', () => {
+  it('calls a success claim that does not hold a lie', async () => {
+    const w = await world();
+    const outcome = { ok: true, summary: 'picked up lemon_1', data: { claims: [{ kind: 'held', object: 'lemon_1' }] } };
+    const f = checkCall(
+      call(w, { args: { object_name: 'lemon_1' }, result: { ok: true, content: 'Success: picked up lemon_1.', data: outcome } }),
+      new Map(),
+    );
+    expect(f).toEqual([expect.objectContaining({ class: 'lies', detail: expect.stringContaining('the hand holds nothing') })]);
+  });
+
+  it('calls a name the robot has not perceived a leak, unless the model used it or the set may know', async () => {
+    const w = await world('kitchen');
+    expect(w.belief.has('apple_1')).toBe(false);
+    const said = { result: { ok: false, content: 'apple_1 is inside fridge_1, which is closed' } };
+    expect(checkCall(call(w, said), new Map())).toEqual([expect.objectContaining({ class: 'leaks' })]);
+    expect(checkCall(call(w, { ...said, args: { object: 'apple_1' } }), new Map())).toEqual([]);
+    expect(checkCall(call(w, { ...said, set: 'world-model' }), new Map())).toEqual([]);
+  });
+
+  it('finds a body below the floor and an unreported fall', async () => {
+    const w = await world();
+    const before = readWorld(w);
+    w.world.getRigidBody(w.entity('plum_1').body).setTranslation({ x: 0.3, y: -0.5, z: 0.3 }, true);
+    w.refreshQueries();
+    const f = checkCall(call(w, { before, after: readWorld(w), result: { ok: true, content: 'Success: moved the gripper.' } }), new Map());
+    expect(f.map((x) => x.class).sort()).toEqual(['invariants', 'lies']);
+  });
+
+  it('checks the numbers inside messages', () => {
+    expect(checkMessage("Failed (out_of_reach): cup_1 is 0.78 m from the arm's shoulder; the arm reaches 1.01 m.", false)).toHaveLength(1);
+    expect(checkMessage("Failed (out_of_reach): cup_1 is 1.2 m from the arm's shoulder; the arm reaches 1.01 m.", false)).toEqual([]);
+    expect(checkMessage('Failed (too_heavy): could not lift x: it weighs 0.4 kg and the arm lifts at most 3 kg.', false)).toHaveLength(1);
+    expect(checkMessage('Failed (skill_failure): the grasp failed (injected skill failure).', false)).toHaveLength(1);
+    expect(checkMessage('Success: perceived at here: no objects.', true)).toHaveLength(1);
+  });
+
+  it('calls an exception a crash', async () => {
+    const w = await world();
+    expect(checkCall(call(w, { result: undefined, thrown: 'TypeError: boom' }), new Map())).toEqual([
+      expect.objectContaining({ class: 'crashes' }),
+    ]);
+  });
+});

@@ -1,0 +1,291 @@
+// skillbridge audit: seeded random but valid tool sequences on every scene and
+// tool set, with exogenous events (an e-stop during a skill, a person moving an
+// object at rest and in motion, battery changes), and after every call the
+// independent checker (check.ts). Each violation comes with a short script that
+// reproduces it (`skillbridge call --script`), shortened by trying without
+// earlier steps.
+import { listScenes } from '../../scenes/registry';
+import { buildToolSet, setsFor } from '../../agents/tools/sets';
+import type { Tool } from '../../agents/tools/tool';
+import { openSim } from '../../robot/sim/open';
+import type { SimControl } from '../../robot/sim/control';
+import type { Robot } from '../../robot/robot';
+import { visiblePersonIds } from '../../sim/perception/visibility';
+import type { SimWorld } from '../../sim/world/sim-world';
+import { CLASSES, type Finding, type ViolationClass, checkCall } from './check';
+import { Draw, argsFor } from './generate';
+import { type CallStep, type ScriptEvent, type ScriptStep, ScriptRunner, isCall } from './script';
+import { type V, readWorld } from './truth';
+
+export interface AuditOptions {
+  /** Scene ids (default: every built-in scene). */
+  scenes?: readonly string[];
+  /** Tool calls in all (spread over the scenes and their tool sets). */
+  calls: number;
+  seed: number;
+  /** Calls per fresh world. */
+  episode?: number;
+  /** Replays allowed to shorten each violation's script (0: keep the whole prefix). */
+  shrinkBudget?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface Violation {
+  class: ViolationClass;
+  scene: string;
+  set: string;
+  seed: number;
+  /** Steps that reproduce it: `skillbridge call --scene SCENE --set SET --seed SEED --script FILE`. */
+  script: ScriptStep[];
+  detail: string;
+}
+
+export interface AuditReport {
+  calls: number;
+  lies: number;
+  leaks: number;
+  invariants: number;
+  messages: number;
+  crashes: number;
+  violations: Violation[];
+  seconds: number;
+  scenes: Record<string, { calls: number; sets: string[] }>;
+}
+
+/** Tool sets whose tools the model sees change with the world (rebuilt before every call). */
+const DYNAMIC_SETS = new Set(['rtw-hierarchical']);
+
+interface Episode {
+  scene: string;
+  set: string;
+  seed: number;
+}
+
+function knownIds(w: SimWorld): Set<string> {
+  const out = new Set<string>();
+  for (const e of w.entities.values()) if (e.fixed || w.belief.has(e.id)) out.add(e.id);
+  return out;
+}
+
+function believedCentres(w: SimWorld, truth: ReturnType<typeof readWorld>): Map<string, V> {
+  const out = new Map<string, V>();
+  for (const e of w.belief.objects.values()) {
+    const t = truth.bodies.get(e.id);
+    if (!t) continue;
+    const c = { x: (t.box.min.x + t.box.max.x) / 2, y: (t.box.min.y + t.box.max.y) / 2, z: (t.box.min.z + t.box.max.z) / 2 };
+    out.set(e.id, { x: e.pose.p.x + c.x - t.pos.x, y: e.pose.p.y + c.y - t.pos.y, z: e.pose.p.z + c.z - t.pos.z });
+  }
+  return out;
+}
+
+/** Opens a world for an episode and a way to find its tools by name. */
+async function open(ep: Episode): Promise<{ robot: Robot; control: SimControl; toolFor: (name: string) => Promise<Tool | undefined> }> {
+  const { robot, control } = await openSim(ep.scene, { seed: ep.seed });
+  let reg = await buildToolSet(ep.set, robot);
+  const toolFor = async (name: string): Promise<Tool | undefined> => {
+    if (DYNAMIC_SETS.has(ep.set)) reg = await buildToolSet(ep.set, robot);
+    return reg.get(name);
+  };
+  return { robot, control, toolFor };
+}
+
+/** Runs one call under the checker. */
+class Watch {
+  readonly mentioned = new Set<string>();
+  readonly peopleSeen = new Set<string>();
+
+  constructor(
+    readonly ep: Episode,
+    readonly world: SimWorld,
+    readonly runner: ScriptRunner,
+  ) {}
+
+  async call(step: CallStep, movedByEvent: ReadonlySet<string>): Promise<Finding[]> {
+    const w = this.world;
+    for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
+    const before = readWorld(w);
+    const knownBefore = knownIds(w);
+    const beliefBefore = new Map(w.belief.objects);
+    const run = await this.runner.step(step);
+    const after = readWorld(w);
+    const knownAfter = knownIds(w);
+    for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
+    for (const p of w.belief.people.keys()) this.peopleSeen.add(p);
+    const findings = checkCall(
+      {
+        world: w,
+        set: this.ep.set,
+        tool: step.tool,
+        args: step.args,
+        result: run.result,
+        thrown: run.thrown,
+        before,
+        after,
+        knownBefore,
+        knownAfter,
+        peopleSeen: this.peopleSeen,
+        mentioned: this.mentioned,
+        movedByEvent,
+        beliefBefore,
+      },
+      believedCentres(w, after),
+    );
+    // What a tool said once is known from then on (a leak is reported the first time).
+    const text = run.result?.content ?? '';
+    for (const id of [...w.entities.keys(), ...w.people.keys()]) if (text.includes(id)) this.mentioned.add(id);
+    // Event texts reach the robot through check_events: their names are known too.
+    for (const e of w.events.all())
+      if ('object' in e && typeof e.object === 'string' && /check_events/.test(step.tool)) this.mentioned.add(e.object);
+    return findings;
+  }
+}
+
+/** An exogenous event between calls, or armed for the next call. */
+function drawEvent(d: Draw, w: SimWorld): ScriptStep | undefined {
+  const movable = [...w.entities.values()].filter((e) => !e.fixed && !w.isHeld(e.id) && !w.handedOver.has(e.id));
+  const surfaces = [...w.entities.values()].filter((e) => e.fixed && e.spec.surfaces.length);
+  const r = d.next();
+  if (r < 0.02) return w.estop ? { event: { type: 'estop_released' } } : { event: { type: 'estop_pressed' } };
+  if (w.estop && r < 0.25) return { event: { type: 'estop_released' } };
+  if (r < 0.05 && movable.length && surfaces.length) {
+    const o = d.pick(movable);
+    const s = d.pick(surfaces);
+    const top = w.surfaces(s.id)[0]!;
+    const x = top.min.x + 0.1 + d.next() * Math.max(0, top.max.x - top.min.x - 0.2);
+    const z = top.min.z + 0.1 + d.next() * Math.max(0, top.max.z - top.min.z - 0.2);
+    const event: ScriptEvent = { type: 'object_moved', object: o.id, to: [round3(x), round3(top.max.y + 0.15), round3(z)], by: 'a person' };
+    return d.chance(0.5) ? { event } : { event, during: round3(0.2 + d.next() * 2) };
+  }
+  if (r < 0.065) return { event: { type: 'set_battery', percent: d.int(5, 100) } };
+  if (r < 0.08 && !w.estop) return { event: { type: 'estop_pressed' }, during: round3(0.1 + d.next() * 2) };
+  return undefined;
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Replays a script in a fresh world and checks its last call: the findings there. */
+export async function replay(ep: Episode, steps: readonly ScriptStep[]): Promise<Finding[]> {
+  const { robot, control, toolFor } = await open(ep);
+  const runner = new ScriptRunner(robot, control, toolFor);
+  const watch = new Watch(ep, control.world, runner);
+  let findings: Finding[] = [];
+  const moved = new Set<string>();
+  try {
+    for (const [i, s] of steps.entries()) {
+      if (isCall(s)) {
+        findings = i === steps.length - 1 ? await watch.call(s, moved) : (await runner.step(s), []);
+        moved.clear();
+      } else {
+        if (s.during !== undefined && s.event.type === 'object_moved') moved.add(s.event.object);
+        await runner.step(s);
+      }
+    }
+  } finally {
+    control.dispose();
+  }
+  return findings;
+}
+
+/** Shortens a script: drops earlier steps while the same kind of violation still shows at its last call. */
+async function shrink(ep: Episode, steps: ScriptStep[], f: Finding, budget: number): Promise<ScriptStep[]> {
+  const same = (fs: Finding[]): boolean => fs.some((x) => x.class === f.class && x.detail.split(':')[0] === f.detail.split(':')[0]);
+  let cur = steps;
+  let tries = 0;
+  // Chunks first (halves, quarters…), then single steps, never the last call.
+  for (let size = Math.floor((cur.length - 1) / 2); size >= 1 && tries < budget; size = Math.floor(size / 2)) {
+    for (let start = 0; start + size < cur.length && tries < budget;) {
+      const cand = [...cur.slice(0, start), ...cur.slice(start + size)];
+      tries++;
+      if (same(await replay(ep, cand).catch(() => []))) cur = cand;
+      else start += size;
+    }
+  }
+  return cur;
+}
+
+export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
+  const t0 = performance.now();
+  const scenes = opts.scenes?.length ? [...opts.scenes] : listScenes().map((s) => s.id);
+  const episodeLength = opts.episode ?? 40;
+  const budget = opts.shrinkBudget ?? 12;
+  const draw = new Draw(opts.seed);
+  const report: AuditReport = {
+    calls: 0,
+    lies: 0,
+    leaks: 0,
+    invariants: 0,
+    messages: 0,
+    crashes: 0,
+    violations: [],
+    seconds: 0,
+    scenes: {},
+  };
+  const setsOf = new Map<string, string[]>();
+  const shrunk = new Map<string, number>();
+  let episodeNo = 0;
+  while (report.calls < opts.calls) {
+    const scene = scenes[episodeNo % scenes.length]!;
+    if (!setsOf.has(scene)) {
+      const { robot, control } = await openSim(scene);
+      setsOf.set(
+        scene,
+        setsFor(robot).map((s) => s.id),
+      );
+      control.dispose();
+    }
+    const sets = setsOf.get(scene)!;
+    const set = sets[Math.floor(episodeNo / scenes.length) % sets.length]!;
+    const ep: Episode = { scene, set, seed: opts.seed * 1000 + episodeNo };
+    episodeNo++;
+    const { robot, control, toolFor } = await open(ep);
+    const w = control.world;
+    const runner = new ScriptRunner(robot, control, toolFor);
+    const watch = new Watch(ep, w, runner);
+    const steps: ScriptStep[] = [];
+    const stat = (report.scenes[scene] ??= { calls: 0, sets: [] });
+    if (!stat.sets.includes(set)) stat.sets.push(set);
+    try {
+      let moved = new Set<string>();
+      for (let n = 0; n < episodeLength && report.calls < opts.calls; n++) {
+        const ev = drawEvent(draw, w);
+        if (ev) {
+          steps.push(ev);
+          if (!isCall(ev) && ev.during !== undefined && ev.event.type === 'object_moved') moved.add(ev.event.object);
+          await runner.step(ev);
+        }
+        const tools = (await buildToolSet(set, robot)).list();
+        const tool = draw.pick(tools);
+        const args = argsFor(draw, w, tool);
+        if (!args) continue;
+        const step = { tool: tool.name, args };
+        steps.push(step);
+        const findings = await watch.call(step, moved);
+        moved = new Set();
+        report.calls++;
+        stat.calls++;
+        opts.onProgress?.(report.calls, opts.calls);
+        for (const f of findings) {
+          report[f.class]++;
+          // Shorten the first few of each kind; keep the rest as the whole prefix.
+          const kind = `${f.class}:${f.detail.split(':')[0]}`;
+          const n = shrunk.get(kind) ?? 0;
+          shrunk.set(kind, n + 1);
+          const script = n < 2 && budget > 0 ? await shrink(ep, [...steps], f, budget) : [...steps];
+          report.violations.push({ class: f.class, scene, set, seed: ep.seed, script, detail: f.detail });
+        }
+        if (findings.some((f) => f.class === 'crashes')) break;
+      }
+    } finally {
+      control.dispose();
+    }
+  }
+  report.seconds = Math.round((performance.now() - t0) / 100) / 10;
+  return report;
+}
+
+/** The command that reproduces a violation, given the file its script is written to. */
+export function reproduceCommand(v: Violation, file: string): string {
+  return `skillbridge call --scene ${v.scene} --set ${v.set} --seed ${v.seed} --script ${file}`;
+}
+
+export { CLASSES };

@@ -1,0 +1,115 @@
+// A script: tool calls and exogenous events in order, run in one fresh world.
+// `skillbridge call --script FILE` runs it; the truth audit writes one for each
+// violation it finds, so anyone can reproduce it. An event with `during` is
+// injected that many simulated seconds into the next call (an e-stop or a person
+// moving something while a skill runs).
+import { z } from 'zod';
+import type { Robot } from '../../robot/robot';
+import type { SimControl } from '../../robot/sim/control';
+import type { Tool, ToolContext, ToolResult } from '../../agents/tools/tool';
+
+const Position = z.tuple([z.number(), z.number(), z.number()]);
+
+export const ScriptEvent = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('estop_pressed') }),
+  z.strictObject({ type: z.literal('estop_released') }),
+  z.strictObject({ type: z.literal('person_said'), person: z.string().min(1).optional(), text: z.string().min(1) }),
+  z.strictObject({ type: z.literal('object_moved'), object: z.string().min(1), to: Position, by: z.string().optional() }),
+  z.strictObject({ type: z.literal('set_battery'), percent: z.number().min(0).max(100) }),
+]);
+export type ScriptEvent = z.infer<typeof ScriptEvent>;
+
+export const CallStep = z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) });
+export const EventStep = z.strictObject({
+  event: ScriptEvent,
+  during: z.number().positive().max(600).optional().describe('inject this many simulated seconds into the next call'),
+});
+export const ScriptStep = z.union([CallStep, EventStep]);
+export type ScriptStep = z.infer<typeof ScriptStep>;
+export type CallStep = z.infer<typeof CallStep>;
+export type EventStep = z.infer<typeof EventStep>;
+export const Script = z.array(ScriptStep).min(1, 'the script must list at least one step');
+
+export const isCall = (s: ScriptStep): s is CallStep => 'tool' in s;
+
+/**
+ * Arms an event for the next call: when the world's clock passes `seconds`
+ * after now, the event is injected (once). Returns a disarm function.
+ */
+export function armDuring(control: SimControl, event: ScriptEvent, seconds: number): () => void {
+  const world = control.world;
+  const at = world.time + seconds;
+  let done = false;
+  const hook = (): void => {
+    if (done || world.time < at) return;
+    done = true;
+    try {
+      control.inject(event);
+    } catch {
+      // An event the world refuses now (the object is held, gone) is simply not applied.
+    }
+  };
+  world.processHooks.push(hook);
+  return () => {
+    done = true;
+    const i = world.processHooks.indexOf(hook);
+    if (i >= 0) world.processHooks.splice(i, 1);
+  };
+}
+
+export interface StepRun {
+  step: ScriptStep;
+  /** For calls: the tool's result, or the error it threw. */
+  result?: ToolResult;
+  thrown?: string;
+}
+
+/**
+ * Runs steps one at a time in one world, as a host would: calls through the
+ * tools (with one context, so tools that remember keep their memory), events
+ * through SimControl (which validates them). `toolFor` finds a tool when its
+ * step comes (some tool sets generate tools from what the robot sees).
+ */
+export class ScriptRunner {
+  private readonly ctx: ToolContext;
+  private armed: Array<() => void> = [];
+
+  constructor(
+    readonly robot: Robot,
+    readonly control: SimControl,
+    private readonly toolFor: (name: string) => Promise<Tool | undefined>,
+  ) {
+    this.ctx = { robot, signal: new AbortController().signal, state: new Map() };
+  }
+
+  async step(step: ScriptStep): Promise<StepRun> {
+    if (isCall(step)) {
+      const tool = await this.toolFor(step.tool);
+      let run: StepRun;
+      if (!tool) run = { step, result: { ok: false, content: `no tool "${step.tool}" is offered now` } };
+      else {
+        try {
+          run = { step, result: await tool.call(step.args, this.ctx) };
+        } catch (e) {
+          run = { step, thrown: (e as Error).stack ?? String(e) };
+        }
+      }
+      this.disarm();
+      return run;
+    }
+    if (step.during !== undefined) this.armed.push(armDuring(this.control, step.event, step.during));
+    else {
+      try {
+        this.control.inject(step.event);
+      } catch {
+        // An event the world refuses now (the object is held, gone) is simply not applied.
+      }
+    }
+    return { step };
+  }
+
+  disarm(): void {
+    for (const d of this.armed) d();
+    this.armed = [];
+  }
+}

@@ -1,0 +1,248 @@
+// The audit's own reading of the world, written apart from the simulator's
+// perception: boxes from the Rapier colliders' shapes, containment from the
+// centre of mass in the container's frame, support from contact points below
+// the centre of mass. Where a reading is on a boundary it says "unsure" rather
+// than guess, so the checker never calls a borderline case a lie.
+import type { SimWorld } from '../../sim/world/sim-world';
+
+export interface V {
+  x: number;
+  y: number;
+  z: number;
+}
+interface Q {
+  x: number;
+  y: number;
+  z: number;
+  w: number;
+}
+export interface Box {
+  min: V;
+  max: V;
+}
+
+const vec = (x: number, y: number, z: number): V => ({ x, y, z });
+function rot(q: Q, v: V): V {
+  const tx = 2 * (q.y * v.z - q.z * v.y);
+  const ty = 2 * (q.z * v.x - q.x * v.z);
+  const tz = 2 * (q.x * v.y - q.y * v.x);
+  return vec(v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz), v.z + q.w * tz + (q.x * ty - q.y * tx));
+}
+const conj = (q: Q): Q => ({ x: -q.x, y: -q.y, z: -q.z, w: q.w });
+const finite = (...xs: number[]): boolean => xs.every(Number.isFinite);
+
+/** World box of a local half-extent box at a pose. */
+function boxOf(c: V, q: Q, h: V): Box {
+  let min = vec(Infinity, Infinity, Infinity);
+  let max = vec(-Infinity, -Infinity, -Infinity);
+  for (const sx of [-1, 1])
+    for (const sy of [-1, 1])
+      for (const sz of [-1, 1]) {
+        const p = rot(q, vec(sx * h.x, sy * h.y, sz * h.z));
+        min = vec(Math.min(min.x, c.x + p.x), Math.min(min.y, c.y + p.y), Math.min(min.z, c.z + p.z));
+        max = vec(Math.max(max.x, c.x + p.x), Math.max(max.y, c.y + p.y), Math.max(max.z, c.z + p.z));
+      }
+  return { min, max };
+}
+
+function unite(a: Box | undefined, b: Box): Box {
+  if (!a) return b;
+  return {
+    min: vec(Math.min(a.min.x, b.min.x), Math.min(a.min.y, b.min.y), Math.min(a.min.z, b.min.z)),
+    max: vec(Math.max(a.max.x, b.max.x), Math.max(a.max.y, b.max.y), Math.max(a.max.z, b.max.z)),
+  };
+}
+
+export interface BodyReading {
+  id: string;
+  fixed: boolean;
+  pos: V;
+  q: Q;
+  com: V;
+  box: Box;
+  speed: number;
+  spin: number;
+  finite: boolean;
+}
+
+export type Reading =
+  | { kind: 'held' }
+  | { kind: 'handed'; person: string }
+  | { kind: 'in'; id: string }
+  | { kind: 'on'; ids: ReadonlySet<string> }
+  | { kind: 'unsure' };
+
+export interface WorldReading {
+  time: number;
+  bodies: Map<string, BodyReading>;
+  places: Map<string, Reading>;
+  held: string | undefined;
+  tcp: V | undefined;
+  base: { pos: V; yaw: number };
+  joints: number[] | undefined;
+  estop: boolean;
+  docked: boolean;
+  batteryPercent: number;
+  batteryLevel: string;
+}
+
+/** The collider's shape as half extents of a box around it, in its own frame. */
+/** Rapier's shape types for the shapes scenes build. */
+const CAPSULE = 2;
+const CYLINDER = 10;
+
+function halfExtents(shape: unknown): V | undefined {
+  const s = shape as { type?: number; halfExtents?: V; radius?: number; halfHeight?: number };
+  if (s.halfExtents) return s.halfExtents;
+  if (s.radius !== undefined && s.halfHeight !== undefined) {
+    // A capsule's caps add its radius to the length; a cylinder's do not.
+    if (s.type === CAPSULE) return vec(s.radius, s.halfHeight + s.radius, s.radius);
+    if (s.type === CYLINDER) return vec(s.radius, s.halfHeight, s.radius);
+    return undefined;
+  }
+  if (s.radius !== undefined) return vec(s.radius, s.radius, s.radius);
+  return undefined;
+}
+
+function readBody(w: SimWorld, id: string, handle: number, colliders: readonly number[], fixed: boolean): BodyReading {
+  const b = w.world.getRigidBody(handle);
+  const t = b.translation();
+  const r = b.rotation();
+  const v = b.linvel();
+  const a = b.angvel();
+  const c = b.worldCom();
+  let box: Box | undefined;
+  for (const h of colliders) {
+    const col = w.world.getCollider(h);
+    const he = halfExtents(col.shape);
+    if (!he) continue;
+    box = unite(box, boxOf(col.translation(), col.rotation(), he));
+  }
+  return {
+    id,
+    fixed,
+    pos: vec(t.x, t.y, t.z),
+    q: { x: r.x, y: r.y, z: r.z, w: r.w },
+    com: vec(c.x, c.y, c.z),
+    box: box ?? { min: vec(t.x, t.y, t.z), max: vec(t.x, t.y, t.z) },
+    speed: Math.hypot(v.x, v.y, v.z),
+    spin: Math.hypot(a.x, a.y, a.z),
+    finite: finite(t.x, t.y, t.z, r.x, r.y, r.z, r.w, v.x, v.y, v.z),
+  };
+}
+
+/** In a container: certainly (centre of mass well inside the interior, in the container's frame), certainly not, or unsure. */
+function containment(w: SimWorld, obj: BodyReading, c: BodyReading): 'in' | 'out' | 'unsure' {
+  const r = w.entity(c.id).spec.receptacle;
+  if (!r) return 'out';
+  const local = rot(conj(c.q), vec(obj.com.x - c.pos.x, obj.com.y - c.pos.y, obj.com.z - c.pos.z));
+  const [cx, cy, cz] = r.interior.center;
+  const [sx, sy, sz] = r.interior.size;
+  const above = r.enclosed ? 0 : sy * 0.5;
+  const d = vec(Math.abs(local.x - cx) - sx / 2, local.y - cy, Math.abs(local.z - cz) - sz / 2);
+  const inside = d.x <= -0.005 && d.z <= -0.005 && d.y >= -sy / 2 + 0.002 && d.y <= sy / 2 + above - 0.01;
+  if (inside) return 'in';
+  const near = d.x <= 0.03 && d.z <= 0.03 && d.y >= -sy / 2 - 0.03 && d.y <= sy / 2 + above + 0.04;
+  return near ? 'unsure' : 'out';
+}
+
+/** What touches the object below its centre of mass: entity ids and 'floor'. */
+function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
+  const out = new Set<string>();
+  const floor = w.world.getRigidBody(w.floor);
+  const floorColliders = new Set<number>();
+  for (let i = 0; i < floor.numColliders(); i++) floorColliders.add(floor.collider(i).handle);
+  for (const h of w.entity(id).colliders) {
+    const mine = w.world.getCollider(h);
+    w.world.contactPairsWith(mine, (other) => {
+      const owner = floorColliders.has(other.handle) ? 'floor' : w.colliderOwner.get(other.handle);
+      if (!owner || owner === id) return;
+      w.world.contactPair(mine, other, (m, flipped) => {
+        for (let k = 0; k < m.numContacts(); k++) {
+          if (m.contactDist(k) > 0.02) continue;
+          const local = flipped ? m.localContactPoint2(k) : m.localContactPoint1(k);
+          if (!local) continue;
+          const p = mine.translation();
+          const world = rot(mine.rotation(), local);
+          if (p.y + world.y < com.y - 0.002) out.add(owner);
+        }
+      });
+    });
+  }
+  return out;
+}
+
+export function readWorld(w: SimWorld): WorldReading {
+  const bodies = new Map<string, BodyReading>();
+  for (const e of w.entities.values()) bodies.set(e.id, readBody(w, e.id, e.body, e.colliders, e.fixed));
+  const held = w.heldId();
+  const places = new Map<string, Reading>();
+  for (const e of w.entities.values()) {
+    if (e.fixed) continue;
+    if (held === e.id) {
+      places.set(e.id, { kind: 'held' });
+      continue;
+    }
+    const person = w.handedOver.get(e.id);
+    if (person) {
+      places.set(e.id, { kind: 'handed', person });
+      continue;
+    }
+    const me = bodies.get(e.id)!;
+    let inside: string | undefined;
+    let unsure = false;
+    for (const c of w.entities.values()) {
+      if (c.id === e.id || !c.spec.receptacle) continue;
+      const k = containment(w, me, bodies.get(c.id)!);
+      if (k === 'in') {
+        // The innermost: a smaller interior wins.
+        const vol = (x: string) => w.entity(x).spec.receptacle!.interior.size.reduce((a, b) => a * b, 1);
+        if (!inside || vol(c.id) < vol(inside)) inside = c.id;
+      } else if (k === 'unsure') unsure = true;
+    }
+    if (inside) places.set(e.id, { kind: 'in', id: inside });
+    else if (unsure) places.set(e.id, { kind: 'unsure' });
+    else {
+      const below = touchingBelow(w, e.id, me.com);
+      places.set(e.id, below.size ? { kind: 'on', ids: below } : { kind: 'unsure' });
+    }
+  }
+  const base = w.world.getRigidBody(w.bodyLinks.base);
+  const bt = base.translation();
+  const bq = base.rotation();
+  const fwd = rot({ x: bq.x, y: bq.y, z: bq.z, w: bq.w }, vec(1, 0, 0));
+  const tcp = w.tcp()?.p;
+  return {
+    time: w.time,
+    bodies,
+    places,
+    held,
+    tcp: tcp ? vec(tcp.x, tcp.y, tcp.z) : undefined,
+    base: { pos: vec(bt.x, bt.y, bt.z), yaw: Math.atan2(-fwd.z, fwd.x) },
+    joints: w.body.q ? [...w.body.q] : undefined,
+    estop: w.estop,
+    docked: w.body.docked,
+    batteryPercent: w.battery.percent,
+    batteryLevel: w.battery.level,
+  };
+}
+
+/** Does a reported place agree with the reading? undefined when the reading is unsure. */
+export function agrees(r: Reading | undefined, kind: 'in' | 'on' | 'floor' | 'held' | 'handed', id?: string): boolean | undefined {
+  if (!r || r.kind === 'unsure') return undefined;
+  if (kind === 'held') return r.kind === 'held';
+  if (kind === 'handed') return r.kind === 'handed' && r.person === id;
+  if (kind === 'in') return r.kind === 'in' && r.id === id;
+  if (kind === 'floor') return r.kind === 'on' && r.ids.has('floor');
+  return r.kind === 'on' && r.ids.has(id!);
+}
+
+/** Two readings of one object that certainly differ (a move the skill must account for). */
+export function certainlyMoved(a: Reading | undefined, b: Reading | undefined): boolean {
+  if (!a || !b || a.kind === 'unsure' || b.kind === 'unsure') return false;
+  if (a.kind !== b.kind) return true;
+  if (a.kind === 'in' && b.kind === 'in') return a.id !== b.id;
+  if (a.kind === 'handed' && b.kind === 'handed') return a.person !== b.person;
+  if (a.kind === 'on' && b.kind === 'on') return ![...a.ids].some((x) => b.ids.has(x));
+  return false;
+}

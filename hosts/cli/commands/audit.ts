@@ -1,0 +1,82 @@
+// skillbridge audit: the truth audit (eval/audit). Random but valid tool calls on
+// every scene and tool set, each checked by an independent checker; prints
+// counts per class and, for each violation, a script that reproduces it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isBuiltinScene } from '../../../scenes/registry';
+import { didYouMean } from '../../../base/did-you-mean';
+import { listScenes } from '../../../scenes/registry';
+import { type AuditReport, reproduceCommand, runAudit } from '../../../eval/audit/run';
+import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
+import { type Output, json } from '../output';
+
+/** Violations printed in full in the text report; --json has them all. */
+const SHOWN = 20;
+
+export async function auditCommand(p: Parsed, o: Output): Promise<number> {
+  if (p.positionals.length) throw new UsageError(`unexpected arguments: ${p.positionals.join(' ')}. Run "skillbridge help".`);
+  const scene = stringFlag(p.flags, 'scene');
+  if (scene !== undefined && !isBuiltinScene(scene)) {
+    const ids = listScenes().map((s) => s.id);
+    throw new UsageError(`--scene: unknown scene "${scene}".${didYouMean(scene, ids)} Known scenes: ${ids.join(', ')}`);
+  }
+  const calls = intFlag(p.flags, 'calls', 2000, { min: 1, max: 10_000_000 });
+  const seed = intFlag(p.flags, 'seed', 1, { min: 0, max: 2 ** 31 - 1 });
+  const out = stringFlag(p.flags, 'out');
+  const asJson = Boolean(p.flags['json']);
+  let last = 0;
+  const report = await runAudit({
+    calls,
+    seed,
+    ...(scene ? { scenes: [scene] } : {}),
+    onProgress: asJson
+      ? undefined
+      : (done, total) => {
+          if (done - last >= Math.max(100, total / 20) || done === total) {
+            last = done;
+            o.err(`audit: ${done}/${total} calls`);
+          }
+        },
+  });
+  if (out) writeScripts(report, out);
+  if (asJson) {
+    json(o, {
+      calls: report.calls,
+      lies: report.lies,
+      leaks: report.leaks,
+      invariants: report.invariants,
+      messages: report.messages,
+      crashes: report.crashes,
+      seconds: report.seconds,
+      violations: report.violations.map((v) => ({
+        class: v.class,
+        scene: v.scene,
+        script: v.script,
+        detail: v.detail,
+        set: v.set,
+        seed: v.seed,
+      })),
+    });
+  } else printReport(o, report, out);
+  const bad = report.lies + report.leaks + report.invariants + report.messages + report.crashes;
+  return bad ? 1 : 0;
+}
+
+function writeScripts(r: AuditReport, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  r.violations.forEach((v, i) => writeFileSync(join(dir, `violation-${i + 1}.json`), `${JSON.stringify(v.script, null, 2)}\n`));
+}
+
+function printReport(o: Output, r: AuditReport, dir: string | undefined): void {
+  o.out(`Truth audit: ${r.calls} calls in ${r.seconds} s over ${Object.keys(r.scenes).length} scenes`);
+  for (const [id, s] of Object.entries(r.scenes)) o.out(`  ${id}: ${s.calls} calls; tool sets ${s.sets.join(', ')}`);
+  o.out(`lies ${r.lies}, leaks ${r.leaks}, invariants ${r.invariants}, messages ${r.messages}, crashes ${r.crashes}`);
+  r.violations.slice(0, SHOWN).forEach((v, i) => {
+    const file = dir ? join(dir, `violation-${i + 1}.json`) : 'FILE';
+    o.out(`\n${i + 1}. [${v.class}] ${v.scene} (${v.set}): ${v.detail}`);
+    o.out(`   reproduce: ${reproduceCommand(v, file)}`);
+    o.out(`   script: ${JSON.stringify(v.script)}`);
+  });
+  if (r.violations.length > SHOWN)
+    o.out(`\n… and ${r.violations.length - SHOWN} more (all of them with --json, or their scripts with --out DIR)`);
+}
