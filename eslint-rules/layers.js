@@ -31,8 +31,23 @@ export const LAYERS = [
   {
     name: 'hosts/cli',
     prefix: 'hosts/cli/',
-    may: ['hosts/cli', 'hosts/bench', 'hosts/web', 'hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT],
+    may: [
+      'hosts/cli',
+      'hosts/bench',
+      'hosts/mcp',
+      'hosts/foxglove',
+      'hosts/web',
+      'hosts/service',
+      'contract',
+      ...EVAL,
+      ...AGENTS,
+      ...ROBOT,
+    ],
   },
+  // The MCP server: robots' tools for other agents; it may show them live in Foxglove.
+  { name: 'hosts/mcp', prefix: 'hosts/mcp/', may: ['hosts/mcp', 'hosts/foxglove', 'contract', ...AGENTS, ...ROBOT] },
+  // Foxglove: MCAP export (replaying a trace's tool calls) and the live WebSocket view, from scene metadata and pose frames.
+  { name: 'hosts/foxglove', prefix: 'hosts/foxglove/', may: ['hosts/foxglove', 'hosts/service', 'contract', ...AGENTS, ...ROBOT] },
   { name: 'hosts/web', prefix: 'hosts/web/', may: ['hosts/web', 'hosts/service', 'contract', ...AGENTS, ...ROBOT] },
   { name: 'hosts/service', prefix: 'hosts/service/', may: ['hosts/service', 'contract', ...AGENTS, ...ROBOT] },
   { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'contract', ...EVAL, ...AGENTS, ...ROBOT] },
@@ -97,6 +112,9 @@ export const PACKAGE_OWNERS = [
   { pkg: /^@dimforge\//, layers: ['sim', 'test'] },
   { pkg: /^openai(\/|$)/, layers: ['agents/models', 'test'] },
   { pkg: /^node-sqlite3-wasm$/, layers: ['eval/results', 'test'] },
+  // The MCP SDK: the server host, and the client that adds external servers' tools.
+  { pkg: /^@modelcontextprotocol\//, layers: ['hosts/mcp', 'agents/tools', 'test'] },
+  { pkg: /^@mcap\/|^@foxglove\//, layers: ['hosts/foxglove', 'test'] },
 ];
 
 export function layerOf(relPath) {

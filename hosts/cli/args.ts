@@ -34,6 +34,13 @@ const OPTIONS = {
   db: { type: 'string' },
   junit: { type: 'string' },
   csv: { type: 'string' },
+  http: { type: 'string' },
+  robots: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  mcp: { type: 'string' },
+  mcap: { type: 'string' },
+  foxglove: { type: 'string' },
+  paced: { type: 'boolean' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -113,6 +120,17 @@ Usage:
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
       its access token.
+
+  skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT] [--approve ask|auto|deny]
+                  [--read-only] [--paced] [--trace DIR] [--json]
+  skillbridge mcp --scene arm=tabletop/fruits,rover=farm …   |   --robots FILE …
+      An MCP server for any MCP client: the robot's tool set (cards as descriptions,
+      read-only/destructive annotations), its snapshot, events and camera as
+      resources, progress and cancellation for long skills. stdio by default;
+      --http PORT serves Streamable HTTP on 127.0.0.1 (0 picks a port). Acting
+      tools ask a person first (MCP elicitation) unless --approve auto; a client
+      that cannot ask gets a refusal that says so. --read-only leaves acting tools
+      out. Several robots: tool names get the robot's name ("arm__pick").
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

@@ -42,9 +42,12 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
         return await serveCommand(p, o);
       case 'report':
         return reportCommand(p, o);
+      case 'mcp':
+        // Loaded on demand: the MCP SDK is a large import other commands need not pay for.
+        return await (await import('./commands/mcp')).mcpCommand(p, o);
       default:
         throw new UsageError(
-          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, report, bench, serve. Run "skillbridge help".`,
+          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, report, bench, serve, mcp. Run "skillbridge help".`,
         );
     }
   } catch (e) {
