@@ -15,7 +15,9 @@ import type { FlowLimits } from './runtime/flow';
 import type { TraceSink } from './runtime/trace';
 import type { Workflow } from './runtime/workflow';
 import { UnknownToolSetError } from './tools/sets';
+import type { Tool } from './tools/tool';
 import { UnknownWorkflowError, createWorkflow } from './workflows';
+import { withExtraTools } from './workflows/kit/extra-tools';
 
 export interface ConversationSpec {
   /** An open robot (the app's world), or the connection form of a robot to open. */
@@ -24,6 +26,8 @@ export interface ConversationSpec {
   workflow: string | Workflow;
   /** The tool set for workflows that take one (flat, rtw/basic); default the scene's. */
   toolSet?: string;
+  /** More tools every flow of the workflow offers (an external MCP server's: agents/tools/mcp). */
+  extraTools?: readonly Tool[];
   /** A model spec ("ollama:qwen3:8b", "scripted:FILE"…), or a model object. */
   model: string | Model;
   env?: Readonly<Record<string, string | undefined>>;
@@ -105,6 +109,7 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
     if (e instanceof UnknownToolSetError) throw new ConversationSpecError('toolSet', e.message);
     throw e;
   }
+  if (spec.extraTools?.length) workflow = withExtraTools(workflow, spec.extraTools);
   const conversation = new Conversation({
     model,
     robot,

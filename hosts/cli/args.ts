@@ -95,13 +95,16 @@ Usage:
       in order in one world). Prints each result and the final semantic facts.
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
-                  [--json] ["message"]
+                  [--mcp FILE] [--json] ["message"]
       A model drives the robot through a workflow (rtw/basic, rtw/hierarchical,
       rtw/world-model, flat). Without a message, turns are read from stdin.
       Model specs: openai:MODEL, ollama:MODEL (127.0.0.1:11434), lmstudio:MODEL,
       llamacpp:MODEL, vllm:MODEL, openai-compatible:MODEL@BASE_URL, scripted:FILE.
       Keys come from OPENAI_API_KEY / SKILLBRIDGE_API_KEY, never from the spec.
       Traces go to --trace FILE (default traces/RUN.jsonl); Ctrl-C stops a turn.
+      --mcp FILE adds tools of external MCP servers ({"mcpServers": {"NAME":
+      {"command", "args"} or {"url"}}}) as NAME__TOOL; their acting tools ask first
+      unless the entry says "approve": "auto".
   skillbridge trace FILE [--json]
       Print a recorded run readably.
   skillbridge bench sim [--scene S] [--quick] [--json]

@@ -91,7 +91,9 @@ export async function robotsFromFile(path: string): Promise<RobotSpec[]> {
   const r = FleetFileSchema.safeParse(data);
   if (!r.success) {
     const i = r.error.issues[0]!;
-    throw new McpSetupError(`--robots ${path}: ${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`);
+    // A bad record key (a robot name) carries the reason one level down.
+    const message = i.code === 'invalid_key' ? (i.issues[0]?.message ?? i.message) : i.message;
+    throw new McpSetupError(`--robots ${path}: ${i.path.length ? `${i.path.join('.')}: ` : ''}${message}`);
   }
   return Object.entries(r.data.robots).map(([name, e]) => ({
     name,

@@ -9,6 +9,8 @@ import type { Conversation, RunInfo, TurnResult } from '../../../agents/runtime/
 import type { FlowEvent } from '../../../agents/runtime/events';
 import type { FlowLimits } from '../../../agents/runtime/flow';
 import { JsonlSink, newRunId } from '../../../agents/runtime/trace';
+import { McpConnectError, type McpToolbox, connectMcpServers } from '../../../agents/tools/mcp/client';
+import { McpConfigError, readMcpConfig } from '../../../agents/tools/mcp/config';
 import { WORKFLOWS } from '../../../agents/workflows';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
@@ -92,18 +94,24 @@ function printer(o: Output): (e: FlowEvent) => void {
   };
 }
 
-/** A y/N question on the terminal; reuses the interactive reader when there is one. */
-function approvalGate(mode: ApproveMode, ask: (q: string) => Promise<string>): ApprovalGate {
-  if (mode === 'auto') return { policy: { information: 'auto', action: 'auto' } };
-  if (mode === 'deny') return { policy: { information: 'auto', action: 'deny' } };
+/**
+ * A y/N question on the terminal; reuses the interactive reader when there is one.
+ * `tools` overrides the mode per tool (an external MCP server's acting tools ask by default).
+ */
+function approvalGate(mode: ApproveMode, ask: (q: string) => Promise<string>, tools: Record<string, ApproveMode> = {}): ApprovalGate {
+  const needsAsk = mode === 'ask' || Object.values(tools).includes('ask');
   return {
-    policy: { information: 'auto', action: 'ask' },
-    ask: async (req) => {
-      const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `)).trim().toLowerCase();
-      return a === 'y' || a === 'yes'
-        ? { approved: true }
-        : { approved: false, note: a && a !== 'n' && a !== 'no' ? a : 'not approved at the terminal' };
-    },
+    policy: { information: 'auto', action: mode, tools },
+    ...(needsAsk ? { ask: askAtTerminal(ask) } : {}),
+  };
+}
+
+function askAtTerminal(ask: (q: string) => Promise<string>): NonNullable<ApprovalGate['ask']> {
+  return async (req) => {
+    const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `)).trim().toLowerCase();
+    return a === 'y' || a === 'yes'
+      ? { approved: true }
+      : { approved: false, note: a && a !== 'n' && a !== 'no' ? a : 'not approved at the terminal' };
   };
 }
 
@@ -167,6 +175,22 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     }
   };
 
+  // Tools from external MCP servers (--mcp FILE): started now, closed when the run ends.
+  const mcpFile = stringFlag(p.flags, 'mcp');
+  let toolbox: McpToolbox | undefined;
+  if (mcpFile) {
+    try {
+      toolbox = await connectMcpServers(await readMcpConfig(mcpFile));
+    } catch (e) {
+      rl?.close();
+      if (e instanceof McpConfigError || e instanceof McpConnectError)
+        throw new UsageError(`--mcp ${mcpFile}: ${e.message.replace(`${mcpFile}: `, '')}`);
+      throw e;
+    }
+    if (!asJson)
+      o.out(`MCP tools: ${toolbox.tools.map((t) => `${t.name}${t.category === 'action' ? ' (acts)' : ''}`).join(', ') || 'none'}`);
+  }
+
   let traceCount = 0;
   let opened;
   try {
@@ -176,7 +200,8 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       ...(setFlag ? { toolSet: setFlag } : {}),
       model: spec,
       env: process.env,
-      approval: approvalGate(approve, askLine),
+      approval: approvalGate(approve, askLine, toolbox?.approvalOverrides(approve)),
+      ...(toolbox ? { extraTools: toolbox.tools } : {}),
       limits,
       seed,
       scene: sceneId,
@@ -191,6 +216,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     });
   } catch (e) {
     rl?.close();
+    await toolbox?.close();
     if (e instanceof ConversationSpecError)
       throw new UsageError(e.field === 'robot' ? e.message : `--${e.field === 'toolSet' ? 'set' : e.field}: ${e.message}`);
     throw e;
@@ -247,6 +273,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   // The operator's view of the world after the run, then the world goes.
   const facts = sim?.facts() ?? [];
   await opened.close();
+  await toolbox?.close();
   if (last?.reason === 'model_error') {
     failed = true;
     const fix =
