@@ -1,7 +1,6 @@
 // skillbridge run: a conversation with a model driving the simulated robot
 // through a workflow. One message as an argument, or turns read from stdin.
 // Prints the conversation as it happens; every turn is traced to JSONL.
-import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { ConversationSpecError, openConversation } from '../../../agents/conversation';
 import type { ApprovalGate } from '../../../agents/runtime/approval';
@@ -14,6 +13,7 @@ import { McpConfigError, readMcpConfig } from '../../../agents/tools/mcp/config'
 import { WORKFLOWS } from '../../../agents/workflows';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
+import { LineReader } from '../terminal';
 
 const APPROVE = ['auto', 'ask', 'deny'] as const;
 type ApproveMode = (typeof APPROVE)[number];
@@ -75,6 +75,8 @@ function printer(o: Output): (e: FlowEvent) => void {
         o.out(`  ! ${e.code}: ${short(e.message, 200)}`);
         break;
       case 'retry':
+        // The abandoned attempt's partial text stays on its own line; the next attempt starts a new one.
+        endText();
         o.err(`  (retrying the model request in ${Math.round(e.delayMs)} ms: ${e.reason})`);
         break;
       case 'stop':
@@ -98,7 +100,11 @@ function printer(o: Output): (e: FlowEvent) => void {
  * A y/N question on the terminal; reuses the interactive reader when there is one.
  * `tools` overrides the mode per tool (an external MCP server's acting tools ask by default).
  */
-function approvalGate(mode: ApproveMode, ask: (q: string) => Promise<string>, tools: Record<string, ApproveMode> = {}): ApprovalGate {
+function approvalGate(
+  mode: ApproveMode,
+  ask: (q: string, signal?: AbortSignal) => Promise<string>,
+  tools: Record<string, ApproveMode> = {},
+): ApprovalGate {
   const needsAsk = mode === 'ask' || Object.values(tools).includes('ask');
   return {
     policy: { information: 'auto', action: mode, tools },
@@ -106,9 +112,9 @@ function approvalGate(mode: ApproveMode, ask: (q: string) => Promise<string>, to
   };
 }
 
-function askAtTerminal(ask: (q: string) => Promise<string>): NonNullable<ApprovalGate['ask']> {
+function askAtTerminal(ask: (q: string, signal?: AbortSignal) => Promise<string>): NonNullable<ApprovalGate['ask']> {
   return async (req) => {
-    const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `)).trim().toLowerCase();
+    const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `, req.signal)).trim().toLowerCase();
     return a === 'y' || a === 'yes'
       ? { approved: true }
       : { approved: false, note: a && a !== 'n' && a !== 'no' ? a : 'not approved at the terminal' };
@@ -144,10 +150,10 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const seed = intFlag(p.flags, 'seed', 1);
   const limits: Partial<FlowLimits> = {};
   if (p.flags['time-limit'] !== undefined) {
-    const s = numberFlag(p.flags, 'time-limit', 20);
-    limits.timeLimitMs = s <= 0 ? null : s * 1000;
+    const s = numberFlag(p.flags, 'time-limit', 20, { min: 0.1, max: 86_400, off: 0 });
+    limits.timeLimitMs = s === 0 ? null : s * 1000;
   }
-  if (p.flags['max-iterations'] !== undefined) limits.maxIterations = intFlag(p.flags, 'max-iterations', 12);
+  if (p.flags['max-iterations'] !== undefined) limits.maxIterations = intFlag(p.flags, 'max-iterations', 12, { min: 1, max: 1000 });
   const asJson = Boolean(p.flags['json']);
   const message = p.positionals.join(' ').trim();
 
@@ -155,25 +161,10 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const traceBase = stringFlag(p.flags, 'trace') ?? join('traces', `${newRunId()}.jsonl`);
   const traces: string[] = [];
 
-  const rl = message ? undefined : createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-  const lines = rl?.[Symbol.asyncIterator]();
-  const askLine = async (q: string): Promise<string> => {
-    if (rl && lines) {
-      process.stdout.write(q);
-      const n = await lines.next();
-      return n.done ? '' : String(n.value);
-    }
-    // One-shot run: read a single answer from stdin.
-    const once = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      return await new Promise<string>((resolve) => {
-        once.question(q, resolve);
-        once.once('close', () => resolve(''));
-      });
-    } finally {
-      once.close();
-    }
-  };
+  // One reader owns stdin: turns, and questions that give up when their run stops (Ctrl-C, the time limit).
+  let interrupt = (): void => undefined;
+  const reader = new LineReader({ output: message ? process.stderr : process.stdout, onInterrupt: () => interrupt() });
+  const askLine = (q: string, signal?: AbortSignal): Promise<string> => reader.ask(q, signal);
 
   // Tools from external MCP servers (--mcp FILE): started now, closed when the run ends.
   const mcpFile = stringFlag(p.flags, 'mcp');
@@ -182,7 +173,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     try {
       toolbox = await connectMcpServers(await readMcpConfig(mcpFile));
     } catch (e) {
-      rl?.close();
+      reader.close();
       if (e instanceof McpConfigError || e instanceof McpConnectError)
         throw new UsageError(`--mcp ${mcpFile}: ${e.message.replace(`${mcpFile}: `, '')}`);
       throw e;
@@ -211,11 +202,11 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
         traces.push(path);
         return [new JsonlSink(path)];
       },
-      askUser: async ({ question }) => ({ answer: await askLine(`${question}\n> `), by: 'person' }),
+      askUser: async ({ question, signal }) => ({ answer: await askLine(`${question}\n> `, signal), by: 'person' }),
       ...(asJson ? {} : { onEvent: printer(o) }),
     });
   } catch (e) {
-    rl?.close();
+    reader.close();
     await toolbox?.close();
     if (e instanceof ConversationSpecError)
       throw new UsageError(e.field === 'robot' ? e.message : `--${e.field === 'toolSet' ? 'set' : e.field}: ${e.message}`);
@@ -230,7 +221,16 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     if (session.busy) session.stop('stopped from the terminal (Ctrl-C)');
     else process.exit(130);
   };
+  interrupt = onSigint;
   process.on('SIGINT', onSigint);
+  // SIGTERM: the running turn stops and its trace gets its stop and end records before the process ends.
+  let terminated = false;
+  const onSigterm = () => {
+    terminated = true;
+    if (session.busy) session.stop('stopped: the process received SIGTERM');
+    else process.exit(143);
+  };
+  process.on('SIGTERM', onSigterm);
 
   const report = (r: TurnResult): void => {
     if (asJson) return;
@@ -251,11 +251,11 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     } else {
       if (!asJson && process.stdin.isTTY)
         o.out(`${workflow.title} on ${sceneId} with ${model.id}. Type a message; /help lists commands; an empty line or Ctrl-D ends.`);
-      while (lines) {
+      while (!terminated) {
         if (process.stdin.isTTY) process.stdout.write('you: ');
-        const n = await lines.next();
-        if (n.done) break;
-        const text = String(n.value).trim();
+        const line = await reader.next();
+        if (line === null) break;
+        const text = line.trim();
         if (!text) break;
         if (text.startsWith('/')) {
           if (!asJson) o.out(await interactiveCommand(text, session));
@@ -268,7 +268,8 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onSigint);
-    rl?.close();
+    process.off('SIGTERM', onSigterm);
+    reader.close();
   }
   // The operator's view of the world after the run, then the world goes.
   const facts = sim?.facts() ?? [];
@@ -289,5 +290,5 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       facts,
     });
   }
-  return failed ? 3 : 0;
+  return terminated ? 143 : failed ? 3 : 0;
 }
