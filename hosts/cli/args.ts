@@ -44,6 +44,7 @@ const OPTIONS = {
   mcap: { type: 'string' },
   foxglove: { type: 'string' },
   paced: { type: 'boolean' },
+  width: { type: 'string' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -126,6 +127,11 @@ Usage:
       unless the entry says "approve": "auto".
   skillbridge trace FILE [--json]
       Print a recorded run readably.
+  skillbridge export TRACE [TRACE…] --mcap FILE [--width PX] [--json]
+      A run as an MCAP file for Foxglove or Lichtblick: every body's pose (/tf),
+      shapes (/scene), joints, the camera, the facts and every trace record
+      (/trace, /log). Poses come from replaying the trace's tool calls in a fresh
+      world of its scene and seed; a call whose replay differs is reported.
   skillbridge bench sim [--scene S] [--quick] [--json]
       Simulation benchmark: real-time factor (full and bare Rapier), pick-and-place
       wall time, perception latency, snapshot/restore, peak memory.
@@ -148,7 +154,7 @@ Usage:
       SKILLBRIDGE_API_BASE_URL, the presets' local servers, and --allow-key-for URLs.
 
   skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT] [--approve ask|auto|deny]
-                  [--read-only] [--paced] [--trace DIR] [--json]
+                  [--read-only] [--paced] [--trace DIR] [--foxglove PORT] [--json]
   skillbridge mcp --scene arm=tabletop/fruits,rover=farm …   |   --robots FILE …
       An MCP server for any MCP client: the robot's tool set (cards as descriptions,
       read-only/destructive annotations), its snapshot, events and camera as
@@ -157,6 +163,13 @@ Usage:
       tools ask a person first (MCP elicitation) unless --approve auto; a client
       that cannot ask gets a refusal that says so. --read-only leaves acting tools
       out. Several robots: tool names get the robot's name ("arm__pick").
+
+      --foxglove PORT also serves the live Foxglove view of every simulated robot
+      (implies --paced).
+  skillbridge foxglove --scene S [--port N] [--seed N] [--script FILE] [--json]
+      A live Foxglove WebSocket server (ws://127.0.0.1:8765 by default) over a
+      world running in wall time: /tf, /scene, /joint_states, /camera/image,
+      /facts, /log. --script runs a call --script file once a viewer connects.
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

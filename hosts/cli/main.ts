@@ -42,12 +42,17 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
         return await serveCommand(p, o);
       case 'report':
         return reportCommand(p, o);
+      case 'export':
+        // Loaded on demand with the MCAP library.
+        return await (await import('./commands/export')).exportCommand(p, o);
+      case 'foxglove':
+        return await (await import('./commands/foxglove')).foxgloveCommand(p, o);
       case 'mcp':
         // Loaded on demand: the MCP SDK is a large import other commands need not pay for.
         return await (await import('./commands/mcp')).mcpCommand(p, o);
       default:
         throw new UsageError(
-          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, report, bench, serve, mcp. Run "skillbridge help".`,
+          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, export, report, bench, serve, mcp, foxglove. Run "skillbridge help".`,
         );
     }
   } catch (e) {

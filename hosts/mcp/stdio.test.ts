@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTrace } from '../../agents/runtime/trace';
+import { parseTrace, readTrace } from '../../agents/runtime/trace';
+import { replayTraces } from '../foxglove/replay';
+import { frameOf, viewer } from '../../test/support/foxglove';
 import { type ElicitScript, RawLines, stdioClient } from '../../test/support/mcp';
 
 const text = (r: unknown): string =>
@@ -23,11 +25,13 @@ describe('skillbridge mcp over stdio: two robots, one server', () => {
   const logs: Array<{ logger?: string; data: unknown }> = [];
   let client: Client;
   let close: () => Promise<void>;
+  let stderr: () => string;
 
   beforeAll(async () => {
-    const c = await stdioClient(['mcp', '--scene', 'arm=tabletop/fruits,rover=farm', '--paced', '--trace', traceDir], { elicit });
+    const c = await stdioClient(['mcp', '--scene', 'arm=tabletop/fruits,rover=farm', '--foxglove', '0', '--trace', traceDir], { elicit });
     client = c.client;
     close = c.close;
+    stderr = c.stderr;
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       logs.push({ ...(n.params.logger ? { logger: n.params.logger } : {}), data: n.params.data });
     });
@@ -110,6 +114,23 @@ describe('skillbridge mcp over stdio: two robots, one server', () => {
     await expect.poll(() => logs.some((l) => l.logger === 'rover' && (l.data as { type?: string }).type === 'undocked')).toBe(true);
   }, 90_000);
 
+  it('shows both worlds side by side in a live Foxglove view (--foxglove paces them)', async () => {
+    const url = /Foxglove live view: (ws:\/\/127\.0\.0\.1:\d+)/.exec(stderr())![1]!;
+    const v = viewer(url, ['/tf', '/scene']);
+    try {
+      // One FrameTransforms message per world: each robot's frames under its name, its "sim" frame moved aside.
+      const seen = (frame: string) => (v.got.get('/tf') ?? []).find((m) => frameOf(m, frame));
+      await expect.poll(() => Boolean(seen('rover/robot#base') && seen('arm/lemon_1'))).toBe(true);
+      const simX = (name: string) => frameOf(seen(`${name}/sim`), `${name}/sim`)!.x;
+      expect(simX('rover')).toBeGreaterThan(simX('arm'));
+      const entities = () =>
+        (v.got.get('/scene') ?? []).flatMap((m) => (m as { entities: Array<{ id: string }> }).entities.map((e) => e.id));
+      await expect.poll(entities).toEqual(expect.arrayContaining(['arm/floor', 'rover/floor', 'arm/lemon_1']));
+    } finally {
+      v.client.close();
+    }
+  });
+
   it("serves each robot's snapshot, events, info and camera as resources", async () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(
@@ -128,6 +149,26 @@ describe('skillbridge mcp over stdio: two robots, one server', () => {
     const shot = await client.callTool({ name: 'arm__get_camera_image', arguments: { width: 64 } });
     expect((shot as CallToolResult).content.map((c) => c.type)).toEqual(['text', 'image', 'resource_link']);
   });
+
+  it("writes each robot's trace, which replays to the same outcomes (skillbridge export's input)", async () => {
+    const file = readdirSync(traceDir).find((f) => f.endsWith('-arm.jsonl'))!;
+    const trace = readTrace(join(traceDir, file));
+    expect(trace.header).toMatchObject({ scene: 'tabletop/fruits', workflow: 'mcp', seed: 1 });
+    expect(trace.records[0]).toMatchObject({ type: 'note', data: { robot: 'arm', toolSet: 'alrm' } });
+    expect(trace.records.filter((r) => r.type === 'approval').map((r) => (r as { decision: string }).decision)).toEqual([
+      'rejected',
+      'approved',
+    ]);
+    const topics = new Map<string, number>();
+    const summary = await replayTraces([trace], (key) => {
+      topics.set(key, (topics.get(key) ?? 0) + 1);
+    });
+    // The declined pick did not run and is not replayed; the approved one is, with the same result.
+    expect(summary.skipped.map((s) => s.reason)).toContain('did not run (rejected)');
+    expect(summary.replayed).toBeGreaterThanOrEqual(2);
+    expect(summary.diverged).toEqual([]);
+    expect(topics.get('tf')).toBeGreaterThan(5);
+  }, 30_000);
 
   it('answers bad calls with one clear error and keeps serving', async () => {
     const bad = await client.callTool({ name: 'arm__pick', arguments: { object: 3 } });

@@ -52,7 +52,7 @@ export async function findTool(robot: Robot, name: string, setId: string | undef
   );
 }
 
-async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep>>> {
+export async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep>>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

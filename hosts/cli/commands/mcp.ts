@@ -3,6 +3,8 @@
 // On stdio, stdout carries only the protocol: every word for people goes to stderr.
 import path from 'node:path';
 import { traceVersions } from '../../../agents/runtime/trace';
+import { type FoxgloveLive, startFoxgloveLive } from '../../foxglove/live';
+import { SimFeed, liveWorld, spacesFor } from '../../foxglove/sim-feed';
 import { APPROVE_MODES } from '../../mcp/approval';
 import { type Fleet, McpSetupError, type RobotSpec, openFleet, robotsFromFile, robotsFromSceneFlag } from '../../mcp/fleet';
 import { startMcpHttp } from '../../mcp/http';
@@ -43,6 +45,21 @@ function pace(fleet: Fleet): () => void {
   };
 }
 
+/** The live Foxglove view of every simulated robot, side by side. */
+async function startLive(fleet: Fleet, port: number, log: (l: string) => void): Promise<FoxgloveLive> {
+  if (port < 0 || port > 65535) throw new UsageError(`--foxglove must be a port 0-65535, got ${port}`);
+  const feeds = fleet.robots.flatMap((r) => (r.sim ? [{ name: r.name, feed: new SimFeed(r.sim), robot: r.robot }] : []));
+  if (!feeds.length) throw new UsageError('--foxglove shows simulated robots, and none of these robots is simulated');
+  const spaces = spacesFor(feeds);
+  try {
+    return await startFoxgloveLive({ port, worlds: feeds.map((f, i) => liveWorld(f.feed, f.robot, spaces[i]!)), log });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} is in use; choose another with --foxglove N (0 picks a free one)`);
+    throw e;
+  }
+}
+
 export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boolean } = {}): Promise<number> {
   const approve = stringFlag(p.flags, 'approve') ?? 'ask';
   if (!(APPROVE_MODES as readonly string[]).includes(approve))
@@ -63,7 +80,20 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
   const traceDir = stringFlag(p.flags, 'trace');
   const seeds = new Map(specs.map((s) => [s.name, { seed: s.source.kind === 'sim' ? (s.source.seed ?? 1) : null }]));
   const trace = traceDir ? new McpTraceLog(path.resolve(traceDir), fleet, seeds) : undefined;
-  const unpace = p.flags['paced'] ? pace(fleet) : () => undefined;
+  // Foxglove watches in wall time, so a live view paces the worlds.
+  const foxglove = stringFlag(p.flags, 'foxglove') === undefined ? undefined : intFlag(p.flags, 'foxglove', 0);
+  const unpace = p.flags['paced'] || foxglove !== undefined ? pace(fleet) : () => undefined;
+  let live: FoxgloveLive | undefined;
+  if (foxglove !== undefined) {
+    try {
+      live = await startLive(fleet, foxglove, log);
+    } catch (e) {
+      unpace();
+      trace?.close();
+      await fleet.close();
+      throw e;
+    }
+  }
   const make = () =>
     createMcpServer({
       fleet,
@@ -72,6 +102,7 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
       ...(trace ? { trace } : {}),
     });
   const shutdown = async () => {
+    await live?.close();
     unpace();
     trace?.close();
     await fleet.close();
@@ -82,7 +113,9 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
     const { transport, closed } = guardedStdio(log);
     const server = make();
     await server.connect(transport);
-    log(`serving ${summary} on stdio${trace ? `; traces: ${trace.paths.join(', ')}` : ''}`);
+    log(
+      `serving ${summary} on stdio${trace ? `; traces: ${trace.paths.join(', ')}` : ''}${live ? `; Foxglove live view: ${live.url}` : ''}`,
+    );
     await closed;
     await server.close();
     await shutdown();
@@ -98,8 +131,9 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
       throw new UsageError(`port ${httpPort} is in use; choose another with --http N (0 picks a free one)`);
     throw e;
   }
-  if (p.flags['json']) json(o, { url: http.url, robots: fleet.robots.map((r) => r.name), approve, readOnly: fleet.readOnly });
-  else o.out(`Skillbridge MCP server: ${http.url}  (${summary}). Ctrl+C stops.`);
+  if (p.flags['json'])
+    json(o, { url: http.url, robots: fleet.robots.map((r) => r.name), approve, readOnly: fleet.readOnly, foxglove: live?.url ?? null });
+  else o.out(`Skillbridge MCP server: ${http.url}  (${summary})${live ? `; Foxglove live view: ${live.url}` : ''}. Ctrl+C stops.`);
   if (opts.untilSignal === false) return 0;
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
