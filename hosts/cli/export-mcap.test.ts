@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { openConversation } from '../../agents/conversation';
 import { JsonlSink, readTrace } from '../../agents/runtime/trace';
 import { FakeModel } from '../../test/support/fake-model';
@@ -81,6 +82,12 @@ describe('skillbridge export --mcap', () => {
     expect(schemaOf('/camera/image').schemaName).toBe('foxglove.CompressedImage');
     expect(schemaOf('/trace').schemaName).toBe('skillbridge.TraceRecord');
     expect(JSON.parse(schemaOf('/tf').schema)).toHaveProperty('properties.transforms');
+    // Every message matches the JSON Schema its channel declares.
+    for (const c of channels) {
+      const schema = z.fromJSONSchema(JSON.parse(c.schema) as Parameters<typeof z.fromJSONSchema>[0]);
+      const invalid = byTopic.get(c.topic)!.filter((m) => !schema.safeParse(m).success);
+      expect(invalid, c.topic).toEqual([]);
+    }
 
     const records = traces.reduce((sum, t) => sum + readTrace(t).records.length, 0);
     expect(byTopic.get('/trace')!.length).toBe(records);
