@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, httpServer } from '../../test/support/mcp';
 
@@ -81,6 +82,40 @@ describe('skillbridge mcp --http (a real process, read-only)', () => {
     expect((await post(server.url.replace('/mcp', '/other'), INIT)).status).toBe(404);
     // Still serving after all that.
     expect((await post(server.url, INIT)).status).toBe(200);
+  });
+});
+
+describe('skillbridge mcp --http with approval (a real process)', () => {
+  let server: Awaited<ReturnType<typeof httpServer>>;
+  beforeAll(async () => {
+    server = await httpServer(['--scene', 'tabletop/fruits']);
+  }, 60_000);
+  afterAll(async () => {
+    if (server) expect(await server.stop()).toBe(0);
+  });
+
+  it("asks by elicitation on the call's own stream, and each session keeps its own client", async () => {
+    const asked: string[] = [];
+    const client = new Client({ name: 'http-approver', version: '1' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, (req) => {
+      asked.push(req.params.message);
+      return { action: 'accept', content: { approve: true } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const other = new Client({ name: 'http-no-forms', version: '1' });
+    await other.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const refused = await other.callTool({ name: 'pick', arguments: { object_name: 'lemon' } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('--approve auto');
+    const r = await client.callTool({ name: 'pick', arguments: { object_name: 'lemon' } });
+    expect(r.structuredContent).toMatchObject({ ok: true });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('pick({"object_name":"lemon"})');
+    // Both sessions see one robot: the one that was not allowed to act sees the lemon held.
+    const snap = await other.readResource({ uri: 'skillbridge://robot/snapshot' });
+    expect((snap.contents[0] as { text: string }).text).toContain('holding: lemon_1');
+    await client.close();
+    await other.close();
   });
 });
 
