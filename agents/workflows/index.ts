@@ -39,7 +39,7 @@ export const WORKFLOWS: readonly WorkflowInfo[] = [
     id: 'flat',
     title: "The scene's tool set as one list",
     paper: '001-003',
-    description: 'Any tool set (RAIDER, ALRM, planner-executor, farm…) in the common loop, one call per turn.',
+    description: 'Any tool set (RAIDER, ALRM, DFKI, farm…) in the common loop, one call per turn.',
   },
 ];
 

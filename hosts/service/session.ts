@@ -18,7 +18,7 @@ import type { SimControl } from '../../robot/sim/control';
 import { openSim } from '../../robot/sim/open';
 import type { SimRobot } from '../../robot/sim/sim-robot';
 import type { ToolRegistry } from '../../agents/tools/registry';
-import { TOOL_SETS, buildToolSet, findToolSet } from '../../agents/tools/sets';
+import { TOOL_SETS, buildToolSet, canonicalToolSet, findToolSet } from '../../agents/tools/sets';
 import type { Tool, ToolResult } from '../../agents/tools/tool';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
@@ -256,7 +256,8 @@ export class Session implements AppApi {
   async listToolSets(_req?: Request<'listToolSets'>): Promise<Response<'listToolSets'>> {
     const cur = this.require();
     const scene = cur.control.world.scene.scene;
-    const named = [scene.toolSet, ...scene.toolSets];
+    // Former set names (planner-executor) count as the set they became.
+    const named = [scene.toolSet, ...scene.toolSets].map(canonicalToolSet);
     const out: Response<'listToolSets'> = TOOL_SETS.map((def) => {
       const missing = def.requires.filter((c) => !cur.robot.has(c));
       return {
@@ -266,7 +267,7 @@ export class Session implements AppApi {
         description: def.description,
         available: missing.length === 0,
         reason: missing.length ? `${cur.robot.info.name} has no ${missing.join(', ')} capability` : null,
-        isDefault: def.id === scene.toolSet,
+        isDefault: def.id === named[0],
       };
     });
     for (const id of named) {
