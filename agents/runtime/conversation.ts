@@ -339,6 +339,7 @@ export class Conversation {
       note: (text, data, stage = '') => events.emit({ type: 'note', stage, text, ...(data !== undefined ? { data } : {}) }),
       agentTool,
       preempt: (reason) => preemptor.preempt(reason),
+      codeRun: (run, stage = '') => events.emit({ type: 'code_run', stage, ...run }),
     };
   }
 }

@@ -8,7 +8,7 @@
 // file) without its god objects: the context below is all a workflow gets.
 import type { ChatMessage, Model } from '../models/model';
 import type { Robot } from '../../robot/robot';
-import type { Tool, ToolCategory } from '../tools/tool';
+import type { CodeRun, Tool, ToolCategory } from '../tools/tool';
 import type { FlowReason } from './events';
 import type { ClassifyResult, FlowLimits, FlowResult, FlowView, ToolChoice, ToolsFn } from './flow';
 
@@ -71,6 +71,8 @@ export interface WorkflowRun {
   agentTool(spec: AgentToolSpec): Tool;
   /** Interrupts the tool calls running now (not the turn); each returns with `reason` as its result. */
   preempt(reason: string): number;
+  /** Records a sandboxed program the workflow ran itself (a recovery plan); tools use `ToolContext.codeRun`. */
+  codeRun(run: CodeRun, stage?: string): void;
 }
 
 export interface WorkflowOutcome {

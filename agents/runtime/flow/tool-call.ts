@@ -4,7 +4,7 @@
 // Every path answers the call with the text of its tool message and reports it.
 import type { ToolCall } from '../../models/model';
 import type { Robot } from '../../../robot/robot';
-import type { Tool, ToolContext, ToolResult } from '../../tools/tool';
+import type { CodeRun, Tool, ToolContext, ToolResult } from '../../tools/tool';
 import { type ApprovalDecision, type ApprovalGate, decide, refusalText } from '../approval';
 import type { RunController } from '../controller';
 import type { FlowEventBody } from '../events';
@@ -183,7 +183,13 @@ export async function handleCall(
 
   env.ran();
   const handle = env.preemptor.track(controller.signal);
-  const ctx: ToolContext = { robot: env.robot, signal: handle.signal, state: env.state, stage: env.stage };
+  const ctx: ToolContext = {
+    robot: env.robot,
+    signal: handle.signal,
+    state: env.state,
+    stage: env.stage,
+    codeRun: (run) => env.emit({ type: 'code_run', ...(jsonSafe(run) as CodeRun), toolCallId: id }),
+  };
   let settled: Settled<ToolResult>;
   try {
     settled = await settleWithGrace<ToolResult>(

@@ -31,7 +31,8 @@ function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { en
     case 'user':
       return <div className="msg user">you: {e.text}</div>;
     case 'assistant':
-      return e.text || e.reasoning ? (
+      // A stage's model text (the critic's verdict, the router's word) is in the trace panel; here only what answers the person.
+      return (e.text || e.reasoning) && !e.stage.includes('/') ? (
         <>
           {e.reasoning && (
             // Collapsed: the reasoning of a thinking model can run to pages.
@@ -60,6 +61,19 @@ function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { en
       return (
         <div className="msg warning">
           ! {e.code}: {e.message}
+        </div>
+      );
+    case 'note':
+      return (
+        <div className="msg note" data-stage={e.stage}>
+          {e.stage ? <span className="muted">{e.stage}: </span> : null}
+          {e.text}
+        </div>
+      );
+    case 'code':
+      return (
+        <div className={`msg tool ${e.ok ? 'ok' : 'fail'}`}>
+          ▤ program {e.id}: {e.calls.length} call{e.calls.length === 1 ? '' : 's'} {e.ok ? '✓' : `✗ ${e.error?.kind ?? ''}`}
         </div>
       );
     case 'approval':
