@@ -1,3 +1,4 @@
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 import layers from './eslint-rules/layers.js';
 
@@ -11,6 +12,17 @@ export default tseslint.config(
       'layers/direction': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
     },
+  },
+  // No import cycles anywhere: a cycle is a layer that has not been cut yet.
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] })],
+      'import-x/extensions': ['.ts', '.tsx', '.mjs', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   // The Robot seam is asynchronous: a promise used as a value (in a condition, a
   // spread, a forgotten await) is a bug that types alone do not catch.

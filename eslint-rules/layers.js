@@ -5,58 +5,88 @@
 import path from 'node:path';
 
 /** Layers, most specific prefix first. `may` lists the layers a layer may import. */
+// Shorthands for the stacks below.
+const SIM = ['sim', 'scenes', 'base'];
+const ROBOT = ['robot', 'robot/sources', 'robot/sim', ...SIM];
+const EVAL = ['eval', 'eval/results', 'eval/report'];
+const AGENTS = ['agents/conversation', 'agents/workflows', 'agents/runtime', 'agents/sandbox', 'agents/tools', 'agents/models'];
+// Tests of the agent layers may build a simulated robot and use any agent layer as a fixture.
+const AGENT_TESTS = ['robot', 'robot/sim', 'robot/sources', 'scenes', ...AGENTS];
+
 export const LAYERS = [
   { name: 'renderer', prefix: 'renderer/', may: ['renderer', 'contract'] },
   // The AppApi contract is a leaf: the renderer, Electron and every host import it.
   { name: 'contract', prefix: 'contract/', may: ['contract'] },
+  // Small shared helpers (did-you-mean…), one copy each; importable from every layer but the renderer.
+  { name: 'base', prefix: 'base/', may: ['base'] },
   { name: 'electron/preload', prefix: 'electron/preload/', may: ['electron/preload', 'contract'] },
-  {
-    name: 'electron/main',
-    prefix: 'electron/',
-    may: ['electron/main', 'contract', 'hosts', 'agents', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes'],
-  },
+  { name: 'electron/main', prefix: 'electron/', may: ['electron/main', 'contract', 'base', 'hosts/service'] },
   // Benchmarks drive the app against the same local fakes the tests use (a model server on 127.0.0.1).
   {
     name: 'hosts/bench',
     prefix: 'hosts/bench/',
-    may: [
-      'hosts',
-      'hosts/bench',
-      'contract',
-      'agents',
-      'agents/conversation',
-      'robot',
-      'robot/sources',
-      'robot/sim',
-      'sim',
-      'scenes',
-      'test',
-    ],
+    may: ['hosts/bench', 'hosts/web', 'hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT, 'test'],
   },
+  // The command line sits on top: it starts the web server, the benchmarks and everything below.
   {
-    name: 'hosts',
-    prefix: 'hosts/',
-    may: ['hosts', 'hosts/bench', 'contract', 'agents', 'agents/conversation', 'robot', 'robot/sources', 'robot/sim', 'sim', 'scenes'],
+    name: 'hosts/cli',
+    prefix: 'hosts/cli/',
+    may: ['hosts/cli', 'hosts/bench', 'hosts/web', 'hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT],
   },
-  // Their tests may build a simulated robot to run against.
-  // The conversation service opens robots from their sources; nothing else in agents/ may.
+  { name: 'hosts/web', prefix: 'hosts/web/', may: ['hosts/web', 'hosts/service', 'contract', ...AGENTS, ...ROBOT] },
+  { name: 'hosts/service', prefix: 'hosts/service/', may: ['hosts/service', 'contract', ...AGENTS, ...ROBOT] },
+  { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'contract', ...EVAL, ...AGENTS, ...ROBOT] },
+  // The results database and the reports take plain records, so the desktop app's main
+  // process and the evaluation workers can use them without the agent or robot layers.
+  { name: 'eval/results', prefix: 'eval/results/', may: ['eval/results', 'base'] },
+  { name: 'eval/report', prefix: 'eval/report/', may: ['eval/report', 'eval/results', 'base'] },
+  // Evaluation scores from ground truth, so it sits above the agents and may read the simulator.
+  { name: 'eval', prefix: 'eval/', may: ['eval', 'eval/results', 'eval/report', ...AGENTS, ...ROBOT], testMay: ['test'] },
+  // Agents, bottom up: models → tools → sandbox → runtime → workflows → the conversation service.
+  // Only the conversation service opens robots from their sources; nothing in agents/ sees the simulator.
   {
     name: 'agents/conversation',
     prefix: 'agents/conversation',
-    may: ['agents/conversation', 'agents', 'robot', 'robot/sources', 'scenes'],
-    testMay: ['robot/sim'],
+    may: [
+      'agents/conversation',
+      'agents/workflows',
+      'agents/runtime',
+      'agents/tools',
+      'agents/models',
+      'robot',
+      'robot/sources',
+      'scenes',
+      'base',
+    ],
+    testMay: AGENT_TESTS,
   },
-  { name: 'agents', prefix: 'agents/', may: ['agents', 'robot', 'scenes'], testMay: ['robot/sim', 'robot/sources'] },
+  {
+    name: 'agents/workflows',
+    prefix: 'agents/workflows/',
+    may: ['agents/workflows', 'agents/runtime', 'agents/sandbox', 'agents/tools', 'agents/models', 'robot', 'scenes', 'base'],
+    testMay: AGENT_TESTS,
+  },
+  {
+    name: 'agents/runtime',
+    prefix: 'agents/runtime/',
+    may: ['agents/runtime', 'agents/sandbox', 'agents/tools', 'agents/models', 'robot', 'base'],
+    testMay: AGENT_TESTS,
+  },
+  { name: 'agents/sandbox', prefix: 'agents/sandbox/', may: ['agents/sandbox', 'base'], testMay: AGENT_TESTS },
+  { name: 'agents/tools', prefix: 'agents/tools/', may: ['agents/tools', 'robot', 'scenes', 'base'], testMay: AGENT_TESTS },
+  { name: 'agents/models', prefix: 'agents/models/', may: ['agents/models', 'base'], testMay: AGENT_TESTS },
+  { name: 'agents', prefix: 'agents/', may: ['agents', ...AGENTS, 'robot', 'scenes', 'base'], testMay: AGENT_TESTS },
   // Only the simulated robot may touch the simulator; tools and workflows see the Robot seam.
-  { name: 'robot/sim', prefix: 'robot/sim/', may: ['robot/sim', 'robot', 'sim', 'scenes'] },
+  { name: 'robot/sim', prefix: 'robot/sim/', may: ['robot/sim', 'robot', ...SIM] },
   // The list of robot sources may open each kind; the seam itself knows none of them.
-  { name: 'robot/sources', prefix: 'robot/sources', may: ['robot/sources', 'robot/sim', 'robot', 'scenes'] },
-  { name: 'robot', prefix: 'robot/', may: ['robot'] },
-  { name: 'sim', prefix: 'sim/', may: ['sim', 'scenes'] },
-  { name: 'scenes', prefix: 'scenes/', may: ['scenes'] },
+  { name: 'robot/sources', prefix: 'robot/sources', may: ['robot/sources', 'robot/sim', 'robot', 'scenes', 'base'] },
+  { name: 'robot', prefix: 'robot/', may: ['robot', 'base'], testMay: ['robot/sources', 'robot/sim'] },
+  { name: 'sim', prefix: 'sim/', may: SIM },
+  { name: 'scenes', prefix: 'scenes/', may: ['scenes', 'base'] },
   { name: 'test', prefix: 'test/', may: '*' },
   { name: 'build', prefix: 'build/', may: '*' },
   { name: 'bin', prefix: 'bin/', may: '*' },
+  { name: 'scripts', prefix: 'scripts/', may: '*' },
   { name: 'eslint-rules', prefix: 'eslint-rules/', may: '*' },
 ];
 
@@ -65,12 +95,14 @@ export const PACKAGE_OWNERS = [
   { pkg: /^electron$/, layers: ['electron/main', 'electron/preload', 'test', 'build'] },
   { pkg: /^(react|react-dom)(\/|$)|^@babylonjs\//, layers: ['renderer', 'test'] },
   { pkg: /^@dimforge\//, layers: ['sim', 'test'] },
-  { pkg: /^openai(\/|$)/, layers: ['agents', 'test'] },
+  { pkg: /^openai(\/|$)/, layers: ['agents/models', 'test'] },
+  { pkg: /^node-sqlite3-wasm$/, layers: ['eval/results', 'test'] },
 ];
 
 export function layerOf(relPath) {
   const p = relPath.split(path.sep).join('/');
-  for (const layer of LAYERS) if (p.startsWith(layer.prefix)) return layer;
+  // A folder import ("../agents/workflows") belongs to the folder's layer.
+  for (const layer of LAYERS) if (p.startsWith(layer.prefix) || `${p}/`.startsWith(layer.prefix)) return layer;
   return undefined;
 }
 

@@ -32,13 +32,13 @@ describe('layers/direction lint rule', () => {
 
   it('rejects an upward import and names the allowed layers', () => {
     const [msg] = lint('sim/world/sim-world.ts', "import { Tool } from '../../agents/tools/tool';");
-    expect(msg).toContain("'sim' may not import from 'agents'");
+    expect(msg).toContain("'sim' may not import from 'agents/tools'");
     expect(msg).toContain('sim may import sim, scenes');
   });
 
   it('keeps tools and workflows off the simulator: only robot/sim may import sim/', () => {
     expect(lint('agents/tools/raider.ts', "import { SimWorld } from '../../sim/world/sim-world';")[0]).toContain(
-      "'agents' may not import from 'sim'",
+      "'agents/tools' may not import from 'sim'",
     );
   });
 
@@ -60,6 +60,40 @@ describe('layers/direction lint rule', () => {
   it('lets colocated tests use shared fixtures from test/', () => {
     expect(lint('sim/skills/pick.test.ts', "import { fixture } from '../../test/fixtures/layouts';")).toEqual([]);
     expect(lint('sim/skills/pick.ts', "import { fixture } from '../../test/fixtures/layouts';")[0]).toContain("may not import from 'test'");
+  });
+
+  it('knows the order inside agents, hosts and the robot: models → tools → sandbox → runtime → workflows', () => {
+    const up = (file: string, spec: string) => lint(file, `import { x } from '${spec}';`)[0] ?? '';
+    expect(up('agents/models/spec.ts', '../runtime/flow')).toContain("'agents/models' may not import from 'agents/runtime'");
+    expect(up('agents/tools/registry.ts', '../workflows/kit/loop')).toContain("'agents/tools' may not import from 'agents/workflows'");
+    expect(up('agents/runtime/flow/run-flow.ts', '../../workflows/index')).toContain(
+      "'agents/runtime' may not import from 'agents/workflows'",
+    );
+    expect(up('agents/sandbox/sandbox.ts', '../tools/tool')).toContain("'agents/sandbox' may not import from 'agents/tools'");
+    expect(up('agents/workflows/rtw/basic.ts', '../../../robot/sim/open')).toContain("may not import from 'robot/sim'");
+    expect(up('agents/workflows/rtw/basic.ts', '../../../robot/sources')).toContain("may not import from 'robot/sources'");
+    expect(up('agents/conversation.ts', '../robot/sources')).toBe('');
+    expect(up('hosts/service/session.ts', '../cli/main')).toContain("'hosts/service' may not import from 'hosts/cli'");
+    expect(up('hosts/service/session.ts', '../bench/sim-bench')).toContain("'hosts/service' may not import from 'hosts/bench'");
+    expect(up('hosts/cli/main.ts', '../web/server')).toBe('');
+    expect(up('electron/main/index.ts', '../../sim/world/sim-world')).toContain("'electron/main' may not import from 'sim'");
+    expect(up('robot/robot.ts', '../sim/world/sim-world')).toContain("'robot' may not import from 'sim'");
+    expect(up('sim/world/sim-world.ts', '../../robot/robot')).toContain("'sim' may not import from 'robot'");
+    // A folder import belongs to the folder's layer.
+    expect(up('agents/tools/x.ts', '../workflows')).toContain("'agents/tools' may not import from 'agents/workflows'");
+  });
+
+  it('keeps the results database and reports on plain records: no agents, robot or sqlite elsewhere', () => {
+    expect(lint('eval/report/html.ts', "import { openResults } from '../results/store';")).toEqual([]);
+    expect(lint('eval/results/store.ts', "import { Tool } from '../../agents/tools/tool';")[0]).toContain(
+      "'eval/results' may not import from 'agents/tools'",
+    );
+    expect(lint('eval/report/html.ts', "import { Robot } from '../../robot/robot';")[0]).toContain(
+      "'eval/report' may not import from 'robot'",
+    );
+    expect(lint('eval/suites/alrm.ts', "import { Tool } from '../../agents/tools/tool';")).toEqual([]);
+    expect(lint('hosts/cli/commands/report.ts', "import { openResults } from '../../../eval/results/store';")).toEqual([]);
+    expect(lint('agents/x.ts', "import { Database } from 'node-sqlite3-wasm';")[0]).toContain("package 'node-sqlite3-wasm'");
   });
 
   it('checks re-exports and dynamic imports too', () => {

@@ -1,5 +1,4 @@
 // Turns zod issues into one readable line per problem, naming the field and the fix.
-import { distance } from 'fastest-levenshtein';
 import type { z } from 'zod';
 
 export class SceneDataError extends Error {
@@ -34,19 +33,4 @@ export function describeIssues(error: z.ZodError): string[] {
   });
 }
 
-/** The closest few candidates to `word`, for "did you mean" hints. */
-export function closest(word: string, candidates: Iterable<string>, max = 3): string[] {
-  const scored: Array<[string, number]> = [];
-  const w = word.toLowerCase();
-  for (const c of new Set(candidates)) {
-    const d = distance(w, c.toLowerCase());
-    if (d <= Math.max(2, Math.floor(c.length / 3))) scored.push([c, d]);
-  }
-  scored.sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
-  return scored.slice(0, max).map(([c]) => c);
-}
-
-export function didYouMean(word: string, candidates: Iterable<string>): string {
-  const near = closest(word, candidates);
-  return near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
-}
+export { closest, didYouMean } from '../base/did-you-mean';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { answer, call, FakeModel } from '../../test/support/fake-model';
 import { noRobot } from '../../test/support/runtime-tools';
 import { runProgram } from '../sandbox';
-import { codeRunOf } from '../tools/code-run';
+import { codeRunOf } from './code-run';
 import { defineTool } from '../tools/tool';
 import { Conversation } from './conversation';
 import { MemorySink, formatTrace } from './trace';

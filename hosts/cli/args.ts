@@ -31,6 +31,9 @@ const OPTIONS = {
   stream: { type: 'boolean' },
   verbose: { type: 'boolean' },
   noise: { type: 'string' },
+  db: { type: 'string' },
+  junit: { type: 'string' },
+  csv: { type: 'string' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -100,6 +103,12 @@ Usage:
   skillbridge bench app [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.
+  skillbridge report RUN [RUN…] [--db DIR] [--out FILE.html] [--junit FILE] [--csv FILE] [--json]
+      A self-contained HTML report over recorded evaluation runs: the suite's
+      paper tables, breakdowns per taxonomy cell, figures (score per category,
+      latency, pass^k, model comparison) and a link to each case's trace.
+      A RUN is a run id (looked up in --db DIR, default eval-results/) or a
+      results folder (all its runs). --junit and --csv write those formats too.
   skillbridge serve [--port N] [--scene S]
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with

@@ -1,16 +1,18 @@
 // The skillbridge command line. Every failure ends as one line on stderr and a
 // non-zero exit code: 2 for bad input, 1 for a tool call that failed, 70 for a bug.
 import { UnknownToolSetError } from '../../agents/tools/sets';
+import { ResultsError } from '../../eval/results/index';
 import { SceneDataError } from '../../scenes/validation';
 import { HELP, UsageError, parse } from './args';
 import { benchCommand } from './commands/bench';
 import { callCommand } from './commands/call';
 import { runCommand } from './commands/run';
 import { scenesCommand } from './commands/scenes';
+import { reportCommand } from './commands/report';
 import { serveCommand } from './commands/serve';
 import { toolsCommand } from './commands/tools';
 import { traceCommand } from './commands/trace';
-import { type Output, stdio } from './output';
+import { type Output, json, stdio } from './output';
 
 export async function main(argv: string[], o: Output = stdio): Promise<number> {
   try {
@@ -38,18 +40,28 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
         return traceCommand(p, o);
       case 'serve':
         return await serveCommand(p, o);
+      case 'report':
+        return reportCommand(p, o);
       default:
         throw new UsageError(
-          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, bench, serve. Run "skillbridge help".`,
+          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, report, bench, serve. Run "skillbridge help".`,
         );
     }
   } catch (e) {
-    if (e instanceof UsageError || e instanceof UnknownToolSetError) {
-      o.err(`skillbridge: ${e.message}`);
-      return 2;
-    }
-    if (e instanceof SceneDataError) {
-      o.err(`skillbridge: ${e.message}`);
+    const code =
+      e instanceof UsageError
+        ? 'usage'
+        : e instanceof UnknownToolSetError
+          ? 'unknown-tool-set'
+          : e instanceof SceneDataError
+            ? 'scene'
+            : e instanceof ResultsError
+              ? e.code
+              : undefined;
+    if (code) {
+      // Under --json a bad input is a JSON object on stdout, as the command's answer would be.
+      if (argv.includes('--json')) json(o, { error: { code, message: (e as Error).message } });
+      else o.err(`skillbridge: ${(e as Error).message}`);
       return 2;
     }
     o.err(

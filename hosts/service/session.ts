@@ -12,6 +12,7 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../contract/api';
+import { jsonSafe } from '../../base/json';
 import { FLOATS_PER_POSE, FRAME_HEADER, frameLength, writeHeader } from '../../contract/frames';
 import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
 import type { SimControl } from '../../robot/sim/control';
@@ -322,7 +323,7 @@ export class Session implements AppApi {
       set,
       ok: r.ok,
       content: r.content,
-      data: toJsonValue(r.data),
+      data: jsonSafe(r.data),
       elapsedMs: Math.round(performance.now() - t0),
       simSeconds: Math.round((cur.control.time() - s0) * 1000) / 1000,
     };
@@ -492,16 +493,6 @@ async function runTool(tool: Tool, args: unknown, ctx: Parameters<Tool['call']>[
     return await tool.call(args, ctx);
   } catch (e) {
     return { ok: false, content: `${tool.name} failed: ${(e as Error).message ?? String(e)}` };
-  }
-}
-
-/** Tool data as plain JSON (it crosses a structured clone or a socket). */
-function toJsonValue(v: unknown): unknown {
-  if (v === undefined) return undefined;
-  try {
-    return JSON.parse(JSON.stringify(v)) as unknown;
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 // The flow manager: one loop of model turns and tool calls with RAIDER's warnings.
 export * from './limits';
 export * from './run-flow';
-export { Preemptor, jsonSafe } from './tool-call';
+export { Preemptor } from './tool-call';
 export * from './warnings';

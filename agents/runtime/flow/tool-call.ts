@@ -2,6 +2,8 @@
 // unknown name, invalid arguments, not approved) or run with its own abort
 // handle, so a workflow can preempt the running call without stopping the flow.
 // Every path answers the call with the text of its tool message and reports it.
+import { didYouMeanOf } from '../../../base/did-you-mean';
+import { jsonSafe } from '../../../base/json';
 import type { ToolCall } from '../../models/model';
 import type { Robot } from '../../../robot/robot';
 import type { CodeRun, Tool, ToolContext, ToolResult } from '../../tools/tool';
@@ -89,16 +91,6 @@ export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** Tool results may carry anything; keep what survives JSON so the trace line stays writable. */
-export function jsonSafe(data: unknown): unknown {
-  if (data === undefined) return undefined;
-  try {
-    return JSON.parse(JSON.stringify(data)) as unknown;
-  } catch {
-    return String(data);
-  }
-}
-
 /** Runs (or declines) one tool call and returns the text of its tool message. */
 export async function handleCall(
   env: CallEnv,
@@ -135,7 +127,7 @@ export async function handleCall(
     const near = suggestTools(name, names);
     const text = warningText(
       'made_up_tool_name',
-      `there is no tool named "${name}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''} Available tools: ${names.join(', ') || 'none'}. Call one of these, with its exact name.`,
+      `there is no tool named "${name}".${didYouMeanOf(near)} Available tools: ${names.join(', ') || 'none'}. Call one of these, with its exact name.`,
     );
     env.warn('made_up_tool_name', text, iteration, id);
     return end('unknown_tool', false, text);

@@ -9,7 +9,7 @@
 //   paper's Cypher templates applied to our scene graph; parameters are checked
 //   against the graph's schema (its node types and attributes), never free-form.
 import { z } from 'zod';
-import { didYouMean } from '../../../scenes/validation';
+import { didYouMean } from '../../../base/did-you-mean';
 import type { Detection, Robot, WorldModelNode } from '../../../robot/robot';
 import { fail, guarded, list, ok, outcomeResult, resolveName } from '../common';
 import { type Tool, defineTool } from '../tool';
@@ -141,24 +141,6 @@ export function rtwBasicTools(robot: Robot): Tool[] {
 }
 
 // ---------------------------------------------------------- MAYA (hierarchical)
-
-export type RequestCategory = 'information' | 'task';
-
-/** MAYA's first step: the model sorts the request before it sees any tools. */
-export const classifyRequest = defineTool({
-  name: 'classify_request',
-  description:
-    'First step for every request: say whether the user wants information (a question) or a task (the robot should do something). You then get the tools of that category.',
-  category: 'information',
-  params: z.strictObject({ category: z.enum(['information', 'task']).describe('information: a question; task: something to do') }),
-  card: {
-    outputs: 'the category; the next step shows its tools',
-    whenToUse: 'before anything else, once per request',
-    dimension: 'reasoning',
-    tags: ['hierarchy', 'classify'],
-  },
-  execute: async ({ category }) => ok(`Classified as ${category}. The ${category} tools are now available.`, { category }),
-});
 
 interface TaskSpec {
   name: string;

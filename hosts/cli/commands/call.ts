@@ -7,7 +7,7 @@ import { openSim } from '../../../robot/sim/open';
 import type { ToolRegistry } from '../../../agents/tools/registry';
 import { buildToolSet, setsFor } from '../../../agents/tools/sets';
 import type { Tool, ToolContext } from '../../../agents/tools/tool';
-import { didYouMean } from '../../../scenes/validation';
+import { didYouMean } from '../../../base/did-you-mean';
 import { type Parsed, UsageError, intFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { parseNoise } from '../noise';

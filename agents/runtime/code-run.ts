@@ -3,7 +3,7 @@
 // with its result. A Code-as-Policy executor or a recovery-plan runner calls
 // `ctx.codeRun(codeRunOf(…))` after `runProgram`.
 import type { SandboxResult } from '../sandbox';
-import type { CodeRun } from './tool';
+import type { CodeRun } from '../tools/tool';
 
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 

@@ -1,0 +1,36 @@
+// Reports over recorded runs: the self-contained HTML, JUnit XML and CSV.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { resultsCsv } from './csv';
+import { type BuiltReport, buildReport } from './html';
+import { junitXml } from './junit';
+import type { LoadedRun } from './load';
+
+export { type ChartSpec } from './charts';
+export { resultsCsv } from './csv';
+export { type BuiltReport, buildReport } from './html';
+export { junitXml } from './junit';
+export { DEFAULT_RESULTS_DIR, type LoadedRun, loadRuns } from './load';
+export * from './spec';
+export { REPORT_SPECS, reportSpecFor } from './specs';
+export { type RunSummary, passHatK, summarize } from './stats';
+
+export interface ReportOutputs {
+  html?: string;
+  junit?: string;
+  csv?: string;
+}
+
+function write(file: string, text: string): void {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** Writes whichever outputs are asked for and returns the built report. */
+export function writeReports(runs: LoadedRun[], out: ReportOutputs, now = new Date()): BuiltReport {
+  const built = buildReport({ runs, outFile: out.html ?? path.join(runs[0]?.dir ?? '.', 'report.html'), now });
+  if (out.html) write(out.html, built.html);
+  if (out.junit) write(out.junit, junitXml(runs));
+  if (out.csv) write(out.csv, resultsCsv(runs));
+  return built;
+}

@@ -1,0 +1,47 @@
+// Which runs a report covers. A RUN argument is either a path — a results folder or
+// its .db file, meaning every run recorded there — or a run id, looked up in the
+// default results folder (--db DIR, default eval-results/).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { type ResultRecord, type RunRecord, openResults, resultsFile } from '../results/index';
+
+/** Where `skillbridge eval` writes unless told otherwise (--out DIR). */
+export const DEFAULT_RESULTS_DIR = 'eval-results';
+
+export interface LoadedRun {
+  run: RunRecord;
+  results: ResultRecord[];
+  /** The database file and its folder (trace paths are relative to the folder). */
+  db: string;
+  dir: string;
+}
+
+function looksLikePath(arg: string): boolean {
+  return existsSync(arg) || arg.endsWith('.db') || arg.includes('/') || arg.includes(path.sep);
+}
+
+export function loadRuns(args: string[], dbDir = DEFAULT_RESULTS_DIR): LoadedRun[] {
+  const out: LoadedRun[] = [];
+  const seen = new Set<string>();
+  const take = (db: string, ids: string[] | 'all') => {
+    const store = openResults(db, { mode: 'read' });
+    try {
+      const runs = ids === 'all' ? store.runs() : ids.map((id) => store.requireRun(id));
+      for (const run of runs) {
+        const key = `${path.resolve(store.file)}#${run.runId}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ run, results: store.results(run.runId), db: store.file, dir: store.dir });
+      }
+    } finally {
+      store.close();
+    }
+  };
+  const ids: string[] = [];
+  for (const arg of args) {
+    if (looksLikePath(arg)) take(resultsFile(arg), 'all');
+    else ids.push(arg);
+  }
+  if (ids.length) take(resultsFile(dbDir), ids);
+  return out;
+}

@@ -1,0 +1,210 @@
+// Figures from results: metric values and aggregates, the headline score, pass^k
+// and a run's summary. Results that ended in an error have no metrics, so metric
+// aggregates leave them out (n says how many counted); the headline score and
+// pass^k count them as failures, as τ-bench does.
+import type { ResultRecord, RunRecord } from '../results/index';
+import type { AxisSpec, MetricSpec, SuiteReportSpec } from './spec';
+
+export interface Figure {
+  value: number | null;
+  n: number;
+}
+
+/** A built-in column or a metrics-JSON value of one result; undefined when absent. */
+export function valueOf(r: ResultRecord, key: string): number | undefined {
+  const v = (() => {
+    switch (key) {
+      case 'score':
+        return r.score;
+      case 'success':
+        return r.success === null ? null : Number(r.success);
+      case 'duration_s':
+        return r.durationMs === null ? null : r.durationMs / 1000;
+      case 'model_s':
+        return r.modelMs === null ? null : r.modelMs / 1000;
+      case 'tokens_in':
+        return r.tokensIn;
+      case 'tokens_out':
+        return r.tokensOut;
+      case 'cost_usd':
+        return r.costUsd;
+      case 'tool_calls':
+        return r.toolCalls;
+      default:
+        return r.metrics[key];
+    }
+  })();
+  return v === null || v === undefined ? undefined : v;
+}
+
+export function median(xs: number[]): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** One metric over a set of results (ok results only). */
+export function aggregate(results: ResultRecord[], m: MetricSpec): Figure {
+  const ok = results.filter((r) => r.status === 'ok');
+  const agg = m.aggregate ?? { kind: 'mean' };
+  if (agg.kind === 'accuracy' || agg.kind === 'precision' || agg.kind === 'recall' || agg.kind === 'f1') {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    let tn = 0;
+    for (const r of ok) {
+      const p = valueOf(r, agg.predicted);
+      const a = valueOf(r, agg.actual);
+      if (p === undefined || a === undefined) continue;
+      if (p && a) tp++;
+      else if (p && !a) fp++;
+      else if (!p && a) fn++;
+      else tn++;
+    }
+    const n = tp + fp + fn + tn;
+    const precision = tp + fp ? tp / (tp + fp) : null;
+    const recall = tp + fn ? tp / (tp + fn) : null;
+    const value =
+      n === 0
+        ? null
+        : agg.kind === 'accuracy'
+          ? (tp + tn) / n
+          : agg.kind === 'precision'
+            ? precision
+            : agg.kind === 'recall'
+              ? recall
+              : precision !== null && recall !== null && precision + recall > 0
+                ? (2 * precision * recall) / (precision + recall)
+                : precision === null || recall === null
+                  ? null
+                  : 0;
+    return { value, n };
+  }
+  const xs = ok.map((r) => valueOf(r, m.key)).filter((v): v is number => v !== undefined);
+  switch (agg.kind) {
+    case 'count':
+      return { value: xs.filter((x) => x === agg.value).length, n: xs.length };
+    case 'sum':
+      return { value: xs.length ? xs.reduce((a, b) => a + b, 0) : null, n: xs.length };
+    case 'median':
+      return { value: median(xs), n: xs.length };
+    case 'mean':
+      return { value: xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null, n: xs.length };
+  }
+}
+
+/** Results whose label for `axis` is `value`. */
+export function where(results: ResultRecord[], axis: string, value: string): ResultRecord[] {
+  return results.filter((r) => r.labels[axis] === value);
+}
+
+/** The headline score: the headline metric × scale over the cases it covers, errors counting 0. */
+export function headline(spec: SuiteReportSpec, results: ResultRecord[]): Figure {
+  const m = spec.metrics[spec.headline.metric];
+  if (!m) return { value: null, n: 0 };
+  const w = spec.headline.where;
+  const covered = (w ? where(results, w.axis, w.value) : results).filter((r) => r.status !== 'stopped');
+  const xs: number[] = [];
+  for (const r of covered) {
+    if (r.status === 'error') xs.push(0);
+    else {
+      const v = valueOf(r, m.key);
+      if (v !== undefined) xs.push(Math.min(1, Math.max(0, v * spec.headline.scale)));
+    }
+  }
+  return { value: xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null, n: xs.length };
+}
+
+function choose(n: number, k: number): number {
+  if (k < 0 || k > n) return 0;
+  let c = 1;
+  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
+  return c;
+}
+
+/**
+ * pass^k as τ-bench defines it: for each case with n finished trials of which c
+ * succeeded, C(c, k) / C(n, k) — the chance that k trials drawn from them all
+ * succeed — averaged over the cases with at least k trials, for k = 1 … the most
+ * trials any case has (a stopped run's unfinished cases drop out of the larger k
+ * only). Errors count as failed trials; stopped ones are left out.
+ */
+export function passHatK(results: ResultRecord[]): number[] {
+  const byCase = new Map<string, { n: number; c: number }>();
+  for (const r of results) {
+    if (r.status === 'stopped') continue;
+    const t = byCase.get(r.caseId) ?? { n: 0, c: 0 };
+    t.n++;
+    if (r.success) t.c++;
+    byCase.set(r.caseId, t);
+  }
+  const cases = [...byCase.values()];
+  const K = Math.max(0, ...cases.map((t) => t.n));
+  const out: number[] = [];
+  for (let k = 1; k <= K; k++) {
+    const eligible = cases.filter((t) => t.n >= k);
+    out.push(eligible.reduce((sum, t) => sum + choose(t.c, k) / choose(t.n, k), 0) / eligible.length);
+  }
+  return out;
+}
+
+/** Values of an axis in the spec's order, then any others seen, sorted. */
+export function axisValues(axis: AxisSpec, results: ResultRecord[]): Array<{ value: string; label: string }> {
+  const listed = axis.values.map((v) => ({ value: v.value, label: v.label ?? v.value }));
+  const seen = new Set(results.map((r) => r.labels[axis.key]).filter((v): v is string => v !== undefined));
+  const extra = [...seen].filter((v) => !axis.values.some((x) => x.value === v)).sort();
+  return [...listed, ...extra.map((v) => ({ value: v, label: v }))];
+}
+
+/** What `skillbridge eval --json` and `report --json` print per run. */
+export interface RunSummary {
+  suite: string;
+  model: string;
+  workflow: string;
+  variant: string | null;
+  runId: string;
+  db: string;
+  status: RunRecord['status'];
+  /** Distinct cases with a finished trial. */
+  cases: number;
+  /** Case × trial results that ended in an error. */
+  errors: number;
+  stopped: number;
+  /** The suite's headline (0–1). */
+  score: number | null;
+  /** The summary metrics by id (fractions, not percentages), and pass^1 … pass^K. */
+  metrics: Record<string, number | null>;
+  seconds: number | null;
+}
+
+export function summarize(run: RunRecord, results: ResultRecord[], spec: SuiteReportSpec, db: string): RunSummary {
+  const finished = results.filter((r) => r.status !== 'stopped');
+  const metrics: Record<string, number | null> = {};
+  for (const id of spec.summary) {
+    const m = spec.metrics[id];
+    if (m) metrics[id] = aggregate(results, m).value;
+  }
+  passHatK(results).forEach((v, i) => (metrics[`pass^${i + 1}`] = v));
+  const end =
+    run.finishedAt ??
+    results
+      .map((r) => r.recordedAt)
+      .sort()
+      .at(-1);
+  return {
+    suite: run.suite,
+    model: run.model,
+    workflow: run.workflow,
+    variant: run.variant,
+    runId: run.runId,
+    db,
+    status: run.status,
+    cases: new Set(finished.map((r) => r.caseId)).size,
+    errors: results.filter((r) => r.status === 'error').length,
+    stopped: results.filter((r) => r.status === 'stopped').length,
+    score: headline(spec, results).value,
+    metrics,
+    seconds: end ? Math.max(0, (Date.parse(end) - Date.parse(run.startedAt)) / 1000) : null,
+  };
+}

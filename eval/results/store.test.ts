@@ -1,0 +1,246 @@
+// The results database: round trip, resume, crash safety and every way a file can be bad.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import sqlite from 'node-sqlite3-wasm';
+import { describe, expect, it } from 'vitest';
+import { ResultsError } from './errors';
+import { doneKey } from './records';
+import { migrate, openResults } from './store';
+
+function folder(): string {
+  return mkdtempSync(join(tmpdir(), 'skillbridge-results-'));
+}
+
+function errorOf(fn: () => unknown): ResultsError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ResultsError) return e;
+    throw e;
+  }
+  throw new Error('expected a ResultsError');
+}
+
+const RUN = { suite: 'alrm', model: 'ollama:qwen3:8b', workflow: 'alrm/tap', variant: 'TaP', seed: 7, trials: 2, args: { jobs: 2 } };
+
+describe('results database', () => {
+  it('round-trips runs and results through the file, with trace paths relative to the folder', () => {
+    const dir = folder();
+    const db = openResults(dir);
+    const run = db.startRun({ ...RUN, runId: 'r1', commit: 'abc123+dirty' });
+    expect(run).toMatchObject({ runId: 'r1', status: 'running', finishedAt: null, commit: 'abc123+dirty', trials: 2, args: { jobs: 2 } });
+    expect(run.host.node).toBe(process.version);
+    db.record('r1', {
+      caseId: 'fruits/1/CAN',
+      trial: 1,
+      status: 'ok',
+      score: 1,
+      metrics: { alrm_score: 2, judged: true },
+      labels: { scene: 'fruits', category: 'CAN' },
+      durationMs: 1234.5,
+      modelMs: 1000,
+      tokensIn: 900,
+      tokensOut: 120,
+      costUsd: 0.0012,
+      toolCalls: 6,
+      tracePath: join(dir, 'traces', 'fruits-1-CAN-1.jsonl'),
+      worldHashStart: 'h0',
+      worldHashEnd: 'h1',
+    });
+    db.record('r1', { caseId: 'fruits/1/LEX', trial: 1, status: 'ok', score: 0.5, metrics: { alrm_score: 1 }, failureClass: 'partial' });
+    db.record('r1', { caseId: 'fruits/1/SYN', trial: 1, status: 'error', error: 'model server closed the connection' });
+    db.record('r1', { caseId: 'fruits/1/SEM', trial: 1, status: 'stopped' });
+    db.finishRun('r1', 'stopped', 'Ctrl-C');
+    db.close();
+
+    const back = openResults(dir, { mode: 'read' });
+    expect(back.runs().map((r) => [r.runId, r.status, r.note])).toEqual([['r1', 'stopped', 'Ctrl-C']]);
+    const results = back.results('r1');
+    expect(results.map((r) => [r.caseId, r.status, r.success, r.score])).toEqual([
+      ['fruits/1/CAN', 'ok', true, 1],
+      ['fruits/1/LEX', 'ok', false, 0.5],
+      ['fruits/1/SEM', 'stopped', null, null],
+      ['fruits/1/SYN', 'error', false, null],
+    ]);
+    expect(results[0]).toMatchObject({
+      metrics: { alrm_score: 2, judged: 1 },
+      labels: { scene: 'fruits', category: 'CAN' },
+      durationMs: 1234.5,
+      tokensIn: 900,
+      costUsd: 0.0012,
+      tracePath: 'traces/fruits-1-CAN-1.jsonl',
+      worldHashEnd: 'h1',
+    });
+    expect(results[3]!.error).toBe('model server closed the connection');
+    back.close();
+  });
+
+  it('answers the resume query: ok and error pairs are done, stopped ones run again and replace their row', () => {
+    const db = openResults(folder());
+    db.startRun({ ...RUN, runId: 'r' });
+    db.record('r', { caseId: 'a', trial: 1, status: 'ok', score: 1 });
+    db.record('r', { caseId: 'a', trial: 2, status: 'error', error: 'crashed' });
+    db.record('r', { caseId: 'b', trial: 1, status: 'stopped' });
+    expect(db.done('r')).toEqual(new Set([doneKey('a', 1), doneKey('a', 2)]));
+    db.finishRun('r', 'stopped');
+    expect(db.resumeRun('r')).toMatchObject({ status: 'running', finishedAt: null });
+    db.record('r', { caseId: 'b', trial: 1, status: 'ok', score: 0 });
+    expect(db.done('r').has(doneKey('b', 1))).toBe(true);
+    expect(db.results('r').filter((x) => x.caseId === 'b')).toHaveLength(1);
+    expect(db.finishRun('r', 'finished').status).toBe('finished');
+    db.close();
+  });
+
+  it('rejects bad records and unknown runs with one line naming the field or the runs there', () => {
+    const db = openResults(folder());
+    db.startRun({ ...RUN, runId: 'known' });
+    const cases: [() => unknown, string, RegExp][] = [
+      [() => db.record('known', { caseId: 'x', status: 'error' }), 'results-input', /record x: error: an error result needs its cause/],
+      [() => db.record('known', { caseId: 'x', status: 'ok' }), 'results-input', /score/],
+      [() => db.record('known', { caseId: 'x', status: 'ok', score: 1.5 }), 'results-input', /score/],
+      [() => db.record('known', { caseId: 'x', status: 'ok', score: 1, metrics: { t: Number.NaN } }), 'results-input', /metrics\.t/],
+      [
+        () => db.record('nope', { caseId: 'x', status: 'ok', score: 1 }),
+        'unknown-run',
+        /no run "nope" in .*results\.db \(runs there: known\)/,
+      ],
+      [() => db.startRun({ ...RUN, runId: 'known' }), 'run-exists', /already/],
+      [() => db.startRun({ ...RUN, runId: 'has space' }), 'results-input', /runId/],
+    ];
+    for (const [fn, code, msg] of cases) {
+      const e = errorOf(fn);
+      expect(e.code).toBe(code);
+      expect(e.message).toMatch(msg);
+      expect(e.message).not.toContain('\n');
+    }
+    db.close();
+  });
+
+  it('names the file and the fix when the database is missing, corrupt, foreign or from a newer version', () => {
+    const missing = errorOf(() => openResults(join(folder(), 'none'), { mode: 'read' }));
+    expect(missing.code).toBe('results-missing');
+
+    const garbage = folder();
+    writeFileSync(join(garbage, 'results.db'), 'these are not the bytes of an SQLite database '.repeat(200));
+    const bad = errorOf(() => openResults(garbage));
+    expect(bad.code).toBe('results-corrupt');
+    expect(bad.message).toMatch(
+      /results\.db is not a readable skillbridge results database \(file is not a database\); move it aside \(mv /,
+    );
+    expect(bad.message).not.toContain('\n');
+
+    const foreign = folder();
+    const other = new sqlite.Database(join(foreign, 'results.db'));
+    other.exec('CREATE TABLE employees (name TEXT)');
+    other.close();
+    expect(errorOf(() => openResults(foreign)).message).toMatch(/no meta table/);
+
+    const newer = folder();
+    openResults(newer).close();
+    const raw = new sqlite.Database(join(newer, 'results.db'));
+    raw.run("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+    raw.close();
+    const version = errorOf(() => openResults(newer, { mode: 'read' }));
+    expect(version.code).toBe('results-version');
+    expect(version.message).toMatch(/newer skillbridge \(results schema 99; this version reads up to 1\); upgrade skillbridge/);
+  });
+
+  it('migrates an older schema one step at a time, and refuses a gap', () => {
+    const dir = folder();
+    openResults(dir).close();
+    const raw = new sqlite.Database(join(dir, 'results.db'));
+    migrate(raw, 'results.db', 1, { 1: 'ALTER TABLE runs ADD COLUMN gpu TEXT' }, 2);
+    expect(raw.get("SELECT value FROM meta WHERE key = 'schema_version'")).toEqual({ value: '2' });
+    expect(raw.all('PRAGMA table_info(runs)').map((c) => c['name'])).toContain('gpu');
+    expect(() => migrate(raw, 'results.db', 2, {}, 3)).toThrow(/no migration from results schema 2 to 3/);
+    raw.close();
+  });
+});
+
+describe('results database with several writers', () => {
+  it('takes records from two processes, a worker thread and the main thread at once, losing none', async () => {
+    const dir = folder();
+    const db = openResults(dir);
+    db.startRun({ ...RUN, runId: 'many' });
+    const script = join(import.meta.dirname, 'writer-child.ts');
+    const tsxApi = pathToFileURL(
+      createRequire(import.meta.url)
+        .resolve('tsx/esm/api')
+        .replace(/\.cjs$/, '.mjs'),
+    ).href;
+    const exited = (p: { once(e: 'exit', f: (code: number | null) => void): unknown }) =>
+      new Promise<number | null>((r) => p.once('exit', r));
+    const writers = [
+      exited(spawn(process.execPath, ['--import', 'tsx', script, dir, 'many', 'p1', '25'], { stdio: 'inherit' })),
+      exited(spawn(process.execPath, ['--import', 'tsx', script, dir, 'many', 'p2', '25'], { stdio: 'inherit' })),
+      // A worker thread loads TypeScript through tsx's loader, registered inside it.
+      exited(
+        new Worker(
+          new URL(`data:text/javascript,import { register } from '${tsxApi}'; register(); await import('${pathToFileURL(script).href}');`),
+          { workerData: [dir, 'many', 'w', '25'] },
+        ),
+      ),
+    ];
+    for (let i = 0; i < 25; i++) {
+      db.record('many', { caseId: `main-${i}`, status: 'ok', score: 1 });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(await Promise.all(writers)).toEqual([0, 0, 0]);
+    expect(db.done('many').size).toBe(100);
+    expect(new Set(db.results('many').map((r) => r.caseId.split('-')[0]))).toEqual(new Set(['main', 'p1', 'p2', 'w']));
+    db.close();
+  }, 60_000);
+});
+
+describe('results database under a crash', () => {
+  const child = (dir: string, moment: string) =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'crash-child.ts'), dir, moment], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+
+  it('keeps a result recorded just before the process is killed', () => {
+    const dir = folder();
+    const r = child(dir, 'after-record');
+    expect(r.signal).toBe('SIGKILL');
+    const db = openResults(dir, { mode: 'read' });
+    expect(db.results('crash').map((x) => [x.caseId, x.score])).toEqual([['fruits/1/CAN', 1]]);
+    expect(db.run('crash')?.status).toBe('running');
+    db.close();
+  });
+
+  it('recovers from a kill inside a write: the stale lock goes, the hot journal rolls back, committed rows stay', () => {
+    const dir = folder();
+    const r = child(dir, 'mid-write');
+    expect(r.signal).toBe('SIGKILL');
+    expect(existsSync(join(dir, 'results.db.lock'))).toBe(true);
+    expect(statSync(join(dir, 'results.db-journal')).size).toBeGreaterThan(0);
+    const db = openResults(dir);
+    expect(db.recoveredStaleLock).toBe(true);
+    expect(db.results('crash').map((x) => [x.caseId, x.score])).toEqual([['fruits/1/CAN', 1]]);
+    db.record('crash', { caseId: 'fruits/1/LEX', status: 'ok', score: 0.5 });
+    expect(db.done('crash').size).toBe(2);
+    db.close();
+    expect(existsSync(join(dir, 'results.db.lock'))).toBe(false);
+  });
+
+  it('leaves a lock alone while its owner is alive, and says so in one line when it outlasts the wait', () => {
+    const dir = folder();
+    const a = openResults(dir);
+    mkdirSync(join(dir, 'results.db.lock'));
+    const busy = errorOf(() => openResults(dir, { mode: 'read', busyTimeoutMs: 100 }));
+    expect(busy.code).toBe('results-locked');
+    expect(busy.message).toMatch(/results\.db is locked by another process .*remove .*results\.db\.lock if none is running$/);
+    expect(existsSync(join(dir, 'results.db.lock'))).toBe(true);
+    rmSync(join(dir, 'results.db.lock'), { recursive: true });
+    const b = openResults(dir, { mode: 'read' });
+    expect(b.recoveredStaleLock).toBe(false);
+    b.close();
+    a.close();
+  });
+});
