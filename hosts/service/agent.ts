@@ -82,7 +82,16 @@ export class AgentHost {
       } catch (e) {
         systemPrompt = `(this workflow cannot run on ${robot.info.name}: ${(e as Error).message})`;
       }
-      out.push({ id: w.id, title: w.title, paper: w.paper, description: w.description, systemPrompt });
+      out.push({
+        id: w.id,
+        title: w.title,
+        paper: w.paper,
+        section: w.section,
+        source: w.source,
+        stages: [...w.stages],
+        description: w.description,
+        systemPrompt,
+      });
     }
     return out;
   }

@@ -26,7 +26,7 @@ export function actionCatalogue(robot: Robot): Record<string, ActionDef> {
   if (robot.base) {
     acts['navigate'] = {
       params: '[location]',
-      doc: 'drive to a named location (the arm must be tucked: home or transport)',
+      doc: robot.arm ? 'drive to a named location (the arm must be tucked: home or transport)' : 'drive to a named location',
       run: async (r, p, s) => {
         need(p, 1, '[location]');
         return r.base!.navigate(await resolveName(r, p[0]!, ['location']), s);
