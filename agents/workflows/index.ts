@@ -5,6 +5,7 @@ import type { Workflow } from '../runtime/workflow';
 import { buildToolSet } from '../tools/sets';
 import { loopWorkflow } from './kit/loop';
 import { dfkiWorkflow } from './dfki';
+import { etpWorkflow } from './etp';
 import { ANSWER_RULES, robotContext } from './prompt';
 import { rtwBasic } from './rtw/basic';
 import { rtwHierarchical } from './rtw/hierarchical';
@@ -72,6 +73,16 @@ export const WORKFLOWS: readonly WorkflowInfo[] = [
       'A router sends questions to a chatbot and tasks to a planner–executor (reflect, act, snapshot, check_events) whose prompt is built from the robot and scene; a goal-completion critic sends it back to work until the goal is reached or blocked; critical events interrupt a running skill.',
     stages: ['router', 'chatbot', 'planner', 'critic'],
   },
+  {
+    id: 'etp',
+    title: 'Find the tools a task needs, then use them',
+    paper: '004',
+    section: '§3.1',
+    source: 'Embodied Tool Protocol',
+    description:
+      'Starts from discover_tools, describe_tool and invoke_tool over a registry of every tool the robot can use, ranked by need; discovered tools join the list; every call is isolated with its own timeout; background monitors raise events.',
+    stages: ['agent', 'monitors'],
+  },
 ];
 
 export class UnknownWorkflowError extends Error {}
@@ -87,6 +98,8 @@ export async function createWorkflow(id: string, robot: Robot, opts: { toolSet?:
       return rtwWorldModel();
     case 'dfki':
       return await dfkiWorkflow(robot);
+    case 'etp':
+      return await etpWorkflow(robot);
     case 'flat': {
       const tools = (await buildToolSet(set, robot)).list();
       return loopWorkflow({
