@@ -12,6 +12,7 @@ import { reportCommand } from './commands/report';
 import { serveCommand } from './commands/serve';
 import { toolsCommand } from './commands/tools';
 import { traceCommand } from './commands/trace';
+import { workflowsCommand } from './commands/workflows';
 import { type Output, json, stdio } from './output';
 
 export async function main(argv: string[], o: Output = stdio): Promise<number> {
@@ -42,9 +43,11 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
         return await serveCommand(p, o);
       case 'report':
         return reportCommand(p, o);
+      case 'workflows':
+        return workflowsCommand(p, o);
       default:
         throw new UsageError(
-          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, report, bench, serve. Run "skillbridge help".`,
+          `unknown command "${p.command}". Commands: scenes, workflows, tools, call, run, trace, report, bench, serve. Run "skillbridge help".`,
         );
     }
   } catch (e) {

@@ -77,7 +77,7 @@ describe('dfki: router', () => {
     expect(control.world.scans.has('poi_1')).toBe(true);
     expect(place(control)).toBe('robot_at(robot, poi_1)');
     expect(stagesInOrder(sink)).toEqual(['router', 'planner', 'critic']);
-    expect(notes(sink)).toEqual(['router: route: task', 'critic: critic (round 1): achieved — poi_1 was scanned successfully.']);
+    expect(notes(sink)).toEqual(['router: route: task', 'critic: round 1: achieved — poi_1 was scanned successfully.']);
     // The planner got the paper's tools and a prompt made from this robot and scene.
     expect(planner.requests[0]!.tools).toEqual(['reflect', 'act', 'get_semantic_environment_representation_snapshot', 'check_events']);
     const system = planner.requests[0]!.messages[0]!.content as string;
@@ -128,7 +128,7 @@ describe('dfki: the goal-completion critic', () => {
     const r = await conversation.send('scan poi_1');
     expect(r).toMatchObject({ reason: 'final', final: 'I cannot move: the emergency stop is pressed.' });
     expect(results(sink, 'act')[0]).toMatchObject({ ok: false, error: expect.stringMatching(/^Failed \(estop\)/) });
-    expect(notes(sink)).toContain('critic: critic (round 1): stop (blocked) — the emergency stop is pressed; a person must release it');
+    expect(notes(sink)).toContain('critic: round 1: stop (blocked) — the emergency stop is pressed; a person must release it');
     expect(planner.requests).toHaveLength(3);
     expect(control.world.body).toMatchObject({ docked: true });
     control.dispose();
@@ -143,7 +143,7 @@ describe('dfki: the goal-completion critic', () => {
     expect(r.final).toMatch(/can't fly/);
     expect(notes(sink)).toEqual([
       'router: route: task',
-      'critic: critic (round 1): stop (infeasible) — the robot cannot fly and may not leave the field',
+      'critic: round 1: stop (infeasible) — the robot cannot fly and may not leave the field',
     ]);
     expect(control.hash()).toBe(before);
     control.dispose();
@@ -282,7 +282,7 @@ describe('dfki: the farm mission', () => {
     expect(charge).toBeGreaterThan(low);
     expect(lastScan).toBeGreaterThan(charge);
     expect(acts.filter((a) => a === 'Success')).toHaveLength(acts.length);
-    expect(notes(sink).at(-1)).toBe('critic: critic (round 1): achieved — all three scanned, robot docked');
+    expect(notes(sink).at(-1)).toBe('critic: round 1: achieved — all three scanned, robot docked');
     control.dispose();
   }, 60_000);
 

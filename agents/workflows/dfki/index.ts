@@ -71,7 +71,7 @@ export async function dfkiWorkflow(robot: Robot, opts: DfkiOptions = {}): Promis
     // An answer that says nothing readable cannot justify more rounds: treat it as a stop and say so.
     const verdict = v ?? { verdict: 'stop' as const, reason: `the critic's answer could not be read: ${(r.final ?? '').slice(0, 200)}` };
     ctx.note(
-      `critic (round ${round}): ${verdict.verdict}${verdict.cause ? ` (${verdict.cause})` : ''} — ${verdict.reason}`,
+      `round ${round}: ${verdict.verdict}${verdict.cause ? ` (${verdict.cause})` : ''} — ${verdict.reason}`,
       { round, ...verdict },
       'critic',
     );

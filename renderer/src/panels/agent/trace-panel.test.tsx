@@ -63,7 +63,7 @@ const events: RunEvent[] = [
     content: 'The bowl was full.',
     durationMs: 900,
   },
-  { kind: 'note', runId: R, stage: 'critic', text: 'critic (round 1): continue — the lemon is not in the bowl yet' },
+  { kind: 'note', runId: R, stage: 'critic', text: 'round 1: continue — the lemon is not in the bowl yet' },
   { kind: 'tool_call', runId: R, stage: 'planner', callId: 'p2', iteration: 1, name: 'act', args: { action: 'place', params: ['plate'] } },
   {
     kind: 'tool_result',
@@ -76,7 +76,7 @@ const events: RunEvent[] = [
     content: 'Success: placed.',
     durationMs: 300,
   },
-  { kind: 'note', runId: R, stage: 'critic', text: 'critic (round 2): achieved' },
+  { kind: 'note', runId: R, stage: 'critic', text: 'round 2: achieved' },
 ];
 
 function live(): RunView {
@@ -106,8 +106,8 @@ describe('trace panel stage nesting', () => {
     ).toEqual(['run_program']);
     expect(screen.getAllByTestId('trace-note').map((n) => n.textContent)).toEqual([
       'router: task',
-      'critic (round 1): continue — the lemon is not in the bowl yet',
-      'critic (round 2): achieved',
+      'round 1: continue — the lemon is not in the bowl yet',
+      'round 2: achieved',
     ]);
     // Tokens come from the assistant turn of the same stage and iteration.
     expect(within(planner!).getAllByTestId('trace-row')[0]!.textContent).toMatch(/5 tokens/);
