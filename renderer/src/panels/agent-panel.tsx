@@ -13,6 +13,7 @@ import { ModelSettingsPanel, NoModelNotice, useModelSettings } from './agent/mod
 import { type PromptEdits, PromptEditor } from './agent/prompt-editor';
 import { TracePanel } from './agent/trace-panel';
 import { useAgentRuns } from './agent/use-agent-runs';
+import { WorkflowAbout, WorkflowPicker } from './agent/workflow-picker';
 
 export { PRESETS, specOf, type ModelSettings, type Preset } from './agent/model-settings';
 export { loadPromptPresets, type PromptPreset } from './agent/prompt-editor';
@@ -74,16 +75,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
       {!spec && <NoModelNotice desktop={desktop} />}
 
       <div className="field-row">
-        <label>
-          Workflow
-          <select aria-label="Workflow" value={workflow} onChange={(e) => setWorkflow(e.target.value)}>
-            {(workflows.length ? workflows : [{ id: 'rtw/basic', title: 'rtw/basic' }]).map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.title}
-              </option>
-            ))}
-          </select>
-        </label>
+        <WorkflowPicker workflows={workflows} value={workflow} onChange={setWorkflow} />
         <label>
           Tools
           <select aria-label="Tool set" value={toolSet} onChange={(e) => setToolSet(e.target.value)}>
@@ -105,6 +97,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
           </select>
         </label>
       </div>
+      {wf && <WorkflowAbout wf={wf} />}
       {wf && <PromptEditor wf={wf} edits={edits} setEdits={setEdits} />}
 
       <form
