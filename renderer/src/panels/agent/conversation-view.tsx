@@ -31,7 +31,7 @@ function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { en
     case 'user':
       return <div className="msg user">you: {e.text}</div>;
     case 'assistant':
-      // A stage's model text (the critic's verdict, the router's word) is in the trace panel; here only what answers the person.
+      // A nested agent's text (an executor's report) reaches the person through its caller, so it shows in the trace only.
       return (e.text || e.reasoning) && !e.stage.includes('/') ? (
         <>
           {e.reasoning && (
@@ -44,8 +44,9 @@ function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { en
             </details>
           )}
           {e.text && (
-            <div className="msg assistant" data-testid="assistant-text">
-              model: {e.text}
+            <div className="msg assistant" data-testid="assistant-text" data-stage={e.stage}>
+              {/* A multi-agent run names who spoke: the planner, the critic… */}
+              {e.stage && e.stage !== 'agent' ? e.stage : 'model'}: {e.text}
               {e.streaming && <span className="cursor">▍</span>}
             </div>
           )}
