@@ -58,20 +58,8 @@ export interface SendOptions {
   limits?: Partial<FlowLimits>;
 }
 
-export interface TurnResult {
-  reason: FlowReason;
-  final: string | undefined;
-  /** The main stage's conversation after the turn. */
-  messages: ChatMessage[];
-  /** Totals over every flow of the turn. */
-  iterations: number;
-  toolCalls: number;
-  toolCallsRun: number;
-  warnings: FlowResult['warnings'];
-  usage: Usage;
-  durationMs: number;
-  stopped?: FlowResult['stopped'];
-  error?: FlowResult['error'];
+/** A turn's outcome: `messages` is the main stage's conversation; the counts are totals over every flow. */
+export interface TurnResult extends FlowResult {
   runId: string;
   turn: number;
   tracePath: string | undefined;

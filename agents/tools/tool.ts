@@ -5,6 +5,7 @@
 // outputs, when to use it, its mode, and the robot capabilities it needs.
 import { z } from 'zod';
 import type { Capability, Robot } from '../../robot/robot';
+import { MAX_TOOL_ARGUMENT_CHARS, argumentProblem, cutArgumentsSize } from './limits';
 
 export type ToolCategory = 'information' | 'action';
 /** ETP's invocation modes: once per query, running in the background, or triggered by a condition. */
@@ -170,12 +171,25 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
   const parse = (raw: unknown): { ok: true; args: unknown } | { ok: false; message: string } => {
     let value: unknown = raw ?? {};
     if (typeof raw === 'string') {
+      const size = cutArgumentsSize(raw) ?? raw.length;
+      if (size > MAX_TOOL_ARGUMENT_CHARS)
+        return {
+          ok: false,
+          message: `Invalid arguments for ${spec.name}: they are ${size} characters, over the limit of ${MAX_TOOL_ARGUMENT_CHARS}. Send only the arguments the schema asks for.`,
+        };
       try {
         value = raw.trim() ? JSON.parse(raw) : {};
       } catch {
         return { ok: false, message: `Invalid arguments for ${spec.name}: not valid JSON (${raw.slice(0, 80)}). Send a JSON object.` };
       }
     }
+    // JSON reads 1e999 as Infinity; no tool has a use for it, or for 1e308 metres.
+    const problem = argumentProblem(value);
+    if (problem)
+      return {
+        ok: false,
+        message: `Invalid arguments for ${spec.name}:\n- ${problem}\nCall ${spec.name} again with arguments matching its schema.`,
+      };
     const r = spec.params.safeParse(value);
     return r.success ? { ok: true, args: r.data } : { ok: false, message: explainArgs(spec.name, r.error, parameters, value) };
   };

@@ -17,5 +17,8 @@ describe('benchmarks', () => {
     expect(r.runs.map((x) => `${x.model}:${x.turns}`)).toEqual(['scripted:1', 'scripted:20', 'local-server:1', 'local-server:20']);
     expect(r.perTurnMs.median).toBeGreaterThan(0);
     expect(r.traceWriteUs.recordsPerSecond).toBeGreaterThan(0);
+    // Adversarial replies at 16 k, 60 k and 1 MB for each input shape, each with a parse time.
+    expect(r.textParse.filter((row) => row.chars === 1_000_000).length).toBeGreaterThan(3);
+    expect(r.textParse.every((row) => Number.isFinite(row.parseMs))).toBe(true);
   }, 120_000);
 });

@@ -31,6 +31,9 @@ const OPTIONS = {
   stream: { type: 'boolean' },
   verbose: { type: 'boolean' },
   noise: { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'allow-key-for': { type: 'string' },
+  scripts: { type: 'string' },
   db: { type: 'string' },
   junit: { type: 'string' },
   csv: { type: 'string' },
@@ -48,20 +51,36 @@ export function parse(argv: string[]): Parsed {
   return { command, positionals, flags: parsed.values as Parsed['flags'] };
 }
 
-export function intFlag(flags: Parsed['flags'], name: string, fallback: number): number {
-  const raw = flags[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n)) throw new UsageError(`--${name} must be an integer, got "${String(raw)}"`);
+/** Bounds of a numeric flag; `off` is one more value accepted outside them (e.g. 0 = no limit). */
+export interface FlagRange {
+  min?: number;
+  max?: number;
+  off?: number;
+}
+
+function checkRange(name: string, raw: unknown, n: number, r: FlagRange): number {
+  if (r.off !== undefined && n === r.off) return n;
+  if ((r.min !== undefined && n < r.min) || (r.max !== undefined && n > r.max)) {
+    const span = r.max === undefined ? `at least ${r.min}` : r.min === undefined ? `at most ${r.max}` : `${r.min} to ${r.max}`;
+    throw new UsageError(`--${name} must be ${span}${r.off !== undefined ? ` (or ${r.off} for none)` : ''}, got "${String(raw)}"`);
+  }
   return n;
 }
 
-export function numberFlag(flags: Parsed['flags'], name: string, fallback: number): number {
+export function intFlag(flags: Parsed['flags'], name: string, fallback: number, range: FlagRange = {}): number {
   const raw = flags[name];
   if (raw === undefined) return fallback;
-  const n = Number(raw);
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${name} must be an integer, got "${String(raw)}"`);
+  return checkRange(name, raw, n, range);
+}
+
+export function numberFlag(flags: Parsed['flags'], name: string, fallback: number, range: FlagRange = {}): number {
+  const raw = flags[name];
+  if (raw === undefined) return fallback;
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
   if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${String(raw)}"`);
-  return n;
+  return checkRange(name, raw, n, range);
 }
 
 export function stringFlag(flags: Parsed['flags'], name: string): string | undefined {
@@ -111,10 +130,14 @@ Usage:
       latency, pass^k, model comparison) and a link to each case's trace.
       A RUN is a run id (looked up in --db DIR, default eval-results/) or a
       results folder (all its runs). --junit and --csv write those formats too.
-  skillbridge serve [--port N] [--scene S]
+  skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR]
+                    [--allow-key-for URL[,URL]]
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
-      its access token.
+      its access token. Each browser tab gets its own session (its own world);
+      at most --max-sessions at once (default 6). Pages upload scripted models'
+      scripts, or name one in --scripts DIR. SKILLBRIDGE_API_KEY goes only to
+      SKILLBRIDGE_API_BASE_URL, the presets' local servers, and --allow-key-for URLs.
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

@@ -9,13 +9,13 @@ import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
 import { probeSpec } from '../../agents/models/probe';
-import { type SecretLookup, parseModelSpec } from '../../agents/models/spec';
+import { type CreateModelOptions, type ScriptFiles, type SecretLookup, createModel } from '../../agents/models/spec';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
 import type { FlowEvent } from '../../agents/runtime/events';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
 import type { Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
-import { MemorySink, type TraceLine, TraceFormatError, parseTrace } from '../../agents/runtime/trace';
+import { MemorySink, type TraceLine, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
 import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
 
 export interface AgentHostOptions {
@@ -26,6 +26,10 @@ export interface AgentHostOptions {
   env?: Record<string, string | undefined>;
   /** Ollama's OpenAI-compatible endpoint, for detection. */
   ollamaURL?: string;
+  /** May the environment's key go to a base URL a page named? (spec.ts has the rule.) */
+  allowEnvKeyFor?: (baseURL: string) => Promise<boolean>;
+  /** Where scripted:FILE may read: a page uploads its script, or names one in the host's scripts folder. */
+  scriptFiles?: ScriptFiles;
   emit: (event: AppEvent) => void;
   /** Ids of objects, people and places that tool arguments name. */
   targetsOf: (args: unknown) => string[];
@@ -69,6 +73,18 @@ export class AgentHost {
     return this.opts.secrets;
   }
 
+  /** Keys, key policy and script sources for a model a page named (see spec.ts). */
+  private modelOptions(script: string | undefined): CreateModelOptions {
+    const secrets = this.lookup();
+    return {
+      env: this.env(),
+      ...(secrets ? { secrets } : {}),
+      allowEnvKeyFor: this.opts.allowEnvKeyFor ?? (() => false),
+      scriptFiles: this.opts.scriptFiles ?? 'none',
+      ...(script !== undefined ? { scriptText: script } : {}),
+    };
+  }
+
   private env(): Record<string, string | undefined> {
     return this.opts.env ?? process.env;
   }
@@ -99,9 +115,9 @@ export class AgentHost {
   async probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
     const spec = req.spec.trim();
     try {
-      checkSpec(spec);
-      const secrets = this.lookup();
-      const r = await probeSpec(spec, { env: this.env(), ...(secrets ? { secrets } : {}), timeoutMs: 8000 });
+      // A scripted model is built (so a bad script or name fails here, as in a run); there is nothing to probe.
+      if (/^scripted:/i.test(spec)) createModel(spec, this.modelOptions(req.script));
+      const r = await probeSpec(spec, { ...this.modelOptions(undefined), timeoutMs: 8000 });
       return {
         spec,
         baseURL: r.baseURL,
@@ -162,17 +178,14 @@ export class AgentHost {
     const key = `${req.workflow}|${spec}|${setKey}|${req.systemPrompt ?? ''}`;
     let conv = this.conversation;
     if (!conv || conv.key !== key || conv.robot !== robot || req.fresh) {
-      const secrets = this.lookup();
       let session;
       try {
-        checkSpec(spec);
         ({ conversation: session } = await openConversation({
           robot,
           workflow: req.workflow,
           ...(req.toolSet ? { toolSet: req.toolSet } : {}),
-          model: spec,
-          env: this.env(),
-          ...(secrets ? { secrets } : {}),
+          // Built here: the host's key policy and script sources apply to what a page names (spec.ts).
+          model: createModel(spec, this.modelOptions(req.script)),
           // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
           ...(req.systemPrompt ? { systemPrompt: req.systemPrompt } : {}),
           ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
@@ -425,18 +438,11 @@ export class AgentHost {
   importTrace(req: Request<'importTrace'>): Response<'importTrace'> {
     try {
       const t = parseTrace(req.text, 'imported trace');
-      return { header: t.header, records: t.records, truncated: t.truncated !== undefined };
+      return { header: t.header, records: t.records, truncated: t.truncated !== undefined, notes: traceNotes(t) };
     } catch (e) {
       throw new AppApiError('invalid_request', e instanceof TraceFormatError ? e.message : `not a trace: ${(e as Error).message}`);
     }
   }
-}
-
-/** Scripted models read a file on the host: only a .json script, never another file. */
-function checkSpec(spec: string): void {
-  const p = parseModelSpec(spec);
-  if (p.provider === 'scripted' && !/\.json$/i.test(p.file))
-    throw new ModelError(`a scripted model reads a .json script, not "${p.file}"`, 'config');
 }
 
 function endReason(r: TurnResult['reason']): RunEndReason {

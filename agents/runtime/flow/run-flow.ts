@@ -17,6 +17,7 @@
 // skipped, refused or stopped.
 import type { AssistantMessage, ChatMessage, CompletionRequest, Model, Usage } from '../../models/model';
 import { ModelError, toModelTools } from '../../models/model';
+import { clipArguments } from '../../tools/limits';
 import type { Robot } from '../../../robot/robot';
 import type { Tool } from '../../tools/tool';
 import { AUTO_APPROVE, type ApprovalGate } from '../approval';
@@ -244,7 +245,9 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
       const calls = rawCalls.map((c, i) => {
         const id = c.id && !seen.has(c.id) ? c.id : `call_${iteration}_${i}`;
         seen.add(id);
-        return id === c.id ? c : { ...c, id };
+        // Over the size limit, the history and the trace keep only the start (the tool refuses it, saying why).
+        const args = clipArguments(c.function.arguments);
+        return id === c.id && args === c.function.arguments ? c : { ...c, id, function: { ...c.function, arguments: args } };
       });
       const text = completion.message.content ?? '';
       const assistant: AssistantMessage = {

@@ -6,6 +6,7 @@ import { didYouMeanOf } from '../../../base/did-you-mean';
 import { jsonSafe } from '../../../base/json';
 import type { ToolCall } from '../../models/model';
 import type { Robot } from '../../../robot/robot';
+import { clipResult } from '../../tools/limits';
 import type { CodeRun, Tool, ToolContext, ToolResult } from '../../tools/tool';
 import { type ApprovalDecision, type ApprovalGate, decide, refusalText } from '../approval';
 import type { RunController } from '../controller';
@@ -104,7 +105,8 @@ export async function handleCall(
   const name = call.function.name;
   const started = performance.now();
   env.emit({ type: 'tool_start', iteration, id, name, arguments: call.function.arguments });
-  const end = (status: ToolStatus, ok: boolean, content: string, data?: unknown): string => {
+  const end = (status: ToolStatus, ok: boolean, full: string, data?: unknown): string => {
+    const content = clipResult(full);
     const durationMs = Math.round(performance.now() - started);
     const safe = jsonSafe(data);
     env.emit({ type: 'tool_end', iteration, id, name, ok, status, content, durationMs, ...(safe !== undefined ? { data: safe } : {}) });

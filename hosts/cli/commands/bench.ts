@@ -67,5 +67,8 @@ async function agentBench(p: Parsed, o: Output): Promise<number> {
     `Tool dispatch: validation only ${d(r.toolDispatchMs.validateOnly)}; cheap tool ${d(r.toolDispatchMs.cheapTool)}; invalid arguments ${d(r.toolDispatchMs.invalidArgs)}`,
   );
   o.out(`Trace write: ${d(r.traceWriteUs.perRecord, 'µs')} per record, ${r.traceWriteUs.recordsPerSecond} records/s (synchronous append)`);
+  o.out('Text-tool-call parser on adversarial replies (parse / stream one character per delta):');
+  for (const row of r.textParse)
+    o.out(`  ${row.input.padEnd(22)} ${String(row.chars).padStart(8)} chars: ${row.parseMs} ms / ${row.streamMs} ms`);
   return 0;
 }

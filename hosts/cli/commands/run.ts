@@ -1,7 +1,6 @@
 // skillbridge run: a conversation with a model driving the simulated robot
 // through a workflow. One message as an argument, or turns read from stdin.
 // Prints the conversation as it happens; every turn is traced to JSONL.
-import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { ConversationSpecError, openConversation } from '../../../agents/conversation';
 import type { ApprovalGate } from '../../../agents/runtime/approval';
@@ -12,6 +11,7 @@ import { JsonlSink, newRunId } from '../../../agents/runtime/trace';
 import { WORKFLOWS } from '../../../agents/workflows';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
+import { LineReader } from '../terminal';
 
 const APPROVE = ['auto', 'ask', 'deny'] as const;
 type ApproveMode = (typeof APPROVE)[number];
@@ -85,6 +85,8 @@ function printer(o: Output): (e: FlowEvent) => void {
         o.out(`  ! ${e.code}: ${short(e.message, 200)}`);
         break;
       case 'retry':
+        // The abandoned attempt's partial text stays on its own line; the next attempt starts a new one.
+        endText();
         o.err(`  (retrying the model request in ${Math.round(e.delayMs)} ms: ${e.reason})`);
         break;
       case 'stop':
@@ -105,13 +107,13 @@ function printer(o: Output): (e: FlowEvent) => void {
 }
 
 /** A y/N question on the terminal; reuses the interactive reader when there is one. */
-function approvalGate(mode: ApproveMode, ask: (q: string) => Promise<string>): ApprovalGate {
+function approvalGate(mode: ApproveMode, ask: (q: string, signal?: AbortSignal) => Promise<string>): ApprovalGate {
   if (mode === 'auto') return { policy: { information: 'auto', action: 'auto' } };
   if (mode === 'deny') return { policy: { information: 'auto', action: 'deny' } };
   return {
     policy: { information: 'auto', action: 'ask' },
     ask: async (req) => {
-      const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `)).trim().toLowerCase();
+      const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `, req.signal)).trim().toLowerCase();
       return a === 'y' || a === 'yes'
         ? { approved: true }
         : { approved: false, note: a && a !== 'n' && a !== 'no' ? a : 'not approved at the terminal' };
@@ -148,10 +150,10 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const seed = intFlag(p.flags, 'seed', 1);
   const limits: Partial<FlowLimits> = {};
   if (p.flags['time-limit'] !== undefined) {
-    const s = numberFlag(p.flags, 'time-limit', 20);
-    limits.timeLimitMs = s <= 0 ? null : s * 1000;
+    const s = numberFlag(p.flags, 'time-limit', 20, { min: 0.1, max: 86_400, off: 0 });
+    limits.timeLimitMs = s === 0 ? null : s * 1000;
   }
-  if (p.flags['max-iterations'] !== undefined) limits.maxIterations = intFlag(p.flags, 'max-iterations', 12);
+  if (p.flags['max-iterations'] !== undefined) limits.maxIterations = intFlag(p.flags, 'max-iterations', 12, { min: 1, max: 1000 });
   const asJson = Boolean(p.flags['json']);
   const message = p.positionals.join(' ').trim();
 
@@ -159,25 +161,10 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const traceBase = stringFlag(p.flags, 'trace') ?? join('traces', `${newRunId()}.jsonl`);
   const traces: string[] = [];
 
-  const rl = message ? undefined : createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-  const lines = rl?.[Symbol.asyncIterator]();
-  const askLine = async (q: string): Promise<string> => {
-    if (rl && lines) {
-      process.stdout.write(q);
-      const n = await lines.next();
-      return n.done ? '' : String(n.value);
-    }
-    // One-shot run: read a single answer from stdin.
-    const once = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      return await new Promise<string>((resolve) => {
-        once.question(q, resolve);
-        once.once('close', () => resolve(''));
-      });
-    } finally {
-      once.close();
-    }
-  };
+  // One reader owns stdin: turns, and questions that give up when their run stops (Ctrl-C, the time limit).
+  let interrupt = (): void => undefined;
+  const reader = new LineReader({ output: message ? process.stderr : process.stdout, onInterrupt: () => interrupt() });
+  const askLine = (q: string, signal?: AbortSignal): Promise<string> => reader.ask(q, signal);
 
   let traceCount = 0;
   let opened;
@@ -198,11 +185,11 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
         traces.push(path);
         return [new JsonlSink(path)];
       },
-      askUser: async ({ question }) => ({ answer: await askLine(`${question}\n> `), by: 'person' }),
+      askUser: async ({ question, signal }) => ({ answer: await askLine(`${question}\n> `, signal), by: 'person' }),
       ...(asJson ? {} : { onEvent: printer(o) }),
     });
   } catch (e) {
-    rl?.close();
+    reader.close();
     if (e instanceof ConversationSpecError)
       throw new UsageError(e.field === 'robot' ? e.message : `--${e.field === 'toolSet' ? 'set' : e.field}: ${e.message}`);
     throw e;
@@ -216,7 +203,16 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     if (session.busy) session.stop('stopped from the terminal (Ctrl-C)');
     else process.exit(130);
   };
+  interrupt = onSigint;
   process.on('SIGINT', onSigint);
+  // SIGTERM: the running turn stops and its trace gets its stop and end records before the process ends.
+  let terminated = false;
+  const onSigterm = () => {
+    terminated = true;
+    if (session.busy) session.stop('stopped: the process received SIGTERM');
+    else process.exit(143);
+  };
+  process.on('SIGTERM', onSigterm);
 
   const report = (r: TurnResult): void => {
     if (asJson) return;
@@ -237,11 +233,11 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     } else {
       if (!asJson && process.stdin.isTTY)
         o.out(`${workflow.title} on ${sceneId} with ${model.id}. Type a message; /help lists commands; an empty line or Ctrl-D ends.`);
-      while (lines) {
+      while (!terminated) {
         if (process.stdin.isTTY) process.stdout.write('you: ');
-        const n = await lines.next();
-        if (n.done) break;
-        const text = String(n.value).trim();
+        const line = await reader.next();
+        if (line === null) break;
+        const text = line.trim();
         if (!text) break;
         if (text.startsWith('/')) {
           if (!asJson) o.out(await interactiveCommand(text, session));
@@ -254,7 +250,8 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onSigint);
-    rl?.close();
+    process.off('SIGTERM', onSigterm);
+    reader.close();
   }
   // The operator's view of the world after the run, then the world goes.
   const facts = sim?.facts() ?? [];
@@ -274,5 +271,5 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       facts,
     });
   }
-  return failed ? 3 : 0;
+  return terminated ? 143 : failed ? 3 : 0;
 }

@@ -15,11 +15,12 @@ import { TracePanel } from './agent/trace-panel';
 import { useAgentRuns } from './agent/use-agent-runs';
 import { WorkflowAbout, WorkflowPicker } from './agent/workflow-picker';
 
-export { PRESETS, specOf, type ModelSettings, type Preset } from './agent/model-settings';
+export { PRESETS, keyBaseURL, scriptName, specOf, type ModelSettings, type Preset } from './agent/model-settings';
 export { loadPromptPresets, type PromptPreset } from './agent/prompt-editor';
 
 export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) {
-  const { settings, set, spec } = useModelSettings();
+  const choice = useModelSettings();
+  const { spec } = choice;
   const [workflows, setWorkflows] = useState<WorkflowInfo[]>([]);
   const [workflow, setWorkflow] = useState('rtw/basic');
   const [sets, setSets] = useState<ToolSetInfo[]>([]);
@@ -59,6 +60,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
       ...(toolSet ? { toolSet } : {}),
       ...(edited && edited !== own ? { systemPrompt: edited } : {}),
       ...(fresh ? { fresh: true } : {}),
+      ...choice.scriptFields(),
     });
     if (ok) {
       setText('');
@@ -71,7 +73,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
 
   return (
     <section className="panel chat agent" aria-label="Agent">
-      <ModelSettingsPanel api={api} desktop={desktop} settings={settings} set={set} spec={spec} onProblem={setProblem} />
+      <ModelSettingsPanel api={api} desktop={desktop} choice={choice} onProblem={setProblem} />
       {!spec && <NoModelNotice desktop={desktop} />}
 
       <div className="field-row">

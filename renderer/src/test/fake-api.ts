@@ -191,6 +191,8 @@ export function fakeApi(overrides: Handlers = {}): FakeApi {
     'setApiKey',
     'hasApiKey',
     'clearApiKey',
+    'listSessions',
+    'observeSession',
   ];
   for (const m of names) {
     api[m] = async (request: unknown) => {

@@ -20,7 +20,12 @@ export const PRESETS: Array<{ id: Preset; label: string; model: string; hint: st
     hint: 'Local: `vllm serve MODEL --enable-auto-tool-choice --tool-call-parser hermes`.',
   },
   { id: 'custom', label: 'Custom base URL', model: 'model', hint: 'Any OpenAI-compatible server (SKILLBRIDGE_API_KEY if it needs a key).' },
-  { id: 'scripted', label: 'Scripted file', model: '', hint: 'Replays assistant turns from a .json file on the host (tests, demos).' },
+  {
+    id: 'scripted',
+    label: 'Scripted file',
+    model: '',
+    hint: 'Replays assistant turns from a .json file you choose (tests, demos); its content is sent to the host.',
+  },
 ];
 
 export interface ModelSettings {
@@ -28,6 +33,13 @@ export interface ModelSettings {
   model: string;
   baseURL: string;
   file: string;
+}
+
+/** The base URL a stored key belongs to: a key is sent to that server and no other. */
+export function keyBaseURL(s: ModelSettings): string | null {
+  if (s.preset === 'openai') return 'https://api.openai.com/v1';
+  if (s.preset === 'custom' && /^https?:\/\/\S+$/.test(s.baseURL.trim())) return s.baseURL.trim().replace(/\/+$/, '');
+  return null;
 }
 
 export function specOf(s: ModelSettings): string {
@@ -47,15 +59,35 @@ function loadSettings(): ModelSettings | null {
   }
 }
 
+/** A script's file name as the model spec names it (scripted:NAME). */
+export function scriptName(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? 'script.json';
+  const clean = base.replace(/[^\w.-]/g, '_').replace(/^\.+/, '');
+  return /\.json$/i.test(clean) ? clean : `${clean || 'script'}.json`;
+}
+
 export function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The model settings, kept in the browser's storage; `spec` is what a run is sent with. */
-export function useModelSettings(): { settings: ModelSettings; set: (patch: Partial<ModelSettings>) => void; spec: string } {
+export interface ModelChoice {
+  settings: ModelSettings;
+  set: (patch: Partial<ModelSettings>) => void;
+  /** What a run is sent with. */
+  spec: string;
+  /** The uploaded script of a scripted model (kept for this page only). */
+  script: string;
+  setScript: (text: string) => void;
+  /** The script to send with a run or probe, when a scripted model is chosen. */
+  scriptFields: () => { script?: string };
+}
+
+/** The model settings, kept in the browser's storage, and the uploaded script of a scripted model. */
+export function useModelSettings(): ModelChoice {
   const [settings, setSettings] = useState<ModelSettings>(
     () => loadSettings() ?? { preset: 'ollama', model: '', baseURL: 'http://127.0.0.1:8080/v1', file: '' },
   );
+  const [script, setScript] = useState('');
   useEffect(() => {
     try {
       globalThis.localStorage?.setItem(STORE, JSON.stringify(settings));
@@ -63,24 +95,28 @@ export function useModelSettings(): { settings: ModelSettings; set: (patch: Part
       // storage may be off; the settings just do not persist
     }
   }, [settings]);
-  return { settings, set: (patch) => setSettings((s) => ({ ...s, ...patch })), spec: specOf(settings) };
+  return {
+    settings,
+    set: (patch) => setSettings((s) => ({ ...s, ...patch })),
+    spec: specOf(settings),
+    script,
+    setScript,
+    scriptFields: () => (settings.preset === 'scripted' && script ? { script } : {}),
+  };
 }
 
 export function ModelSettingsPanel({
   api,
   desktop,
-  settings,
-  set,
-  spec,
+  choice,
   onProblem,
 }: {
   api: AppApi;
   desktop: boolean;
-  settings: ModelSettings;
-  set: (patch: Partial<ModelSettings>) => void;
-  spec: string;
+  choice: ModelChoice;
   onProblem: (message: string) => void;
 }) {
+  const { settings, set, spec, script, setScript } = choice;
   const [open, setOpen] = useState(() => !spec);
   const [probe, setProbe] = useState<ProbeResult | null>(null);
   const [probing, setProbing] = useState(false);
@@ -93,21 +129,21 @@ export function ModelSettingsPanel({
     api.detectModels({}).then(setLocal, () => undefined);
   }, [api]);
 
+  const keyURL = keyBaseURL(settings);
   useEffect(() => {
-    if (!desktop || (settings.preset !== 'openai' && settings.preset !== 'custom')) return;
-    const provider = settings.preset === 'openai' ? 'openai' : 'openai-compatible';
-    api.hasApiKey({ provider }).then(
+    if (!desktop || !keyURL) return;
+    api.hasApiKey({ baseURL: keyURL }).then(
       (r) => setKeyStored(r.stored),
       () => setKeyStored(null),
     );
-  }, [api, desktop, settings.preset]);
+  }, [api, desktop, keyURL]);
 
   const testConnection = async () => {
     if (!spec) return;
     setProbing(true);
     setProbe(null);
     try {
-      setProbe(await api.probeModel({ spec }));
+      setProbe(await api.probeModel({ spec, ...choice.scriptFields() }));
     } catch (e) {
       onProblem(msg(e));
     } finally {
@@ -137,12 +173,23 @@ export function ModelSettingsPanel({
         </label>
         {settings.preset === 'scripted' ? (
           <label>
-            Script file (on the host)
+            Script file{settings.file ? ` (${settings.file}${script ? '' : ', choose it again'})` : ''}
             <input
               aria-label="Script file"
-              value={settings.file}
-              placeholder="/path/to/turns.json"
-              onChange={(e) => set({ file: e.target.value })}
+              type="file"
+              accept=".json,application/json"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                if (!f) return;
+                // The page cannot name files on the host: the script's content goes with the run.
+                f.text().then(
+                  (t) => {
+                    setScript(t);
+                    set({ file: scriptName(f.name) });
+                  },
+                  (err: unknown) => onProblem(msg(err)),
+                );
+              }}
             />
           </label>
         ) : (
@@ -183,8 +230,8 @@ export function ModelSettingsPanel({
             className="field-row"
             onSubmit={(e) => {
               e.preventDefault();
-              const provider = settings.preset === 'openai' ? 'openai' : 'openai-compatible';
-              api.setApiKey({ provider, key }).then(
+              if (!keyURL) return;
+              api.setApiKey({ baseURL: keyURL, key }).then(
                 (r) => {
                   setKeyStored(r.ok);
                   setKey('');
@@ -206,8 +253,8 @@ export function ModelSettingsPanel({
           </form>
         ) : (
           <p className="muted">
-            Web mode: the key comes from the environment of "skillbridge serve" (OPENAI_API_KEY or SKILLBRIDGE_API_KEY); the browser never
-            sees it.
+            Web mode: the key comes from the environment of "skillbridge serve": OPENAI_API_KEY for OpenAI; SKILLBRIDGE_API_KEY only for the
+            server in SKILLBRIDGE_API_BASE_URL or one started with --allow-key-for URL. The browser never sees it.
           </p>
         ))}
       <div className="field-row">
@@ -257,7 +304,7 @@ export function NoModelNotice({ desktop }: { desktop: boolean }) {
         </li>
         <li>
           {desktop
-            ? 'For OpenAI, store the API key above: the desktop app keeps it encrypted with the OS keychain and never shows it to this window.'
+            ? 'For OpenAI, store the API key above: the desktop app keeps it encrypted where the OS offers a keyring (it says which when you store it), sends it to that server only, and never shows it to this window.'
             : 'For OpenAI, give the key to "skillbridge serve" through the environment (OPENAI_API_KEY); the browser never sees it.'}
         </li>
         <li>

@@ -104,7 +104,8 @@ export function useAgentRuns(api: AppApi, onProblem: (message: string | null) =>
       try {
         const t = await api.importTrace({ text: await file.text() });
         setReplay(fromTrace(t));
-        onProblem(null);
+        // A damaged or cut-off trace still replays; say what is missing.
+        onProblem(t.notes?.length ? `Imported with notes: ${t.notes.join('; ')}.` : null);
       } catch (e) {
         onProblem(msg(e));
       }
