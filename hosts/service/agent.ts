@@ -101,7 +101,16 @@ export class AgentHost {
       } catch (e) {
         systemPrompt = `(this workflow cannot run on ${robot.info.name}: ${(e as Error).message})`;
       }
-      out.push({ id: w.id, title: w.title, paper: w.paper, description: w.description, systemPrompt });
+      out.push({
+        id: w.id,
+        title: w.title,
+        paper: w.paper,
+        section: w.section,
+        source: w.source,
+        stages: [...w.stages],
+        description: w.description,
+        systemPrompt,
+      });
     }
     return out;
   }
@@ -211,17 +220,20 @@ export class AgentHost {
     const send = (event: RunEvent): void => this.opts.emit({ type: 'run', event });
     const callArgs = new Map<string, { args: unknown; targets: string[]; activityId: number }>();
     const onEvent = (e: FlowEvent): void => {
+      // The stage rides on every event, so the app's trace panel can nest planner, executor and critic.
+      const stage = e.stage ? { stage: e.stage } : {};
       switch (e.type) {
         case 'text':
-          send({ kind: 'text_delta', runId, iteration: e.iteration, text: e.delta });
+          send({ kind: 'text_delta', runId, ...stage, iteration: e.iteration, text: e.delta });
           break;
         case 'reasoning':
-          send({ kind: 'reasoning_delta', runId, iteration: e.iteration, text: e.delta });
+          send({ kind: 'reasoning_delta', runId, ...stage, iteration: e.iteration, text: e.delta });
           break;
         case 'assistant':
           send({
             kind: 'assistant',
             runId,
+            ...stage,
             iteration: e.iteration,
             text: e.message.content ?? null,
             usage: e.usage ?? null,
@@ -236,6 +248,7 @@ export class AgentHost {
           send({
             kind: 'tool_call',
             runId,
+            ...stage,
             callId: e.id,
             iteration: e.iteration,
             name: e.name,
@@ -258,6 +271,7 @@ export class AgentHost {
           send({
             kind: 'tool_result',
             runId,
+            ...stage,
             callId: e.id,
             name: e.name,
             ok: e.ok,
@@ -284,16 +298,24 @@ export class AgentHost {
           send({ kind: 'approval', runId, callId: e.id, tool: e.name, decision: e.decision, ...(e.note ? { note: e.note } : {}) });
           break;
         case 'warning':
-          send({ kind: 'warning', runId, code: e.code, message: e.message, ...(e.toolCallId ? { callId: e.toolCallId } : {}) });
+          send({ kind: 'warning', runId, ...stage, code: e.code, message: e.message, ...(e.toolCallId ? { callId: e.toolCallId } : {}) });
           break;
         case 'answer':
           send({ kind: 'answer', runId, id: `${runId}/${e.id}`, answer: e.answer, by: e.by });
           break;
+        case 'note':
+          send({ kind: 'note', runId, ...stage, text: e.text, ...(e.data !== undefined ? { data: e.data } : {}) });
+          break;
+        case 'code_run': {
+          const { type: _t, stage: _s, toolCallId, ...run } = e;
+          send({ kind: 'code_run', runId, ...stage, ...run, ...(toolCallId ? { callId: toolCallId } : {}) });
+          break;
+        }
         case 'stop':
-          send({ kind: 'stop', runId, message: e.cause.message });
+          send({ kind: 'stop', runId, ...stage, message: e.cause.message });
           break;
         case 'error':
-          send({ kind: 'error', runId, message: e.message });
+          send({ kind: 'error', runId, ...stage, message: e.message });
           break;
         default:
           break;

@@ -5,7 +5,7 @@ import { jsonSafe } from '../../base/json';
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, ToolInfo } from '../../contract/schemas';
 import type { ToolRegistry } from '../../agents/tools/registry';
-import { TOOL_SETS, buildToolSet, findToolSet } from '../../agents/tools/sets';
+import { TOOL_SETS, buildToolSet, canonicalToolSet, findToolSet } from '../../agents/tools/sets';
 import type { Tool, ToolResult } from '../../agents/tools/tool';
 import type { SimControl } from '../../robot/sim/control';
 import type { SimRobot } from '../../robot/sim/sim-robot';
@@ -52,7 +52,8 @@ export class ToolConsole {
   listToolSets(): Response<'listToolSets'> {
     const { robot, control } = this.world;
     const scene = control.world.scene.scene;
-    const named = [scene.toolSet, ...scene.toolSets];
+    // Former set names (planner-executor) count as the set they became.
+    const named = [scene.toolSet, ...scene.toolSets].map(canonicalToolSet);
     const out: Response<'listToolSets'> = TOOL_SETS.map((def) => {
       const missing = def.requires.filter((c) => !robot.has(c));
       return {
@@ -62,7 +63,7 @@ export class ToolConsole {
         description: def.description,
         available: missing.length === 0,
         reason: missing.length ? `${robot.info.name} has no ${missing.join(', ')} capability` : null,
-        isDefault: def.id === scene.toolSet,
+        isDefault: def.id === named[0],
       };
     });
     for (const id of named) {
