@@ -183,6 +183,7 @@ export function fakeApi(overrides: Handlers = {}): FakeApi {
     'run',
     'stop',
     'answerApproval',
+    'answerAsk',
     'listWorkflows',
     'probeModel',
     'detectModels',
