@@ -10,6 +10,7 @@ import type { Tool, ToolContext, ToolResult } from '../../tools/tool';
 import { type ApprovalDecision, type ApprovalGate, decide, refusalText } from '../approval';
 import type { RunController } from '../controller';
 import type { FlowEventBody } from '../events';
+import type { SafetyChain } from '../safety/chain';
 import type { ToolStatus, WarningCode } from '../trace';
 import type { Deadline, FlowLimits } from './limits';
 import { suggestTools, warningText } from './warnings';
@@ -58,6 +59,8 @@ export interface CallEnv {
   gate: ApprovalGate;
   deadline: Deadline;
   preemptor: Preemptor;
+  /** Every skill a tool calls passes it (issue 14's one safety chain). */
+  safety: SafetyChain;
   emit: (body: FlowEventBody) => void;
   warn: (code: WarningCode, message: string, iteration: number, toolCallId?: string) => void;
   /** Counts calls that actually ran. */
@@ -89,6 +92,40 @@ function settleWithGrace<T>(work: Promise<T>, signal: AbortSignal, graceMs: numb
 
 export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The robot one call's tool sees: each skill passes the safety chain, whose
+ * decisions and shadow divergences go onto the run's stream (and so the trace).
+ * The call was approved by the gate already; a held action asks the same person.
+ */
+function guardedRobot(env: CallEnv, id: string, name: string, iteration: number): Robot {
+  const ask = env.gate.ask;
+  return env.safety.guard({
+    via: 'tool',
+    tool: name,
+    callId: id,
+    approval: 'auto',
+    ...(ask
+      ? {
+          ask: (q) => {
+            env.deadline.pause();
+            return ask({
+              callId: id,
+              tool: name,
+              category: 'action',
+              arguments: q.call,
+              args: q.args,
+              iteration,
+              signal: q.signal,
+              reason: q.reason,
+            }).finally(() => env.deadline.resume());
+          },
+        }
+      : {}),
+    report: (d) => env.emit({ type: 'safety', ...d }),
+    diverged: (d) => env.emit({ type: 'divergence', ...d }),
+  });
 }
 
 /** Runs (or declines) one tool call and returns the text of its tool message. */
@@ -175,7 +212,7 @@ export async function handleCall(
 
   env.ran();
   const handle = env.preemptor.track(controller.signal);
-  const ctx: ToolContext = { robot: env.robot, signal: handle.signal, state: env.state, stage: env.stage };
+  const ctx: ToolContext = { robot: guardedRobot(env, id, name, iteration), signal: handle.signal, state: env.state, stage: env.stage };
   let settled: Settled<ToolResult>;
   try {
     settled = await settleWithGrace<ToolResult>(
