@@ -31,8 +31,10 @@ export const LAYERS = [
   {
     name: 'hosts/cli',
     prefix: 'hosts/cli/',
-    may: ['hosts/cli', 'hosts/bench', 'hosts/web', 'hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT],
+    may: ['hosts/cli', 'hosts/bench', 'hosts/web', 'hosts/service', 'hosts/robot-api', 'contract', ...EVAL, ...AGENTS, ...ROBOT],
   },
+  // The robot HTTP API: a Robot (and the ALRM tools, through the safety chain) over HTTP.
+  { name: 'hosts/robot-api', prefix: 'hosts/robot-api/', may: ['hosts/robot-api', ...AGENTS, ...ROBOT, 'base'] },
   { name: 'hosts/web', prefix: 'hosts/web/', may: ['hosts/web', 'hosts/service', 'contract', ...AGENTS, ...ROBOT] },
   { name: 'hosts/service', prefix: 'hosts/service/', may: ['hosts/service', 'contract', ...AGENTS, ...ROBOT] },
   { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'contract', ...EVAL, ...AGENTS, ...ROBOT] },

@@ -4,16 +4,19 @@ import { z } from 'zod';
 import { SceneDataError } from '../scenes/validation';
 import { type OpenedSimRobot, SimForm, simSource } from './sim/source';
 import { RobotSourceError } from './source';
+import { HttpForm, type OpenedHttpRobot, httpSource } from './http/source';
 
-export const RobotForm = z.discriminatedUnion('kind', [SimForm]);
+export const RobotForm = z.discriminatedUnion('kind', [SimForm, HttpForm]);
 export type RobotForm = z.input<typeof RobotForm>;
 
-export type AnyOpenedRobot = OpenedSimRobot;
+export type AnyOpenedRobot = OpenedSimRobot | OpenedHttpRobot;
 export type { SimControl } from './sim/control';
 
-export const ROBOT_SOURCES = [simSource] as const;
+export const ROBOT_SOURCES = [simSource, httpSource] as const;
 
 /** Opens a robot from its connection form; bad settings throw RobotSourceError naming the field. */
+export async function openRobot(form: z.input<typeof SimForm>, opts?: { signal?: AbortSignal }): Promise<OpenedSimRobot>;
+export async function openRobot(form: RobotForm, opts?: { signal?: AbortSignal }): Promise<AnyOpenedRobot>;
 export async function openRobot(form: RobotForm, opts: { signal?: AbortSignal } = {}): Promise<AnyOpenedRobot> {
   const parsed = RobotForm.safeParse(form);
   if (!parsed.success) {
@@ -26,6 +29,8 @@ export async function openRobot(form: RobotForm, opts: { signal?: AbortSignal } 
     switch (f.kind) {
       case 'sim':
         return await simSource.open(f, opts);
+      case 'http':
+        return await httpSource.open(f, opts);
     }
   } catch (e) {
     if (e instanceof SceneDataError) throw new RobotSourceError(e.message);

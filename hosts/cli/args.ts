@@ -34,6 +34,12 @@ const OPTIONS = {
   db: { type: 'string' },
   junit: { type: 'string' },
   csv: { type: 'string' },
+  robot: { type: 'string' },
+  mapping: { type: 'string' },
+  shadow: { type: 'boolean' },
+  speed: { type: 'string' },
+  fast: { type: 'boolean' },
+  'read-only': { type: 'boolean' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -113,6 +119,21 @@ Usage:
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
       its access token.
+  skillbridge robot-api --scene S [--port N] [--seed N] [--speed X | --fast] [--read-only] [--json]
+      Serves the scene's simulated robot over the robot HTTP API on 127.0.0.1
+      with a token (SKILLBRIDGE_ROBOT_TOKEN, or a random one): info, queries,
+      skills as jobs, events (SSE), ALRM's eight actions, /openapi.json. Paced
+      to wall time (--speed X faster; --fast unpaced). --json prints one line
+      {"url", "token", "openapi"} when ready. --read-only refuses every skill.
+
+Real robots (call, run, serve):
+  --robot http://HOST:PORT        a robot that speaks the robot HTTP API; the
+                                  token comes from SKILLBRIDGE_ROBOT_TOKEN
+  --robot ws://HOST:PORT --mapping FILE
+                                  a ROS 1 or ROS 2 robot through rosbridge, mapped
+                                  by a JSON mapping file (examples/rosbridge/)
+  --shadow                        with --robot and --scene: shadow mode; each
+                                  action is first played in the scene's simulator
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

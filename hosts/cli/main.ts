@@ -9,6 +9,7 @@ import { callCommand } from './commands/call';
 import { runCommand } from './commands/run';
 import { scenesCommand } from './commands/scenes';
 import { reportCommand } from './commands/report';
+import { robotApiCommand } from './commands/robot-api';
 import { serveCommand } from './commands/serve';
 import { toolsCommand } from './commands/tools';
 import { traceCommand } from './commands/trace';
@@ -42,9 +43,11 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
         return await serveCommand(p, o);
       case 'report':
         return reportCommand(p, o);
+      case 'robot-api':
+        return await robotApiCommand(p, o);
       default:
         throw new UsageError(
-          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, report, bench, serve. Run "skillbridge help".`,
+          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, report, bench, serve, robot-api. Run "skillbridge help".`,
         );
     }
   } catch (e) {

@@ -12,6 +12,7 @@ import { JsonlSink, newRunId } from '../../../agents/runtime/trace';
 import { WORKFLOWS } from '../../../agents/workflows';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
+import { robotChoice } from '../robot-flag';
 
 const APPROVE = ['auto', 'ask', 'deny'] as const;
 type ApproveMode = (typeof APPROVE)[number];
@@ -121,7 +122,8 @@ async function interactiveCommand(line: string, session: Conversation): Promise<
 }
 
 export async function runCommand(p: Parsed, o: Output): Promise<number> {
-  const sceneId = requireFlag(p.flags, 'scene', 'the scene to run in, e.g. --scene tabletop/fruits');
+  const choice = robotChoice(p);
+  const sceneId = choice.label;
   const workflowId = stringFlag(p.flags, 'workflow') ?? 'rtw/basic';
   if (!WORKFLOWS.some((w) => w.id === workflowId)) {
     throw new UsageError(`--workflow: unknown workflow "${workflowId}"; workflows: ${WORKFLOWS.map((w) => w.id).join(', ')}`);
@@ -171,7 +173,8 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   let opened;
   try {
     opened = await openConversation({
-      robot: { kind: 'sim', scene: sceneId, seed },
+      robot: choice.form,
+      ...(choice.shadow ? { shadow: choice.shadow } : {}),
       workflow: workflowId,
       ...(setFlag ? { toolSet: setFlag } : {}),
       model: spec,
