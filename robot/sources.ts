@@ -5,14 +5,15 @@ import { SceneDataError } from '../scenes/validation';
 import { type OpenedSimRobot, SimForm, simSource } from './sim/source';
 import { RobotSourceError } from './source';
 import { HttpForm, type OpenedHttpRobot, httpSource } from './http/source';
+import { type OpenedRosRobot, RosbridgeForm, rosbridgeSource } from './rosbridge/source';
 
-export const RobotForm = z.discriminatedUnion('kind', [SimForm, HttpForm]);
+export const RobotForm = z.discriminatedUnion('kind', [SimForm, HttpForm, RosbridgeForm]);
 export type RobotForm = z.input<typeof RobotForm>;
 
-export type AnyOpenedRobot = OpenedSimRobot | OpenedHttpRobot;
+export type AnyOpenedRobot = OpenedSimRobot | OpenedHttpRobot | OpenedRosRobot;
 export type { SimControl } from './sim/control';
 
-export const ROBOT_SOURCES = [simSource, httpSource] as const;
+export const ROBOT_SOURCES = [simSource, httpSource, rosbridgeSource] as const;
 
 /** Opens a robot from its connection form; bad settings throw RobotSourceError naming the field. */
 export async function openRobot(form: z.input<typeof SimForm>, opts?: { signal?: AbortSignal }): Promise<OpenedSimRobot>;
@@ -31,6 +32,8 @@ export async function openRobot(form: RobotForm, opts: { signal?: AbortSignal } 
         return await simSource.open(f, opts);
       case 'http':
         return await httpSource.open(f, opts);
+      case 'rosbridge':
+        return await rosbridgeSource.open(f, opts);
     }
   } catch (e) {
     if (e instanceof SceneDataError) throw new RobotSourceError(e.message);

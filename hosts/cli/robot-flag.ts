@@ -39,7 +39,7 @@ export function robotChoice(p: Parsed, env: Readonly<Record<string, string | und
   if (/^wss?:\/\//i.test(url)) {
     const mapping = stringFlag(p.flags, 'mapping');
     if (!mapping) throw new UsageError('--robot ws://…: a rosbridge robot needs --mapping FILE (see examples/rosbridge/nav2-moveit.json)');
-    return { form: { kind: 'rosbridge', url, mapping } as unknown as RobotForm, shadow, label: url };
+    return { form: { kind: 'rosbridge', url, mapping }, shadow, label: url };
   }
   throw new UsageError(`--robot must be http://HOST:PORT (robot HTTP API) or ws://HOST:PORT (rosbridge), got "${url}"`);
 }
