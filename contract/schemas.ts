@@ -303,6 +303,15 @@ export const RunEvent = z.discriminatedUnion('kind', [
     decision: z.enum(['approved', 'rejected', 'denied']),
     note: z.string().optional(),
   }),
+  /** Shadow mode: the simulator's prediction and the real robot's report differ. */
+  z.object({
+    kind: z.literal('divergence'),
+    runId: z.string(),
+    subject: z.string(),
+    predicted: z.string(),
+    actual: z.string(),
+    callId: z.string().optional(),
+  }),
   z.object({ kind: z.literal('stop'), runId: z.string(), message: z.string() }),
   z.object({ kind: z.literal('error'), runId: z.string(), message: z.string() }),
   z.object({

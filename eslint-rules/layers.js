@@ -7,7 +7,7 @@ import path from 'node:path';
 /** Layers, most specific prefix first. `may` lists the layers a layer may import. */
 // Shorthands for the stacks below.
 const SIM = ['sim', 'scenes', 'base'];
-const ROBOT = ['robot', 'robot/sources', 'robot/sim', ...SIM];
+const ROBOT = ['robot', 'robot/sources', 'robot/shadow', 'robot/sim', ...SIM];
 const EVAL = ['eval', 'eval/results', 'eval/report'];
 const AGENTS = ['agents/conversation', 'agents/workflows', 'agents/runtime', 'agents/sandbox', 'agents/tools', 'agents/models'];
 // Tests of the agent layers may build a simulated robot and use any agent layer as a fixture.
@@ -80,8 +80,10 @@ export const LAYERS = [
   { name: 'agents', prefix: 'agents/', may: ['agents', ...AGENTS, 'robot', 'scenes', 'base'], testMay: AGENT_TESTS },
   // Only the simulated robot may touch the simulator; tools and workflows see the Robot seam.
   { name: 'robot/sim', prefix: 'robot/sim/', may: ['robot/sim', 'robot', ...SIM] },
+  // Shadow mode runs the simulator beside a real robot.
+  { name: 'robot/shadow', prefix: 'robot/shadow/', may: ['robot/shadow', 'robot/sim', 'robot', ...SIM] },
   // The list of robot sources may open each kind; the seam itself knows none of them.
-  { name: 'robot/sources', prefix: 'robot/sources', may: ['robot/sources', 'robot/sim', 'robot', 'scenes', 'base'] },
+  { name: 'robot/sources', prefix: 'robot/sources', may: ['robot/sources', 'robot/shadow', 'robot/sim', 'robot', 'scenes', 'base'] },
   { name: 'robot', prefix: 'robot/', may: ['robot', 'base'], testMay: ['robot/sources', 'robot/sim'] },
   { name: 'sim', prefix: 'sim/', may: SIM },
   { name: 'scenes', prefix: 'scenes/', may: ['scenes', 'base'] },

@@ -193,6 +193,8 @@ export interface SkillPrediction {
   outcome: Outcome;
   /** Why the prediction would hold the action for a person: a predicted failure or collision; empty when it looks safe. */
   concerns: string[];
+  /** Differences found while synchronising the simulator from the robot before predicting. */
+  drift?: Divergence[];
 }
 
 /** A difference between what the shadow predicted and what the robot reported. */

@@ -34,12 +34,12 @@ export function robotChoice(p: Parsed, env: Readonly<Record<string, string | und
   const token = env['SKILLBRIDGE_ROBOT_TOKEN'] ?? '';
   if (/^https?:\/\//i.test(url)) {
     if (!token) throw new UsageError('--robot: set SKILLBRIDGE_ROBOT_TOKEN to the robot API token (robot-api prints it)');
-    return { form: { kind: 'http', url, token }, shadow, label: url };
+    return { form: { kind: 'http', url, token, ...(shadow ? { shadow } : {}) }, shadow, label: url };
   }
   if (/^wss?:\/\//i.test(url)) {
     const mapping = stringFlag(p.flags, 'mapping');
     if (!mapping) throw new UsageError('--robot ws://…: a rosbridge robot needs --mapping FILE (see examples/rosbridge/nav2-moveit.json)');
-    return { form: { kind: 'rosbridge', url, mapping }, shadow, label: url };
+    return { form: { kind: 'rosbridge', url, mapping, ...(shadow ? { shadow } : {}) }, shadow, label: url };
   }
   throw new UsageError(`--robot must be http://HOST:PORT (robot HTTP API) or ws://HOST:PORT (rosbridge), got "${url}"`);
 }

@@ -264,6 +264,16 @@ export class AgentHost {
         case 'stop':
           send({ kind: 'stop', runId, message: e.cause.message });
           break;
+        case 'divergence':
+          send({
+            kind: 'divergence',
+            runId,
+            subject: e.subject,
+            predicted: e.predicted,
+            actual: e.actual,
+            ...(e.callId ? { callId: e.callId } : {}),
+          });
+          break;
         case 'error':
           send({ kind: 'error', runId, message: e.message });
           break;

@@ -1,7 +1,8 @@
 // The `http` robot source: a robot that speaks the robot HTTP API
 // (skillbridge-robot/1), at a URL on this machine, with a token.
 import { z } from 'zod';
-import { type OpenedRobot, RobotSourceError, type RobotSourceFactory } from '../source';
+import type { SkillPredictor } from '../skills';
+import { type OpenedRobot, RobotSourceError, type RobotSourceFactory, ShadowForm } from '../source';
 import { RobotConnectionError } from './client';
 import { HttpRobot } from './http-robot';
 
@@ -13,6 +14,7 @@ export const HttpForm = z.strictObject({
   token: z.string().min(1, 'is empty: set SKILLBRIDGE_ROBOT_TOKEN to the token robot-api printed'),
   /** Per request; a skill's long-polls add their own wait. */
   timeoutMs: z.int().min(100).max(600_000).default(10_000),
+  shadow: ShadowForm.optional(),
 });
 export type HttpForm = z.infer<typeof HttpForm>;
 
@@ -21,6 +23,8 @@ export interface OpenedHttpRobot extends OpenedRobot {
   readonly robot: HttpRobot;
   /** No simulator: the world is the robot's. */
   readonly sim: undefined;
+  /** Shadow mode's simulator beside the robot, when the form asked for one. */
+  readonly shadow?: SkillPredictor;
 }
 
 export const httpSource: RobotSourceFactory<typeof HttpForm, OpenedHttpRobot> = {

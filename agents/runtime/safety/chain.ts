@@ -208,6 +208,7 @@ export class SafetyChain {
         };
       }
     }
+    for (const d of prediction?.drift ?? []) scope.diverged?.({ ...d, ...where(call, scope) });
     const predicted = prediction ? { prediction: summaryOf(prediction.outcome) } : {};
     const clampInfo = st.verdict === 'clamp' ? { ran: toRun.args } : {};
     const checks: SafetyCheck[] = [...st.checks];
@@ -307,6 +308,15 @@ export class SafetyChain {
     this.tail = next.catch(() => undefined);
     return next;
   }
+}
+
+function where(call: SkillCall, scope: SafetyScope): Pick<DivergenceReport, 'skill' | 'via' | 'tool' | 'callId'> {
+  return {
+    skill: call.skill,
+    via: scope.via,
+    ...(scope.tool ? { tool: scope.tool } : {}),
+    ...(scope.callId ? { callId: scope.callId } : {}),
+  };
 }
 
 function summaryOf(o: Outcome): { ok: boolean; code?: string; summary: string } {

@@ -7,6 +7,7 @@ import { openSim } from '../../../robot/sim/open';
 import { openRobot } from '../../../robot/sources';
 import { RobotSourceError } from '../../../robot/source';
 import { SafetyChain, type SafetyDecision } from '../../../agents/runtime/safety';
+import type { SkillPredictor } from '../../../robot/skills';
 import { robotChoice } from '../robot-flag';
 import type { ToolRegistry } from '../../../agents/tools/registry';
 import { buildToolSet, setsFor } from '../../../agents/tools/sets';
@@ -105,7 +106,7 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
     }
     steps = [{ tool, args }];
   }
-  const { robot, facts, close } = await openForCall(p, sceneId);
+  const { robot, predictor, facts, close } = await openForCall(p, sceneId);
   const setId = stringFlag(p.flags, 'set');
   // Resolve and validate every call before running any: bad input never half-runs a script.
   const plan: Array<{ tool: Tool; set: string; raw: unknown; args: unknown }> = [];
@@ -116,10 +117,14 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
     plan.push({ tool, set, raw: s.args, args: v.args });
   }
   // Every call passes the safety chain, as a model's would.
-  const chain = new SafetyChain(robot);
+  const chain = new SafetyChain(robot, predictor ? { predictor } : {});
   const decisions: SafetyDecision[] = [];
   const ctx: ToolContext = {
-    robot: chain.guard({ via: 'tool', report: (d) => decisions.push(d) }),
+    robot: chain.guard({
+      via: 'tool',
+      report: (d) => decisions.push(d),
+      diverged: (d) => !p.flags['json'] && o.out(`  ≠ shadow: ${d.subject} — predicted ${d.predicted}, the robot reports ${d.actual}`),
+    }),
     signal: new AbortController().signal,
     state: new Map(),
   };
@@ -153,7 +158,12 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
 async function openForCall(
   p: Parsed,
   sceneId: string | undefined,
-): Promise<{ robot: Robot; facts: () => Promise<{ title: string; facts: string[] }>; close: () => Promise<void> }> {
+): Promise<{
+  robot: Robot;
+  predictor?: SkillPredictor;
+  facts: () => Promise<{ title: string; facts: string[] }>;
+  close: () => Promise<void>;
+}> {
   if (sceneId !== undefined) {
     const { robot, control } = await openSim(sceneId, {
       seed: intFlag(p.flags, 'seed', 1),
@@ -168,8 +178,10 @@ async function openForCall(
   const choice = robotChoice(p);
   try {
     const opened = await openRobot(choice.form);
+    const predictor = 'shadow' in opened ? opened.shadow : undefined;
     return {
       robot: opened.robot,
+      ...(predictor ? { predictor } : {}),
       facts: async () => ({ title: `Facts as ${choice.label} perceives them`, facts: await opened.robot.perception.snapshot() }),
       close: () => opened.close(),
     };

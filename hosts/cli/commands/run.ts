@@ -73,6 +73,13 @@ function printer(o: Output): (e: FlowEvent) => void {
         endText();
         o.out(`  ! ${e.code}: ${short(e.message, 200)}`);
         break;
+      case 'safety':
+        // Plain allows are in the trace; the terminal shows what the chain changed or stopped.
+        if (e.verdict !== 'allow') o.out(`  [safety ${e.verdict}: ${short(e.reason, 200)}${e.answer ? ` — ${e.answer}` : ''}]`);
+        break;
+      case 'divergence':
+        o.out(`  ≠ shadow: ${e.subject} — predicted ${short(e.predicted, 120)}, the robot reports ${short(e.actual, 120)}`);
+        break;
       case 'retry':
         o.err(`  (retrying the model request in ${Math.round(e.delayMs)} ms: ${e.reason})`);
         break;
@@ -174,7 +181,6 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   try {
     opened = await openConversation({
       robot: choice.form,
-      ...(choice.shadow ? { shadow: choice.shadow } : {}),
       workflow: workflowId,
       ...(setFlag ? { toolSet: setFlag } : {}),
       model: spec,
