@@ -11,7 +11,7 @@ const ROBOT = ['robot', 'robot/sources', 'robot/shadow', 'robot/sim', ...SIM];
 const EVAL = ['eval', 'eval/results', 'eval/report'];
 const AGENTS = ['agents/conversation', 'agents/workflows', 'agents/runtime', 'agents/sandbox', 'agents/tools', 'agents/models'];
 // Tests of the agent layers may build a simulated robot and use any agent layer as a fixture.
-const AGENT_TESTS = ['robot', 'robot/sim', 'robot/sources', 'scenes', ...AGENTS];
+const AGENT_TESTS = ['robot', 'robot/sim', 'robot/sources', 'robot/shadow', 'scenes', ...AGENTS];
 
 export const LAYERS = [
   { name: 'renderer', prefix: 'renderer/', may: ['renderer', 'contract'] },

@@ -4,15 +4,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConversation } from '../../agents/conversation';
-import { type DivergenceReport, type SafetyDecision, SafetyChain } from '../../agents/runtime/safety';
-import { MemorySink } from '../../agents/runtime/trace';
-import { FakeModel } from '../../test/support/fake-model';
-import { type RobotApiProcess, startRobotApiProcess } from '../../test/support/robot-api-process';
-import { openRobot } from '../sources';
-import type { Shadow } from './shadow';
+import { openConversation } from './conversation';
+import { type DivergenceReport, type SafetyDecision, SafetyChain } from './runtime/safety';
+import { MemorySink } from './runtime/trace';
+import { FakeModel } from '../test/support/fake-model';
+import { type RobotApiProcess, startRobotApiProcess } from '../test/support/robot-api-process';
+import { openRobot } from '../robot/sources';
+import type { Shadow } from '../robot/shadow/shadow';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** tabletop/fruits with the lemon 11 cm from where the scene file says. */
 function movedLemonScene(): string {
