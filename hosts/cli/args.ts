@@ -115,10 +115,11 @@ Usage:
       latency, pass^k, model comparison) and a link to each case's trace.
       A RUN is a run id (looked up in --db DIR, default eval-results/) or a
       results folder (all its runs). --junit and --csv write those formats too.
-  skillbridge serve [--port N] [--scene S]
+  skillbridge serve [--port N] [--scene S] [--robot URL [--mapping FILE]]
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
-      its access token.
+      its access token. With --robot, agent runs act on that robot and the
+      scene runs beside it as its shadow.
   skillbridge robot-api --scene S [--port N] [--seed N] [--speed X | --fast] [--read-only] [--json]
       Serves the scene's simulated robot over the robot HTTP API on 127.0.0.1
       with a token (SKILLBRIDGE_ROBOT_TOKEN, or a random one): info, queries,

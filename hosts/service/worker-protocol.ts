@@ -2,6 +2,7 @@
 // plain structured clone; the trust boundary is the host's own validation).
 import type { ErrorCode } from '../../contract/api';
 import type { AppEvent } from '../../contract/schemas';
+import type { RealRobotForm } from './session';
 
 export interface WorkerOptions {
   paced: boolean;
@@ -13,6 +14,8 @@ export interface WorkerOptions {
   /** The host answers `secret` requests (API keys from its keychain store). */
   secrets?: boolean;
   ollamaURL?: string;
+  /** A real robot's connection form (serve --robot): agent runs act on it, the scene is its shadow. */
+  robot?: RealRobotForm;
   /** Set when running from TypeScript sources: the bootstrap registers tsx, then imports this. */
   entry?: string;
 }

@@ -76,6 +76,7 @@ class WorkerSessionImpl {
       ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
       ...(this.opts.secrets ? { secrets: true } : {}),
       ...(this.opts.ollamaURL ? { ollamaURL: this.opts.ollamaURL } : {}),
+      ...(this.opts.robot ? { robot: this.opts.robot } : {}),
     };
     let url = this.opts.workerUrl;
     if (!url) {

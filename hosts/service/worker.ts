@@ -26,6 +26,7 @@ const session = new Session({
   ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
   ...(opts.secrets ? { secrets } : {}),
   ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
+  ...(opts.robot ? { robot: opts.robot } : {}),
 });
 
 session.onPoses((frame) => port.postMessage({ t: 'poses', frame }, [frame.buffer as ArrayBuffer]));
