@@ -4,6 +4,7 @@
 // flow that produced it ("planner", "planner/executor"), so a multi-agent turn
 // reads as a tree.
 import type { AssistantMessage, ChatMessage, Usage } from '../models/model';
+import type { CodeRun } from '../tools/tool';
 import type { StopCause } from './controller';
 import type { DivergenceReport, SafetyDecision } from './safety/chain';
 import type { ToolStatus, WarningCode } from './trace';
@@ -19,7 +20,8 @@ type Body =
   | { type: 'reasoning'; iteration: number; delta: string }
   | { type: 'retry'; iteration: number; attempt: number; delayMs: number; reason: string }
   | { type: 'assistant'; iteration: number; message: AssistantMessage; usage?: Usage; reasoning?: string }
-  | { type: 'tool_start'; iteration: number; id: string; name: string; arguments: string }
+  /** `parent`: the call that made this one (a program's API call inside run_program). */
+  | { type: 'tool_start'; iteration: number; id: string; name: string; arguments: string; parent?: string }
   | {
       type: 'approval';
       iteration: number;
@@ -40,6 +42,7 @@ type Body =
       content: string;
       durationMs: number;
       data?: unknown;
+      parent?: string;
     }
   | { type: 'warning'; iteration: number; code: WarningCode; message: string; toolCallId?: string }
   | { type: 'stop'; cause: StopCause }
@@ -52,6 +55,8 @@ type Body =
   | ({ type: 'safety' } & SafetyDecision)
   /** Shadow mode: what the simulator predicted and what the robot reported differ. */
   | ({ type: 'divergence' } & DivergenceReport)
+  /** A sandboxed program ran (inside the tool call `toolCallId`, or as a workflow step). */
+  | ({ type: 'code_run'; toolCallId?: string } & CodeRun)
   /** The workflow asked the person; `answer` follows. */
   | { type: 'ask'; id: string; question: string }
   | { type: 'answer'; id: string; answer: string; by: 'person' | 'simulated' | 'none' };

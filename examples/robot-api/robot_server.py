@@ -79,6 +79,8 @@ class FakeArm:
         if name == "perception.pose":
             p = self.objects.get(a["id"])
             return {"position": p, "yawDeg": 0} if p else None
+        if name == "perception.basePose":
+            return {"position": [0, 0, 0], "yawDeg": 0}
         if name == "perception.referencePoint":
             return {"position": [0.3, 0.78, 0.0], "label": "center"} if a["name"] == "center" else None
         if name == "perception.snapshot":

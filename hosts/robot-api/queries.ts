@@ -36,6 +36,8 @@ export async function runQuery(robot: Robot, name: QueryName, a: Args): Promise<
       return p.snapshot();
     case 'perception.pose':
       return (await p.pose(s(a, 'id'))) ?? null;
+    case 'perception.basePose':
+      return p.basePose();
     case 'perception.referencePoint':
       return (await p.referencePoint(s(a, 'name'))) ?? null;
     case 'people.around':

@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent, RunEvent } from '../../contract/schemas';
 import { openRobot } from '../../robot/sources';
 import { type RobotApiProcess, startRobotApiProcess } from '../../test/support/robot-api-process';
-import { Session } from './session';
+import { AppService } from './app-service';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-real-'));
 
 describe('the session service driving a real robot with the scene as its shadow', () => {
   let api: RobotApiProcess;
-  let session: Session;
+  let session: AppService;
   const events: AppEvent[] = [];
   beforeAll(async () => {
     // The robot's world: tabletop/fruits with the lemon moved 11 cm.
@@ -26,7 +26,7 @@ describe('the session service driving a real robot with the scene as its shadow'
     scene.objects.find((o) => o.id === 'lemon_1')!.position = [0.15, 0, 0.05];
     writeFileSync(join(dir, 'moved.json'), JSON.stringify(scene));
     api = await startRobotApiProcess(['--scene', join(dir, 'moved.json'), '--fast']);
-    session = new Session({ paced: false, traceDir: join(dir, 'traces'), robot: { kind: 'http', url: api.url, token: api.token } });
+    session = new AppService({ paced: false, traceDir: join(dir, 'traces'), robot: { kind: 'http', url: api.url, token: api.token }, scriptFiles: { dir } });
     session.onEvent((e) => events.push(e));
     await session.loadScene({ id: 'tabletop/fruits' });
   }, 90_000);
@@ -44,7 +44,7 @@ describe('the session service driving a real robot with the scene as its shadow'
         { content: 'done' },
       ]),
     );
-    const { runId } = await session.run({ message: 'pick the lemon', workflow: 'flat', model: `scripted:${file}` });
+    const { runId } = await session.run({ message: 'pick the lemon', workflow: 'flat', model: 'scripted:turns.json' });
     const run = (): RunEvent[] => events.flatMap((e) => (e.type === 'run' && e.event.runId === runId ? [e.event] : []));
     for (let t = 0; t < 400 && !run().some((e) => e.kind === 'final'); t++) await new Promise((r) => setTimeout(r, 50));
     const kinds = run().map((e) => e.kind);

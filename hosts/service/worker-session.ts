@@ -13,13 +13,12 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../contract/api';
-import type { ModelProvider } from '../../agents/models/spec';
-import type { SessionOptions } from './session';
+import type { AppServiceOptions } from './app-service';
 import { bundledWorker } from './worker-bundle';
 import type { FromWorker, ToWorker, WorkerOptions } from './worker-protocol';
 
 /** The session's own options (`secrets` are looked up on this thread when the worker asks), and how to run the worker. */
-export interface WorkerSessionOptions extends SessionOptions {
+export interface WorkerSessionOptions extends AppServiceOptions {
   /**
    * The worker script. Default, running from the sources: worker.ts bundled by
    * esbuild (see worker-bundle.ts), or through a tsx bootstrap where that fails.
@@ -77,6 +76,9 @@ class WorkerSessionImpl {
       ...(this.opts.secrets ? { secrets: true } : {}),
       ...(this.opts.ollamaURL ? { ollamaURL: this.opts.ollamaURL } : {}),
       ...(this.opts.robot ? { robot: this.opts.robot } : {}),
+      ...(this.opts.allowKeyFor ? { allowKeyFor: this.opts.allowKeyFor } : {}),
+      ...(this.opts.confirmKey ? { confirmKeys: true } : {}),
+      ...(this.opts.scriptFiles ? { scriptFiles: this.opts.scriptFiles } : {}),
     };
     let url = this.opts.workerUrl;
     if (!url) {
@@ -129,15 +131,15 @@ class WorkerSessionImpl {
       for (const l of this.poseListeners) l(m.frame);
     } else if (m.t === 'event') {
       for (const l of this.eventListeners) l(m.event);
-    } else if (m.t === 'secret') {
-      const lookup = this.opts.secrets;
+    } else if (m.t === 'secret' || m.t === 'confirm_key') {
       const w = this.worker;
       void (async () => {
         let value: string | null = null;
         try {
-          value = (await lookup?.(m.provider as ModelProvider)) ?? null;
+          if (m.t === 'secret') value = (await this.opts.secrets?.(m.scope)) ?? null;
+          else value = (await this.opts.confirmKey?.(m.baseURL)) ? 'yes' : null;
         } catch (e) {
-          this.opts.onLog?.(`reading the API key for ${m.provider} failed: ${(e as Error).message}`);
+          this.opts.onLog?.(`the API key for ${m.t === 'secret' ? m.scope.baseURL : m.baseURL} failed: ${(e as Error).message}`);
         }
         const reply: ToWorker = { t: 'secret_reply', id: m.id, value };
         w?.postMessage(reply);

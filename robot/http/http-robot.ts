@@ -91,6 +91,7 @@ export class HttpRobot implements Robot {
       snapshot: () => q('perception.snapshot'),
       pose: async (id) => (await q('perception.pose', { id })) ?? undefined,
       referencePoint: async (name) => (await q('perception.referencePoint', { name })) ?? undefined,
+      basePose: () => q('perception.basePose'),
     };
     if (this.caps.has('people'))
       this.people = {

@@ -128,6 +128,7 @@ export const QUERIES = {
   'perception.related': { args: z.strictObject({ relation: z.string().max(100), id: Id }), value: z.array(z.string()) },
   'perception.snapshot': { args: z.strictObject({}), value: z.array(z.string()) },
   'perception.pose': { args: z.strictObject({ id: Id }), value: z.object({ position: Vec3, yawDeg: z.number() }).nullable() },
+  'perception.basePose': { args: z.strictObject({}), value: z.object({ position: Vec3, yawDeg: z.number() }) },
   'perception.referencePoint': {
     args: z.strictObject({ name: z.string().max(500) }),
     value: z.object({ position: Vec3, label: z.string() }).nullable(),

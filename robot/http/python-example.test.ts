@@ -37,7 +37,8 @@ describe('the Python example robot server', () => {
     const ctl = new AbortController();
     setTimeout(() => ctl.abort(), 200);
     expect(await robot.wait(60, ctl.signal)).toMatchObject({ ok: false, code: 'aborted' });
-    expect(robot.people).toBeUndefined();
+    expect(robot.has('people')).toBe(false);
+    expect(await robot.perception.basePose()).toEqual({ position: [0, 0, 0], yawDeg: 0 });
     await close();
   }, 30_000);
 });

@@ -86,8 +86,8 @@ export const Mapping = z.strictObject({
     .optional(),
   /** A Bool topic: true while the emergency stop is pressed. */
   estop: z.strictObject({ topic: RosName, type: RosType.default('std_msgs/msg/Bool'), path: Path.default('data') }).optional(),
-  /** Where the robot is (for distances): a pose topic and the path to its position. */
-  pose: z.strictObject({ topic: RosName, type: RosType, path: Path.default('pose.pose.position') }).optional(),
+  /** Where the robot is (its localisation): a pose topic and the path to a geometry_msgs/Pose in it. */
+  pose: z.strictObject({ topic: RosName, type: RosType, path: Path.default('pose.pose') }).optional(),
   /** What the robot sees: an array topic, with paths to each item's id, name and position (ROS frame). */
   detections: z
     .strictObject({

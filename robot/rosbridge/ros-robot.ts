@@ -63,6 +63,7 @@ export class RosRobot implements Robot {
   private battery$: Msg | undefined;
   private detections$: Msg | undefined;
   private pose$: RosPoint | undefined;
+  private yaw$ = 0;
   private estop: boolean | undefined;
   private level: BatteryStatus['level'] | undefined;
   private readonly unsubscribe: Array<() => void> = [];
@@ -141,7 +142,14 @@ export class RosRobot implements Robot {
     if (m.detections) this.unsubscribe.push(conn.subscribe(m.detections.topic, m.detections.type, (msg) => (this.detections$ = msg)));
     if (m.pose) {
       const p = m.pose;
-      this.unsubscribe.push(conn.subscribe(p.topic, p.type, (msg) => (this.pose$ = dig(msg, p.path) as RosPoint | undefined)));
+      this.unsubscribe.push(
+        conn.subscribe(p.topic, p.type, (msg) => {
+          const pose = dig(msg, p.path) as
+            { position?: RosPoint; orientation?: { x: number; y: number; z: number; w: number } } | undefined;
+          if (pose?.position) this.pose$ = pose.position;
+          if (pose?.orientation) this.yaw$ = quaternionYawDeg(pose.orientation);
+        }),
+      );
     }
     this.unsubscribe.push(
       conn.onState((up, why) =>
@@ -393,6 +401,11 @@ export class RosRobot implements Robot {
         const r = this.info.referencePositions.find((x) => x.id === name);
         return r ? { position: r.position, label: r.id } : undefined;
       },
+      // Without a pose topic the robot is taken to stand at the map frame's origin, facing +x.
+      basePose: async () => ({
+        position: this.pose$ ? (fromRos(this.pose$).map(round) as Vec3Tuple) : [0, 0, 0],
+        yawDeg: round(this.yaw$),
+      }),
     };
   }
 }
@@ -437,5 +450,3 @@ function skeleton(info: RobotInfo): Robot {
     has: () => true,
   };
 }
-
-export { quaternionYawDeg };

@@ -120,7 +120,9 @@ describe('the rosbridge robot source (ROS 2, Nav2 + MoveIt mapping)', () => {
   it('reads the battery, the e-stop and detections from topics', async () => {
     await until(() => server.subscribers('/battery_state') === 1 && server.subscribers('/detections') === 1);
     server.publish('/battery_state', { percentage: 0.42, power_supply_status: 2 });
-    server.publish('/amcl_pose', { pose: { pose: { position: { x: 1, y: 0, z: 0 } } } });
+    server.publish('/amcl_pose', {
+      pose: { pose: { position: { x: 1, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 } } },
+    });
     server.publish('/detections', {
       detections: [
         { id: 'cup_1', results: [{ hypothesis: { class_id: 'cup' } }], bbox: { center: { position: { x: 2, y: 1, z: 0.75 } } } },
@@ -134,6 +136,8 @@ describe('the rosbridge robot source (ROS 2, Nav2 + MoveIt mapping)', () => {
     const seen = await opened.robot.perception.detect();
     expect(seen).toEqual([{ id: 'cup_1', name: 'cup', category: 'object', distanceM: 1.601, position: [2, 0.75, -1] }]);
     expect(await opened.robot.perception.resolve('cup')).toEqual({ ok: true, id: 'cup_1', kind: 'object' });
+    // Localisation: the map pose (1, 0) facing +y (yaw 90°) is [1, 0, 0] in the Y-up frame, same yaw.
+    expect(await opened.robot.perception.basePose()).toEqual({ position: [1, 0, 0], yawDeg: 90 });
   });
 
   it('fails a goal at once when the connection drops mid-action, fails every call while disconnected, and reconnects with backoff', async () => {
