@@ -26,7 +26,12 @@ describe('the session service driving a real robot with the scene as its shadow'
     scene.objects.find((o) => o.id === 'lemon_1')!.position = [0.15, 0, 0.05];
     writeFileSync(join(dir, 'moved.json'), JSON.stringify(scene));
     api = await startRobotApiProcess(['--scene', join(dir, 'moved.json'), '--fast']);
-    session = new AppService({ paced: false, traceDir: join(dir, 'traces'), robot: { kind: 'http', url: api.url, token: api.token }, scriptFiles: { dir } });
+    session = new AppService({
+      paced: false,
+      traceDir: join(dir, 'traces'),
+      robot: { kind: 'http', url: api.url, token: api.token },
+      scriptFiles: { dir },
+    });
     session.onEvent((e) => events.push(e));
     await session.loadScene({ id: 'tabletop/fruits' });
   }, 90_000);
