@@ -4,6 +4,8 @@ import type { Outcome } from '../../../robot/robot';
 import type { SkillCall, SkillPredictor } from '../../../robot/skills';
 import { FakeModel } from '../../../test/support/fake-model';
 import { findToolSet } from '../../tools/sets';
+import { defineTool } from '../../tools/tool';
+import { z } from 'zod';
 import { runFlow } from '../flow';
 import { MemorySink, Trace } from '../trace';
 import { type SafetyDecision, type DivergenceReport, SafetyChain, runToolSafely } from './index';
@@ -181,6 +183,38 @@ describe('the safety chain', () => {
     ]);
     const results = sink.lines.filter((l) => l.type === 'tool_result');
     expect(results[0]).toMatchObject({ ok: false, error: expect.stringMatching(/refused by the safety chain/) });
+    expect(control.holding()).toBe('lemon_1');
+    control.dispose();
+  });
+
+  it('passes the skills of a program’s API calls (ctx.invoke, the sandbox’s path) through the chain as via sandbox', async () => {
+    const { robot, control } = await openSim('tabletop/fruits');
+    const tools = await findToolSet('alrm')!.build(robot);
+    const pick = tools.find((t) => t.name === 'pick')!;
+    const moveTo = tools.find((t) => t.name === 'move_to')!;
+    // Stands in for run_program: the program's API calls go through ctx.invoke.
+    const program = defineTool({
+      name: 'run_program',
+      description: 'runs a program',
+      category: 'action',
+      params: z.strictObject({}),
+      card: { outputs: 'x', whenToUse: 'x', dimension: 'execution' },
+      execute: async (_a, ctx) => {
+        const far = await ctx.invoke!(moveTo, { pose: { position: { x: 0.3, y: 0.9, z: -50 } } });
+        const got = await ctx.invoke!(pick, { object_name: 'lemon' });
+        return { ok: got.ok, content: `${far.content} | ${got.content}` };
+      },
+    });
+    const sink = new MemorySink();
+    const trace = new Trace({ header: { runId: 'r', scene: 'tabletop/fruits', workflow: null, model: 'fake', seed: null }, sinks: [sink] });
+    const model = new FakeModel([{ toolCalls: [{ name: 'run_program', arguments: {} }] }, { content: 'done' }]);
+    await runFlow({ model, messages: [{ role: 'user', content: 'go' }], tools: () => [program], robot, trace });
+    trace.close();
+    const recs = sink.lines.filter((l) => l.type === 'safety');
+    expect(recs).toEqual([
+      expect.objectContaining({ verdict: 'refuse', skill: 'arm.moveTool', via: 'sandbox', tool: 'move_to', checks: ['workspace'] }),
+      expect.objectContaining({ verdict: 'allow', skill: 'arm.pick', via: 'sandbox', tool: 'pick' }),
+    ]);
     expect(control.holding()).toBe('lemon_1');
     control.dispose();
   });
