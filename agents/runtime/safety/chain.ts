@@ -257,6 +257,11 @@ export class SafetyChain {
       scope.report?.({ ...base, verdict: st.verdict, checks, reason: reasons.join('; ') || 'within limits', ...predicted, ...clampInfo });
     }
 
+    // A Stop that landed while the checks ran: the robot is not asked to start.
+    if (signal?.aborted) {
+      if (prediction) await this.serial(() => this.predictor!.discard());
+      return { ok: false, code: 'aborted', summary: `${describeCall(toRun)} was stopped before it started` };
+    }
     let outcome: Outcome;
     try {
       outcome = await next(toRun);
