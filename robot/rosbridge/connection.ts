@@ -60,6 +60,13 @@ export class RosConnection {
   /** The first connection: resolves when connected, or rejects with the reason after `timeoutMs`. */
   async open(timeoutMs: number): Promise<void> {
     const ok = new Promise<void>((resolve) => this.ros.once('connection', () => resolve()));
+    // The first attempt failing is the answer: nothing listens there (no waiting out the timeout).
+    const refused = new Promise<never>((_r, reject) =>
+      this.ros.once('close', () =>
+        reject(new RosbridgeError(`rosbridge at ${this.url} refused the connection (${this.lastError}); is rosbridge_server running?`)),
+      ),
+    );
+    refused.catch(() => undefined);
     await this.connect();
     let t: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_r, reject) => {
@@ -72,7 +79,7 @@ export class RosConnection {
       );
     });
     try {
-      await Promise.race([ok, late]);
+      await Promise.race([ok, late, refused]);
     } finally {
       clearTimeout(t);
     }

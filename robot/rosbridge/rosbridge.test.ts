@@ -197,6 +197,9 @@ describe('rosbridge mappings', () => {
       /none\.json: no such file/,
     );
 
+    await expect(openRobot({ kind: 'rosbridge', url: 'ws://127.0.0.1:9', mapping: MAPPING })).rejects.toThrow(
+      /rosbridge at ws:\/\/127\.0\.0\.1:9 refused the connection.*is rosbridge_server running\?/,
+    );
     const server = await startRosbridgeServer();
     const ros1 = path.join(dir, 'ros1.json');
     writeFileSync(
