@@ -4,6 +4,7 @@
 // host uses it — the CLI's run, the app's worker, the benchmarks, and next the
 // evaluation runner, the MCP server and the robot API — so they cannot drift.
 import type { Robot } from '../robot/robot';
+import type { SkillPredictor } from '../robot/skills';
 import { RobotSourceError } from '../robot/source';
 import { type RobotForm, type SimControl, openRobot } from '../robot/sources';
 import { ModelError, type Model } from './models/model';
@@ -69,6 +70,7 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
   }
   let robot: Robot;
   let sim: SimControl | undefined;
+  let predictor: SkillPredictor | undefined;
   let close = async (): Promise<void> => undefined;
   if (isRobot(spec.robot)) {
     robot = spec.robot;
@@ -77,6 +79,8 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
       const opened = await openRobot(spec.robot);
       robot = opened.robot;
       sim = opened.sim;
+      // Shadow mode: the simulator beside a real robot predicts each action for the safety chain.
+      predictor = 'shadow' in opened ? opened.shadow : undefined;
       close = () => opened.close();
     } catch (e) {
       if (e instanceof RobotSourceError) throw new ConversationSpecError('robot', e.message);
@@ -97,6 +101,7 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
   }
   if (spec.extraTools?.length) workflow = withExtraTools(workflow, spec.extraTools);
   const { robot: _r, workflow: _w, toolSet: _t, extraTools: _x, model: _m, env: _e, secrets: _s, ...options } = spec;
-  const conversation = new Conversation({ ...options, model, robot, workflow });
+  const safety = predictor ? { ...options.safety, predictor } : options.safety;
+  const conversation = new Conversation({ ...options, model, robot, workflow, ...(safety ? { safety } : {}) });
   return { conversation, robot, sim, close };
 }

@@ -89,6 +89,10 @@ describe('layers/direction lint rule', () => {
     expect(up('hosts/mcp/server.ts', '../cli/args')).toContain("'hosts/mcp' may not import from 'hosts/cli'");
     expect(up('hosts/foxglove/live.ts', '../mcp/server')).toContain("'hosts/foxglove' may not import from 'hosts/mcp'");
     expect(up('hosts/service/session.ts', '../mcp/server')).toContain("'hosts/service' may not import from 'hosts/mcp'");
+    expect(up('hosts/cli/commands/robot-api.ts', '../../robot-api/server')).toBe('');
+    expect(up('hosts/robot-api/server.ts', '../../agents/runtime/safety')).toBe('');
+    expect(up('hosts/robot-api/server.ts', '../cli/main')).toContain("'hosts/robot-api' may not import from 'hosts/cli'");
+    expect(up('hosts/robot-api/server.ts', '../service/session')).toContain("'hosts/robot-api' may not import from 'hosts/service'");
     expect(up('electron/main/index.ts', '../../sim/world/sim-world')).toContain("'electron/main' may not import from 'sim'");
     expect(up('robot/robot.ts', '../sim/world/sim-world')).toContain("'robot' may not import from 'sim'");
     expect(up('sim/world/sim-world.ts', '../../robot/robot')).toContain("'sim' may not import from 'robot'");

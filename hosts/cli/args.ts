@@ -47,6 +47,11 @@ const OPTIONS = {
   foxglove: { type: 'string' },
   paced: { type: 'boolean' },
   width: { type: 'string' },
+  robot: { type: 'string' },
+  mapping: { type: 'string' },
+  shadow: { type: 'boolean' },
+  speed: { type: 'string' },
+  fast: { type: 'boolean' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -155,7 +160,7 @@ Usage:
       latency, pass^k, model comparison) and a link to each case's trace.
       A RUN is a run id (looked up in --db DIR, default eval-results/) or a
       results folder (all its runs). --junit and --csv write those formats too.
-  skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR]
+  skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR] [--robot URL]
                     [--allow-key-for URL[,URL]]
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
@@ -163,6 +168,23 @@ Usage:
       at most --max-sessions at once (default 6). Pages upload scripted models'
       scripts, or name one in --scripts DIR. SKILLBRIDGE_API_KEY goes only to
       SKILLBRIDGE_API_BASE_URL, the presets' local servers, and --allow-key-for URLs.
+      With --robot URL, agent runs act on that robot and the scene runs beside
+      it as its shadow.
+  skillbridge robot-api --scene S [--port N] [--seed N] [--speed X | --fast] [--read-only] [--json]
+      Serves the scene's simulated robot over the robot HTTP API on 127.0.0.1
+      with a token (SKILLBRIDGE_ROBOT_TOKEN, or a random one): info, queries,
+      skills as jobs, events (SSE), ALRM's eight actions, /openapi.json. Paced
+      to wall time (--speed X faster; --fast unpaced). --json prints one line
+      {"url", "token", "openapi"} when ready. --read-only refuses every skill.
+
+Real robots (call, run, serve):
+  --robot http://HOST:PORT        a robot that speaks the robot HTTP API; the
+                                  token comes from SKILLBRIDGE_ROBOT_TOKEN
+  --robot ws://HOST:PORT --mapping FILE
+                                  a ROS 1 or ROS 2 robot through rosbridge, mapped
+                                  by a JSON mapping file (examples/rosbridge/)
+  --shadow                        with --robot and --scene: shadow mode; each
+                                  action is first played in the scene's simulator
 
   skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT] [--approve ask|auto|deny]
                   [--read-only] [--paced] [--trace DIR] [--foxglove PORT] [--json]

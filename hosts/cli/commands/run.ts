@@ -16,6 +16,7 @@ import { WORKFLOWS } from '../../../agents/workflows';
 import { type ScriptedAnswer, simulatedUser } from '../../../agents/workflows/kit/simulated-user';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
+import { robotChoice } from '../robot-flag';
 import { LineReader } from '../terminal';
 
 const APPROVE = ['auto', 'ask', 'deny'] as const;
@@ -88,6 +89,13 @@ function printer(o: Output, answers: unknown): (e: FlowEvent) => void {
       case 'warning':
         endText();
         o.out(`  ! ${e.code}: ${short(e.message, 200)}`);
+        break;
+      case 'safety':
+        // Plain allows are in the trace; the terminal shows what the chain changed or stopped.
+        if (e.verdict !== 'allow') o.out(`  [safety ${e.verdict}: ${short(e.reason, 200)}${e.answer ? ` — ${e.answer}` : ''}]`);
+        break;
+      case 'divergence':
+        o.out(`  ≠ shadow: ${e.subject} — predicted ${short(e.predicted, 120)}, the robot reports ${short(e.actual, 120)}`);
         break;
       case 'retry':
         // The abandoned attempt's partial text stays on its own line; the next attempt starts a new one.
@@ -181,7 +189,8 @@ async function interactiveCommand(line: string, session: Conversation): Promise<
 }
 
 export async function runCommand(p: Parsed, o: Output): Promise<number> {
-  const sceneId = requireFlag(p.flags, 'scene', 'the scene to run in, e.g. --scene tabletop/fruits');
+  const choice = robotChoice(p);
+  const sceneId = choice.label;
   const workflowId = stringFlag(p.flags, 'workflow') ?? 'rtw/basic';
   if (!WORKFLOWS.some((w) => w.id === workflowId)) {
     throw new UsageError(`--workflow: unknown workflow "${workflowId}"; workflows: ${WORKFLOWS.map((w) => w.id).join(', ')}`);
@@ -234,7 +243,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   let opened;
   try {
     opened = await openConversation({
-      robot: { kind: 'sim', scene: sceneId, seed },
+      robot: choice.form,
       workflow: workflowId,
       ...(setFlag ? { toolSet: setFlag } : {}),
       model: spec,
