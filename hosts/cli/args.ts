@@ -188,7 +188,7 @@ Real robots (call, run, serve):
 
   skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT] [--approve ask|auto|deny]
                   [--read-only] [--paced] [--trace DIR] [--foxglove PORT] [--json]
-  skillbridge mcp --scene arm=tabletop/fruits,rover=farm …   |   --robots FILE …
+  skillbridge mcp --scene arm=tabletop/fruits,rover=farm …   |   --robots FILE …   |   --robot URL …
       An MCP server for any MCP client: the robot's tool set (cards as descriptions,
       read-only/destructive annotations), its snapshot, events and camera as
       resources, progress and cancellation for long skills. stdio by default;
@@ -196,6 +196,8 @@ Real robots (call, run, serve):
       tools ask a person first (MCP elicitation) unless --approve auto; a client
       that cannot ask gets a refusal that says so. --read-only leaves acting tools
       out. Several robots: tool names get the robot's name ("arm__pick").
+      --robot URL serves a real robot (as for call and run); every acting
+      call passes the robot's safety chain.
 
       --foxglove PORT also serves the live Foxglove view of every simulated robot
       (implies --paced).

@@ -2,8 +2,8 @@
 // permissions (ros-mcp-server #283), so the server itself asks before a robot
 // moves: by MCP elicitation when the client can show a form, otherwise it
 // refuses and says which flag allows it. `authorizeAction` is the one place an
-// MCP acting call is checked; when the shared safety chain (issue 14, item 7)
-// lands, it is called from here, before or instead of the approval gate.
+// MCP acting call is approved; the skills it then asks of the robot pass the
+// robot's safety chain (server.ts, fleet.ts), as every other path's do.
 import { type ApprovalDecision, type ApprovalGate, type ApprovalMode, decide } from '../../agents/runtime/approval';
 import type { Tool } from '../../agents/tools/tool';
 

@@ -6,6 +6,7 @@
 // one robot's tools off (ros-mcp-server PR #235 asks for one server, many robots).
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { SafetyChain } from '../../agents/runtime/safety';
 import { buildToolSet } from '../../agents/tools/sets';
 import type { Tool } from '../../agents/tools/tool';
 import type { Robot } from '../../robot/robot';
@@ -108,6 +109,8 @@ export interface FleetRobot {
   /** The simulator's handle when the robot is simulated (camera images, the live Foxglove view). */
   readonly sim: SimControl | undefined;
   readonly set: string;
+  /** The one safety chain every acting call of this robot passes (issue 14, item 7). */
+  readonly safety: SafetyChain;
   /** The tools this server offers for the robot (acting ones left out in read-only mode). */
   readonly tools: readonly Tool[];
   /** The name a client calls a tool by: prefixed with the robot when the server hosts several. */
@@ -159,7 +162,9 @@ export async function openFleet(specs: readonly RobotSpec[], o: { readOnly: bool
         throw new McpSetupError(
           `${label}the tool name "${toolName(long)}" is over ${MAX_TOOL_NAME} characters; choose a shorter robot name`,
         );
-      robots.push({ name: spec.name, robot, sim, set, tools, toolName });
+      const safety = new SafetyChain(robot);
+      opened.push({ close: () => Promise.resolve(safety.dispose()) });
+      robots.push({ name: spec.name, robot, sim, set, safety, tools, toolName });
     }
   } catch (e) {
     await closeAll();

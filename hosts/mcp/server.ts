@@ -215,7 +215,18 @@ async function runCall(
     }
     let result: ToolResult;
     try {
-      result = await tool.run(args, { robot: r.robot, signal: extra.signal, state });
+      // Every skill the tool asks of the robot passes the robot's safety chain
+      // (finite numbers, workspace, clamps, e-stop, battery, rate); the call
+      // itself was approved above, so the chain asks nobody again.
+      const robot = r.safety.guard({
+        via: 'mcp',
+        tool: tool.name,
+        callId: id,
+        approval: 'auto',
+        report: (d) => o.trace?.safety(r.name, d),
+        diverged: (d) => o.trace?.divergence(r.name, d),
+      });
+      result = await tool.run(args, { robot, signal: extra.signal, state });
     } catch (e) {
       const text = `${name} raised an error: ${(e as Error).message}. Check the arguments and try again, or use another tool.`;
       finish('exception', false, text);

@@ -170,6 +170,18 @@ describe('skillbridge mcp over stdio: two robots, one server', () => {
     expect(topics.get('tf')).toBeGreaterThan(5);
   }, 30_000);
 
+  it('passes an approved call through the safety chain: a target outside the workspace is refused and traced', async () => {
+    elicit.answers.push({ action: 'accept', content: { approve: true } });
+    const far = await client.callTool({
+      name: 'arm__move_to',
+      arguments: { pose: { position: { x: 0.3, y: 0.9, z: 1e6 } } },
+    });
+    expect(text(far)).toMatch(/refused by the safety chain/);
+    const file = readdirSync(traceDir).find((f) => f.endsWith('-arm.jsonl'))!;
+    const safety = readTrace(join(traceDir, file)).records.filter((r) => r.type === 'safety');
+    expect(safety.at(-1)).toMatchObject({ verdict: 'refuse', via: 'mcp', tool: 'move_to', checks: ['workspace'] });
+  });
+
   it('answers bad calls with one clear error and keeps serving', async () => {
     const bad = await client.callTool({ name: 'arm__pick', arguments: { object: 3 } });
     expect(bad.isError).toBe(true);

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { jsonSafe } from '../../base/json';
 import type { ApprovalDecision } from '../../agents/runtime/approval';
+import type { DivergenceReport, SafetyDecision } from '../../agents/runtime/safety';
 import { JsonlSink, Trace, newRunId, type ToolStatus } from '../../agents/runtime/trace';
 import type { Fleet } from './fleet';
 
@@ -59,6 +60,15 @@ export class McpTraceLog {
       ...(d.note ? { note: d.note } : {}),
       ...('waitedMs' in d ? { waitedMs: d.waitedMs } : {}),
     });
+  }
+
+  /** The safety chain's decision about one skill an MCP call asked for. */
+  safety(robot: string, d: SafetyDecision): void {
+    this.traces.get(robot)?.record({ type: 'safety', ...(jsonSafe(d) as SafetyDecision) });
+  }
+
+  divergence(robot: string, d: DivergenceReport): void {
+    this.traces.get(robot)?.record({ type: 'divergence', ...(jsonSafe(d) as DivergenceReport) });
   }
 
   result(

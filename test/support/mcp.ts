@@ -5,7 +5,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 
 export const BIN = join(import.meta.dirname, '../../bin/skillbridge.js');
@@ -19,13 +19,15 @@ export interface ElicitScript {
 
 export async function stdioClient(
   args: string[],
-  o: { elicit?: ElicitScript; cwd?: string } = {},
+  o: { elicit?: ElicitScript; cwd?: string; env?: Record<string, string> } = {},
 ): Promise<{ client: Client; stderr: () => string; close(): Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, ...args],
     stderr: 'pipe',
     ...(o.cwd ? { cwd: o.cwd } : {}),
+    // The SDK passes only a safe default environment; a test adds what the server needs.
+    ...(o.env ? { env: { ...getDefaultEnvironment(), ...o.env } } : {}),
   });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));

@@ -13,12 +13,18 @@ import { guardedStdio } from '../../mcp/stdio';
 import { McpTraceLog } from '../../mcp/trace-log';
 import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
+import { robotChoice } from '../robot-flag';
 
 async function robotSpecs(p: Parsed): Promise<RobotSpec[]> {
   const scene = stringFlag(p.flags, 'scene');
   const file = stringFlag(p.flags, 'robots');
   if (scene && file) throw new UsageError('give either --scene or --robots FILE, not both');
   const set = stringFlag(p.flags, 'set');
+  if (stringFlag(p.flags, 'robot')) {
+    // A real robot (robot HTTP API or rosbridge), with --scene only for --shadow.
+    if (file) throw new UsageError('give either --robot URL or --robots FILE, not both (a file may name http and rosbridge sources)');
+    return [{ name: 'robot', source: robotChoice(p).form, ...(set ? { set } : {}) }];
+  }
   if (file) {
     if (set) throw new UsageError('--set applies to --scene; with --robots FILE give each robot its "set" in the file');
     return robotsFromFile(file);
