@@ -30,5 +30,13 @@ async function fromBundle() {
   return import(entry);
 }
 
+// Output piped into `head` (or a closed terminal) ends the command quietly, as Unix tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 const { main } = await (process.env.SKILLBRIDGE_FROM_SOURCES ? fromSources() : fromBundle());
 process.exitCode = await main(process.argv.slice(2));

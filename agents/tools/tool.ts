@@ -25,6 +25,40 @@ export interface ToolCard {
   tags: string[];
 }
 
+/** One API call a sandboxed program made, as the trace shows it. */
+export interface CodeRunCall {
+  /** 1-based, in call order. */
+  seq: number;
+  name: string;
+  args: unknown;
+  ok: boolean;
+  /** What the program got back (ok), or why the call failed. */
+  result?: string;
+  error?: string;
+  durationMs: number;
+}
+
+/**
+ * A program a model wrote, run in the sandbox (ALRM's Code-as-Policy, RAIDER's
+ * recovery plans): the code, how it ended, its output and every API call with
+ * its result. A tool reports it through `ToolContext.codeRun`, a workflow through
+ * `WorkflowRun.codeRun`; the trace records it as `code_run` and the app's trace
+ * panel shows the code with its calls nested under it.
+ */
+export interface CodeRun {
+  /** Unique within the turn (e.g. "program_1"). */
+  id: string;
+  language: 'javascript';
+  code: string;
+  ok: boolean;
+  /** How it ended when not ok: the sandbox's error kind (syntax, timeout, host_access…) and its message. */
+  error?: { kind: string; message: string; line?: number };
+  /** What the program printed (the tail, as the sandbox keeps it). */
+  output: string;
+  calls: CodeRunCall[];
+  durationMs: number;
+}
+
 export interface ToolContext {
   robot: Robot;
   signal: AbortSignal;
@@ -32,6 +66,8 @@ export interface ToolContext {
   state: Map<string, unknown>;
   /** The stage path of the flow calling the tool, when a workflow runs it (an agent tool nests under it). */
   stage?: string;
+  /** Reports a sandboxed program this call ran, into the trace under this call (absent outside a flow). */
+  codeRun?: (run: CodeRun) => void;
   /**
    * Calls another tool from inside this one (code in the sandbox calling the robot API): the
    * runtime traces it under this call, applies approval and Stop, and returns how it ended.
@@ -83,6 +119,8 @@ export interface Tool {
   readonly card: ToolCard;
   /** JSON Schema of the arguments (what the model sees). */
   readonly parameters: Record<string, unknown>;
+  /** The zod schema behind `parameters`, for tools defined here (an MCP server registers it); tools from outside have none. */
+  readonly params?: z.ZodObject;
   /** Validates raw arguments; the error text is written for a model to fix its call. */
   parse(raw: unknown): { ok: true; args: unknown } | { ok: false; message: string };
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
@@ -119,7 +157,7 @@ export function explainArgs(tool: string, error: z.ZodError, parameters: Record<
   return `Invalid arguments for ${tool}:\n${lines.join('\n')}\nCall ${tool} again with arguments matching its schema.`;
 }
 
-function describeInputs(parameters: Record<string, unknown>): string {
+export function describeInputs(parameters: Record<string, unknown>): string {
   const props = (parameters['properties'] ?? {}) as Record<string, { type?: unknown; description?: string; enum?: unknown[] }>;
   const req = new Set((parameters['required'] as string[] | undefined) ?? []);
   const parts = Object.entries(props).map(([k, v]) => {
@@ -181,6 +219,7 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
     category: spec.category,
     card,
     parameters,
+    params: spec.params,
     parse,
     run,
     async call(raw, ctx) {

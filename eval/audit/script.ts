@@ -76,7 +76,8 @@ export class ScriptRunner {
 
   constructor(
     readonly robot: Robot,
-    readonly control: SimControl,
+    /** The simulator's control, for event steps (none: events are refused). */
+    readonly control: SimControl | undefined,
     private readonly toolFor: (name: string) => Promise<Tool | undefined>,
   ) {
     this.ctx = { robot, signal: new AbortController().signal, state: new Map() };
@@ -97,6 +98,7 @@ export class ScriptRunner {
       this.disarm();
       return run;
     }
+    if (!this.control) throw new Error('event steps need a simulated world');
     if (step.during !== undefined) this.armed.push(armDuring(this.control, step.event, step.during));
     else {
       try {

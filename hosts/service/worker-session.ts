@@ -13,12 +13,12 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../contract/api';
-import type { SessionOptions } from './session';
+import type { AppServiceOptions } from './app-service';
 import { bundledWorker } from './worker-bundle';
 import type { FromWorker, ToWorker, WorkerOptions } from './worker-protocol';
 
 /** The session's own options (`secrets` are looked up on this thread when the worker asks), and how to run the worker. */
-export interface WorkerSessionOptions extends SessionOptions {
+export interface WorkerSessionOptions extends AppServiceOptions {
   /**
    * The worker script. Default, running from the sources: worker.ts bundled by
    * esbuild (see worker-bundle.ts), or through a tsx bootstrap where that fails.
@@ -75,6 +75,7 @@ class WorkerSessionImpl {
       ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
       ...(this.opts.secrets ? { secrets: true } : {}),
       ...(this.opts.ollamaURL ? { ollamaURL: this.opts.ollamaURL } : {}),
+      ...(this.opts.robot ? { robot: this.opts.robot } : {}),
       ...(this.opts.allowKeyFor ? { allowKeyFor: this.opts.allowKeyFor } : {}),
       ...(this.opts.confirmKey ? { confirmKeys: true } : {}),
       ...(this.opts.scriptFiles ? { scriptFiles: this.opts.scriptFiles } : {}),

@@ -3,6 +3,12 @@
 import { readFile } from 'node:fs/promises';
 import type { Robot } from '../../../robot/robot';
 import { openSim } from '../../../robot/sim/open';
+import type { SimControl } from '../../../robot/sim/control';
+import { openRobot } from '../../../robot/sources';
+import { RobotSourceError } from '../../../robot/source';
+import { SafetyChain, type SafetyDecision } from '../../../agents/runtime/safety';
+import type { SkillPredictor } from '../../../robot/skills';
+import { robotChoice } from '../robot-flag';
 import type { ToolRegistry } from '../../../agents/tools/registry';
 import { buildToolSet, setsFor } from '../../../agents/tools/sets';
 import type { Tool } from '../../../agents/tools/tool';
@@ -47,7 +53,7 @@ export async function findTool(robot: Robot, name: string, setId: string | undef
   );
 }
 
-async function readScript(path: string): Promise<ScriptStep[]> {
+export async function readScript(path: string): Promise<ScriptStep[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -75,7 +81,9 @@ async function readScript(path: string): Promise<ScriptStep[]> {
 }
 
 export async function callCommand(p: Parsed, o: Output): Promise<number> {
-  const sceneId = requireFlag(p.flags, 'scene', 'a scene id such as "tabletop/fruits" or a scene file');
+  const sceneId = stringFlag(p.flags, 'robot')
+    ? undefined
+    : requireFlag(p.flags, 'scene', 'a scene id such as "tabletop/fruits" or a scene file');
   const scriptPath = stringFlag(p.flags, 'script');
   let steps: ScriptStep[];
   if (scriptPath) {
@@ -97,7 +105,7 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
       throw new UsageError('JSON_ARGS must be a JSON object, e.g. \'{"object_name": "lemon"}\'');
     steps = [{ tool, args: args as Record<string, unknown> }];
   }
-  const { robot, control } = await openSim(sceneId, { seed: intFlag(p.flags, 'seed', 1), noise: parseNoise(stringFlag(p.flags, 'noise')) });
+  const { robot, control, predictor, facts, close } = await openForCall(p, sceneId);
   const setId = stringFlag(p.flags, 'set');
   // Validate every call whose tool exists now before running any: bad input never
   // half-runs a script. Tools a set generates from what the robot sees (pick_<x>)
@@ -114,8 +122,18 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
     if (!v.ok) throw new UsageError(`${scriptPath ? `call [${i}] ` : ''}${v.message.replace(/\n/g, ' ')}`);
     found.set(i, t);
   }
+  if (!control && steps.some((s) => !isCall(s)))
+    throw new UsageError('--script: event steps need a simulated world (--scene); a robot takes tool calls only');
+  // Every call passes the safety chain, as a model's would.
+  const chain = new SafetyChain(robot, predictor ? { predictor } : {});
+  const decisions: SafetyDecision[] = [];
+  const guarded = chain.guard({
+    via: 'tool',
+    report: (d) => decisions.push(d),
+    diverged: (d) => !p.flags['json'] && o.out(`  ≠ shadow: ${d.subject} — predicted ${d.predicted}, the robot reports ${d.actual}`),
+  });
   let index = 0;
-  const runner = new ScriptRunner(robot, control, async (name) => {
+  const runner = new ScriptRunner(guarded, control, async (name) => {
     const known = found.get(index);
     if (known && known.tool.name === name) return known.tool;
     return (await findTool(robot, name, setId).catch(() => undefined))?.tool;
@@ -123,6 +141,7 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
   const results: CallResult[] = [];
   for (const [i, s] of steps.entries()) {
     index = i;
+    decisions.length = 0;
     const r = await runner.step(s);
     if (!isCall(s)) {
       if (!p.flags['json'])
@@ -131,6 +150,7 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
     }
     if (r.thrown) throw new Error(r.thrown);
     const res = r.result!;
+    if (!p.flags['json']) for (const d of decisions) if (d.verdict !== 'allow') o.out(`  safety ${d.verdict}: ${d.reason}`);
     results.push({
       tool: s.tool,
       args: s.args,
@@ -145,9 +165,50 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
     }
   }
   // The operator's view: what holds in the world, perceived by the robot or not.
-  const facts = control.facts();
-  if (p.flags['json']) json(o, { results, facts });
-  else o.out(`\nFacts (t=${control.time().toFixed(1)} s):\n  ${facts.join('\n  ')}`);
-  control.dispose();
+  const f = await facts();
+  chain.dispose();
+  if (p.flags['json']) json(o, { results, facts: f.facts });
+  else o.out(`\n${f.title}:\n  ${f.facts.join('\n  ')}`);
+  await close();
   return results.every((r) => r.ok) ? 0 : 1;
+}
+
+/** The simulator of --scene (facts are ground truth), or the robot of --robot (facts as it perceives them). */
+async function openForCall(
+  p: Parsed,
+  sceneId: string | undefined,
+): Promise<{
+  robot: Robot;
+  /** The simulator's control (events in scripts); none for a robot. */
+  control?: SimControl;
+  predictor?: SkillPredictor;
+  facts: () => Promise<{ title: string; facts: string[] }>;
+  close: () => Promise<void>;
+}> {
+  if (sceneId !== undefined) {
+    const { robot, control } = await openSim(sceneId, {
+      seed: intFlag(p.flags, 'seed', 1),
+      noise: parseNoise(stringFlag(p.flags, 'noise')),
+    });
+    return {
+      robot,
+      control,
+      facts: async () => ({ title: `Facts (t=${control.time().toFixed(1)} s)`, facts: control.facts() }),
+      close: async () => control.dispose(),
+    };
+  }
+  const choice = robotChoice(p);
+  try {
+    const opened = await openRobot(choice.form);
+    const predictor = 'shadow' in opened ? opened.shadow : undefined;
+    return {
+      robot: opened.robot,
+      ...(predictor ? { predictor } : {}),
+      facts: async () => ({ title: `Facts as ${choice.label} perceives them`, facts: await opened.robot.perception.snapshot() }),
+      close: () => opened.close(),
+    };
+  } catch (e) {
+    if (e instanceof RobotSourceError) throw new UsageError(`--robot: ${e.message}`);
+    throw e;
+  }
 }
