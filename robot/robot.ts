@@ -43,47 +43,8 @@ export interface RobotInfo {
   workspace?: { min: Vec3Tuple; max: Vec3Tuple };
 }
 
-export const FAILURE_CODES = [
-  'out_of_reach',
-  'blocked',
-  'too_heavy',
-  'too_big',
-  'inside_closed_receptacle',
-  'hand_full',
-  'hand_empty',
-  'receptacle_closed',
-  'receptacle_full',
-  'no_free_space',
-  'not_pickable',
-  'not_openable',
-  'not_toggleable',
-  'not_sliceable',
-  'already_done',
-  'needs_tool',
-  'not_perceived',
-  'stale_observation',
-  'slipped',
-  'placement_failed',
-  'arm_outside_footprint',
-  'path_blocked',
-  'not_here',
-  'docked',
-  'not_docked',
-  'not_at_entry',
-  'battery_empty',
-  'estop',
-  'aborted',
-  'timeout',
-  'no_arm',
-  'unsupported',
-  'invalid_argument',
-  'skill_failure',
-  'unknown_name',
-  'ambiguous_name',
-  /** The safety chain or a person did not let the action run (rate limit, a held prediction, approval). */
-  'refused',
-] as const;
-export type FailureCode = (typeof FAILURE_CODES)[number];
+import type { FailureCode } from '../base/failure-codes';
+export { FAILURE_CODES, type FailureCode } from '../base/failure-codes';
 
 /** The result of every action: success with a summary, or a failure a person can read. */
 export type Outcome =

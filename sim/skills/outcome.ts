@@ -1,42 +1,8 @@
 // What a skill returns: success with a one-line summary, or failure with a code
 // a program can branch on and a reason a person can read.
-export const FAILURE_CODES = [
-  'out_of_reach',
-  'blocked',
-  'too_heavy',
-  'too_big',
-  'inside_closed_receptacle',
-  'hand_full',
-  'hand_empty',
-  'receptacle_closed',
-  'receptacle_full',
-  'no_free_space',
-  'not_pickable',
-  'not_openable',
-  'not_toggleable',
-  'not_sliceable',
-  'already_done',
-  'needs_tool',
-  'not_perceived',
-  'stale_observation',
-  'slipped',
-  'placement_failed',
-  'arm_outside_footprint',
-  'path_blocked',
-  'not_here',
-  'docked',
-  'not_docked',
-  'not_at_entry',
-  'battery_empty',
-  'estop',
-  'aborted',
-  'timeout',
-  'no_arm',
-  'unsupported',
-  'invalid_argument',
-  'skill_failure',
-] as const;
-export type FailureCode = (typeof FAILURE_CODES)[number];
+import type { FailureCode } from '../../base/failure-codes';
+
+export { FAILURE_CODES, type FailureCode } from '../../base/failure-codes';
 
 export type SkillOutcome =
   | { ok: true; summary: string; data?: Record<string, unknown>; incidents?: string[] }
