@@ -9,6 +9,7 @@ import { dist } from '../math';
 import { distanceBetween, robotHumanDistance } from '../perception/distance';
 import { freePath, gazeAtRobot, handsFree, humansAround, recogniseHumans } from '../perception/people';
 import { snapshotFacts } from '../perception/snapshot';
+import { record } from '../perception/observe';
 import type { SimWorld, WorldSnapshot } from '../world/sim-world';
 import { HANDOVER_DISTANCE, approachPerson, ask, handPoint, handover, say, wait } from './interaction';
 import { pick } from './manipulation';
@@ -43,6 +44,10 @@ async function holdingMedicine(): Promise<void> {
 describe('approach the medicine counter', () => {
   it('the chair left in front of the counter blocks the way until Adriana moves it', async () => {
     expect(freePath(sim, 'medicine_counter')).toMatchObject({ free: false, obstacle: 'chair_3' });
+    // The robot has not perceived the chair: it says something is in the way, not what (issue 10, class 5).
+    const unseen = await navigate(sim, { kind: 'location', id: 'medicine_counter' });
+    expect(unseen).toMatchObject({ ok: false, code: 'path_blocked', data: { obstacle: 'an object the robot had not perceived' } });
+    record(sim, 'chair_3', 'seen');
     const blocked = await navigate(sim, { kind: 'location', id: 'medicine_counter' });
     expect(blocked).toMatchObject({ ok: false, code: 'path_blocked', data: { obstacle: 'chair_3' } });
     const at = sim.body.basePose.p;

@@ -8,7 +8,8 @@ import { type Pose, type Vec3, add, dist, fromTuple, poseApply, poseInv, qYaw, r
 import { BaseMotion, type BasePathPoint } from '../body/motion';
 import { QUERY } from '../groups';
 import { isKnown } from '../perception/believed';
-import { visiblePersonIds } from '../perception/visibility';
+import { visibleEntityIds, visiblePersonIds } from '../perception/visibility';
+import { look, record } from '../perception/observe';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { movePosture } from './arm';
 import { interruptOutcome } from './common';
@@ -98,11 +99,21 @@ export function planRoute(sim: SimWorld, goal: Vec3, ignore: ReadonlySet<string>
   return { path };
 }
 
-/** How the robot may name an obstacle: what it knows (furniture, what it perceived, a person in view), else what it only met. */
+/**
+ * How the robot may name an obstacle: what it knows (furniture, what it
+ * perceived, a person in view) or sees now (then it is perceived), else only
+ * that something it had not perceived is in the way.
+ */
 function nameable(sim: SimWorld, by: string): string {
   if (sim.people.has(by)) return visiblePersonIds(sim).includes(by) ? by : 'a person';
-  if (sim.entities.has(by) && !isKnown(sim, by)) return 'an object the robot had not perceived';
-  return by;
+  if (!sim.entities.has(by) || isKnown(sim, by)) return by;
+  look(sim);
+  if (isKnown(sim, by)) return by;
+  if (visibleEntityIds(sim).includes(by)) {
+    record(sim, by, 'seen');
+    return by;
+  }
+  return 'an object the robot had not perceived';
 }
 
 export function targetPose(sim: SimWorld, t: NavTarget): { pose: Pose; label: string; location?: Location } | undefined {

@@ -1,7 +1,7 @@
 // skillbridge audit: the truth audit (eval/audit). Random but valid tool calls on
 // every scene and tool set, each checked by an independent checker; prints
 // counts per class and, for each violation, a script that reproduces it.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isBuiltinScene } from '../../../scenes/registry';
 import { didYouMean } from '../../../base/did-you-mean';
@@ -16,9 +16,9 @@ const SHOWN = 20;
 export async function auditCommand(p: Parsed, o: Output): Promise<number> {
   if (p.positionals.length) throw new UsageError(`unexpected arguments: ${p.positionals.join(' ')}. Run "skillbridge help".`);
   const scene = stringFlag(p.flags, 'scene');
-  if (scene !== undefined && !isBuiltinScene(scene)) {
+  if (scene !== undefined && !isBuiltinScene(scene) && !existsSync(scene)) {
     const ids = listScenes().map((s) => s.id);
-    throw new UsageError(`--scene: unknown scene "${scene}".${didYouMean(scene, ids)} Known scenes: ${ids.join(', ')}`);
+    throw new UsageError(`--scene: unknown scene "${scene}".${didYouMean(scene, ids)} Known scenes: ${ids.join(', ')} (or a scene file)`);
   }
   const calls = intFlag(p.flags, 'calls', 2000, { min: 1, max: 10_000_000 });
   const seed = intFlag(p.flags, 'seed', 1, { min: 0, max: 2 ** 31 - 1 });
