@@ -27,7 +27,8 @@ export interface AuditOptions {
   episode?: number;
   /** Replays allowed to shorten each violation's script (0: keep the whole prefix). */
   shrinkBudget?: number;
-  onProgress?: (done: number, total: number) => void;
+  /** After each call: the report so far (counts and violations). */
+  onProgress?: (done: number, total: number, soFar: AuditReport) => void;
 }
 
 export interface Violation {
@@ -263,7 +264,6 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
         moved = new Set();
         report.calls++;
         stat.calls++;
-        opts.onProgress?.(report.calls, opts.calls);
         for (const f of findings) {
           report[f.class]++;
           // Shorten the first few of each kind; keep the rest as the whole prefix.
@@ -273,6 +273,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
           const script = n < 2 && budget > 0 ? await shrink(ep, [...steps], f, budget) : [...steps];
           report.violations.push({ class: f.class, scene, set, seed: ep.seed, script, detail: f.detail });
         }
+        opts.onProgress?.(report.calls, opts.calls, report);
         if (findings.some((f) => f.class === 'crashes')) break;
       }
     } finally {

@@ -25,18 +25,26 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
   const out = stringFlag(p.flags, 'out');
   const asJson = Boolean(p.flags['json']);
   let last = 0;
+  let told = 0;
+  const t0 = performance.now();
   const report = await runAudit({
     calls,
     seed,
     ...(scene ? { scenes: [scene] } : {}),
-    onProgress: asJson
-      ? undefined
-      : (done, total) => {
-          if (done - last >= Math.max(100, total / 20) || done === total) {
-            last = done;
-            o.err(`audit: ${done}/${total} calls`);
-          }
-        },
+    // Progress goes to stderr (stdout stays one JSON document under --json), with the counts so far,
+    // so a long run that is stopped still tells what it found.
+    onProgress: (done, total, r) => {
+      for (; told < r.violations.length; told++) {
+        const v = r.violations[told]!;
+        o.err(`audit: [${v.class}] ${v.scene} (${v.set}, seed ${v.seed}): ${v.detail}`);
+      }
+      if (done - last >= Math.max(100, Math.min(1000, total / 20)) || done === total) {
+        last = done;
+        o.err(
+          `audit: ${done}/${total} calls, ${Math.round((performance.now() - t0) / 1000)} s: lies ${r.lies}, leaks ${r.leaks}, invariants ${r.invariants}, messages ${r.messages}, crashes ${r.crashes}`,
+        );
+      }
+    },
   });
   if (out) writeScripts(report, out);
   if (asJson) {
