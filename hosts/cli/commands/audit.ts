@@ -55,15 +55,16 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
       invariants: report.invariants,
       messages: report.messages,
       crashes: report.crashes,
-      seconds: report.seconds,
       violations: report.violations.map((v) => ({
         class: v.class,
         scene: v.scene,
         script: v.script,
         detail: v.detail,
+        // Beyond the issue's shape: what `call --set S --seed K --script` needs to reproduce it.
         set: v.set,
         seed: v.seed,
       })),
+      seconds: report.seconds,
     });
   } else printReport(o, report, out);
   const bad = report.lies + report.leaks + report.invariants + report.messages + report.crashes;
