@@ -6,6 +6,7 @@ import { openSim } from '../../robot/sim/open';
 import type { SimWorld } from '../../sim/world/sim-world';
 import { type CallUnderCheck, checkCall, checkMessage } from './check';
 import { readWorld } from './truth';
+import { locationOf } from '../../sim/world/location';
 
 async function world(scene = 'tabletop/fruits'): Promise<SimWorld> {
   return (await openSim(scene)).control.world;
@@ -60,6 +61,18 @@ describe('the truth audit checker', () => {
     w.refreshQueries();
     const f = checkCall(call(w, { before, after: readWorld(w), result: { ok: true, content: 'Success: moved the gripper.' } }), new Map());
     expect(f.map((x) => x.class).sort()).toEqual(['invariants', 'lies']);
+  });
+
+  it('reads what bears a container up, not what rests inside it (both readers agree)', async () => {
+    const { control } = await openSim('tabletop/utensils');
+    const w = control.world;
+    const b = w.pose('basket_1').p;
+    control.inject({ type: 'object_moved', object: 'toy_block_1', to: [b.x, 1.2, b.z], by: 'a person' });
+    await w.idle(1);
+    const r = readWorld(w);
+    expect(r.places.get('toy_block_1')).toEqual({ kind: 'in', id: 'basket_1' });
+    expect(r.places.get('basket_1')).toEqual({ kind: 'on', ids: new Set(['table_1']) });
+    expect(locationOf(w, 'basket_1')).toEqual({ kind: 'on', id: 'table_1' });
   });
 
   it('checks the numbers inside messages', () => {

@@ -146,7 +146,7 @@ function containment(w: SimWorld, obj: BodyReading, c: BodyReading): 'in' | 'out
   return near ? 'unsure' : 'out';
 }
 
-/** What touches the object below its centre of mass: entity ids and 'floor'. */
+/** What touches the object below its centre of mass and pushes it up: entity ids and 'floor'. */
 function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
   const out = new Set<string>();
   const floor = w.world.getRigidBody(w.floor);
@@ -158,6 +158,10 @@ function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
       const owner = floorColliders.has(other.handle) ? 'floor' : w.colliderOwner.get(other.handle);
       if (!owner || owner === id) return;
       w.world.contactPair(mine, other, (m, flipped) => {
+        // The normal points out of the first shape; what bears weight pushes the object up
+        // (an object resting inside it touches it below its centre of mass, pushing down).
+        const n = m.normal();
+        if ((flipped ? n.y : -n.y) <= 0.02) return;
         for (let k = 0; k < m.numContacts(); k++) {
           if (m.contactDist(k) > 0.02) continue;
           const local = flipped ? m.localContactPoint2(k) : m.localContactPoint1(k);

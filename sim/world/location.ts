@@ -21,6 +21,8 @@ export type Place =
 const TOUCH = 0.015;
 /** A supporting contact's normal points this much upward at least. */
 const UPWARD = 0.5;
+/** A touch below the centre of mass bears weight only if its normal points up at least this much. */
+const PUSHES_UP = 0.05;
 
 /**
  * Is `id` in container `c`? Its centre of mass, in the container's frame, lies
@@ -83,7 +85,9 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
           if (m.contactDist(k) > TOUCH) continue;
           const local = flipped ? m.localContactPoint2(k) : m.localContactPoint1(k);
           const below = local ? t.y + rotate(r, local).y < com.y - 0.002 : false;
-          if (up < UPWARD && !below) continue;
+          // A support pushes up: something resting inside the object touches it below its
+          // centre of mass too, but pushes down.
+          if (up < UPWARD && !(below && up > PUSHES_UP)) continue;
           touching = true;
           push += Math.max(0, m.contactImpulse(k));
         }
