@@ -322,10 +322,15 @@ export function checkMessage(text: string, ok: boolean): Finding[] {
 
 /** What perception recorded during the call must have been true when it was recorded (at the call's end). */
 export function checkFreshBelief(c: CallUnderCheck): Finding[] {
-  // Only records written by this call, and only when nothing has moved since (the call ends at rest).
+  // Only records written by this call, and only when the object has not moved since it was
+  // recorded (recorded at the end, or still at the recorded pose and at rest): a record made
+  // mid-call of something that then rolled away was true when made.
   const out: Finding[] = [];
   for (const e of c.world.belief.objects.values()) {
     if (e.how !== 'seen' || c.beliefBefore.get(e.id) === e) continue;
+    const body = c.after.bodies.get(e.id);
+    const still = body && near(body.pos, e.pose.p) < 0.002 && body.speed < 0.01;
+    if (e.time !== c.after.time && !still) continue;
     const p = e.place;
     const ok = agrees(
       c.after.places.get(e.id),
