@@ -59,8 +59,13 @@ function supportOfPlace(p: Place): { support: string | undefined; relation: 'on'
   return p.kind === 'on' || p.kind === 'in' ? { support: p.id, relation: p.kind } : { support: undefined, relation: undefined };
 }
 
-/** Records what the robot knows of an object now (it sees it, or put it there itself). */
-export function record(sim: SimWorld, id: string, how: BeliefEntry['how']): BeliefEntry {
+/**
+ * Records what the robot knows of an object now (it sees it, or put it there
+ * itself). Knowing what an object rests on or in means knowing that too: the
+ * support is recorded as well when the robot had no record of it, so no record
+ * names a thing the robot does not know.
+ */
+export function record(sim: SimWorld, id: string, how: BeliefEntry['how'], depth = 0): BeliefEntry {
   const entry: BeliefEntry = {
     id,
     pose: sim.pose(id),
@@ -71,6 +76,9 @@ export function record(sim: SimWorld, id: string, how: BeliefEntry['how']): Beli
     how,
   };
   sim.belief.set(entry);
+  const { support } = supportOfPlace(entry.place);
+  const e = support ? sim.entities.get(support) : undefined;
+  if (e && !e.fixed && !sim.belief.has(e.id) && depth < 8) record(sim, e.id, 'seen', depth + 1);
   return entry;
 }
 
