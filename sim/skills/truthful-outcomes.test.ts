@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { layoutWorld, sceneWorld, tableLayout } from '../../test/fixtures/worlds';
 import { Grasp } from '../body/grasp';
 import { poseApply, qAxisAngle, v3 } from '../math';
-import { observe } from '../perception/observe';
+import { observe, record } from '../perception/observe';
 import { snapshotFacts, worldFacts } from '../perception/snapshot';
 import { locationOf, locations, placeFact } from '../world/location';
 import type { SimWorld } from '../world/sim-world';
@@ -123,6 +123,19 @@ describe('class 6: an object moved while the world rests is seen at its new spot
     const seen = observe(sim);
     expect(seen.observed.map((o) => o.id)).not.toContain('multimeter_1');
     expect(seen.removed).toContain('multimeter_1');
+  });
+});
+
+describe('class 5: a belief record never names a thing the robot does not know', () => {
+  it('recording an object on a box the robot had no record of records the box too', async () => {
+    const sim = await sceneWorld('tabletop/boxes');
+    const box = sim.pose('wooden_box_1').p;
+    sim.inject({ type: 'object_moved', object: 'toy_block_1', to: [box.x, 1.2, box.z] });
+    settle(sim);
+    sim.belief.forget('wooden_box_1');
+    const e = record(sim, 'toy_block_1', 'seen');
+    expect(e.place).toMatchObject({ id: 'wooden_box_1' });
+    expect(sim.belief.has('wooden_box_1')).toBe(true);
   });
 });
 
