@@ -1,10 +1,10 @@
 // TORO's tools (paper 000 §II.C.1): static information about the robot and
 // parameterised motions whose ranges are validated at run time.
 import { z } from 'zod';
-import type { Robot } from '../../../robot/robot';
+import type { Outcome, Robot } from '../../../robot/robot';
 import { ok, outcomeResult } from '../common';
 import { outcomeInBaseFrame } from '../frames';
-import { type Tool, defineTool } from '../tool';
+import { type Tool, type ToolResult, defineTool } from '../tool';
 
 // ---------------------------------------------------------------- TORO (basic)
 
@@ -112,16 +112,24 @@ const wave = defineTool({
   },
   execute: async ({ times }, { robot, signal }) => {
     const arm = robot.arm!;
-    const up = await arm.nudge(0, 0, 0.08, signal);
-    if (!up.ok) return outcomeResult(up);
+    // One gesture, several motions: whatever any of them knocked over is reported at the end.
+    const incidents: string[] = [];
+    const each = async (forward: number, left: number, up: number): Promise<Outcome> => {
+      const r = await arm.nudge(forward, left, up, signal);
+      incidents.push(...(r.incidents ?? []));
+      return r;
+    };
+    const end = (o: Outcome): ToolResult => outcomeResult(incidents.length ? { ...o, incidents } : o);
+    const up = await each(0, 0, 0.08);
+    if (!up.ok) return end(up);
     for (let i = 0; i < times; i++) {
       for (const left of [0.06, -0.12, 0.06]) {
-        const r = await arm.nudge(0, left, 0, signal);
-        if (!r.ok) return outcomeResult(r);
+        const r = await each(0, left, 0);
+        if (!r.ok) return end(r);
       }
     }
-    const down = await arm.nudge(0, 0, -0.08, signal);
-    return down.ok ? ok(`Success: waved ${times} time${times > 1 ? 's' : ''}.`) : outcomeResult(down);
+    const down = await each(0, 0, -0.08);
+    return down.ok ? end({ ok: true, summary: `waved ${times} time${times > 1 ? 's' : ''}` }) : end(down);
   },
 });
 
