@@ -84,10 +84,13 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
         for (let k = 0; k < m.numContacts(); k++) {
           if (m.contactDist(k) > TOUCH) continue;
           const local = flipped ? m.localContactPoint2(k) : m.localContactPoint1(k);
-          const below = local ? t.y + rotate(r, local).y < com.y - 0.002 : false;
+          const y = local ? t.y + rotate(r, local).y : com.y;
+          const below = y < com.y - 0.002;
           // A support pushes up: something resting inside the object touches it below its
           // centre of mass too, but pushes down.
           if (up < UPWARD && !(below && up > PUSHES_UP)) continue;
+          // Nothing bears the weight from above, or level with, the centre of mass.
+          if (!below) continue;
           touching = true;
           push += Math.max(0, m.contactImpulse(k));
         }

@@ -52,6 +52,9 @@ interface RunState {
   handedOver: Array<[string, string]>;
 }
 
+/** How long a person may take to let an object they moved come to rest, seconds. */
+const SETTLE_AFTER_MOVE = 2;
+
 export class SimWorld extends PhysicsScene {
   readonly bodyLinks: BodyLinks;
   readonly body: BodyState;
@@ -194,8 +197,26 @@ export class SimWorld extends PhysicsScene {
 
   // ---------------------------------------------------------------- stepping
 
+  /** Inside step() (scheduled events and process hooks run there). */
+  private stepping = false;
+
+  /** Steps until nothing but the held object moves, at least a few steps (a body just let go has no speed yet), at most `seconds`. */
+  private settleNow(seconds: number): void {
+    const least = Math.ceil(0.1 / this.dt);
+    for (let i = 0; i < Math.ceil(seconds / this.dt) && (i < least || !this.objectsSettled()); i++) this.step();
+  }
+
   /** One fixed physics step with every controller. */
   step(): void {
+    this.stepping = true;
+    try {
+      this.stepOnce();
+    } finally {
+      this.stepping = false;
+    }
+  }
+
+  private stepOnce(): void {
     const dt = this.dt;
     const moved = this.estop
       ? { baseMoved: false, armMoved: false, driven: 0 }
@@ -372,7 +393,12 @@ export class SimWorld extends PhysicsScene {
         if (!e || e.fixed) throw new Error(`cannot move "${event.object}": no such movable object`);
         if (this.isHeld(e.id)) this.releaseGrasp();
         this.setDown(e, fromTuple(event.to));
-        return this.post({ type: 'object_moved', object: e.id, by: event.by, to: event.to });
+        const posted = this.post({ type: 'object_moved', object: e.id, by: event.by, to: event.to });
+        // Between skills a person lets go only once it rests (set down on a round fruit, a bowl
+        // rolls off): the world steps until it settles, so the robot never finds it mid-fall.
+        // During a skill (inside a step) the skill's own stepping does that.
+        if (!this.stepping) this.settleNow(SETTLE_AFTER_MOVE);
+        return posted;
       }
       case 'set_battery':
         this.battery.percent = event.percent;
