@@ -146,7 +146,10 @@ function containment(w: SimWorld, obj: BodyReading, c: BodyReading): 'in' | 'out
   return near ? 'unsure' : 'out';
 }
 
-/** What touches the object below its centre of mass and pushes it up: entity ids and 'floor'. */
+/** Stands for the robot's links among the things an object rests on. */
+const ROBOT = '(robot)';
+
+/** What touches the object below its centre of mass and pushes it up: entity ids, 'floor', or ROBOT. */
 function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
   const out = new Set<string>();
   const floor = w.world.getRigidBody(w.floor);
@@ -155,8 +158,9 @@ function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
   for (const h of w.entity(id).colliders) {
     const mine = w.world.getCollider(h);
     w.world.contactPairsWith(mine, (other) => {
-      const owner = floorColliders.has(other.handle) ? 'floor' : w.colliderOwner.get(other.handle);
-      if (!owner || owner === id) return;
+      // Neither furniture, an object nor the floor: the robot's own links (an object resting on the arm).
+      const owner = floorColliders.has(other.handle) ? 'floor' : (w.colliderOwner.get(other.handle) ?? ROBOT);
+      if (owner === id) return;
       w.world.contactPair(mine, other, (m, flipped) => {
         // The normal points out of the first shape; what bears weight pushes the object up
         // (an object resting inside it touches it below its centre of mass, pushing down).
@@ -208,7 +212,8 @@ export function readWorld(w: SimWorld): WorldReading {
     else if (unsure) places.set(e.id, { kind: 'unsure' });
     else {
       const below = touchingBelow(w, e.id, me.com);
-      places.set(e.id, below.size ? { kind: 'on', ids: below } : { kind: 'unsure' });
+      // Resting on the robot's arm is none of held, in, on or floor: no verdict.
+      places.set(e.id, below.size && !below.has(ROBOT) ? { kind: 'on', ids: below } : { kind: 'unsure' });
     }
   }
   const base = w.world.getRigidBody(w.bodyLinks.base);

@@ -10,7 +10,7 @@ import { look, record } from '../perception/observe';
 import { visibleEntityIds } from '../perception/visibility';
 import { type Place, locationOf, locations } from '../world/location';
 import type { SimWorld } from '../world/sim-world';
-import type { SkillOutcome } from './outcome';
+import { type Claim, type SkillOutcome, failure } from './outcome';
 
 /** Seconds a skill waits, at most, for what it set moving to come to rest. */
 export const SETTLE_SECONDS = 1.5;
@@ -142,6 +142,27 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>): string[]
 const running = new WeakMap<SimWorld, boolean>();
 
 /**
+ * A success whose object was set down but did not stay (it tipped off its
+ * support after the skill's own settling) is a failure: the claim is checked
+ * again once the world has settled.
+ */
+function recheck(sim: SimWorld, o: SkillOutcome): SkillOutcome {
+  if (!o.ok) return o;
+  const claims = (o.data?.['claims'] ?? []) as Claim[];
+  for (const c of claims) {
+    if (c.kind !== 'rests') continue;
+    const p = locationOf(sim, c.object);
+    if ((p.kind === 'on' || p.kind === 'in') && p.kind === c.relation && p.id === c.support) continue;
+    return failure(
+      'placement_failed',
+      `${c.object} was set ${c.relation === 'in' ? 'into' : 'on'} ${c.support} but did not stay there; it is ${noteWhereItIs(sim, c.object)}`,
+      { object: c.object },
+    );
+  }
+  return o;
+}
+
+/**
  * Wraps a skill so its outcome accounts for the whole world: the objects the
  * skill acts on (`own`) are its own business; every other change becomes an
  * incident. Nested skills (perceive moving the arm) report once, at the top.
@@ -157,8 +178,9 @@ export function tracked<A extends unknown[], Own extends unknown[]>(
     try {
       const before = readWorld(sim);
       const mine = new Set(own(sim, ...(args as unknown as Own)).filter((x): x is string => Boolean(x)));
-      const outcome = await skill(sim, ...args);
+      const first = await skill(sim, ...args);
       await settle(sim);
+      const outcome = recheck(sim, first);
       const extra = incidents(sim, before, mine);
       return extra.length ? { ...outcome, incidents: [...(outcome.incidents ?? []), ...extra] } : outcome;
     } finally {
