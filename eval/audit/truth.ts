@@ -208,8 +208,9 @@ export function readWorld(w: SimWorld): WorldReading {
         if (!inside || vol(c.id) < vol(inside)) inside = c.id;
       } else if (k === 'unsure') unsure = true;
     }
-    if (inside) places.set(e.id, { kind: 'in', id: inside });
-    else if (unsure) places.set(e.id, { kind: 'unsure' });
+    // On the edge of one container while inside another: which is innermost is not certain.
+    if (unsure) places.set(e.id, { kind: 'unsure' });
+    else if (inside) places.set(e.id, { kind: 'in', id: inside });
     else {
       const below = touchingBelow(w, e.id, me.com);
       // Resting on the robot's arm is none of held, in, on or floor: no verdict.
