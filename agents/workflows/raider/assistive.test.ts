@@ -58,7 +58,16 @@ describe('raider on kitchen/assistive: delivering Adriana’s medicine (§5.1, �
       // 3. approach Adriana: she is not in sight; she says where she is.
       calls(['check_humans_around']),
       verdict({ final_response: 'unfeasibility', explanation: 'Nobody is in sight, so Adriana cannot be approached.', category: 'IU3' }),
-      plan('const where = ask("Adriana, I cannot see you. Where are you?");', 'say("Thank you, I am coming.");', 'move_to("adriana");'),
+      // Out of sight, she cannot be driven to by name (issue 10: the robot acts on what it perceives):
+      // it goes where the dining side is in view first, then to her.
+      plan(
+        'const where = ask("Adriana, I cannot see you. Where are you?");',
+        'say("Thank you, I am coming.");',
+        'move_to("room_view");',
+        'move_to("adriana");',
+      ),
+      calls(['check_free_path', { target: 'room_view' }]),
+      verdict({ final_response: 'none', explanation: 'The path to the view of the dining side is free.' }),
       calls(['check_free_path', { target: 'adriana' }]),
       verdict({ final_response: 'none', explanation: 'The path to Adriana is free.' }),
       // 4. hand it over: she is not looking at the robot; asking her by name turns her.
@@ -131,9 +140,10 @@ describe('raider on kitchen/assistive: delivering Adriana’s medicine (§5.1, �
     ).toEqual([
       'check move_to(medicine_counter): none',
       'check pick(medicine_1): none',
+      'check move_to(room_view): none',
       'check move_to(adriana): none',
       'check handover(medicine_1, adriana): none',
     ]);
-    expect(model.requests).toHaveLength(21);
+    expect(model.requests).toHaveLength(23);
   });
 });
