@@ -12,20 +12,23 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../contract/api';
-import { jsonSafe } from '../../base/json';
-import { FLOATS_PER_POSE, FRAME_HEADER, frameLength, writeHeader } from '../../contract/frames';
+import { frameLength } from '../../contract/frames';
 import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
+import type { WorldSettings } from '../../contract/teaching';
+import type { GoalCall } from '../../eval/goals/predicates';
 import type { SimControl } from '../../robot/sim/control';
 import { openSim } from '../../robot/sim/open';
 import type { SimRobot } from '../../robot/sim/sim-robot';
-import type { ToolRegistry } from '../../agents/tools/registry';
-import { TOOL_SETS, buildToolSet, findToolSet } from '../../agents/tools/sets';
-import type { Tool, ToolResult } from '../../agents/tools/tool';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
-import { packPoses, type StreamEntry } from '../../sim/stream';
-import { type ScriptFiles, type SecretLookup, normalizeBaseURL } from '../../agents/models/spec';
+import type { StreamEntry } from '../../sim/stream';
+import type { ScriptFiles, SecretLookup } from '../../agents/models/spec';
 import { AgentHost } from './agent';
+import { ToolDesk, type DeskWorld } from './tool-desk';
+import { ExerciseBook, loadCardFolder } from './exercises';
+import { PoseStream } from './pose-stream';
+import { RunArchive } from './run-archive';
+import { SINGLE_HOST, envKeyPolicy, ownSessionList } from './single-host';
 import { buildSceneMeta } from './scene-meta';
 
 export interface SessionOptions {
@@ -48,51 +51,61 @@ export interface SessionOptions {
   scriptFiles?: ScriptFiles;
   /** Ollama's OpenAI-compatible base URL for detection (default http://127.0.0.1:11434/v1). */
   ollamaURL?: string;
+  /** A teacher's folder of exercise cards (serve --exercises DIR), besides the built-in ones. */
+  exercisesDir?: string;
+  log?: (line: string) => void;
 }
 
-interface Loaded {
-  robot: SimRobot;
-  control: SimControl;
-  meta: SceneMeta;
+/** Tool calls remembered per scene for exercise checks (console and agent). */
+const MAX_CALLS = 500;
+
+interface Loaded extends DeskWorld {
   entries: StreamEntry[];
-  sets: Map<string, ToolRegistry>;
-  toolState: Map<string, unknown>;
   unsubscribe: Unsubscribe;
 }
 
 export class Session implements AppApi {
   private loaded: Loaded | undefined;
   private generation = 0;
-  private seq = 0;
-  private callIds = 0;
   private speed = 1;
   private readonly paced: boolean;
-  private readonly seed: number;
+  private settings: WorldSettings;
+  private paused = false;
   private readonly frameMs: number;
-  private readonly poseListeners = new Set<PoseListener>();
+  private readonly stream = new PoseStream();
   private readonly eventListeners = new Set<EventListener>();
-  private readonly inflight = new Map<number, { ctl: AbortController; done: Promise<unknown> }>();
   private timer: ReturnType<typeof setInterval> | undefined;
-  private latest: Float32Array | undefined;
-  private lastSentAt = 0;
   private loading: Promise<SceneMeta> | undefined;
   private readonly allowFiles: boolean;
   private readonly agent: AgentHost;
   private readonly createdAt = new Date().toISOString();
+  private readonly archive: RunArchive;
+  private readonly exercises: ExerciseBook;
+  private readonly desk: ToolDesk;
+  /** Tool calls since the scene was loaded, and the last final answer: what exercise goals are checked on. */
+  private calls: GoalCall[] = [];
+  private answer: string | undefined;
 
   constructor(opts: SessionOptions = {}) {
     this.paced = opts.paced ?? false;
-    this.seed = opts.seed ?? 1;
+    this.settings = { seed: opts.seed ?? 1, noise: { distanceSigma: 0, detectionDropout: 0, skillFailureRate: 0 } };
+    this.archive = new RunArchive({ ...(opts.traceDir ? { traceDir: opts.traceDir } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    this.exercises = new ExerciseBook(opts.exercisesDir ? loadCardFolder(opts.exercisesDir, opts.log) : []);
     this.frameMs = 1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60));
     this.allowFiles = opts.allowFiles ?? false;
+    this.desk = new ToolDesk({
+      world: () => this.loaded,
+      emit: (e) => this.emit(e),
+      afterCall: () => this.publish(true),
+    });
     this.agent = new AgentHost({
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
       ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
-      allowEnvKeyFor: envKeyPolicy(opts),
+      allowEnvKeyFor: envKeyPolicy(opts.allowKeyFor, opts.confirmKey),
       scriptFiles: opts.scriptFiles ?? 'none',
       emit: (e) => this.emit(e),
-      targetsOf: (args) => (this.loaded ? this.targetsOf(this.loaded, args) : []),
+      targetsOf: (args) => this.desk.targetsOf(args),
       wake: () => this.loaded?.control.wake(),
       afterTool: () => this.publish(true),
     });
@@ -101,9 +114,7 @@ export class Session implements AppApi {
   // ---------------------------------------------------------------- subscriptions
 
   onPoses(listener: PoseListener): Unsubscribe {
-    this.poseListeners.add(listener);
-    if (this.latest) listener(this.latest.slice());
-    return () => this.poseListeners.delete(listener);
+    return this.stream.subscribe(listener);
   }
 
   onEvent(listener: EventListener): Unsubscribe {
@@ -112,7 +123,21 @@ export class Session implements AppApi {
   }
 
   private emit(event: AppEvent): void {
+    this.follow(event);
     for (const l of this.eventListeners) l(event);
+  }
+
+  /** What the session keeps from its own events: the runs, the calls and answers exercises are checked on. */
+  private follow(e: AppEvent): void {
+    const cur = this.loaded;
+    this.archive.onEvent(
+      e,
+      cur ? { meta: cur.meta, frameLength: frameLength(cur.entries.length, cur.meta.robot.jointNames.length) } : undefined,
+    );
+    if (e.type === 'tool_activity' && e.phase === 'end') {
+      this.calls.push({ name: e.tool, args: e.args, ok: e.ok === true });
+      if (this.calls.length > MAX_CALLS) this.calls.shift();
+    } else if (e.type === 'run' && e.event.kind === 'final' && e.event.text) this.answer = e.event.text;
   }
 
   // ---------------------------------------------------------------- scenes
@@ -141,7 +166,7 @@ export class Session implements AppApi {
     let robot: SimRobot;
     let control: SimControl;
     try {
-      ({ robot, control } = await openSim(id, { seed: this.seed }));
+      ({ robot, control } = await openSim(id, { seed: this.settings.seed, noise: this.settings.noise }));
     } catch (e) {
       if (e instanceof SceneDataError) throw new AppApiError('unknown_scene', e.message);
       throw e;
@@ -149,16 +174,20 @@ export class Session implements AppApi {
     await this.unload();
     control.pace(this.paced);
     control.setSpeed(this.speed);
+    control.pause(this.paused);
+    this.calls = [];
+    this.answer = undefined;
     this.generation++;
     const { meta, entries } = buildSceneMeta(control.world, this.generation);
     const unsubscribe = robot.events.subscribe((e) =>
       this.emit({ type: 'robot_event', event: { id: e.id, time: e.time, type: e.type, text: e.text } }),
     );
     this.loaded = { robot, control, meta, entries, sets: new Map(), toolState: new Map(), unsubscribe };
-    this.latest = undefined;
+    this.stream.reset();
     this.publish(true);
     this.startTicker();
     this.emit({ type: 'scene_loaded', sceneId: meta.id, generation: meta.generation });
+    this.emit({ type: 'sim_state', state: this.simState() });
     return meta;
   }
 
@@ -179,26 +208,18 @@ export class Session implements AppApi {
     if (!cur) return;
     await this.agent.stopAndWait('stopped: the scene was replaced');
     this.agent.forget();
-    await this.abortAll();
+    this.archive.sceneReplaced();
+    await this.desk.abortAll();
     cur.unsubscribe();
     this.loaded = undefined;
     cur.control.dispose();
-  }
-
-  private async abortAll(): Promise<number> {
-    const calls = [...this.inflight.values()];
-    for (const c of calls) c.ctl.abort();
-    // A paced skill waits for the ticker: wake it so it sees the abort.
-    this.loaded?.control.wake();
-    await Promise.race([Promise.allSettled(calls.map((c) => c.done)), new Promise((r) => setTimeout(r, 2000))]);
-    return calls.length;
   }
 
   async dispose(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.unload();
-    this.poseListeners.clear();
+    this.stream.clear();
     this.eventListeners.clear();
   }
 
@@ -223,150 +244,30 @@ export class Session implements AppApi {
     this.publish(false);
   }
 
-  /** Packs the poses now and hands them to every listener, unless nothing moved. */
+  /** Packs the poses now and hands them to every listener, unless nothing moved (pose-stream.ts). */
   private publish(force: boolean): void {
     const cur = this.loaded;
     if (!cur) return;
-    const sim = cur.control.world;
-    const joints = cur.meta.robot.jointNames.length;
-    const frame = new Float32Array(frameLength(cur.entries.length, joints));
-    packPoses(sim, cur.entries, frame.subarray(FRAME_HEADER, FRAME_HEADER + cur.entries.length * FLOATS_PER_POSE));
-    if (joints) {
-      const q = sim.body.q ?? [0, 0, 0, 0, 0];
-      const o = FRAME_HEADER + cur.entries.length * FLOATS_PER_POSE;
-      for (let i = 0; i < 5; i++) frame[o + i] = q[i] ?? 0;
-      frame[o + 5] = sim.body.opening;
-    }
-    const now = Date.now();
-    // Unchanged poses are not resent, but a heartbeat frame goes out each second.
-    if (!force && this.latest && now - this.lastSentAt < 1000 && samePoses(this.latest, frame)) return;
-    writeHeader(frame, this.generation, ++this.seq, sim.time, now);
-    this.latest = frame;
-    this.lastSentAt = now;
-    for (const l of this.poseListeners) l(frame.slice());
+    const frame = this.stream.publish(cur, this.generation, force);
+    if (frame) this.archive.onFrame(frame);
   }
 
-  // ---------------------------------------------------------------- tools
-
-  private async registry(setId: string | undefined): Promise<{ id: string; reg: ToolRegistry }> {
-    const cur = this.require();
-    const id = setId ?? cur.meta.toolSet;
-    let reg = cur.sets.get(id);
-    if (!reg) {
-      try {
-        reg = await buildToolSet(id, cur.robot);
-      } catch (e) {
-        throw new AppApiError('invalid_request', (e as Error).message);
-      }
-      cur.sets.set(id, reg);
-    }
-    return { id, reg };
-  }
+  // ---------------------------------------------------------------- tools (tool-desk.ts)
 
   async listToolSets(_req?: Request<'listToolSets'>): Promise<Response<'listToolSets'>> {
-    const cur = this.require();
-    const scene = cur.control.world.scene.scene;
-    const named = [scene.toolSet, ...scene.toolSets];
-    const out: Response<'listToolSets'> = TOOL_SETS.map((def) => {
-      const missing = def.requires.filter((c) => !cur.robot.has(c));
-      return {
-        id: def.id,
-        title: def.title,
-        paper: def.paper,
-        description: def.description,
-        available: missing.length === 0,
-        reason: missing.length ? `${cur.robot.info.name} has no ${missing.join(', ')} capability` : null,
-        isDefault: def.id === scene.toolSet,
-      };
-    });
-    for (const id of named) {
-      if (findToolSet(id) || out.some((s) => s.id === id)) continue;
-      out.push({
-        id,
-        title: id,
-        paper: '',
-        description: 'Named by this scene but not defined in agents/tools/sets yet.',
-        available: false,
-        reason: `tool set "${id}" is not defined yet`,
-        isDefault: id === scene.toolSet,
-      });
-    }
-    // The scene's own sets first, in the order it names them.
-    const rank = (id: string): number => (named.includes(id) ? named.indexOf(id) : named.length);
-    return out.sort((a, b) => rank(a.id) - rank(b.id));
+    return this.desk.listToolSets();
   }
 
   async listTools(req: Request<'listTools'>): Promise<ToolInfo[]> {
-    return (await this.registry(req.set)).reg.list().map(toolInfo);
+    return this.desk.listTools(req);
   }
 
   async callTool(req: Request<'callTool'>): Promise<Response<'callTool'>> {
-    const cur = this.require();
-    const { id: set, reg } = await this.registry(req.set);
-    const callId = ++this.callIds;
-    const tool = reg.get(req.name);
-    const t0 = performance.now();
-    const s0 = cur.control.time();
-    if (!tool) {
-      // The same words the agent runtime gives a model that names a tool it does not have.
-      const content = `Unknown tool "${req.name}". Available tools: ${reg.names().join(', ')}.`;
-      return { callId, tool: req.name, set, ok: false, content, data: undefined, elapsedMs: 0, simSeconds: 0 };
-    }
-    const targets = this.targetsOf(cur, req.args);
-    this.emit({ type: 'tool_activity', phase: 'start', callId, tool: tool.name, args: req.args, targets, ok: null, source: 'console' });
-    const ctl = new AbortController();
-    const running = runTool(tool, req.args, { robot: cur.robot, signal: ctl.signal, state: cur.toolState });
-    this.inflight.set(callId, { ctl, done: running });
-    let r: ToolResult;
-    try {
-      r = await running;
-    } finally {
-      this.inflight.delete(callId);
-    }
-    this.publish(true);
-    this.emit({ type: 'tool_activity', phase: 'end', callId, tool: tool.name, args: req.args, targets, ok: r.ok, source: 'console' });
-    return {
-      callId,
-      tool: tool.name,
-      set,
-      ok: r.ok,
-      content: r.content,
-      data: jsonSafe(r.data),
-      elapsedMs: Math.round(performance.now() - t0),
-      simSeconds: Math.round((cur.control.time() - s0) * 1000) / 1000,
-    };
+    return this.desk.callTool(req);
   }
 
   async cancelToolCall(_req?: Request<'cancelToolCall'>): Promise<Response<'cancelToolCall'>> {
-    const n = await this.abortAll();
-    return { ok: n > 0, message: n ? `stopped ${n} running tool call${n > 1 ? 's' : ''}` : 'no tool call is running' };
-  }
-
-  /** Ids of objects, people and places that the arguments name (for highlighting). */
-  private targetsOf(cur: Loaded, args: unknown): string[] {
-    const out = new Set<string>();
-    const visit = (v: unknown, depth: number): void => {
-      if (depth > 4) return;
-      if (typeof v === 'string') {
-        if (v.length > 80) return;
-        const r = cur.control.resolve(v);
-        if (r.ok) out.add(r.id);
-      } else if (Array.isArray(v)) {
-        for (const x of v) visit(x, depth + 1);
-      } else if (v && typeof v === 'object') {
-        for (const x of Object.values(v)) visit(x, depth + 1);
-      }
-    };
-    let value = args;
-    if (typeof args === 'string') {
-      try {
-        value = JSON.parse(args);
-      } catch {
-        return [];
-      }
-    }
-    visit(value, 0);
-    return [...out];
+    return this.desk.cancel();
   }
 
   // ---------------------------------------------------------------- world
@@ -388,6 +289,8 @@ export class Session implements AppApi {
       return { ok: false, message: (e as Error).message };
     }
     this.publish(true);
+    // The e-stop also ends the agent's run: the running skill reports the e-stop, then the run stops.
+    if (req.type === 'estop_pressed') this.agent.stopAfterRunningCall('the emergency stop was pressed');
     const b = await cur.robot.battery();
     const message =
       req.type === 'set_battery'
@@ -422,7 +325,7 @@ export class Session implements AppApi {
       holding: control.holding() ?? null,
       at: sim.body.at ?? null,
       posture: sim.body.posture ?? null,
-      busy: this.inflight.size > 0 || this.agent.busy,
+      busy: this.desk.busy || this.agent.busy,
       events: events.map((e) => ({ id: e.id, time: e.time, type: e.type, text: e.text })),
     };
   }
@@ -430,7 +333,47 @@ export class Session implements AppApi {
   async setSpeed(req: Request<'setSpeed'>): Promise<Response<'setSpeed'>> {
     this.speed = req.factor;
     this.loaded?.control.setSpeed(req.factor);
+    this.emit({ type: 'sim_state', state: this.simState() });
     return { factor: this.speed };
+  }
+
+  // ---------------------------------------------------------------- the physics clock and world settings
+
+  private simState(): Response<'getSimState'> {
+    const c = this.loaded?.control;
+    return { paused: this.paused, time: c?.time() ?? 0, speed: this.speed, dt: c?.dt ?? 1 / 240 };
+  }
+
+  async getSimState(_req?: Request<'getSimState'>): Promise<Response<'getSimState'>> {
+    return this.simState();
+  }
+
+  async setPaused(req: Request<'setPaused'>): Promise<Response<'setPaused'>> {
+    if (!this.paced && req.paused) throw new AppApiError('unsupported', 'only a paced world (the app) can be paused');
+    this.paused = req.paused;
+    this.loaded?.control.pause(req.paused);
+    const state = this.simState();
+    this.emit({ type: 'sim_state', state });
+    return state;
+  }
+
+  async stepPhysics(req: Request<'stepPhysics'>): Promise<Response<'stepPhysics'>> {
+    const cur = this.require();
+    if (!this.paused) throw new AppApiError('busy', 'the physics is running: pause it before stepping');
+    cur.control.step(req.steps);
+    this.publish(true);
+    const state = this.simState();
+    this.emit({ type: 'sim_state', state });
+    return state;
+  }
+
+  async getWorldSettings(_req?: Request<'getWorldSettings'>): Promise<Response<'getWorldSettings'>> {
+    return structuredClone(this.settings);
+  }
+
+  async setWorldSettings(req: Request<'setWorldSettings'>): Promise<Response<'setWorldSettings'>> {
+    this.settings = structuredClone(req);
+    return structuredClone(this.settings);
   }
 
   // ---------------------------------------------------------------- agent runs
@@ -467,66 +410,60 @@ export class Session implements AppApi {
     return this.agent.importTrace(req);
   }
 
-  // ---------------------------------------------------------------- sessions (web mode serves several; this is one)
+  async listRuns(_req?: Request<'listRuns'>): Promise<Response<'listRuns'>> {
+    return this.archive.list();
+  }
+
+  async getRunReplay(req: Request<'getRunReplay'>): Promise<Response<'getRunReplay'>> {
+    const { text } = await this.agent.exportTrace(req);
+    return this.archive.replay(req.runId, this.agent.importTrace({ text }));
+  }
+
+  // ---------------------------------------------------------------- exercises
+
+  async listExercises(_req?: Request<'listExercises'>): Promise<Response<'listExercises'>> {
+    return this.exercises.list(this.loaded?.meta.id);
+  }
+
+  async addExercise(req: Request<'addExercise'>): Promise<Response<'addExercise'>> {
+    return this.exercises.add(req.text);
+  }
+
+  async checkExercise(req: Request<'checkExercise'>): Promise<Response<'checkExercise'>> {
+    const cur = this.require();
+    const { result, score } = this.exercises.check(req.id, cur.meta.id, {
+      facts: cur.control.facts(),
+      calls: this.calls,
+      ...(this.answer !== undefined ? { answer: this.answer } : {}),
+    });
+    this.emit({ type: 'exercise', score });
+    return result;
+  }
+
+  // ---------------------------------------------------------------- one session, no key store (single-host.ts)
 
   async listSessions(_req?: Request<'listSessions'>): Promise<Response<'listSessions'>> {
-    const scene = this.loaded?.meta.id ?? null;
-    return [{ id: 'local', scene, clients: 1, observers: 0, running: this.agent.busy, createdAt: this.createdAt, own: true }];
+    const last = this.archive.list().at(-1);
+    return ownSessionList(this.loaded?.meta.id ?? null, this.agent.busy, this.createdAt, last);
   }
 
   async observeSession(req: Request<'observeSession'>): Promise<Response<'observeSession'>> {
-    if (req.id === null || req.id === 'local') return { ok: true, message: 'this is your own session', observing: null };
-    throw new AppApiError('unsupported', 'this host runs one session: there is no other to observe');
+    return SINGLE_HOST.observeSession(req);
   }
 
-  // ---------------------------------------------------------------- secrets (desktop host only)
-
-  async setApiKey(_req?: Request<'setApiKey'>): Promise<Response<'setApiKey'>> {
-    throw new AppApiError(
-      'unsupported',
-      'API keys are stored by the desktop app only (encrypted by the OS keychain). In web mode, set the key in the environment of "skillbridge serve" (e.g. OPENAI_API_KEY).',
-    );
+  async setSessionLabel(req: Request<'setSessionLabel'>): Promise<Response<'setSessionLabel'>> {
+    return SINGLE_HOST.setSessionLabel(req);
   }
 
-  async hasApiKey(_req?: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> {
-    return { stored: false };
+  async setApiKey(req: Request<'setApiKey'>): Promise<Response<'setApiKey'>> {
+    return SINGLE_HOST.setApiKey(req);
   }
 
-  async clearApiKey(_req?: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> {
-    return { ok: false, message: 'no key store in this host' };
+  async hasApiKey(req: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> {
+    return SINGLE_HOST.hasApiKey(req);
   }
-}
 
-/**
- * Whether the environment's key may go to a base URL a page named: listed at
- * the host, or confirmed by its person; otherwise not (the default for pages).
- */
-function envKeyPolicy(opts: SessionOptions): (baseURL: string) => Promise<boolean> {
-  const allowed = new Set((opts.allowKeyFor ?? []).map(normalizeBaseURL));
-  return async (baseURL) => allowed.has(normalizeBaseURL(baseURL)) || ((await opts.confirmKey?.(baseURL)) ?? false);
-}
-
-function toolInfo(t: Tool): ToolInfo {
-  return {
-    name: t.name,
-    description: t.description,
-    category: t.category,
-    parameters: t.parameters,
-    card: { ...t.card, constraints: t.card.constraints ?? null, requires: [...t.card.requires], tags: [...t.card.tags] },
-  };
-}
-
-/** Validate then run, as the runtime does; a tool that throws reads as a failed call. */
-async function runTool(tool: Tool, args: unknown, ctx: Parameters<Tool['call']>[1]): Promise<ToolResult> {
-  try {
-    return await tool.call(args, ctx);
-  } catch (e) {
-    return { ok: false, content: `${tool.name} failed: ${(e as Error).message ?? String(e)}` };
+  async clearApiKey(req: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> {
+    return SINGLE_HOST.clearApiKey(req);
   }
-}
-
-function samePoses(a: Float32Array, b: Float32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = FRAME_HEADER; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -42,6 +42,10 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
     .filter(Boolean);
   for (const u of allowKeyFor)
     if (!/^https?:\/\/[^\s/]+/.test(u)) throw new UsageError(`--allow-key-for: "${u}" is not an http(s) base URL`);
+  const classroom = Boolean(p.flags['classroom']);
+  const exercisesFlag = stringFlag(p.flags, 'exercises');
+  const exercisesDir = exercisesFlag ? path.resolve(exercisesFlag) : undefined;
+  if (exercisesDir && !existsSync(exercisesDir)) throw new UsageError(`--exercises: no folder ${exercisesDir}`);
   const scriptsFlag = stringFlag(p.flags, 'scripts');
   const scriptsDir = scriptsFlag ? path.resolve(scriptsFlag) : undefined;
   if (scriptsDir && !existsSync(scriptsDir)) throw new UsageError(`--scripts: no folder ${scriptsDir}`);
@@ -56,6 +60,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       traceDir,
       allowKeyFor,
       scriptFiles: scriptsDir ? { dir: scriptsDir } : 'none',
+      ...(exercisesDir ? { exercisesDir } : {}),
       onLog: (l) => o.err(`skillbridge: ${l}`),
     });
     s.loadScene({ id: scene }).catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));
@@ -74,6 +79,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       maxSessions,
       staticDir,
       port,
+      classroom,
       log: p.flags['verbose'] ? (l) => o.err(`skillbridge: ${l}`) : undefined,
     });
   } catch (e) {
@@ -82,8 +88,17 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
     throw e;
   }
-  o.out(`Skillbridge web mode: ${server.url}`);
-  o.out('Open that URL in a browser (the token in it is required). Ctrl+C stops.');
+  if (server.teacherUrl) {
+    o.out(`Skillbridge classroom mode (up to ${maxSessions} sessions).`);
+    o.out(`Groups:  ${server.url}`);
+    o.out(`Teacher: ${server.teacherUrl}`);
+    o.out(
+      'Each group opens the groups link in its own tab and gets its own world; the teacher link also shows every group read-only. Ctrl+C stops.',
+    );
+  } else {
+    o.out(`Skillbridge web mode: ${server.url}`);
+    o.out('Open that URL in a browser (the token in it is required). Ctrl+C stops.');
+  }
   if (opts.untilSignal === false) return 0;
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
