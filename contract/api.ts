@@ -94,6 +94,11 @@ export const METHODS = {
     request: z.object({ id: z.string().min(1).max(100), decision: ApprovalDecision, note: z.string().max(2000).optional() }).strict(),
     response: Ack,
   },
+  /** Answers a question the running workflow asked the person (a run event `ask`). */
+  answerAsk: {
+    request: z.object({ id: z.string().min(1).max(100), answer: z.string().max(5000) }).strict(),
+    response: Ack,
+  },
   listWorkflows: { request: Empty, response: z.array(WorkflowInfo) },
   /** Checks a model server: reachable, native tool calls, text fallback; an error says how to fix it. */
   probeModel: { request: z.object({ spec: z.string().min(1).max(500), script: ScriptText.optional() }).strict(), response: ProbeResult },

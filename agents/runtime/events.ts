@@ -4,6 +4,7 @@
 // flow that produced it ("planner", "planner/executor"), so a multi-agent turn
 // reads as a tree.
 import type { AssistantMessage, ChatMessage, Usage } from '../models/model';
+import type { CodeRun } from '../tools/tool';
 import type { StopCause } from './controller';
 import type { ToolStatus, WarningCode } from './trace';
 
@@ -18,7 +19,8 @@ type Body =
   | { type: 'reasoning'; iteration: number; delta: string }
   | { type: 'retry'; iteration: number; attempt: number; delayMs: number; reason: string }
   | { type: 'assistant'; iteration: number; message: AssistantMessage; usage?: Usage; reasoning?: string }
-  | { type: 'tool_start'; iteration: number; id: string; name: string; arguments: string }
+  /** `parent`: the call that made this one (a program's API call inside run_program). */
+  | { type: 'tool_start'; iteration: number; id: string; name: string; arguments: string; parent?: string }
   | {
       type: 'approval';
       iteration: number;
@@ -39,6 +41,7 @@ type Body =
       content: string;
       durationMs: number;
       data?: unknown;
+      parent?: string;
     }
   | { type: 'warning'; iteration: number; code: WarningCode; message: string; toolCallId?: string }
   | { type: 'stop'; cause: StopCause }
@@ -47,6 +50,8 @@ type Body =
   | { type: 'end'; reason: FlowReason; iterations: number; toolCalls: number; usage: Usage; durationMs: number }
   /** A workflow's own step: a hand-off, a critic's verdict, a preemption. */
   | { type: 'note'; text: string; data?: unknown }
+  /** A sandboxed program ran (inside the tool call `toolCallId`, or as a workflow step). */
+  | ({ type: 'code_run'; toolCallId?: string } & CodeRun)
   /** The workflow asked the person; `answer` follows. */
   | { type: 'ask'; id: string; question: string }
   | { type: 'answer'; id: string; answer: string; by: 'person' | 'simulated' | 'none' };

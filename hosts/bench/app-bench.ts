@@ -10,6 +10,7 @@ import { chromium } from 'playwright-core';
 import { listScenes } from '../../scenes/registry';
 import { startWorkerSession } from '../service/worker-session';
 import { startWebServer } from '../web/server';
+import { prebuiltWorker } from '../service/worker-bundle';
 import { findBrowser } from '../../test/support/find-browser.mjs';
 
 export interface AppBenchScene {
@@ -126,7 +127,8 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
   // Cold start: host (worker + server), browser launch, page load, first frame drawn.
   const t0 = performance.now();
   // As `skillbridge serve` does it: the worker boots and loads the scene while the browser opens the page.
-  const session = await startWorkerSession({ paced: true, background: true });
+  const workerUrl = prebuiltWorker();
+  const session = await startWorkerSession({ paced: true, background: true, ...(workerUrl ? { workerUrl } : {}) });
   const firstScene = session.loadScene({ id: ids[0] ?? 'tabletop/fruits' });
   firstScene.catch(() => undefined);
   const server = await startWebServer({ openSession: () => Promise.resolve(session), maxSessions: 1, staticDir: dist, port: 0 });

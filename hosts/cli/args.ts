@@ -22,6 +22,7 @@ const OPTIONS = {
   model: { type: 'string' },
   trace: { type: 'string' },
   approve: { type: 'string' },
+  answers: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
   quick: { type: 'boolean' },
@@ -31,6 +32,7 @@ const OPTIONS = {
   stream: { type: 'boolean' },
   verbose: { type: 'boolean' },
   noise: { type: 'string' },
+  'in-process': { type: 'boolean' },
   'max-sessions': { type: 'string' },
   'allow-key-for': { type: 'string' },
   scripts: { type: 'string' },
@@ -101,6 +103,8 @@ export const HELP = `skillbridge — build and test LLM tool workflows on a simu
 Usage:
   skillbridge scenes [--json]
       List the built-in scenes.
+  skillbridge workflows [--json]
+      List the workflows: id, title, paper and section, and the stages a turn runs.
   skillbridge tools --scene S [--set NAME] [--json]
       Show what a model would receive: each tool's name, description and JSON Schema.
   skillbridge call --scene S [--seed N] [--set NAME] TOOL [JSON_ARGS] [--json]
@@ -109,18 +113,25 @@ Usage:
       in order in one world). Prints each result and the final semantic facts.
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
-                  [--json] ["message"]
-      A model drives the robot through a workflow (rtw/basic, rtw/hierarchical,
-      rtw/world-model, flat). Without a message, turns are read from stdin.
+                  [--answers FILE] [--json] ["message"]
+      A model drives the robot through a workflow (see "skillbridge workflows").
+      Without a message, turns are read from stdin. When a workflow asks the
+      person, the question is asked at the terminal, or answered from --answers
+      FILE (a JSON list of answers, or of {"when": "word in the question",
+      "answer": "…"}) as a simulated user; the trace records each question and answer.
       Model specs: openai:MODEL, ollama:MODEL (127.0.0.1:11434), lmstudio:MODEL,
       llamacpp:MODEL, vllm:MODEL, openai-compatible:MODEL@BASE_URL, scripted:FILE.
       Keys come from OPENAI_API_KEY / SKILLBRIDGE_API_KEY, never from the spec.
       Traces go to --trace FILE (default traces/RUN.jsonl); Ctrl-C stops a turn.
   skillbridge trace FILE [--json]
       Print a recorded run readably.
-  skillbridge bench sim [--scene S] [--quick] [--json]
+  skillbridge bench sim [--scene S|reference] [--quick] [--in-process] [--json]
       Simulation benchmark: real-time factor (full and bare Rapier), pick-and-place
-      wall time, perception latency, snapshot/restore, peak memory.
+      wall time, perception latency, snapshot/restore, peak memory of a fresh process
+      per scene; the anchors' reference scene with the scalar and SIMD Rapier builds.
+  skillbridge bench cli [--quick] [--json]
+      Command-line start-up: wall time and peak memory of "scenes" and one "call",
+      medians of fresh processes, with "node -e 0" as the floor.
   skillbridge bench app [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.

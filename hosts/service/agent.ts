@@ -14,7 +14,7 @@ import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
 import type { FlowEvent } from '../../agents/runtime/events';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
-import type { Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
+import type { AskUser, Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
 import { MemorySink, type TraceLine, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
 import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
 
@@ -58,6 +58,9 @@ export class AgentHost {
   private running: Running | undefined;
   private starting = false;
   private readonly approvals = new Map<string, (a: ApprovalAnswer) => void>();
+  /** Questions the running workflow put to the person, by `${runId}/${askId}`. */
+  private readonly asks = new Map<string, (answer: string) => void>();
+  private currentRun = '';
   private readonly traces = new Map<string, MemorySink>();
   private approvalIds = 0;
   /** Tool calls of the running turn that have started and not ended. */
@@ -102,7 +105,16 @@ export class AgentHost {
       } catch (e) {
         systemPrompt = `(this workflow cannot run on ${robot.info.name}: ${(e as Error).message})`;
       }
-      out.push({ id: w.id, title: w.title, paper: w.paper, description: w.description, systemPrompt });
+      out.push({
+        id: w.id,
+        title: w.title,
+        paper: w.paper,
+        section: w.section,
+        source: w.source,
+        stages: [...w.stages],
+        description: w.description,
+        systemPrompt,
+      });
     }
     return out;
   }
@@ -184,6 +196,7 @@ export class AgentHost {
           // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
           ...(req.systemPrompt ? { systemPrompt: req.systemPrompt } : {}),
           ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
+          askUser: (q) => this.askPerson(q),
           traceSinks: (info) => {
             const sink = new MemorySink();
             this.lastNamed = info.runId;
@@ -211,17 +224,20 @@ export class AgentHost {
     const send = (event: RunEvent): void => this.opts.emit({ type: 'run', event });
     const callArgs = new Map<string, { args: unknown; targets: string[]; activityId: number }>();
     const onEvent = (e: FlowEvent): void => {
+      // The stage rides on every event, so the app's trace panel can nest planner, executor and critic.
+      const stage = e.stage ? { stage: e.stage } : {};
       switch (e.type) {
         case 'text':
-          send({ kind: 'text_delta', runId, iteration: e.iteration, text: e.delta });
+          send({ kind: 'text_delta', runId, ...stage, iteration: e.iteration, text: e.delta });
           break;
         case 'reasoning':
-          send({ kind: 'reasoning_delta', runId, iteration: e.iteration, text: e.delta });
+          send({ kind: 'reasoning_delta', runId, ...stage, iteration: e.iteration, text: e.delta });
           break;
         case 'assistant':
           send({
             kind: 'assistant',
             runId,
+            ...stage,
             iteration: e.iteration,
             text: e.message.content ?? null,
             usage: e.usage ?? null,
@@ -234,7 +250,16 @@ export class AgentHost {
           const targets = this.opts.targetsOf(args);
           const activityId = ++this.agentCallIds;
           callArgs.set(e.id, { args, targets, activityId });
-          send({ kind: 'tool_call', runId, callId: e.id, iteration: e.iteration, name: e.name, args });
+          send({
+            kind: 'tool_call',
+            runId,
+            ...stage,
+            callId: e.id,
+            iteration: e.iteration,
+            name: e.name,
+            args,
+            ...(e.parent ? { parent: e.parent } : {}),
+          });
           this.opts.emit({
             type: 'tool_activity',
             phase: 'start',
@@ -251,6 +276,7 @@ export class AgentHost {
           send({
             kind: 'tool_result',
             runId,
+            ...stage,
             callId: e.id,
             name: e.name,
             ok: e.ok,
@@ -279,13 +305,24 @@ export class AgentHost {
           send({ kind: 'approval', runId, callId: e.id, tool: e.name, decision: e.decision, ...(e.note ? { note: e.note } : {}) });
           break;
         case 'warning':
-          send({ kind: 'warning', runId, code: e.code, message: e.message, ...(e.toolCallId ? { callId: e.toolCallId } : {}) });
+          send({ kind: 'warning', runId, ...stage, code: e.code, message: e.message, ...(e.toolCallId ? { callId: e.toolCallId } : {}) });
           break;
+        case 'answer':
+          send({ kind: 'answer', runId, id: `${runId}/${e.id}`, answer: e.answer, by: e.by });
+          break;
+        case 'note':
+          send({ kind: 'note', runId, ...stage, text: e.text, ...(e.data !== undefined ? { data: e.data } : {}) });
+          break;
+        case 'code_run': {
+          const { type: _t, stage: _s, toolCallId, ...run } = e;
+          send({ kind: 'code_run', runId, ...stage, ...run, ...(toolCallId ? { callId: toolCallId } : {}) });
+          break;
+        }
         case 'stop':
-          send({ kind: 'stop', runId, message: e.cause.message });
+          send({ kind: 'stop', runId, ...stage, message: e.cause.message });
           break;
         case 'error':
-          send({ kind: 'error', runId, message: e.message });
+          send({ kind: 'error', runId, ...stage, message: e.message });
           break;
         default:
           break;
@@ -294,6 +331,7 @@ export class AgentHost {
     const done = session.send(req.message, { onEvent, approval: this.gate(req.approval ?? 'auto', () => runId) });
     // send() names the run synchronously (its trace sinks are made before the first await).
     runId = this.lastNamed;
+    this.currentRun = runId;
     const tracePath = this.opts.traceDir ? join(this.opts.traceDir, `${runId}.jsonl`) : null;
     send({ kind: 'started', runId, message: req.message, workflow: req.workflow, model: spec, tracePath });
     const running: Running = {
@@ -377,6 +415,33 @@ export class AgentHost {
           });
         }),
     };
+  }
+
+  /** The workflow asks the person: a run event `ask`, answered by answerAsk (a stopped run drops the question). */
+  private askPerson(q: Parameters<AskUser>[0]): ReturnType<AskUser> {
+    const id = `${this.currentRun}/${q.id}`;
+    return new Promise((resolve, reject) => {
+      this.asks.set(id, (answer) => {
+        this.asks.delete(id);
+        resolve({ answer, by: 'person' });
+      });
+      q.signal.addEventListener(
+        'abort',
+        () => {
+          this.asks.delete(id);
+          reject(q.signal.reason instanceof Error ? q.signal.reason : new Error('the run was stopped'));
+        },
+        { once: true },
+      );
+      this.opts.emit({ type: 'run', event: { kind: 'ask', runId: this.currentRun, id, question: q.question, stage: q.stage } });
+    });
+  }
+
+  answerAsk(req: Request<'answerAsk'>): Response<'answerAsk'> {
+    const finish = this.asks.get(req.id);
+    if (!finish) return { ok: false, message: `no open question "${req.id}" (it was answered, or the run ended)` };
+    finish(req.answer.trim());
+    return { ok: true, message: 'answered' };
   }
 
   answer(req: Request<'answerApproval'>): Response<'answerApproval'> {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeFrames, poseOffset } from '../../contract/frames';
 import type { AppEvent, RunEvent } from '../../contract/schemas';
-import { Session } from './session';
+import { AppService as Session } from './app-service';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-teach-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { TOKEN_CHECK_PATH, TOKEN_HEADER } from '../../contract/wire';
 import { type SocketLike, type WsClient, connectWs } from '../../contract/ws-client';
-import { Session } from '../service/session';
+import { AppService as Session } from '../service/app-service';
 import { type WebServer, startWebServer } from './server';
 
 const factory = (url: string): SocketLike => new WebSocket(url) as unknown as SocketLike;

@@ -80,6 +80,8 @@ export interface FlowOptions {
   preemptor?: Preemptor;
   /** Decides whether text sent with tool calls claims a final answer (Warning 1). */
   looksFinal?: (text: string) => boolean;
+  /** A misspelt tool name that clearly means one offered tool runs that tool (RAIDER's fuzzy matching). */
+  matchToolNames?: boolean;
   /** Messages before this index are from earlier turns; the trace marks them `prior`. Default: all are new. */
   newFrom?: number;
 }
@@ -281,7 +283,7 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
       toolCalls += calls.length;
       const madeUp = text.trim() !== '' && looksFinal(text);
       for (const [i, call] of calls.entries()) {
-        const content = await handleCall(callEnv, call, i, iteration, offered);
+        const content = await handleCall(callEnv, call, i, iteration, offered, opts.matchToolNames ? { matchToolNames: true } : {});
         messages.push({ role: 'tool', tool_call_id: call.id, content });
       }
       if (controller.stopped) return finish(stoppedReason());

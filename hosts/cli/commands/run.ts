@@ -1,6 +1,8 @@
 // skillbridge run: a conversation with a model driving the simulated robot
 // through a workflow. One message as an argument, or turns read from stdin.
 // Prints the conversation as it happens; every turn is traced to JSONL.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { join } from 'node:path';
 import { ConversationSpecError, openConversation } from '../../../agents/conversation';
 import type { ApprovalGate } from '../../../agents/runtime/approval';
@@ -9,6 +11,7 @@ import type { FlowEvent } from '../../../agents/runtime/events';
 import type { FlowLimits } from '../../../agents/runtime/flow';
 import { JsonlSink, newRunId } from '../../../agents/runtime/trace';
 import { WORKFLOWS } from '../../../agents/workflows';
+import { type ScriptedAnswer, simulatedUser } from '../../../agents/workflows/kit/simulated-user';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { LineReader } from '../terminal';
@@ -28,7 +31,7 @@ function short(text: string, max = 300): string {
 }
 
 /** Prints flow events readably: streamed text, tool calls and results, warnings. */
-function printer(o: Output): (e: FlowEvent) => void {
+function printer(o: Output, answers: unknown): (e: FlowEvent) => void {
   let inText = false;
   let inThought = false;
   // Reasoning is printed dim where the terminal shows colour, so the answer stands out.
@@ -38,6 +41,8 @@ function printer(o: Output): (e: FlowEvent) => void {
     inText = false;
     inThought = false;
   };
+  // Multi-agent workflows name the stage of each line (router, planner, planner/executor, critic).
+  const tag = (e: FlowEvent): string => (e.stage && e.stage !== 'agent' ? `[${e.stage}] ` : '');
   return (e) => {
     switch (e.type) {
       case 'reasoning':
@@ -51,7 +56,7 @@ function printer(o: Output): (e: FlowEvent) => void {
         break;
       case 'text':
         if (inThought) endText();
-        if (!inText) process.stdout.write('model: ');
+        if (!inText) process.stdout.write(`${tag(e)}model: `);
         inText = true;
         process.stdout.write(e.delta);
         break;
@@ -60,10 +65,20 @@ function printer(o: Output): (e: FlowEvent) => void {
         break;
       case 'tool_start':
         endText();
-        o.out(`  → ${e.name}(${short(e.arguments, 200)})`);
+        o.out(`  ${tag(e)}→ ${e.name}(${short(e.arguments, 200)})`);
         break;
       case 'tool_end':
-        o.out(`  ${e.ok ? '←' : '✗'} ${short(e.content)}  (${Math.round(e.durationMs)} ms)`);
+        o.out(`  ${tag(e)}${e.ok ? '←' : '✗'} ${short(e.content)}  (${Math.round(e.durationMs)} ms)`);
+        break;
+      case 'note':
+        endText();
+        o.out(`  ${tag(e) || '[workflow] '}${short(e.text)}`);
+        break;
+      case 'code_run':
+        endText();
+        o.out(
+          `  ${tag(e)}program ${e.id}: ${e.calls.length} call${e.calls.length === 1 ? '' : 's'}, ${e.ok ? 'ran to the end' : `ended: ${e.error?.kind ?? 'error'}`}`,
+        );
         break;
       case 'approval':
         o.out(`  [approval: ${e.decision}${e.note ? ` — ${e.note}` : ''}]`);
@@ -76,6 +91,17 @@ function printer(o: Output): (e: FlowEvent) => void {
         // The abandoned attempt's partial text stays on its own line; the next attempt starts a new one.
         endText();
         o.err(`  (retrying the model request in ${Math.round(e.delayMs)} ms: ${e.reason})`);
+        break;
+      case 'note':
+        endText();
+        o.out(`  [${e.stage || 'note'}] ${short(e.text, 300)}`);
+        break;
+      case 'ask':
+        endText();
+        if (answers) o.out(`  ? ${e.question}`);
+        break;
+      case 'answer':
+        if (e.by !== 'person') o.out(`  ! ${e.by === 'none' ? '(nobody answered)' : `${e.answer}  (${e.by})`}`);
         break;
       case 'stop':
         endText();
@@ -92,6 +118,26 @@ function printer(o: Output): (e: FlowEvent) => void {
         break;
     }
   };
+}
+
+const AnswersSchema = z.array(z.union([z.string(), z.strictObject({ when: z.string().min(1), answer: z.string() })]));
+
+/** --answers FILE: the simulated person's answers, validated; a bad file is one line naming the problem. */
+function readAnswers(file: string): ScriptedAnswer[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch (e) {
+    throw new UsageError(`--answers: cannot read ${file} as JSON: ${(e as Error).message}`);
+  }
+  const r = AnswersSchema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new UsageError(
+      `--answers: ${file}${issue.path.map((k) => `[${String(k)}]`).join('')}: ${issue.message}; give a JSON list of answers, or of {"when": "word", "answer": "text"}`,
+    );
+  }
+  return r.data;
 }
 
 /** A y/N question on the terminal; reuses the interactive reader when there is one. */
@@ -145,6 +191,8 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const asJson = Boolean(p.flags['json']);
   const message = p.positionals.join(' ').trim();
 
+  const answersFile = stringFlag(p.flags, 'answers');
+  const answers = answersFile ? readAnswers(answersFile) : undefined;
   const setFlag = stringFlag(p.flags, 'set');
   const traceBase = stringFlag(p.flags, 'trace') ?? join('traces', `${newRunId()}.jsonl`);
   const traces: string[] = [];
@@ -173,8 +221,10 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
         traces.push(path);
         return [new JsonlSink(path)];
       },
-      askUser: async ({ question, signal }) => ({ answer: await askLine(`${question}\n> `, signal), by: 'person' }),
-      ...(asJson ? {} : { onEvent: printer(o) }),
+      askUser: answers
+        ? simulatedUser({ answers })
+        : async ({ question, signal }) => ({ answer: await askLine(`${question}\n> `, signal), by: 'person' }),
+      ...(asJson ? {} : { onEvent: printer(o, answers) }),
     });
   } catch (e) {
     reader.close();

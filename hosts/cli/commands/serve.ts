@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isBuiltinScene } from '../../../scenes/registry';
+import { prebuiltWorker } from '../../service/worker-bundle';
 import { startWorkerSession } from '../../service/worker-session';
 import { startWebServer } from '../../web/server';
 import { DEFAULT_MAX_SESSIONS, type HostedSession } from '../../web/sessions';
@@ -52,8 +53,10 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   // Each tab gets its own session: a worker that boots and loads the scene while
   // the page loads (the page's first request waits for the scene). The first one
   // starts now, so the first tab finds it warm.
+  const workerUrl = prebuiltWorker();
   const open = async (): Promise<HostedSession> => {
     const s = await startWorkerSession({
+      ...(workerUrl ? { workerUrl } : {}),
       paced: true,
       background: true,
       seed,

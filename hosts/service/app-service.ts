@@ -1,8 +1,9 @@
-// The session service: AppApi over one simulated robot. It loads scenes, calls
-// tools exactly as a model's calls run (same registry, same validation text),
-// feeds exogenous events, reports facts, and streams packed poses. Headless it
-// lets skills step the world as fast as they can; paced (the app), a ticker
-// steps physics in wall time so the view shows motion while skills run.
+// The app service: AppApi over one simulated robot. It loads scenes, and hands
+// the loaded world to its parts: the pose stream (./pose-stream.ts), the tool
+// console (./tool-console.ts) and the agent host (./agent.ts); it feeds
+// exogenous events and reports the operator's view of the world. Headless it lets
+// skills step the world as fast as they can; paced (the app), the pose stream's
+// ticker steps physics in wall time so the view shows motion while skills run.
 import {
   type AppApi,
   AppApiError,
@@ -12,26 +13,25 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../contract/api';
-import { frameLength } from '../../contract/frames';
 import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
 import type { WorldSettings } from '../../contract/teaching';
+import { frameLength } from '../../contract/frames';
 import type { GoalCall } from '../../eval/goals/predicates';
 import type { SimControl } from '../../robot/sim/control';
 import { openSim } from '../../robot/sim/open';
 import type { SimRobot } from '../../robot/sim/sim-robot';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
-import type { StreamEntry } from '../../sim/stream';
 import type { ScriptFiles, SecretLookup } from '../../agents/models/spec';
 import { AgentHost } from './agent';
-import { ToolDesk, type DeskWorld } from './tool-desk';
 import { ExerciseBook, loadCardFolder } from './exercises';
 import { PoseStream } from './pose-stream';
 import { RunArchive } from './run-archive';
 import { SINGLE_HOST, envKeyPolicy, ownSessionList } from './single-host';
 import { buildSceneMeta } from './scene-meta';
+import { ToolConsole } from './tool-console';
 
-export interface SessionOptions {
+export interface AppServiceOptions {
   /** Step physics in wall time from a ticker (the app); otherwise skills step it as fast as they can. */
   paced?: boolean;
   seed?: number;
@@ -59,45 +59,40 @@ export interface SessionOptions {
 /** Tool calls remembered per scene for exercise checks (console and agent). */
 const MAX_CALLS = 500;
 
-interface Loaded extends DeskWorld {
-  entries: StreamEntry[];
+interface Loaded {
+  robot: SimRobot;
+  control: SimControl;
+  meta: SceneMeta;
+  tools: ToolConsole;
   unsubscribe: Unsubscribe;
 }
 
-export class Session implements AppApi {
+export class AppService implements AppApi {
   private loaded: Loaded | undefined;
   private generation = 0;
   private speed = 1;
   private readonly paced: boolean;
   private settings: WorldSettings;
   private paused = false;
-  private readonly frameMs: number;
-  private readonly stream = new PoseStream();
+  private readonly poses: PoseStream;
   private readonly eventListeners = new Set<EventListener>();
-  private timer: ReturnType<typeof setInterval> | undefined;
   private loading: Promise<SceneMeta> | undefined;
   private readonly allowFiles: boolean;
   private readonly agent: AgentHost;
   private readonly createdAt = new Date().toISOString();
   private readonly archive: RunArchive;
   private readonly exercises: ExerciseBook;
-  private readonly desk: ToolDesk;
   /** Tool calls since the scene was loaded, and the last final answer: what exercise goals are checked on. */
   private calls: GoalCall[] = [];
   private answer: string | undefined;
 
-  constructor(opts: SessionOptions = {}) {
+  constructor(opts: AppServiceOptions = {}) {
     this.paced = opts.paced ?? false;
     this.settings = { seed: opts.seed ?? 1, noise: { distanceSigma: 0, detectionDropout: 0, skillFailureRate: 0 } };
     this.archive = new RunArchive({ ...(opts.traceDir ? { traceDir: opts.traceDir } : {}), ...(opts.log ? { log: opts.log } : {}) });
     this.exercises = new ExerciseBook(opts.exercisesDir ? loadCardFolder(opts.exercisesDir, opts.log) : []);
-    this.frameMs = 1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60));
+    this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), (f) => this.archive.onFrame(f));
     this.allowFiles = opts.allowFiles ?? false;
-    this.desk = new ToolDesk({
-      world: () => this.loaded,
-      emit: (e) => this.emit(e),
-      afterCall: () => this.publish(true),
-    });
     this.agent = new AgentHost({
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
@@ -105,16 +100,16 @@ export class Session implements AppApi {
       allowEnvKeyFor: envKeyPolicy(opts.allowKeyFor, opts.confirmKey),
       scriptFiles: opts.scriptFiles ?? 'none',
       emit: (e) => this.emit(e),
-      targetsOf: (args) => this.desk.targetsOf(args),
+      targetsOf: (args) => this.loaded?.tools.targetsOf(args) ?? [],
       wake: () => this.loaded?.control.wake(),
-      afterTool: () => this.publish(true),
+      afterTool: () => this.poses.publish(true),
     });
   }
 
   // ---------------------------------------------------------------- subscriptions
 
   onPoses(listener: PoseListener): Unsubscribe {
-    return this.stream.subscribe(listener);
+    return this.poses.onPoses(listener);
   }
 
   onEvent(listener: EventListener): Unsubscribe {
@@ -127,12 +122,12 @@ export class Session implements AppApi {
     for (const l of this.eventListeners) l(event);
   }
 
-  /** What the session keeps from its own events: the runs, the calls and answers exercises are checked on. */
+  /** What the service keeps from its own events: the runs, the calls and answers exercises are checked on. */
   private follow(e: AppEvent): void {
     const cur = this.loaded;
     this.archive.onEvent(
       e,
-      cur ? { meta: cur.meta, frameLength: frameLength(cur.entries.length, cur.meta.robot.jointNames.length) } : undefined,
+      cur ? { meta: cur.meta, frameLength: frameLength(cur.meta.stream.length, cur.meta.robot.jointNames.length) } : undefined,
     );
     if (e.type === 'tool_activity' && e.phase === 'end') {
       this.calls.push({ name: e.tool, args: e.args, ok: e.ok === true });
@@ -182,10 +177,13 @@ export class Session implements AppApi {
     const unsubscribe = robot.events.subscribe((e) =>
       this.emit({ type: 'robot_event', event: { id: e.id, time: e.time, type: e.type, text: e.text } }),
     );
-    this.loaded = { robot, control, meta, entries, sets: new Map(), toolState: new Map(), unsubscribe };
-    this.stream.reset();
-    this.publish(true);
-    this.startTicker();
+    const tools = new ToolConsole(
+      { robot, control, toolSet: meta.toolSet },
+      (e) => this.emit(e),
+      () => this.poses.publish(true),
+    );
+    this.loaded = { robot, control, meta, tools, unsubscribe };
+    this.poses.attach({ control, entries, joints: meta.robot.jointNames.length, generation: this.generation });
     this.emit({ type: 'scene_loaded', sceneId: meta.id, generation: meta.generation });
     this.emit({ type: 'sim_state', state: this.simState() });
     return meta;
@@ -209,17 +207,16 @@ export class Session implements AppApi {
     await this.agent.stopAndWait('stopped: the scene was replaced');
     this.agent.forget();
     this.archive.sceneReplaced();
-    await this.desk.abortAll();
+    await cur.tools.abortAll();
     cur.unsubscribe();
     this.loaded = undefined;
+    this.poses.detach();
     cur.control.dispose();
   }
 
   async dispose(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
     await this.unload();
-    this.stream.clear();
+    this.poses.dispose();
     this.eventListeners.clear();
   }
 
@@ -228,46 +225,23 @@ export class Session implements AppApi {
     return this.loaded;
   }
 
-  // ---------------------------------------------------------------- clock and pose stream
-
-  private startTicker(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), this.frameMs);
-    // Headless hosts must be able to exit with a session open.
-    this.timer.unref?.();
-  }
-
-  private tick(): void {
-    const cur = this.loaded;
-    if (!cur) return;
-    cur.control.tick(performance.now());
-    this.publish(false);
-  }
-
-  /** Packs the poses now and hands them to every listener, unless nothing moved (pose-stream.ts). */
-  private publish(force: boolean): void {
-    const cur = this.loaded;
-    if (!cur) return;
-    const frame = this.stream.publish(cur, this.generation, force);
-    if (frame) this.archive.onFrame(frame);
-  }
-
-  // ---------------------------------------------------------------- tools (tool-desk.ts)
+  // ---------------------------------------------------------------- tools
 
   async listToolSets(_req?: Request<'listToolSets'>): Promise<Response<'listToolSets'>> {
-    return this.desk.listToolSets();
+    return this.require().tools.listToolSets();
   }
 
   async listTools(req: Request<'listTools'>): Promise<ToolInfo[]> {
-    return this.desk.listTools(req);
+    return this.require().tools.listTools(req);
   }
 
   async callTool(req: Request<'callTool'>): Promise<Response<'callTool'>> {
-    return this.desk.callTool(req);
+    return this.require().tools.callTool(req);
   }
 
   async cancelToolCall(_req?: Request<'cancelToolCall'>): Promise<Response<'cancelToolCall'>> {
-    return this.desk.cancel();
+    const n = (await this.loaded?.tools.abortAll()) ?? 0;
+    return { ok: n > 0, message: n ? `stopped ${n} running tool call${n > 1 ? 's' : ''}` : 'no tool call is running' };
   }
 
   // ---------------------------------------------------------------- world
@@ -288,7 +262,7 @@ export class Session implements AppApi {
     } catch (e) {
       return { ok: false, message: (e as Error).message };
     }
-    this.publish(true);
+    this.poses.publish(true);
     // The e-stop also ends the agent's run: the running skill reports the e-stop, then the run stops.
     if (req.type === 'estop_pressed') this.agent.stopAfterRunningCall('the emergency stop was pressed');
     const b = await cur.robot.battery();
@@ -325,7 +299,7 @@ export class Session implements AppApi {
       holding: control.holding() ?? null,
       at: sim.body.at ?? null,
       posture: sim.body.posture ?? null,
-      busy: this.desk.busy || this.agent.busy,
+      busy: cur.tools.busy || this.agent.busy,
       events: events.map((e) => ({ id: e.id, time: e.time, type: e.type, text: e.text })),
     };
   }
@@ -361,7 +335,7 @@ export class Session implements AppApi {
     const cur = this.require();
     if (!this.paused) throw new AppApiError('busy', 'the physics is running: pause it before stepping');
     cur.control.step(req.steps);
-    this.publish(true);
+    this.poses.publish(true);
     const state = this.simState();
     this.emit({ type: 'sim_state', state });
     return state;
@@ -388,6 +362,10 @@ export class Session implements AppApi {
 
   async answerApproval(req: Request<'answerApproval'>): Promise<Response<'answerApproval'>> {
     return this.agent.answer(req);
+  }
+
+  async answerAsk(req: Request<'answerAsk'>): Promise<Response<'answerAsk'>> {
+    return this.agent.answerAsk(req);
   }
 
   async listWorkflows(_req?: Request<'listWorkflows'>): Promise<Response<'listWorkflows'>> {
@@ -443,8 +421,7 @@ export class Session implements AppApi {
   // ---------------------------------------------------------------- one session, no key store (single-host.ts)
 
   async listSessions(_req?: Request<'listSessions'>): Promise<Response<'listSessions'>> {
-    const last = this.archive.list().at(-1);
-    return ownSessionList(this.loaded?.meta.id ?? null, this.agent.busy, this.createdAt, last);
+    return ownSessionList(this.loaded?.meta.id ?? null, this.agent.busy, this.createdAt, this.archive.list().at(-1));
   }
 
   async observeSession(req: Request<'observeSession'>): Promise<Response<'observeSession'>> {

@@ -1,89 +1,69 @@
-// The tool console's side of the session: tool sets built on the loaded robot
-// (cached per scene), the tools as a model sees them, calls run exactly as a
-// model's run (same validation text), Stop for running calls, and the ids a
-// call's arguments name (the view outlines them).
-import { AppApiError, type Request, type Response } from '../../contract/api';
+// The tool console: tools called by a person exactly as a model's calls run
+// (same registry, same validation text), on the loaded robot, with the objects
+// they name highlighted and a Stop for the calls in flight.
 import { jsonSafe } from '../../base/json';
-import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
+import { AppApiError, type Request, type Response } from '../../contract/api';
+import type { AppEvent, ToolInfo } from '../../contract/schemas';
+import type { ToolRegistry } from '../../agents/tools/registry';
+import { TOOL_SETS, buildToolSet, canonicalToolSet, findToolSet } from '../../agents/tools/sets';
+import type { Tool, ToolResult } from '../../agents/tools/tool';
 import type { SimControl } from '../../robot/sim/control';
 import type { SimRobot } from '../../robot/sim/sim-robot';
-import type { ToolRegistry } from '../../agents/tools/registry';
-import { TOOL_SETS, buildToolSet, findToolSet } from '../../agents/tools/sets';
-import type { Tool, ToolResult } from '../../agents/tools/tool';
 
-/** The loaded world as the desk needs it. */
-export interface DeskWorld {
+/** The loaded world as the console sees it. */
+export interface ConsoleWorld {
   robot: SimRobot;
   control: SimControl;
-  meta: SceneMeta;
-  /** Tool registries built for this robot, by set id. */
-  sets: Map<string, ToolRegistry>;
-  /** The tools' scratch state (kept across console calls, as across a conversation). */
-  toolState: Map<string, unknown>;
+  /** The scene's default tool set. */
+  toolSet: string;
 }
 
-export interface ToolDeskOptions {
-  world: () => DeskWorld | undefined;
-  emit: (event: AppEvent) => void;
-  /** After a call ends (the session re-publishes poses). */
-  afterCall: () => void;
-}
-
-export class ToolDesk {
-  private callIds = 0;
+export class ToolConsole {
+  private readonly sets = new Map<string, ToolRegistry>();
+  private readonly toolState = new Map<string, unknown>();
   private readonly inflight = new Map<number, { ctl: AbortController; done: Promise<unknown> }>();
+  private callIds = 0;
 
-  constructor(private readonly opts: ToolDeskOptions) {}
+  constructor(
+    private readonly world: ConsoleWorld,
+    private readonly emit: (e: AppEvent) => void,
+    /** Re-publishes poses after a call. */
+    private readonly afterCall: () => void,
+  ) {}
 
   get busy(): boolean {
     return this.inflight.size > 0;
   }
 
-  private require(): DeskWorld {
-    const w = this.opts.world();
-    if (!w) throw new AppApiError('no_scene', 'no scene is loaded: call loadScene first');
-    return w;
-  }
-
-  /** Aborts every running console call and waits (at most 2 s) for them to end. */
-  async abortAll(): Promise<number> {
-    const calls = [...this.inflight.values()];
-    for (const c of calls) c.ctl.abort();
-    // A paced skill waits for the ticker: wake it so it sees the abort.
-    this.opts.world()?.control.wake();
-    await Promise.race([Promise.allSettled(calls.map((c) => c.done)), new Promise((r) => setTimeout(r, 2000))]);
-    return calls.length;
-  }
-
-  async registry(setId: string | undefined): Promise<{ id: string; reg: ToolRegistry }> {
-    const cur = this.require();
-    const id = setId ?? cur.meta.toolSet;
-    let reg = cur.sets.get(id);
+  private async registry(setId: string | undefined): Promise<{ id: string; reg: ToolRegistry }> {
+    const id = setId ?? this.world.toolSet;
+    let reg = this.sets.get(id);
     if (!reg) {
       try {
-        reg = await buildToolSet(id, cur.robot);
+        reg = await buildToolSet(id, this.world.robot);
       } catch (e) {
         throw new AppApiError('invalid_request', (e as Error).message);
       }
-      cur.sets.set(id, reg);
+      this.sets.set(id, reg);
     }
     return { id, reg };
   }
 
-  async listToolSets(): Promise<Response<'listToolSets'>> {
-    const cur = this.require();
-    const scene = cur.control.world.scene.scene;
-    const named = [scene.toolSet, ...scene.toolSets];
+  listToolSets(): Response<'listToolSets'> {
+    const { robot, control } = this.world;
+    const scene = control.world.scene.scene;
+    // Former set names (planner-executor) count as the set they became.
+    const named = [scene.toolSet, ...scene.toolSets].map(canonicalToolSet);
     const out: Response<'listToolSets'> = TOOL_SETS.map((def) => {
-      const missing = def.requires.filter((c) => !cur.robot.has(c));
+      const missing = def.requires.filter((c) => !robot.has(c));
       return {
         id: def.id,
         title: def.title,
         paper: def.paper,
         description: def.description,
         available: missing.length === 0,
-        reason: missing.length ? `${cur.robot.info.name} has no ${missing.join(', ')} capability` : null,
-        isDefault: def.id === scene.toolSet,
+        reason: missing.length ? `${robot.info.name} has no ${missing.join(', ')} capability` : null,
+        isDefault: def.id === named[0],
       };
     });
     for (const id of named) {
@@ -108,30 +88,21 @@ export class ToolDesk {
   }
 
   async callTool(req: Request<'callTool'>): Promise<Response<'callTool'>> {
-    const cur = this.require();
+    const { robot, control } = this.world;
     const { id: set, reg } = await this.registry(req.set);
     const callId = ++this.callIds;
     const tool = reg.get(req.name);
     const t0 = performance.now();
-    const s0 = cur.control.time();
+    const s0 = control.time();
     if (!tool) {
       // The same words the agent runtime gives a model that names a tool it does not have.
       const content = `Unknown tool "${req.name}". Available tools: ${reg.names().join(', ')}.`;
       return { callId, tool: req.name, set, ok: false, content, data: undefined, elapsedMs: 0, simSeconds: 0 };
     }
     const targets = this.targetsOf(req.args);
-    this.opts.emit({
-      type: 'tool_activity',
-      phase: 'start',
-      callId,
-      tool: tool.name,
-      args: req.args,
-      targets,
-      ok: null,
-      source: 'console',
-    });
+    this.emit({ type: 'tool_activity', phase: 'start', callId, tool: tool.name, args: req.args, targets, ok: null, source: 'console' });
     const ctl = new AbortController();
-    const running = runTool(tool, req.args, { robot: cur.robot, signal: ctl.signal, state: cur.toolState });
+    const running = runTool(tool, req.args, { robot, signal: ctl.signal, state: this.toolState });
     this.inflight.set(callId, { ctl, done: running });
     let r: ToolResult;
     try {
@@ -139,8 +110,8 @@ export class ToolDesk {
     } finally {
       this.inflight.delete(callId);
     }
-    this.opts.afterCall();
-    this.opts.emit({ type: 'tool_activity', phase: 'end', callId, tool: tool.name, args: req.args, targets, ok: r.ok, source: 'console' });
+    this.afterCall();
+    this.emit({ type: 'tool_activity', phase: 'end', callId, tool: tool.name, args: req.args, targets, ok: r.ok, source: 'console' });
     return {
       callId,
       tool: tool.name,
@@ -149,25 +120,28 @@ export class ToolDesk {
       content: r.content,
       data: jsonSafe(r.data),
       elapsedMs: Math.round(performance.now() - t0),
-      simSeconds: Math.round((cur.control.time() - s0) * 1000) / 1000,
+      simSeconds: Math.round((control.time() - s0) * 1000) / 1000,
     };
   }
 
-  async cancel(): Promise<Response<'cancelToolCall'>> {
-    const n = await this.abortAll();
-    return { ok: n > 0, message: n ? `stopped ${n} running tool call${n > 1 ? 's' : ''}` : 'no tool call is running' };
+  /** Aborts the calls in flight and waits (at most 2 s) for them to confirm; returns how many there were. */
+  async abortAll(): Promise<number> {
+    const calls = [...this.inflight.values()];
+    for (const c of calls) c.ctl.abort();
+    // A paced skill waits for the ticker: wake it so it sees the abort.
+    this.world.control.wake();
+    await Promise.race([Promise.allSettled(calls.map((c) => c.done)), new Promise((r) => setTimeout(r, 2000))]);
+    return calls.length;
   }
 
   /** Ids of objects, people and places that the arguments name (for highlighting). */
   targetsOf(args: unknown): string[] {
-    const cur = this.opts.world();
-    if (!cur) return [];
     const out = new Set<string>();
     const visit = (v: unknown, depth: number): void => {
       if (depth > 4) return;
       if (typeof v === 'string') {
         if (v.length > 80) return;
-        const r = cur.control.resolve(v);
+        const r = this.world.control.resolve(v);
         if (r.ok) out.add(r.id);
       } else if (Array.isArray(v)) {
         for (const x of v) visit(x, depth + 1);
