@@ -33,6 +33,10 @@ export interface ViewProbe {
   robotInView(): boolean;
   /** Highlighted ids (objects named in the running tool call). */
   highlighted(): string[];
+  /** The always-on labels as drawn (presentation mode), in canvas pixels. */
+  labels(): Array<{ id: string; label: string; x: number; y: number }>;
+  /** The object being dragged in the view, if any. */
+  readonly dragging: string | undefined;
 }
 
 export function stats(samples: readonly number[]): LatencyStats {

@@ -19,11 +19,24 @@ export const INSET_H = 240;
 /** The robot-camera image refreshes at this period: a second camera pass every frame would cost most of the frame rate under software GL. */
 export const INSET_PERIOD_MS = 200;
 
+/** The world-axis extent of a box of local size `size` turned by `q` (a table turned 90° is deep, not wide). */
+function turnedSize(size: V, q: Q): V {
+  const h: V = [size[0] / 2, size[1] / 2, size[2] / 2];
+  const out: V = [0, 0, 0];
+  for (const sx of [-1, 1])
+    for (const sy of [-1, 1])
+      for (const sz of [-1, 1]) {
+        const c = rotate(q, [sx * h[0], sy * h[1], sz * h[2]]);
+        for (let i = 0; i < 3; i++) out[i] = Math.max(out[i]!, Math.abs(c[i]!) * 2);
+      }
+  return out;
+}
+
 /** Axis-aligned extent of what the default view should show. */
 export function workspaceBounds(meta: SceneMeta): { min: V; max: V } {
   // Frame the objects (by their extents: a table counts by its top), the robot, the people and the named places.
   const boxes: Array<[V, V]> = [
-    ...meta.objects.map((o): [V, V] => [o.body.position, o.size]),
+    ...meta.objects.map((o): [V, V] => [o.body.position, turnedSize(o.size, o.body.rotation)]),
     ...meta.robot.bodies.map((b): [V, V] => [b.position, [0.3, 0.3, 0.3]]),
     ...meta.people.map((p): [V, V] => [p.body.position, [0.4, p.height, 0.4]]),
   ];
@@ -40,17 +53,46 @@ export function workspaceBounds(meta: SceneMeta): { min: V; max: V } {
   return { min, max };
 }
 
-/** The orbit camera, framed on the scene and turned so the robot can be seen. */
-export function makeOrbitCamera(graph: SceneGraph, meta: SceneMeta): ArcRotateCamera {
+/** The orbit camera's vertical field of view (Babylon's default), radians. */
+const FOV = 0.8;
+/** Past this extent (metres) a scene is a field, not a table: the default view comes from the robot's side. */
+const LARGE_SCENE_M = 6;
+
+/**
+ * The distance at which every corner of the box fits the view from these angles,
+ * with a margin: the box's far side and the canvas's aspect ratio both count, so
+ * a table at the edge of a tall, narrow view is not cut off.
+ */
+export function fitRadius(target: Vector3, min: V, max: V, alpha: number, beta: number, aspect: number): number {
+  const back = new Vector3(Math.cos(alpha) * Math.sin(beta), Math.cos(beta), Math.sin(alpha) * Math.sin(beta));
+  const right = Vector3.Cross(new Vector3(0, 1, 0), back).normalize();
+  const up = Vector3.Cross(back, right).normalize();
+  const tanV = Math.tan(FOV / 2);
+  const tanH = tanV * Math.max(0.2, aspect);
+  let need = 0;
+  for (const x of [min[0], max[0]])
+    for (const y of [min[1], max[1]])
+      for (const z of [min[2], max[2]]) {
+        const c = new Vector3(x, y, z).subtract(target);
+        // Depth along the view direction is radius - c·back; the corner must fit both half-angles there.
+        const d = Math.max(Math.abs(Vector3.Dot(c, right)) / tanH, Math.abs(Vector3.Dot(c, up)) / tanV) + Vector3.Dot(c, back);
+        need = Math.max(need, d);
+      }
+  return need * 1.06;
+}
+
+/** The orbit camera, framed on the whole workspace and turned so the robot can be seen. */
+export function makeOrbitCamera(graph: SceneGraph, meta: SceneMeta, aspect = 16 / 9): ArcRotateCamera {
   const scene = graph.scene;
   const { min, max } = workspaceBounds(meta);
   const target = new Vector3((min[0] + max[0]) / 2, Math.max(0.3, (min[1] + max[1]) / 2), (min[2] + max[2]) / 2);
   const extent = Math.max(max[0] - min[0], max[2] - min[2], 0.8);
-  const radius = Math.min(40, Math.max(2, extent * 1.45));
-  const view = viewOfRobot(graph, meta, target, radius);
+  const view = viewOfRobot(graph, meta, target, min, max, aspect, extent > LARGE_SCENE_M);
+  const radius = Math.min(60, Math.max(1.2, view.radius));
   const cam = new ArcRotateCamera('orbit', view.alpha, view.beta, radius, target, scene);
+  cam.fov = FOV;
   cam.lowerRadiusLimit = 0.3;
-  cam.upperRadiusLimit = Math.max(60, radius * 4);
+  cam.upperRadiusLimit = Math.max(80, radius * 4);
   cam.upperBetaLimit = Math.PI / 2 - 0.03;
   cam.minZ = 0.02;
   cam.maxZ = 400;
@@ -64,23 +106,60 @@ export function makeOrbitCamera(graph: SceneGraph, meta: SceneMeta): ArcRotateCa
  * The default viewing angles: the usual three-quarter view, unless something
  * hides the robot from there (the farm's rover starts inside its shelter, behind
  * an oak); then the nearest angle around the scene, a little lower if need be,
- * from which the robot can be seen.
+ * from which the robot can be seen. On a large scene (a field) the robot is
+ * small: of the views that see it, the one nearest to it wins.
  */
-function viewOfRobot(graph: SceneGraph, meta: SceneMeta, target: Vector3, radius: number): { alpha: number; beta: number } {
-  const first = { alpha: Math.PI * 0.3, beta: 1.0 };
+function viewOfRobot(
+  graph: SceneGraph,
+  meta: SceneMeta,
+  target: Vector3,
+  min: V,
+  max: V,
+  aspect: number,
+  large: boolean,
+): { alpha: number; beta: number; radius: number } {
+  const start = Math.PI * 0.3;
+  const first = { alpha: start, beta: 1.0, radius: fitRadius(target, min, max, start, 1.0, aspect) };
   for (const m of graph.scene.meshes) m.computeWorldMatrix(true);
+  const robot = robotPosition(graph, meta);
+  let best: { alpha: number; beta: number; radius: number; dist: number } | undefined;
   for (const beta of [1.0, 1.2, 1.35]) {
     for (let k = 0; k < 12; k++) {
       const step = k % 2 === 0 ? k / 2 : -(k + 1) / 2; // 0, -1, 1, -2, 2 … twelfths of a turn
-      const alpha = first.alpha + (step * Math.PI) / 6;
+      const alpha = start + (step * Math.PI) / 6;
+      const radius = fitRadius(target, min, max, alpha, beta, aspect);
       const eye = target.add(
         new Vector3(radius * Math.cos(alpha) * Math.sin(beta), radius * Math.cos(beta), radius * Math.sin(alpha) * Math.sin(beta)),
       );
-      if (seesRobot(graph, eye, meta)) return { alpha, beta };
+      if (!seesRobot(graph, eye, meta)) continue;
+      if (!large) return { alpha, beta, radius };
+      const dist = robot ? Vector3.Distance(eye, robot) : radius;
+      if (!best || dist < best.dist - 0.01) best = { alpha, beta, radius, dist };
     }
   }
-  return first;
+  return best ?? first;
 }
+
+function robotPosition(graph: SceneGraph, meta: SceneMeta): Vector3 | undefined {
+  const part = meta.robot.bodies[0]?.part;
+  return part ? graph.nodes.get(`robot#${part}`)?.getAbsolutePosition() : undefined;
+}
+
+/**
+ * Follow-the-robot: the orbit's target eases towards the robot's base each frame
+ * (the person keeps the angle and distance they chose).
+ */
+export function followRobot(cam: ArcRotateCamera, graph: SceneGraph, meta: SceneMeta): void {
+  const p = robotPosition(graph, meta);
+  if (!p) return;
+  const goal = new Vector3(p.x, Math.max(0.3, p.y + 0.3), p.z);
+  cam.target = Vector3.Lerp(cam.target, goal, 0.12);
+  // On a field the whole-scene view is far away: following comes in close enough to see the robot.
+  if (cam.radius > FOLLOW_RADIUS_M) cam.radius += (FOLLOW_RADIUS_M - cam.radius) * 0.08;
+}
+
+/** The farthest a follow camera stays from the robot, metres. */
+const FOLLOW_RADIUS_M = 7;
 
 /** A straight line from `eye` reaches the robot's first body before anything else. */
 export function seesRobot(graph: SceneGraph, eye: Vector3, meta: SceneMeta): boolean {

@@ -3,6 +3,7 @@
 // the host packing a frame to it being drawn is sampled for the probe.
 import { poseOffset, readHeader } from '../../../contract/frames';
 import type { SceneMeta } from '../../../contract/schemas';
+import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { type LatencyStats, stats } from './probe';
 import type { SceneGraph } from './world-build';
 
@@ -15,9 +16,11 @@ export class PoseApplier {
   private latencyDue = false;
   private latencies: number[] = [];
 
+  /** `skip` keeps a node where it is (an object a person is dragging). */
   constructor(
     private readonly graph: SceneGraph,
     private readonly meta: SceneMeta,
+    private readonly skip: (node: TransformNode) => boolean = () => false,
   ) {}
 
   /** Keeps only the newest frame; it is applied just before the next render. */
@@ -43,7 +46,7 @@ export class PoseApplier {
     const streamed = this.graph.streamed;
     for (let i = 0; i < streamed.length; i++) {
       const n = streamed[i];
-      if (!n) continue;
+      if (!n || this.skip(n)) continue;
       const o = poseOffset(i);
       n.position.set(f[o]!, f[o + 1]!, f[o + 2]!);
       n.rotationQuaternion!.set(f[o + 3]!, f[o + 4]!, f[o + 5]!, f[o + 6]!);

@@ -10,12 +10,16 @@ import { Color3 } from '@babylonjs/core/Maths/math.color';
 import type { SceneMeta } from '../../../contract/schemas';
 import type { LatencyStats } from './probe';
 import { type SceneGraph, buildScene } from './world-build';
-import { INSET_PERIOD_MS, RobotCamera, makeOrbitCamera, seesRobot } from './world-cameras';
+import { INSET_PERIOD_MS, RobotCamera, followRobot, makeOrbitCamera, seesRobot } from './world-cameras';
+import { type DropHandler, ObjectDrag } from './world-drag';
+import { type LabelPoint, projectLabels } from './world-labels';
 import { type Hover, Picker } from './world-pick';
 import { PoseApplier } from './world-poses';
 
 export { INSET_H, INSET_W } from './world-cameras';
 export type { Hover } from './world-pick';
+export type { LabelPoint } from './world-labels';
+export type { DropHandler } from './world-drag';
 
 export interface ViewOptions {
   shadows: boolean;
@@ -28,6 +32,12 @@ export interface WorldCallbacks {
   onContextLost(): void;
 }
 
+/** Presentation settings the view follows. */
+export interface ViewMotion {
+  /** The orbit's target follows the robot. */
+  follow: boolean;
+}
+
 const HIGHLIGHT = new Color3(1, 0.72, 0.1);
 
 /** What is built for one loaded scene; replaced whole on the next load. */
@@ -38,6 +48,7 @@ interface Loaded {
   robotCam: RobotCamera;
   poses: PoseApplier;
   picker: Picker;
+  drag: ObjectDrag;
 }
 
 export class World {
@@ -46,6 +57,10 @@ export class World {
   private insetCanvas: HTMLCanvasElement | null = null;
   private insetTimer: ReturnType<typeof setInterval> | undefined;
   private highlightIds: string[] = [];
+  private follow = false;
+  /** Live pose frames are drawn; a replay turns them off and shows its own frames. */
+  private live = true;
+  private dropHandler: DropHandler | null = null;
   readonly software: boolean;
   framesRendered = 0;
   framesSinceLoad = 0;
@@ -111,17 +126,27 @@ export class World {
     this.framesSinceLoad = 0;
 
     const graph = buildScene(this.engine, meta, { software: this.software, shadows: this.opts.shadows });
-    const camera = makeOrbitCamera(graph, meta);
+    const camera = makeOrbitCamera(graph, meta, this.aspect());
     const robotCam = new RobotCamera(graph, meta);
     robotCam.setCanvas(this.insetCanvas);
-    const poses = new PoseApplier(graph, meta);
+    const movable = new Set(meta.objects.filter((o) => !o.fixed).map((o) => o.id));
+    const drag = new ObjectDrag(
+      graph,
+      () => cur.camera,
+      movable,
+      () => (this.live ? this.dropHandler : null),
+    );
+    const poses = new PoseApplier(graph, meta, (n) => drag.held.has(n.name));
     const picker = new Picker(graph, (h) => this.cb.onHover(h));
-    const cur: Loaded = { meta, graph, camera, robotCam, poses, picker };
+    const cur: Loaded = { meta, graph, camera, robotCam, poses, picker, drag };
     this.cur = cur;
     this.applyCameras();
 
     const scene = graph.scene;
-    scene.onBeforeRenderObservable.add(() => poses.applyPending());
+    scene.onBeforeRenderObservable.add(() => {
+      poses.applyPending();
+      if (this.follow) followRobot(cur.camera, graph, meta);
+    });
     scene.onAfterRenderObservable.add(() => {
       this.framesRendered++;
       this.framesSinceLoad++;
@@ -150,7 +175,7 @@ export class World {
     const cur = this.cur;
     if (!cur) return;
     cur.camera.dispose();
-    cur.camera = makeOrbitCamera(cur.graph, cur.meta);
+    cur.camera = makeOrbitCamera(cur.graph, cur.meta, this.aspect());
     this.applyCameras();
   }
 
@@ -168,7 +193,32 @@ export class World {
     }
   }
 
+  private aspect(): number {
+    const h = this.engine.getRenderHeight();
+    return h > 0 ? this.engine.getRenderWidth() / h : 16 / 9;
+  }
+
   // ---------------------------------------------------------------- options
+
+  setMotion(m: ViewMotion): void {
+    this.follow = m.follow;
+  }
+
+  /** Where a dragged object is dropped (null: objects cannot be dragged, e.g. while only watching). */
+  setDropHandler(h: DropHandler | null): void {
+    this.dropHandler = h;
+  }
+
+  /** The id of the object being dragged, if any. */
+  get dragging(): string | undefined {
+    return this.cur?.drag.active;
+  }
+
+  /** Labels of the named things as they appear on the canvas now. */
+  labels(): LabelPoint[] {
+    const cur = this.cur;
+    return cur ? projectLabels(this.engine, cur.camera, cur.graph, cur.meta) : [];
+  }
 
   setOptions(opts: ViewOptions): void {
     const rebuild = opts.shadows !== this.opts.shadows;
@@ -204,7 +254,13 @@ export class World {
 
   /** Keeps only the newest frame; it is applied just before the next render. */
   acceptFrame(frame: Float32Array): void {
-    this.cur?.poses.accept(frame);
+    if (this.live) this.cur?.poses.accept(frame);
+  }
+
+  /** Draws this frame now, whatever its sequence number (a replay seeking back and forth). */
+  showFrame(frame: Float32Array): void {
+    this.live = false;
+    this.cur?.poses.apply(frame);
   }
 
   // ---------------------------------------------------------------- probe
