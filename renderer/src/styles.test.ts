@@ -1,9 +1,8 @@
 // Text colours meet WCAG AA (4.5:1) on the panels they appear on: failed lines,
 // warnings, errors, muted text, primary buttons and the emergency stop.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import css from './styles.css?raw';
 
-const css = readFileSync(new URL('./styles.css', import.meta.url), 'utf8');
 const root = css.slice(css.indexOf(':root {'), css.indexOf('}', css.indexOf(':root {')));
 function cssVar(name: string): string {
   const m = new RegExp(`--${name}:\\s*(#[0-9a-fA-F]{6})`).exec(root);
@@ -18,7 +17,7 @@ function luminance(hex: string): number {
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
 
-export function contrast(a: string, b: string): number {
+function contrast(a: string, b: string): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
   return (hi + 0.05) / (lo + 0.05);
 }
