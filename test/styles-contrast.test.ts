@@ -1,8 +1,10 @@
 // Text colours meet WCAG AA (4.5:1) on the panels they appear on: failed lines,
 // warnings, errors, muted text, primary buttons and the emergency stop.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import css from './styles.css?raw';
 
+// Read as text: Vitest hands CSS imports to the renderer build, not to tests.
+const css = readFileSync(new URL('../renderer/src/styles.css', import.meta.url), 'utf8');
 const root = css.slice(css.indexOf(':root {'), css.indexOf('}', css.indexOf(':root {')));
 function cssVar(name: string): string {
   const m = new RegExp(`--${name}:\\s*(#[0-9a-fA-F]{6})`).exec(root);
