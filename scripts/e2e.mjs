@@ -14,6 +14,7 @@ import { accessFlows } from '../test/e2e/access.mjs';
 import { agentFlows } from '../test/e2e/agent.mjs';
 import { consoleFlows } from '../test/e2e/console.mjs';
 import { desktopFlows } from '../test/e2e/desktop.mjs';
+import { hardeningFlows } from '../test/e2e/hardening.mjs';
 import { sceneFlows } from '../test/e2e/scenes.mjs';
 
 const only = (process.env.E2E_ONLY ?? '').split(',').filter(Boolean);
@@ -54,6 +55,7 @@ async function flows(tag) {
 
 await accessFlows({ browser, url });
 await flows('');
+if (wants('hardening')) await hardeningFlows({ url });
 await browser.close();
 await server.stop();
 

@@ -152,7 +152,8 @@ Usage:
       --classroom prints two links: the groups' (a session per tab, no view of the
       others) and the teacher's (also a read-only overview of every group's
       scene, run and exercise score). --exercises DIR adds a teacher's exercise
-      cards (*.json) to the built-in ones.
+      cards (*.json) to the built-in ones. SKILLBRIDGE_WEB_TOKEN (16+ characters)
+      fixes the groups' token, so links stay valid across a restart.
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

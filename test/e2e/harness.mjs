@@ -87,10 +87,12 @@ export function buildRenderer() {
 }
 
 /** Starts `skillbridge serve --port 0 [args]` and resolves with the URLs it prints (the first is the tab's). */
-export function startServer(args = []) {
-  const child = spawn(process.execPath, ['bin/skillbridge.js', 'serve', '--port', '0', ...args], {
+export function startServer(args = [], env = {}) {
+  const port = args.includes('--port') ? [] : ['--port', '0'];
+  const child = spawn(process.execPath, ['bin/skillbridge.js', 'serve', ...port, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -222,4 +224,63 @@ export const lastEnd = (page = state.page) => page.locator('.turn').last().locat
 
 export function shot(name) {
   return path.join(out, name);
+}
+
+/**
+ * A raw client of the API socket (Node's `ws`): one call at a time, for what a
+ * page cannot do through the UI (invalid UTF-8, a frame over the limit).
+ */
+export async function rawSocket(pageUrl, { session } = {}) {
+  const WebSocket = require('ws');
+  const u = new URL(pageUrl);
+  const ws = new WebSocket(`ws://${u.host}/api?token=${u.searchParams.get('token')}${session ? `&session=${session}` : ''}`);
+  const replies = new Map();
+  const events = [];
+  let info;
+  let closed;
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return;
+    const m = JSON.parse(String(data));
+    if (m.t === 'reply') replies.get(m.id)?.(m);
+    else if (m.t === 'event') events.push(m.event);
+    else if (m.t === 'session') info = m;
+  });
+  ws.on('error', () => undefined);
+  const closedP = new Promise((resolve) => ws.on('close', (code, reason) => resolve((closed = { code, reason: String(reason) }))));
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('unexpected-response', (_q, res) => reject(new Error(`socket refused: ${res.statusCode}`)));
+  });
+  for (let i = 0; i < 100 && !info; i++) await new Promise((r) => setTimeout(r, 20));
+  let id = 0;
+  return {
+    ws,
+    events,
+    get info() {
+      return info;
+    },
+    get closed() {
+      return closed;
+    },
+    closedP,
+    call(method, request = {}) {
+      const my = ++id;
+      return new Promise((resolve) => {
+        replies.set(my, resolve);
+        ws.send(JSON.stringify({ t: 'call', id: my, method, request }));
+      });
+    },
+    close: () => ws.close(),
+  };
+}
+
+/** Waits until `cond()` is true (polled), or fails with `what`. */
+export async function until(cond, what, ms = 15_000) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await cond();
+    if (v) return v;
+    if (Date.now() - t0 > ms) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -69,6 +69,11 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
     s.loadScene({ id: scene }).catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));
     return s;
   };
+  // A fixed token (from the environment, never the command line where others can read it) keeps the
+  // links a class was given valid across a restart; pages reconnect by themselves.
+  const fixedToken = process.env['SKILLBRIDGE_WEB_TOKEN'];
+  if (fixedToken !== undefined && !/^[\w-]{16,128}$/.test(fixedToken))
+    throw new UsageError('SKILLBRIDGE_WEB_TOKEN must be 16-128 letters, digits, - or _ (or unset for a random token)');
   let warm: Promise<HostedSession> | undefined = open();
   const openSession = (): Promise<HostedSession> => {
     const w = warm;
@@ -78,6 +83,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   let server;
   try {
     server = await startWebServer({
+      ...(fixedToken ? { token: fixedToken } : {}),
       openSession,
       maxSessions,
       staticDir,
