@@ -19,6 +19,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve')).serveCommand,
   workflows: async () => (await import('./commands/workflows')).workflowsCommand,
   report: async () => (await import('./commands/report')).reportCommand,
+  export: async () => (await import('./commands/export')).exportCommand,
+  foxglove: async () => (await import('./commands/foxglove')).foxgloveCommand,
+  mcp: async () => (await import('./commands/mcp')).mcpCommand,
+  'robot-api': async () => (await import('./commands/robot-api')).robotApiCommand,
 };
 
 export async function main(argv: string[], o: Output = stdio): Promise<number> {
@@ -35,7 +39,7 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
     const load = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
     if (!load)
       throw new UsageError(
-        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, report, bench, serve. Run "skillbridge help".`,
+        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, report, bench, serve, mcp, foxglove, robot-api. Run "skillbridge help".`,
       );
     return await (
       await load()

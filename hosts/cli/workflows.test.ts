@@ -41,7 +41,7 @@ describe('skillbridge workflows', () => {
     const worlds = await Promise.all(['farm', 'tabletop/workshop', 'kitchen', 'tabletop/fruits'].map((id) => openSim(id)));
     for (const w of listed) {
       expect(w.paper, w.id).toMatch(/^00[0-4]$/);
-      expect(w.section, w.id).toMatch(/^§/);
+      expect(w.section, w.id).toMatch(/^(§|App\. )/);
       expect(w.title.length, w.id).toBeGreaterThan(10);
       let stages: string[] | undefined;
       for (const { robot } of worlds) {

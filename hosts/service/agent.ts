@@ -12,11 +12,14 @@ import { probeSpec } from '../../agents/models/probe';
 import { type CreateModelOptions, type ScriptFiles, type SecretLookup, createModel } from '../../agents/models/spec';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
+import type { SafetyOptions } from '../../agents/runtime/safety';
 import type { FlowEvent } from '../../agents/runtime/events';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
 import type { AskUser, Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
 import { MemorySink, type TraceLine, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
 import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
+import { detectOllama, probeModelSpec } from './model-checks';
+import { runEventOf } from './run-events';
 
 export interface AgentHostOptions {
   /** Each run's JSONL trace goes here (`<runId>.jsonl`); none when unset. */
@@ -43,6 +46,8 @@ interface Conversation {
   key: string;
   robot: Robot;
   session: AgentSession;
+  /** Shadow mode's predictor the conversation's safety chain consults (serve --robot). */
+  predictor: SafetyOptions['predictor'];
 }
 
 interface Running {
@@ -119,72 +124,31 @@ export class AgentHost {
     return out;
   }
 
-  async probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
-    const spec = req.spec.trim();
-    try {
-      // A scripted model is built (so a bad script or name fails here, as in a run); there is nothing to probe.
-      if (/^scripted:/i.test(spec)) createModel(spec, this.modelOptions(req.script));
-      const r = await probeSpec(spec, { ...this.modelOptions(undefined), timeoutMs: 8000 });
-      return {
-        spec,
-        baseURL: r.baseURL,
-        reachable: r.reachable,
-        models: r.models.slice(0, 50),
-        nativeToolCalls: r.nativeToolCalls,
-        textToolCalls: r.textToolCalls,
-        latencyMs: r.latencyMs,
-        notes: r.notes,
-        error: r.error ? { kind: r.error.kind, message: r.error.message, fix: r.error.fix ?? null } : null,
-      };
-    } catch (e) {
-      const err =
-        e instanceof ModelError
-          ? { kind: e.kind, message: e.message, fix: null }
-          : { kind: 'config', message: (e as Error).message, fix: null };
-      return {
-        spec,
-        baseURL: '',
-        reachable: false,
-        models: [],
-        nativeToolCalls: false,
-        textToolCalls: false,
-        latencyMs: 0,
-        notes: [],
-        error: err,
-      };
-    }
+  probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
+    return probeModelSpec(req, (script) => this.modelOptions(script));
   }
 
-  async detect(): Promise<Response<'detectModels'>> {
-    const baseURL = this.opts.ollamaURL ?? 'http://127.0.0.1:11434/v1';
-    try {
-      const res = await fetch(`${baseURL}/models`, { signal: AbortSignal.timeout(800) });
-      if (!res.ok) return { ollama: { baseURL, reachable: false, models: [] } };
-      const body = (await res.json()) as { data?: Array<{ id?: unknown }> };
-      const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
-      return { ollama: { baseURL, reachable: true, models: models.slice(0, 100) } };
-    } catch {
-      return { ollama: { baseURL, reachable: false, models: [] } };
-    }
+  detect(): Promise<Response<'detectModels'>> {
+    return detectOllama(this.opts.ollamaURL);
   }
 
   /** Starts a turn and returns at once; events follow. */
-  async run(robot: Robot, req: Request<'run'>): Promise<Response<'run'>> {
+  async run(robot: Robot, req: Request<'run'>, safety?: SafetyOptions): Promise<Response<'run'>> {
     if (this.running || this.starting) throw new AppApiError('busy', 'a run is already going: stop it or wait for it to finish');
     this.starting = true;
     try {
-      return await this.start(robot, req);
+      return await this.start(robot, req, safety);
     } finally {
       this.starting = false;
     }
   }
 
-  private async start(robot: Robot, req: Request<'run'>): Promise<Response<'run'>> {
+  private async start(robot: Robot, req: Request<'run'>, safety?: SafetyOptions): Promise<Response<'run'>> {
     const spec = req.model.trim();
     const setKey = req.toolSet ?? '';
     const key = `${req.workflow}|${spec}|${setKey}|${req.systemPrompt ?? ''}`;
     let conv = this.conversation;
-    if (!conv || conv.key !== key || conv.robot !== robot || req.fresh) {
+    if (!conv || conv.key !== key || conv.robot !== robot || conv.predictor !== safety?.predictor || req.fresh) {
       let session;
       try {
         ({ conversation: session } = await openConversation({
@@ -193,6 +157,7 @@ export class AgentHost {
           ...(req.toolSet ? { toolSet: req.toolSet } : {}),
           // Built here: the host's key policy and script sources apply to what a page names (spec.ts).
           model: createModel(spec, this.modelOptions(req.script)),
+          ...(safety ? { safety } : {}),
           // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
           ...(req.systemPrompt ? { systemPrompt: req.systemPrompt } : {}),
           ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
@@ -216,7 +181,7 @@ export class AgentHost {
         }
         throw e;
       }
-      conv = { key, robot, session };
+      conv = { key, robot, session, predictor: safety?.predictor };
       this.conversation = conv;
     }
     const session = conv.session;
@@ -224,108 +189,40 @@ export class AgentHost {
     const send = (event: RunEvent): void => this.opts.emit({ type: 'run', event });
     const callArgs = new Map<string, { args: unknown; targets: string[]; activityId: number }>();
     const onEvent = (e: FlowEvent): void => {
-      // The stage rides on every event, so the app's trace panel can nest planner, executor and critic.
-      const stage = e.stage ? { stage: e.stage } : {};
-      switch (e.type) {
-        case 'text':
-          send({ kind: 'text_delta', runId, ...stage, iteration: e.iteration, text: e.delta });
-          break;
-        case 'reasoning':
-          send({ kind: 'reasoning_delta', runId, ...stage, iteration: e.iteration, text: e.delta });
-          break;
-        case 'assistant':
-          send({
-            kind: 'assistant',
-            runId,
-            ...stage,
-            iteration: e.iteration,
-            text: e.message.content ?? null,
-            usage: e.usage ?? null,
-            ...(e.reasoning ? { reasoning: e.reasoning } : {}),
-          });
-          break;
-        case 'tool_start': {
-          this.callsInFlight++;
-          const args = parseArgs(e.arguments);
-          const targets = this.opts.targetsOf(args);
-          const activityId = ++this.agentCallIds;
-          callArgs.set(e.id, { args, targets, activityId });
-          send({
-            kind: 'tool_call',
-            runId,
-            ...stage,
-            callId: e.id,
-            iteration: e.iteration,
-            name: e.name,
-            args,
-            ...(e.parent ? { parent: e.parent } : {}),
-          });
+      const event = runEventOf(e, runId);
+      if (event) send(event);
+      // The view outlines what an agent's call acts on, as it does for the console's.
+      if (e.type === 'tool_start' && event?.kind === 'tool_call') {
+        this.callsInFlight++;
+        const targets = this.opts.targetsOf(event.args);
+        const activityId = ++this.agentCallIds;
+        callArgs.set(e.id, { args: event.args, targets, activityId });
+        this.opts.emit({
+          type: 'tool_activity',
+          phase: 'start',
+          callId: activityId,
+          tool: e.name,
+          args: event.args,
+          targets,
+          ok: null,
+          source: 'agent',
+        });
+      } else if (e.type === 'tool_end') {
+        const c = callArgs.get(e.id);
+        if (c)
           this.opts.emit({
             type: 'tool_activity',
-            phase: 'start',
-            callId: activityId,
+            phase: 'end',
+            callId: c.activityId,
             tool: e.name,
-            args,
-            targets,
-            ok: null,
+            args: c.args,
+            targets: c.targets,
+            ok: e.ok,
             source: 'agent',
           });
-          break;
-        }
-        case 'tool_end': {
-          send({
-            kind: 'tool_result',
-            runId,
-            ...stage,
-            callId: e.id,
-            name: e.name,
-            ok: e.ok,
-            status: e.status,
-            content: e.content,
-            durationMs: Math.round(e.durationMs),
-          });
-          const c = callArgs.get(e.id);
-          if (c)
-            this.opts.emit({
-              type: 'tool_activity',
-              phase: 'end',
-              callId: c.activityId,
-              tool: e.name,
-              args: c.args,
-              targets: c.targets,
-              ok: e.ok,
-              source: 'agent',
-            });
-          this.opts.afterTool();
-          this.callsInFlight = Math.max(0, this.callsInFlight - 1);
-          if (this.stopAfterCall !== undefined && this.callsInFlight === 0) this.stop(this.stopAfterCall);
-          break;
-        }
-        case 'approval':
-          send({ kind: 'approval', runId, callId: e.id, tool: e.name, decision: e.decision, ...(e.note ? { note: e.note } : {}) });
-          break;
-        case 'warning':
-          send({ kind: 'warning', runId, ...stage, code: e.code, message: e.message, ...(e.toolCallId ? { callId: e.toolCallId } : {}) });
-          break;
-        case 'answer':
-          send({ kind: 'answer', runId, id: `${runId}/${e.id}`, answer: e.answer, by: e.by });
-          break;
-        case 'note':
-          send({ kind: 'note', runId, ...stage, text: e.text, ...(e.data !== undefined ? { data: e.data } : {}) });
-          break;
-        case 'code_run': {
-          const { type: _t, stage: _s, toolCallId, ...run } = e;
-          send({ kind: 'code_run', runId, ...stage, ...run, ...(toolCallId ? { callId: toolCallId } : {}) });
-          break;
-        }
-        case 'stop':
-          send({ kind: 'stop', runId, ...stage, message: e.cause.message });
-          break;
-        case 'error':
-          send({ kind: 'error', runId, ...stage, message: e.message });
-          break;
-        default:
-          break;
+        this.opts.afterTool();
+        this.callsInFlight = Math.max(0, this.callsInFlight - 1);
+        if (this.stopAfterCall !== undefined && this.callsInFlight === 0) this.stop(this.stopAfterCall);
       }
     };
     const done = session.send(req.message, { onEvent, approval: this.gate(req.approval ?? 'auto', () => runId) });
@@ -523,14 +420,6 @@ function endReason(r: TurnResult['reason']): RunEndReason {
   if (r === 'stopped') return 'stopped';
   if (r === 'model_error') return 'error';
   return 'limit';
-}
-
-function parseArgs(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }
 
 function toJsonl(lines: readonly TraceLine[]): string {

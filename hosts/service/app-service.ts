@@ -29,6 +29,8 @@ import { PoseStream } from './pose-stream';
 import { RunArchive } from './run-archive';
 import { SINGLE_HOST, envKeyPolicy, ownSessionList } from './single-host';
 import { buildSceneMeta } from './scene-meta';
+import { type AnyOpenedRobot, type RobotForm, openRobot } from '../../robot/sources';
+import { Shadow } from '../../robot/shadow/shadow';
 import { ToolConsole } from './tool-console';
 
 export interface AppServiceOptions {
@@ -54,7 +56,15 @@ export interface AppServiceOptions {
   /** A teacher's folder of exercise cards (serve --exercises DIR), besides the built-in ones. */
   exercisesDir?: string;
   log?: (line: string) => void;
+  /**
+   * A real robot (serve --robot): agent runs act on it through the safety chain,
+   * and the loaded scene is its shadow — synchronised from it, each action played
+   * there first (so the view shows the prediction), divergences in the run view.
+   */
+  robot?: RealRobotForm;
 }
+
+export type RealRobotForm = Extract<RobotForm, { kind: 'http' | 'rosbridge' }>;
 
 /** Tool calls remembered per scene for exercise checks (console and agent). */
 const MAX_CALLS = 500;
@@ -79,6 +89,9 @@ export class AppService implements AppApi {
   private loading: Promise<SceneMeta> | undefined;
   private readonly allowFiles: boolean;
   private readonly agent: AgentHost;
+  private readonly robotForm: RealRobotForm | undefined;
+  private real: Promise<AnyOpenedRobot> | undefined;
+  private shadowOf: { loaded: Loaded; shadow: Shadow } | undefined;
   private readonly createdAt = new Date().toISOString();
   private readonly archive: RunArchive;
   private readonly exercises: ExerciseBook;
@@ -93,6 +106,7 @@ export class AppService implements AppApi {
     this.exercises = new ExerciseBook(opts.exercisesDir ? loadCardFolder(opts.exercisesDir, opts.log) : []);
     this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), (f) => this.archive.onFrame(f));
     this.allowFiles = opts.allowFiles ?? false;
+    this.robotForm = opts.robot;
     this.agent = new AgentHost({
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
@@ -216,6 +230,9 @@ export class AppService implements AppApi {
 
   async dispose(): Promise<void> {
     await this.unload();
+    const real = this.real;
+    this.real = undefined;
+    await real?.then((r) => r.close()).catch(() => undefined);
     this.poses.dispose();
     this.eventListeners.clear();
   }
@@ -353,7 +370,21 @@ export class AppService implements AppApi {
   // ---------------------------------------------------------------- agent runs
 
   async run(req: Request<'run'>): Promise<Response<'run'>> {
-    return this.agent.run(this.require().robot, req);
+    const cur = this.require();
+    if (!this.robotForm) return this.agent.run(cur.robot, req);
+    // The real robot opens on the first run (and again after a failed open).
+    this.real ??= openRobot({ ...this.robotForm, shadow: undefined });
+    let real: AnyOpenedRobot;
+    try {
+      real = await this.real;
+    } catch (e) {
+      this.real = undefined;
+      throw new AppApiError('invalid_request', `the robot did not open: ${(e as Error).message}`);
+    }
+    // This scene's world is the shadow: no separate simulator, and the view shows each prediction.
+    if (this.shadowOf?.loaded !== cur)
+      this.shadowOf = { loaded: cur, shadow: new Shadow(real.robot, { robot: cur.robot, control: cur.control }) };
+    return this.agent.run(real.robot, req, { predictor: this.shadowOf.shadow });
   }
 
   async stop(_req?: Request<'stop'>): Promise<Response<'stop'>> {

@@ -75,6 +75,7 @@ class WorkerSessionImpl {
       ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
       ...(this.opts.secrets ? { secrets: true } : {}),
       ...(this.opts.ollamaURL ? { ollamaURL: this.opts.ollamaURL } : {}),
+      ...(this.opts.robot ? { robot: this.opts.robot } : {}),
       ...(this.opts.allowKeyFor ? { allowKeyFor: this.opts.allowKeyFor } : {}),
       ...(this.opts.confirmKey ? { confirmKeys: true } : {}),
       ...(this.opts.scriptFiles ? { scriptFiles: this.opts.scriptFiles } : {}),

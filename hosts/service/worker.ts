@@ -29,6 +29,7 @@ const session = new AppService({
   ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
   ...(opts.secrets ? { secrets } : {}),
   ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
+  ...(opts.robot ? { robot: opts.robot } : {}),
   ...(opts.allowKeyFor ? { allowKeyFor: opts.allowKeyFor } : {}),
   ...(opts.confirmKeys ? { confirmKey } : {}),
   ...(opts.scriptFiles ? { scriptFiles: opts.scriptFiles } : {}),

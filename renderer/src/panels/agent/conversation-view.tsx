@@ -67,6 +67,12 @@ function ConversationEntry({
           → {e.name}({short(e.args, 120)}) {e.result ? (e.result.ok ? '✓' : `✗ ${e.result.status}`) : '…'}
         </div>
       );
+    case 'divergence':
+      return (
+        <div className="msg warning divergence">
+          ≠ shadow: {e.subject} — predicted {e.predicted}; the robot reports {e.actual}
+        </div>
+      );
     case 'warning':
       return (
         <div className="msg warning">
