@@ -14,7 +14,12 @@ import { accessFlows } from '../test/e2e/access.mjs';
 import { agentFlows } from '../test/e2e/agent.mjs';
 import { consoleFlows } from '../test/e2e/console.mjs';
 import { desktopFlows } from '../test/e2e/desktop.mjs';
+import { classroomFlows } from '../test/e2e/classroom.mjs';
+import { defectFlows } from '../test/e2e/defects.mjs';
 import { hardeningFlows } from '../test/e2e/hardening.mjs';
+import { layoutFlows } from '../test/e2e/layout.mjs';
+import { runFlows } from '../test/e2e/runs.mjs';
+import { teacherFlows } from '../test/e2e/teacher.mjs';
 import { sceneFlows } from '../test/e2e/scenes.mjs';
 
 const only = (process.env.E2E_ONLY ?? '').split(',').filter(Boolean);
@@ -55,7 +60,13 @@ async function flows(tag) {
 
 await accessFlows({ browser, url });
 await flows('');
+// Issue 15: web mode cannot be broken (1), the defects found (2), the teacher's controls (3).
 if (wants('hardening')) await hardeningFlows({ url });
+if (wants('defects')) await defectFlows();
+if (wants('teacher')) await teacherFlows();
+if (wants('runs')) await runFlows();
+if (wants('layout')) await layoutFlows({ browser, url });
+if (wants('classroom')) await classroomFlows({ browser });
 await browser.close();
 await server.stop();
 

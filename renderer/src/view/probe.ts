@@ -29,6 +29,8 @@ export interface ViewProbe {
   bodyPosition(id: string): [number, number, number] | null;
   /** Where a body appears on the canvas (CSS pixels), to point at it. */
   screenPoint(id: string): [number, number] | null;
+  /** The canvas rectangle (left, top, right, bottom; CSS pixels) a body's meshes cover, unclipped. */
+  screenBox(id: string): [number, number, number, number] | null;
   /** Whether the robot can be seen from the orbit camera (nothing in the line of sight). */
   robotInView(): boolean;
   /** Highlighted ids (objects named in the running tool call). */

@@ -101,6 +101,7 @@ export function SceneView({
       resetStats: () => world.resetStats(),
       bodyPosition: (id) => world.bodyPosition(id),
       screenPoint: (id) => world.screenPoint(id),
+      screenBox: (id) => world.screenBox(id),
       robotInView: () => world.robotInView(),
       highlighted: () => world.highlighted(),
       labels: () => world.labels(),

@@ -61,6 +61,26 @@ export class Picker {
     return [p.x * k, p.y * k];
   }
 
+  /** The canvas rectangle (CSS pixels: left, top, right, bottom) that a body's meshes cover, unclipped. */
+  screenBox(engine: Engine, camera: Camera | undefined, id: string): [number, number, number, number] | null {
+    const n = this.graph.nodes.get(id);
+    if (!n || !camera) return null;
+    const { min, max } = n.getHierarchyBoundingVectors(true);
+    const vp = camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight());
+    const m = this.graph.scene.getTransformMatrix();
+    const k = engine.getHardwareScalingLevel();
+    const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < 8; i++) {
+      const c = new Vector3(i & 1 ? max.x : min.x, i & 2 ? max.y : min.y, i & 4 ? max.z : min.z);
+      const p = Vector3.Project(c, Matrix.Identity(), m, vp);
+      box[0] = Math.min(box[0], p.x * k);
+      box[1] = Math.min(box[1], p.y * k);
+      box[2] = Math.max(box[2], p.x * k);
+      box[3] = Math.max(box[3], p.y * k);
+    }
+    return box;
+  }
+
   bodyPosition(id: string): [number, number, number] | null {
     const n = this.graph.nodes.get(id);
     if (!n) return null;

@@ -297,6 +297,11 @@ export class World {
     return this.cur?.picker.screenPoint(this.engine, this.cur.camera, id) ?? null;
   }
 
+  /** The canvas rectangle a body covers (left, top, right, bottom in CSS pixels): how large the default view shows it. */
+  screenBox(id: string): [number, number, number, number] | null {
+    return this.cur?.picker.screenBox(this.engine, this.cur.camera, id) ?? null;
+  }
+
   bodyPosition(id: string): [number, number, number] | null {
     return this.cur?.picker.bodyPosition(id) ?? null;
   }
