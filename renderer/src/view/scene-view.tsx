@@ -5,6 +5,7 @@ import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import type { AppApi } from '../../../contract/api';
 import type { SceneMeta } from '../../../contract/schemas';
 import { type DropHandler, type Hover, INSET_H, INSET_W, type LabelPoint, type ViewOptions, World, webglSupport } from './world';
+import { labelSize } from './world-labels';
 
 export interface SceneViewProps {
   api: AppApi;
@@ -153,7 +154,9 @@ export function SceneView({
       setPoints([]);
       return;
     }
-    const t = setInterval(() => setPoints(worldRef.current?.labels() ?? []), LABEL_PERIOD_MS);
+    // Labels are decluttered at the size they are drawn (the text scale of presentation mode).
+    const size = () => labelSize(parseFloat(getComputedStyle(canvasRef.current ?? document.body).fontSize) * 0.92);
+    const t = setInterval(() => setPoints(worldRef.current?.labels(size()) ?? []), LABEL_PERIOD_MS);
     return () => clearInterval(t);
   }, [labels, meta]);
 

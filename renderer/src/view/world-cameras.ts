@@ -32,11 +32,15 @@ function turnedSize(size: V, q: Q): V {
   return out;
 }
 
+/** Objects that only mark a scene's edge. */
+const BOUNDARY = /^(fence|wall|stake)_/;
+
 /** Axis-aligned extent of what the default view should show. */
 export function workspaceBounds(meta: SceneMeta): { min: V; max: V } {
   // Frame the objects (by their extents: a table counts by its top), the robot, the people and the named places.
   const boxes: Array<[V, V]> = [
-    ...meta.objects.map((o): [V, V] => [o.body.position, turnedSize(o.size, o.body.rotation)]),
+    // Fences and walls bound a field; what matters is inside them (framing them too shrinks a field's rover to a speck).
+    ...meta.objects.filter((o) => !BOUNDARY.test(o.id)).map((o): [V, V] => [o.body.position, turnedSize(o.size, o.body.rotation)]),
     ...meta.robot.bodies.map((b): [V, V] => [b.position, [0.3, 0.3, 0.3]]),
     ...meta.people.map((p): [V, V] => [p.body.position, [0.4, p.height, 0.4]]),
   ];
@@ -159,7 +163,7 @@ export function followRobot(cam: ArcRotateCamera, graph: SceneGraph, meta: Scene
 }
 
 /** The farthest a follow camera stays from the robot, metres. */
-const FOLLOW_RADIUS_M = 7;
+const FOLLOW_RADIUS_M = 5;
 
 /** A straight line from `eye` reaches the robot's first body before anything else. */
 export function seesRobot(graph: SceneGraph, eye: Vector3, meta: SceneMeta): boolean {

@@ -16,6 +16,19 @@ export interface LabelPoint {
   kind: 'object' | 'robot' | 'person' | 'place';
 }
 
+/** How large a label is drawn (its text grows with presentation mode's scale). */
+export interface LabelSize {
+  /** Average width of a character, in CSS pixels. */
+  charPx: number;
+  /** A label's height with its padding, in CSS pixels. */
+  heightPx: number;
+}
+
+/** Label size for a font size in CSS pixels: generous, since a wide character or a line gap costs an overlap. */
+export function labelSize(fontPx: number): LabelSize {
+  return { charPx: fontPx * 0.62, heightPx: fontPx * 1.45 + 4 };
+}
+
 /** Things that would only clutter: fences and walls repeat around a scene. */
 const BACKGROUND = /^(fence|wall|stake)_/;
 
@@ -42,7 +55,13 @@ export function labelTargets(meta: SceneMeta): Array<Omit<LabelPoint, 'x' | 'y'>
 }
 
 /** Where each target appears now; those behind the camera or off the canvas are left out. */
-export function projectLabels(engine: Engine, camera: Camera, graph: SceneGraph, meta: SceneMeta): LabelPoint[] {
+export function projectLabels(
+  engine: Engine,
+  camera: Camera,
+  graph: SceneGraph,
+  meta: SceneMeta,
+  size: LabelSize = { charPx: 7.5, heightPx: 20 },
+): LabelPoint[] {
   const w = engine.getRenderWidth();
   const h = engine.getRenderHeight();
   const k = engine.getHardwareScalingLevel();
@@ -57,7 +76,7 @@ export function projectLabels(engine: Engine, camera: Camera, graph: SceneGraph,
     if (p.z < 0 || p.z > 1 || p.x < 0 || p.y < 0 || p.x > w || p.y > h) continue;
     out.push({ id: t.id, label: t.label, kind: t.kind, x: p.x * k, y: p.y * k });
   }
-  return declutter(out);
+  return declutter(out, size.charPx, size.heightPx);
 }
 
 /**

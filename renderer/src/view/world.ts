@@ -12,7 +12,7 @@ import type { LatencyStats } from './probe';
 import { type SceneGraph, buildScene } from './world-build';
 import { INSET_PERIOD_MS, RobotCamera, followRobot, makeOrbitCamera, seesRobot } from './world-cameras';
 import { type DropHandler, ObjectDrag } from './world-drag';
-import { type LabelPoint, projectLabels } from './world-labels';
+import { type LabelPoint, type LabelSize, projectLabels } from './world-labels';
 import { type Hover, Picker } from './world-pick';
 import { PoseApplier } from './world-poses';
 
@@ -215,9 +215,9 @@ export class World {
   }
 
   /** Labels of the named things as they appear on the canvas now. */
-  labels(): LabelPoint[] {
+  labels(size?: LabelSize): LabelPoint[] {
     const cur = this.cur;
-    return cur ? projectLabels(this.engine, cur.camera, cur.graph, cur.meta) : [];
+    return cur ? projectLabels(this.engine, cur.camera, cur.graph, cur.meta, size) : [];
   }
 
   setOptions(opts: ViewOptions): void {
