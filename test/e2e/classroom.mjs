@@ -67,6 +67,25 @@ export async function classroomFlows({ browser }) {
       await waitScene('tabletop/boxes', b);
     });
 
+    await test('a task card written as JSON is added from the browser; a bad one is refused naming the field', async () => {
+      const good = path.join(dir, 'upload.json');
+      writeFileSync(
+        good,
+        JSON.stringify({ ...TEACHER_CARD, id: 'uploaded-plum', title: 'Plum in the bowl', goal: { fact: 'in(plum_1, bowl_1)' } }),
+      );
+      await a.selectOption('select[aria-label="Scene"]', 'tabletop/fruits');
+      await waitScene('tabletop/fruits', a);
+      await openTab('Tasks', a);
+      await a.setInputFiles('input[aria-label="Add a task card"]', good);
+      await a.getByRole('button', { name: /Plum in the bowl/ }).waitFor({ timeout: 5_000 });
+      const bad = path.join(dir, 'bad.json');
+      writeFileSync(bad, JSON.stringify({ id: 'x', scene: 'tabletop/fruits', task: 'no title', goal: { fact: 'holding(x)' } }));
+      await a.setInputFiles('input[aria-label="Add a task card"]', bad);
+      const alert = a.locator('section.exercises [role="alert"]');
+      await alert.waitFor({ timeout: 5_000 });
+      assert(/title/.test(await alert.innerText()), `the refusal says: ${await alert.innerText()}`);
+    });
+
     await test("task cards: ✗ with what is missing, then ✓ once the lemon is in the bowl; the teacher's card is listed", async () => {
       await a.selectOption('select[aria-label="Scene"]', 'tabletop/fruits');
       await waitScene('tabletop/fruits', a);
@@ -87,22 +106,6 @@ export async function classroomFlows({ browser }) {
       await callTool(a, 'place', { target: 'bowl' });
       await a.getByRole('button', { name: 'Check now' }).click();
       await until(async () => /✓ Done/.test(await verdict.innerText()), 'the card to pass', 10_000);
-    });
-
-    await test('a task card written as JSON is added from the browser; a bad one is refused naming the field', async () => {
-      const good = path.join(dir, 'upload.json');
-      writeFileSync(
-        good,
-        JSON.stringify({ ...TEACHER_CARD, id: 'uploaded-plum', title: 'Plum in the bowl', goal: { fact: 'in(plum_1, bowl_1)' } }),
-      );
-      await a.setInputFiles('input[aria-label="Add a task card"]', good);
-      await a.getByRole('button', { name: /Plum in the bowl/ }).waitFor({ timeout: 5_000 });
-      const bad = path.join(dir, 'bad.json');
-      writeFileSync(bad, JSON.stringify({ id: 'x', scene: 'tabletop/fruits', task: 'no title', goal: { fact: 'holding(x)' } }));
-      await a.setInputFiles('input[aria-label="Add a task card"]', bad);
-      const alert = a.locator('section.exercises [role="alert"]');
-      await alert.waitFor({ timeout: 5_000 });
-      assert(/title/.test(await alert.innerText()), `the refusal says: ${await alert.innerText()}`);
     });
 
     await test("classroom: a group's agent run with an uploaded script", async () => {
@@ -130,7 +133,7 @@ export async function classroomFlows({ browser }) {
       await waitScene('tabletop/boxes', teacher);
       assert(await teacher.locator('select[aria-label="Scene"]').isDisabled(), 'the scene can be changed while watching');
       assert(await teacher.getByRole('button', { name: 'Emergency stop (Esc)' }).isDisabled(), "the teacher can press a group's e-stop");
-      await teacher.getByRole('button', { name: 'back to my session' }).click();
+      await teacher.getByRole('button', { name: 'back to my session', exact: true }).click();
       await teacher.getByText(/Watching group/).waitFor({ state: 'detached', timeout: 10_000 });
     });
   } finally {

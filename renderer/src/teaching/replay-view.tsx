@@ -207,7 +207,8 @@ export function ReplayView({
           type="range"
           aria-label="Seek"
           min={0}
-          max={Math.round(duration)}
+          // A multiple of the step: a slider snaps to steps, and the last lines of a run lie within its last milliseconds.
+          max={Math.ceil(duration / 10) * 10}
           step={10}
           value={Math.round(t)}
           onChange={(e) => {
