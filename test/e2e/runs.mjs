@@ -87,6 +87,8 @@ export async function runFlows() {
     const lines = page.locator('[data-testid="replay-trace"] [data-testid="replay-event"]');
     const marked = () => lines.evaluateAll((ls) => ls.findIndex((l) => l.getAttribute('aria-current') === 'step'));
     assert((await marked()) === (await lines.count()) - 1, `at the end the marker is on line ${await marked()} of ${await lines.count()}`);
+    const said = (await lines.allInnerTexts()).filter((l) => /I picked up the lemon/.test(l)).length;
+    assert(said === 1, `the replay's trace says the answer ${said} times`);
     await seek.fill('0');
     await until(async () => (await replay(page)).t <= 20, 'the seek to the start');
     const at0 = await marked();

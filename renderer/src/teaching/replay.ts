@@ -68,10 +68,15 @@ export function loadReplay(r: RunReplay): ReplayRun {
   );
   const start = candidates.length ? Math.min(...candidates) : 0;
   const end = Math.max(start, times.at(-1) ?? start, stamped.at(-1)?.t ?? start);
-  const events = stamped.flatMap(({ x, t }) => {
+  const events: TimelineEvent[] = [];
+  for (const { x, t } of stamped) {
     const e = eventOf(x, t - start);
-    return e ? [e] : [];
-  });
+    if (!e) continue;
+    // The final answer is also the model's last message: say it once.
+    const prev = events.at(-1);
+    if (e.kind === 'final' && prev?.kind === 'say' && prev.label === e.label) events.pop();
+    events.push(e);
+  }
   return { run: r.run, meta: r.poses?.meta ?? null, frames, times, start, duration: Math.max(1, end - start), events };
 }
 
