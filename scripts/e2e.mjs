@@ -9,7 +9,20 @@
 // test/support/find-browser.mjs); SKILLBRIDGE_E2E_ALLOW_SKIP=1 counts a missing
 // browser as skipped instead of failed; SKIP_BUILD=1 reuses renderer/dist;
 // E2E_ONLY=area,area runs some areas only (access is always run).
-import { browserPath, buildRenderer, fail, GL_ARGS, log, skip, startServer, summary, usePage } from '../test/e2e/harness.mjs';
+import {
+  assert,
+  browserPath,
+  buildRenderer,
+  fail,
+  GL_ARGS,
+  log,
+  skip,
+  startServer,
+  state,
+  summary,
+  test,
+  usePage,
+} from '../test/e2e/harness.mjs';
 import { accessFlows } from '../test/e2e/access.mjs';
 import { agentFlows } from '../test/e2e/agent.mjs';
 import { consoleFlows } from '../test/e2e/console.mjs';
@@ -67,6 +80,11 @@ if (wants('teacher')) await teacherFlows();
 if (wants('runs')) await runFlows();
 if (wants('layout')) await layoutFlows({ browser, url });
 if (wants('classroom')) await classroomFlows({ browser });
+if (['hardening', 'defects', 'teacher', 'runs'].some(wants))
+  await test('no console errors and no lost WebGL context through the issue-15 flows', async () => {
+    assert(!(await state.page.evaluate(() => window.__skillbridge.contextLost)), 'WebGL context lost');
+    assert(state.consoleErrors.length === 0, `console errors:\n    ${state.consoleErrors.slice(0, 5).join('\n    ')}`);
+  });
 await browser.close();
 await server.stop();
 

@@ -41,7 +41,7 @@ export async function agentFlows(tag) {
     await resetScene();
     const row = await startAgentRun('estop', 'lemon');
     await page.getByRole('tab', { name: 'World' }).click();
-    await page.getByRole('button', { name: 'EMERGENCY STOP' }).click();
+    await page.getByRole('button', { name: 'EMERGENCY STOP', exact: true }).click();
     await page.getByRole('tab', { name: 'Agent' }).click();
     try {
       await page.waitForFunction(

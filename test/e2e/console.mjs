@@ -49,8 +49,8 @@ export async function consoleFlows(tag) {
 
   await test(`${tag}the emergency stop reaches the robot and blocks motion`, async () => {
     await page.getByRole('tab', { name: 'World' }).click();
-    await page.getByRole('button', { name: 'EMERGENCY STOP' }).click();
-    await page.getByText('PRESSED').waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'EMERGENCY STOP', exact: true }).click();
+    await page.locator('.estop-head.pressed').waitFor({ timeout: 10_000 });
     await page.getByRole('option', { name: 'move_to_home_pos', exact: true }).click();
     await page.getByRole('button', { name: 'Call move_to_home_pos' }).click();
     await page.waitForFunction(
