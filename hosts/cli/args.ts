@@ -61,8 +61,16 @@ export function parse(argv: string[]): Parsed {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
+    // Node's messages may run over several lines; a user gets one.
     const msg = (e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, '');
-    throw new UsageError(`${msg}. Run "skillbridge help" for the options.`);
+    const ambiguous = /^Option '(--?[\w-]+)[^']*' argument is ambiguous/.exec(msg);
+    const unknown = /^Unknown option '([^']+)'/.exec(msg);
+    const line = ambiguous
+      ? `${ambiguous[1]} got a value that starts with "-"; write ${ambiguous[1]}=VALUE if that is meant`
+      : unknown
+        ? `unknown option ${unknown[1]}`
+        : msg.split('\n')[0]!.replace(/\.$/, '');
+    throw new UsageError(`${line}. Run "skillbridge help" for the options.`);
   }
   const [command = 'help', ...positionals] = parsed.positionals;
   return { command, positionals, flags: parsed.values as Parsed['flags'] };

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
-import { probeSpec } from '../../agents/models/probe';
 import { type CreateModelOptions, type ScriptFiles, type SecretLookup, createModel } from '../../agents/models/spec';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
