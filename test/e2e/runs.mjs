@@ -73,6 +73,9 @@ export async function runFlows() {
     await timeline.getByRole('button', { name: /Play the replay/ }).click();
     await until(async () => (await replay(page)).t > 500, 'the playhead to move');
     await timeline.getByRole('button', { name: /Pause the replay/ }).click();
+    // Paused once the button offers Play again (a frame already scheduled may land first).
+    await timeline.getByRole('button', { name: /Play the replay/ }).waitFor({ timeout: 5_000 });
+    await page.waitForTimeout(150);
     const held = (await replay(page)).t;
     await page.waitForTimeout(500);
     assert((await replay(page)).t === held, 'the replay ran on while paused');
