@@ -47,8 +47,7 @@ export function ClassOverview({
       <table className="class-table" data-testid="class-table">
         <thead>
           <tr>
-            <th>Group</th>
-            <th>Scene</th>
+            <th>Group · scene</th>
             <th>Last run</th>
             <th>Task</th>
             <th />
@@ -59,9 +58,10 @@ export function ClassOverview({
             <tr key={s.id} className={s.id === observing ? 'watching' : ''} data-testid="class-row">
               <td>
                 <strong>{s.label ?? s.id}</strong>
+                {/* The scene under the name: the side panel is narrow, and the last run needs the room. */}
+                <div className="muted small">{s.scene ?? 'no scene yet'}</div>
                 {s.clients === 0 && <div className="muted small">tab closed</div>}
               </td>
-              <td>{s.scene ?? '—'}</td>
               <td>
                 {s.running ? '▶ running: ' : ''}
                 {s.lastRun ? (
