@@ -17,17 +17,17 @@ const TEACHER_CARD = {
 async function callTool(page, tool, args) {
   await page.getByRole('option', { name: tool, exact: true }).click();
   for (const [k, v] of Object.entries(args)) await page.fill(`#arg-${k}`, v);
-  const before = await page
-    .locator('[data-testid="tool-result"]')
-    .innerText()
-    .catch(() => '');
+  // allInnerTexts does not wait for a result to appear (innerText would, for its whole timeout).
+  const result = () =>
+    page
+      .locator('[data-testid="tool-result"]')
+      .allInnerTexts()
+      .then((t) => t.join('\n'));
+  const before = await result();
   await page.getByRole('button', { name: `Call ${tool}` }).click();
   await until(
     async () => {
-      const t = await page
-        .locator('[data-testid="tool-result"]')
-        .innerText()
-        .catch(() => '');
+      const t = await result();
       return t && t !== before && !/running/i.test(t);
     },
     `${tool} to answer`,
