@@ -59,7 +59,7 @@ describe('dfki planner prompt (paper 003 §4)', () => {
 
   it('for a fixed arm: the objects it sees with their affordances, and no driving', async () => {
     const { text } = await sectionsFor('tabletop/fruits');
-    expect(text('affordances')).toMatch(/bowl_1 \(bowl, container\): pickable, receptacle, holds up to 4, 0\.3 kg/);
+    expect(text('affordances')).toMatch(/bowl_1 \(bowl, container\): receptacle, holds up to 4, 0\.3 kg, too heavy to lift/);
     expect(text('action_catalogue')).not.toMatch(/"navigate"/);
     expect(text('exemplars')).toMatch(/act\("pick", \["(bowl|cup|lemon)_1"\]\)/);
   });

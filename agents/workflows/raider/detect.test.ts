@@ -96,7 +96,9 @@ describe('raider/qgen-grnd verdicts', () => {
       category: 'IN',
       objects: ['mug_2'],
     });
-    expect(results(sink)[0]!.result).toMatch(/^mug_2 \(blue mug\) is 0\.\d\d m from the robot\.$/);
+    expect(results(sink)[0]!.result).toMatch(
+      /^mug_2 \(blue mug\) is 0\.\d\d m from the arm's shoulder to where the gripper would close on it; the arm can grasp it from here\.$/,
+    );
     const tools = model.requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.content);
     expect(tools[1]).toBe('(There is no tool named "Robot_Holding"; ran robot_holding.) The robot is not holding anything.');
   });
