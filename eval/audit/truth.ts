@@ -172,7 +172,8 @@ function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
           if (!local) continue;
           const p = mine.translation();
           const world = rot(mine.rotation(), local);
-          if (p.y + world.y < com.y - 0.002) out.add(owner);
+          // Below the centre of mass, or pushing up on it from anywhere (a tilted object leaning on a support).
+          if (p.y + world.y < com.y - 0.002 || m.contactImpulse(k) > 0) out.add(owner);
         }
       });
     });

@@ -89,8 +89,8 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
           // A support pushes up: something resting inside the object touches it below its
           // centre of mass too, but pushes down.
           if (up < UPWARD && !(below && up > PUSHES_UP)) continue;
-          // Nothing bears the weight from above, or level with, the centre of mass.
-          if (!below) continue;
+          // Above the centre of mass only what pushes up now bears weight (a tilted laptop on a roll).
+          if (!below && !(up >= UPWARD && m.contactImpulse(k) > 0)) continue;
           touching = true;
           push += Math.max(0, m.contactImpulse(k));
         }
