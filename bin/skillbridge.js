@@ -9,7 +9,9 @@ import { register } from 'tsx/esm/api';
 // is fast enough for one-shot commands and for the app. The physics and agent
 // benchmarks keep the optimising tier; `bench app` measures the app as `serve`
 // runs it (SKILLBRIDGE_WASM_OPTIMIZE=1 forces the optimising tier everywhere).
-const optimise = process.env.SKILLBRIDGE_WASM_OPTIMIZE || (process.argv[2] === 'bench' && process.argv[3] !== 'app');
+// An evaluation runs the physics for minutes, so it takes the optimising tier too.
+const optimise =
+  process.env.SKILLBRIDGE_WASM_OPTIMIZE || (process.argv[2] === 'bench' && process.argv[3] !== 'app') || process.argv[2] === 'eval';
 if (!optimise) v8.setFlagsFromString('--liftoff-only');
 
 register();

@@ -4,7 +4,9 @@ import { UnknownToolSetError } from '../../agents/tools/sets';
 import { ResultsError } from '../../eval/results/index';
 import { SceneDataError } from '../../scenes/validation';
 import { HELP, UsageError, parse } from './args';
+import { EvalInputError } from '../../eval/runner/runner';
 import { benchCommand } from './commands/bench';
+import { evalCommand } from './commands/eval';
 import { callCommand } from './commands/call';
 import { runCommand } from './commands/run';
 import { scenesCommand } from './commands/scenes';
@@ -42,9 +44,11 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
         return await serveCommand(p, o);
       case 'report':
         return reportCommand(p, o);
+      case 'eval':
+        return await evalCommand(p, o);
       default:
         throw new UsageError(
-          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, report, bench, serve. Run "skillbridge help".`,
+          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, eval, report, bench, serve. Run "skillbridge help".`,
         );
     }
   } catch (e) {
@@ -55,7 +59,7 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
           ? 'unknown-tool-set'
           : e instanceof SceneDataError
             ? 'scene'
-            : e instanceof ResultsError
+            : e instanceof ResultsError || e instanceof EvalInputError
               ? e.code
               : undefined;
     if (code) {
