@@ -7,6 +7,7 @@ import type { CompletionRequest } from '../../agents/models/model';
 import type { ScriptedTurn } from '../../agents/models/scripted';
 import type { FlowEvent } from '../../agents/runtime/events';
 import type { TurnResult } from '../../agents/runtime/conversation';
+import type { Workflow } from '../../agents/runtime/workflow';
 import type { Robot } from '../../robot/robot';
 import type { SimControl } from '../../robot/sim/control';
 import type { SimRobot } from '../../robot/sim/sim-robot';
@@ -26,6 +27,8 @@ export interface GenerateContext {
 /** How the case went, for scoring. */
 export interface CaseOutcome {
   events: readonly FlowEvent[];
+  /** The simulated time at which each event arrived (same index as events). */
+  times: readonly number[];
   /** The main turn (the person's instruction). */
   turn: TurnResult;
   /** The world now (ground truth for the goal predicates). */
@@ -76,6 +79,7 @@ export interface AfterTurnContext {
   /** Opens another turn in the same world (a new conversation on the same robot): RAIDER's recovery. */
   sendFresh(opts: { workflow: string; toolSet?: string; message: string; stage: string }): Promise<TurnResult>;
   events: readonly FlowEvent[];
+  times: readonly number[];
   turn: TurnResult;
   extra: Record<string, unknown>;
 }
@@ -100,9 +104,19 @@ export interface Suite<G = unknown> {
   /** The trivial answer of floor:none (RAIDER: always "none"). */
   trivialAnswer(c: CaseOf<G>): string;
   floors: readonly FloorBound[];
+  /**
+   * A case's own workflow, for suites whose cases each belong to one (RTW: TORO,
+   * MAYA, AIMM); used when the run's workflow is "per-case" (their default).
+   */
+  caseWorkflow?(c: CaseOf<G>): string;
+  /** Workflows the suite itself defines (ETP's candidate-set loop), built per case. */
+  ownWorkflows?: Record<string, (c: CaseOf<G>, robot: Robot) => Promise<Workflow>>;
   /** The row label for a workflow (RAIDER's BASIC, ALRM's TaP); null = the workflow id. */
   variant?(workflow: string): string | null;
 }
+
+/** The run's workflow when each case brings its own. */
+export const PER_CASE = 'per-case';
 
 /** Suites are generic over their gold; the runner holds them as this (methods are bivariant, so any Suite<G> fits). */
 export type AnySuite = Suite<unknown>;

@@ -15,10 +15,10 @@ import { headlineScore } from '../report/spec';
 import type { ResultInput } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { toolMs } from '../core/events';
-import type { AnySuite, CaseOutcome, MetricValue } from '../core/suite';
+import { type AnySuite, type CaseOutcome, type MetricValue, PER_CASE } from '../core/suite';
 import type { WorldPool } from '../core/world';
 import { referenceModelFactories } from '../reference/factories';
-import { simulatedAskUser, withSimulatedUser } from './simulated-user';
+import { simulatedAskUser, withSimulatedUser } from '../core/simulated-user';
 
 export interface CaseRunInput {
   suite: AnySuite;
@@ -85,6 +85,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
   const timing: CaseTiming = { totalMs: 0, restoreMs: 0, buildMs: 0, modelMs: 0, toolMs: 0, overheadMs: 0 };
   const base: ResultInput = { caseId: input.case.id, trial, status: 'error', labels: input.case.labels };
   const events: FlowEvent[] = [];
+  const times: number[] = [];
   const tracePath = path.join(input.traceDir, traceFileName(input.case.id, trial));
   const finish = (record: ResultInput): CaseResult => {
     timing.totalMs = performance.now() - t0;
@@ -104,7 +105,13 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     timing.restoreMs = restoreMs;
     hashStart = cw.control.hash();
     const robot = withSimulatedUser(simRobot, cw.control, c.answers);
-    const binding = { suite, case: input.case, workflow: input.workflow, seed: input.seed, trial };
+    const binding = {
+      suite,
+      case: input.case,
+      workflow: input.workflow === PER_CASE && suite.caseWorkflow ? suite.caseWorkflow(c) : input.workflow,
+      seed: input.seed,
+      trial,
+    };
     const factories = referenceModelFactories(() => binding);
     const model = timed(
       createModel(input.model, {
@@ -123,17 +130,21 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     const open = async (workflow: string, toolSet: string | undefined, file: string) =>
       openConversation({
         robot,
-        workflow,
+        workflow: (await suite.ownWorkflows?.[workflow]?.(c, robot)) ?? workflow,
         ...(toolSet ? { toolSet } : {}),
         model,
         limits,
         traceSinks: () => [new JsonlSink(file)],
         scene: c.world.scene,
         seed: input.seed,
-        onEvent: (e) => events.push(e),
+        onEvent: (e) => {
+          events.push(e);
+          times.push(cw.control.time());
+        },
         ...(c.answers ? { askUser: simulatedAskUser(c.answers)! } : {}),
       });
-    const opened = await open(input.workflow, c.toolSet, tracePath);
+    const workflow = input.workflow === PER_CASE && suite.caseWorkflow ? suite.caseWorkflow(c) : input.workflow;
+    const opened = await open(workflow, c.toolSet, tracePath);
     const stop = () => opened.conversation.stop('stopped: the evaluation was interrupted');
     input.signal?.addEventListener('abort', stop, { once: true });
     let turn: TurnResult;
@@ -145,6 +156,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
         await suite.afterTurn({
           case: c,
           events,
+          times,
           turn,
           extra,
           sendFresh: async (o) => {
@@ -164,7 +176,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       input.signal?.removeEventListener('abort', stop);
     }
     if (input.signal?.aborted) return finish({ ...base, status: 'stopped', tracePath, worldHashStart: hashStart });
-    const outcome: CaseOutcome = { events, turn, control: cw.control, robot, extra };
+    const outcome: CaseOutcome = { events, times, turn, control: cw.control, robot, extra };
     const scored = await suite.score(c, outcome);
     const metrics = numeric(scored.metrics);
     const score = headlineScore(suite.report, scored.metrics) ?? 0;

@@ -12,6 +12,7 @@ import { type RunSummary, summarize } from '../report/stats';
 import { DEFAULT_RESULTS_DIR } from '../report/load';
 import { PACKAGE_VERSION, type ResultInput, type RunRecord, doneKey, gitCommit, openResults } from '../results/index';
 import type { EvalCase } from '../core/case';
+import { PER_CASE } from '../core/suite';
 import { referenceModelFactories } from '../reference/factories';
 import { SUITES, findSuite } from '../suites/index';
 import { casesSourceKey, filterCases, loadCases, sampleCases } from './cases';
@@ -179,7 +180,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     const suite = findSuite(plan.suiteId);
     if (!suite) throw new EvalInputError('unknown-suite', `unknown suite "${plan.suiteId}"; suites: ${suiteIds().join(', ')}`);
     plan.workflow ||= o.workflow ?? suite.defaultWorkflow;
-    checkWorkflow(plan.workflow);
+    if ((plan.workflow !== PER_CASE || !suite.caseWorkflow) && !suite.ownWorkflows?.[plan.workflow]) checkWorkflow(plan.workflow);
     checkModel(plan.model);
     if (!Number.isInteger(plan.seed) || plan.seed < 0)
       throw new EvalInputError('bad-option', `--seed must be a whole number ≥ 0, got ${plan.seed}`);

@@ -5,7 +5,7 @@
 import type { AskUser } from '../../agents/runtime/conversation';
 import type { Outcome, Robot, Speech } from '../../robot/robot';
 import type { SimControl } from '../../robot/sim/control';
-import { type Answers, answerFor } from '../core/case';
+import { type Answers, answerFor } from './case';
 
 export const SIMULATED_PERSON = 'user';
 
