@@ -8,16 +8,13 @@ import { RobotSourceError } from '../robot/source';
 import { type RobotForm, type SimControl, openRobot } from '../robot/sources';
 import { ModelError, type Model } from './models/model';
 import { type ModelFactory, type SecretLookup, createModel, findModelFactory } from './models/spec';
-import type { ApprovalGate } from './runtime/approval';
-import { type AskUser, Conversation, type RunInfo } from './runtime/conversation';
-import type { FlowListener } from './runtime/events';
-import type { FlowLimits } from './runtime/flow';
-import type { TraceSink } from './runtime/trace';
+import { Conversation, type ConversationOptions } from './runtime/conversation';
 import type { Workflow } from './runtime/workflow';
 import { UnknownToolSetError } from './tools/sets';
 import { UnknownWorkflowError, createWorkflow } from './workflows';
 
-export interface ConversationSpec {
+/** What a conversation is opened from: the Conversation's options, with ids and specs where it takes objects. */
+export interface ConversationSpec extends Omit<ConversationOptions, 'robot' | 'workflow' | 'model' | 'openRobot' | 'id'> {
   /** An open robot (the app's world), or the connection form of a robot to open. */
   robot: Robot | RobotForm;
   /** A workflow id (see `skillbridge workflows`), or a workflow object (tests, benchmarks). */
@@ -28,17 +25,6 @@ export interface ConversationSpec {
   model: string | Model;
   env?: Readonly<Record<string, string | undefined>>;
   secrets?: SecretLookup;
-  approval?: ApprovalGate;
-  limits?: Partial<FlowLimits>;
-  traceDir?: string;
-  traceSinks?: (run: RunInfo) => TraceSink[];
-  /** Replaces the workflow's main prompt (a person edited it). */
-  systemPrompt?: string;
-  askUser?: AskUser;
-  /** For the trace header. */
-  scene?: string;
-  seed?: number;
-  onEvent?: FlowListener;
   /**
    * Kinds of model a host adds by name (evaluation's `oracle` and `floor:…`); they
    * are built after the robot opens, from what the host and the robot offer.
@@ -135,19 +121,7 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
     if (e instanceof UnknownToolSetError) throw new ConversationSpecError('toolSet', e.message);
     throw e;
   }
-  const conversation = new Conversation({
-    model: model!,
-    robot,
-    workflow,
-    ...(spec.approval ? { approval: spec.approval } : {}),
-    ...(spec.limits ? { limits: spec.limits } : {}),
-    ...(spec.traceDir ? { traceDir: spec.traceDir } : {}),
-    ...(spec.traceSinks ? { traceSinks: spec.traceSinks } : {}),
-    ...(spec.systemPrompt ? { systemPrompt: spec.systemPrompt } : {}),
-    ...(spec.askUser ? { askUser: spec.askUser } : {}),
-    ...(spec.scene ? { scene: spec.scene } : {}),
-    ...(spec.seed !== undefined ? { seed: spec.seed } : {}),
-    ...(spec.onEvent ? { onEvent: spec.onEvent } : {}),
-  });
+  const { robot: _r, workflow: _w, toolSet: _t, model: _m, env: _e, secrets: _s, modelFactories: _f, ...options } = spec;
+  const conversation = new Conversation({ ...options, model: model!, robot, workflow });
   return { conversation, robot, sim, close };
 }

@@ -12,8 +12,8 @@ export default function config(): Configuration {
     copyright: 'MIT licensed',
     directories: { output: 'dist', buildResources: 'build' },
     // The bundles carry the app's code; production dependencies (Rapier, zod, ws…) come from node_modules.
-    // tsx, esbuild and out/web (the worker bundle web mode builds) only serve runs from the TypeScript sources.
-    files: ['out/**/*', '!out/web/**', 'package.json', '!**/*.map', '!node_modules/{tsx,esbuild,@esbuild}/**'],
+    // tsx, esbuild, out/web (the worker bundle web mode builds) and out/cli (the command line's bundle) only serve the CLI and web mode.
+    files: ['out/**/*', '!out/web/**', '!out/cli/**', 'package.json', '!**/*.map', '!node_modules/{tsx,esbuild,@esbuild}/**'],
     // package.json has no "main" (the CLI is the package's face); the app's entry is the built main.
     extraMetadata: { main: 'out/main/index.js' },
     asar: true,

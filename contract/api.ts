@@ -2,10 +2,13 @@
 // is a request schema and a response schema; the same table drives the Electron
 // IPC allowlist, the web-mode WebSocket dispatcher and the renderer's clients.
 import { z } from 'zod';
+import { MAX_TRACE_IMPORT_BYTES } from './limits';
 import {
+  bytesString,
   ApprovalDecision,
   ApprovalMode,
   AppEvent,
+  BaseUrl,
   Battery,
   ExternalEvent,
   ImportedTrace,
@@ -13,6 +16,8 @@ import {
   ProbeResult,
   SceneMeta,
   SceneSummary,
+  ScriptText,
+  SessionInfo,
   Snapshot,
   ToolCallResult,
   ToolInfo,
@@ -65,6 +70,8 @@ export const METHODS = {
         fresh: z.boolean().optional(),
         /** The user's edited system prompt for this workflow (a saved preset); omitted = the workflow's own. */
         systemPrompt: z.string().min(1).max(50_000).optional(),
+        /** A scripted model's turns, uploaded (a page cannot name files on the host). */
+        script: ScriptText.optional(),
       })
       .strict(),
     response: z.object({ runId: z.string(), tracePath: z.string().nullable() }),
@@ -75,9 +82,14 @@ export const METHODS = {
     request: z.object({ id: z.string().min(1).max(100), decision: ApprovalDecision, note: z.string().max(2000).optional() }).strict(),
     response: Ack,
   },
+  /** Answers a question the running workflow asked the person (a run event `ask`). */
+  answerAsk: {
+    request: z.object({ id: z.string().min(1).max(100), answer: z.string().max(5000) }).strict(),
+    response: Ack,
+  },
   listWorkflows: { request: Empty, response: z.array(WorkflowInfo) },
   /** Checks a model server: reachable, native tool calls, text fallback; an error says how to fix it. */
-  probeModel: { request: z.object({ spec: z.string().min(1).max(500) }).strict(), response: ProbeResult },
+  probeModel: { request: z.object({ spec: z.string().min(1).max(500), script: ScriptText.optional() }).strict(), response: ProbeResult },
   /** Model servers found on this machine (Ollama on 127.0.0.1:11434). */
   detectModels: { request: Empty, response: LocalModels },
   /** The JSONL trace of a run of this session. */
@@ -86,18 +98,21 @@ export const METHODS = {
     response: z.object({ name: z.string(), text: z.string() }),
   },
   /** Validates a JSONL trace (for read-only replay). */
-  importTrace: { request: z.object({ text: z.string().min(1).max(900_000) }).strict(), response: ImportedTrace },
-  // API keys live in the desktop host only (encrypted with the OS keychain); the
-  // renderer can set or clear one and learn whether one is stored, never read it.
-  setApiKey: {
-    request: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,40}$/), key: z.string().min(1).max(500) }).strict(),
-    response: Ack,
+  importTrace: { request: z.object({ text: bytesString(MAX_TRACE_IMPORT_BYTES, 'the trace') }).strict(), response: ImportedTrace },
+  // API keys live in the desktop host only (encrypted with the OS keychain), one
+  // per model server base URL: a key is sent to the server it was stored for and
+  // no other. The renderer can set or clear one and learn whether one is stored, never read it.
+  setApiKey: { request: z.object({ baseURL: BaseUrl, key: z.string().min(1).max(500) }).strict(), response: Ack },
+  hasApiKey: { request: z.object({ baseURL: BaseUrl }).strict(), response: z.object({ stored: z.boolean() }) },
+  clearApiKey: { request: z.object({ baseURL: BaseUrl }).strict(), response: Ack },
+  // ---- sessions: a host serving several (web mode, one per tab) lists them; a
+  // client may observe another read-only (classroom mode builds on this).
+  listSessions: { request: Empty, response: z.array(SessionInfo) },
+  /** Watch another session read-only (its events and poses; calls that change it are refused); null returns to your own. */
+  observeSession: {
+    request: z.object({ id: z.string().min(1).max(64).nullable() }).strict(),
+    response: z.object({ ok: z.boolean(), message: z.string(), observing: z.string().nullable() }),
   },
-  hasApiKey: {
-    request: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,40}$/) }).strict(),
-    response: z.object({ stored: z.boolean() }),
-  },
-  clearApiKey: { request: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,40}$/) }).strict(), response: Ack },
 } as const;
 
 export type Methods = typeof METHODS;
@@ -130,6 +145,8 @@ export const ErrorCode = z.enum([
   'unknown_scene',
   'unsupported',
   'busy',
+  /** The call is not allowed here (e.g. a change to a session observed read-only). */
+  'forbidden',
   'internal',
   'transport',
 ]);

@@ -1,5 +1,6 @@
 // The contract's public surface: import from here.
 export * from './api';
 export * from './frames';
+export * from './limits';
 export * from './schemas';
 export * from './wire';

@@ -2,6 +2,7 @@
 // the renderer. Every request, response and event has a zod schema here: hosts
 // validate what arrives, the renderer validates what comes back. Imports only zod.
 import { z } from 'zod';
+import { MAX_COORDINATE_M, MAX_SCRIPT_BYTES, formatBytes, utf8Bytes } from './limits';
 
 export const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
 export type Vec3 = z.infer<typeof Vec3>;
@@ -10,6 +11,29 @@ export const Quat = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 export type Quat = z.infer<typeof Quat>;
 
 export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/);
+
+/** A string limited in UTF-8 bytes (what it costs on the wire), with a message that says so. */
+export function bytesString(max: number, what: string) {
+  return z
+    .string()
+    .min(1)
+    .max(max, `${what} is over ${formatBytes(max)}`)
+    .refine((s) => utf8Bytes(s) <= max, { message: `${what} is over ${formatBytes(max)} (UTF-8)` });
+}
+
+/** A coordinate given from outside: finite (zod 4 refuses Infinity and NaN) and within the world. */
+const Coordinate = z.number().min(-MAX_COORDINATE_M).max(MAX_COORDINATE_M);
+/** A position given from outside, metres. */
+export const Position = z.tuple([Coordinate, Coordinate, Coordinate]);
+
+/** A model server's base URL, e.g. http://127.0.0.1:8080/v1. */
+export const BaseUrl = z
+  .string()
+  .max(500)
+  .regex(/^https?:\/\/[^\s/]+[^\s]*$/, 'expected an http(s) URL such as http://127.0.0.1:8080/v1');
+
+/** An uploaded script for a scripted model: a JSON array of assistant turns, as text. */
+export const ScriptText = bytesString(MAX_SCRIPT_BYTES, 'the script');
 
 // ------------------------------------------------------------------ scenes
 
@@ -195,8 +219,10 @@ export type ToolCallResult = z.infer<typeof ToolCallResult>;
 export const ExternalEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('estop_pressed') }).strict(),
   z.object({ type: z.literal('estop_released') }).strict(),
-  z.object({ type: z.literal('person_said'), person: z.string().min(1).optional(), text: z.string().min(1).max(2000) }).strict(),
-  z.object({ type: z.literal('object_moved'), object: z.string().min(1), to: Vec3, by: z.string().optional() }).strict(),
+  z.object({ type: z.literal('person_said'), person: z.string().min(1).max(100).optional(), text: z.string().min(1).max(2000) }).strict(),
+  z
+    .object({ type: z.literal('object_moved'), object: z.string().min(1).max(200), to: Position, by: z.string().max(100).optional() })
+    .strict(),
   z.object({ type: z.literal('set_battery'), percent: z.number().min(0).max(100) }).strict(),
 ]);
 export type ExternalEvent = z.infer<typeof ExternalEvent>;
@@ -275,6 +301,8 @@ export const RunEvent = z.discriminatedUnion('kind', [
     iteration: z.number().int(),
     name: z.string(),
     args: z.unknown().optional(),
+    /** The call that made this one: a sandboxed program's API calls name its run_program call. */
+    parent: z.string().optional(),
   }),
   z.object({
     kind: z.literal('tool_result'),
@@ -302,6 +330,16 @@ export const RunEvent = z.discriminatedUnion('kind', [
     tool: z.string(),
     decision: z.enum(['approved', 'rejected', 'denied']),
     note: z.string().optional(),
+  }),
+  /** The workflow asks the person (RAIDER's recovery `ask`); the app answers with answerAsk. */
+  z.object({ kind: z.literal('ask'), runId: z.string(), id: z.string(), question: z.string(), stage: z.string() }),
+  /** The question was answered (by the person, or nobody when the run stopped first). */
+  z.object({
+    kind: z.literal('answer'),
+    runId: z.string(),
+    id: z.string(),
+    answer: z.string(),
+    by: z.enum(['person', 'simulated', 'none']),
   }),
   z.object({ kind: z.literal('stop'), runId: z.string(), message: z.string() }),
   z.object({ kind: z.literal('error'), runId: z.string(), message: z.string() }),
@@ -356,8 +394,25 @@ export const ImportedTrace = z.object({
   header: TraceLineInfo,
   records: z.array(TraceLineInfo),
   truncated: z.boolean(),
+  /** What the reader should know: lines left out (damaged), a run cut off before its end. */
+  notes: z.array(z.string()).optional(),
 });
 export type ImportedTrace = z.infer<typeof ImportedTrace>;
+
+/** A session of a host that serves several (web mode: one per browser tab). */
+export const SessionInfo = z.object({
+  /** Public id: names the session for observers; it gives no control. */
+  id: z.string(),
+  scene: z.string().nullable(),
+  /** Tabs connected to it (0 while it waits for a reload). */
+  clients: z.number().int(),
+  observers: z.number().int(),
+  running: z.boolean(),
+  createdAt: z.string(),
+  /** The caller's own session. */
+  own: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
 
 /** Everything a host pushes besides pose frames. */
 export const AppEvent = z.discriminatedUnion('type', [

@@ -24,8 +24,20 @@ export type ReplyMessage = z.infer<typeof ReplyMessage>;
 export const EventMessage = z.object({ t: z.literal('event'), event: AppEvent });
 export type EventMessage = z.infer<typeof EventMessage>;
 
+/**
+ * Sent once when a socket opens, and again when what it watches changes. `token`
+ * reattaches this session after a reload (kept per tab); `id` is the public name.
+ */
+export const SessionMessage = z.object({
+  t: z.literal('session'),
+  session: z.object({ id: z.string(), token: z.string(), resumed: z.boolean() }),
+  /** The session this client observes read-only, or null for its own. */
+  observing: z.string().nullable(),
+});
+export type SessionMessage = z.infer<typeof SessionMessage>;
+
 /** Host to client over the WebSocket (text frames); pose frames travel as binary. */
-export const ServerMessage = z.union([ReplyMessage, EventMessage]);
+export const ServerMessage = z.union([ReplyMessage, EventMessage, SessionMessage]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
 /** Renderer to main over Electron IPC; ipcRenderer.invoke pairs call and reply, so no ids. */
@@ -48,3 +60,15 @@ export const IPC = {
 /** Path and query parameter of the web-mode API socket. */
 export const WS_PATH = '/api';
 export const TOKEN_PARAM = 'token';
+/** The tab's session token, to reattach its session after a reload. */
+export const SESSION_PARAM = 'session';
+
+/** WebSocket close codes the host uses, with a reason a person can read. */
+export const CLOSE = {
+  /** A message was over the size limit (RFC 6455 "message too big"). */
+  tooBig: 1009,
+  /** The host runs as many sessions as it allows ("try again later"). */
+  tooManySessions: 1013,
+  /** Invalid UTF-8 in a text message. */
+  badData: 1007,
+} as const;

@@ -1,8 +1,20 @@
 // AppApi over the web-mode WebSocket. Shared by the renderer (browser
 // WebSocket) and Node tools (the `ws` package), so it takes the socket
 // constructor as a parameter and imports nothing but the contract.
-import { type AppApi, AppApiError, type EventListener, type Invoke, METHODS, type PoseListener, describeZodError, makeAppApi } from './api';
-import { ServerMessage, TOKEN_PARAM, WS_PATH } from './wire';
+import {
+  type AppApi,
+  AppApiError,
+  type EventListener,
+  type Invoke,
+  METHODS,
+  type PoseListener,
+  describeZodError,
+  isMethodName,
+  makeAppApi,
+  parseRequest,
+} from './api';
+import { MAX_REPLY_BYTES, MAX_REQUEST_BYTES, formatBytes, utf8Bytes } from './limits';
+import { CLOSE, SESSION_PARAM, ServerMessage, type SessionMessage, TOKEN_PARAM, WS_PATH } from './wire';
 
 /** The part of the WebSocket API this client uses (browser and `ws` both have it). */
 export interface SocketLike {
@@ -18,20 +30,36 @@ export interface SocketLike {
 
 export type SocketFactory = (url: string) => SocketLike;
 
+export type SessionState = Omit<SessionMessage, 't'>;
+
 export interface WsClient extends AppApi {
   close(): void;
   /** Called when the connection drops (the host stopped, the token was refused). */
   onClose(listener: (reason: string) => void): () => void;
+  /** This connection's session (web mode gives each tab its own), once the host has said. */
+  readonly session: SessionState | undefined;
+  /** Called when the host names the session, and when observing starts or stops. */
+  onSession(listener: (s: SessionState) => void): () => void;
 }
 
-/** The socket URL for a page served by `skillbridge serve`, e.g. http://127.0.0.1:4317/?token=... */
-export function socketUrl(httpBase: string, token: string): string {
+/**
+ * The socket URL for a page served by `skillbridge serve`, e.g. http://127.0.0.1:4317/?token=...
+ * `session` is the tab's session token, to reattach its session after a reload.
+ */
+export function socketUrl(httpBase: string, token: string, session?: string): string {
   const u = new URL(httpBase);
   u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
   u.pathname = WS_PATH;
-  u.search = `?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
+  u.search = `?${TOKEN_PARAM}=${encodeURIComponent(token)}${session ? `&${SESSION_PARAM}=${encodeURIComponent(session)}` : ''}`;
   u.hash = '';
   return u.toString();
+}
+
+/** Why the host closed a socket, as a person would read it. */
+function closeReason(code: number, reason: string): string {
+  if (code === CLOSE.tooBig) return `a message was over the size limit (the host accepts ${formatBytes(MAX_REQUEST_BYTES)} per message)`;
+  if (code === CLOSE.badData) return 'a message was not valid UTF-8 text';
+  return reason || `connection closed (code ${code})`;
 }
 
 export function connectWs(url: string, factory: SocketFactory, opts: { validate?: boolean } = {}): Promise<WsClient> {
@@ -43,6 +71,8 @@ export function connectWs(url: string, factory: SocketFactory, opts: { validate?
   const poseListeners = new Set<PoseListener>();
   const eventListeners = new Set<EventListener>();
   const closeListeners = new Set<(reason: string) => void>();
+  const sessionListeners = new Set<(s: SessionState) => void>();
+  let session: SessionState | undefined;
   let closed: string | undefined;
 
   const invoke: Invoke = (method, request) =>
@@ -51,9 +81,28 @@ export function connectWs(url: string, factory: SocketFactory, opts: { validate?
         reject(new AppApiError('transport', `not connected to the host: ${closed}`));
         return;
       }
+      let text: string;
+      try {
+        // Checked here as the host checks it: a bad or oversized call fails with the reason, the socket stays open.
+        const body = isMethodName(method) ? parseRequest(method, request ?? {}) : (request ?? {});
+        text = JSON.stringify({ t: 'call', id: nextId, method, request: body });
+      } catch (e) {
+        reject(e instanceof AppApiError ? e : new AppApiError('invalid_request', `${method}: ${(e as Error).message}`));
+        return;
+      }
+      const bytes = utf8Bytes(text);
+      if (bytes > MAX_REQUEST_BYTES) {
+        reject(
+          new AppApiError(
+            'invalid_request',
+            `${method}: the request is ${formatBytes(bytes)}, over the ${formatBytes(MAX_REQUEST_BYTES)} the host accepts per message`,
+          ),
+        );
+        return;
+      }
       const id = nextId++;
       pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
-      ws.send(JSON.stringify({ t: 'call', id, method, request: request ?? {} }));
+      ws.send(text);
     });
 
   ws.onmessage = (ev) => {
@@ -64,7 +113,9 @@ export function connectWs(url: string, factory: SocketFactory, opts: { validate?
     }
     let parsed: ServerMessage;
     try {
-      const r = ServerMessage.safeParse(JSON.parse(String(ev.data)));
+      const raw = String(ev.data);
+      if (raw.length > MAX_REPLY_BYTES) return;
+      const r = ServerMessage.safeParse(JSON.parse(raw));
       if (!r.success) return;
       parsed = r.data;
     } catch {
@@ -72,6 +123,13 @@ export function connectWs(url: string, factory: SocketFactory, opts: { validate?
     }
     if (parsed.t === 'event') {
       for (const l of eventListeners) l(parsed.event);
+      return;
+    }
+    if (parsed.t === 'session') {
+      const state: SessionState = { session: parsed.session, observing: parsed.observing };
+      session = state;
+      ready();
+      for (const l of sessionListeners) l(state);
       return;
     }
     const p = pending.get(parsed.id);
@@ -103,9 +161,12 @@ export function connectWs(url: string, factory: SocketFactory, opts: { validate?
     },
   );
 
+  // The client is ready when the host has named its session (it may instead close: too many sessions).
+  let ready = (): void => undefined;
   return new Promise((resolve, reject) => {
     let opened = false;
-    ws.onopen = () => {
+    ready = () => {
+      if (opened) return;
       opened = true;
       resolve({
         ...api,
@@ -113,6 +174,13 @@ export function connectWs(url: string, factory: SocketFactory, opts: { validate?
         onClose: (l) => {
           closeListeners.add(l);
           return () => closeListeners.delete(l);
+        },
+        get session() {
+          return session;
+        },
+        onSession: (l) => {
+          sessionListeners.add(l);
+          return () => sessionListeners.delete(l);
         },
       });
     };
@@ -126,7 +194,7 @@ export function connectWs(url: string, factory: SocketFactory, opts: { validate?
         );
     };
     ws.onclose = (ev) => {
-      closed = ev.reason || `connection closed (code ${ev.code})`;
+      closed = closeReason(ev.code, ev.reason);
       for (const p of pending.values()) p.reject(new AppApiError('transport', `the host closed the connection: ${closed}`));
       pending.clear();
       if (!opened) reject(new AppApiError('transport', `the host refused the connection (${closed})`));

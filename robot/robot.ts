@@ -126,9 +126,18 @@ export interface Perception {
   relations(): readonly string[];
   /** Semantic facts, e.g. on(lemon_1, table_1). */
   snapshot(): Promise<string[]>;
+  /** Where a thing is, in the robot's world frame (see `basePose`). */
   pose(id: string): Promise<{ position: Vec3Tuple; yawDeg: number } | undefined>;
-  /** Places a reference name denotes ("center", "left of coke_can_1"). */
+  /** Places a reference name denotes ("center", "left of coke_can_1"), in the world frame. */
   referencePoint(name: string): Promise<{ position: Vec3Tuple; label: string } | undefined>;
+  /**
+   * The robot's own base pose (base_link) in the world frame: its localisation. Positions on
+   * this seam (poses, detections, places, skill targets) are in one world frame, the scene's:
+   * metres, Y up, yaw about +Y positive turning left. A bridge to a real robot converts its
+   * map frame to this once; tools convert to the robot's base frame (REP 103: x forward,
+   * y left, z up) once, with this pose (agents/tools/frames.ts).
+   */
+  basePose(): Promise<{ position: Vec3Tuple; yawDeg: number }>;
 }
 
 export interface PeoplePerception {

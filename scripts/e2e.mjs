@@ -4,19 +4,24 @@
 // Electron driver where an Electron binary exists. Screenshots go to
 // test-results/. Ends with "N passed, N failed[, N skipped]".
 //
-// Env: CHROMIUM (default /usr/bin/chromium); SKILLBRIDGE_E2E_ALLOW_SKIP=1 counts a
-// missing Chromium as skipped instead of failed; SKIP_BUILD=1 reuses renderer/dist.
+// Env: CHROMIUM (default: the first Chromium, Chrome or Edge found, see
+// test/support/find-browser.mjs); SKILLBRIDGE_E2E_ALLOW_SKIP=1 counts a missing
+// browser as skipped instead of failed; SKIP_BUILD=1 reuses renderer/dist.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findBrowser } from '../test/support/find-browser.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'test-results');
 mkdirSync(out, { recursive: true });
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const found = findBrowser({
+  playwright: () => createRequire(import.meta.url)('playwright-core').chromium.executablePath(),
+});
+const chromiumPath = found.path;
 // Chromium as it runs on a machine without a usable GPU: WebGL on SwiftShader,
 // pages composited in software. (Also forcing the compositor onto SwiftShader,
 // as --ignore-gpu-blocklist does, costs about 40 % of the frame rate here.)
@@ -66,10 +71,9 @@ function summary() {
 // ------------------------------------------------------------------ setup
 
 log('▶ browser end-to-end tests (web mode)');
-if (!existsSync(chromiumPath)) {
-  log(
-    `Chromium not found at ${chromiumPath}: install Debian's "chromium" package (apt-get install chromium) or set CHROMIUM=/path/to/chromium.`,
-  );
+if (chromiumPath) log(`    browser: ${chromiumPath}`);
+if (!chromiumPath) {
+  log(found.hint);
   if (process.env.SKILLBRIDGE_E2E_ALLOW_SKIP === '1') skip('browser end-to-end tests', 'no Chromium');
   else {
     failed++;
@@ -333,7 +337,9 @@ async function startAgentRun(name, object) {
   if (!(await page.locator('details.agent-settings').evaluate((d) => d.open)))
     await page.locator('details.agent-settings > summary').click();
   await page.selectOption('select[aria-label="Model provider"]', 'scripted');
-  await page.fill('input[aria-label="Script file"]', pickScript(name, object));
+  // The page uploads the script (a page cannot name files on the host).
+  await page.setInputFiles('input[aria-label="Script file"]', pickScript(name, object));
+  await page.getByText(`Script file (${name}.json)`).waitFor({ timeout: 5_000 });
   await page.selectOption('select[aria-label="Workflow"]', 'flat');
   const before = await page.locator('[data-testid="trace-row"]').count();
   await page.fill('textarea[aria-label="Message to the agent"]', `pick the ${object}`);

@@ -1,25 +1,16 @@
 #!/usr/bin/env node
-// `npm start`: the desktop app where an Electron binary exists; otherwise one
-// line saying so, then the same app in web mode (`skillbridge serve`), which
-// prints the URL to open. Extra arguments go to `skillbridge serve`.
+// `npm start`: the desktop app where an Electron binary exists; otherwise the
+// same app in web mode (`skillbridge serve`), which prints the URL to open.
+// Either way it first says which one starts and why. Extra arguments go to
+// `skillbridge serve`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronStatus } from './lib/install-check.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-
-function electronBinary() {
-  try {
-    // The package exports the binary's path and throws when it was never downloaded.
-    const p = createRequire(import.meta.url)('electron');
-    return typeof p === 'string' && existsSync(p) ? p : null;
-  } catch {
-    return null;
-  }
-}
 
 function newest(dir) {
   let t = 0;
@@ -36,18 +27,21 @@ function run(cmd, cmdArgs) {
 }
 
 function forward(child) {
+  child.on('error', (e) => {
+    process.stderr.write(`npm start: could not start ${child.spawnfile}: ${e.message}\n`);
+    process.exit(1);
+  });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code) => process.exit(code ?? 0));
 }
 
-const electron = electronBinary();
-if (electron) {
+const electron = electronStatus(root);
+if (electron.ok) {
+  process.stdout.write(`Starting the desktop app (${electron.why}).\n`);
   run('npx', ['electron-vite', 'build']);
-  forward(spawn(electron, [path.join(root, 'out/main/index.js')], { cwd: root, stdio: 'inherit' }));
+  forward(spawn(electron.binary, [path.join(root, 'out/main/index.js')], { cwd: root, stdio: 'inherit' }));
 } else {
-  process.stdout.write(
-    'Electron is not available on this machine (its binary was not downloaded), so Skillbridge starts in web mode instead.\n',
-  );
+  process.stdout.write(`Starting web mode: ${electron.why}. ${electron.fix}\n`);
   const index = path.join(root, 'renderer/dist/index.html');
   const sources = Math.max(
     newest(path.join(root, 'renderer/src')),

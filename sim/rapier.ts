@@ -1,12 +1,67 @@
 // Rapier is WebAssembly and must be initialised once per process before use.
-// `-compat` embeds the wasm, so this works in Node, Vitest, workers and browsers.
-import RAPIER from '@dimforge/rapier3d-compat';
+// `-compat` builds embed the wasm, so this works in Node, Vitest, workers and browsers.
+//
+// Two builds are installed. The default is the WebAssembly SIMD build (Node 20,
+// Chromium and Electron all run SIMD128): 0.20.0, the newest SIMD build published,
+// steps the reference scene faster than the scalar 0.21.0 and its largest function
+// compiles in a quarter of the memory. SKILLBRIDGE_RAPIER=scalar picks 0.21.0, so
+// `bench sim` can compare them side by side. A world is deterministic for a given
+// build; the two builds need not agree bit for bit. Every test passes with both.
+import type RAPIER from '@dimforge/rapier3d-simd-compat';
 
-let ready: Promise<typeof RAPIER> | undefined;
+export type RapierBuild = 'scalar' | 'simd';
 
-export function loadRapier(): Promise<typeof RAPIER> {
-  ready ??= RAPIER.init().then(() => RAPIER);
-  return ready;
+export const DEFAULT_RAPIER_BUILD: RapierBuild = 'simd';
+
+/** The build this process uses: SKILLBRIDGE_RAPIER=scalar|simd, else the default. */
+export function rapierBuild(): RapierBuild {
+  const v = globalThis.process?.env?.['SKILLBRIDGE_RAPIER'];
+  return v === 'scalar' || v === 'simd' ? v : DEFAULT_RAPIER_BUILD;
+}
+
+const ready = new Map<RapierBuild, Promise<Rapier>>();
+
+/**
+ * Loads and initialises a build once per process. The types are the SIMD build's
+ * (0.20): the scalar 0.21 has the same API plus soft bodies, which nothing uses.
+ */
+export function loadRapier(build: RapierBuild = rapierBuild()): Promise<Rapier> {
+  let p = ready.get(build);
+  if (!p) {
+    const mod = build === 'simd' ? import('@dimforge/rapier3d-simd-compat') : import('@dimforge/rapier3d-compat');
+    p = mod.then(async (m) => {
+      const R = m.default as unknown as Rapier;
+      await initWithoutFetchGlobals(R);
+      return R;
+    });
+    ready.set(build, p);
+  }
+  return p;
+}
+
+/**
+ * wasm-bindgen's init asks whether it was handed a fetch Request or Response
+ * (`typeof Request`, `typeof Response`). In Node the first read of either global
+ * loads undici: ~60 ms of CPU that a command which never fetches does not need.
+ * Node defines both as lazy getters; they are hidden while init runs up to its
+ * first await (both checks happen there) and then put back untouched. Should a
+ * later Rapier check later, undici just loads as before.
+ */
+async function initWithoutFetchGlobals(R: Rapier): Promise<void> {
+  const lazy: Array<[string, PropertyDescriptor]> = [];
+  for (const k of ['Request', 'Response']) {
+    const d = Object.getOwnPropertyDescriptor(globalThis, k);
+    if (d?.get && d.configurable) lazy.push([k, d]);
+  }
+  for (const [k] of lazy) Object.defineProperty(globalThis, k, { value: undefined, configurable: true, writable: true });
+  let done: Promise<void> | undefined;
+  try {
+    done = R.init();
+    await Promise.resolve();
+  } finally {
+    for (const [k, d] of lazy) Object.defineProperty(globalThis, k, d);
+  }
+  await done;
 }
 
 export type Rapier = typeof RAPIER;

@@ -184,7 +184,7 @@ export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
 /** Probes the endpoint a spec names, with its key from the secret store or environment. */
 export async function probeSpec(
   spec: string,
-  opts: Pick<CreateModelOptions, 'env' | 'secrets' | 'fetch' | 'timeoutMs'> & { signal?: AbortSignal } = {},
+  opts: Pick<CreateModelOptions, 'env' | 'secrets' | 'allowEnvKeyFor' | 'fetch' | 'timeoutMs'> & { signal?: AbortSignal } = {},
 ): Promise<ProbeReport> {
   const parsed = parseModelSpec(spec);
   if (parsed.provider === 'scripted') {

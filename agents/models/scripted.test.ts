@@ -71,7 +71,7 @@ describe('scripted model', () => {
     writeFileSync(bad, '[{"content": 3}]');
     expect(errorOf(() => loadScriptedModel(bad)).message).toContain(`scripted:${bad}[0].content`);
     writeFileSync(join(dir, 'broken.json'), '[{');
-    expect(errorOf(() => loadScriptedModel(join(dir, 'broken.json'))).message).toMatch(/is not JSON/);
+    expect(errorOf(() => loadScriptedModel(join(dir, 'broken.json'))).message).toMatch(/is not valid JSON at line 1/);
     expect(errorOf(() => loadScriptedModel(join(dir, 'missing.json'))).message).toMatch(/Cannot read the script/);
   });
 });

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ModelError, type AssistantMessage, type Completion, type CompletionRequest, type Model, type ToolCall } from './model';
+import { textToolCallFallback } from './text-tool-calls';
 
 const ScriptToolCallZ = z.object({
   id: z.string().min(1).optional(),
@@ -106,13 +107,24 @@ export function loadScriptedModel(file: string, opts: ScriptedModelOptions = {})
   } catch (e) {
     throw new ModelError(`Cannot read the script ${file}: ${e instanceof Error ? e.message : String(e)}`, 'config');
   }
-  let json: unknown;
+  return createScriptedModel(parseScriptJson(text, `The script ${file}`), { id: `scripted:${file}`, ...opts });
+}
+
+/**
+ * JSON text of a script (a UTF-8 BOM is allowed). The error says where, not
+ * what: the parser's message quotes the text, which need not be a script at all.
+ */
+export function parseScriptJson(text: string, what: string): unknown {
+  const body = text.replace(/^\uFEFF/, '');
   try {
-    json = JSON.parse(text) as unknown;
+    return JSON.parse(body) as unknown;
   } catch (e) {
-    throw new ModelError(`The script ${file} is not JSON: ${e instanceof Error ? e.message : String(e)}`, 'config');
+    const at = /position (\d+)/.exec(e instanceof Error ? e.message : '');
+    const pos = at ? Number(at[1]) : -1;
+    const before = pos >= 0 ? body.slice(0, pos) : '';
+    const where = pos >= 0 ? ` at line ${before.split('\n').length}, column ${pos - before.lastIndexOf('\n')}` : '';
+    throw new ModelError(`${what} is not valid JSON${where}: expected a JSON array of assistant messages.`, 'config');
   }
-  return createScriptedModel(json, { id: `scripted:${file}`, ...opts });
 }
 
 /** A Model computing each turn from the request (turn counts from 0). */
@@ -140,6 +152,7 @@ function build(
   remaining: () => number,
 ): ScriptedModel {
   const requests: CompletionRequest[] = [];
+  let textIds = 0;
   return {
     id,
     requests,
@@ -154,13 +167,15 @@ function build(
       if (reasoning) req.onReasoning?.(reasoning);
       if (message.content) req.onText?.(message.content);
       const toolCalls = message.tool_calls ?? [];
-      return {
+      const done: Completion = {
         message,
         toolCalls,
         ...(reasoning ? { reasoning } : {}),
         finishReason: toolCalls.length ? 'tool_calls' : 'stop',
         ...(toolCalls.length ? { toolCallSource: 'native' as const } : {}),
       };
+      // As a local server's adapter does: calls the turn wrote as text (to offered tools) become calls.
+      return textToolCallFallback(done, req, () => `call_text_${++textIds}`);
     },
   };
 }

@@ -71,7 +71,10 @@ describe('keys', () => {
     expect(await resolveApiKey(openai, { env: { OPENAI_API_KEY: 'env-key' } })).toBe('env-key');
     expect(await resolveApiKey(openai, { env: { SKILLBRIDGE_API_KEY: 'sb' } })).toBe('sb');
     expect(
-      await resolveApiKey(openai, { env: { OPENAI_API_KEY: 'env-key' }, secrets: async (p) => (p === 'openai' ? 'stored' : undefined) }),
+      await resolveApiKey(openai, {
+        env: { OPENAI_API_KEY: 'env-key' },
+        secrets: async (k) => (k.baseURL === 'https://api.openai.com/v1' ? 'stored' : undefined),
+      }),
     ).toBe('stored');
     const local = parseModelSpec('ollama:llama3.2');
     expect(await resolveApiKey(local, { env: { OPENAI_API_KEY: 'not-for-ollama' } })).toBeUndefined();
@@ -105,15 +108,16 @@ describe('createModel', () => {
   it('asks the secret store per request', async () => {
     server = await startOpenAIServer([{ content: 'a' }], { apiKey: 'stored' });
     const asked: string[] = [];
-    const m = createModel(`openai-compatible:m@${server.url}`, {
+    const m = createModel(`openai-compatible:m@${server.url}/`, {
       env: {},
-      secrets: (p) => {
-        asked.push(p);
+      secrets: (k) => {
+        asked.push(`${k.provider} ${k.baseURL}`);
         return 'stored';
       },
     });
     await m.complete({ messages: [{ role: 'user', content: 'hi' }] });
-    expect(asked).toEqual(['openai-compatible']);
+    // By the server's base URL, normalised: the key stored for it and no other.
+    expect(asked).toEqual([`openai-compatible ${server.url}`]);
   });
 
   it('a required key missing from env and store is an auth error at the first request', async () => {
@@ -148,5 +152,79 @@ describe('createModel', () => {
     const m = createModel(`scripted:${file}`);
     expect((await m.complete({ messages: [] })).message.content).toBe('scripted hello');
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a key goes only to the base URL it is for', () => {
+  const servers: OpenAIServer[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s.close();
+  });
+  const ask = async (spec: string, opts: Parameters<typeof createModel>[1]) => {
+    await createModel(spec, opts).complete({ messages: [{ role: 'user', content: 'hi' }] });
+  };
+  const auth = (s: OpenAIServer) => s.chatRequests().map((r) => r.headers['authorization'] ?? null);
+
+  it('SKILLBRIDGE_API_KEY bound to a base URL: that server gets it, a server at another port gets no Authorization header', async () => {
+    const a = await startOpenAIServer([{ content: 'a' }]);
+    const b = await startOpenAIServer([{ content: 'b' }]);
+    servers.push(a, b);
+    const env = { SKILLBRIDGE_API_KEY: 'sk-local', SKILLBRIDGE_API_BASE_URL: `${a.url}/` };
+    await ask(`openai-compatible:m@${a.url}`, { env });
+    await ask(`openai-compatible:m@${b.url}`, { env, allowEnvKeyFor: () => true });
+    expect(auth(a)).toEqual(['Bearer sk-local']);
+    expect(auth(b)).toEqual([null]);
+  });
+
+  it('unbound, it goes to a new base URL only when the host allows it', async () => {
+    const b = await startOpenAIServer([{ content: 'b' }, { content: 'b' }]);
+    servers.push(b);
+    const env = { SKILLBRIDGE_API_KEY: 'sk-x' };
+    const asked: string[] = [];
+    await ask(`openai-compatible:m@${b.url}`, { env, allowEnvKeyFor: (u) => (asked.push(u), false) });
+    await ask(`openai-compatible:m@${b.url}`, { env, allowEnvKeyFor: () => true });
+    expect(asked).toEqual([b.url]);
+    expect(auth(b)).toEqual([null, 'Bearer sk-x']);
+    // OPENAI_API_KEY is OpenAI's: never sent to another server, whatever the host allows.
+    expect(
+      await resolveApiKey(parseModelSpec(`openai-compatible:m@${b.url}`), {
+        env: { OPENAI_API_KEY: 'sk-openai' },
+        allowEnvKeyFor: () => true,
+      }),
+    ).toBeUndefined();
+  });
+
+  it('a stored key is looked up by the base URL: a server at another port gets none', async () => {
+    const a = await startOpenAIServer([{ content: 'a' }]);
+    const b = await startOpenAIServer([{ content: 'b' }]);
+    servers.push(a, b);
+    const secrets = (k: { baseURL: string }) => (k.baseURL === a.url ? 'sk-stored' : undefined);
+    await ask(`openai-compatible:m@${a.url}`, { env: {}, secrets });
+    await ask(`openai-compatible:m@${b.url}`, { env: {}, secrets });
+    expect(auth(a)).toEqual(['Bearer sk-stored']);
+    expect(auth(b)).toEqual([null]);
+  });
+});
+
+describe('scripted models from a host serving pages', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'skillbridge-scripts-'));
+  writeFileSync(join(dir, 'demo.json'), '\uFEFF[{"content": "from the folder"}]');
+  const secret = join(tmpdir(), `skillbridge-other-${process.pid}.json`);
+  writeFileSync(secret, '{"OPENAI_API_KEY_NAME": "sk-do-not-leak"}');
+
+  it('read only names in the scripts folder: no absolute paths, no ..', async () => {
+    const m = createModel('scripted:demo.json', { scriptFiles: { dir } });
+    expect((await m.complete({ messages: [] })).message.content).toBe('from the folder');
+    for (const bad of [secret, '../demo.json', 'sub/demo.json', '.hidden.json', 'demo.txt']) {
+      const e = errorOf(() => createModel(`scripted:${bad}`, { scriptFiles: { dir } }));
+      expect(e.kind).toBe('config');
+      expect(e.message).not.toMatch(/OPENAI_API_KEY_NAME|sk-do-not/);
+    }
+    expect(errorOf(() => createModel(`scripted:${secret}`, { scriptFiles: 'none' })).message).toMatch(/upload the script/);
+  });
+
+  it('take uploaded content instead of a file (a UTF-8 BOM is fine)', async () => {
+    const m = createModel('scripted:mine.json', { scriptFiles: 'none', scriptText: '\uFEFF[{"content": "uploaded"}]' });
+    expect((await m.complete({ messages: [] })).message.content).toBe('uploaded');
   });
 });

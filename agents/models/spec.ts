@@ -2,9 +2,19 @@
 // settings, benchmark files): `ollama:qwen3:8b`, `openai:gpt-4o-mini`,
 // `openai-compatible:my-model@http://10.0.0.5:8000/v1`, `scripted:demo.json`.
 // A spec never holds a key: keys come from the environment or the app's secret store.
+//
+// Where a key may go: a key is sent only to the base URL it is for. A stored key
+// is stored per base URL (the desktop app's keychain store). OPENAI_API_KEY goes
+// to OpenAI only. SKILLBRIDGE_API_KEY goes to SKILLBRIDGE_API_BASE_URL when that
+// is set; otherwise to the presets' fixed local URLs, and to any other base URL
+// only when the host allows it (allowEnvKeyFor): the CLI does (the person at the
+// terminal typed the URL); a host serving pages asks its person (serve
+// --allow-key-for URL, a confirmation in the desktop app), so a page cannot send
+// the host's key to a server of its choosing.
+import { basename, join } from 'node:path';
 import { ModelError, type Model } from './model';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible';
-import { loadScriptedModel } from './scripted';
+import { createScriptedModel, loadScriptedModel, parseScriptJson } from './scripted';
 import { withTextToolCalls, type TextToolCallFormat } from './text-tool-calls';
 
 export type ModelProvider = 'openai' | 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm' | 'openai-compatible' | 'scripted';
@@ -147,13 +157,31 @@ function isProvider(p: string): p is Exclude<ModelProvider, 'scripted'> {
   return Object.hasOwn(PROVIDERS, p);
 }
 
-/** Looks a key up in the app's secret store by provider name; undefined when none is stored. */
-export type SecretLookup = (provider: ModelProvider) => string | undefined | Promise<string | undefined>;
+/** What a key is for: the server's base URL (normalised, see normalizeBaseURL), and its provider. */
+export interface KeyScope {
+  provider: ModelProvider;
+  baseURL: string;
+}
+
+/** Looks a key up in the app's secret store: only a key stored for exactly this base URL. */
+export type SecretLookup = (scope: KeyScope) => string | undefined | Promise<string | undefined>;
+
+/** Where `scripted:FILE` may read: any file (the CLI), a scripts folder only (a host serving pages), or nothing. */
+export type ScriptFiles = 'any' | 'none' | { dir: string };
 
 export interface CreateModelOptions {
   /** Defaults to process.env. */
   env?: Readonly<Record<string, string | undefined>>;
   secrets?: SecretLookup;
+  /**
+   * May an environment key not bound to a base URL (SKILLBRIDGE_API_KEY without
+   * SKILLBRIDGE_API_BASE_URL) go to this one? Default yes: the person typed the spec.
+   */
+  allowEnvKeyFor?: (baseURL: string) => boolean | Promise<boolean>;
+  /** Where `scripted:FILE` may read (default 'any'). */
+  scriptFiles?: ScriptFiles;
+  /** A scripted model's turns given as text (uploaded from a page); then no file is read. */
+  scriptText?: string;
   /** For models without native tool calling: prompt for and parse calls in this text format. */
   textToolCalls?: TextToolCallFormat;
   stream?: boolean;
@@ -170,21 +198,52 @@ export function keySources(provider: ModelProvider): string[] {
   return provider === 'scripted' ? [] : PROVIDERS[provider].keyEnv;
 }
 
+/** A base URL as keys are stored and compared: scheme, host and port (default ports dropped), path without trailing slashes. */
+export function normalizeBaseURL(url: string): string {
+  try {
+    const u = new URL(url.trim());
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return url.trim().replace(/\/+$/, '');
+  }
+}
+
+/** The fixed base URL of a provider preset (undefined for openai-compatible and scripted). */
+export function presetBaseURL(provider: ModelProvider): string | undefined {
+  return provider === 'scripted' ? undefined : PROVIDERS[provider].baseURL;
+}
+
+/** Whether the environment key `name` may be sent to this spec's server (see the rule at the top). */
+async function envKeyMaySend(
+  name: string,
+  parsed: Exclude<ParsedModelSpec, { provider: 'scripted' }>,
+  env: Readonly<Record<string, string | undefined>>,
+  allow: CreateModelOptions['allowEnvKeyFor'],
+): Promise<boolean> {
+  const target = normalizeBaseURL(parsed.baseURL);
+  if (name === 'OPENAI_API_KEY') return target === normalizeBaseURL(PROVIDERS.openai.baseURL ?? '');
+  const bound = env['SKILLBRIDGE_API_BASE_URL'];
+  if (bound) return normalizeBaseURL(bound) === target;
+  if (parsed.provider !== 'openai-compatible') return true;
+  return allow ? await allow(target) : true;
+}
+
 /**
- * Resolves the key for a parsed spec: the secret store first (what the user
- * chose in the app), then the environment. Undefined when none is set.
+ * Resolves the key for a parsed spec: a key stored for its base URL first (what
+ * the user chose in the app), then an environment key that may go there.
+ * Undefined when none may.
  */
 export async function resolveApiKey(
   parsed: ParsedModelSpec,
-  opts: Pick<CreateModelOptions, 'env' | 'secrets'>,
+  opts: Pick<CreateModelOptions, 'env' | 'secrets' | 'allowEnvKeyFor'>,
 ): Promise<string | undefined> {
   if (parsed.provider === 'scripted') return undefined;
-  const stored = await opts.secrets?.(parsed.provider);
+  const stored = await opts.secrets?.({ provider: parsed.provider, baseURL: normalizeBaseURL(parsed.baseURL) });
   if (stored) return stored;
   const env = opts.env ?? process.env;
   for (const name of PROVIDERS[parsed.provider].keyEnv) {
     const v = env[name];
-    if (v) return v;
+    if (v && (await envKeyMaySend(name, parsed, env, opts.allowEnvKeyFor))) return v;
   }
   return undefined;
 }
@@ -200,6 +259,22 @@ export function validateModelSpec(spec: string, factories: readonly ModelFactory
     );
 }
 
+/** The scripted model a spec names, from uploaded text or a file the host allows. */
+function scriptedModel(spec: string, file: string, opts: CreateModelOptions): Model {
+  if (opts.scriptText !== undefined) return createScriptedModel(parseScriptJson(opts.scriptText, 'The uploaded script'), { id: spec });
+  const files = opts.scriptFiles ?? 'any';
+  if (files === 'any') return loadScriptedModel(file);
+  if (files === 'none')
+    throw new ModelError('This host reads no script files: upload the script (its content) with the run instead.', 'config');
+  // A name in the host's scripts folder: no paths, no hidden files, only .json.
+  if (!/^[\w][\w.-]{0,99}\.json$/i.test(file) || basename(file) !== file)
+    throw new ModelError(
+      `"${file}" is not a script name: give the name of a .json file in the host's scripts folder (no folders), or upload the script.`,
+      'config',
+    );
+  return loadScriptedModel(join(files.dir, file));
+}
+
 export function createModel(spec: string, opts: CreateModelOptions = {}): Model {
   const found = findModelFactory(spec, opts.factories);
   if (found) {
@@ -213,7 +288,7 @@ export function createModel(spec: string, opts: CreateModelOptions = {}): Model 
   );
   let model: Model;
   if (parsed.provider === 'scripted') {
-    model = loadScriptedModel(parsed.file);
+    model = scriptedModel(parsed.spec, parsed.file, opts);
   } else {
     const info = PROVIDERS[parsed.provider];
     const env = opts.env ?? process.env;

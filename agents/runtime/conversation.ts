@@ -7,10 +7,11 @@ import { z } from 'zod';
 import type { ChatMessage, Model, Usage } from '../models/model';
 import type { Robot } from '../../robot/robot';
 import { type Tool, defineTool } from '../tools/tool';
-import type { ApprovalGate } from './approval';
+import { AUTO_APPROVE, type ApprovalGate } from './approval';
 import { RunController, untilAborted } from './controller';
 import { EventStream, type FlowEvent, type FlowListener, type FlowReason, childStage } from './events';
-import { type FlowLimits, type FlowResult, Preemptor, ZERO_USAGE, addUsage, mergeLimits, runFlow } from './flow';
+import { Deadline, type FlowLimits, type FlowResult, Preemptor, ZERO_USAGE, addUsage, mergeLimits, runFlow } from './flow';
+import { type CallEnv, invokeTool } from './flow/tool-call';
 import { Memory } from './memory';
 import { JsonlSink, Trace, type TraceSink, newRunId } from './trace';
 import { recordEvents } from './trace-recorder';
@@ -58,20 +59,8 @@ export interface SendOptions {
   limits?: Partial<FlowLimits>;
 }
 
-export interface TurnResult {
-  reason: FlowReason;
-  final: string | undefined;
-  /** The main stage's conversation after the turn. */
-  messages: ChatMessage[];
-  /** Totals over every flow of the turn. */
-  iterations: number;
-  toolCalls: number;
-  toolCallsRun: number;
-  warnings: FlowResult['warnings'];
-  usage: Usage;
-  durationMs: number;
-  stopped?: FlowResult['stopped'];
-  error?: FlowResult['error'];
+/** A turn's outcome: `messages` is the main stage's conversation; the counts are totals over every flow. */
+export interface TurnResult extends FlowResult {
   runId: string;
   turn: number;
   tracePath: string | undefined;
@@ -236,6 +225,7 @@ export class Conversation {
     const preemptor = new Preemptor();
     const approval = send.approval ?? this.opts.approval;
     let asks = 0;
+    let invoked = 0;
     const runStage = async (spec: FlowSpec, parent: string, signal: AbortSignal): Promise<FlowResult> => {
       const stage = childStage(parent, spec.stage);
       let messages: ChatMessage[];
@@ -252,6 +242,8 @@ export class Conversation {
         messages = memory.messages;
       } else if (spec.messages) {
         messages = spec.messages;
+        // What the caller's list held already was traced by the flow that wrote it.
+        newFrom = messages.length && spec.input !== undefined ? messages.length : 0;
         if (spec.input !== undefined) messages.push({ role: 'user', content: spec.input });
       } else {
         messages = [
@@ -269,13 +261,14 @@ export class Conversation {
         state: this.state,
         limits: mergeLimits(spec.limits, this.opts.limits, send.limits),
         events,
-        signal,
+        signal: spec.signal ? AbortSignal.any([signal, spec.signal]) : signal,
         preemptor,
         newFrom,
         ...(approval ? { approval } : {}),
         ...(spec.toolChoice ? { toolChoice: spec.toolChoice } : {}),
         ...(spec.classify ? { classify: spec.classify } : {}),
         ...(spec.looksFinal ? { looksFinal: spec.looksFinal } : {}),
+        ...(spec.matchToolNames ? { matchToolNames: true } : {}),
         ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
       });
       if (memory && r.reason !== 'final') memory.endWithoutAnswer(newFrom);
@@ -324,21 +317,45 @@ export class Conversation {
       signal: controller.signal,
       promptOverride: this.opts.systemPrompt,
       flow: (spec) => runStage(spec, '', controller.signal),
-      askUser: async (question) => {
+      askUser: async (question, stage = '') => {
         const id = `ask_${++asks}`;
-        events.emit({ type: 'ask', stage: '', id, question });
+        events.emit({ type: 'ask', stage, id, question });
         const ask = this.opts.askUser;
         if (!ask) {
-          events.emit({ type: 'answer', stage: '', id, answer: '', by: 'none' });
+          events.emit({ type: 'answer', stage, id, answer: '', by: 'none' });
           return '';
         }
-        const a = await untilAborted(ask({ id, question, stage: '', signal: controller.signal }), controller.signal);
-        events.emit({ type: 'answer', stage: '', id, answer: a.answer, by: a.by });
+        const a = await untilAborted(ask({ id, question, stage, signal: controller.signal }), controller.signal);
+        events.emit({ type: 'answer', stage, id, answer: a.answer, by: a.by });
         return a.answer;
       },
       note: (text, data, stage = '') => events.emit({ type: 'note', stage, text, ...(data !== undefined ? { data } : {}) }),
       agentTool,
       preempt: (reason) => preemptor.preempt(reason),
+      invoke: (tool, args, o) => {
+        const emit = events.at(o.stage);
+        const env: CallEnv = {
+          stage: o.stage,
+          robot,
+          state: this.state,
+          limits: mergeLimits(this.opts.limits, send.limits),
+          controller,
+          gate: approval ?? AUTO_APPROVE,
+          // The program's own limits bound it; the calls it makes have no flow budget of their own.
+          deadline: new Deadline(null, () => undefined),
+          preemptor,
+          emit,
+          warn: (code, message, iteration, toolCallId) =>
+            emit({ type: 'warning', iteration, code, message, ...(toolCallId ? { toolCallId } : {}) }),
+          ran: () => totals.ran(),
+        };
+        return invokeTool(env, tool, args, {
+          id: `${o.parent ?? 'step'}.${++invoked}`,
+          iteration: 0,
+          ...(o.parent ? { parent: o.parent } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
+        });
+      },
     };
   }
 }
@@ -350,6 +367,11 @@ class Totals {
   private toolCallsRun = 0;
   private warnings: FlowResult['warnings'] = [];
   private usage: Usage = { ...ZERO_USAGE };
+
+  /** A call a workflow made itself (a recovery plan's step). */
+  ran(): void {
+    this.toolCallsRun++;
+  }
 
   add(r: FlowResult): void {
     this.iterations += r.iterations;

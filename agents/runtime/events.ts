@@ -18,7 +18,8 @@ type Body =
   | { type: 'reasoning'; iteration: number; delta: string }
   | { type: 'retry'; iteration: number; attempt: number; delayMs: number; reason: string }
   | { type: 'assistant'; iteration: number; message: AssistantMessage; usage?: Usage; reasoning?: string }
-  | { type: 'tool_start'; iteration: number; id: string; name: string; arguments: string }
+  /** `parent`: the call that made this one (a program's API call inside run_program). */
+  | { type: 'tool_start'; iteration: number; id: string; name: string; arguments: string; parent?: string }
   | {
       type: 'approval';
       iteration: number;
@@ -39,6 +40,7 @@ type Body =
       content: string;
       durationMs: number;
       data?: unknown;
+      parent?: string;
     }
   | { type: 'warning'; iteration: number; code: WarningCode; message: string; toolCallId?: string }
   | { type: 'stop'; cause: StopCause }

@@ -52,7 +52,17 @@ export function toRecords(e: FlowEvent): TraceEvent[] {
     case 'retry':
       return [{ type: 'retry', iteration: e.iteration, attempt: e.attempt, delayMs: e.delayMs, reason: e.reason, ...stage }];
     case 'tool_start':
-      return [{ type: 'tool_call', id: e.id, name: e.name, arguments: e.arguments, iteration: e.iteration, ...stage }];
+      return [
+        {
+          type: 'tool_call',
+          id: e.id,
+          name: e.name,
+          arguments: e.arguments,
+          iteration: e.iteration,
+          ...(e.parent ? { parent: e.parent } : {}),
+          ...stage,
+        },
+      ];
     case 'tool_end':
       return [
         {
@@ -64,6 +74,7 @@ export function toRecords(e: FlowEvent): TraceEvent[] {
           ...(e.ok ? { result: e.content } : { error: e.content }),
           durationMs: e.durationMs,
           ...(e.data !== undefined ? { data: e.data } : {}),
+          ...(e.parent ? { parent: e.parent } : {}),
           ...stage,
         },
       ];

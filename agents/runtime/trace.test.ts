@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { answer, call, FakeModel } from '../../test/support/fake-model';
 import { look, noRobot } from '../../test/support/runtime-tools';
 import { runFlow } from './flow';
-import { MemorySink, Trace, TraceFormatError, formatTrace, parseTrace, readTrace } from './trace';
+import { MemorySink, Trace, TraceFormatError, formatTrace, parseTrace, readTrace, traceNotes } from './trace';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'skillbridge-trace-'));
 const header = { runId: 'run-1', scene: 'tabletop/fruits', workflow: 'rtw/basic', model: 'fake:model', seed: 7 };
@@ -91,15 +91,18 @@ describe('trace files', () => {
     expect(formatTrace(r)).toContain('(line 13 was cut off mid-write and is not shown)');
   });
 
-  it('names the line of a bad record', async () => {
+  it('leaves a damaged line in the middle out, naming it, and reads the rest', async () => {
     const path = join(dir(), 'run.jsonl');
     await tracedRun(path);
     const lines = readFileSync(path, 'utf8').split('\n');
+    const whole = parseTrace(lines.join('\n'), 'run.jsonl');
     lines[3] = JSON.stringify({ type: 'tool_call', id: 'x' });
-    expect(() => parseTrace(lines.join('\n'), 'run.jsonl')).toThrow(TraceFormatError);
-    expect(() => parseTrace(lines.join('\n'), 'run.jsonl')).toThrow(/^run\.jsonl:4: bad record: /);
+    const bad = parseTrace(lines.join('\n'), 'run.jsonl');
+    expect(bad.skipped).toEqual([{ line: 4, reason: expect.stringMatching(/^bad record: /) }]);
+    expect(bad.records).toHaveLength(whole.records.length - 1);
     lines[3] = '{not json';
-    expect(() => parseTrace(lines.join('\n'), 'run.jsonl')).toThrow(/run\.jsonl:4: not valid JSON/);
+    expect(parseTrace(lines.join('\n'), 'run.jsonl').skipped).toEqual([{ line: 4, reason: 'not valid JSON: {not json' }]);
+    expect(traceNotes(parseTrace(lines.join('\n'), 'run.jsonl'))).toEqual(['line 4 was left out: not valid JSON: {not json']);
     expect(() => parseTrace('', 'empty.jsonl')).toThrow(/no header/);
     expect(() => parseTrace('{"type":"message"}\n', 'x')).toThrow(/x:1: not a trace header/);
   });

@@ -76,6 +76,8 @@ const ToolCallEvent = z.object({
   name: z.string(),
   arguments: z.string(),
   iteration: z.number(),
+  /** The call that made this one: a sandboxed program's API calls name the call that ran the program. */
+  parent: z.string().optional(),
 });
 const ToolResultEvent = z.object({
   ...stage,
@@ -89,6 +91,7 @@ const ToolResultEvent = z.object({
   error: z.string().optional(),
   durationMs: z.number(),
   data: z.unknown().optional(),
+  parent: z.string().optional(),
 });
 const WarningEvent = z.object({
   ...stage,
@@ -364,6 +367,10 @@ export interface ReadTrace {
   records: TraceRecord[];
   /** The last line, cut off mid-write (a crash): it is left out and reported here. */
   truncated?: { line: number; text: string };
+  /** Lines in the middle that could not be read (corrupt, or not a record): left out, the rest is read. */
+  skipped?: Array<{ line: number; reason: string }>;
+  /** No `end` record: the run was cut off (the process was killed or crashed) or is still going. */
+  unfinished?: boolean;
 }
 
 export function readTrace(path: string): ReadTrace {
@@ -372,34 +379,59 @@ export function readTrace(path: string): ReadTrace {
 
 /** Parses JSONL trace text; throws TraceFormatError naming the line of a bad record. */
 export function parseTrace(text: string, name = 'trace'): ReadTrace {
-  const lines = text.split('\n');
+  // A UTF-8 BOM (editors on Windows add one) and CRLF line ends are not errors.
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
   const endsClean = text.endsWith('\n');
   if (endsClean) lines.pop();
   let truncated: ReadTrace['truncated'];
-  const parsed: unknown[] = [];
-  lines.forEach((raw, i) => {
+  const skipped: NonNullable<ReadTrace['skipped']> = [];
+  const parsed: Array<{ line: number; value: unknown }> = [];
+  lines.forEach((rawLine, i) => {
     const n = i + 1;
+    const raw = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     if (!raw.trim()) {
-      if (n === lines.length) return;
-      throw new TraceFormatError(`${name}:${n}: empty line`, n);
+      if (n < lines.length) skipped.push({ line: n, reason: 'empty line' });
+      return;
     }
     try {
-      parsed.push(JSON.parse(raw));
+      parsed.push({ line: n, value: JSON.parse(raw) });
     } catch {
-      // Only the final line may be cut off: records are written whole, one per line.
+      // The final line may be cut off mid-write (a crash); one in the middle is damage, left out and reported.
       if (n === lines.length && !endsClean) truncated = { line: n, text: raw };
-      else throw new TraceFormatError(`${name}:${n}: not valid JSON: ${raw.slice(0, 80)}`, n);
+      else skipped.push({ line: n, reason: `not valid JSON: ${raw.slice(0, 60)}` });
     }
   });
-  if (!parsed.length) throw new TraceFormatError(`${name}:1: no header line (the file is empty or cut off)`, 1);
-  const h = TraceHeaderSchema.safeParse(parsed[0]);
-  if (!h.success) throw new TraceFormatError(`${name}:1: not a trace header: ${issues(h.error)}`, 1);
-  const records = parsed.slice(1).map((value, i) => {
+  const first = parsed[0];
+  if (!first) throw new TraceFormatError(`${name}:1: no header line (the file is empty or cut off)`, 1);
+  const h = TraceHeaderSchema.safeParse(first.value);
+  if (!h.success) throw new TraceFormatError(`${name}:${first.line}: not a trace header: ${issues(h.error)}`, first.line);
+  const records: TraceRecord[] = [];
+  for (const { line, value } of parsed.slice(1)) {
     const r = TraceRecordSchema.safeParse(value);
-    if (!r.success) throw new TraceFormatError(`${name}:${i + 2}: bad record: ${issues(r.error)}`, i + 2);
-    return r.data;
-  });
-  return { header: h.data, records, ...(truncated ? { truncated } : {}) };
+    if (r.success) records.push(r.data);
+    else skipped.push({ line, reason: `bad record: ${issues(r.error).slice(0, 200)}` });
+  }
+  skipped.sort((a, b) => a.line - b.line);
+  const unfinished = !records.some((r) => r.type === 'end');
+  return {
+    header: h.data,
+    records,
+    ...(truncated ? { truncated } : {}),
+    ...(skipped.length ? { skipped } : {}),
+    ...(unfinished ? { unfinished } : {}),
+  };
+}
+
+/** What a reader should be told about a trace besides its records (cut off, damaged lines), one line each. */
+export function traceNotes(t: ReadTrace): string[] {
+  const out: string[] = [];
+  for (const sk of t.skipped ?? []) out.push(`line ${sk.line} was left out: ${sk.reason}`);
+  if (t.truncated) out.push(`line ${t.truncated.line} was cut off mid-write and is not shown`);
+  if (t.unfinished)
+    out.push(
+      'the run has no end record: it was cut off (the process was killed or crashed) or is still going; what it did up to then is shown',
+    );
+  return out;
 }
 
 function issues(e: z.ZodError): string {
@@ -420,10 +452,7 @@ export function formatTrace(trace: ReadTrace | readonly TraceLine[]): string {
     }
     out.push(`${clock(l.elapsedMs)} ${l.stage ? `[${l.stage}] ` : ''}${describe(l)}`);
   }
-  if (!Array.isArray(trace) && (trace as ReadTrace).truncated) {
-    const t = (trace as ReadTrace).truncated!;
-    out.push(`(line ${t.line} was cut off mid-write and is not shown)`);
-  }
+  if (!Array.isArray(trace)) for (const note of traceNotes(trace as ReadTrace)) out.push(`(${note})`);
   return out.join('\n');
 }
 
@@ -445,9 +474,9 @@ function describe(r: TraceRecord): string {
       return `${who}: ${thought}${indent(r.content?.trim() || '(no text)')}${calls}${usage}`;
     }
     case 'tool_call':
-      return `→ ${r.name} ${r.arguments || '{}'}  #${r.id}`;
+      return `${r.parent ? '  ' : ''}→ ${r.name} ${r.arguments || '{}'}  #${r.id}`;
     case 'tool_result':
-      return `← ${r.name} ${r.status} in ${r.durationMs} ms: ${indent(r.result ?? r.error ?? '')}`;
+      return `${r.parent ? '  ' : ''}← ${r.name} ${r.status} in ${r.durationMs} ms: ${indent(r.result ?? r.error ?? '')}`;
     case 'warning':
       return `! ${r.code}: ${indent(r.message)}`;
     case 'approval':

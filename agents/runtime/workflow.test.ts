@@ -3,7 +3,9 @@
 // skill. Asserted on the world's state and the trace's records.
 import { describe, expect, it } from 'vitest';
 import { answer, call, FakeModel } from '../../test/support/fake-model';
-import { expectValidHistory, look, noRobot } from '../../test/support/runtime-tools';
+import { z } from 'zod';
+import { expectValidHistory, holdOn, look, noRobot, wave } from '../../test/support/runtime-tools';
+import { defineTool } from '../tools/tool';
 import { openSim } from '../../robot/sim/open';
 import { findToolSet } from '../tools/sets';
 import { Conversation } from './conversation';
@@ -163,5 +165,129 @@ describe('composable workflows', () => {
         .sort(),
     ).toEqual(['planner', 'planner/executor']);
     control.dispose();
+  });
+});
+
+describe('tools called by programs, not by the model', () => {
+  /** A tool that calls another through the runtime (what run_program does for each API call). */
+  const twice = defineTool({
+    name: 'wave_twice',
+    description: 'Waves both hands, one after the other.',
+    category: 'action',
+    params: z.strictObject({}),
+    card: { outputs: 'text', whenToUse: 'in tests', dimension: 'execution' },
+    execute: async (_a, { invoke }) => {
+      const left = await invoke!(wave, { hand: 'left' });
+      const bad = await invoke!(wave, { hand: 'middle' });
+      return { ok: left.ok && !bad.ok, content: `${left.content}; then ${bad.status}` };
+    },
+  });
+
+  it('a tool’s own calls are traced under it, in its stage, with their results', async () => {
+    const sink = new MemorySink();
+    const model = new FakeModel([call('wave_twice'), answer('done')]);
+    const wf: Workflow = {
+      id: 'test/nested',
+      title: 'nested',
+      description: 'a tool calling a tool',
+      stages: ['agent'],
+      systemPrompt: () => 'sys',
+      run: async (ctx) => {
+        const r = await ctx.flow({ stage: 'agent', tools: [twice] });
+        return { reason: r.reason, final: r.final };
+      },
+    };
+    const c = new Conversation({ model, workflow: wf, robot: noRobot, traceSinks: () => [sink] });
+    const r = await c.send('wave');
+    // The call with invalid arguments never ran.
+    expect(r).toMatchObject({ final: 'done', toolCallsRun: 2 });
+    const outer = sink.records.find((x) => x.type === 'tool_call' && x.name === 'wave_twice')!;
+    const inner = sink.records.filter((x) => (x.type === 'tool_call' || x.type === 'tool_result') && x.name === 'wave');
+    expect(inner).toMatchObject([
+      { type: 'tool_call', stage: 'agent', parent: (outer as { id: string }).id, arguments: '{"hand":"left"}' },
+      { type: 'tool_result', ok: true, result: 'waved the left hand', parent: (outer as { id: string }).id },
+      { type: 'tool_call', arguments: '{"hand":"middle"}' },
+      { type: 'tool_result', ok: false, status: 'invalid_arguments' },
+    ]);
+    expect(sink.records.find((x) => x.type === 'tool_result' && x.name === 'wave_twice')).toMatchObject({
+      ok: true,
+      result: 'waved the left hand; then invalid_arguments',
+    });
+    // The model saw only its own call's result.
+    expect(model.requests[1]!.messages.filter((m) => m.role === 'tool')).toHaveLength(1);
+  });
+
+  it('a workflow runs a tool itself under a stage; approval applies and Stop reaches it', async () => {
+    const sink = new MemorySink();
+    const asked: string[] = [];
+    const wf: Workflow = {
+      id: 'test/invoke',
+      title: 'invoke',
+      description: 'a plan step',
+      stages: ['recovery'],
+      systemPrompt: () => 'sys',
+      run: async (ctx) => {
+        const a = await ctx.invoke(wave, { hand: 'right' }, { stage: 'recovery', parent: 'plan_1' });
+        const b = await ctx.invoke(look, {}, { stage: 'recovery' });
+        return { reason: 'final', final: `${a.status}: ${a.content} / ${b.content}` };
+      },
+    };
+    const c = new Conversation({
+      model: new FakeModel([]),
+      workflow: wf,
+      robot: noRobot,
+      traceSinks: () => [sink],
+      approval: {
+        policy: { information: 'auto', action: 'ask' },
+        ask: async (req) => {
+          asked.push(req.tool);
+          return { approved: false, note: 'not now' };
+        },
+      },
+    });
+    const r = await c.send('go');
+    expect(asked).toEqual(['wave']);
+    expect(r.final).toMatch(/^rejected: .*not now.* \/ I see a lemon and a bowl\.$/);
+    expect(sink.records.filter((x) => x.type === 'tool_call')).toMatchObject([
+      { stage: 'recovery', name: 'wave', parent: 'plan_1', id: 'plan_1.1' },
+      { stage: 'recovery', name: 'look', id: 'step.2' },
+    ]);
+    expect(sink.records.find((x) => x.type === 'approval')).toMatchObject({ stage: 'recovery', tool: 'wave', decision: 'rejected' });
+
+    const held: Workflow = {
+      ...wf,
+      run: async (ctx) => ({ reason: 'final', final: (await ctx.invoke(holdOn, {}, { stage: 'recovery' })).content }),
+    };
+    const c2 = new Conversation({ model: new FakeModel([]), workflow: held, robot: noRobot });
+    const turn = c2.send('hold');
+    setTimeout(() => c2.stop('enough'), 20);
+    expect((await turn).final).toBe('Failed (aborted): stopped while holding the pose.');
+  });
+
+  it('a misspelt tool name runs the one tool it clearly means when the flow matches names (RAIDER)', async () => {
+    const sink = new MemorySink();
+    const model = new FakeModel([
+      { toolCalls: [{ name: 'Look', arguments: {} }, { name: 'wve', arguments: { hand: 'left' } }, { name: 'dance' }] },
+      answer('ok'),
+    ]);
+    const wf: Workflow = {
+      id: 'test/fuzzy',
+      title: 'fuzzy',
+      description: 'fuzzy tool names',
+      stages: ['agent'],
+      systemPrompt: () => 'sys',
+      run: async (ctx) => {
+        const r = await ctx.flow({ stage: 'agent', tools: [look, wave], matchToolNames: true, limits: { maxToolCallsPerIteration: 5 } });
+        return { reason: r.reason, final: r.final };
+      },
+    };
+    await new Conversation({ model, workflow: wf, robot: noRobot, traceSinks: () => [sink] }).send('look and wave');
+    const tools = model.requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(tools[0]).toBe('(There is no tool named "Look"; ran look.) I see a lemon and a bowl.');
+    expect(tools[1]).toBe('(There is no tool named "wve"; ran wave.) waved the left hand');
+    expect(tools[2]).toMatch(/^Warning \(made_up_tool_name\): there is no tool named "dance"/);
+    expect(sink.records.filter((x) => x.type === 'warning').map((x) => (x.type === 'warning' ? x.code : ''))).toEqual([
+      'made_up_tool_name',
+    ]);
   });
 });

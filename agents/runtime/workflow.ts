@@ -8,7 +8,7 @@
 // file) without its god objects: the context below is all a workflow gets.
 import type { ChatMessage, Model } from '../models/model';
 import type { Robot } from '../../robot/robot';
-import type { Tool, ToolCategory } from '../tools/tool';
+import type { InvokedResult, Tool, ToolCategory } from '../tools/tool';
 import type { FlowReason } from './events';
 import type { ClassifyResult, FlowLimits, FlowResult, FlowView, ToolChoice, ToolsFn } from './flow';
 
@@ -33,7 +33,19 @@ export interface FlowSpec {
   classify?: (req: { messages: readonly ChatMessage[]; signal: AbortSignal }) => Promise<ClassifyResult>;
   /** Warning 1's check for this flow (e.g. RAIDER's `final_response` JSON). */
   looksFinal?: (text: string) => boolean;
+  /** A misspelt tool name that clearly means one offered tool runs it (RAIDER's fuzzy matching, paper 001 §4.1.2). */
+  matchToolNames?: boolean;
   temperature?: number;
+  /** Also ends the flow when this aborts (the signal of the tool that runs the flow). */
+  signal?: AbortSignal;
+}
+
+export interface InvokeOptions {
+  /** The stage the call is traced under (a full path, e.g. "recovery"). */
+  stage: string;
+  /** The call or program that made this call; the trace nests it there. */
+  parent?: string;
+  signal?: AbortSignal;
 }
 
 export interface AgentToolSpec {
@@ -63,14 +75,19 @@ export interface WorkflowRun {
   /** A system prompt a person wrote for this conversation; replaces the workflow's main prompt. */
   readonly promptOverride: string | undefined;
   flow(spec: FlowSpec): Promise<FlowResult>;
-  /** Asks the person (a dialog in the app, the terminal in the CLI, a simulated user in evaluation). */
-  askUser(question: string): Promise<string>;
+  /** Asks the person (a dialog in the app, the terminal in the CLI, a simulated user in evaluation); `stage` for the trace. */
+  askUser(question: string, stage?: string): Promise<string>;
   /** A line in the trace and the live view: a hand-off, a verdict, a plan. */
   note(text: string, data?: unknown, stage?: string): void;
   /** Another agent as a tool: its flow runs under `stage` with the task the caller writes. */
   agentTool(spec: AgentToolSpec): Tool;
   /** Interrupts the tool calls running now (not the turn); each returns with `reason` as its result. */
   preempt(reason: string): number;
+  /**
+   * Runs a tool for the program itself (a recovery plan's step, not a model's call): traced as a
+   * tool call and result under `stage`, with approval, Stop and preemption like any call.
+   */
+  invoke(tool: Tool, args: unknown, o: InvokeOptions): Promise<InvokedResult>;
 }
 
 export interface WorkflowOutcome {

@@ -5,6 +5,7 @@
 // outputs, when to use it, its mode, and the robot capabilities it needs.
 import { z } from 'zod';
 import type { Capability, Robot } from '../../robot/robot';
+import { MAX_TOOL_ARGUMENT_CHARS, argumentProblem, cutArgumentsSize } from './limits';
 
 export type ToolCategory = 'information' | 'action';
 /** ETP's invocation modes: once per query, running in the background, or triggered by a condition. */
@@ -31,6 +32,17 @@ export interface ToolContext {
   state: Map<string, unknown>;
   /** The stage path of the flow calling the tool, when a workflow runs it (an agent tool nests under it). */
   stage?: string;
+  /**
+   * Calls another tool from inside this one (code in the sandbox calling the robot API): the
+   * runtime traces it under this call, applies approval and Stop, and returns how it ended.
+   * Absent when the tool runs outside a flow (the tool console).
+   */
+  invoke?: (tool: Tool, args: unknown, signal?: AbortSignal) => Promise<InvokedResult>;
+}
+
+/** A tool result as the runtime reports it: `status` says how the call ended (ok, failed, refused, stopped…). */
+export interface InvokedResult extends ToolResult {
+  status: string;
 }
 
 /** What a tool gives back. `content` is what the model reads. */
@@ -134,12 +146,25 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
   const parse = (raw: unknown): { ok: true; args: unknown } | { ok: false; message: string } => {
     let value: unknown = raw ?? {};
     if (typeof raw === 'string') {
+      const size = cutArgumentsSize(raw) ?? raw.length;
+      if (size > MAX_TOOL_ARGUMENT_CHARS)
+        return {
+          ok: false,
+          message: `Invalid arguments for ${spec.name}: they are ${size} characters, over the limit of ${MAX_TOOL_ARGUMENT_CHARS}. Send only the arguments the schema asks for.`,
+        };
       try {
         value = raw.trim() ? JSON.parse(raw) : {};
       } catch {
         return { ok: false, message: `Invalid arguments for ${spec.name}: not valid JSON (${raw.slice(0, 80)}). Send a JSON object.` };
       }
     }
+    // JSON reads 1e999 as Infinity; no tool has a use for it, or for 1e308 metres.
+    const problem = argumentProblem(value);
+    if (problem)
+      return {
+        ok: false,
+        message: `Invalid arguments for ${spec.name}:\n- ${problem}\nCall ${spec.name} again with arguments matching its schema.`,
+      };
     const r = spec.params.safeParse(value);
     return r.success ? { ok: true, args: r.data } : { ok: false, message: explainArgs(spec.name, r.error, parameters, value) };
   };
@@ -164,5 +189,25 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
       return run(p.args, ctx);
     },
     schema: () => ({ name: spec.name, description: spec.description, parameters }),
+  };
+}
+
+/**
+ * The same tool (name, schema, card) with its run wrapped: a check before it runs, a
+ * rewrite of its result. `around` gets the validated arguments and the inner run.
+ */
+export function aroundTool(
+  tool: Tool,
+  around: (args: unknown, ctx: ToolContext, inner: (args: unknown, ctx: ToolContext) => Promise<ToolResult>) => Promise<ToolResult>,
+): Tool {
+  const run = (args: unknown, ctx: ToolContext): Promise<ToolResult> => around(args, ctx, (a, c) => tool.run(a, c));
+  return {
+    ...tool,
+    run,
+    async call(raw, ctx) {
+      const p = tool.parse(raw);
+      if (!p.ok) return { ok: false, content: p.message };
+      return run(p.args, ctx);
+    },
   };
 }

@@ -3,7 +3,10 @@
 import type { Robot } from '../../robot/robot';
 import type { Workflow } from '../runtime/workflow';
 import { buildToolSet } from '../tools/sets';
+import { alrmWorkflow } from './alrm/workflow';
 import { loopWorkflow } from './kit/loop';
+import { RAIDER_INFO } from './raider/info';
+import { raiderWorkflow } from './raider/workflow';
 import { ANSWER_RULES, robotContext } from './prompt';
 import { rtwBasic } from './rtw/basic';
 import { rtwHierarchical } from './rtw/hierarchical';
@@ -35,6 +38,19 @@ export const WORKFLOWS: readonly WorkflowInfo[] = [
     paper: '000 §II.C.3',
     description: 'Classify getter vs setter; guarded query templates when they do not suffice.',
   },
+  ...RAIDER_INFO,
+  {
+    id: 'alrm/tap',
+    title: 'Planner and executor, actions as tool calls (ALRM Tool-as-Policy)',
+    paper: '002 §III.A, §III.B.1',
+    description: 'A ReAct planner hands each subtask to an executor that calls the eight robot API actions as tools.',
+  },
+  {
+    id: 'alrm/cap',
+    title: 'Planner and executor, actions as a sandboxed program (ALRM Code-as-Policy)',
+    paper: '002 §III.A, §III.B.2',
+    description: 'A ReAct planner hands each subtask to an executor that writes a JavaScript program, run in the QuickJS sandbox.',
+  },
   {
     id: 'flat',
     title: "The scene's tool set as one list",
@@ -54,6 +70,18 @@ export async function createWorkflow(id: string, robot: Robot, opts: { toolSet?:
       return rtwHierarchical();
     case 'rtw/world-model':
       return rtwWorldModel();
+    case 'raider':
+    case 'raider/basic':
+    case 'raider/qgen':
+    case 'raider/grnd':
+    case 'raider/qgen-grnd':
+    case 'raider/precond':
+    case 'raider/full-scene':
+      return await raiderWorkflow(id, robot, opts.toolSet ? { toolSet: opts.toolSet } : {});
+    case 'alrm/tap':
+    case 'alrm/cap':
+      if (!robot.has('arm')) throw new UnknownWorkflowError(`${id} needs a robot with an arm; ${robot.info.name} has none`);
+      return alrmWorkflow(id === 'alrm/tap' ? 'tap' : 'cap');
     case 'flat': {
       const tools = (await buildToolSet(set, robot)).list();
       return loopWorkflow({

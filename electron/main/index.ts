@@ -2,26 +2,40 @@
 // from the app's own protocol, the session service on a worker thread, one
 // validated IPC handler, secrets in the OS keychain, a log file and a menu.
 // Security: sandboxed renderer with context isolation and no Node, a CSP on
-// every page, navigation and new windows blocked (web links open in the
-// browser), permissions denied, one instance at a time.
+// every page, navigation and new windows blocked (links to allowlisted sites open
+// in the browser), every permission request and check denied, a dev server URL
+// honoured only in development, one instance at a time.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BrowserWindow, Menu, type MenuItemConstructorOptions, app, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
+import {
+  BrowserWindow,
+  Menu,
+  type MenuItemConstructorOptions,
+  app,
+  dialog,
+  ipcMain,
+  net,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
 import type { AppMethods } from '../../contract/api';
 import { AppApiError } from '../../contract/api';
 import { IPC } from '../../contract/wire';
 import { type WorkerSession, startWorkerSession } from '../../hosts/service/worker-session';
 import { registerApi, trustFrom } from './ipc';
 import { openLog } from './log';
+import { devRendererUrl, keyQuestion, mayOpenExternal } from './policy';
 import { SecretStore } from './secrets';
 
 const SCHEME = 'app';
 const HOST = 'skillbridge';
 const APP_ORIGIN = `${SCHEME}://${HOST}`;
 const here = import.meta.dirname;
-/** electron-vite's dev server, when running `electron-vite dev`. */
-const devUrl = process.env['ELECTRON_RENDERER_URL'];
+/** electron-vite's dev server, when running `electron-vite dev` (never in a packaged app). */
+const devUrl = devRendererUrl(app.isPackaged, process.env);
 const rendererRoot = path.join(here, '../renderer');
 
 const CSP = [
@@ -58,7 +72,11 @@ async function main(): Promise<void> {
   const secrets = new SecretStore(path.join(app.getPath('userData'), 'secrets.json'), safeStorage);
 
   serveRenderer();
-  session.defaultSession.setPermissionRequestHandler((_wc, _perm, done) => done(false));
+  session.defaultSession.setPermissionRequestHandler((_wc, perm, done) => {
+    log(`denied a permission request: ${perm}`);
+    done(false);
+  });
+  session.defaultSession.setPermissionCheckHandler(() => false);
   session.defaultSession.webRequest.onHeadersReceived((details, done) => {
     done({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
   });
@@ -69,8 +87,12 @@ async function main(): Promise<void> {
       paced: true,
       workerUrl: pathToFileURL(path.join(here, 'sim-worker.js')),
       traceDir: path.join(app.getPath('userData'), 'traces'),
-      // Model API keys: the keychain store first; createModel falls back to the environment.
-      secrets: (provider) => secrets.get(provider),
+      // Model API keys: the key stored for the server's base URL first; createModel falls back to the environment.
+      secrets: (scope) => secrets.get(scope.baseURL),
+      // SKILLBRIDGE_API_KEY goes to a base URL the window named only when the person here says so.
+      confirmKey: (baseURL) => confirmKey(baseURL, log),
+      // The desktop user picks script files on this machine.
+      scriptFiles: 'any',
       onLog: log,
       // The window opens while the worker boots; its first request waits for the scene.
       background: true,
@@ -85,16 +107,16 @@ async function main(): Promise<void> {
     ...sim,
     setApiKey: async (r) => {
       try {
-        await secrets.set(r.provider, r.key);
-        return { ok: true, message: `key for ${r.provider} stored, encrypted with the OS keychain` };
+        const p = await secrets.set(r.baseURL, r.key);
+        return { ok: true, message: `key for ${r.baseURL} stored, encrypted with ${p.name}; it is sent to that server only` };
       } catch (e) {
         throw new AppApiError('unsupported', (e as Error).message);
       }
     },
-    hasApiKey: async (r) => ({ stored: await secrets.has(r.provider) }),
+    hasApiKey: async (r) => ({ stored: await secrets.has(r.baseURL) }),
     clearApiKey: async (r) => {
-      const had = await secrets.clear(r.provider);
-      return { ok: had, message: had ? `key for ${r.provider} removed` : `no key stored for ${r.provider}` };
+      const had = await secrets.clear(r.baseURL);
+      return { ok: had, message: had ? `key for ${r.baseURL} removed` : `no key stored for ${r.baseURL}` };
     },
   };
 
@@ -125,6 +147,22 @@ async function main(): Promise<void> {
   app.on('before-quit', () => {
     void sim.dispose();
   });
+}
+
+/** Answers per base URL, for this run of the app. */
+const keyAnswers = new Map<string, boolean>();
+
+/** Asks the person whether SKILLBRIDGE_API_KEY may go to a server the window named. */
+async function confirmKey(baseURL: string, log: (line: string) => void): Promise<boolean> {
+  const known = keyAnswers.get(baseURL);
+  if (known !== undefined) return known;
+  const q = keyQuestion(baseURL);
+  const opts = { type: 'question' as const, buttons: ['Send the key', 'Do not send'], defaultId: 1, cancelId: 1, ...q };
+  const r = win ? await dialog.showMessageBox(win, opts) : await dialog.showMessageBox(opts);
+  const yes = r.response === 0;
+  keyAnswers.set(baseURL, yes);
+  log(`API key for ${baseURL}: ${yes ? 'allowed' : 'refused'} by the user`);
+  return yes;
 }
 
 /** Serves the built renderer on app://skillbridge/, never outside its folder. */
@@ -163,15 +201,19 @@ function createWindow(log: (line: string) => void): void {
   });
   const contents = win.webContents;
   const start = devUrl ?? `${APP_ORIGIN}/index.html`;
-  // Nothing navigates away from the app; links to the web open in the user's browser.
+  // Nothing navigates away from the app; links to allowlisted sites open in the user's browser.
+  const openOutside = (url: string): void => {
+    if (mayOpenExternal(url)) void shell.openExternal(url);
+    else log(`did not open a link outside the allowlist: ${url.slice(0, 200)}`);
+  };
   contents.on('will-navigate', (e, url) => {
     if (url !== start) {
       e.preventDefault();
-      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+      openOutside(url);
     }
   });
   contents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    openOutside(url);
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (e) => e.preventDefault());

@@ -7,6 +7,7 @@ import type { AppMethods } from '../../contract/api';
 import { IPC } from '../../contract/wire';
 import { Session } from '../../hosts/service/session';
 import { type IpcLike, registerApi, trustFrom } from './ipc';
+import { devRendererUrl, keyQuestion, mayOpenExternal } from './policy';
 import { SecretStore } from './secrets';
 
 type Handler = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>;
@@ -70,17 +71,32 @@ describe('SecretStore', () => {
     decryptString: (b: Buffer) => [...b.toString().slice(4)].reverse().join(''),
   };
 
-  it('stores keys encrypted, answers only whether one exists, and clears them', async () => {
+  const OPENAI = 'https://api.openai.com/v1';
+
+  it('stores keys encrypted per base URL, answers only whether one exists, and clears them', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'sb-secrets-')), 'secrets.json');
-    const store = new SecretStore(file, fake);
-    expect(await store.has('openai')).toBe(false);
-    await store.set('openai', 'sk-123');
-    expect(await store.has('openai')).toBe(true);
-    expect(await store.get('openai')).toBe('sk-123');
+    const store = new SecretStore(file, fake, 'darwin');
+    expect(await store.has(OPENAI)).toBe(false);
+    expect(await store.set(`${OPENAI}/`, 'sk-123')).toMatchObject({ secure: true, name: 'the macOS Keychain' });
+    expect(await store.has(OPENAI)).toBe(true);
+    expect(await store.get(OPENAI)).toBe('sk-123');
+    // Another server gets nothing: not another path, not another port.
+    expect(await store.get('https://api.openai.com/v2')).toBeUndefined();
+    expect(await store.get('https://api.openai.com:8443/v1')).toBeUndefined();
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(file, 'utf8')).not.toContain('sk-123');
-    expect(await store.clear('openai')).toBe(true);
-    expect(await store.has('openai')).toBe(false);
+    expect(await store.clear(OPENAI)).toBe(true);
+    expect(await store.has(OPENAI)).toBe(false);
+  });
+
+  it('keeps keys stored per provider before, for the presets fixed URLs only', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'sb-secrets-')), 'secrets.json');
+    const enc = (s: string) => fake.encryptString(s).toString('base64');
+    writeFileSync(file, JSON.stringify({ openai: enc('sk-old'), 'openai-compatible': enc('sk-where') }));
+    const store = new SecretStore(file, fake, 'darwin');
+    expect(await store.get(OPENAI)).toBe('sk-old');
+    expect(await store.get('http://10.0.0.5:8000/v1')).toBeUndefined();
   });
 
   it('refuses to store a key in plain text when no keychain is available', async () => {
@@ -88,6 +104,35 @@ describe('SecretStore', () => {
       ...fake,
       isEncryptionAvailable: () => false,
     });
-    await expect(store.set('openai', 'sk')).rejects.toThrow(/no keychain/);
+    await expect(store.set(OPENAI, 'sk')).rejects.toThrow(/no keychain/);
+  });
+
+  it('on Linux without a keyring (a fixed password) it says so and refuses, rather than claim encryption', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sb-secrets-'));
+    const basic = new SecretStore(path.join(dir, 'a.json'), { ...fake, getSelectedStorageBackend: () => 'basic_text' }, 'linux');
+    expect(basic.protection).toEqual({ secure: false, name: 'a fixed password (no keyring found)' });
+    await expect(basic.set(OPENAI, 'sk')).rejects.toThrow(/fixed password/);
+    const keyring = new SecretStore(path.join(dir, 'b.json'), { ...fake, getSelectedStorageBackend: () => 'gnome_libsecret' }, 'linux');
+    expect(await keyring.set(OPENAI, 'sk')).toMatchObject({ secure: true, name: 'the desktop keyring (libsecret)' });
+  });
+});
+
+describe('desktop window policy', () => {
+  it('honours ELECTRON_RENDERER_URL in development only, and only for a dev server on this machine', () => {
+    const env = { ELECTRON_RENDERER_URL: 'http://localhost:5173' };
+    expect(devRendererUrl(false, env)).toBe('http://localhost:5173');
+    expect(devRendererUrl(true, env)).toBeUndefined();
+    expect(devRendererUrl(false, { ELECTRON_RENDERER_URL: 'https://evil.example/' })).toBeUndefined();
+    expect(devRendererUrl(false, { ELECTRON_RENDERER_URL: 'http://localhost.evil.example:80/' })).toBeUndefined();
+  });
+
+  it('opens only https links to allowlisted sites outside the app', () => {
+    expect(mayOpenExternal('https://ollama.com/library/qwen3')).toBe(true);
+    expect(mayOpenExternal('http://ollama.com/')).toBe(false);
+    expect(mayOpenExternal('https://evil.example/')).toBe(false);
+    expect(mayOpenExternal('https://github.com.evil.example/')).toBe(false);
+    expect(mayOpenExternal('file:///etc/passwd')).toBe(false);
+    expect(mayOpenExternal('https://user:pw@github.com/')).toBe(false);
+    expect(keyQuestion('http://10.0.0.5/v1').message).toContain('http://10.0.0.5/v1');
   });
 });

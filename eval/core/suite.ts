@@ -22,6 +22,11 @@ export interface GenerateContext {
   /** Runs `fn` on the world `spec` describes, restored to its snapshot first (dry runs leave nothing behind). */
   inWorld<T>(spec: WorldSpec, fn: (w: { robot: SimRobot; control: SimControl }) => Promise<T>): Promise<T>;
   onProgress?(text: string): void;
+  /**
+   * A small set for the suites' self-tests: generators that search many worlds
+   * (RAIDER) look at fewer places and keep a few cases per category.
+   */
+  small?: boolean;
 }
 
 /** How the case went, for scoring. */

@@ -151,3 +151,28 @@ export function randomPolicy(seed: number, answer: string): Policy {
 export function policyModel(id: string, policy: Policy, ctx: PolicyContext): Model {
   return fromFunction((req) => policy.next(req, ctx), { id });
 }
+
+/** A plan as the code a Code-as-Policy writer would reply with: one call per line, arguments by position. */
+export function planCode(steps: readonly PlanStep[]): string {
+  const lines = steps.map(
+    (s) =>
+      `${s.tool}(${Object.values(s.args)
+        .map((v) => JSON.stringify(v))
+        .join(', ')});`,
+  );
+  return `\`\`\`javascript\n${lines.join('\n')}\n\`\`\``;
+}
+
+/** The request's last user message (a flow's input). */
+export function lastUserText(req: CompletionRequest): string {
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    const m = req.messages[i]!;
+    if (m.role === 'user') return m.content;
+  }
+  return '';
+}
+
+/** True when the request starts a flow: nothing answered since its input. */
+export function freshFlow(req: CompletionRequest): boolean {
+  return req.messages.at(-1)?.role === 'user';
+}

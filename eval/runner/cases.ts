@@ -16,8 +16,8 @@ import { hash32 } from '../reference/rng';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Folders whose sources decide what a case's expected answer is. */
-const SOURCE_DIRS = ['scenes', 'sim', 'robot', 'eval/core', 'eval/suites', 'agents/tools'];
+/** Folders whose sources decide what a case's expected answer is (and the suite's own folder, added per suite). */
+const SOURCE_DIRS = ['scenes', 'sim', 'robot', 'eval/core', 'agents/tools'];
 
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
@@ -32,16 +32,25 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
-let sourceKey: string | undefined;
+const sourceKeys = new Map<string, string>();
 
-/** A hash of the sources and data the cases depend on; the package version where sources are not at hand (a packaged app). */
-export function casesSourceKey(): string {
-  if (sourceKey) return sourceKey;
+/**
+ * A hash of the sources and data a suite's cases depend on (the scenes, the
+ * simulator, the robot, the tools, the suite's own folder); the package version
+ * where sources are not at hand (a packaged app).
+ */
+export function casesSourceKey(suite: string): string {
+  const known = sourceKeys.get(suite);
+  if (known) return known;
   const h = createHash('sha256').update(PACKAGE_VERSION);
-  const files = SOURCE_DIRS.flatMap((d) => filesUnder(path.join(root, d)));
+  const files = [...SOURCE_DIRS, 'eval/suites/index.ts', `eval/suites/${suite}`].flatMap((d) => {
+    const p = path.join(root, d);
+    return existsSync(p) && statSync(p).isFile() ? [p] : filesUnder(p);
+  });
   for (const f of files) h.update(path.relative(root, f)).update(readFileSync(f));
-  sourceKey = h.digest('hex').slice(0, 16);
-  return sourceKey;
+  const key = h.digest('hex').slice(0, 16);
+  sourceKeys.set(suite, key);
+  return key;
 }
 
 const CacheFile = z.object({ suite: z.string(), key: z.string(), cases: z.array(EvalCase) });
@@ -62,7 +71,10 @@ export interface LoadCasesOptions {
  * not depend on the run's seed (it seeds noise, off by default): they are
  * generated in worlds with seed 1.
  */
-export async function generateCases(suite: AnySuite, opts: { onProgress?: (text: string) => void } = {}): Promise<EvalCase[]> {
+export async function generateCases(
+  suite: AnySuite,
+  opts: { onProgress?: (text: string) => void; small?: boolean } = {},
+): Promise<EvalCase[]> {
   const pool = new WorldPool({ seed: 1 });
   const ctx: GenerateContext = {
     async inWorld(spec, fn) {
@@ -70,6 +82,7 @@ export async function generateCases(suite: AnySuite, opts: { onProgress?: (text:
       return fn({ robot, control: cw.control });
     },
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    ...(opts.small ? { small: true } : {}),
   };
   try {
     const cases = await suite.generate(ctx);
@@ -86,7 +99,7 @@ export async function generateCases(suite: AnySuite, opts: { onProgress?: (text:
 
 /** The suite's cases, from the cache when it matches the sources, else generated and cached. */
 export async function loadCases(suite: AnySuite, opts: LoadCasesOptions): Promise<{ cases: EvalCase[]; generatedMs: number | null }> {
-  const key = casesSourceKey();
+  const key = casesSourceKey(suite.id);
   const dir = opts.cacheDir ?? defaultCacheDir();
   const file = path.join(dir, `${suite.id}-${key}.json`);
   if (opts.cache !== false && existsSync(file)) {

@@ -15,23 +15,13 @@ import type { EvalCase } from '../core/case';
 import { PER_CASE } from '../core/suite';
 import { referenceModelFactories } from '../reference/factories';
 import { SUITES, findSuite } from '../suites/index';
+import { EvalInputError } from './errors';
 import { casesSourceKey, filterCases, loadCases, sampleCases } from './cases';
 import { type Slot, inlineSlot, workerSlot } from './executors';
 import type { WorkerInit } from './protocol';
 import type { CaseTiming } from './run-case';
 
-export type EvalInputCode = 'unknown-suite' | 'unknown-workflow' | 'unknown-model' | 'bad-option' | 'resume-mismatch' | 'no-cases';
-
-/** Input the runner cannot use: one line naming it and the fix. */
-export class EvalInputError extends Error {
-  override name = 'EvalInputError';
-  constructor(
-    readonly code: EvalInputCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { EvalInputError, type EvalInputCode } from './errors';
 
 export interface EvalOptions {
   /** Required unless resuming. */
@@ -161,10 +151,10 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         );
       }
       const key = resumed.args['casesKey'];
-      if (typeof key === 'string' && key !== casesSourceKey()) {
+      if (typeof key === 'string' && key !== casesSourceKey(resumed.suite)) {
         throw new EvalInputError(
           'resume-mismatch',
-          `run ${resumed.runId} was recorded with other scenes or code (cases ${key}, now ${casesSourceKey()}): its cases may differ; start a new run`,
+          `run ${resumed.runId} was recorded with other scenes or code (cases ${key}, now ${casesSourceKey(resumed.suite)}): its cases may differ; start a new run`,
         );
       }
       plan = { suiteId: resumed.suite, model: resumed.model, workflow: resumed.workflow, seed: resumed.seed, trials: resumed.trials };
@@ -210,7 +200,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         commit: gitCommit(),
         args: {
           ...(o.args ?? {}),
-          casesKey: casesSourceKey(),
+          casesKey: casesSourceKey(plan.suiteId),
           ...(o.filter ? { filter: o.filter } : {}),
           ...(sample !== undefined ? { sample } : {}),
           jobs,

@@ -44,8 +44,17 @@ async function build(onLog?: (line: string) => void): Promise<URL | undefined> {
   }
 }
 
-/** The worker's script and data: the bundle, or the tsx bootstrap with the entry to import. */
+/** The worker's script and data: the one built with the command-line bundle, a bundle of the sources, or the tsx bootstrap. */
 export async function evalWorkerScript(onLog?: (line: string) => void): Promise<{ url: URL; entry?: string }> {
+  // bin/skillbridge.js names the worker it built beside the command-line bundle.
+  const prebuilt = process.env['SKILLBRIDGE_EVAL_WORKER'];
+  if (prebuilt) {
+    try {
+      return { url: new URL(prebuilt) };
+    } catch {
+      // not a URL: build one below
+    }
+  }
   const bundled = import.meta.url.endsWith('.ts') ? await bundledEvalWorker(onLog) : undefined;
   if (bundled) return { url: bundled };
   if (import.meta.url.endsWith('.ts')) {

@@ -19,6 +19,7 @@ import { buildToolSet } from '../../agents/tools/sets';
 import { round } from '../../sim/math';
 import { Worker } from 'node:worker_threads';
 import type { ScriptStep } from '../../test/support/openai-server';
+import { benchTextParse, type TextParseRow } from './text-parse-bench';
 
 export interface Dist {
   median: number;
@@ -42,6 +43,8 @@ export interface AgentBenchResult {
   runs: AgentRunBench[];
   toolDispatchMs: { validateOnly: Dist; cheapTool: Dist; invalidArgs: Dist };
   traceWriteUs: { perRecord: Dist; recordsPerSecond: number };
+  /** The text-tool-call parser on adversarial replies. */
+  textParse: TextParseRow[];
 }
 
 const now = () => performance.now();
@@ -244,6 +247,8 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
     }
     const total = now() - t0;
     trace.close();
+    const textParse = benchTextParse(opts.quick ? { quick: true } : {});
+    say(`text-tool-call parser: ${Math.max(...textParse.map((r) => r.parseMs))} ms worst parse`);
     return {
       node: process.version,
       cpus: (await import('node:os')).cpus().length,
@@ -252,6 +257,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
       runs,
       toolDispatchMs: { validateOnly: dist(validate), cheapTool: dist(cheapT), invalidArgs: dist(invalid) },
       traceWriteUs: { perRecord: dist(per), recordsPerSecond: Math.round((n * 1000) / total) },
+      textParse,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,8 @@ import { chromium } from 'playwright-core';
 import { listScenes } from '../../scenes/registry';
 import { startWorkerSession } from '../service/worker-session';
 import { startWebServer } from '../web/server';
+import { prebuiltWorker } from '../service/worker-bundle';
+import { findBrowser } from '../../test/support/find-browser.mjs';
 
 export interface AppBenchScene {
   id: string;
@@ -107,8 +109,9 @@ function rendererRss(ancestor: number): number | null {
 
 export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResult> {
   const say = opts.onProgress ?? (() => undefined);
-  const exe = opts.chromiumPath ?? process.env['CHROMIUM'] ?? '/usr/bin/chromium';
-  if (!existsSync(exe)) throw new Error(`Chromium not found at ${exe}: install Debian's "chromium" package or set CHROMIUM`);
+  const found = opts.chromiumPath ? { path: opts.chromiumPath, hint: '' } : findBrowser({ playwright: () => chromium.executablePath() });
+  const exe = found.path;
+  if (!exe || !existsSync(exe)) throw new Error(found.hint || `no browser at ${String(exe)}`);
   const dist = rendererDist();
   if (!existsSync(`${dist}index.html`)) {
     say('building the renderer (vite build)…');
@@ -124,10 +127,11 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
   // Cold start: host (worker + server), browser launch, page load, first frame drawn.
   const t0 = performance.now();
   // As `skillbridge serve` does it: the worker boots and loads the scene while the browser opens the page.
-  const session = await startWorkerSession({ paced: true, background: true });
+  const workerUrl = prebuiltWorker();
+  const session = await startWorkerSession({ paced: true, background: true, ...(workerUrl ? { workerUrl } : {}) });
   const firstScene = session.loadScene({ id: ids[0] ?? 'tabletop/fruits' });
   firstScene.catch(() => undefined);
-  const server = await startWebServer({ api: session, staticDir: dist, port: 0 });
+  const server = await startWebServer({ openSession: () => Promise.resolve(session), maxSessions: 1, staticDir: dist, port: 0 });
   const hostMs = performance.now() - t0;
   const browser = await chromium.launch({ executablePath: exe, headless: true, args: GL_ARGS });
   try {

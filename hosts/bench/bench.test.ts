@@ -2,20 +2,50 @@
 // printed, not asserted: timings on a shared CI box are not pass/fail material).
 import { describe, expect, it } from 'vitest';
 import { benchAgent } from './agent-bench';
+import { benchCli } from './cli-bench';
 import { benchSim } from './sim-bench';
 
 describe('benchmarks', () => {
-  it('bench sim reports each figure for a scene', async () => {
+  it('bench sim reports each figure for a scene, measured in a fresh process', async () => {
     const r = await benchSim({ scenes: ['tabletop/boxes'], quick: true });
+    expect(r.freshProcessPerScene).toBe(true);
+    expect(r.reference).toBeUndefined();
     const s = r.scenes[0]!;
-    for (const k of ['rtf', 'bareRtf', 'ratio', 'perceptionP99Ms', 'rssMB'] as const) expect(s[k]).toBeGreaterThan(0);
+    expect(s.id).toBe('tabletop/boxes');
+    for (const k of ['rtf', 'bareRtf', 'ratio', 'perceptionP99Ms', 'rssMB', 'appRssMB'] as const) expect(s[k]).toBeGreaterThan(0);
     expect(s.pickPlace).toMatch(/^pick /);
   }, 120_000);
+
+  it('bench sim compares the reference scene across both Rapier builds, default first', async () => {
+    const r = await benchSim({ scenes: ['reference'], quick: true });
+    expect(r.scenes).toEqual([]);
+    const ref = r.reference!;
+    expect(ref.builds.map((b) => b.build)).toEqual([ref.defaultBuild, ref.defaultBuild === 'simd' ? 'scalar' : 'simd']);
+    for (const b of ref.builds) {
+      expect(b.version).toMatch(/^0\.\d+\.\d+/);
+      for (const k of ['fullRtf', 'bareRtf', 'bareAnchorsRtf', 'rssMB'] as const) expect(b[k]).toBeGreaterThan(0);
+      expect(b.stacksStanding.of).toBe(3);
+    }
+  }, 120_000);
+
+  it('bench cli reports medians of fresh processes beside the node -e 0 floor', async () => {
+    // Two rounds keep the test short; the command itself takes the median of 5 or 9.
+    const r = await benchCli({ runs: 2 });
+    expect(r.runs).toBe(2);
+    for (const k of ['floorMs', 'scenesMs', 'callMs', 'callOptimisingMs', 'floorRssMB', 'scenesRssMB', 'callRssMB'] as const)
+      expect(r[k]).toBeGreaterThan(0);
+    expect(r.scenesMs).toBeGreaterThan(r.floorMs);
+    for (const v of Object.values(r.cpuMs)) expect(v).toBeGreaterThan(0);
+    expect(r.bundleInputs).toBeGreaterThan(50);
+  }, 180_000);
 
   it('bench agent reports per-turn overhead for scripted and local-server runs', async () => {
     const r = await benchAgent({ quick: true });
     expect(r.runs.map((x) => `${x.model}:${x.turns}`)).toEqual(['scripted:1', 'scripted:20', 'local-server:1', 'local-server:20']);
     expect(r.perTurnMs.median).toBeGreaterThan(0);
     expect(r.traceWriteUs.recordsPerSecond).toBeGreaterThan(0);
+    // Adversarial replies at 16 k, 60 k and 1 MB for each input shape, each with a parse time.
+    expect(r.textParse.filter((row) => row.chars === 1_000_000).length).toBeGreaterThan(3);
+    expect(r.textParse.every((row) => Number.isFinite(row.parseMs))).toBe(true);
   }, 120_000);
 });

@@ -2,8 +2,10 @@
 // and real-time factor of the full simulation (controllers, battery, appliance
 // processes and the pose stream at 60 Hz) and of bare
 // Rapier stepping the same bodies, their ratio, one pick-and-place in wall time,
-// perception query latency, snapshot/restore time and peak memory. Figures, not
-// assertions: the targets are printed beside them.
+// perception query latency, snapshot/restore time and peak memory. Each scene runs
+// in a fresh process (its peak memory is its own), and the reference scene of the
+// performance anchors compares our stack with bare Rapier, scalar and SIMD builds.
+// Figures, not assertions: the targets are printed beside them.
 import { listScenes, builtinScene } from '../../scenes/registry';
 import { round } from '../../sim/math';
 import { detectObjects } from '../../sim/perception/detection';
@@ -20,40 +22,40 @@ import { geoObjects } from '../../sim/perception/geo';
 import { supportOf } from '../../sim/perception/relations';
 import { packPoses, streamEntries } from '../../sim/stream';
 import { SimWorld } from '../../sim/world/sim-world';
+import { DEFAULT_RAPIER_BUILD, type RapierBuild } from '../../sim/rapier';
+import {
+  REFERENCE,
+  type ReferenceBench,
+  type SceneBench,
+  memoryInFreshProcess,
+  referenceInFreshProcess,
+  sceneInFreshProcess,
+} from './jobs';
 
-export interface SceneBench {
-  id: string;
-  /** Full simulation, robot idle: simulated seconds per wall second. */
-  rtf: number;
-  stepsPerSecond: number;
-  /** Bare Rapier stepping the same bodies. */
-  bareRtf: number;
-  ratio: number;
-  /** Full simulation while the arm (or base) moves. */
-  activeRtf: number;
-  pickPlaceMs: number | null;
-  pickPlace: string | null;
-  perceptionP50Ms: number;
-  perceptionP99Ms: number;
-  snapshotMs: number;
-  restoreMs: number;
-  snapshotKB: number;
-  rssMB: number;
-}
+export type { SceneBench };
 
 export interface SimBenchResult {
   node: string;
   platform: string;
   cpus: number;
   targets: Record<string, string>;
+  /** false: every scene ran in this process, one after another, so rssMB is cumulative. */
+  freshProcessPerScene: boolean;
   scenes: SceneBench[];
+  /** The reference scene once per Rapier build, default build first; absent when not asked for. */
+  reference?: { defaultBuild: RapierBuild; builds: ReferenceBench[] };
 }
 
 export interface SimBenchOptions {
+  /** Scene ids; "reference" stands for the reference scene. Default: every scene and the reference. */
   scenes?: string[];
   quick?: boolean;
+  /** Measure every scene in this process instead of one fresh process each (faster; memory figures accumulate). */
+  inProcess?: boolean;
   onProgress?: (line: string) => void;
 }
+
+export { REFERENCE };
 
 const now = () => performance.now();
 
@@ -84,7 +86,7 @@ function rate(fn: () => void, ms: number, minSteps: number): number {
  * appliance processes and a pose frame for the renderer at 60 Hz. Camera queries
  * run on demand (tool calls), so they are measured as perception latency instead.
  */
-function fullStepper(sim: SimWorld): () => void {
+export function fullStepper(sim: SimWorld): () => void {
   const entries = streamEntries(sim);
   const frame = new Float32Array(entries.length * 7);
   const posesEvery = Math.round(1 / 60 / sim.dt);
@@ -95,7 +97,7 @@ function fullStepper(sim: SimWorld): () => void {
 }
 
 /** Keeps the arm (or the base) moving back and forth for the active measurement. */
-function keepMoving(sim: SimWorld): () => void {
+export function keepMoving(sim: SimWorld): () => void {
   const arm = sim.scene.robot.arm;
   if (arm) {
     const names = Object.keys(arm.postures);
@@ -116,7 +118,7 @@ function keepMoving(sim: SimWorld): () => void {
   return () => undefined;
 }
 
-async function pickPlaceOnce(sim: SimWorld): Promise<{ ms: number; what: string } | null> {
+export async function pickPlaceOnce(sim: SimWorld): Promise<{ ms: number; what: string } | null> {
   if (!sim.scene.robot.arm) return null;
   const all = geoObjects(sim);
   const cands = [...sim.entities.values()]
@@ -144,7 +146,7 @@ async function pickPlaceOnce(sim: SimWorld): Promise<{ ms: number; what: string 
 }
 
 /** Mobile robots start where no table is in reach: go to the first served location (and look). */
-async function prepare(sim: SimWorld): Promise<void> {
+export async function prepare(sim: SimWorld): Promise<void> {
   if (sim.scene.robot.kind !== 'mobile_manipulator') return;
   const loc = [...sim.locations.values()].find((l) => l.serves.some((s) => sim.entities.get(s)?.spec.surfaces.length));
   if (loc && sim.body.at !== loc.id) await navigate(sim, { kind: 'location', id: loc.id });
@@ -253,15 +255,27 @@ export async function benchScene(id: string, quick: boolean): Promise<SceneBench
     restoreMs: round(median(restMs), 3),
     snapshotKB: round(bytes / 1024, 1),
     rssMB: round(process.resourceUsage().maxRSS / 1024, 1),
+    appRssMB: null,
   };
 }
 
 export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResult> {
-  const ids = opts.scenes?.length ? opts.scenes : listScenes().map((s) => s.id);
+  const asked = opts.scenes?.length ? opts.scenes : [...listScenes().map((s) => s.id), REFERENCE];
+  const quick = Boolean(opts.quick);
   const scenes: SceneBench[] = [];
-  for (const id of ids) {
+  for (const id of asked.filter((x) => x !== REFERENCE)) {
     opts.onProgress?.(`benchmarking ${id}...`);
-    scenes.push(await benchScene(id, Boolean(opts.quick)));
+    if (opts.inProcess) scenes.push(await benchScene(id, quick));
+    else scenes.push({ ...(await sceneInFreshProcess(id, quick)), appRssMB: (await memoryInFreshProcess(id, quick)).rssMB });
+  }
+  let reference: SimBenchResult['reference'];
+  if (asked.includes(REFERENCE)) {
+    const builds: ReferenceBench[] = [];
+    for (const build of [DEFAULT_RAPIER_BUILD, ...(['scalar', 'simd'] as const).filter((b) => b !== DEFAULT_RAPIER_BUILD)]) {
+      opts.onProgress?.(`benchmarking the reference scene with the ${build} Rapier build...`);
+      builds.push(await referenceInFreshProcess(build, quick));
+    }
+    reference = { defaultBuild: DEFAULT_RAPIER_BUILD, builds };
   }
   return {
     node: process.version,
@@ -272,8 +286,10 @@ export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResu
       ratio: '>= 0.8',
       pickPlaceMs: '<= 200',
       perceptionP99Ms: '<= 2',
-      rssMB: '<= 200',
+      appRssMB: '<= 200 per scene (fresh process, as the app runs it)',
     },
+    freshProcessPerScene: !opts.inProcess,
     scenes,
+    ...(reference ? { reference } : {}),
   };
 }

@@ -22,6 +22,7 @@ const OPTIONS = {
   model: { type: 'string' },
   trace: { type: 'string' },
   approve: { type: 'string' },
+  answers: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
   quick: { type: 'boolean' },
@@ -31,6 +32,10 @@ const OPTIONS = {
   stream: { type: 'boolean' },
   verbose: { type: 'boolean' },
   noise: { type: 'string' },
+  'in-process': { type: 'boolean' },
+  'max-sessions': { type: 'string' },
+  'allow-key-for': { type: 'string' },
+  scripts: { type: 'string' },
   db: { type: 'string' },
   junit: { type: 'string' },
   csv: { type: 'string' },
@@ -54,20 +59,36 @@ export function parse(argv: string[]): Parsed {
   return { command, positionals, flags: parsed.values as Parsed['flags'] };
 }
 
-export function intFlag(flags: Parsed['flags'], name: string, fallback: number): number {
-  const raw = flags[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n)) throw new UsageError(`--${name} must be an integer, got "${String(raw)}"`);
+/** Bounds of a numeric flag; `off` is one more value accepted outside them (e.g. 0 = no limit). */
+export interface FlagRange {
+  min?: number;
+  max?: number;
+  off?: number;
+}
+
+function checkRange(name: string, raw: unknown, n: number, r: FlagRange): number {
+  if (r.off !== undefined && n === r.off) return n;
+  if ((r.min !== undefined && n < r.min) || (r.max !== undefined && n > r.max)) {
+    const span = r.max === undefined ? `at least ${r.min}` : r.min === undefined ? `at most ${r.max}` : `${r.min} to ${r.max}`;
+    throw new UsageError(`--${name} must be ${span}${r.off !== undefined ? ` (or ${r.off} for none)` : ''}, got "${String(raw)}"`);
+  }
   return n;
 }
 
-export function numberFlag(flags: Parsed['flags'], name: string, fallback: number): number {
+export function intFlag(flags: Parsed['flags'], name: string, fallback: number, range: FlagRange = {}): number {
   const raw = flags[name];
   if (raw === undefined) return fallback;
-  const n = Number(raw);
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${name} must be an integer, got "${String(raw)}"`);
+  return checkRange(name, raw, n, range);
+}
+
+export function numberFlag(flags: Parsed['flags'], name: string, fallback: number, range: FlagRange = {}): number {
+  const raw = flags[name];
+  if (raw === undefined) return fallback;
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
   if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${String(raw)}"`);
-  return n;
+  return checkRange(name, raw, n, range);
 }
 
 export function stringFlag(flags: Parsed['flags'], name: string): string | undefined {
@@ -94,18 +115,26 @@ Usage:
       in order in one world). Prints each result and the final semantic facts.
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
-                  [--json] ["message"]
+                  [--answers FILE] [--json] ["message"]
       A model drives the robot through a workflow (rtw/basic, rtw/hierarchical,
-      rtw/world-model, flat). Without a message, turns are read from stdin.
+      rtw/world-model, raider, alrm/tap, alrm/cap, flat…). Without a message,
+      turns are read from stdin. When a workflow asks the person, the question is
+      asked at the terminal, or answered from --answers FILE (a JSON list of
+      answers, or of {"when": "word in the question", "answer": "…"}) as a
+      simulated user; the trace records each question and answer.
       Model specs: openai:MODEL, ollama:MODEL (127.0.0.1:11434), lmstudio:MODEL,
       llamacpp:MODEL, vllm:MODEL, openai-compatible:MODEL@BASE_URL, scripted:FILE.
       Keys come from OPENAI_API_KEY / SKILLBRIDGE_API_KEY, never from the spec.
       Traces go to --trace FILE (default traces/RUN.jsonl); Ctrl-C stops a turn.
   skillbridge trace FILE [--json]
       Print a recorded run readably.
-  skillbridge bench sim [--scene S] [--quick] [--json]
+  skillbridge bench sim [--scene S|reference] [--quick] [--in-process] [--json]
       Simulation benchmark: real-time factor (full and bare Rapier), pick-and-place
-      wall time, perception latency, snapshot/restore, peak memory.
+      wall time, perception latency, snapshot/restore, peak memory of a fresh process
+      per scene; the anchors' reference scene with the scalar and SIMD Rapier builds.
+  skillbridge bench cli [--quick] [--json]
+      Command-line start-up: wall time and peak memory of "scenes" and one "call",
+      medians of fresh processes, with "node -e 0" as the floor.
   skillbridge bench app [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.
@@ -122,10 +151,14 @@ Usage:
       latency, pass^k, model comparison) and a link to each case's trace.
       A RUN is a run id (looked up in --db DIR, default eval-results/) or a
       results folder (all its runs). --junit and --csv write those formats too.
-  skillbridge serve [--port N] [--scene S]
+  skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR]
+                    [--allow-key-for URL[,URL]]
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
-      its access token.
+      its access token. Each browser tab gets its own session (its own world);
+      at most --max-sessions at once (default 6). Pages upload scripted models'
+      scripts, or name one in --scripts DIR. SKILLBRIDGE_API_KEY goes only to
+      SKILLBRIDGE_API_BASE_URL, the presets' local servers, and --allow-key-for URLs.
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

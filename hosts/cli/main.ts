@@ -1,20 +1,26 @@
 // The skillbridge command line. Every failure ends as one line on stderr and a
 // non-zero exit code: 2 for bad input, 1 for a tool call that failed, 70 for a bug.
-import { UnknownToolSetError } from '../../agents/tools/sets';
-import { ResultsError } from '../../eval/results/index';
+import { ResultsError } from '../../eval/results/errors';
+import { EvalInputError } from '../../eval/runner/errors';
 import { SceneDataError } from '../../scenes/validation';
-import { HELP, UsageError, parse } from './args';
-import { EvalInputError } from '../../eval/runner/runner';
-import { benchCommand } from './commands/bench';
-import { evalCommand } from './commands/eval';
-import { callCommand } from './commands/call';
-import { runCommand } from './commands/run';
-import { scenesCommand } from './commands/scenes';
-import { reportCommand } from './commands/report';
-import { serveCommand } from './commands/serve';
-import { toolsCommand } from './commands/tools';
-import { traceCommand } from './commands/trace';
+import { HELP, type Parsed, UsageError, parse } from './args';
 import { type Output, json, stdio } from './output';
+
+type Command = (p: Parsed, o: Output) => number | Promise<number>;
+
+// Each command's modules load on first use: `scenes` never loads Rapier or the
+// model client, and in the bundle each command is its own chunk.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  scenes: async () => (await import('./commands/scenes')).scenesCommand,
+  tools: async () => (await import('./commands/tools')).toolsCommand,
+  call: async () => (await import('./commands/call')).callCommand,
+  bench: async () => (await import('./commands/bench')).benchCommand,
+  run: async () => (await import('./commands/run')).runCommand,
+  trace: async () => (await import('./commands/trace')).traceCommand,
+  serve: async () => (await import('./commands/serve')).serveCommand,
+  report: async () => (await import('./commands/report')).reportCommand,
+  eval: async () => (await import('./commands/eval')).evalCommand,
+};
 
 export async function main(argv: string[], o: Output = stdio): Promise<number> {
   try {
@@ -27,35 +33,19 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
       o.out('skillbridge 0.1.0');
       return 0;
     }
-    switch (p.command) {
-      case 'scenes':
-        return scenesCommand(p, o);
-      case 'tools':
-        return await toolsCommand(p, o);
-      case 'call':
-        return await callCommand(p, o);
-      case 'bench':
-        return await benchCommand(p, o);
-      case 'run':
-        return await runCommand(p, o);
-      case 'trace':
-        return traceCommand(p, o);
-      case 'serve':
-        return await serveCommand(p, o);
-      case 'report':
-        return reportCommand(p, o);
-      case 'eval':
-        return await evalCommand(p, o);
-      default:
-        throw new UsageError(
-          `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, eval, report, bench, serve. Run "skillbridge help".`,
-        );
-    }
+    const load = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
+    if (!load)
+      throw new UsageError(
+        `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, eval, report, bench, serve. Run "skillbridge help".`,
+      );
+    return await (
+      await load()
+    )(p, o);
   } catch (e) {
     const code =
       e instanceof UsageError
         ? 'usage'
-        : e instanceof UnknownToolSetError
+        : (await isUnknownToolSet(e))
           ? 'unknown-tool-set'
           : e instanceof SceneDataError
             ? 'scene'
@@ -72,5 +62,15 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
       `skillbridge: internal error: ${(e as Error).message ?? String(e)}${process.env['SKILLBRIDGE_DEBUG'] ? `\n${(e as Error).stack}` : ' (set SKILLBRIDGE_DEBUG=1 for details)'}`,
     );
     return 70;
+  }
+}
+
+/** Only a command that loaded the tool sets can throw this, so on that path the import is free. */
+async function isUnknownToolSet(e: unknown): Promise<boolean> {
+  if (!(e instanceof Error) || e instanceof UsageError) return false;
+  try {
+    return e instanceof (await import('../../agents/tools/sets')).UnknownToolSetError;
+  } catch {
+    return false;
   }
 }

@@ -7,10 +7,10 @@ import { Session } from './session';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-agent-'));
 
+/** A script in the host's scripts folder; a page names it by its name only. */
 function script(name: string, turns: unknown[]): string {
-  const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify(turns));
-  return `scripted:${file}`;
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify(turns));
+  return `scripted:${name}.json`;
 }
 
 const call = (name: string, args: Record<string, unknown>) => ({
@@ -40,7 +40,7 @@ function collect(session: Session) {
 
 describe('agent runs in the session service (headless)', () => {
   const traceDir = join(dir, 'traces');
-  const session = new Session({ paced: false, traceDir, ollamaURL: 'http://127.0.0.1:1/v1' });
+  const session = new Session({ paced: false, traceDir, ollamaURL: 'http://127.0.0.1:1/v1', scriptFiles: { dir } });
   const c = collect(session);
   beforeAll(async () => {
     await session.loadScene({ id: 'tabletop/fruits' });
@@ -133,7 +133,7 @@ describe('agent runs in the session service (headless)', () => {
 });
 
 describe('agent runs in the session service (paced): Stop and the emergency stop reach a running skill', () => {
-  const session = new Session({ paced: true });
+  const session = new Session({ paced: true, scriptFiles: { dir } });
   const c = collect(session);
   beforeAll(async () => {
     await session.loadScene({ id: 'tabletop/fruits' });

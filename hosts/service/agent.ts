@@ -9,13 +9,13 @@ import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
 import { probeSpec } from '../../agents/models/probe';
-import { type SecretLookup, parseModelSpec } from '../../agents/models/spec';
+import { type CreateModelOptions, type ScriptFiles, type SecretLookup, createModel } from '../../agents/models/spec';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
 import type { FlowEvent } from '../../agents/runtime/events';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
-import type { Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
-import { MemorySink, type TraceLine, TraceFormatError, parseTrace } from '../../agents/runtime/trace';
+import type { AskUser, Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
+import { MemorySink, type TraceLine, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
 import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
 
 export interface AgentHostOptions {
@@ -26,6 +26,10 @@ export interface AgentHostOptions {
   env?: Record<string, string | undefined>;
   /** Ollama's OpenAI-compatible endpoint, for detection. */
   ollamaURL?: string;
+  /** May the environment's key go to a base URL a page named? (spec.ts has the rule.) */
+  allowEnvKeyFor?: (baseURL: string) => Promise<boolean>;
+  /** Where scripted:FILE may read: a page uploads its script, or names one in the host's scripts folder. */
+  scriptFiles?: ScriptFiles;
   emit: (event: AppEvent) => void;
   /** Ids of objects, people and places that tool arguments name. */
   targetsOf: (args: unknown) => string[];
@@ -54,6 +58,9 @@ export class AgentHost {
   private running: Running | undefined;
   private starting = false;
   private readonly approvals = new Map<string, (a: ApprovalAnswer) => void>();
+  /** Questions the running workflow put to the person, by `${runId}/${askId}`. */
+  private readonly asks = new Map<string, (answer: string) => void>();
+  private currentRun = '';
   private readonly traces = new Map<string, MemorySink>();
   private approvalIds = 0;
   private agentCallIds = 1_000_000;
@@ -67,6 +74,18 @@ export class AgentHost {
 
   private lookup(): SecretLookup | undefined {
     return this.opts.secrets;
+  }
+
+  /** Keys, key policy and script sources for a model a page named (see spec.ts). */
+  private modelOptions(script: string | undefined): CreateModelOptions {
+    const secrets = this.lookup();
+    return {
+      env: this.env(),
+      ...(secrets ? { secrets } : {}),
+      allowEnvKeyFor: this.opts.allowEnvKeyFor ?? (() => false),
+      scriptFiles: this.opts.scriptFiles ?? 'none',
+      ...(script !== undefined ? { scriptText: script } : {}),
+    };
   }
 
   private env(): Record<string, string | undefined> {
@@ -90,9 +109,9 @@ export class AgentHost {
   async probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
     const spec = req.spec.trim();
     try {
-      checkSpec(spec);
-      const secrets = this.lookup();
-      const r = await probeSpec(spec, { env: this.env(), ...(secrets ? { secrets } : {}), timeoutMs: 8000 });
+      // A scripted model is built (so a bad script or name fails here, as in a run); there is nothing to probe.
+      if (/^scripted:/i.test(spec)) createModel(spec, this.modelOptions(req.script));
+      const r = await probeSpec(spec, { ...this.modelOptions(undefined), timeoutMs: 8000 });
       return {
         spec,
         baseURL: r.baseURL,
@@ -153,20 +172,18 @@ export class AgentHost {
     const key = `${req.workflow}|${spec}|${setKey}|${req.systemPrompt ?? ''}`;
     let conv = this.conversation;
     if (!conv || conv.key !== key || conv.robot !== robot || req.fresh) {
-      const secrets = this.lookup();
       let session;
       try {
-        checkSpec(spec);
         ({ conversation: session } = await openConversation({
           robot,
           workflow: req.workflow,
           ...(req.toolSet ? { toolSet: req.toolSet } : {}),
-          model: spec,
-          env: this.env(),
-          ...(secrets ? { secrets } : {}),
+          // Built here: the host's key policy and script sources apply to what a page names (spec.ts).
+          model: createModel(spec, this.modelOptions(req.script)),
           // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
           ...(req.systemPrompt ? { systemPrompt: req.systemPrompt } : {}),
           ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
+          askUser: (q) => this.askPerson(q),
           traceSinks: (info) => {
             const sink = new MemorySink();
             this.lastNamed = info.runId;
@@ -216,7 +233,15 @@ export class AgentHost {
           const targets = this.opts.targetsOf(args);
           const activityId = ++this.agentCallIds;
           callArgs.set(e.id, { args, targets, activityId });
-          send({ kind: 'tool_call', runId, callId: e.id, iteration: e.iteration, name: e.name, args });
+          send({
+            kind: 'tool_call',
+            runId,
+            callId: e.id,
+            iteration: e.iteration,
+            name: e.name,
+            args,
+            ...(e.parent ? { parent: e.parent } : {}),
+          });
           this.opts.emit({
             type: 'tool_activity',
             phase: 'start',
@@ -261,6 +286,9 @@ export class AgentHost {
         case 'warning':
           send({ kind: 'warning', runId, code: e.code, message: e.message, ...(e.toolCallId ? { callId: e.toolCallId } : {}) });
           break;
+        case 'answer':
+          send({ kind: 'answer', runId, id: `${runId}/${e.id}`, answer: e.answer, by: e.by });
+          break;
         case 'stop':
           send({ kind: 'stop', runId, message: e.cause.message });
           break;
@@ -274,6 +302,7 @@ export class AgentHost {
     const done = session.send(req.message, { onEvent, approval: this.gate(req.approval ?? 'auto', () => runId) });
     // send() names the run synchronously (its trace sinks are made before the first await).
     runId = this.lastNamed;
+    this.currentRun = runId;
     const tracePath = this.opts.traceDir ? join(this.opts.traceDir, `${runId}.jsonl`) : null;
     send({ kind: 'started', runId, message: req.message, workflow: req.workflow, model: spec, tracePath });
     const running: Running = {
@@ -356,6 +385,33 @@ export class AgentHost {
     };
   }
 
+  /** The workflow asks the person: a run event `ask`, answered by answerAsk (a stopped run drops the question). */
+  private askPerson(q: Parameters<AskUser>[0]): ReturnType<AskUser> {
+    const id = `${this.currentRun}/${q.id}`;
+    return new Promise((resolve, reject) => {
+      this.asks.set(id, (answer) => {
+        this.asks.delete(id);
+        resolve({ answer, by: 'person' });
+      });
+      q.signal.addEventListener(
+        'abort',
+        () => {
+          this.asks.delete(id);
+          reject(q.signal.reason instanceof Error ? q.signal.reason : new Error('the run was stopped'));
+        },
+        { once: true },
+      );
+      this.opts.emit({ type: 'run', event: { kind: 'ask', runId: this.currentRun, id, question: q.question, stage: q.stage } });
+    });
+  }
+
+  answerAsk(req: Request<'answerAsk'>): Response<'answerAsk'> {
+    const finish = this.asks.get(req.id);
+    if (!finish) return { ok: false, message: `no open question "${req.id}" (it was answered, or the run ended)` };
+    finish(req.answer.trim());
+    return { ok: true, message: 'answered' };
+  }
+
   answer(req: Request<'answerApproval'>): Response<'answerApproval'> {
     const finish = this.approvals.get(req.id);
     if (!finish) return { ok: false, message: `no open approval request "${req.id}" (it was answered, or the run ended)` };
@@ -404,18 +460,11 @@ export class AgentHost {
   importTrace(req: Request<'importTrace'>): Response<'importTrace'> {
     try {
       const t = parseTrace(req.text, 'imported trace');
-      return { header: t.header, records: t.records, truncated: t.truncated !== undefined };
+      return { header: t.header, records: t.records, truncated: t.truncated !== undefined, notes: traceNotes(t) };
     } catch (e) {
       throw new AppApiError('invalid_request', e instanceof TraceFormatError ? e.message : `not a trace: ${(e as Error).message}`);
     }
   }
-}
-
-/** Scripted models read a file on the host: only a .json script, never another file. */
-function checkSpec(spec: string): void {
-  const p = parseModelSpec(spec);
-  if (p.provider === 'scripted' && !/\.json$/i.test(p.file))
-    throw new ModelError(`a scripted model reads a .json script, not "${p.file}"`, 'config');
 }
 
 function endReason(r: TurnResult['reason']): RunEndReason {

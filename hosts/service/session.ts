@@ -24,7 +24,7 @@ import type { Tool, ToolResult } from '../../agents/tools/tool';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
 import { packPoses, type StreamEntry } from '../../sim/stream';
-import type { SecretLookup } from '../../agents/models/spec';
+import { type ScriptFiles, type SecretLookup, normalizeBaseURL } from '../../agents/models/spec';
 import { AgentHost } from './agent';
 import { buildSceneMeta } from './scene-meta';
 
@@ -38,8 +38,14 @@ export interface SessionOptions {
   allowFiles?: boolean;
   /** Agent runs write their JSONL traces here (web mode ./traces, desktop userData/traces). */
   traceDir?: string;
-  /** API keys besides the environment (the desktop app's keychain store). */
+  /** API keys besides the environment (the desktop app's keychain store), per base URL. */
   secrets?: SecretLookup;
+  /** Base URLs a page's model may get the environment's SKILLBRIDGE_API_KEY for (serve --allow-key-for). */
+  allowKeyFor?: string[];
+  /** Asks the person at the host whether the environment's key may go to a base URL a page named. */
+  confirmKey?: (baseURL: string) => Promise<boolean>;
+  /** Where scripted:FILE may read; default none (a page uploads the script instead). */
+  scriptFiles?: ScriptFiles;
   /** Ollama's OpenAI-compatible base URL for detection (default http://127.0.0.1:11434/v1). */
   ollamaURL?: string;
 }
@@ -72,6 +78,7 @@ export class Session implements AppApi {
   private loading: Promise<SceneMeta> | undefined;
   private readonly allowFiles: boolean;
   private readonly agent: AgentHost;
+  private readonly createdAt = new Date().toISOString();
 
   constructor(opts: SessionOptions = {}) {
     this.paced = opts.paced ?? false;
@@ -82,6 +89,8 @@ export class Session implements AppApi {
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
       ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
+      allowEnvKeyFor: envKeyPolicy(opts),
+      scriptFiles: opts.scriptFiles ?? 'none',
       emit: (e) => this.emit(e),
       targetsOf: (args) => (this.loaded ? this.targetsOf(this.loaded, args) : []),
       wake: () => this.loaded?.control.wake(),
@@ -438,6 +447,10 @@ export class Session implements AppApi {
     return this.agent.answer(req);
   }
 
+  async answerAsk(req: Request<'answerAsk'>): Promise<Response<'answerAsk'>> {
+    return this.agent.answerAsk(req);
+  }
+
   async listWorkflows(_req?: Request<'listWorkflows'>): Promise<Response<'listWorkflows'>> {
     return this.agent.listWorkflows(this.require().robot);
   }
@@ -458,6 +471,18 @@ export class Session implements AppApi {
     return this.agent.importTrace(req);
   }
 
+  // ---------------------------------------------------------------- sessions (web mode serves several; this is one)
+
+  async listSessions(_req?: Request<'listSessions'>): Promise<Response<'listSessions'>> {
+    const scene = this.loaded?.meta.id ?? null;
+    return [{ id: 'local', scene, clients: 1, observers: 0, running: this.agent.busy, createdAt: this.createdAt, own: true }];
+  }
+
+  async observeSession(req: Request<'observeSession'>): Promise<Response<'observeSession'>> {
+    if (req.id === null || req.id === 'local') return { ok: true, message: 'this is your own session', observing: null };
+    throw new AppApiError('unsupported', 'this host runs one session: there is no other to observe');
+  }
+
   // ---------------------------------------------------------------- secrets (desktop host only)
 
   async setApiKey(_req?: Request<'setApiKey'>): Promise<Response<'setApiKey'>> {
@@ -474,6 +499,15 @@ export class Session implements AppApi {
   async clearApiKey(_req?: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> {
     return { ok: false, message: 'no key store in this host' };
   }
+}
+
+/**
+ * Whether the environment's key may go to a base URL a page named: listed at
+ * the host, or confirmed by its person; otherwise not (the default for pages).
+ */
+function envKeyPolicy(opts: SessionOptions): (baseURL: string) => Promise<boolean> {
+  const allowed = new Set((opts.allowKeyFor ?? []).map(normalizeBaseURL));
+  return async (baseURL) => allowed.has(normalizeBaseURL(baseURL)) || ((await opts.confirmKey?.(baseURL)) ?? false);
 }
 
 function toolInfo(t: Tool): ToolInfo {

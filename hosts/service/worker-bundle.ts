@@ -10,6 +10,21 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = new URL('../../', import.meta.url);
 let bundling: Promise<URL | undefined> | undefined;
 
+/**
+ * The worker built with the command-line bundle (bin/skillbridge.js names it in
+ * SKILLBRIDGE_SIM_WORKER), so a host started by the CLI skips bundling it at
+ * start; undefined when running from the sources.
+ */
+export function prebuiltWorker(): URL | undefined {
+  const href = process.env['SKILLBRIDGE_SIM_WORKER'];
+  if (!href) return undefined;
+  try {
+    return new URL(href);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Bundles hosts/service/worker.ts into out/web/; undefined when esbuild is unavailable or fails (callers fall back to tsx). */
 export function bundledWorker(onLog?: (line: string) => void): Promise<URL | undefined> {
   bundling ??= build(onLog);

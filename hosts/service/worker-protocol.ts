@@ -1,6 +1,7 @@
 // Messages between a host thread and the simulation worker (same process, so a
 // plain structured clone; the trust boundary is the host's own validation).
 import type { ErrorCode } from '../../contract/api';
+import type { KeyScope, ScriptFiles } from '../../agents/models/spec';
 import type { AppEvent } from '../../contract/schemas';
 
 export interface WorkerOptions {
@@ -12,6 +13,12 @@ export interface WorkerOptions {
   traceDir?: string;
   /** The host answers `secret` requests (API keys from its keychain store). */
   secrets?: boolean;
+  /** Base URLs (normalised) a page's model may get SKILLBRIDGE_API_KEY for (serve --allow-key-for). */
+  allowKeyFor?: string[];
+  /** The host answers `confirm_key` requests (the desktop app asks its person). */
+  confirmKeys?: boolean;
+  /** Where scripted:FILE may read. */
+  scriptFiles?: ScriptFiles;
   ollamaURL?: string;
   /** Set when running from TypeScript sources: the bootstrap registers tsx, then imports this. */
   entry?: string;
@@ -27,5 +34,7 @@ export type FromWorker =
   | { t: 'reply'; id: number; ok: false; error: { code: ErrorCode; message: string } }
   | { t: 'event'; event: AppEvent }
   | { t: 'poses'; frame: Float32Array }
-  /** The worker needs an API key for a provider (it never leaves the host's processes). */
-  | { t: 'secret'; id: number; provider: string };
+  /** The worker needs the API key stored for a base URL (it never leaves the host's processes). */
+  | { t: 'secret'; id: number; scope: KeyScope }
+  /** May the environment's key go to this base URL a page named? Answered 'yes' or null. */
+  | { t: 'confirm_key'; id: number; baseURL: string };

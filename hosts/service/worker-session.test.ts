@@ -83,8 +83,8 @@ describe('WorkerSession agent runs', () => {
     const asked: string[] = [];
     const api = await startWorkerSession({
       paced: true,
-      secrets: (provider) => {
-        asked.push(provider);
+      secrets: (scope) => {
+        asked.push(scope.baseURL);
         return 'sk-from-keychain';
       },
     });
@@ -99,7 +99,7 @@ describe('WorkerSession agent runs', () => {
       expect(mine.find((e) => e.kind === 'final')).toMatchObject({ reason: 'done', text: 'I see some fruit.' });
       expect(mine.some((e) => e.kind === 'text_delta')).toBe(true);
       expect(mine.find((e) => e.kind === 'assistant' && e.usage)).toMatchObject({ usage: { totalTokens: 24 } });
-      expect(asked).toContain('openai-compatible');
+      expect(asked).toContain(server.url);
       const second = await api.run({ message: 'and now?', workflow: 'flat', model });
       await new Promise((r) => setTimeout(r, 300));
       const t0 = Date.now();

@@ -13,7 +13,6 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../contract/api';
-import type { ModelProvider } from '../../agents/models/spec';
 import type { SessionOptions } from './session';
 import { bundledWorker } from './worker-bundle';
 import type { FromWorker, ToWorker, WorkerOptions } from './worker-protocol';
@@ -76,6 +75,9 @@ class WorkerSessionImpl {
       ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
       ...(this.opts.secrets ? { secrets: true } : {}),
       ...(this.opts.ollamaURL ? { ollamaURL: this.opts.ollamaURL } : {}),
+      ...(this.opts.allowKeyFor ? { allowKeyFor: this.opts.allowKeyFor } : {}),
+      ...(this.opts.confirmKey ? { confirmKeys: true } : {}),
+      ...(this.opts.scriptFiles ? { scriptFiles: this.opts.scriptFiles } : {}),
     };
     let url = this.opts.workerUrl;
     if (!url) {
@@ -128,15 +130,15 @@ class WorkerSessionImpl {
       for (const l of this.poseListeners) l(m.frame);
     } else if (m.t === 'event') {
       for (const l of this.eventListeners) l(m.event);
-    } else if (m.t === 'secret') {
-      const lookup = this.opts.secrets;
+    } else if (m.t === 'secret' || m.t === 'confirm_key') {
       const w = this.worker;
       void (async () => {
         let value: string | null = null;
         try {
-          value = (await lookup?.(m.provider as ModelProvider)) ?? null;
+          if (m.t === 'secret') value = (await this.opts.secrets?.(m.scope)) ?? null;
+          else value = (await this.opts.confirmKey?.(m.baseURL)) ? 'yes' : null;
         } catch (e) {
-          this.opts.onLog?.(`reading the API key for ${m.provider} failed: ${(e as Error).message}`);
+          this.opts.onLog?.(`the API key for ${m.t === 'secret' ? m.scope.baseURL : m.baseURL} failed: ${(e as Error).message}`);
         }
         const reply: ToWorker = { t: 'secret_reply', id: m.id, value };
         w?.postMessage(reply);

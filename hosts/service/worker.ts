@@ -3,6 +3,7 @@
 // it through WorkerSession; pose frames are transferred, not copied.
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppApiError, dispatch, isMethodName, parseRequest } from '../../contract/api';
+import type { KeyScope } from '../../agents/models/spec';
 import { Session } from './session';
 import type { ToWorker, WorkerOptions } from './worker-protocol';
 
@@ -11,13 +12,15 @@ if (!port) throw new Error('hosts/service/worker.ts must run in a worker thread'
 const opts = (workerData ?? {}) as WorkerOptions;
 let secretIds = 0;
 const secretWaits = new Map<number, (v: string | undefined) => void>();
-/** API keys come from the host thread on demand (the desktop app's keychain store). */
-const secrets = (provider: string): Promise<string | undefined> =>
+/** Asks the host thread: a stored API key (the desktop app's keychain), or the person's consent to send one. */
+const ask = (m: { t: 'secret'; scope: KeyScope } | { t: 'confirm_key'; baseURL: string }): Promise<string | undefined> =>
   new Promise((resolve) => {
     const id = ++secretIds;
     secretWaits.set(id, resolve);
-    port.postMessage({ t: 'secret', id, provider });
+    port.postMessage({ ...m, id });
   });
+const secrets = (scope: KeyScope): Promise<string | undefined> => ask({ t: 'secret', scope });
+const confirmKey = async (baseURL: string): Promise<boolean> => (await ask({ t: 'confirm_key', baseURL })) === 'yes';
 const session = new Session({
   paced: opts.paced,
   seed: opts.seed,
@@ -26,6 +29,9 @@ const session = new Session({
   ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
   ...(opts.secrets ? { secrets } : {}),
   ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
+  ...(opts.allowKeyFor ? { allowKeyFor: opts.allowKeyFor } : {}),
+  ...(opts.confirmKeys ? { confirmKey } : {}),
+  ...(opts.scriptFiles ? { scriptFiles: opts.scriptFiles } : {}),
 });
 
 session.onPoses((frame) => port.postMessage({ t: 'poses', frame }, [frame.buffer as ArrayBuffer]));

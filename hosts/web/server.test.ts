@@ -39,8 +39,14 @@ function get(
   });
 }
 
+/** Sessions as serve opens them, without a worker: a Session with the fruits scene loaded. */
+async function openSession(): Promise<Session> {
+  const s = new Session({ paced: false });
+  await s.loadScene({ id: 'tabletop/fruits' });
+  return s;
+}
+
 describe('web mode server', () => {
-  const session = new Session({ paced: false });
   let server: WebServer;
   let client: WsClient;
   const dir = mkdtempSync(path.join(tmpdir(), 'skillbridge-web-'));
@@ -48,13 +54,11 @@ describe('web mode server', () => {
   beforeAll(async () => {
     writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
     writeFileSync(path.join(tmpdir(), 'secret.txt'), 'no');
-    await session.loadScene({ id: 'tabletop/fruits' });
-    server = await startWebServer({ api: session, staticDir: dir, port: 0 });
+    server = await startWebServer({ openSession, staticDir: dir, port: 0 });
   });
   afterAll(async () => {
     client?.close();
     await server.close();
-    await session.dispose();
   });
 
   it('rejects the API socket without the token, or with a wrong one', async () => {
@@ -113,7 +117,11 @@ describe('web mode server', () => {
   it('answers malformed messages with an error instead of dropping the connection', async () => {
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=${server.token}`);
     await new Promise((r) => ws.on('open', r));
-    const reply = new Promise<string>((resolve) => ws.on('message', (d, binary) => !binary && resolve(String(d))));
+    const reply = new Promise<string>((resolve) =>
+      ws.on('message', (d, binary) => {
+        if (!binary && (JSON.parse(String(d)) as { t: string }).t === 'reply') resolve(String(d));
+      }),
+    );
     ws.send(JSON.stringify({ t: 'call', id: 7, method: 'deleteEverything', request: {} }));
     const msg = JSON.parse(await reply) as { id: number; ok: boolean; error: { code: string; message: string } };
     expect(msg).toMatchObject({ id: 7, ok: false, error: { code: 'invalid_request' } });

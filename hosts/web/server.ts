@@ -1,19 +1,28 @@
 // Web mode: the built renderer over HTTP and the same AppApi over a WebSocket,
 // on 127.0.0.1 only. The socket needs the random token printed in the start URL;
 // the Host and Origin headers must name this server (no DNS rebinding, no other
-// site's page driving the robot). Pose frames go out as binary messages, latest
-// frame wins: a client that falls behind skips frames rather than queueing them.
+// site's page driving the robot). Each socket (a browser tab) gets its own
+// session (sessions.ts); its calls and streams are in connection.ts. Pose frames
+// go out as binary messages, latest frame wins: a client that falls behind skips
+// frames rather than queueing them.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { type AppApi, AppApiError, describeZodError, dispatch, isMethodName, parseRequest } from '../../contract/api';
-import { CallMessage, type ServerMessage, TOKEN_PARAM, WS_PATH } from '../../contract/wire';
+import { MAX_REQUEST_BYTES } from '../../contract/limits';
+import { CLOSE, SESSION_PARAM, TOKEN_PARAM, WS_PATH } from '../../contract/wire';
+import { Connection } from './connection';
+import { type HostedSession, SessionLimitError, SessionPool } from './sessions';
 
 export interface WebServerOptions {
-  api: AppApi;
+  /** Opens a session with its own world, for a new tab (web mode: a physics worker). */
+  openSession: () => Promise<HostedSession>;
+  /** Sessions at once (default 6); a tab over the cap is told so. */
+  maxSessions?: number;
+  /** How long a session outlives its tab, so a reload reattaches it (default 20 s). */
+  graceMs?: number;
   /** The renderer build (vite build output, with index.html). */
   staticDir: string;
   port?: number;
@@ -25,12 +34,11 @@ export interface WebServer {
   url: string;
   port: number;
   token: string;
+  readonly sessions: SessionPool;
   close(): Promise<void>;
 }
 
 const HOST = '127.0.0.1';
-/** A client this far behind on the socket gets no new pose frames until it catches up. */
-const MAX_BUFFERED = 256 * 1024;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -130,9 +138,19 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  // The payload limit is in bytes; a bigger frame or invalid UTF-8 closes that socket (1009, 1007), never the server.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES });
+  wss.on('error', (e) => log(`WebSocket server error: ${e.message}`));
+  const pool = new SessionPool({
+    open: opts.openSession,
+    ...(opts.maxSessions !== undefined ? { max: opts.maxSessions } : {}),
+    ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}),
+    log,
+  });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // A client that resets mid-handshake must not take the server down with an unhandled 'error'.
+    socket.on('error', (e) => log(`socket error during the handshake: ${e.message}`));
     const refuse = (status: number, why: string): void => {
       log(`refused a WebSocket: ${why}`);
       socket.write(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -147,47 +165,27 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
-  wss.on('connection', (ws: WebSocket) => {
-    const send = (m: ServerMessage): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
-    };
-    const offEvent = opts.api.onEvent((event) => send({ t: 'event', event }));
-    const offPoses = opts.api.onPoses((frame) => {
-      if (ws.readyState !== ws.OPEN || ws.bufferedAmount > MAX_BUFFERED) return;
-      ws.send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength), { binary: true });
-    });
-    ws.on('close', () => {
-      offEvent();
-      offPoses();
-    });
-    ws.on('message', (data, isBinary) => {
-      void (async () => {
-        let id = -1;
-        try {
-          if (isBinary) throw new AppApiError('invalid_request', 'send JSON text messages');
-          let raw: unknown;
-          try {
-            raw = JSON.parse(String(data));
-          } catch {
-            throw new AppApiError('invalid_request', 'not valid JSON');
-          }
-          const msg = CallMessage.safeParse(raw);
-          if (!msg.success) throw new AppApiError('invalid_request', describeZodError(msg.error));
-          id = msg.data.id;
-          const method = msg.data.method;
-          if (!isMethodName(method)) throw new AppApiError('invalid_request', `unknown method "${method}"`);
-          const value = await dispatch(opts.api, method, parseRequest(method, msg.data.request) as never);
-          send({ t: 'reply', id, ok: true, value });
-        } catch (e) {
-          const error =
-            e instanceof AppApiError
-              ? { code: e.code, message: e.message }
-              : { code: 'internal' as const, message: (e as Error).message ?? String(e) };
-          if (error.code === 'internal') log(`api error: ${error.message}`);
-          send({ t: 'reply', id, ok: false, error });
-        }
-      })();
-    });
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+    ws.on('error', (e) => log(`socket closed after an error: ${e.message}`));
+    const sessionToken = new URL(req.url ?? '/', `http://${HOST}`).searchParams.get(SESSION_PARAM);
+    // Messages that arrive while the session opens wait for it.
+    ws.pause();
+    pool
+      .attach(sessionToken)
+      .then(({ hosted, resumed }) => {
+        const conn = new Connection(ws, pool, hosted, resumed, log);
+        hosted.clients.add(conn);
+        // The tab may have gone while its session opened.
+        if (ws.readyState !== ws.OPEN) pool.detach(conn, hosted);
+        ws.resume();
+      })
+      .catch((e: unknown) => {
+        const limit = e instanceof SessionLimitError;
+        log(limit ? (e as Error).message : `a session did not open: ${(e as Error).message}`);
+        // Resumed, or the peer's closing frame is never read and the close waits for its timeout.
+        ws.resume();
+        ws.close(limit ? CLOSE.tooManySessions : 1011, ((e as Error).message ?? 'the session did not open').slice(0, 120));
+      });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -200,10 +198,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     url: `http://${HOST}:${port}/?${TOKEN_PARAM}=${token}`,
     port,
     token,
+    sessions: pool,
     close: async () => {
       for (const c of wss.clients) c.terminate();
       wss.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pool.closeAll();
     },
   };
 }

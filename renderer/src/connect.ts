@@ -8,6 +8,8 @@ import { type SocketLike, type WsClient, connectWs, socketUrl } from '../../cont
 export type Connection = { kind: 'desktop'; api: AppApi } | { kind: 'web'; api: WsClient } | { kind: 'no-token' };
 
 const STORAGE_KEY = 'skillbridge.token';
+/** This tab's session (web mode gives each tab its own); sessionStorage is per tab and survives a reload. */
+const SESSION_KEY = 'skillbridge.session';
 
 export function takeToken(loc: Location = window.location, store: Storage = window.sessionStorage): string | null {
   const params = new URLSearchParams(loc.search);
@@ -26,6 +28,15 @@ export async function connect(): Promise<Connection> {
   if (window.api) return { kind: 'desktop', api: window.api };
   const token = takeToken();
   if (!token) return { kind: 'no-token' };
-  const api = await connectWs(socketUrl(window.location.href, token), (url) => new WebSocket(url) as unknown as SocketLike);
+  const store = window.sessionStorage;
+  const api = await connectWs(
+    socketUrl(window.location.href, token, store.getItem(SESSION_KEY) ?? undefined),
+    (url) => new WebSocket(url) as unknown as SocketLike,
+  );
+  const keep = (t: string | undefined): void => {
+    if (t) store.setItem(SESSION_KEY, t);
+  };
+  keep(api.session?.session.token);
+  api.onSession((s) => keep(s.session.token));
   return { kind: 'web', api };
 }

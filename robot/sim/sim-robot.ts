@@ -198,6 +198,10 @@ export class SimRobot implements Robot {
         if (loc) return { position: loc.pose.position, yawDeg: loc.pose.yaw };
         return undefined;
       },
+      basePose: async () => {
+        const b = sim.body.basePose;
+        return { position: toTuple(roundV(b.p)), yawDeg: round(deg(yawOf(b.q)), 2) };
+      },
       referencePoint: async (name) => {
         const r = referencePoint(sim, name, (n) => {
           const res = resolveName(sim, n, { kinds: ['object'] });

@@ -17,6 +17,7 @@
 // skipped, refused or stopped.
 import type { AssistantMessage, ChatMessage, CompletionRequest, Model, Usage } from '../../models/model';
 import { ModelError, toModelTools } from '../../models/model';
+import { clipArguments } from '../../tools/limits';
 import type { Robot } from '../../../robot/robot';
 import type { Tool } from '../../tools/tool';
 import { AUTO_APPROVE, type ApprovalGate } from '../approval';
@@ -79,6 +80,8 @@ export interface FlowOptions {
   preemptor?: Preemptor;
   /** Decides whether text sent with tool calls claims a final answer (Warning 1). */
   looksFinal?: (text: string) => boolean;
+  /** A misspelt tool name that clearly means one offered tool runs that tool (RAIDER's fuzzy matching). */
+  matchToolNames?: boolean;
   /** Messages before this index are from earlier turns; the trace marks them `prior`. Default: all are new. */
   newFrom?: number;
 }
@@ -244,7 +247,9 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
       const calls = rawCalls.map((c, i) => {
         const id = c.id && !seen.has(c.id) ? c.id : `call_${iteration}_${i}`;
         seen.add(id);
-        return id === c.id ? c : { ...c, id };
+        // Over the size limit, the history and the trace keep only the start (the tool refuses it, saying why).
+        const args = clipArguments(c.function.arguments);
+        return id === c.id && args === c.function.arguments ? c : { ...c, id, function: { ...c.function, arguments: args } };
       });
       const text = completion.message.content ?? '';
       const assistant: AssistantMessage = {
@@ -278,7 +283,7 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
       toolCalls += calls.length;
       const madeUp = text.trim() !== '' && looksFinal(text);
       for (const [i, call] of calls.entries()) {
-        const content = await handleCall(callEnv, call, i, iteration, offered);
+        const content = await handleCall(callEnv, call, i, iteration, offered, opts.matchToolNames ? { matchToolNames: true } : {});
         messages.push({ role: 'tool', tool_call_id: call.id, content });
       }
       if (controller.stopped) return finish(stoppedReason());

@@ -2,10 +2,12 @@
 // unknown name, invalid arguments, not approved) or run with its own abort
 // handle, so a workflow can preempt the running call without stopping the flow.
 // Every path answers the call with the text of its tool message and reports it.
+import { distance } from 'fastest-levenshtein';
 import { didYouMeanOf } from '../../../base/did-you-mean';
 import { jsonSafe } from '../../../base/json';
 import type { ToolCall } from '../../models/model';
 import type { Robot } from '../../../robot/robot';
+import { clipResult } from '../../tools/limits';
 import type { Tool, ToolContext, ToolResult } from '../../tools/tool';
 import { type ApprovalDecision, type ApprovalGate, decide, refusalText } from '../approval';
 import type { RunController } from '../controller';
@@ -91,6 +93,27 @@ export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** How a call ended: the text its tool message carries, and what the trace records. */
+export interface CallOutcome {
+  ok: boolean;
+  status: ToolStatus;
+  content: string;
+  data?: unknown;
+}
+
+/** Where a call comes from: the model's reply (index, offered tools), or a tool calling another (parent). */
+export interface CallSite {
+  index: number;
+  iteration: number;
+  offered: ReadonlyMap<string, Tool>;
+  /** The call that made this one (code in the sandbox calling the robot API); its trace records name it. */
+  parent?: string;
+  /** Aborts this call besides the run's Stop and a preemption (the caller gave up on it). */
+  signal?: AbortSignal;
+  /** Run the one offered tool a misspelt name clearly means (RAIDER's fuzzy matching, paper 001 §4.1.2). */
+  matchToolNames?: boolean;
+}
+
 /** Runs (or declines) one tool call and returns the text of its tool message. */
 export async function handleCall(
   env: CallEnv,
@@ -98,17 +121,71 @@ export async function handleCall(
   index: number,
   iteration: number,
   offered: ReadonlyMap<string, Tool>,
+  site: Partial<Pick<CallSite, 'matchToolNames'>> = {},
 ): Promise<string> {
+  return (await runCall(env, call, { index, iteration, offered, ...site })).content;
+}
+
+/** The one offered tool a misspelt name means: same letters ignoring case and separators, or one edit away. */
+export function matchToolName(name: string, offered: readonly string[]): string | undefined {
+  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const same = offered.filter((o) => norm(o) === norm(name));
+  if (same.length === 1) return same[0];
+  const near = offered.filter((o) => distance(norm(o), norm(name)) <= (norm(o).length > 8 ? 2 : 1));
+  return near.length === 1 ? near[0] : undefined;
+}
+
+/** A tool called by another tool or by a workflow (not by the model): traced under `parent`, approved like any call. */
+export function invokeTool(
+  env: CallEnv,
+  tool: Tool,
+  args: unknown,
+  o: { id: string; iteration: number; parent?: string; signal?: AbortSignal },
+): Promise<CallOutcome> {
+  let text: string;
+  try {
+    text = JSON.stringify(args ?? {});
+  } catch {
+    text = '{}';
+  }
+  const call: ToolCall = { id: o.id, type: 'function', function: { name: tool.name, arguments: text } };
+  return runCall(env, call, {
+    index: 0,
+    iteration: o.iteration,
+    offered: new Map([[tool.name, tool]]),
+    ...(o.parent ? { parent: o.parent } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
+}
+
+/** Runs (or declines) one tool call; every path reports its start and end. */
+export async function runCall(env: CallEnv, call: ToolCall, site: CallSite): Promise<CallOutcome> {
   const { controller, limits } = env;
+  const { index, iteration } = site;
+  let offered = site.offered;
   const { id } = call;
-  const name = call.function.name;
+  let name = call.function.name;
+  const parent = site.parent ? { parent: site.parent } : {};
   const started = performance.now();
-  env.emit({ type: 'tool_start', iteration, id, name, arguments: call.function.arguments });
-  const end = (status: ToolStatus, ok: boolean, content: string, data?: unknown): string => {
+  env.emit({ type: 'tool_start', iteration, id, name, arguments: call.function.arguments, ...parent });
+  let nested = 0;
+  const end = (status: ToolStatus, ok: boolean, full: string, data?: unknown): CallOutcome => {
+    const content = clipResult(full);
     const durationMs = Math.round(performance.now() - started);
     const safe = jsonSafe(data);
-    env.emit({ type: 'tool_end', iteration, id, name, ok, status, content, durationMs, ...(safe !== undefined ? { data: safe } : {}) });
-    return content;
+    env.emit({
+      type: 'tool_end',
+      iteration,
+      id,
+      name,
+      ok,
+      status,
+      content,
+      durationMs,
+      ...(safe !== undefined ? { data: safe } : {}),
+      ...parent,
+    });
+    return { ok, status, content, ...(safe !== undefined ? { data: safe } : {}) };
   };
 
   if (controller.stopped) return end('stopped', false, `Not run: the run was stopped (${controller.stopCause?.message}).`);
@@ -121,6 +198,15 @@ export async function handleCall(
     );
   }
 
+  let renamed = '';
+  if (!offered.has(name) && site.matchToolNames) {
+    const meant = matchToolName(name, [...offered.keys()]);
+    if (meant) {
+      renamed = `(There is no tool named "${name}"; ran ${meant}.) `;
+      name = meant;
+      offered = new Map([[meant, site.offered.get(meant)!]]);
+    }
+  }
   const tool = offered.get(name);
   if (!tool) {
     const names = [...offered.keys()];
@@ -174,8 +260,21 @@ export async function handleCall(
   if (controller.stopped) return end('stopped', false, `Not run: the run was stopped (${controller.stopCause?.message}).`);
 
   env.ran();
-  const handle = env.preemptor.track(controller.signal);
-  const ctx: ToolContext = { robot: env.robot, signal: handle.signal, state: env.state, stage: env.stage };
+  const handle = env.preemptor.track(site.signal ? AbortSignal.any([controller.signal, site.signal]) : controller.signal);
+  const ctx: ToolContext = {
+    robot: env.robot,
+    signal: handle.signal,
+    state: env.state,
+    stage: env.stage,
+    // Calls this tool makes (a program's API calls) are traced under it, in this flow's stage.
+    invoke: (inner, args, signal) =>
+      invokeTool(env, inner, args, {
+        id: `${id}.${++nested}`,
+        iteration,
+        parent: id,
+        signal: signal ? AbortSignal.any([handle.signal, signal]) : handle.signal,
+      }),
+  };
   let settled: Settled<ToolResult>;
   try {
     settled = await settleWithGrace<ToolResult>(
@@ -194,7 +293,7 @@ export async function handleCall(
   }
   if (settled.kind === 'done') {
     const r = settled.value;
-    return end(r.ok ? 'ok' : 'failed', r.ok, r.content, r.data);
+    return end(r.ok ? 'ok' : 'failed', r.ok, renamed + r.content, r.data);
   }
   if (settled.kind === 'abandoned') {
     return end(

@@ -2,19 +2,18 @@
 // move_to_home_pos, move_to), perception (get_objects, get_reference_names) and
 // poses (compute_grasp, get_pose). Here they run on the physics world, so a move
 // that the arm cannot make fails with the reason instead of returning a placeholder.
+// Positions are in the robot's base frame (REP 103, ./../frames.ts), converted here.
 import { z } from 'zod';
 import type { Robot } from '../../../robot/robot';
 import { fail, guarded, list, ok, outcomeResult, resolveName } from '../common';
+import { BASE_FRAME, outcomeInBaseFrame, showPoint, toBase, toWorld } from '../frames';
 import { type Tool, defineTool } from '../tool';
 
-const Position = z.strictObject({ x: z.number(), y: z.number(), z: z.number() }).describe('metres, world frame (y up)');
+const Position = z.strictObject({ x: z.number(), y: z.number(), z: z.number() }).describe(BASE_FRAME);
 const Pose = z.strictObject({
   position: Position,
   tilt_deg: z.number().min(0).max(90).default(0).describe('hand tilt from pointing straight down (0) to horizontal (90)'),
 });
-
-const fmt = (p: [number, number, number]) => ({ x: round3(p[0]), y: round3(p[1]), z: round3(p[2]) });
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 async function targetPoint(
   robot: Robot,
@@ -72,11 +71,11 @@ export const ALRM: Tool[] = [
   }),
   defineTool({
     name: 'get_pose',
-    description: 'Returns the pose of an object or of a reference position (e.g. "bowl_1", "center-left", "left of coke_can_1").',
+    description: `Returns the position of an object or of a reference position (e.g. "bowl_1", "center-left", "left of coke_can_1") in the ${BASE_FRAME}.`,
     category: 'information',
     params: z.strictObject({ name: z.string().min(1).describe('object name or reference position') }),
     card: {
-      outputs: 'position {x, y, z} in metres',
+      outputs: 'position {x, y, z} in metres, robot base frame (x forward, y left, z up)',
       whenToUse: 'to know where something is, or where a reference position lies',
       dimension: 'perception',
       requires: ['perception'],
@@ -90,12 +89,13 @@ export const ALRM: Tool[] = [
           r.ok ? `no pose for ${name}` : `${r.message} Reference positions: ${robot.info.referencePositions.map((x) => x.id).join(', ')}.`,
         );
       }
-      return ok(`Pose of ${t.label}: ${JSON.stringify({ position: fmt(t.position) })}.`, { position: fmt(t.position) });
+      const position = toBase(t.position, await robot.perception.basePose());
+      return ok(`Pose of ${t.label} (base frame): ${JSON.stringify({ position })}.`, { position });
     },
   }),
   defineTool({
     name: 'compute_grasp',
-    description: 'Computes a grasp pose for an object.',
+    description: `Computes a grasp pose for an object: the gripper position in the ${BASE_FRAME}, and its tilt.`,
     category: 'information',
     params: z.strictObject({ object_name: z.string().min(1) }),
     card: {
@@ -110,10 +110,8 @@ export const ALRM: Tool[] = [
         const id = await resolveName(robot, object_name);
         const g = await robot.arm!.graspPose(id);
         if (!g.ok) return fail(g.summary);
-        return ok(
-          `Grasp pose for ${id}: ${JSON.stringify({ position: fmt(g.pose.position), tilt_deg: Math.round(g.pose.tiltDeg) })}.`,
-          g.pose,
-        );
+        const pose = { position: toBase(g.pose.position, await robot.perception.basePose()), tilt_deg: Math.round(g.pose.tiltDeg) };
+        return ok(`Grasp pose for ${id} (base frame): ${JSON.stringify(pose)}.`, pose);
       }),
   }),
   defineTool({
@@ -139,7 +137,7 @@ export const ALRM: Tool[] = [
     params: z
       .strictObject({
         target: z.string().min(1).optional().describe('object or reference position name'),
-        position: Position.optional().describe('explicit position on a surface'),
+        position: Position.optional().describe(`explicit position on a surface, ${BASE_FRAME}`),
       })
       .refine((a) => Boolean(a.target) !== Boolean(a.position), { message: 'give exactly one of "target" or "position"' }),
     card: {
@@ -151,16 +149,25 @@ export const ALRM: Tool[] = [
     },
     execute: async ({ target, position }, { robot, signal }) =>
       guarded(async () => {
-        if (position)
-          return outcomeResult(await robot.arm!.place({ kind: 'point', position: [position.x, position.y, position.z] }, signal));
+        if (position) {
+          const base = await robot.perception.basePose();
+          const o = await robot.arm!.place({ kind: 'point', position: toWorld(position, base), label: showPoint(position) }, signal);
+          return outcomeResult(outcomeInBaseFrame(o, base));
+        }
         const ref = await robot.perception.referencePoint(target!);
-        if (ref) return outcomeResult(await robot.arm!.place({ kind: 'point', position: ref.position, label: ref.label }, signal));
-        return outcomeResult(await robot.arm!.place({ kind: 'object', id: await resolveName(robot, target!) }, signal));
+        const base = await robot.perception.basePose();
+        if (ref)
+          return outcomeResult(
+            outcomeInBaseFrame(await robot.arm!.place({ kind: 'point', position: ref.position, label: ref.label }, signal), base),
+          );
+        return outcomeResult(
+          outcomeInBaseFrame(await robot.arm!.place({ kind: 'object', id: await resolveName(robot, target!) }, signal), base),
+        );
       }),
   }),
   defineTool({
     name: 'move_to',
-    description: 'Moves the gripper to a pose.',
+    description: `Moves the gripper to a pose: a position in the ${BASE_FRAME}, and a tilt.`,
     category: 'action',
     params: z.strictObject({ pose: Pose }),
     card: {
@@ -170,10 +177,11 @@ export const ALRM: Tool[] = [
       requires: ['arm'],
       tags: ['move', 'gripper', 'pose'],
     },
-    execute: async ({ pose }, { robot, signal }) =>
-      outcomeResult(
-        await robot.arm!.moveTool({ position: [pose.position.x, pose.position.y, pose.position.z], tiltDeg: pose.tilt_deg }, signal),
-      ),
+    execute: async ({ pose }, { robot, signal }) => {
+      const base = await robot.perception.basePose();
+      const o = await robot.arm!.moveTool({ position: toWorld(pose.position, base), tiltDeg: pose.tilt_deg }, signal);
+      return outcomeResult(outcomeInBaseFrame(o, base));
+    },
   }),
   defineTool({
     name: 'move_to_home_pos',

@@ -49,7 +49,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     id: 'raider-recovery',
     title: 'RAIDER recovery actions',
     paper: '001 Fig. 7',
-    description: 'The actions a recovery plan may use: ask, say, move_to, pick, place, slice, open, close, turnon, turnoff.',
+    description: 'The actions a recovery plan may use: ask, say, move_to, pick, place, slice, open, close, turnon, turnoff, handover.',
     requires: ['arm'],
     build: (robot) => RAIDER_RECOVERY.filter((t) => t.card.requires.every((c) => robot.has(c))),
   },

@@ -382,6 +382,31 @@ export const RAIDER_ASSISTIVE: Tool[] = [
 
 // ---------------------------------------------------------------- Fig. 7 recovery actions
 
+/** §5.2's last plan step: hand the held object to a person (within 0.5 m, looking, with a free hand). */
+export const handoverTool = defineTool({
+  name: 'handover',
+  description: 'Hands the object the robot holds to a person, who must be within 0.5 m, have a free hand and look at the robot.',
+  category: 'action',
+  params: z.strictObject({
+    object: z.string().min(1).describe('the object the robot holds'),
+    person: z.string().min(1).describe('the person (id or name)'),
+  }),
+  card: {
+    outputs: 'success, or why the person cannot take it',
+    whenToUse: 'to give the held object to a person',
+    dimension: 'execution',
+    requires: ['arm', 'people'],
+    tags: ['handover', 'give', 'hand', 'deliver'],
+  },
+  execute: async ({ object, person }, { robot, signal }) =>
+    guarded(async () => {
+      const id = await resolveName(robot, object);
+      const held = await robot.perception.holding();
+      if (held !== id) return fail(`the robot is ${held ? `holding ${held}` : 'not holding anything'}, not ${id}`);
+      return outcomeResult(await robot.arm!.handover(await resolveName(robot, person, ['person']), signal));
+    }),
+});
+
 const objParam = z.strictObject({ object: z.string().min(1).describe('object name or id') });
 
 /** The actions a recovery plan may use (Fig. 7), as callable tools. */
@@ -512,4 +537,5 @@ export const RAIDER_RECOVERY: Tool[] = [
         guarded(async () => outcomeResult(await robot.arm!.setSwitch(await resolveName(robot, object), verb === 'turnon', signal))),
     }),
   ),
+  handoverTool,
 ];

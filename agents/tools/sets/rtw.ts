@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { didYouMean } from '../../../base/did-you-mean';
 import type { Detection, Robot, WorldModelNode } from '../../../robot/robot';
 import { fail, guarded, list, ok, outcomeResult, resolveName } from '../common';
+import { type BasePose, outcomeInBaseFrame, toBase } from '../frames';
 import { type Tool, defineTool } from '../tool';
 
 // ---------------------------------------------------------------- TORO (basic)
@@ -84,7 +85,8 @@ const nudgeArm = defineTool({
     requires: ['arm'],
     tags: ['arm', 'nudge', 'move'],
   },
-  execute: async ({ forward, left, up }, { robot, signal }) => outcomeResult(await robot.arm!.nudge(forward, left, up, signal)),
+  execute: async ({ forward, left, up }, { robot, signal }) =>
+    outcomeResult(outcomeInBaseFrame(await robot.arm!.nudge(forward, left, up, signal), await robot.perception.basePose())),
 });
 
 function movePosture(postures: readonly string[]): Tool {
@@ -386,7 +388,9 @@ export function worldModelSchema(nodes: readonly WorldModelNode[]): WorldModelSc
   return { types };
 }
 
-function field(n: WorldModelNode, key: string): unknown {
+function field(n: WorldModelNode, key: string, base?: BasePose): unknown {
+  // Positions leave in the robot's base frame (REP 103), like every tool's.
+  if (key === 'position' && base) return n.position ? toBase(n.position, base) : undefined;
   if ((NODE_FIELDS as readonly string[]).includes(key)) return n[key as (typeof NODE_FIELDS)[number]];
   return n.attributes[key];
 }
@@ -415,7 +419,10 @@ const retrieveNodes = defineTool({
     node_type: z.string().min(1).describe('a node type in the world model, e.g. bowl, location, robot'),
     match_attribute: z.string().min(1).optional().describe('attribute to filter on'),
     match_value: z.union([z.string(), z.number(), z.boolean()]).optional().describe('value the match_attribute must equal'),
-    return_attribute: z.string().min(1).describe('attribute to return for each node, e.g. mass_kg, colour, position, parent'),
+    return_attribute: z
+      .string()
+      .min(1)
+      .describe('attribute to return for each node, e.g. mass_kg, colour, position (robot base frame: x forward, y left, z up), parent'),
   }),
   card: {
     outputs: 'the query as a template and one line per matching node',
@@ -439,7 +446,8 @@ const retrieveNodes = defineTool({
     const where = match_attribute ? ` WHERE n.${match_attribute} = ${JSON.stringify(match_value)}` : '';
     const query = `MATCH (n:${node_type})${where} RETURN n.id, n.${return_attribute}`;
     const hits = nodes.filter((n) => n.type === node_type && (match_attribute === undefined || field(n, match_attribute) === match_value));
-    const rows = hits.map((n) => ({ id: n.id, [return_attribute]: field(n, return_attribute) }));
+    const base = await robot.perception.basePose();
+    const rows = hits.map((n) => ({ id: n.id, [return_attribute]: field(n, return_attribute, base) }));
     return ok(`${query}\n${rows.length ? rows.map((r) => `- ${r.id}: ${show(r[return_attribute])}`).join('\n') : '(no nodes match)'}`, {
       query,
       rows,
@@ -489,11 +497,12 @@ const retrieveParentOrChild = defineTool({
         return fail(
           `return_attribute "${return_attribute}" is not an attribute of the related nodes; they have: ${[...known].sort().join(', ')}`,
         );
+      const base = await robot.perception.basePose();
       const edge = (n: WorldModelNode): string =>
         direction === 'parent' ? (start.relation ?? 'related to') : (n.relation ?? 'related to');
       const lines = related.map(
         (n) =>
-          `- ${direction === 'parent' ? `${id} is ${edge(n)} ${n.id}` : `${n.id} is ${edge(n)} ${id}`}${return_attribute === 'id' ? '' : `; ${return_attribute}: ${show(field(n, return_attribute))}`}`,
+          `- ${direction === 'parent' ? `${id} is ${edge(n)} ${n.id}` : `${n.id} is ${edge(n)} ${id}`}${return_attribute === 'id' ? '' : `; ${return_attribute}: ${show(field(n, return_attribute, base))}`}`,
       );
       return ok(`${query}\n${lines.length ? lines.join('\n') : '(nothing related)'}`, { query, nodes: related.map((n) => n.id) });
     }),

@@ -3,6 +3,7 @@
 // objects and properties. Setters write the robot's belief, not the physics.
 import { z } from 'zod';
 import { fail, ok } from '../common';
+import { BASE_FRAME, toBase } from '../frames';
 import { type Tool, defineTool } from '../tool';
 
 const Value = z.union([z.string(), z.number(), z.boolean()]);
@@ -10,7 +11,7 @@ const Value = z.union([z.string(), z.number(), z.boolean()]);
 export const WORLD_MODEL_ACCESSORS: Tool[] = [
   defineTool({
     name: 'get_object_poses',
-    description: 'Returns the pose of an object in the world model (position in metres and what it is on or in).',
+    description: `Returns the pose of an object in the world model: its position in the ${BASE_FRAME}, and what it is on or in.`,
     category: 'information',
     params: z.strictObject({ object_name: z.string().min(1) }),
     card: {
@@ -26,7 +27,8 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
       const node = await wm.node(r.ok ? r.id : object_name);
       if (!node) return fail(r.ok ? `${r.id} is not in the world model` : r.message);
       const where = node.parent ? `${node.relation} ${node.parent}` : 'not on anything known';
-      return ok(`${node.id}: position ${JSON.stringify(node.position ?? null)}, ${where}.`, node);
+      const position = node.position ? toBase(node.position, await robot.perception.basePose()) : null;
+      return ok(`${node.id}: position ${JSON.stringify(position)} (base frame), ${where}.`, { ...node, position, frame: 'base' });
     },
   }),
   defineTool({

@@ -10,7 +10,8 @@ import { alrmReport } from '../../report/specs/alrm';
 import type { EvalCase } from '../../core/case';
 import { callsOf } from '../../core/events';
 import type { CaseOf, Suite } from '../../core/suite';
-import { planPolicy } from '../../reference/policies';
+import { freshFlow, offered, planCode, planPolicy, toolCall } from '../../reference/policies';
+import type { Policy } from '../../core/suite';
 import { ALRM_TASKS, type AlrmTask, type Selector } from './tasks';
 
 const Goal = z.object({ object: z.string(), into: z.string().optional(), at: z.string().optional() });
@@ -120,13 +121,47 @@ function placedAt(calls: ReturnType<typeof callsOf>, object: string): number {
   });
 }
 
+const subtaskSteps = (g: Goal) => [
+  { tool: 'pick', args: { object_name: g.object } },
+  { tool: 'place', args: { target: g.into ?? g.at! } },
+];
+
+/** A subtask in the planner's template (paper 002 §III.A). */
+const subtaskText = (g: Goal) => `Pick up ${g.object} and place it ${g.into ? `in ${g.into}` : `at ${g.at}`}.`;
+
+/**
+ * The oracle: with the robot API as tools (flat), the pick-and-place plan; as
+ * ALRM's planner, one subtask per executor call, then the answer; as the TaP
+ * executor, that subtask's calls; as the CaP executor, that subtask as a program.
+ */
+function alrmOracle(c: CaseOf<AlrmGold>, workflow: string): Policy {
+  if (workflow === 'flat')
+    return planPolicy({ steps: c.gold.subtasks.flatMap(subtaskSteps), final: 'Done: every object is where it was asked to go.' });
+  let issued = 0;
+  let executor: Policy | undefined;
+  return {
+    next(req, ctx) {
+      if (offered(req, 'executor')) {
+        const g = c.gold.subtasks[issued];
+        if (!g) return { content: 'Done: every object is where it was asked to go.' };
+        issued++;
+        return toolCall('executor', { task: subtaskText(g) });
+      }
+      const g = c.gold.subtasks[Math.max(0, issued - 1)]!;
+      if (!req.tools?.length) return { content: planCode(subtaskSteps(g)) };
+      if (freshFlow(req)) executor = planPolicy({ steps: subtaskSteps(g), final: `${subtaskText(g)} Done.` });
+      return executor!.next(req, ctx);
+    },
+  };
+}
+
 export const alrmSuite: Suite<AlrmGold> = {
   id: 'alrm',
   title: 'ALRM: 3 environments × 3 tasks × 6 instructions',
   paper: '002 §IV–V',
   report: alrmReport,
-  defaultWorkflow: 'flat',
-  workflows: ['flat', 'alrm/tap', 'alrm/cap'],
+  defaultWorkflow: 'alrm/tap',
+  workflows: ['alrm/tap', 'alrm/cap', 'flat'],
   gold: AlrmGold,
   async generate() {
     return alrmCases();
@@ -169,13 +204,7 @@ export const alrmSuite: Suite<AlrmGold> = {
       failureClass: score === 2 ? null : n === 0 ? 'none-done' : irrelevant ? 'irrelevant-action' : 'partial',
     };
   },
-  oracle(c) {
-    const steps = c.gold.subtasks.flatMap((g) => [
-      { tool: 'pick', args: { object_name: g.object } },
-      { tool: 'place', args: { target: g.into ?? g.at! } },
-    ]);
-    return planPolicy({ steps, final: 'Done: every object is where it was asked to go.' });
-  },
+  oracle: (c, workflow) => alrmOracle(c, workflow),
   trivialAnswer: () => 'Done.',
   floors: [
     { floor: 'noop', maxScore: 0 },

@@ -62,7 +62,10 @@ async function act(robot: Robot, action: RaiderAction, target: string): Promise<
 /** The places the robot stands at, and variants found there: holding something, an appliance opened or switched on. */
 async function findVariants(ctx: GenerateContext): Promise<Variant[]> {
   const scene = builtinScene(RAIDER_SCENE).scene;
-  const places = scene.locations.filter((l) => l.kind !== 'waypoint').map((l) => l.id);
+  const places = scene.locations
+    .filter((l) => l.kind !== 'waypoint')
+    .map((l) => l.id)
+    .slice(0, ctx.small ? 4 : undefined);
   const out: Variant[] = [];
   const tryVariant = async (at: string, setup: SetupStep[], tag: string): Promise<Variant | undefined> => {
     const spec = specFor(at, setup, tag);
@@ -246,7 +249,9 @@ export async function generateRaider(ctx: GenerateContext): Promise<Array<CaseOf
     return p;
   };
   const count = new Map<string, number>();
-  const full = (k: string, cap: number) => (count.get(k) ?? 0) >= cap;
+  // The self-test's small set keeps three cases per issue type.
+  const scale = ctx.small ? 3 / PER_ISSUE : 1;
+  const full = (k: string, cap: number) => (count.get(k) ?? 0) >= Math.max(1, Math.round(cap * scale));
   const bump = (...ks: string[]) => ks.forEach((k) => count.set(k, (count.get(k) ?? 0) + 1));
   const cases: Array<CaseOf<RaiderGold>> = [];
   const ids = new Set<string>();

@@ -7,7 +7,7 @@ import { raiderReport } from '../../report/specs/raider';
 import type { Policy } from '../../core/suite';
 import { callsOf } from '../../core/events';
 import type { CaseOf, Suite } from '../../core/suite';
-import { planPolicy, offered } from '../../reference/policies';
+import { freshFlow, lastUserText, offered, planCode, planPolicy } from '../../reference/policies';
 import { generateRaider } from './generate';
 import { RaiderGold, categoryOf } from './gold';
 import { goalReached, scoreAnswer } from './score';
@@ -30,19 +30,36 @@ function finalJson(g: RaiderGold): string {
   return JSON.stringify({
     final_response: categoryOf(g.issue),
     explanation: g.explanation,
-    issue: g.issue,
+    category: g.issue,
     objects: g.mustName.map((alts) => alts[0]),
   });
 }
 
-/** The oracle: the checks that reveal the issue, the answer; then, offered the recovery actions, the recovery plan. */
+const NONE = JSON.stringify({ final_response: 'none', explanation: 'No issue: the step can be carried out now.', category: 'IN' });
+
+/**
+ * The oracle, whatever the workflow: asked about the case's instruction, the
+ * checks that reveal the issue (those the workflow offers) and the verdict;
+ * offered the recovery actions as tools, the recovery plan call by call; asked
+ * to write the recovery as code (raider), the plan as a program; asked to check
+ * one step of that plan (raider's per-step re-check), "none".
+ */
 function raiderOracle(c: CaseOf<RaiderGold>): Policy {
-  const detect = planPolicy({ steps: c.gold.evidence, final: finalJson(c.gold) });
+  const offeredEvidence = (req: Parameters<Policy['next']>[0]) => c.gold.evidence.filter((s) => offered(req, s.tool));
+  let detect: Policy | undefined;
   const recover = planPolicy({ steps: c.gold.recovery, final: 'Recovery done.' });
   return {
     next(req, ctx) {
-      const recovering = RECOVERY_TOOLS.every((t) => offered(req, t));
-      return (recovering ? recover : detect).next(req, ctx);
+      if (RECOVERY_TOOLS.every((t) => offered(req, t))) return recover.next(req, ctx);
+      const system = req.messages[0]?.role === 'system' ? req.messages[0].content : '';
+      if (!req.tools?.length && /write the corrective actions|plan in code/i.test(system)) return { content: planCode(c.gold.recovery) };
+      const input = lastUserText(req);
+      if (freshFlow(req) && !input.includes(c.instruction) && !/verdict|final_response|json/i.test(input)) {
+        // A step of the recovery plan, checked again before it runs.
+        return { content: NONE };
+      }
+      detect ??= planPolicy({ steps: offeredEvidence(req), final: finalJson(c.gold) });
+      return detect.next(req, ctx);
     },
   };
 }
@@ -52,8 +69,8 @@ export const raiderSuite: Suite<RaiderGold> = {
   title: 'RAIDER: issue detection, explanation and recovery',
   paper: '001 §4',
   report: raiderReport,
-  defaultWorkflow: 'flat',
-  workflows: ['flat', 'raider', 'raider/basic', 'raider/qgen', 'raider/grnd', 'raider/qgen-grnd', 'raider/precond', 'raider/full-scene'],
+  defaultWorkflow: 'raider',
+  workflows: ['raider', 'flat', 'raider/basic', 'raider/qgen', 'raider/grnd', 'raider/qgen-grnd', 'raider/precond', 'raider/full-scene'],
   gold: RaiderGold,
   generate: (ctx) => generateRaider(ctx),
   async afterTurn(ctx) {

@@ -31,7 +31,8 @@ export function parseRaiderAnswer(text: string | undefined): RaiderAnswer | unde
           return {
             category: typeof o['final_response'] === 'string' ? o['final_response'].trim().toLowerCase() : undefined,
             explanation: typeof o['explanation'] === 'string' ? o['explanation'] : '',
-            ...(typeof o['issue'] === 'string' ? { issue: o['issue'] } : {}),
+            // RAIDER's verdict names the issue type as "category" (IA, IU1…); "issue" is accepted too.
+            ...(typeof (o['category'] ?? o['issue']) === 'string' ? { issue: String(o['category'] ?? o['issue']) } : {}),
             ...(Array.isArray(o['objects']) ? { objects: o['objects'].filter((x): x is string => typeof x === 'string') } : {}),
           };
         }

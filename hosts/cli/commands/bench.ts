@@ -1,6 +1,7 @@
-import { benchAgent } from '../../bench/agent-bench';
-import { benchSim } from '../../bench/sim-bench';
-import { appBenchCommand } from './bench-app';
+// skillbridge bench sim|agent|app|cli. Each benchmark loads only its own modules:
+// a scene measured in a fresh process must not carry Playwright or the model client.
+import { Job, REFERENCE } from '../../bench/jobs';
+import type { SimBenchResult } from '../../bench/sim-bench';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { isBuiltinScene } from '../../../scenes/registry';
@@ -8,14 +9,19 @@ import { isBuiltinScene } from '../../../scenes/registry';
 export async function benchCommand(p: Parsed, o: Output): Promise<number> {
   const [what] = p.positionals;
   if (what === 'agent') return agentBench(p, o);
-  if (what === 'app') return appBenchCommand(p, o);
-  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app`);
+  if (what === 'app') return (await import('./bench-app')).appBenchCommand(p, o);
+  if (what === 'cli') return (await import('./bench-cli')).cliBenchCommand(p, o);
+  if (what === '_job') return jobCommand(p, o);
+  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app, cli`);
+  const { benchSim } = await import('../../bench/sim-bench');
   const scene = stringFlag(p.flags, 'scene');
-  if (scene && !isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
+  if (scene && scene !== REFERENCE && !isBuiltinScene(scene))
+    throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes") or "${REFERENCE}"`);
   const asJson = Boolean(p.flags['json']);
   const r = await benchSim({
     ...(scene ? { scenes: [scene] } : {}),
     quick: Boolean(p.flags['quick']),
+    inProcess: Boolean(p.flags['in-process']),
     onProgress: asJson ? undefined : (l) => o.err(l),
   });
   if (asJson) {
@@ -23,7 +29,13 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
     return 0;
   }
   o.out(`Simulation benchmark (${r.node}, ${r.platform}, ${r.cpus} cores)`);
-  const head = ['scene', 'rtf', 'bare', 'ratio', 'active', 'pick+place ms', 'percep p50/p99 ms', 'snap/restore ms', 'rss MB'];
+  if (r.scenes.length) sceneTable(r, o);
+  if (r.reference) referenceTable(r.reference, o);
+  return 0;
+}
+
+function sceneTable(r: SimBenchResult, o: Output): void {
+  const head = ['scene', 'rtf', 'bare', 'ratio', 'active', 'pick+place ms', 'percep p50/p99 ms', 'snap/restore ms', 'rss MB app/bench'];
   const rows = r.scenes.map((s) => [
     s.id,
     String(s.rtf),
@@ -33,7 +45,7 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
     s.pickPlaceMs === null ? 'n/a' : String(s.pickPlaceMs),
     `${s.perceptionP50Ms}/${s.perceptionP99Ms}`,
     `${s.snapshotMs}/${s.restoreMs}`,
-    String(s.rssMB),
+    `${s.appRssMB ?? 'n/a'}/${s.rssMB}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
@@ -45,11 +57,53 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
       .join('; ')}`,
   );
   for (const s of r.scenes) if (s.pickPlace) o.out(`  ${s.id}: ${s.pickPlace}`);
+  o.out(
+    r.freshProcessPerScene
+      ? 'rss MB: peak of a fresh process per scene; app: the scene as the app runs it (baseline wasm tier), bench: the process measuring it (optimising tier).'
+      : 'rss MB: one process for every scene (cumulative peak); run without --in-process for per-scene figures.',
+  );
+}
+
+function referenceTable(ref: NonNullable<SimBenchResult['reference']>, o: Output): void {
+  o.out('\nReference scene (performance-anchors.md §1.2: three 10-box stacks, 20 loose 4 cm boxes, the arm, 240 Hz, all awake)');
+  o.out('Real-time factor, one fresh process per Rapier build, same run:');
+  const head = ['rapier build', 'full stack', 'bare, same bodies', 'bare, anchors scene', 'stacks standing (anchors/ours)', 'rss MB'];
+  const rows = ref.builds.map((b) => [
+    `${b.version} ${b.build}${b.build === ref.defaultBuild ? ' (default)' : ''}`,
+    String(b.fullRtf),
+    String(b.bareRtf),
+    String(b.bareAnchorsRtf),
+    `${b.stacksStanding.anchors}/${b.stacksStanding.of}, ${b.stacksStanding.ours}/${b.stacksStanding.of}`,
+    String(b.rssMB),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  o.out(line(head));
+  for (const row of rows) o.out(line(row));
+  const simd = ref.builds.find((b) => b.build === 'simd');
+  const scalar = ref.builds.find((b) => b.build === 'scalar');
+  if (simd && scalar) {
+    const x = (k: 'fullRtf' | 'bareRtf' | 'bareAnchorsRtf') => (simd[k] / scalar[k]).toFixed(2);
+    o.out(`SIMD / scalar: full stack ${x('fullRtf')}x, bare ${x('bareRtf')}x, anchors scene ${x('bareAnchorsRtf')}x`);
+  }
+}
+
+/** Internal: one benchmark job in this (fresh) process, its result as JSON on stdout (see hosts/bench/jobs.ts). */
+async function jobCommand(p: Parsed, o: Output): Promise<number> {
+  let job: Job;
+  try {
+    job = Job.parse(JSON.parse(p.positionals[1] ?? ''));
+  } catch (e) {
+    throw new UsageError(`bench _job: expected one JSON job argument (${(e as Error).message.split('\n')[0]})`);
+  }
+  const { runJob } = await import('../../bench/run-job');
+  o.out(JSON.stringify(await runJob(job)));
   return 0;
 }
 
 async function agentBench(p: Parsed, o: Output): Promise<number> {
   const asJson = Boolean(p.flags['json']);
+  const { benchAgent } = await import('../../bench/agent-bench');
   const r = await benchAgent({ quick: Boolean(p.flags['quick']), onProgress: asJson ? undefined : (l) => o.err(l) });
   if (asJson) {
     json(o, r);
@@ -67,5 +121,8 @@ async function agentBench(p: Parsed, o: Output): Promise<number> {
     `Tool dispatch: validation only ${d(r.toolDispatchMs.validateOnly)}; cheap tool ${d(r.toolDispatchMs.cheapTool)}; invalid arguments ${d(r.toolDispatchMs.invalidArgs)}`,
   );
   o.out(`Trace write: ${d(r.traceWriteUs.perRecord, 'µs')} per record, ${r.traceWriteUs.recordsPerSecond} records/s (synchronous append)`);
+  o.out('Text-tool-call parser on adversarial replies (parse / stream one character per delta):');
+  for (const row of r.textParse)
+    o.out(`  ${row.input.padEnd(22)} ${String(row.chars).padStart(8)} chars: ${row.parseMs} ms / ${row.streamMs} ms`);
   return 0;
 }

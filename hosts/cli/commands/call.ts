@@ -63,7 +63,8 @@ async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A UTF-8 BOM (Windows editors add one) is not part of the JSON.
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     throw new UsageError(`--script ${path} is not valid JSON: ${(e as Error).message}`);
   }

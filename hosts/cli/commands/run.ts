@@ -1,7 +1,8 @@
 // skillbridge run: a conversation with a model driving the simulated robot
 // through a workflow. One message as an argument, or turns read from stdin.
 // Prints the conversation as it happens; every turn is traced to JSONL.
-import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { join } from 'node:path';
 import { ConversationSpecError, openConversation } from '../../../agents/conversation';
 import type { ApprovalGate } from '../../../agents/runtime/approval';
@@ -10,8 +11,10 @@ import type { FlowEvent } from '../../../agents/runtime/events';
 import type { FlowLimits } from '../../../agents/runtime/flow';
 import { JsonlSink, newRunId } from '../../../agents/runtime/trace';
 import { WORKFLOWS } from '../../../agents/workflows';
+import { type ScriptedAnswer, simulatedUser } from '../../../agents/workflows/kit/simulated-user';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
+import { LineReader } from '../terminal';
 
 const APPROVE = ['auto', 'ask', 'deny'] as const;
 type ApproveMode = (typeof APPROVE)[number];
@@ -28,7 +31,7 @@ function short(text: string, max = 300): string {
 }
 
 /** Prints flow events readably: streamed text, tool calls and results, warnings. */
-function printer(o: Output): (e: FlowEvent) => void {
+function printer(o: Output, answers: unknown): (e: FlowEvent) => void {
   let inText = false;
   let inThought = false;
   // Reasoning is printed dim where the terminal shows colour, so the answer stands out.
@@ -73,7 +76,20 @@ function printer(o: Output): (e: FlowEvent) => void {
         o.out(`  ! ${e.code}: ${short(e.message, 200)}`);
         break;
       case 'retry':
+        // The abandoned attempt's partial text stays on its own line; the next attempt starts a new one.
+        endText();
         o.err(`  (retrying the model request in ${Math.round(e.delayMs)} ms: ${e.reason})`);
+        break;
+      case 'note':
+        endText();
+        o.out(`  [${e.stage || 'note'}] ${short(e.text, 300)}`);
+        break;
+      case 'ask':
+        endText();
+        if (answers) o.out(`  ? ${e.question}`);
+        break;
+      case 'answer':
+        if (e.by !== 'person') o.out(`  ! ${e.by === 'none' ? '(nobody answered)' : `${e.answer}  (${e.by})`}`);
         break;
       case 'stop':
         endText();
@@ -92,14 +108,34 @@ function printer(o: Output): (e: FlowEvent) => void {
   };
 }
 
+const AnswersSchema = z.array(z.union([z.string(), z.strictObject({ when: z.string().min(1), answer: z.string() })]));
+
+/** --answers FILE: the simulated person's answers, validated; a bad file is one line naming the problem. */
+function readAnswers(file: string): ScriptedAnswer[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch (e) {
+    throw new UsageError(`--answers: cannot read ${file} as JSON: ${(e as Error).message}`);
+  }
+  const r = AnswersSchema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new UsageError(
+      `--answers: ${file}${issue.path.map((k) => `[${String(k)}]`).join('')}: ${issue.message}; give a JSON list of answers, or of {"when": "word", "answer": "text"}`,
+    );
+  }
+  return r.data;
+}
+
 /** A y/N question on the terminal; reuses the interactive reader when there is one. */
-function approvalGate(mode: ApproveMode, ask: (q: string) => Promise<string>): ApprovalGate {
+function approvalGate(mode: ApproveMode, ask: (q: string, signal?: AbortSignal) => Promise<string>): ApprovalGate {
   if (mode === 'auto') return { policy: { information: 'auto', action: 'auto' } };
   if (mode === 'deny') return { policy: { information: 'auto', action: 'deny' } };
   return {
     policy: { information: 'auto', action: 'ask' },
     ask: async (req) => {
-      const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `)).trim().toLowerCase();
+      const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `, req.signal)).trim().toLowerCase();
       return a === 'y' || a === 'yes'
         ? { approved: true }
         : { approved: false, note: a && a !== 'n' && a !== 'no' ? a : 'not approved at the terminal' };
@@ -136,36 +172,23 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const seed = intFlag(p.flags, 'seed', 1);
   const limits: Partial<FlowLimits> = {};
   if (p.flags['time-limit'] !== undefined) {
-    const s = numberFlag(p.flags, 'time-limit', 20);
-    limits.timeLimitMs = s <= 0 ? null : s * 1000;
+    const s = numberFlag(p.flags, 'time-limit', 20, { min: 0.1, max: 86_400, off: 0 });
+    limits.timeLimitMs = s === 0 ? null : s * 1000;
   }
-  if (p.flags['max-iterations'] !== undefined) limits.maxIterations = intFlag(p.flags, 'max-iterations', 12);
+  if (p.flags['max-iterations'] !== undefined) limits.maxIterations = intFlag(p.flags, 'max-iterations', 12, { min: 1, max: 1000 });
   const asJson = Boolean(p.flags['json']);
   const message = p.positionals.join(' ').trim();
 
+  const answersFile = stringFlag(p.flags, 'answers');
+  const answers = answersFile ? readAnswers(answersFile) : undefined;
   const setFlag = stringFlag(p.flags, 'set');
   const traceBase = stringFlag(p.flags, 'trace') ?? join('traces', `${newRunId()}.jsonl`);
   const traces: string[] = [];
 
-  const rl = message ? undefined : createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-  const lines = rl?.[Symbol.asyncIterator]();
-  const askLine = async (q: string): Promise<string> => {
-    if (rl && lines) {
-      process.stdout.write(q);
-      const n = await lines.next();
-      return n.done ? '' : String(n.value);
-    }
-    // One-shot run: read a single answer from stdin.
-    const once = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      return await new Promise<string>((resolve) => {
-        once.question(q, resolve);
-        once.once('close', () => resolve(''));
-      });
-    } finally {
-      once.close();
-    }
-  };
+  // One reader owns stdin: turns, and questions that give up when their run stops (Ctrl-C, the time limit).
+  let interrupt = (): void => undefined;
+  const reader = new LineReader({ output: message ? process.stderr : process.stdout, onInterrupt: () => interrupt() });
+  const askLine = (q: string, signal?: AbortSignal): Promise<string> => reader.ask(q, signal);
 
   let traceCount = 0;
   let opened;
@@ -186,11 +209,13 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
         traces.push(path);
         return [new JsonlSink(path)];
       },
-      askUser: async ({ question }) => ({ answer: await askLine(`${question}\n> `), by: 'person' }),
-      ...(asJson ? {} : { onEvent: printer(o) }),
+      askUser: answers
+        ? simulatedUser({ answers })
+        : async ({ question, signal }) => ({ answer: await askLine(`${question}\n> `, signal), by: 'person' }),
+      ...(asJson ? {} : { onEvent: printer(o, answers) }),
     });
   } catch (e) {
-    rl?.close();
+    reader.close();
     if (e instanceof ConversationSpecError)
       throw new UsageError(e.field === 'robot' ? e.message : `--${e.field === 'toolSet' ? 'set' : e.field}: ${e.message}`);
     throw e;
@@ -204,7 +229,16 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     if (session.busy) session.stop('stopped from the terminal (Ctrl-C)');
     else process.exit(130);
   };
+  interrupt = onSigint;
   process.on('SIGINT', onSigint);
+  // SIGTERM: the running turn stops and its trace gets its stop and end records before the process ends.
+  let terminated = false;
+  const onSigterm = () => {
+    terminated = true;
+    if (session.busy) session.stop('stopped: the process received SIGTERM');
+    else process.exit(143);
+  };
+  process.on('SIGTERM', onSigterm);
 
   const report = (r: TurnResult): void => {
     if (asJson) return;
@@ -225,11 +259,11 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     } else {
       if (!asJson && process.stdin.isTTY)
         o.out(`${workflow.title} on ${sceneId} with ${model.id}. Type a message; /help lists commands; an empty line or Ctrl-D ends.`);
-      while (lines) {
+      while (!terminated) {
         if (process.stdin.isTTY) process.stdout.write('you: ');
-        const n = await lines.next();
-        if (n.done) break;
-        const text = String(n.value).trim();
+        const line = await reader.next();
+        if (line === null) break;
+        const text = line.trim();
         if (!text) break;
         if (text.startsWith('/')) {
           if (!asJson) o.out(await interactiveCommand(text, session));
@@ -242,7 +276,8 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onSigint);
-    rl?.close();
+    process.off('SIGTERM', onSigterm);
+    reader.close();
   }
   // The operator's view of the world after the run, then the world goes.
   const facts = sim?.facts() ?? [];
@@ -262,5 +297,5 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       facts,
     });
   }
-  return failed ? 3 : 0;
+  return terminated ? 143 : failed ? 3 : 0;
 }

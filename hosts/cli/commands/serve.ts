@@ -5,8 +5,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isBuiltinScene } from '../../../scenes/registry';
+import { prebuiltWorker } from '../../service/worker-bundle';
 import { startWorkerSession } from '../../service/worker-session';
 import { startWebServer } from '../../web/server';
+import { DEFAULT_MAX_SESSIONS, type HostedSession } from '../../web/sessions';
 import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
 import type { Output } from '../output';
 
@@ -31,27 +33,54 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   // Agent runs trace to ./traces; API keys (OPENAI_API_KEY, SKILLBRIDGE_API_KEY) come from
   // this process's environment, read in the worker, and never go to the browser.
   const traceDir = path.resolve(stringFlag(p.flags, 'traces') ?? 'traces');
-  // The worker boots and loads the scene while the server starts and the browser
-  // opens the page; the page's first request waits for the scene.
-  const session = await startWorkerSession({
-    paced: true,
-    background: true,
-    seed: intFlag(p.flags, 'seed', 1),
-    traceDir,
-    onLog: (l) => o.err(`skillbridge: ${l}`),
-  });
-  const loaded = session.loadScene({ id: scene });
-  loaded.catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));
+  const maxSessions = intFlag(p.flags, 'max-sessions', DEFAULT_MAX_SESSIONS);
+  if (maxSessions < 1 || maxSessions > 64) throw new UsageError(`--max-sessions must be 1-64, got ${maxSessions}`);
+  const seed = intFlag(p.flags, 'seed', 1);
+  // A page may have SKILLBRIDGE_API_KEY sent only to these base URLs (besides SKILLBRIDGE_API_BASE_URL and the presets).
+  const allowKeyFor = (stringFlag(p.flags, 'allow-key-for') ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  for (const u of allowKeyFor)
+    if (!/^https?:\/\/[^\s/]+/.test(u)) throw new UsageError(`--allow-key-for: "${u}" is not an http(s) base URL`);
+  const scriptsFlag = stringFlag(p.flags, 'scripts');
+  const scriptsDir = scriptsFlag ? path.resolve(scriptsFlag) : undefined;
+  if (scriptsDir && !existsSync(scriptsDir)) throw new UsageError(`--scripts: no folder ${scriptsDir}`);
+  // Each tab gets its own session: a worker that boots and loads the scene while
+  // the page loads (the page's first request waits for the scene). The first one
+  // starts now, so the first tab finds it warm.
+  const workerUrl = prebuiltWorker();
+  const open = async (): Promise<HostedSession> => {
+    const s = await startWorkerSession({
+      ...(workerUrl ? { workerUrl } : {}),
+      paced: true,
+      background: true,
+      seed,
+      traceDir,
+      allowKeyFor,
+      scriptFiles: scriptsDir ? { dir: scriptsDir } : 'none',
+      onLog: (l) => o.err(`skillbridge: ${l}`),
+    });
+    s.loadScene({ id: scene }).catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));
+    return s;
+  };
+  let warm: Promise<HostedSession> | undefined = open();
+  const openSession = (): Promise<HostedSession> => {
+    const w = warm;
+    warm = undefined;
+    return w ?? open();
+  };
   let server;
   try {
     server = await startWebServer({
-      api: session,
+      openSession,
+      maxSessions,
       staticDir,
       port,
       log: p.flags['verbose'] ? (l) => o.err(`skillbridge: ${l}`) : undefined,
     });
   } catch (e) {
-    await session.dispose();
+    if (warm !== undefined) await (await warm).dispose();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
       throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
     throw e;
@@ -65,6 +94,6 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
     process.once('SIGTERM', stop);
   });
   await server.close();
-  await session.dispose();
+  if (warm !== undefined) await (await warm).dispose();
   return 0;
 }

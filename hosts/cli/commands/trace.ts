@@ -1,5 +1,5 @@
 // skillbridge trace FILE: prints a recorded run readably (or validated JSON).
-import { formatTrace, readTrace, TraceFormatError } from '../../../agents/runtime/trace';
+import { formatTrace, readTrace, TraceFormatError, traceNotes } from '../../../agents/runtime/trace';
 import { type Parsed, UsageError } from '../args';
 import { type Output, json } from '../output';
 
@@ -13,10 +13,12 @@ export function traceCommand(p: Parsed, o: Output): number {
     if (e instanceof TraceFormatError) throw new UsageError(e.message);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UsageError(`${file}: no such file`);
+    if (code === 'EISDIR') throw new UsageError(`${file} is a folder: give one trace file, e.g. ${file.replace(/\/+$/, '')}/RUN.jsonl`);
+    if (code) throw new UsageError(`cannot read ${file} (${code}): ${(e as Error).message}`);
     throw e;
   }
   if (p.flags['json']) json(o, t);
   else o.out(formatTrace(t));
-  if (t.truncated) o.err(`note: ${file} ends in an incomplete line (the run was cut off); everything before it is shown`);
+  for (const note of traceNotes(t)) o.err(`note: ${file}: ${note}`);
   return 0;
 }

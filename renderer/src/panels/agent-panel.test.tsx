@@ -13,9 +13,13 @@ afterEach(() => {
 const R = 'run-1';
 const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
 
-function chooseScripted(file = '/tmp/turns.json') {
+const SCRIPT = '[{"content": "done"}]';
+
+/** Chooses a scripted model with an uploaded script (a page cannot name files on the host). */
+async function chooseScripted(name = 'turns.json') {
   fireEvent.change(screen.getByLabelText('Model provider'), { target: { value: 'scripted' } });
-  fireEvent.change(screen.getByLabelText('Script file'), { target: { value: file } });
+  fireEvent.change(screen.getByLabelText('Script file'), { target: { files: [new File([SCRIPT], name, { type: 'application/json' })] } });
+  await screen.findByText(new RegExp(`Script file \\(${name.replace('.', '\\.')}\\)`));
 }
 
 describe('AgentPanel', () => {
@@ -39,7 +43,7 @@ describe('AgentPanel', () => {
   it('edits the system prompt, sends it with the run, and saves it as a preset', async () => {
     const api = fakeApi({ run: () => ({ runId: R, tracePath: null }) });
     render(<AgentPanel api={api} desktop={false} />);
-    chooseScripted();
+    await chooseScripted();
     const prompt = (await screen.findByTestId('system-prompt')) as HTMLTextAreaElement;
     fireEvent.change(prompt, { target: { value: 'You control a robot arm. Be brief.' } });
     fireEvent.change(screen.getByLabelText('Preset name'), { target: { value: 'brief' } });
@@ -87,15 +91,16 @@ describe('AgentPanel', () => {
       stop: () => ({ ok: true, message: 'stopping' }),
     });
     render(<AgentPanel api={api} desktop={false} />);
-    chooseScripted();
+    await chooseScripted();
     fireEvent.change(screen.getByLabelText('Message to the agent'), { target: { value: 'pick the lemon' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'run')).toBe(true));
     expect(api.calls.find((c) => c.method === 'run')?.request).toMatchObject({
       message: 'pick the lemon',
-      model: 'scripted:/tmp/turns.json',
+      model: 'scripted:turns.json',
       workflow: 'rtw/basic',
       approval: 'auto',
+      script: SCRIPT,
     });
     const emit = (event: RunEvent) => act(() => api.emitEvent({ type: 'run', event }));
     await screen.findByText('you: pick the lemon');
@@ -160,7 +165,7 @@ describe('AgentPanel', () => {
     let n = 0;
     const api = fakeApi({ run: () => ({ runId: `run-${++n}`, tracePath: null }) });
     render(<AgentPanel api={api} desktop={false} />);
-    chooseScripted();
+    await chooseScripted();
     const say = async (text: string) => {
       fireEvent.change(screen.getByLabelText('Message to the agent'), { target: { value: text } });
       fireEvent.click(screen.getByRole('button', { name: 'Send' }));
@@ -196,7 +201,7 @@ describe('AgentPanel', () => {
   it('asks for approval and sends the decision with a note', async () => {
     const api = fakeApi({ run: () => ({ runId: R, tracePath: null }), answerApproval: () => ({ ok: true, message: 'rejected' }) });
     render(<AgentPanel api={api} desktop={false} />);
-    chooseScripted();
+    await chooseScripted();
     fireEvent.change(screen.getByLabelText('Approval'), { target: { value: 'ask' } });
     fireEvent.change(screen.getByLabelText('Message to the agent'), { target: { value: 'pick' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));

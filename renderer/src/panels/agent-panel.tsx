@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppApi } from '../../../contract/api';
 import type { ApprovalMode, LocalModels, ProbeResult, ToolSetInfo, WorkflowInfo } from '../../../contract/schemas';
+import { AskDialog } from './ask-dialog';
 import { type Entry, type RunView, type ToolEntry, applyEvent, fromTrace, markAnswered, newRun } from './run-view';
 
 export type Preset = 'openai' | 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm' | 'custom' | 'scripted';
@@ -22,7 +23,12 @@ export const PRESETS: Array<{ id: Preset; label: string; model: string; hint: st
     hint: 'Local: `vllm serve MODEL --enable-auto-tool-choice --tool-call-parser hermes`.',
   },
   { id: 'custom', label: 'Custom base URL', model: 'model', hint: 'Any OpenAI-compatible server (SKILLBRIDGE_API_KEY if it needs a key).' },
-  { id: 'scripted', label: 'Scripted file', model: '', hint: 'Replays assistant turns from a .json file on the host (tests, demos).' },
+  {
+    id: 'scripted',
+    label: 'Scripted file',
+    model: '',
+    hint: 'Replays assistant turns from a .json file you choose (tests, demos); its content is sent to the host.',
+  },
 ];
 
 /** A saved system prompt for one workflow (kept in the browser's storage). */
@@ -62,6 +68,13 @@ export interface ModelSettings {
   file: string;
 }
 
+/** The base URL a stored key belongs to: a key is sent to that server and no other. */
+export function keyBaseURL(s: ModelSettings): string | null {
+  if (s.preset === 'openai') return 'https://api.openai.com/v1';
+  if (s.preset === 'custom' && /^https?:\/\/\S+$/.test(s.baseURL.trim())) return s.baseURL.trim().replace(/\/+$/, '');
+  return null;
+}
+
 export function specOf(s: ModelSettings): string {
   if (s.preset === 'scripted') return s.file.trim() ? `scripted:${s.file.trim()}` : '';
   if (s.preset === 'custom') return s.model.trim() && s.baseURL.trim() ? `openai-compatible:${s.model.trim()}@${s.baseURL.trim()}` : '';
@@ -77,6 +90,13 @@ function loadSettings(): ModelSettings | null {
   } catch {
     return null;
   }
+}
+
+/** A script's file name as the model spec names it (scripted:NAME). */
+export function scriptName(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? 'script.json';
+  const clean = base.replace(/[^\w.-]/g, '_').replace(/^\.+/, '');
+  return /\.json$/i.test(clean) ? clean : `${clean || 'script'}.json`;
 }
 
 function msg(e: unknown): string {
@@ -103,6 +123,8 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
   const [local, setLocal] = useState<LocalModels | null>(null);
   const [keyStored, setKeyStored] = useState<boolean | null>(null);
   const [key, setKey] = useState('');
+  /** The uploaded script of a scripted model (kept for this page only). */
+  const [script, setScript] = useState('');
   const [text, setText] = useState('');
   const [runs, setRuns] = useState<RunView[]>([]);
   /** The next run starts a new conversation (the model forgets earlier turns; the world stays). */
@@ -139,14 +161,14 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
     api.detectModels({}).then(setLocal, () => undefined);
   }, [api, refreshLists]);
 
+  const keyURL = keyBaseURL(settings);
   useEffect(() => {
-    if (!desktop || (settings.preset !== 'openai' && settings.preset !== 'custom')) return;
-    const provider = settings.preset === 'openai' ? 'openai' : 'openai-compatible';
-    api.hasApiKey({ provider }).then(
+    if (!desktop || !keyURL) return;
+    api.hasApiKey({ baseURL: keyURL }).then(
       (r) => setKeyStored(r.stored),
       () => setKeyStored(null),
     );
-  }, [api, desktop, settings.preset]);
+  }, [api, desktop, keyURL]);
 
   useEffect(
     () =>
@@ -187,6 +209,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
         ...(toolSet ? { toolSet } : {}),
         ...(edited && edited !== own ? { systemPrompt: edited } : {}),
         ...(fresh ? { fresh: true } : {}),
+        ...(settings.preset === 'scripted' && script ? { script } : {}),
       });
       setText('');
       setFresh(false);
@@ -224,7 +247,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
     setProbing(true);
     setProbe(null);
     try {
-      setProbe(await api.probeModel({ spec }));
+      setProbe(await api.probeModel({ spec, ...(settings.preset === 'scripted' && script ? { script } : {}) }));
     } catch (e) {
       setProblem(msg(e));
     } finally {
@@ -250,7 +273,8 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
     try {
       const t = await api.importTrace({ text: await file.text() });
       setReplay(fromTrace(t));
-      setProblem(null);
+      // A damaged or cut-off trace still replays; say what is missing.
+      setProblem(t.notes?.length ? `Imported with notes: ${t.notes.join('; ')}.` : null);
     } catch (e) {
       setProblem(msg(e));
     }
@@ -283,12 +307,23 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
           </label>
           {settings.preset === 'scripted' ? (
             <label>
-              Script file (on the host)
+              Script file{settings.file ? ` (${settings.file}${script ? '' : ', choose it again'})` : ''}
               <input
                 aria-label="Script file"
-                value={settings.file}
-                placeholder="/path/to/turns.json"
-                onChange={(e) => set({ file: e.target.value })}
+                type="file"
+                accept=".json,application/json"
+                onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  if (!f) return;
+                  // The page cannot name files on the host: the script's content goes with the run.
+                  f.text().then(
+                    (t) => {
+                      setScript(t);
+                      set({ file: scriptName(f.name) });
+                    },
+                    (err: unknown) => setProblem(msg(err)),
+                  );
+                }}
               />
             </label>
           ) : (
@@ -329,8 +364,8 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
               className="field-row"
               onSubmit={(e) => {
                 e.preventDefault();
-                const provider = settings.preset === 'openai' ? 'openai' : 'openai-compatible';
-                api.setApiKey({ provider, key }).then(
+                if (!keyURL) return;
+                api.setApiKey({ baseURL: keyURL, key }).then(
                   (r) => {
                     setKeyStored(r.ok);
                     setKey('');
@@ -352,8 +387,8 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
             </form>
           ) : (
             <p className="muted">
-              Web mode: the key comes from the environment of "skillbridge serve" (OPENAI_API_KEY or SKILLBRIDGE_API_KEY); the browser never
-              sees it.
+              Web mode: the key comes from the environment of "skillbridge serve": OPENAI_API_KEY for OpenAI; SKILLBRIDGE_API_KEY only for
+              the server in SKILLBRIDGE_API_BASE_URL or one started with --allow-key-for URL. The browser never sees it.
             </p>
           ))}
         <div className="field-row">
@@ -395,7 +430,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
             </li>
             <li>
               {desktop
-                ? 'For OpenAI, store the API key above: the desktop app keeps it encrypted with the OS keychain and never shows it to this window.'
+                ? 'For OpenAI, store the API key above: the desktop app keeps it encrypted where the OS offers a keyring (it says which when you store it), sends it to that server only, and never shows it to this window.'
                 : 'For OpenAI, give the key to "skillbridge serve" through the environment (OPENAI_API_KEY); the browser never sees it.'}
             </li>
             <li>
@@ -534,6 +569,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
           {problem}
         </div>
       )}
+      <AskDialog api={api} />
 
       <div className="field-row trace-tools">
         {current && !current.running && !replay && (

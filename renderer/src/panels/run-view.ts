@@ -124,6 +124,9 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
       return { ...view, entries: [...entries, { k: 'approval', id: e.id, tool: e.tool, args: e.args, reason: e.reason }] };
     case 'approval':
       return { ...view, entries: patchTool(entries, e.callId, (t) => ({ ...t, approval: `${e.decision}${e.note ? `: ${e.note}` : ''}` })) };
+    case 'ask':
+    case 'answer':
+      return view; // the question is shown and answered in AskDialog
     case 'stop':
       return { ...view, entries: [...entries, { k: 'stop', message: e.message }] };
     case 'error':

@@ -183,6 +183,7 @@ export function fakeApi(overrides: Handlers = {}): FakeApi {
     'run',
     'stop',
     'answerApproval',
+    'answerAsk',
     'listWorkflows',
     'probeModel',
     'detectModels',
@@ -191,6 +192,8 @@ export function fakeApi(overrides: Handlers = {}): FakeApi {
     'setApiKey',
     'hasApiKey',
     'clearApiKey',
+    'listSessions',
+    'observeSession',
   ];
   for (const m of names) {
     api[m] = async (request: unknown) => {

@@ -1,0 +1,87 @@
+// Benchmark jobs that run in a fresh process, so each figure (memory above all)
+// belongs to one scene or one Rapier build and not to whatever ran before it in
+// the same process. The parent starts `skillbridge bench _job JSON` and reads one
+// JSON result from its stdout (run-job.ts is the child's side); both sides go
+// through the schemas below, which are also where the result types come from.
+import { z } from 'zod';
+import { SKILLBRIDGE_BIN, runNode } from './processes';
+import type { RapierBuild } from '../../sim/rapier';
+
+/** The scene id that stands for the reference scene in `bench sim --scene`. */
+export const REFERENCE = 'reference';
+
+export const Job = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('scene'), id: z.string().min(1), quick: z.boolean() }),
+  z.strictObject({ kind: z.literal('reference'), quick: z.boolean() }),
+  z.strictObject({ kind: z.literal('memory'), id: z.string().min(1), quick: z.boolean() }),
+]);
+export type Job = z.infer<typeof Job>;
+
+const num = z.number();
+export const SceneBenchSchema = z.strictObject({
+  id: z.string(),
+  rtf: num,
+  stepsPerSecond: num,
+  bareRtf: num,
+  ratio: num,
+  activeRtf: num,
+  pickPlaceMs: num.nullable(),
+  pickPlace: z.string().nullable(),
+  perceptionP50Ms: num,
+  perceptionP99Ms: num,
+  snapshotMs: num,
+  restoreMs: num,
+  snapshotKB: num,
+  /** Peak resident memory of the process that measured this scene (a fresh one unless run in process; optimising wasm tier). */
+  rssMB: num,
+  /** Peak resident memory of the scene run as the app and CLI run it (fresh process, baseline tier); null in process. */
+  appRssMB: num.nullable(),
+});
+export type SceneBench = z.infer<typeof SceneBenchSchema>;
+
+export const SceneMemorySchema = z.strictObject({ id: z.string(), rssMB: num });
+export type SceneMemory = z.infer<typeof SceneMemorySchema>;
+
+export const ReferenceBenchSchema = z.strictObject({
+  build: z.enum(['scalar', 'simd']),
+  /** Rapier's own version string for this build. */
+  version: z.string(),
+  /** The anchors' scene in bare Rapier (motorised arm), all awake. */
+  bareAnchorsRtf: num,
+  /** Our full simulation of the reference scene, arm moving, all awake. */
+  fullRtf: num,
+  /** Bare Rapier stepping the same bodies as fullRtf (restored from its snapshot), all awake. */
+  bareRtf: num,
+  /** Stacks still standing after the timed windows: anchors' rendition, ours. */
+  stacksStanding: z.strictObject({ anchors: num, ours: num, of: num }),
+  rssMB: num,
+});
+export type ReferenceBench = z.infer<typeof ReferenceBenchSchema>;
+
+async function inFreshProcess<T>(job: Job, schema: z.ZodType<T>, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<T> {
+  const r = await runNode([...nodeFlags, SKILLBRIDGE_BIN, 'bench', '_job', JSON.stringify(job)], env);
+  const what = job.kind === 'reference' ? `the reference scene (${env['SKILLBRIDGE_RAPIER'] ?? 'default build'})` : `scene ${job.id}`;
+  if (r.code !== 0) throw new Error(`benchmarking ${what} failed (exit ${r.code}): ${r.stderr.trim().split('\n').pop()}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(r.stdout);
+  } catch {
+    throw new Error(`benchmarking ${what} printed no JSON result: ${r.stdout.slice(0, 200)}`);
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new Error(`benchmarking ${what} gave an unexpected result: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+export function sceneInFreshProcess(id: string, quick: boolean): Promise<SceneBench> {
+  return inFreshProcess({ kind: 'scene', id, quick }, SceneBenchSchema);
+}
+
+/** The app's baseline wasm tier (bin/skillbridge.js keeps the optimising tier for benchmarks). */
+export function memoryInFreshProcess(id: string, quick: boolean): Promise<SceneMemory> {
+  return inFreshProcess({ kind: 'memory', id, quick }, SceneMemorySchema, {}, ['--liftoff-only']);
+}
+
+export function referenceInFreshProcess(build: RapierBuild, quick: boolean): Promise<ReferenceBench> {
+  return inFreshProcess({ kind: 'reference', quick }, ReferenceBenchSchema, { SKILLBRIDGE_RAPIER: build });
+}

@@ -1,0 +1,113 @@
+// The reference scene measured with one Rapier build in this process (bench sim
+// runs it once per build, each in a fresh process): real-time factor of the
+// anchors' bare-Rapier rendition, of our full simulation and of bare Rapier
+// stepping our simulation's bodies. Protocol of performance-anchors.md §1.2:
+// warm up for at least 3 s of wall time (V8 tiers a large wasm module up for
+// seconds), then the median of 5 timed windows; every body kept awake.
+import { resolveSceneData } from '../../scenes/registry';
+import { round } from '../../sim/math';
+import { type RapierBuild, type RAPIER, loadRapier, rapierBuild } from '../../sim/rapier';
+import { SimWorld } from '../../sim/world/sim-world';
+import { BOX, STACK_TOPS, anchorsWorld, referenceSceneData } from './reference-scene';
+import { fullStepper, keepMoving } from './sim-bench';
+import { median } from './processes';
+import type { ReferenceBench } from './jobs';
+
+export type { ReferenceBench };
+
+const now = () => performance.now();
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/**
+ * Warm-up, then the median rate over timed windows; steps per second. The warm-up
+ * lasts until this process has also spent that long on the CPU (its threads
+ * included) and the rate has settled: on a busy machine V8's background tier-up
+ * needs CPU, not wall time.
+ */
+function measure(step: () => void, quick: boolean): number {
+  const warmMs = quick ? 500 : 3000;
+  const windowMs = quick ? 300 : 1000;
+  const windows = quick ? 3 : 5;
+  const run = (ms: number, minSteps: number, minCpuMs = 0): number => {
+    let n = 0;
+    const t0 = now();
+    const c0 = cpuMs();
+    let t = t0;
+    while (n < minSteps || t - t0 < ms || cpuMs() - c0 < minCpuMs) {
+      for (let i = 0; i < 16; i++) step();
+      n += 16;
+      t = now();
+    }
+    return (n * 1000) / (t - t0);
+  };
+  run(warmMs, quick ? 100 : 1000, warmMs);
+  // Then until the rate settles (tier-up of a large function can take longer than
+  // the warm-up on a busy machine): two half-second windows within 5 %, at most 15 s.
+  if (!quick) {
+    const t0 = now();
+    let last = run(500, 100);
+    for (let next = run(500, 100); Math.abs(next - last) > 0.05 * last && now() - t0 < 15_000; next = run(500, 100)) last = next;
+  }
+  return median(Array.from({ length: windows }, () => run(windowMs, quick ? 100 : 500)));
+}
+
+/** Wakes every dynamic body each step: our scene's bodies may sleep, the reference keeps them awake. */
+function awake(world: RAPIER.World): () => void {
+  const bodies: RAPIER.RigidBody[] = [];
+  world.bodies.forEach((b) => {
+    if (b.isDynamic()) bodies.push(b);
+  });
+  return () => {
+    for (const b of bodies) b.wakeUp();
+  };
+}
+
+export async function benchReference(quick: boolean): Promise<ReferenceBench> {
+  const build = rapierBuild();
+  const R = await loadRapier(build);
+
+  const anchors = anchorsWorld(R);
+  const anchorsSteps = measure(() => anchors.step(), quick);
+  const anchorsStanding = anchors.stacksStanding();
+  anchors.free();
+
+  const sim = await SimWorld.create(resolveSceneData(referenceSceneData(), 'bench/reference'));
+  const start = sim.snapshot();
+  const tops = STACK_TOPS.map((id) => ({ id, p: sim.pose(id).p }));
+  const full = fullStepper(sim);
+  const move = keepMoving(sim);
+  const wake = awake(sim.world);
+  const fullSteps = measure(() => {
+    wake();
+    move();
+    full();
+  }, quick);
+  const oursStanding = tops.filter(({ id, p }) => {
+    const q = sim.pose(id).p;
+    return p.y - q.y < BOX && Math.hypot(q.x - p.x, q.z - p.z) < 0.02;
+  }).length;
+  sim.halt();
+
+  const bare = R.World.restoreSnapshot(start.physics);
+  const wakeBare = awake(bare);
+  const bareSteps = measure(() => {
+    wakeBare();
+    bare.step();
+  }, quick);
+  bare.free();
+  sim.dispose();
+
+  return {
+    build,
+    version: R.version(),
+    bareAnchorsRtf: round(anchorsSteps * (1 / 240), 1),
+    fullRtf: round(fullSteps * sim.dt, 1),
+    bareRtf: round(bareSteps * sim.dt, 1),
+    stacksStanding: { anchors: anchorsStanding, ours: oursStanding, of: STACK_TOPS.length },
+    rssMB: round(process.resourceUsage().maxRSS / 1024, 1),
+  };
+}

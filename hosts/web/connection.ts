@@ -1,0 +1,143 @@
+// One web-mode socket: the AppApi calls of one tab, answered by its own session,
+// or read-only by a session it observes. Every socket has an error handler (a
+// frame over the size limit or with invalid UTF-8 closes that socket with a
+// reason, never the server), and every message is checked in bytes both ways.
+import type { WebSocket } from 'ws';
+import { AppApiError, type MethodName, type Unsubscribe, describeZodError, dispatch, isMethodName, parseRequest } from '../../contract/api';
+import { MAX_REPLY_BYTES, formatBytes, utf8Bytes } from '../../contract/limits';
+import { CallMessage, type ServerMessage } from '../../contract/wire';
+import type { Hosted, SessionClient, SessionPool } from './sessions';
+
+/** A client this far behind on the socket gets no new pose frames until it catches up. */
+const MAX_BUFFERED = 256 * 1024;
+
+/** What an observer may call on the session it watches: nothing that changes it or sends its keys anywhere. */
+const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
+  'listScenes',
+  'currentScene',
+  'listToolSets',
+  'listTools',
+  'getSnapshot',
+  'getBattery',
+  'listWorkflows',
+  'exportTrace',
+  'importTrace',
+  'detectModels',
+  'hasApiKey',
+]);
+
+export class Connection implements SessionClient {
+  private watching: Hosted;
+  private unwatch: Unsubscribe = () => undefined;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly pool: SessionPool,
+    private readonly own: Hosted,
+    private readonly resumed: boolean,
+    private readonly log: (line: string) => void,
+  ) {
+    this.watching = own;
+    ws.on('message', (data, isBinary) => void this.receive(data, isBinary));
+    ws.on('close', () => {
+      this.unwatch();
+      this.watching.observers.delete(this);
+      this.pool.detach(this, this.own);
+    });
+    this.watch(own);
+  }
+
+  observedClosed(): void {
+    this.watch(this.own);
+  }
+
+  private send(m: ServerMessage): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    let text = JSON.stringify(m);
+    const bytes = text.length > MAX_REPLY_BYTES / 4 ? utf8Bytes(text) : text.length;
+    if (bytes > MAX_REPLY_BYTES) {
+      if (m.t !== 'reply') {
+        this.log(`dropped a ${m.t} message of ${formatBytes(bytes)} (over ${formatBytes(MAX_REPLY_BYTES)})`);
+        return;
+      }
+      const message = `the reply is ${formatBytes(bytes)}, over the ${formatBytes(MAX_REPLY_BYTES)} a page is sent at once`;
+      text = JSON.stringify({ t: 'reply', id: m.id, ok: false, error: { code: 'invalid_request', message } });
+    }
+    this.ws.send(text);
+  }
+
+  /** Streams a session's events and poses to this socket (its own, or one it observes). */
+  private watch(target: Hosted): void {
+    this.unwatch();
+    this.watching.observers.delete(this);
+    this.watching = target;
+    if (target !== this.own) target.observers.add(this);
+    const offEvent = target.api.onEvent((event) => this.send({ t: 'event', event }));
+    const offPoses = target.api.onPoses((frame) => {
+      if (this.ws.readyState !== this.ws.OPEN || this.ws.bufferedAmount > MAX_BUFFERED) return;
+      this.ws.send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength), { binary: true });
+    });
+    this.unwatch = () => {
+      offEvent();
+      offPoses();
+    };
+    this.send({
+      t: 'session',
+      session: { id: this.own.id, token: this.own.token, resumed: this.resumed },
+      observing: target === this.own ? null : target.id,
+    });
+  }
+
+  private async receive(data: unknown, isBinary: boolean): Promise<void> {
+    let id = -1;
+    try {
+      if (isBinary) throw new AppApiError('invalid_request', 'send JSON text messages');
+      let raw: unknown;
+      try {
+        raw = JSON.parse(String(data));
+      } catch {
+        throw new AppApiError('invalid_request', 'not valid JSON');
+      }
+      const msg = CallMessage.safeParse(raw);
+      if (!msg.success) throw new AppApiError('invalid_request', describeZodError(msg.error));
+      id = msg.data.id;
+      const method = msg.data.method;
+      if (!isMethodName(method)) throw new AppApiError('invalid_request', `unknown method "${method}"`);
+      const value = await this.call(method, msg.data.request);
+      this.send({ t: 'reply', id, ok: true, value });
+    } catch (e) {
+      const error =
+        e instanceof AppApiError
+          ? { code: e.code, message: e.message }
+          : { code: 'internal' as const, message: (e as Error).message ?? String(e) };
+      if (error.code === 'internal') this.log(`api error: ${error.message}`);
+      this.send({ t: 'reply', id, ok: false, error });
+    }
+  }
+
+  private async call(method: MethodName, request: unknown): Promise<unknown> {
+    if (method === 'listSessions') return this.pool.list(this.own);
+    if (method === 'observeSession') {
+      const { id } = parseRequest('observeSession', request);
+      if (id === null || id === this.own.id) {
+        this.watch(this.own);
+        return { ok: true, message: 'back to your own session', observing: null };
+      }
+      const target = this.pool.byId(id);
+      if (!target) return { ok: false, message: `no session "${id}" (listSessions shows the open ones)`, observing: this.observing() };
+      this.watch(target);
+      return { ok: true, message: `observing session ${id} read-only`, observing: id };
+    }
+    if (this.watching !== this.own && !READ_ONLY.has(method)) {
+      throw new AppApiError(
+        'forbidden',
+        `${method}: this tab observes session ${this.watching.id} read-only; call observeSession with id null to return to your own`,
+      );
+    }
+    return dispatch(this.watching.api, method, parseRequest(method, request) as never);
+  }
+
+  private observing(): string | null {
+    return this.watching === this.own ? null : this.watching.id;
+  }
+}

@@ -1,0 +1,167 @@
+// Web mode's sessions: each browser tab gets its own (its own world, physics
+// worker, conversation and approvals), so a second tab can neither read the
+// first one's model text nor approve, stop or change anything of it. A tab
+// keeps its session's secret token (sessionStorage), so a reload within the
+// grace period reattaches it; after that the session and its worker are closed.
+// Observing another session is explicit and read-only (see connection.ts).
+import { randomBytes } from 'node:crypto';
+import type { AppApi, Unsubscribe } from '../../contract/api';
+import type { SessionInfo } from '../../contract/schemas';
+
+/** A session a host can open and close: the AppApi over one world. */
+export interface HostedSession extends AppApi {
+  dispose(): Promise<void>;
+}
+
+/** What a connection is told when its session changes or goes away. */
+export interface SessionClient {
+  /** The session it observed was closed: it goes back to its own. */
+  observedClosed(): void;
+}
+
+export interface Hosted {
+  /** Public: names the session in lists; gives no control. */
+  readonly id: string;
+  /** Secret: reattaches the session (a reload of its tab). */
+  readonly token: string;
+  readonly api: HostedSession;
+  readonly createdAt: string;
+  readonly clients: Set<SessionClient>;
+  readonly observers: Set<SessionClient>;
+  scene: string | null;
+  running: boolean;
+  grace: ReturnType<typeof setTimeout> | undefined;
+  unsubscribe: Unsubscribe;
+}
+
+export interface SessionPoolOptions {
+  open: () => Promise<HostedSession>;
+  /** Sessions at once; each owns a physics worker (default 6). */
+  max?: number;
+  /** How long a session outlives its last tab, so a reload reattaches it (default 20 s). */
+  graceMs?: number;
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_MAX_SESSIONS = 6;
+export const DEFAULT_GRACE_MS = 20_000;
+
+export class SessionPool {
+  private readonly sessions = new Map<string, Hosted>();
+  private nextId = 1;
+  private opening = 0;
+  readonly max: number;
+  private readonly graceMs: number;
+
+  constructor(private readonly opts: SessionPoolOptions) {
+    this.max = Math.max(1, opts.max ?? DEFAULT_MAX_SESSIONS);
+    this.graceMs = Math.max(0, opts.graceMs ?? DEFAULT_GRACE_MS);
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * The session for a new connection: the one `token` names when it waits for
+   * its tab (a reload), else a new one. A token whose session has a tab already
+   * (a duplicated tab) gets a new session too. Throws SessionLimitError at the cap.
+   * The caller adds its client to `hosted.clients` at once.
+   */
+  async attach(token: string | null): Promise<{ hosted: Hosted; resumed: boolean }> {
+    const known = token ? this.sessions.get(token) : undefined;
+    if (known && known.clients.size === 0) {
+      clearTimeout(known.grace);
+      known.grace = undefined;
+      return { hosted: known, resumed: true };
+    }
+    if (this.sessions.size + this.opening >= this.max) await this.evictIdle();
+    if (this.sessions.size + this.opening >= this.max) throw new SessionLimitError(this.max);
+    this.opening++;
+    let api: HostedSession;
+    try {
+      api = await this.opts.open();
+    } finally {
+      this.opening--;
+    }
+    const hosted: Hosted = {
+      id: `s${this.nextId++}`,
+      token: randomBytes(18).toString('base64url'),
+      api,
+      createdAt: new Date().toISOString(),
+      clients: new Set(),
+      observers: new Set(),
+      scene: null,
+      running: false,
+      grace: undefined,
+      unsubscribe: () => undefined,
+    };
+    hosted.unsubscribe = api.onEvent((e) => {
+      if (e.type === 'scene_loaded') hosted.scene = e.sceneId;
+      else if (e.type === 'run' && e.event.kind === 'started') hosted.running = true;
+      else if (e.type === 'run' && e.event.kind === 'final') hosted.running = false;
+    });
+    this.sessions.set(hosted.token, hosted);
+    this.opts.log?.(`session ${hosted.id} opened (${this.sessions.size} of at most ${this.max})`);
+    return { hosted, resumed: false };
+  }
+
+  /** A connection went away: its session waits `graceMs` for a reload, then closes. */
+  detach(client: SessionClient, hosted: Hosted): void {
+    hosted.clients.delete(client);
+    if (hosted.clients.size || !this.sessions.has(hosted.token)) return;
+    clearTimeout(hosted.grace);
+    hosted.grace = setTimeout(() => void this.close(hosted, 'its tab went away'), this.graceMs);
+    hosted.grace.unref?.();
+  }
+
+  byId(id: string): Hosted | undefined {
+    for (const h of this.sessions.values()) if (h.id === id) return h;
+    return undefined;
+  }
+
+  list(own: Hosted | undefined): SessionInfo[] {
+    return [...this.sessions.values()].map((h) => ({
+      id: h.id,
+      scene: h.scene,
+      clients: h.clients.size,
+      observers: h.observers.size,
+      running: h.running,
+      createdAt: h.createdAt,
+      own: h === own,
+    }));
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((h) => this.close(h, 'the server stopped')));
+  }
+
+  /** At the cap, a session whose tab is gone (waiting for a reload) makes room for a live tab. */
+  private async evictIdle(): Promise<void> {
+    const idle = [...this.sessions.values()].filter((h) => h.clients.size === 0);
+    const oldest = idle.sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+    if (oldest) await this.close(oldest, 'room was needed for a new tab');
+  }
+
+  private async close(hosted: Hosted, why: string): Promise<void> {
+    if (!this.sessions.delete(hosted.token)) return;
+    clearTimeout(hosted.grace);
+    hosted.unsubscribe();
+    for (const o of [...hosted.observers]) o.observedClosed();
+    hosted.observers.clear();
+    this.opts.log?.(`session ${hosted.id} closed: ${why}`);
+    try {
+      await hosted.api.dispose();
+    } catch (e) {
+      this.opts.log?.(`session ${hosted.id} did not close cleanly: ${(e as Error).message}`);
+    }
+  }
+}
+
+export class SessionLimitError extends Error {
+  constructor(readonly max: number) {
+    // Sent as a WebSocket close reason: at most 123 bytes.
+    super(`This host runs at most ${max} sessions and all have a tab open. Close a tab, or restart with --max-sessions.`);
+    this.name = 'SessionLimitError';
+  }
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env node
+// The command line's prebuilt bundle (out/cli/). `bin/skillbridge.js` runs it
+// instead of the TypeScript sources through tsx: loading ~150 modules through
+// tsx's loader hooks cost ~1 s of every command's start. esbuild builds it in
+// ~0.5 s, on `npm install` (the `prepare` script) and again whenever a source
+// it was built from has changed, so a clean clone and a fresh edit both work.
+//
+//   out/cli/manifest.json           which build is current, and the inputs it was built from
+//   out/cli/<build>/main.mjs        the entry (exports main(argv)), with one chunk per lazily loaded command
+//   out/cli/<build>/sim-worker.mjs  the simulation worker `serve` starts (hosts/service/worker.ts)
+//   out/cli/<build>/eval-worker.mjs the evaluation worker `eval --jobs N` starts (eval/runner/worker.ts)
+//
+// Every build gets its own folder and the manifest is replaced by a rename, so two
+// processes starting at once never see half a bundle; old folders are pruned later.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const OUT_DIR = path.join(root, 'out/cli');
+const FORMAT = 1;
+
+/**
+ * Packages Node loads from node_modules at run time rather than from the bundle:
+ * native binaries and the loaders that find them (esbuild, tsx, electron,
+ * playwright-core), ws (optional native add-ons found by require), and packages
+ * that find their wasm by path (node-sqlite3-wasm by __dirname, QuickJS's variants
+ * through createRequire); Observable Plot only serves reports. Rapier is bundled,
+ * its wasm moved out to a file (rapierWasmFile below).
+ */
+const EXTERNAL = [
+  'esbuild',
+  'tsx',
+  'tsx/*',
+  'electron',
+  'playwright-core',
+  'ws',
+  'vitest',
+  'vitest/*',
+  'node-sqlite3-wasm',
+  'quickjs-emscripten-core',
+  '@jitl/*',
+  '@observablehq/plot',
+];
+
+/**
+ * Files whose change makes any bundle stale, besides the project sources esbuild
+ * read. Bundled packages are not stat'ed one by one: npm rewrites
+ * node_modules/.package-lock.json whenever it installs or removes anything.
+ */
+const ALWAYS = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build-cli.mjs', 'node_modules/.package-lock.json'];
+
+function stamp(rel) {
+  const s = statSync(path.join(root, rel));
+  return [s.mtimeMs, s.size];
+}
+
+/**
+ * The current bundle's entry as a file URL, or undefined when there is none or a
+ * source it was built from changed since (a different mtime or size, including an
+ * older one restored from an archive). Costs a stat per input (~120 files, 1-2 ms).
+ */
+export function freshBundle(outDir = OUT_DIR) {
+  let m;
+  try {
+    m = JSON.parse(readFileSync(path.join(outDir, 'manifest.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (m?.format !== FORMAT || typeof m.entry !== 'string' || typeof m.inputs !== 'object' || !m.inputs) return undefined;
+  // Runs before every command: plain string paths and no exceptions keep it cheap when cold.
+  const base = `${root}${path.sep}`;
+  for (const rel in m.inputs) {
+    const s = statSync(base + rel, { throwIfNoEntry: false });
+    const [mtime, size] = m.inputs[rel];
+    if (!s || s.mtimeMs !== mtime || s.size !== size) return undefined;
+  }
+  const entry = path.join(outDir, m.entry);
+  return statSync(entry, { throwIfNoEntry: false }) ? pathToFileURL(entry).href : undefined;
+}
+
+/**
+ * Inside the bundle, `import.meta.url` is the chunk's URL, not the source file's;
+ * modules that find files next to themselves (the renderer build, the worker
+ * sources, bin/) would look in out/cli/. Each source module's `import.meta.url` is
+ * rewritten to its own file's URL, relative to the chunk so a moved checkout works.
+ */
+function sourceUrls(buildDir) {
+  return {
+    name: 'source-import-meta-url',
+    setup(b) {
+      b.onLoad({ filter: /\.(ts|mts|js|mjs)$/ }, (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        const rel = path.relative(buildDir, args.path).split(path.sep).join('/');
+        return {
+          contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`),
+          loader: /\.m?ts$/.test(args.path) ? 'ts' : 'js',
+        };
+      });
+    },
+  };
+}
+
+/**
+ * Rapier's `-compat` builds carry their wasm as a base64 string that init decodes
+ * in JavaScript: parsing the 3-4 MB module and decoding cost ~50 ms of every
+ * command that steps physics. In the bundle the bytes become a .wasm file next to
+ * the chunks, read at init. Should a Rapier release no longer match (exactly one
+ * `X.toByteArray("…").buffer` that decodes to wasm), it is bundled unchanged.
+ */
+function rapierWasmFile(buildDir) {
+  return {
+    name: 'rapier-wasm-file',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]@dimforge[\\/]rapier3d(-simd)?-compat[\\/]dist[\\/]rapier\.mjs$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        const found = [...text.matchAll(/[A-Za-z_$][\w$]*\.toByteArray\("([A-Za-z0-9+/=]+)"\)\.buffer/g)];
+        if (found.length !== 1) return undefined;
+        const bytes = Buffer.from(found[0][1], 'base64');
+        if (bytes.readUInt32BE(0) !== 0x0061736d) return undefined; // "\0asm"
+        const name = `rapier-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}.wasm`;
+        mkdirSync(buildDir, { recursive: true });
+        writeFileSync(path.join(buildDir, name), bytes);
+        const read = `require("node:fs").readFileSync(new URL(${JSON.stringify(`./${name}`)}, import.meta.url))`;
+        return { contents: text.replace(found[0][0], read), loader: 'js' };
+      });
+    },
+  };
+}
+
+/** Builds a new bundle, makes it current and returns its entry URL. */
+export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {}) {
+  const { build } = await import('esbuild');
+  mkdirSync(outDir, { recursive: true });
+  const started = Date.now();
+  const id = `b-${started.toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
+  const buildDir = path.join(outDir, id);
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { main: 'hosts/cli/main.ts', 'sim-worker': 'hosts/service/worker.ts', 'eval-worker': 'eval/runner/worker.ts' },
+    outdir: buildDir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunk-[hash]',
+    external: EXTERNAL,
+    // Bundled CommonJS packages call require() for Node built-ins.
+    banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
+    plugins: [rapierWasmFile(buildDir), sourceUrls(buildDir)],
+    metafile: true,
+    logLevel: 'silent',
+    legalComments: 'none',
+    // Stack traces map back to the sources with NODE_OPTIONS=--enable-source-maps.
+    sourcemap: 'linked',
+  });
+  const inputs = {};
+  const sources = Object.keys(result.metafile.inputs).filter((rel) => !/(^|\/)node_modules\//.test(rel));
+  for (const rel of [...sources, ...ALWAYS]) {
+    let mtime, size;
+    try {
+      [mtime, size] = stamp(rel);
+    } catch {
+      continue; // e.g. no node_modules/.package-lock.json (another package manager)
+    }
+    // Changed while esbuild read it: record an impossible stamp so the next run rebuilds.
+    inputs[rel] = mtime >= started ? [-1, size] : [mtime, size];
+  }
+  const manifest = { format: FORMAT, entry: `${id}/main.mjs`, builtAt: new Date(started).toISOString(), inputs };
+  const tmp = path.join(outDir, `manifest.${id}.tmp`);
+  writeFileSync(tmp, JSON.stringify(manifest));
+  renameSync(tmp, path.join(outDir, 'manifest.json'));
+  prune(outDir, id);
+  log(`built the command-line bundle in ${Date.now() - started} ms (${Object.keys(result.metafile.inputs).length} modules)`);
+  return pathToFileURL(path.join(buildDir, 'main.mjs')).href;
+}
+
+/** Removes older builds. One newer than an hour may still be loading chunks in a running process. */
+function prune(outDir, current) {
+  const hourAgo = Date.now() - 3600_000;
+  for (const e of readdirSync(outDir, { withFileTypes: true })) {
+    const p = path.join(outDir, e.name);
+    try {
+      if (e.isDirectory() && e.name.startsWith('b-') && e.name !== current && statSync(p).mtimeMs < hourAgo)
+        rmSync(p, { recursive: true, force: true });
+      else if (e.isFile() && e.name.endsWith('.tmp') && statSync(p).mtimeMs < hourAgo) rmSync(p, { force: true });
+    } catch {
+      // Another process pruned it first.
+    }
+  }
+}
+
+/** The entry of a fresh bundle, building one when needed; undefined when esbuild is unavailable or fails. */
+export async function cliBundle({ outDir = OUT_DIR, log = () => undefined } = {}) {
+  const fresh = freshBundle(outDir);
+  if (fresh) return fresh;
+  try {
+    return await buildCli({ outDir, log });
+  } catch (e) {
+    log(`building the command-line bundle failed (${e.message}); running from the sources instead`);
+    return undefined;
+  }
+}
+
+// `node scripts/build-cli.mjs` (npm's `prepare` after an install). A failure must not fail
+// the install: the first command then tries again, or runs from the sources.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    await buildCli({ log: (l) => process.stdout.write(`skillbridge: ${l}\n`) });
+  } catch (e) {
+    process.stderr.write(`skillbridge: could not build the command-line bundle (${e.message}); commands will run from the sources\n`);
+  }
+}

@@ -1,0 +1,77 @@
+// The command-line bundle (scripts/build-cli.mjs): built into a temporary folder,
+// it runs commands, stays current until an input changes, survives two builds at
+// once, and every module in it still finds files next to its own source.
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildCli, freshBundle } from '../scripts/build-cli.mjs';
+import type { Output } from '../hosts/cli/output';
+
+const dirs: string[] = [];
+const temp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'sb-cli-bundle-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+type Main = (argv: string[], o: Output) => Promise<number>;
+
+describe('command-line bundle', () => {
+  it('runs a command, and is fresh until one of its inputs changes', async () => {
+    const out = temp();
+    const entry = await buildCli({ outDir: out });
+    expect(freshBundle(out)).toBe(entry);
+    expect(existsSync(new URL('./sim-worker.mjs', entry))).toBe(true);
+
+    const { main } = (await import(entry)) as { main: Main };
+    const lines: string[] = [];
+    const code = await main(['scenes', '--json'], { out: (t) => lines.push(t), err: (t) => lines.push(t) });
+    expect(code).toBe(0);
+    expect((JSON.parse(lines.join('')) as Array<{ id: string }>).map((s) => s.id)).toContain('tabletop/fruits');
+
+    // A source edited since (here: its recorded stamp no longer matches) makes it stale.
+    const file = join(out, 'manifest.json');
+    const m = JSON.parse(readFileSync(file, 'utf8')) as { inputs: Record<string, [number, number]> };
+    expect(Object.keys(m.inputs)).toEqual(expect.arrayContaining(['hosts/cli/main.ts', 'sim/world/sim-world.ts', 'package-lock.json']));
+    m.inputs['hosts/cli/main.ts']![0] -= 1000;
+    writeFileSync(file, JSON.stringify(m));
+    expect(freshBundle(out)).toBeUndefined();
+  }, 60_000);
+
+  it('two builds at once both finish, and the manifest names one complete build', async () => {
+    const out = temp();
+    const [a, b] = await Promise.all([buildCli({ outDir: out }), buildCli({ outDir: out })]);
+    expect(a).not.toBe(b);
+    const current = freshBundle(out);
+    expect([a, b]).toContain(current);
+    for (const entry of [a, b]) expect(existsSync(new URL(entry))).toBe(true);
+  }, 60_000);
+
+  it("rewrites each module's import.meta.url to its own source file, and moves Rapier's wasm to files", async () => {
+    const entry = await buildCli({ outDir: temp() });
+    const dir = new URL('./', entry);
+    const refs: string[] = [];
+    const wasms: string[] = [];
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.mjs'))) {
+      const text = readFileSync(new URL(f, dir), 'utf8');
+      // The chunk's own URL serves only the banner's createRequire and Rapier's wasm file beside it.
+      const bare = text.split('import.meta.url').length - 1;
+      const rewritten = [...text.matchAll(/new URL\("([^"]+)", import\.meta\.url\)\.href/g)].map((x) => x[1]!);
+      const wasm = [...text.matchAll(/new URL\("\.\/(rapier-[0-9a-f]+\.wasm)", import\.meta\.url\)/g)].map((x) => x[1]!);
+      expect(bare, f).toBe(rewritten.length + wasm.length + 1);
+      for (const w of wasm) expect(readFileSync(new URL(w, dir)).subarray(0, 4).toString('latin1')).toBe('\0asm');
+      wasms.push(...wasm);
+      refs.push(...rewritten);
+    }
+    expect(refs.length).toBeGreaterThan(3);
+    for (const rel of refs) expect(existsSync(fileURLToPath(new URL(rel, dir))), rel).toBe(true);
+    expect(refs.some((r) => r.endsWith('hosts/cli/commands/serve.ts'))).toBe(true);
+    // Both Rapier builds read their wasm from a file instead of decoding base64.
+    expect(new Set(wasms).size).toBe(2);
+  }, 60_000);
+});
