@@ -4,3 +4,4 @@ export * from './frames';
 export * from './limits';
 export * from './schemas';
 export * from './wire';
+export * from './eval';

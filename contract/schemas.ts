@@ -2,6 +2,7 @@
 // the renderer. Every request, response and event has a zod schema here: hosts
 // validate what arrives, the renderer validates what comes back. Imports only zod.
 import { z } from 'zod';
+import { EvalEvent } from './eval';
 import { MAX_COORDINATE_M, MAX_SCRIPT_BYTES, formatBytes, utf8Bytes } from './limits';
 
 export const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
@@ -430,5 +431,6 @@ export const AppEvent = z.discriminatedUnion('type', [
     source: z.enum(['console', 'agent']),
   }),
   z.object({ type: z.literal('run'), event: RunEvent }),
+  z.object({ type: z.literal('eval'), event: EvalEvent }),
 ]);
 export type AppEvent = z.infer<typeof AppEvent>;

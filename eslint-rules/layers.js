@@ -34,7 +34,8 @@ export const LAYERS = [
     may: ['hosts/cli', 'hosts/bench', 'hosts/web', 'hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT],
   },
   { name: 'hosts/web', prefix: 'hosts/web/', may: ['hosts/web', 'hosts/service', 'contract', ...AGENTS, ...ROBOT] },
-  { name: 'hosts/service', prefix: 'hosts/service/', may: ['hosts/service', 'contract', ...AGENTS, ...ROBOT] },
+  // The app's Evaluate view runs the evaluation runner and reads its results.
+  { name: 'hosts/service', prefix: 'hosts/service/', may: ['hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT] },
   { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'contract', ...EVAL, ...AGENTS, ...ROBOT] },
   // The results database and the reports take plain records, so the desktop app's main
   // process and the evaluation workers can use them without the agent or robot layers.

@@ -2,8 +2,8 @@
 // run: generators use it to check that a case's gold plan reaches its goal in
 // the physics (else the case is broken and not kept), and to learn when each
 // step happens in simulated time (to schedule an event during a skill).
-import { buildToolSet } from '../../agents/tools/sets';
-import type { ToolResult } from '../../agents/tools/tool';
+import { buildToolSet, setsFor } from '../../agents/tools/sets';
+import type { Tool, ToolResult } from '../../agents/tools/tool';
 import type { Robot } from '../../robot/robot';
 import type { SimControl } from '../../robot/sim/control';
 import type { PlanStep } from './case';
@@ -38,4 +38,22 @@ export async function playPlan(
     if (!result.ok && !opts.keepGoing) return { ok: false, played };
   }
   return { ok: played.every((p) => p.result.ok), played };
+}
+
+/** Every tool the robot's sets offer, by name (the first set that has a name wins). */
+export async function toolsFor(robot: Robot): Promise<Map<string, Tool>> {
+  const out = new Map<string, Tool>();
+  for (const s of setsFor(robot)) {
+    for (const t of await s.build(robot)) if (!out.has(t.name)) out.set(t.name, t);
+  }
+  return out;
+}
+
+/** Every tool of every set the robot can use, grouped by name (sets may share a name with other arguments: pick). */
+export async function toolsByName(robot: Robot): Promise<Map<string, Tool[]>> {
+  const out = new Map<string, Tool[]>();
+  for (const s of setsFor(robot)) {
+    for (const t of await s.build(robot)) out.set(t.name, [...(out.get(t.name) ?? []), t]);
+  }
+  return out;
 }

@@ -47,6 +47,8 @@ export interface EvalOptions {
   args?: Record<string, unknown>;
   /** Case cache folder (tests). */
   cacheDir?: string;
+  /** Run the cases on this thread (default with --jobs 1); false keeps them off it (the app's live view). */
+  inline?: boolean;
 }
 
 export interface EvalProgress {
@@ -264,7 +266,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const n = Math.min(jobs, Math.max(1, items.length));
-      if (jobs === 1) slots.push(inlineSlot(init));
+      if (jobs === 1 && o.inline !== false) slots.push(inlineSlot(init));
       else for (let i = 0; i < n; i++) slots.push(await workerSlot(init, log));
       const queue = [...items];
       const take = (slot: Slot) => {
@@ -308,11 +310,15 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       };
       await Promise.all(
         slots.map(async (slot) => {
-          for (;;) {
-            if (interrupted) return;
-            const item = take(slot);
-            if (!item) return;
-            const { record: r, timing } = await slot.run(item.c, item.trial);
+          // The next case starts before this one's row is written: the worker is not kept waiting for the disk.
+          const next = () => {
+            const item = interrupted ? undefined : take(slot);
+            return item ? slot.run(item.c, item.trial) : undefined;
+          };
+          let running = next();
+          while (running) {
+            const { record: r, timing } = await running;
+            running = next();
             record(r, timing);
           }
         }),

@@ -26,6 +26,8 @@ import { SceneDataError } from '../../scenes/validation';
 import { packPoses, type StreamEntry } from '../../sim/stream';
 import { type ScriptFiles, type SecretLookup, normalizeBaseURL } from '../../agents/models/spec';
 import { AgentHost } from './agent';
+import { EvalHost } from './eval-host';
+import { replayCase } from './replay';
 import { buildSceneMeta } from './scene-meta';
 
 export interface SessionOptions {
@@ -48,6 +50,8 @@ export interface SessionOptions {
   scriptFiles?: ScriptFiles;
   /** Ollama's OpenAI-compatible base URL for detection (default http://127.0.0.1:11434/v1). */
   ollamaURL?: string;
+  /** The Evaluate view's results folder (default eval-results/). */
+  evalDir?: string;
 }
 
 interface Loaded {
@@ -78,6 +82,7 @@ export class Session implements AppApi {
   private loading: Promise<SceneMeta> | undefined;
   private readonly allowFiles: boolean;
   private readonly agent: AgentHost;
+  private readonly evals: EvalHost;
   private readonly createdAt = new Date().toISOString();
 
   constructor(opts: SessionOptions = {}) {
@@ -95,6 +100,20 @@ export class Session implements AppApi {
       targetsOf: (args) => (this.loaded ? this.targetsOf(this.loaded, args) : []),
       wake: () => this.loaded?.control.wake(),
       afterTool: () => this.publish(true),
+    });
+    this.evals = new EvalHost({
+      dir: opts.evalDir ?? 'eval-results',
+      emit: (e) => this.emit(e),
+      ...(opts.secrets ? { secrets: opts.secrets } : {}),
+      replay: (c, calls) =>
+        replayCase(c, calls, {
+          seed: this.seed,
+          install: (robot, control) => this.install(robot, control),
+          emit: (e) => this.emit(e),
+          nextCallId: () => ++this.callIds,
+          targetsOf: (args) => (this.loaded ? this.targetsOf(this.loaded, args) : []),
+          afterCall: () => this.publish(true),
+        }),
     });
   }
 
@@ -146,6 +165,11 @@ export class Session implements AppApi {
       if (e instanceof SceneDataError) throw new AppApiError('unknown_scene', e.message);
       throw e;
     }
+    return this.install(robot, control);
+  }
+
+  /** Makes a world the current scene: paced, streamed, its robot's events forwarded (a loaded scene, or a case to replay). */
+  async install(robot: SimRobot, control: SimControl): Promise<SceneMeta> {
     await this.unload();
     control.pace(this.paced);
     control.setSpeed(this.speed);
@@ -195,6 +219,7 @@ export class Session implements AppApi {
   }
 
   async dispose(): Promise<void> {
+    await this.evals.dispose();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.unload();
@@ -431,6 +456,36 @@ export class Session implements AppApi {
     this.speed = req.factor;
     this.loaded?.control.setSpeed(req.factor);
     return { factor: this.speed };
+  }
+
+  // ---------------------------------------------------------------- evaluation (the Evaluate view)
+
+  async listSuites(_req?: Request<'listSuites'>): Promise<Response<'listSuites'>> {
+    return this.evals.listSuites();
+  }
+
+  async startEval(req: Request<'startEval'>): Promise<Response<'startEval'>> {
+    return this.evals.startEval(req);
+  }
+
+  async stopEval(_req?: Request<'stopEval'>): Promise<Response<'stopEval'>> {
+    return this.evals.stopEval();
+  }
+
+  async listEvalRuns(_req?: Request<'listEvalRuns'>): Promise<Response<'listEvalRuns'>> {
+    return this.evals.listEvalRuns();
+  }
+
+  async evalCases(req: Request<'evalCases'>): Promise<Response<'evalCases'>> {
+    return this.evals.evalCases(req);
+  }
+
+  async evalReport(req: Request<'evalReport'>): Promise<Response<'evalReport'>> {
+    return this.evals.evalReport(req);
+  }
+
+  async replayCase(req: Request<'replayCase'>): Promise<Response<'replayCase'>> {
+    return this.evals.replayCase(req);
   }
 
   // ---------------------------------------------------------------- agent runs

@@ -8,6 +8,7 @@ import { ApiContext } from './api-context';
 import { BatteryGauge } from './panels/battery-gauge';
 import { AgentPanel } from './panels/agent-panel';
 import { EventInjector } from './panels/event-injector';
+import { EvaluatePanel } from './panels/evaluate/evaluate-panel';
 import { EventLog, type LogLine } from './panels/event-log';
 import { FactsPanel } from './panels/facts-panel';
 import { SceneBar } from './panels/scene-bar';
@@ -23,7 +24,7 @@ export interface AppProps {
   detectWebgl?: () => string | null;
 }
 
-type Tab = 'agent' | 'world' | 'log';
+type Tab = 'agent' | 'world' | 'eval' | 'log';
 
 function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -190,7 +191,7 @@ export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
           <SceneView api={api} meta={meta} highlight={highlight} {...(detectWebgl ? { detectWebgl } : {})} />
           <aside className="right">
             <div className="tabs" role="tablist">
-              {(['agent', 'world', 'log'] as const).map((t) => (
+              {(['agent', 'world', 'eval', 'log'] as const).map((t) => (
                 <button
                   key={t}
                   type="button"
@@ -199,13 +200,23 @@ export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
                   className={tab === t ? 'tab active' : 'tab'}
                   onClick={() => setTab(t)}
                 >
-                  {t === 'agent' ? 'Agent' : t === 'world' ? 'World' : `Log${log.length ? ` (${log.length})` : ''}`}
+                  {t === 'agent'
+                    ? 'Agent'
+                    : t === 'world'
+                      ? 'World'
+                      : t === 'eval'
+                        ? 'Evaluate'
+                        : `Log${log.length ? ` (${log.length})` : ''}`}
                 </button>
               ))}
             </div>
             {/* Kept mounted so a run keeps streaming while another tab is open. */}
             <div hidden={tab !== 'agent'} className="tab-page">
               <AgentPanel api={api} desktop={desktop} />
+            </div>
+            {/* Kept mounted too: an evaluation's progress keeps arriving. */}
+            <div hidden={tab !== 'eval'} className="tab-page">
+              <EvaluatePanel api={api} />
             </div>
             {tab === 'world' && (
               <>

@@ -15,6 +15,7 @@ import { type ScriptedAnswer, simulatedUser } from '../../../agents/workflows/ki
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { LineReader } from '../terminal';
+import { referenceModelFactories } from '../../../eval/reference/factories';
 
 const APPROVE = ['auto', 'ask', 'deny'] as const;
 type ApproveMode = (typeof APPROVE)[number];
@@ -198,6 +199,8 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       workflow: workflowId,
       ...(setFlag ? { toolSet: setFlag } : {}),
       model: spec,
+      // The evaluation's reference policies are model specs here too (floor:noop, floor:random, floor:none).
+      modelFactories: referenceModelFactories(),
       env: process.env,
       approval: approvalGate(approve, askLine),
       limits,

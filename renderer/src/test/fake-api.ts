@@ -194,6 +194,13 @@ export function fakeApi(overrides: Handlers = {}): FakeApi {
     'clearApiKey',
     'listSessions',
     'observeSession',
+    'listSuites',
+    'startEval',
+    'stopEval',
+    'listEvalRuns',
+    'evalCases',
+    'evalReport',
+    'replayCase',
   ];
   for (const m of names) {
     api[m] = async (request: unknown) => {
