@@ -273,6 +273,24 @@ export type TokenUsage = z.infer<typeof TokenUsage>;
 export const RunEndReason = z.enum(['done', 'stopped', 'limit', 'error']);
 export type RunEndReason = z.infer<typeof RunEndReason>;
 
+/**
+ * The stage path of the flow an event comes from ("planner", "planner/executor",
+ * "critic"); absent for a single-loop workflow. The trace panel nests by it.
+ */
+const staged = { stage: z.string().optional() };
+
+/** One API call a sandboxed program made, with what it got back. */
+export const CodeRunCall = z.object({
+  seq: z.number().int(),
+  name: z.string(),
+  args: z.unknown(),
+  ok: z.boolean(),
+  result: z.string().optional(),
+  error: z.string().optional(),
+  durationMs: z.number(),
+});
+export type CodeRunCall = z.infer<typeof CodeRunCall>;
+
 /** What an agent run reports as it goes, in order; `callId` is the model's tool-call id. */
 export const RunEvent = z.discriminatedUnion('kind', [
   z.object({
@@ -283,13 +301,14 @@ export const RunEvent = z.discriminatedUnion('kind', [
     model: z.string(),
     tracePath: z.string().nullable(),
   }),
-  z.object({ kind: z.literal('text_delta'), runId: z.string(), iteration: z.number().int(), text: z.string() }),
+  z.object({ kind: z.literal('text_delta'), runId: z.string(), ...staged, iteration: z.number().int(), text: z.string() }),
   /** Streamed reasoning ("thinking") of a model that reports it; shown apart from the answer. */
-  z.object({ kind: z.literal('reasoning_delta'), runId: z.string(), iteration: z.number().int(), text: z.string() }),
+  z.object({ kind: z.literal('reasoning_delta'), runId: z.string(), ...staged, iteration: z.number().int(), text: z.string() }),
   /** One model turn is complete: its text and the tokens it took. */
   z.object({
     kind: z.literal('assistant'),
     runId: z.string(),
+    ...staged,
     iteration: z.number().int(),
     text: z.string().nullable(),
     usage: TokenUsage.nullable(),
@@ -298,6 +317,7 @@ export const RunEvent = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('tool_call'),
     runId: z.string(),
+    ...staged,
     callId: z.string(),
     iteration: z.number().int(),
     name: z.string(),
@@ -308,6 +328,7 @@ export const RunEvent = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('tool_result'),
     runId: z.string(),
+    ...staged,
     callId: z.string(),
     name: z.string(),
     ok: z.boolean(),
@@ -315,7 +336,14 @@ export const RunEvent = z.discriminatedUnion('kind', [
     content: z.string(),
     durationMs: z.number(),
   }),
-  z.object({ kind: z.literal('warning'), runId: z.string(), code: z.string(), message: z.string(), callId: z.string().optional() }),
+  z.object({
+    kind: z.literal('warning'),
+    runId: z.string(),
+    ...staged,
+    code: z.string(),
+    message: z.string(),
+    callId: z.string().optional(),
+  }),
   z.object({
     kind: z.literal('approval_request'),
     runId: z.string(),
@@ -342,8 +370,29 @@ export const RunEvent = z.discriminatedUnion('kind', [
     answer: z.string(),
     by: z.enum(['person', 'simulated', 'none']),
   }),
-  z.object({ kind: z.literal('stop'), runId: z.string(), message: z.string() }),
-  z.object({ kind: z.literal('error'), runId: z.string(), message: z.string() }),
+  /** A workflow's own step: a route, a hand-off, a critic's verdict, a preemption. */
+  z.object({ kind: z.literal('note'), runId: z.string(), ...staged, text: z.string(), data: z.unknown().optional() }),
+  /**
+   * A program a model wrote ran in the sandbox (ALRM's Code-as-Policy, RAIDER's
+   * recovery): the code, how it ended, its output and every API call with its
+   * result. `callId` is the tool call that ran it, when a tool did.
+   */
+  z.object({
+    kind: z.literal('code_run'),
+    runId: z.string(),
+    ...staged,
+    id: z.string(),
+    callId: z.string().optional(),
+    language: z.literal('javascript'),
+    code: z.string(),
+    ok: z.boolean(),
+    error: z.object({ kind: z.string(), message: z.string(), line: z.number().optional() }).optional(),
+    output: z.string(),
+    calls: z.array(CodeRunCall),
+    durationMs: z.number(),
+  }),
+  z.object({ kind: z.literal('stop'), runId: z.string(), ...staged, message: z.string() }),
+  z.object({ kind: z.literal('error'), runId: z.string(), ...staged, message: z.string() }),
   z.object({
     kind: z.literal('final'),
     runId: z.string(),
@@ -361,8 +410,16 @@ export type RunEvent = z.infer<typeof RunEvent>;
 
 export const WorkflowInfo = z.object({
   id: z.string(),
+  /** In plain words, for the picker ("Plan, act and check the result"). */
   title: z.string(),
+  /** The paper it comes from, e.g. "003" (see /papers). */
   paper: z.string(),
+  /** Where in the paper, e.g. "§3–§5". */
+  section: z.string().optional(),
+  /** The paper's own name for it (shown second): "DFKI planner–executor". */
+  source: z.string().optional(),
+  /** The stages a turn may run, in order ("router", "planner", "critic"). */
+  stages: z.array(z.string()).optional(),
   description: z.string(),
   /** The system prompt this workflow gives a model for the robot now loaded. */
   systemPrompt: z.string(),

@@ -73,8 +73,8 @@ describe('layers/direction lint rule', () => {
     expect(up('agents/workflows/rtw/basic.ts', '../../../robot/sim/open')).toContain("may not import from 'robot/sim'");
     expect(up('agents/workflows/rtw/basic.ts', '../../../robot/sources')).toContain("may not import from 'robot/sources'");
     expect(up('agents/conversation.ts', '../robot/sources')).toBe('');
-    expect(up('hosts/service/session.ts', '../cli/main')).toContain("'hosts/service' may not import from 'hosts/cli'");
-    expect(up('hosts/service/session.ts', '../bench/sim-bench')).toContain("'hosts/service' may not import from 'hosts/bench'");
+    expect(up('hosts/service/app-service.ts', '../cli/main')).toContain("'hosts/service' may not import from 'hosts/cli'");
+    expect(up('hosts/service/app-service.ts', '../bench/sim-bench')).toContain("'hosts/service' may not import from 'hosts/bench'");
     expect(up('hosts/cli/main.ts', '../web/server')).toBe('');
     expect(up('electron/main/index.ts', '../../sim/world/sim-world')).toContain("'electron/main' may not import from 'sim'");
     expect(up('robot/robot.ts', '../sim/world/sim-world')).toContain("'robot' may not import from 'sim'");

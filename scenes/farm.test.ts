@@ -15,11 +15,11 @@ const SCAN_RADIUS = 5;
 describe('farm scene data', () => {
   const s = builtinScene('farm');
 
-  it('is the Valdemar scenario: the rover, docked at 60%, with the farm tools and the planner-executor', () => {
+  it('is the Valdemar scenario: the rover, docked at 60%, with the farm tools and the DFKI planner-executor set', () => {
     expect(s.robot).toMatchObject({ id: 'valdemar', kind: 'rover' });
     expect(s.scene.robot).toMatchObject({ at: 'charging_dock', docked: true, battery: { percent: 60, low: 30, critical: 10 } });
     expect(s.scene.toolSet).toBe('farm');
-    expect(s.scene.toolSets).toContain('planner-executor');
+    expect(s.scene.toolSets).toContain('dfki');
     expect(s.scene.paper).toMatch(/^003/);
     expect(s.scene.notes.join(' ')).toMatch(/undock/);
     expect(listScenes().find((x) => x.id === 'farm')).toMatchObject({ robotKind: 'rover', toolSet: 'farm' });

@@ -356,6 +356,7 @@ export class Conversation {
           ...(o.signal ? { signal: o.signal } : {}),
         });
       },
+      codeRun: (run, stage = '') => events.emit({ type: 'code_run', stage, ...run }),
     };
   }
 }

@@ -4,6 +4,7 @@
 // flow that produced it ("planner", "planner/executor"), so a multi-agent turn
 // reads as a tree.
 import type { AssistantMessage, ChatMessage, Usage } from '../models/model';
+import type { CodeRun } from '../tools/tool';
 import type { StopCause } from './controller';
 import type { ToolStatus, WarningCode } from './trace';
 
@@ -49,6 +50,8 @@ type Body =
   | { type: 'end'; reason: FlowReason; iterations: number; toolCalls: number; usage: Usage; durationMs: number }
   /** A workflow's own step: a hand-off, a critic's verdict, a preemption. */
   | { type: 'note'; text: string; data?: unknown }
+  /** A sandboxed program ran (inside the tool call `toolCallId`, or as a workflow step). */
+  | ({ type: 'code_run'; toolCallId?: string } & CodeRun)
   /** The workflow asked the person; `answer` follows. */
   | { type: 'ask'; id: string; question: string }
   | { type: 'answer'; id: string; answer: string; by: 'person' | 'simulated' | 'none' };

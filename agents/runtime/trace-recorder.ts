@@ -127,6 +127,10 @@ export function toRecords(e: FlowEvent): TraceEvent[] {
       return [{ type: 'ask', id: e.id, question: e.question, ...stage }];
     case 'answer':
       return [{ type: 'answer', id: e.id, answer: e.answer, by: e.by, ...stage }];
+    case 'code_run': {
+      const { stage: _s, type: _t, ...run } = e;
+      return [{ type: 'code_run', ...run, ...stage }];
+    }
     case 'iteration':
     case 'text':
     case 'reasoning':

@@ -136,6 +136,31 @@ const AnswerEvent = z.object({
   answer: z.string(),
   by: z.enum(['person', 'simulated', 'none']),
 });
+/** A sandboxed program: its code, how it ended, its output and each API call with its result. */
+const CodeRunEvent = z.object({
+  ...stage,
+  type: z.literal('code_run'),
+  id: z.string(),
+  /** The tool call that ran it, when a tool did. */
+  toolCallId: z.string().optional(),
+  language: z.literal('javascript'),
+  code: z.string(),
+  ok: z.boolean(),
+  error: z.object({ kind: z.string(), message: z.string(), line: z.number().optional() }).optional(),
+  output: z.string(),
+  calls: z.array(
+    z.object({
+      seq: z.number(),
+      name: z.string(),
+      args: z.unknown(),
+      ok: z.boolean(),
+      result: z.string().optional(),
+      error: z.string().optional(),
+      durationMs: z.number(),
+    }),
+  ),
+  durationMs: z.number(),
+});
 const ErrorEvent = z.object({
   ...stage,
   type: z.literal('error'),
@@ -168,6 +193,7 @@ const EVENT_SCHEMAS = [
   NoteEvent,
   AskEvent,
   AnswerEvent,
+  CodeRunEvent,
 ] as const;
 export const TraceEventSchema = z.discriminatedUnion('type', EVENT_SCHEMAS);
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
@@ -188,6 +214,7 @@ export const TraceRecordSchema = z.discriminatedUnion('type', [
   NoteEvent.extend(Stamp),
   AskEvent.extend(Stamp),
   AnswerEvent.extend(Stamp),
+  CodeRunEvent.extend(Stamp),
 ]);
 export type TraceRecord = z.infer<typeof TraceRecordSchema>;
 export type TraceLine = TraceHeader | TraceRecord;
@@ -499,5 +526,14 @@ function describe(r: TraceRecord): string {
       return `ask the person: ${indent(r.question)}`;
     case 'answer':
       return `answer (${r.by}): ${indent(r.answer)}`;
+    case 'code_run': {
+      const calls = r.calls.map(
+        (c) => `\n  ${c.seq}. ${c.name} ${JSON.stringify(c.args)} → ${c.ok ? (c.result ?? 'ok') : `✗ ${c.error ?? ''}`}`,
+      );
+      const end = r.ok
+        ? 'ran to the end'
+        : `ended: ${r.error?.kind ?? 'error'}${r.error?.line ? ` at line ${r.error.line}` : ''}: ${r.error?.message ?? ''}`;
+      return `program ${r.id} (${r.calls.length} call${r.calls.length === 1 ? '' : 's'}, ${r.durationMs} ms) ${end}\n${indent(`  ${r.code.trim().replace(/\n/g, '\n  ')}${calls.join('')}`)}`;
+    }
   }
 }

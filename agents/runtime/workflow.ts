@@ -8,7 +8,7 @@
 // file) without its god objects: the context below is all a workflow gets.
 import type { ChatMessage, Model } from '../models/model';
 import type { Robot } from '../../robot/robot';
-import type { InvokedResult, Tool, ToolCategory } from '../tools/tool';
+import type { CodeRun, InvokedResult, Tool, ToolCategory } from '../tools/tool';
 import type { FlowReason } from './events';
 import type { ClassifyResult, FlowLimits, FlowResult, FlowView, ToolChoice, ToolsFn } from './flow';
 
@@ -88,6 +88,8 @@ export interface WorkflowRun {
    * tool call and result under `stage`, with approval, Stop and preemption like any call.
    */
   invoke(tool: Tool, args: unknown, o: InvokeOptions): Promise<InvokedResult>;
+  /** Records a sandboxed program the workflow ran itself (a recovery plan); tools use `ToolContext.codeRun`. */
+  codeRun(run: CodeRun, stage?: string): void;
 }
 
 export interface WorkflowOutcome {

@@ -25,6 +25,40 @@ export interface ToolCard {
   tags: string[];
 }
 
+/** One API call a sandboxed program made, as the trace shows it. */
+export interface CodeRunCall {
+  /** 1-based, in call order. */
+  seq: number;
+  name: string;
+  args: unknown;
+  ok: boolean;
+  /** What the program got back (ok), or why the call failed. */
+  result?: string;
+  error?: string;
+  durationMs: number;
+}
+
+/**
+ * A program a model wrote, run in the sandbox (ALRM's Code-as-Policy, RAIDER's
+ * recovery plans): the code, how it ended, its output and every API call with
+ * its result. A tool reports it through `ToolContext.codeRun`, a workflow through
+ * `WorkflowRun.codeRun`; the trace records it as `code_run` and the app's trace
+ * panel shows the code with its calls nested under it.
+ */
+export interface CodeRun {
+  /** Unique within the turn (e.g. "program_1"). */
+  id: string;
+  language: 'javascript';
+  code: string;
+  ok: boolean;
+  /** How it ended when not ok: the sandbox's error kind (syntax, timeout, host_access…) and its message. */
+  error?: { kind: string; message: string; line?: number };
+  /** What the program printed (the tail, as the sandbox keeps it). */
+  output: string;
+  calls: CodeRunCall[];
+  durationMs: number;
+}
+
 export interface ToolContext {
   robot: Robot;
   signal: AbortSignal;
@@ -32,6 +66,8 @@ export interface ToolContext {
   state: Map<string, unknown>;
   /** The stage path of the flow calling the tool, when a workflow runs it (an agent tool nests under it). */
   stage?: string;
+  /** Reports a sandboxed program this call ran, into the trace under this call (absent outside a flow). */
+  codeRun?: (run: CodeRun) => void;
   /**
    * Calls another tool from inside this one (code in the sandbox calling the robot API): the
    * runtime traces it under this call, applies approval and Stop, and returns how it ended.

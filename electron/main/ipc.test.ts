@@ -5,7 +5,7 @@ import type { IpcMainInvokeEvent } from 'electron';
 import { describe, expect, it } from 'vitest';
 import type { AppMethods } from '../../contract/api';
 import { IPC } from '../../contract/wire';
-import { Session } from '../../hosts/service/session';
+import { AppService } from '../../hosts/service/app-service';
 import { type IpcLike, registerApi, trustFrom } from './ipc';
 import { devRendererUrl, keyQuestion, mayOpenExternal } from './policy';
 import { SecretStore } from './secrets';
@@ -22,7 +22,7 @@ function event(url: string, id = 1): IpcMainInvokeEvent {
 }
 
 describe('Electron IPC handler', () => {
-  const session = new Session({ paced: false });
+  const session = new AppService({ paced: false });
   const ipc = fakeIpc();
   const lines: string[] = [];
   registerApi(

@@ -47,6 +47,11 @@ export function planPolicy(p: PlanPolicyOptions): Policy {
       const step = p.steps[cursor];
       if (step) {
         if (!offered(req, step.tool)) {
+          // ETP's registry: any tool is called by name through invoke_tool.
+          if (offered(req, 'invoke_tool')) {
+            cursor++;
+            return toolCall('invoke_tool', { name: step.tool, args: step.args });
+          }
           cursor = p.steps.length;
           return { content: `(oracle: the workflow offers no tool "${step.tool}" here; the plan cannot go on)` };
         }

@@ -107,6 +107,8 @@ export const HELP = `skillbridge — build and test LLM tool workflows on a simu
 Usage:
   skillbridge scenes [--json]
       List the built-in scenes.
+  skillbridge workflows [--json]
+      List the workflows: id, title, paper and section, and the stages a turn runs.
   skillbridge tools --scene S [--set NAME] [--json]
       Show what a model would receive: each tool's name, description and JSON Schema.
   skillbridge call --scene S [--seed N] [--set NAME] TOOL [JSON_ARGS] [--json]
@@ -116,12 +118,11 @@ Usage:
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
                   [--answers FILE] [--json] ["message"]
-      A model drives the robot through a workflow (rtw/basic, rtw/hierarchical,
-      rtw/world-model, raider, alrm/tap, alrm/cap, flat…). Without a message,
-      turns are read from stdin. When a workflow asks the person, the question is
-      asked at the terminal, or answered from --answers FILE (a JSON list of
-      answers, or of {"when": "word in the question", "answer": "…"}) as a
-      simulated user; the trace records each question and answer.
+      A model drives the robot through a workflow (see "skillbridge workflows").
+      Without a message, turns are read from stdin. When a workflow asks the
+      person, the question is asked at the terminal, or answered from --answers
+      FILE (a JSON list of answers, or of {"when": "word in the question",
+      "answer": "…"}) as a simulated user; the trace records each question and answer.
       Model specs: openai:MODEL, ollama:MODEL (127.0.0.1:11434), lmstudio:MODEL,
       llamacpp:MODEL, vllm:MODEL, openai-compatible:MODEL@BASE_URL, scripted:FILE.
       Keys come from OPENAI_API_KEY / SKILLBRIDGE_API_KEY, never from the spec.

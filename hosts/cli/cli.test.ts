@@ -38,7 +38,7 @@ describe('skillbridge CLI', () => {
       expect(t.description.length).toBeGreaterThan(10);
       expect(t.parameters.type).toBe('object');
     }
-    const other = JSON.parse((await cli('tools', '--scene', 'tabletop/workshop', '--set', 'planner-executor', '--json')).out) as {
+    const other = JSON.parse((await cli('tools', '--scene', 'tabletop/workshop', '--set', 'dfki', '--json')).out) as {
       name: string;
     }[];
     expect(other.map((t) => t.name)).toContain('act');

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./commands/run')).runCommand,
   trace: async () => (await import('./commands/trace')).traceCommand,
   serve: async () => (await import('./commands/serve')).serveCommand,
+  workflows: async () => (await import('./commands/workflows')).workflowsCommand,
   report: async () => (await import('./commands/report')).reportCommand,
   eval: async () => (await import('./commands/eval')).evalCommand,
 };
@@ -36,7 +37,7 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
     const load = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
     if (!load)
       throw new UsageError(
-        `unknown command "${p.command}". Commands: scenes, tools, call, run, trace, eval, report, bench, serve. Run "skillbridge help".`,
+        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, eval, report, bench, serve. Run "skillbridge help".`,
       );
     return await (
       await load()

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent, RunEvent } from '../../contract/schemas';
-import { Session } from './session';
+import { AppService } from './app-service';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-agent-'));
 
@@ -17,7 +17,7 @@ const call = (name: string, args: Record<string, unknown>) => ({
   tool_calls: [{ id: `c_${name}`, type: 'function', function: { name, arguments: args } }],
 });
 
-function collect(session: Session) {
+function collect(session: AppService) {
   const events: AppEvent[] = [];
   session.onEvent((e) => events.push(e));
   const runEvents = (runId: string): RunEvent[] => events.flatMap((e) => (e.type === 'run' && e.event.runId === runId ? [e.event] : []));
@@ -40,7 +40,7 @@ function collect(session: Session) {
 
 describe('agent runs in the session service (headless)', () => {
   const traceDir = join(dir, 'traces');
-  const session = new Session({ paced: false, traceDir, ollamaURL: 'http://127.0.0.1:1/v1', scriptFiles: { dir } });
+  const session = new AppService({ paced: false, traceDir, ollamaURL: 'http://127.0.0.1:1/v1', scriptFiles: { dir } });
   const c = collect(session);
   beforeAll(async () => {
     await session.loadScene({ id: 'tabletop/fruits' });
@@ -133,7 +133,7 @@ describe('agent runs in the session service (headless)', () => {
 });
 
 describe('agent runs in the session service (paced): Stop and the emergency stop reach a running skill', () => {
-  const session = new Session({ paced: true, scriptFiles: { dir } });
+  const session = new AppService({ paced: true, scriptFiles: { dir } });
   const c = collect(session);
   beforeAll(async () => {
     await session.loadScene({ id: 'tabletop/fruits' });

@@ -17,6 +17,8 @@ import { ConversationSpecError, openConversation } from '../../agents/conversati
 import type { AskUser, Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
 import { MemorySink, type TraceLine, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
 import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
+import { detectOllama, probeModelSpec } from './model-checks';
+import { runEventOf } from './run-events';
 
 export interface AgentHostOptions {
   /** Each run's JSONL trace goes here (`<runId>.jsonl`); none when unset. */
@@ -101,58 +103,26 @@ export class AgentHost {
       } catch (e) {
         systemPrompt = `(this workflow cannot run on ${robot.info.name}: ${(e as Error).message})`;
       }
-      out.push({ id: w.id, title: w.title, paper: w.paper, description: w.description, systemPrompt });
+      out.push({
+        id: w.id,
+        title: w.title,
+        paper: w.paper,
+        section: w.section,
+        source: w.source,
+        stages: [...w.stages],
+        description: w.description,
+        systemPrompt,
+      });
     }
     return out;
   }
 
-  async probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
-    const spec = req.spec.trim();
-    try {
-      // A scripted model is built (so a bad script or name fails here, as in a run); there is nothing to probe.
-      if (/^scripted:/i.test(spec)) createModel(spec, this.modelOptions(req.script));
-      const r = await probeSpec(spec, { ...this.modelOptions(undefined), timeoutMs: 8000 });
-      return {
-        spec,
-        baseURL: r.baseURL,
-        reachable: r.reachable,
-        models: r.models.slice(0, 50),
-        nativeToolCalls: r.nativeToolCalls,
-        textToolCalls: r.textToolCalls,
-        latencyMs: r.latencyMs,
-        notes: r.notes,
-        error: r.error ? { kind: r.error.kind, message: r.error.message, fix: r.error.fix ?? null } : null,
-      };
-    } catch (e) {
-      const err =
-        e instanceof ModelError
-          ? { kind: e.kind, message: e.message, fix: null }
-          : { kind: 'config', message: (e as Error).message, fix: null };
-      return {
-        spec,
-        baseURL: '',
-        reachable: false,
-        models: [],
-        nativeToolCalls: false,
-        textToolCalls: false,
-        latencyMs: 0,
-        notes: [],
-        error: err,
-      };
-    }
+  probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
+    return probeModelSpec(req, (script) => this.modelOptions(script));
   }
 
-  async detect(): Promise<Response<'detectModels'>> {
-    const baseURL = this.opts.ollamaURL ?? 'http://127.0.0.1:11434/v1';
-    try {
-      const res = await fetch(`${baseURL}/models`, { signal: AbortSignal.timeout(800) });
-      if (!res.ok) return { ollama: { baseURL, reachable: false, models: [] } };
-      const body = (await res.json()) as { data?: Array<{ id?: unknown }> };
-      const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
-      return { ollama: { baseURL, reachable: true, models: models.slice(0, 100) } };
-    } catch {
-      return { ollama: { baseURL, reachable: false, models: [] } };
-    }
+  detect(): Promise<Response<'detectModels'>> {
+    return detectOllama(this.opts.ollamaURL);
   }
 
   /** Starts a turn and returns at once; events follow. */
@@ -211,92 +181,37 @@ export class AgentHost {
     const send = (event: RunEvent): void => this.opts.emit({ type: 'run', event });
     const callArgs = new Map<string, { args: unknown; targets: string[]; activityId: number }>();
     const onEvent = (e: FlowEvent): void => {
-      switch (e.type) {
-        case 'text':
-          send({ kind: 'text_delta', runId, iteration: e.iteration, text: e.delta });
-          break;
-        case 'reasoning':
-          send({ kind: 'reasoning_delta', runId, iteration: e.iteration, text: e.delta });
-          break;
-        case 'assistant':
-          send({
-            kind: 'assistant',
-            runId,
-            iteration: e.iteration,
-            text: e.message.content ?? null,
-            usage: e.usage ?? null,
-            ...(e.reasoning ? { reasoning: e.reasoning } : {}),
-          });
-          break;
-        case 'tool_start': {
-          const args = parseArgs(e.arguments);
-          const targets = this.opts.targetsOf(args);
-          const activityId = ++this.agentCallIds;
-          callArgs.set(e.id, { args, targets, activityId });
-          send({
-            kind: 'tool_call',
-            runId,
-            callId: e.id,
-            iteration: e.iteration,
-            name: e.name,
-            args,
-            ...(e.parent ? { parent: e.parent } : {}),
-          });
+      const event = runEventOf(e, runId);
+      if (event) send(event);
+      // The view outlines what an agent's call acts on, as it does for the console's.
+      if (e.type === 'tool_start' && event?.kind === 'tool_call') {
+        const targets = this.opts.targetsOf(event.args);
+        const activityId = ++this.agentCallIds;
+        callArgs.set(e.id, { args: event.args, targets, activityId });
+        this.opts.emit({
+          type: 'tool_activity',
+          phase: 'start',
+          callId: activityId,
+          tool: e.name,
+          args: event.args,
+          targets,
+          ok: null,
+          source: 'agent',
+        });
+      } else if (e.type === 'tool_end') {
+        const c = callArgs.get(e.id);
+        if (c)
           this.opts.emit({
             type: 'tool_activity',
-            phase: 'start',
-            callId: activityId,
+            phase: 'end',
+            callId: c.activityId,
             tool: e.name,
-            args,
-            targets,
-            ok: null,
+            args: c.args,
+            targets: c.targets,
+            ok: e.ok,
             source: 'agent',
           });
-          break;
-        }
-        case 'tool_end': {
-          send({
-            kind: 'tool_result',
-            runId,
-            callId: e.id,
-            name: e.name,
-            ok: e.ok,
-            status: e.status,
-            content: e.content,
-            durationMs: Math.round(e.durationMs),
-          });
-          const c = callArgs.get(e.id);
-          if (c)
-            this.opts.emit({
-              type: 'tool_activity',
-              phase: 'end',
-              callId: c.activityId,
-              tool: e.name,
-              args: c.args,
-              targets: c.targets,
-              ok: e.ok,
-              source: 'agent',
-            });
-          this.opts.afterTool();
-          break;
-        }
-        case 'approval':
-          send({ kind: 'approval', runId, callId: e.id, tool: e.name, decision: e.decision, ...(e.note ? { note: e.note } : {}) });
-          break;
-        case 'warning':
-          send({ kind: 'warning', runId, code: e.code, message: e.message, ...(e.toolCallId ? { callId: e.toolCallId } : {}) });
-          break;
-        case 'answer':
-          send({ kind: 'answer', runId, id: `${runId}/${e.id}`, answer: e.answer, by: e.by });
-          break;
-        case 'stop':
-          send({ kind: 'stop', runId, message: e.cause.message });
-          break;
-        case 'error':
-          send({ kind: 'error', runId, message: e.message });
-          break;
-        default:
-          break;
+        this.opts.afterTool();
       }
     };
     const done = session.send(req.message, { onEvent, approval: this.gate(req.approval ?? 'auto', () => runId) });
@@ -472,14 +387,6 @@ function endReason(r: TurnResult['reason']): RunEndReason {
   if (r === 'stopped') return 'stopped';
   if (r === 'model_error') return 'error';
   return 'limit';
-}
-
-function parseArgs(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }
 
 function toJsonl(lines: readonly TraceLine[]): string {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent, RunEvent } from '../../contract/schemas';
-import { Session } from './session';
+import { AppService } from './app-service';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-ask-'));
 
@@ -22,7 +22,7 @@ const calls = (...c: Array<[string, Record<string, unknown>]>) => ({
 const plan = (code: string) => ({ content: `\`\`\`javascript\n${code}\n\`\`\`` });
 
 describe('asking the person from the app', () => {
-  const session = new Session({ paced: false, ollamaURL: 'http://127.0.0.1:1/v1', scriptFiles: { dir } });
+  const session = new AppService({ paced: false, ollamaURL: 'http://127.0.0.1:1/v1', scriptFiles: { dir } });
   const events: AppEvent[] = [];
   session.onEvent((e) => events.push(e));
   const runEvents = (runId: string): RunEvent[] => events.flatMap((e) => (e.type === 'run' && e.event.runId === runId ? [e.event] : []));

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EvalEvent } from '../../contract/eval';
 import type { AppEvent } from '../../contract/schemas';
-import { Session } from './session';
+import { AppService } from './app-service';
 
 describe('Evaluate (session)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'skillbridge-eval-host-'));
-  const session = new Session({ paced: false, evalDir: dir });
+  const session = new AppService({ paced: false, evalDir: dir });
   const events: AppEvent[] = [];
   session.onEvent((e) => events.push(e));
   afterAll(() => session.dispose());

@@ -3,10 +3,10 @@
 // read no file the page names.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startOpenAIServer, type OpenAIServer } from '../../test/support/openai-server';
-import { Session } from './session';
+import { AppService } from './app-service';
 
 const servers: OpenAIServer[] = [];
-const sessions: Session[] = [];
+const sessions: AppService[] = [];
 const saved = { key: process.env['SKILLBRIDGE_API_KEY'], base: process.env['SKILLBRIDGE_API_BASE_URL'] };
 afterEach(async () => {
   for (const s of sessions.splice(0)) await s.dispose();
@@ -22,8 +22,8 @@ afterAll(() => {
   }
 });
 
-async function session(opts: ConstructorParameters<typeof Session>[0] = {}): Promise<Session> {
-  const s = new Session({ paced: false, ...opts });
+async function session(opts: ConstructorParameters<typeof AppService>[0] = {}): Promise<AppService> {
+  const s = new AppService({ paced: false, ...opts });
   sessions.push(s);
   await s.loadScene({ id: 'tabletop/fruits' });
   return s;

@@ -13,12 +13,12 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../contract/api';
-import type { SessionOptions } from './session';
+import type { AppServiceOptions } from './app-service';
 import { bundledWorker } from './worker-bundle';
 import type { FromWorker, ToWorker, WorkerOptions } from './worker-protocol';
 
 /** The session's own options (`secrets` are looked up on this thread when the worker asks), and how to run the worker. */
-export interface WorkerSessionOptions extends SessionOptions {
+export interface WorkerSessionOptions extends AppServiceOptions {
   /**
    * The worker script. Default, running from the sources: worker.ts bundled by
    * esbuild (see worker-bundle.ts), or through a tsx bootstrap where that fails.

@@ -1,10 +1,10 @@
-// The simulation worker: one Session (physics, robot, tools) on its own thread,
+// The simulation worker: one AppService (physics, robot, tools) on its own thread,
 // so stepping at 240 Hz never delays the host's socket or IPC. The host talks to
 // it through WorkerSession; pose frames are transferred, not copied.
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppApiError, dispatch, isMethodName, parseRequest } from '../../contract/api';
 import type { KeyScope } from '../../agents/models/spec';
-import { Session } from './session';
+import { AppService } from './app-service';
 import type { ToWorker, WorkerOptions } from './worker-protocol';
 
 const port = parentPort;
@@ -21,7 +21,7 @@ const ask = (m: { t: 'secret'; scope: KeyScope } | { t: 'confirm_key'; baseURL: 
   });
 const secrets = (scope: KeyScope): Promise<string | undefined> => ask({ t: 'secret', scope });
 const confirmKey = async (baseURL: string): Promise<boolean> => (await ask({ t: 'confirm_key', baseURL })) === 'yes';
-const session = new Session({
+const session = new AppService({
   paced: opts.paced,
   seed: opts.seed,
   frameHz: opts.frameHz,

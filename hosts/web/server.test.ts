@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readHeader } from '../../contract/frames';
 import { type SocketLike, type WsClient, connectWs } from '../../contract/ws-client';
-import { Session } from '../service/session';
+import { AppService } from '../service/app-service';
 import { type WebServer, startWebServer } from './server';
 
 const factory = (url: string): SocketLike => new WebSocket(url) as unknown as SocketLike;
@@ -40,8 +40,8 @@ function get(
 }
 
 /** Sessions as serve opens them, without a worker: a Session with the fruits scene loaded. */
-async function openSession(): Promise<Session> {
-  const s = new Session({ paced: false });
+async function openSession(): Promise<AppService> {
+  const s = new AppService({ paced: false });
   await s.loadScene({ id: 'tabletop/fruits' });
   return s;
 }

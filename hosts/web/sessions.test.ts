@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { AppEvent } from '../../contract/schemas';
 import { type SocketLike, type WsClient, connectWs } from '../../contract/ws-client';
-import { Session } from '../service/session';
+import { AppService } from '../service/app-service';
 import { type WebServer, startWebServer } from './server';
 
 const factory = (url: string): SocketLike => new WebSocket(url) as unknown as SocketLike;
@@ -23,7 +23,7 @@ let disposed = 0;
 async function start(opts: { maxSessions?: number; graceMs?: number } = {}): Promise<WebServer> {
   server = await startWebServer({
     openSession: async () => {
-      const s = new Session({ paced: false });
+      const s = new AppService({ paced: false });
       await s.loadScene({ id: 'tabletop/fruits' });
       const dispose = s.dispose.bind(s);
       s.dispose = async () => {

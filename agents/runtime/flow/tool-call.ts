@@ -8,7 +8,7 @@ import { jsonSafe } from '../../../base/json';
 import type { ToolCall } from '../../models/model';
 import type { Robot } from '../../../robot/robot';
 import { clipResult } from '../../tools/limits';
-import type { Tool, ToolContext, ToolResult } from '../../tools/tool';
+import type { CodeRun, Tool, ToolContext, ToolResult } from '../../tools/tool';
 import { type ApprovalDecision, type ApprovalGate, decide, refusalText } from '../approval';
 import type { RunController } from '../controller';
 import type { FlowEventBody } from '../events';
@@ -274,6 +274,7 @@ export async function runCall(env: CallEnv, call: ToolCall, site: CallSite): Pro
         parent: id,
         signal: signal ? AbortSignal.any([handle.signal, signal]) : handle.signal,
       }),
+    codeRun: (run) => env.emit({ type: 'code_run', ...(jsonSafe(run) as CodeRun), toolCallId: id }),
   };
   let settled: Settled<ToolResult>;
   try {

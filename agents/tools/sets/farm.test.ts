@@ -41,7 +41,7 @@ describe('farm tool set', () => {
     control.dispose();
   });
 
-  it("builds every tool set the scene lists; the planner-executor's act knows the rover's actions", async () => {
+  it("builds every tool set the scene lists; the DFKI set's act knows the rover's actions", async () => {
     const { robot, control } = await openSim('farm');
     const scene = control.world.scene.scene;
     const usable = setsFor(robot).map((s) => s.id);
@@ -49,11 +49,13 @@ describe('farm tool set', () => {
       expect(usable).toContain(id);
       await expect(buildToolSet(id, robot)).resolves.toBeDefined();
     }
-    const act = (await buildToolSet('planner-executor', robot)).get('act')!.schema().parameters as {
+    const act = (await buildToolSet('dfki', robot)).get('act')!.schema().parameters as {
       properties: { action: { enum: string[] } };
     };
     expect(act.properties.action.enum).toEqual(expect.arrayContaining(['navigate', 'scan', 'dock', 'undock', 'charge', 'speak']));
     expect(act.properties.action.enum).not.toContain('pick');
+    // The former name stays an alias for one release.
+    expect((await buildToolSet('planner-executor', robot)).names()).toEqual((await buildToolSet('dfki', robot)).names());
     control.dispose();
   });
 
@@ -117,9 +119,9 @@ describe('farm tool set', () => {
     control.dispose();
   });
 
-  it('a low battery reaches the planner-executor through check_events', async () => {
+  it('a low battery reaches the DFKI planner-executor through check_events', async () => {
     const { robot, control } = await openSim('farm');
-    const call = caller(robot, 'planner-executor');
+    const call = caller(robot, 'dfki');
     expect((await call('check_events')).content).toBe('No events.');
     expect((await call('act', { action: 'undock' })).ok).toBe(true);
     control.inject({ type: 'set_battery', percent: 30.4 });

@@ -1,12 +1,12 @@
 // The named tool sets. A scene names its default set; each set says which paper
 // it comes from and which robot capabilities it needs. Some sets are built from
-// the robot (the planner-executor's action catalogue depends on what it can do).
+// the robot (the DFKI set's action catalogue depends on what it can do).
 import type { Capability, Robot } from '../../../robot/robot';
 import { ToolRegistry } from '../registry';
 import type { Tool } from '../tool';
 import { ALRM } from './alrm';
 import { FARM } from './farm';
-import { chatbotTools, plannerExecutorTools } from './planner-executor';
+import { chatbotTools, dfkiTools } from './dfki';
 import { RAIDER_ASSISTIVE, RAIDER_HOUSEHOLD, RAIDER_RECOVERY, retrieveUserInformation } from './raider';
 import { WORLD_MODEL_QUERIES, mayaInformationTools, mayaTaskTools, rtwBasicTools } from './rtw';
 import { WORLD_MODEL_ACCESSORS } from './world-model';
@@ -17,6 +17,8 @@ export interface ToolSetDef {
   paper: string;
   description: string;
   requires: Capability[];
+  /** Former names still accepted (each for one release). */
+  aliases?: readonly string[];
   build(robot: Robot): readonly Tool[] | Promise<readonly Tool[]>;
 }
 
@@ -63,12 +65,13 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     build: () => ALRM,
   },
   {
-    id: 'planner-executor',
+    id: 'dfki',
+    aliases: ['planner-executor'],
     title: 'Planner and executor (DFKI)',
     paper: '003 §5',
     description: 'reflect, act(action, params), the semantic snapshot and check_events; the action catalogue follows the robot.',
     requires: ['perception', 'events'],
-    build: (robot) => plannerExecutorTools(robot),
+    build: (robot) => dfkiTools(robot),
   },
   {
     id: 'chatbot',
@@ -126,7 +129,12 @@ export function toolSetIds(): string[] {
 }
 
 export function findToolSet(id: string): ToolSetDef | undefined {
-  return TOOL_SETS.find((s) => s.id === id);
+  return TOOL_SETS.find((s) => s.id === id) ?? TOOL_SETS.find((s) => s.aliases?.includes(id));
+}
+
+/** The current id of a set named by its id or a former name; unknown names come back as given. */
+export function canonicalToolSet(id: string): string {
+  return findToolSet(id)?.id ?? id;
 }
 
 export class UnknownToolSetError extends Error {}

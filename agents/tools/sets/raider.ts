@@ -396,7 +396,7 @@ export const handoverTool = defineTool({
     whenToUse: 'to give the held object to a person',
     dimension: 'execution',
     requires: ['arm', 'people'],
-    tags: ['handover', 'give', 'hand', 'deliver'],
+    tags: ['handover', 'give', 'deliver'],
   },
   execute: async ({ object, person }, { robot, signal }) =>
     guarded(async () => {

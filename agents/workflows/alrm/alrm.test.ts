@@ -168,8 +168,8 @@ describe('alrm/cap under Stop', () => {
       workflow: alrmWorkflow('cap'),
       robot,
       traceSinks: () => [sink],
-      // The person presses Stop as the program's pick starts.
-      onEvent: (e) => e.type === 'tool_start' && e.name === 'pick' && setTimeout(() => c.stop('stopped from the test'), 30),
+      // The person presses Stop while the program's pick runs: the skill yields to the event loop as it steps.
+      onEvent: (e) => e.type === 'tool_start' && e.name === 'pick' && setImmediate(() => c.stop('stopped from the test')),
     });
     const r = await c.send('Put the lemon in the bowl.');
     expect(r).toMatchObject({ reason: 'stopped', stopped: { message: 'stopped from the test' } });

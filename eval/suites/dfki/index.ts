@@ -13,10 +13,12 @@ import type { SceneEdit, WorldSpec } from '../../core/case';
 import { argOf, callsOf } from '../../core/events';
 import { playPlan } from '../../core/play';
 import { type CaseOf, type CaseOutcome, type GenerateContext, type Policy, type Suite, truthOf } from '../../core/suite';
-import { offered, toolCall } from '../../reference/policies';
+import { isClassify, offered, toolCall } from '../../reference/policies';
+
+const systemOf = (req: CompletionRequest) => (req.messages[0]?.role === 'system' ? req.messages[0].content : '');
 import { type DfkiGoal, type DfkiStep, MISSIONS, type Mission } from './missions';
 
-export const DFKI_TOOLS = 'planner-executor';
+export const DFKI_TOOLS = 'dfki';
 
 const Step = z.object({ action: z.string(), params: z.array(z.string()), onEstop: z.enum(['retry', 'abandon']).optional() });
 const Goal = z.discriminatedUnion('kind', [
@@ -230,10 +232,15 @@ function dfkiOracle(c: CaseOf<DfkiGold>): Policy {
         judged = false;
         return toolCall('act', { action: s.action, params: s.params });
       };
-      // The result of the last act, read once: an e-stop interruption decides what comes after the wait.
+      // The router (dfki): a mission is a task. The critic: the log shows the goal reached.
+      if (isClassify(req)) return toolCall('classify_request', { category: 'task' });
+      if (!req.tools?.length && /goal-completion critic/i.test(systemOf(req)))
+        return { content: JSON.stringify({ verdict: 'achieved', reason: 'every step of the plan succeeded' }) };
+      // The result of the last act, read once: an act the e-stop interrupted (or the workflow preempted
+      // for it) is done again once released, or dropped when the person changed their mind.
       if (!judged) {
         judged = true;
-        if (/\(estop\)/.test(lastTool(req)) && lastAct >= 0) cursor = plan[lastAct]?.onEstop === 'abandon' ? lastAct + 1 : lastAct;
+        if (lastAct >= 0 && !/^Success/.test(lastTool(req))) cursor = plan[lastAct]?.onEstop === 'abandon' ? lastAct + 1 : lastAct;
       }
       if (check) {
         check = false;
@@ -274,8 +281,8 @@ export const dfkiSuite: Suite<DfkiGold> = {
   title: 'Planner–executor missions with events (DFKI)',
   paper: '003 §6',
   report: dfkiReport,
-  defaultWorkflow: 'flat',
-  workflows: ['flat', 'dfki'],
+  defaultWorkflow: 'dfki',
+  workflows: ['dfki', 'flat'],
   gold: DfkiGold,
   generate,
   async score(c, o) {

@@ -44,6 +44,24 @@ function targetOf(c: CallRecord): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** The registry's own tools (the etp workflow): finding and describing a tool is not using one. */
+const META = new Set(['discover_tools', 'describe_tool']);
+
+/**
+ * The calls as tool use: a tool called through invoke_tool counts as a call of that
+ * tool with its arguments; discovering and describing are left out, except that they
+ * show a need for tools (kept as the first entry when nothing else was called).
+ */
+function toolUse(calls: CallRecord[]): CallRecord[] {
+  const used = calls.flatMap((c): CallRecord[] => {
+    if (META.has(c.name)) return [];
+    if (c.name !== 'invoke_tool') return [c];
+    const a = (c.args ?? {}) as { name?: unknown; args?: unknown };
+    return typeof a.name === 'string' ? [{ ...c, name: a.name, args: a.args }] : [];
+  });
+  return used.length || !calls.length ? used : [calls[0]!];
+}
+
 /** The order of first use of each tool. */
 function firstUse(seq: readonly string[]): Map<string, number> {
   const m = new Map<string, number>();
@@ -65,7 +83,7 @@ export const etpSuite: Suite<EtpGold> = {
   generate: (ctx) => generateEtp(ctx),
   score(c, o): Scored {
     const g = c.gold;
-    const calls = callsOf(o.events);
+    const calls = toolUse(callsOf(o.events));
     switch (g.task) {
       case 'need': {
         const pred = calls.length > 0;

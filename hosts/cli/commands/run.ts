@@ -42,6 +42,8 @@ function printer(o: Output, answers: unknown): (e: FlowEvent) => void {
     inText = false;
     inThought = false;
   };
+  // Multi-agent workflows name the stage of each line (router, planner, planner/executor, critic).
+  const tag = (e: FlowEvent): string => (e.stage && e.stage !== 'agent' ? `[${e.stage}] ` : '');
   return (e) => {
     switch (e.type) {
       case 'reasoning':
@@ -55,7 +57,7 @@ function printer(o: Output, answers: unknown): (e: FlowEvent) => void {
         break;
       case 'text':
         if (inThought) endText();
-        if (!inText) process.stdout.write('model: ');
+        if (!inText) process.stdout.write(`${tag(e)}model: `);
         inText = true;
         process.stdout.write(e.delta);
         break;
@@ -64,10 +66,20 @@ function printer(o: Output, answers: unknown): (e: FlowEvent) => void {
         break;
       case 'tool_start':
         endText();
-        o.out(`  → ${e.name}(${short(e.arguments, 200)})`);
+        o.out(`  ${tag(e)}→ ${e.name}(${short(e.arguments, 200)})`);
         break;
       case 'tool_end':
-        o.out(`  ${e.ok ? '←' : '✗'} ${short(e.content)}  (${Math.round(e.durationMs)} ms)`);
+        o.out(`  ${tag(e)}${e.ok ? '←' : '✗'} ${short(e.content)}  (${Math.round(e.durationMs)} ms)`);
+        break;
+      case 'note':
+        endText();
+        o.out(`  ${tag(e) || '[workflow] '}${short(e.text)}`);
+        break;
+      case 'code_run':
+        endText();
+        o.out(
+          `  ${tag(e)}program ${e.id}: ${e.calls.length} call${e.calls.length === 1 ? '' : 's'}, ${e.ok ? 'ran to the end' : `ended: ${e.error?.kind ?? 'error'}`}`,
+        );
         break;
       case 'approval':
         o.out(`  [approval: ${e.decision}${e.note ? ` — ${e.note}` : ''}]`);

@@ -1,9 +1,11 @@
 // What the agent panel shows of a run, built either live from the host's run
 // events or from an imported trace (read-only replay): the same entries either way.
-import type { ImportedTrace, RunEndReason, RunEvent, TokenUsage, TraceLineInfo } from '../../../contract/schemas';
+import type { CodeRunCall, ImportedTrace, RunEndReason, RunEvent, TokenUsage, TraceLineInfo } from '../../../contract/schemas';
 
+/** Every entry but the person's message carries the stage path of the flow it came from ("" for a single loop). */
 export interface ToolEntry {
   k: 'tool';
+  stage: string;
   callId: string;
   name: string;
   args: unknown;
@@ -13,11 +15,28 @@ export interface ToolEntry {
   approval?: string;
 }
 
+/** A sandboxed program: its code, how it ended, and each API call with its result. */
+export interface CodeEntry {
+  k: 'code';
+  stage: string;
+  id: string;
+  /** The tool call that ran it, if a tool did. */
+  callId: string | undefined;
+  code: string;
+  ok: boolean;
+  error: { kind: string; message: string; line?: number | undefined } | undefined;
+  output: string;
+  calls: CodeRunCall[];
+  durationMs: number;
+}
+
 export type Entry =
   | { k: 'user'; text: string }
-  | { k: 'assistant'; iteration: number; text: string; reasoning: string; streaming: boolean; usage: TokenUsage | null }
+  | { k: 'assistant'; stage: string; iteration: number; text: string; reasoning: string; streaming: boolean; usage: TokenUsage | null }
   | ToolEntry
-  | { k: 'warning'; code: string; message: string }
+  | CodeEntry
+  | { k: 'note'; stage: string; text: string }
+  | { k: 'warning'; stage: string; code: string; message: string }
   | { k: 'approval'; id: string; tool: string; args: unknown; reason: string; answered?: 'approve' | 'reject' }
   | { k: 'stop'; message: string }
   | { k: 'error'; message: string }
@@ -65,6 +84,7 @@ function patchTool(entries: Entry[], callId: string, patch: (t: ToolEntry) => To
 /** Applies one live run event (immutably). */
 export function applyEvent(view: RunView, e: RunEvent): RunView {
   const entries = view.entries;
+  const stage = 'stage' in e ? (e.stage ?? '') : '';
   switch (e.kind) {
     case 'started':
       return { ...view, model: e.model, workflow: e.workflow, tracePath: e.tracePath, running: true };
@@ -72,20 +92,20 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
     case 'reasoning_delta': {
       const field = e.kind === 'text_delta' ? 'text' : 'reasoning';
       const last = entries[entries.length - 1];
-      if (last?.k === 'assistant' && last.streaming && last.iteration === e.iteration) {
+      if (last?.k === 'assistant' && last.streaming && last.iteration === e.iteration && last.stage === stage) {
         return { ...view, entries: [...entries.slice(0, -1), { ...last, [field]: last[field] + e.text }] };
       }
       return {
         ...view,
         entries: [
           ...entries,
-          { k: 'assistant', iteration: e.iteration, text: '', reasoning: '', [field]: e.text, streaming: true, usage: null },
+          { k: 'assistant', stage, iteration: e.iteration, text: '', reasoning: '', [field]: e.text, streaming: true, usage: null },
         ],
       };
     }
     case 'assistant': {
       const last = entries[entries.length - 1];
-      if (last?.k === 'assistant' && last.streaming && last.iteration === e.iteration) {
+      if (last?.k === 'assistant' && last.streaming && last.iteration === e.iteration && last.stage === stage) {
         return {
           ...view,
           entries: [
@@ -98,14 +118,22 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
         ...view,
         entries: [
           ...entries,
-          { k: 'assistant', iteration: e.iteration, text: e.text ?? '', reasoning: e.reasoning ?? '', streaming: false, usage: e.usage },
+          {
+            k: 'assistant',
+            stage,
+            iteration: e.iteration,
+            text: e.text ?? '',
+            reasoning: e.reasoning ?? '',
+            streaming: false,
+            usage: e.usage,
+          },
         ],
       };
     }
     case 'tool_call':
       return {
         ...view,
-        entries: [...entries, { k: 'tool', callId: e.callId, name: e.name, args: e.args, iteration: e.iteration, warnings: [] }],
+        entries: [...entries, { k: 'tool', stage, callId: e.callId, name: e.name, args: e.args, iteration: e.iteration, warnings: [] }],
       };
     case 'tool_result':
       return {
@@ -119,7 +147,7 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
       if (e.callId && findTool(entries, e.callId) >= 0) {
         return { ...view, entries: patchTool(entries, e.callId, (t) => ({ ...t, warnings: [...t.warnings, `${e.code}: ${e.message}`] })) };
       }
-      return { ...view, entries: [...entries, { k: 'warning', code: e.code, message: e.message }] };
+      return { ...view, entries: [...entries, { k: 'warning', stage, code: e.code, message: e.message }] };
     case 'approval_request':
       return { ...view, entries: [...entries, { k: 'approval', id: e.id, tool: e.tool, args: e.args, reason: e.reason }] };
     case 'approval':
@@ -127,6 +155,27 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
     case 'ask':
     case 'answer':
       return view; // the question is shown and answered in AskDialog
+    case 'note':
+      return { ...view, entries: [...entries, { k: 'note', stage, text: e.text }] };
+    case 'code_run':
+      return {
+        ...view,
+        entries: [
+          ...entries,
+          {
+            k: 'code',
+            stage,
+            id: e.id,
+            callId: e.callId,
+            code: e.code,
+            ok: e.ok,
+            error: e.error,
+            output: e.output,
+            calls: e.calls,
+            durationMs: e.durationMs,
+          },
+        ],
+      };
     case 'stop':
       return { ...view, entries: [...entries, { k: 'stop', message: e.message }] };
     case 'error':
@@ -184,6 +233,28 @@ const END: Record<string, RunEndReason> = {
   max_iterations: 'limit',
 };
 
+function errorOf(v: unknown): CodeEntry['error'] {
+  if (!v || typeof v !== 'object') return undefined;
+  const e = v as Record<string, unknown>;
+  return { kind: str(e['kind']), message: str(e['message']), ...(typeof e['line'] === 'number' ? { line: e['line'] } : {}) };
+}
+
+function callsOf(v: unknown): CodeRunCall[] {
+  if (!Array.isArray(v)) return [];
+  return v.map((c: unknown) => {
+    const x = (c && typeof c === 'object' ? c : {}) as Record<string, unknown>;
+    return {
+      seq: num(x['seq']),
+      name: str(x['name']),
+      args: x['args'],
+      ok: Boolean(x['ok']),
+      ...(typeof x['result'] === 'string' ? { result: x['result'] } : {}),
+      ...(typeof x['error'] === 'string' ? { error: x['error'] } : {}),
+      durationMs: num(x['durationMs']),
+    };
+  });
+}
+
 /** Rebuilds the view of a run from its trace records (host-validated). */
 export function fromTrace(t: ImportedTrace): RunView {
   const h = t.header;
@@ -196,18 +267,29 @@ export function fromTrace(t: ImportedTrace): RunView {
     imported: true,
     entries: [],
   };
+  // A workflow runs several flows, each with its own final and end: the answer is the last final of the
+  // stage that answered first (the planner, not the critic after it); the totals add up every end.
   let final = '';
+  let answerStage: string | undefined;
+  const lastEnd = t.records.map((x) => x.type).lastIndexOf('end');
+  const total = { iterations: 0, toolCalls: 0, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, durationMs: 0 };
   const push = (e: Entry): void => {
     view = { ...view, entries: [...view.entries, e] };
   };
+  let asked = false;
   for (const r of t.records as TraceLineInfo[]) {
+    const stage = str(r['stage']);
     switch (r.type) {
       case 'message':
         if (r['prior']) break;
-        if (r['role'] === 'user') push({ k: 'user', text: str(r['content']) });
-        else if (r['role'] === 'assistant')
+        // The person's request once; the tasks a workflow hands its stages show as what the stage was asked.
+        if (r['role'] === 'user') {
+          if (!asked || !stage) push({ k: 'user', text: str(r['content']) });
+          asked = true;
+        } else if (r['role'] === 'assistant')
           push({
             k: 'assistant',
+            stage,
             iteration: num(r['iteration']),
             text: str(r['content']),
             reasoning: str(r['reasoning']),
@@ -218,6 +300,7 @@ export function fromTrace(t: ImportedTrace): RunView {
       case 'tool_call':
         push({
           k: 'tool',
+          stage,
           callId: str(r['id']),
           name: str(r['name']),
           args: parseArgs(r['arguments']),
@@ -243,6 +326,7 @@ export function fromTrace(t: ImportedTrace): RunView {
         view = applyEvent(view, {
           kind: 'warning',
           runId: view.runId,
+          ...(stage ? { stage } : {}),
           code: str(r['code']),
           message: str(r['message']),
           ...(typeof r['toolCallId'] === 'string' ? { callId: r['toolCallId'] } : {}),
@@ -257,6 +341,23 @@ export function fromTrace(t: ImportedTrace): RunView {
           })),
         };
         break;
+      case 'note':
+        push({ k: 'note', stage, text: str(r['text']) });
+        break;
+      case 'code_run':
+        push({
+          k: 'code',
+          stage,
+          id: str(r['id']),
+          callId: typeof r['toolCallId'] === 'string' ? r['toolCallId'] : undefined,
+          code: str(r['code']),
+          ok: Boolean(r['ok']),
+          error: errorOf(r['error']),
+          output: str(r['output']),
+          calls: callsOf(r['calls']),
+          durationMs: num(r['durationMs']),
+        });
+        break;
       case 'stop':
         push({ k: 'stop', message: str(r['message']) });
         break;
@@ -264,20 +365,27 @@ export function fromTrace(t: ImportedTrace): RunView {
         push({ k: 'error', message: str(r['message']) });
         break;
       case 'final':
-        final = str(r['answer']);
+        if (stage.includes('/')) break;
+        answerStage ??= stage;
+        if (stage === answerStage) final = str(r['answer']);
         break;
-      case 'end':
+      case 'end': {
+        const u = usageOf(r['usage']);
+        total.iterations += num(r['iterations']);
+        total.toolCalls += num(r['toolCalls']);
+        if (u) for (const k of ['promptTokens', 'completionTokens', 'totalTokens'] as const) total.usage[k] += u[k];
+        // Nested flows run inside their parent's time: the longest end is the closest to the run's.
+        total.durationMs = Math.max(total.durationMs, num(r['durationMs']));
+        if (t.records.indexOf(r) !== lastEnd) break;
         push({
           k: 'end',
           reason: END[str(r['reason'])] ?? 'error',
           text: final,
           detail: str(r['reason']),
-          iterations: num(r['iterations']),
-          toolCalls: num(r['toolCalls']),
-          usage: usageOf(r['usage']) ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-          durationMs: num(r['durationMs']),
+          ...total,
         });
         break;
+      }
       default:
         break;
     }

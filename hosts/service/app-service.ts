@@ -1,8 +1,9 @@
-// The session service: AppApi over one simulated robot. It loads scenes, calls
-// tools exactly as a model's calls run (same registry, same validation text),
-// feeds exogenous events, reports facts, and streams packed poses. Headless it
-// lets skills step the world as fast as they can; paced (the app), a ticker
-// steps physics in wall time so the view shows motion while skills run.
+// The app service: AppApi over one simulated robot. It loads scenes, and hands
+// the loaded world to its parts: the pose stream (./pose-stream.ts), the tool
+// console (./tool-console.ts) and the agent host (./agent.ts); it feeds
+// exogenous events and reports the operator's view of the world. Headless it lets
+// skills step the world as fast as they can; paced (the app), the pose stream's
+// ticker steps physics in wall time so the view shows motion while skills run.
 import {
   type AppApi,
   AppApiError,
@@ -12,25 +13,21 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../contract/api';
-import { jsonSafe } from '../../base/json';
-import { FLOATS_PER_POSE, FRAME_HEADER, frameLength, writeHeader } from '../../contract/frames';
 import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
 import type { SimControl } from '../../robot/sim/control';
 import { openSim } from '../../robot/sim/open';
 import type { SimRobot } from '../../robot/sim/sim-robot';
-import type { ToolRegistry } from '../../agents/tools/registry';
-import { TOOL_SETS, buildToolSet, findToolSet } from '../../agents/tools/sets';
-import type { Tool, ToolResult } from '../../agents/tools/tool';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
-import { packPoses, type StreamEntry } from '../../sim/stream';
 import { type ScriptFiles, type SecretLookup, normalizeBaseURL } from '../../agents/models/spec';
 import { AgentHost } from './agent';
 import { EvalHost } from './eval-host';
 import { replayCase } from './replay';
+import { PoseStream } from './pose-stream';
 import { buildSceneMeta } from './scene-meta';
+import { ToolConsole } from './tool-console';
 
-export interface SessionOptions {
+export interface AppServiceOptions {
   /** Step physics in wall time from a ticker (the app); otherwise skills step it as fast as they can. */
   paced?: boolean;
   seed?: number;
@@ -58,37 +55,30 @@ interface Loaded {
   robot: SimRobot;
   control: SimControl;
   meta: SceneMeta;
-  entries: StreamEntry[];
-  sets: Map<string, ToolRegistry>;
-  toolState: Map<string, unknown>;
+  tools: ToolConsole;
   unsubscribe: Unsubscribe;
 }
 
-export class Session implements AppApi {
+export class AppService implements AppApi {
   private loaded: Loaded | undefined;
   private generation = 0;
-  private seq = 0;
-  private callIds = 0;
   private speed = 1;
   private readonly paced: boolean;
   private readonly seed: number;
-  private readonly frameMs: number;
-  private readonly poseListeners = new Set<PoseListener>();
+  private readonly poses: PoseStream;
   private readonly eventListeners = new Set<EventListener>();
-  private readonly inflight = new Map<number, { ctl: AbortController; done: Promise<unknown> }>();
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private latest: Float32Array | undefined;
-  private lastSentAt = 0;
   private loading: Promise<SceneMeta> | undefined;
   private readonly allowFiles: boolean;
   private readonly agent: AgentHost;
   private readonly evals: EvalHost;
+  /** Replayed calls number apart from the console's. */
+  private replayCalls = 1_000_000;
   private readonly createdAt = new Date().toISOString();
 
-  constructor(opts: SessionOptions = {}) {
+  constructor(opts: AppServiceOptions = {}) {
     this.paced = opts.paced ?? false;
     this.seed = opts.seed ?? 1;
-    this.frameMs = 1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60));
+    this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)));
     this.allowFiles = opts.allowFiles ?? false;
     this.agent = new AgentHost({
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
@@ -97,9 +87,9 @@ export class Session implements AppApi {
       allowEnvKeyFor: envKeyPolicy(opts),
       scriptFiles: opts.scriptFiles ?? 'none',
       emit: (e) => this.emit(e),
-      targetsOf: (args) => (this.loaded ? this.targetsOf(this.loaded, args) : []),
+      targetsOf: (args) => this.loaded?.tools.targetsOf(args) ?? [],
       wake: () => this.loaded?.control.wake(),
-      afterTool: () => this.publish(true),
+      afterTool: () => this.poses.publish(true),
     });
     this.evals = new EvalHost({
       dir: opts.evalDir ?? 'eval-results',
@@ -110,9 +100,9 @@ export class Session implements AppApi {
           seed: this.seed,
           install: (robot, control) => this.install(robot, control),
           emit: (e) => this.emit(e),
-          nextCallId: () => ++this.callIds,
-          targetsOf: (args) => (this.loaded ? this.targetsOf(this.loaded, args) : []),
-          afterCall: () => this.publish(true),
+          nextCallId: () => ++this.replayCalls,
+          targetsOf: (args) => this.loaded?.tools.targetsOf(args) ?? [],
+          afterCall: () => this.poses.publish(true),
         }),
     });
   }
@@ -120,9 +110,7 @@ export class Session implements AppApi {
   // ---------------------------------------------------------------- subscriptions
 
   onPoses(listener: PoseListener): Unsubscribe {
-    this.poseListeners.add(listener);
-    if (this.latest) listener(this.latest.slice());
-    return () => this.poseListeners.delete(listener);
+    return this.poses.onPoses(listener);
   }
 
   onEvent(listener: EventListener): Unsubscribe {
@@ -178,10 +166,13 @@ export class Session implements AppApi {
     const unsubscribe = robot.events.subscribe((e) =>
       this.emit({ type: 'robot_event', event: { id: e.id, time: e.time, type: e.type, text: e.text } }),
     );
-    this.loaded = { robot, control, meta, entries, sets: new Map(), toolState: new Map(), unsubscribe };
-    this.latest = undefined;
-    this.publish(true);
-    this.startTicker();
+    const tools = new ToolConsole(
+      { robot, control, toolSet: meta.toolSet },
+      (e) => this.emit(e),
+      () => this.poses.publish(true),
+    );
+    this.loaded = { robot, control, meta, tools, unsubscribe };
+    this.poses.attach({ control, entries, joints: meta.robot.jointNames.length, generation: this.generation });
     this.emit({ type: 'scene_loaded', sceneId: meta.id, generation: meta.generation });
     return meta;
   }
@@ -203,27 +194,17 @@ export class Session implements AppApi {
     if (!cur) return;
     await this.agent.stopAndWait('stopped: the scene was replaced');
     this.agent.forget();
-    await this.abortAll();
+    await cur.tools.abortAll();
     cur.unsubscribe();
     this.loaded = undefined;
+    this.poses.detach();
     cur.control.dispose();
-  }
-
-  private async abortAll(): Promise<number> {
-    const calls = [...this.inflight.values()];
-    for (const c of calls) c.ctl.abort();
-    // A paced skill waits for the ticker: wake it so it sees the abort.
-    this.loaded?.control.wake();
-    await Promise.race([Promise.allSettled(calls.map((c) => c.done)), new Promise((r) => setTimeout(r, 2000))]);
-    return calls.length;
   }
 
   async dispose(): Promise<void> {
     await this.evals.dispose();
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
     await this.unload();
-    this.poseListeners.clear();
+    this.poses.dispose();
     this.eventListeners.clear();
   }
 
@@ -232,166 +213,23 @@ export class Session implements AppApi {
     return this.loaded;
   }
 
-  // ---------------------------------------------------------------- clock and pose stream
-
-  private startTicker(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), this.frameMs);
-    // Headless hosts must be able to exit with a session open.
-    this.timer.unref?.();
-  }
-
-  private tick(): void {
-    const cur = this.loaded;
-    if (!cur) return;
-    cur.control.tick(performance.now());
-    this.publish(false);
-  }
-
-  /** Packs the poses now and hands them to every listener, unless nothing moved. */
-  private publish(force: boolean): void {
-    const cur = this.loaded;
-    if (!cur) return;
-    const sim = cur.control.world;
-    const joints = cur.meta.robot.jointNames.length;
-    const frame = new Float32Array(frameLength(cur.entries.length, joints));
-    packPoses(sim, cur.entries, frame.subarray(FRAME_HEADER, FRAME_HEADER + cur.entries.length * FLOATS_PER_POSE));
-    if (joints) {
-      const q = sim.body.q ?? [0, 0, 0, 0, 0];
-      const o = FRAME_HEADER + cur.entries.length * FLOATS_PER_POSE;
-      for (let i = 0; i < 5; i++) frame[o + i] = q[i] ?? 0;
-      frame[o + 5] = sim.body.opening;
-    }
-    const now = Date.now();
-    // Unchanged poses are not resent, but a heartbeat frame goes out each second.
-    if (!force && this.latest && now - this.lastSentAt < 1000 && samePoses(this.latest, frame)) return;
-    writeHeader(frame, this.generation, ++this.seq, sim.time, now);
-    this.latest = frame;
-    this.lastSentAt = now;
-    for (const l of this.poseListeners) l(frame.slice());
-  }
-
   // ---------------------------------------------------------------- tools
 
-  private async registry(setId: string | undefined): Promise<{ id: string; reg: ToolRegistry }> {
-    const cur = this.require();
-    const id = setId ?? cur.meta.toolSet;
-    let reg = cur.sets.get(id);
-    if (!reg) {
-      try {
-        reg = await buildToolSet(id, cur.robot);
-      } catch (e) {
-        throw new AppApiError('invalid_request', (e as Error).message);
-      }
-      cur.sets.set(id, reg);
-    }
-    return { id, reg };
-  }
-
   async listToolSets(_req?: Request<'listToolSets'>): Promise<Response<'listToolSets'>> {
-    const cur = this.require();
-    const scene = cur.control.world.scene.scene;
-    const named = [scene.toolSet, ...scene.toolSets];
-    const out: Response<'listToolSets'> = TOOL_SETS.map((def) => {
-      const missing = def.requires.filter((c) => !cur.robot.has(c));
-      return {
-        id: def.id,
-        title: def.title,
-        paper: def.paper,
-        description: def.description,
-        available: missing.length === 0,
-        reason: missing.length ? `${cur.robot.info.name} has no ${missing.join(', ')} capability` : null,
-        isDefault: def.id === scene.toolSet,
-      };
-    });
-    for (const id of named) {
-      if (findToolSet(id) || out.some((s) => s.id === id)) continue;
-      out.push({
-        id,
-        title: id,
-        paper: '',
-        description: 'Named by this scene but not defined in agents/tools/sets yet.',
-        available: false,
-        reason: `tool set "${id}" is not defined yet`,
-        isDefault: id === scene.toolSet,
-      });
-    }
-    // The scene's own sets first, in the order it names them.
-    const rank = (id: string): number => (named.includes(id) ? named.indexOf(id) : named.length);
-    return out.sort((a, b) => rank(a.id) - rank(b.id));
+    return this.require().tools.listToolSets();
   }
 
   async listTools(req: Request<'listTools'>): Promise<ToolInfo[]> {
-    return (await this.registry(req.set)).reg.list().map(toolInfo);
+    return this.require().tools.listTools(req);
   }
 
   async callTool(req: Request<'callTool'>): Promise<Response<'callTool'>> {
-    const cur = this.require();
-    const { id: set, reg } = await this.registry(req.set);
-    const callId = ++this.callIds;
-    const tool = reg.get(req.name);
-    const t0 = performance.now();
-    const s0 = cur.control.time();
-    if (!tool) {
-      // The same words the agent runtime gives a model that names a tool it does not have.
-      const content = `Unknown tool "${req.name}". Available tools: ${reg.names().join(', ')}.`;
-      return { callId, tool: req.name, set, ok: false, content, data: undefined, elapsedMs: 0, simSeconds: 0 };
-    }
-    const targets = this.targetsOf(cur, req.args);
-    this.emit({ type: 'tool_activity', phase: 'start', callId, tool: tool.name, args: req.args, targets, ok: null, source: 'console' });
-    const ctl = new AbortController();
-    const running = runTool(tool, req.args, { robot: cur.robot, signal: ctl.signal, state: cur.toolState });
-    this.inflight.set(callId, { ctl, done: running });
-    let r: ToolResult;
-    try {
-      r = await running;
-    } finally {
-      this.inflight.delete(callId);
-    }
-    this.publish(true);
-    this.emit({ type: 'tool_activity', phase: 'end', callId, tool: tool.name, args: req.args, targets, ok: r.ok, source: 'console' });
-    return {
-      callId,
-      tool: tool.name,
-      set,
-      ok: r.ok,
-      content: r.content,
-      data: jsonSafe(r.data),
-      elapsedMs: Math.round(performance.now() - t0),
-      simSeconds: Math.round((cur.control.time() - s0) * 1000) / 1000,
-    };
+    return this.require().tools.callTool(req);
   }
 
   async cancelToolCall(_req?: Request<'cancelToolCall'>): Promise<Response<'cancelToolCall'>> {
-    const n = await this.abortAll();
+    const n = (await this.loaded?.tools.abortAll()) ?? 0;
     return { ok: n > 0, message: n ? `stopped ${n} running tool call${n > 1 ? 's' : ''}` : 'no tool call is running' };
-  }
-
-  /** Ids of objects, people and places that the arguments name (for highlighting). */
-  private targetsOf(cur: Loaded, args: unknown): string[] {
-    const out = new Set<string>();
-    const visit = (v: unknown, depth: number): void => {
-      if (depth > 4) return;
-      if (typeof v === 'string') {
-        if (v.length > 80) return;
-        const r = cur.control.resolve(v);
-        if (r.ok) out.add(r.id);
-      } else if (Array.isArray(v)) {
-        for (const x of v) visit(x, depth + 1);
-      } else if (v && typeof v === 'object') {
-        for (const x of Object.values(v)) visit(x, depth + 1);
-      }
-    };
-    let value = args;
-    if (typeof args === 'string') {
-      try {
-        value = JSON.parse(args);
-      } catch {
-        return [];
-      }
-    }
-    visit(value, 0);
-    return [...out];
   }
 
   // ---------------------------------------------------------------- world
@@ -412,7 +250,7 @@ export class Session implements AppApi {
     } catch (e) {
       return { ok: false, message: (e as Error).message };
     }
-    this.publish(true);
+    this.poses.publish(true);
     const b = await cur.robot.battery();
     const message =
       req.type === 'set_battery'
@@ -447,7 +285,7 @@ export class Session implements AppApi {
       holding: control.holding() ?? null,
       at: sim.body.at ?? null,
       posture: sim.body.posture ?? null,
-      busy: this.inflight.size > 0 || this.agent.busy,
+      busy: cur.tools.busy || this.agent.busy,
       events: events.map((e) => ({ id: e.id, time: e.time, type: e.type, text: e.text })),
     };
   }
@@ -560,32 +398,7 @@ export class Session implements AppApi {
  * Whether the environment's key may go to a base URL a page named: listed at
  * the host, or confirmed by its person; otherwise not (the default for pages).
  */
-function envKeyPolicy(opts: SessionOptions): (baseURL: string) => Promise<boolean> {
+function envKeyPolicy(opts: AppServiceOptions): (baseURL: string) => Promise<boolean> {
   const allowed = new Set((opts.allowKeyFor ?? []).map(normalizeBaseURL));
   return async (baseURL) => allowed.has(normalizeBaseURL(baseURL)) || ((await opts.confirmKey?.(baseURL)) ?? false);
-}
-
-function toolInfo(t: Tool): ToolInfo {
-  return {
-    name: t.name,
-    description: t.description,
-    category: t.category,
-    parameters: t.parameters,
-    card: { ...t.card, constraints: t.card.constraints ?? null, requires: [...t.card.requires], tags: [...t.card.tags] },
-  };
-}
-
-/** Validate then run, as the runtime does; a tool that throws reads as a failed call. */
-async function runTool(tool: Tool, args: unknown, ctx: Parameters<Tool['call']>[1]): Promise<ToolResult> {
-  try {
-    return await tool.call(args, ctx);
-  } catch (e) {
-    return { ok: false, content: `${tool.name} failed: ${(e as Error).message ?? String(e)}` };
-  }
-}
-
-function samePoses(a: Float32Array, b: Float32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = FRAME_HEADER; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

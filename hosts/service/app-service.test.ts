@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poseOffset, readHeader } from '../../contract/frames';
 import type { AppEvent, SceneMeta } from '../../contract/schemas';
-import { Session } from './session';
+import { AppService } from './app-service';
 
 function positionIn(frame: Float32Array, meta: SceneMeta, id: string): [number, number, number] {
   const i = meta.stream.indexOf(id);
@@ -10,8 +10,8 @@ function positionIn(frame: Float32Array, meta: SceneMeta, id: string): [number, 
   return [frame[o]!, frame[o + 1]!, frame[o + 2]!];
 }
 
-describe('Session (headless)', () => {
-  const session = new Session({ paced: false });
+describe('AppService (headless)', () => {
+  const session = new AppService({ paced: false });
   let meta: SceneMeta;
   let latest: Float32Array | undefined;
   const events: AppEvent[] = [];
@@ -118,9 +118,9 @@ describe('Session (headless)', () => {
   });
 });
 
-describe('Session (paced)', () => {
+describe('AppService (paced)', () => {
   it('steps physics in wall time from its own ticker', async () => {
-    const session = new Session({ paced: true });
+    const session = new AppService({ paced: true });
     try {
       await session.loadScene({ id: 'tabletop/boxes' });
       const t0 = (await session.getSnapshot({})).time;

@@ -1,7 +1,8 @@
-// The planner-and-executor interface of paper 003 (§5): one environment-changing
+// The DFKI planner-and-executor interface of paper 003 (§5): one environment-changing
 // primitive act(action, params), two state primitives (the semantic snapshot and
 // check_events) and one introspection primitive (reflect). The chatbot's tools
-// (Table 1) answer questions without acting.
+// (Table 1) answer questions without acting. The set was called planner-executor;
+// that name stays an alias for one release (see ./index.ts).
 import { z } from 'zod';
 import type { Outcome, Robot } from '../../../robot/robot';
 import { fail, guarded, ok, outcomeResult, resolveName } from '../common';
@@ -25,7 +26,7 @@ export function actionCatalogue(robot: Robot): Record<string, ActionDef> {
   if (robot.base) {
     acts['navigate'] = {
       params: '[location]',
-      doc: 'drive to a named location (the arm must be tucked: home or transport)',
+      doc: robot.arm ? 'drive to a named location (the arm must be tucked: home or transport)' : 'drive to a named location',
       run: async (r, p, s) => {
         need(p, 1, '[location]');
         return r.base!.navigate(await resolveName(r, p[0]!, ['location']), s);
@@ -109,7 +110,7 @@ export function actionCatalogue(robot: Robot): Record<string, ActionDef> {
   return acts;
 }
 
-export function plannerExecutorTools(robot: Robot): Tool[] {
+export function dfkiTools(robot: Robot): Tool[] {
   const catalogue = actionCatalogue(robot);
   const names = Object.keys(catalogue) as [string, ...string[]];
   const doc = names.map((n) => `${n} ${catalogue[n]!.params}: ${catalogue[n]!.doc}`).join('; ');

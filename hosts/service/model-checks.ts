@@ -1,0 +1,59 @@
+// Checking models from the app: Test connection (the capability probe of
+// agents/models/probe.ts, answered in the contract's shape) and detecting a
+// local Ollama. Neither throws: a failure is a report the panel shows.
+import type { Request, Response } from '../../contract/api';
+import { ModelError } from '../../agents/models/model';
+import { probeSpec } from '../../agents/models/probe';
+import { type CreateModelOptions, createModel } from '../../agents/models/spec';
+
+export async function probeModelSpec(
+  req: Request<'probeModel'>,
+  options: (script: string | undefined) => CreateModelOptions,
+): Promise<Response<'probeModel'>> {
+  const spec = req.spec.trim();
+  try {
+    // A scripted model is built (so a bad script or name fails here, as in a run); there is nothing to probe.
+    if (/^scripted:/i.test(spec)) createModel(spec, options(req.script));
+    const r = await probeSpec(spec, { ...options(undefined), timeoutMs: 8000 });
+    return {
+      spec,
+      baseURL: r.baseURL,
+      reachable: r.reachable,
+      models: r.models.slice(0, 50),
+      nativeToolCalls: r.nativeToolCalls,
+      textToolCalls: r.textToolCalls,
+      latencyMs: r.latencyMs,
+      notes: r.notes,
+      error: r.error ? { kind: r.error.kind, message: r.error.message, fix: r.error.fix ?? null } : null,
+    };
+  } catch (e) {
+    const error =
+      e instanceof ModelError
+        ? { kind: e.kind, message: e.message, fix: null }
+        : { kind: 'config', message: (e as Error).message, fix: null };
+    return {
+      spec,
+      baseURL: '',
+      reachable: false,
+      models: [],
+      nativeToolCalls: false,
+      textToolCalls: false,
+      latencyMs: 0,
+      notes: [],
+      error,
+    };
+  }
+}
+
+/** Ollama's OpenAI-compatible endpoint on this machine, if it answers within 0.8 s. */
+export async function detectOllama(baseURL = 'http://127.0.0.1:11434/v1'): Promise<Response<'detectModels'>> {
+  try {
+    const res = await fetch(`${baseURL}/models`, { signal: AbortSignal.timeout(800) });
+    if (!res.ok) return { ollama: { baseURL, reachable: false, models: [] } };
+    const body = (await res.json()) as { data?: Array<{ id?: unknown }> };
+    const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
+    return { ollama: { baseURL, reachable: true, models: models.slice(0, 100) } };
+  } catch {
+    return { ollama: { baseURL, reachable: false, models: [] } };
+  }
+}

@@ -1,0 +1,120 @@
+// The conversation of the agent panel: the person's messages, the model's text
+// (a thinking model's reasoning collapsed above it), tool calls with their
+// outcome, warnings, approval prompts (Approve / Reject with a note), stops,
+// errors and how each run ended.
+import type { Entry, RunView } from '../run-view';
+
+export function short(v: unknown, max = 400): string {
+  const t = typeof v === 'string' ? v : JSON.stringify(v ?? {});
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+export interface ApprovalProps {
+  note: string;
+  setNote: (s: string) => void;
+  onAnswer: (id: string, d: 'approve' | 'reject') => void;
+}
+
+export function ConversationView({ run, ...approval }: { run: RunView } & ApprovalProps) {
+  return (
+    <div className="turn" data-run={run.runId}>
+      {run.entries.map((e, i) => (
+        <ConversationEntry key={i} entry={e} readOnly={run.imported} {...approval} />
+      ))}
+      {run.running && <div className="muted">running…</div>}
+    </div>
+  );
+}
+
+function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { entry: Entry; readOnly: boolean } & ApprovalProps) {
+  switch (e.k) {
+    case 'user':
+      return <div className="msg user">you: {e.text}</div>;
+    case 'assistant':
+      // A nested agent's text (an executor's report) reaches the person through its caller, so it shows in the trace only.
+      return (e.text || e.reasoning) && !e.stage.includes('/') ? (
+        <>
+          {e.reasoning && (
+            // Collapsed: the reasoning of a thinking model can run to pages.
+            <details className="msg thinking" data-testid="assistant-thinking">
+              <summary>
+                thinking{e.streaming && !e.text ? '…' : ''} <span className="muted">({e.reasoning.length} characters)</span>
+              </summary>
+              <div className="thinking-text">{e.reasoning}</div>
+            </details>
+          )}
+          {e.text && (
+            <div className="msg assistant" data-testid="assistant-text" data-stage={e.stage}>
+              {/* A multi-agent run names who spoke: the planner, the critic… */}
+              {e.stage && e.stage !== 'agent' ? e.stage : 'model'}: {e.text}
+              {e.streaming && <span className="cursor">▍</span>}
+            </div>
+          )}
+        </>
+      ) : null;
+    case 'tool':
+      return (
+        <div className={`msg tool ${e.result ? (e.result.ok ? 'ok' : 'fail') : ''}`}>
+          → {e.name}({short(e.args, 120)}) {e.result ? (e.result.ok ? '✓' : `✗ ${e.result.status}`) : '…'}
+        </div>
+      );
+    case 'warning':
+      return (
+        <div className="msg warning">
+          ! {e.code}: {e.message}
+        </div>
+      );
+    case 'note':
+      return (
+        <div className="msg note" data-stage={e.stage}>
+          {e.stage ? <span className="muted">{e.stage}: </span> : null}
+          {e.text}
+        </div>
+      );
+    case 'code':
+      return (
+        <div className={`msg tool ${e.ok ? 'ok' : 'fail'}`}>
+          ▤ program {e.id}: {e.calls.length} call{e.calls.length === 1 ? '' : 's'} {e.ok ? '✓' : `✗ ${e.error?.kind ?? ''}`}
+        </div>
+      );
+    case 'approval':
+      return (
+        <div className="approval" role="group" aria-label={`Approve ${e.tool}`}>
+          <div>
+            <strong>Approve {e.tool}</strong>({short(e.args, 200)})? <span className="muted">{e.reason}</span>
+          </div>
+          {e.answered || readOnly ? (
+            <div className="muted">{e.answered === 'approve' ? 'approved' : e.answered === 'reject' ? 'rejected' : 'asked'}</div>
+          ) : (
+            <div className="field-row">
+              <input
+                aria-label="Approval note"
+                value={note}
+                placeholder="note for the model (optional)"
+                onChange={(ev) => setNote(ev.target.value)}
+              />
+              <button type="button" onClick={() => onAnswer(e.id, 'approve')}>
+                Approve
+              </button>
+              <button type="button" className="danger" onClick={() => onAnswer(e.id, 'reject')}>
+                Reject
+              </button>
+            </div>
+          )}
+        </div>
+      );
+    case 'stop':
+      return <div className="msg stop">■ stopped: {e.message}</div>;
+    case 'error':
+      return <div className="msg error">error: {e.message}</div>;
+    case 'end':
+      return (
+        <div className={`msg end ${e.reason}`} data-testid="run-end" data-reason={e.reason}>
+          {e.reason === 'done' ? `answer: ${e.text}` : `run ended (${e.reason}): ${e.detail}`}
+          <div className="muted">
+            {e.iterations} model turns, {e.toolCalls} tool calls, {e.usage.totalTokens} tokens, {(e.durationMs / 1000).toFixed(1)} s
+          </div>
+        </div>
+      );
+  }
+}
