@@ -136,6 +136,9 @@ Usage:
   skillbridge bench cli [--quick] [--json]
       Command-line start-up: wall time and peak memory of "scenes" and one "call",
       medians of fresh processes, with "node -e 0" as the floor.
+  skillbridge bench eval [--suite S] [--jobs N] [--json]
+      Evaluation benchmark: the oracle through each suite (default --jobs 2), wall
+      and CPU seconds, the harness's cost per case beside the robot's.
   skillbridge bench app [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.

@@ -53,7 +53,8 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
     ? new cliProgress.SingleBar(
         {
           stream: process.stderr,
-          format: '{bar} {value}/{total} cases | score {score} | errors {errors} | {elapsed} elapsed, ETA {eta} | {last}',
+          // Own token names: cli-progress's built-in {eta} and {duration} would override ours.
+          format: '{bar} {value}/{total} cases | score {score} | errors {errors} | {spent} elapsed, ETA {remaining} | {last}',
           barsize: 24,
           hideCursor: true,
           clearOnComplete: false,
@@ -68,8 +69,8 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
     const payload = {
       score: pr.score === null ? '–' : pr.score.toFixed(3),
       errors: pr.errors,
-      elapsed: seconds(pr.elapsedMs),
-      eta: seconds(pr.etaMs),
+      spent: seconds(pr.elapsedMs),
+      remaining: seconds(pr.etaMs),
       last: pr.last
         ? `${pr.last.caseId}${pr.last.trial > 1 ? `#${pr.last.trial}` : ''} ${pr.last.status === 'ok' ? (pr.last.score ?? 0).toFixed(2) : pr.last.status}`
         : '',
@@ -81,7 +82,7 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
     } else if (!asJson && (pr.done === pr.total || performance.now() - lastLine > 5000)) {
       // Without a terminal (CI logs): a line every few seconds.
       lastLine = performance.now();
-      o.err(`${pr.done}/${pr.total} cases, score ${payload.score}, ${pr.errors} errors, ETA ${payload.eta}`);
+      o.err(`${pr.done}/${pr.total} cases, score ${payload.score}, ${pr.errors} errors, ETA ${payload.remaining}`);
     }
     if (pr.last?.status === 'error' && !asJson) {
       const line = `  ${pr.last.caseId}: error: ${pr.last.error ?? ''}`;
