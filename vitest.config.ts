@@ -5,7 +5,10 @@ export default defineConfig({
   // The renderer's component tests (*.test.tsx) need the JSX transform.
   plugins: [react()],
   test: {
-    include: ['{contract,robot,scenes,sim,agents,eval,hosts,electron,test,eslint-rules}/**/*.test.ts', 'renderer/src/**/*.test.{ts,tsx}'],
+    include: [
+      '{base,contract,robot,scenes,sim,agents,eval,hosts,electron,test,eslint-rules}/**/*.test.ts',
+      'renderer/src/**/*.test.{ts,tsx}',
+    ],
     // Node by default; renderer tests opt into happy-dom with a `// @vitest-environment happy-dom` line.
     environment: 'node',
     // Physics tests build whole worlds; the 2-core CI box needs headroom.

@@ -4,6 +4,7 @@
 // host uses it — the CLI's run, the app's worker, the benchmarks, and next the
 // evaluation runner, the MCP server and the robot API — so they cannot drift.
 import type { Robot } from '../robot/robot';
+import type { SkillPredictor } from '../robot/skills';
 import { RobotSourceError } from '../robot/source';
 import { type RobotForm, type SimControl, openRobot } from '../robot/sources';
 import { ModelError, type Model } from './models/model';
@@ -11,7 +12,9 @@ import { type ModelFactory, type SecretLookup, createModel, findModelFactory } f
 import { Conversation, type ConversationOptions } from './runtime/conversation';
 import type { Workflow } from './runtime/workflow';
 import { UnknownToolSetError } from './tools/sets';
+import type { Tool } from './tools/tool';
 import { UnknownWorkflowError, createWorkflow } from './workflows';
+import { withExtraTools } from './workflows/kit/extra-tools';
 
 /** What a conversation is opened from: the Conversation's options, with ids and specs where it takes objects. */
 export interface ConversationSpec extends Omit<ConversationOptions, 'robot' | 'workflow' | 'model' | 'openRobot' | 'id'> {
@@ -21,6 +24,8 @@ export interface ConversationSpec extends Omit<ConversationOptions, 'robot' | 'w
   workflow: string | Workflow;
   /** The tool set for workflows that take one (flat, rtw/basic); default the scene's. */
   toolSet?: string;
+  /** More tools every flow of the workflow offers (an external MCP server's: agents/tools/mcp). */
+  extraTools?: readonly Tool[];
   /** A model spec ("ollama:qwen3:8b", "scripted:FILE"…), or a model object. */
   model: string | Model;
   env?: Readonly<Record<string, string | undefined>>;
@@ -86,6 +91,7 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
   }
   let robot: Robot;
   let sim: SimControl | undefined;
+  let predictor: SkillPredictor | undefined;
   let close = async (): Promise<void> => undefined;
   if (isRobot(spec.robot)) {
     robot = spec.robot;
@@ -94,6 +100,8 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
       const opened = await openRobot(spec.robot);
       robot = opened.robot;
       sim = opened.sim;
+      // Shadow mode: the simulator beside a real robot predicts each action for the safety chain.
+      predictor = 'shadow' in opened ? opened.shadow : undefined;
       close = () => opened.close();
     } catch (e) {
       if (e instanceof RobotSourceError) throw new ConversationSpecError('robot', e.message);
@@ -121,7 +129,9 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
     if (e instanceof UnknownToolSetError) throw new ConversationSpecError('toolSet', e.message);
     throw e;
   }
-  const { robot: _r, workflow: _w, toolSet: _t, model: _m, env: _e, secrets: _s, modelFactories: _f, ...options } = spec;
-  const conversation = new Conversation({ ...options, model: model!, robot, workflow });
+  if (spec.extraTools?.length) workflow = withExtraTools(workflow, spec.extraTools);
+  const { robot: _r, workflow: _w, toolSet: _t, extraTools: _x, model: _m, env: _e, secrets: _s, modelFactories: _f, ...options } = spec;
+  const safety = predictor ? { ...options.safety, predictor } : options.safety;
+  const conversation = new Conversation({ ...options, model: model!, robot, workflow, ...(safety ? { safety } : {}) });
   return { conversation, robot, sim, close };
 }

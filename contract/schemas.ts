@@ -360,6 +360,15 @@ export const RunEvent = z.discriminatedUnion('kind', [
     decision: z.enum(['approved', 'rejected', 'denied']),
     note: z.string().optional(),
   }),
+  /** Shadow mode: the simulator's prediction and the real robot's report differ. */
+  z.object({
+    kind: z.literal('divergence'),
+    runId: z.string(),
+    subject: z.string(),
+    predicted: z.string(),
+    actual: z.string(),
+    callId: z.string().optional(),
+  }),
   /** The workflow asks the person (RAIDER's recovery `ask`); the app answers with answerAsk. */
   z.object({ kind: z.literal('ask'), runId: z.string(), id: z.string(), question: z.string(), stage: z.string() }),
   /** The question was answered (by the person, or nobody when the run stopped first). */

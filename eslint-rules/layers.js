@@ -7,11 +7,11 @@ import path from 'node:path';
 /** Layers, most specific prefix first. `may` lists the layers a layer may import. */
 // Shorthands for the stacks below.
 const SIM = ['sim', 'scenes', 'base'];
-const ROBOT = ['robot', 'robot/sources', 'robot/sim', ...SIM];
+const ROBOT = ['robot', 'robot/sources', 'robot/shadow', 'robot/sim', ...SIM];
 const EVAL = ['eval', 'eval/results', 'eval/report'];
 const AGENTS = ['agents/conversation', 'agents/workflows', 'agents/runtime', 'agents/sandbox', 'agents/tools', 'agents/models'];
 // Tests of the agent layers may build a simulated robot and use any agent layer as a fixture.
-const AGENT_TESTS = ['robot', 'robot/sim', 'robot/sources', 'scenes', ...AGENTS];
+const AGENT_TESTS = ['robot', 'robot/sim', 'robot/sources', 'robot/shadow', 'scenes', ...AGENTS];
 
 export const LAYERS = [
   { name: 'renderer', prefix: 'renderer/', may: ['renderer', 'contract'] },
@@ -31,8 +31,26 @@ export const LAYERS = [
   {
     name: 'hosts/cli',
     prefix: 'hosts/cli/',
-    may: ['hosts/cli', 'hosts/bench', 'hosts/web', 'hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT],
+    may: [
+      'hosts/cli',
+      'hosts/bench',
+      'hosts/mcp',
+      'hosts/foxglove',
+      'hosts/web',
+      'hosts/service',
+      'hosts/robot-api',
+      'contract',
+      ...EVAL,
+      ...AGENTS,
+      ...ROBOT,
+    ],
   },
+  // The MCP server: robots' tools for other agents; it may show them live in Foxglove.
+  { name: 'hosts/mcp', prefix: 'hosts/mcp/', may: ['hosts/mcp', 'hosts/foxglove', 'contract', ...AGENTS, ...ROBOT] },
+  // Foxglove: MCAP export (replaying a trace's tool calls) and the live WebSocket view, from scene metadata and pose frames.
+  { name: 'hosts/foxglove', prefix: 'hosts/foxglove/', may: ['hosts/foxglove', 'hosts/service', 'contract', ...AGENTS, ...ROBOT] },
+  // The robot HTTP API: a Robot (and the ALRM tools, through the safety chain) over HTTP.
+  { name: 'hosts/robot-api', prefix: 'hosts/robot-api/', may: ['hosts/robot-api', ...AGENTS, ...ROBOT, 'base'] },
   { name: 'hosts/web', prefix: 'hosts/web/', may: ['hosts/web', 'hosts/service', 'contract', ...AGENTS, ...ROBOT] },
   // The app's Evaluate view runs the evaluation runner and reads its results.
   { name: 'hosts/service', prefix: 'hosts/service/', may: ['hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT] },
@@ -79,8 +97,10 @@ export const LAYERS = [
   { name: 'agents', prefix: 'agents/', may: ['agents', ...AGENTS, 'robot', 'scenes', 'base'], testMay: AGENT_TESTS },
   // Only the simulated robot may touch the simulator; tools and workflows see the Robot seam.
   { name: 'robot/sim', prefix: 'robot/sim/', may: ['robot/sim', 'robot', ...SIM] },
+  // Shadow mode runs the simulator beside a real robot.
+  { name: 'robot/shadow', prefix: 'robot/shadow/', may: ['robot/shadow', 'robot/sim', 'robot', ...SIM] },
   // The list of robot sources may open each kind; the seam itself knows none of them.
-  { name: 'robot/sources', prefix: 'robot/sources', may: ['robot/sources', 'robot/sim', 'robot', 'scenes', 'base'] },
+  { name: 'robot/sources', prefix: 'robot/sources', may: ['robot/sources', 'robot/shadow', 'robot/sim', 'robot', 'scenes', 'base'] },
   { name: 'robot', prefix: 'robot/', may: ['robot', 'base'], testMay: ['robot/sources', 'robot/sim'] },
   { name: 'sim', prefix: 'sim/', may: SIM },
   { name: 'scenes', prefix: 'scenes/', may: ['scenes', 'base'] },
@@ -98,6 +118,9 @@ export const PACKAGE_OWNERS = [
   { pkg: /^@dimforge\//, layers: ['sim', 'test'] },
   { pkg: /^openai(\/|$)/, layers: ['agents/models', 'test'] },
   { pkg: /^node-sqlite3-wasm$/, layers: ['eval/results', 'test'] },
+  // The MCP SDK: the server host, and the client that adds external servers' tools.
+  { pkg: /^@modelcontextprotocol\//, layers: ['hosts/mcp', 'agents/tools', 'test'] },
+  { pkg: /^@mcap\/|^@foxglove\//, layers: ['hosts/foxglove', 'test'] },
 ];
 
 export function layerOf(relPath) {

@@ -55,6 +55,13 @@ describe('layers/direction lint rule', () => {
     );
     expect(lint('sim/x.ts', "import { app } from 'electron';")[0]).toContain("package 'electron'");
     expect(lint('sim/x.ts', "import RAPIER from '@dimforge/rapier3d-compat';")).toEqual([]);
+    expect(lint('hosts/mcp/server.ts', "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';")).toEqual([]);
+    expect(lint('agents/tools/mcp/client.ts', "import { Client } from '@modelcontextprotocol/sdk/client/index.js';")).toEqual([]);
+    expect(lint('agents/runtime/x.ts', "import { Client } from '@modelcontextprotocol/sdk/client/index.js';")[0]).toContain(
+      '@modelcontextprotocol',
+    );
+    expect(lint('hosts/foxglove/mcap.ts', "import { McapWriter } from '@mcap/core';")).toEqual([]);
+    expect(lint('hosts/mcp/x.ts', "import { McapWriter } from '@mcap/core';")[0]).toContain("package '@mcap/core'");
   });
 
   it('lets colocated tests use shared fixtures from test/', () => {
@@ -76,6 +83,16 @@ describe('layers/direction lint rule', () => {
     expect(up('hosts/service/app-service.ts', '../cli/main')).toContain("'hosts/service' may not import from 'hosts/cli'");
     expect(up('hosts/service/app-service.ts', '../bench/sim-bench')).toContain("'hosts/service' may not import from 'hosts/bench'");
     expect(up('hosts/cli/main.ts', '../web/server')).toBe('');
+    expect(up('hosts/cli/commands/mcp.ts', '../../mcp/server')).toBe('');
+    expect(up('hosts/mcp/server.ts', '../../agents/tools/tool')).toBe('');
+    expect(up('hosts/mcp/server.ts', '../foxglove/live')).toBe('');
+    expect(up('hosts/mcp/server.ts', '../cli/args')).toContain("'hosts/mcp' may not import from 'hosts/cli'");
+    expect(up('hosts/foxglove/live.ts', '../mcp/server')).toContain("'hosts/foxglove' may not import from 'hosts/mcp'");
+    expect(up('hosts/service/session.ts', '../mcp/server')).toContain("'hosts/service' may not import from 'hosts/mcp'");
+    expect(up('hosts/cli/commands/robot-api.ts', '../../robot-api/server')).toBe('');
+    expect(up('hosts/robot-api/server.ts', '../../agents/runtime/safety')).toBe('');
+    expect(up('hosts/robot-api/server.ts', '../cli/main')).toContain("'hosts/robot-api' may not import from 'hosts/cli'");
+    expect(up('hosts/robot-api/server.ts', '../service/session')).toContain("'hosts/robot-api' may not import from 'hosts/service'");
     expect(up('electron/main/index.ts', '../../sim/world/sim-world')).toContain("'electron/main' may not import from 'sim'");
     expect(up('robot/robot.ts', '../sim/world/sim-world')).toContain("'robot' may not import from 'sim'");
     expect(up('sim/world/sim-world.ts', '../../robot/robot')).toContain("'sim' may not import from 'robot'");

@@ -39,6 +39,8 @@ export interface RobotInfo {
   places: NamedPlace[];
   referencePositions: Array<{ id: string; position: Vec3Tuple; description: string | undefined }>;
   batteryThresholds: { low: number; critical: number };
+  /** The box (world frame, metres) the robot may move its tool or base within; the safety chain refuses targets outside it. */
+  workspace?: { min: Vec3Tuple; max: Vec3Tuple };
 }
 
 export const FAILURE_CODES = [
@@ -78,6 +80,8 @@ export const FAILURE_CODES = [
   'skill_failure',
   'unknown_name',
   'ambiguous_name',
+  /** The safety chain or a person did not let the action run (rate limit, a held prediction, approval). */
+  'refused',
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 

@@ -23,6 +23,8 @@ export interface ApprovalRequest {
   /** The validated arguments the tool will receive (defaults filled in). */
   args: unknown;
   iteration: number;
+  /** Why a person is asked beyond the policy: the safety chain held the action (a shadow prediction). */
+  reason?: string;
   /** Aborts when the run stops; a prompt should close itself. */
   signal: AbortSignal;
 }

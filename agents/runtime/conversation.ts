@@ -15,6 +15,7 @@ import { type CallEnv, invokeTool } from './flow/tool-call';
 import { Memory } from './memory';
 import { JsonlSink, Trace, type TraceSink, newRunId } from './trace';
 import { recordEvents } from './trace-recorder';
+import { SafetyChain, type SafetyOptions } from './safety/chain';
 import type { AgentToolSpec, FlowSpec, Workflow, WorkflowRun } from './workflow';
 
 export interface RunInfo {
@@ -50,6 +51,8 @@ export interface ConversationOptions {
   seed?: number;
   onEvent?: FlowListener;
   id?: string;
+  /** The safety chain's limits, and shadow mode's predictor (robot/shadow), for every skill any flow calls. */
+  safety?: SafetyOptions;
 }
 
 export interface SendOptions {
@@ -73,6 +76,7 @@ export class Conversation {
   /** Tool scratch space kept across turns (e.g. the event cursor of check_events). */
   readonly state = new Map<string, unknown>();
   private currentRobot: Robot;
+  private safety: SafetyChain;
   private readonly memories = new Map<string, Memory>();
   private mainStage: string | undefined;
   private turns = 0;
@@ -81,6 +85,7 @@ export class Conversation {
   constructor(private readonly opts: ConversationOptions) {
     this.id = opts.id ?? newRunId().slice(-6);
     this.currentRobot = opts.robot;
+    this.safety = new SafetyChain(opts.robot, opts.safety);
   }
 
   /** Opens the robot first, so `reset({ world: 'rebuild' })` can build it again. */
@@ -200,6 +205,8 @@ export class Conversation {
     if (o.world === 'rebuild') {
       if (!this.opts.openRobot) throw new Error('this conversation cannot rebuild its world: it was made without openRobot');
       this.currentRobot = await this.opts.openRobot();
+      this.safety.dispose();
+      this.safety = new SafetyChain(this.currentRobot, this.opts.safety);
     }
     this.state.clear();
     this.turns = 0;
@@ -264,6 +271,7 @@ export class Conversation {
         signal: spec.signal ? AbortSignal.any([signal, spec.signal]) : signal,
         preemptor,
         newFrom,
+        safety: this.safety,
         ...(approval ? { approval } : {}),
         ...(spec.toolChoice ? { toolChoice: spec.toolChoice } : {}),
         ...(spec.classify ? { classify: spec.classify } : {}),
@@ -310,7 +318,12 @@ export class Conversation {
         },
       });
     return {
-      robot,
+      // A workflow's own skill calls pass the chain too, reported on the main stage.
+      robot: this.safety.guard({
+        via: 'direct',
+        report: (d) => events.emit({ type: 'safety', stage: '', ...d }),
+        diverged: (d) => events.emit({ type: 'divergence', stage: '', ...d }),
+      }),
       model: this.opts.model,
       userText,
       state: this.state,
@@ -344,6 +357,7 @@ export class Conversation {
           // The program's own limits bound it; the calls it makes have no flow budget of their own.
           deadline: new Deadline(null, () => undefined),
           preemptor,
+          safety: this.safety,
           emit,
           warn: (code, message, iteration, toolCallId) =>
             emit({ type: 'warning', iteration, code, message, ...(toolCallId ? { toolCallId } : {}) }),

@@ -6,6 +6,7 @@
 import type { AssistantMessage, ChatMessage, Usage } from '../models/model';
 import type { CodeRun } from '../tools/tool';
 import type { StopCause } from './controller';
+import type { DivergenceReport, SafetyDecision } from './safety/chain';
 import type { ToolStatus, WarningCode } from './trace';
 
 export type FlowReason = 'final' | 'time_limit' | 'max_iterations' | 'stopped' | 'model_error';
@@ -50,6 +51,10 @@ type Body =
   | { type: 'end'; reason: FlowReason; iterations: number; toolCalls: number; usage: Usage; durationMs: number }
   /** A workflow's own step: a hand-off, a critic's verdict, a preemption. */
   | { type: 'note'; text: string; data?: unknown }
+  /** The safety chain decided about one skill call (allow, clamp, refuse, ask). */
+  | ({ type: 'safety' } & SafetyDecision)
+  /** Shadow mode: what the simulator predicted and what the robot reported differ. */
+  | ({ type: 'divergence' } & DivergenceReport)
   /** A sandboxed program ran (inside the tool call `toolCallId`, or as a workflow step). */
   | ({ type: 'code_run'; toolCallId?: string } & CodeRun)
   /** The workflow asked the person; `answer` follows. */

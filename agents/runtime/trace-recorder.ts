@@ -125,6 +125,11 @@ export function toRecords(e: FlowEvent): TraceEvent[] {
       return [{ type: 'note', text: e.text, ...(e.data !== undefined ? { data: e.data } : {}), ...stage }];
     case 'ask':
       return [{ type: 'ask', id: e.id, question: e.question, ...stage }];
+    case 'safety':
+    case 'divergence': {
+      const { stage: _s, ...rest } = e;
+      return [{ ...rest, ...stage } as TraceEvent];
+    }
     case 'answer':
       return [{ type: 'answer', id: e.id, answer: e.answer, by: e.by, ...stage }];
     case 'code_run': {

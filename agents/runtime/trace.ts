@@ -136,6 +136,36 @@ const AnswerEvent = z.object({
   answer: z.string(),
   by: z.enum(['person', 'simulated', 'none']),
 });
+/** The safety chain's decision about one skill call (agents/runtime/safety). */
+const SafetyEvent = z.object({
+  ...stage,
+  type: z.literal('safety'),
+  verdict: z.enum(['allow', 'clamp', 'refuse', 'ask']),
+  skill: z.string(),
+  args: z.unknown(),
+  ran: z.unknown().optional(),
+  checks: z.array(z.string()),
+  reason: z.string(),
+  via: z.enum(['tool', 'sandbox', 'http', 'mcp', 'direct']),
+  tool: z.string().optional(),
+  callId: z.string().optional(),
+  answer: z.enum(['approved', 'rejected', 'none']).optional(),
+  note: z.string().optional(),
+  prediction: z.object({ ok: z.boolean(), code: z.string().optional(), summary: z.string() }).optional(),
+});
+/** Shadow mode: the simulator's prediction and the robot's report differ. */
+const DivergenceEvent = z.object({
+  ...stage,
+  type: z.literal('divergence'),
+  kind: z.enum(['outcome', 'object', 'holding']),
+  subject: z.string(),
+  predicted: z.string(),
+  actual: z.string(),
+  skill: z.string(),
+  via: z.enum(['tool', 'sandbox', 'http', 'mcp', 'direct']),
+  tool: z.string().optional(),
+  callId: z.string().optional(),
+});
 /** A sandboxed program: its code, how it ended, its output and each API call with its result. */
 const CodeRunEvent = z.object({
   ...stage,
@@ -193,6 +223,8 @@ const EVENT_SCHEMAS = [
   NoteEvent,
   AskEvent,
   AnswerEvent,
+  SafetyEvent,
+  DivergenceEvent,
   CodeRunEvent,
 ] as const;
 export const TraceEventSchema = z.discriminatedUnion('type', EVENT_SCHEMAS);
@@ -214,6 +246,8 @@ export const TraceRecordSchema = z.discriminatedUnion('type', [
   NoteEvent.extend(Stamp),
   AskEvent.extend(Stamp),
   AnswerEvent.extend(Stamp),
+  SafetyEvent.extend(Stamp),
+  DivergenceEvent.extend(Stamp),
   CodeRunEvent.extend(Stamp),
 ]);
 export type TraceRecord = z.infer<typeof TraceRecordSchema>;
@@ -526,6 +560,10 @@ function describe(r: TraceRecord): string {
       return `ask the person: ${indent(r.question)}`;
     case 'answer':
       return `answer (${r.by}): ${indent(r.answer)}`;
+    case 'safety':
+      return `safety ${r.verdict} ${r.skill} ${JSON.stringify(r.ran ?? r.args)} (${r.via}${r.tool ? ` ${r.tool}` : ''}): ${r.reason}${r.answer ? ` — ${r.answer}` : ''}${r.prediction ? ` [shadow: ${r.prediction.ok ? 'ok' : r.prediction.code}]` : ''}`;
+    case 'divergence':
+      return `≠ shadow divergence on ${r.skill} (${r.kind} ${r.subject}): predicted ${r.predicted}, robot reported ${r.actual}`;
     case 'code_run': {
       const calls = r.calls.map(
         (c) => `\n  ${c.seq}. ${c.name} ${JSON.stringify(c.args)} → ${c.ok ? (c.result ?? 'ok') : `✗ ${c.error ?? ''}`}`,

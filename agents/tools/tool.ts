@@ -119,6 +119,8 @@ export interface Tool {
   readonly card: ToolCard;
   /** JSON Schema of the arguments (what the model sees). */
   readonly parameters: Record<string, unknown>;
+  /** The zod schema behind `parameters`, for tools defined here (an MCP server registers it); tools from outside have none. */
+  readonly params?: z.ZodObject;
   /** Validates raw arguments; the error text is written for a model to fix its call. */
   parse(raw: unknown): { ok: true; args: unknown } | { ok: false; message: string };
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
@@ -155,7 +157,7 @@ export function explainArgs(tool: string, error: z.ZodError, parameters: Record<
   return `Invalid arguments for ${tool}:\n${lines.join('\n')}\nCall ${tool} again with arguments matching its schema.`;
 }
 
-function describeInputs(parameters: Record<string, unknown>): string {
+export function describeInputs(parameters: Record<string, unknown>): string {
   const props = (parameters['properties'] ?? {}) as Record<string, { type?: unknown; description?: string; enum?: unknown[] }>;
   const req = new Set((parameters['required'] as string[] | undefined) ?? []);
   const parts = Object.entries(props).map(([k, v]) => {
@@ -217,6 +219,7 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
     category: spec.category,
     card,
     parameters,
+    params: spec.params,
     parse,
     run,
     async call(raw, ctx) {

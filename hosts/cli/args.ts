@@ -45,6 +45,19 @@ const OPTIONS = {
   filter: { type: 'string' },
   resume: { type: 'string' },
   sample: { type: 'string' },
+  http: { type: 'string' },
+  robots: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  mcp: { type: 'string' },
+  mcap: { type: 'string' },
+  foxglove: { type: 'string' },
+  paced: { type: 'boolean' },
+  width: { type: 'string' },
+  robot: { type: 'string' },
+  mapping: { type: 'string' },
+  shadow: { type: 'boolean' },
+  speed: { type: 'string' },
+  fast: { type: 'boolean' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -117,7 +130,7 @@ Usage:
       in order in one world). Prints each result and the final semantic facts.
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
-                  [--answers FILE] [--json] ["message"]
+                  [--answers FILE] [--mcp FILE] [--json] ["message"]
       A model drives the robot through a workflow (see "skillbridge workflows").
       Without a message, turns are read from stdin. When a workflow asks the
       person, the question is asked at the terminal, or answered from --answers
@@ -127,8 +140,16 @@ Usage:
       llamacpp:MODEL, vllm:MODEL, openai-compatible:MODEL@BASE_URL, scripted:FILE.
       Keys come from OPENAI_API_KEY / SKILLBRIDGE_API_KEY, never from the spec.
       Traces go to --trace FILE (default traces/RUN.jsonl); Ctrl-C stops a turn.
+      --mcp FILE adds tools of external MCP servers ({"mcpServers": {"NAME":
+      {"command", "args"} or {"url"}}}) as NAME__TOOL; their acting tools ask first
+      unless the entry says "approve": "auto".
   skillbridge trace FILE [--json]
       Print a recorded run readably.
+  skillbridge export TRACE [TRACE…] --mcap FILE [--width PX] [--json]
+      A run as an MCAP file for Foxglove or Lichtblick: every body's pose (/tf),
+      shapes (/scene), joints, the camera, the facts and every trace record
+      (/trace, /log). Poses come from replaying the trace's tool calls in a fresh
+      world of its scene and seed; a call whose replay differs is reported.
   skillbridge bench sim [--scene S|reference] [--quick] [--in-process] [--json]
       Simulation benchmark: real-time factor (full and bare Rapier), pick-and-place
       wall time, perception latency, snapshot/restore, peak memory of a fresh process
@@ -155,7 +176,7 @@ Usage:
       latency, pass^k, model comparison) and a link to each case's trace.
       A RUN is a run id (looked up in --db DIR, default eval-results/) or a
       results folder (all its runs). --junit and --csv write those formats too.
-  skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR]
+  skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR] [--robot URL]
                     [--allow-key-for URL[,URL]]
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
@@ -163,6 +184,43 @@ Usage:
       at most --max-sessions at once (default 6). Pages upload scripted models'
       scripts, or name one in --scripts DIR. SKILLBRIDGE_API_KEY goes only to
       SKILLBRIDGE_API_BASE_URL, the presets' local servers, and --allow-key-for URLs.
+      With --robot URL, agent runs act on that robot and the scene runs beside
+      it as its shadow.
+  skillbridge robot-api --scene S [--port N] [--seed N] [--speed X | --fast] [--read-only] [--json]
+      Serves the scene's simulated robot over the robot HTTP API on 127.0.0.1
+      with a token (SKILLBRIDGE_ROBOT_TOKEN, or a random one): info, queries,
+      skills as jobs, events (SSE), ALRM's eight actions, /openapi.json. Paced
+      to wall time (--speed X faster; --fast unpaced). --json prints one line
+      {"url", "token", "openapi"} when ready. --read-only refuses every skill.
+
+Real robots (call, run, serve):
+  --robot http://HOST:PORT        a robot that speaks the robot HTTP API; the
+                                  token comes from SKILLBRIDGE_ROBOT_TOKEN
+  --robot ws://HOST:PORT --mapping FILE
+                                  a ROS 1 or ROS 2 robot through rosbridge, mapped
+                                  by a JSON mapping file (examples/rosbridge/)
+  --shadow                        with --robot and --scene: shadow mode; each
+                                  action is first played in the scene's simulator
+
+  skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT] [--approve ask|auto|deny]
+                  [--read-only] [--paced] [--trace DIR] [--foxglove PORT] [--json]
+  skillbridge mcp --scene arm=tabletop/fruits,rover=farm …   |   --robots FILE …   |   --robot URL …
+      An MCP server for any MCP client: the robot's tool set (cards as descriptions,
+      read-only/destructive annotations), its snapshot, events and camera as
+      resources, progress and cancellation for long skills. stdio by default;
+      --http PORT serves Streamable HTTP on 127.0.0.1 (0 picks a port). Acting
+      tools ask a person first (MCP elicitation) unless --approve auto; a client
+      that cannot ask gets a refusal that says so. --read-only leaves acting tools
+      out. Several robots: tool names get the robot's name ("arm__pick").
+      --robot URL serves a real robot (as for call and run); every acting
+      call passes the robot's safety chain.
+
+      --foxglove PORT also serves the live Foxglove view of every simulated robot
+      (implies --paced).
+  skillbridge foxglove --scene S [--port N] [--seed N] [--script FILE] [--json]
+      A live Foxglove WebSocket server (ws://127.0.0.1:8765 by default) over a
+      world running in wall time: /tf, /scene, /joint_states, /camera/image,
+      /facts, /log. --script runs a call --script file once a viewer connects.
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

@@ -21,6 +21,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   workflows: async () => (await import('./commands/workflows')).workflowsCommand,
   report: async () => (await import('./commands/report')).reportCommand,
   eval: async () => (await import('./commands/eval')).evalCommand,
+  export: async () => (await import('./commands/export')).exportCommand,
+  foxglove: async () => (await import('./commands/foxglove')).foxgloveCommand,
+  mcp: async () => (await import('./commands/mcp')).mcpCommand,
+  'robot-api': async () => (await import('./commands/robot-api')).robotApiCommand,
 };
 
 export async function main(argv: string[], o: Output = stdio): Promise<number> {
@@ -37,7 +41,7 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
     const load = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
     if (!load)
       throw new UsageError(
-        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, eval, report, bench, serve. Run "skillbridge help".`,
+        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, eval, report, bench, serve, mcp, foxglove, robot-api. Run "skillbridge help".`,
       );
     return await (
       await load()

@@ -12,6 +12,7 @@ import { probeSpec } from '../../agents/models/probe';
 import { type CreateModelOptions, type ScriptFiles, type SecretLookup, createModel } from '../../agents/models/spec';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
+import type { SafetyOptions } from '../../agents/runtime/safety';
 import type { FlowEvent } from '../../agents/runtime/events';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
 import type { AskUser, Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
@@ -45,6 +46,8 @@ interface Conversation {
   key: string;
   robot: Robot;
   session: AgentSession;
+  /** Shadow mode's predictor the conversation's safety chain consults (serve --robot). */
+  predictor: SafetyOptions['predictor'];
 }
 
 interface Running {
@@ -126,22 +129,22 @@ export class AgentHost {
   }
 
   /** Starts a turn and returns at once; events follow. */
-  async run(robot: Robot, req: Request<'run'>): Promise<Response<'run'>> {
+  async run(robot: Robot, req: Request<'run'>, safety?: SafetyOptions): Promise<Response<'run'>> {
     if (this.running || this.starting) throw new AppApiError('busy', 'a run is already going: stop it or wait for it to finish');
     this.starting = true;
     try {
-      return await this.start(robot, req);
+      return await this.start(robot, req, safety);
     } finally {
       this.starting = false;
     }
   }
 
-  private async start(robot: Robot, req: Request<'run'>): Promise<Response<'run'>> {
+  private async start(robot: Robot, req: Request<'run'>, safety?: SafetyOptions): Promise<Response<'run'>> {
     const spec = req.model.trim();
     const setKey = req.toolSet ?? '';
     const key = `${req.workflow}|${spec}|${setKey}|${req.systemPrompt ?? ''}`;
     let conv = this.conversation;
-    if (!conv || conv.key !== key || conv.robot !== robot || req.fresh) {
+    if (!conv || conv.key !== key || conv.robot !== robot || conv.predictor !== safety?.predictor || req.fresh) {
       let session;
       try {
         ({ conversation: session } = await openConversation({
@@ -150,6 +153,7 @@ export class AgentHost {
           ...(req.toolSet ? { toolSet: req.toolSet } : {}),
           // Built here: the host's key policy and script sources apply to what a page names (spec.ts).
           model: createModel(spec, this.modelOptions(req.script)),
+          ...(safety ? { safety } : {}),
           // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
           ...(req.systemPrompt ? { systemPrompt: req.systemPrompt } : {}),
           ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
@@ -173,7 +177,7 @@ export class AgentHost {
         }
         throw e;
       }
-      conv = { key, robot, session };
+      conv = { key, robot, session, predictor: safety?.predictor };
       this.conversation = conv;
     }
     const session = conv.session;

@@ -25,6 +25,8 @@ import { EvalHost } from './eval-host';
 import { replayCase } from './replay';
 import { PoseStream } from './pose-stream';
 import { buildSceneMeta } from './scene-meta';
+import { type AnyOpenedRobot, type RobotForm, openRobot } from '../../robot/sources';
+import { Shadow } from '../../robot/shadow/shadow';
 import { ToolConsole } from './tool-console';
 
 export interface AppServiceOptions {
@@ -49,7 +51,15 @@ export interface AppServiceOptions {
   ollamaURL?: string;
   /** The Evaluate view's results folder (default eval-results/). */
   evalDir?: string;
+  /**
+   * A real robot (serve --robot): agent runs act on it through the safety chain,
+   * and the loaded scene is its shadow — synchronised from it, each action played
+   * there first (so the view shows the prediction), divergences in the run view.
+   */
+  robot?: RealRobotForm;
 }
+
+export type RealRobotForm = Extract<RobotForm, { kind: 'http' | 'rosbridge' }>;
 
 interface Loaded {
   robot: SimRobot;
@@ -73,6 +83,9 @@ export class AppService implements AppApi {
   private readonly evals: EvalHost;
   /** Replayed calls number apart from the console's. */
   private replayCalls = 1_000_000;
+  private readonly robotForm: RealRobotForm | undefined;
+  private real: Promise<AnyOpenedRobot> | undefined;
+  private shadowOf: { loaded: Loaded; shadow: Shadow } | undefined;
   private readonly createdAt = new Date().toISOString();
 
   constructor(opts: AppServiceOptions = {}) {
@@ -80,6 +93,7 @@ export class AppService implements AppApi {
     this.seed = opts.seed ?? 1;
     this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)));
     this.allowFiles = opts.allowFiles ?? false;
+    this.robotForm = opts.robot;
     this.agent = new AgentHost({
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
@@ -204,6 +218,9 @@ export class AppService implements AppApi {
   async dispose(): Promise<void> {
     await this.evals.dispose();
     await this.unload();
+    const real = this.real;
+    this.real = undefined;
+    await real?.then((r) => r.close()).catch(() => undefined);
     this.poses.dispose();
     this.eventListeners.clear();
   }
@@ -329,7 +346,21 @@ export class AppService implements AppApi {
   // ---------------------------------------------------------------- agent runs
 
   async run(req: Request<'run'>): Promise<Response<'run'>> {
-    return this.agent.run(this.require().robot, req);
+    const cur = this.require();
+    if (!this.robotForm) return this.agent.run(cur.robot, req);
+    // The real robot opens on the first run (and again after a failed open).
+    this.real ??= openRobot({ ...this.robotForm, shadow: undefined });
+    let real: AnyOpenedRobot;
+    try {
+      real = await this.real;
+    } catch (e) {
+      this.real = undefined;
+      throw new AppApiError('invalid_request', `the robot did not open: ${(e as Error).message}`);
+    }
+    // This scene's world is the shadow: no separate simulator, and the view shows each prediction.
+    if (this.shadowOf?.loaded !== cur)
+      this.shadowOf = { loaded: cur, shadow: new Shadow(real.robot, { robot: cur.robot, control: cur.control }) };
+    return this.agent.run(real.robot, req, { predictor: this.shadowOf.shadow });
   }
 
   async stop(_req?: Request<'stop'>): Promise<Response<'stop'>> {

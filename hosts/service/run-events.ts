@@ -68,6 +68,15 @@ export function runEventOf(e: FlowEvent, runId: string): RunEvent | undefined {
     }
     case 'stop':
       return { kind: 'stop', runId, ...stage, message: e.cause.message };
+    case 'divergence':
+      return {
+        kind: 'divergence',
+        runId,
+        subject: e.subject,
+        predicted: e.predicted,
+        actual: e.actual,
+        ...(e.callId ? { callId: e.callId } : {}),
+      };
     case 'error':
       return { kind: 'error', runId, ...stage, message: e.message };
     default:

@@ -3,6 +3,7 @@
 import type { ErrorCode } from '../../contract/api';
 import type { KeyScope, ScriptFiles } from '../../agents/models/spec';
 import type { AppEvent } from '../../contract/schemas';
+import type { RealRobotForm } from './app-service';
 
 export interface WorkerOptions {
   paced: boolean;
@@ -22,6 +23,8 @@ export interface WorkerOptions {
   /** Where scripted:FILE may read. */
   scriptFiles?: ScriptFiles;
   ollamaURL?: string;
+  /** A real robot's connection form (serve --robot): agent runs act on it, the scene is its shadow. */
+  robot?: RealRobotForm;
   /** Set when running from TypeScript sources: the bootstrap registers tsx, then imports this. */
   entry?: string;
 }

@@ -76,6 +76,7 @@ class WorkerSessionImpl {
       ...(this.opts.evalDir ? { evalDir: this.opts.evalDir } : {}),
       ...(this.opts.secrets ? { secrets: true } : {}),
       ...(this.opts.ollamaURL ? { ollamaURL: this.opts.ollamaURL } : {}),
+      ...(this.opts.robot ? { robot: this.opts.robot } : {}),
       ...(this.opts.allowKeyFor ? { allowKeyFor: this.opts.allowKeyFor } : {}),
       ...(this.opts.confirmKey ? { confirmKeys: true } : {}),
       ...(this.opts.scriptFiles ? { scriptFiles: this.opts.scriptFiles } : {}),

@@ -30,6 +30,7 @@ const session = new AppService({
   ...(opts.evalDir ? { evalDir: opts.evalDir } : {}),
   ...(opts.secrets ? { secrets } : {}),
   ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
+  ...(opts.robot ? { robot: opts.robot } : {}),
   ...(opts.allowKeyFor ? { allowKeyFor: opts.allowKeyFor } : {}),
   ...(opts.confirmKeys ? { confirmKey } : {}),
   ...(opts.scriptFiles ? { scriptFiles: opts.scriptFiles } : {}),

@@ -114,6 +114,11 @@ export class SimRobot implements Robot {
       })),
       referencePositions: scene.referencePositions.map((r) => ({ id: r.id, position: r.position, description: r.description })),
       batteryThresholds: { low: scene.robot.battery.low, critical: scene.robot.battery.critical },
+      // The floor, up to 3 m: nothing the robot may reach for lies outside it.
+      workspace: {
+        min: [-scene.floor.size[0] / 2, 0, -scene.floor.size[1] / 2],
+        max: [scene.floor.size[0] / 2, 3, scene.floor.size[1] / 2],
+      },
     };
     this.perception = this.makePerception();
     this.speech = {

@@ -28,6 +28,7 @@ import { recordEvents } from '../trace-recorder';
 import { DEFAULT_LIMITS, Deadline, type FlowLimits, mergeLimits } from './limits';
 import { Preemptor, errorText, handleCall } from './tool-call';
 import { looksLikeFinalAnswer, warningText } from './warnings';
+import { SafetyChain } from '../safety/chain';
 
 export type ToolChoice = NonNullable<CompletionRequest['toolChoice']>;
 
@@ -84,6 +85,8 @@ export interface FlowOptions {
   matchToolNames?: boolean;
   /** Messages before this index are from earlier turns; the trace marks them `prior`. Default: all are new. */
   newFrom?: number;
+  /** The robot's safety chain (a conversation keeps one); a flow without one makes its own with default limits. */
+  safety?: SafetyChain;
 }
 
 export interface FlowResult {
@@ -184,7 +187,9 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
     return finish('model_error', { error: { message, ...(kind ? { kind } : {}) } });
   };
 
+  const ownSafety = opts.safety ? undefined : new SafetyChain(robot);
   const callEnv = {
+    safety: opts.safety ?? ownSafety!,
     stage,
     robot,
     state,
@@ -297,6 +302,7 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
     return finish('max_iterations');
   } finally {
     deadline.pause();
+    ownSafety?.dispose();
     unStop();
     unfollow();
     for (const u of unsubscribe) u();

@@ -12,6 +12,7 @@ import type { CodeRun, Tool, ToolContext, ToolResult } from '../../tools/tool';
 import { type ApprovalDecision, type ApprovalGate, decide, refusalText } from '../approval';
 import type { RunController } from '../controller';
 import type { FlowEventBody } from '../events';
+import type { SafetyChain } from '../safety/chain';
 import type { ToolStatus, WarningCode } from '../trace';
 import type { Deadline, FlowLimits } from './limits';
 import { suggestTools, warningText } from './warnings';
@@ -60,6 +61,8 @@ export interface CallEnv {
   gate: ApprovalGate;
   deadline: Deadline;
   preemptor: Preemptor;
+  /** Every skill a tool calls passes it (issue 14's one safety chain). */
+  safety: SafetyChain;
   emit: (body: FlowEventBody) => void;
   warn: (code: WarningCode, message: string, iteration: number, toolCallId?: string) => void;
   /** Counts calls that actually ran. */
@@ -91,6 +94,40 @@ function settleWithGrace<T>(work: Promise<T>, signal: AbortSignal, graceMs: numb
 
 export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The robot one call's tool sees: each skill passes the safety chain, whose
+ * decisions and shadow divergences go onto the run's stream (and so the trace).
+ * The call was approved by the gate already; a held action asks the same person.
+ */
+function guardedRobot(env: CallEnv, id: string, name: string, iteration: number, sandboxed = false): Robot {
+  const ask = env.gate.ask;
+  return env.safety.guard({
+    via: sandboxed ? 'sandbox' : 'tool',
+    tool: name,
+    callId: id,
+    approval: 'auto',
+    ...(ask
+      ? {
+          ask: (q) => {
+            env.deadline.pause();
+            return ask({
+              callId: id,
+              tool: name,
+              category: 'action',
+              arguments: q.call,
+              args: q.args,
+              iteration,
+              signal: q.signal,
+              reason: q.reason,
+            }).finally(() => env.deadline.resume());
+          },
+        }
+      : {}),
+    report: (d) => env.emit({ type: 'safety', ...d }),
+    diverged: (d) => env.emit({ type: 'divergence', ...d }),
+  });
 }
 
 /** How a call ended: the text its tool message carries, and what the trace records. */
@@ -262,7 +299,8 @@ export async function runCall(env: CallEnv, call: ToolCall, site: CallSite): Pro
   env.ran();
   const handle = env.preemptor.track(site.signal ? AbortSignal.any([controller.signal, site.signal]) : controller.signal);
   const ctx: ToolContext = {
-    robot: env.robot,
+    // Code in the sandbox calling the robot API (a call with a parent) is traced as such.
+    robot: guardedRobot(env, id, name, iteration, site.parent !== undefined),
     signal: handle.signal,
     state: env.state,
     stage: env.stage,

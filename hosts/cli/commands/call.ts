@@ -4,6 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Robot } from '../../../robot/robot';
 import { openSim } from '../../../robot/sim/open';
+import { openRobot } from '../../../robot/sources';
+import { RobotSourceError } from '../../../robot/source';
+import { SafetyChain, type SafetyDecision } from '../../../agents/runtime/safety';
+import type { SkillPredictor } from '../../../robot/skills';
+import { robotChoice } from '../robot-flag';
 import type { ToolRegistry } from '../../../agents/tools/registry';
 import { buildToolSet, setsFor } from '../../../agents/tools/sets';
 import type { Tool, ToolContext } from '../../../agents/tools/tool';
@@ -52,7 +57,7 @@ export async function findTool(robot: Robot, name: string, setId: string | undef
   );
 }
 
-async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep>>> {
+export async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep>>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -80,7 +85,9 @@ async function readScript(path: string): Promise<Array<z.infer<typeof ScriptStep
 }
 
 export async function callCommand(p: Parsed, o: Output): Promise<number> {
-  const sceneId = requireFlag(p.flags, 'scene', 'a scene id such as "tabletop/fruits" or a scene file');
+  const sceneId = stringFlag(p.flags, 'robot')
+    ? undefined
+    : requireFlag(p.flags, 'scene', 'a scene id such as "tabletop/fruits" or a scene file');
   const scriptPath = stringFlag(p.flags, 'script');
   let steps: Array<{ tool: string; args: unknown }>;
   if (scriptPath) {
@@ -100,7 +107,7 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
     }
     steps = [{ tool, args }];
   }
-  const { robot, control } = await openSim(sceneId, { seed: intFlag(p.flags, 'seed', 1), noise: parseNoise(stringFlag(p.flags, 'noise')) });
+  const { robot, predictor, facts, close } = await openForCall(p, sceneId);
   const setId = stringFlag(p.flags, 'set');
   // Resolve and validate every call before running any: bad input never half-runs a script.
   const plan: Array<{ tool: Tool; set: string; raw: unknown; args: unknown }> = [];
@@ -110,10 +117,23 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
     if (!v.ok) throw new UsageError(`${scriptPath ? `call [${i}] ` : ''}${v.message.replace(/\n/g, ' ')}`);
     plan.push({ tool, set, raw: s.args, args: v.args });
   }
-  const ctx: ToolContext = { robot, signal: new AbortController().signal, state: new Map() };
+  // Every call passes the safety chain, as a model's would.
+  const chain = new SafetyChain(robot, predictor ? { predictor } : {});
+  const decisions: SafetyDecision[] = [];
+  const ctx: ToolContext = {
+    robot: chain.guard({
+      via: 'tool',
+      report: (d) => decisions.push(d),
+      diverged: (d) => !p.flags['json'] && o.out(`  ≠ shadow: ${d.subject} — predicted ${d.predicted}, the robot reports ${d.actual}`),
+    }),
+    signal: new AbortController().signal,
+    state: new Map(),
+  };
   const results: CallResult[] = [];
   for (const c of plan) {
+    decisions.length = 0;
     const r = await c.tool.run(c.args, ctx);
+    if (!p.flags['json']) for (const d of decisions) if (d.verdict !== 'allow') o.out(`  safety ${d.verdict}: ${d.reason}`);
     results.push({
       tool: c.tool.name,
       args: c.raw,
@@ -127,9 +147,47 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
     }
   }
   // The operator's view: what holds in the world, perceived by the robot or not.
-  const facts = control.facts();
-  if (p.flags['json']) json(o, { results, facts });
-  else o.out(`\nFacts (t=${control.time().toFixed(1)} s):\n  ${facts.join('\n  ')}`);
-  control.dispose();
+  const f = await facts();
+  chain.dispose();
+  if (p.flags['json']) json(o, { results, facts: f.facts });
+  else o.out(`\n${f.title}:\n  ${f.facts.join('\n  ')}`);
+  await close();
   return results.every((r) => r.ok) ? 0 : 1;
+}
+
+/** The simulator of --scene (facts are ground truth), or the robot of --robot (facts as it perceives them). */
+async function openForCall(
+  p: Parsed,
+  sceneId: string | undefined,
+): Promise<{
+  robot: Robot;
+  predictor?: SkillPredictor;
+  facts: () => Promise<{ title: string; facts: string[] }>;
+  close: () => Promise<void>;
+}> {
+  if (sceneId !== undefined) {
+    const { robot, control } = await openSim(sceneId, {
+      seed: intFlag(p.flags, 'seed', 1),
+      noise: parseNoise(stringFlag(p.flags, 'noise')),
+    });
+    return {
+      robot,
+      facts: async () => ({ title: `Facts (t=${control.time().toFixed(1)} s)`, facts: control.facts() }),
+      close: async () => control.dispose(),
+    };
+  }
+  const choice = robotChoice(p);
+  try {
+    const opened = await openRobot(choice.form);
+    const predictor = 'shadow' in opened ? opened.shadow : undefined;
+    return {
+      robot: opened.robot,
+      ...(predictor ? { predictor } : {}),
+      facts: async () => ({ title: `Facts as ${choice.label} perceives them`, facts: await opened.robot.perception.snapshot() }),
+      close: () => opened.close(),
+    };
+  } catch (e) {
+    if (e instanceof RobotSourceError) throw new UsageError(`--robot: ${e.message}`);
+    throw e;
+  }
 }

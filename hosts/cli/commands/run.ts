@@ -10,10 +10,13 @@ import type { Conversation, RunInfo, TurnResult } from '../../../agents/runtime/
 import type { FlowEvent } from '../../../agents/runtime/events';
 import type { FlowLimits } from '../../../agents/runtime/flow';
 import { JsonlSink, newRunId } from '../../../agents/runtime/trace';
+import { McpConnectError, type McpToolbox, connectMcpServers } from '../../../agents/tools/mcp/client';
+import { McpConfigError, readMcpConfig } from '../../../agents/tools/mcp/config';
 import { WORKFLOWS } from '../../../agents/workflows';
 import { type ScriptedAnswer, simulatedUser } from '../../../agents/workflows/kit/simulated-user';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
+import { robotChoice } from '../robot-flag';
 import { LineReader } from '../terminal';
 import { referenceModelFactories } from '../../../eval/reference/factories';
 
@@ -88,6 +91,13 @@ function printer(o: Output, answers: unknown): (e: FlowEvent) => void {
         endText();
         o.out(`  ! ${e.code}: ${short(e.message, 200)}`);
         break;
+      case 'safety':
+        // Plain allows are in the trace; the terminal shows what the chain changed or stopped.
+        if (e.verdict !== 'allow') o.out(`  [safety ${e.verdict}: ${short(e.reason, 200)}${e.answer ? ` — ${e.answer}` : ''}]`);
+        break;
+      case 'divergence':
+        o.out(`  ≠ shadow: ${e.subject} — predicted ${short(e.predicted, 120)}, the robot reports ${short(e.actual, 120)}`);
+        break;
       case 'retry':
         // The abandoned attempt's partial text stays on its own line; the next attempt starts a new one.
         endText();
@@ -141,18 +151,28 @@ function readAnswers(file: string): ScriptedAnswer[] {
   return r.data;
 }
 
-/** A y/N question on the terminal; reuses the interactive reader when there is one. */
-function approvalGate(mode: ApproveMode, ask: (q: string, signal?: AbortSignal) => Promise<string>): ApprovalGate {
-  if (mode === 'auto') return { policy: { information: 'auto', action: 'auto' } };
-  if (mode === 'deny') return { policy: { information: 'auto', action: 'deny' } };
+/**
+ * A y/N question on the terminal; reuses the interactive reader when there is one.
+ * `tools` overrides the mode per tool (an external MCP server's acting tools ask by default).
+ */
+function approvalGate(
+  mode: ApproveMode,
+  ask: (q: string, signal?: AbortSignal) => Promise<string>,
+  tools: Record<string, ApproveMode> = {},
+): ApprovalGate {
+  const needsAsk = mode === 'ask' || Object.values(tools).includes('ask');
   return {
-    policy: { information: 'auto', action: 'ask' },
-    ask: async (req) => {
-      const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `, req.signal)).trim().toLowerCase();
-      return a === 'y' || a === 'yes'
-        ? { approved: true }
-        : { approved: false, note: a && a !== 'n' && a !== 'no' ? a : 'not approved at the terminal' };
-    },
+    policy: { information: 'auto', action: mode, tools },
+    ...(needsAsk ? { ask: askAtTerminal(ask) } : {}),
+  };
+}
+
+function askAtTerminal(ask: (q: string, signal?: AbortSignal) => Promise<string>): NonNullable<ApprovalGate['ask']> {
+  return async (req) => {
+    const a = (await ask(`Approve ${req.tool}(${req.arguments})? [y/N] `, req.signal)).trim().toLowerCase();
+    return a === 'y' || a === 'yes'
+      ? { approved: true }
+      : { approved: false, note: a && a !== 'n' && a !== 'no' ? a : 'not approved at the terminal' };
   };
 }
 
@@ -170,7 +190,8 @@ async function interactiveCommand(line: string, session: Conversation): Promise<
 }
 
 export async function runCommand(p: Parsed, o: Output): Promise<number> {
-  const sceneId = requireFlag(p.flags, 'scene', 'the scene to run in, e.g. --scene tabletop/fruits');
+  const choice = robotChoice(p);
+  const sceneId = choice.label;
   const workflowId = stringFlag(p.flags, 'workflow') ?? 'rtw/basic';
   if (!WORKFLOWS.some((w) => w.id === workflowId)) {
     throw new UsageError(`--workflow: unknown workflow "${workflowId}"; workflows: ${WORKFLOWS.map((w) => w.id).join(', ')}`);
@@ -203,18 +224,35 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const reader = new LineReader({ output: message ? process.stderr : process.stdout, onInterrupt: () => interrupt() });
   const askLine = (q: string, signal?: AbortSignal): Promise<string> => reader.ask(q, signal);
 
+  // Tools from external MCP servers (--mcp FILE): started now, closed when the run ends.
+  const mcpFile = stringFlag(p.flags, 'mcp');
+  let toolbox: McpToolbox | undefined;
+  if (mcpFile) {
+    try {
+      toolbox = await connectMcpServers(await readMcpConfig(mcpFile));
+    } catch (e) {
+      reader.close();
+      if (e instanceof McpConfigError || e instanceof McpConnectError)
+        throw new UsageError(`--mcp ${mcpFile}: ${e.message.replace(`${mcpFile}: `, '')}`);
+      throw e;
+    }
+    if (!asJson)
+      o.out(`MCP tools: ${toolbox.tools.map((t) => `${t.name}${t.category === 'action' ? ' (acts)' : ''}`).join(', ') || 'none'}`);
+  }
+
   let traceCount = 0;
   let opened;
   try {
     opened = await openConversation({
-      robot: { kind: 'sim', scene: sceneId, seed },
+      robot: choice.form,
       workflow: workflowId,
       ...(setFlag ? { toolSet: setFlag } : {}),
       model: spec,
       // The evaluation's reference policies are model specs here too (floor:noop, floor:random, floor:none).
       modelFactories: referenceModelFactories(),
       env: process.env,
-      approval: approvalGate(approve, askLine),
+      approval: approvalGate(approve, askLine, toolbox?.approvalOverrides(approve)),
+      ...(toolbox ? { extraTools: toolbox.tools } : {}),
       limits,
       seed,
       scene: sceneId,
@@ -231,6 +269,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     });
   } catch (e) {
     reader.close();
+    await toolbox?.close();
     if (e instanceof ConversationSpecError)
       throw new UsageError(e.field === 'robot' ? e.message : `--${e.field === 'toolSet' ? 'set' : e.field}: ${e.message}`);
     throw e;
@@ -297,6 +336,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   // The operator's view of the world after the run, then the world goes.
   const facts = sim?.facts() ?? [];
   await opened.close();
+  await toolbox?.close();
   if (last?.reason === 'model_error') {
     failed = true;
     const fix =

@@ -5,8 +5,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isBuiltinScene } from '../../../scenes/registry';
+import type { RealRobotForm } from '../../service/app-service';
 import { prebuiltWorker } from '../../service/worker-bundle';
 import { startWorkerSession } from '../../service/worker-session';
+import { robotChoice } from '../robot-flag';
 import { startWebServer } from '../../web/server';
 import { DEFAULT_MAX_SESSIONS, type HostedSession } from '../../web/sessions';
 import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
@@ -27,6 +29,14 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   }
   const scene = stringFlag(p.flags, 'scene') ?? 'tabletop/fruits';
   if (!isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
+  // --robot: agent runs act on a real robot; the scene is its shadow (the view shows each prediction).
+  let robot: RealRobotForm | undefined;
+  if (stringFlag(p.flags, 'robot')) {
+    const { form } = robotChoice({ ...p, flags: { ...p.flags, scene, shadow: true } });
+    if (form.kind === 'sim') throw new UsageError('--robot: give a real robot URL');
+    const { shadow: _s, ...real } = form;
+    robot = real;
+  }
   const staticDir = rendererDir();
   if (!existsSync(`${staticDir}index.html`))
     o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
@@ -58,6 +68,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       seed,
       traceDir,
       allowKeyFor,
+      ...(robot ? { robot } : {}),
       scriptFiles: scriptsDir ? { dir: scriptsDir } : 'none',
       onLog: (l) => o.err(`skillbridge: ${l}`),
     });
@@ -86,6 +97,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
     throw e;
   }
   o.out(`Skillbridge web mode: ${server.url}`);
+  if (robot) o.out(`Agent runs act on the robot at ${robot.url}; ${scene} runs beside it as its shadow.`);
   o.out('Open that URL in a browser (the token in it is required). Ctrl+C stops.');
   if (opts.untilSignal === false) return 0;
   await new Promise<void>((resolve) => {

@@ -134,6 +134,16 @@ describe('AgentPanel', () => {
       content: 'picked up lemon_1',
       durationMs: 1234,
     });
+    // Shadow mode: a divergence between the simulator's prediction and the robot is a line of its own.
+    emit({
+      kind: 'divergence',
+      runId: R,
+      subject: 'lemon_1',
+      predicted: 'at [0.25, 0.78, 0.10]',
+      actual: 'at [0.15, 0.78, 0.05]',
+      callId: 'c1',
+    });
+    expect(screen.getByText(/≠ shadow: lemon_1 — predicted at \[0\.25, 0\.78, 0\.10\]; the robot reports at \[0\.15/)).toBeTruthy();
     const row = screen.getByTestId('trace-row');
     expect(row.textContent).toMatch(/pick/);
     expect(row.textContent).toMatch(/object_name/);

@@ -39,6 +39,7 @@ export type Entry =
   | { k: 'warning'; stage: string; code: string; message: string }
   | { k: 'approval'; id: string; tool: string; args: unknown; reason: string; answered?: 'approve' | 'reject' }
   | { k: 'stop'; message: string }
+  | { k: 'divergence'; subject: string; predicted: string; actual: string }
   | { k: 'error'; message: string }
   | {
       k: 'end';
@@ -178,6 +179,8 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
       };
     case 'stop':
       return { ...view, entries: [...entries, { k: 'stop', message: e.message }] };
+    case 'divergence':
+      return { ...view, entries: [...entries, { k: 'divergence', subject: e.subject, predicted: e.predicted, actual: e.actual }] };
     case 'error':
       return { ...view, entries: [...entries, { k: 'error', message: e.message }] };
     case 'final':
@@ -360,6 +363,9 @@ export function fromTrace(t: ImportedTrace): RunView {
         break;
       case 'stop':
         push({ k: 'stop', message: str(r['message']) });
+        break;
+      case 'divergence':
+        push({ k: 'divergence', subject: str(r['subject']), predicted: str(r['predicted']), actual: str(r['actual']) });
         break;
       case 'error':
         push({ k: 'error', message: str(r['message']) });

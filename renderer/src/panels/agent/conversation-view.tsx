@@ -58,6 +58,12 @@ function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { en
           → {e.name}({short(e.args, 120)}) {e.result ? (e.result.ok ? '✓' : `✗ ${e.result.status}`) : '…'}
         </div>
       );
+    case 'divergence':
+      return (
+        <div className="msg warning divergence">
+          ≠ shadow: {e.subject} — predicted {e.predicted}; the robot reports {e.actual}
+        </div>
+      );
     case 'warning':
       return (
         <div className="msg warning">

@@ -1,0 +1,249 @@
+// The Robot seam over the robot HTTP API (skillbridge-robot/1), so every tool,
+// workflow, host and evaluation runs on any robot that speaks it. Queries are one
+// request each; a skill is a job, long-polled until it ends, and the call's
+// AbortSignal cancels it on the robot. Faults keep the seam's contract: a query
+// throws a RobotConnectionError naming the cause, a skill returns a failed
+// Outcome that says whether it may have run part-way.
+import { z } from 'zod';
+import type {
+  Arm,
+  Base,
+  BatteryStatus,
+  Capability,
+  EventSource,
+  Outcome,
+  PeoplePerception,
+  Perception,
+  Robot,
+  RobotEvent,
+  RobotInfo,
+  Rover,
+  Speech,
+  WorldModelApi,
+  WorldModelNode,
+} from '../robot';
+import { type SkillCall, describeCall, interceptSkills } from '../skills';
+import { RobotConnectionError, Wire } from './client';
+import { SseClient } from './event-stream';
+import { InfoResponse, type Job, JobResponse, QUERIES, type QueryName } from './protocol';
+
+/** Seconds one long-poll for a job waits on the server. */
+const POLL_S = 10;
+
+export interface HttpRobotOptions {
+  url: string;
+  token: string;
+  timeoutMs?: number;
+}
+
+type Info = z.infer<typeof InfoResponse>['info'];
+
+function toInfo(i: Info): RobotInfo {
+  return {
+    ...i,
+    places: i.places.map((p) => ({ ...p, title: p.title })),
+    referencePositions: i.referencePositions.map((r) => ({ ...r, description: r.description })),
+  } as RobotInfo;
+}
+
+function toNode(n: z.infer<(typeof QUERIES)['worldModel.addNode']['value']>): WorldModelNode {
+  return { ...n, parent: n.parent, relation: n.relation, position: n.position };
+}
+
+export class HttpRobot implements Robot {
+  readonly info: RobotInfo;
+  readonly perception: Perception;
+  readonly arm?: Arm;
+  readonly base?: Base;
+  readonly rover?: Rover;
+  readonly speech?: Speech;
+  readonly people?: PeoplePerception;
+  readonly events: EventSource;
+  readonly worldModel?: WorldModelApi;
+  private readonly caps: Set<Capability>;
+  private readonly listeners = new Set<(e: RobotEvent) => void>();
+  private sse: SseClient | undefined;
+
+  static async open(o: HttpRobotOptions): Promise<HttpRobot> {
+    const wire = new Wire({ url: o.url, token: o.token, timeoutMs: o.timeoutMs ?? 10_000 });
+    const { value } = await wire.call('GET', '/v1/info', undefined, InfoResponse);
+    return new HttpRobot(wire, value);
+  }
+
+  private constructor(
+    private readonly wire: Wire,
+    hello: InfoResponse,
+  ) {
+    this.info = toInfo(hello.info);
+    this.caps = new Set(hello.info.capabilities);
+    const relations = hello.relations;
+    const q = <N extends QueryName>(name: N, args: Record<string, unknown> = {}) => this.query(name, args);
+    this.perception = {
+      resolve: (name, opts = {}) => q('perception.resolve', { name, ...opts }),
+      detect: () => q('perception.detect'),
+      distanceTo: (id) => q('perception.distanceTo', { id }),
+      distanceBetween: (a, b) => q('perception.distanceBetween', { a, b }),
+      objectState: (id) => q('perception.objectState', { id }),
+      objectProperties: (id) => q('perception.objectProperties', { id }),
+      holding: async () => (await q('perception.holding')) ?? undefined,
+      related: (relation, id) => q('perception.related', { relation, id }),
+      relations: () => relations,
+      snapshot: () => q('perception.snapshot'),
+      pose: async (id) => (await q('perception.pose', { id })) ?? undefined,
+      referencePoint: async (name) => (await q('perception.referencePoint', { name })) ?? undefined,
+      basePose: () => q('perception.basePose'),
+    };
+    if (this.caps.has('people'))
+      this.people = {
+        around: () => q('people.around'),
+        recognize: () => q('people.recognize'),
+        distanceTo: (person) => q('people.distanceTo', { person }),
+        handsFree: (person) => q('people.handsFree', { person }),
+        gazeAtRobot: (person) => q('people.gazeAtRobot', { person }),
+        freePath: (target) => q('people.freePath', { target }),
+      };
+    if (this.caps.has('world_model'))
+      this.worldModel = {
+        nodes: async () => (await q('worldModel.nodes')).map(toNode),
+        node: async (id) => {
+          const n = await q('worldModel.node', { id });
+          return n ? toNode(n) : undefined;
+        },
+        addNode: async (node) => toNode(await q('worldModel.addNode', { ...node })),
+        setAttribute: async (id, key, value) => toNode(await q('worldModel.setAttribute', { id, key, value })),
+      };
+    this.events = {
+      since: (lastId) => q('events.since', { lastId }),
+      lastId: () => q('events.lastId'),
+      subscribe: (l) => {
+        this.listeners.add(l);
+        if (!this.sse && this.caps.has('events')) {
+          this.sse = new SseClient({ url: wire.opts.url, token: wire.opts.token, onEvent: (e) => this.fan(e) });
+          this.sse.start(-1);
+        }
+        return () => this.listeners.delete(l);
+      },
+    };
+    // The skills: every group the robot declares, each call a job (interceptSkills builds the methods from SkillCalls).
+    const skills = interceptSkills(this.skeleton(), (call, signal) => this.skill(call, signal));
+    if (this.caps.has('arm')) this.arm = { ...skills.arm!, graspPose: (object) => q('arm.graspPose', { object }) };
+    if (this.caps.has('base')) this.base = skills.base!;
+    if (this.caps.has('rover')) this.rover = skills.rover!;
+    if (this.caps.has('speech')) this.speech = skills.speech!;
+    this.wait = skills.wait;
+  }
+
+  readonly wait: Robot['wait'];
+
+  /** A stand-in with every group present, so interceptSkills makes every skill method. */
+  private skeleton(): Robot {
+    const none = () => Promise.reject(new Error('not used'));
+    const group = new Proxy({}, { get: () => none });
+    return {
+      info: this.info,
+      perception: group as Perception,
+      arm: group as Arm,
+      base: group as Base,
+      rover: group as Rover,
+      speech: group as Speech,
+      events: { since: none, lastId: none, subscribe: () => () => undefined },
+      battery: none,
+      wait: none,
+      time: none,
+      has: () => true,
+    };
+  }
+
+  private fan(e: RobotEvent): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+
+  private async query<N extends QueryName>(name: N, args: Record<string, unknown>): Promise<z.output<(typeof QUERIES)[N]['value']>> {
+    const schema = z.object({ value: QUERIES[name].value });
+    const { value } = await this.wire.call('POST', `/v1/query/${name}`, args, schema);
+    return value.value as z.output<(typeof QUERIES)[N]['value']>;
+  }
+
+  private async skill(call: SkillCall, signal?: AbortSignal): Promise<Outcome> {
+    const what = describeCall(call);
+    if (signal?.aborted) return { ok: false, code: 'aborted', summary: `${what} was not started: the call was stopped` };
+    const pollTimeout = POLL_S * 1000 + this.wire.opts.timeoutMs;
+    let job: Job;
+    try {
+      ({
+        value: { job },
+      } = await this.wire.call('POST', `/v1/skills/${call.skill}?wait=${POLL_S}`, call.args, JobResponse, {
+        timeoutMs: pollTimeout,
+        ...(signal ? { signal } : {}),
+      }));
+    } catch (e) {
+      if (!(e instanceof RobotConnectionError)) throw e;
+      if (e.kind === 'aborted')
+        return { ok: false, code: 'aborted', summary: `${what} was stopped while it was being sent; it may have started` };
+      if (e.kind === 'refused')
+        return {
+          ok: false,
+          code: e.status === 501 ? 'unsupported' : e.status === 400 ? 'invalid_argument' : 'skill_failure',
+          summary: e.message,
+        };
+      if (e.kind === 'unreachable') return { ok: false, code: 'skill_failure', summary: `${e.message}; ${what} did not start` };
+      return {
+        ok: false,
+        code: 'skill_failure',
+        summary: `lost the robot while ${what} was starting or running (${e.message}); it may have stopped part-way or still be moving: check its state before relying on it`,
+      };
+    }
+    while (job.status === 'running') {
+      try {
+        ({
+          value: { job },
+        } = await this.wire.call('GET', `/v1/jobs/${job.id}?wait=${POLL_S}`, undefined, JobResponse, {
+          timeoutMs: pollTimeout,
+          ...(signal ? { signal } : {}),
+        }));
+      } catch (e) {
+        if (!(e instanceof RobotConnectionError)) throw e;
+        if (e.kind === 'aborted') return this.cancel(job, what);
+        return {
+          ok: false,
+          code: 'skill_failure',
+          summary: `lost the robot while ${what} was running (${e.message}); it may have stopped part-way or still be moving: check its state before relying on it`,
+        };
+      }
+    }
+    return job.outcome ?? { ok: false, code: 'skill_failure', summary: `the robot ended ${what} without an outcome` };
+  }
+
+  private async cancel(job: Job, what: string): Promise<Outcome> {
+    try {
+      const { value } = await this.wire.call('POST', `/v1/jobs/${job.id}/cancel`, {}, JobResponse, {
+        timeoutMs: 5000 + this.wire.opts.timeoutMs,
+      });
+      if (value.job.outcome) return value.job.outcome;
+      return { ok: false, code: 'aborted', summary: `${what} was cancelled; the robot has not confirmed it stopped` };
+    } catch (e) {
+      return {
+        ok: false,
+        code: 'aborted',
+        summary: `${what} was stopped here, but the cancel did not reach the robot (${(e as Error).message}); it may still be moving`,
+      };
+    }
+  }
+
+  battery(): Promise<BatteryStatus> {
+    return this.query('robot.battery', {});
+  }
+
+  time(): Promise<number> {
+    return this.query('robot.time', {});
+  }
+
+  has(c: Capability): boolean {
+    return this.caps.has(c);
+  }
+
+  close(): void {
+    this.sse?.close();
+    this.listeners.clear();
+  }
+}

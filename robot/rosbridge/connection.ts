@@ -1,0 +1,264 @@
+// One rosbridge connection (protocol v2, roslib 2.x as the transport and
+// message router), made dependable for a robot: every call fails at once with
+// the reason while disconnected (roslib would queue it until a reconnect), calls
+// in flight fail when the connection drops, topic subscriptions are renewed on
+// each connection, and the connection comes back by itself with backoff.
+// Actions: ROS 2's native send_action_goal / action_feedback / action_result /
+// cancel_action_goal (rosbridge 2.x), or ROS 1's actionlib over its five topics.
+import { Ros } from 'roslib';
+
+export class RosbridgeError extends Error {
+  override name = 'RosbridgeError';
+}
+
+export type GoalEnd =
+  | { status: 'succeeded'; values: unknown }
+  | { status: 'failed'; values: unknown; code: number }
+  | { status: 'cancelled'; values: unknown }
+  | { status: 'dropped' | 'timeout'; values: undefined };
+
+/** action_msgs/GoalStatus (ROS 2) and actionlib_msgs/GoalStatus (ROS 1) codes that end a goal. */
+const ROS2 = { SUCCEEDED: 4, CANCELED: 5, ABORTED: 6 };
+const ROS1 = { PREEMPTED: 2, SUCCEEDED: 3, ABORTED: 4, REJECTED: 5, RECALLED: 8 };
+
+type Msg = Record<string, unknown>;
+
+export class RosConnection {
+  private ros = new Ros({});
+  private connected = false;
+  private closing = false;
+  private attempt = 0;
+  private lastError = 'not connected yet';
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private seq = 0;
+  private readonly pending = new Set<(why: string) => void>();
+  private readonly subs = new Map<string, { type: string; listeners: Set<(m: Msg) => void> }>();
+  private readonly stateListeners = new Set<(connected: boolean, why: string) => void>();
+
+  constructor(readonly url: string) {
+    this.ros.on('connection', () => {
+      this.connected = true;
+      this.attempt = 0;
+      for (const [topic, s] of this.subs) this.send({ op: 'subscribe', id: `sub:${topic}`, topic, type: s.type });
+      for (const l of this.stateListeners) l(true, 'connected');
+    });
+    this.ros.on('close', () => this.lost('the connection closed'));
+    this.ros.on('error', () => {
+      this.lastError = 'the connection failed';
+    });
+  }
+
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  onState(l: (connected: boolean, why: string) => void): () => void {
+    this.stateListeners.add(l);
+    return () => this.stateListeners.delete(l);
+  }
+
+  /** The first connection: resolves when connected, or rejects with the reason after `timeoutMs`. */
+  async open(timeoutMs: number): Promise<void> {
+    const ok = new Promise<void>((resolve) => this.ros.once('connection', () => resolve()));
+    // The first attempt failing is the answer: nothing listens there (no waiting out the timeout).
+    const refused = new Promise<never>((_r, reject) =>
+      this.ros.once('close', () =>
+        reject(new RosbridgeError(`rosbridge at ${this.url} refused the connection (${this.lastError}); is rosbridge_server running?`)),
+      ),
+    );
+    refused.catch(() => undefined);
+    await this.connect();
+    let t: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_r, reject) => {
+      t = setTimeout(
+        () =>
+          reject(
+            new RosbridgeError(`rosbridge at ${this.url} did not accept a connection within ${timeoutMs / 1000} s (${this.lastError})`),
+          ),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([ok, late, refused]);
+    } finally {
+      clearTimeout(t);
+    }
+  }
+
+  private async connect(): Promise<void> {
+    try {
+      await this.ros.connect(this.url);
+    } catch (e) {
+      this.lost(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  private lost(why: string): void {
+    const was = this.connected;
+    this.connected = false;
+    this.lastError = why;
+    for (const fail of [...this.pending]) fail(why);
+    this.pending.clear();
+    if (was) for (const l of this.stateListeners) l(false, why);
+    if (this.closing) return;
+    clearTimeout(this.timer);
+    const delay = Math.min(10_000, 200 * 2 ** this.attempt++);
+    this.timer = setTimeout(() => void this.connect(), delay);
+    this.timer.unref?.();
+  }
+
+  close(): void {
+    this.closing = true;
+    clearTimeout(this.timer);
+    for (const fail of [...this.pending]) fail('the robot source was closed');
+    this.ros.close();
+  }
+
+  /** Throws the reason when there is no connection now (instead of queueing the call). */
+  ensure(what: string): void {
+    if (!this.connected)
+      throw new RosbridgeError(
+        `not connected to rosbridge at ${this.url} (${this.lastError}); ${what} was not sent. Reconnecting (attempt ${this.attempt}).`,
+      );
+  }
+
+  private send(msg: Msg): void {
+    this.ros.callOnConnection(msg as never);
+  }
+
+  publish(topic: string, type: string, msg: Msg): void {
+    this.ensure(`publishing on ${topic}`);
+    this.send({ op: 'advertise', topic, type });
+    this.send({ op: 'publish', topic, msg });
+  }
+
+  /** Keeps a subscription across reconnects; returns the unsubscribe. */
+  subscribe(topic: string, type: string, listener: (m: Msg) => void): () => void {
+    let s = this.subs.get(topic);
+    if (!s) {
+      s = { type, listeners: new Set() };
+      this.subs.set(topic, s);
+      const entry = s;
+      this.ros.on(topic, (m: unknown) => {
+        const msg = (m as { msg?: Msg }).msg;
+        if (msg && typeof msg === 'object') for (const l of [...entry.listeners]) l(msg);
+      });
+      if (this.connected) this.send({ op: 'subscribe', id: `sub:${topic}`, topic, type });
+    }
+    s.listeners.add(listener);
+    return () => s.listeners.delete(listener);
+  }
+
+  /** Calls a service; rejects with the reason (disconnected, dropped, failed, too slow). */
+  callService(service: string, type: string, args: Msg, timeoutMs: number): Promise<unknown> {
+    this.ensure(`the call to ${service}`);
+    const id = `call:${service}:${++this.seq}`;
+    return new Promise((resolve, reject) => {
+      const done = (f: () => void) => {
+        clearTimeout(timer);
+        this.pending.delete(fail);
+        this.ros.off(id, onMsg);
+        f();
+      };
+      const fail = (why: string) => done(() => reject(new RosbridgeError(`the call to ${service} failed: ${why}`)));
+      const onMsg = (m: unknown) => {
+        const r = m as { result?: boolean; values?: unknown };
+        done(() =>
+          r.result === false
+            ? reject(new RosbridgeError(`${service} answered with a failure: ${JSON.stringify(r.values ?? '')}`))
+            : resolve(r.values),
+        );
+      };
+      const timer = setTimeout(() => fail(`no answer within ${timeoutMs / 1000} s`), timeoutMs);
+      this.pending.add(fail);
+      this.ros.on(id, onMsg);
+      this.send({ op: 'call_service', id, service, type, args });
+    });
+  }
+
+  /**
+   * Sends an action goal and resolves when it ends: succeeded, failed (with the
+   * status code), cancelled (after `signal` aborts), dropped (the connection went)
+   * or timeout (cancelled after `timeoutMs`).
+   */
+  sendGoal(
+    ros: 1 | 2,
+    action: string,
+    type: string,
+    goal: Msg,
+    o: { signal?: AbortSignal; timeoutMs: number; onFeedback?: (values: Msg) => void },
+  ): Promise<GoalEnd> {
+    this.ensure(`the goal for ${action}`);
+    const id = `goal:${action}:${Date.now().toString(36)}:${++this.seq}`;
+    return new Promise((resolve) => {
+      let timedOut = false;
+      const cleanups: Array<() => void> = [];
+      const finish = (end: GoalEnd) => {
+        clearTimeout(timer);
+        this.pending.delete(drop);
+        o.signal?.removeEventListener('abort', cancel);
+        for (const c of cleanups) c();
+        resolve(timedOut && end.status === 'cancelled' ? { status: 'timeout', values: undefined } : end);
+      };
+      const drop = () => finish({ status: 'dropped', values: undefined });
+      const cancel = () => {
+        if (!this.connected) return;
+        if (ros === 2) this.send({ op: 'cancel_action_goal', id, action });
+        else this.send({ op: 'publish', topic: `${action}/cancel`, msg: { id, stamp: { secs: 0, nsecs: 0 } } });
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        cancel();
+      }, o.timeoutMs);
+      this.pending.add(drop);
+      o.signal?.addEventListener('abort', cancel, { once: true });
+
+      if (ros === 2) {
+        const onMsg = (m: unknown) => {
+          const r = m as { op?: string; values?: Msg; status?: number; result?: boolean };
+          if (r.op === 'action_feedback') return o.onFeedback?.(r.values ?? {});
+          if (r.op !== 'action_result') return;
+          const s = r.status ?? -1;
+          if (s === ROS2.SUCCEEDED && r.result !== false) finish({ status: 'succeeded', values: r.values });
+          else if (s === ROS2.CANCELED) finish({ status: 'cancelled', values: r.values });
+          else finish({ status: 'failed', values: r.values, code: s });
+        };
+        this.ros.on(id, onMsg);
+        cleanups.push(() => this.ros.off(id, onMsg));
+        this.send({ op: 'send_action_goal', id, action, action_type: type, args: goal, feedback: true });
+      } else {
+        // actionlib: goal, cancel, status, feedback and result topics under the action's name.
+        const base = type.replace(/\/action\//, '/').replace(/Action$/, '');
+        const mine = (m: Msg, path: string[]) => (dig(m, path) as string | undefined) === id;
+        cleanups.push(
+          this.subscribe(`${action}/feedback`, `${base}ActionFeedback`, (m) => {
+            if (mine(m, ['status', 'goal_id', 'id'])) o.onFeedback?.((m['feedback'] as Msg) ?? {});
+          }),
+          this.subscribe(`${action}/result`, `${base}ActionResult`, (m) => {
+            if (!mine(m, ['status', 'goal_id', 'id'])) return;
+            const s = (dig(m, ['status', 'status']) as number | undefined) ?? -1;
+            const values = m['result'];
+            if (s === ROS1.SUCCEEDED) finish({ status: 'succeeded', values });
+            else if (s === ROS1.PREEMPTED || s === ROS1.RECALLED) finish({ status: 'cancelled', values });
+            else finish({ status: 'failed', values, code: s });
+          }),
+        );
+        this.send({ op: 'advertise', topic: `${action}/goal`, type: `${base}ActionGoal` });
+        this.send({ op: 'advertise', topic: `${action}/cancel`, type: 'actionlib_msgs/GoalID' });
+        this.send({ op: 'publish', topic: `${action}/goal`, msg: { goal_id: { id, stamp: { secs: 0, nsecs: 0 } }, goal } });
+      }
+      if (o.signal?.aborted) cancel();
+    });
+  }
+}
+
+/** A value at a dotted path (numbers index arrays). */
+export function dig(value: unknown, path: string[] | string): unknown {
+  const parts = typeof path === 'string' ? path.split('.') : path;
+  let v: unknown = value;
+  for (const p of parts) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[p];
+  }
+  return v;
+}
