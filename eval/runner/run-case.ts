@@ -189,6 +189,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       failureClass: scored.failureClass ?? null,
       tokensIn: turn.usage.promptTokens,
       tokensOut: turn.usage.completionTokens,
+      ...(turn.usage.costUsd !== undefined ? { costUsd: turn.usage.costUsd } : {}),
       toolCalls: events.filter((e) => e.type === 'tool_start').length,
       tracePath,
       worldHashStart: hashStart,
