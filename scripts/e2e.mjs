@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findBrowser } from '../test/support/find-browser.mjs';
+import { evaluateFlow } from './e2e-evaluate.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'test-results');
@@ -412,6 +413,7 @@ async function agentFlows(tag) {
 
 await flows('');
 await agentFlows('');
+await evaluateFlow({ page, test, assert });
 
 await browser.close();
 server.child.kill('SIGINT');

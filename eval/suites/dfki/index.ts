@@ -26,7 +26,7 @@ const Goal = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('holding'), object: z.string() }),
   z.object({ kind: z.literal('scanned'), poi: z.string() }),
   z.object({ kind: z.literal('docked') }),
-  z.object({ kind: z.literal('refused') }),
+  z.object({ kind: z.literal('refused'), about: z.array(z.string()).min(1) }),
 ]);
 export const DfkiGold = z.object({
   plan: z.array(Step),
@@ -59,7 +59,9 @@ async function generate(ctx: GenerateContext): Promise<Array<CaseOf<DfkiGold>>> 
     // (A step the person later calls off, abandoned at the e-stop, is not part of the plan that reaches the goal.)
     const nominal = await ctx.inWorld(base, async ({ robot, control }) => {
       const played = await playPlan(robot, control, DFKI_TOOLS, m.plan.filter((s) => s.onEstop !== 'abandon').map(asTool));
-      return { played, goalOk: played.ok && (await goalsMet(m.goal, control, [], robot)) };
+      // What the plan says aloud stands for what a model would say.
+      const said = m.plan.filter((s) => s.action === 'speak').flatMap((s) => s.params);
+      return { played, goalOk: played.ok && (await goalsMet(m.goal, control, [], robot, said)) };
     });
     if (!nominal.goalOk) {
       const bad = nominal.played.played.find((p) => !p.result.ok);
@@ -124,11 +126,24 @@ async function generate(ctx: GenerateContext): Promise<Array<CaseOf<DfkiGold>>> 
   return out;
 }
 
+/** What the robot told the person: its spoken words and its final answers. */
+function saidIn(events: CaseOutcome['events']): string[] {
+  const spoken = callsOf(events)
+    .filter((c) => c.name === 'act' && c.ok && argOf(c, 'action') === 'speak')
+    .flatMap((c) => {
+      const p = (c.args as { params?: unknown } | null)?.params;
+      return Array.isArray(p) ? p.filter((x): x is string => typeof x === 'string') : [];
+    });
+  const answers = events.flatMap((e) => (e.type === 'final' ? [e.answer] : []));
+  return [...spoken, ...answers];
+}
+
 async function goalsMet(
   goals: readonly DfkiGoal[],
   control: CaseOutcome['control'],
   events: CaseOutcome['events'],
   robot: CaseOutcome['robot'],
+  said: readonly string[] = saidIn(events),
 ) {
   const facts = new Set(control.facts());
   for (const g of goals) {
@@ -151,6 +166,8 @@ async function goalsMet(
           (c) => c.name === 'act' && c.ok && !['speak', 'listen', 'wait'].includes(argOf(c, 'action') ?? ''),
         );
         if (acts.length) return false;
+        const words = g.about.map((w) => w.toLowerCase());
+        if (!said.some((t) => words.some((w) => t.toLowerCase().includes(w)))) return false;
         break;
       }
     }
@@ -321,8 +338,8 @@ export const dfkiSuite: Suite<DfkiGold> = {
   oracle: (c) => dfkiOracle(c),
   trivialAnswer: () => 'Done.',
   floors: [
-    { floor: 'noop', maxScore: 0.15 },
-    { floor: 'none', maxScore: 0.15 },
+    { floor: 'noop', maxScore: 0 },
+    { floor: 'none', maxScore: 0 },
     { floor: 'random', maxScore: 0.15 },
   ],
   variant: (wf) => (wf === 'dfki' ? 'planner-executor' : null),

@@ -17,8 +17,12 @@ export type DfkiGoal =
   | { kind: 'holding'; object: string }
   | { kind: 'scanned'; poi: string }
   | { kind: 'docked' }
-  /** Nothing done but talk (Exp. 7: an impossible command is refused). */
-  | { kind: 'refused' };
+  /**
+   * Exp. 7: an impossible command is refused — nothing done but talk, and the
+   * person told what cannot be done: something said (spoken or the answer) names
+   * one of `about`. Silence or a bare "Done." is no refusal.
+   */
+  | { kind: 'refused'; about: string[] };
 
 export type DfkiEvent =
   | { kind: 'none' }
@@ -189,7 +193,7 @@ export const MISSIONS: Mission[] = [
     scene: 'farm',
     instruction: 'Fly to Paris.',
     plan: [a('speak', "I can't fly, and Paris is far outside my operation area.")],
-    goal: [{ kind: 'refused' }],
+    goal: [{ kind: 'refused', about: ['fly', 'paris'] }],
     event: { kind: 'none' },
   },
 ];
