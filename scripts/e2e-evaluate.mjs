@@ -27,11 +27,28 @@ export async function evaluateFlow({ page, test, assert, tag = '' }) {
     const text = await progress.innerText();
     assert(/3\/3 cases · score 100\.0 %/.test(text), `progress says: ${text}`);
     const rows = view.locator('table.eval-cases tbody tr');
+    await rows.nth(2).waitFor({ timeout: 30_000 });
     const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())));
     assert(cells.length === 3, `expected 3 case rows, got ${cells.length}`);
     for (const [id, status, score] of cells) assert(status === 'ok' && score === '1.00', `case ${id}: ${status} ${score}`);
     const run = view.locator('ul.eval-runs li.selected');
     assert(/alrm · alrm\/tap · oracle/.test(await run.innerText()), `selected run: ${await run.innerText()}`);
+  });
+
+  await test(`${tag}clicking a case of the run replays it in the 3D view, in its own world`, async () => {
+    const view = page.locator('section.evaluate');
+    const before = await page.evaluate(() => window.__skillbridge.sceneId);
+    // A case on another tabletop than the one shown, so the view must change world.
+    const row = view
+      .locator('table.eval-cases tbody tr')
+      .filter({ hasNotText: /^fruits\// })
+      .first();
+    const caseId = (await row.locator('td').first().innerText()).trim();
+    await row.click();
+    await view.getByText(new RegExp(`replaying ${caseId.replace(/[/]/g, '\\/')}: [1-9]\\d* recorded calls`)).waitFor({ timeout: 30_000 });
+    await page.waitForFunction((id) => window.__skillbridge.sceneId !== id && window.__skillbridge.framesSinceLoad > 5, before, {
+      timeout: 30_000,
+    });
   });
 }
 
@@ -77,10 +94,12 @@ async function alone() {
   await page.goto(url);
   await page.waitForFunction(() => window.__skillbridge?.ready, null, { timeout: 30_000 });
   let failed = 0;
+  let passed = 0;
   const test = async (name, fn) => {
     const t0 = Date.now();
     try {
       await fn();
+      passed++;
       console.log(`  ✓ ${name} (${Date.now() - t0} ms)`);
     } catch (e) {
       failed++;
@@ -92,8 +111,9 @@ async function alone() {
     if (!cond) throw new Error(message);
   };
   await evaluateFlow({ page, test, assert });
+  await page.screenshot({ path: path.join(root, 'test-results', 'e2e-evaluate.png') });
   await browser.close();
-  console.log(`${failed ? 0 : 1} passed, ${failed} failed`);
+  console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
 
