@@ -39,6 +39,34 @@ export const DfkiGold = z.object({
 });
 export type DfkiGold = z.infer<typeof DfkiGold>;
 
+/**
+ * The place in front of the table an object lies on, from ground truth (the
+ * snapshot's facts are what the robot knows, under partial observability).
+ */
+function tableOf(scene: string, control: CaseOutcome['control'], object: string): string | undefined {
+  let p: { x: number; z: number };
+  try {
+    p = control.world.pose(object).p;
+  } catch {
+    return undefined;
+  }
+  let best: { place: string; d: number } | undefined;
+  for (const l of builtinScene(scene).scene.locations ?? []) {
+    if (l.kind !== 'table' || !l.serves?.[0]) continue;
+    const t = control.world.pose(l.serves[0]).p;
+    const d = Math.hypot(t.x - p.x, t.z - p.z);
+    if (!best || d < best.d) best = { place: l.id, d };
+  }
+  return best && best.d < 1 ? best.place : undefined;
+}
+
+/** Where an object went: tuck the arm, drive to the table it is on, look. */
+const searchFor = (table: string): DfkiStep[] => [
+  { action: 'move_arm', params: ['transport'] },
+  { action: 'navigate', params: [table] },
+  { action: 'perceive', params: [] },
+];
+
 const asTool = (s: DfkiStep) => ({ tool: 'act', args: { action: s.action, params: s.params } });
 
 function baseEdits(m: Mission): SceneEdit[] {
@@ -107,6 +135,24 @@ async function generate(ctx: GenerateContext): Promise<Array<CaseOf<DfkiGold>>> 
       const drain = Math.max(1, Math.ceil(35 / Math.max(usage.total, 0.1)));
       const startPercent = Math.min(95, 30 + drain * usage.mid);
       spec = { ...spec, edits: [...edits, { kind: 'robot', battery: Math.round(startPercent * 10) / 10, drainScale: drain }] };
+    } else if (m.event.kind === 'moved') {
+      const ev = m.event;
+      const prefix = await ctx.inWorld(base, async ({ robot, control }) => ({
+        played: await playPlan(robot, control, DFKI_TOOLS, m.plan.slice(0, ev.during + 1).map(asTool)),
+        y: control.world.pose(ev.object).p.y,
+      }));
+      const step = prefix.played.played[ev.during]!;
+      const at = step.start + ev.into * (step.end - step.start);
+      const to: [number, number, number] = [ev.at[0], prefix.y, ev.at[1]];
+      spec = { ...spec, edits: [...edits, { kind: 'event', at, event: { type: 'object_moved', object: ev.object, to, by: 'a person' } }] };
+      // The search the oracle makes (look where it went, then go on) must reach the goal with the move.
+      const recovered = await ctx.inWorld(spec, async ({ robot, control }) => {
+        const i = m.plan.findIndex((s) => s.action === 'pick' && s.params[0] === ev.object);
+        const steps = [...m.plan.slice(0, i), ...searchFor(ev.table), ...m.plan.slice(i)];
+        const played = await playPlan(robot, control, DFKI_TOOLS, steps.map(asTool));
+        return played.ok && (await goalsMet(m.goal, control, [], robot, []));
+      });
+      if (!recovered) throw new Error(`dfki ${m.id}: looking for ${ev.object} on ${ev.table} after the move does not reach the goal`);
     }
     out.push({
       id: m.id,
@@ -236,6 +282,9 @@ function dfkiOracle(c: CaseOf<DfkiGold>): Policy {
   let check = false;
   let charged = false;
   const detour: DfkiStep[] = [];
+  // The table the robot went to last, and the tables it went to looking for a moved object.
+  let here: string | undefined = c.gold.startAt ?? undefined;
+  const searched = new Set<string>();
   const lastTool = (req: CompletionRequest) => {
     const m = req.messages.at(-1);
     return m?.role === 'tool' ? m.content : '';
@@ -283,7 +332,18 @@ function dfkiOracle(c: CaseOf<DfkiGold>): Policy {
       const d = detour.shift();
       if (d) return act(d);
       const step = plan[cursor];
+      // An object to pick that is not where the robot stands (a person moved it): look where it is.
+      if (step?.action === 'pick' && !c.gold.farm) {
+        const table = tableOf(c.world.scene, control, step.params[0]!);
+        if (table && here !== table && !searched.has(table)) {
+          searched.add(table);
+          here = table;
+          detour.push(...searchFor(table));
+          return act(detour.shift()!);
+        }
+      }
       if (step) {
+        if (step.action === 'navigate') here = step.params[0];
         lastAct = cursor;
         cursor++;
         return act(step);

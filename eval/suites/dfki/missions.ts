@@ -2,7 +2,7 @@
 // the Valdemar farm (5–7), each as the person's instruction, the reference plan
 // of act() calls, the goal on the final world, and the exogenous event it meets
 // (an e-stop during a skill, a person stating a preference, a battery that runs
-// low). When an event happens is not typed here: the generator plays the plan
+// low, an object a person moves). When an event happens is not typed here: the generator plays the plan
 // in the world and schedules it during the chosen step.
 
 export interface DfkiStep {
@@ -29,7 +29,13 @@ export type DfkiEvent =
   /** The e-stop is pressed during step `during` (a share of the way into it) and released `releaseAfter` s later. */
   | { kind: 'estop'; during: number; into: number; releaseAfter: number; say?: string }
   /** The battery starts just above "low" so it crosses during step `during`, draining fast enough that the mission needs a recharge. */
-  | { kind: 'battery'; during: number };
+  | { kind: 'battery'; during: number }
+  /**
+   * A person moves `object` during step `during` (a share `into` of the way) onto
+   * table `table`, at `at` (x, z) — the height is where the object rests now. The
+   * robot finds it gone, has to look for it there, and go on.
+   */
+  | { kind: 'moved'; during: number; into: number; object: string; table: string; at: [number, number] };
 
 export interface Mission {
   id: string;
@@ -159,6 +165,18 @@ export const MISSIONS: Mission[] = [
       { kind: 'fact', fact: 'on(relay_1, table_2)' },
     ],
     event: { kind: 'none' },
+  },
+  {
+    // Exp. 4's kind of transport, with the paper's "object moved" disturbance: while the
+    // robot drives to table 3, a person carries the relay over to table 1.
+    id: 'workshop/exp4-moved',
+    experiment: 'long-horizon',
+    scene: 'tabletop/workshop',
+    instruction: 'Bring the relay to table 2.',
+    // It starts at table 2 and looks at it first, so it may put the relay there on its return.
+    plan: [a('perceive'), ...go('table_3'), a('perceive'), a('pick', 'relay_1'), ...go('table_2'), a('place', 'table_2')],
+    goal: [{ kind: 'fact', fact: 'on(relay_1, table_2)' }],
+    event: { kind: 'moved', during: 2, into: 0.5, object: 'relay_1', table: 'table_1', at: [2.1, -1.15] },
   },
   {
     id: 'farm/exp5',
