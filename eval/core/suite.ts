@@ -116,6 +116,12 @@ export interface Suite<G = unknown> {
   caseWorkflow?(c: CaseOf<G>): string;
   /** Workflows the suite itself defines (ETP's candidate-set loop), built per case. */
   ownWorkflows?: Record<string, (c: CaseOf<G>, robot: Robot) => Promise<Workflow>>;
+  /**
+   * An optional free-text judge with the user's own model (--judge SPEC): the
+   * question for one finished case, answered yes or no, recorded as `metric` (1/0)
+   * beside the structural metrics, never in the headline. Undefined: nothing to judge.
+   */
+  judge?: { metric: string; prompt(c: CaseOf<G>, o: CaseOutcome): { system: string; user: string } | undefined };
   /** The row label for a workflow (RAIDER's BASIC, ALRM's TaP); null = the workflow id. */
   variant?(workflow: string): string | null;
 }

@@ -42,6 +42,7 @@ export function inlineSlot(init: WorkerInit): Slot {
           env: init.env,
           signal: ac.signal,
           ...(init.limits ? { limits: init.limits } : {}),
+          ...(init.judge ? { judge: init.judge } : {}),
         });
       } finally {
         ac = undefined;

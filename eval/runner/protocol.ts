@@ -12,6 +12,8 @@ export interface WorkerInit {
   traceDir: string;
   env: Record<string, string | undefined>;
   limits?: { timeLimitS?: number; maxIterations?: number };
+  /** The judge's model spec (--judge), for suites with a free-text judge. */
+  judge?: string;
 }
 
 export type ToWorker =

@@ -34,6 +34,8 @@ export interface CaseRunInput {
   signal?: AbortSignal;
   /** Overrides the case's own turn bounds (--time-limit, --max-iterations). */
   limits?: { timeLimitS?: number; maxIterations?: number };
+  /** The free-text judge's model spec (--judge), where the suite has a judge. */
+  judge?: string;
 }
 
 export interface CaseTiming {
@@ -180,7 +182,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     const scored = await suite.score(c, outcome);
     const metrics = numeric(scored.metrics);
     const score = headlineScore(suite.report, scored.metrics) ?? 0;
-    return finish({
+    const done = finish({
       ...base,
       status: 'ok',
       score,
@@ -195,10 +197,35 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       worldHashStart: hashStart,
       worldHashEnd: cw.control.hash(),
     });
+    // The judge runs after the case's clock stopped: its time is not the case's.
+    if (input.judge && suite.judge) {
+      const asked = suite.judge.prompt(c, outcome);
+      if (asked) done.record.metrics = { ...metrics, [suite.judge.metric]: await judgeCase(input.judge, asked, input) };
+    }
+    return done;
   } catch (e) {
     if (input.signal?.aborted) return finish({ ...base, status: 'stopped', worldHashStart: hashStart });
     const why = e instanceof ConversationSpecError ? `${e.field}: ${e.message}` : oneLine(e);
     return finish({ ...base, status: 'error', error: why, tracePath, worldHashStart: hashStart });
+  }
+}
+
+/** The judge's yes or no as 1 or 0; null when it cannot be reached or answers neither. */
+async function judgeCase(spec: string, asked: { system: string; user: string }, input: CaseRunInput): Promise<number | null> {
+  try {
+    const model = createModel(spec, input.env ? { env: input.env } : {});
+    const r = await model.complete({
+      messages: [
+        { role: 'system', content: asked.system },
+        { role: 'user', content: asked.user },
+      ],
+      temperature: 0,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    const m = /\b(yes|no)\b/i.exec(r.message.content ?? '');
+    return m ? (m[1]!.toLowerCase() === 'yes' ? 1 : 0) : null;
+  } catch {
+    return null;
   }
 }
 

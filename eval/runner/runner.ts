@@ -39,6 +39,8 @@ export interface EvalOptions {
   resume?: string;
   outDir?: string;
   limits?: { timeLimitS?: number; maxIterations?: number };
+  /** A model spec that judges each finished case's free text where the suite has a judge (RAIDER's explanations). */
+  judge?: string;
   env?: Record<string, string | undefined>;
   signal?: AbortSignal;
   onProgress?: (p: EvalProgress) => void;
@@ -108,6 +110,16 @@ interface Plan {
   trials: number;
 }
 
+/** A judge is a model of the user's own: the reference policies cannot judge. */
+function checkJudge(judge: string): void {
+  try {
+    validateModelSpec(judge);
+  } catch (e) {
+    if (e instanceof ModelError) throw new EvalInputError('unknown-model', `--judge: ${e.message}`);
+    throw e;
+  }
+}
+
 function checkModel(model: string): void {
   try {
     validateModelSpec(model, referenceModelFactories());
@@ -174,6 +186,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     plan.workflow ||= o.workflow ?? suite.defaultWorkflow;
     if ((plan.workflow !== PER_CASE || !suite.caseWorkflow) && !suite.ownWorkflows?.[plan.workflow]) checkWorkflow(plan.workflow);
     checkModel(plan.model);
+    if (o.judge !== undefined) checkJudge(o.judge);
     if (!Number.isInteger(plan.seed) || plan.seed < 0)
       throw new EvalInputError('bad-option', `--seed must be a whole number ≥ 0, got ${plan.seed}`);
 
@@ -224,6 +237,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       traceDir: path.resolve(path.dirname(db.file), 'traces', run.runId),
       env: o.env ?? { ...process.env },
       ...(o.limits ? { limits: o.limits } : {}),
+      ...(o.judge ? { judge: o.judge } : {}),
     };
 
     // ---- progress over everything the run holds (a resumed run starts from what it has)

@@ -40,6 +40,7 @@ if (!suite) {
       env: init.env,
       signal: ac.signal,
       ...(init.limits ? { limits: init.limits } : {}),
+      ...(init.judge ? { judge: init.judge } : {}),
     }).then((result) => {
       if (running === ac) running = undefined;
       post({ type: 'result', job: m.job, result });

@@ -2,7 +2,7 @@
 // the oracle scores 100 % (a case it cannot solve is a broken case, named in
 // the failure), every floor stays under its bound, specs resolve, and the same
 // case run twice ends in the same world (equal hashes, equal metrics).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,27 @@ describe.each(SUITES.map((s) => [s.id, s] as const))('suite %s', (_id, suite) =>
       for (const c of sample) rs.push(await play(suite, c, `floor:${floor}`));
       expect(rs.every((r) => r.record.status === 'ok')).toBe(true);
       expect(mean(rs)).toBeLessThanOrEqual(max + 1e-9);
+    },
+    900_000,
+  );
+
+  it.runIf(suite.judge)(
+    'records the free-text judge (--judge) beside the structural metrics, never in the score',
+    async () => {
+      const judge = suite.judge!;
+      const script = (name: string, answer: string) => {
+        const file = join(traceDir, `${name}.json`);
+        writeFileSync(file, JSON.stringify([{ content: answer }]));
+        return `scripted:${file}`;
+      };
+      const c = sample[0]!;
+      const judged = (spec: string) =>
+        runCase({ suite, case: c, trial: 1, workflow: workflowOf(suite), model: 'oracle', seed: 1, pool, traceDir, judge: spec });
+      const yes = await judged(script('yes', 'Yes.'));
+      const no = await judged(script('no', 'No: it names another object.'));
+      const mute = await judged(script('mute', 'I cannot tell.'));
+      expect([yes, no, mute].map((r) => r.record.metrics?.[judge.metric])).toEqual([1, 0, null]);
+      expect([yes, no, mute].map((r) => r.record.score)).toEqual([1, 1, 1]);
     },
     900_000,
   );

@@ -106,6 +106,20 @@ export const raiderSuite: Suite<RaiderGold> = {
       failureClass: s.failureClass,
     };
   },
+  // Paper 001 §4.2 judged explanations with an LLM against the ground truth; here the
+  // structural Expl is the score, and this judge (the user's own model) is reported apart.
+  judge: {
+    metric: 'expl_judge',
+    prompt: (c, o) => ({
+      system: "You grade a robot's explanation of an issue with an instruction against the ground truth. Answer with one word: yes or no.",
+      user: [
+        `Instruction: ${c.instruction}`,
+        `Ground truth: ${categoryOf(c.gold.issue)} (${c.gold.issue}). ${c.gold.explanation}`,
+        `The robot's answer: ${o.turn.final?.trim() || '(no answer)'}`,
+        'Does the answer identify the same issue (or correctly find none) and the objects involved?',
+      ].join('\n'),
+    }),
+  },
   oracle: (c) => raiderOracle(c),
   trivialAnswer: () => JSON.stringify({ final_response: 'none', explanation: 'No issue.' }),
   floors: [

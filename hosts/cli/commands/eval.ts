@@ -105,6 +105,7 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
     const jobs = optionalInt(p, 'jobs');
     const seed = optionalInt(p, 'seed');
     const sample = optionalInt(p, 'sample');
+    const judge = stringFlag(p.flags, 'judge');
     r = await runEval({
       ...(suite ? { suite } : {}),
       ...(model ? { model } : {}),
@@ -116,6 +117,7 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
       ...(jobs !== undefined ? { jobs } : {}),
       ...(seed !== undefined ? { seed } : {}),
       ...(sample !== undefined ? { sample } : {}),
+      ...(judge ? { judge } : {}),
       ...(timeLimit !== undefined || maxIterations !== undefined
         ? {
             limits: {
