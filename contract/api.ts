@@ -24,7 +24,9 @@ import {
   ToolInfo,
   ToolSetInfo,
   WorkflowInfo,
+  SimState,
 } from './schemas';
+import { ExerciseInfo, ExerciseResult, RunReplay, RunSummary, WorldSettings } from './teaching';
 
 const Empty = z.object({}).strict();
 const Ack = z.object({ ok: z.boolean(), message: z.string() });
@@ -58,6 +60,16 @@ export const METHODS = {
   getBattery: { request: Empty, response: Battery },
   /** Simulated seconds per wall second while paced (the desktop and web app). */
   setSpeed: { request: z.object({ factor: z.number().min(0.1).max(10) }).strict(), response: z.object({ factor: z.number() }) },
+  /** The physics clock: paused or running, simulated time, speed. */
+  getSimState: { request: Empty, response: SimState },
+  /** Pauses the physics (time stands still, skills wait) or resumes it. */
+  setPaused: { request: z.object({ paused: z.boolean() }).strict(), response: SimState },
+  /** Advances a paused world by whole physics steps (240 per simulated second). */
+  stepPhysics: { request: z.object({ steps: z.number().int().min(1).max(2400) }).strict(), response: SimState },
+  /** The seed and noise the next load or reset builds the world with. */
+  getWorldSettings: { request: Empty, response: WorldSettings },
+  /** Sets the seed and noise; they apply when the scene is next loaded or reset. */
+  setWorldSettings: { request: WorldSettings, response: WorldSettings },
   // ---- agent runs: the model drives the same robot the console does; events stream as { type: 'run' }.
   /** Starts a run (one turn of the conversation; it continues while workflow, model and set stay the same). */
   run: {
@@ -99,6 +111,10 @@ export const METHODS = {
     request: z.object({ runId: z.string().regex(/^[\w-]{1,100}$/) }).strict(),
     response: z.object({ name: z.string(), text: z.string() }),
   },
+  /** Every run of this session, oldest first (kept while the session lives, up to a limit). */
+  listRuns: { request: Empty, response: z.array(RunSummary) },
+  /** A run's trace and its recorded poses, to watch it again in 3D. */
+  getRunReplay: { request: z.object({ runId: z.string().regex(/^[\w-]{1,100}$/) }).strict(), response: RunReplay },
   /** Validates a JSONL trace (for read-only replay). */
   importTrace: { request: z.object({ text: bytesString(MAX_TRACE_IMPORT_BYTES, 'the trace') }).strict(), response: ImportedTrace },
   // API keys live in the desktop host only (encrypted with the OS keychain), one
@@ -107,6 +123,12 @@ export const METHODS = {
   setApiKey: { request: z.object({ baseURL: BaseUrl, key: z.string().min(1).max(500) }).strict(), response: Ack },
   hasApiKey: { request: z.object({ baseURL: BaseUrl }).strict(), response: z.object({ stored: z.boolean() }) },
   clearApiKey: { request: z.object({ baseURL: BaseUrl }).strict(), response: Ack },
+  // ---- exercises: task cards for the loaded scene, checked on the world's facts and the runs' tool calls.
+  listExercises: { request: Empty, response: z.array(ExerciseInfo) },
+  /** Adds a card written as JSON (for this session); a wrong field is named in the error. */
+  addExercise: { request: z.object({ text: bytesString(16 * 1024, 'the exercise card') }).strict(), response: ExerciseInfo },
+  /** Checks a card's goal on the world now and the tool calls since the scene was loaded. */
+  checkExercise: { request: z.object({ id: z.string().min(1).max(80) }).strict(), response: ExerciseResult },
   // ---- sessions: a host serving several (web mode, one per tab) lists them; a
   // client may observe another read-only (classroom mode builds on this).
   listSessions: { request: Empty, response: z.array(SessionInfo) },
@@ -115,6 +137,8 @@ export const METHODS = {
     request: z.object({ id: z.string().min(1).max(64).nullable() }).strict(),
     response: z.object({ ok: z.boolean(), message: z.string(), observing: z.string().nullable() }),
   },
+  /** Names this session (a group in classroom mode), as the teacher's overview shows it. */
+  setSessionLabel: { request: z.object({ label: z.string().trim().min(1).max(40) }).strict(), response: Ack },
 } as const;
 
 export type Methods = typeof METHODS;

@@ -47,3 +47,27 @@ export function readHeader(frame: Float32Array): FrameHeader {
 export function poseOffset(index: number): number {
   return FRAME_HEADER + index * FLOATS_PER_POSE;
 }
+
+/** Frames back to back as base64 (little-endian float32, as every platform we run on stores them). */
+export function encodeFrames(frames: readonly Float32Array[], frameLength: number): string {
+  const all = new Float32Array(frames.length * frameLength);
+  frames.forEach((f, i) => all.set(f.subarray(0, frameLength), i * frameLength));
+  const bytes = new Uint8Array(all.buffer);
+  let bin = '';
+  // In chunks: String.fromCharCode takes its arguments on the stack.
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+/** The frames `encodeFrames` packed; a length that is not whole frames is an error. */
+export function decodeFrames(b64: string, frameLength: number): Float32Array[] {
+  const bin = atob(b64);
+  if (bin.length % (frameLength * 4) !== 0)
+    throw new Error(`pose frames: ${bin.length} bytes is not a whole number of ${frameLength}-float frames`);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const all = new Float32Array(bytes.buffer);
+  const out: Float32Array[] = [];
+  for (let o = 0; o < all.length; o += frameLength) out.push(all.subarray(o, o + frameLength));
+  return out;
+}

@@ -5,3 +5,4 @@ export * from './limits';
 export * from './schemas';
 export * from './wire';
 export * from './eval';
+export * from './teaching';

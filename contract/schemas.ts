@@ -348,6 +348,8 @@ export const RunEvent = z.discriminatedUnion('kind', [
     kind: z.literal('approval_request'),
     runId: z.string(),
     id: z.string(),
+    /** The tool call it gates (the view puts the prompt before that call's line). */
+    callId: z.string().optional(),
     tool: z.string(),
     args: z.unknown().optional(),
     reason: z.string(),
@@ -466,6 +468,28 @@ export const ImportedTrace = z.object({
 });
 export type ImportedTrace = z.infer<typeof ImportedTrace>;
 
+/** The physics clock of a paced world. */
+export const SimState = z.object({
+  paused: z.boolean(),
+  /** Simulated seconds since the scene loaded. */
+  time: z.number(),
+  /** Simulated seconds per wall second while running. */
+  speed: z.number(),
+  /** Seconds one physics step advances. */
+  dt: z.number(),
+});
+export type SimState = z.infer<typeof SimState>;
+
+/** An exercise's state as a classroom overview shows it: leaf goals that hold, of all. */
+export const ExerciseScore = z.object({
+  id: z.string(),
+  title: z.string(),
+  ok: z.boolean(),
+  passed: z.number().int(),
+  total: z.number().int(),
+});
+export type ExerciseScore = z.infer<typeof ExerciseScore>;
+
 /** A session of a host that serves several (web mode: one per browser tab). */
 export const SessionInfo = z.object({
   /** Public id: names the session for observers; it gives no control. */
@@ -478,6 +502,12 @@ export const SessionInfo = z.object({
   createdAt: z.string(),
   /** The caller's own session. */
   own: z.boolean(),
+  /** The name a group gave itself (classroom mode), or null. */
+  label: z.string().nullable(),
+  /** The last run: what was asked and how it ended (null while it runs). */
+  lastRun: z.object({ message: z.string(), reason: RunEndReason.nullable() }).nullable(),
+  /** The exercise last checked, with its score. */
+  exercise: ExerciseScore.nullable(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
@@ -498,5 +528,9 @@ export const AppEvent = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('run'), event: RunEvent }),
   z.object({ type: z.literal('eval'), event: EvalEvent }),
+  /** The physics clock was paused, resumed or stepped. */
+  z.object({ type: z.literal('sim_state'), state: SimState }),
+  /** An exercise was checked (the classroom overview shows the score). */
+  z.object({ type: z.literal('exercise'), score: ExerciseScore }),
 ]);
 export type AppEvent = z.infer<typeof AppEvent>;

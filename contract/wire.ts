@@ -33,6 +33,11 @@ export const SessionMessage = z.object({
   session: z.object({ id: z.string(), token: z.string(), resumed: z.boolean() }),
   /** The session this client observes read-only, or null for its own. */
   observing: z.string().nullable(),
+  /**
+   * Classroom mode (serve --classroom): a group sees its own session only; the
+   * teacher may list every group's session and watch any of them read-only.
+   */
+  role: z.enum(['solo', 'group', 'teacher']).optional(),
 });
 export type SessionMessage = z.infer<typeof SessionMessage>;
 
@@ -60,6 +65,12 @@ export const IPC = {
 /** Path and query parameter of the web-mode API socket. */
 export const WS_PATH = '/api';
 export const TOKEN_PARAM = 'token';
+/**
+ * A page whose socket dropped asks here (GET, token in the header below) whether
+ * its token still opens the host: 204 yes, 401 the host restarted with a new one.
+ */
+export const TOKEN_CHECK_PATH = '/token-check';
+export const TOKEN_HEADER = 'x-skillbridge-token';
 /** The tab's session token, to reattach its session after a reload. */
 export const SESSION_PARAM = 'session';
 

@@ -126,7 +126,7 @@ export function connectWs(url: string, factory: SocketFactory, opts: { validate?
       return;
     }
     if (parsed.t === 'session') {
-      const state: SessionState = { session: parsed.session, observing: parsed.observing };
+      const state: SessionState = { session: parsed.session, observing: parsed.observing, ...(parsed.role ? { role: parsed.role } : {}) };
       session = state;
       ready();
       for (const l of sessionListeners) l(state);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { caught, serverPerTest } from '../../test/support/model-tests';
 import { raiderCall, type OpenAIServer } from '../../test/support/openai-server';
-import { ModelError, type ChatMessage, type ModelTool, type RetryInfo } from './model';
+import { type ChatMessage, type ModelTool, type RetryInfo } from './model';
 import { createOpenAICompatibleModel, retryAfter, ToolCallAssembler, type OpenAICompatibleOptions } from './openai-compatible';
 
 const start = serverPerTest();

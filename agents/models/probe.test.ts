@@ -71,7 +71,17 @@ describe('probeModel', () => {
     const r = await probeModel({ baseURL: url, model: 'm' });
     expect(r.reachable).toBe(false);
     expect(r.error?.kind).toBe('unreachable');
-    expect(r.error?.message).toContain(`Is the server running at ${url}?`);
+    expect(r.error?.message).toBe(`${url} could not be reached: nothing is listening there.`);
+    // The fix says what to do, and does not repeat the message.
+    expect(r.error?.fix).toBe(`Start the server at ${url}, or correct the base URL.`);
+    const hinted = await probeModel({ baseURL: url, model: 'm', hints: { start: 'Start it with `ollama serve`.' } });
+    expect(hinted.error?.fix).toBe('Start it with `ollama serve`.');
+  });
+
+  it('names the provider start command when the preset server is down', async () => {
+    const r = await probeSpec('ollama:qwen3:8b', { env: { SKILLBRIDGE_API_BASE_URL: undefined }, timeoutMs: 3000 });
+    if (r.reachable) return; // an Ollama runs on this machine: nothing to check
+    expect(r.error?.fix).toBe('Start it with `ollama serve`.');
   });
 
   it('reports a refused key', async () => {

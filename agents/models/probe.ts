@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ModelError, type ChatMessage, type ModelErrorKind, type ModelTool } from './model';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible';
-import { parseModelSpec, resolveApiKey, type CreateModelOptions } from './spec';
+import { parseModelSpec, providerHints, resolveApiKey, type CreateModelOptions } from './spec';
 import { parseTextToolCalls, withTextToolCalls } from './text-tool-calls';
 
 export interface ProbeOptions {
@@ -18,6 +18,8 @@ export interface ProbeOptions {
   /** Per request (default 30 s: a local model may need loading first). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The provider's start and pull commands, for the fix an error suggests. */
+  hints?: { start?: string; pull?: string };
 }
 
 export interface ProbeReport {
@@ -89,10 +91,13 @@ export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
     if (opts.signal?.aborted)
       return fail(new ModelError(`The probe of ${baseURL} was aborted.`, 'aborted', undefined, { endpoint: baseURL }));
     const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
-    const fix = timedOut ? `Check that ${baseURL} is not stuck.` : `Is the server running at ${baseURL}?`;
+    // The message says what happened, the fix what to do (the provider's own start command when it has one).
+    const fix = timedOut
+      ? `Check that the server at ${baseURL} is not stuck (a model still loading can take a minute).`
+      : (opts.hints?.start ?? `Start the server at ${baseURL}, or correct the base URL.`);
     return fail(
       new ModelError(
-        `${baseURL} ${timedOut ? `did not answer within ${timeoutMs} ms` : 'could not be reached'}. ${fix}`,
+        `${baseURL} ${timedOut ? `did not answer within ${timeoutMs} ms` : 'could not be reached: nothing is listening there'}.`,
         timedOut ? 'timeout' : 'unreachable',
         undefined,
         { endpoint: baseURL, fix },
@@ -116,7 +121,7 @@ export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
 
   const model = opts.model ?? report.models[0];
   if (!model) {
-    const fix = 'Name a model, e.g. ollama:qwen3:8b, or load one in the server.';
+    const fix = opts.hints?.pull ?? 'Name a model, e.g. ollama:qwen3:8b, or load one in the server.';
     return fail(new ModelError(`${baseURL} lists no models and none was named. ${fix}`, 'config', undefined, { endpoint: baseURL, fix }));
   }
   report.model = model;
@@ -203,6 +208,7 @@ export async function probeSpec(
   return probeModel({
     baseURL: parsed.baseURL,
     model: parsed.model,
+    hints: providerHints(parsed.provider, parsed.model),
     ...(apiKey ? { apiKey } : {}),
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),

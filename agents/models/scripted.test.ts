@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { errorOf } from '../../test/support/model-tests';
-import { ModelError, type ChatMessage } from './model';
+import type { ChatMessage } from './model';
 import { createScriptedModel, fromFunction, loadScriptedModel } from './scripted';
 
 const user: ChatMessage[] = [{ role: 'user', content: 'go' }];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { raiderCall, startOpenAIServer, type OpenAIServer } from '../../test/support/openai-server';
 import { errorOf } from '../../test/support/model-tests';
-import { ModelError, type ModelTool } from './model';
+import type { ModelTool } from './model';
 import { createModel, parseModelSpec, resolveApiKey } from './spec';
 
 describe('parseModelSpec', () => {

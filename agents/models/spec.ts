@@ -209,6 +209,11 @@ export function normalizeBaseURL(url: string): string {
 }
 
 /** The fixed base URL of a provider preset (undefined for openai-compatible and scripted). */
+/** How to start a provider's server and get a model onto it, in words (e.g. "Start it with `ollama serve`."). */
+export function providerHints(provider: ModelProvider, model: string): { start?: string; pull?: string } {
+  return provider === 'scripted' ? {} : PROVIDERS[provider].hints(model);
+}
+
 export function presetBaseURL(provider: ModelProvider): string | undefined {
   return provider === 'scripted' ? undefined : PROVIDERS[provider].baseURL;
 }

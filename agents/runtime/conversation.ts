@@ -9,7 +9,7 @@ import type { Robot } from '../../robot/robot';
 import { type Tool, defineTool } from '../tools/tool';
 import { AUTO_APPROVE, type ApprovalGate } from './approval';
 import { RunController, untilAborted } from './controller';
-import { EventStream, type FlowEvent, type FlowListener, type FlowReason, childStage } from './events';
+import { EventStream, type FlowEvent, type FlowListener, childStage } from './events';
 import { Deadline, type FlowLimits, type FlowResult, Preemptor, ZERO_USAGE, addUsage, mergeLimits, runFlow } from './flow';
 import { type CallEnv, invokeTool } from './flow/tool-call';
 import { Memory } from './memory';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { answer, call, FakeModel } from '../../test/support/fake-model';
 import { look, noRobot } from '../../test/support/runtime-tools';
 import { runFlow } from './flow';
-import { MemorySink, Trace, TraceFormatError, formatTrace, parseTrace, readTrace, traceNotes } from './trace';
+import { MemorySink, Trace, formatTrace, parseTrace, readTrace, traceNotes } from './trace';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'skillbridge-trace-'));
 const header = { runId: 'run-1', scene: 'tabletop/fruits', workflow: 'rtw/basic', model: 'fake:model', seed: 7 };

@@ -6,7 +6,7 @@
 // seconds), then the median of 5 timed windows; every body kept awake.
 import { resolveSceneData } from '../../scenes/registry';
 import { round } from '../../sim/math';
-import { type RapierBuild, type RAPIER, loadRapier, rapierBuild } from '../../sim/rapier';
+import { type RAPIER, loadRapier, rapierBuild } from '../../sim/rapier';
 import { SimWorld } from '../../sim/world/sim-world';
 import { BOX, STACK_TOPS, anchorsWorld, referenceSceneData } from './reference-scene';
 import { fullStepper, keepMoving } from './sim-bench';

@@ -36,6 +36,8 @@ const OPTIONS = {
   'max-sessions': { type: 'string' },
   'allow-key-for': { type: 'string' },
   scripts: { type: 'string' },
+  classroom: { type: 'boolean' },
+  exercises: { type: 'string' },
   db: { type: 'string' },
   junit: { type: 'string' },
   csv: { type: 'string' },
@@ -66,8 +68,16 @@ export function parse(argv: string[]): Parsed {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
+    // Node's messages may run over several lines; a user gets one.
     const msg = (e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, '');
-    throw new UsageError(`${msg}. Run "skillbridge help" for the options.`);
+    const ambiguous = /^Option '(--?[\w-]+)[^']*' argument is ambiguous/.exec(msg);
+    const unknown = /^Unknown option '([^']+)'/.exec(msg);
+    const line = ambiguous
+      ? `${ambiguous[1]} got a value that starts with "-"; write ${ambiguous[1]}=VALUE if that is meant`
+      : unknown
+        ? `unknown option ${unknown[1]}`
+        : msg.split('\n')[0]!.replace(/\.$/, '');
+    throw new UsageError(`${line}. Run "skillbridge help" for the options.`);
   }
   const [command = 'help', ...positionals] = parsed.positionals;
   return { command, positionals, flags: parsed.values as Parsed['flags'] };
@@ -181,13 +191,18 @@ Usage:
       A RUN is a run id (looked up in --db DIR, default eval-results/) or a
       results folder (all its runs). --junit and --csv write those formats too.
   skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR] [--robot URL]
-                    [--allow-key-for URL[,URL]]
+                    [--allow-key-for URL[,URL]] [--classroom] [--exercises DIR]
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
       its access token. Each browser tab gets its own session (its own world);
       at most --max-sessions at once (default 6). Pages upload scripted models'
       scripts, or name one in --scripts DIR. SKILLBRIDGE_API_KEY goes only to
       SKILLBRIDGE_API_BASE_URL, the presets' local servers, and --allow-key-for URLs.
+      --classroom prints two links: the groups' (a session per tab, no view of the
+      others) and the teacher's (also a read-only overview of every group's
+      scene, run and exercise score). --exercises DIR adds a teacher's exercise
+      cards (*.json) to the built-in ones. SKILLBRIDGE_WEB_TOKEN (16+ characters)
+      fixes the groups' token, so links stay valid across a restart.
       With --robot URL, agent runs act on that robot and the scene runs beside
       it as its shadow.
   skillbridge robot-api --scene S [--port N] [--seed N] [--speed X | --fast] [--read-only] [--json]

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
-import { probeSpec } from '../../agents/models/probe';
 import { type CreateModelOptions, type ScriptFiles, type SecretLookup, createModel } from '../../agents/models/spec';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
@@ -68,6 +67,10 @@ export class AgentHost {
   private currentRun = '';
   private readonly traces = new Map<string, MemorySink>();
   private approvalIds = 0;
+  /** Tool calls of the running turn that have started and not ended. */
+  private callsInFlight = 0;
+  /** Stop the run as soon as the running call has reported (the e-stop). */
+  private stopAfterCall: string | undefined;
   private agentCallIds = 1_000_000;
   private lastNamed = '';
 
@@ -189,6 +192,7 @@ export class AgentHost {
       if (event) send(event);
       // The view outlines what an agent's call acts on, as it does for the console's.
       if (e.type === 'tool_start' && event?.kind === 'tool_call') {
+        this.callsInFlight++;
         const targets = this.opts.targetsOf(event.args);
         const activityId = ++this.agentCallIds;
         callArgs.set(e.id, { args: event.args, targets, activityId });
@@ -216,6 +220,8 @@ export class AgentHost {
             source: 'agent',
           });
         this.opts.afterTool();
+        this.callsInFlight = Math.max(0, this.callsInFlight - 1);
+        if (this.stopAfterCall !== undefined && this.callsInFlight === 0) this.stop(this.stopAfterCall);
       }
     };
     const done = session.send(req.message, { onEvent, approval: this.gate(req.approval ?? 'auto', () => runId) });
@@ -268,6 +274,8 @@ export class AgentHost {
       ),
     };
     this.running = running;
+    this.callsInFlight = 0;
+    this.stopAfterCall = undefined;
     void running.done.finally(() => {
       if (this.running === running) this.running = undefined;
     });
@@ -295,6 +303,7 @@ export class AgentHost {
               kind: 'approval_request',
               runId: runId(),
               id,
+              callId: req.callId,
               tool: req.tool,
               args: req.args,
               reason: `${req.tool} is an ${req.category} tool: it runs only when you approve`,
@@ -339,8 +348,27 @@ export class AgentHost {
     return { ok: true, message: req.decision === 'approve' ? 'approved' : 'rejected' };
   }
 
+  /**
+   * The e-stop: the running skill sees it and reports it as its result, then the
+   * run stops before the model is asked again; with no call running, at once.
+   */
+  stopAfterRunningCall(reason: string): void {
+    if (!this.running) return;
+    if (this.callsInFlight === 0) {
+      this.stop(reason);
+      return;
+    }
+    this.stopAfterCall = reason;
+    this.opts.wake();
+    // A call that never reports must not keep the run going.
+    setTimeout(() => {
+      if (this.stopAfterCall === reason) this.stop(reason);
+    }, 2000).unref?.();
+  }
+
   /** Stops the model request and the running skill at once. */
   stop(reason = 'stopped by the user'): Response<'stop'> {
+    this.stopAfterCall = undefined;
     const r = this.running;
     if (!r) return { ok: false, message: 'no run is going' };
     r.session.stop(reason);

@@ -14,16 +14,22 @@ import {
   type Unsubscribe,
 } from '../../contract/api';
 import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
+import type { WorldSettings } from '../../contract/teaching';
+import { frameLength } from '../../contract/frames';
+import type { GoalCall } from '../../eval/goals/predicates';
 import type { SimControl } from '../../robot/sim/control';
 import { openSim } from '../../robot/sim/open';
 import type { SimRobot } from '../../robot/sim/sim-robot';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
-import { type ScriptFiles, type SecretLookup, normalizeBaseURL } from '../../agents/models/spec';
+import type { ScriptFiles, SecretLookup } from '../../agents/models/spec';
 import { AgentHost } from './agent';
 import { EvalHost } from './eval-host';
 import { replayCase } from './replay';
+import { ExerciseBook, loadCardFolder } from './exercises';
 import { PoseStream } from './pose-stream';
+import { RunArchive } from './run-archive';
+import { SINGLE_HOST, envKeyPolicy, ownSessionList } from './single-host';
 import { buildSceneMeta } from './scene-meta';
 import { type AnyOpenedRobot, type RobotForm, openRobot } from '../../robot/sources';
 import { Shadow } from '../../robot/shadow/shadow';
@@ -51,6 +57,9 @@ export interface AppServiceOptions {
   ollamaURL?: string;
   /** The Evaluate view's results folder (default eval-results/). */
   evalDir?: string;
+  /** A teacher's folder of exercise cards (serve --exercises DIR), besides the built-in ones. */
+  exercisesDir?: string;
+  log?: (line: string) => void;
   /**
    * A real robot (serve --robot): agent runs act on it through the safety chain,
    * and the loaded scene is its shadow — synchronised from it, each action played
@@ -60,6 +69,9 @@ export interface AppServiceOptions {
 }
 
 export type RealRobotForm = Extract<RobotForm, { kind: 'http' | 'rosbridge' }>;
+
+/** Tool calls remembered per scene for exercise checks (console and agent). */
+const MAX_CALLS = 500;
 
 interface Loaded {
   robot: SimRobot;
@@ -74,7 +86,8 @@ export class AppService implements AppApi {
   private generation = 0;
   private speed = 1;
   private readonly paced: boolean;
-  private readonly seed: number;
+  private settings: WorldSettings;
+  private paused = false;
   private readonly poses: PoseStream;
   private readonly eventListeners = new Set<EventListener>();
   private loading: Promise<SceneMeta> | undefined;
@@ -87,18 +100,25 @@ export class AppService implements AppApi {
   private real: Promise<AnyOpenedRobot> | undefined;
   private shadowOf: { loaded: Loaded; shadow: Shadow } | undefined;
   private readonly createdAt = new Date().toISOString();
+  private readonly archive: RunArchive;
+  private readonly exercises: ExerciseBook;
+  /** Tool calls since the scene was loaded, and the last final answer: what exercise goals are checked on. */
+  private calls: GoalCall[] = [];
+  private answer: string | undefined;
 
   constructor(opts: AppServiceOptions = {}) {
     this.paced = opts.paced ?? false;
-    this.seed = opts.seed ?? 1;
-    this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)));
+    this.settings = { seed: opts.seed ?? 1, noise: { distanceSigma: 0, detectionDropout: 0, skillFailureRate: 0 } };
+    this.archive = new RunArchive({ ...(opts.traceDir ? { traceDir: opts.traceDir } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    this.exercises = new ExerciseBook(opts.exercisesDir ? loadCardFolder(opts.exercisesDir, opts.log) : []);
+    this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), (f) => this.archive.onFrame(f));
     this.allowFiles = opts.allowFiles ?? false;
     this.robotForm = opts.robot;
     this.agent = new AgentHost({
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
       ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
-      allowEnvKeyFor: envKeyPolicy(opts),
+      allowEnvKeyFor: envKeyPolicy(opts.allowKeyFor, opts.confirmKey),
       scriptFiles: opts.scriptFiles ?? 'none',
       emit: (e) => this.emit(e),
       targetsOf: (args) => this.loaded?.tools.targetsOf(args) ?? [],
@@ -111,7 +131,7 @@ export class AppService implements AppApi {
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
       replay: (c, calls) =>
         replayCase(c, calls, {
-          seed: this.seed,
+          seed: this.settings.seed,
           install: (robot, control) => this.install(robot, control),
           emit: (e) => this.emit(e),
           nextCallId: () => ++this.replayCalls,
@@ -133,7 +153,21 @@ export class AppService implements AppApi {
   }
 
   private emit(event: AppEvent): void {
+    this.follow(event);
     for (const l of this.eventListeners) l(event);
+  }
+
+  /** What the service keeps from its own events: the runs, the calls and answers exercises are checked on. */
+  private follow(e: AppEvent): void {
+    const cur = this.loaded;
+    this.archive.onEvent(
+      e,
+      cur ? { meta: cur.meta, frameLength: frameLength(cur.meta.stream.length, cur.meta.robot.jointNames.length) } : undefined,
+    );
+    if (e.type === 'tool_activity' && e.phase === 'end') {
+      this.calls.push({ name: e.tool, args: e.args, ok: e.ok === true });
+      if (this.calls.length > MAX_CALLS) this.calls.shift();
+    } else if (e.type === 'run' && e.event.kind === 'final' && e.event.text) this.answer = e.event.text;
   }
 
   // ---------------------------------------------------------------- scenes
@@ -162,7 +196,7 @@ export class AppService implements AppApi {
     let robot: SimRobot;
     let control: SimControl;
     try {
-      ({ robot, control } = await openSim(id, { seed: this.seed }));
+      ({ robot, control } = await openSim(id, { seed: this.settings.seed, noise: this.settings.noise }));
     } catch (e) {
       if (e instanceof SceneDataError) throw new AppApiError('unknown_scene', e.message);
       throw e;
@@ -175,6 +209,9 @@ export class AppService implements AppApi {
     await this.unload();
     control.pace(this.paced);
     control.setSpeed(this.speed);
+    control.pause(this.paused);
+    this.calls = [];
+    this.answer = undefined;
     this.generation++;
     const { meta, entries } = buildSceneMeta(control.world, this.generation);
     const unsubscribe = robot.events.subscribe((e) =>
@@ -188,6 +225,7 @@ export class AppService implements AppApi {
     this.loaded = { robot, control, meta, tools, unsubscribe };
     this.poses.attach({ control, entries, joints: meta.robot.jointNames.length, generation: this.generation });
     this.emit({ type: 'scene_loaded', sceneId: meta.id, generation: meta.generation });
+    this.emit({ type: 'sim_state', state: this.simState() });
     return meta;
   }
 
@@ -208,6 +246,7 @@ export class AppService implements AppApi {
     if (!cur) return;
     await this.agent.stopAndWait('stopped: the scene was replaced');
     this.agent.forget();
+    this.archive.sceneReplaced();
     await cur.tools.abortAll();
     cur.unsubscribe();
     this.loaded = undefined;
@@ -268,6 +307,8 @@ export class AppService implements AppApi {
       return { ok: false, message: (e as Error).message };
     }
     this.poses.publish(true);
+    // The e-stop also ends the agent's run: the running skill reports the e-stop, then the run stops.
+    if (req.type === 'estop_pressed') this.agent.stopAfterRunningCall('the emergency stop was pressed');
     const b = await cur.robot.battery();
     const message =
       req.type === 'set_battery'
@@ -310,6 +351,7 @@ export class AppService implements AppApi {
   async setSpeed(req: Request<'setSpeed'>): Promise<Response<'setSpeed'>> {
     this.speed = req.factor;
     this.loaded?.control.setSpeed(req.factor);
+    this.emit({ type: 'sim_state', state: this.simState() });
     return { factor: this.speed };
   }
 
@@ -341,6 +383,45 @@ export class AppService implements AppApi {
 
   async replayCase(req: Request<'replayCase'>): Promise<Response<'replayCase'>> {
     return this.evals.replayCase(req);
+  }
+
+  // ---------------------------------------------------------------- the physics clock and world settings
+
+  private simState(): Response<'getSimState'> {
+    const c = this.loaded?.control;
+    return { paused: this.paused, time: c?.time() ?? 0, speed: this.speed, dt: c?.dt ?? 1 / 240 };
+  }
+
+  async getSimState(_req?: Request<'getSimState'>): Promise<Response<'getSimState'>> {
+    return this.simState();
+  }
+
+  async setPaused(req: Request<'setPaused'>): Promise<Response<'setPaused'>> {
+    if (!this.paced && req.paused) throw new AppApiError('unsupported', 'only a paced world (the app) can be paused');
+    this.paused = req.paused;
+    this.loaded?.control.pause(req.paused);
+    const state = this.simState();
+    this.emit({ type: 'sim_state', state });
+    return state;
+  }
+
+  async stepPhysics(req: Request<'stepPhysics'>): Promise<Response<'stepPhysics'>> {
+    const cur = this.require();
+    if (!this.paused) throw new AppApiError('busy', 'the physics is running: pause it before stepping');
+    cur.control.step(req.steps);
+    this.poses.publish(true);
+    const state = this.simState();
+    this.emit({ type: 'sim_state', state });
+    return state;
+  }
+
+  async getWorldSettings(_req?: Request<'getWorldSettings'>): Promise<Response<'getWorldSettings'>> {
+    return structuredClone(this.settings);
+  }
+
+  async setWorldSettings(req: Request<'setWorldSettings'>): Promise<Response<'setWorldSettings'>> {
+    this.settings = structuredClone(req);
+    return structuredClone(this.settings);
   }
 
   // ---------------------------------------------------------------- agent runs
@@ -395,41 +476,59 @@ export class AppService implements AppApi {
     return this.agent.importTrace(req);
   }
 
-  // ---------------------------------------------------------------- sessions (web mode serves several; this is one)
+  async listRuns(_req?: Request<'listRuns'>): Promise<Response<'listRuns'>> {
+    return this.archive.list();
+  }
+
+  async getRunReplay(req: Request<'getRunReplay'>): Promise<Response<'getRunReplay'>> {
+    const { text } = await this.agent.exportTrace(req);
+    return this.archive.replay(req.runId, this.agent.importTrace({ text }));
+  }
+
+  // ---------------------------------------------------------------- exercises
+
+  async listExercises(_req?: Request<'listExercises'>): Promise<Response<'listExercises'>> {
+    return this.exercises.list(this.loaded?.meta.id);
+  }
+
+  async addExercise(req: Request<'addExercise'>): Promise<Response<'addExercise'>> {
+    return this.exercises.add(req.text);
+  }
+
+  async checkExercise(req: Request<'checkExercise'>): Promise<Response<'checkExercise'>> {
+    const cur = this.require();
+    const { result, score } = this.exercises.check(req.id, cur.meta.id, {
+      facts: cur.control.facts(),
+      calls: this.calls,
+      ...(this.answer !== undefined ? { answer: this.answer } : {}),
+    });
+    this.emit({ type: 'exercise', score });
+    return result;
+  }
+
+  // ---------------------------------------------------------------- one session, no key store (single-host.ts)
 
   async listSessions(_req?: Request<'listSessions'>): Promise<Response<'listSessions'>> {
-    const scene = this.loaded?.meta.id ?? null;
-    return [{ id: 'local', scene, clients: 1, observers: 0, running: this.agent.busy, createdAt: this.createdAt, own: true }];
+    return ownSessionList(this.loaded?.meta.id ?? null, this.agent.busy, this.createdAt, this.archive.list().at(-1));
   }
 
   async observeSession(req: Request<'observeSession'>): Promise<Response<'observeSession'>> {
-    if (req.id === null || req.id === 'local') return { ok: true, message: 'this is your own session', observing: null };
-    throw new AppApiError('unsupported', 'this host runs one session: there is no other to observe');
+    return SINGLE_HOST.observeSession(req);
   }
 
-  // ---------------------------------------------------------------- secrets (desktop host only)
-
-  async setApiKey(_req?: Request<'setApiKey'>): Promise<Response<'setApiKey'>> {
-    throw new AppApiError(
-      'unsupported',
-      'API keys are stored by the desktop app only (encrypted by the OS keychain). In web mode, set the key in the environment of "skillbridge serve" (e.g. OPENAI_API_KEY).',
-    );
+  async setSessionLabel(req: Request<'setSessionLabel'>): Promise<Response<'setSessionLabel'>> {
+    return SINGLE_HOST.setSessionLabel(req);
   }
 
-  async hasApiKey(_req?: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> {
-    return { stored: false };
+  async setApiKey(req: Request<'setApiKey'>): Promise<Response<'setApiKey'>> {
+    return SINGLE_HOST.setApiKey(req);
   }
 
-  async clearApiKey(_req?: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> {
-    return { ok: false, message: 'no key store in this host' };
+  async hasApiKey(req: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> {
+    return SINGLE_HOST.hasApiKey(req);
   }
-}
 
-/**
- * Whether the environment's key may go to a base URL a page named: listed at
- * the host, or confirmed by its person; otherwise not (the default for pages).
- */
-function envKeyPolicy(opts: AppServiceOptions): (baseURL: string) => Promise<boolean> {
-  const allowed = new Set((opts.allowKeyFor ?? []).map(normalizeBaseURL));
-  return async (baseURL) => allowed.has(normalizeBaseURL(baseURL)) || ((await opts.confirmKey?.(baseURL)) ?? false);
+  async clearApiKey(req: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> {
+    return SINGLE_HOST.clearApiKey(req);
+  }
 }

@@ -23,7 +23,11 @@ export class PoseStream {
   private lastSentAt = 0;
   private seq = 0;
 
-  constructor(private readonly frameMs: number) {}
+  /** `onFrame` sees every frame sent (the run archive records them). */
+  constructor(
+    private readonly frameMs: number,
+    private readonly onFrame?: (frame: Float32Array) => void,
+  ) {}
 
   onPoses(listener: PoseListener): Unsubscribe {
     this.listeners.add(listener);
@@ -78,6 +82,7 @@ export class PoseStream {
     writeHeader(frame, w.generation, ++this.seq, sim.time, now);
     this.latest = frame;
     this.lastSentAt = now;
+    this.onFrame?.(frame);
     for (const l of this.listeners) l(frame.slice());
   }
 }

@@ -23,6 +23,8 @@ export interface WorkerOptions {
   /** Where scripted:FILE may read. */
   scriptFiles?: ScriptFiles;
   ollamaURL?: string;
+  /** A teacher's folder of exercise cards. */
+  exercisesDir?: string;
   /** A real robot's connection form (serve --robot): agent runs act on it, the scene is its shadow. */
   robot?: RealRobotForm;
   /** Set when running from TypeScript sources: the bootstrap registers tsx, then imports this. */
@@ -39,6 +41,8 @@ export type FromWorker =
   | { t: 'reply'; id: number; ok: false; error: { code: ErrorCode; message: string } }
   | { t: 'event'; event: AppEvent }
   | { t: 'poses'; frame: Float32Array }
+  /** A line for the host's log (a bad exercise card in the teacher's folder). */
+  | { t: 'log'; line: string }
   /** The worker needs the API key stored for a base URL (it never leaves the host's processes). */
   | { t: 'secret'; id: number; scope: KeyScope }
   /** May the environment's key go to this base URL a page named? Answered 'yes' or null. */

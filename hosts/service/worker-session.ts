@@ -80,6 +80,7 @@ class WorkerSessionImpl {
       ...(this.opts.allowKeyFor ? { allowKeyFor: this.opts.allowKeyFor } : {}),
       ...(this.opts.confirmKey ? { confirmKeys: true } : {}),
       ...(this.opts.scriptFiles ? { scriptFiles: this.opts.scriptFiles } : {}),
+      ...(this.opts.exercisesDir ? { exercisesDir: this.opts.exercisesDir } : {}),
     };
     let url = this.opts.workerUrl;
     if (!url) {
@@ -132,6 +133,8 @@ class WorkerSessionImpl {
       for (const l of this.poseListeners) l(m.frame);
     } else if (m.t === 'event') {
       for (const l of this.eventListeners) l(m.event);
+    } else if (m.t === 'log') {
+      this.opts.onLog?.(m.line);
     } else if (m.t === 'secret' || m.t === 'confirm_key') {
       const w = this.worker;
       void (async () => {

@@ -34,6 +34,8 @@ const session = new AppService({
   ...(opts.allowKeyFor ? { allowKeyFor: opts.allowKeyFor } : {}),
   ...(opts.confirmKeys ? { confirmKey } : {}),
   ...(opts.scriptFiles ? { scriptFiles: opts.scriptFiles } : {}),
+  ...(opts.exercisesDir ? { exercisesDir: opts.exercisesDir } : {}),
+  log: (line) => port.postMessage({ t: 'log', line }),
 });
 
 session.onPoses((frame) => port.postMessage({ t: 'poses', frame }, [frame.buffer as ArrayBuffer]));

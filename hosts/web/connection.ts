@@ -24,7 +24,21 @@ const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'importTrace',
   'detectModels',
   'hasApiKey',
+  'getSimState',
+  'getWorldSettings',
+  'listRuns',
+  'getRunReplay',
+  'listExercises',
+  // A check reads the world; it changes nothing (the teacher checks a group's exercise).
+  'checkExercise',
 ]);
+
+/**
+ * Who is at the other end. `solo`: plain web mode (any tab may list and watch
+ * the others). Classroom mode: a `group` sees its own session only; the
+ * `teacher` lists every group's and watches any of them read-only.
+ */
+export type Role = 'solo' | 'group' | 'teacher';
 
 export class Connection implements SessionClient {
   private watching: Hosted;
@@ -36,6 +50,7 @@ export class Connection implements SessionClient {
     private readonly own: Hosted,
     private readonly resumed: boolean,
     private readonly log: (line: string) => void,
+    private readonly role: Role = 'solo',
   ) {
     this.watching = own;
     ws.on('message', (data, isBinary) => void this.receive(data, isBinary));
@@ -85,6 +100,7 @@ export class Connection implements SessionClient {
       t: 'session',
       session: { id: this.own.id, token: this.own.token, resumed: this.resumed },
       observing: target === this.own ? null : target.id,
+      role: this.role,
     });
   }
 
@@ -116,7 +132,15 @@ export class Connection implements SessionClient {
   }
 
   private async call(method: MethodName, request: unknown): Promise<unknown> {
+    if ((method === 'listSessions' || method === 'observeSession') && this.role === 'group') {
+      throw new AppApiError('forbidden', `${method}: in classroom mode only the teacher sees other groups' sessions`);
+    }
     if (method === 'listSessions') return this.pool.list(this.own);
+    if (method === 'setSessionLabel') {
+      const { label } = parseRequest('setSessionLabel', request);
+      this.own.label = label;
+      return { ok: true, message: `this session is now called "${label}"` };
+    }
     if (method === 'observeSession') {
       const { id } = parseRequest('observeSession', request);
       if (id === null || id === this.own.id) {

@@ -12,8 +12,8 @@ import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { MAX_REQUEST_BYTES } from '../../contract/limits';
-import { CLOSE, SESSION_PARAM, TOKEN_PARAM, WS_PATH } from '../../contract/wire';
-import { Connection } from './connection';
+import { CLOSE, SESSION_PARAM, TOKEN_CHECK_PATH, TOKEN_HEADER, TOKEN_PARAM, WS_PATH } from '../../contract/wire';
+import { Connection, type Role } from './connection';
 import { type HostedSession, SessionLimitError, SessionPool } from './sessions';
 
 export interface WebServerOptions {
@@ -27,11 +27,20 @@ export interface WebServerOptions {
   staticDir: string;
   port?: number;
   token?: string;
+  /**
+   * Classroom mode: the groups' link gives each tab its own session and no view
+   * of the others; the teacher's link (its own token) also lists every group's
+   * session and watches any of them read-only.
+   */
+  classroom?: boolean;
+  teacherToken?: string;
   log?: (line: string) => void;
 }
 
 export interface WebServer {
   url: string;
+  /** Classroom mode: the teacher's link. */
+  teacherUrl: string | null;
   port: number;
   token: string;
   readonly sessions: SessionPool;
@@ -77,6 +86,13 @@ function sameToken(given: string | null, token: string): boolean {
 
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
+  const teacherToken = opts.classroom ? (opts.teacherToken ?? randomBytes(24).toString('base64url')) : null;
+  /** Which token a request carries: the tab's role, or null when it carries neither. */
+  const roleOf = (given: string | null): Role | null => {
+    if (sameToken(given, token)) return opts.classroom ? 'group' : 'solo';
+    if (teacherToken && sameToken(given, teacherToken)) return 'teacher';
+    return null;
+  };
   const log = opts.log ?? (() => undefined);
   const root = path.resolve(opts.staticDir);
   let port = 0;
@@ -102,6 +118,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       rel = decodeURIComponent(new URL(req.url ?? '/', `http://${HOST}`).pathname);
     } catch {
       res.writeHead(400, headers).end();
+      return;
+    }
+    if (rel === TOKEN_CHECK_PATH) {
+      // A page that lost its socket asks whether its token still opens this server (it restarted with a new one?).
+      const ok = roleOf(String(req.headers[TOKEN_HEADER] ?? '')) !== null;
+      res.writeHead(ok ? 204 : 401, { ...headers, 'Cache-Control': 'no-store' }).end();
       return;
     }
     if (rel === '/' || rel === '') rel = '/index.html';
@@ -161,19 +183,21 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (!allowedHosts().has(req.headers.host ?? '')) return refuse(403, `Host ${req.headers.host ?? '(none)'}`);
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) return refuse(403, `Origin ${origin}`);
-    if (!sameToken(url.searchParams.get(TOKEN_PARAM), token)) return refuse(401, 'missing or wrong token');
+    if (roleOf(url.searchParams.get(TOKEN_PARAM)) === null) return refuse(401, 'missing or wrong token');
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
   wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
     ws.on('error', (e) => log(`socket closed after an error: ${e.message}`));
-    const sessionToken = new URL(req.url ?? '/', `http://${HOST}`).searchParams.get(SESSION_PARAM);
+    const params = new URL(req.url ?? '/', `http://${HOST}`).searchParams;
+    const sessionToken = params.get(SESSION_PARAM);
+    const role = roleOf(params.get(TOKEN_PARAM)) ?? 'group';
     // Messages that arrive while the session opens wait for it.
     ws.pause();
     pool
       .attach(sessionToken)
       .then(({ hosted, resumed }) => {
-        const conn = new Connection(ws, pool, hosted, resumed, log);
+        const conn = new Connection(ws, pool, hosted, resumed, log, role);
         hosted.clients.add(conn);
         // The tab may have gone while its session opened.
         if (ws.readyState !== ws.OPEN) pool.detach(conn, hosted);
@@ -196,6 +220,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   port = typeof addr === 'object' && addr ? addr.port : 0;
   return {
     url: `http://${HOST}:${port}/?${TOKEN_PARAM}=${token}`,
+    teacherUrl: teacherToken ? `http://${HOST}:${port}/?${TOKEN_PARAM}=${teacherToken}` : null,
     port,
     token,
     sessions: pool,

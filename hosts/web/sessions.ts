@@ -6,7 +6,7 @@
 // Observing another session is explicit and read-only (see connection.ts).
 import { randomBytes } from 'node:crypto';
 import type { AppApi, Unsubscribe } from '../../contract/api';
-import type { SessionInfo } from '../../contract/schemas';
+import type { ExerciseScore, RunEndReason, SessionInfo } from '../../contract/schemas';
 
 /** A session a host can open and close: the AppApi over one world. */
 export interface HostedSession extends AppApi {
@@ -30,6 +30,10 @@ export interface Hosted {
   readonly observers: Set<SessionClient>;
   scene: string | null;
   running: boolean;
+  /** The name a group gave itself (classroom mode). */
+  label: string | null;
+  lastRun: { message: string; reason: RunEndReason | null } | null;
+  exercise: ExerciseScore | null;
   grace: ReturnType<typeof setTimeout> | undefined;
   unsubscribe: Unsubscribe;
 }
@@ -93,14 +97,33 @@ export class SessionPool {
       observers: new Set(),
       scene: null,
       running: false,
+      label: null,
+      lastRun: null,
+      exercise: null,
       grace: undefined,
       unsubscribe: () => undefined,
     };
+    // What the overview shows of a session, followed from its events.
     hosted.unsubscribe = api.onEvent((e) => {
-      if (e.type === 'scene_loaded') hosted.scene = e.sceneId;
-      else if (e.type === 'run' && e.event.kind === 'started') hosted.running = true;
-      else if (e.type === 'run' && e.event.kind === 'final') hosted.running = false;
+      if (e.type === 'scene_loaded') {
+        if (hosted.scene !== e.sceneId) hosted.exercise = null;
+        hosted.scene = e.sceneId;
+      } else if (e.type === 'exercise') hosted.exercise = e.score;
+      else if (e.type === 'run' && e.event.kind === 'started') {
+        hosted.running = true;
+        hosted.lastRun = { message: e.event.message, reason: null };
+      } else if (e.type === 'run' && e.event.kind === 'final') {
+        hosted.running = false;
+        if (hosted.lastRun) hosted.lastRun = { ...hosted.lastRun, reason: e.event.reason };
+      }
     });
+    // A scene loaded before the subscription (the session opened warm) is read once.
+    api.currentScene({}).then(
+      (m) => {
+        if (m && hosted.scene === null) hosted.scene = m.id;
+      },
+      () => undefined,
+    );
     this.sessions.set(hosted.token, hosted);
     this.opts.log?.(`session ${hosted.id} opened (${this.sessions.size} of at most ${this.max})`);
     return { hosted, resumed: false };
@@ -129,6 +152,9 @@ export class SessionPool {
       running: h.running,
       createdAt: h.createdAt,
       own: h === own,
+      label: h.label,
+      lastRun: h.lastRun,
+      exercise: h.exercise,
     }));
   }
 

@@ -1,19 +1,31 @@
-// The app shell: header (scene, reset, speed, battery), the tool console on the
-// left, the 3D view in the middle, agent / world / log on the right. It holds
-// the shared state and listens to the host's events.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+// The app shell: the header (scene, physics clock, the emergency stop, battery,
+// presentation and help), the tool console on the left, the 3D view (or runs
+// watched again) in the middle, and agent / world / runs / tasks / log (and the
+// class, for a teacher) on the right. Side panels fold away; keys in the help.
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import type { AppApi } from '../../contract/api';
-import type { AppEvent, Battery, SceneMeta, SceneSummary, Snapshot } from '../../contract/schemas';
+import type { SessionState } from '../../contract/ws-client';
 import { ApiContext } from './api-context';
-import { BatteryGauge } from './panels/battery-gauge';
 import { AgentPanel } from './panels/agent-panel';
+import { BatteryGauge } from './panels/battery-gauge';
 import { EventInjector } from './panels/event-injector';
 import { EvaluatePanel } from './panels/evaluate/evaluate-panel';
-import { EventLog, type LogLine } from './panels/event-log';
+import { EventLog } from './panels/event-log';
 import { FactsPanel } from './panels/facts-panel';
 import { SceneBar } from './panels/scene-bar';
 import { ToolConsole } from './panels/tool-console';
-import { PoseStore } from './pose-store';
+import { ApprovalOverlay, describeCall, usePendingApprovals } from './teaching/approvals';
+import { ClassOverview } from './teaching/class-overview';
+import { EstopButton, EstopOverlay } from './teaching/estop';
+import { ExercisesPanel } from './teaching/exercises-panel';
+import { HelpPanel } from './teaching/help-panel';
+import { stepScale, usePresentation } from './teaching/presentation';
+import { type ReplayRun, loadReplay } from './teaching/replay';
+import { ReplayView, useReplayClock } from './teaching/replay-view';
+import { RunsPanel } from './teaching/runs-panel';
+import { useShortcuts } from './teaching/shortcuts';
+import { STEP_PHYSICS, SimClock, WorldSettingsForm } from './teaching/sim-controls';
+import { useHostState } from './use-host-state';
 import { SceneView } from './view/scene-view';
 
 export interface AppProps {
@@ -22,219 +34,337 @@ export interface AppProps {
   /** Scene to open when the host has none loaded. */
   initialScene?: string;
   detectWebgl?: () => string | null;
+  /** Web mode: this tab's session (its role in classroom mode), and news of it. */
+  session?: SessionState | undefined;
+  onSession?: ((listener: (s: SessionState) => void) => () => void) | undefined;
 }
 
-type Tab = 'agent' | 'world' | 'eval' | 'log';
+type Tab = 'agent' | 'world' | 'runs' | 'tasks' | 'eval' | 'log' | 'class';
 
 function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function App({ api, desktop, initialScene, detectWebgl }: AppProps) {
-  const [scenes, setScenes] = useState<SceneSummary[]>([]);
-  const [meta, setMeta] = useState<SceneMeta | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [speed, setSpeedState] = useState(1);
-  const [battery, setBattery] = useState<Battery | null>(null);
-  const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
-  const [log, setLog] = useState<LogLine[]>([]);
-  const [highlight, setHighlight] = useState<string[]>([]);
+export function App({ api, desktop, initialScene, detectWebgl, session, onSession }: AppProps) {
+  const host = useHostState(api, initialScene);
+  const { meta, snapshot, sim } = host;
   const [tab, setTab] = useState<Tab>('agent');
-  const [banner, setBanner] = useState<string | null>(null);
-  const poses = useMemo(() => new PoseStore(), []);
-  const metaRef = useRef<SceneMeta | null>(null);
-  metaRef.current = meta;
-  const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const [present, setPresent, togglePresent] = usePresentation();
+  const [help, setHelp] = useState(false);
+  const [watching, setWatching] = useState<ReplayRun[]>([]);
+  const clock = useReplayClock(watching);
+  const [observing, setObserving] = useState<string | null>(session?.observing ?? null);
+  const approvals = usePendingApprovals(api);
+  const role = session?.role ?? 'solo';
+  const readOnly = observing !== null;
+  const estop = snapshot?.estop ?? false;
 
-  const addLog = useCallback((line: Omit<LogLine, 'key'>) => {
-    setLog((l) => [{ ...line, key: `${Date.now()}-${Math.random()}` }, ...l].slice(0, 200));
-  }, []);
-
-  const refresh = useCallback(() => {
-    if (!metaRef.current) return;
-    api.getSnapshot({}).then(setSnapshot, () => undefined);
-    api.getBattery({}).then(setBattery, () => undefined);
-  }, [api]);
-
-  const refreshSoon = useCallback(() => {
-    if (refreshTimer.current) clearTimeout(refreshTimer.current);
-    refreshTimer.current = setTimeout(refresh, 200);
-  }, [refresh]);
-
-  const load = useCallback(
-    async (id: string, reset = false) => {
-      setLoading(true);
-      setBanner(null);
-      try {
-        const m = reset ? await api.resetScene({}) : await api.loadScene({ id });
-        setMeta(m);
-        setHighlight([]);
-        addLog({ time: '', text: `${reset ? 'reset' : 'loaded'} ${m.id}`, kind: 'event' });
-      } catch (e) {
-        setBanner(msg(e));
-      } finally {
-        setLoading(false);
-      }
-    },
-    [api, addLog],
+  useEffect(
+    () =>
+      onSession?.((s) => {
+        // The session watched was closed: the host put this tab back on its own.
+        if (s.observing === null && observing !== null) {
+          setObserving(null);
+          void host.reloadMeta();
+        }
+      }),
+    [onSession, observing, host],
   );
 
-  useEffect(() => {
-    let live = true;
-    (async () => {
+  const inject = useCallback(
+    async (event: Parameters<AppApi['injectEvent']>[0]) => {
       try {
-        const list = await api.listScenes({});
-        if (!live) return;
-        setScenes(list);
-        const cur = await api.currentScene({});
-        if (!live) return;
-        if (cur) setMeta(cur);
-        else {
-          const first = list.find((s) => s.id === initialScene) ?? list[0];
-          if (first) await load(first.id);
-        }
+        const r = await api.injectEvent(event);
+        if (!r.ok) host.setBanner(r.message);
       } catch (e) {
-        if (live) setBanner(msg(e));
+        host.setBanner(msg(e));
       }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [api, initialScene, load]);
-
-  useEffect(() => api.onPoses((f) => poses.accept(f)), [api, poses]);
-
-  useEffect(() => {
-    const timers: Array<ReturnType<typeof setTimeout>> = [];
-    const off = api.onEvent((e: AppEvent) => {
-      switch (e.type) {
-        case 'scene_loaded':
-          // Another window (or a reset) replaced the scene: fetch its metadata.
-          if (metaRef.current?.generation !== e.generation)
-            api.currentScene({}).then(
-              (m) => m && setMeta(m),
-              () => undefined,
-            );
-          break;
-        case 'robot_event':
-          addLog({ time: `t=${e.event.time.toFixed(1)}s`, text: e.event.text.replace(/^t=[\d.]+s /, ''), kind: 'event' });
-          refreshSoon();
-          break;
-        case 'tool_activity':
-          if (e.phase === 'start') {
-            setHighlight(e.targets);
-            addLog({ time: '', text: `→ ${e.tool} ${JSON.stringify(e.args ?? {})}`, kind: 'tool' });
-          } else {
-            addLog({ time: '', text: `${e.ok ? '✓' : '✗'} ${e.tool}`, kind: e.ok ? 'tool' : 'error' });
-            // Keep the highlight a moment so the eye can find what was acted on.
-            timers.push(setTimeout(() => setHighlight((h) => (h === e.targets || h.join() === e.targets.join() ? [] : h)), 1500));
-            refreshSoon();
-          }
-          break;
-        case 'run':
-          // The agent panel draws runs; the log notes how each ends.
-          if (e.event.kind === 'final')
-            addLog({ time: '', text: `agent run ended: ${e.event.reason}`, kind: e.event.reason === 'error' ? 'error' : 'event' });
-          break;
-      }
-    });
-    return () => {
-      off();
-      for (const t of timers) clearTimeout(t);
-    };
-  }, [api, addLog, refreshSoon]);
-
-  useEffect(() => {
-    if (!meta) return;
-    refresh();
-    const t = setInterval(() => api.getBattery({}).then(setBattery, () => undefined), 1000);
-    return () => clearInterval(t);
-  }, [api, meta, refresh]);
-
-  const setSpeed = (factor: number) => {
-    api.setSpeed({ factor }).then(
-      (r) => setSpeedState(r.factor),
-      (e: unknown) => setBanner(msg(e)),
-    );
+      host.refresh();
+    },
+    [api, host],
+  );
+  const pressEstop = () => {
+    if (!readOnly && !estop) void inject({ type: 'estop_pressed' });
   };
+  const setPaused = (paused: boolean) => api.setPaused({ paused }).catch((e: unknown) => host.setBanner(msg(e)));
+  const step = () => api.stepPhysics({ steps: STEP_PHYSICS }).catch((e: unknown) => host.setBanner(msg(e)));
+  const replaying = watching.length > 0;
+
+  useShortcuts({
+    estop: () => {
+      if (help) setHelp(false);
+      else pressEstop();
+    },
+    pause: () => void (sim && !readOnly && setPaused(!sim.paused)),
+    step: () => void (sim?.paused && !readOnly && step()),
+    help: () => setHelp((h) => !h),
+    labels: () => setPresent({ labels: !present.labels }),
+    follow: () => setPresent({ follow: !present.follow }),
+    present: togglePresent,
+    bigger: () => setPresent({ scale: stepScale(present.scale, 1) }),
+    smaller: () => setPresent({ scale: stepScale(present.scale, -1) }),
+    left: () => setPresent({ left: !present.left }),
+    right: () => setPresent({ right: !present.right }),
+    replayPlay: () => (replaying ? clock.setPlaying(!clock.playing) : false),
+    replayBack: () => (replaying ? clock.step(-1) : false),
+    replayForward: () => (replaying ? clock.step(1) : false),
+  });
+
+  const watchRuns = async (ids: string[]) => {
+    const replays = await Promise.all(ids.map((runId) => api.getRunReplay({ runId })));
+    setWatching(replays.map(loadReplay));
+    setTab('runs');
+  };
+  const watchGroup = async (id: string | null) => {
+    try {
+      const r = await api.observeSession({ id });
+      if (!r.ok) host.setBanner(r.message);
+      setObserving(r.observing);
+      setWatching([]);
+      await host.reloadMeta();
+    } catch (e) {
+      host.setBanner(msg(e));
+    }
+  };
+
+  const waiting = approvals.pending[0];
+  const overlay: ReactNode = (
+    <>
+      {estop && <EstopOverlay />}
+      {waiting && (
+        <ApprovalOverlay
+          pending={waiting}
+          readOnly={readOnly}
+          onAnswer={(d) => void approvals.answer(waiting.id, d).then((m) => m && host.setBanner(m))}
+        />
+      )}
+    </>
+  );
+  const tabs: Array<{ id: Tab; label: string }> = [
+    { id: 'agent', label: approvals.pending.length ? `Agent ● ${approvals.pending.length}` : 'Agent' },
+    { id: 'world', label: 'World' },
+    { id: 'runs', label: 'Runs' },
+    { id: 'tasks', label: 'Tasks' },
+    // Watching another group (classroom mode) is read only: no evaluations from there.
+    ...(readOnly ? [] : [{ id: 'eval' as const, label: 'Evaluate' }]),
+    { id: 'log', label: `Log${host.log.length ? ` (${host.log.length})` : ''}` },
+    ...(role === 'teacher' ? [{ id: 'class' as const, label: 'Class' }] : []),
+  ];
 
   return (
     <ApiContext.Provider value={api}>
-      <div className="app">
+      <div className={`app${present.on ? ' present' : ''}${estop ? ' estopped' : ''}`} data-testid="app">
         <header className="app-head">
           <div className="brand">
-            Skillbridge <span className="mode">{desktop ? 'desktop' : 'web'}</span>
+            Skillbridge{' '}
+            <span className="mode">
+              {desktop ? 'desktop' : 'web'}
+              {role === 'teacher' ? ' · teacher' : role === 'group' ? ' · group' : ''}
+            </span>
           </div>
+          {role === 'group' && <GroupName api={api} />}
           <SceneBar
-            scenes={scenes}
+            scenes={host.scenes}
             current={meta?.id ?? null}
-            loading={loading}
-            speed={speed}
-            onLoad={(id) => void load(id)}
-            onReset={() => meta && void load(meta.id, true)}
-            onSpeed={setSpeed}
+            loading={host.loading}
+            disabled={readOnly}
+            onLoad={(id) => void host.load(id)}
+            onReset={() => meta && void host.load(meta.id, true)}
           />
-          <BatteryGauge battery={battery} />
+          <SimClock
+            state={sim}
+            readOnly={readOnly}
+            onPause={(p) => void setPaused(p)}
+            onStep={() => void step()}
+            onSpeed={(factor) => void api.setSpeed({ factor }).catch((e: unknown) => host.setBanner(msg(e)))}
+          />
+          <EstopButton
+            pressed={estop}
+            disabled={readOnly || !meta}
+            onPress={pressEstop}
+            onRelease={() => void inject({ type: 'estop_released' })}
+          />
+          <BatteryGauge battery={host.battery} />
+          <div className="head-tools" role="group" aria-label="Display">
+            <button
+              type="button"
+              aria-pressed={present.on}
+              onClick={togglePresent}
+              title="Presentation mode: larger text, labels, follow the robot (M)"
+            >
+              Present
+            </button>
+            <button type="button" onClick={() => setPresent({ scale: stepScale(present.scale, -1) })} aria-label="Smaller text (−)">
+              A−
+            </button>
+            <button type="button" onClick={() => setPresent({ scale: stepScale(present.scale, 1) })} aria-label="Larger text (+)">
+              A+
+            </button>
+            <button type="button" onClick={() => setHelp(true)} aria-label="Help and keyboard shortcuts (?)">
+              ?
+            </button>
+          </div>
         </header>
-        {banner && (
+        {observing && (
+          <div className="banner watch" role="status">
+            Watching group {observing} read-only: you see its world and runs; nothing here changes it.
+            <button type="button" className="link" onClick={() => void watchGroup(null)}>
+              back to my session
+            </button>
+          </div>
+        )}
+        {host.banner && (
           <div className="banner" role="alert">
-            {banner}
-            <button type="button" className="link" onClick={() => setBanner(null)}>
+            {host.banner}
+            <button type="button" className="link" onClick={() => host.setBanner(null)}>
               dismiss
             </button>
           </div>
         )}
-        <main className="app-body">
-          <aside className="left">
-            <ToolConsole api={api} meta={meta} />
-          </aside>
-          <SceneView api={api} meta={meta} highlight={highlight} {...(detectWebgl ? { detectWebgl } : {})} />
-          <aside className="right">
-            <div className="tabs" role="tablist">
-              {(['agent', 'world', 'eval', 'log'] as const).map((t) => (
-                <button
-                  key={t}
-                  type="button"
-                  role="tab"
-                  aria-selected={tab === t}
-                  className={tab === t ? 'tab active' : 'tab'}
-                  onClick={() => setTab(t)}
-                >
-                  {t === 'agent'
-                    ? 'Agent'
-                    : t === 'world'
-                      ? 'World'
-                      : t === 'eval'
-                        ? 'Evaluate'
-                        : `Log${log.length ? ` (${log.length})` : ''}`}
+        <main
+          className="app-body"
+          style={{
+            gridTemplateColumns: `${present.left ? 'var(--left-w)' : 'var(--rail-w)'} minmax(0, 1fr) ${present.right ? 'var(--right-w)' : 'var(--rail-w)'}`,
+          }}
+        >
+          {present.left ? (
+            <aside className="left" aria-label="Tool console panel">
+              <button type="button" className="fold" onClick={() => setPresent({ left: false })} aria-label="Hide the tool console ([)">
+                ◂
+              </button>
+              <ToolConsole api={api} meta={meta} />
+            </aside>
+          ) : (
+            <button
+              type="button"
+              className="rail left-rail"
+              onClick={() => setPresent({ left: true })}
+              aria-label="Show the tool console ([)"
+            >
+              <span>Tool console</span>
+            </button>
+          )}
+          {replaying ? (
+            <ReplayView runs={watching} clock={clock} labels={present.labels} onClose={() => setWatching([])} />
+          ) : (
+            <SceneView
+              api={api}
+              meta={meta}
+              highlight={host.highlight}
+              {...(detectWebgl ? { detectWebgl } : {})}
+              labels={present.labels}
+              follow={present.follow}
+              onToggleLabels={() => setPresent({ labels: !present.labels })}
+              onToggleFollow={() => setPresent({ follow: !present.follow })}
+              onDrop={
+                readOnly
+                  ? undefined
+                  : (object, to) => {
+                      host.addLog({ time: '', text: `moved ${object} in the view`, kind: 'event' });
+                      void inject({ type: 'object_moved', object, to, by: 'operator' });
+                    }
+              }
+              captionNote={waiting ? `waiting for your approval: ${describeCall(waiting.tool, waiting.args)}` : null}
+              overlay={overlay}
+            />
+          )}
+          {present.right ? (
+            <aside className="right" aria-label="Side panel">
+              <div className="tabs" role="tablist">
+                <button type="button" className="fold" onClick={() => setPresent({ right: false })} aria-label="Hide the side panel (])">
+                  ▸
                 </button>
-              ))}
-            </div>
-            {/* Kept mounted so a run keeps streaming while another tab is open. */}
-            <div hidden={tab !== 'agent'} className="tab-page">
-              <AgentPanel api={api} desktop={desktop} />
-            </div>
-            {/* Kept mounted too: an evaluation's progress keeps arriving. */}
-            <div hidden={tab !== 'eval'} className="tab-page">
-              <EvaluatePanel api={api} />
-            </div>
-            {tab === 'world' && (
-              <>
-                <EventInjector
-                  api={api}
-                  meta={meta}
-                  estop={snapshot?.estop ?? false}
-                  positionOf={(id) => (meta ? poses.position(meta, id) : undefined)}
-                  onInjected={refreshSoon}
-                  batteryPercent={battery?.percent}
-                />
-                <FactsPanel snapshot={snapshot} onRefresh={refresh} />
-              </>
-            )}
-            {tab === 'log' && <EventLog lines={log} />}
-          </aside>
+                {tabs.map((t) => (
+                  <button
+                    key={t.id}
+                    type="button"
+                    role="tab"
+                    aria-selected={tab === t.id}
+                    className={`tab${tab === t.id ? ' active' : ''}${t.id === 'agent' && approvals.pending.length ? ' attention' : ''}`}
+                    onClick={() => setTab(t.id)}
+                  >
+                    {t.label}
+                  </button>
+                ))}
+              </div>
+              {estop && (
+                <div className="estop-note" role="status" data-testid="estop-note">
+                  Emergency stop pressed: the robot does not move, and an agent run stops. Release it in the header to go on.
+                </div>
+              )}
+              {/* Kept mounted so a run keeps streaming while another tab is open. */}
+              <div hidden={tab !== 'agent'} className="tab-page">
+                <AgentPanel api={api} desktop={desktop} />
+              </div>
+              {tab === 'world' && (
+                <>
+                  <EventInjector
+                    api={api}
+                    meta={meta}
+                    estop={estop}
+                    positionOf={(id) => (meta ? host.poses.position(meta, id) : undefined)}
+                    onInjected={host.refreshSoon}
+                    batteryPercent={host.battery?.percent}
+                  />
+                  <WorldSettingsForm api={api} readOnly={readOnly} onApplied={() => meta && void host.load(meta.id, true)} />
+                  <FactsPanel snapshot={snapshot} onRefresh={host.refresh} />
+                </>
+              )}
+              <div hidden={tab !== 'runs'} className="tab-page">
+                <RunsPanel api={api} watching={watching} clock={clock} onWatch={watchRuns} />
+              </div>
+              {tab === 'tasks' && <ExercisesPanel api={api} sceneId={meta?.id ?? null} readOnly={readOnly} />}
+              {/* Kept mounted too: an evaluation's progress keeps arriving. */}
+              <div hidden={tab !== 'eval'} className="tab-page">
+                <EvaluatePanel api={api} />
+              </div>
+              {tab === 'log' && <EventLog lines={host.log} />}
+              {tab === 'class' && <ClassOverview api={api} observing={observing} onWatch={(id) => void watchGroup(id)} />}
+            </aside>
+          ) : (
+            <button
+              type="button"
+              className="rail right-rail"
+              onClick={() => setPresent({ right: true })}
+              aria-label="Show the side panel (])"
+            >
+              <span>
+                {approvals.pending.length ? `Agent ● ${approvals.pending.length} waiting` : 'Agent · World · Runs · Tasks · Evaluate'}
+              </span>
+            </button>
+          )}
         </main>
+        {help && <HelpPanel onClose={() => setHelp(false)} />}
       </div>
     </ApiContext.Provider>
+  );
+}
+
+/** A group names itself for the teacher's overview (classroom mode). */
+function GroupName({ api }: { api: AppApi }) {
+  const [name, setName] = useState(() => globalThis.sessionStorage?.getItem('skillbridge.group') ?? '');
+  const save = () => {
+    const label = name.trim();
+    if (!label) return;
+    globalThis.sessionStorage?.setItem('skillbridge.group', label);
+    void api.setSessionLabel({ label }).catch(() => undefined);
+  };
+  useEffect(() => {
+    if (name.trim()) void api.setSessionLabel({ label: name.trim() }).catch(() => undefined);
+    // Once per connection: the session is new, or reattached after a reload.
+  }, [api]);
+  return (
+    <label className="inline group-name">
+      <span className="wide-only">Group</span>
+      <input
+        aria-label="Group name"
+        value={name}
+        placeholder="your group's name"
+        maxLength={40}
+        onChange={(e) => setName(e.target.value)}
+        onBlur={save}
+        onKeyDown={(e) => e.key === 'Enter' && save()}
+      />
+    </label>
   );
 }

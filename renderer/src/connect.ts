@@ -2,7 +2,7 @@
 // token came in the page URL (kept for reloads in sessionStorage, and removed
 // from the address bar so it is not copied around by accident).
 import type { AppApi } from '../../contract/api';
-import { TOKEN_PARAM } from '../../contract/wire';
+import { TOKEN_CHECK_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../contract/wire';
 import { type SocketLike, type WsClient, connectWs, socketUrl } from '../../contract/ws-client';
 
 export type Connection = { kind: 'desktop'; api: AppApi } | { kind: 'web'; api: WsClient } | { kind: 'no-token' };
@@ -39,4 +39,29 @@ export async function connect(): Promise<Connection> {
   keep(api.session?.session.token);
   api.onSession((s) => keep(s.session.token));
   return { kind: 'web', api };
+}
+
+/** The access token this tab was opened with (kept for reloads). */
+export function storedToken(store: Storage = window.sessionStorage): string | null {
+  return store.getItem(STORAGE_KEY);
+}
+
+/**
+ * After the socket dropped: does the host answer, and does it still take this
+ * tab's token? 'changed' means it restarted with a new one (the person needs the new link).
+ */
+export async function checkToken(token: string, base: string = window.location.origin): Promise<'ok' | 'changed' | 'down'> {
+  try {
+    const r = await fetch(`${base}${TOKEN_CHECK_PATH}`, { headers: { [TOKEN_HEADER]: token }, cache: 'no-store' });
+    if (r.status === 204) return 'ok';
+    if (r.status === 401) return 'changed';
+    return 'down';
+  } catch {
+    return 'down';
+  }
+}
+
+/** Waits before the n-th reconnection attempt: 1, 2, 4, 8 s, then every 10 s. */
+export function backoffMs(attempt: number): number {
+  return Math.min(10_000, 1000 * 2 ** Math.max(0, attempt));
 }

@@ -9,7 +9,6 @@ import type {
   Base,
   BatteryStatus,
   Capability,
-  Detection,
   EventSource,
   Outcome,
   Perception,
@@ -24,6 +23,7 @@ import { type SkillCall, describeCall, interceptSkills } from '../skills';
 import { type GoalEnd, type RosConnection, RosbridgeError, dig } from './connection';
 import { type RosPoint, fromRos, quaternionYawDeg, toRos, yawQuaternion } from './frames';
 import { type Mapping, type MappedSkills, type SkillMapping, kindOf } from './mapping';
+import { rosPerception } from './ros-perception';
 
 type Msg = Record<string, unknown>;
 
@@ -110,7 +110,14 @@ export class RosRobot implements Robot {
         return () => this.listeners.delete(l);
       },
     };
-    this.perception = this.makePerception();
+    this.perception = rosPerception({
+      info: this.info,
+      mapping: m,
+      detections: () => this.detections$,
+      pose: () => this.pose$,
+      yawDeg: () => this.yaw$,
+      held: () => this.held,
+    });
     const s = interceptSkills(skeleton(this.info), (call, signal) => this.skill(call, signal));
     if (this.caps.has('arm'))
       this.arm = { ...s.arm!, graspPose: async () => ({ ok: false, summary: 'grasp poses are not mapped for this robot' }) };
@@ -329,93 +336,10 @@ export class RosRobot implements Robot {
     const reason = r?.reason ? dig(values, r.reason) : undefined;
     return { ok: false, code: 'skill_failure', summary: `${what} failed on the robot (${where})${reason ? `: ${String(reason)}` : ''}` };
   }
-
-  // ---------------------------------------------------------------- perception
-
-  private seen(): Detection[] {
-    const d = this.m.detections;
-    const items = d && this.detections$ ? dig(this.detections$, d.items) : undefined;
-    if (!d || !Array.isArray(items)) return [];
-    const here = this.pose$ ? fromRos(this.pose$) : undefined;
-    return items.flatMap((it): Detection[] => {
-      const id = dig(it, d.id);
-      const p = dig(it, d.position) as RosPoint | undefined;
-      if (typeof id !== 'string' || !p || ![p.x, p.y, p.z].every(Number.isFinite)) return [];
-      const position = fromRos(p).map(round) as Vec3Tuple;
-      const name = d.name ? String(dig(it, d.name) ?? id) : id.replace(/_\d+$/, '');
-      const category = d.category ? String(dig(it, d.category) ?? 'object') : 'object';
-      return [{ id, name, category, distanceM: round(dist(position, here ?? [0, 0, 0])), position }];
-    });
-  }
-
-  private where(id: string): Vec3Tuple | undefined {
-    return this.seen().find((d) => d.id === id)?.position ?? this.info.places.find((p) => p.id === id)?.position;
-  }
-
-  private makePerception(): Perception {
-    const need = (id: string): Vec3Tuple => {
-      const p = this.where(id);
-      if (!p) throw new RosbridgeError(`"${id}" is neither detected now nor a mapped place`);
-      return p;
-    };
-    return {
-      resolve: async (name) => {
-        const n = name.trim().toLowerCase().replace(/\s+/g, '_');
-        const pool = [
-          ...this.seen().map((d) => ({ id: d.id, name: d.name, kind: 'object' as const })),
-          ...this.info.places.map((p) => ({ id: p.id, name: p.id, kind: 'location' as const })),
-        ];
-        const hits = pool.filter((x) => x.id.toLowerCase() === n || x.name.toLowerCase() === n);
-        if (hits.length === 1) return { ok: true, id: hits[0]!.id, kind: hits[0]!.kind };
-        if (hits.length > 1)
-          return {
-            ok: false,
-            reason: 'ambiguous',
-            message: `"${name}" could mean ${hits.map((h) => h.id).join(' or ')}`,
-            candidates: hits.map((h) => h.id),
-          };
-        return {
-          ok: false,
-          reason: 'unknown',
-          message: `the robot sees nothing called "${name}"; it sees: ${pool.map((p) => p.id).join(', ') || 'nothing'}`,
-          candidates: [],
-        };
-      },
-      detect: async () => this.seen(),
-      distanceTo: async (id) => round(dist(need(id), this.pose$ ? fromRos(this.pose$) : [0, 0, 0])),
-      distanceBetween: async (a, b) => round(dist(need(a), need(b))),
-      objectState: async () => ({}),
-      objectProperties: async (id) => ({ category: this.seen().find((d) => d.id === id)?.category ?? 'unknown' }),
-      holding: async () => this.held,
-      related: async () => {
-        throw new RosbridgeError('relations between objects are not available from this robot (no scene graph is mapped)');
-      },
-      relations: () => [],
-      snapshot: async () => [...this.seen().map((d) => `visible(${d.id})`), ...(this.held ? [`holding(${this.held})`] : [])],
-      pose: async (id) => {
-        const p = this.where(id);
-        const place = this.m.places.find((x) => x.id === id);
-        return p ? { position: p, yawDeg: place?.yawDeg ?? 0 } : undefined;
-      },
-      referencePoint: async (name) => {
-        const r = this.info.referencePositions.find((x) => x.id === name);
-        return r ? { position: r.position, label: r.id } : undefined;
-      },
-      // Without a pose topic the robot is taken to stand at the map frame's origin, facing +x.
-      basePose: async () => ({
-        position: this.pose$ ? (fromRos(this.pose$).map(round) as Vec3Tuple) : [0, 0, 0],
-        yawDeg: round(this.yaw$),
-      }),
-    };
-  }
 }
 
 function xyz(p: [number, number, number]): RosPoint {
   return { x: p[0], y: p[1], z: p[2] };
-}
-
-function dist(a: Vec3Tuple, b: Vec3Tuple): number {
-  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 }
 
 /** Robot time is wall time here: waiting is a timer that the signal ends. */

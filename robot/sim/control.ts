@@ -26,6 +26,7 @@ export class SimControlError extends Error {
 
 export class SimControl {
   private clock: PacedClock | undefined;
+  private pausedFlag = false;
 
   constructor(readonly world: SimWorld) {}
 
@@ -75,7 +76,10 @@ export class SimControl {
 
   /** Runs the world in wall time from now on (the app); `tick()` steps it. */
   pace(on: boolean): void {
-    if (on && !this.clock) this.clock = new PacedClock(this.world);
+    if (on && !this.clock) {
+      this.clock = new PacedClock(this.world);
+      this.clock.held = this.pausedFlag;
+    }
     if (!on && this.clock) {
       this.clock.stop();
       this.clock = undefined;
@@ -94,6 +98,31 @@ export class SimControl {
   /** Steps a paced world up to wall time `nowMs`; a no-op headless. */
   tick(nowMs: number): void {
     this.clock?.tick(nowMs);
+  }
+
+  /**
+   * Pauses a paced world: no time passes and skills wait until it resumes or is
+   * stepped by hand (a teacher freezing the scene to explain it).
+   */
+  pause(on: boolean): void {
+    this.pausedFlag = on;
+    if (this.clock) this.clock.held = on;
+  }
+
+  get paused(): boolean {
+    return this.pausedFlag;
+  }
+
+  /** Advances the world by `steps` physics steps now (single-stepping while paused), then wakes waiting skills. */
+  step(steps: number): void {
+    const n = Math.max(0, Math.min(100_000, Math.floor(steps)));
+    for (let i = 0; i < n; i++) this.world.step();
+    this.world.notifyTick();
+  }
+
+  /** Seconds one physics step advances. */
+  get dt(): number {
+    return this.world.dt;
   }
 
   /** Wakes skills waiting for the paced clock, so they see an abort at once. */

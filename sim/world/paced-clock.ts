@@ -10,6 +10,8 @@ export const MAX_CATCH_UP_S = 0.1;
 
 export class PacedClock {
   speed = 1;
+  /** Paused by a person: time stands still (skills wait) until resumed or stepped by hand. */
+  held = false;
   private last: number | undefined;
   private carry = 0;
 
@@ -20,7 +22,11 @@ export class PacedClock {
   /** Steps the world up to wall time `nowMs` (performance.now()); returns the steps taken. */
   tick(nowMs: number): number {
     const sim = this.sim;
-    if (this.last === undefined) this.last = nowMs;
+    if (this.last === undefined || this.held) {
+      // Resuming does not catch up on the time spent paused.
+      this.last = nowMs;
+      if (this.held) return 0;
+    }
     let due = ((nowMs - this.last) / 1000) * this.speed + this.carry;
     if (due > MAX_CATCH_UP_S * this.speed) due = MAX_CATCH_UP_S * this.speed;
     const steps = Math.max(0, Math.floor(due / sim.dt));

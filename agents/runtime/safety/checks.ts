@@ -63,13 +63,19 @@ export function nonFinite(value: unknown, path = ''): string[] {
   return [];
 }
 
+/**
+ * Why a world point lies outside the workspace box, in words that hold in any
+ * frame: a height (world y is up) or a distance beyond the box's footprint, so a
+ * tool that speaks the robot's base frame can pass the message on unchanged.
+ */
 function outside(p: Vec3Tuple, ws: NonNullable<RobotInfo['workspace']>, margin: number): string | undefined {
-  const axes = ['x', 'y', 'z'];
-  for (let i = 0; i < 3; i++) {
-    const lo = ws.min[i]! - margin;
-    const hi = ws.max[i]! + margin;
-    if (p[i]! < lo || p[i]! > hi) return `${axes[i]} = ${p[i]} m is outside ${lo.toFixed(2)}…${hi.toFixed(2)} m`;
-  }
+  const lo = ws.min.map((v) => v - margin);
+  const hi = ws.max.map((v) => v + margin);
+  const beyond = (i: number) => Math.max(lo[i]! - p[i]!, p[i]! - hi[i]!, 0);
+  const side = Math.hypot(beyond(0), beyond(2));
+  if (side > 0) return `it lies ${round(side)} m beyond the edge of the area the robot works in`;
+  if (p[1]! < lo[1]! || p[1]! > hi[1]!)
+    return `it is ${round(p[1]!)} m above the floor; the robot works between ${round(lo[1]!)} and ${round(hi[1]!)} m above the floor`;
   return undefined;
 }
 
@@ -100,7 +106,7 @@ export function staticCheck(call: SkillCall, info: RobotInfo, limits: SafetyLimi
         call,
         verdict: 'refuse',
         checks: ['workspace'],
-        reasons: [`the target [${point.join(', ')}] is outside the robot's workspace: ${why}`],
+        reasons: [`the target at (${point.map(round).join(', ')}) is outside the robot's workspace: ${why}`],
       };
   }
   const reasons: string[] = [];

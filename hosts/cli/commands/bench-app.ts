@@ -1,5 +1,7 @@
 // skillbridge bench app: web mode in Chromium (see hosts/bench/app-bench.ts).
+import { loadavg } from 'node:os';
 import { benchApp } from '../../bench/app-bench';
+import { appTargets } from '../../bench/app-targets';
 import { isBuiltinScene } from '../../../scenes/registry';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { type Output, json } from '../output';
@@ -19,9 +21,14 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
     if (/Chromium not found/.test((e as Error).message)) throw new UsageError((e as Error).message);
     throw e;
   }
+  const targets = appTargets(r);
+  // A shared machine's load skews every figure: it is printed with them.
+  const load = loadavg().map((x) => Math.round(x * 10) / 10);
   if (asJson) {
     json(o, {
       firstFrameMs: r.firstFrameMs,
+      targets,
+      loadAverage: load,
       scenes: r.scenes.map((s) => ({ id: s.id, fps: s.fps, poseLatencyMs: s.poseLatencyMs })),
       rendererMB: r.rendererMB,
       details: r,
@@ -37,5 +44,7 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
   o.out(
     `Renderer memory: ${r.rendererMB} MB JS heap${r.rendererRssMB !== null ? `, ${r.rendererRssMB} MB resident (renderer processes)` : ''}`,
   );
+  o.out(`Targets (load average ${load.join(', ')} on ${r.cpus} CPUs):`);
+  for (const t of targets) o.out(`  ${t.met ? '✓' : '✗'} ${t.what}: ${t.measured} (target ${t.target})`);
   return 0;
 }

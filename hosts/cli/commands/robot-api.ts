@@ -8,7 +8,7 @@ import { openRobot } from '../../../robot/sources';
 import { RobotSourceError } from '../../../robot/source';
 import { startRobotApi } from '../../robot-api/server';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag } from '../args';
-import { type Output, json } from '../output';
+import type { Output } from '../output';
 
 export async function robotApiCommand(p: Parsed, o: Output, opts: { untilSignal?: boolean } = {}): Promise<number> {
   const scene = requireFlag(p.flags, 'scene', 'the scene whose robot to serve, e.g. --scene tabletop/fruits');

@@ -53,6 +53,10 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
     .filter(Boolean);
   for (const u of allowKeyFor)
     if (!/^https?:\/\/[^\s/]+/.test(u)) throw new UsageError(`--allow-key-for: "${u}" is not an http(s) base URL`);
+  const classroom = Boolean(p.flags['classroom']);
+  const exercisesFlag = stringFlag(p.flags, 'exercises');
+  const exercisesDir = exercisesFlag ? path.resolve(exercisesFlag) : undefined;
+  if (exercisesDir && !existsSync(exercisesDir)) throw new UsageError(`--exercises: no folder ${exercisesDir}`);
   const scriptsFlag = stringFlag(p.flags, 'scripts');
   const scriptsDir = scriptsFlag ? path.resolve(scriptsFlag) : undefined;
   if (scriptsDir && !existsSync(scriptsDir)) throw new UsageError(`--scripts: no folder ${scriptsDir}`);
@@ -70,11 +74,17 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       allowKeyFor,
       ...(robot ? { robot } : {}),
       scriptFiles: scriptsDir ? { dir: scriptsDir } : 'none',
+      ...(exercisesDir ? { exercisesDir } : {}),
       onLog: (l) => o.err(`skillbridge: ${l}`),
     });
     s.loadScene({ id: scene }).catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));
     return s;
   };
+  // A fixed token (from the environment, never the command line where others can read it) keeps the
+  // links a class was given valid across a restart; pages reconnect by themselves.
+  const fixedToken = process.env['SKILLBRIDGE_WEB_TOKEN'];
+  if (fixedToken !== undefined && !/^[\w-]{16,128}$/.test(fixedToken))
+    throw new UsageError('SKILLBRIDGE_WEB_TOKEN must be 16-128 letters, digits, - or _ (or unset for a random token)');
   let warm: Promise<HostedSession> | undefined = open();
   const openSession = (): Promise<HostedSession> => {
     const w = warm;
@@ -84,10 +94,12 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   let server;
   try {
     server = await startWebServer({
+      ...(fixedToken ? { token: fixedToken } : {}),
       openSession,
       maxSessions,
       staticDir,
       port,
+      classroom,
       log: p.flags['verbose'] ? (l) => o.err(`skillbridge: ${l}`) : undefined,
     });
   } catch (e) {
@@ -96,9 +108,18 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
     throw e;
   }
-  o.out(`Skillbridge web mode: ${server.url}`);
-  if (robot) o.out(`Agent runs act on the robot at ${robot.url}; ${scene} runs beside it as its shadow.`);
-  o.out('Open that URL in a browser (the token in it is required). Ctrl+C stops.');
+  if (server.teacherUrl) {
+    o.out(`Skillbridge classroom mode (up to ${maxSessions} sessions).`);
+    o.out(`Groups:  ${server.url}`);
+    o.out(`Teacher: ${server.teacherUrl}`);
+    o.out(
+      'Each group opens the groups link in its own tab and gets its own world; the teacher link also shows every group read-only. Ctrl+C stops.',
+    );
+  } else {
+    o.out(`Skillbridge web mode: ${server.url}`);
+    if (robot) o.out(`Agent runs act on the robot at ${robot.url}; ${scene} runs beside it as its shadow.`);
+    o.out('Open that URL in a browser (the token in it is required). Ctrl+C stops.');
+  }
   if (opts.untilSignal === false) return 0;
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();

@@ -268,3 +268,52 @@ describe('AgentPanel', () => {
     expect(screen.getByTestId('run-end').textContent).toMatch(/answer: Done\./);
   });
 });
+
+describe('the conversation says the answer and an error once', () => {
+  it('the run summary does not repeat the answer or the model error', async () => {
+    const { ConversationView } = await import('./agent/conversation-view');
+    const { applyEvent: apply, newRun: fresh } = await import('./run-view');
+    const ok = [
+      { kind: 'assistant' as const, runId: 'a', iteration: 0, text: 'The lemon is in the bowl.', usage: null },
+      {
+        kind: 'final' as const,
+        runId: 'a',
+        text: 'The lemon is in the bowl.',
+        reason: 'done' as const,
+        detail: 'final',
+        tracePath: null,
+        iterations: 1,
+        toolCalls: 0,
+        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+        durationMs: 1,
+      },
+    ].reduce(apply, fresh('a', 'x'));
+    const failed = [
+      { kind: 'error' as const, runId: 'b', message: 'the model server is down' },
+      {
+        kind: 'final' as const,
+        runId: 'b',
+        text: '',
+        reason: 'error' as const,
+        detail: 'the model server is down',
+        tracePath: null,
+        iterations: 0,
+        toolCalls: 0,
+        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+        durationMs: 1,
+      },
+    ].reduce(apply, fresh('b', 'y'));
+    const props = { note: '', setNote: () => undefined, onAnswer: () => undefined };
+    const { container } = render(
+      <>
+        <ConversationView run={ok} {...props} />
+        <ConversationView run={failed} {...props} />
+      </>,
+    );
+    const text = container.textContent ?? '';
+    expect(text.split('The lemon is in the bowl.').length - 1).toBe(1);
+    expect(text.split('the model server is down').length - 1).toBe(1);
+    expect(text).toContain('✓ done');
+    expect(text).toContain('run ended (error)');
+  });
+});

@@ -15,6 +15,7 @@ import { TracePanel } from './agent/trace-panel';
 import { useAgentRuns } from './agent/use-agent-runs';
 import { WorkflowAbout, WorkflowPicker } from './agent/workflow-picker';
 import { AskDialog } from './ask-dialog';
+import { plainSetName } from './plain-names';
 
 export { PRESETS, keyBaseURL, scriptName, specOf, type ModelSettings, type Preset } from './agent/model-settings';
 export { loadPromptPresets, type PromptPreset } from './agent/prompt-editor';
@@ -85,7 +86,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
             <option value="">scene default</option>
             {sets.map((s) => (
               <option key={s.id} value={s.id} disabled={!s.available}>
-                {s.id}
+                {plainSetName(s)}
                 {s.available ? '' : ' (unavailable)'}
               </option>
             ))}

@@ -83,8 +83,13 @@ export function EventInjector({ api, meta, estop, positionOf, onInjected, batter
         className="row-form wrap"
         onSubmit={(e) => {
           e.preventDefault();
-          const v = to.map(Number) as [number, number, number];
-          if (object && v.every(Number.isFinite)) void send({ type: 'object_moved', object, to: v, by: 'operator' });
+          if (!object) return;
+          // A blank coordinate keeps the object's current one (not 0: that would drop it below the floor).
+          const now = positionOf(object);
+          const v = to.map((c, i) => (c.trim() === '' ? now?.[i] : Number(c)));
+          if (v.every((x): x is number => typeof x === 'number' && Number.isFinite(x)))
+            void send({ type: 'object_moved', object, to: v as [number, number, number], by: 'operator' });
+          else setMessage({ ok: false, text: 'each coordinate is a number in metres; leave one blank to keep it' });
         }}
       >
         <select aria-label="Object to move" value={object} onChange={(e) => chooseObject(e.target.value)}>
@@ -100,7 +105,7 @@ export function EventInjector({ api, meta, estop, positionOf, onInjected, batter
             key={axis}
             className="num"
             aria-label={`to ${axis}`}
-            placeholder={axis}
+            placeholder={`${axis} (keep)`}
             value={to[i]}
             onChange={(e) => setTo((cur) => cur.map((c, j) => (j === i ? e.target.value : c)) as [string, string, string])}
           />

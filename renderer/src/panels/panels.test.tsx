@@ -48,7 +48,7 @@ describe('SceneBar', () => {
         paper: null,
       },
     ];
-    render(<SceneBar scenes={scenes} current="a" loading={false} speed={1} onLoad={onLoad} onReset={onReset} onSpeed={() => undefined} />);
+    render(<SceneBar scenes={scenes} current="a" loading={false} onLoad={onLoad} onReset={onReset} />);
     fireEvent.change(screen.getByLabelText('Scene'), { target: { value: 'b' } });
     expect(onLoad).toHaveBeenCalledWith('b');
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
@@ -70,18 +70,24 @@ describe('EventInjector', () => {
     fireEvent.change(screen.getByLabelText('Object to move'), { target: { value: 'lemon_1' } });
     expect((screen.getByLabelText('to y') as HTMLInputElement).value).toBe('0.85');
     fireEvent.click(screen.getByRole('button', { name: 'Move' }));
+    // A blank coordinate keeps the object's own: it is not sent as 0.
+    fireEvent.change(screen.getByLabelText('to x'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('to y'), { target: { value: ' ' } });
+    fireEvent.change(screen.getByLabelText('to z'), { target: { value: '0.1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Move' }));
     // The slider starts at the robot's current level, and keeps the person's choice once moved.
     rerender(<EventInjector api={api} meta={META} estop positionOf={() => [0.3, 0.8, 0]} batteryPercent={72.4} />);
     expect((screen.getByLabelText('Battery percent') as HTMLInputElement).value).toBe('72');
     fireEvent.change(screen.getByLabelText('Battery percent'), { target: { value: '15' } });
     rerender(<EventInjector api={api} meta={META} estop positionOf={() => [0.3, 0.8, 0]} batteryPercent={71} />);
     fireEvent.click(screen.getByRole('button', { name: 'Set' }));
-    await waitFor(() => expect(api.calls.filter((c) => c.method === 'injectEvent')).toHaveLength(5));
+    await waitFor(() => expect(api.calls.filter((c) => c.method === 'injectEvent')).toHaveLength(6));
     expect(api.calls.filter((c) => c.method === 'injectEvent').map((c) => c.request)).toEqual([
       { type: 'estop_pressed' },
       { type: 'estop_released' },
       { type: 'person_said', text: 'stop please', person: 'anna' },
       { type: 'object_moved', object: 'lemon_1', to: [0.3, 0.85, 0], by: 'operator' },
+      { type: 'object_moved', object: 'lemon_1', to: [0.3, 0.8, 0.1], by: 'operator' },
       { type: 'set_battery', percent: 15 },
     ]);
   });

@@ -37,7 +37,16 @@ export type Entry =
   | CodeEntry
   | { k: 'note'; stage: string; text: string }
   | { k: 'warning'; stage: string; code: string; message: string }
-  | { k: 'approval'; id: string; tool: string; args: unknown; reason: string; answered?: 'approve' | 'reject' }
+  | {
+      k: 'approval';
+      id: string;
+      /** The tool call it gates; the prompt is shown before that call's line. */
+      callId?: string | undefined;
+      tool: string;
+      args: unknown;
+      reason: string;
+      answered?: 'approve' | 'reject';
+    }
   | { k: 'stop'; message: string }
   | { k: 'divergence'; subject: string; predicted: string; actual: string }
   | { k: 'error'; message: string }
@@ -47,7 +56,9 @@ export type Entry =
       text: string;
       detail: string;
       iterations: number;
+      /** Tool calls the model made, and those that ran (not skipped, refused or invalid): counted from the entries, live and in replay alike. */
       toolCalls: number;
+      ran: number;
       usage: TokenUsage;
       durationMs: number;
     };
@@ -64,6 +75,20 @@ export interface RunView {
 
 export function newRun(runId: string, message: string, model = '', workflow = ''): RunView {
   return { runId, model, workflow, tracePath: null, running: true, imported: false, entries: [{ k: 'user', text: message }] };
+}
+
+/** Statuses of calls that reached the robot. */
+const RAN = new Set(['ok', 'failed', 'preempted', 'exception', 'stopped', 'timeout']);
+
+function counts(entries: readonly Entry[]): { toolCalls: number; ran: number } {
+  const tools = entries.filter((e): e is ToolEntry => e.k === 'tool');
+  return { toolCalls: tools.length, ran: tools.filter((t) => t.result && RAN.has(t.result.status)).length };
+}
+
+/** Puts an approval prompt just before the line of the call it gates (the call's line appears first in the events). */
+function insertApproval(entries: Entry[], e: Extract<Entry, { k: 'approval' }>): Entry[] {
+  const i = e.callId ? findTool(entries, e.callId) : -1;
+  return i < 0 ? [...entries, e] : [...entries.slice(0, i), e, ...entries.slice(i)];
 }
 
 function findTool(entries: Entry[], callId: string): number {
@@ -150,9 +175,16 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
       }
       return { ...view, entries: [...entries, { k: 'warning', stage, code: e.code, message: e.message }] };
     case 'approval_request':
-      return { ...view, entries: [...entries, { k: 'approval', id: e.id, tool: e.tool, args: e.args, reason: e.reason }] };
-    case 'approval':
-      return { ...view, entries: patchTool(entries, e.callId, (t) => ({ ...t, approval: `${e.decision}${e.note ? `: ${e.note}` : ''}` })) };
+      return {
+        ...view,
+        entries: insertApproval(entries, { k: 'approval', id: e.id, callId: e.callId, tool: e.tool, args: e.args, reason: e.reason }),
+      };
+    case 'approval': {
+      // Answered here or elsewhere (the view's prompt): the prompt shows the decision either way.
+      const answered = e.decision === 'approved' ? 'approve' : 'reject';
+      const marked = entries.map((x) => (x.k === 'approval' && x.callId === e.callId && !x.answered ? { ...x, answered } : x)) as Entry[];
+      return { ...view, entries: patchTool(marked, e.callId, (t) => ({ ...t, approval: `${e.decision}${e.note ? `: ${e.note}` : ''}` })) };
+    }
     case 'ask':
     case 'answer':
       return view; // the question is shown and answered in AskDialog
@@ -196,7 +228,7 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
             text: e.text,
             detail: e.detail,
             iterations: e.iterations,
-            toolCalls: e.toolCalls,
+            ...counts(entries),
             usage: e.usage,
             durationMs: e.durationMs,
           },
@@ -335,15 +367,25 @@ export function fromTrace(t: ImportedTrace): RunView {
           ...(typeof r['toolCallId'] === 'string' ? { callId: r['toolCallId'] } : {}),
         });
         break;
-      case 'approval':
-        view = {
-          ...view,
-          entries: patchTool(view.entries, str(r['id']), (x) => ({
-            ...x,
-            approval: `${str(r['decision'])}${r['note'] ? `: ${str(r['note'])}` : ''}`,
-          })),
+      case 'approval': {
+        // The prompt the person saw, with their decision, before the call's line (as it was live).
+        const decision = str(r['decision']);
+        const entries = patchTool(view.entries, str(r['id']), (x) => ({
+          ...x,
+          approval: `${decision}${r['note'] ? `: ${str(r['note'])}` : ''}`,
+        }));
+        const prompt: Entry = {
+          k: 'approval',
+          id: `trace-${str(r['id'])}`,
+          callId: str(r['id']),
+          tool: str(r['tool']),
+          args: r['args'],
+          reason: decision === 'denied' ? str(r['note'], 'not allowed in this session') : `${str(r['tool'])} needed approval`,
+          ...(decision === 'approved' ? { answered: 'approve' as const } : decision === 'rejected' ? { answered: 'reject' as const } : {}),
         };
+        view = { ...view, entries: insertApproval(entries, prompt) };
         break;
+      }
       case 'note':
         push({ k: 'note', stage, text: str(r['text']) });
         break;
@@ -389,6 +431,7 @@ export function fromTrace(t: ImportedTrace): RunView {
           text: final,
           detail: str(r['reason']),
           ...total,
+          ...counts(view.entries),
         });
         break;
       }

@@ -12,8 +12,27 @@ describe('ToolConsole', () => {
     expect(await screen.findByRole('option', { name: 'pick' })).toBeTruthy();
     expect(screen.getByText('Information')).toBeTruthy();
     expect(screen.getByText('Actions')).toBeTruthy();
-    const unusable = (await screen.findByText(/farm \(unavailable\)/)) as HTMLOptionElement;
+    // Plain words first, the paper second.
+    const unusable = (await screen.findByText(/Field rover: drive, scan, dock \(Valdemar\) \(unavailable\)/)) as HTMLOptionElement;
     expect(unusable.disabled).toBe(true);
+    expect(screen.getByText('Tabletop arm actions (ALRM) (scene default)')).toBeTruthy();
+  });
+
+  it('a new scene or a reset clears the last result; a refetched tool list keeps what was typed', async () => {
+    const api = fakeApi();
+    const { rerender } = render(<ToolConsole api={api} meta={META} />);
+    fireEvent.click(await screen.findByRole('option', { name: 'pick' }));
+    fireEvent.change(await screen.findByLabelText(/object_name/), { target: { value: 'lemon' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Call pick' }));
+    await screen.findByText('called pick');
+    rerender(<ToolConsole api={api} meta={{ ...META, generation: META.generation + 1 }} />);
+    await waitFor(() => expect(screen.queryByText('called pick')).toBeNull());
+    expect(screen.queryByTestId('tool-result')).toBeNull();
+    fireEvent.change(await screen.findByLabelText(/object_name/), { target: { value: 'peach' } });
+    // The list is fetched again for the new scene: the same tool keeps the typed value.
+    await waitFor(() => expect(api.calls.filter((c) => c.method === 'listTools').length).toBeGreaterThanOrEqual(2));
+    await new Promise((r) => setTimeout(r, 50));
+    expect((screen.getByLabelText(/object_name/) as HTMLInputElement).value).toBe('peach');
   });
 
   it('builds a form from the JSON schema and sends typed arguments', async () => {

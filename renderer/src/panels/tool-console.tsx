@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppApi } from '../../../contract/api';
 import type { SceneMeta, ToolCallResult, ToolInfo, ToolSetInfo } from '../../../contract/schemas';
+import { plainSetName } from './plain-names';
 import { type Field, buildArgs, fieldsOf, initialValues } from './schema-fields';
 
 export interface ToolConsoleProps {
@@ -128,8 +129,17 @@ export function ToolConsole({ api, meta }: ToolConsoleProps) {
     };
   }, [api, meta, setId]);
 
+  // A new scene (or a reset) starts a clean console: the last result belongs to the old world.
+  useEffect(() => {
+    setResult(null);
+    setHistory([]);
+    setError(null);
+  }, [meta?.generation]);
+
   const tool = tools.find((t) => t.name === selected) ?? null;
-  const fields = useMemo(() => (tool ? fieldsOf(tool.parameters) : []), [tool]);
+  // Keyed by the schema, not the object: a refetched list with the same tool keeps what the person typed.
+  const schemaKey = tool ? `${tool.name}:${JSON.stringify(tool.parameters)}` : '';
+  const fields = useMemo(() => (tool ? fieldsOf(tool.parameters) : []), [schemaKey]);
 
   useEffect(() => {
     const v = initialValues(fields);
@@ -177,7 +187,7 @@ export function ToolConsole({ api, meta }: ToolConsoleProps) {
         <select aria-label="Tool set" value={setId ?? ''} onChange={(e) => setSetId(e.target.value)}>
           {sets.map((s) => (
             <option key={s.id} value={s.id} disabled={!s.available} title={s.reason ?? s.description}>
-              {s.id}
+              {plainSetName(s)}
               {s.isDefault ? ' (scene default)' : ''}
               {s.available ? '' : ' (unavailable)'}
             </option>

@@ -1,6 +1,14 @@
 // A scripted AppApi for component tests: every method answers from `overrides`
 // or a small default world, and records its calls.
-import type { AppApi, EventListener, MethodName, PoseListener, Request, Response } from '../../../contract/api';
+import {
+  type AppApi,
+  type EventListener,
+  METHOD_NAMES,
+  type MethodName,
+  type PoseListener,
+  type Request,
+  type Response,
+} from '../../../contract/api';
 import type { SceneMeta, ToolInfo } from '../../../contract/schemas';
 
 export const TOOLS: ToolInfo[] = [
@@ -165,43 +173,13 @@ export function fakeApi(overrides: Handlers = {}): FakeApi {
     ],
     detectModels: () => ({ ollama: { baseURL: 'http://127.0.0.1:11434/v1', reachable: false, models: [] } }),
     hasApiKey: () => ({ stored: false }),
+    getSimState: () => ({ paused: false, time: 1, speed: 1, dt: 1 / 240 }),
+    getWorldSettings: () => ({ seed: 1, noise: { distanceSigma: 0, detectionDropout: 0, skillFailureRate: 0 } }),
+    listRuns: () => [],
+    listExercises: () => [],
   };
   const api: Record<string, unknown> = {};
-  const names: MethodName[] = [
-    'listScenes',
-    'loadScene',
-    'resetScene',
-    'currentScene',
-    'listToolSets',
-    'listTools',
-    'callTool',
-    'cancelToolCall',
-    'injectEvent',
-    'getSnapshot',
-    'getBattery',
-    'setSpeed',
-    'run',
-    'stop',
-    'answerApproval',
-    'answerAsk',
-    'listWorkflows',
-    'probeModel',
-    'detectModels',
-    'exportTrace',
-    'importTrace',
-    'setApiKey',
-    'hasApiKey',
-    'clearApiKey',
-    'listSessions',
-    'observeSession',
-    'listSuites',
-    'startEval',
-    'stopEval',
-    'listEvalRuns',
-    'evalCases',
-    'evalReport',
-    'replayCase',
-  ];
+  const names: readonly MethodName[] = METHOD_NAMES;
   for (const m of names) {
     api[m] = async (request: unknown) => {
       calls.push({ method: m, request });

@@ -29,10 +29,16 @@ export interface ViewProbe {
   bodyPosition(id: string): [number, number, number] | null;
   /** Where a body appears on the canvas (CSS pixels), to point at it. */
   screenPoint(id: string): [number, number] | null;
+  /** The canvas rectangle (left, top, right, bottom; CSS pixels) a body's meshes cover, unclipped. */
+  screenBox(id: string): [number, number, number, number] | null;
   /** Whether the robot can be seen from the orbit camera (nothing in the line of sight). */
   robotInView(): boolean;
   /** Highlighted ids (objects named in the running tool call). */
   highlighted(): string[];
+  /** The always-on labels as drawn (presentation mode), in canvas pixels. */
+  labels(): Array<{ id: string; label: string; x: number; y: number }>;
+  /** The object being dragged in the view, if any. */
+  readonly dragging: string | undefined;
 }
 
 export function stats(samples: readonly number[]): LatencyStats {

@@ -1,10 +1,11 @@
 // The 3D view panel: a canvas driven by World, hover labels, the robot-camera
 // inset frame, view toggles, and a plain message when WebGL is unavailable or
 // the GPU context is lost (the rest of the app keeps working without the view).
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { AppApi } from '../../../contract/api';
 import type { SceneMeta } from '../../../contract/schemas';
-import { type Hover, INSET_H, INSET_W, type ViewOptions, World, webglSupport } from './world';
+import { type DropHandler, type Hover, INSET_H, INSET_W, type LabelPoint, type ViewOptions, World, webglSupport } from './world';
+import { labelSize } from './world-labels';
 
 export interface SceneViewProps {
   api: AppApi;
@@ -12,11 +13,39 @@ export interface SceneViewProps {
   highlight: readonly string[];
   /** Injected for tests: reports whether WebGL exists. */
   detectWebgl?: () => string | null;
+  /** Labels on every named thing (presentation mode), not only under the mouse. */
+  labels?: boolean;
+  /** The camera follows the robot. */
+  follow?: boolean;
+  /** Where an object dragged in the view is dropped; absent: objects cannot be dragged. */
+  onDrop?: DropHandler | undefined;
+  /** Replaces "acting on …" in the caption (a call waiting for approval). */
+  captionNote?: string | null;
+  /** Drawn over the view (the e-stop state, a pending approval). */
+  overlay?: ReactNode;
+  /** Toggles for presentation settings, shown in the view's toolbar. */
+  onToggleLabels?: () => void;
+  onToggleFollow?: () => void;
 }
+
+/** Labels are re-projected at this period: often enough to follow motion, cheap under software GL. */
+const LABEL_PERIOD_MS = 120;
 
 const DEFAULTS: ViewOptions = { shadows: true, inset: true, colliders: false };
 
-export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: SceneViewProps) {
+export function SceneView({
+  api,
+  meta,
+  highlight,
+  detectWebgl = webglSupport,
+  labels = false,
+  follow = false,
+  onDrop,
+  captionNote,
+  overlay,
+  onToggleLabels,
+  onToggleFollow,
+}: SceneViewProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const insetRef = useRef<HTMLCanvasElement | null>(null);
   // The inset canvas comes and goes with its toggle and the scene: hand each one to the world.
@@ -30,6 +59,7 @@ export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: 
   const [hover, setHover] = useState<Hover | null>(null);
   const [lost, setLost] = useState(false);
   const [initError, setInitError] = useState<string | null>(null);
+  const [points, setPoints] = useState<LabelPoint[]>([]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -72,8 +102,13 @@ export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: 
       resetStats: () => world.resetStats(),
       bodyPosition: (id) => world.bodyPosition(id),
       screenPoint: (id) => world.screenPoint(id),
+      screenBox: (id) => world.screenBox(id),
       robotInView: () => world.robotInView(),
       highlighted: () => world.highlighted(),
+      labels: () => world.labels(),
+      get dragging() {
+        return world.dragging;
+      },
     };
     const off = api.onPoses((f) => world.acceptFrame(f));
     const ro = new ResizeObserver(() => world.resize());
@@ -106,6 +141,25 @@ export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: 
     worldRef.current?.setOptions(opts);
   }, [opts]);
 
+  useEffect(() => {
+    worldRef.current?.setMotion({ follow });
+  }, [follow, meta]);
+
+  useEffect(() => {
+    worldRef.current?.setDropHandler(onDrop ?? null);
+  }, [onDrop, meta]);
+
+  useEffect(() => {
+    if (!labels) {
+      setPoints([]);
+      return;
+    }
+    // Labels are decluttered at the size they are drawn (the text scale of presentation mode).
+    const size = () => labelSize(parseFloat(getComputedStyle(canvasRef.current ?? document.body).fontSize) * 0.92);
+    const t = setInterval(() => setPoints(worldRef.current?.labels(size()) ?? []), LABEL_PERIOD_MS);
+    return () => clearInterval(t);
+  }, [labels, meta]);
+
   if (!gl) {
     return (
       <div className="view view-message" role="alert">
@@ -123,7 +177,26 @@ export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: 
   const cam = meta?.robot.camera;
   return (
     <div className="view">
-      <canvas ref={canvasRef} className="view-canvas" aria-label="3D view of the scene" data-testid="scene-canvas" />
+      <canvas
+        ref={canvasRef}
+        className="view-canvas"
+        tabIndex={0}
+        aria-label={`3D view of the scene${onDrop ? ': drag an object to move it' : ''}`}
+        data-testid="scene-canvas"
+      />
+      {points.length > 0 && (
+        <div className="view-labels" aria-hidden="true" data-testid="view-labels">
+          {points.map((p) => (
+            <span
+              key={p.id}
+              className={`view-tag ${p.kind}`}
+              style={{ transform: `translate(${Math.round(p.x)}px, ${Math.round(p.y)}px) translate(-50%, -100%)` }}
+            >
+              {p.label}
+            </span>
+          ))}
+        </div>
+      )}
       <div className="view-toolbar" role="toolbar" aria-label="View options">
         <button
           type="button"
@@ -139,10 +212,21 @@ export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: 
         <button type="button" aria-pressed={opts.shadows} onClick={() => toggle('shadows')} title="Shadows (one extra pass per frame)">
           Shadows
         </button>
-        <button type="button" onClick={() => worldRef.current?.resetCamera()} title="Frame the scene again">
+        {onToggleLabels && (
+          <button type="button" aria-pressed={labels} onClick={onToggleLabels} title="Name every object in the view (key L)">
+            Labels
+          </button>
+        )}
+        {onToggleFollow && (
+          <button type="button" aria-pressed={follow} onClick={onToggleFollow} title="Keep the robot in the middle of the view (key F)">
+            Follow robot
+          </button>
+        )}
+        <button type="button" onClick={() => worldRef.current?.resetCamera()} title="Frame the whole workspace again">
           Reset view
         </button>
       </div>
+      {overlay}
       {opts.inset && cam && (
         <div className="view-inset" aria-label="Robot camera image">
           <canvas ref={insetCallback} width={INSET_W} height={INSET_H} />
@@ -159,7 +243,11 @@ export function SceneView({ api, meta, highlight, detectWebgl = webglSupport }: 
       {meta && (
         <div className="view-caption">
           <strong>{meta.title}</strong> · {meta.robot.title}
-          {highlight.length > 0 && <span className="view-caption-hl"> · acting on {highlight.join(', ')}</span>}
+          {captionNote ? (
+            <span className="view-caption-wait"> · {captionNote}</span>
+          ) : (
+            highlight.length > 0 && <span className="view-caption-hl"> · acting on {highlight.join(', ')}</span>
+          )}
         </div>
       )}
       {(lost || initError) && (

@@ -16,17 +16,26 @@ export interface ApprovalProps {
 }
 
 export function ConversationView({ run, ...approval }: { run: RunView } & ApprovalProps) {
+  // The answer and a model error are shown once: in the line they arrived in, not again in the summary.
+  const said = new Set(run.entries.flatMap((e) => (e.k === 'assistant' || e.k === 'error' ? [e.k === 'error' ? e.message : e.text] : [])));
   return (
     <div className="turn" data-run={run.runId}>
       {run.entries.map((e, i) => (
-        <ConversationEntry key={i} entry={e} readOnly={run.imported} {...approval} />
+        <ConversationEntry key={i} entry={e} readOnly={run.imported} said={said} {...approval} />
       ))}
       {run.running && <div className="muted">running…</div>}
     </div>
   );
 }
 
-function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { entry: Entry; readOnly: boolean } & ApprovalProps) {
+function ConversationEntry({
+  entry: e,
+  readOnly,
+  said,
+  note,
+  setNote,
+  onAnswer,
+}: { entry: Entry; readOnly: boolean; said: ReadonlySet<string> } & ApprovalProps) {
   switch (e.k) {
     case 'user':
       return <div className="msg user">you: {e.text}</div>;
@@ -116,9 +125,14 @@ function ConversationEntry({ entry: e, readOnly, note, setNote, onAnswer }: { en
     case 'end':
       return (
         <div className={`msg end ${e.reason}`} data-testid="run-end" data-reason={e.reason}>
-          {e.reason === 'done' ? `answer: ${e.text}` : `run ended (${e.reason}): ${e.detail}`}
+          {e.reason === 'done'
+            ? said.has(e.text)
+              ? '✓ done'
+              : `answer: ${e.text}`
+            : `run ended (${e.reason})${said.has(e.detail) ? '' : `: ${e.detail}`}`}
           <div className="muted">
-            {e.iterations} model turns, {e.toolCalls} tool calls, {e.usage.totalTokens} tokens, {(e.durationMs / 1000).toFixed(1)} s
+            {e.iterations} model turns, {e.toolCalls} tool call{e.toolCalls === 1 ? '' : 's'}
+            {e.ran !== e.toolCalls ? ` (${e.ran} ran)` : ''}, {e.usage.totalTokens} tokens, {(e.durationMs / 1000).toFixed(1)} s
           </div>
         </div>
       );

@@ -82,7 +82,7 @@ function ToolRow({ tool, tokens, programs }: { tool: ToolEntry; tokens: number |
       {programs.map((p) => (
         <Program key={p.id} run={p} />
       ))}
-      <div className="result" data-testid="trace-result">
+      <div className="trace-result" data-testid="trace-result">
         {tool.result ? `${tool.result.status}: ${short(tool.result.content, 600)}` : 'running…'}
       </div>
       <div className="muted">

@@ -104,8 +104,15 @@ export function useAgentRuns(api: AppApi, onProblem: (message: string | null) =>
       try {
         const t = await api.importTrace({ text: await file.text() });
         setReplay(fromTrace(t));
-        // A damaged or cut-off trace still replays; say what is missing.
-        onProblem(t.notes?.length ? `Imported with notes: ${t.notes.join('; ')}.` : null);
+        // A damaged or cut-off trace still replays; say what is missing, and when it comes from another scene.
+        const notes = [...(t.notes ?? [])];
+        const recorded = typeof t.header['scene'] === 'string' ? t.header['scene'] : null;
+        const here = (await api.currentScene({}).catch(() => null))?.id ?? null;
+        if (recorded && here && recorded !== here)
+          notes.push(
+            `it was recorded in scene ${recorded}, not in ${here} loaded here: the view shows ${here}, not the world the run acted in`,
+          );
+        onProblem(notes.length ? `Imported with notes: ${notes.join('; ')}.` : null);
       } catch (e) {
         onProblem(msg(e));
       }

@@ -1,0 +1,62 @@
+// What a host serving one session answers for the calls that only make sense
+// with several (web mode's sessions) or with a key store (the desktop app's),
+// and the rule for sending the environment's key to a base URL a page named.
+import { AppApiError, type Request, type Response } from '../../contract/api';
+import type { RunSummary } from '../../contract/teaching';
+import { normalizeBaseURL } from '../../agents/models/spec';
+
+export function ownSessionList(
+  scene: string | null,
+  running: boolean,
+  createdAt: string,
+  last: RunSummary | undefined,
+): Response<'listSessions'> {
+  return [
+    {
+      id: 'local',
+      scene,
+      clients: 1,
+      observers: 0,
+      running,
+      createdAt,
+      own: true,
+      label: null,
+      lastRun: last ? { message: last.message, reason: last.reason } : null,
+      exercise: null,
+    },
+  ];
+}
+
+export const SINGLE_HOST = {
+  observeSession(req: Request<'observeSession'>): Response<'observeSession'> {
+    if (req.id === null || req.id === 'local') return { ok: true, message: 'this is your own session', observing: null };
+    throw new AppApiError('unsupported', 'this host runs one session: there is no other to observe');
+  },
+  setSessionLabel(_req: Request<'setSessionLabel'>): Response<'setSessionLabel'> {
+    return { ok: false, message: 'this host runs one session: names are for groups in classroom mode' };
+  },
+  setApiKey(_req: Request<'setApiKey'>): Response<'setApiKey'> {
+    throw new AppApiError(
+      'unsupported',
+      'API keys are stored by the desktop app only (encrypted by the OS keychain). In web mode, set the key in the environment of "skillbridge serve" (e.g. OPENAI_API_KEY).',
+    );
+  },
+  hasApiKey(_req: Request<'hasApiKey'>): Response<'hasApiKey'> {
+    return { stored: false };
+  },
+  clearApiKey(_req: Request<'clearApiKey'>): Response<'clearApiKey'> {
+    return { ok: false, message: 'no key store in this host' };
+  },
+};
+
+/**
+ * Whether the environment's key may go to a base URL a page named: listed at
+ * the host, or confirmed by its person; otherwise not (the default for pages).
+ */
+export function envKeyPolicy(
+  allowKeyFor: readonly string[] | undefined,
+  confirmKey: ((baseURL: string) => Promise<boolean>) | undefined,
+): (baseURL: string) => Promise<boolean> {
+  const allowed = new Set((allowKeyFor ?? []).map(normalizeBaseURL));
+  return async (baseURL) => allowed.has(normalizeBaseURL(baseURL)) || ((await confirmKey?.(baseURL)) ?? false);
+}

@@ -1,0 +1,257 @@
+// Building a scene's meshes once from SceneMeta: lights and backdrop, one node
+// per body with its parts merged per colour, wheels, location markers, collider
+// wireframes (hidden until asked for), shadows, and frozen static bodies.
+import type { Engine } from '@babylonjs/core/Engines/engine';
+import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
+import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
+import { ShadowGenerator } from '@babylonjs/core/Lights/Shadows/shadowGenerator';
+import '@babylonjs/core/Lights/Shadows/shadowGeneratorSceneComponent';
+import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
+import { Color3 } from '@babylonjs/core/Maths/math.color';
+import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
+import { CreateCapsule } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
+import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
+import { CreateDisc } from '@babylonjs/core/Meshes/Builders/discBuilder';
+import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
+import { Mesh } from '@babylonjs/core/Meshes/mesh';
+import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
+import '@babylonjs/core/Rendering/outlineRenderer';
+import { Scene } from '@babylonjs/core/scene';
+import type { BodyMeta, SceneMeta, ShapePart } from '../../../contract/schemas';
+import { BACKDROPS, buildBackdrop } from './environment';
+
+/** What a pickable mesh carries: the id it stands for and the label a person reads. */
+export interface Tagged {
+  id: string;
+  label: string;
+}
+
+/** The built scene: nodes and meshes by what they stand for. */
+export interface SceneGraph {
+  scene: Scene;
+  /** Nodes by stream index (what each pose frame moves). */
+  streamed: Array<TransformNode | undefined>;
+  /** Nodes by id (objects, people, "robot#part", doors as "<id>#door", locations). */
+  nodes: Map<string, TransformNode>;
+  meshesById: Map<string, Mesh[]>;
+  colliderMeshes: Mesh[];
+}
+
+export interface BuildOptions {
+  /** Software GL: no specular term, no image-processing pass. */
+  software: boolean;
+  shadows: boolean;
+}
+
+/** Builds the whole scene for `meta` on `engine`. */
+export function buildScene(engine: Engine, meta: SceneMeta, opts: BuildOptions): SceneGraph {
+  const scene = new Scene(engine);
+  scene.useRightHandedSystem = true;
+  const backdrop = BACKDROPS[meta.environment];
+  const built = buildBackdrop(scene, meta);
+
+  const hemi = new HemisphericLight('ambient', new Vector3(0.2, 1, 0.1), scene);
+  hemi.intensity = 0.62;
+  hemi.diffuse = backdrop.ambientSky;
+  hemi.groundColor = backdrop.ambientGround;
+  const sun = new DirectionalLight('sun', new Vector3(-0.45, -1, -0.3), scene);
+  sun.intensity = backdrop.sunIntensity;
+  sun.position = new Vector3(4, 10, 3);
+  if (opts.software) {
+    // Software GL pays per pixel: no specular term and no image-processing pass in
+    // the shaders (exposure and contrast are 1, so the colours do not change).
+    hemi.specular = Color3.Black();
+    sun.specular = Color3.Black();
+    scene.imageProcessingConfiguration.isEnabled = false;
+  }
+
+  const b = new Builder(scene, meta.stream.length);
+  const casters: Mesh[] = [];
+  const receivers: Mesh[] = [...built.receivers];
+  for (const o of meta.objects) {
+    const label = o.name === o.id ? o.id : `${o.name} (${o.id})`;
+    const meshes = b.body(o.id, { id: o.id, label }, o.body);
+    casters.push(...meshes);
+    if (o.fixed) receivers.push(...meshes);
+    if (o.door) casters.push(...b.body(`${o.id}#door`, { id: o.id, label }, o.door));
+  }
+  for (const p of meta.people) casters.push(...b.body(p.id, { id: p.id, label: `${p.name} (person)` }, p.body));
+  const r = meta.robot;
+  for (const body of r.bodies) casters.push(...b.body(`robot#${body.part}`, { id: 'robot', label: r.title }, body));
+  b.wheels(meta);
+  b.locations(meta);
+
+  if (opts.shadows) {
+    const sg = new ShadowGenerator(1024, sun);
+    sg.bias = 0.0015;
+    sg.normalBias = 0.01;
+    sg.darkness = 0.35;
+    for (const m of casters) sg.addShadowCaster(m, false);
+    for (const m of receivers) m.receiveShadows = true;
+  }
+  b.freezeStatic(meta);
+  return b.graph;
+}
+
+class Builder {
+  readonly graph: SceneGraph;
+  private readonly materials = new Map<string, StandardMaterial>();
+  private readonly colliderMat: StandardMaterial;
+
+  constructor(
+    private readonly scene: Scene,
+    streams: number,
+  ) {
+    this.graph = {
+      scene,
+      streamed: new Array<TransformNode | undefined>(streams),
+      nodes: new Map(),
+      meshesById: new Map(),
+      colliderMeshes: [],
+    };
+    const m = new StandardMaterial('collider-mat', scene);
+    m.emissiveColor = Color3.FromHexString('#39d353');
+    m.diffuseColor = Color3.Black();
+    m.wireframe = true;
+    m.disableLighting = true;
+    this.colliderMat = m;
+  }
+
+  private material(colour: string): StandardMaterial {
+    let m = this.materials.get(colour);
+    if (!m) {
+      m = new StandardMaterial(`mat-${colour}`, this.scene);
+      m.diffuseColor = Color3.FromHexString(colour);
+      m.specularColor = new Color3(0.14, 0.14, 0.14);
+      m.specularPower = 48;
+      this.materials.set(colour, m);
+    }
+    return m;
+  }
+
+  private primitive(part: ShapePart, name: string): Mesh {
+    const g = part.geometry;
+    const scene = this.scene;
+    let m: Mesh;
+    switch (g.shape) {
+      case 'box':
+        m = CreateBox(name, { width: g.size[0], height: g.size[1], depth: g.size[2] }, scene);
+        break;
+      case 'sphere':
+        m = CreateSphere(name, { diameter: g.radius * 2, segments: 12 }, scene);
+        break;
+      case 'cylinder':
+        m = CreateCylinder(name, { height: g.height, diameter: g.radius * 2, tessellation: 20 }, scene);
+        break;
+      case 'capsule':
+        m = CreateCapsule(name, { height: g.height + g.radius * 2, radius: g.radius, tessellation: 14, capSubdivisions: 4 }, scene);
+        break;
+    }
+    m.position.set(part.position[0], part.position[1], part.position[2]);
+    m.rotationQuaternion = new Quaternion(part.rotation[0], part.rotation[1], part.rotation[2], part.rotation[3]);
+    return m;
+  }
+
+  /** One node per body; its parts merged per colour (fewer draw calls matter in software GL). */
+  body(key: string, tag: Tagged, body: BodyMeta): Mesh[] {
+    const g = this.graph;
+    const node = new TransformNode(key, this.scene);
+    node.position.set(body.position[0], body.position[1], body.position[2]);
+    node.rotationQuaternion = new Quaternion(body.rotation[0], body.rotation[1], body.rotation[2], body.rotation[3]);
+    if (body.stream !== null) g.streamed[body.stream] = node;
+    g.nodes.set(key, node);
+    const byColour = new Map<string, ShapePart[]>();
+    for (const p of body.parts) byColour.set(p.color, [...(byColour.get(p.color) ?? []), p]);
+    const out: Mesh[] = [];
+    for (const [colour, parts] of byColour) {
+      const pieces = parts.map((p, i) => this.primitive(p, `${key}:${i}`));
+      const merged = pieces.length === 1 ? pieces[0]! : (Mesh.MergeMeshes(pieces, true, true) ?? pieces[0]!);
+      merged.name = `${key}:${colour}`;
+      merged.parent = node;
+      merged.material = this.material(colour);
+      merged.metadata = tag;
+      out.push(merged);
+    }
+    const list = g.meshesById.get(tag.id) ?? [];
+    list.push(...out);
+    g.meshesById.set(tag.id, list);
+    body.colliders.forEach((c, i) => {
+      const m = this.primitive(c, `${key}:collider${i}`);
+      m.parent = node;
+      m.material = this.colliderMat;
+      m.isPickable = false;
+      m.setEnabled(false);
+      g.colliderMeshes.push(m);
+    });
+    return out;
+  }
+
+  wheels(meta: SceneMeta): void {
+    const base = this.graph.nodes.get('robot#base');
+    const r = meta.robot.wheelRadius;
+    if (!base || r === null) return;
+    const [len, , width] = meta.robot.baseSize;
+    const mat = this.material('#2b2d31');
+    const wheels: Mesh[] = [];
+    const xs = meta.robot.kind === 'rover' ? [-len * 0.36, 0, len * 0.36] : [-len * 0.3, len * 0.3];
+    for (const x of xs) {
+      for (const side of [-1, 1]) {
+        const w = CreateCylinder('wheel', { height: 0.07, diameter: r * 2, tessellation: 18 }, this.scene);
+        w.rotation.x = Math.PI / 2;
+        w.position.set(x, r, side * (width / 2 + 0.04));
+        wheels.push(w);
+      }
+    }
+    const merged = Mesh.MergeMeshes(wheels, true, true);
+    if (merged) {
+      merged.parent = base;
+      merged.material = mat;
+      merged.metadata = { id: 'robot', label: meta.robot.title } satisfies Tagged;
+      this.graph.meshesById.get('robot')?.push(merged);
+    }
+  }
+
+  locations(meta: SceneMeta): void {
+    const mat = new StandardMaterial('location-mat', this.scene);
+    mat.diffuseColor = Color3.FromHexString('#2f6fde');
+    mat.emissiveColor = Color3.FromHexString('#10306a');
+    mat.alpha = 0.75;
+    for (const l of meta.locations) {
+      const node = new TransformNode(`loc:${l.id}`, this.scene);
+      node.position.set(l.position[0], 0.004, l.position[2]);
+      node.rotationQuaternion = Quaternion.RotationAxis(new Vector3(0, 1, 0), (l.yawDeg * Math.PI) / 180);
+      const disc = CreateDisc(`loc:${l.id}:disc`, { radius: 0.16, tessellation: 24 }, this.scene);
+      disc.rotation.x = Math.PI / 2;
+      const arrow = CreateBox(`loc:${l.id}:arrow`, { width: 0.22, height: 0.004, depth: 0.035 }, this.scene);
+      arrow.position.set(0.18, 0.002, 0);
+      const merged = Mesh.MergeMeshes([disc, arrow], true, true);
+      if (!merged) continue;
+      merged.parent = node;
+      merged.material = mat;
+      merged.metadata = { id: l.id, label: `${l.title ?? l.id} (${l.kind} location)` } satisfies Tagged;
+      this.graph.nodes.set(l.id, node);
+      this.graph.meshesById.set(l.id, [merged]);
+    }
+  }
+
+  /**
+   * Bodies that never stream poses (tables, counters, walls, shelters) keep their
+   * world matrices, and colours never change: freezing both saves per-frame CPU,
+   * which software GL shares with the rasteriser.
+   */
+  freezeStatic(meta: SceneMeta): void {
+    for (const o of meta.objects) {
+      if (o.body.stream !== null || o.door) continue;
+      const node = this.graph.nodes.get(o.id);
+      if (!node) continue;
+      node.computeWorldMatrix(true);
+      node.freezeWorldMatrix();
+      for (const m of node.getChildMeshes(false)) {
+        m.computeWorldMatrix(true);
+        m.freezeWorldMatrix();
+      }
+    }
+    for (const m of this.materials.values()) m.freeze();
+  }
+}

@@ -1,0 +1,42 @@
+// Getting in: the API socket needs the token, a page without it explains how to
+// get in, and the app starts and draws with the token gone from the address bar.
+import { assert, log, require, state, test } from './harness.mjs';
+
+export async function accessFlows({ browser, url }) {
+  const base = new URL(url);
+  const token = base.searchParams.get('token');
+
+  await test('the API socket refuses a missing or wrong token', async () => {
+    const WebSocket = require('ws');
+    const tryOpen = (u) =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(u);
+        ws.on('open', () => {
+          ws.close();
+          resolve('open');
+        });
+        ws.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
+        ws.on('error', () => resolve('error'));
+      });
+    const wsBase = `ws://${base.host}/api`;
+    assert((await tryOpen(wsBase)) === '401', 'no token: expected 401');
+    assert((await tryOpen(`${wsBase}?token=wrong`)) === '401', 'wrong token: expected 401');
+    assert((await tryOpen(`${wsBase}?token=${token}`)) === 'open', 'right token: expected the socket to open');
+  });
+
+  await test('a page opened without the token explains how to get in', async () => {
+    const p2 = await browser.newPage();
+    await p2.goto(`http://${base.host}/`);
+    await p2.getByText('Access token missing').waitFor({ timeout: 10_000 });
+    await p2.close();
+  });
+
+  const page = state.page;
+  await page.goto(url);
+  await test('the app starts and draws the default scene', async () => {
+    await page.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 8, null, { timeout: 30_000 });
+    const info = await page.evaluate(() => ({ webgl: window.__skillbridge.webgl, renderer: window.__skillbridge.renderer }));
+    log(`    WebGL: ${info.webgl}, ${info.renderer}`);
+    assert(!page.url().includes('token='), 'the token should be removed from the address bar');
+  });
+}
