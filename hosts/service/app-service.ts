@@ -129,9 +129,9 @@ export class AppService implements AppApi {
       dir: opts.evalDir ?? 'eval-results',
       emit: (e) => this.emit(e),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
-      replay: (c, calls) =>
+      replay: (c, calls, seed) =>
         replayCase(c, calls, {
-          seed: this.settings.seed,
+          seed,
           install: (robot, control) => this.install(robot, control),
           emit: (e) => this.emit(e),
           nextCallId: () => ++this.replayCalls,

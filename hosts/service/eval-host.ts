@@ -26,7 +26,8 @@ export interface EvalHostOptions {
   emit: (e: AppEvent) => void;
   secrets?: SecretLookup;
   /** Rebuilds a case's world as the current scene and plays the calls in the view. */
-  replay: (c: EvalCase, calls: Array<{ tool: string; args: unknown }>) => Promise<Response<'replayCase'>>;
+  /** Replays a case's recorded calls in its world, built with the run's seed (so it ends where the case ended). */
+  replay: (c: EvalCase, calls: Array<{ tool: string; args: unknown }>, seed: number) => Promise<Response<'replayCase'>>;
 }
 
 export class EvalHost {
@@ -237,7 +238,7 @@ export class EvalHost {
         }
         return { tool: r.name, args };
       });
-    return this.opts.replay(c, calls);
+    return this.opts.replay(c, calls, run.seed);
   }
 
   async dispose(): Promise<void> {
