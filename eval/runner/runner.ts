@@ -186,7 +186,10 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     plan.workflow ||= o.workflow ?? suite.defaultWorkflow;
     if ((plan.workflow !== PER_CASE || !suite.caseWorkflow) && !suite.ownWorkflows?.[plan.workflow]) checkWorkflow(plan.workflow);
     checkModel(plan.model);
-    if (o.judge !== undefined) checkJudge(o.judge);
+    // A resumed run keeps its judge (recorded with the run) unless told otherwise.
+    const recordedJudge = resumed?.args['judge'];
+    const judge = o.judge ?? (typeof recordedJudge === 'string' ? recordedJudge : undefined);
+    if (judge !== undefined) checkJudge(judge);
     if (!Number.isInteger(plan.seed) || plan.seed < 0)
       throw new EvalInputError('bad-option', `--seed must be a whole number ≥ 0, got ${plan.seed}`);
 
@@ -218,6 +221,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           casesKey: casesSourceKey(plan.suiteId),
           ...(o.filter ? { filter: o.filter } : {}),
           ...(sample !== undefined ? { sample } : {}),
+          ...(judge ? { judge } : {}),
           jobs,
         },
       });
@@ -237,7 +241,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       traceDir: path.resolve(path.dirname(db.file), 'traces', run.runId),
       env: o.env ?? { ...process.env },
       ...(o.limits ? { limits: o.limits } : {}),
-      ...(o.judge ? { judge: o.judge } : {}),
+      ...(judge ? { judge } : {}),
     };
 
     // ---- progress over everything the run holds (a resumed run starts from what it has)
