@@ -130,7 +130,8 @@ export const raiderSuite: Suite<RaiderGold> = {
   ],
   variant: (wf) => {
     const v: Record<string, string> = {
-      raider: 'QGEN_GRND',
+      // The whole method (detection with QGEN_GRND's prompt, then the recovery), as the paper's tables name it.
+      raider: 'RAIDER',
       'raider/qgen-grnd': 'QGEN_GRND',
       'raider/basic': 'BASIC',
       'raider/qgen': 'QGEN',
