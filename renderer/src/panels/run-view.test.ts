@@ -3,7 +3,8 @@
 // and errors said once.
 import { describe, expect, it } from 'vitest';
 import type { ImportedTrace, RunEvent } from '../../../contract/schemas';
-import { applyEvent, fromTrace, newRun } from './run-view';
+import { fromTrace } from './run-from-trace';
+import { applyEvent, newRun } from './run-view';
 
 const run = 'r1';
 const live: RunEvent[] = [

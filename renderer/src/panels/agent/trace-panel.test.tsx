@@ -5,7 +5,8 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../../contract/schemas';
-import { type RunView, applyEvent, fromTrace, newRun } from '../run-view';
+import { fromTrace } from '../run-from-trace';
+import { type RunView, applyEvent, newRun } from '../run-view';
 import { stageTree } from './stage-tree';
 import { TracePanel } from './trace-panel';
 

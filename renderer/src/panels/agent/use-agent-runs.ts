@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AppApi, Request } from '../../../../contract/api';
 import type { RunEvent } from '../../../../contract/schemas';
-import { type RunView, applyEvent, fromTrace, markAnswered, newRun } from '../run-view';
+import { fromTrace } from '../run-from-trace';
+import { type RunView, applyEvent, markAnswered, newRun } from '../run-view';
 import { msg } from './model-settings';
 
 export interface AgentRuns {
