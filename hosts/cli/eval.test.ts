@@ -106,6 +106,10 @@ describe('skillbridge eval', () => {
     const model = await cli('eval', '--suite', 'alrm', '--model', 'floor:lazy', '--out', out);
     expect(model.code).toBe(2);
     expect(model.err).toMatch(/floor:lazy.*floor:noop, floor:random, floor:none/);
+    const real = await cli('eval', '--suite', 'alrm', '--model', 'oracle', '--robot', 'http://127.0.0.1:9', '--out', out);
+    expect(real.code).toBe(2);
+    expect(real.err.trim().split('\n')).toHaveLength(1);
+    expect(real.err).toMatch(/scores it from that world's physics.*skillbridge run --robot URL/);
     const spec = await cli('eval', '--suite', 'alrm', '--model', 'gpt4', '--out', out);
     expect(spec.code).toBe(2);
     expect(spec.err).toMatch(/Bad model spec "gpt4".*oracle/);

@@ -37,6 +37,14 @@ export function evalJson(r: EvalResult) {
 export async function evalCommand(p: Parsed, o: Output): Promise<number> {
   if (p.positionals.length)
     throw new UsageError(`eval takes no positional arguments, got "${p.positionals.join(' ')}"; use --suite and --model`);
+  // A suite scores each case from the simulated world's physics (its ground truth)
+  // and starts it from a world the runner builds; a real robot offers neither.
+  if (p.flags['robot'] !== undefined || p.flags['shadow'] !== undefined)
+    throw new UsageError(
+      "eval runs each case in a simulated world it builds and scores it from that world's physics; a real robot (--robot) " +
+        "can neither be put into a case's starting state nor read for ground truth. Measure the workflow here, then try it on " +
+        'the robot with "skillbridge run --robot URL"',
+    );
   const asJson = Boolean(p.flags['json']);
   const ac = new AbortController();
   let sigints = 0;
