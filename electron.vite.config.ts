@@ -12,7 +12,11 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: {
         // The worker is its own entry: main starts it with new Worker(out/main/sim-worker.js).
-        input: { index: resolve(root, 'electron/main/index.ts'), 'sim-worker': resolve(root, 'hosts/service/worker.ts') },
+        input: {
+          index: resolve(root, 'electron/main/index.ts'),
+          'sim-worker': resolve(root, 'hosts/service/worker.ts'),
+          'eval-worker': resolve(root, 'eval/runner/worker.ts'),
+        },
         output: { format: 'es', entryFileNames: '[name].js' },
       },
     },

@@ -8,7 +8,7 @@ import type { SkillPredictor } from '../robot/skills';
 import { RobotSourceError } from '../robot/source';
 import { type RobotForm, type SimControl, openRobot } from '../robot/sources';
 import { ModelError, type Model } from './models/model';
-import { type SecretLookup, createModel } from './models/spec';
+import { type ModelFactory, type SecretLookup, createModel, findModelFactory } from './models/spec';
 import { Conversation, type ConversationOptions } from './runtime/conversation';
 import type { Workflow } from './runtime/workflow';
 import { UnknownToolSetError } from './tools/sets';
@@ -30,6 +30,19 @@ export interface ConversationSpec extends Omit<ConversationOptions, 'robot' | 'w
   model: string | Model;
   env?: Readonly<Record<string, string | undefined>>;
   secrets?: SecretLookup;
+  /**
+   * Kinds of model a host adds by name (evaluation's `oracle` and `floor:…`); they
+   * are built after the robot opens, from what the host and the robot offer.
+   */
+  modelFactories?: readonly ModelFactory<ModelHostContext>[];
+}
+
+/** What a model factory may use: the robot, and the simulator's handle when the robot is simulated. */
+export interface ModelHostContext {
+  robot: Robot;
+  sim: SimControl | undefined;
+  scene: string | undefined;
+  seed: number | undefined;
 }
 
 export interface OpenConversation {
@@ -57,13 +70,21 @@ function isRobot(r: Robot | RobotForm): r is Robot {
 }
 
 export async function openConversation(spec: ConversationSpec): Promise<OpenConversation> {
-  // The model first: a bad spec should not cost a world build.
-  let model: Model;
+  // The model first: a bad spec should not cost a world build. A host's own kind
+  // of model is only checked here and built once the robot is open.
+  const factory = typeof spec.model === 'string' ? findModelFactory(spec.model, spec.modelFactories) : undefined;
+  let model: Model | undefined;
   try {
-    model =
-      typeof spec.model === 'string'
-        ? createModel(spec.model, { ...(spec.env ? { env: spec.env } : {}), ...(spec.secrets ? { secrets: spec.secrets } : {}) })
-        : spec.model;
+    if (factory) factory.factory.validate(factory.rest);
+    else
+      model =
+        typeof spec.model === 'string'
+          ? createModel(spec.model, {
+              ...(spec.env ? { env: spec.env } : {}),
+              ...(spec.secrets ? { secrets: spec.secrets } : {}),
+              ...(spec.modelFactories ? { factories: spec.modelFactories } : {}),
+            })
+          : spec.model;
   } catch (e) {
     if (e instanceof ModelError) throw new ConversationSpecError('model', e.message);
     throw e;
@@ -87,6 +108,15 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
       throw e;
     }
   }
+  if (factory) {
+    try {
+      model = factory.factory.create(factory.rest, { robot, sim, scene: spec.scene, seed: spec.seed });
+    } catch (e) {
+      await close();
+      if (e instanceof ModelError) throw new ConversationSpecError('model', e.message);
+      throw e;
+    }
+  }
   let workflow: Workflow;
   try {
     workflow =
@@ -100,8 +130,8 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
     throw e;
   }
   if (spec.extraTools?.length) workflow = withExtraTools(workflow, spec.extraTools);
-  const { robot: _r, workflow: _w, toolSet: _t, extraTools: _x, model: _m, env: _e, secrets: _s, ...options } = spec;
+  const { robot: _r, workflow: _w, toolSet: _t, extraTools: _x, model: _m, env: _e, secrets: _s, modelFactories: _f, ...options } = spec;
   const safety = predictor ? { ...options.safety, predictor } : options.safety;
-  const conversation = new Conversation({ ...options, model, robot, workflow, ...(safety ? { safety } : {}) });
+  const conversation = new Conversation({ ...options, model: model!, robot, workflow, ...(safety ? { safety } : {}) });
   return { conversation, robot, sim, close };
 }

@@ -7,15 +7,20 @@ import v8 from 'node:v8';
 // Rapier runs as WebAssembly. V8's optimising tier about doubles the time of a
 // one-shot `call` and adds ~55 MB (`bench cli` measures both); the baseline tier
 // starts at once and is fast enough for one-shot commands and for the app. The
-// physics and agent benchmarks and the long-running truth audit keep the optimising tier; `bench app` measures the
+// physics and agent benchmarks keep the optimising tier; `bench app` measures the
 // app as `serve` runs it (SKILLBRIDGE_WASM_OPTIMIZE=1 forces the optimising tier everywhere).
+// An evaluation or a truth audit runs the physics for minutes, so it takes the optimising tier too.
 const optimise =
-  process.env.SKILLBRIDGE_WASM_OPTIMIZE || (process.argv[2] === 'bench' && process.argv[3] !== 'app') || process.argv[2] === 'audit';
+  process.env.SKILLBRIDGE_WASM_OPTIMIZE ||
+  (process.argv[2] === 'bench' && process.argv[3] !== 'app') ||
+  process.argv[2] === 'eval' ||
+  process.argv[2] === 'audit';
 if (!optimise) v8.setFlagsFromString('--liftoff-only');
 
 async function fromSources() {
   // Inherited from a bundled parent, it would name a worker built from other sources.
   delete process.env.SKILLBRIDGE_SIM_WORKER;
+  delete process.env.SKILLBRIDGE_EVAL_WORKER;
   const { register } = await import('tsx/esm/api');
   register();
   return import('../hosts/cli/main.ts');
@@ -27,6 +32,7 @@ async function fromBundle() {
   if (!entry) return fromSources();
   // Built with the same sources: `serve` starts it instead of bundling the worker anew.
   process.env.SKILLBRIDGE_SIM_WORKER = new URL('./sim-worker.mjs', entry).href;
+  process.env.SKILLBRIDGE_EVAL_WORKER = new URL('./eval-worker.mjs', entry).href;
   return import(entry);
 }
 

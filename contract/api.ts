@@ -2,6 +2,7 @@
 // is a request schema and a response schema; the same table drives the Electron
 // IPC allowlist, the web-mode WebSocket dispatcher and the renderer's clients.
 import { z } from 'zod';
+import { EVAL_METHODS } from './eval';
 import { MAX_TRACE_IMPORT_BYTES } from './limits';
 import {
   bytesString,
@@ -31,6 +32,7 @@ const Empty = z.object({}).strict();
 const Ack = z.object({ ok: z.boolean(), message: z.string() });
 
 export const METHODS = {
+  ...EVAL_METHODS,
   listScenes: { request: Empty, response: z.array(SceneSummary) },
   /** Loads a scene and returns its static metadata; poses then stream. */
   loadScene: { request: z.object({ id: z.string().min(1).max(200) }).strict(), response: SceneMeta },

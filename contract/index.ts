@@ -4,4 +4,5 @@ export * from './frames';
 export * from './limits';
 export * from './schemas';
 export * from './wire';
+export * from './eval';
 export * from './teaching';

@@ -3,6 +3,7 @@
 // validate what arrives, the renderer validates what comes back. Imports only zod.
 import { z } from 'zod';
 import { RunEndReason, RunEvent } from './agent-runs';
+import { EvalEvent } from './eval';
 import { MAX_COORDINATE_M, MAX_SCRIPT_BYTES, formatBytes, utf8Bytes } from './limits';
 
 export * from './agent-runs';
@@ -319,6 +320,7 @@ export const AppEvent = z.discriminatedUnion('type', [
     source: z.enum(['console', 'agent']),
   }),
   z.object({ type: z.literal('run'), event: RunEvent }),
+  z.object({ type: z.literal('eval'), event: EvalEvent }),
   /** The physics clock was paused, resumed or stepped. */
   z.object({ type: z.literal('sim_state'), state: SimState }),
   /** An exercise was checked (the classroom overview shows the score). */

@@ -62,8 +62,9 @@ export const LAYERS = [
   // The robot HTTP API: a Robot (and the ALRM tools, through the safety chain) over HTTP.
   { name: 'hosts/robot-api', prefix: 'hosts/robot-api/', may: ['hosts/robot-api', ...AGENTS, ...ROBOT, 'base'] },
   { name: 'hosts/web', prefix: 'hosts/web/', may: ['hosts/web', 'hosts/service', 'contract', ...AGENTS, ...ROBOT] },
-  // The service checks exercise cards with the evaluation's goal predicates (eval sits below hosts).
-  { name: 'hosts/service', prefix: 'hosts/service/', may: ['hosts/service', 'contract', 'eval', ...AGENTS, ...ROBOT] },
+  // The app's Evaluate view runs the evaluation runner and reads its results; the service
+  // also checks exercise cards with the evaluation's goal predicates (eval sits below hosts).
+  { name: 'hosts/service', prefix: 'hosts/service/', may: ['hosts/service', 'contract', ...EVAL, ...AGENTS, ...ROBOT] },
   { name: 'hosts', prefix: 'hosts/', may: ['hosts', 'contract', ...EVAL, ...AGENTS, ...ROBOT] },
   // The results database and the reports take plain records, so the desktop app's main
   // process and the evaluation workers can use them without the agent or robot layers.

@@ -8,6 +8,7 @@
 //   out/cli/manifest.json           which build is current, and the inputs it was built from
 //   out/cli/<build>/main.mjs        the entry (exports main(argv)), with one chunk per lazily loaded command
 //   out/cli/<build>/sim-worker.mjs  the simulation worker `serve` starts (hosts/service/worker.ts)
+//   out/cli/<build>/eval-worker.mjs the evaluation worker `eval --jobs N` starts (eval/runner/worker.ts)
 //
 // Every build gets its own folder and the manifest is replaced by a rename, so two
 // processes starting at once never see half a bundle; old folders are pruned later.
@@ -139,7 +140,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
   const buildDir = path.join(outDir, id);
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { main: 'hosts/cli/main.ts', 'sim-worker': 'hosts/service/worker.ts' },
+    entryPoints: { main: 'hosts/cli/main.ts', 'sim-worker': 'hosts/service/worker.ts', 'eval-worker': 'eval/runner/worker.ts' },
     outdir: buildDir,
     bundle: true,
     splitting: true,

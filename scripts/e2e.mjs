@@ -32,6 +32,7 @@ import { defectFlows } from '../test/e2e/defects.mjs';
 import { hardeningFlows } from '../test/e2e/hardening.mjs';
 import { layoutFlows } from '../test/e2e/layout.mjs';
 import { runFlows } from '../test/e2e/runs.mjs';
+import { evaluateFlows } from '../test/e2e/evaluate.mjs';
 import { teacherFlows } from '../test/e2e/teacher.mjs';
 import { sceneFlows } from '../test/e2e/scenes.mjs';
 
@@ -78,6 +79,7 @@ if (wants('hardening')) await hardeningFlows({ url });
 if (wants('defects')) await defectFlows();
 if (wants('teacher')) await teacherFlows();
 if (wants('runs')) await runFlows();
+if (wants('evaluate')) await evaluateFlows();
 if (wants('layout')) await layoutFlows({ browser, url });
 if (wants('classroom')) await classroomFlows({ browser });
 if (['hardening', 'defects', 'teacher', 'runs'].some(wants))

@@ -27,6 +27,9 @@ export {
 export {
   parseModelSpec,
   createModel,
+  findModelFactory,
+  validateModelSpec,
+  type ModelFactory,
   resolveApiKey,
   keySources,
   normalizeBaseURL,

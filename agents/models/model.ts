@@ -41,6 +41,8 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** The request's price in US dollars, where the provider reports it (OpenRouter's usage.cost). */
+  costUsd?: number;
 }
 
 export interface CompletionRequest {

@@ -44,6 +44,12 @@ describe('OpenAI-compatible adapter: answers', () => {
     });
   });
 
+  it("keeps the request's price where the provider reports it (usage.cost)", async () => {
+    const s = await start([{ content: 'ok', usage: { prompt_tokens: 7, completion_tokens: 3, cost: 0.00042 } }]);
+    const r = await model(s).complete({ messages: user });
+    expect(r.usage).toEqual({ promptTokens: 7, completionTokens: 3, totalTokens: 10, costUsd: 0.00042 });
+  });
+
   it('sends the history and tools in the OpenAI shape', async () => {
     const s = await start([{ content: 'done' }]);
     const messages: ChatMessage[] = [

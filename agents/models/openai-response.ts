@@ -13,7 +13,13 @@ export const MAX_COMPLETION_CHARS = 2 * 1024 * 1024;
 // some send arguments as an object rather than a JSON string.
 const ArgsZ = z.union([z.string(), z.record(z.string(), z.unknown())]).nullish();
 const UsageZ = z
-  .object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish(), total_tokens: z.number().nullish() })
+  .object({
+    prompt_tokens: z.number().nullish(),
+    completion_tokens: z.number().nullish(),
+    total_tokens: z.number().nullish(),
+    // OpenRouter (and a few gateways) report the request's price here, in US dollars.
+    cost: z.number().nonnegative().nullish().catch(undefined),
+  })
   .nullish();
 const ChunkZ = z.object({
   choices: z
@@ -69,7 +75,12 @@ function toUsage(u: z.infer<typeof UsageZ>): Usage | undefined {
   if (!u) return undefined;
   const promptTokens = u.prompt_tokens ?? 0;
   const completionTokens = u.completion_tokens ?? 0;
-  return { promptTokens, completionTokens, totalTokens: u.total_tokens ?? promptTokens + completionTokens };
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: u.total_tokens ?? promptTokens + completionTokens,
+    ...(typeof u.cost === 'number' && Number.isFinite(u.cost) ? { costUsd: u.cost } : {}),
+  };
 }
 
 let idSeq = 0;

@@ -93,22 +93,50 @@ const PROVIDERS: Record<Exclude<ModelProvider, 'scripted'>, ProviderInfo> = {
 
 const FORMS = [...Object.values(PROVIDERS).map((p) => p.form), 'scripted:FILE'];
 
-function specError(spec: string, why: string): ModelError {
-  return new ModelError(`Bad model spec "${spec}": ${why}. Accepted forms: ${FORMS.join(', ')}.`, 'config');
+/**
+ * A kind of model a layer above adds by name (evaluation's reference policies:
+ * `oracle`, `floor:noop`…), so this layer never imports it. A spec is `name` or
+ * `name:rest`; hosts pass the factories they carry to createModel or openConversation.
+ */
+export interface ModelFactory<Ctx = unknown> {
+  /** The spec's provider part, e.g. "oracle" or "floor". */
+  readonly name: string;
+  /** The accepted forms, for messages ("floor:noop|random|none"). */
+  readonly forms: readonly string[];
+  /** Checks the part after "name:" ("" when none) without building anything; throws ModelError('config') naming the fix. */
+  validate(rest: string): void;
+  /** Builds the model once the host's context (the robot, the simulator…) exists. */
+  create(rest: string, ctx: Ctx): Model;
+}
+
+/** The factory a spec names, with the rest of the spec; undefined when no factory claims it. */
+export function findModelFactory<Ctx>(
+  spec: string,
+  factories: readonly ModelFactory<Ctx>[] = [],
+): { factory: ModelFactory<Ctx>; rest: string } | undefined {
+  const s = spec.trim();
+  const colon = s.indexOf(':');
+  const name = (colon < 0 ? s : s.slice(0, colon)).toLowerCase();
+  const factory = factories.find((f) => f.name === name);
+  return factory ? { factory, rest: colon < 0 ? '' : s.slice(colon + 1).trim() } : undefined;
+}
+
+function specError(spec: string, why: string, extra: readonly string[] = []): ModelError {
+  return new ModelError(`Bad model spec "${spec}": ${why}. Accepted forms: ${[...FORMS, ...extra].join(', ')}.`, 'config');
 }
 
 /** Splits a spec at its first ':' (model names contain ':', e.g. qwen3:8b). */
-export function parseModelSpec(spec: string): ParsedModelSpec {
+export function parseModelSpec(spec: string, extraForms: readonly string[] = []): ParsedModelSpec {
   const s = spec.trim();
   const colon = s.indexOf(':');
-  if (colon <= 0) throw specError(spec, 'expected PROVIDER:MODEL');
+  if (colon <= 0) throw specError(spec, 'expected PROVIDER:MODEL', extraForms);
   const provider = s.slice(0, colon).toLowerCase();
   const rest = s.slice(colon + 1).trim();
   if (provider === 'scripted') {
     if (!rest) throw specError(spec, 'scripted needs a file, scripted:FILE');
     return { provider: 'scripted', file: rest, spec: s };
   }
-  if (!isProvider(provider)) throw specError(spec, `unknown provider "${provider}"`);
+  if (!isProvider(provider)) throw specError(spec, `unknown provider "${provider}"`, extraForms);
   if (provider === 'openai-compatible') {
     // Split at the last '@': model names may hold one (org@model), URLs rarely do after the host.
     const at = rest.lastIndexOf('@');
@@ -160,6 +188,9 @@ export interface CreateModelOptions {
   timeoutMs?: number;
   maxRetries?: number;
   fetch?: OpenAICompatibleOptions['fetch'];
+  /** Kinds of model added by a layer above (see ModelFactory); their specs are built with `factoryContext`. */
+  factories?: readonly ModelFactory[];
+  factoryContext?: unknown;
 }
 
 /** Where a provider's key is looked for, for messages and settings screens. */
@@ -222,6 +253,17 @@ export async function resolveApiKey(
   return undefined;
 }
 
+/** Checks a spec without building a model (a factory's own check, or the provider forms). */
+export function validateModelSpec(spec: string, factories: readonly ModelFactory[] = []): void {
+  const found = findModelFactory(spec, factories);
+  if (found) found.factory.validate(found.rest);
+  else
+    parseModelSpec(
+      spec,
+      factories.flatMap((f) => f.forms),
+    );
+}
+
 /** The scripted model a spec names, from uploaded text or a file the host allows. */
 function scriptedModel(spec: string, file: string, opts: CreateModelOptions): Model {
   if (opts.scriptText !== undefined) return createScriptedModel(parseScriptJson(opts.scriptText, 'The uploaded script'), { id: spec });
@@ -239,7 +281,16 @@ function scriptedModel(spec: string, file: string, opts: CreateModelOptions): Mo
 }
 
 export function createModel(spec: string, opts: CreateModelOptions = {}): Model {
-  const parsed = parseModelSpec(spec);
+  const found = findModelFactory(spec, opts.factories);
+  if (found) {
+    found.factory.validate(found.rest);
+    const model = found.factory.create(found.rest, opts.factoryContext);
+    return opts.textToolCalls ? withTextToolCalls(model, { format: opts.textToolCalls }) : model;
+  }
+  const parsed = parseModelSpec(
+    spec,
+    (opts.factories ?? []).flatMap((f) => f.forms),
+  );
   let model: Model;
   if (parsed.provider === 'scripted') {
     model = scriptedModel(parsed.spec, parsed.file, opts);

@@ -28,7 +28,12 @@ export const TOOL_STATUSES = [
 ] as const;
 export type ToolStatus = (typeof TOOL_STATUSES)[number];
 
-const UsageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
+const UsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+  costUsd: z.number().optional(),
+});
 
 export const TraceHeaderSchema = z.object({
   type: z.literal('header'),

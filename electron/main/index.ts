@@ -81,12 +81,15 @@ async function main(): Promise<void> {
     done({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
   });
 
+  // The Evaluate view's worker threads start the evaluation worker built beside this file.
+  process.env['SKILLBRIDGE_EVAL_WORKER'] = pathToFileURL(path.join(here, 'eval-worker.js')).href;
   let sim: WorkerSession;
   try {
     sim = await startWorkerSession({
       paced: true,
       workerUrl: pathToFileURL(path.join(here, 'sim-worker.js')),
       traceDir: path.join(app.getPath('userData'), 'traces'),
+      evalDir: path.join(app.getPath('userData'), 'eval-results'),
       // Model API keys: the key stored for the server's base URL first; createModel falls back to the environment.
       secrets: (scope) => secrets.get(scope.baseURL),
       // SKILLBRIDGE_API_KEY goes to a base URL the window named only when the person here says so.

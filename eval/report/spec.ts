@@ -33,6 +33,8 @@ export interface MetricSpec {
   description: string;
   format: MetricFormat;
   aggregate?: Aggregate;
+  /** Recorded only when asked for (RAIDER's --judge): left out of a run's summary when no result has it. */
+  optional?: boolean;
 }
 
 export interface AxisSpec {

@@ -183,7 +183,7 @@ export function summarize(run: RunRecord, results: ResultRecord[], spec: SuiteRe
   const metrics: Record<string, number | null> = {};
   for (const id of spec.summary) {
     const m = spec.metrics[id];
-    if (m) metrics[id] = aggregate(results, m).value;
+    if (m && (!m.optional || results.some((r) => m.key in r.metrics))) metrics[id] = aggregate(results, m).value;
   }
   passHatK(results).forEach((v, i) => (metrics[`pass^${i + 1}`] = v));
   const end =

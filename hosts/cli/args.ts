@@ -42,6 +42,13 @@ const OPTIONS = {
   junit: { type: 'string' },
   csv: { type: 'string' },
   calls: { type: 'string' },
+  suite: { type: 'string' },
+  judge: { type: 'string' },
+  trials: { type: 'string' },
+  jobs: { type: 'string' },
+  filter: { type: 'string' },
+  resume: { type: 'string' },
+  sample: { type: 'string' },
   http: { type: 'string' },
   robots: { type: 'string' },
   'read-only': { type: 'boolean' },
@@ -169,9 +176,22 @@ Usage:
   skillbridge bench cli [--quick] [--json]
       Command-line start-up: wall time and peak memory of "scenes" and one "call",
       medians of fresh processes, with "node -e 0" as the floor.
+  skillbridge bench eval [--suite S] [--jobs N] [--json]
+      Evaluation benchmark: the oracle through each suite (default --jobs 2), wall
+      and CPU seconds, the harness's cost per case beside the robot's.
   skillbridge bench app [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.
+  skillbridge eval --suite SUITE --model SPEC [--workflow W] [--trials K] [--jobs N]
+                   [--seed S] [--filter TEXT] [--sample N] [--resume RUN] [--out DIR]
+                   [--judge SPEC] [--json]
+      Runs a benchmark suite (raider, alrm, etp, dfki, rtw): each case in a world
+      restored from a snapshot, scored from the final physical state and the
+      order of events; every case × trial is recorded in DIR/results.db (default
+      eval-results/). Reference models: oracle, floor:noop, floor:random,
+      floor:none. Ctrl-C stops cleanly; --resume RUN continues a stopped run.
+      --judge SPEC also asks your own model whether each RAIDER explanation is
+      right (expl_judge, reported apart from the structural Expl).
   skillbridge report RUN [RUN…] [--db DIR] [--out FILE.html] [--junit FILE] [--csv FILE] [--json]
       A self-contained HTML report over recorded evaluation runs: the suite's
       paper tables, breakdowns per taxonomy cell, figures (score per category,

@@ -1,6 +1,7 @@
 // The skillbridge command line. Every failure ends as one line on stderr and a
 // non-zero exit code: 2 for bad input, 1 for a tool call that failed, 70 for a bug.
 import { ResultsError } from '../../eval/results/errors';
+import { EvalInputError } from '../../eval/runner/errors';
 import { SceneDataError } from '../../scenes/validation';
 import { HELP, type Parsed, UsageError, parse } from './args';
 import { type Output, json, stdio } from './output';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   workflows: async () => (await import('./commands/workflows')).workflowsCommand,
   report: async () => (await import('./commands/report')).reportCommand,
   audit: async () => (await import('./commands/audit')).auditCommand,
+  eval: async () => (await import('./commands/eval')).evalCommand,
   export: async () => (await import('./commands/export')).exportCommand,
   foxglove: async () => (await import('./commands/foxglove')).foxgloveCommand,
   mcp: async () => (await import('./commands/mcp')).mcpCommand,
@@ -40,7 +42,7 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
     const load = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
     if (!load)
       throw new UsageError(
-        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, report, audit, bench, serve, mcp, foxglove, robot-api. Run "skillbridge help".`,
+        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, eval, report, audit, bench, serve, mcp, foxglove, robot-api. Run "skillbridge help".`,
       );
     return await (
       await load()
@@ -53,7 +55,7 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
           ? 'unknown-tool-set'
           : e instanceof SceneDataError
             ? 'scene'
-            : e instanceof ResultsError
+            : e instanceof ResultsError || e instanceof EvalInputError
               ? e.code
               : undefined;
     if (code) {

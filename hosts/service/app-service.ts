@@ -24,6 +24,8 @@ import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
 import type { ScriptFiles, SecretLookup } from '../../agents/models/spec';
 import { AgentHost } from './agent';
+import { EvalHost } from './eval-host';
+import { replayCase } from './replay';
 import { ExerciseBook, loadCardFolder } from './exercises';
 import { PoseStream } from './pose-stream';
 import { RunArchive } from './run-archive';
@@ -53,6 +55,8 @@ export interface AppServiceOptions {
   scriptFiles?: ScriptFiles;
   /** Ollama's OpenAI-compatible base URL for detection (default http://127.0.0.1:11434/v1). */
   ollamaURL?: string;
+  /** The Evaluate view's results folder (default eval-results/). */
+  evalDir?: string;
   /** A teacher's folder of exercise cards (serve --exercises DIR), besides the built-in ones. */
   exercisesDir?: string;
   log?: (line: string) => void;
@@ -89,6 +93,9 @@ export class AppService implements AppApi {
   private loading: Promise<SceneMeta> | undefined;
   private readonly allowFiles: boolean;
   private readonly agent: AgentHost;
+  private readonly evals: EvalHost;
+  /** Replayed calls number apart from the console's. */
+  private replayCalls = 1_000_000;
   private readonly robotForm: RealRobotForm | undefined;
   private real: Promise<AnyOpenedRobot> | undefined;
   private shadowOf: { loaded: Loaded; shadow: Shadow } | undefined;
@@ -117,6 +124,20 @@ export class AppService implements AppApi {
       targetsOf: (args) => this.loaded?.tools.targetsOf(args) ?? [],
       wake: () => this.loaded?.control.wake(),
       afterTool: () => this.poses.publish(true),
+    });
+    this.evals = new EvalHost({
+      dir: opts.evalDir ?? 'eval-results',
+      emit: (e) => this.emit(e),
+      ...(opts.secrets ? { secrets: opts.secrets } : {}),
+      replay: (c, calls, seed) =>
+        replayCase(c, calls, {
+          seed,
+          install: (robot, control) => this.install(robot, control),
+          emit: (e) => this.emit(e),
+          nextCallId: () => ++this.replayCalls,
+          targetsOf: (args) => this.loaded?.tools.targetsOf(args) ?? [],
+          afterCall: () => this.poses.publish(true),
+        }),
     });
   }
 
@@ -180,6 +201,11 @@ export class AppService implements AppApi {
       if (e instanceof SceneDataError) throw new AppApiError('unknown_scene', e.message);
       throw e;
     }
+    return this.install(robot, control);
+  }
+
+  /** Makes a world the current scene: paced, streamed, its robot's events forwarded (a loaded scene, or a case to replay). */
+  async install(robot: SimRobot, control: SimControl): Promise<SceneMeta> {
     await this.unload();
     control.pace(this.paced);
     control.setSpeed(this.speed);
@@ -229,6 +255,7 @@ export class AppService implements AppApi {
   }
 
   async dispose(): Promise<void> {
+    await this.evals.dispose();
     await this.unload();
     const real = this.real;
     this.real = undefined;
@@ -326,6 +353,36 @@ export class AppService implements AppApi {
     this.loaded?.control.setSpeed(req.factor);
     this.emit({ type: 'sim_state', state: this.simState() });
     return { factor: this.speed };
+  }
+
+  // ---------------------------------------------------------------- evaluation (the Evaluate view)
+
+  async listSuites(_req?: Request<'listSuites'>): Promise<Response<'listSuites'>> {
+    return this.evals.listSuites();
+  }
+
+  async startEval(req: Request<'startEval'>): Promise<Response<'startEval'>> {
+    return this.evals.startEval(req);
+  }
+
+  async stopEval(_req?: Request<'stopEval'>): Promise<Response<'stopEval'>> {
+    return this.evals.stopEval();
+  }
+
+  async listEvalRuns(_req?: Request<'listEvalRuns'>): Promise<Response<'listEvalRuns'>> {
+    return this.evals.listEvalRuns();
+  }
+
+  async evalCases(req: Request<'evalCases'>): Promise<Response<'evalCases'>> {
+    return this.evals.evalCases(req);
+  }
+
+  async evalReport(req: Request<'evalReport'>): Promise<Response<'evalReport'>> {
+    return this.evals.evalReport(req);
+  }
+
+  async replayCase(req: Request<'replayCase'>): Promise<Response<'replayCase'>> {
+    return this.evals.replayCase(req);
   }
 
   // ---------------------------------------------------------------- the physics clock and world settings

@@ -12,6 +12,8 @@ export interface WorkerOptions {
   allowFiles: boolean;
   /** Agent runs write JSONL traces here. */
   traceDir?: string;
+  /** The Evaluate view's results folder. */
+  evalDir?: string;
   /** The host answers `secret` requests (API keys from its keychain store). */
   secrets?: boolean;
   /** Base URLs (normalised) a page's model may get SKILLBRIDGE_API_KEY for (serve --allow-key-for). */

@@ -73,6 +73,7 @@ class WorkerSessionImpl {
       frameHz: this.opts.frameHz ?? 60,
       allowFiles: this.opts.allowFiles ?? false,
       ...(this.opts.traceDir ? { traceDir: this.opts.traceDir } : {}),
+      ...(this.opts.evalDir ? { evalDir: this.opts.evalDir } : {}),
       ...(this.opts.secrets ? { secrets: true } : {}),
       ...(this.opts.ollamaURL ? { ollamaURL: this.opts.ollamaURL } : {}),
       ...(this.opts.robot ? { robot: this.opts.robot } : {}),

@@ -27,6 +27,7 @@ const session = new AppService({
   frameHz: opts.frameHz,
   allowFiles: opts.allowFiles,
   ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
+  ...(opts.evalDir ? { evalDir: opts.evalDir } : {}),
   ...(opts.secrets ? { secrets } : {}),
   ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
   ...(opts.robot ? { robot: opts.robot } : {}),

@@ -9,6 +9,7 @@ import { ApiContext } from './api-context';
 import { AgentPanel } from './panels/agent-panel';
 import { BatteryGauge } from './panels/battery-gauge';
 import { EventInjector } from './panels/event-injector';
+import { EvaluatePanel } from './panels/evaluate/evaluate-panel';
 import { EventLog } from './panels/event-log';
 import { FactsPanel } from './panels/facts-panel';
 import { SceneBar } from './panels/scene-bar';
@@ -38,7 +39,7 @@ export interface AppProps {
   onSession?: ((listener: (s: SessionState) => void) => () => void) | undefined;
 }
 
-type Tab = 'agent' | 'world' | 'runs' | 'tasks' | 'log' | 'class';
+type Tab = 'agent' | 'world' | 'runs' | 'tasks' | 'eval' | 'log' | 'class';
 
 function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -144,6 +145,8 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
     { id: 'world', label: 'World' },
     { id: 'runs', label: 'Runs' },
     { id: 'tasks', label: 'Tasks' },
+    // Watching another group (classroom mode) is read only: no evaluations from there.
+    ...(readOnly ? [] : [{ id: 'eval' as const, label: 'Evaluate' }]),
     { id: 'log', label: `Log${host.log.length ? ` (${host.log.length})` : ''}` },
     ...(role === 'teacher' ? [{ id: 'class' as const, label: 'Class' }] : []),
   ];
@@ -311,6 +314,10 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
                 <RunsPanel api={api} watching={watching} clock={clock} onWatch={watchRuns} />
               </div>
               {tab === 'tasks' && <ExercisesPanel api={api} sceneId={meta?.id ?? null} readOnly={readOnly} />}
+              {/* Kept mounted too: an evaluation's progress keeps arriving. */}
+              <div hidden={tab !== 'eval'} className="tab-page">
+                <EvaluatePanel api={api} />
+              </div>
               {tab === 'log' && <EventLog lines={host.log} />}
               {tab === 'class' && <ClassOverview api={api} observing={observing} onWatch={(id) => void watchGroup(id)} />}
             </aside>
@@ -321,7 +328,9 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
               onClick={() => setPresent({ right: true })}
               aria-label="Show the side panel (])"
             >
-              <span>{approvals.pending.length ? `Agent ● ${approvals.pending.length} waiting` : 'Agent · World · Runs · Tasks'}</span>
+              <span>
+                {approvals.pending.length ? `Agent ● ${approvals.pending.length} waiting` : 'Agent · World · Runs · Tasks · Evaluate'}
+              </span>
             </button>
           )}
         </main>

@@ -25,7 +25,7 @@ export interface ReplyStep {
   toolCalls?: ScriptToolCall[];
   /** Defaults to 'tool_calls' when there are tool calls, else 'stop'. */
   finishReason?: string;
-  usage?: { prompt_tokens: number; completion_tokens: number };
+  usage?: { prompt_tokens: number; completion_tokens: number; cost?: number };
   /** Wait before answering (ms). */
   delayMs?: number;
   /** Characters of content per streamed chunk (default 6). */
@@ -185,6 +185,7 @@ export async function startOpenAIServer(script: StepSource[] = [], options: Open
       prompt_tokens: step.usage?.prompt_tokens ?? 10,
       completion_tokens: step.usage?.completion_tokens ?? 5,
       total_tokens: (step.usage?.prompt_tokens ?? 10) + (step.usage?.completion_tokens ?? 5),
+      ...(step.usage?.cost !== undefined ? { cost: step.usage.cost } : {}),
     };
     const model = typeof body['model'] === 'string' ? body['model'] : 'test-model';
     const base = { id: `chatcmpl-${requests.length}`, created: 0, model };

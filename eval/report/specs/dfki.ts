@@ -46,7 +46,7 @@ export const dfkiReport: SuiteReportSpec = {
     {
       key: 'event',
       label: 'Injected event',
-      values: [{ value: 'none' }, { value: 'estop' }, { value: 'intervention' }, { value: 'battery' }],
+      values: [{ value: 'none' }, { value: 'estop' }, { value: 'intervention' }, { value: 'battery' }, { value: 'moved' }],
     },
   ],
   categoryAxis: 'experiment',

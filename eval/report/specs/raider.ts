@@ -22,6 +22,13 @@ export const raiderReport: SuiteReportSpec = {
     det: { key: 'det', label: 'Det', description: 'issue detection success: the issue correctly identified', format: pct },
     expl: { key: 'expl', label: 'Expl', description: 'explanation success: a correct explanation of the issue', format: pct },
     time: { key: 'duration_s', label: 'Time (s)', description: 'time to detect and explain the issue', format: 'seconds' },
+    expl_judge: {
+      key: 'expl_judge',
+      label: 'Expl (judge)',
+      description: "explanation judged correct by the user's own model (eval --judge), reported apart from the structural Expl",
+      format: pct,
+      optional: true,
+    },
     recov_plan: {
       key: 'recov_plan',
       label: 'Recov_Plan',
@@ -29,7 +36,7 @@ export const raiderReport: SuiteReportSpec = {
       format: pct,
     },
   },
-  summary: ['grnd', 'det', 'expl', 'time', 'recov_plan'],
+  summary: ['grnd', 'det', 'expl', 'time', 'recov_plan', 'expl_judge'],
   axes: [
     {
       key: 'issue',
@@ -72,7 +79,10 @@ export const raiderReport: SuiteReportSpec = {
       caption:
         'Grounding, issue detection and explanation success (%) and time per case, one row per run: RAIDER, its baselines and its prompt ablations (paper 001 Figures 10 and 11).',
       rowKeys: ['variant', 'model'],
-      groups: [{ columns: [{ metric: 'grnd' }, { metric: 'det' }, { metric: 'expl' }, { metric: 'time' }, { metric: 'recov_plan' }] }],
+      groups: [
+        { columns: [{ metric: 'grnd' }, { metric: 'det' }, { metric: 'expl' }, { metric: 'time' }, { metric: 'recov_plan' }] },
+        { label: 'Free-text judge (optional)', columns: [{ metric: 'expl_judge' }] },
+      ],
     },
     {
       id: 'by-issue',

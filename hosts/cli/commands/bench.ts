@@ -12,7 +12,8 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
   if (what === 'app') return (await import('./bench-app')).appBenchCommand(p, o);
   if (what === 'cli') return (await import('./bench-cli')).cliBenchCommand(p, o);
   if (what === '_job') return jobCommand(p, o);
-  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app, cli`);
+  if (what === 'eval') return evalBench(p, o);
+  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app, cli, eval`);
   const { benchSim } = await import('../../bench/sim-bench');
   const scene = stringFlag(p.flags, 'scene');
   if (scene && scene !== REFERENCE && !isBuiltinScene(scene))
@@ -124,5 +125,35 @@ async function agentBench(p: Parsed, o: Output): Promise<number> {
   o.out('Text-tool-call parser on adversarial replies (parse / stream one character per delta):');
   for (const row of r.textParse)
     o.out(`  ${row.input.padEnd(22)} ${String(row.chars).padStart(8)} chars: ${row.parseMs} ms / ${row.streamMs} ms`);
+  return 0;
+}
+
+/** bench eval [--suite S] [--jobs N] [--json]: the oracle through the suites; `{ suites: [{ id, cases, oracleSeconds, overheadMsPerCase }] }`. */
+async function evalBench(p: Parsed, o: Output): Promise<number> {
+  const { benchEval } = await import('../../bench/eval-bench');
+  const { SUITES } = await import('../../../eval/suites/index');
+  const suite = stringFlag(p.flags, 'suite');
+  if (suite && !SUITES.some((s) => s.id === suite))
+    throw new UsageError(`--suite: unknown suite "${suite}"; suites: ${SUITES.map((s) => s.id).join(', ')}`);
+  const jobsFlag = stringFlag(p.flags, 'jobs');
+  const jobs = jobsFlag === undefined ? 2 : Number(jobsFlag);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64)
+    throw new UsageError(`--jobs must be a whole number from 1 to 64, got "${jobsFlag}"`);
+  const asJson = Boolean(p.flags['json']);
+  const r = await benchEval({ ...(suite ? { suites: [suite] } : {}), jobs, onProgress: asJson ? undefined : (l) => o.err(l) });
+  if (asJson) {
+    json(o, {
+      suites: r.suites.map(({ id, cases, oracleSeconds, overheadMsPerCase }) => ({ id, cases, oracleSeconds, overheadMsPerCase })),
+    });
+    return 0;
+  }
+  o.out(
+    `Evaluation benchmark: the oracle through each suite, --jobs ${r.jobs} (${r.node}, ${r.cpus} cores, load ${r.loadBefore.toFixed(1)} → ${r.loadAfter.toFixed(1)})`,
+  );
+  for (const s of r.suites)
+    o.out(
+      `  ${s.id.padEnd(7)} ${String(s.cases).padStart(4)} cases  ${String(s.oracleSeconds).padStart(6)} s (CPU ${s.cpuSeconds} s)  harness ${s.overheadMsPerCase} ms/case (restore ${s.restoreMsPerCase}, record ${s.recordMsPerCase})  robot ${s.robotMsPerCase} ms/case  score ${s.score}`,
+    );
+  o.out('Targets: raider ≤ 60 s and alrm ≤ 120 s with --jobs 2; harness ≤ 200 ms per case.');
   return 0;
 }

@@ -18,6 +18,7 @@ import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag }
 import { type Output, json } from '../output';
 import { robotChoice } from '../robot-flag';
 import { LineReader } from '../terminal';
+import { referenceModelFactories } from '../../../eval/reference/factories';
 
 const APPROVE = ['auto', 'ask', 'deny'] as const;
 type ApproveMode = (typeof APPROVE)[number];
@@ -247,6 +248,8 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       workflow: workflowId,
       ...(setFlag ? { toolSet: setFlag } : {}),
       model: spec,
+      // The evaluation's reference policies are model specs here too (floor:noop, floor:random, floor:none).
+      modelFactories: referenceModelFactories(),
       env: process.env,
       approval: approvalGate(approve, askLine, toolbox?.approvalOverrides(approve)),
       ...(toolbox ? { extraTools: toolbox.tools } : {}),

@@ -1,0 +1,162 @@
+// Case worlds: each distinct WorldSpec is built once per process (the scene with
+// its edits, then the setup actions), snapshotted, and every case that starts
+// there restores the snapshot instead of rebuilding (a restore takes a few
+// milliseconds, a build a second). Each case gets a fresh SimRobot on the
+// restored world, so nothing the robot object keeps (the operator's world-model
+// edits) leaks from one case into the next.
+import type { Outcome } from '../../robot/robot';
+import { SimControl } from '../../robot/sim/control';
+import { SimRobot } from '../../robot/sim/sim-robot';
+import { builtinScene, isBuiltinScene, resolveSceneData } from '../../scenes/registry';
+import type { Scene, SceneObject } from '../../scenes/schema';
+import { SimWorld, type NoiseOptions, type WorldSnapshot } from '../../sim/world/sim-world';
+import type { SceneEdit, SetupStep, WorldSpec } from './case';
+
+/** A case's world cannot be built: a broken case (the scene changed under it, or its setup fails). */
+export class CaseWorldError extends Error {
+  override name = 'CaseWorldError';
+}
+
+export interface CaseWorld {
+  world: SimWorld;
+  control: SimControl;
+  snapshot: WorldSnapshot;
+  /** The snapshot's hash: every case starting here starts from this. */
+  hash: string;
+  buildMs: number;
+}
+
+export interface WorldOptions {
+  seed: number;
+  noise?: Partial<NoiseOptions>;
+}
+
+/** Applies a scene variant's edits to a copy of the scene data. */
+export function editScene(scene: Scene, edits: readonly SceneEdit[]): Scene {
+  const s: Scene = structuredClone(scene);
+  const obj = (id: string): SceneObject => {
+    const o = s.objects.find((x) => x.id === id);
+    if (!o) throw new CaseWorldError(`scene ${s.id} has no object "${id}"`);
+    return o;
+  };
+  for (const e of edits) {
+    switch (e.kind) {
+      case 'event':
+        s.events = [...s.events, { at: e.at, event: e.event }];
+        break;
+      case 'remove':
+        obj(e.object);
+        s.objects = s.objects.filter((o) => o.id !== e.object && o.on !== e.object && o.in !== e.object);
+        break;
+      case 'place': {
+        const o = obj(e.object);
+        o.position = e.position;
+        delete o.on;
+        delete o.in;
+        if (e.on) o.on = e.on;
+        if (e.in) o.in = e.in;
+        break;
+      }
+      case 'state':
+        obj(e.object).state = { ...(obj(e.object).state ?? {}), ...e.state };
+        break;
+      case 'robot':
+        if (e.at !== undefined) {
+          s.robot.at = e.at;
+          delete s.robot.pose;
+        }
+        if (e.battery !== undefined) s.robot.battery.percent = e.battery;
+        if (e.drainScale !== undefined) s.robot.battery.drainScale = e.drainScale;
+        if (e.docked !== undefined) s.robot.docked = e.docked;
+        break;
+    }
+  }
+  return s;
+}
+
+async function runSetup(robot: SimRobot, step: SetupStep): Promise<Outcome> {
+  const need = <T>(x: T | undefined, what: string): T => {
+    if (!x) throw new CaseWorldError(`setup step ${step.do} needs a robot with ${what}`);
+    return x;
+  };
+  switch (step.do) {
+    case 'navigate':
+      return need(robot.base, 'a base').navigate(step.place);
+    case 'pick':
+      return need(robot.arm, 'an arm').pick(step.object);
+    case 'open':
+      return need(robot.arm, 'an arm').setOpen(step.object, true);
+    case 'close':
+      return need(robot.arm, 'an arm').setOpen(step.object, false);
+    case 'switch':
+      return need(robot.arm, 'an arm').setSwitch(step.object, step.on);
+    case 'perceive':
+      return need(robot.arm, 'an arm').perceive();
+    case 'undock':
+      return need(robot.rover, 'a rover base').undock();
+  }
+}
+
+export async function buildCaseWorld(spec: WorldSpec, opts: WorldOptions): Promise<CaseWorld> {
+  const t0 = performance.now();
+  if (!isBuiltinScene(spec.scene)) throw new CaseWorldError(`unknown scene "${spec.scene}"`);
+  const base = builtinScene(spec.scene).scene;
+  let resolved;
+  try {
+    resolved = spec.edits.length ? resolveSceneData(editScene(base, spec.edits), `${spec.scene} (${spec.key})`) : builtinScene(spec.scene);
+  } catch (e) {
+    if (e instanceof CaseWorldError) throw e;
+    throw new CaseWorldError(`world ${spec.key}: ${(e as Error).message}`);
+  }
+  const world = await SimWorld.create(resolved, { seed: opts.seed, ...(opts.noise ? { noise: opts.noise } : {}) });
+  const control = new SimControl(world);
+  const robot = new SimRobot(world);
+  for (const step of spec.setup) {
+    const o = await runSetup(robot, step);
+    if (!o.ok) {
+      control.dispose();
+      throw new CaseWorldError(`world ${spec.key}: setup ${JSON.stringify(step)} failed (${o.code}): ${o.summary}`);
+    }
+  }
+  const snapshot = control.snapshot();
+  return { world, control, snapshot, hash: control.hash(), buildMs: performance.now() - t0 };
+}
+
+/** The worlds one process has built, by key. */
+export class WorldPool {
+  private readonly worlds = new Map<string, Promise<CaseWorld>>();
+
+  constructor(private readonly opts: WorldOptions) {}
+
+  get(spec: WorldSpec): Promise<CaseWorld> {
+    let w = this.worlds.get(spec.key);
+    if (!w) {
+      w = buildCaseWorld(spec, this.opts);
+      this.worlds.set(spec.key, w);
+      // A world that failed to build is tried again by the next case (it may have been a transient error).
+      w.catch(() => this.worlds.delete(spec.key));
+    }
+    return w;
+  }
+
+  /** Puts the world back to its snapshot and hands out a fresh robot on it. */
+  async checkout(spec: WorldSpec): Promise<{ cw: CaseWorld; robot: SimRobot; restoreMs: number }> {
+    const cw = await this.get(spec);
+    const t0 = performance.now();
+    cw.control.restore(cw.snapshot);
+    const restoreMs = performance.now() - t0;
+    return { cw, robot: new SimRobot(cw.world), restoreMs };
+  }
+
+  keys(): string[] {
+    return [...this.worlds.keys()];
+  }
+
+  async dispose(): Promise<void> {
+    for (const w of this.worlds.values()) {
+      const cw = await w.catch(() => undefined);
+      cw?.control.dispose();
+    }
+    this.worlds.clear();
+  }
+}

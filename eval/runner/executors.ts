@@ -1,0 +1,134 @@
+// Where cases run: in this thread (--jobs 1), or on N worker threads, each with
+// its own built worlds. A worker that dies takes only its current case with it
+// (that case is an error naming the cause) and is replaced.
+import { Worker } from 'node:worker_threads';
+import type { EvalCase } from '../core/case';
+import { WorldPool } from '../core/world';
+import { findSuite } from '../suites/index';
+import type { FromWorker, ToWorker, WorkerInit } from './protocol';
+import { type CaseResult, runCase } from './run-case';
+import { evalWorkerScript } from './worker-bundle';
+
+export interface Slot {
+  /** World keys this slot has built (cases there start without a build). */
+  readonly built: Set<string>;
+  run(c: EvalCase, trial: number): Promise<CaseResult>;
+  /** Stops the running case; it returns as "stopped". */
+  stop(): void;
+  close(): Promise<void>;
+}
+
+export function inlineSlot(init: WorkerInit): Slot {
+  const suite = findSuite(init.suite);
+  if (!suite) throw new Error(`no suite "${init.suite}"`);
+  const pool = new WorldPool({ seed: init.seed });
+  const built = new Set<string>();
+  let ac: AbortController | undefined;
+  return {
+    built,
+    async run(c, trial) {
+      ac = new AbortController();
+      built.add(c.world.key);
+      try {
+        return await runCase({
+          suite,
+          case: c,
+          trial,
+          workflow: init.workflow,
+          model: init.model,
+          seed: init.seed,
+          pool,
+          traceDir: init.traceDir,
+          env: init.env,
+          signal: ac.signal,
+          ...(init.limits ? { limits: init.limits } : {}),
+          ...(init.judge ? { judge: init.judge } : {}),
+        });
+      } finally {
+        ac = undefined;
+      }
+    },
+    stop: () => ac?.abort(),
+    close: () => pool.dispose(),
+  };
+}
+
+function crashed(c: EvalCase, trial: number, why: string): CaseResult {
+  return {
+    record: { caseId: c.id, trial, status: 'error', labels: c.labels, error: `the evaluation worker thread died: ${why}` },
+    timing: { totalMs: 0, restoreMs: 0, buildMs: 0, modelMs: 0, toolMs: 0, overheadMs: 0 },
+  };
+}
+
+/** A worker thread running cases one at a time. */
+export async function workerSlot(init: WorkerInit, onLog?: (line: string) => void): Promise<Slot> {
+  const script = await evalWorkerScript(onLog);
+  const built = new Set<string>();
+  let worker: Worker | undefined;
+  let ready: Promise<void> | undefined;
+  let pending: { job: number; resolve: (r: CaseResult) => void; c: EvalCase; trial: number } | undefined;
+  let job = 0;
+  let closing = false;
+
+  const start = (): Promise<void> => {
+    const w = new Worker(script.url, { workerData: { init, ...(script.entry ? { entry: script.entry } : {}) } });
+    worker = w;
+    built.clear();
+    const p = new Promise<void>((resolve, reject) => {
+      w.on('message', (m: FromWorker) => {
+        if (m.type === 'ready') resolve();
+        else if (m.type === 'fatal') reject(new Error(m.message));
+        else if (m.type === 'result' && pending?.job === m.job) {
+          const done = pending;
+          pending = undefined;
+          done.resolve(m.result);
+        }
+      });
+      const died = (why: string) => {
+        if (worker === w) worker = undefined;
+        reject(new Error(why));
+        if (pending) {
+          const done = pending;
+          pending = undefined;
+          done.resolve(crashed(done.c, done.trial, why));
+        }
+      };
+      w.on('error', (e) => died(e.message));
+      w.on('exit', (code) => {
+        if (!closing) died(`it exited with code ${code}`);
+      });
+    });
+    ready = p;
+    return p;
+  };
+  await start();
+
+  return {
+    built,
+    async run(c, trial) {
+      if (!worker) await start();
+      await ready;
+      built.add(c.world.key);
+      const id = ++job;
+      return new Promise<CaseResult>((resolve) => {
+        pending = { job: id, resolve, c, trial };
+        const msg: ToWorker = { type: 'case', job: id, case: c, trial };
+        worker!.postMessage(msg);
+      });
+    },
+    stop() {
+      worker?.postMessage({ type: 'stop' } satisfies ToWorker);
+    },
+    async close() {
+      closing = true;
+      const w = worker;
+      if (!w) return;
+      const exited = new Promise<void>((r) => w.once('exit', () => r()));
+      w.postMessage({ type: 'close' } satisfies ToWorker);
+      // A worker that does not let go (a skill stuck in a wait) is ended.
+      const t = setTimeout(() => void w.terminate(), 3000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}

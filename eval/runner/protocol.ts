@@ -1,0 +1,29 @@
+// Messages between the evaluation runner and its worker threads (--jobs N).
+// Cases and results are plain data (zod-validated where they enter the database).
+import type { EvalCase } from '../core/case';
+import type { CaseResult } from './run-case';
+
+/** What every worker needs to run cases of one run. */
+export interface WorkerInit {
+  suite: string;
+  workflow: string;
+  model: string;
+  seed: number;
+  traceDir: string;
+  env: Record<string, string | undefined>;
+  limits?: { timeLimitS?: number; maxIterations?: number };
+  /** The judge's model spec (--judge), for suites with a free-text judge. */
+  judge?: string;
+}
+
+export type ToWorker =
+  | { type: 'case'; job: number; case: EvalCase; trial: number }
+  /** Stop the running case (Ctrl-C): it comes back as "stopped". */
+  | { type: 'stop' }
+  | { type: 'close' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'result'; job: number; result: CaseResult }
+  /** The worker cannot run at all (a suite that does not exist in this build). */
+  | { type: 'fatal'; message: string };

@@ -1,0 +1,378 @@
+// skillbridge eval, as a function every host calls (the CLI, the app's Evaluate
+// view, the benchmark): checks the suite, workflow and model, loads the suite's
+// cases, starts or resumes a run in the results database, hands case × trial
+// pairs to this thread or to worker threads (a world built once per thread and
+// restored for every case), records each result as it arrives (a Ctrl-C or a
+// crash loses nothing recorded), and summarises the run as `report` does.
+import path from 'node:path';
+import { validateModelSpec } from '../../agents/models/spec';
+import { ModelError } from '../../agents/models/model';
+import { WORKFLOWS } from '../../agents/workflows';
+import { type RunSummary, summarize } from '../report/stats';
+import { DEFAULT_RESULTS_DIR } from '../report/load';
+import { PACKAGE_VERSION, type ResultInput, type RunRecord, doneKey, gitCommit, openResults } from '../results/index';
+import type { EvalCase } from '../core/case';
+import { PER_CASE } from '../core/suite';
+import { referenceModelFactories } from '../reference/factories';
+import { SUITES, findSuite } from '../suites/index';
+import { EvalInputError } from './errors';
+import { casesSourceKey, filterCases, loadCases, sampleCases } from './cases';
+import { type Slot, inlineSlot, workerSlot } from './executors';
+import type { WorkerInit } from './protocol';
+import type { CaseTiming } from './run-case';
+
+export { EvalInputError, type EvalInputCode } from './errors';
+
+export interface EvalOptions {
+  /** Required unless resuming. */
+  suite?: string;
+  model?: string;
+  workflow?: string;
+  trials?: number;
+  jobs?: number;
+  seed?: number;
+  /** Only cases whose id contains, or one of whose labels equals, this text. */
+  filter?: string;
+  /** A deterministic sample of this many cases, spread over the suite's categories. */
+  sample?: number;
+  /** A run id to continue: its stopped and missing case × trials run, the rest is kept. */
+  resume?: string;
+  outDir?: string;
+  limits?: { timeLimitS?: number; maxIterations?: number };
+  /** A model spec that judges each finished case's free text where the suite has a judge (RAIDER's explanations). */
+  judge?: string;
+  env?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  onProgress?: (p: EvalProgress) => void;
+  onLog?: (line: string) => void;
+  /** The options as given, recorded with the run. */
+  args?: Record<string, unknown>;
+  /** Case cache folder (tests). */
+  cacheDir?: string;
+  /** Run the cases on this thread (default with --jobs 1); false keeps them off it (the app's live view). */
+  inline?: boolean;
+}
+
+export interface EvalProgress {
+  runId: string;
+  suite: string;
+  total: number;
+  done: number;
+  errors: number;
+  stopped: number;
+  /** Running mean of the case scores so far (errors count 0). */
+  score: number | null;
+  elapsedMs: number;
+  etaMs: number | null;
+  last?: { caseId: string; trial: number; status: ResultInput['status']; score: number | null; error?: string | null };
+}
+
+export interface EvalTimings {
+  /** Case × trials run by this invocation. */
+  cases: number;
+  meanTotalMs: number;
+  /** In the case: restore, hashes, opening the conversation, scoring, the trace (not the model, not the robot's skills). */
+  meanOverheadMs: number;
+  /** Writing the row to the results database (the main thread, beside the workers). */
+  meanRecordMs: number;
+  meanRestoreMs: number;
+  meanModelMs: number;
+  meanToolMs: number;
+  worldBuilds: number;
+  worldBuildMs: number;
+  /** Generating the cases (null: they came from the cache). */
+  generatedMs: number | null;
+}
+
+export interface EvalResult {
+  summary: RunSummary;
+  run: RunRecord;
+  timings: EvalTimings;
+  interrupted: boolean;
+}
+
+export function suiteIds(): string[] {
+  return SUITES.map((s) => s.id);
+}
+
+function positive(name: string, v: number | undefined, fallback: number, max = 1000): number {
+  const n = v ?? fallback;
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new EvalInputError('bad-option', `--${name} must be a whole number from 1 to ${max}, got ${v}`);
+  return n;
+}
+
+interface Plan {
+  suiteId: string;
+  model: string;
+  workflow: string;
+  seed: number;
+  trials: number;
+}
+
+/** A judge is a model of the user's own: the reference policies cannot judge. */
+function checkJudge(judge: string): void {
+  try {
+    validateModelSpec(judge);
+  } catch (e) {
+    if (e instanceof ModelError) throw new EvalInputError('unknown-model', `--judge: ${e.message}`);
+    throw e;
+  }
+}
+
+function checkModel(model: string): void {
+  try {
+    validateModelSpec(model, referenceModelFactories());
+  } catch (e) {
+    if (e instanceof ModelError) throw new EvalInputError('unknown-model', e.message);
+    throw e;
+  }
+}
+
+function checkWorkflow(id: string): void {
+  if (!WORKFLOWS.some((w) => w.id === id)) {
+    throw new EvalInputError('unknown-workflow', `unknown workflow "${id}"; workflows: ${WORKFLOWS.map((w) => w.id).join(', ')}`);
+  }
+}
+
+export async function runEval(o: EvalOptions): Promise<EvalResult> {
+  const log = o.onLog ?? (() => undefined);
+  const jobs = positive('jobs', o.jobs, 1, 64);
+  const outDir = o.outDir ?? DEFAULT_RESULTS_DIR;
+  const db = openResults(outDir);
+  try {
+    // ---- what to run: a new run from the options, or the run being resumed
+    let plan: Plan;
+    let resumed: RunRecord | undefined;
+    if (o.resume) {
+      resumed = db.requireRun(o.resume);
+      const clash = (name: string, given: string | number | undefined, was: string | number) => {
+        if (given !== undefined && given !== was)
+          throw new EvalInputError(
+            'resume-mismatch',
+            `run ${resumed!.runId} was started with --${name} ${was}, not ${given}; leave --${name} out to resume it, or start a new run`,
+          );
+      };
+      clash('suite', o.suite, resumed.suite);
+      clash('model', o.model, resumed.model);
+      clash('workflow', o.workflow, resumed.workflow);
+      clash('seed', o.seed, resumed.seed);
+      clash('trials', o.trials, resumed.trials);
+      if (resumed.packageVersion !== PACKAGE_VERSION) {
+        throw new EvalInputError(
+          'resume-mismatch',
+          `run ${resumed.runId} was recorded by skillbridge ${resumed.packageVersion}, this is ${PACKAGE_VERSION}: its cases may differ; start a new run`,
+        );
+      }
+      const key = resumed.args['casesKey'];
+      if (typeof key === 'string' && key !== casesSourceKey(resumed.suite)) {
+        throw new EvalInputError(
+          'resume-mismatch',
+          `run ${resumed.runId} was recorded with other scenes or code (cases ${key}, now ${casesSourceKey(resumed.suite)}): its cases may differ; start a new run`,
+        );
+      }
+      plan = { suiteId: resumed.suite, model: resumed.model, workflow: resumed.workflow, seed: resumed.seed, trials: resumed.trials };
+    } else {
+      if (!o.suite) throw new EvalInputError('bad-option', `--suite is required: one of ${suiteIds().join(', ')}`);
+      if (!o.model)
+        throw new EvalInputError(
+          'bad-option',
+          '--model is required: a model spec (ollama:qwen3:8b, openai:gpt-4.1-mini) or oracle, floor:noop',
+        );
+      plan = { suiteId: o.suite, model: o.model, workflow: '', seed: o.seed ?? 1, trials: positive('trials', o.trials, 1, 100) };
+    }
+    const suite = findSuite(plan.suiteId);
+    if (!suite) throw new EvalInputError('unknown-suite', `unknown suite "${plan.suiteId}"; suites: ${suiteIds().join(', ')}`);
+    plan.workflow ||= o.workflow ?? suite.defaultWorkflow;
+    if ((plan.workflow !== PER_CASE || !suite.caseWorkflow) && !suite.ownWorkflows?.[plan.workflow]) checkWorkflow(plan.workflow);
+    checkModel(plan.model);
+    // A resumed run keeps its judge (recorded with the run) unless told otherwise.
+    const recordedJudge = resumed?.args['judge'];
+    const judge = o.judge ?? (typeof recordedJudge === 'string' ? recordedJudge : undefined);
+    if (judge !== undefined) checkJudge(judge);
+    if (!Number.isInteger(plan.seed) || plan.seed < 0)
+      throw new EvalInputError('bad-option', `--seed must be a whole number ≥ 0, got ${plan.seed}`);
+
+    // ---- the cases
+    const loaded = await loadCases(suite, { ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), onProgress: log });
+    let cases: EvalCase[] = filterCases(loaded.cases, resumed ? (resumed.args['filter'] as string | undefined) : o.filter);
+    const sample = resumed ? (resumed.args['sample'] as number | undefined) : o.sample;
+    if (sample !== undefined) cases = sampleCases(cases, positive('sample', sample, 1, 100_000), plan.seed, suite.report.categoryAxis);
+    if (cases.length === 0) {
+      throw new EvalInputError(
+        'no-cases',
+        `no ${suite.id} case matches --filter "${o.filter ?? ''}"; case ids look like ${loaded.cases[0]?.id ?? '(none)'}`,
+      );
+    }
+
+    // ---- the run
+    const run =
+      resumed ??
+      db.startRun({
+        suite: suite.id,
+        model: plan.model,
+        workflow: plan.workflow,
+        variant: suite.variant?.(plan.workflow) ?? null,
+        seed: plan.seed,
+        trials: plan.trials,
+        commit: gitCommit(),
+        args: {
+          ...(o.args ?? {}),
+          casesKey: casesSourceKey(plan.suiteId),
+          ...(o.filter ? { filter: o.filter } : {}),
+          ...(sample !== undefined ? { sample } : {}),
+          ...(judge ? { judge } : {}),
+          jobs,
+        },
+      });
+    if (resumed) db.resumeRun(run.runId);
+    const done = db.done(run.runId);
+    const items: Array<{ c: EvalCase; trial: number }> = [];
+    for (let trial = 1; trial <= plan.trials; trial++) {
+      // Cases of one world together: a thread builds each world once.
+      const byWorld = [...cases].sort((a, b) => (a.world.key < b.world.key ? -1 : a.world.key > b.world.key ? 1 : 0));
+      for (const c of byWorld) if (!done.has(doneKey(c.id, trial))) items.push({ c, trial });
+    }
+    const init: WorkerInit = {
+      suite: suite.id,
+      workflow: plan.workflow,
+      model: plan.model,
+      seed: plan.seed,
+      traceDir: path.resolve(path.dirname(db.file), 'traces', run.runId),
+      env: o.env ?? { ...process.env },
+      ...(o.limits ? { limits: o.limits } : {}),
+      ...(judge ? { judge } : {}),
+    };
+
+    // ---- progress over everything the run holds (a resumed run starts from what it has)
+    const prior = db.results(run.runId).filter((r) => r.status !== 'stopped' && done.has(doneKey(r.caseId, r.trial)));
+    const total = prior.length + items.length;
+    let finished = prior.length;
+    let errors = prior.filter((r) => r.status === 'error').length;
+    let stopped = 0;
+    let scoreSum = prior.reduce((s, r) => s + (r.status === 'error' ? 0 : (r.score ?? 0)), 0);
+    let scored = prior.length;
+    const t0 = performance.now();
+    const timings: CaseTiming[] = [];
+    let thisRun = 0;
+    let recordMs = 0;
+    const progress = (last?: EvalProgress['last']) => {
+      const elapsedMs = performance.now() - t0;
+      const rate = thisRun > 0 ? elapsedMs / thisRun : null;
+      o.onProgress?.({
+        runId: run.runId,
+        suite: suite.id,
+        total,
+        done: finished,
+        errors,
+        stopped,
+        score: scored ? scoreSum / scored : null,
+        elapsedMs,
+        etaMs: rate === null ? null : rate * (total - finished),
+        ...(last ? { last } : {}),
+      });
+    };
+    progress();
+
+    // ---- run them
+    const slots: Slot[] = [];
+    let interrupted = o.signal?.aborted ?? false;
+    const onAbort = () => {
+      interrupted = true;
+      for (const s of slots) s.stop();
+    };
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const n = Math.min(jobs, Math.max(1, items.length));
+      if (jobs === 1 && o.inline !== false) slots.push(inlineSlot(init));
+      else for (let i = 0; i < n; i++) slots.push(await workerSlot(init, log));
+      const queue = [...items];
+      const take = (slot: Slot) => {
+        // Prefer a case whose world this slot has built; else start the world with most cases left.
+        let i = queue.findIndex((x) => slot.built.has(x.c.world.key));
+        if (i < 0) {
+          const left = new Map<string, number>();
+          for (const x of queue) left.set(x.c.world.key, (left.get(x.c.world.key) ?? 0) + 1);
+          const claimed = new Set(slots.filter((s) => s !== slot).flatMap((s) => [...s.built]));
+          const best = [...left.entries()].sort((a, b) => Number(claimed.has(a[0])) - Number(claimed.has(b[0])) || b[1] - a[1])[0];
+          i = best ? queue.findIndex((x) => x.c.world.key === best[0]) : -1;
+        }
+        return i < 0 ? undefined : queue.splice(i, 1)[0];
+      };
+      const record = (r: ResultInput, timing: CaseTiming) => {
+        const tr = performance.now();
+        let rec = r;
+        try {
+          db.record(run.runId, rec);
+        } catch (e) {
+          rec = {
+            caseId: r.caseId,
+            trial: r.trial,
+            status: 'error',
+            labels: r.labels ?? {},
+            error: `result not recordable: ${(e as Error).message}`,
+          };
+          db.record(run.runId, rec);
+        }
+        recordMs += performance.now() - tr;
+        if (rec.status === 'stopped') stopped++;
+        else {
+          finished++;
+          thisRun++;
+          timings.push(timing);
+          if (rec.status === 'error') errors++;
+          scoreSum += rec.status === 'error' ? 0 : (rec.score ?? 0);
+          scored++;
+        }
+        progress({ caseId: rec.caseId, trial: rec.trial ?? 1, status: rec.status, score: rec.score ?? null, error: rec.error ?? null });
+      };
+      await Promise.all(
+        slots.map(async (slot) => {
+          // The next case starts before this one's row is written: the worker is not kept waiting for the disk.
+          const next = () => {
+            const item = interrupted ? undefined : take(slot);
+            return item ? slot.run(item.c, item.trial) : undefined;
+          };
+          let running = next();
+          while (running) {
+            const { record: r, timing } = await running;
+            running = next();
+            record(r, timing);
+          }
+        }),
+      );
+    } finally {
+      o.signal?.removeEventListener('abort', onAbort);
+      await Promise.all(slots.map((s) => s.close()));
+    }
+    const status = interrupted ? 'stopped' : 'finished';
+    const final = db.finishRun(
+      run.runId,
+      status,
+      interrupted ? `stopped after ${finished} of ${total} case × trials; continue with --resume ${run.runId}` : null,
+    );
+    const results = db.results(run.runId);
+    const summary = summarize(final, results, suite.report, db.file);
+    const mean = (f: (t: CaseTiming) => number) => (timings.length ? timings.reduce((s, t) => s + f(t), 0) / timings.length : 0);
+    const builds = timings.filter((t) => t.buildMs > 0);
+    return {
+      summary,
+      run: final,
+      interrupted,
+      timings: {
+        cases: timings.length,
+        meanTotalMs: mean((t) => t.totalMs),
+        meanOverheadMs: mean((t) => t.overheadMs),
+        meanRecordMs: timings.length ? recordMs / timings.length : 0,
+        meanRestoreMs: mean((t) => t.restoreMs),
+        meanModelMs: mean((t) => t.modelMs),
+        meanToolMs: mean((t) => t.toolMs),
+        worldBuilds: builds.length,
+        worldBuildMs: builds.reduce((s, t) => s + t.buildMs, 0),
+        generatedMs: loaded.generatedMs,
+      },
+    };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,217 @@
+// The ALRM suite (paper 002 §IV–V): 54 instructions, each scored 0 / 1 / 2 with
+// the paper's rubric (Table II) — 2: every subtask done and nothing irrelevant
+// done; 1: at least one subtask done; 0: none — but decided by goal predicates on
+// the final physical state (the lemon is in the trash) and the order of the
+// successful placements in the trace, not by an LLM judge.
+import { z } from 'zod';
+import { builtinScene } from '../../../scenes/registry';
+import type { ResolvedObject } from '../../../scenes/resolve';
+import { alrmReport } from '../../report/specs/alrm';
+import type { EvalCase } from '../../core/case';
+import { callsOf } from '../../core/events';
+import type { CaseOf, Suite } from '../../core/suite';
+import { freshFlow, offered, planCode, planPolicy, toolCall } from '../../reference/policies';
+import type { Policy } from '../../core/suite';
+import { ALRM_TASKS, type AlrmTask, type Selector } from './tasks';
+
+const Goal = z.object({ object: z.string(), into: z.string().optional(), at: z.string().optional() });
+export const AlrmGold = z.object({
+  subtasks: z.array(Goal).min(1),
+  ordered: z.boolean(),
+  /** Every object the task involves (moving any other one is an irrelevant action). */
+  taskObjects: z.array(z.string()),
+});
+export type AlrmGold = z.infer<typeof AlrmGold>;
+type Goal = z.infer<typeof Goal>;
+
+/**
+ * How close (m, on the table plane, from the centre of its bounding box) an object
+ * must end to a reference position: a placement lands on the nearest free spot,
+ * which beside a bowl is a few centimetres off the named point.
+ */
+export const AT_TOLERANCE_M = 0.08;
+
+const num = (o: ResolvedObject, attr: string): number | undefined => {
+  const v = o.attributes?.[attr];
+  return typeof v === 'number' ? v : undefined;
+};
+
+/** The object a selector means among a scene's objects; throws when none or several do (a broken task). */
+export function select(objects: readonly ResolvedObject[], sel: Selector, payloadKg: number, where: string): string {
+  const movable = objects.filter((o) => !o.fixed && o.properties.pickable && !o.receptacle);
+  let hits: ResolvedObject[];
+  if ('type' in sel) {
+    hits = objects.filter((o) => o.type === sel.type);
+  } else {
+    let pool = movable.filter((o) => !sel.category || o.category === sel.category);
+    if ('extreme' in sel) {
+      if (sel.liftable) pool = pool.filter((o) => o.mass <= payloadKg);
+      const ranked = pool.filter((o) => num(o, sel.attr) !== undefined).sort((a, b) => num(a, sel.attr)! - num(b, sel.attr)!);
+      if (sel.extreme === 'max') ranked.reverse();
+      const r = sel.rank ?? 0;
+      const pickd = ranked[r];
+      // A tie with a neighbour would make the phrase ambiguous.
+      const tie = pickd && [ranked[r - 1], ranked[r + 1]].some((x) => x && num(x, sel.attr) === num(pickd, sel.attr));
+      hits = pickd && !tie ? [pickd] : ranked.slice(0, 2);
+    } else {
+      hits = pool.filter((o) => {
+        const v = o.attributes?.[sel.attr];
+        if (sel.equals !== undefined) return v === sel.equals;
+        return typeof v === 'string' && sel.includes !== undefined && v.includes(sel.includes);
+      });
+    }
+  }
+  if (hits.length !== 1) {
+    throw new Error(
+      `${where}: ${JSON.stringify(sel)} selects ${hits.length ? hits.map((h) => h.id).join(', ') : 'nothing'}, not one object`,
+    );
+  }
+  return hits[0]!.id;
+}
+
+function goalsFor(task: AlrmTask, objects: readonly ResolvedObject[], payloadKg: number, chosen: Selector[] | undefined, where: string) {
+  const ids = task.subtasks.map((s, i) => select(objects, chosen?.[i] ?? s.object, payloadKg, where));
+  const goals: Goal[] = task.subtasks.map((s, i) => {
+    const object = ids[i]!;
+    if ('into' in s.dest) return { object, into: select(objects, s.dest.into, payloadKg, where) };
+    if ('at' in s.dest) return { object, at: s.dest.at };
+    return { object, at: `left of ${select(objects, s.dest.leftOf, payloadKg, where)}` };
+  });
+  return goals;
+}
+
+export function alrmCases(): Array<CaseOf<AlrmGold>> {
+  const out: Array<CaseOf<AlrmGold>> = [];
+  for (const task of ALRM_TASKS) {
+    const scene = builtinScene(task.scene);
+    const payload = scene.robot.arm?.payloadKg ?? 0;
+    const env = task.scene.split('/')[1]!;
+    const canonical = goalsFor(task, scene.objects, payload, undefined, `${task.scene} task ${task.task}`);
+    const counts = new Map<string, number>();
+    for (const p of task.paraphrases) {
+      const n = (counts.get(p.category) ?? 0) + 1;
+      counts.set(p.category, n);
+      const id = `${env}/${task.task}/${p.category}${p.category === 'HLR' ? n : ''}`;
+      const goals = goalsFor(task, scene.objects, payload, p.objects, id);
+      if (JSON.stringify(goals) !== JSON.stringify(canonical)) {
+        throw new Error(`${id}: "${p.text}" selects ${JSON.stringify(goals)}, not the canonical task's ${JSON.stringify(canonical)}`);
+      }
+      const involved = new Set(goals.flatMap((g) => [g.object, ...(g.into ? [g.into] : [])]));
+      out.push({
+        id,
+        suite: 'alrm',
+        world: { key: task.scene, scene: task.scene, edits: [], setup: [] },
+        instruction: p.text,
+        labels: { scene: env, task: task.task, category: p.category },
+        toolSet: 'alrm',
+        limits: { maxIterations: 4 * goals.length + 6 },
+        gold: { subtasks: goals, ordered: task.ordered, taskObjects: [...involved] },
+      });
+    }
+  }
+  return out;
+}
+
+/** Index of the first successful placement of `object` among the trace's calls, or -1. */
+function placedAt(calls: ReturnType<typeof callsOf>, object: string): number {
+  return calls.findIndex((c) => {
+    if (!c.ok) return false;
+    const d = c.data as { data?: { object?: unknown } } | undefined;
+    return d?.data?.object === object && /place|put|drop/i.test(c.name);
+  });
+}
+
+const subtaskSteps = (g: Goal) => [
+  { tool: 'pick', args: { object_name: g.object } },
+  { tool: 'place', args: { target: g.into ?? g.at! } },
+];
+
+/** A subtask in the planner's template (paper 002 §III.A). */
+const subtaskText = (g: Goal) => `Pick up ${g.object} and place it ${g.into ? `in ${g.into}` : `at ${g.at}`}.`;
+
+/**
+ * The oracle: with the robot API as tools (flat), the pick-and-place plan; as
+ * ALRM's planner, one subtask per executor call, then the answer; as the TaP
+ * executor, that subtask's calls; as the CaP executor, that subtask as a program.
+ */
+function alrmOracle(c: CaseOf<AlrmGold>, workflow: string): Policy {
+  if (workflow === 'flat')
+    return planPolicy({ steps: c.gold.subtasks.flatMap(subtaskSteps), final: 'Done: every object is where it was asked to go.' });
+  let issued = 0;
+  let executor: Policy | undefined;
+  return {
+    next(req, ctx) {
+      if (offered(req, 'executor')) {
+        const g = c.gold.subtasks[issued];
+        if (!g) return { content: 'Done: every object is where it was asked to go.' };
+        issued++;
+        return toolCall('executor', { task: subtaskText(g) });
+      }
+      const g = c.gold.subtasks[Math.max(0, issued - 1)]!;
+      if (!req.tools?.length) return { content: planCode(subtaskSteps(g)) };
+      if (freshFlow(req)) executor = planPolicy({ steps: subtaskSteps(g), final: `${subtaskText(g)} Done.` });
+      return executor!.next(req, ctx);
+    },
+  };
+}
+
+export const alrmSuite: Suite<AlrmGold> = {
+  id: 'alrm',
+  title: 'ALRM: 3 environments × 3 tasks × 6 instructions',
+  paper: '002 §IV–V',
+  report: alrmReport,
+  defaultWorkflow: 'alrm/tap',
+  workflows: ['alrm/tap', 'alrm/cap', 'flat'],
+  gold: AlrmGold,
+  async generate() {
+    return alrmCases();
+  },
+  async score(c, o) {
+    const facts = new Set(o.control.facts());
+    const held = o.control.holding();
+    const calls = callsOf(o.events);
+    const world = o.control.world;
+    const done = await Promise.all(
+      c.gold.subtasks.map(async (g) => {
+        if (held === g.object) return false;
+        if (g.into) return facts.has(`in(${g.object}, ${g.into})`);
+        const ref = await o.robot.perception.referencePoint(g.at!);
+        if (!ref) return false;
+        const b = world.aabb(g.object);
+        return Math.hypot((b.min.x + b.max.x) / 2 - ref.position[0], (b.min.z + b.max.z) / 2 - ref.position[2]) <= AT_TOLERANCE_M;
+      }),
+    );
+    if (c.gold.ordered) {
+      // A subtask done out of order does not count: each must be placed after the one before it.
+      let last = -1;
+      c.gold.subtasks.forEach((g, i) => {
+        const at = placedAt(calls, g.object);
+        if (!done[i]) return;
+        if (at < last) done[i] = false;
+        else last = at;
+      });
+    }
+    const irrelevant = calls.filter((x) => {
+      if (!x.ok || !/pick|grasp|take/i.test(x.name)) return false;
+      const d = x.data as { data?: { object?: unknown } } | undefined;
+      return typeof d?.data?.object === 'string' && !c.gold.taskObjects.includes(d.data.object);
+    }).length;
+    const n = done.filter(Boolean).length;
+    const score = n === done.length && irrelevant === 0 ? 2 : n >= 1 ? 1 : 0;
+    return {
+      metrics: { alrm_score: score, subtasks_done: n, subtasks: done.length, irrelevant_actions: irrelevant },
+      success: score === 2,
+      failureClass: score === 2 ? null : n === 0 ? 'none-done' : irrelevant ? 'irrelevant-action' : 'partial',
+    };
+  },
+  oracle: (c, workflow) => alrmOracle(c, workflow),
+  trivialAnswer: () => 'Done.',
+  floors: [
+    { floor: 'noop', maxScore: 0 },
+    { floor: 'none', maxScore: 0 },
+    { floor: 'random', maxScore: 0.25 },
+  ],
+  variant: (wf) => (wf === 'alrm/tap' ? 'TaP' : wf === 'alrm/cap' ? 'CaP' : null),
+};
+
+export type AlrmCase = EvalCase;

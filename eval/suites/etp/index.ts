@@ -1,0 +1,160 @@
+// The ETP suite (EmbodiedToolBench, paper 004 §3.2): tool-need recognition,
+// tool selection among four candidates, tool execution (a valid invocation of
+// the designated tool, then the next action that its output calls for) and
+// tool-chain composition (the minimal tool set in dependency order), on the
+// kitchen and the tabletops. Gold answers come from the world: the right tool
+// for what is asked, the next action from the tool's real output, and chains
+// played in the physics before they are kept.
+import { z } from 'zod';
+import { etpReport } from '../../report/specs/etp';
+import { PlanStep } from '../../core/case';
+import { type CallRecord, callsOf } from '../../core/events';
+import type { CaseOf, Scored, Suite } from '../../core/suite';
+import { planPolicy } from '../../reference/policies';
+import { names } from '../raider/score';
+import { generateEtp } from './generate';
+import { ETP_CANDIDATES, candidatesWorkflow } from './workflow';
+
+export const EtpGold = z.object({
+  task: z.enum(['need', 'selection', 'execution', 'chain']),
+  /** The candidate tools the case offers (the workflow shows exactly these). */
+  tools: z.array(z.string()),
+  needTrue: z.boolean().nullable(),
+  /** Selection: the right tool. Execution: the designated tool. */
+  tool: z.string().nullable(),
+  /** Execution: the arguments the designated tool is called with (the oracle's), and the next action its output calls for. */
+  toolArgs: z.record(z.string(), z.unknown()).nullable(),
+  next: z.object({ tool: z.string(), target: z.array(z.string()) }).nullable(),
+  /** Chain: the minimal action tools, the ordering constraints, and the plan (the oracle's). */
+  chainSet: z.array(z.string()),
+  order: z.array(z.tuple([z.string(), z.string()])),
+  plan: z.array(PlanStep),
+  final: z.string(),
+  /** Chain: the goal to reach in the world (a fact that must hold at the end). */
+  goalFacts: z.array(z.string()),
+});
+export type EtpGold = z.infer<typeof EtpGold>;
+
+const ACTIONS = new Set(['pick', 'place', 'move_to', 'open', 'close', 'turnon', 'turnoff', 'slice', 'ask', 'say']);
+
+function targetOf(c: CallRecord): string | undefined {
+  if (typeof c.args !== 'object' || c.args === null) return undefined;
+  const a = c.args as Record<string, unknown>;
+  const v = a['object'] ?? a['location'] ?? a['target'] ?? a['obj'] ?? a['statement'];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The registry's own tools (the etp workflow): finding and describing a tool is not using one. */
+const META = new Set(['discover_tools', 'describe_tool']);
+
+/**
+ * The calls as tool use: a tool called through invoke_tool counts as a call of that
+ * tool with its arguments; discovering and describing are left out, except that they
+ * show a need for tools (kept as the first entry when nothing else was called).
+ */
+function toolUse(calls: CallRecord[]): CallRecord[] {
+  const used = calls.flatMap((c): CallRecord[] => {
+    if (META.has(c.name)) return [];
+    if (c.name !== 'invoke_tool') return [c];
+    const a = (c.args ?? {}) as { name?: unknown; args?: unknown };
+    return typeof a.name === 'string' ? [{ ...c, name: a.name, args: a.args }] : [];
+  });
+  return used.length || !calls.length ? used : [calls[0]!];
+}
+
+/** The order of first use of each tool. */
+function firstUse(seq: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  seq.forEach((t, i) => {
+    if (!m.has(t)) m.set(t, i);
+  });
+  return m;
+}
+
+export const etpSuite: Suite<EtpGold> = {
+  id: 'etp',
+  title: 'EmbodiedToolBench: need, selection, execution, chains',
+  paper: '004 §3.2',
+  report: etpReport,
+  defaultWorkflow: ETP_CANDIDATES,
+  workflows: [ETP_CANDIDATES, 'etp'],
+  ownWorkflows: { [ETP_CANDIDATES]: (c, robot) => candidatesWorkflow(robot, c.gold.tools) },
+  gold: EtpGold,
+  generate: (ctx) => generateEtp(ctx),
+  score(c, o): Scored {
+    const g = c.gold;
+    const calls = toolUse(callsOf(o.events));
+    switch (g.task) {
+      case 'need': {
+        const pred = calls.length > 0;
+        return {
+          metrics: { need_pred: pred, need_true: g.needTrue, need_correct: pred === g.needTrue },
+          success: pred === g.needTrue,
+          failureClass: pred === g.needTrue ? null : pred ? 'wrong-selection' : 'missed',
+        };
+      }
+      case 'selection': {
+        const first = calls[0];
+        const ok = first?.name === g.tool;
+        return { metrics: { csr: ok }, success: ok, failureClass: ok ? null : first ? 'wrong-selection' : 'missed' };
+      }
+      case 'execution': {
+        const i = calls.findIndex((x) => x.name === g.tool);
+        const inv = calls[i];
+        const isr = i === 0 && inv !== undefined && inv.status !== 'invalid_arguments' && inv.status !== 'unknown_tool';
+        const nxt = i >= 0 ? calls[i + 1] : undefined;
+        const amr = Boolean(
+          nxt && g.next && nxt.name === g.next.tool && (g.next.target.length === 0 || names(targetOf(nxt) ?? '', g.next.target)),
+        );
+        const tusr = isr && amr;
+        return {
+          metrics: { isr, amr, tusr },
+          success: tusr,
+          failureClass: tusr ? null : !inv ? 'missed' : !isr ? 'invalid' : nxt ? 'ignored-output' : 'missed',
+        };
+      }
+      case 'chain': {
+        const seq = calls.filter((x) => ACTIONS.has(x.name)).map((x) => x.name);
+        const pred = new Set(seq);
+        const gold = new Set(g.chainSet);
+        const inter = [...pred].filter((t) => gold.has(t)).length;
+        const acc = pred.size === gold.size && inter === gold.size;
+        const precision = pred.size ? inter / pred.size : 0;
+        const recall = gold.size ? inter / gold.size : 0;
+        const f1 = pred.size + gold.size ? (2 * inter) / (pred.size + gold.size) : 0;
+        const pos = firstUse(seq);
+        const ocr = g.order.length
+          ? g.order.filter(([a, b]) => pos.has(a) && pos.has(b) && pos.get(a)! < pos.get(b)!).length / g.order.length
+          : null;
+        const facts = new Set(o.control.facts());
+        const goal = g.goalFacts.every((f) => facts.has(f));
+        return {
+          metrics: { chain_acc: acc, chain_precision: precision, chain_recall: recall, chain_f1: f1, ocr, chain_goal: goal },
+          success: acc,
+          failureClass: acc ? null : recall < 1 ? 'missed' : 'wrong-selection',
+        };
+      }
+    }
+  },
+  oracle(c) {
+    const g = c.gold;
+    switch (g.task) {
+      case 'need':
+        return planPolicy({ steps: g.plan, final: g.final });
+      case 'selection':
+        return planPolicy({ steps: [{ tool: g.tool!, args: g.toolArgs ?? {} }], final: g.final });
+      case 'execution':
+        return planPolicy({ steps: g.plan, final: g.final });
+      case 'chain':
+        return planPolicy({ steps: g.plan, final: g.final });
+    }
+  },
+  trivialAnswer: () => 'Done.',
+  floors: [
+    // Answering without tools is right on the need cases that need none (one in eight of all cases).
+    { floor: 'noop', maxScore: 0.2 },
+    { floor: 'none', maxScore: 0.2 },
+    { floor: 'random', maxScore: 0.35 },
+  ],
+  variant: (wf) => (wf === 'etp' ? 'ETP registry' : null),
+};

@@ -1,0 +1,46 @@
+// The Evaluate view (issue 13): a small oracle evaluation started from the view,
+// its progress and a result row per case, then a case replayed in the 3D view in
+// its own world. The server's results go to ./eval-results (ignored by git).
+import { assert, openTab, shot, state, test } from './harness.mjs';
+
+export async function evaluateFlows(tag = '') {
+  const page = state.page;
+  const view = page.locator('section.evaluate');
+
+  await test(`${tag}the Evaluate view runs a small oracle evaluation, showing progress and a result row per case`, async () => {
+    await openTab('Evaluate');
+    await view.locator('select[aria-label="Suite"] option[value="alrm"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await view.locator('select[aria-label="Suite"]').selectOption('alrm');
+    await view.getByLabel('Sample size').fill('3');
+    await view.getByLabel('Model').fill('oracle');
+    await view.getByRole('button', { name: 'Start', exact: true }).click();
+    const progress = view.getByRole('status', { name: 'Progress' });
+    await progress.waitFor({ timeout: 60_000 });
+    await view.getByText(/finished: score 100\.0 % over 3 cases/).waitFor({ timeout: 180_000 });
+    const text = await progress.innerText();
+    assert(/3\/3 cases · score 100\.0 %/.test(text), `progress says: ${text}`);
+    const rows = view.locator('table.eval-cases tbody tr');
+    await rows.nth(2).waitFor({ timeout: 30_000 });
+    const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())));
+    assert(cells.length === 3, `expected 3 case rows, got ${cells.length}`);
+    for (const [id, status, score] of cells) assert(status === 'ok' && score === '1.00', `case ${id}: ${status} ${score}`);
+    const run = view.locator('ul.eval-runs li.selected');
+    assert(/alrm · alrm\/tap · oracle/.test(await run.innerText()), `selected run: ${await run.innerText()}`);
+    await page.screenshot({ path: shot('e2e-evaluate.png') });
+  });
+
+  await test(`${tag}clicking a case of the run replays it in the 3D view, in its own world`, async () => {
+    const before = await page.evaluate(() => window.__skillbridge.sceneId);
+    // A case on another tabletop than the one shown, so the view must change world.
+    const row = view
+      .locator('table.eval-cases tbody tr')
+      .filter({ hasNotText: new RegExp(`^${before.replace(/^tabletop\//, '')}/`) })
+      .first();
+    const caseId = (await row.locator('td').first().innerText()).trim();
+    await row.click();
+    await view.getByText(new RegExp(`replaying ${caseId.replace(/[/]/g, '\\/')}: [1-9]\\d* recorded calls`)).waitFor({ timeout: 30_000 });
+    await page.waitForFunction((id) => window.__skillbridge.sceneId !== id && window.__skillbridge.framesSinceLoad > 5, before, {
+      timeout: 30_000,
+    });
+  });
+}
