@@ -38,7 +38,7 @@ export class BodyLinks {
   readonly mount: Pose;
 
   constructor(
-    private readonly R: Rapier,
+    R: Rapier,
     public world: RAPIER.World,
     readonly config: RobotConfig,
     basePose: Pose,

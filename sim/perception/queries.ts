@@ -17,7 +17,7 @@ import { FINGER_THICKNESS } from '../body/links';
 import { QUERY } from '../groups';
 import { primitiveAabb, unionAll } from '../world/entity';
 import type { SimWorld } from '../world/sim-world';
-import { geoObject, geoObjects } from './geo';
+import { geoObject } from './geo';
 import { believedGeos, knownObjectIds } from './believed';
 import { type GeoObject, RELATIONS, type Relation, isInside, isOnTopOf, related, supportOf } from './relations';
 import { occludersOf, sightOf, transparentColliders } from './visibility';

@@ -28,12 +28,13 @@ export function streamEntries(sim: SimWorld): StreamEntry[] {
   return out;
 }
 
-export const FLOATS_PER_POSE = 7;
+// x, y, z, qx, qy, qz, qw: the layout contract/frames.ts streams (FLOATS_PER_POSE); sim may not import the contract.
+const POSE_FLOATS = 7;
 
 export function packPoses(
   sim: SimWorld,
   entries: readonly StreamEntry[],
-  out = new Float32Array(entries.length * FLOATS_PER_POSE),
+  out = new Float32Array(entries.length * POSE_FLOATS),
 ): Float32Array {
   let i = 0;
   for (const e of entries) {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { etpReport } from '../../report/specs/etp';
 import { PlanStep } from '../../core/case';
 import { type CallRecord, callsOf } from '../../core/events';
-import type { CaseOf, Scored, Suite } from '../../core/suite';
+import type { Scored, Suite } from '../../core/suite';
 import { planPolicy } from '../../reference/policies';
 import { names } from '../raider/score';
 import { generateEtp } from './generate';
