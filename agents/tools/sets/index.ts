@@ -7,7 +7,8 @@ import type { Tool } from '../tool';
 import { ALRM } from './alrm';
 import { FARM } from './farm';
 import { chatbotTools, dfkiTools } from './dfki';
-import { RAIDER_ASSISTIVE, RAIDER_HOUSEHOLD, RAIDER_RECOVERY, retrieveUserInformation } from './raider';
+import { RAIDER_HOUSEHOLD, RAIDER_RECOVERY, retrieveUserInformation } from './raider';
+import { RAIDER_ASSISTIVE } from './raider-assistive';
 import { WORLD_MODEL_QUERIES, mayaInformationTools, mayaTaskTools, rtwBasicTools } from './rtw';
 import { WORLD_MODEL_ACCESSORS } from './world-model';
 

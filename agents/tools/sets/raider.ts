@@ -1,6 +1,6 @@
 // RAIDER's tool sets (paper 001): the household perception tools of Fig. 6,
-// the human-assistive tools of Fig. 16, the user-information retrieval tool of
-// §5.1, and the recovery actions of Fig. 7. Names and parameters follow the paper.
+// the user-information retrieval tool of §5.1 and the recovery actions of Fig. 7;
+// the human-assistive tools of Fig. 16 are in raider-assistive.ts. Names and parameters follow the paper.
 import { z } from 'zod';
 import type { Robot } from '../../../robot/robot';
 import { fail, guarded, list, metres, ok, outcomeResult, resolveName } from '../common';
@@ -77,7 +77,7 @@ export const distToTarget = defineTool({
  * shoulder to where the fingers would close on the object (the one definition
  * of reach pick uses), and says whether the arm can grasp it from here.
  */
-async function reachAnswer(robot: Robot, id: string): Promise<ReturnType<typeof ok>> {
+export async function reachAnswer(robot: Robot, id: string): Promise<ReturnType<typeof ok>> {
   const d = await robot.perception.distanceTo(id);
   const p = await robot.perception.objectProperties(id);
   const pickable = (p['properties'] as Record<string, boolean> | undefined)?.['pickable'] === true;
@@ -238,163 +238,6 @@ export function retrieveUserInformation(corpus: readonly string[]): Tool {
     },
   });
 }
-
-// ---------------------------------------------------------------- §5.2 assistive set (Fig. 16)
-
-const humanParam = z.strictObject({ specific_human: z.string().min(1).describe('the person (id or name)') });
-
-export const RAIDER_ASSISTIVE: Tool[] = [
-  objectDetection,
-  defineTool({
-    name: 'check_free_path',
-    description: 'Checks if the path to move to a target (human or object) is free and can be approached.',
-    category: 'information',
-    params: z.strictObject({ target: z.string().min(1).describe('human, object or place to approach') }),
-    card: {
-      outputs: 'whether the way is free, or what blocks it',
-      whenToUse: 'before approaching a person, object or counter',
-      dimension: 'perception',
-      requires: ['base', 'people'],
-      tags: ['path', 'free', 'blocked', 'approach', 'obstacle'],
-    },
-    execute: async ({ target }, { robot }) =>
-      guarded(async () => {
-        const id = await resolveName(robot, target, ['person', 'object', 'location']);
-        const r = await robot.people!.freePath(id);
-        return ok(r.free ? `The path to ${id} is free.` : `The path to ${id} is blocked by ${r.obstacle}.`, r);
-      }),
-  }),
-  defineTool({
-    name: 'dist_between_objs',
-    description: 'Returns the distance between two objects.',
-    category: 'information',
-    params: z.strictObject({ obj1: z.string().min(1), obj2: z.string().min(1) }),
-    card: {
-      outputs: 'distance in metres between the two objects',
-      whenToUse: 'to ground "the medicine closest to the plant"',
-      dimension: 'perception',
-      requires: ['perception'],
-      tags: ['distance', 'closest', 'between'],
-    },
-    execute: async ({ obj1, obj2 }, { robot }) =>
-      guarded(async () => {
-        const a = await resolveName(robot, obj1, ['object', 'person'], 'visible');
-        const b = await resolveName(robot, obj2, ['object', 'person'], 'visible');
-        const d = await robot.perception.distanceBetween(a, b);
-        return ok(`${a} and ${b} are ${metres(d)} apart.`, { distanceM: Number(d.toFixed(3)) });
-      }),
-  }),
-  robotHolding,
-  defineTool({
-    name: 'dist_robot_to_obj',
-    description: 'Returns the distance from the robot to an object.',
-    category: 'information',
-    params: z.strictObject({ obj: z.string().min(1) }),
-    card: {
-      outputs: 'distance in metres from the robot arm to the object',
-      whenToUse: 'to check the object is within reach before picking it',
-      dimension: 'perception',
-      requires: ['perception'],
-      tags: ['distance', 'reach', 'reachable'],
-    },
-    execute: async ({ obj }, { robot }) =>
-      guarded(async () => {
-        const id = await resolveName(robot, obj, ['object'], 'visible');
-        return reachAnswer(robot, id);
-      }),
-  }),
-  defineTool({
-    name: 'check_humans_around',
-    description: 'Checks for humans present (not necessarily recognized; can be an id).',
-    category: 'information',
-    params: z.strictObject({}),
-    card: {
-      outputs: 'ids of the people in view',
-      whenToUse: 'before any action that involves a person',
-      dimension: 'perception',
-      requires: ['people'],
-      tags: ['human', 'people', 'person', 'present'],
-    },
-    execute: async (_a, { robot }) => {
-      const ids = await robot.people!.around();
-      return ok(ids.length ? `Humans around: ${ids.join(', ')}.` : 'No humans around.', ids);
-    },
-  }),
-  defineTool({
-    name: 'recognize_humans',
-    description: 'Identifies specific humans in sight with a name.',
-    category: 'information',
-    params: z.strictObject({}),
-    card: {
-      outputs: 'names of the people the robot recognises',
-      whenToUse: 'to confirm the person to serve is present and identified',
-      dimension: 'perception',
-      requires: ['people'],
-      tags: ['recognize', 'identify', 'name', 'face'],
-    },
-    execute: async (_a, { robot }) => {
-      const r = await robot.people!.recognize();
-      return ok(r.length ? `Recognized: ${r.map((p) => `${p.name} (${p.id})`).join(', ')}.` : 'Nobody is recognized.', r);
-    },
-  }),
-  defineTool({
-    name: 'dist_robot_to_human',
-    description: 'Returns the distance from the robot to a human.',
-    category: 'information',
-    params: humanParam,
-    card: {
-      outputs: 'distance in metres between the robot and the person',
-      whenToUse: 'before a handover (it must happen within 0.5 m)',
-      dimension: 'perception',
-      requires: ['people'],
-      tags: ['distance', 'human', 'handover'],
-    },
-    execute: async ({ specific_human }, { robot }) =>
-      guarded(async () => {
-        const id = await resolveName(robot, specific_human, ['person']);
-        const d = await robot.people!.distanceTo(id);
-        return ok(`${id} is ${metres(d)} from the robot.`, { distanceM: Number(d.toFixed(3)) });
-      }),
-  }),
-  defineTool({
-    name: 'human_hands_free',
-    description: "Checks if the human's hands are free to receive an object.",
-    category: 'information',
-    params: humanParam,
-    card: {
-      outputs: 'whether the person has a free hand',
-      whenToUse: 'before handing something over',
-      dimension: 'perception',
-      requires: ['people'],
-      tags: ['hands', 'free', 'handover', 'receive'],
-    },
-    execute: async ({ specific_human }, { robot }) =>
-      guarded(async () => {
-        const id = await resolveName(robot, specific_human, ['person']);
-        const free = await robot.people!.handsFree(id);
-        return ok(free ? `${id}'s hands are free.` : `${id}'s hands are not free.`, { handsFree: free });
-      }),
-  }),
-  defineTool({
-    name: 'detect_human_gaze',
-    description: 'Checks if the human is looking at the robot, ready for interaction.',
-    category: 'information',
-    params: humanParam,
-    card: {
-      outputs: 'whether the person looks at the robot',
-      whenToUse: 'before a handover or a spoken question',
-      dimension: 'perception',
-      requires: ['people'],
-      tags: ['gaze', 'looking', 'attention'],
-    },
-    execute: async ({ specific_human }, { robot }) =>
-      guarded(async () => {
-        const id = await resolveName(robot, specific_human, ['person']);
-        const g = await robot.people!.gazeAtRobot(id);
-        return ok(g ? `${id} is looking at the robot.` : `${id} is not looking at the robot.`, { gazeAtRobot: g });
-      }),
-  }),
-];
 
 // ---------------------------------------------------------------- Fig. 7 recovery actions
 
