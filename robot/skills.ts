@@ -5,7 +5,7 @@
 // robot; `interceptSkills` gives a robot whose every skill passes through a
 // function first (the safety chain's guard), queries untouched.
 import { z } from 'zod';
-import type { Arm, Base, Outcome, PlaceSpec, Robot, Rover, Speech } from './robot';
+import type { Arm, Base, Outcome, Perception, PlaceSpec, Robot, RobotInfo, Rover, Speech } from './robot';
 
 const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
 const Name = z.string().min(1).max(200);
@@ -216,4 +216,26 @@ export interface SkillPredictor {
   observe(call: SkillCall, prediction: SkillPrediction, actual: Outcome): Promise<Divergence[]>;
   /** The predicted call did not run: put the simulator back. */
   discard(): Promise<void>;
+}
+
+/**
+ * A stand-in robot with every group present, so `interceptSkills` makes every
+ * skill method; a remote robot (http, rosbridge) routes them all to one handler.
+ */
+export function skillSkeleton(info: RobotInfo): Robot {
+  const none = () => Promise.reject(new Error('not used'));
+  const group = new Proxy({}, { get: () => none });
+  return {
+    info,
+    perception: group as Perception,
+    arm: group as Arm,
+    base: group as Base,
+    rover: group as Rover,
+    speech: group as Speech,
+    events: { since: none, lastId: none, subscribe: () => () => undefined },
+    battery: none,
+    wait: none,
+    time: none,
+    has: () => true,
+  };
 }

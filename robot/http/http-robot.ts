@@ -22,7 +22,7 @@ import type {
   WorldModelApi,
   WorldModelNode,
 } from '../robot';
-import { type SkillCall, describeCall, interceptSkills } from '../skills';
+import { type SkillCall, describeCall, interceptSkills, skillSkeleton } from '../skills';
 import { RobotConnectionError, Wire } from './client';
 import { SseClient } from './event-stream';
 import { InfoResponse, type Job, JobResponse, QUERIES, type QueryName } from './protocol';
@@ -125,7 +125,7 @@ export class HttpRobot implements Robot {
       },
     };
     // The skills: every group the robot declares, each call a job (interceptSkills builds the methods from SkillCalls).
-    const skills = interceptSkills(this.skeleton(), (call, signal) => this.skill(call, signal));
+    const skills = interceptSkills(skillSkeleton(this.info), (call, signal) => this.skill(call, signal));
     if (this.caps.has('arm')) this.arm = { ...skills.arm!, graspPose: (object) => q('arm.graspPose', { object }) };
     if (this.caps.has('base')) this.base = skills.base!;
     if (this.caps.has('rover')) this.rover = skills.rover!;
@@ -134,25 +134,6 @@ export class HttpRobot implements Robot {
   }
 
   readonly wait: Robot['wait'];
-
-  /** A stand-in with every group present, so interceptSkills makes every skill method. */
-  private skeleton(): Robot {
-    const none = () => Promise.reject(new Error('not used'));
-    const group = new Proxy({}, { get: () => none });
-    return {
-      info: this.info,
-      perception: group as Perception,
-      arm: group as Arm,
-      base: group as Base,
-      rover: group as Rover,
-      speech: group as Speech,
-      events: { since: none, lastId: none, subscribe: () => () => undefined },
-      battery: none,
-      wait: none,
-      time: none,
-      has: () => true,
-    };
-  }
 
   private fan(e: RobotEvent): void {
     for (const l of [...this.listeners]) l(e);

@@ -19,7 +19,7 @@ import type {
   Speech,
   Vec3Tuple,
 } from '../robot';
-import { type SkillCall, describeCall, interceptSkills } from '../skills';
+import { type SkillCall, describeCall, interceptSkills, skillSkeleton } from '../skills';
 import { type GoalEnd, type RosConnection, RosbridgeError, dig } from './connection';
 import { type RosPoint, fromRos, quaternionYawDeg, toRos, yawQuaternion } from './frames';
 import { type Mapping, type MappedSkills, type SkillMapping, kindOf } from './mapping';
@@ -118,7 +118,7 @@ export class RosRobot implements Robot {
       yawDeg: () => this.yaw$,
       held: () => this.held,
     });
-    const s = interceptSkills(skeleton(this.info), (call, signal) => this.skill(call, signal));
+    const s = interceptSkills(skillSkeleton(this.info), (call, signal) => this.skill(call, signal));
     if (this.caps.has('arm'))
       this.arm = { ...s.arm!, graspPose: async () => ({ ok: false, summary: 'grasp poses are not mapped for this robot' }) };
     if (this.caps.has('base')) this.base = s.base!;
@@ -355,22 +355,4 @@ function waitFor(seconds: number, signal?: AbortSignal): Promise<Outcome> {
       { once: true },
     );
   });
-}
-
-function skeleton(info: RobotInfo): Robot {
-  const none = () => Promise.reject(new Error('not used'));
-  const group = new Proxy({}, { get: () => none });
-  return {
-    info,
-    perception: group as Perception,
-    arm: group as Arm,
-    base: group as Base,
-    rover: group as Rover,
-    speech: group as Speech,
-    events: { since: none, lastId: none, subscribe: () => () => undefined },
-    battery: none,
-    wait: none,
-    time: none,
-    has: () => true,
-  };
 }
