@@ -41,6 +41,32 @@ export interface RobotInfo {
   batteryThresholds: { low: number; critical: number };
   /** The box (world frame, metres) the robot may move its tool or base within; the safety chain refuses targets outside it. */
   workspace?: { min: Vec3Tuple; max: Vec3Tuple };
+  /** 'not_reported' when the robot declares it has no e-stop state to report. */
+  estop?: 'reported' | 'not_reported';
+}
+
+/** How old a value read from a robot is, against the robot's stated maximum age. */
+export type Freshness = 'fresh' | 'stale' | 'unknown';
+
+/** What the safety chain needs to know before any motion: the e-stop, the battery, the link. */
+export interface SafetyState {
+  /**
+   * 'not_reported': the robot declares (mapping or API info) that it cannot report an e-stop;
+   * motion is then allowed only when the person accepted that at start (recorded in the trace).
+   * 'unknown': nothing received yet, or the link is down, or the value is stale.
+   */
+  estop: { state: 'released' | 'pressed' | 'unknown' | 'not_reported'; ageS?: number; freshness: Freshness; detail?: string };
+  /** Absent when the robot has no battery mapped/reported. */
+  battery?: { percent?: number; ageS?: number; freshness: Freshness };
+  /** The robot's stated maximum age of a reading, seconds (older is 'stale'). */
+  maxAgeS: number;
+  link: 'up' | 'reconnecting' | 'down';
+}
+
+/** 'fresh' when `ageS` is known and within `maxAgeS`. */
+export function freshness(ageS: number | undefined, maxAgeS: number): Freshness {
+  if (ageS === undefined || !Number.isFinite(ageS)) return 'unknown';
+  return ageS <= maxAgeS ? 'fresh' : 'stale';
 }
 
 import type { FailureCode } from '../base/failure-codes';
@@ -203,6 +229,8 @@ export interface Robot {
   readonly events: EventSource;
   readonly worldModel?: WorldModelApi;
   battery(): Promise<BatteryStatus>;
+  /** The e-stop, battery and link as last read, with their ages; never throws (what it cannot read is 'unknown'). */
+  safety(): Promise<SafetyState>;
   wait(seconds: number, signal?: AbortSignal): Promise<Outcome>;
   /** The robot's clock in seconds (simulated time in the simulator). */
   time(): Promise<number>;

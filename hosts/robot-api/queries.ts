@@ -73,6 +73,25 @@ export async function runQuery(robot: Robot, name: QueryName, a: Args): Promise<
       return robot.battery();
     case 'robot.time':
       return robot.time();
+    case 'robot.safety': {
+      const st = await robot.safety();
+      return {
+        estop: {
+          state: st.estop.state,
+          ...(st.estop.ageS !== undefined ? { ageS: st.estop.ageS } : {}),
+          ...(st.estop.detail ? { detail: st.estop.detail } : {}),
+        },
+        ...(st.battery
+          ? {
+              battery: {
+                ...(st.battery.percent !== undefined ? { percent: st.battery.percent } : {}),
+                ...(st.battery.ageS !== undefined ? { ageS: st.battery.ageS } : {}),
+              },
+            }
+          : {}),
+        maxAgeS: st.maxAgeS,
+      };
+    }
     case 'events.since':
       return robot.events.since(a['lastId'] as number);
     case 'events.lastId':

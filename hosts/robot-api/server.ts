@@ -105,6 +105,8 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
   const clients = new Set<ServerResponse>();
   let port = 0;
   let seq = 0;
+  // New at each start: a client that saw another epoch replays this server's events from the first.
+  const epoch = randomBytes(8).toString('hex');
 
   const broadcast = (event: string, data: unknown, id?: number): void => {
     const text = `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -221,7 +223,9 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
   function openStream(req: IncomingMessage, res: ServerResponse, url: URL): void {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
     res.write(`: ${PROTOCOL} events\n\n`);
-    const since = Number(url.searchParams.get('since') ?? req.headers['last-event-id'] ?? NaN);
+    res.write(`event: stream\ndata: ${JSON.stringify({ epoch })}\n\n`);
+    const other = url.searchParams.get('epoch');
+    const since = other !== null && other !== epoch ? 0 : Number(url.searchParams.get('since') ?? req.headers['last-event-id'] ?? NaN);
     if (Number.isInteger(since) && since >= 0) {
       void robot.events.since(since).then((past) => {
         for (const e of past) res.write(`id: ${e.id}\nevent: robot\ndata: ${JSON.stringify(e)}\n\n`);

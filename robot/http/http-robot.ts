@@ -18,10 +18,12 @@ import type {
   RobotEvent,
   RobotInfo,
   Rover,
+  SafetyState,
   Speech,
   WorldModelApi,
   WorldModelNode,
 } from '../robot';
+import { freshness } from '../robot';
 import { type SkillCall, describeCall, interceptSkills, skillSkeleton } from '../skills';
 import { RobotConnectionError, Wire } from './client';
 import { SseClient } from './event-stream';
@@ -213,6 +215,59 @@ export class HttpRobot implements Robot {
 
   battery(): Promise<BatteryStatus> {
     return this.query('robot.battery', {});
+  }
+
+  /**
+   * Read from the robot at each call (robot.safety), with the ages it reports
+   * plus the time the answer took; a robot that declares no e-stop says
+   * 'not_reported', one that cannot be asked is 'unknown'.
+   */
+  async safety(): Promise<SafetyState> {
+    const t0 = performance.now();
+    const declared = this.info.estop === 'not_reported';
+    const link = this.sse && !this.sse.connected ? 'reconnecting' : 'up';
+    let r: z.output<(typeof QUERIES)['robot.safety']['value']>;
+    try {
+      r = await this.query('robot.safety', {});
+    } catch (e) {
+      const why = e instanceof RobotConnectionError && e.status === 404 ? 'the robot does not answer robot.safety' : (e as Error).message;
+      return {
+        estop: declared
+          ? { state: 'not_reported', freshness: 'unknown' }
+          : { state: 'unknown', freshness: 'unknown', detail: `could not read it (${why})` },
+        maxAgeS: 0,
+        link: e instanceof RobotConnectionError && e.kind !== 'refused' && e.kind !== 'protocol' ? 'down' : link,
+      };
+    }
+    const took = (performance.now() - t0) / 1000;
+    const age = (a: number | undefined) => (a === undefined ? undefined : a + took);
+    const estopAge = age(r.estop.ageS);
+    const batteryAge = age(r.battery?.ageS);
+    return {
+      estop: declared
+        ? { state: 'not_reported', freshness: 'unknown' }
+        : {
+            state: r.estop.state === 'not_reported' ? 'unknown' : r.estop.state,
+            ...(estopAge !== undefined ? { ageS: estopAge } : {}),
+            freshness: freshness(estopAge, r.maxAgeS),
+            ...(r.estop.detail
+              ? { detail: r.estop.detail }
+              : r.estop.state === 'not_reported'
+                ? { detail: 'the robot answered not_reported but its info does not declare estop: not_reported' }
+                : {}),
+          },
+      ...(r.battery
+        ? {
+            battery: {
+              ...(r.battery.percent !== undefined ? { percent: r.battery.percent } : {}),
+              ...(batteryAge !== undefined ? { ageS: batteryAge } : {}),
+              freshness: r.battery.percent === undefined ? 'unknown' : freshness(batteryAge, r.maxAgeS),
+            },
+          }
+        : {}),
+      maxAgeS: r.maxAgeS,
+      link,
+    };
   }
 
   time(): Promise<number> {

@@ -50,6 +50,8 @@ export const RobotInfoSchema = z.object({
   referencePositions: z.array(z.object({ id: z.string(), position: Vec3, description: z.string().optional() })),
   batteryThresholds: z.object({ low: z.number(), critical: z.number() }),
   workspace: z.object({ min: Vec3, max: Vec3 }).optional(),
+  /** 'not_reported': the robot has no e-stop state to report (motion then needs --accept-no-estop). */
+  estop: z.enum(['reported', 'not_reported']).optional(),
 });
 
 /** GET /v1/info */
@@ -90,6 +92,18 @@ const BatterySchema = z.object({
   charging: z.boolean(),
   docked: z.boolean(),
 });
+/** The robot's e-stop and battery with their ages (the client judges freshness against maxAgeS). */
+export const SafetyReportSchema = z.object({
+  estop: z.object({
+    state: z.enum(['released', 'pressed', 'unknown', 'not_reported']),
+    ageS: z.number().min(0).optional(),
+    detail: z.string().optional(),
+  }),
+  battery: z.object({ percent: z.number().optional(), ageS: z.number().min(0).optional() }).optional(),
+  maxAgeS: z.number().positive(),
+});
+/** The first event of every event stream: the server's epoch, new at each start (event ids restart with it). */
+export const StreamHello = z.object({ epoch: z.string().min(1).max(200) });
 const WorldNode = z.object({
   id: z.string(),
   type: z.string(),
@@ -158,6 +172,7 @@ export const QUERIES = {
   },
   'robot.battery': { args: z.strictObject({}), value: BatterySchema },
   'robot.time': { args: z.strictObject({}), value: z.number() },
+  'robot.safety': { args: z.strictObject({}), value: SafetyReportSchema },
   'events.since': { args: z.strictObject({ lastId: z.int().min(0) }), value: z.array(RobotEventSchema) },
   'events.lastId': { args: z.strictObject({}), value: z.int() },
 } as const;

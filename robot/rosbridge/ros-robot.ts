@@ -13,6 +13,7 @@ import type {
   Outcome,
   Perception,
   Robot,
+  SafetyState,
   RobotEvent,
   RobotInfo,
   Rover,
@@ -206,6 +207,15 @@ export class RosRobot implements Robot {
         `no BatteryState has arrived on ${this.m.battery.topic} yet${this.conn.isConnected ? '' : ' (not connected to rosbridge)'}`,
       );
     return b;
+  }
+
+  /** Fail closed until the rosbridge safety state is wired in: the e-stop is unknown, so no motion is sent. */
+  async safety(): Promise<SafetyState> {
+    return {
+      estop: { state: 'unknown', freshness: 'unknown', detail: 'this rosbridge robot does not track its e-stop state yet' },
+      maxAgeS: 2,
+      link: this.conn.isConnected ? 'up' : 'down',
+    };
   }
 
   async time(): Promise<number> {

@@ -31,6 +31,7 @@ import type {
   PeoplePerception,
   Perception,
   Robot,
+  SafetyState,
   RobotEvent,
   RobotInfo,
   Rover,
@@ -213,6 +214,18 @@ export class SimRobot implements Robot {
   async battery(): Promise<BatteryStatus> {
     const b = this.sim.battery;
     return { percent: round(b.percent, 1), level: b.level, charging: b.charging, docked: this.sim.body.docked };
+  }
+
+  /** The simulator knows its own e-stop and battery now: always fresh. */
+  async safety(): Promise<SafetyState> {
+    return {
+      estop: { state: this.sim.estop ? 'pressed' : 'released', ageS: 0, freshness: 'fresh' },
+      ...(this.caps.has('battery')
+        ? { battery: { percent: round(this.sim.battery.percent, 1), ageS: 0, freshness: 'fresh' as const } }
+        : {}),
+      maxAgeS: 1,
+      link: 'up',
+    };
   }
 
   wait(seconds: number, signal?: AbortSignal): Promise<Outcome> {

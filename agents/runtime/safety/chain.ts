@@ -2,7 +2,8 @@
 // call in a flow, an API call from sandboxed code, the robot HTTP API, an MCP
 // tool call. It works on skill calls (robot/skills.ts), so it sees exactly what
 // the robot will be asked to do whatever tool or client asked for it:
-//   finite numbers → workspace bounds → clamps → e-stop → battery → rate limit
+//   finite numbers → workspace bounds → clamps → e-stop (known, fresh, released)
+//   → battery (known, fresh, not empty) → rate limit
 //   → approval mode of the path → shadow prediction (shadow mode) → run → compare.
 // Each call gets one decision — allow, clamp, refuse or ask — reported to the
 // caller's scope (a flow turns it into a `safety` event and trace record), and
@@ -20,6 +21,7 @@ import {
   isMotion,
 } from '../../../robot/skills';
 import { DEFAULT_SAFETY_LIMITS, type SafetyLimits, SafetyLimitsSchema, staticCheck } from './checks';
+import { type StateRefusal, noEstopAcceptance, readSafety, refuseOnState } from './state-gate';
 
 export type SafetyVia = 'tool' | 'sandbox' | 'http' | 'mcp' | 'direct';
 export type SafetyVerdict = 'allow' | 'clamp' | 'refuse' | 'ask';
@@ -28,7 +30,8 @@ export type SafetyCheck = 'finite' | 'workspace' | 'clamp' | 'estop' | 'battery'
 /** One decision of the chain about one skill call. */
 export interface SafetyDecision {
   verdict: SafetyVerdict;
-  skill: SkillName;
+  /** 'session': a record about the whole session (the person's acceptances at start), not one call. */
+  skill: SkillName | 'session';
   /** The arguments as asked. */
   args: unknown;
   /** The arguments as run, when clamped. */
@@ -80,6 +83,8 @@ export interface SafetyOptions {
   limits?: Partial<SafetyLimits>;
   /** Shadow mode: plays each action in a simulator first. */
   predictor?: SkillPredictor;
+  /** The person accepted, at start, a robot that declares it reports no e-stop state (--accept-no-estop). */
+  acceptNoEstop?: boolean;
 }
 
 /** Skills that still run on an empty battery: they are how it gets charged. */
@@ -88,7 +93,9 @@ const CHARGING: ReadonlySet<SkillName> = new Set(['rover.charge', 'rover.dock'])
 export class SafetyChain {
   readonly limits: SafetyLimits;
   readonly predictor: SkillPredictor | undefined;
+  readonly acceptNoEstop: boolean;
   private motions: number[] = [];
+  private sawState = false;
   private estop: boolean | undefined;
   private unsubscribe: (() => void) | undefined;
   /** Runs predictions one at a time: the shadow is one world. */
@@ -100,6 +107,7 @@ export class SafetyChain {
   ) {
     this.limits = SafetyLimitsSchema.parse({ ...DEFAULT_SAFETY_LIMITS, ...opts.limits });
     this.predictor = opts.predictor;
+    this.acceptNoEstop = opts.acceptNoEstop ?? false;
   }
 
   dispose(): void {
@@ -115,6 +123,48 @@ export class SafetyChain {
   private onEvent(e: RobotEvent): void {
     if (e.type === 'estop_pressed') this.estop = true;
     if (e.type === 'estop_released') this.estop = false;
+  }
+
+  /**
+   * The robot's e-stop and battery state, fail closed. Until a robot has given a
+   * known state once, the first motion waits (bounded) for it rather than
+   * reading silence as released.
+   */
+  private async stateRefusal(skill: SkillName): Promise<StateRefusal | undefined> {
+    let state = await readSafety(this.robot);
+    if (!this.sawState && state.estop.state === 'unknown' && state.link !== 'down') {
+      const until = performance.now() + this.limits.startupWaitS * 1000;
+      while (state.estop.state === 'unknown' && performance.now() < until) {
+        await new Promise((r) => setTimeout(r, 100));
+        state = await readSafety(this.robot);
+      }
+    }
+    if (state.estop.state !== 'unknown') this.sawState = true;
+    const why = refuseOnState(state, this.acceptNoEstop);
+    // Charging runs on a low battery, but not blind: only an unknown or stale battery stops it.
+    return why?.check === 'battery' && CHARGING.has(skill) && state.battery?.percent !== undefined && state.battery.freshness === 'fresh'
+      ? undefined
+      : why;
+  }
+
+  /**
+   * What the chain records at the start of a session: the person's acceptance of
+   * a robot that reports no e-stop state. Undefined when there is nothing to say.
+   */
+  startRecord(scope: Pick<SafetyScope, 'via' | 'report'>): SafetyDecision | undefined {
+    const text = this.acceptNoEstop ? noEstopAcceptance(this.robot) : undefined;
+    if (!text) return undefined;
+    const d: SafetyDecision = {
+      verdict: 'allow',
+      skill: 'session',
+      args: {},
+      checks: ['estop'],
+      reason: text,
+      via: scope.via,
+      answer: 'approved',
+    };
+    scope.report?.(d);
+    return d;
   }
 
   private async estopPressed(): Promise<boolean> {
@@ -163,6 +213,11 @@ export class SafetyChain {
 
     if (motion && (await this.estopPressed()))
       return refuse(['estop'], 'the emergency stop is pressed; release it before the robot moves', 'estop');
+
+    if (motion) {
+      const why = await this.stateRefusal(call.skill);
+      if (why) return refuse([why.check], why.reason, why.code);
+    }
 
     if (motion && !CHARGING.has(call.skill) && this.robot.has('battery')) {
       let percent: number | undefined;

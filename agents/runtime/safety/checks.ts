@@ -26,6 +26,8 @@ export const SafetyLimitsSchema = z.strictObject({
   minBatteryPercent: z.number().min(0).max(100),
   /** Extra margin around the workspace, metres. */
   workspaceMarginM: z.number().min(0).max(10),
+  /** How long the first motion waits for a robot's first e-stop state before refusing, seconds. */
+  startupWaitS: z.number().min(0).max(60),
 });
 export type SafetyLimits = z.infer<typeof SafetyLimitsSchema>;
 
@@ -44,6 +46,7 @@ export const DEFAULT_SAFETY_LIMITS: SafetyLimits = {
   rateWindowS: 10,
   minBatteryPercent: 0,
   workspaceMarginM: 0.05,
+  startupWaitS: 3,
 };
 
 export interface StaticCheck {
