@@ -117,6 +117,12 @@ export class SafetyChain {
 
   /** The robot as a caller in `scope` sees it: every skill passes the chain, queries do not. */
   guard(scope: SafetyScope): Robot {
+    // Watch the robot's events from the first guard on, so a press that arrives before the first motion counts.
+    try {
+      this.unsubscribe ??= this.robot.events.subscribe((e) => this.onEvent(e));
+    } catch {
+      // A robot without events is judged by its safety state alone.
+    }
     return interceptSkills(this.robot, (call, signal, next) => this.run(call, scope, signal, next));
   }
 
