@@ -60,6 +60,7 @@ const OPTIONS = {
   robot: { type: 'string' },
   mapping: { type: 'string' },
   shadow: { type: 'boolean' },
+  'accept-no-estop': { type: 'boolean' },
   speed: { type: 'string' },
   fast: { type: 'boolean' },
 } as const;
@@ -226,6 +227,9 @@ Real robots (call, run, serve):
   --robot ws://HOST:PORT --mapping FILE
                                   a ROS 1 or ROS 2 robot through rosbridge, mapped
                                   by a JSON mapping file (examples/rosbridge/)
+  --accept-no-estop               with --robot: accept a robot that declares it
+                                  reports no e-stop state (recorded in the trace);
+                                  otherwise motion needs a known, fresh, released e-stop
   --shadow                        with --robot and --scene: shadow mode; each
                                   action is first played in the scene's simulator
 

@@ -105,7 +105,7 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
       throw new UsageError('JSON_ARGS must be a JSON object, e.g. \'{"object_name": "lemon"}\'');
     steps = [{ tool, args: args as Record<string, unknown> }];
   }
-  const { robot, control, predictor, facts, close } = await openForCall(p, sceneId);
+  const { robot, control, predictor, acceptNoEstop, facts, close } = await openForCall(p, sceneId);
   const setId = stringFlag(p.flags, 'set');
   // Validate every call whose tool exists now before running any: bad input never
   // half-runs a script. Tools a set generates from what the robot sees (pick_<x>)
@@ -125,8 +125,10 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
   if (!control && steps.some((s) => !isCall(s)))
     throw new UsageError('--script: event steps need a simulated world (--scene); a robot takes tool calls only');
   // Every call passes the safety chain, as a model's would.
-  const chain = new SafetyChain(robot, predictor ? { predictor } : {});
+  const chain = new SafetyChain(robot, { ...(predictor ? { predictor } : {}), ...(acceptNoEstop ? { acceptNoEstop } : {}) });
   const decisions: SafetyDecision[] = [];
+  const accepted = chain.startRecord({ via: 'tool' });
+  if (accepted && !p.flags['json']) o.out(`safety: ${accepted.reason}`);
   const guarded = chain.guard({
     via: 'tool',
     report: (d) => decisions.push(d),
@@ -148,8 +150,16 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
         o.out(`event ${JSON.stringify(s.event)}${s.during !== undefined ? ` during the next call, at +${s.during} s` : ''}`);
       continue;
     }
-    if (r.thrown) throw new Error(r.thrown);
-    const res = r.result!;
+    // In the simulator a throw is our bug; a real robot that fails mid-call (it dropped, it answered
+    // outside the protocol) is a failed call with the reason, and its state is unknown after it.
+    if (r.thrown && control) throw new Error(r.thrown);
+    const res = r.thrown
+      ? {
+          ok: false as const,
+          content: `${s.tool} failed on the robot: ${r.thrown}. The robot's state (posture, position, what it holds) is unknown until observed again.`,
+          data: undefined,
+        }
+      : r.result!;
     if (!p.flags['json']) for (const d of decisions) if (d.verdict !== 'allow') o.out(`  safety ${d.verdict}: ${d.reason}`);
     results.push({
       tool: s.tool,
@@ -167,7 +177,7 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
   // The operator's view: what holds in the world, perceived by the robot or not.
   const f = await facts();
   chain.dispose();
-  if (p.flags['json']) json(o, { results, facts: f.facts });
+  if (p.flags['json']) json(o, { results, facts: f.facts, ...(accepted ? { safety: [accepted] } : {}) });
   else o.out(`\n${f.title}:\n  ${f.facts.join('\n  ')}`);
   await close();
   return results.every((r) => r.ok) ? 0 : 1;
@@ -182,6 +192,7 @@ async function openForCall(
   /** The simulator's control (events in scripts); none for a robot. */
   control?: SimControl;
   predictor?: SkillPredictor;
+  acceptNoEstop?: boolean;
   facts: () => Promise<{ title: string; facts: string[] }>;
   close: () => Promise<void>;
 }> {
@@ -204,7 +215,18 @@ async function openForCall(
     return {
       robot: opened.robot,
       ...(predictor ? { predictor } : {}),
-      facts: async () => ({ title: `Facts as ${choice.label} perceives them`, facts: await opened.robot.perception.snapshot() }),
+      acceptNoEstop: choice.acceptNoEstop,
+      // A robot that stopped answering has no facts to show: that is said, not read as "none".
+      facts: async () => {
+        try {
+          return { title: `Facts as ${choice.label} perceives them`, facts: await opened.robot.perception.snapshot() };
+        } catch (e) {
+          return {
+            title: `Facts as ${choice.label} perceives them`,
+            facts: [`unknown: the robot did not answer (${(e as Error).message})`],
+          };
+        }
+      },
       close: () => opened.close(),
     };
   } catch (e) {
