@@ -150,6 +150,8 @@ export class Conversation {
       ...[this.opts.onEvent, o.onEvent].filter((l) => l !== undefined).map((l) => events.subscribe(l)),
     ];
     this.turns = turn;
+    // What the person accepted at start (--accept-no-estop) opens every turn's trace.
+    this.safety.startRecord({ via: 'direct', report: (d) => events.emit({ type: 'safety', stage: '', ...d }) });
     const unfollow = controller.follow(o.signal);
     const totals = new Totals();
     const ctx = this.workflowRun({ robot, userText, events, controller, totals, send: o });

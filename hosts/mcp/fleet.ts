@@ -33,6 +33,8 @@ export interface RobotSpec {
   source: RobotForm;
   /** The tool set; default the scene's. */
   set?: string;
+  /** The person accepts a robot that declares it reports no e-stop state (--accept-no-estop). */
+  acceptNoEstop?: boolean;
 }
 
 const FleetFileSchema = z.strictObject({
@@ -162,7 +164,7 @@ export async function openFleet(specs: readonly RobotSpec[], o: { readOnly: bool
         throw new McpSetupError(
           `${label}the tool name "${toolName(long)}" is over ${MAX_TOOL_NAME} characters; choose a shorter robot name`,
         );
-      const safety = new SafetyChain(robot);
+      const safety = new SafetyChain(robot, spec.acceptNoEstop ? { acceptNoEstop: true } : {});
       opened.push({ close: () => Promise.resolve(safety.dispose()) });
       robots.push({ name: spec.name, robot, sim, set, safety, tools, toolName });
     }

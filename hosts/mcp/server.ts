@@ -130,6 +130,8 @@ export function createMcpServer(o: SkillbridgeMcpOptions): McpServer {
   const progressMs = o.progressEveryMs ?? 500;
   const unsubscribe: Array<() => void> = [];
   for (const r of o.fleet.robots) {
+    // What the person accepted at start (--accept-no-estop) is the robot trace's first safety record.
+    r.safety.startRecord({ via: 'mcp', report: (d) => o.trace?.safety(r.name, d) });
     const state = new Map<string, unknown>();
     const simulated = r.sim !== undefined;
     for (const tool of r.tools) {

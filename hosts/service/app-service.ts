@@ -68,7 +68,10 @@ export interface AppServiceOptions {
   robot?: RealRobotForm;
 }
 
-export type RealRobotForm = Extract<RobotForm, { kind: 'http' | 'rosbridge' }>;
+export type RealRobotForm = Extract<RobotForm, { kind: 'http' | 'rosbridge' }> & {
+  /** The person accepted at start a robot that declares it reports no e-stop state (--accept-no-estop). */
+  acceptNoEstop?: boolean;
+};
 
 /** Tool calls remembered per scene for exercise checks (console and agent). */
 const MAX_CALLS = 500;
@@ -430,7 +433,8 @@ export class AppService implements AppApi {
     const cur = this.require();
     if (!this.robotForm) return this.agent.run(cur.robot, req);
     // The real robot opens on the first run (and again after a failed open).
-    this.real ??= openRobot({ ...this.robotForm, shadow: undefined });
+    const { acceptNoEstop, ...form } = this.robotForm;
+    this.real ??= openRobot({ ...form, shadow: undefined });
     let real: AnyOpenedRobot;
     try {
       real = await this.real;
@@ -441,7 +445,7 @@ export class AppService implements AppApi {
     // This scene's world is the shadow: no separate simulator, and the view shows each prediction.
     if (this.shadowOf?.loaded !== cur)
       this.shadowOf = { loaded: cur, shadow: new Shadow(real.robot, { robot: cur.robot, control: cur.control }) };
-    return this.agent.run(real.robot, req, { predictor: this.shadowOf.shadow });
+    return this.agent.run(real.robot, req, { predictor: this.shadowOf.shadow, ...(acceptNoEstop ? { acceptNoEstop } : {}) });
   }
 
   async stop(_req?: Request<'stop'>): Promise<Response<'stop'>> {

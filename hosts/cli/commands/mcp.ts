@@ -23,7 +23,8 @@ async function robotSpecs(p: Parsed): Promise<RobotSpec[]> {
   if (stringFlag(p.flags, 'robot')) {
     // A real robot (robot HTTP API or rosbridge), with --scene only for --shadow.
     if (file) throw new UsageError('give either --robot URL or --robots FILE, not both (a file may name http and rosbridge sources)');
-    return [{ name: 'robot', source: robotChoice(p).form, ...(set ? { set } : {}) }];
+    const choice = robotChoice(p);
+    return [{ name: 'robot', source: choice.form, ...(set ? { set } : {}), ...(choice.acceptNoEstop ? { acceptNoEstop: true } : {}) }];
   }
   if (file) {
     if (set) throw new UsageError('--set applies to --scene; with --robots FILE give each robot its "set" in the file');

@@ -245,6 +245,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   try {
     opened = await openConversation({
       robot: choice.form,
+      ...(choice.acceptNoEstop ? { safety: { acceptNoEstop: true } } : {}),
       workflow: workflowId,
       ...(setFlag ? { toolSet: setFlag } : {}),
       model: spec,

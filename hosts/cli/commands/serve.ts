@@ -32,10 +32,10 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   // --robot: agent runs act on a real robot; the scene is its shadow (the view shows each prediction).
   let robot: RealRobotForm | undefined;
   if (stringFlag(p.flags, 'robot')) {
-    const { form } = robotChoice({ ...p, flags: { ...p.flags, scene, shadow: true } });
+    const { form, acceptNoEstop } = robotChoice({ ...p, flags: { ...p.flags, scene, shadow: true } });
     if (form.kind === 'sim') throw new UsageError('--robot: give a real robot URL');
     const { shadow: _s, ...real } = form;
-    robot = real;
+    robot = { ...real, ...(acceptNoEstop ? { acceptNoEstop } : {}) };
   }
   const staticDir = rendererDir();
   if (!existsSync(`${staticDir}index.html`))
