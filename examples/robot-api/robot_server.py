@@ -14,10 +14,15 @@ The protocol (the README's "Robot HTTP API" section; /openapi.json of
   POST /v1/skills/<skill>?wait=S body: the skill's arguments -> {"job": {...}} (200 done, 202 running)
   GET  /v1/jobs/<id>?wait=S      {"job": {...}}
   POST /v1/jobs/<id>/cancel      {"job": {...}}
-  GET  /v1/events?since=N        server-sent events: "event: robot" + a RobotEvent
+  GET  /v1/events?since=N        server-sent events: first "event: stream" {"epoch"}, then
+                                 "event: robot" + a RobotEvent (ids restart with each epoch)
 Every request carries "Authorization: Bearer <token>"; errors are
-{"error": {"code", "message"}} with a 4xx/5xx status. Answer 501 for a query or
-skill your robot does not have.
+{"error": {"code", "message"}} with a 4xx/5xx status: 400 for arguments the
+skill or query does not accept, 501 for a query or skill your robot does not
+have (before any job starts). The robot.safety query reports the e-stop and its
+age; Skillbridge moves the robot only while it is known, fresh and released.
+This example's e-stop is POST /estop {"pressed": true|false} (your robot's
+button, not part of the protocol).
 """
 import argparse
 import json
@@ -40,6 +45,8 @@ class FakeArm:
         self.held = None
         self.events = []
         self.t0 = time.monotonic()
+        self.estop = False
+        self.estop_at = self.t0
 
     def now(self):
         return round(time.monotonic() - self.t0, 3)
@@ -62,8 +69,15 @@ class FakeArm:
             "workspace": {"min": [-1, 0, -1], "max": [1, 2, 1]},
         }
 
+    def set_estop(self, pressed):
+        self.estop, self.estop_at = pressed, time.monotonic()
+        self.post("estop_pressed" if pressed else "estop_released", "emergency stop " + ("pressed" if pressed else "released"))
+
     # Queries: return plain JSON values.
     def query(self, name, a):
+        if name == "robot.safety":
+            # Read from the hardware each time here, so its age is ~0; report the age of your reading.
+            return {"estop": {"state": "pressed" if self.estop else "released", "ageS": 0.0}, "maxAgeS": 2.0}
         if name == "perception.detect":
             return [
                 {"id": i, "name": i.split("_")[0], "category": "object", "distanceM": round(sum(x * x for x in p) ** 0.5, 3), "position": p}
@@ -98,8 +112,24 @@ class FakeArm:
             return len(self.events)
         raise NotImplementedError(name)
 
+    # What this robot can do, and what each skill needs: checked before a job starts (400 / 501).
+    SKILLS = {
+        "arm.pick": lambda a: isinstance(a.get("object"), str),
+        "arm.place": lambda a: isinstance(a.get("target"), dict)
+        and (
+            (a["target"].get("kind") == "object" and isinstance(a["target"].get("id"), str))
+            or (a["target"].get("kind") == "point" and is_vec3(a["target"].get("position")))
+        ),
+        "arm.moveToPosture": lambda a: isinstance(a.get("posture"), str),
+        "arm.moveTool": lambda a: isinstance(a.get("pose"), dict) and is_vec3(a["pose"].get("position")),
+        "arm.perceive": lambda a: True,
+        "robot.wait": lambda a: is_number(a.get("seconds")) and a["seconds"] >= 0,
+    }
+
     # Skills: run in a job thread; check `cancelled` often; return an Outcome.
     def skill(self, name, a, cancelled):
+        if self.estop and name != "robot.wait":
+            return {"ok": False, "code": "estop", "summary": "the emergency stop is pressed"}
         if name == "arm.pick":
             if a["object"] not in self.objects:
                 return {"ok": False, "code": "not_perceived", "summary": f"{a['object']} is not here"}
@@ -126,7 +156,16 @@ class FakeArm:
         raise NotImplementedError(name)
 
 
+def is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x and abs(x) != float("inf")
+
+
+def is_vec3(v):
+    return isinstance(v, list) and len(v) == 3 and all(is_number(x) for x in v)
+
+
 ROBOT = FakeArm()
+EPOCH = uuid.uuid4().hex[:12]  # new at each start: clients that saw another epoch replay from the first event
 JOBS = {}
 LOCK = threading.Lock()
 
@@ -193,8 +232,15 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
-            seen = int(parse_qs(url.query).get("since", ["0"])[0])
+            q = parse_qs(url.query)
             try:
+                seen = int(q.get("since", [self.headers.get("Last-Event-ID") or "0"])[0])
+            except ValueError:
+                seen = 0
+            if q.get("epoch", [EPOCH])[0] != EPOCH:
+                seen = 0
+            try:
+                self.wfile.write(f"event: stream\ndata: {json.dumps({'epoch': EPOCH})}\n\n".encode())
                 while True:
                     for e in [e for e in ROBOT.events if e["id"] > seen]:
                         self.wfile.write(f"id: {e['id']}\nevent: robot\ndata: {json.dumps(e)}\n\n".encode())
@@ -216,7 +262,14 @@ class Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError as e:
             return self.error(400, "bad_request", f"the body is not JSON: {e}")
         parts = url.path.strip("/").split("/")
+        if parts == ["estop"]:
+            if not isinstance(args, dict) or not isinstance(args.get("pressed"), bool):
+                return self.error(400, "bad_request", 'estop: send {"pressed": true} or {"pressed": false}')
+            ROBOT.set_estop(args["pressed"])
+            return self.reply(200, {"pressed": ROBOT.estop})
         if parts[:2] == ["v1", "query"] and len(parts) == 3:
+            if not isinstance(args, dict):
+                return self.error(400, "bad_request", f"{parts[2]}: the arguments must be a JSON object")
             try:
                 return self.reply(200, {"value": ROBOT.query(parts[2], args)})
             except NotImplementedError:
@@ -224,6 +277,11 @@ class Handler(BaseHTTPRequestHandler):
             except KeyError as e:
                 return self.error(400, "bad_request", f"{parts[2]}: missing argument {e}")
         if parts[:2] == ["v1", "skills"] and len(parts) == 3:
+            check = FakeArm.SKILLS.get(parts[2])
+            if check is None:
+                return self.error(501, "unsupported", f"this robot does not do {parts[2]}")
+            if not isinstance(args, dict) or not check(args):
+                return self.error(400, "bad_request", f"{parts[2]}: arguments outside the schema (see /openapi.json of skillbridge robot-api)")
             job = {"id": uuid.uuid4().hex[:12], "skill": parts[2], "args": args, "status": "running", "progress": {"elapsedS": 0}, "outcome": None}
             job["_started"], job["_cancel"], job["_done"] = ROBOT.now(), threading.Event(), threading.Event()
             JOBS[job["id"]] = job

@@ -31,7 +31,12 @@ const errors = {
     content: json({ $ref: '#/components/schemas/Error' }),
   },
   '401': { description: 'Missing or wrong token', content: json({ $ref: '#/components/schemas/Error' }) },
+  '421': { description: 'Wrong Host header (the server answers to 127.0.0.1 only)', content: json({ $ref: '#/components/schemas/Error' }) },
+  '500': { description: 'The robot API failed (a bug in the server)', content: json({ $ref: '#/components/schemas/Error' }) },
 };
+const err = (description: string) => ({ description, content: json({ $ref: '#/components/schemas/Error' }) });
+/** Every POST reads a body. */
+const postErrors = { ...errors, '413': err('The request body is over 64 KiB') };
 
 /** ALRM's argument shapes, by the paper's action names. */
 export function alrmArgs(): Record<string, z.ZodType> {
@@ -59,10 +64,18 @@ export function openApiDocument(serverUrl?: string): Json {
     },
     '/v1/events': {
       get: {
-        summary: 'Server-sent events: `robot` (a RobotEvent), `job` (a job changed), `safety` (a decision of the safety chain)',
+        summary:
+          'Server-sent events: first `stream` ({"epoch"}: new at each server start; event ids restart with it), then `robot` (a RobotEvent), `job` (a job changed), `safety` (a decision of the safety chain)',
         operationId: 'events',
         parameters: [
           { name: 'since', in: 'query', schema: { type: 'integer', minimum: 0 }, description: 'replay robot events after this id' },
+          {
+            name: 'epoch',
+            in: 'query',
+            schema: { type: 'string' },
+            description: 'the epoch `since` belongs to; another epoch than the server’s replays from its first event',
+          },
+          { name: 'Last-Event-ID', in: 'header', schema: { type: 'string' }, description: 'as `since`, when `since` is absent' },
         ],
         responses: {
           '200': { description: 'an event stream', content: { 'text/event-stream': { schema: schema(RobotEventSchema) } } },
@@ -80,7 +93,7 @@ export function openApiDocument(serverUrl?: string): Json {
         ],
         responses: {
           '200': { description: 'the job', content: json(schema(JobResponse)) },
-          '404': { description: 'no such job' },
+          '404': err('no such job'),
           ...errors,
         },
       },
@@ -92,8 +105,8 @@ export function openApiDocument(serverUrl?: string): Json {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: {
           '200': { description: 'the job', content: json(schema(JobResponse)) },
-          '404': { description: 'no such job' },
-          ...errors,
+          '404': err('no such job'),
+          ...postErrors,
         },
       },
     },
@@ -105,7 +118,12 @@ export function openApiDocument(serverUrl?: string): Json {
         summary: `Query ${name}`,
         operationId: `query_${name.replace('.', '_')}`,
         requestBody: { required: true, content: json(schema(q.args, 'input')) },
-        responses: { '200': { description: 'the answer', content: json(schema(z.object({ value: q.value }))) }, ...errors },
+        responses: {
+          '200': { description: 'the answer', content: json(schema(z.object({ value: q.value }))) },
+          '422': err('the robot could not answer (an unknown relation, a missing object): its reason'),
+          '501': err('the robot cannot answer this query (a capability it lacks)'),
+          ...postErrors,
+        },
       },
     };
   }
@@ -126,8 +144,8 @@ export function openApiDocument(serverUrl?: string): Json {
         responses: {
           '200': { description: 'the job, finished within `wait`', content: json(schema(JobResponse)) },
           '202': { description: 'the job, still running', content: json(schema(JobResponse)) },
-          '501': { description: 'the robot has no such capability' },
-          ...errors,
+          '501': err('the robot has no such capability, or does not implement this skill'),
+          ...postErrors,
         },
       },
     };
@@ -140,7 +158,11 @@ export function openApiDocument(serverUrl?: string): Json {
         operationId: `alrm_${a}`,
         tags: ['ALRM'],
         requestBody: { required: true, content: json(schema(alrm[a]!, 'input')) },
-        responses: { '200': { description: 'the result text and data', content: json(schema(AlrmResponse)) }, ...errors },
+        responses: {
+          '200': { description: 'the result text and data', content: json(schema(AlrmResponse)) },
+          '501': err('the robot does not serve this action (it needs an arm)'),
+          ...postErrors,
+        },
       },
     };
   }

@@ -3,7 +3,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SafetyChain } from '../../agents/runtime/safety';
 import { openRobot } from '../sources';
+import { openApiDocument } from './openapi';
 
 const SERVER = path.resolve(import.meta.dirname, '../../examples/robot-api/robot_server.py');
 
@@ -40,5 +42,47 @@ describe('the Python example robot server', () => {
     expect(robot.has('people')).toBe(false);
     expect(await robot.perception.basePose()).toEqual({ position: [0, 0, 0], yawDeg: 0 });
     await close();
+  }, 30_000);
+
+  const post = (p: string, body: unknown) =>
+    fetch(`${url}${p}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+
+  it('has an e-stop: pressed, it is an event on the stream and the safety chain sends no motion; released, motion runs again', async () => {
+    const { robot, close } = await openRobot({ kind: 'http', url, token });
+    const chain = new SafetyChain(robot);
+    const guarded = chain.guard({ via: 'direct' });
+    const seen: string[] = [];
+    robot.events.subscribe((e) => seen.push(e.type));
+    expect(await robot.safety()).toMatchObject({ estop: { state: 'released', freshness: 'fresh' }, maxAgeS: 2 });
+    expect((await post('/estop', { pressed: true })).status).toBe(200);
+    for (let i = 0; i < 60 && !seen.includes('estop_pressed'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toContain('estop_pressed');
+    expect(await robot.safety()).toMatchObject({ estop: { state: 'pressed' } });
+    expect(await guarded.arm!.moveToPosture('home')).toMatchObject({ ok: false, code: 'estop' });
+    await post('/estop', { pressed: false });
+    for (let i = 0; i < 60 && !seen.includes('estop_released'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await guarded.arm!.moveToPosture('home')).toMatchObject({ ok: true });
+    chain.dispose();
+    await close();
+  }, 30_000);
+
+  it('answers bad arguments with 400 and unsupported skills with 501 before any job starts, as its OpenAPI document lists', async () => {
+    const bad = await post('/v1/skills/arm.pick?wait=1', { object: 5 });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('bad_request');
+    const nan = await post('/v1/skills/arm.moveTool', { pose: { position: [0, 'x', 0], tiltDeg: 0 } });
+    expect(nan.status).toBe(400);
+    const none = await post('/v1/skills/base.navigate', { place: 'kitchen' });
+    expect(none.status).toBe(501);
+    expect((await post('/v1/query/people.around', {})).status).toBe(501);
+    expect((await post('/v1/query/perception.pose', {})).status).toBe(400);
+    const doc = openApiDocument() as { paths: Record<string, { post?: { responses: Record<string, unknown> } }> };
+    for (const [path, codes] of [
+      ['/v1/skills/arm.pick', ['200', '202', '400', '401', '501']],
+      ['/v1/skills/base.navigate', ['501']],
+      ['/v1/query/people.around', ['501', '400', '422']],
+      ['/v1/query/robot.safety', ['200']],
+    ] as const)
+      for (const c of codes) expect(doc.paths[path]?.post?.responses, `${path} ${c}`).toHaveProperty([c]);
   }, 30_000);
 });
