@@ -31,11 +31,24 @@ import { InfoResponse, type Job, JobResponse, QUERIES, type QueryName } from './
 
 /** Seconds one long-poll for a job waits on the server. */
 const POLL_S = 10;
+/** Seconds a skill may run past its own timeout (the robot's time to finish and report) before it is cancelled. */
+export const SKILL_GRACE_S = 10;
+const UNKNOWN_STATE = "the robot's state (posture, position, what it holds) is unknown until observed again";
 
 export interface HttpRobotOptions {
   url: string;
   token: string;
   timeoutMs?: number;
+  /** The longest a skill may run (waits and questions: their own seconds), before the grace. Default 300 s. */
+  skillTimeoutS?: number;
+}
+
+/** How long `call` may run on the robot before it is cancelled, seconds (without the grace). */
+function skillLimitS(call: SkillCall, fallback: number): number {
+  if (call.skill === 'robot.wait') return call.args.seconds;
+  if ((call.skill === 'speech.ask' || call.skill === 'speech.listen') && call.args.timeoutSeconds !== undefined)
+    return call.args.timeoutSeconds;
+  return fallback;
 }
 
 type Info = z.infer<typeof InfoResponse>['info'];
@@ -69,12 +82,13 @@ export class HttpRobot implements Robot {
   static async open(o: HttpRobotOptions): Promise<HttpRobot> {
     const wire = new Wire({ url: o.url, token: o.token, timeoutMs: o.timeoutMs ?? 10_000 });
     const { value } = await wire.call('GET', '/v1/info', undefined, InfoResponse);
-    return new HttpRobot(wire, value);
+    return new HttpRobot(wire, value, o.skillTimeoutS ?? 300);
   }
 
   private constructor(
     private readonly wire: Wire,
     hello: InfoResponse,
+    private readonly skillTimeoutS: number,
   ) {
     this.info = toInfo(hello.info);
     this.caps = new Set(hello.info.capabilities);
@@ -150,12 +164,15 @@ export class HttpRobot implements Robot {
   private async skill(call: SkillCall, signal?: AbortSignal): Promise<Outcome> {
     const what = describeCall(call);
     if (signal?.aborted) return { ok: false, code: 'aborted', summary: `${what} was not started: the call was stopped` };
-    const pollTimeout = POLL_S * 1000 + this.wire.opts.timeoutMs;
+    const limitS = skillLimitS(call, this.skillTimeoutS) + SKILL_GRACE_S;
+    const deadline = performance.now() + limitS * 1000;
+    const pollS = Math.max(0, Math.min(POLL_S, Math.ceil(limitS)));
+    const pollTimeout = pollS * 1000 + this.wire.opts.timeoutMs;
     let job: Job;
     try {
       ({
         value: { job },
-      } = await this.wire.call('POST', `/v1/skills/${call.skill}?wait=${POLL_S}`, call.args, JobResponse, {
+      } = await this.wire.call('POST', `/v1/skills/${call.skill}?wait=${pollS}`, call.args, JobResponse, {
         timeoutMs: pollTimeout,
         ...(signal ? { signal } : {}),
       }));
@@ -173,24 +190,39 @@ export class HttpRobot implements Robot {
       return {
         ok: false,
         code: 'skill_failure',
-        summary: `lost the robot while ${what} was starting or running (${e.message}); it may have stopped part-way or still be moving: check its state before relying on it`,
+        summary: `lost the robot while ${what} was starting or running (${e.message}); it may have stopped part-way or still be moving; ${UNKNOWN_STATE}`,
       };
     }
     while (job.status === 'running') {
+      const left = (deadline - performance.now()) / 1000;
+      if (left <= 0) {
+        const cancelled = await this.cancel(job, what);
+        return {
+          ok: false,
+          code: 'timeout',
+          summary: `${what} did not end within ${Math.round(limitS - SKILL_GRACE_S)} s (+${SKILL_GRACE_S} s grace) and was cancelled (${cancelled.summary}); ${UNKNOWN_STATE}`,
+        };
+      }
       try {
         ({
           value: { job },
-        } = await this.wire.call('GET', `/v1/jobs/${job.id}?wait=${POLL_S}`, undefined, JobResponse, {
-          timeoutMs: pollTimeout,
-          ...(signal ? { signal } : {}),
-        }));
+        } = await this.wire.call(
+          'GET',
+          `/v1/jobs/${job.id}?wait=${Math.max(0, Math.min(POLL_S, Math.ceil(left)))}`,
+          undefined,
+          JobResponse,
+          {
+            timeoutMs: Math.min(POLL_S, Math.ceil(left)) * 1000 + this.wire.opts.timeoutMs,
+            ...(signal ? { signal } : {}),
+          },
+        ));
       } catch (e) {
         if (!(e instanceof RobotConnectionError)) throw e;
         if (e.kind === 'aborted') return this.cancel(job, what);
         return {
           ok: false,
           code: 'skill_failure',
-          summary: `lost the robot while ${what} was running (${e.message}); it may have stopped part-way or still be moving: check its state before relying on it`,
+          summary: `lost the robot while ${what} was running (${e.message}); it may have stopped part-way or still be moving; ${UNKNOWN_STATE}`,
         };
       }
     }

@@ -157,3 +157,38 @@ describe('an HTTP robot e-stop on the event stream blocks the next place', () =>
     quiet.close();
   }, 30_000);
 });
+
+describe('an HTTP robot job that never ends', () => {
+  it('is cancelled after its timeout plus the stated grace and fails saying the robot state is unknown', async () => {
+    const cancels: string[] = [];
+    const running = { job: { id: 'j9', skill: 'arm.pick', args: {}, status: 'running', progress: { elapsedS: 0 }, outcome: null } };
+    const server = createServer((req, res) => {
+      req.resume();
+      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      if (path === '/v1/info') return sendJson(res, 200, fakeInfo());
+      if (path.endsWith('/cancel')) {
+        cancels.push(path);
+        return sendJson(res, 200, running); // the robot does not confirm it stopped
+      }
+      // Every answer says "still running", after the long-poll the client asked for.
+      const wait = Number(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('wait') ?? 0);
+      setTimeout(() => sendJson(res, 202, running), Math.min(wait, 1) * 1000);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const robot = await HttpRobot.open({ url, token: 't', timeoutMs: 2000, skillTimeoutS: 0.5 });
+    const t0 = performance.now();
+    const out = await robot.arm!.pick('x');
+    const took = (performance.now() - t0) / 1000;
+    expect(out).toMatchObject({
+      ok: false,
+      code: 'timeout',
+      summary: expect.stringMatching(/did not end within 1 s \(\+10 s grace\) and was cancelled.*state .* is unknown/),
+    });
+    expect(cancels).toEqual(['/v1/jobs/j9/cancel']);
+    expect(took).toBeLessThan(25);
+    robot.close();
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }, 40_000);
+});

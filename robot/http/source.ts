@@ -14,6 +14,8 @@ export const HttpForm = z.strictObject({
   token: z.string().min(1, 'is empty: set SKILLBRIDGE_ROBOT_TOKEN to the token robot-api printed'),
   /** Per request; a skill's long-polls add their own wait. */
   timeoutMs: z.int().min(100).max(600_000).default(10_000),
+  /** The longest a skill may run before it is cancelled and reported failed (waits and questions: their own seconds); a grace of 10 s is added. */
+  skillTimeoutS: z.number().min(0.1).max(86_400).default(300),
   shadow: ShadowForm.optional(),
 });
 export type HttpForm = z.infer<typeof HttpForm>;
@@ -34,7 +36,12 @@ export const httpSource: RobotSourceFactory<typeof HttpForm, OpenedHttpRobot> = 
   form: HttpForm,
   async open(form) {
     try {
-      const robot = await HttpRobot.open({ url: form.url, token: form.token, timeoutMs: form.timeoutMs });
+      const robot = await HttpRobot.open({
+        url: form.url,
+        token: form.token,
+        timeoutMs: form.timeoutMs,
+        skillTimeoutS: form.skillTimeoutS,
+      });
       return { kind: 'http', robot, sim: undefined, close: async () => robot.close() };
     } catch (e) {
       if (e instanceof RobotConnectionError) throw new RobotSourceError(e.message);
