@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type ElicitResult, ErrorCode, McpError, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool, ToolContext, ToolResult } from '../tool';
 import type { McpConfig, McpServerEntry } from './config';
 import { externalTool, resultText } from './external-tool';
@@ -36,16 +36,57 @@ export interface McpToolbox {
 
 const STDERR_KEEP = 2000;
 
+/** A server's question to the person (MCP elicitation), e.g. a Skillbridge server asking to approve an action. */
+export interface ElicitQuestion {
+  server: string;
+  message: string;
+}
+
+/**
+ * Answers a server's approval question: the person (a prompt) or the --approve
+ * policy. Undefined: the client does not declare elicitation, and servers that
+ * need approval refuse acting calls, as before.
+ */
+export type Elicit = (q: ElicitQuestion, signal: AbortSignal) => Promise<{ approved: boolean; note?: string }>;
+
+/**
+ * Answers an elicitation whose form is an approval: one required boolean (and
+ * optional text fields, filled with the note). Any other form is declined: a
+ * policy cannot fill in what it was not asked.
+ */
+export function approvalAnswer(
+  schema: { properties?: Record<string, { type?: string }>; required?: string[] },
+  answer: { approved: boolean; note?: string },
+): ElicitResult {
+  const props = Object.entries(schema.properties ?? {});
+  const flags = props.filter(([, p]) => p.type === 'boolean').map(([k]) => k);
+  const required = schema.required ?? [];
+  if (flags.length !== 1 || required.some((r) => r !== flags[0])) return { action: 'decline' };
+  if (!answer.approved) return { action: 'decline' };
+  const text = props.find(([k, p]) => p.type === 'string' && k !== flags[0])?.[0];
+  return { action: 'accept', content: { [flags[0]!]: true, ...(text && answer.note ? { [text]: answer.note } : {}) } };
+}
+
 class Connection implements ExternalServer {
   tools: Tool[] = [];
   closed = false;
   private stderr = '';
-  private readonly client = new Client({ name: 'skillbridge', version: '0.1.0' });
+  private readonly client: Client;
 
   constructor(
     readonly name: string,
     private readonly entry: McpServerEntry,
-  ) {}
+    elicit?: Elicit,
+  ) {
+    this.client = new Client({ name: 'skillbridge', version: '0.1.0' }, elicit ? { capabilities: { elicitation: { form: {} } } } : {});
+    if (elicit)
+      this.client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+        const params = req.params as { message: string; requestedSchema?: Parameters<typeof approvalAnswer>[0] };
+        if (!params.requestedSchema) return { action: 'decline' };
+        const answer = await elicit({ server: name, message: params.message }, extra.signal);
+        return approvalAnswer(params.requestedSchema, answer);
+      });
+  }
 
   get approve(): 'ask' | 'auto' {
     return this.entry.approve;
@@ -150,11 +191,11 @@ class Connection implements ExternalServer {
 }
 
 /** Starts every configured server and lists its tools; one that fails closes the others and names itself. */
-export async function connectMcpServers(config: McpConfig, o: { signal?: AbortSignal } = {}): Promise<McpToolbox> {
+export async function connectMcpServers(config: McpConfig, o: { signal?: AbortSignal; elicit?: Elicit } = {}): Promise<McpToolbox> {
   const connections: Connection[] = [];
   try {
     for (const [name, entry] of Object.entries(config.mcpServers)) {
-      const c = new Connection(name, entry);
+      const c = new Connection(name, entry, o.elicit);
       connections.push(c);
       await c.open(o.signal);
     }

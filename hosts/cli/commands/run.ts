@@ -10,7 +10,7 @@ import type { Conversation, RunInfo, TurnResult } from '../../../agents/runtime/
 import type { FlowEvent } from '../../../agents/runtime/events';
 import type { FlowLimits } from '../../../agents/runtime/flow';
 import { JsonlSink, newRunId } from '../../../agents/runtime/trace';
-import { McpConnectError, type McpToolbox, connectMcpServers } from '../../../agents/tools/mcp/client';
+import { type Elicit, McpConnectError, type McpToolbox, connectMcpServers } from '../../../agents/tools/mcp/client';
 import { McpConfigError, readMcpConfig } from '../../../agents/tools/mcp/config';
 import { WORKFLOWS } from '../../../agents/workflows';
 import { type ScriptedAnswer, simulatedUser } from '../../../agents/workflows/kit/simulated-user';
@@ -176,6 +176,16 @@ function askAtTerminal(ask: (q: string, signal?: AbortSignal) => Promise<string>
   };
 }
 
+/** A server's approval question (MCP elicitation), answered by the --approve policy or the person. */
+function elicitAnswer(mode: ApproveMode, ask: (q: string, signal?: AbortSignal) => Promise<string>): Elicit {
+  return async (q, signal) => {
+    if (mode === 'deny') return { approved: false, note: 'actions are denied by --approve deny' };
+    if (mode === 'auto') return { approved: true };
+    const a = (await ask(`The MCP server "${q.server}" asks: ${q.message}\nApprove? [y/N] `, signal)).trim().toLowerCase();
+    return a === 'y' || a === 'yes' ? { approved: true } : { approved: false, ...(a && a !== 'n' && a !== 'no' ? { note: a } : {}) };
+  };
+}
+
 const COMMANDS = '/reset forgets the conversation (the scene stays as it is; start the command again for a fresh scene); /help shows this.';
 
 /** Interactive-mode commands: a line starting with "/" is for the session, not the model. */
@@ -229,7 +239,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   let toolbox: McpToolbox | undefined;
   if (mcpFile) {
     try {
-      toolbox = await connectMcpServers(await readMcpConfig(mcpFile));
+      toolbox = await connectMcpServers(await readMcpConfig(mcpFile), { elicit: elicitAnswer(approve, askLine) });
     } catch (e) {
       reader.close();
       if (e instanceof McpConfigError || e instanceof McpConnectError)
