@@ -65,7 +65,7 @@ function recordText(r: Extract<TraceRecord, { type: 'tool_result' }>): string {
   return r.result ?? r.error ?? '';
 }
 
-function describeRecord(r: TraceRecord): { level: number; text: string } {
+export function describeRecord(r: TraceRecord): { level: number; text: string } {
   switch (r.type) {
     case 'message':
       return {

@@ -4,6 +4,7 @@
 // one session (its turns) replay in one world, in turn order.
 import { type ReadTrace, TraceFormatError, readTrace } from '../../../agents/runtime/trace';
 import { McapRecorder } from '../../foxglove/mcap';
+import { exportReported, isRobotTrace } from '../../foxglove/reported';
 import { ReplayError, replayTraces } from '../../foxglove/replay';
 import { TOPICS, jsonSchemaOf } from '../../foxglove/topics';
 import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
@@ -39,6 +40,34 @@ export async function exportCommand(p: Parsed, o: Output): Promise<number> {
   ]);
   const rec = await McapRecorder.start('skillbridge');
   const h = traces[0]!.header;
+  const publish = (key: keyof typeof TOPICS, t: bigint, value: unknown) =>
+    rec.message(TOPICS[key].topic, TOPICS[key].schema, jsonSchemaOf(TOPICS[key].schema), t, value);
+  if (isRobotTrace(traces[0]!)) {
+    // A real robot's run: no world to rebuild; the poses are those the robot reported.
+    await rec.metadata('skillbridge', {
+      runId: h.runId,
+      robot: h.scene ?? '',
+      workflow: h.workflow ?? '',
+      model: h.model ?? '',
+      startedAt: h.startedAt,
+      skillbridge: h.versions.skillbridge,
+      poses: 'as reported by the robot (tool results in the trace), under the "reported" frame; not simulated',
+    });
+    const rep = await exportReported(traces, publish);
+    const bytes = await rec.save(out);
+    const channels = Object.fromEntries([...rec.counts.entries()].sort());
+    if (p.flags['json']) json(o, { file: out, bytes, channels, reported: rep, notes });
+    else {
+      o.out(
+        `wrote ${out} (${(bytes / 1024).toFixed(0)} KiB): ${Object.entries(channels)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}`,
+      );
+      o.out(`a run on the robot at ${rep.robot}: poses as it reported them (${rep.things.join(', ') || 'none reported'}), not simulated`);
+      for (const n of notes) o.err(`skillbridge: ${n}`);
+    }
+    return 0;
+  }
   await rec.metadata('skillbridge', {
     runId: h.runId,
     scene: h.scene ?? '',
@@ -51,11 +80,7 @@ export async function exportCommand(p: Parsed, o: Output): Promise<number> {
   });
   let summary;
   try {
-    summary = await replayTraces(
-      traces,
-      (key, t, value) => rec.message(TOPICS[key].topic, TOPICS[key].schema, jsonSchemaOf(TOPICS[key].schema), t, value),
-      { cameraWidth: width },
-    );
+    summary = await replayTraces(traces, publish, { cameraWidth: width });
   } catch (e) {
     if (e instanceof ReplayError) throw new UsageError(e.message);
     throw e;
