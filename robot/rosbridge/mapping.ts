@@ -45,7 +45,12 @@ const ServiceSkill = z.strictObject({
   result: ResultSpec.optional(),
   timeoutS: z.number().positive().max(3600).default(30),
 });
-const TopicSkill = z.strictObject({ topic: RosName, type: RosType, msg: Template.default({}) });
+/** A topic skill's message: a template, or one value ("$pose" for Nav2's /goal_pose). */
+const TopicSkill = z.strictObject({
+  topic: RosName,
+  type: RosType,
+  msg: z.union([Template, z.string().regex(/^\$[\w.]+$/, 'must be a message template or one value such as "$pose"')]).default({}),
+});
 export const SkillMapping = z.union([ActionSkill, ServiceSkill, TopicSkill]);
 export type SkillMapping = z.infer<typeof SkillMapping>;
 

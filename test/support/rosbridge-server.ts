@@ -95,6 +95,7 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
   const actions = new Map<string, ActionHandler>();
   const onPublish = new Map<string, (msg: Msg) => void>();
   const latched = new Map<string, Msg>();
+  const latchedTopics = new Set<string>();
   const subs = new Map<WebSocket, Map<string, Sub>>();
   const goals = new Map<string, AbortController>();
   const timers: Array<ReturnType<typeof setInterval>> = [];
@@ -163,6 +164,7 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
           const why = typeProblem(topic, m['type']);
           if (why) return error(ws, `advertise: ${why}`, m['id']);
           if (!topics.has(topic)) topics.set(topic, String(m['type']));
+          if (m['latch'] === true) latchedTopics.add(topic);
           return;
         }
         case 'unadvertise':
@@ -170,6 +172,8 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
         case 'subscribe': {
           const why = typeProblem(topic, m['type']);
           if (why) return error(ws, `subscribe: ${why}`, m['id']);
+          // A subscriber registers the topic with its type in the graph too (ROS 1's master, ROS 2's graph).
+          if (!topics.has(topic) && m['type']) topics.set(topic, String(m['type']));
           const from = Date.now() + connectMs;
           subs.get(ws)?.set(topic, { topic, from });
           const last = latched.get(topic);
@@ -182,6 +186,7 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
         case 'publish':
           if (!topics.has(topic))
             return error(ws, `publish: Cannot infer topic type for topic ${topic} as it is not yet advertised`, m['id']);
+          if (latchedTopics.has(topic)) latched.set(topic, (m['msg'] as Msg) ?? {});
           onPublish.get(topic)?.((m['msg'] as Msg) ?? {});
           deliver(topic, (m['msg'] as Msg) ?? {});
           return;
