@@ -5,7 +5,7 @@
 // Type strings are respelled for the version found: ROS 1 "std_msgs/Bool",
 // ROS 2 "std_msgs/msg/Bool"; actions "move_base_msgs/MoveBaseAction" and
 // "move_base_msgs/action/MoveBase".
-import type { RosConnection } from './connection';
+import type { RosConnection, RosStatus } from './connection';
 import type { Mapping, SkillMapping } from './mapping';
 
 type Kind = 'msg' | 'srv' | 'action';
@@ -120,4 +120,19 @@ export async function checkGraph(conn: RosConnection, m: Mapping): Promise<Graph
     } else if (a && !servers.has(sk.action)) warnings.push(`mapping.${field}.action: no action server ${sk.action} on the robot now`);
   }
   return { ros, how, errors, warnings };
+}
+
+/**
+ * A `status` message about one of our ops as one line naming the mapping field
+ * (`fields`: topic → field), e.g. mapping.estop.type: rosbridge rejected the
+ * subscription of /emergency_stop (type "std_msgs/msg/Bool"): …
+ */
+export function rejectionLine(st: RosStatus, fields: ReadonlyMap<string, string>, typeOf: (field: string) => string | undefined): string {
+  const topic = st.id?.replace(/^(sub|adv):/, '');
+  const field = topic !== undefined ? fields.get(topic) : undefined;
+  if (!field) return `rosbridge ${st.level}: ${st.msg}`;
+  const what = st.id?.startsWith('adv:') ? 'advertisement' : 'subscription';
+  const aboutType = /type/i.test(st.msg);
+  const named = aboutType && !field.startsWith('skills.') ? `${field}.type` : field;
+  return `mapping.${named}: rosbridge rejected the ${what} of ${topic}${aboutType ? ` (type ${JSON.stringify(typeOf(field))})` : ''}: ${st.msg}`;
 }

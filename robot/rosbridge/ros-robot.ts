@@ -23,6 +23,7 @@ import { type SkillCall, describeCall, interceptSkills, isMotion, skillSkeleton 
 import { GOAL_GRACE_MS, type GoalEnd, type RosConnection, RosbridgeError, SERVER_WAIT_MS, dig } from './connection';
 import { type RosPoint, fromRos, quaternionYawDeg } from './frames';
 import { type Mapping, type MappedSkills, type SkillMapping, kindOf } from './mapping';
+import { rejectionLine } from './graph';
 import { fill, say, skillValues } from './ros-messages';
 import { rosPerception, whereIs } from './ros-perception';
 import { type Link, type Reading, type SafetyState, freshness, motionRefusal, safetyState, staleness } from './safety-state';
@@ -192,13 +193,7 @@ export class RosRobot implements Robot {
       ),
       conn.onStatus((st) => {
         if (st.level !== 'error' && st.level !== 'warning') return;
-        const topic = st.id?.replace(/^(sub|adv):/, '');
-        const field = topic !== undefined ? this.fields.get(topic) : undefined;
-        const what = st.id?.startsWith('adv:') ? 'advertisement' : 'subscription';
-        const typed = /type/i.test(st.msg) && field && !field.startsWith('skills.') ? `${field}.type` : field;
-        const line = field
-          ? `mapping.${typed}: rosbridge rejected the ${what} of ${topic}${/type/i.test(st.msg) ? ` (type ${JSON.stringify(this.typeOf(field))})` : ''}: ${st.msg}`
-          : `rosbridge ${st.level}: ${st.msg}`;
+        const line = rejectionLine(st, this.fields, (f) => this.typeOf(f));
         this.problems.push(line);
         this.post('rosbridge_error', line, { level: st.level, ...(st.id ? { id: st.id } : {}) });
       }),
