@@ -134,6 +134,30 @@ describe('unknown is never fine', () => {
 });
 
 describe('goals end, and say what is known after', () => {
+  it('ROS 1: a goal for an action server that is not there is not sent, and says why (no hang)', async () => {
+    server = await startRosbridgeServer({ ros: 1 });
+    server.repeat('/emergency_stop', { data: false }, 200, { type: 'std_msgs/Bool', latch: true });
+    const ros1 = mappingFile({
+      ros: 1,
+      battery: undefined,
+      pose: undefined,
+      detections: undefined,
+      skills: { 'base.navigate': { action: '/move_base', type: 'move_base_msgs/MoveBaseAction', goal: { target_pose: '$pose' } } },
+    });
+    const r = await open(ros1);
+    expect(r.notes).toContain(
+      'mapping.skills.base.navigate.action: no action server /move_base on the robot now (no /move_base/goal topic)',
+    );
+    const out = await r.robot.base!.navigate('dock');
+    expect(out).toMatchObject({
+      ok: false,
+      code: 'skill_failure',
+      summary:
+        'base.navigate(place=dock) was not sent: no action server answers on /move_base (no message on /move_base/status within 3 s)',
+    });
+    expect(server.received.filter((m) => m['op'] === 'publish' && m['topic'] === '/move_base/goal')).toEqual([]);
+  }, 15_000);
+
   it('a cancel the robot never confirms ends the goal after the grace, with the state unknown', async () => {
     server = await startRosbridgeServer();
     released(server);
