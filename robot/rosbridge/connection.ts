@@ -5,7 +5,21 @@
 // each connection, and the connection comes back by itself with backoff.
 // Actions: ROS 2's native send_action_goal / action_feedback / action_result /
 // cancel_action_goal (rosbridge 2.x), or ROS 1's actionlib over its five topics.
+// Every goal ends within its timeout plus GOAL_GRACE_MS: a cancel the robot
+// does not confirm in that time ends the goal anyway, saying so.
 import { Ros } from 'roslib';
+
+/** How long a cancelled goal may take to confirm before it ends unconfirmed. */
+export const GOAL_GRACE_MS = 5000;
+/** How long a ROS 1 goal waits for its action server's first status message before it is not sent. */
+export const SERVER_WAIT_MS = 3000;
+
+/** A `status` message from rosbridge (the protocol's error/warning report). */
+export interface RosStatus {
+  id?: string;
+  level: string;
+  msg: string;
+}
 
 export class RosbridgeError extends Error {
   override name = 'RosbridgeError';
@@ -15,7 +29,13 @@ export type GoalEnd =
   | { status: 'succeeded'; values: unknown }
   | { status: 'failed'; values: unknown; code: number }
   | { status: 'cancelled'; values: unknown }
-  | { status: 'dropped' | 'timeout'; values: undefined };
+  /** Timed out and cancelled; `confirmed` when the robot confirmed the cancel within the grace. */
+  | { status: 'timeout'; values: undefined; confirmed: boolean }
+  /** Cancelled by the caller, and the robot did not confirm within the grace. */
+  | { status: 'unconfirmed'; values: undefined }
+  | { status: 'dropped'; values: undefined }
+  /** ROS 1: no action server answered (no status message); the goal was not sent. */
+  | { status: 'no_server'; values: undefined };
 
 /** action_msgs/GoalStatus (ROS 2) and actionlib_msgs/GoalStatus (ROS 1) codes that end a goal. */
 const ROS2 = { SUCCEEDED: 4, CANCELED: 5, ABORTED: 6 };
@@ -34,14 +54,22 @@ export class RosConnection {
   private readonly pending = new Set<(why: string) => void>();
   private readonly subs = new Map<string, { type: string; listeners: Set<(m: Msg) => void> }>();
   private readonly stateListeners = new Set<(connected: boolean, why: string) => void>();
+  private readonly statusListeners = new Set<(s: RosStatus) => void>();
+  /** ROS 1 action servers: when each last published a status message (this connection). */
+  private readonly serverSeen = new Map<string, number>();
+  /** Counts connections: readings from an earlier one are not current. */
+  epoch = 0;
 
   constructor(readonly url: string) {
     this.ros.on('connection', () => {
       this.connected = true;
       this.attempt = 0;
-      for (const [topic, s] of this.subs) this.send({ op: 'subscribe', id: `sub:${topic}`, topic, type: s.type });
+      this.epoch++;
+      this.serverSeen.clear();
+      for (const [topic, s] of this.subs) this.sendTracked({ op: 'subscribe', id: `sub:${topic}`, topic, type: s.type });
       for (const l of this.stateListeners) l(true, 'connected');
     });
+    this.ros.on('status', (m: unknown) => this.handleStatus(m));
     this.ros.on('close', () => this.lost('the connection closed'));
     this.ros.on('error', () => {
       this.lastError = 'the connection failed';
@@ -50,6 +78,29 @@ export class RosConnection {
 
   get isConnected(): boolean {
     return this.connected;
+  }
+
+  /** Every `status` message rosbridge sends (errors and warnings about our ops). */
+  onStatus(l: (s: RosStatus) => void): () => void {
+    this.statusListeners.add(l);
+    return () => this.statusListeners.delete(l);
+  }
+
+  private handleStatus(m: unknown): void {
+    const r = m as { id?: unknown; level?: unknown; msg?: unknown };
+    const s: RosStatus = {
+      level: String(r.level ?? 'error'),
+      msg: String(r.msg ?? ''),
+      ...(r.id !== undefined ? { id: String(r.id) } : {}),
+    };
+    for (const l of [...this.statusListeners]) l(s);
+  }
+
+  /** Sends an op with an id, and routes rosbridge's status replies about it to the status listeners. */
+  private sendTracked(msg: Msg & { id: string }): void {
+    const key = `status:${msg.id}`;
+    if (this.ros.listeners(key).length === 0) this.ros.on(key, (m: unknown) => this.handleStatus(m));
+    this.send(msg);
   }
 
   onState(l: (connected: boolean, why: string) => void): () => void {
@@ -128,7 +179,7 @@ export class RosConnection {
 
   publish(topic: string, type: string, msg: Msg): void {
     this.ensure(`publishing on ${topic}`);
-    this.send({ op: 'advertise', topic, type });
+    this.sendTracked({ op: 'advertise', id: `adv:${topic}`, topic, type });
     this.send({ op: 'publish', topic, msg });
   }
 
@@ -143,7 +194,7 @@ export class RosConnection {
         const msg = (m as { msg?: Msg }).msg;
         if (msg && typeof msg === 'object') for (const l of [...entry.listeners]) l(msg);
       });
-      if (this.connected) this.send({ op: 'subscribe', id: `sub:${topic}`, topic, type });
+      if (this.connected) this.sendTracked({ op: 'subscribe', id: `sub:${topic}`, topic, type });
     }
     s.listeners.add(listener);
     return () => s.listeners.delete(listener);
@@ -177,31 +228,67 @@ export class RosConnection {
   }
 
   /**
-   * Sends an action goal and resolves when it ends: succeeded, failed (with the
-   * status code), cancelled (after `signal` aborts), dropped (the connection went)
-   * or timeout (cancelled after `timeoutMs`).
+   * ROS 1: subscribes to an actionlib server's status, feedback and result
+   * topics now and for good, so a goal's result, however fast, finds the
+   * subscription connected (a subscription made with the goal misses it).
    */
-  sendGoal(
+  prepareActionlib(action: string, type: string): void {
+    const base = actionBase(type);
+    this.subscribe(`${action}/status`, 'actionlib_msgs/GoalStatusArray', () => this.serverSeen.set(action, Date.now()));
+    this.subscribe(`${action}/feedback`, `${base}ActionFeedback`, () => undefined);
+    this.subscribe(`${action}/result`, `${base}ActionResult`, () => undefined);
+  }
+
+  private async serverUp(action: string, waitMs: number): Promise<boolean> {
+    for (let t = 0; t < waitMs && !this.serverSeen.has(action) && this.connected; t += 50) await new Promise((r) => setTimeout(r, 50));
+    return this.serverSeen.has(action);
+  }
+
+  /**
+   * Sends an action goal and resolves when it ends: succeeded, failed (with the
+   * status code), cancelled (after `signal` aborts), dropped (the connection
+   * went), timeout (cancelled after `timeoutMs`) — always within `timeoutMs` +
+   * GOAL_GRACE_MS, whether or not the robot answers the cancel.
+   */
+  async sendGoal(
     ros: 1 | 2,
     action: string,
     type: string,
     goal: Msg,
-    o: { signal?: AbortSignal; timeoutMs: number; onFeedback?: (values: Msg) => void },
+    o: { signal?: AbortSignal; timeoutMs: number; graceMs?: number; onFeedback?: (values: Msg) => void },
   ): Promise<GoalEnd> {
     this.ensure(`the goal for ${action}`);
+    if (ros === 1) {
+      this.prepareActionlib(action, type);
+      if (!(await this.serverUp(action, SERVER_WAIT_MS))) return { status: 'no_server', values: undefined };
+      this.ensure(`the goal for ${action}`);
+    }
+    const graceMs = o.graceMs ?? GOAL_GRACE_MS;
     const id = `goal:${action}:${Date.now().toString(36)}:${++this.seq}`;
     return new Promise((resolve) => {
       let timedOut = false;
+      let grace: ReturnType<typeof setTimeout> | undefined;
       const cleanups: Array<() => void> = [];
       const finish = (end: GoalEnd) => {
         clearTimeout(timer);
+        clearTimeout(grace);
         this.pending.delete(drop);
         o.signal?.removeEventListener('abort', cancel);
         for (const c of cleanups) c();
-        resolve(timedOut && end.status === 'cancelled' ? { status: 'timeout', values: undefined } : end);
+        resolve(
+          timedOut && end.status !== 'dropped' && end.status !== 'timeout'
+            ? { status: 'timeout', values: undefined, confirmed: true }
+            : end,
+        );
       };
       const drop = () => finish({ status: 'dropped', values: undefined });
       const cancel = () => {
+        if (grace) return;
+        grace = setTimeout(
+          () =>
+            finish(timedOut ? { status: 'timeout', values: undefined, confirmed: false } : { status: 'unconfirmed', values: undefined }),
+          graceMs,
+        );
         if (!this.connected) return;
         if (ros === 2) this.send({ op: 'cancel_action_goal', id, action });
         else this.send({ op: 'publish', topic: `${action}/cancel`, msg: { id, stamp: { secs: 0, nsecs: 0 } } });
@@ -225,10 +312,10 @@ export class RosConnection {
         };
         this.ros.on(id, onMsg);
         cleanups.push(() => this.ros.off(id, onMsg));
-        this.send({ op: 'send_action_goal', id, action, action_type: type, args: goal, feedback: true });
+        this.sendTracked({ op: 'send_action_goal', id, action, action_type: type, args: goal, feedback: true });
       } else {
         // actionlib: goal, cancel, status, feedback and result topics under the action's name.
-        const base = type.replace(/\/action\//, '/').replace(/Action$/, '');
+        const base = actionBase(type);
         const mine = (m: Msg, path: string[]) => (dig(m, path) as string | undefined) === id;
         cleanups.push(
           this.subscribe(`${action}/feedback`, `${base}ActionFeedback`, (m) => {
@@ -243,13 +330,22 @@ export class RosConnection {
             else finish({ status: 'failed', values, code: s });
           }),
         );
-        this.send({ op: 'advertise', topic: `${action}/goal`, type: `${base}ActionGoal` });
-        this.send({ op: 'advertise', topic: `${action}/cancel`, type: 'actionlib_msgs/GoalID' });
-        this.send({ op: 'publish', topic: `${action}/goal`, msg: { goal_id: { id, stamp: { secs: 0, nsecs: 0 } }, goal } });
+        this.sendTracked({ op: 'advertise', id: `adv:${action}/goal`, topic: `${action}/goal`, type: `${base}ActionGoal` });
+        this.sendTracked({ op: 'advertise', id: `adv:${action}/cancel`, topic: `${action}/cancel`, type: 'actionlib_msgs/GoalID' });
+        this.send({
+          op: 'publish',
+          topic: `${action}/goal`,
+          msg: { header: { seq: 0, stamp: { secs: 0, nsecs: 0 }, frame_id: '' }, goal_id: { id, stamp: { secs: 0, nsecs: 0 } }, goal },
+        });
       }
       if (o.signal?.aborted) cancel();
     });
   }
+}
+
+/** ROS 1 actionlib's message prefix: move_base_msgs/MoveBaseAction → move_base_msgs/MoveBase. */
+function actionBase(type: string): string {
+  return type.replace(/\/action\//, '/').replace(/Action$/, '');
 }
 
 /** A value at a dotted path (numbers index arrays). */

@@ -45,9 +45,17 @@ const ServiceSkill = z.strictObject({
   result: ResultSpec.optional(),
   timeoutS: z.number().positive().max(3600).default(30),
 });
-const TopicSkill = z.strictObject({ topic: RosName, type: RosType, msg: Template.default({}) });
+/** A topic skill's message: a template, or one value ("$pose" for Nav2's /goal_pose). */
+const TopicSkill = z.strictObject({
+  topic: RosName,
+  type: RosType,
+  msg: z.union([Template, z.string().regex(/^\$[\w.]+$/, 'must be a message template or one value such as "$pose"')]).default({}),
+});
 export const SkillMapping = z.union([ActionSkill, ServiceSkill, TopicSkill]);
 export type SkillMapping = z.infer<typeof SkillMapping>;
+
+const EstopTopic = z.strictObject({ topic: RosName, type: RosType.default('std_msgs/msg/Bool'), path: Path.default('data') });
+const NoEstop = z.strictObject({ none: z.literal(true), why: z.string().max(300).optional() });
 
 export const Mapping = z.strictObject({
   format: z.literal(MAPPING_FORMAT),
@@ -84,8 +92,18 @@ export const Mapping = z.strictObject({
       critical: z.number().min(0).max(100).default(5),
     })
     .optional(),
-  /** A Bool topic: true while the emergency stop is pressed. */
-  estop: z.strictObject({ topic: RosName, type: RosType.default('std_msgs/msg/Bool'), path: Path.default('data') }).optional(),
+  /**
+   * The emergency stop: a Bool topic, true while pressed; or, for a robot that
+   * cannot report one, {"none": true} (motion then needs the person's consent).
+   */
+  estop: z.union([EstopTopic, NoEstop], {
+    error: (i) =>
+      i.input === undefined
+        ? 'required: map the e-stop topic ({"topic": "/emergency_stop", "type": "std_msgs/msg/Bool", "path": "data"}) or declare {"none": true} if the robot cannot report one'
+        : 'must be {"topic", "type", "path"} or {"none": true, "why"}',
+  }),
+  /** The oldest an e-stop or battery reading may be and still count, seconds. */
+  maxAgeS: z.number().positive().max(3600).default(2),
   /** Where the robot is (its localisation): a pose topic and the path to a geometry_msgs/Pose in it. */
   pose: z.strictObject({ topic: RosName, type: RosType, path: Path.default('pose.pose') }).optional(),
   /** What the robot sees: an array topic, with paths to each item's id, name and position (ROS frame). */

@@ -20,34 +20,32 @@ import type {
   Speech,
   Vec3Tuple,
 } from '../robot';
-import { type SkillCall, describeCall, interceptSkills, skillSkeleton } from '../skills';
-import { type GoalEnd, type RosConnection, RosbridgeError, dig } from './connection';
-import { type RosPoint, fromRos, quaternionYawDeg, toRos, yawQuaternion } from './frames';
+import { type SkillCall, describeCall, interceptSkills, isMotion, skillSkeleton } from '../skills';
+import { GOAL_GRACE_MS, type GoalEnd, type RosConnection, RosbridgeError, SERVER_WAIT_MS, dig } from './connection';
+import { type RosPoint, fromRos, quaternionYawDeg } from './frames';
 import { type Mapping, type MappedSkills, type SkillMapping, kindOf } from './mapping';
-import { rosPerception } from './ros-perception';
+import { rejectionLine } from './graph';
+import { fill, say, skillValues } from './ros-messages';
+import { rosPerception, whereIs } from './ros-perception';
+import { type Link, type Reading, type SafetyState, freshness, motionRefusal, safetyState, staleness } from './safety-state';
 
 type Msg = Record<string, unknown>;
 
-/** Replaces "$name" and "$a.b" strings in a message template with the call's values. */
-export function fill(template: unknown, values: Msg): unknown {
-  if (typeof template === 'string' && template.startsWith('$')) return dig(values, template.slice(1));
-  if (Array.isArray(template)) return template.map((t) => fill(t, values));
-  if (template && typeof template === 'object') return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, fill(v, values)]));
-  return template;
-}
-
-/** "{path}" in a text, from a message. */
-function say(text: string, msg: unknown): string {
-  return text.replace(/\{([\w.]+)\}/g, (_m, p: string) => {
-    const v = dig(msg, p);
-    return typeof v === 'number' ? String(Math.round(v * 100) / 100) : v === undefined ? '?' : String(v);
-  });
-}
-
 const round = (x: number) => Math.round(x * 1000) / 1000;
+const GRACE_S = GOAL_GRACE_MS / 1000;
+/** How long a motion command waits for the e-stop to be read again after a reconnect. */
+const REREAD_MS = 3000;
+
+/** RobotInfo with the e-stop declaration of the seam's safety shape. */
+export interface RosRobotInfo extends RobotInfo {
+  /** 'not_reported' when the mapping declares the robot has no e-stop state to report. */
+  estop?: 'reported' | 'not_reported';
+}
+
+const UNKNOWN_AFTER = "the robot's state is now unknown: its position, arm posture and held object count as unknown until observed again";
 
 export class RosRobot implements Robot {
-  readonly info: RobotInfo;
+  readonly info: RosRobotInfo;
   readonly perception: Perception;
   readonly arm?: Arm;
   readonly base?: Base;
@@ -61,12 +59,19 @@ export class RosRobot implements Robot {
   private readonly listeners = new Set<(e: RobotEvent) => void>();
   private readonly t0 = performance.now();
   private held: string | undefined;
-  private battery$: Msg | undefined;
-  private detections$: Msg | undefined;
-  private pose$: RosPoint | undefined;
-  private yaw$ = 0;
-  private estop: boolean | undefined;
+  /** Why what the hand holds is unknown (a goal ended without the robot confirming its state). */
+  private heldUnknown: string | undefined;
+  /** Pose readings before this time (ms) do not count: the robot's position became unknown then. */
+  private poseUnknownSince = -Infinity;
+  private battery$: Reading<Msg> | undefined;
+  private detections$: Reading<Msg> | undefined;
+  private pose$: Reading<{ position: RosPoint; yawDeg: number }> | undefined;
+  private estop$: Reading<boolean> | undefined;
   private level: BatteryStatus['level'] | undefined;
+  private closed = false;
+  /** Errors rosbridge reported about our subscriptions and advertisements, one line each naming the mapping field. */
+  readonly problems: string[] = [];
+  private readonly fields = new Map<string, string>();
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
@@ -94,6 +99,7 @@ export class RosRobot implements Robot {
       places: m.places.map((p) => ({ id: p.id, kind: 'place', title: p.title, position: fromRos(p), yaw: p.yawDeg, serves: [] })),
       referencePositions: m.referencePositions.map((r) => ({ id: r.id, position: fromRos(xyz(r.position)), description: r.description })),
       batteryThresholds: { low: m.battery?.low ?? 20, critical: m.battery?.critical ?? 5 },
+      estop: 'topic' in m.estop ? 'reported' : 'not_reported',
       ...(ws
         ? {
             workspace: {
@@ -115,9 +121,10 @@ export class RosRobot implements Robot {
       info: this.info,
       mapping: m,
       detections: () => this.detections$,
-      pose: () => this.pose$,
-      yawDeg: () => this.yaw$,
-      held: () => this.held,
+      pose: () => (this.pose$ && this.pose$.at >= this.poseUnknownSince ? this.pose$ : undefined),
+      poseUnknown: () => this.poseUnknownSince > -Infinity,
+      held: () => (this.heldUnknown ? { known: false, why: this.heldUnknown } : { known: true, id: this.held }),
+      clock: () => this.clock(),
     });
     const s = interceptSkills(skillSkeleton(this.info), (call, signal) => this.skill(call, signal));
     if (this.caps.has('arm'))
@@ -129,44 +136,117 @@ export class RosRobot implements Robot {
     this.watch();
   }
 
+  private clock(): { epoch: number; link: Link; now: number } {
+    return { epoch: this.conn.epoch, link: this.link(), now: performance.now() };
+  }
+
+  link(): Link {
+    return this.closed ? 'down' : this.conn.isConnected ? 'up' : 'reconnecting';
+  }
+
+  private reading<T>(value: T): Reading<T> {
+    return { value, at: performance.now(), epoch: this.conn.epoch };
+  }
+
   private watch(): void {
     const { m, conn } = this;
-    if (m.battery) this.unsubscribe.push(conn.subscribe(m.battery.topic, m.battery.type, (msg) => this.onBattery(msg)));
-    if (m.estop) {
+    const sub = (field: string, topic: string, type: string, on: (msg: Msg) => void) => {
+      this.fields.set(topic, field);
+      this.unsubscribe.push(conn.subscribe(topic, type, on));
+    };
+    if (m.battery) sub('battery', m.battery.topic, m.battery.type, (msg) => this.onBattery(msg));
+    if ('topic' in m.estop) {
       const e = m.estop;
-      this.unsubscribe.push(
-        conn.subscribe(e.topic, e.type, (msg) => {
-          const on = Boolean(dig(msg, e.path));
-          if (on !== this.estop)
-            this.post(
-              on ? 'estop_pressed' : 'estop_released',
-              on ? 'emergency stop pressed: the robot cannot move until it is released' : 'emergency stop released',
-              {},
-            );
-          this.estop = on;
-        }),
-      );
+      sub('estop', e.topic, e.type, (msg) => {
+        const on = Boolean(dig(msg, e.path));
+        // Only a change from a known state is an event: the first message at connect is not.
+        const before = this.estop$?.value;
+        this.estop$ = this.reading(on);
+        if (before !== undefined && on !== before)
+          this.post(
+            on ? 'estop_pressed' : 'estop_released',
+            on ? 'emergency stop pressed: the robot cannot move until it is released' : 'emergency stop released',
+            {},
+          );
+        if (before === undefined && on)
+          this.post('estop_pressed', 'emergency stop pressed: the robot cannot move until it is released', {});
+      });
     }
-    if (m.detections) this.unsubscribe.push(conn.subscribe(m.detections.topic, m.detections.type, (msg) => (this.detections$ = msg)));
+    if (m.detections) sub('detections', m.detections.topic, m.detections.type, (msg) => (this.detections$ = this.reading(msg)));
     if (m.pose) {
       const p = m.pose;
-      this.unsubscribe.push(
-        conn.subscribe(p.topic, p.type, (msg) => {
-          const pose = dig(msg, p.path) as
-            { position?: RosPoint; orientation?: { x: number; y: number; z: number; w: number } } | undefined;
-          if (pose?.position) this.pose$ = pose.position;
-          if (pose?.orientation) this.yaw$ = quaternionYawDeg(pose.orientation);
-        }),
-      );
+      sub('pose', p.topic, p.type, (msg) => {
+        const pose = dig(msg, p.path) as { position?: RosPoint; orientation?: { x: number; y: number; z: number; w: number } } | undefined;
+        if (pose?.position)
+          this.pose$ = this.reading({ position: pose.position, yawDeg: pose.orientation ? quaternionYawDeg(pose.orientation) : 0 });
+      });
     }
+    if (m.ros === 1)
+      for (const [name, sk] of Object.entries(this.skills))
+        if (sk && 'action' in sk) {
+          for (const t of ['status', 'feedback', 'result']) this.fields.set(`${sk.action}/${t}`, `skills.${name}`);
+          conn.prepareActionlib(sk.action, sk.type);
+        }
+    for (const [name, sk] of Object.entries(this.skills)) if (sk && 'topic' in sk) this.fields.set(sk.topic, `skills.${name}`);
     this.unsubscribe.push(
       conn.onState((up, why) =>
         this.post(up ? 'connected' : 'disconnected', up ? 'reconnected to rosbridge' : `lost the connection to rosbridge: ${why}`, {}),
       ),
+      conn.onStatus((st) => {
+        if (st.level !== 'error' && st.level !== 'warning') return;
+        const line = rejectionLine(st, this.fields, (f) => this.typeOf(f));
+        this.problems.push(line);
+        this.post('rosbridge_error', line, { level: st.level, ...(st.id ? { id: st.id } : {}) });
+      }),
     );
   }
 
+  private typeOf(field: string): string | undefined {
+    const m = this.m as unknown as Record<string, { type?: string } | undefined>;
+    return field.startsWith('skills.') ? this.skills[field.slice(7) as keyof MappedSkills]?.type : m[field]?.type;
+  }
+
+  /** Waits (at most `ms`) until every mapped reading has arrived on this connection; latched ones come at once. */
+  async ready(ms: number): Promise<void> {
+    const want = () => {
+      const e = this.conn.epoch;
+      return [
+        'topic' in this.m.estop ? this.estop$ : true,
+        this.m.battery ? this.battery$ : true,
+        this.m.pose ? this.pose$ : true,
+        this.m.detections ? this.detections$ : true,
+      ].every((r) => r === true || (r !== undefined && r !== false && r.epoch === e));
+    };
+    for (let t = 0; t < ms && !want(); t += 25) await new Promise((r) => setTimeout(r, 25));
+  }
+
+  /** While the link is up, waits (at most `ms`) for e-stop and battery readings from this connection. */
+  private async reread(ms: number): Promise<void> {
+    const stale = (r: Reading<unknown> | undefined, mapped: boolean) => mapped && r !== undefined && r.epoch !== this.conn.epoch;
+    for (
+      let t = 0;
+      t < ms && this.conn.isConnected && (stale(this.estop$, 'topic' in this.m.estop) || stale(this.battery$, !!this.m.battery));
+      t += 25
+    )
+      await new Promise((r) => setTimeout(r, 25));
+  }
+
+  /** The e-stop, battery and link, each with its age (the Robot seam's SafetyState). */
+  async safety(): Promise<SafetyState> {
+    const b = this.battery$;
+    return safetyState({
+      estopTopic: 'topic' in this.m.estop ? this.m.estop.topic : undefined,
+      noEstopWhy: 'none' in this.m.estop ? this.m.estop.why : undefined,
+      estop: this.estop$,
+      batteryTopic: this.m.battery?.topic,
+      battery: b && { ...b, value: batteryPercent(b.value) },
+      maxAgeS: this.m.maxAgeS,
+      ...this.clock(),
+    });
+  }
+
   close(): void {
+    this.closed = true;
     for (const u of this.unsubscribe) u();
     this.listeners.clear();
   }
@@ -179,7 +259,7 @@ export class RosRobot implements Robot {
   }
 
   private onBattery(msg: Msg): void {
-    this.battery$ = msg;
+    this.battery$ = this.reading(msg);
     const b = this.batteryNow();
     if (b && b.level !== this.level) {
       if (this.level !== undefined)
@@ -189,11 +269,11 @@ export class RosRobot implements Robot {
   }
 
   private batteryNow(): BatteryStatus | undefined {
-    const msg = this.battery$;
+    const msg = this.battery$?.value;
     if (!msg) return undefined;
-    // sensor_msgs/BatteryState: percentage 0…1 (NaN when unknown); power_supply_status 1 = charging.
-    const raw = Number(msg['percentage']);
-    const percent = round(Number.isFinite(raw) ? (raw <= 1 ? raw * 100 : raw) : 0);
+    // sensor_msgs/BatteryState: power_supply_status 1 = charging.
+    const percent = batteryPercent(msg);
+    if (percent === undefined) return undefined;
     const t = this.info.batteryThresholds;
     const level = percent <= 0 ? 'empty' : percent <= t.critical ? 'critical' : percent <= t.low ? 'low' : 'okay';
     return { percent, level, charging: msg['power_supply_status'] === 1, docked: false };
@@ -201,11 +281,15 @@ export class RosRobot implements Robot {
 
   async battery(): Promise<BatteryStatus> {
     if (!this.m.battery) throw new RosbridgeError('this robot has no battery topic in its mapping');
+    const r = this.battery$;
     const b = this.batteryNow();
-    if (!b)
+    if (!r)
       throw new RosbridgeError(
-        `no BatteryState has arrived on ${this.m.battery.topic} yet${this.conn.isConnected ? '' : ' (not connected to rosbridge)'}`,
+        `battery not received yet: no BatteryState on ${this.m.battery.topic}${this.conn.isConnected ? '' : ' (not connected to rosbridge)'}`,
       );
+    if (!b) throw new RosbridgeError(`battery unknown: the last BatteryState on ${this.m.battery.topic} has no percentage`);
+    const o = { ...this.clock(), maxAgeS: this.m.maxAgeS };
+    if (freshness(r, o) !== 'fresh') throw new RosbridgeError(`battery reading stale (${b.percent}%): ${staleness(r, o)}`);
     return b;
   }
 
@@ -228,39 +312,6 @@ export class RosRobot implements Robot {
 
   // ---------------------------------------------------------------- skills
 
-  private values(call: SkillCall): Msg | Outcome {
-    const v: Msg = { ...call.args, frame: this.m.frame };
-    const stamped = (p: Vec3Tuple, yawDeg = 0) => ({
-      header: { frame_id: this.m.frame },
-      pose: { position: toRos(p), orientation: yawQuaternion(yawDeg) },
-    });
-    if (call.skill === 'base.navigate' || call.skill === 'base.approach') {
-      const name = call.skill === 'base.navigate' ? call.args.place : call.args.target;
-      const place = this.m.places.find((p) => p.id === name);
-      if (!place)
-        return {
-          ok: false,
-          code: 'invalid_argument',
-          summary: `no place "${name}" in the mapping; places: ${this.m.places.map((p) => p.id).join(', ') || 'none'}`,
-        };
-      v['pose'] = stamped(fromRos(place), place.yawDeg);
-    }
-    if (call.skill === 'arm.place') {
-      const t = call.args.target;
-      if (t.kind === 'point') {
-        v['point'] = toRos(t.position);
-        v['pose'] = stamped(t.position);
-        v['target'] = t.label ?? '';
-      } else v['target'] = t.id;
-    }
-    if (call.skill === 'arm.moveTool') {
-      v['point'] = toRos(call.args.pose.position);
-      v['pose'] = stamped(call.args.pose.position);
-      v['tiltDeg'] = call.args.pose.tiltDeg;
-    }
-    return v;
-  }
-
   private async skill(call: SkillCall, signal?: AbortSignal): Promise<Outcome> {
     const what = describeCall(call);
     const map = this.skills[call.skill];
@@ -270,13 +321,21 @@ export class RosRobot implements Robot {
         code: 'unsupported',
         summary: `${call.skill} is not mapped for ${this.info.name}; add skills["${call.skill}"] to the mapping file`,
       };
-    const values = this.values(call);
+    const values = await skillValues(call, this.m, { position: (id) => whereIs(this.perception, id) });
     if ('ok' in values) return values as Outcome;
     if (signal?.aborted) return { ok: false, code: 'aborted', summary: `${what} was not sent: the call was stopped` };
+    if (isMotion(call.skill)) {
+      // The robot's own check, whatever runs above it: no motion unless the e-stop is known released.
+      // Just after a reconnect the e-stop and battery are read again first (bounded).
+      await this.reread(REREAD_MS);
+      const no = motionRefusal(await this.safety(), this.info.batteryThresholds.critical);
+      if (no) return { ok: false, code: no.code, summary: `${what} was not sent: ${no.reason}` };
+    }
     try {
       const out = await this.run(call, map, values, what, signal);
-      if (out.ok && call.skill === 'arm.pick') this.held = call.args.object;
-      if (out.ok && (call.skill === 'arm.place' || call.skill === 'arm.handover')) this.held = undefined;
+      if (out.ok && call.skill === 'arm.pick') ((this.held = call.args.object), (this.heldUnknown = undefined));
+      if (out.ok && (call.skill === 'arm.place' || call.skill === 'arm.handover'))
+        ((this.held = undefined), (this.heldUnknown = undefined));
       return out;
     } catch (e) {
       if (e instanceof RosbridgeError) return { ok: false, code: 'skill_failure', summary: e.message };
@@ -314,12 +373,31 @@ export class RosRobot implements Robot {
       case 'cancelled':
         return { ok: false, code: 'aborted', summary: `${what} was cancelled on the robot (${map.action})` };
       case 'timeout':
-        return { ok: false, code: 'timeout', summary: `${what} took longer than ${map.timeoutS} s and was cancelled` };
-      case 'dropped':
+        this.unknownState(what);
+        return {
+          ok: false,
+          code: 'timeout',
+          summary: `${what} took longer than ${map.timeoutS} s and was cancelled${end.confirmed ? '' : `; the robot did not confirm the cancel within ${GRACE_S} s`}; ${UNKNOWN_AFTER}`,
+        };
+      case 'unconfirmed':
+        this.unknownState(what);
+        return {
+          ok: false,
+          code: 'aborted',
+          summary: `${what} was cancelled, but the robot did not confirm it stopped within ${GRACE_S} s; ${UNKNOWN_AFTER}`,
+        };
+      case 'no_server':
         return {
           ok: false,
           code: 'skill_failure',
-          summary: `the connection to rosbridge dropped while ${what} was running; the robot may have stopped part-way or still be moving: check its state before relying on it`,
+          summary: `${what} was not sent: no action server answers on ${map.action} (no message on ${map.action}/status within ${SERVER_WAIT_MS / 1000} s)`,
+        };
+      case 'dropped':
+        this.unknownState(what);
+        return {
+          ok: false,
+          code: 'skill_failure',
+          summary: `the connection to rosbridge dropped while ${what} was running; the robot may have stopped part-way or still be moving; ${UNKNOWN_AFTER}`,
         };
       case 'failed': {
         const reason = map.result?.reason ? dig(end.values, map.result.reason) : undefined;
@@ -334,6 +412,12 @@ export class RosRobot implements Robot {
     }
   }
 
+  /** After a goal ended without the robot confirming its state: position and held object are unknown until observed again. */
+  private unknownState(what: string): void {
+    this.heldUnknown = `${what} ended without the robot confirming its state`;
+    this.poseUnknownSince = performance.now();
+  }
+
   /** A result message → Outcome, by the mapping's success condition. */
   private judge(map: SkillMapping, values: unknown, what: string, where: string): Outcome {
     const r = 'result' in map ? map.result : undefined;
@@ -346,6 +430,12 @@ export class RosRobot implements Robot {
     const reason = r?.reason ? dig(values, r.reason) : undefined;
     return { ok: false, code: 'skill_failure', summary: `${what} failed on the robot (${where})${reason ? `: ${String(reason)}` : ''}` };
   }
+}
+
+/** sensor_msgs/BatteryState's percentage (0…1, NaN when unknown) as percent, or undefined. */
+function batteryPercent(msg: Msg): number | undefined {
+  const raw = Number(msg['percentage']);
+  return Number.isFinite(raw) ? round(raw <= 1 ? raw * 100 : raw) : undefined;
 }
 
 function xyz(p: [number, number, number]): RosPoint {

@@ -17,11 +17,31 @@ async function until(cond: () => boolean, ms = 3000): Promise<void> {
   expect(cond()).toBe(true);
 }
 
+/** A robot that reports its e-stop released and its battery, as a real one does, periodically. */
+export function healthy(server: RosbridgeTestServer, ros: 1 | 2 = 2): void {
+  const msg = ros === 1 ? 'std_msgs/Bool' : 'std_msgs/msg/Bool';
+  server.repeat('/emergency_stop', { data: false }, 200, { type: msg, latch: true });
+  server.repeat('/battery_state', { percentage: 0.8, power_supply_status: 2 }, 200, {
+    type: ros === 1 ? 'sensor_msgs/BatteryState' : 'sensor_msgs/msg/BatteryState',
+    latch: true,
+  });
+  server.publish(
+    '/amcl_pose',
+    { pose: { pose: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } } } },
+    {
+      type: ros === 1 ? 'geometry_msgs/PoseWithCovarianceStamped' : 'geometry_msgs/msg/PoseWithCovarianceStamped',
+      latch: true,
+    },
+  );
+  server.publish('/detections', { detections: [] }, { type: 'vision_msgs/msg/Detection3DArray', latch: true });
+}
+
 describe('the rosbridge robot source (ROS 2, Nav2 + MoveIt mapping)', () => {
   let server: RosbridgeTestServer;
   let opened: OpenedRosRobot;
   beforeEach(async () => {
     server = await startRosbridgeServer();
+    healthy(server);
     opened = (await openRobot({ kind: 'rosbridge', url: server.url, mapping: MAPPING })) as OpenedRosRobot;
   });
   afterEach(async () => {
@@ -157,11 +177,24 @@ describe('the rosbridge robot source (ROS 2, Nav2 + MoveIt mapping)', () => {
     const t0 = performance.now();
     const offline = await opened.robot.arm!.pick('cup_1');
     expect(performance.now() - t0).toBeLessThan(500);
+    // Motion is refused first by the robot's own e-stop check: the last e-stop reading is from before the drop.
     expect(offline).toMatchObject({
+      ok: false,
+      code: 'estop',
+      summary: expect.stringMatching(
+        /^arm\.pick\(object=cup_1\) was not sent: e-stop state stale: last received [\d.]+ s ago; the link to rosbridge is down \(reconnecting\)/,
+      ),
+    });
+    const silent = await opened.robot.speech!.say('hello');
+    expect(silent).toMatchObject({
       ok: false,
       code: 'skill_failure',
       summary: expect.stringMatching(/not connected to rosbridge at ws:\/\/127\.0\.0\.1:\d+ .*was not sent\. Reconnecting/),
     });
+    expect((await opened.robot.safety()).link).toBe('reconnecting');
+    await expect(opened.robot.battery()).rejects.toThrow(
+      /battery reading stale \(80%\): last received [\d.]+ s ago; the link to rosbridge is down/,
+    );
     server.refuse(false);
     const events: string[] = [];
     opened.robot.events.subscribe((e) => events.push(e.type));
@@ -181,6 +214,7 @@ describe('rosbridge mappings', () => {
         format: 'skillbridge-rosbridge/1',
         ros: 2,
         robot: { id: 'r', name: 'R', kind: 'rover' },
+        estop: { none: true },
         skills: { 'base.teleport': { topic: '/x', type: 'std_msgs/msg/Empty' } },
       }),
     );
@@ -200,30 +234,13 @@ describe('rosbridge mappings', () => {
     await expect(openRobot({ kind: 'rosbridge', url: 'ws://127.0.0.1:9', mapping: MAPPING })).rejects.toThrow(
       /rosbridge at ws:\/\/127\.0\.0\.1:9 refused the connection.*is rosbridge_server running\?/,
     );
-    const server = await startRosbridgeServer();
-    const ros1 = path.join(dir, 'ros1.json');
+    const noEstop = path.join(dir, 'no-estop.json');
     writeFileSync(
-      ros1,
-      JSON.stringify({
-        format: 'skillbridge-rosbridge/1',
-        ros: 1,
-        robot: { id: 'r', name: 'Noetic rover', kind: 'rover' },
-        places: [{ id: 'gate', x: 3, y: 0 }],
-        skills: { 'base.navigate': { action: '/move_base', type: 'move_base_msgs/MoveBaseAction', goal: { target_pose: '$pose' } } },
-      }),
+      noEstop,
+      JSON.stringify({ format: 'skillbridge-rosbridge/1', ros: 2, robot: { id: 'r', name: 'R', kind: 'rover' }, skills: {} }),
     );
-    const opened = await openRobot({ kind: 'rosbridge', url: server.url, mapping: ros1 });
-    server.onPublish.set('/move_base/goal', (m) => {
-      const id = (m['goal_id'] as { id: string }).id;
-      setTimeout(() => server.publish('/move_base/result', { status: { goal_id: { id }, status: 3 }, result: {} }), 30);
-    });
-    await until(() => server.subscribers('/move_base/result') === 0); // nothing subscribed before a goal
-    const out = await opened.robot.base!.navigate('gate');
-    expect(out.ok).toBe(true);
-    const goal = server.received.find((m) => m['op'] === 'publish' && m['topic'] === '/move_base/goal')!;
-    expect(goal['msg']).toMatchObject({ goal: { target_pose: { pose: { position: { x: 3, y: 0, z: 0 } } } } });
-    expect(server.received.some((m) => m['op'] === 'advertise' && m['type'] === 'move_base_msgs/MoveBaseActionGoal')).toBe(true);
-    await opened.close();
-    await server.close();
+    await expect(openRobot({ kind: 'rosbridge', url: 'ws://127.0.0.1:9', mapping: noEstop })).rejects.toThrow(
+      /no-estop\.json: estop: required: map the e-stop topic .* or declare \{"none": true\}/,
+    );
   });
 });
