@@ -12,7 +12,7 @@ import type { SimControl } from '../../robot/sim/control';
 import type { Robot } from '../../robot/robot';
 import { visiblePersonIds } from '../../sim/perception/visibility';
 import type { SimWorld } from '../../sim/world/sim-world';
-import { CLASSES, type Finding, type ViolationClass, checkCall } from './check';
+import { CLASSES, type Finding, type Unjudged, type ViolationClass, checkCall } from './check';
 import { Draw, argsFor } from './generate';
 import { type CallStep, type ScriptEvent, type ScriptStep, ScriptRunner, isCall } from './script';
 import { type V, readWorld } from './truth';
@@ -48,6 +48,8 @@ export interface AuditReport {
   invariants: number;
   messages: number;
   crashes: number;
+  /** Checks a class could not decide, per class and reason (the goal is none). */
+  unjudged: Partial<Record<ViolationClass, Record<string, number>>>;
   violations: Violation[];
   seconds: number;
   scenes: Record<string, { calls: number; sets: string[] }>;
@@ -101,7 +103,7 @@ class Watch {
     readonly runner: ScriptRunner,
   ) {}
 
-  async call(step: CallStep, movedByEvent: ReadonlySet<string>): Promise<Finding[]> {
+  async call(step: CallStep, movedByEvent: ReadonlySet<string>, unjudged: Unjudged[] = []): Promise<Finding[]> {
     const w = this.world;
     for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
     const before = readWorld(w);
@@ -130,6 +132,7 @@ class Watch {
         beliefBefore,
       },
       believedCentres(w, after),
+      unjudged,
     );
     // What a tool said once is known from then on (a leak is reported the first time).
     const text = run.result?.content ?? '';
@@ -217,6 +220,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     invariants: 0,
     messages: 0,
     crashes: 0,
+    unjudged: {},
     violations: [],
     seconds: 0,
     scenes: {},
@@ -260,7 +264,12 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
         if (!args) continue;
         const step = { tool: tool.name, args };
         steps.push(step);
-        const findings = await watch.call(step, moved);
+        const skipped: Unjudged[] = [];
+        const findings = await watch.call(step, moved, skipped);
+        for (const u of skipped) {
+          const per = (report.unjudged[u.class] ??= {});
+          per[u.reason] = (per[u.reason] ?? 0) + 1;
+        }
         moved = new Set();
         report.calls++;
         stat.calls++;
