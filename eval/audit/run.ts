@@ -151,6 +151,22 @@ function drawEvent(d: Draw, w: SimWorld): ScriptStep | undefined {
   const r = d.next();
   if (r < 0.02) return w.estop ? { event: { type: 'estop_released' } } : { event: { type: 'estop_pressed' } };
   if (w.estop && r < 0.25) return { event: { type: 'estop_released' } };
+  if (r < 0.035 && movable.length) {
+    // A person sets something on the robot's hand, or stacks it on another object.
+    const o = d.pick(movable);
+    const others = movable.filter((e) => e.id !== o.id);
+    const tcp = w.tcp()?.p;
+    let to: [number, number, number] | undefined;
+    if (tcp && d.chance(0.5)) to = [round3(tcp.x), round3(tcp.y + 0.12), round3(tcp.z)];
+    else if (others.length) {
+      const b = w.aabb(d.pick(others).id);
+      to = [round3((b.min.x + b.max.x) / 2), round3(b.max.y + 0.12), round3((b.min.z + b.max.z) / 2)];
+    }
+    if (to) {
+      const event: ScriptEvent = { type: 'object_moved', object: o.id, to, by: 'a person' };
+      return d.chance(0.5) ? { event } : { event, during: round3(0.2 + d.next() * 2) };
+    }
+  }
   if (r < 0.05 && movable.length && surfaces.length) {
     const o = d.pick(movable);
     const s = d.pick(surfaces);
