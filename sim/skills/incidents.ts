@@ -39,12 +39,10 @@ function readWorld(sim: SimWorld): Before {
 
 export { describePlace };
 
-/** Who moved an object, as the robot may say it: a person it has not seen is "a person", never their name. */
+/** Who moved an object, as the robot may say it: a person it has seen by id, anyone else as "a person". */
 function moverName(sim: SimWorld, by: string | undefined): string {
-  if (!by) return 'a person';
-  const person = [...sim.people.values()].find((p) => p.spec.id === by || p.spec.name === by);
-  if (person) return sim.belief.people.has(person.spec.id) ? person.spec.id : 'a person';
-  return /^[a-z][a-z0-9_]*_\d+$/.test(by) ? 'a person' : by;
+  const person = by ? [...sim.people.values()].find((p) => p.spec.id === by || p.spec.name === by) : undefined;
+  return person && sim.belief.people.has(person.spec.id) ? person.spec.id : 'a person';
 }
 
 /** How an object left where it was (the support named only if the robot knows it). */
