@@ -177,6 +177,11 @@ function drawEvent(d: Draw, w: SimWorld): ScriptStep | undefined {
     return d.chance(0.5) ? { event } : { event, during: round3(0.2 + d.next() * 2) };
   }
   if (r < 0.065) return { event: { type: 'set_battery', percent: d.int(5, 100) } };
+  if (r < 0.072) {
+    // Someone speaks to the robot, between calls or while a skill runs.
+    const event: ScriptEvent = { type: 'person_said', text: d.pick(['stop that', 'where is my cup?', 'thanks']) };
+    return d.chance(0.5) ? { event } : { event, during: round3(0.1 + d.next() * 2) };
+  }
   if (r < 0.08 && !w.estop) return { event: { type: 'estop_pressed' }, during: round3(0.1 + d.next() * 2) };
   return undefined;
 }
@@ -257,6 +262,8 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     const sets = setsOf.get(scene)!;
     const set = sets[Math.floor(episodeNo / scenes.length) % sets.length]!;
     const ep: Episode = { scene, set, seed: opts.seed * 1000 + episodeNo };
+    // Every eighth episode runs four times as long: drift shows only in long sequences.
+    const length = episodeNo % 8 === 7 ? episodeLength * 4 : episodeLength;
     episodeNo++;
     const { robot, control, toolFor } = await open(ep);
     const w = control.world;
@@ -267,7 +274,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     if (!stat.sets.includes(set)) stat.sets.push(set);
     try {
       let moved = new Set<string>();
-      for (let n = 0; n < episodeLength && report.calls < opts.calls; n++) {
+      for (let n = 0; n < length && report.calls < opts.calls; n++) {
         const ev = drawEvent(draw, w);
         if (ev) {
           steps.push(ev);
