@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { openSim } from '../../robot/sim/open';
 import type { SimWorld } from '../../sim/world/sim-world';
-import { type CallUnderCheck, checkCall, checkMessage } from './check';
-import { readWorld } from './truth';
+import { type CallUnderCheck, type Unjudged, checkCall, checkMessage } from './check';
+import { ROBOT, readWorld } from './truth';
 import { locationOf } from '../../sim/world/location';
+import { observe } from '../../sim/perception/observe';
 
 async function world(scene = 'tabletop/fruits'): Promise<SimWorld> {
   return (await openSim(scene)).control.world;
@@ -45,13 +46,13 @@ describe('the truth audit checker', () => {
     expect(f).toEqual([expect.objectContaining({ class: 'lies', detail: expect.stringContaining('the hand holds nothing') })]);
   });
 
-  it('calls a name the robot has not perceived a leak, unless the model used it or the set may know', async () => {
+  it('calls a name the robot has not perceived a leak, unless the model used it (the world-model set too)', async () => {
     const w = await world('kitchen');
     expect(w.belief.has('apple_1')).toBe(false);
     const said = { result: { ok: false, content: 'apple_1 is inside fridge_1, which is closed' } };
     expect(checkCall(call(w, said), new Map())).toEqual([expect.objectContaining({ class: 'leaks' })]);
     expect(checkCall(call(w, { ...said, args: { object: 'apple_1' } }), new Map())).toEqual([]);
-    expect(checkCall(call(w, { ...said, set: 'world-model' }), new Map())).toEqual([]);
+    expect(checkCall(call(w, { ...said, set: 'world-model' }), new Map())).toEqual([expect.objectContaining({ class: 'leaks' })]);
   });
 
   it('finds a body below the floor and an unreported fall', async () => {
@@ -91,6 +92,71 @@ describe('the truth audit checker', () => {
     expect(checkMessage('Failed (too_heavy): could not lift x: it weighs 0.4 kg and the arm lifts at most 3 kg.', false)).toHaveLength(1);
     expect(checkMessage('Failed (skill_failure): the grasp failed (injected skill failure).', false)).toHaveLength(1);
     expect(checkMessage('Success: perceived at here: no objects.', true)).toHaveLength(1);
+  });
+
+  it('reads an object resting on the robot as on the robot, so a claim that it rests on the table is a lie', async () => {
+    const { control } = await openSim('tabletop/utensils');
+    const w = control.world;
+    const t = w.tcp()!.p;
+    control.inject({ type: 'object_moved', object: 'basket_1', to: [t.x, t.y + 0.12, t.z], by: 'a person' });
+    await w.idle(1);
+    expect(locationOf(w, 'basket_1')).toMatchObject({ kind: 'robot' });
+    const r = readWorld(w).places.get('basket_1');
+    expect(r?.kind === 'on' && r.ids.has(ROBOT) && !r.ids.has('table_1')).toBe(true);
+    const outcome = {
+      ok: true,
+      summary: 'placed',
+      data: { claims: [{ kind: 'rests', object: 'basket_1', relation: 'on', support: 'table_1' }] },
+    };
+    const unjudged: Unjudged[] = [];
+    const f = checkCall(
+      call(w, { args: { target: 'basket_1' }, result: { ok: true, content: 'Success: placed basket_1 on table_1.', data: outcome } }),
+      new Map(),
+      unjudged,
+    );
+    expect(f).toEqual([expect.objectContaining({ class: 'lies', detail: expect.stringContaining('(robot)') })]);
+    expect(unjudged).toEqual([]);
+  });
+
+  it('counts a claim it cannot judge as unjudged, with the reason, instead of passing it in silence', async () => {
+    const w = await world();
+    const r = readWorld(w);
+    r.places.set('lemon_1', { kind: 'unsure', why: 'on the boundary of a container' });
+    const outcome = {
+      ok: true,
+      summary: 'placed',
+      data: { claims: [{ kind: 'rests', object: 'lemon_1', relation: 'on', support: 'table_1' }] },
+    };
+    const unjudged: Unjudged[] = [];
+    checkCall(
+      call(w, { after: r, result: { ok: true, content: 'Success: placed lemon_1 on table_1.', data: outcome } }),
+      new Map(),
+      unjudged,
+    );
+    expect(unjudged).toEqual([{ class: 'lies', reason: expect.stringContaining('on the boundary of a container') }]);
+  });
+
+  it('a location fact in a snapshot must be what the robot believes', async () => {
+    const w = await world();
+    observe(w);
+    const [id, entry] = [...w.belief.objects][0]!;
+    expect(entry.place.kind).toBe('on');
+    const text = `hand_empty(robot)\non(${id}, floor)`;
+    expect(checkCall(call(w, { result: { ok: true, content: text } }), new Map())).toEqual([
+      expect.objectContaining({ class: 'lies', detail: expect.stringContaining(`on(${id}, floor)`) }),
+    ]);
+  });
+
+  it('holds the world-model tools to their grant: no unperceived names, true poses', async () => {
+    const w = await world('kitchen');
+    expect(w.belief.has('apple_1')).toBe(false);
+    const leak = { set: 'world-model', result: { ok: true, content: 'Empty storages: fridge_1. apple_1 is in it.' } };
+    expect(checkCall(call(w, leak), new Map())).toEqual([expect.objectContaining({ class: 'leaks' })]);
+    const node = { id: 'counter_1', position: { x: 0, y: 0, z: 0 }, frame: 'base', parent: undefined, relation: undefined };
+    const wrong = { set: 'world-model', tool: 'get_object_poses', result: { ok: true, content: 'counter_1: position', data: node } };
+    expect(checkCall(call(w, wrong), new Map())).toEqual([
+      expect.objectContaining({ class: 'lies', detail: expect.stringContaining('from the base') }),
+    ]);
   });
 
   it('calls an exception a crash', async () => {

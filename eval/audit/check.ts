@@ -4,7 +4,7 @@
 // use the simulator's perception helpers; it reads Rapier bodies itself.
 import type { ToolResult } from '../../agents/tools/tool';
 import type { SimWorld } from '../../sim/world/sim-world';
-import { type Box, type V, type WorldReading, agrees, certainlyMoved } from './truth';
+import { type Box, type Reading, type V, type WorldReading, ROBOT, agrees, certainlyMoved } from './truth';
 
 export const CLASSES = ['lies', 'leaks', 'invariants', 'messages', 'crashes'] as const;
 export type ViolationClass = (typeof CLASSES)[number];
@@ -14,12 +14,26 @@ export interface Finding {
   detail: string;
 }
 
+/** A check a class could not decide for a call, and why (the audit counts these; the goal is none). */
+export interface Unjudged {
+  class: ViolationClass;
+  reason: string;
+}
+
+/** Where the checks of one call put what they could not judge. */
+type Skip = (cls: ViolationClass, reason: string) => void;
+
 /** Faster than anything thrown or dropped here (the world guard holds bodies to 8 m/s). */
 export const THROWN_SPEED = 8.5;
 /** Below the floor's top by more than contact depth. */
 export const BELOW_FLOOR = -0.03;
-/** Tool sets that may know the world beyond perception (paper 000's AIMM world model). */
-export const MAY_KNOW = new Set(['world-model', 'world-model-queries']);
+/**
+ * Tool sets over the AIMM world model (paper 000 §II.C.3): its tree reflects the
+ * world as perception filled it (furniture, perceived objects, places, people
+ * seen) and what operators added, with true poses. They are held to that grant:
+ * no names beyond it, and every pose and parent they give must be true.
+ */
+export const WORLD_MODEL_SETS = new Set(['world-model', 'world-model-queries']);
 
 export interface CallUnderCheck {
   world: SimWorld;
@@ -73,7 +87,7 @@ function mentions(text: string, ids: readonly string[]): string[] {
   return out;
 }
 
-function checkClaims(c: CallUnderCheck): Finding[] {
+function checkClaims(c: CallUnderCheck, skip: Skip): Finding[] {
   const out: Finding[] = [];
   const w = c.world;
   const a = c.after;
@@ -91,11 +105,15 @@ function checkClaims(c: CallUnderCheck): Finding[] {
         const support = String(claim['support']);
         const ok = agrees(a.places.get(id), rel, support);
         if (ok === false) lie(`${id} is ${JSON.stringify(readable(a.places.get(id)))}`);
+        if (ok === undefined) skip('lies', `a rests claim where the reading is unsure (${unsureWhy(a.places.get(id))})`);
         break;
       }
       case 'at': {
         const l = w.locations.get(String(claim['place']));
-        if (!l) break;
+        if (!l) {
+          lie('there is no such place');
+          break;
+        }
         const d = Math.hypot(a.base.pos.x - l.pose.position[0], a.base.pos.z - l.pose.position[2]);
         if (d > 0.2) lie(`the base stands ${d.toFixed(2)} m from it`);
         break;
@@ -108,7 +126,10 @@ function checkClaims(c: CallUnderCheck): Finding[] {
       }
       case 'posture': {
         const p = w.scene.robot.arm?.postures[String(claim['posture'])];
-        if (!p || !a.joints) break;
+        if (!p || !a.joints) {
+          lie(a.joints ? 'the arm has no such posture' : 'the robot has no arm');
+          break;
+        }
         const off = p.map((deg, i) => {
           const d = a.joints![i]! - (deg * Math.PI) / 180;
           return i === 0 || i === 4 ? Math.abs(Math.atan2(Math.sin(d), Math.cos(d))) : Math.abs(d);
@@ -118,12 +139,16 @@ function checkClaims(c: CallUnderCheck): Finding[] {
       }
       case 'tool': {
         const [x, y, z] = claim['position'] as [number, number, number];
-        if (a.tcp && near(a.tcp, { x, y, z }) > 0.01) lie(`the tool centre is ${near(a.tcp, { x, y, z }).toFixed(3)} m from it`);
+        if (!a.tcp) lie('the robot has no arm');
+        else if (near(a.tcp, { x, y, z }) > 0.01) lie(`the tool centre is ${near(a.tcp, { x, y, z }).toFixed(3)} m from it`);
         break;
       }
       case 'state': {
         const e = w.entities.get(String(claim['object']));
-        if (!e) break;
+        if (!e) {
+          lie('there is no such object');
+          break;
+        }
         const key = claim['state'] as 'open' | 'on' | 'sliced';
         if (e.states[key] !== claim['value']) lie(`${e.id} is ${key}: ${String(e.states[key])}`);
         if (key === 'open' && e.door) {
@@ -144,9 +169,15 @@ function checkClaims(c: CallUnderCheck): Finding[] {
       case 'battery':
         if (a.batteryPercent < Number(claim['atLeast']) - 0.5) lie(`the battery is at ${a.batteryPercent.toFixed(1)}%`);
         break;
+      default:
+        skip('lies', `a claim of a kind the checker does not know (${String(claim.kind)})`);
     }
   }
   return out;
+}
+
+function unsureWhy(r: Reading | undefined): string {
+  return r?.kind === 'unsure' ? r.why : 'no reading';
 }
 
 function readable(r: unknown): unknown {
@@ -173,6 +204,7 @@ function checkRobotFacts(c: CallUnderCheck, text: string): Finding[] {
       continue;
     }
     m = /^robot_has_arm_posture\(robot, ([a-z0-9_]+)\)$/.exec(f);
+    if (m && !a.joints) lie(f, 'the robot has no arm');
     if (m && a.joints) {
       const postures = w.scene.robot.arm?.postures ?? {};
       const within = Object.entries(postures)
@@ -232,11 +264,19 @@ function checkInvariants(c: CallUnderCheck): Finding[] {
 }
 
 /** Every certain change of where an object is must be named by the call (or anonymised if never perceived). */
-function checkAccounted(c: CallUnderCheck, text: string): Finding[] {
+function checkAccounted(c: CallUnderCheck, text: string, skip: Skip): Finding[] {
   const out: Finding[] = [];
   for (const [id, was] of c.before.places) {
     if (c.movedByEvent.has(id)) continue;
     const now = c.after.places.get(id);
+    if (was.kind === 'unsure' || now?.kind === 'unsure') {
+      // Still where it was to the last millimetre: nothing happened to account for.
+      const b0 = c.before.bodies.get(id);
+      const b1 = c.after.bodies.get(id);
+      if (!b0 || !b1 || near(b0.pos, b1.pos) > 0.005)
+        skip('lies', `whether an object moved, where a reading is unsure (${unsureWhy(was.kind === 'unsure' ? was : now)})`);
+      continue;
+    }
     if (!certainlyMoved(was, now)) continue;
     const known = c.knownBefore.has(id) || c.knownAfter.has(id);
     const named = known ? mentions(text, [id]).length > 0 : /not perceived|had not perceived|an object the robot/.test(text);
@@ -250,10 +290,13 @@ function checkAccounted(c: CallUnderCheck, text: string): Finding[] {
   return out;
 }
 
-/** Names in the output the robot could not know (unless the tool set may know the world). */
+/**
+ * Names in the output the robot could not know. The world-model tools are held
+ * to the same bound (their tree holds what perception and operators put in it);
+ * exogenous events are what people tell the robot (paper 003 §5).
+ */
 function checkLeaks(c: CallUnderCheck, text: string): Finding[] {
-  // The AIMM world model may know the world; exogenous events are what people tell the robot (paper 003 §5).
-  if (MAY_KNOW.has(c.set) || c.tool === 'check_events') return [];
+  if (c.tool === 'check_events') return [];
   const out: Finding[] = [];
   const argText = JSON.stringify(c.args);
   const ids = [...c.world.entities.keys(), ...c.world.people.keys()];
@@ -321,7 +364,7 @@ export function checkMessage(text: string, ok: boolean): Finding[] {
 }
 
 /** What perception recorded during the call must have been true when it was recorded (at the call's end). */
-export function checkFreshBelief(c: CallUnderCheck): Finding[] {
+export function checkFreshBelief(c: CallUnderCheck, skip: Skip = () => {}): Finding[] {
   // Only records written by this call, and only when the object has not moved since it was
   // recorded (recorded at the end, or still at the recorded pose and at rest): a record made
   // mid-call of something that then rolled away was true when made.
@@ -332,11 +375,18 @@ export function checkFreshBelief(c: CallUnderCheck): Finding[] {
     const still = body && near(body.pos, e.pose.p) < 0.002 && body.speed < 0.01;
     if (e.time !== c.after.time && !still) continue;
     const p = e.place;
-    const ok = agrees(
-      c.after.places.get(e.id),
-      p.kind === 'floor' ? 'floor' : p.kind,
-      'id' in p ? p.id : 'person' in p ? p.person : undefined,
-    );
+    const r = c.after.places.get(e.id);
+    let ok: boolean | undefined;
+    if (p.kind === 'unperceived') {
+      // On or in something it has not perceived: the reading must show a support the robot does not know.
+      ok =
+        r?.kind === 'unsure'
+          ? undefined
+          : p.relation === 'in'
+            ? r?.kind === 'in' && !c.knownAfter.has(r.id)
+            : r?.kind === 'on' && [...r.ids].some((x) => x !== 'floor' && x !== ROBOT && !c.knownAfter.has(x));
+    } else ok = agrees(r, p.kind, 'id' in p ? p.id : 'person' in p ? p.person : undefined);
+    if (ok === undefined) skip('lies', `a belief record where the reading is unsure (${unsureWhy(r)})`);
     if (ok === false) {
       out.push({
         class: 'lies',
@@ -347,19 +397,73 @@ export function checkFreshBelief(c: CallUnderCheck): Finding[] {
   return out;
 }
 
-export function checkCall(c: CallUnderCheck, believedAfter: ReadonlyMap<string, V>): Finding[] {
-  if (c.thrown) return [{ class: 'crashes', detail: `${c.tool} threw: ${c.thrown.split('\n')[0]}` }];
+/**
+ * Object location facts in a snapshot say what the robot believes: each must be
+ * the belief's own record (on(x, robot_hand) for what rests on the hand,
+ * on(x, unperceived) for a support it has not perceived).
+ */
+function checkBeliefFacts(c: CallUnderCheck, text: string): Finding[] {
+  const out: Finding[] = [];
+  for (const m of text.matchAll(/^(on|in)\(([a-z0-9_]+), ([a-z0-9_]+)\)$/gm)) {
+    const [f, rel, id, support] = m as unknown as [string, string, string, string];
+    const b = c.world.belief.get(id);
+    const p = b?.place;
+    const robotPart = /^robot_(hand|arm|base)$/.exec(support)?.[1];
+    const same =
+      p &&
+      (robotPart
+        ? rel === 'on' && p.kind === 'robot' && p.part === robotPart
+        : support === 'unperceived'
+          ? p.kind === 'unperceived' && p.relation === rel
+          : support === 'floor'
+            ? rel === 'on' && p.kind === 'floor'
+            : p.kind === rel && 'id' in p && p.id === support);
+    if (!same && !c.world.entities.get(id)?.fixed) {
+      out.push({ class: 'lies', detail: `reported ${f} but the robot believes ${p ? JSON.stringify(p) : 'nothing of it'}` });
+    }
+  }
+  return out;
+}
+
+/** A world-model node must be true: its position (base frame) where the object is, its parent what it rests on or in. */
+function checkWorldModel(c: CallUnderCheck): Finding[] {
+  if (!WORLD_MODEL_SETS.has(c.set) || !c.result?.ok) return [];
+  const d = c.result.data as { id?: unknown; position?: unknown; parent?: unknown; relation?: unknown; frame?: unknown } | undefined;
+  if (!d || typeof d.id !== 'string' || d.frame !== 'base') return [];
+  const out: Finding[] = [];
+  const lie = (detail: string): void => void out.push({ class: 'lies', detail: `${c.tool} said ${d.id as string} ${detail}` });
+  const body = c.after.bodies.get(d.id);
+  if (!body) return [];
+  const pos = d.position as { x: number; y: number; z: number } | null;
+  if (!pos) lie('has no position');
+  else {
+    // Independent of the frames code: the floor-plane distance from the base is frame-free.
+    const said = Math.hypot(pos.x, pos.y);
+    const real = Math.hypot(body.pos.x - c.after.base.pos.x, body.pos.z - c.after.base.pos.z);
+    if (Math.abs(said - real) > 0.02) lie(`is ${said.toFixed(2)} m from the base, but it is ${real.toFixed(2)} m`);
+  }
+  if (!body.fixed && (d.relation === 'on' || d.relation === 'in') && typeof d.parent === 'string' && d.parent !== 'robot') {
+    if (agrees(c.after.places.get(d.id), d.relation, d.parent) === false)
+      lie(`is ${d.relation} ${d.parent}, but it is ${JSON.stringify(readable(c.after.places.get(d.id)))}`);
+  }
+  return out;
+}
+
+export function checkCall(c: CallUnderCheck, believedAfter: ReadonlyMap<string, V>, unjudged: Unjudged[] = []): Finding[] {
+  const skip: Skip = (cls, reason) => void unjudged.push({ class: cls, reason });
+  // A call that threw or failed inside said nothing to judge but its crash; the world is still checked.
+  if (c.thrown) return [{ class: 'crashes', detail: `${c.tool} threw: ${c.thrown.split('\n')[0]}` }, ...checkInvariants(c)];
   const text = c.result?.content ?? '';
-  if (/internal error/i.test(text)) return [{ class: 'crashes', detail: `${c.tool}: ${text.slice(0, 200)}` }];
+  if (/internal error/i.test(text)) return [{ class: 'crashes', detail: `${c.tool}: ${text.slice(0, 200)}` }, ...checkInvariants(c)];
   const out: Finding[] = [
     ...checkInvariants(c),
-    ...checkClaims(c),
-    ...checkAccounted(c, text),
+    ...checkClaims(c, skip),
+    ...checkAccounted(c, text, skip),
     ...checkMessage(text, Boolean(c.result?.ok)),
   ];
   if (/^(robot_at|battery|hand_empty|holding|robot_has_arm_posture)\(/m.test(text)) {
-    out.push(...checkRobotFacts(c, text), ...checkOneLocation(text));
+    out.push(...checkRobotFacts(c, text), ...checkOneLocation(text), ...checkBeliefFacts(c, text));
   }
-  out.push(...checkLeaks(c, text), ...checkDistance(c, believedAfter), ...checkFreshBelief(c));
+  out.push(...checkLeaks(c, text), ...checkDistance(c, believedAfter), ...checkFreshBelief(c, skip), ...checkWorldModel(c));
   return out;
 }

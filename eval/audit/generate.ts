@@ -4,7 +4,9 @@
 // bounds, and the planner-executor's positional parameters by action. Every
 // call is validated by the tool itself before it is sent.
 import { Rng } from '../../sim/rng';
+import { deg, toTuple, yawOf } from '../../sim/math';
 import type { SimWorld } from '../../sim/world/sim-world';
+import { toBase } from '../../agents/tools/frames';
 import type { Tool } from '../../agents/tools/tool';
 
 type Schema = {
@@ -100,7 +102,45 @@ function numberFor(d: Draw, s: Schema, integer: boolean): number {
   return Math.round((lo + d.next() * (hi - lo)) * 1000) / 1000;
 }
 
+/**
+ * An explicit position a model might ask to place at, in the base frame: on a
+ * known surface, often at its very edge, on top of a known object (a stack), or
+ * anywhere at all.
+ */
+function placePosition(d: Draw, sim: SimWorld): { x: number; y: number; z: number } | undefined {
+  const r = d.next();
+  const b = sim.body.basePose;
+  const base = { position: toTuple(b.p), yawDeg: deg(yawOf(b.q)) };
+  if (r < 0.35) {
+    const known = [...sim.belief.objects.keys()].filter((id) => !sim.isHeld(id));
+    if (!known.length) return undefined;
+    const box = sim.aabb(d.pick(known));
+    return toBase([(box.min.x + box.max.x) / 2, box.max.y + 0.01, (box.min.z + box.max.z) / 2], base);
+  }
+  if (r < 0.85) {
+    const surfaces = [...sim.entities.values()].filter((e) => e.fixed && e.spec.surfaces.length);
+    if (!surfaces.length) return undefined;
+    const top = d.pick(sim.surfaces(d.pick(surfaces).id));
+    // At an edge (within 3 cm of it, or just past it) or anywhere on the top.
+    const edge = d.chance(0.6);
+    const along = (lo: number, hi: number): number => lo + d.next() * (hi - lo);
+    let x = along(top.min.x, top.max.x);
+    let z = along(top.min.z, top.max.z);
+    if (edge) {
+      const inset = -0.02 + d.next() * 0.05;
+      if (d.chance(0.5)) x = d.chance(0.5) ? top.min.x + inset : top.max.x - inset;
+      else z = d.chance(0.5) ? top.min.z + inset : top.max.z - inset;
+    }
+    return toBase([x, top.max.y + 0.01, z], base);
+  }
+  return undefined;
+}
+
 function valueFor(d: Draw, sim: SimWorld, field: string, s: Schema): unknown {
+  if (field === 'position' && s.properties?.['x'] && d.chance(0.8)) {
+    const p = placePosition(d, sim);
+    if (p) return { x: Math.round(p.x * 1000) / 1000, y: Math.round(p.y * 1000) / 1000, z: Math.round(p.z * 1000) / 1000 };
+  }
   if (s.enum?.length) return d.pick(s.enum);
   if (s.anyOf?.length) return valueFor(d, sim, field, d.pick(s.anyOf));
   const type = Array.isArray(s.type) ? s.type[0] : s.type;

@@ -12,7 +12,7 @@ import type { SimControl } from '../../robot/sim/control';
 import type { Robot } from '../../robot/robot';
 import { visiblePersonIds } from '../../sim/perception/visibility';
 import type { SimWorld } from '../../sim/world/sim-world';
-import { CLASSES, type Finding, type ViolationClass, checkCall } from './check';
+import { CLASSES, type Finding, type Unjudged, type ViolationClass, checkCall } from './check';
 import { Draw, argsFor } from './generate';
 import { type CallStep, type ScriptEvent, type ScriptStep, ScriptRunner, isCall } from './script';
 import { type V, readWorld } from './truth';
@@ -48,6 +48,8 @@ export interface AuditReport {
   invariants: number;
   messages: number;
   crashes: number;
+  /** Checks a class could not decide, per class and reason (the goal is none). */
+  unjudged: Partial<Record<ViolationClass, Record<string, number>>>;
   violations: Violation[];
   seconds: number;
   scenes: Record<string, { calls: number; sets: string[] }>;
@@ -101,7 +103,7 @@ class Watch {
     readonly runner: ScriptRunner,
   ) {}
 
-  async call(step: CallStep, movedByEvent: ReadonlySet<string>): Promise<Finding[]> {
+  async call(step: CallStep, movedByEvent: ReadonlySet<string>, unjudged: Unjudged[] = []): Promise<Finding[]> {
     const w = this.world;
     for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
     const before = readWorld(w);
@@ -130,6 +132,7 @@ class Watch {
         beliefBefore,
       },
       believedCentres(w, after),
+      unjudged,
     );
     // What a tool said once is known from then on (a leak is reported the first time).
     const text = run.result?.content ?? '';
@@ -148,6 +151,22 @@ function drawEvent(d: Draw, w: SimWorld): ScriptStep | undefined {
   const r = d.next();
   if (r < 0.02) return w.estop ? { event: { type: 'estop_released' } } : { event: { type: 'estop_pressed' } };
   if (w.estop && r < 0.25) return { event: { type: 'estop_released' } };
+  if (r < 0.035 && movable.length) {
+    // A person sets something on the robot's hand, or stacks it on another object.
+    const o = d.pick(movable);
+    const others = movable.filter((e) => e.id !== o.id);
+    const tcp = w.tcp()?.p;
+    let to: [number, number, number] | undefined;
+    if (tcp && d.chance(0.5)) to = [round3(tcp.x), round3(tcp.y + 0.12), round3(tcp.z)];
+    else if (others.length) {
+      const b = w.aabb(d.pick(others).id);
+      to = [round3((b.min.x + b.max.x) / 2), round3(b.max.y + 0.12), round3((b.min.z + b.max.z) / 2)];
+    }
+    if (to) {
+      const event: ScriptEvent = { type: 'object_moved', object: o.id, to, by: 'a person' };
+      return d.chance(0.5) ? { event } : { event, during: round3(0.2 + d.next() * 2) };
+    }
+  }
   if (r < 0.05 && movable.length && surfaces.length) {
     const o = d.pick(movable);
     const s = d.pick(surfaces);
@@ -158,6 +177,11 @@ function drawEvent(d: Draw, w: SimWorld): ScriptStep | undefined {
     return d.chance(0.5) ? { event } : { event, during: round3(0.2 + d.next() * 2) };
   }
   if (r < 0.065) return { event: { type: 'set_battery', percent: d.int(5, 100) } };
+  if (r < 0.072) {
+    // Someone speaks to the robot, between calls or while a skill runs.
+    const event: ScriptEvent = { type: 'person_said', text: d.pick(['stop that', 'where is my cup?', 'thanks']) };
+    return d.chance(0.5) ? { event } : { event, during: round3(0.1 + d.next() * 2) };
+  }
   if (r < 0.08 && !w.estop) return { event: { type: 'estop_pressed' }, during: round3(0.1 + d.next() * 2) };
   return undefined;
 }
@@ -217,6 +241,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     invariants: 0,
     messages: 0,
     crashes: 0,
+    unjudged: {},
     violations: [],
     seconds: 0,
     scenes: {},
@@ -237,6 +262,8 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     const sets = setsOf.get(scene)!;
     const set = sets[Math.floor(episodeNo / scenes.length) % sets.length]!;
     const ep: Episode = { scene, set, seed: opts.seed * 1000 + episodeNo };
+    // Every eighth episode runs four times as long: drift shows only in long sequences.
+    const length = episodeNo % 8 === 7 ? episodeLength * 4 : episodeLength;
     episodeNo++;
     const { robot, control, toolFor } = await open(ep);
     const w = control.world;
@@ -247,7 +274,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     if (!stat.sets.includes(set)) stat.sets.push(set);
     try {
       let moved = new Set<string>();
-      for (let n = 0; n < episodeLength && report.calls < opts.calls; n++) {
+      for (let n = 0; n < length && report.calls < opts.calls; n++) {
         const ev = drawEvent(draw, w);
         if (ev) {
           steps.push(ev);
@@ -260,7 +287,12 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
         if (!args) continue;
         const step = { tool: tool.name, args };
         steps.push(step);
-        const findings = await watch.call(step, moved);
+        const skipped: Unjudged[] = [];
+        const findings = await watch.call(step, moved, skipped);
+        for (const u of skipped) {
+          const per = (report.unjudged[u.class] ??= {});
+          per[u.reason] = (per[u.reason] ?? 0) + 1;
+        }
         moved = new Set();
         report.calls++;
         stat.calls++;

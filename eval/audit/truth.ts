@@ -70,7 +70,7 @@ export type Reading =
   | { kind: 'handed'; person: string }
   | { kind: 'in'; id: string }
   | { kind: 'on'; ids: ReadonlySet<string> }
-  | { kind: 'unsure' };
+  | { kind: 'unsure'; why: string };
 
 export interface WorldReading {
   time: number;
@@ -146,8 +146,8 @@ function containment(w: SimWorld, obj: BodyReading, c: BodyReading): 'in' | 'out
   return near ? 'unsure' : 'out';
 }
 
-/** Stands for the robot's links among the things an object rests on. */
-const ROBOT = '(robot)';
+/** Stands for the robot's links among the things an object rests on (an object left on the fingers, riding on the arm). */
+export const ROBOT = '(robot)';
 
 /** What touches the object below its centre of mass and pushes it up: entity ids, 'floor', or ROBOT. */
 function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
@@ -210,12 +210,12 @@ export function readWorld(w: SimWorld): WorldReading {
       } else if (k === 'unsure') unsure = true;
     }
     // On the edge of one container while inside another: which is innermost is not certain.
-    if (unsure) places.set(e.id, { kind: 'unsure' });
+    if (unsure) places.set(e.id, { kind: 'unsure', why: 'on the boundary of a container' });
     else if (inside) places.set(e.id, { kind: 'in', id: inside });
     else {
       const below = touchingBelow(w, e.id, me.com);
-      // Resting on the robot's arm is none of held, in, on or floor: no verdict.
-      places.set(e.id, below.size && !below.has(ROBOT) ? { kind: 'on', ids: below } : { kind: 'unsure' });
+      // Resting on the robot (its hand, fingers, an arm link) is a place like any other.
+      places.set(e.id, below.size ? { kind: 'on', ids: below } : { kind: 'unsure', why: 'touches nothing below (still moving)' });
     }
   }
   const base = w.world.getRigidBody(w.bodyLinks.base);
@@ -239,9 +239,14 @@ export function readWorld(w: SimWorld): WorldReading {
 }
 
 /** Does a reported place agree with the reading? undefined when the reading is unsure. */
-export function agrees(r: Reading | undefined, kind: 'in' | 'on' | 'floor' | 'held' | 'handed', id?: string): boolean | undefined {
+export function agrees(
+  r: Reading | undefined,
+  kind: 'in' | 'on' | 'floor' | 'held' | 'handed' | 'robot',
+  id?: string,
+): boolean | undefined {
   if (!r || r.kind === 'unsure') return undefined;
   if (kind === 'held') return r.kind === 'held';
+  if (kind === 'robot') return r.kind === 'on' && r.ids.has(ROBOT);
   if (kind === 'handed') return r.kind === 'handed' && r.person === id;
   if (kind === 'in') return r.kind === 'in' && r.id === id;
   if (kind === 'floor') return r.kind === 'on' && r.ids.has('floor');

@@ -1,7 +1,9 @@
 // The robot's world model as a tree (in the spirit of AIMM-WM, paper 000 §II.C.3):
-// nodes for the robot, places, furniture, objects and people; each object's
-// parent is what it rests on or in. Perception fills it; an operator may add
-// nodes and set properties, which live beside perception and are marked so.
+// nodes for the robot, places, furniture, objects and the people it has seen;
+// each object's parent is what it rests on or in. Perception fills it; an
+// operator may add nodes and set properties, which live beside perception and
+// are marked so. A storage says whether its contents are known: a closed door
+// hides its inside, so what is in a closed fridge is unknown, never "nothing".
 import { round, toTuple } from '../../sim/math';
 import { knownObjectIds } from '../../sim/perception/names';
 import { geoObjects } from '../../sim/perception/geo';
@@ -68,6 +70,8 @@ export class SimWorldModel implements WorldModelApi {
         storage: Boolean(e.spec.receptacle),
         ...Object.fromEntries(Object.entries(e.spec.properties).filter(([, v]) => v)),
       };
+      // Behind a closed door the camera sees nothing: what is inside is not known.
+      if (e.spec.receptacle) attributes['contents_known'] = !(e.door && !e.states.open);
       for (const [k, v] of Object.entries(e.states)) if (e.spec.properties[stateProperty(k)]) attributes[k] = v;
       out.push(
         this.withOverrides({
@@ -84,6 +88,8 @@ export class SimWorldModel implements WorldModelApi {
       );
     }
     for (const person of sim.people.values()) {
+      // Only people the robot has seen are in its model (an unrecognised person is not named).
+      if (!sim.belief.people.has(person.spec.id)) continue;
       out.push(
         this.withOverrides({
           id: person.spec.id,
@@ -92,7 +98,7 @@ export class SimWorldModel implements WorldModelApi {
           category: 'person',
           parent: undefined,
           relation: undefined,
-          position: toTuple(person.position),
+          position: toTuple(sim.belief.people.get(person.spec.id)!.position),
           attributes: { seated: person.spec.seated, hands_free: person.handsFree },
           source: 'perception',
         }),
@@ -102,8 +108,10 @@ export class SimWorldModel implements WorldModelApi {
     return out;
   }
 
+  /** The node with this id; a thing (robot, object, person, added node) before a place that shares its name. */
   async node(id: string): Promise<WorldModelNode | undefined> {
-    return this.list().find((n) => n.id === id);
+    const all = this.list().filter((n) => n.id === id);
+    return all.find((n) => n.type !== 'location') ?? all[0];
   }
 
   async addNode(node: { id: string; type: string; parent: string; relation?: 'on' | 'in' }): Promise<WorldModelNode> {
@@ -118,7 +126,8 @@ export class SimWorldModel implements WorldModelApi {
       category: node.type,
       parent: parent.id,
       relation: node.relation ?? 'on',
-      position: parent.position,
+      // Where on or in its parent the operator did not say: no position is invented.
+      position: undefined,
       attributes: {},
       source: 'operator',
     };

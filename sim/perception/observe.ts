@@ -8,11 +8,12 @@
 import { type Vec3, dist } from '../math';
 import type { BeliefEntry } from '../world/belief';
 import { aabbToWorld } from '../world/entity';
-import { type Place, locationOf } from '../world/location';
+import { locationOf } from '../world/location';
+import type { BelievedPlace } from '../world/place';
 import type { SimWorld } from '../world/sim-world';
 import { cameraView, inView } from './camera';
 import { detectObjects } from './detection';
-import { castSight, transparentColliders, visiblePersonIds } from './visibility';
+import { castSight, transparentColliders, visibleEntityIds, visiblePersonIds } from './visibility';
 
 export interface ObservedObject {
   id: string;
@@ -55,30 +56,28 @@ function spotInPlainView(sim: SimWorld, o: BeliefEntry): boolean {
   return !hit || (hit.owner !== o.id && hit.distance >= d - 0.03);
 }
 
-function supportOfPlace(p: Place): { support: string | undefined; relation: 'on' | 'in' | undefined } {
+function supportOfPlace(p: BelievedPlace): { support: string | undefined; relation: 'on' | 'in' | undefined } {
   return p.kind === 'on' || p.kind === 'in' ? { support: p.id, relation: p.kind } : { support: undefined, relation: undefined };
 }
 
 /**
  * Records what the robot knows of an object now (it sees it, or put it there
- * itself). Knowing what an object rests on or in means knowing that too: the
- * support is recorded as well when the robot had no record of it, so no record
- * names a thing the robot does not know.
+ * itself). A support the robot knows (furniture, or perceived) is named; one it
+ * sees now is recorded too; one it has not perceived stays unnamed
+ * ("on something the robot has not perceived"), so no record names a thing the
+ * robot does not know.
  */
 export function record(sim: SimWorld, id: string, how: BeliefEntry['how'], depth = 0): BeliefEntry {
-  const entry: BeliefEntry = {
-    id,
-    pose: sim.pose(id),
-    place: locationOf(sim, id),
-    time: sim.time,
-    baseMoves: sim.body.baseMoves,
-    at: sim.body.at,
-    how,
-  };
+  let place: BelievedPlace = locationOf(sim, id);
+  if (place.kind === 'on' || place.kind === 'in') {
+    const e = sim.entities.get(place.id);
+    if (e && !e.fixed && !sim.belief.has(e.id)) {
+      if (depth < 8 && visibleEntityIds(sim).includes(e.id)) record(sim, e.id, 'seen', depth + 1);
+      else place = { kind: 'unperceived', relation: place.kind };
+    }
+  }
+  const entry: BeliefEntry = { id, pose: sim.pose(id), place, time: sim.time, baseMoves: sim.body.baseMoves, at: sim.body.at, how };
   sim.belief.set(entry);
-  const { support } = supportOfPlace(entry.place);
-  const e = support ? sim.entities.get(support) : undefined;
-  if (e && !e.fixed && !sim.belief.has(e.id) && depth < 8) record(sim, e.id, 'seen', depth + 1);
   return entry;
 }
 

@@ -8,7 +8,8 @@ import { rotate, v3 } from '../math';
 import { isKnown } from '../perception/believed';
 import { look, record } from '../perception/observe';
 import { visibleEntityIds } from '../perception/visibility';
-import { type Place, locationOf, locations } from '../world/location';
+import { locationOf, locations } from '../world/location';
+import { type Place, describePlace, samePlace } from '../world/place';
 import type { SimWorld } from '../world/sim-world';
 import { type Claim, type SkillOutcome, failure } from './outcome';
 
@@ -36,25 +37,31 @@ function readWorld(sim: SimWorld): Before {
   return { known, events: sim.events.lastId, places: new Map(locations(sim)), up };
 }
 
-export function describePlace(p: Place | undefined): string {
-  if (!p) return 'somewhere unknown';
-  switch (p.kind) {
-    case 'held':
-      return 'in the hand';
-    case 'handed':
-      return `with ${p.person}`;
-    case 'in':
-      return `in ${p.id}`;
-    case 'on':
-      return `on ${p.id}`;
-    case 'floor':
-      return 'on the floor';
-  }
+export { describePlace };
+
+/** Who moved an object, as the robot may say it: a person it has seen by id, anyone else as "a person". */
+function moverName(sim: SimWorld, by: string | undefined): string {
+  const person = by ? [...sim.people.values()].find((p) => p.spec.id === by || p.spec.name === by) : undefined;
+  return person && sim.belief.people.has(person.spec.id) ? person.spec.id : 'a person';
 }
 
-const same = (a: Place | undefined, b: Place | undefined): boolean =>
-  a?.kind === b?.kind &&
-  (a && 'id' in a ? a.id : a && 'person' in a ? a.person : '') === (b && 'id' in b ? b.id : b && 'person' in b ? b.person : '');
+/** How an object left where it was (the support named only if the robot knows it). */
+function whatHappened(was: Place, knows: (id: string) => boolean): string {
+  switch (was.kind) {
+    case 'in':
+      return `fell out of ${knows(was.id) ? was.id : 'something it had not perceived'}`;
+    case 'on':
+      return `was knocked off ${knows(was.id) ? was.id : 'something it had not perceived'}`;
+    case 'floor':
+      return 'was pushed across the floor';
+    case 'held':
+      return 'left the hand';
+    case 'robot':
+      return `fell off the robot's ${was.part}`;
+    case 'handed':
+      return 'moved';
+  }
+}
 
 /**
  * Where an object is now, as far as the robot can tell: seen (the belief is
@@ -64,10 +71,12 @@ export function noteWhereItIs(sim: SimWorld, id: string, opts: { fromHand?: bool
   const p = locationOf(sim, id);
   if (p.kind === 'held') return 'in the hand';
   if (p.kind === 'handed') return `with ${p.person}`;
-  if (visibleEntityIds(sim).includes(id)) {
-    record(sim, id, 'seen');
+  // The robot feels what rests on its own body (the links' load), seen or not.
+  if (p.kind === 'robot') {
+    record(sim, id, 'placed');
     return `now ${describePlace(p)}`;
   }
+  if (visibleEntityIds(sim).includes(id)) return `now ${describePlace(record(sim, id, 'seen').place)}`;
   // Just let go of by the robot's own hand and still at the fingers: it knows where it left it.
   const tcp = sim.tcp()?.p;
   const box = sim.aabb(id);
@@ -78,10 +87,7 @@ export function noteWhereItIs(sim: SimWorld, id: string, opts: { fromHand?: bool
       Math.max(0, box.min.y - tcp.y, tcp.y - box.max.y),
       Math.max(0, box.min.z - tcp.z, tcp.z - box.max.z),
     );
-  if (opts.fromHand && gap !== undefined && gap < 0.08) {
-    record(sim, id, 'placed');
-    return `now ${describePlace(p)}`;
-  }
+  if (opts.fromHand && gap !== undefined && gap < 0.08) return `now ${describePlace(record(sim, id, 'placed').place)}`;
   sim.belief.forget(id);
   return 'out of sight now';
 }
@@ -112,24 +118,20 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>): string[]
       out.set(e.object, `${name(e.object)} dropped: ${e.reason}; ${where(e.object)}`);
     }
   }
+  // A person who moved an object did so on purpose: that is said as such, never as an accident.
+  const byPerson = new Map<string, string>();
+  for (const e of sim.events.since(b.events)) if (e.type === 'object_moved') byPerson.set(e.object, moverName(sim, e.by));
   const after = locations(sim);
   for (const [id, was] of b.places) {
     if (own.has(id) || out.has(id)) continue;
     const now = after.get(id);
-    if (!same(was, now)) {
-      // The support is named only if the robot knows it (furniture, or perceived).
-      const from = was.kind === 'in' || was.kind === 'on' ? (knows(was.id) ? was.id : 'something it had not perceived') : undefined;
-      const what =
-        was.kind === 'in'
-          ? `fell out of ${from}`
-          : was.kind === 'on'
-            ? `was knocked off ${from}`
-            : was.kind === 'floor'
-              ? 'was pushed across the floor'
-              : was.kind === 'held'
-                ? 'left the hand'
-                : 'moved';
-      out.set(id, `${name(id)} ${what}; ${where(id)}`);
+    const mover = byPerson.get(id);
+    if (mover !== undefined) {
+      if (!samePlace(was, now)) out.set(id, `${name(id)} was moved by ${mover}; ${where(id)}`);
+      continue;
+    }
+    if (!samePlace(was, now)) {
+      out.set(id, `${name(id)} ${whatHappened(was, knows)}; ${where(id)}`);
       continue;
     }
     const up0 = b.up.get(id) ?? 1;

@@ -42,14 +42,16 @@ export function say(sim: SimWorld, text: string): SkillOutcome {
 }
 
 async function runWait(sim: SimWorld, seconds: number, opts: SkillOptions = {}): Promise<SkillOutcome> {
-  if (!(seconds > 0) || seconds > 3600) return failure('invalid_argument', 'wait between 0 and 3600 seconds');
+  if (!(seconds > 0) || seconds > 3600)
+    return failure('invalid_argument', `a wait lasts more than 0 and at most 3600 seconds; ${seconds} s was asked`);
   try {
     await sim.idle(seconds, { ...opts, ignoreEstop: true });
   } catch (e) {
     if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, 'waiting');
     throw e;
   }
-  return success(`waited ${round(seconds, 1)} s`);
+  // Said as asked: a short wait is not rounded to "0 s".
+  return success(`waited ${seconds < 1 ? round(seconds, 3) : round(seconds, 1)} s`);
 }
 
 /** Asks a question aloud and waits for someone to answer. */

@@ -28,6 +28,7 @@ import { armPreconditions, displayName, interruptOutcome, observationProblem } f
 import { APPROACH } from './grasp-plan';
 import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
 import { contentsOf, liftTo } from './pick';
+import { POSE_TOLERANCE, offTarget, standing } from './placed';
 import { noteWhereItIs, settle, tracked } from './incidents';
 
 export type PlaceTarget = { kind: 'object'; id: string; relation?: 'on' | 'in' } | { kind: 'point'; point: Vec3; label?: string };
@@ -364,17 +365,34 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
   // The robot watched its own hand set it down.
   recordPlacement(sim, heldId);
   const p = sim.pose(heldId).p;
+  const position: [number, number, number] = [round(p.x), round(p.y), round(p.z)];
+  const stands = standing(sim, heldId);
+  // A container on its side or upside down does not hold things: that is no success.
+  if (stands && stands.way !== 'upright' && sim.entity(heldId).spec.receptacle) {
+    return failure(
+      'placement_failed',
+      `${held} was set down ${region.relation} ${region.support} but lies ${stands.way} (tilted ${stands.tiltDeg}° from upright) at (${position.join(', ')}), so it does not hold things`,
+      { object: heldId, position, orientation: stands.way, tiltDeg: stands.tiltDeg },
+    );
+  }
+  const lies = stands && stands.way !== 'upright' ? `; it lies ${stands.way} (tilted ${stands.tiltDeg}° from upright)` : '';
+  const off = target.kind === 'point' ? offTarget(sim, heldId, target.point) : undefined;
+  const where = off ? ` at (${position.join(', ')}), ${off} cm from the requested point (the tolerance is ${POSE_TOLERANCE * 100} cm)` : '';
+  const orientation = stands ? { orientation: stands.way } : {};
   return region.relation === 'in'
-    ? success(`put ${held} into ${region.label}`, {
+    ? success(`put ${held} into ${region.label}${where}${lies}`, {
         object: heldId,
         container: region.support,
         ...claims({ kind: 'rests', object: heldId, relation: 'in', support: region.support }),
+        position,
+        ...orientation,
       })
-    : success(`placed ${held} on ${region.support}`, {
+    : success(`placed ${held} on ${region.support}${where}${lies}`, {
         object: heldId,
         on: region.support,
         ...claims({ kind: 'rests', object: heldId, relation: 'on', support: region.support }),
-        position: [round(p.x), round(p.y), round(p.z)],
+        position,
+        ...orientation,
       });
 }
 

@@ -4,14 +4,14 @@
 // on what it holds (pick, place, handover) write it. Every tool, planner and
 // message reads it; the physics and the scorer read the world itself.
 import type { Pose, Vec3 } from '../math';
-import type { Place } from './location';
+import type { BelievedPlace } from './place';
 
 export interface BeliefEntry {
   id: string;
   /** The object's pose when last perceived (or set down by the robot). */
   pose: Pose;
-  /** What it rested on or in then (or that the hand held it). */
-  place: Place;
+  /** What it rested on or in then (or that the hand held it); a support it had not perceived is not named. */
+  place: BelievedPlace;
   /** Simulated time of the observation. */
   time: number;
   /** The robot's base-move counter then: after the base moves, a wrist-camera observation is stale. */

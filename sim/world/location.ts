@@ -1,5 +1,6 @@
 // Where each object is, read from the physics: held by the robot, handed to a
-// person, in a container, on something, or on the floor; always exactly one.
+// person, in a container, on something, on the floor, or resting on the robot's
+// own body (hand and fingers, an arm link, the base); always exactly one.
 // - In: the object's centre of mass, expressed in the container's own frame,
 //   lies within the container's interior (an open one counts half its height
 //   again above the rim). Judged in the container's frame, so a box tipped while
@@ -8,14 +9,29 @@
 //   normal pointing up or below its centre of mass, the one that pushes hardest
 //   (the contact impulses of the last step), so a drill lying tilted on a table
 //   is on the table. Objects touching nothing (falling) are on what lies under them.
+// - Robot: what carries its weight is a link of the robot (an object left on
+//   the fingers, riding on the upper arm).
 // - Floor: resting on the floor slab, or nothing under it but the floor.
 import { G, groups } from '../groups';
 import { aabbVolume, qConj, rotate, v3 } from '../math';
 import { localBox } from './entity';
+import type { Place, RobotPart } from './place';
 import type { SimWorld } from './sim-world';
 
-export type Place =
-  { kind: 'held' } | { kind: 'handed'; person: string } | { kind: 'in'; id: string } | { kind: 'on'; id: string } | { kind: 'floor' };
+export { type Place, type RobotPart, placeFact } from './place';
+
+/** Prefix of a robot part among the supports supportByContact weighs. */
+const ROBOT = 'robot:';
+
+/** Which part of the robot a collider belongs to, or undefined when it is not the robot's. */
+export function robotPartOf(sim: SimWorld, collider: number): RobotPart | undefined {
+  if (!sim.bodyLinks.colliders.has(collider)) return undefined;
+  const body = sim.world.getCollider(collider).parent()?.handle;
+  const arm = sim.bodyLinks.arm;
+  if (arm && (body === arm.hand || body === arm.fingerA || body === arm.fingerB)) return 'hand';
+  if (arm && (body === arm.upper || body === arm.fore || body === arm.turret)) return 'arm';
+  return 'base';
+}
 
 /** A contact this far apart (metres) still counts as touching (contact skin and prediction). */
 const TOUCH = 0.015;
@@ -59,7 +75,7 @@ export function containerOf(sim: SimWorld, id: string): string | undefined {
   return best?.id;
 }
 
-/** What carries the object's weight through contacts: an entity id, 'floor', or undefined when it touches nothing below. */
+/** What carries the object's weight through contacts: an entity id, 'floor', 'robot:<part>', or undefined when it touches nothing below. */
 export function supportByContact(sim: SimWorld, id: string): string | undefined {
   const e = sim.entity(id);
   const weight = new Map<string, number>();
@@ -70,8 +86,9 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
   for (const h of e.colliders) {
     const mine = sim.world.getCollider(h);
     sim.world.contactPairsWith(mine, (other) => {
-      const owner = floorColliders.has(other.handle) ? 'floor' : sim.colliderOwner.get(other.handle);
-      if (!owner || owner === id || (!sim.entities.has(owner) && owner !== 'floor')) return;
+      const part = robotPartOf(sim, other.handle);
+      const owner = floorColliders.has(other.handle) ? 'floor' : part ? ROBOT + part : sim.colliderOwner.get(other.handle);
+      if (!owner || owner === id || (!sim.entities.has(owner) && owner !== 'floor' && !part)) return;
       sim.world.contactPair(mine, other, (m, flipped) => {
         // The normal points out of the first shape: up out of the support means it bears
         // the weight; so does any touch below the centre of mass (a rim, an edge).
@@ -100,7 +117,7 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
   }
   let best: { id: string; w: number; top: number } | undefined;
   for (const [owner, w] of weight) {
-    const top = owner === 'floor' ? 0 : sim.aabb(owner).max.y;
+    const top = owner === 'floor' || owner.startsWith(ROBOT) ? 0 : sim.aabb(owner).max.y;
     if (!best || w > best.w + 1e-6 || (Math.abs(w - best.w) <= 1e-6 && top > best.top)) best = { id: owner, w, top };
   }
   return best?.id;
@@ -126,6 +143,7 @@ export function locationOf(sim: SimWorld, id: string): Place {
   const c = containerOf(sim, id);
   if (c) return { kind: 'in', id: c };
   const s = supportByContact(sim, id) ?? supportBelow(sim, id);
+  if (s.startsWith(ROBOT)) return { kind: 'robot', part: s.slice(ROBOT.length) as RobotPart };
   return s === 'floor' ? { kind: 'floor' } : { kind: 'on', id: s };
 }
 
@@ -139,20 +157,4 @@ export function locations(sim: SimWorld): ReadonlyMap<string, Place> {
   for (const e of sim.entities.values()) if (!e.fixed) places.set(e.id, locationOf(sim, e.id));
   cache.set(sim, { version: sim.version, places });
   return places;
-}
-
-/** A location as a fact: in(x, c), on(x, s), on(x, floor), holding(robot, x) or held_by(x, person). */
-export function placeFact(id: string, p: Place): string {
-  switch (p.kind) {
-    case 'held':
-      return `holding(robot, ${id})`;
-    case 'handed':
-      return `held_by(${id}, ${p.person})`;
-    case 'in':
-      return `in(${id}, ${p.id})`;
-    case 'on':
-      return `on(${id}, ${p.id})`;
-    case 'floor':
-      return `on(${id}, floor)`;
-  }
 }

@@ -1,7 +1,7 @@
 // SimWorld: one physical world built from a scene, stepped at a fixed rate. On
-// top of the physical scene (bodies, people) it owns the robot's body and
-// controllers, the grasp, the battery, the event queue, the clock and the
-// robot's observation buffer. Skills (sim/skills) and perception
+// top of the robot in its scene (robot-scene.ts: bodies, people, the robot's
+// body, controllers, grasp and battery) it owns the event queue, the clock and
+// the robot's observation buffer. Skills (sim/skills) and perception
 // (sim/perception) operate on it.
 import type { ResolvedScene } from '../../scenes/resolve';
 import type { SceneEvent } from '../../scenes/schema';
@@ -9,16 +9,13 @@ import { type Pose, type Vec3, fromTuple, scale, sub, v3 } from '../math';
 import { type Rapier, loadRapier } from '../rapier';
 import { Rng } from '../rng';
 import type { Battery, BatteryLevel } from '../body/battery';
-import { Grasp, type GraspState, type SlipReport, slipReason } from '../body/grasp';
-import type { ArmMotion, BaseMotion, ScalarTrack } from '../body/motion';
-import type { BodyLinks, LinkPoses } from '../body/links';
+import { Grasp, type GraspState, slipReason } from '../body/grasp';
+import type { LinkPoses } from '../body/links';
 import { EventQueue, type SimEvent, type SimEventBody } from '../events';
-import { GROUPS } from '../groups';
 import { Belief, type BeliefState } from './belief';
-import { Controllers } from './controllers';
 import { type WorldBounds, guardWorld, worldBounds } from './guard';
-import { PhysicsScene } from './physics-scene';
-import { buildRobot, placeAt, postureOf } from './robot-body';
+import { placeAt, postureOf } from './robot-body';
+import { RobotScene } from './robot-scene';
 import { runProcesses } from './processes';
 import { type SceneStateSnap, applySceneState, captureSceneState } from './snapshot';
 import {
@@ -55,10 +52,7 @@ interface RunState {
 /** How long a person may take to let an object they moved come to rest, seconds. */
 const SETTLE_AFTER_MOVE = 2;
 
-export class SimWorld extends PhysicsScene {
-  readonly bodyLinks: BodyLinks;
-  readonly body: BodyState;
-  readonly battery: Battery;
+export class SimWorld extends RobotScene {
   readonly events = new EventQueue();
   /** What the robot has perceived (belief.ts): the only source tools and planners read. */
   readonly belief = new Belief();
@@ -72,13 +66,9 @@ export class SimWorld extends PhysicsScene {
   time = 0;
   steps = 0;
   estop = false;
-  grasp: Grasp | undefined;
-  /** The last slip, so the skill that was running can report it. */
-  lastSlip: SlipReport | undefined;
   /** Hooks run every PROCESS_EVERY steps (appliance effects). */
   readonly processHooks: Array<(sim: SimWorld, dt: number) => void> = [];
 
-  private readonly ctl: Controllers;
   /** Where bodies may be: the floor slab's extent (see guard.ts). */
   readonly bounds: WorldBounds;
   private scheduled: Array<{ at: number; event: SceneEvent }>;
@@ -98,12 +88,6 @@ export class SimWorld extends PhysicsScene {
     this.rng = new Rng(opts.seed ?? 1);
     this.noise = { ...NO_NOISE, ...(opts.noise ?? {}) };
     this.bounds = worldBounds(scene.scene.floor.size);
-    const arm = scene.robot.arm;
-    this.ctl = new Controllers(arm ? (arm.maxJointSpeed * Math.PI) / 180 : Infinity);
-    const robot = buildRobot(R, this.world, scene);
-    this.bodyLinks = robot.links;
-    this.body = robot.body;
-    this.battery = robot.battery;
     this.lastBatteryLevel = this.battery.level;
     this.scheduled = [...scene.scene.events].sort((a, b2) => a.at - b2.at);
   }
@@ -117,82 +101,6 @@ export class SimWorld extends PhysicsScene {
     for (let i = 0; i < settleSteps; i++) sim.world.step();
     sim.version++;
     return sim;
-  }
-
-  isHeld(id: string): boolean {
-    return this.grasp?.objectId === id;
-  }
-
-  /** The held object's id (a method, so callers re-read it after awaiting motion). */
-  heldId(): string | undefined {
-    return this.grasp?.objectId;
-  }
-
-  /** Tool centre point and finger poses now. */
-  links(): LinkPoses | undefined {
-    if (!this.body.q) return undefined;
-    return this.bodyLinks.linkPoses(this.body.basePose, this.body.q, this.body.opening).links;
-  }
-
-  tcp(): Pose | undefined {
-    return this.links()?.tcp;
-  }
-
-  // ---------------------------------------------------------------- control
-
-  setArmMotion(m: ArmMotion | undefined): void {
-    this.ctl.arm = m;
-  }
-
-  setBaseMotion(m: BaseMotion | undefined): void {
-    this.ctl.base = m;
-  }
-
-  setGripperMotion(m: ScalarTrack | undefined): void {
-    this.ctl.gripper = m;
-  }
-
-  setDoorMotion(id: string, m: ScalarTrack): void {
-    this.ctl.doors.set(id, m);
-  }
-
-  get armBusy(): boolean {
-    return this.ctl.armBusy;
-  }
-
-  get baseBusy(): boolean {
-    return this.ctl.baseBusy;
-  }
-
-  get gripperBusy(): boolean {
-    return this.ctl.gripperBusy;
-  }
-
-  doorBusy(id: string): boolean {
-    return this.ctl.doorBusy(id);
-  }
-
-  /** Stops every controller where it is (after an interrupt). */
-  halt(): void {
-    this.ctl.halt();
-  }
-
-  releaseGrasp(): string | undefined {
-    const g = this.grasp;
-    if (!g) return undefined;
-    this.grasp = undefined;
-    this.version++;
-    const e = this.entities.get(g.objectId);
-    if (e) for (const c of e.colliders) this.world.getCollider(c).setCollisionGroups(GROUPS.object);
-    return g.objectId;
-  }
-
-  attachGrasp(g: Grasp): void {
-    this.grasp = g;
-    this.version++;
-    this.lastSlip = undefined;
-    const e = this.entity(g.objectId);
-    for (const c of e.colliders) this.world.getCollider(c).setCollisionGroups(GROUPS.held);
   }
 
   // ---------------------------------------------------------------- stepping

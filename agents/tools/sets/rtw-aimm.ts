@@ -142,7 +142,15 @@ const retrieveParentOrChild = defineTool({
         (n) =>
           `- ${direction === 'parent' ? `${id} is ${edge(n)} ${n.id}` : `${n.id} is ${edge(n)} ${id}`}${return_attribute === 'id' ? '' : `; ${return_attribute}: ${show(field(n, return_attribute, base))}`}`,
       );
-      return ok(`${query}\n${lines.length ? lines.join('\n') : '(nothing related)'}`, { query, nodes: related.map((n) => n.id) });
+      // Inside a storage whose inside has not been seen, "nothing" would be a guess.
+      const hidden = direction === 'children' && relation !== 'on' && start.attributes['contents_known'] === false;
+      const none = hidden ? `(unknown: ${id} is closed and its inside has not been seen)` : '(nothing related)';
+      const more = hidden && lines.length ? `\n(${id} is closed: there may be more inside)` : '';
+      return ok(`${query}\n${lines.length ? lines.join('\n') + more : none}`, {
+        query,
+        nodes: related.map((n) => n.id),
+        ...(hidden ? { contentsKnown: false } : {}),
+      });
     }),
 });
 

@@ -26,18 +26,21 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
       const wm = robot.worldModel!;
       const node = await wm.node(r.ok ? r.id : object_name);
       if (!node) return fail(r.ok ? `${r.id} is not in the world model` : r.message);
+      // The pose of the thing asked, never of a place or a parent standing in for it.
+      if (!node.position) return fail(`the world model has no position for ${node.id}`);
       const where = node.parent ? `${node.relation} ${node.parent}` : 'not on anything known';
-      const position = node.position ? toBase(node.position, await robot.perception.basePose()) : null;
+      const position = toBase(node.position, await robot.perception.basePose());
       return ok(`${node.id}: position ${JSON.stringify(position)} (base frame), ${where}.`, { ...node, position, frame: 'base' });
     },
   }),
   defineTool({
     name: 'get_empty_storages',
-    description: 'Returns the storages (containers and receptacles) that hold nothing.',
+    description:
+      'Returns the storages (containers and receptacles) that hold nothing, and those whose contents are not known (closed, inside not seen).',
     category: 'information',
     params: z.strictObject({}),
     card: {
-      outputs: 'ids of empty storages',
+      outputs: 'ids of empty storages, and of storages whose contents are unknown',
       whenToUse: 'where can I put something?',
       dimension: 'cognition',
       requires: ['world_model'],
@@ -46,11 +49,13 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
     execute: async (_a, { robot }) => {
       const nodes = await robot.worldModel!.nodes();
       const storages = nodes.filter((n) => n.attributes['storage'] === true);
-      const empty = storages.filter((s) => !nodes.some((n) => n.parent === s.id && n.relation === 'in'));
-      return ok(
-        empty.length ? `Empty storages: ${empty.map((e) => e.id).join(', ')}.` : 'No storage is empty.',
-        empty.map((e) => e.id),
-      );
+      const holds = (s: { id: string }): boolean => nodes.some((n) => n.parent === s.id && n.relation === 'in');
+      // A storage whose inside has not been seen is neither empty nor full: its contents are unknown.
+      const unknown = storages.filter((s) => s.attributes['contents_known'] === false && !holds(s)).map((s) => s.id);
+      const empty = storages.filter((s) => s.attributes['contents_known'] !== false && !holds(s)).map((s) => s.id);
+      const said = empty.length ? `Empty storages: ${empty.join(', ')}.` : 'No storage is known to be empty.';
+      const notKnown = unknown.length ? ` Contents unknown (closed, inside not seen): ${unknown.join(', ')}.` : '';
+      return ok(`${said}${notKnown}`, { empty, unknown });
     },
   }),
   defineTool({

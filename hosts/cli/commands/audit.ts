@@ -55,6 +55,7 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
       invariants: report.invariants,
       messages: report.messages,
       crashes: report.crashes,
+      unjudged: report.unjudged,
       violations: report.violations.map((v) => ({
         class: v.class,
         scene: v.scene,
@@ -80,6 +81,10 @@ function printReport(o: Output, r: AuditReport, dir: string | undefined): void {
   o.out(`Truth audit: ${r.calls} calls in ${r.seconds} s over ${Object.keys(r.scenes).length} scenes`);
   for (const [id, s] of Object.entries(r.scenes)) o.out(`  ${id}: ${s.calls} calls; tool sets ${s.sets.join(', ')}`);
   o.out(`lies ${r.lies}, leaks ${r.leaks}, invariants ${r.invariants}, messages ${r.messages}, crashes ${r.crashes}`);
+  const unjudged = Object.entries(r.unjudged).flatMap(([cls, reasons]) =>
+    Object.entries(reasons ?? {}).map(([why, n]) => `  ${cls}: ${n} not judged: ${why}`),
+  );
+  o.out(unjudged.length ? `unjudged:\n${unjudged.join('\n')}` : 'unjudged 0');
   r.violations.slice(0, SHOWN).forEach((v, i) => {
     const file = dir ? join(dir, `violation-${i + 1}.json`) : 'FILE';
     o.out(`\n${i + 1}. [${v.class}] ${v.scene} (${v.set}): ${v.detail}`);

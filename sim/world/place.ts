@@ -1,0 +1,72 @@
+// Where an object can be: held by the robot, handed to a person, in a
+// container, on something, on the floor, or resting on the robot's own body
+// (its hand and fingers, an arm link, the base). location.ts reads it from the
+// physics; the belief stores it as last perceived, where a support the robot
+// never perceived is "unperceived" rather than named.
+
+/** The parts of the robot an object can rest on. */
+export type RobotPart = 'hand' | 'arm' | 'base';
+
+export type Place =
+  | { kind: 'held' }
+  | { kind: 'handed'; person: string }
+  | { kind: 'in'; id: string }
+  | { kind: 'on'; id: string }
+  | { kind: 'floor' }
+  | { kind: 'robot'; part: RobotPart };
+
+/** What the belief records: a place, or on/in something the robot has not perceived (it cannot name it). */
+export type BelievedPlace = Place | { kind: 'unperceived'; relation: 'on' | 'in' };
+
+/** The fact id of a robot part: on(x, robot_hand). */
+export const robotPartId = (part: RobotPart): string => `robot_${part}`;
+
+/** A place as a fact: in(x, c), on(x, s), on(x, floor), on(x, robot_hand), holding(robot, x) or held_by(x, person). */
+export function placeFact(id: string, p: BelievedPlace): string {
+  switch (p.kind) {
+    case 'held':
+      return `holding(robot, ${id})`;
+    case 'handed':
+      return `held_by(${id}, ${p.person})`;
+    case 'in':
+      return `in(${id}, ${p.id})`;
+    case 'on':
+      return `on(${id}, ${p.id})`;
+    case 'floor':
+      return `on(${id}, floor)`;
+    case 'robot':
+      return `on(${id}, ${robotPartId(p.part)})`;
+    case 'unperceived':
+      return `${p.relation}(${id}, unperceived)`;
+  }
+}
+
+/** A place in words ("on table_1", "resting on the robot's hand"). */
+export function describePlace(p: BelievedPlace | undefined): string {
+  if (!p) return 'somewhere unknown';
+  switch (p.kind) {
+    case 'held':
+      return 'in the hand';
+    case 'handed':
+      return `with ${p.person}`;
+    case 'in':
+      return `in ${p.id}`;
+    case 'on':
+      return `on ${p.id}`;
+    case 'floor':
+      return 'on the floor';
+    case 'robot':
+      return `resting on the robot's ${p.part === 'arm' ? 'arm' : p.part}`;
+    case 'unperceived':
+      return `${p.relation} something the robot has not perceived`;
+  }
+}
+
+/** Same place (a different part of the robot is still on the robot). */
+export function samePlace(a: BelievedPlace | undefined, b: BelievedPlace | undefined): boolean {
+  if (!a || !b || a.kind !== b.kind) return a === b;
+  if ((a.kind === 'in' || a.kind === 'on') && (b.kind === 'in' || b.kind === 'on')) return a.id === b.id;
+  if (a.kind === 'handed' && b.kind === 'handed') return a.person === b.person;
+  if (a.kind === 'unperceived' && b.kind === 'unperceived') return a.relation === b.relation;
+  return true;
+}
