@@ -139,6 +139,11 @@ export const METHODS = {
   },
   /** Names this session (a group in classroom mode), as the teacher's overview shows it. */
   setSessionLabel: { request: z.object({ label: z.string().trim().min(1).max(40) }).strict(), response: Ack },
+  /** Classroom teacher: press (or release) the e-stop of one group (`id`) or of every group (null). */
+  stopGroups: {
+    request: z.object({ id: z.string().min(1).max(64).nullable(), release: z.boolean().optional() }).strict(),
+    response: Ack,
+  },
 } as const;
 
 export type Methods = typeof METHODS;

@@ -6,6 +6,7 @@ import type { WebSocket } from 'ws';
 import { AppApiError, type MethodName, type Unsubscribe, describeZodError, dispatch, isMethodName, parseRequest } from '../../contract/api';
 import { MAX_REPLY_BYTES, formatBytes, utf8Bytes } from '../../contract/limits';
 import { CallMessage, type ServerMessage } from '../../contract/wire';
+import { observerEstop, stopGroups } from './class-controls';
 import type { Hosted, SessionClient, SessionPool } from './sessions';
 
 /** A client this far behind on the socket gets no new pose frames until it catches up. */
@@ -151,6 +152,12 @@ export class Connection implements SessionClient {
       if (!target) return { ok: false, message: `no session "${id}" (listSessions shows the open ones)`, observing: this.observing() };
       this.watch(target);
       return { ok: true, message: `observing session ${id} read-only`, observing: id };
+    }
+    if (method === 'stopGroups') return stopGroups(this.pool, this.own, this.role, parseRequest('stopGroups', request));
+    if (this.watching !== this.own && method === 'injectEvent') {
+      // The stop always wins: an observer presses the e-stop of the session it watches (the teacher also releases it).
+      const event = observerEstop(this.role, parseRequest('injectEvent', request));
+      if (event) return this.watching.api.injectEvent(event);
     }
     if (this.watching !== this.own && !READ_ONLY.has(method)) {
       throw new AppApiError(

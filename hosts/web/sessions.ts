@@ -34,6 +34,8 @@ export interface Hosted {
   label: string | null;
   lastRun: { message: string; reason: RunEndReason | null } | null;
   exercise: ExerciseScore | null;
+  /** Its e-stop is pressed (followed from its events; a new scene's world starts released). */
+  estop: boolean;
   grace: ReturnType<typeof setTimeout> | undefined;
   unsubscribe: Unsubscribe;
 }
@@ -100,6 +102,7 @@ export class SessionPool {
       label: null,
       lastRun: null,
       exercise: null,
+      estop: false,
       grace: undefined,
       unsubscribe: () => undefined,
     };
@@ -108,6 +111,9 @@ export class SessionPool {
       if (e.type === 'scene_loaded') {
         if (hosted.scene !== e.sceneId) hosted.exercise = null;
         hosted.scene = e.sceneId;
+        hosted.estop = false;
+      } else if (e.type === 'robot_event' && (e.event.type === 'estop_pressed' || e.event.type === 'estop_released')) {
+        hosted.estop = e.event.type === 'estop_pressed';
       } else if (e.type === 'exercise') hosted.exercise = e.score;
       else if (e.type === 'run' && e.event.kind === 'started') {
         hosted.running = true;
@@ -143,6 +149,10 @@ export class SessionPool {
     return undefined;
   }
 
+  all(): Hosted[] {
+    return [...this.sessions.values()];
+  }
+
   list(own: Hosted | undefined): SessionInfo[] {
     return [...this.sessions.values()].map((h) => ({
       id: h.id,
@@ -155,6 +165,7 @@ export class SessionPool {
       label: h.label,
       lastRun: h.lastRun,
       exercise: h.exercise,
+      estop: h.estop,
     }));
   }
 

@@ -83,8 +83,9 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
     },
     [api, host],
   );
+  // The stop always wins: from any dialog, tab or mode, and on the group a teacher watches.
   const pressEstop = () => {
-    if (!readOnly && !estop) void inject({ type: 'estop_pressed' });
+    if (!estop) void inject({ type: 'estop_pressed' });
   };
   const setPaused = (paused: boolean) => api.setPaused({ paused }).catch((e: unknown) => host.setBanner(msg(e)));
   const step = () => api.stepPhysics({ steps: STEP_PHYSICS }).catch((e: unknown) => host.setBanner(msg(e)));
@@ -92,8 +93,8 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
 
   useShortcuts({
     estop: () => {
-      if (help) setHelp(false);
-      else pressEstop();
+      setHelp(false);
+      pressEstop();
     },
     pause: () => void (sim && !readOnly && setPaused(!sim.paused)),
     step: () => void (sim?.paused && !readOnly && step()),
@@ -180,8 +181,12 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
           />
           <EstopButton
             pressed={estop}
-            disabled={readOnly || !meta}
-            onPress={pressEstop}
+            disabled={!meta}
+            releaseDisabled={readOnly && role !== 'teacher'}
+            onPress={() => {
+              setHelp(false);
+              pressEstop();
+            }}
             onRelease={() => void inject({ type: 'estop_released' })}
           />
           <BatteryGauge battery={host.battery} />

@@ -124,12 +124,19 @@ function ConversationEntry({
       return <div className="msg error">error: {e.message}</div>;
     case 'end':
       return (
-        <div className={`msg end ${e.reason}`} data-testid="run-end" data-reason={e.reason}>
-          {e.reason === 'done'
-            ? said.has(e.text)
-              ? '✓ done'
-              : `answer: ${e.text}`
-            : `run ended (${e.reason})${said.has(e.detail) ? '' : `: ${e.detail}`}`}
+        <div
+          className={`msg end ${e.reason}${e.reason === 'done' && e.failed > 0 ? ' unchecked' : ''}`}
+          data-testid="run-end"
+          data-reason={e.reason}
+        >
+          {e.reason === 'done' && e.failed > 0
+            ? // The model answered, but calls it relied on did not succeed: its answer is its word, not a result.
+              `⚠ the model answered, but ${e.failed} of ${e.toolCalls} tool call${e.toolCalls === 1 ? '' : 's'} failed or ${e.failed === 1 ? 'was' : 'were'} rejected: check its answer against the world${said.has(e.text) ? '' : ` (“${e.text}”)`}`
+            : e.reason === 'done'
+              ? said.has(e.text)
+                ? '✓ done'
+                : `answer: ${e.text}`
+              : `run ended (${e.reason})${said.has(e.detail) ? '' : `: ${e.detail}`}`}
           <div className="muted">
             {e.iterations} model turns, {e.toolCalls} tool call{e.toolCalls === 1 ? '' : 's'}
             {e.ran !== e.toolCalls ? ` (${e.ran} ran)` : ''}, {e.usage.totalTokens} tokens, {(e.durationMs / 1000).toFixed(1)} s

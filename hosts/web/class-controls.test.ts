@@ -1,0 +1,77 @@
+// The stop always wins in classroom mode: the teacher presses (and releases) a
+// watched group's e-stop, stops one group or all of them, and a group can do
+// none of that to another.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type SocketLike, type WsClient, connectWs } from '../../contract/ws-client';
+import { AppService as Session } from '../service/app-service';
+import { type WebServer, startWebServer } from './server';
+
+const factory = (url: string): SocketLike => new WebSocket(url) as unknown as SocketLike;
+const dir = mkdtempSync(path.join(tmpdir(), 'skillbridge-stop-'));
+writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
+
+let server: WebServer | undefined;
+const clients: WsClient[] = [];
+
+async function start(): Promise<WebServer> {
+  server = await startWebServer({
+    openSession: async () => {
+      const s = new Session({ paced: false });
+      await s.loadScene({ id: 'tabletop/fruits' });
+      return s;
+    },
+    staticDir: dir,
+    port: 0,
+    classroom: true,
+  });
+  return server;
+}
+
+async function tab(token: string): Promise<WsClient> {
+  const c = await connectWs(`ws://127.0.0.1:${server!.port}/api?token=${token}`, factory);
+  clients.push(c);
+  return c;
+}
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await server?.close();
+  server = undefined;
+});
+
+describe("the teacher's e-stop", () => {
+  it("presses and releases the e-stop of the group it watches; a watched group's other calls stay refused", async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    await teacher.observeSession({ id: g1.session!.session.id });
+    expect((await teacher.injectEvent({ type: 'estop_pressed' })).ok).toBe(true);
+    expect((await g1.getSnapshot({})).estop).toBe(true);
+    expect((await teacher.listSessions({})).find((x) => x.id === g1.session!.session.id)?.estop).toBe(true);
+    await expect(teacher.injectEvent({ type: 'set_battery', percent: 5 })).rejects.toThrow(/read-only/);
+    expect((await teacher.injectEvent({ type: 'estop_released' })).ok).toBe(true);
+    expect((await g1.getSnapshot({})).estop).toBe(false);
+  });
+
+  it('stops one group, then every group, and releases them; a group may not', async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const g2 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    await expect(g1.stopGroups({ id: null })).rejects.toThrow(/only the teacher/);
+    const one = await teacher.stopGroups({ id: g2.session!.session.id });
+    expect(one.ok).toBe(true);
+    expect([(await g1.getSnapshot({})).estop, (await g2.getSnapshot({})).estop]).toEqual([false, true]);
+    expect((await teacher.stopGroups({ id: null })).ok).toBe(true);
+    expect([(await g1.getSnapshot({})).estop, (await g2.getSnapshot({})).estop]).toEqual([true, true]);
+    // The teacher's own world is not a group's: it keeps moving.
+    expect((await teacher.getSnapshot({})).estop).toBe(false);
+    expect((await teacher.stopGroups({ id: null, release: true })).ok).toBe(true);
+    expect([(await g1.getSnapshot({})).estop, (await g2.getSnapshot({})).estop]).toEqual([false, false]);
+    expect((await teacher.stopGroups({ id: 's99' })).ok).toBe(false);
+  });
+});
