@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { type SocketLike, type WsClient, connectWs } from '../../contract/ws-client';
 import { AppService as Session } from '../service/app-service';
 import { type WebServer, startWebServer } from './server';
+import { sessionFolders } from './session-files';
 
 const factory = (url: string): SocketLike => new WebSocket(url) as unknown as SocketLike;
 const dir = mkdtempSync(path.join(tmpdir(), 'skillbridge-stop-'));
@@ -20,7 +21,8 @@ const clients: WsClient[] = [];
 async function start(): Promise<WebServer> {
   server = await startWebServer({
     openSession: async () => {
-      const s = new Session({ paced: false });
+      // As serve opens them: each session with its own trace and results folders.
+      const s = new Session({ paced: false, ...sessionFolders(path.join(dir, 'traces'), path.join(dir, 'eval-results')) });
       await s.loadScene({ id: 'tabletop/fruits' });
       return s;
     },
@@ -73,5 +75,21 @@ describe("the teacher's e-stop", () => {
     expect((await teacher.stopGroups({ id: null, release: true })).ok).toBe(true);
     expect([(await g1.getSnapshot({})).estop, (await g2.getSnapshot({})).estop]).toEqual([false, false]);
     expect((await teacher.stopGroups({ id: 's99' })).ok).toBe(false);
+  });
+
+  it("groups read their own runs and traces only, named by file name; the teacher reads a group's by watching it", async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const g2 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    const ran = await g1.run({ message: 'hi', workflow: 'flat', model: 'scripted:mine.json', script: '[{"content": "hello"}]', approval: 'auto' });
+    expect(ran.tracePath).toBe(`${ran.runId}.jsonl`);
+    for (let i = 0; i < 50 && (await g1.listRuns({})).every((r) => r.running); i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await g1.exportTrace({ runId: ran.runId })).text).toContain('hello');
+    await expect(g2.exportTrace({ runId: ran.runId })).rejects.toThrow(/no trace/);
+    expect((await g2.listRuns({})).map((r) => r.runId)).not.toContain(ran.runId);
+    await teacher.observeSession({ id: g1.session!.session.id });
+    expect((await teacher.exportTrace({ runId: ran.runId })).text).toContain('hello');
+    expect(Array.isArray(await teacher.listEvalRuns({}))).toBe(true);
   });
 });

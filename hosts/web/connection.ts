@@ -7,6 +7,7 @@ import { AppApiError, type MethodName, type Unsubscribe, describeZodError, dispa
 import { MAX_REPLY_BYTES, formatBytes, utf8Bytes } from '../../contract/limits';
 import { CallMessage, type ServerMessage } from '../../contract/wire';
 import { observerEstop, stopGroups } from './class-controls';
+import { pageEvent, pageReply } from './session-files';
 import type { Hosted, SessionClient, SessionPool } from './sessions';
 
 /** A client this far behind on the socket gets no new pose frames until it catches up. */
@@ -32,6 +33,11 @@ const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'listExercises',
   // A check reads the world; it changes nothing (the teacher checks a group's exercise).
   'checkExercise',
+  // The watched group's own evaluation results (each session has its own results folder).
+  'listSuites',
+  'listEvalRuns',
+  'evalCases',
+  'evalReport',
 ]);
 
 /**
@@ -88,7 +94,7 @@ export class Connection implements SessionClient {
     this.watching.observers.delete(this);
     this.watching = target;
     if (target !== this.own) target.observers.add(this);
-    const offEvent = target.api.onEvent((event) => this.send({ t: 'event', event }));
+    const offEvent = target.api.onEvent((event) => this.send({ t: 'event', event: pageEvent(event) }));
     const offPoses = target.api.onPoses((frame) => {
       if (this.ws.readyState !== this.ws.OPEN || this.ws.bufferedAmount > MAX_BUFFERED) return;
       this.ws.send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength), { binary: true });
@@ -120,7 +126,7 @@ export class Connection implements SessionClient {
       id = msg.data.id;
       const method = msg.data.method;
       if (!isMethodName(method)) throw new AppApiError('invalid_request', `unknown method "${method}"`);
-      const value = await this.call(method, msg.data.request);
+      const value = pageReply(method, await this.call(method, msg.data.request));
       this.send({ t: 'reply', id, ok: true, value });
     } catch (e) {
       const error =

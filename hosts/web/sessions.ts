@@ -51,6 +51,8 @@ export interface SessionPoolOptions {
 
 export const DEFAULT_MAX_SESSIONS = 6;
 export const DEFAULT_GRACE_MS = 20_000;
+/** Classroom mode: a group's session outlives its tab for a whole lesson (a closed lid, a lost network); at the cap the oldest idle one makes room. */
+export const CLASS_GRACE_MS = 4 * 60 * 60 * 1000;
 
 export class SessionPool {
   private readonly sessions = new Map<string, Hosted>();
