@@ -2,6 +2,7 @@
 // size, the current model), its progress as events, its cases, the report as one
 // self-contained HTML page, and replaying a case in the 3D view.
 import { z } from 'zod';
+import { RunReplay } from './teaching';
 
 export const SuiteInfo = z.object({
   id: z.string(),
@@ -78,6 +79,11 @@ export const EVAL_METHODS = {
   evalCases: { request: z.object({ runId: Id }).strict(), response: z.array(EvalCaseRow) },
   /** The run's report: one self-contained HTML page (no network; figures inlined). */
   evalReport: { request: z.object({ runId: Id }).strict(), response: z.object({ name: z.string(), html: z.string() }) },
+  /** A case's recorded trace, to watch on the replay timeline (nothing runs again; the live world is left as it is). */
+  caseReplay: {
+    request: z.object({ runId: Id, caseId: z.string().min(1).max(300), trial: z.number().int().min(1).max(1000) }).strict(),
+    response: RunReplay,
+  },
   /** Rebuilds the case's world as the current scene and plays its recorded tool calls again in the view. */
   replayCase: {
     request: z.object({ runId: Id, caseId: z.string().min(1).max(300), trial: z.number().int().min(1).max(1000) }).strict(),

@@ -381,6 +381,10 @@ export class AppService implements AppApi {
     return this.evals.evalReport(req);
   }
 
+  async caseReplay(req: Request<'caseReplay'>): Promise<Response<'caseReplay'>> {
+    return this.evals.caseReplay(req);
+  }
+
   async replayCase(req: Request<'replayCase'>): Promise<Response<'replayCase'>> {
     return this.evals.replayCase(req);
   }

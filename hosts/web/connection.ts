@@ -38,6 +38,7 @@ const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'listEvalRuns',
   'evalCases',
   'evalReport',
+  'caseReplay',
 ]);
 
 /**

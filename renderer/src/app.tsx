@@ -321,7 +321,13 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
               {tab === 'tasks' && <ExercisesPanel api={api} sceneId={meta?.id ?? null} readOnly={readOnly} />}
               {/* Kept mounted too: an evaluation's progress keeps arriving. */}
               <div hidden={tab !== 'eval'} className="tab-page">
-                <EvaluatePanel api={api} />
+                <EvaluatePanel
+                  api={api}
+                  onWatch={(r) => {
+                    setWatching([loadReplay(r)]);
+                    setTab('runs');
+                  }}
+                />
               </div>
               {tab === 'log' && <EventLog lines={host.log} />}
               {tab === 'class' && <ClassOverview api={api} observing={observing} onWatch={(id) => void watchGroup(id)} />}

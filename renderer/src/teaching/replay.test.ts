@@ -7,7 +7,7 @@ import { eventIndexAt, isBookmark, loadReplay, stepEvent } from './replay';
 const T0 = Date.parse('2026-11-25T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
-function replay(records: Array<Record<string, unknown>>): RunReplay {
+function replay(records: Array<{ type: string; [k: string]: unknown }>): RunReplay {
   return {
     run: {
       runId: 'r1',
@@ -22,7 +22,7 @@ function replay(records: Array<Record<string, unknown>>): RunReplay {
       durationMs: 15_802,
       poses: false,
     },
-    trace: { header: { startedAt: at(0) }, records } as RunReplay['trace'],
+    trace: { header: { type: 'header', startedAt: at(0) }, records, truncated: false },
     poses: null,
   };
 }
