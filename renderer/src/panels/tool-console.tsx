@@ -74,7 +74,7 @@ function FieldInput({ field, value, onChange, listId }: { field: Field; value: s
     <div className="field">
       {label}
       {input}
-      {field.description && <div className="help">{field.description}</div>}
+      {field.description && <div className="field-help">{field.description}</div>}
     </div>
   );
 }
