@@ -308,6 +308,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
                     meta={meta}
                     estop={estop}
                     positionOf={(id) => (meta ? host.poses.position(meta, id) : undefined)}
+                    basePose={() => (meta ? host.poses.basePose(meta) : undefined)}
                     onInjected={host.refreshSoon}
                     batteryPercent={host.battery?.percent}
                   />
