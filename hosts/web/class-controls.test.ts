@@ -10,6 +10,7 @@ import { type SocketLike, type WsClient, connectWs } from '../../contract/ws-cli
 import { AppService as Session } from '../service/app-service';
 import { type WebServer, startWebServer } from './server';
 import { sessionFolders } from './session-files';
+import { CLASS_GRACE_MS, DEFAULT_GRACE_MS } from './sessions';
 
 const factory = (url: string): SocketLike => new WebSocket(url) as unknown as SocketLike;
 const dir = mkdtempSync(path.join(tmpdir(), 'skillbridge-stop-'));
@@ -91,5 +92,23 @@ describe("the teacher's e-stop", () => {
     await teacher.observeSession({ id: g1.session!.session.id });
     expect((await teacher.exportTrace({ runId: ran.runId })).text).toContain('hello');
     expect(Array.isArray(await teacher.listEvalRuns({}))).toBe(true);
+  });
+
+  it('a group whose tab went away (a closed lid) is kept with its runs for the lesson, and its tab reattaches', async () => {
+    expect(CLASS_GRACE_MS).toBeGreaterThanOrEqual(60 * 60 * 1000);
+    expect(CLASS_GRACE_MS).toBeGreaterThan(DEFAULT_GRACE_MS * 100);
+    const s = await start();
+    const g1 = await tab(s.token);
+    const { id, token } = g1.session!.session;
+    const ran = await g1.run({ message: 'hi', workflow: 'flat', model: 'scripted:mine.json', script: '[{"content": "hello"}]', approval: 'auto' });
+    g1.close();
+    await new Promise((r) => setTimeout(r, 100));
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    expect((await teacher.listSessions({})).find((x) => x.id === id)).toMatchObject({ clients: 0 });
+    const back = await connectWs(`ws://127.0.0.1:${server!.port}/api?token=${s.token}&session=${token}`, factory);
+    clients.push(back);
+    for (let i = 0; i < 50 && back.session === undefined; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(back.session!.session).toMatchObject({ id, resumed: true });
+    expect((await back.listRuns({})).map((r) => r.runId)).toContain(ran.runId);
   });
 });

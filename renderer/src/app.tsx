@@ -15,7 +15,7 @@ import { FactsPanel } from './panels/facts-panel';
 import { SceneBar } from './panels/scene-bar';
 import { ToolConsole } from './panels/tool-console';
 import { ApprovalOverlay, describeCall, usePendingApprovals } from './teaching/approvals';
-import { ClassOverview } from './teaching/class-overview';
+import { ClassOverview, groupName } from './teaching/class-overview';
 import { EstopButton, EstopOverlay } from './teaching/estop';
 import { ExercisesPanel } from './teaching/exercises-panel';
 import { HelpPanel } from './teaching/help-panel';
@@ -54,6 +54,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
   const [watching, setWatching] = useState<ReplayRun[]>([]);
   const clock = useReplayClock(watching);
   const [observing, setObserving] = useState<string | null>(session?.observing ?? null);
+  const [observedName, setObservedName] = useState<string | null>(null);
   const approvals = usePendingApprovals(api);
   const role = session?.role ?? 'solo';
   const readOnly = observing !== null;
@@ -116,7 +117,8 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
     setWatching(replays.map(loadReplay));
     setTab('runs');
   };
-  const watchGroup = async (id: string | null) => {
+  const watchGroup = async (id: string | null, name?: string) => {
+    setObservedName(name ?? null);
     try {
       const r = await api.observeSession({ id });
       if (!r.ok) host.setBanner(r.message);
@@ -212,7 +214,8 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
         </header>
         {observing && (
           <div className="banner watch" role="status">
-            Watching group {observing} read-only: you see its world and runs; nothing here changes it.
+            Watching {observedName ?? groupName({ id: observing, label: null })} read-only: you see its world and runs; only the
+            emergency stop acts on it.
             <button type="button" className="link" onClick={() => void watchGroup(null)}>
               back to my session
             </button>
@@ -237,7 +240,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
               <button type="button" className="fold" onClick={() => setPresent({ left: false })} aria-label="Hide the tool console ([)">
                 ◂
               </button>
-              <ToolConsole api={api} meta={meta} />
+              <ToolConsole api={api} meta={meta} watching={observing ? (observedName ?? groupName({ id: observing, label: null })) : null} />
             </aside>
           ) : (
             <button
@@ -331,7 +334,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
                 />
               </div>
               {tab === 'log' && <EventLog lines={host.log} />}
-              {tab === 'class' && <ClassOverview api={api} observing={observing} onWatch={(id) => void watchGroup(id)} />}
+              {tab === 'class' && <ClassOverview api={api} observing={observing} onWatch={(id, name) => void watchGroup(id, name)} />}
             </aside>
           ) : (
             <button

@@ -108,10 +108,12 @@ export async function classroomFlows({ browser }) {
       await until(async () => /✓ Done/.test(await verdict.innerText()), 'the card to pass', 10_000);
     });
 
-    await test("classroom: a group's agent run with an uploaded script", async () => {
+    await test("classroom: a group's agent run with an uploaded script; the group sees its trace's file name, not the server's path", async () => {
       await useScript(pickScript('class-run', 'peach'), a);
       await sendMessage('pick the peach for the class', { approval: 'auto' }, a);
       await lastEnd(a).waitFor({ timeout: 30_000 });
+      const file = await a.locator('[data-testid="trace-panel"]').innerText();
+      assert(/file: [\w-]+\.jsonl/.test(file) && !/file: .*[\\/]/.test(file), `the trace panel shows: ${file.split('\n').find((l) => /file:/.test(l))}`);
     });
 
     const teacher = await open(teacherUrl);
@@ -129,7 +131,12 @@ export async function classroomFlows({ browser }) {
 
     await test("classroom: the teacher watches a group read-only and goes back to the teacher's own session", async () => {
       await teacher.locator('[data-testid="class-row"]').filter({ hasText: 'Team Boxes' }).getByRole('button', { name: 'Watch' }).click();
-      await teacher.getByText(/Watching group .* read-only/).waitFor({ timeout: 10_000 });
+      // Named as the group named itself, not by the session's id ("s3").
+      await teacher.getByText(/Watching Team Boxes read-only/).waitFor({ timeout: 10_000 });
+      // The tool console is off with a plain message (no raw developer error).
+      await teacher.locator('[data-testid="console-watching"]').waitFor({ timeout: 5_000 });
+      assert(/watching Team Boxes/.test(await teacher.locator('[data-testid="console-watching"]').innerText()), 'the console note does not name the group');
+      assert(await teacher.getByRole('button', { name: /^Call / }).isDisabled(), 'the tool console can call tools on the watched group');
       await waitScene('tabletop/boxes', teacher);
       assert(await teacher.locator('select[aria-label="Scene"]').isDisabled(), 'the scene can be changed while watching');
       // The stop always wins: the teacher's STOP presses the watched group's e-stop, and the teacher releases it.
@@ -140,7 +147,7 @@ export async function classroomFlows({ browser }) {
       await teacher.locator('.estop-head.pressed').getByRole('button', { name: 'Release' }).click();
       await b.getByRole('button', { name: 'Emergency stop (Esc)' }).waitFor({ timeout: 10_000 });
       await teacher.getByRole('button', { name: 'back to my session', exact: true }).click();
-      await teacher.getByText(/Watching group/).waitFor({ state: 'detached', timeout: 10_000 });
+      await teacher.getByText(/Watching Team Boxes/).waitFor({ state: 'detached', timeout: 10_000 });
     });
 
     await test("classroom: the teacher stops one group (its run ends, its trace names the teacher), then all groups, and releases them", async () => {

@@ -6,6 +6,11 @@ import { useEffect, useState } from 'react';
 import type { AppApi } from '../../../contract/api';
 import type { SessionInfo } from '../../../contract/schemas';
 
+/** A group as people call it: the name it gave itself, else "Group 3" (never the session's id "s3"). */
+export function groupName(s: Pick<SessionInfo, 'id' | 'label'>): string {
+  return s.label ?? `Group ${s.id.replace(/^s/, '')}`;
+}
+
 export function ClassOverview({
   api,
   observing,
@@ -13,7 +18,7 @@ export function ClassOverview({
 }: {
   api: AppApi;
   observing: string | null;
-  onWatch: (id: string | null) => void;
+  onWatch: (id: string | null, name?: string) => void;
 }) {
   const [sessions, setSessions] = useState<SessionInfo[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
@@ -81,7 +86,7 @@ export function ClassOverview({
           {groups.map((s) => (
             <tr key={s.id} className={s.id === observing ? 'watching' : ''} data-testid="class-row">
               <td>
-                <strong>{s.label ?? s.id}</strong>
+                <strong>{groupName(s)}</strong>
                 {/* The scene under the name: the side panel is narrow, and the last run needs the room. */}
                 <div className="muted small">{s.scene ?? 'no scene yet'}</div>
                 {s.clients === 0 && <div className="muted small">tab closed</div>}
@@ -111,15 +116,15 @@ export function ClassOverview({
                 )}
               </td>
               <td className="class-actions">
-                <button type="button" onClick={() => onWatch(s.id)} disabled={s.id === observing}>
+                <button type="button" onClick={() => onWatch(s.id, groupName(s))} disabled={s.id === observing}>
                   {s.id === observing ? 'Watching' : 'Watch'}
                 </button>
                 {s.estop ? (
-                  <button type="button" onClick={() => void stop(s.id, true)} aria-label={`Release ${s.label ?? s.id}`}>
+                  <button type="button" onClick={() => void stop(s.id, true)} aria-label={`Release ${groupName(s)}`}>
                     Release
                   </button>
                 ) : (
-                  <button type="button" className="danger" onClick={() => void stop(s.id)} aria-label={`Stop ${s.label ?? s.id}`}>
+                  <button type="button" className="danger" onClick={() => void stop(s.id)} aria-label={`Stop ${groupName(s)}`}>
                     ■ Stop
                   </button>
                 )}
