@@ -113,9 +113,22 @@ export async function runFlows() {
     await page.getByRole('button', { name: 'Back to live' }).click();
     await resetScene();
     await useScript(pickScript('runs-rejected', 'plum'));
+    // A short window: the agent panel is longer than the screen and must scroll to what needs the person.
+    await page.setViewportSize({ width: 1280, height: 560 });
+    const inSight = (loc) =>
+      loc.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const box = el.closest('aside.right').getBoundingClientRect();
+        return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+      });
     await sendMessage('pick the plum (runs-rejected)', { approval: 'ask' });
-    await page.getByRole('button', { name: 'Reject' }).first().click();
+    const reject = page.getByRole('button', { name: 'Reject' }).first();
+    await reject.waitFor({ timeout: 15_000 });
+    await until(() => inSight(reject), 'the agent panel to scroll to the new approval', 5_000);
+    await reject.click();
     await lastEnd().waitFor({ timeout: 30_000 });
+    await until(() => inSight(lastEnd()), "the agent panel to scroll to the run's end", 5_000);
+    await page.setViewportSize({ width: 1440, height: 860 });
     // Honesty: the call was rejected and the model still says "I picked up the plum": no green "✓ done".
     const end = await lastEnd().innerText();
     assert(!/✓ done/.test(end) && /rejected/.test(end), `the run's end says: ${end}`);
