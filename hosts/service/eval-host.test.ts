@@ -62,7 +62,7 @@ describe('Evaluate (session)', () => {
     expect(facts.some((f) => /^in\(.+, (trash_1|bowl_1|basket_1|storage_container_1)\)$/.test(f) || /^on\(/.test(f))).toBe(true);
   }, 120_000);
 
-  it("opens a case as its recorded trace for the replay timeline, leaving the live world as it is", async () => {
+  it('opens a case as its recorded trace for the replay timeline, leaving the live world as it is', async () => {
     const [run] = await session.listEvalRuns({});
     const [c] = await session.evalCases({ runId: run!.runId });
     const scene = await session.currentScene({});

@@ -83,7 +83,13 @@ describe("the teacher's e-stop", () => {
     const g1 = await tab(s.token);
     const g2 = await tab(s.token);
     const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
-    const ran = await g1.run({ message: 'hi', workflow: 'flat', model: 'scripted:mine.json', script: '[{"content": "hello"}]', approval: 'auto' });
+    const ran = await g1.run({
+      message: 'hi',
+      workflow: 'flat',
+      model: 'scripted:mine.json',
+      script: '[{"content": "hello"}]',
+      approval: 'auto',
+    });
     expect(ran.tracePath).toBe(`${ran.runId}.jsonl`);
     for (let i = 0; i < 50 && (await g1.listRuns({})).every((r) => r.running); i++) await new Promise((r) => setTimeout(r, 100));
     expect((await g1.exportTrace({ runId: ran.runId })).text).toContain('hello');
@@ -100,7 +106,13 @@ describe("the teacher's e-stop", () => {
     const s = await start();
     const g1 = await tab(s.token);
     const { id, token } = g1.session!.session;
-    const ran = await g1.run({ message: 'hi', workflow: 'flat', model: 'scripted:mine.json', script: '[{"content": "hello"}]', approval: 'auto' });
+    const ran = await g1.run({
+      message: 'hi',
+      workflow: 'flat',
+      model: 'scripted:mine.json',
+      script: '[{"content": "hello"}]',
+      approval: 'auto',
+    });
     g1.close();
     await new Promise((r) => setTimeout(r, 100));
     const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);

@@ -214,8 +214,8 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
         </header>
         {observing && (
           <div className="banner watch" role="status">
-            Watching {observedName ?? groupName({ id: observing, label: null })} read-only: you see its world and runs; only the
-            emergency stop acts on it.
+            Watching {observedName ?? groupName({ id: observing, label: null })} read-only: you see its world and runs; only the emergency
+            stop acts on it.
             <button type="button" className="link" onClick={() => void watchGroup(null)}>
               back to my session
             </button>
@@ -240,7 +240,11 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
               <button type="button" className="fold" onClick={() => setPresent({ left: false })} aria-label="Hide the tool console ([)">
                 ◂
               </button>
-              <ToolConsole api={api} meta={meta} watching={observing ? (observedName ?? groupName({ id: observing, label: null })) : null} />
+              <ToolConsole
+                api={api}
+                meta={meta}
+                watching={observing ? (observedName ?? groupName({ id: observing, label: null })) : null}
+              />
             </aside>
           ) : (
             <button

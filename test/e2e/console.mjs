@@ -58,8 +58,12 @@ export async function consoleFlows(tag) {
         return { text: h.textContent, right: r.right, panel: panel.right, clipped: h.scrollWidth > h.clientWidth + 1 };
       });
     });
-    assert(boxes.some((b) => /REP 103\)/.test(b.text)), `no hint names the frame: ${boxes.map((b) => b.text).join(' | ')}`);
-    for (const b of boxes) assert(b.right <= b.panel + 1 && !b.clipped, `a hint overflows the console: "${b.text}" (right ${b.right} > ${b.panel})`);
+    assert(
+      boxes.some((b) => /REP 103\)/.test(b.text)),
+      `no hint names the frame: ${boxes.map((b) => b.text).join(' | ')}`,
+    );
+    for (const b of boxes)
+      assert(b.right <= b.panel + 1 && !b.clipped, `a hint overflows the console: "${b.text}" (right ${b.right} > ${b.panel})`);
   });
 
   await test(`${tag}the emergency stop reaches the robot and blocks motion`, async () => {

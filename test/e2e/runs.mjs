@@ -142,7 +142,10 @@ export async function runFlows() {
     await marks.first().click();
     const lines = page.locator('[data-testid="replay-trace"] [data-testid="replay-event"]');
     await until(
-      async () => /rejected|reject/.test((await lines.evaluateAll((ls) => ls.find((l) => l.getAttribute('aria-current') === 'step')?.textContent)) ?? ''),
+      async () =>
+        /rejected|reject/.test(
+          (await lines.evaluateAll((ls) => ls.find((l) => l.getAttribute('aria-current') === 'step')?.textContent)) ?? '',
+        ),
       'the trace marker on the rejection',
     );
   });

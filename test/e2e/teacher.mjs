@@ -116,7 +116,7 @@ export async function teacherFlows() {
     await page.getByText('moved peach_1 in the view').waitFor({ timeout: 5_000 });
   });
 
-  await test('presentation mode: larger text, labels on every object without overlap, side panels fold', async () => {
+  await test('presentation mode: larger text, labels on every object without overlap, side panels fold by themselves, the header on one row', async () => {
     const size = () => page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('.app')).fontSize));
     const s0 = await size();
     await page.getByRole('button', { name: 'Present', exact: true }).click();
@@ -132,11 +132,31 @@ export async function teacherFlows() {
       boxes.some((b, j) => j > i && a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 && b[1] < a[3] - 1),
     );
     assert(!overlap, `${labels} labels, some overlapping`);
+    // The side panels fold away by themselves; the rails bring them back ([ and ]).
+    await page.getByRole('button', { name: 'Show the side panel (])' }).waitFor({ timeout: 5_000 });
+    await page.getByRole('button', { name: 'Show the tool console ([)' }).waitFor({ timeout: 5_000 });
+    const vw = page.viewportSize().width;
+    await until(
+      async () => (await page.locator('[data-testid="scene-canvas"]').boundingBox()).width > vw * 0.85,
+      'the view across the screen',
+    );
+    // The header keeps one row: every item on the same line, STOP on screen.
+    const rows = await page.$$eval(
+      'header.app-head > *',
+      (els) => new Set(els.map((e) => Math.round(e.getBoundingClientRect().top / 12))).size,
+    );
+    const head = await page.locator('header.app-head').boundingBox();
+    const stop = await estop.boundingBox();
+    assert(rows === 1 && head.height < 80, `the header has ${rows} rows (${head.height.toFixed(0)} px high)`);
+    assert(stop.x + stop.width <= vw, 'STOP is off screen in presentation mode');
     const w0 = (await page.locator('[data-testid="scene-canvas"]').boundingBox()).width;
     await page.locator('body').focus();
     await page.keyboard.press('[');
     await page.keyboard.press(']');
-    await until(async () => (await page.locator('[data-testid="scene-canvas"]').boundingBox()).width > w0 + 300, 'a wider view');
+    await until(
+      async () => (await page.locator('[data-testid="scene-canvas"]').boundingBox()).width < w0 - 300,
+      'a narrower view with the panels open',
+    );
     await page.keyboard.press('[');
     await page.keyboard.press(']');
   });
@@ -219,7 +239,7 @@ export async function teacherFlows() {
     await release();
   });
 
-  await test('task cards: the list shows each card\'s mark, and a Reset takes the ✓ away until the card is checked again', async () => {
+  await test("task cards: the list shows each card's mark, and a Reset takes the ✓ away until the card is checked again", async () => {
     await scene.selectOption('tabletop/fruits');
     await waitScene('tabletop/fruits');
     const call = async (tool, args) => {

@@ -157,8 +157,7 @@ export function EventInjector({ api, meta, estop, positionOf, onInjected, batter
           </label>
         ))}
         <p className="muted small frame-note">
-          Metres in the robot’s base frame, as the tools use it (REP 103): x forward, y left, z up; the point its underside is set down
-          at.
+          Metres in the robot’s base frame, as the tools use it (REP 103): x forward, y left, z up; the point its underside is set down at.
         </p>
         <button type="submit" disabled={!object}>
           Move
