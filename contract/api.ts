@@ -2,7 +2,7 @@
 // is a request schema and a response schema; the same table drives the Electron
 // IPC allowlist, the web-mode WebSocket dispatcher and the renderer's clients.
 import { z } from 'zod';
-import { EVAL_METHODS } from './eval';
+import { EVAL_METHODS, EvalRunId } from './eval';
 import { MAX_TRACE_IMPORT_BYTES } from './limits';
 import {
   bytesString,
@@ -139,6 +139,16 @@ export const METHODS = {
   },
   /** Names this session (a group in classroom mode), as the teacher's overview shows it. */
   setSessionLabel: { request: z.object({ label: z.string().trim().min(1).max(40) }).strict(), response: Ack },
+  /** An evaluated case's recorded trace, to watch on the replay timeline (nothing runs again; the live world is left as it is). */
+  caseReplay: {
+    request: z.object({ runId: EvalRunId, caseId: z.string().min(1).max(300), trial: z.number().int().min(1).max(1000) }).strict(),
+    response: RunReplay,
+  },
+  /** Classroom teacher: press (or release) the e-stop of one group (`id`) or of every group (null). */
+  stopGroups: {
+    request: z.object({ id: z.string().min(1).max(64).nullable(), release: z.boolean().optional() }).strict(),
+    response: Ack,
+  },
 } as const;
 
 export type Methods = typeof METHODS;

@@ -55,7 +55,7 @@ export const EvalEvent = z.discriminatedUnion('kind', [
 ]);
 export type EvalEvent = z.infer<typeof EvalEvent>;
 
-const Id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,200}$/);
+export const EvalRunId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,200}$/);
 
 export const EVAL_METHODS = {
   listSuites: { request: z.object({}).strict(), response: z.array(SuiteInfo) },
@@ -75,12 +75,12 @@ export const EVAL_METHODS = {
   },
   stopEval: { request: z.object({}).strict(), response: z.object({ ok: z.boolean(), message: z.string() }) },
   listEvalRuns: { request: z.object({}).strict(), response: z.array(EvalRunInfo) },
-  evalCases: { request: z.object({ runId: Id }).strict(), response: z.array(EvalCaseRow) },
+  evalCases: { request: z.object({ runId: EvalRunId }).strict(), response: z.array(EvalCaseRow) },
   /** The run's report: one self-contained HTML page (no network; figures inlined). */
-  evalReport: { request: z.object({ runId: Id }).strict(), response: z.object({ name: z.string(), html: z.string() }) },
+  evalReport: { request: z.object({ runId: EvalRunId }).strict(), response: z.object({ name: z.string(), html: z.string() }) },
   /** Rebuilds the case's world as the current scene and plays its recorded tool calls again in the view. */
   replayCase: {
-    request: z.object({ runId: Id, caseId: z.string().min(1).max(300), trial: z.number().int().min(1).max(1000) }).strict(),
+    request: z.object({ runId: EvalRunId, caseId: z.string().min(1).max(300), trial: z.number().int().min(1).max(1000) }).strict(),
     response: z.object({ ok: z.boolean(), message: z.string(), calls: z.number().int() }),
   },
 } as const;

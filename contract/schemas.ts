@@ -221,8 +221,9 @@ export type ToolCallResult = z.infer<typeof ToolCallResult>;
 // ------------------------------------------------------------------ world state and events
 
 export const ExternalEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('estop_pressed') }).strict(),
-  z.object({ type: z.literal('estop_released') }).strict(),
+  // `by` names who pressed it when it was not the session's own person (a teacher), for the trace.
+  z.object({ type: z.literal('estop_pressed'), by: z.string().min(1).max(100).optional() }).strict(),
+  z.object({ type: z.literal('estop_released'), by: z.string().min(1).max(100).optional() }).strict(),
   z.object({ type: z.literal('person_said'), person: z.string().min(1).max(100).optional(), text: z.string().min(1).max(2000) }).strict(),
   z
     .object({ type: z.literal('object_moved'), object: z.string().min(1).max(200), to: Position, by: z.string().max(100).optional() })
@@ -301,6 +302,8 @@ export const SessionInfo = z.object({
   lastRun: z.object({ message: z.string(), reason: RunEndReason.nullable() }).nullable(),
   /** The exercise last checked, with its score. */
   exercise: ExerciseScore.nullable(),
+  /** Its e-stop is pressed (absent from hosts that do not follow it). */
+  estop: z.boolean().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

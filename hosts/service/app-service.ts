@@ -311,7 +311,7 @@ export class AppService implements AppApi {
     }
     this.poses.publish(true);
     // The e-stop also ends the agent's run: the running skill reports the e-stop, then the run stops.
-    if (req.type === 'estop_pressed') this.agent.stopAfterRunningCall('the emergency stop was pressed');
+    if (req.type === 'estop_pressed') this.agent.stopAfterRunningCall(`the emergency stop was pressed${req.by ? ` by ${req.by}` : ''}`);
     const b = await cur.robot.battery();
     const message =
       req.type === 'set_battery'
@@ -382,6 +382,10 @@ export class AppService implements AppApi {
 
   async evalReport(req: Request<'evalReport'>): Promise<Response<'evalReport'>> {
     return this.evals.evalReport(req);
+  }
+
+  async caseReplay(req: Request<'caseReplay'>): Promise<Response<'caseReplay'>> {
+    return this.evals.caseReplay(req);
   }
 
   async replayCase(req: Request<'replayCase'>): Promise<Response<'replayCase'>> {
@@ -522,6 +526,10 @@ export class AppService implements AppApi {
 
   async setSessionLabel(req: Request<'setSessionLabel'>): Promise<Response<'setSessionLabel'>> {
     return SINGLE_HOST.setSessionLabel(req);
+  }
+
+  async stopGroups(req: Request<'stopGroups'>): Promise<Response<'stopGroups'>> {
+    return SINGLE_HOST.stopGroups(req);
   }
 
   async setApiKey(req: Request<'setApiKey'>): Promise<Response<'setApiKey'>> {

@@ -11,7 +11,8 @@ import type { AppEvent } from '../../contract/schemas';
 import { AppService } from './app-service';
 
 describe('Evaluate (session)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'skillbridge-eval-host-'));
+  // A session's own results folder, not made yet (web mode gives each session one).
+  const dir = join(mkdtempSync(join(tmpdir(), 'skillbridge-eval-host-')), 'session-1');
   const session = new AppService({ paced: false, evalDir: dir });
   const events: AppEvent[] = [];
   session.onEvent((e) => events.push(e));
@@ -60,6 +61,17 @@ describe('Evaluate (session)', () => {
     const facts = (await session.getSnapshot({})).facts;
     expect(facts.some((f) => /^in\(.+, (trash_1|bowl_1|basket_1|storage_container_1)\)$/.test(f) || /^on\(/.test(f))).toBe(true);
   }, 120_000);
+
+  it('opens a case as its recorded trace for the replay timeline, leaving the live world as it is', async () => {
+    const [run] = await session.listEvalRuns({});
+    const [c] = await session.evalCases({ runId: run!.runId });
+    const scene = await session.currentScene({});
+    const r = await session.caseReplay({ runId: run!.runId, caseId: c!.caseId, trial: 1 });
+    expect(r.poses).toBeNull();
+    expect(r.run.message).toContain(c!.caseId);
+    expect(r.trace.records.some((x) => x.type === 'tool_call')).toBe(true);
+    expect((await session.currentScene({}))?.generation).toBe(scene?.generation);
+  });
 
   it('answers a run it does not have with a clear error', async () => {
     await expect(session.evalCases({ runId: 'alrm-nope' })).rejects.toThrow(/alrm-nope/);

@@ -19,6 +19,7 @@ import { EvalInputError } from '../../eval/runner/errors';
 import { loadCases } from '../../eval/runner/cases';
 import { runEval } from '../../eval/runner/runner';
 import { SUITES, findSuite } from '../../eval/suites/index';
+import { caseReplay } from './case-replay';
 
 export interface EvalHostOptions {
   /** The results folder (web mode ./eval-results, desktop userData/eval-results). */
@@ -210,6 +211,16 @@ export class EvalHost {
     const runs = loadRuns([req.runId], this.opts.dir);
     const name = `report-${req.runId}.html`;
     return { name, html: buildReport({ runs, outFile: path.join(runs[0]?.dir ?? this.opts.dir, name) }).html };
+  }
+
+  async caseReplay(req: Request<'caseReplay'>): Promise<Response<'caseReplay'>> {
+    const { run, row, dir } = this.withDb((db) => {
+      const run = db.requireRun(req.runId);
+      const row = db.results(req.runId).find((r) => r.caseId === req.caseId && r.trial === req.trial);
+      return { run, row, dir: db.dir };
+    });
+    if (!row) throw new AppApiError('invalid_request', `run ${req.runId} has no case ${req.caseId} trial ${req.trial}`);
+    return caseReplay(dir, run, row);
   }
 
   async replayCase(req: Request<'replayCase'>): Promise<Response<'replayCase'>> {

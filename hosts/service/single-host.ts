@@ -35,6 +35,9 @@ export const SINGLE_HOST = {
   setSessionLabel(_req: Request<'setSessionLabel'>): Response<'setSessionLabel'> {
     return { ok: false, message: 'this host runs one session: names are for groups in classroom mode' };
   },
+  stopGroups(_req: Request<'stopGroups'>): Response<'stopGroups'> {
+    throw new AppApiError('unsupported', 'this host runs one session: stopping groups is for the teacher in classroom mode');
+  },
   setApiKey(_req: Request<'setApiKey'>): Response<'setApiKey'> {
     throw new AppApiError(
       'unsupported',

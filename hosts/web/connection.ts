@@ -6,6 +6,8 @@ import type { WebSocket } from 'ws';
 import { AppApiError, type MethodName, type Unsubscribe, describeZodError, dispatch, isMethodName, parseRequest } from '../../contract/api';
 import { MAX_REPLY_BYTES, formatBytes, utf8Bytes } from '../../contract/limits';
 import { CallMessage, type ServerMessage } from '../../contract/wire';
+import { observerEstop, stopGroups } from './class-controls';
+import { pageEvent, pageReply } from './session-files';
 import type { Hosted, SessionClient, SessionPool } from './sessions';
 
 /** A client this far behind on the socket gets no new pose frames until it catches up. */
@@ -31,6 +33,12 @@ const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'listExercises',
   // A check reads the world; it changes nothing (the teacher checks a group's exercise).
   'checkExercise',
+  // The watched group's own evaluation results (each session has its own results folder).
+  'listSuites',
+  'listEvalRuns',
+  'evalCases',
+  'evalReport',
+  'caseReplay',
 ]);
 
 /**
@@ -87,7 +95,7 @@ export class Connection implements SessionClient {
     this.watching.observers.delete(this);
     this.watching = target;
     if (target !== this.own) target.observers.add(this);
-    const offEvent = target.api.onEvent((event) => this.send({ t: 'event', event }));
+    const offEvent = target.api.onEvent((event) => this.send({ t: 'event', event: pageEvent(event) }));
     const offPoses = target.api.onPoses((frame) => {
       if (this.ws.readyState !== this.ws.OPEN || this.ws.bufferedAmount > MAX_BUFFERED) return;
       this.ws.send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength), { binary: true });
@@ -119,7 +127,7 @@ export class Connection implements SessionClient {
       id = msg.data.id;
       const method = msg.data.method;
       if (!isMethodName(method)) throw new AppApiError('invalid_request', `unknown method "${method}"`);
-      const value = await this.call(method, msg.data.request);
+      const value = pageReply(method, await this.call(method, msg.data.request));
       this.send({ t: 'reply', id, ok: true, value });
     } catch (e) {
       const error =
@@ -151,6 +159,12 @@ export class Connection implements SessionClient {
       if (!target) return { ok: false, message: `no session "${id}" (listSessions shows the open ones)`, observing: this.observing() };
       this.watch(target);
       return { ok: true, message: `observing session ${id} read-only`, observing: id };
+    }
+    if (method === 'stopGroups') return stopGroups(this.pool, this.own, this.role, parseRequest('stopGroups', request));
+    if (this.watching !== this.own && method === 'injectEvent') {
+      // The stop always wins: an observer presses the e-stop of the session it watches (the teacher also releases it).
+      const event = observerEstop(this.role, parseRequest('injectEvent', request));
+      if (event) return this.watching.api.injectEvent(event);
     }
     if (this.watching !== this.own && !READ_ONLY.has(method)) {
       throw new AppApiError(

@@ -14,7 +14,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { MAX_REQUEST_BYTES } from '../../contract/limits';
 import { CLOSE, SESSION_PARAM, TOKEN_CHECK_PATH, TOKEN_HEADER, TOKEN_PARAM, WS_PATH } from '../../contract/wire';
 import { Connection, type Role } from './connection';
-import { type HostedSession, SessionLimitError, SessionPool } from './sessions';
+import { CLASS_GRACE_MS, type HostedSession, SessionLimitError, SessionPool } from './sessions';
 
 export interface WebServerOptions {
   /** Opens a session with its own world, for a new tab (web mode: a physics worker). */
@@ -166,7 +166,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const pool = new SessionPool({
     open: opts.openSession,
     ...(opts.maxSessions !== undefined ? { max: opts.maxSessions } : {}),
-    ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}),
+    // A class keeps each group's session (its world and runs) through a closed laptop lid or a lost network for the lesson.
+    ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : opts.classroom ? { graceMs: CLASS_GRACE_MS } : {}),
     log,
   });
 

@@ -34,6 +34,8 @@ export interface Hosted {
   label: string | null;
   lastRun: { message: string; reason: RunEndReason | null } | null;
   exercise: ExerciseScore | null;
+  /** Its e-stop is pressed (followed from its events; a new scene's world starts released). */
+  estop: boolean;
   grace: ReturnType<typeof setTimeout> | undefined;
   unsubscribe: Unsubscribe;
 }
@@ -49,6 +51,8 @@ export interface SessionPoolOptions {
 
 export const DEFAULT_MAX_SESSIONS = 6;
 export const DEFAULT_GRACE_MS = 20_000;
+/** Classroom mode: a group's session outlives its tab for a whole lesson (a closed lid, a lost network); at the cap the oldest idle one makes room. */
+export const CLASS_GRACE_MS = 4 * 60 * 60 * 1000;
 
 export class SessionPool {
   private readonly sessions = new Map<string, Hosted>();
@@ -100,6 +104,7 @@ export class SessionPool {
       label: null,
       lastRun: null,
       exercise: null,
+      estop: false,
       grace: undefined,
       unsubscribe: () => undefined,
     };
@@ -108,6 +113,9 @@ export class SessionPool {
       if (e.type === 'scene_loaded') {
         if (hosted.scene !== e.sceneId) hosted.exercise = null;
         hosted.scene = e.sceneId;
+        hosted.estop = false;
+      } else if (e.type === 'robot_event' && (e.event.type === 'estop_pressed' || e.event.type === 'estop_released')) {
+        hosted.estop = e.event.type === 'estop_pressed';
       } else if (e.type === 'exercise') hosted.exercise = e.score;
       else if (e.type === 'run' && e.event.kind === 'started') {
         hosted.running = true;
@@ -143,6 +151,10 @@ export class SessionPool {
     return undefined;
   }
 
+  all(): Hosted[] {
+    return [...this.sessions.values()];
+  }
+
   list(own: Hosted | undefined): SessionInfo[] {
     return [...this.sessions.values()].map((h) => ({
       id: h.id,
@@ -155,6 +167,7 @@ export class SessionPool {
       label: h.label,
       lastRun: h.lastRun,
       exercise: h.exercise,
+      estop: h.estop,
     }));
   }
 

@@ -15,7 +15,7 @@ import { FactsPanel } from './panels/facts-panel';
 import { SceneBar } from './panels/scene-bar';
 import { ToolConsole } from './panels/tool-console';
 import { ApprovalOverlay, describeCall, usePendingApprovals } from './teaching/approvals';
-import { ClassOverview } from './teaching/class-overview';
+import { ClassOverview, groupName } from './teaching/class-overview';
 import { EstopButton, EstopOverlay } from './teaching/estop';
 import { ExercisesPanel } from './teaching/exercises-panel';
 import { HelpPanel } from './teaching/help-panel';
@@ -54,6 +54,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
   const [watching, setWatching] = useState<ReplayRun[]>([]);
   const clock = useReplayClock(watching);
   const [observing, setObserving] = useState<string | null>(session?.observing ?? null);
+  const [observedName, setObservedName] = useState<string | null>(null);
   const approvals = usePendingApprovals(api);
   const role = session?.role ?? 'solo';
   const readOnly = observing !== null;
@@ -83,8 +84,9 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
     },
     [api, host],
   );
+  // The stop always wins: from any dialog, tab or mode, and on the group a teacher watches.
   const pressEstop = () => {
-    if (!readOnly && !estop) void inject({ type: 'estop_pressed' });
+    if (!estop) void inject({ type: 'estop_pressed' });
   };
   const setPaused = (paused: boolean) => api.setPaused({ paused }).catch((e: unknown) => host.setBanner(msg(e)));
   const step = () => api.stepPhysics({ steps: STEP_PHYSICS }).catch((e: unknown) => host.setBanner(msg(e)));
@@ -92,8 +94,8 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
 
   useShortcuts({
     estop: () => {
-      if (help) setHelp(false);
-      else pressEstop();
+      setHelp(false);
+      pressEstop();
     },
     pause: () => void (sim && !readOnly && setPaused(!sim.paused)),
     step: () => void (sim?.paused && !readOnly && step()),
@@ -115,7 +117,8 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
     setWatching(replays.map(loadReplay));
     setTab('runs');
   };
-  const watchGroup = async (id: string | null) => {
+  const watchGroup = async (id: string | null, name?: string) => {
+    setObservedName(name ?? null);
     try {
       const r = await api.observeSession({ id });
       if (!r.ok) host.setBanner(r.message);
@@ -180,8 +183,12 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
           />
           <EstopButton
             pressed={estop}
-            disabled={readOnly || !meta}
-            onPress={pressEstop}
+            disabled={!meta}
+            releaseDisabled={readOnly && role !== 'teacher'}
+            onPress={() => {
+              setHelp(false);
+              pressEstop();
+            }}
             onRelease={() => void inject({ type: 'estop_released' })}
           />
           <BatteryGauge battery={host.battery} />
@@ -207,7 +214,8 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
         </header>
         {observing && (
           <div className="banner watch" role="status">
-            Watching group {observing} read-only: you see its world and runs; nothing here changes it.
+            Watching {observedName ?? groupName({ id: observing, label: null })} read-only: you see its world and runs; only the emergency
+            stop acts on it.
             <button type="button" className="link" onClick={() => void watchGroup(null)}>
               back to my session
             </button>
@@ -232,7 +240,11 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
               <button type="button" className="fold" onClick={() => setPresent({ left: false })} aria-label="Hide the tool console ([)">
                 ◂
               </button>
-              <ToolConsole api={api} meta={meta} />
+              <ToolConsole
+                api={api}
+                meta={meta}
+                watching={observing ? (observedName ?? groupName({ id: observing, label: null })) : null}
+              />
             </aside>
           ) : (
             <button
@@ -303,6 +315,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
                     meta={meta}
                     estop={estop}
                     positionOf={(id) => (meta ? host.poses.position(meta, id) : undefined)}
+                    basePose={() => (meta ? host.poses.basePose(meta) : undefined)}
                     onInjected={host.refreshSoon}
                     batteryPercent={host.battery?.percent}
                   />
@@ -316,10 +329,16 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
               {tab === 'tasks' && <ExercisesPanel api={api} sceneId={meta?.id ?? null} readOnly={readOnly} />}
               {/* Kept mounted too: an evaluation's progress keeps arriving. */}
               <div hidden={tab !== 'eval'} className="tab-page">
-                <EvaluatePanel api={api} />
+                <EvaluatePanel
+                  api={api}
+                  onWatch={(r) => {
+                    setWatching([loadReplay(r)]);
+                    setTab('runs');
+                  }}
+                />
               </div>
               {tab === 'log' && <EventLog lines={host.log} />}
-              {tab === 'class' && <ClassOverview api={api} observing={observing} onWatch={(id) => void watchGroup(id)} />}
+              {tab === 'class' && <ClassOverview api={api} observing={observing} onWatch={(id, name) => void watchGroup(id, name)} />}
             </aside>
           ) : (
             <button

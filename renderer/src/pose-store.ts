@@ -2,6 +2,7 @@
 // outside the render loop, such as the event injector's "move object" form.
 import type { SceneMeta } from '../../contract/schemas';
 import { readHeader, poseOffset } from '../../contract/frames';
+import { type BasePose, basePoseIn } from './panels/robot-frame';
 
 export class PoseStore {
   frame: Float32Array | undefined;
@@ -21,5 +22,10 @@ export class PoseStore {
       return [f[o] ?? 0, f[o + 1] ?? 0, f[o + 2] ?? 0];
     }
     return [...body.position];
+  }
+
+  /** The robot base's current pose: the frame the tools' positions are in. */
+  basePose(meta: SceneMeta): BasePose | undefined {
+    return basePoseIn(meta, this.frame);
   }
 }

@@ -108,10 +108,15 @@ export async function classroomFlows({ browser }) {
       await until(async () => /✓ Done/.test(await verdict.innerText()), 'the card to pass', 10_000);
     });
 
-    await test("classroom: a group's agent run with an uploaded script", async () => {
+    await test("classroom: a group's agent run with an uploaded script; the group sees its trace's file name, not the server's path", async () => {
       await useScript(pickScript('class-run', 'peach'), a);
       await sendMessage('pick the peach for the class', { approval: 'auto' }, a);
       await lastEnd(a).waitFor({ timeout: 30_000 });
+      const file = await a.locator('[data-testid="trace-panel"]').innerText();
+      assert(
+        /file: [\w-]+\.jsonl/.test(file) && !/file: .*[\\/]/.test(file),
+        `the trace panel shows: ${file.split('\n').find((l) => /file:/.test(l))}`,
+      );
     });
 
     const teacher = await open(teacherUrl);
@@ -129,12 +134,49 @@ export async function classroomFlows({ browser }) {
 
     await test("classroom: the teacher watches a group read-only and goes back to the teacher's own session", async () => {
       await teacher.locator('[data-testid="class-row"]').filter({ hasText: 'Team Boxes' }).getByRole('button', { name: 'Watch' }).click();
-      await teacher.getByText(/Watching group .* read-only/).waitFor({ timeout: 10_000 });
+      // Named as the group named itself, not by the session's id ("s3").
+      await teacher.getByText(/Watching Team Boxes read-only/).waitFor({ timeout: 10_000 });
+      // The tool console is off with a plain message (no raw developer error).
+      await teacher.locator('[data-testid="console-watching"]').waitFor({ timeout: 5_000 });
+      assert(
+        /watching Team Boxes/.test(await teacher.locator('[data-testid="console-watching"]').innerText()),
+        'the console note does not name the group',
+      );
+      assert(await teacher.getByRole('button', { name: /^Call / }).isDisabled(), 'the tool console can call tools on the watched group');
       await waitScene('tabletop/boxes', teacher);
       assert(await teacher.locator('select[aria-label="Scene"]').isDisabled(), 'the scene can be changed while watching');
-      assert(await teacher.getByRole('button', { name: 'Emergency stop (Esc)' }).isDisabled(), "the teacher can press a group's e-stop");
+      // The stop always wins: the teacher's STOP presses the watched group's e-stop, and the teacher releases it.
+      const stop = teacher.getByRole('button', { name: 'Emergency stop (Esc)' });
+      assert(!(await stop.isDisabled()), 'STOP is greyed out while the teacher watches a group');
+      await stop.click();
+      await b.locator('.estop-head.pressed').waitFor({ timeout: 10_000 });
+      await teacher.locator('.estop-head.pressed').getByRole('button', { name: 'Release' }).click();
+      await b.getByRole('button', { name: 'Emergency stop (Esc)' }).waitFor({ timeout: 10_000 });
       await teacher.getByRole('button', { name: 'back to my session', exact: true }).click();
-      await teacher.getByText(/Watching group/).waitFor({ state: 'detached', timeout: 10_000 });
+      await teacher.getByText(/Watching Team Boxes/).waitFor({ state: 'detached', timeout: 10_000 });
+    });
+
+    await test('classroom: the teacher stops one group (its run ends, its trace names the teacher), then all groups, and releases them', async () => {
+      await useScript(pickScript('class-stop', 'lemon'), a);
+      await sendMessage('pick the lemon, wait for approval', { approval: 'ask' }, a);
+      await a.getByRole('button', { name: 'Approve' }).first().waitFor({ timeout: 15_000 });
+      await openTab('Class', teacher);
+      const rows = teacher.locator('[data-testid="class-row"]');
+      await rows.filter({ hasText: 'Team Lemon' }).getByRole('button', { name: 'Stop Team Lemon' }).click();
+      await a.locator('.estop-head.pressed').waitFor({ timeout: 10_000 });
+      assert((await b.locator('.estop-head.pressed').count()) === 0, 'stopping Team Lemon stopped Team Boxes too');
+      await lastEnd(a).waitFor({ timeout: 15_000 });
+      const said = await a.locator('.turn').last().locator('.msg.stop').allInnerTexts();
+      assert(
+        said.some((t) => /by the teacher/.test(t)),
+        `the run's stop record: ${said.join(' | ') || 'none'}`,
+      );
+      await teacher.getByRole('button', { name: /Stop all groups/ }).click();
+      await b.locator('.estop-head.pressed').waitFor({ timeout: 10_000 });
+      await until(async () => (await teacher.locator('[data-testid="class-estop"]').count()) >= 2, 'both groups shown stopped');
+      await teacher.screenshot({ path: shot('e2e-class-stop-all.png') });
+      await teacher.getByRole('button', { name: 'Release all' }).click();
+      for (const p of [a, b]) await p.getByRole('button', { name: 'Emergency stop (Esc)' }).waitFor({ timeout: 10_000 });
     });
   } finally {
     for (const c of contexts) await c.close();

@@ -47,6 +47,25 @@ export async function consoleFlows(tag) {
     assert(/object_name: missing \(required/.test(text), `no "object_name: missing (required" in: ${text}`);
   });
 
+  await test(`${tag}the console's field hints stay inside the console, whole (no "…base frame (REP 10" cut off)`, async () => {
+    await page.getByRole('option', { name: 'place', exact: true }).click();
+    const hints = page.locator('section.tool-console .field-help');
+    await hints.first().waitFor({ timeout: 10_000 });
+    const boxes = await page.evaluate(() => {
+      const panel = document.querySelector('aside.left').getBoundingClientRect();
+      return [...document.querySelectorAll('section.tool-console .field-help')].map((h) => {
+        const r = h.getBoundingClientRect();
+        return { text: h.textContent, right: r.right, panel: panel.right, clipped: h.scrollWidth > h.clientWidth + 1 };
+      });
+    });
+    assert(
+      boxes.some((b) => /REP 103\)/.test(b.text)),
+      `no hint names the frame: ${boxes.map((b) => b.text).join(' | ')}`,
+    );
+    for (const b of boxes)
+      assert(b.right <= b.panel + 1 && !b.clipped, `a hint overflows the console: "${b.text}" (right ${b.right} > ${b.panel})`);
+  });
+
   await test(`${tag}the emergency stop reaches the robot and blocks motion`, async () => {
     await page.getByRole('tab', { name: 'World' }).click();
     await page.getByRole('button', { name: 'EMERGENCY STOP', exact: true }).click();

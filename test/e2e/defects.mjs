@@ -30,12 +30,40 @@ export async function defectFlows() {
     const before = await page.evaluate(() => window.__skillbridge.bodyPosition('lemon_1'));
     await openTab('World');
     await page.selectOption('select[aria-label="Object to move"]', 'lemon_1');
-    for (const axis of ['x', 'y', 'z']) await page.fill(`input[aria-label="to ${axis}"]`, '');
+    for (const axis of ['x forward', 'y left', 'z up']) await page.fill(`input[aria-label="to ${axis} (m)"]`, '');
     await page.getByRole('button', { name: 'Move', exact: true }).click();
     await page.waitForTimeout(1500);
     const after = await page.evaluate(() => window.__skillbridge.bodyPosition('lemon_1'));
     assert(Math.abs(after[1] - before[1]) < 0.1, `the lemon went from y=${before[1].toFixed(2)} to y=${after[1].toFixed(2)}`);
     assert(Math.hypot(after[0] - before[0], after[2] - before[2]) < 0.1, 'the lemon moved sideways');
+  });
+
+  await test('"Move an object" speaks the tools\' frame (x forward, y left, z up), pre-filled where it rests; onto another object it lands there', async () => {
+    await resetScene();
+    await openTab('World');
+    await page.selectOption('select[aria-label="Object to move"]', 'lemon_1');
+    const field = (a) => page.locator(`input[aria-label="to ${a} (m)"]`);
+    const shown = await Promise.all(['x forward', 'y left', 'z up'].map(async (a) => Number(await field(a).inputValue())));
+    // The same point as get_pose reads (the centre; the form's z is its underside, so lower, never 5 cm higher).
+    await page.getByRole('option', { name: 'get_pose', exact: true }).click();
+    await page.fill('#arg-name', 'lemon_1').catch(() => page.fill('#arg-object_name', 'lemon_1'));
+    await page.getByRole('button', { name: 'Call get_pose' }).click();
+    const content = page.locator('[data-testid="tool-result"] .result-content');
+    await until(async () => /"x"/.test(await content.innerText()), 'get_pose to answer', 30_000);
+    const pose = JSON.parse((await content.innerText()).match(/\{[^{}]*"x"[^{}]*\}/)[0]);
+    assert(Math.abs(pose.x - shown[0]) < 0.02 && Math.abs(pose.y - shown[1]) < 0.02, `form ${shown} vs get_pose ${JSON.stringify(pose)}`);
+    assert(shown[2] <= pose.z + 0.005 && shown[2] > pose.z - 0.06, `form z ${shown[2]} vs get_pose z ${pose.z}`);
+    await page.selectOption('select[aria-label="Onto"]', 'bowl_1');
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.waitForTimeout(2000);
+    const lemon = await page.evaluate(() => window.__skillbridge.bodyPosition('lemon_1'));
+    const bowl = await page.evaluate(() => window.__skillbridge.bodyPosition('bowl_1'));
+    assert(
+      Math.hypot(lemon[0] - bowl[0], lemon[2] - bowl[2]) < 0.12 && Math.abs(lemon[1] - bowl[1]) < 0.15,
+      `the lemon landed at ${lemon.map((v) => v.toFixed(2))}, the bowl is at ${bowl.map((v) => v.toFixed(2))}`,
+    );
+    const msg = await page.locator('section.injector [role="status"]').innerText();
+    assert(!/fault|put back/i.test(msg), `the move says: ${msg}`);
   });
 
   await test("the tool console's last result goes with Reset and with a new scene", async () => {

@@ -1,6 +1,6 @@
 // The Evaluate view (issue 13): a small oracle evaluation started from the view,
-// its progress and a result row per case, then a case replayed in the 3D view in
-// its own world. The server's results go to ./eval-results (ignored by git).
+// its progress and a result row per case, then a case opened as a replay of its
+// recorded trace (the live world untouched). The server's results go to ./eval-results (ignored by git).
 import { assert, openTab, shot, state, test } from './harness.mjs';
 
 export async function evaluateFlows(tag = '') {
@@ -29,18 +29,20 @@ export async function evaluateFlows(tag = '') {
     await page.screenshot({ path: shot('e2e-evaluate.png') });
   });
 
-  await test(`${tag}clicking a case of the run replays it in the 3D view, in its own world`, async () => {
-    const before = await page.evaluate(() => window.__skillbridge.sceneId);
-    // A case on another tabletop than the one shown, so the view must change world.
-    const row = view
-      .locator('table.eval-cases tbody tr')
-      .filter({ hasNotText: new RegExp(`^${before.replace(/^tabletop\//, '')}/`) })
-      .first();
+  await test(`${tag}clicking a case opens a replay of its recorded trace; the live world is left as it was`, async () => {
+    const before = await page.evaluate(() => [window.__skillbridge.sceneId, window.__skillbridge.generation]);
+    const row = view.locator('table.eval-cases tbody tr').first();
     const caseId = (await row.locator('td').first().innerText()).trim();
     await row.click();
-    await view.getByText(new RegExp(`replaying ${caseId.replace(/[/]/g, '\\/')}: [1-9]\\d* recorded calls`)).waitFor({ timeout: 30_000 });
-    await page.waitForFunction((id) => window.__skillbridge.sceneId !== id && window.__skillbridge.framesSinceLoad > 5, before, {
-      timeout: 30_000,
-    });
+    await page.locator('[data-testid="replay-view"]').waitFor({ timeout: 30_000 });
+    const lines = page.locator('[data-testid="replay-trace"] [data-testid="replay-event"]');
+    await lines.first().waitFor({ timeout: 10_000 });
+    const text = (await lines.allInnerTexts()).join('\n');
+    assert(/\w+\(/.test(text), `the case's trace shows no tool call: ${text.slice(0, 300)}`);
+    assert((await page.locator('.replay-caption').innerText()).includes(caseId), 'the replay does not name the case');
+    const after = await page.evaluate(() => [window.__skillbridge.sceneId, window.__skillbridge.generation]);
+    assert(after[0] === before[0] && after[1] === before[1], `the live world changed: ${before} → ${after}`);
+    await page.getByRole('button', { name: 'Back to live' }).click();
+    await page.locator('[data-testid="scene-canvas"]').waitFor({ timeout: 10_000 });
   });
 }

@@ -38,6 +38,23 @@ export async function layoutFlows({ browser, url }) {
         const b = await loc.boundingBox();
         assert(b && b.x >= 0 && b.y >= 0 && b.x + b.width <= vw && b.y + b.height <= vh, `the ${what} is off screen: ${JSON.stringify(b)}`);
       }
+      // The agent's message box and Send are in reach without scrolling, and nothing covers them.
+      for (const [what, loc] of [
+        ['message box', page.locator('textarea[aria-label="Message to the agent"]')],
+        ['Send', page.getByRole('button', { name: 'Send', exact: true })],
+      ]) {
+        const b = await loc.boundingBox();
+        assert(
+          b && b.y >= 0 && b.y + b.height <= vh + 1 && b.x + b.width <= vw + 1,
+          `the ${what} is below the window: ${JSON.stringify(b)}`,
+        );
+        const top = await loc.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return at === el || el.contains(at);
+        });
+        assert(top, `the ${what} is covered`);
+      }
       const scroll = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert(scroll <= 1, `the page scrolls sideways by ${scroll} px`);
     } finally {

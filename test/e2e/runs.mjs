@@ -89,21 +89,65 @@ export async function runFlows() {
     // The trace panel marks the line at the playhead: the last one at the end, the next one after a step.
     const lines = page.locator('[data-testid="replay-trace"] [data-testid="replay-event"]');
     const marked = () => lines.evaluateAll((ls) => ls.findIndex((l) => l.getAttribute('aria-current') === 'step'));
-    // Known defect (under heavy load the marker has stayed on an earlier line after a seek to
-    // the end; see the stop-17 note): reported, not failed, until the cause is found.
-    const onLast = await until(async () => (await marked()) === (await lines.count()) - 1, 'the trace marker on the last line').then(
-      () => true,
-      () => false,
-    );
-    if (!onLast) console.log(`    KNOWN DEFECT: at the end the marker is on line ${await marked()} of ${await lines.count()}`);
+    await until(async () => (await marked()) === (await lines.count()) - 1, 'the trace marker on the last line after a seek to the end');
     const said = (await lines.allInnerTexts()).filter((l) => /I picked up the lemon/.test(l)).length;
     assert(said === 1, `the replay's trace says the answer ${said} times`);
     await seek.fill('0');
     await until(async () => (await replay(page)).t <= 20, 'the seek to the start');
+    // Step = the next trace record, one line at a time (not one pose frame), back and forth.
     const at0 = await marked();
-    await timeline.getByRole('button', { name: /Step forward/ }).click();
-    await until(async () => (await marked()) > at0, 'the trace marker to follow a step forward');
+    const n = await lines.count();
+    for (let k = 1; k <= Math.min(3, n - 1 - at0); k++) {
+      await timeline.getByRole('button', { name: /Step forward/ }).click();
+      await until(async () => (await marked()) === at0 + k, `the trace marker on line ${at0 + k} after ${k} steps`);
+    }
+    const here = await marked();
+    await timeline.getByRole('button', { name: /Step back/ }).click();
+    await until(async () => (await marked()) === here - 1, 'the trace marker one line back after a step back');
+    const speeds = await page.locator('select[aria-label="Replay speed"] option').allInnerTexts();
+    assert(speeds.includes('16×'), `speeds: ${speeds.join(' ')}`);
     await page.screenshot({ path: shot('e2e-replay-timeline.png') });
+  });
+
+  await test('a run whose call was rejected and whose answer claims it worked is not "✓ done"; a bookmark marks the rejection and a click on it puts the trace marker there', async () => {
+    await page.getByRole('button', { name: 'Back to live' }).click();
+    await resetScene();
+    await useScript(pickScript('runs-rejected', 'plum'));
+    // A short window: the agent panel is longer than the screen and must scroll to what needs the person.
+    await page.setViewportSize({ width: 1280, height: 560 });
+    const inSight = (loc) =>
+      loc.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const box = el.closest('aside.right').getBoundingClientRect();
+        return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+      });
+    await sendMessage('pick the plum (runs-rejected)', { approval: 'ask' });
+    const reject = page.getByRole('button', { name: 'Reject' }).first();
+    await reject.waitFor({ timeout: 15_000 });
+    await until(() => inSight(reject), 'the agent panel to scroll to the new approval', 5_000);
+    await reject.click();
+    await lastEnd().waitFor({ timeout: 30_000 });
+    await until(() => inSight(lastEnd()), "the agent panel to scroll to the run's end", 5_000);
+    await page.setViewportSize({ width: 1440, height: 860 });
+    // Honesty: the call was rejected and the model still says "I picked up the plum": no green "✓ done".
+    const end = await lastEnd().innerText();
+    assert(!/✓ done/.test(end) && /rejected/.test(end), `the run's end says: ${end}`);
+    await openTab('Runs');
+    await items.filter({ hasText: 'runs-rejected' }).getByRole('button', { name: 'Watch' }).click();
+    await page.locator('[data-testid="replay-view"]').waitFor({ timeout: 10_000 });
+    const marks = page.locator('[data-testid="replay-bookmark"]');
+    await until(async () => (await marks.count()) >= 1, 'a bookmark on the timeline');
+    const label = await marks.first().getAttribute('aria-label');
+    assert(/approval/.test(label), `the first bookmark: ${label}`);
+    await marks.first().click();
+    const lines = page.locator('[data-testid="replay-trace"] [data-testid="replay-event"]');
+    await until(
+      async () =>
+        /rejected|reject/.test(
+          (await lines.evaluateAll((ls) => ls.find((l) => l.getAttribute('aria-current') === 'step')?.textContent)) ?? '',
+        ),
+      'the trace marker on the rejection',
+    );
   });
 
   await test('two runs side by side on one timeline', async () => {

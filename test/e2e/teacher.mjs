@@ -116,7 +116,7 @@ export async function teacherFlows() {
     await page.getByText('moved peach_1 in the view').waitFor({ timeout: 5_000 });
   });
 
-  await test('presentation mode: larger text, labels on every object without overlap, side panels fold', async () => {
+  await test('presentation mode: larger text, labels on every object without overlap, side panels fold by themselves, the header on one row', async () => {
     const size = () => page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('.app')).fontSize));
     const s0 = await size();
     await page.getByRole('button', { name: 'Present', exact: true }).click();
@@ -132,11 +132,31 @@ export async function teacherFlows() {
       boxes.some((b, j) => j > i && a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 && b[1] < a[3] - 1),
     );
     assert(!overlap, `${labels} labels, some overlapping`);
+    // The side panels fold away by themselves; the rails bring them back ([ and ]).
+    await page.getByRole('button', { name: 'Show the side panel (])' }).waitFor({ timeout: 5_000 });
+    await page.getByRole('button', { name: 'Show the tool console ([)' }).waitFor({ timeout: 5_000 });
+    const vw = page.viewportSize().width;
+    await until(
+      async () => (await page.locator('[data-testid="scene-canvas"]').boundingBox()).width > vw * 0.85,
+      'the view across the screen',
+    );
+    // The header keeps one row: every item on the same line, STOP on screen.
+    const rows = await page.$$eval(
+      'header.app-head > *',
+      (els) => new Set(els.map((e) => Math.round(e.getBoundingClientRect().top / 12))).size,
+    );
+    const head = await page.locator('header.app-head').boundingBox();
+    const stop = await estop.boundingBox();
+    assert(rows === 1 && head.height < 80, `the header has ${rows} rows (${head.height.toFixed(0)} px high)`);
+    assert(stop.x + stop.width <= vw, 'STOP is off screen in presentation mode');
     const w0 = (await page.locator('[data-testid="scene-canvas"]').boundingBox()).width;
     await page.locator('body').focus();
     await page.keyboard.press('[');
     await page.keyboard.press(']');
-    await until(async () => (await page.locator('[data-testid="scene-canvas"]').boundingBox()).width > w0 + 300, 'a wider view');
+    await until(
+      async () => (await page.locator('[data-testid="scene-canvas"]').boundingBox()).width < w0 - 300,
+      'a narrower view with the panels open',
+    );
     await page.keyboard.press('[');
     await page.keyboard.press(']');
   });
@@ -194,7 +214,7 @@ export async function teacherFlows() {
     await waitScene('tabletop/fruits');
   });
 
-  await test('the help panel lists every keyboard shortcut; Esc closes it without pressing the e-stop', async () => {
+  await test('the help panel lists every keyboard shortcut; with Help open, Esc presses the e-stop (the stop always wins)', async () => {
     await page.locator('body').focus();
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Help' });
@@ -203,7 +223,73 @@ export async function teacherFlows() {
     for (const key of ['Esc', 'Space', 'P', 'N', 'L', 'F', 'M', '[', ']', 'K', '←', '→', 'F1'])
       assert(text.includes(key), `the help does not list ${key}`);
     await page.keyboard.press('Escape');
+    await pressed.waitFor({ timeout: 5_000 });
     await help.waitFor({ state: 'detached', timeout: 5_000 });
-    assert(await estop.isVisible(), 'Esc pressed the e-stop instead of closing the help');
+    await release();
+  });
+
+  await test('with Help open, a click on STOP presses the e-stop (it is above the dialog and its backdrop)', async () => {
+    await page.locator('body').focus();
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Help' }).waitFor({ timeout: 5_000 });
+    // A real click at the button's place: whatever is on top there receives it.
+    const b = await estop.boundingBox();
+    await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+    await pressed.waitFor({ timeout: 5_000 });
+    await release();
+  });
+
+  await test("task cards: the list shows each card's mark, and a Reset takes the ✓ away until the card is checked again", async () => {
+    await scene.selectOption('tabletop/fruits');
+    await waitScene('tabletop/fruits');
+    const call = async (tool, args) => {
+      await page.getByRole('option', { name: tool, exact: true }).click();
+      for (const [k, v] of Object.entries(args)) await page.fill(`#arg-${k}`, v);
+      const result = () =>
+        page
+          .locator('[data-testid="tool-result"]')
+          .allInnerTexts()
+          .then((t) => t.join('\n'));
+      const before = await result();
+      await page.getByRole('button', { name: `Call ${tool}` }).click();
+      await until(
+        async () => {
+          const t = await result();
+          return t && t !== before && !/running/i.test(t);
+        },
+        `${tool} to answer`,
+        30_000,
+      );
+    };
+    await openTab('Tasks');
+    const card = page.getByRole('button', { name: /Lemon in the bowl/ });
+    await card.click();
+    const verdict = page.locator('[data-testid="exercise-verdict"]');
+    await verdict.waitFor({ timeout: 10_000 });
+    await call('pick', { object_name: 'lemon' });
+    await call('place', { target: 'bowl' });
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await until(async () => /✓ Done/.test(await verdict.innerText()), 'the card to pass');
+    const mark = card.locator('[data-testid="card-mark"]');
+    assert((await mark.innerText()) === '✓', `the card list's mark after the check: ${await mark.innerText()}`);
+    await resetScene();
+    await page.waitForTimeout(800);
+    const shown = (await verdict.count()) ? await verdict.innerText() : '';
+    assert(!/✓/.test(shown), `after Reset the card still says: ${shown}`);
+    assert((await mark.innerText()) !== '✓', 'after Reset the card list still marks the card ✓');
+  });
+
+  await test('STOP does not move sideways when the battery text changes', async () => {
+    const x0 = (await estop.boundingBox()).x;
+    await openTab('World');
+    const slider = page.locator('input[aria-label="Battery percent"]');
+    const set = slider.locator('xpath=..').getByRole('button', { name: 'Set', exact: true });
+    await slider.fill('12');
+    await set.click();
+    await until(async () => /critical|low/.test(await page.locator('.battery-text').innerText()), 'the battery text to change');
+    const x1 = (await estop.boundingBox()).x;
+    assert(Math.abs(x1 - x0) < 1, `STOP moved from x=${x0.toFixed(1)} to x=${x1.toFixed(1)} when the battery text changed`);
+    await slider.fill('100');
+    await set.click();
   });
 }

@@ -10,6 +10,7 @@ import { prebuiltWorker } from '../../service/worker-bundle';
 import { startWorkerSession } from '../../service/worker-session';
 import { robotChoice } from '../robot-flag';
 import { startWebServer } from '../../web/server';
+import { sessionFolders } from '../../web/session-files';
 import { DEFAULT_MAX_SESSIONS, type HostedSession } from '../../web/sessions';
 import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
 import type { Output } from '../output';
@@ -65,12 +66,15 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   // starts now, so the first tab finds it warm.
   const workerUrl = prebuiltWorker();
   const open = async (): Promise<HostedSession> => {
+    // Each session (a group's tab) keeps its traces and evaluation results in folders of its own.
+    const own = sessionFolders(traceDir, path.resolve('eval-results'));
     const s = await startWorkerSession({
       ...(workerUrl ? { workerUrl } : {}),
       paced: true,
       background: true,
       seed,
-      traceDir,
+      traceDir: own.traceDir,
+      evalDir: own.evalDir,
       allowKeyFor,
       ...(robot ? { robot } : {}),
       scriptFiles: scriptsDir ? { dir: scriptsDir } : 'none',

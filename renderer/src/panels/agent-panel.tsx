@@ -38,8 +38,13 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
   const current = runs.runs[runs.runs.length - 1];
 
   const refreshLists = useCallback(() => {
-    api.listWorkflows({}).then(setWorkflows, () => undefined);
-    api.listToolSets({}).then(setSets, () => undefined);
+    // A list asked for while the host is still loading a scene can fail: ask again shortly (a few times), so the
+    // picker never stays on a stand-in list.
+    const load = (tries: number) =>
+      Promise.all([api.listWorkflows({}).then(setWorkflows), api.listToolSets({}).then(setSets)]).catch(() => {
+        if (tries > 0) setTimeout(() => void load(tries - 1), 1000);
+      });
+    void load(5);
   }, [api]);
 
   useEffect(() => {

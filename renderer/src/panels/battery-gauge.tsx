@@ -4,6 +4,7 @@ import type { Battery } from '../../../contract/schemas';
 export function BatteryGauge({ battery }: { battery: Battery | null }) {
   if (!battery) return <div className="battery muted">battery —</div>;
   const pct = Math.max(0, Math.min(100, battery.percent));
+  const text = `${pct.toFixed(0)}%${battery.charging ? ' ⚡ charging' : battery.docked ? ' · docked' : ''}${battery.level !== 'okay' ? ` · ${battery.level}` : ''}`;
   return (
     <div
       className={`battery level-${battery.level}`}
@@ -12,15 +13,12 @@ export function BatteryGauge({ battery }: { battery: Battery | null }) {
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={Math.round(pct)}
-      title={`battery ${battery.level}`}
+      title={`battery ${text}`}
     >
       <div className="battery-shell">
         <div className="battery-fill" style={{ width: `${pct}%` }} />
       </div>
-      <span className="battery-text">
-        {pct.toFixed(0)}%{battery.charging ? ' ⚡ charging' : battery.docked ? ' · docked' : ''}
-        {battery.level !== 'okay' ? ` · ${battery.level}` : ''}
-      </span>
+      <span className="battery-text">{text}</span>
     </div>
   );
 }

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import type { AppApi } from '../../../contract/api';
 import type { ExternalEvent, SceneMeta } from '../../../contract/schemas';
+import { type BasePose, type V3, toBase, toWorld } from './robot-frame';
 
 export interface EventInjectorProps {
   api: AppApi;
@@ -14,14 +15,23 @@ export interface EventInjectorProps {
   onInjected?(): void;
   /** The battery's current level, where the slider starts until it is moved. */
   batteryPercent?: number | undefined;
+  /** The robot base's pose: "move an object" speaks the tools' frame (REP 103). */
+  basePose?: () => BasePose | undefined;
 }
 
-export function EventInjector({ api, meta, estop, positionOf, onInjected, batteryPercent }: EventInjectorProps) {
+const AXES = [
+  { axis: 'x', label: 'x forward' },
+  { axis: 'y', label: 'y left' },
+  { axis: 'z', label: 'z up' },
+] as const;
+
+export function EventInjector({ api, meta, estop, positionOf, onInjected, batteryPercent, basePose }: EventInjectorProps) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [person, setPerson] = useState('');
   const [said, setSaid] = useState('');
   const [object, setObject] = useState('');
   const [to, setTo] = useState<[string, string, string]>(['', '', '']);
+  const [onto, setOnto] = useState('');
   const [chosen, setBattery] = useState<number | null>(null);
   const battery = chosen ?? Math.round(batteryPercent ?? 50);
   const movable = meta?.objects.filter((o) => !o.fixed) ?? [];
@@ -36,11 +46,37 @@ export function EventInjector({ api, meta, estop, positionOf, onInjected, batter
     }
   };
 
+  const sizeOf = (id: string) => meta?.objects.find((o) => o.id === id)?.size;
+  /** Where an object's underside is now (the host sets an object down with its underside at the point given). */
+  const restingPoint = (id: string): V3 | undefined => {
+    const p = positionOf(id);
+    const s = sizeOf(id);
+    return p && s ? [p[0], p[1] - s[1] / 2, p[2]] : p;
+  };
   const chooseObject = (id: string) => {
     setObject(id);
-    const p = positionOf(id);
-    // Start from where it is, lifted a little so it settles instead of intersecting.
-    if (p) setTo([p[0].toFixed(2), (p[1] + 0.05).toFixed(2), p[2].toFixed(2)]);
+    const p = restingPoint(id);
+    const base = basePose?.();
+    // Start from where it rests now, in the robot's frame: Move without edits leaves it where it is.
+    if (p && base) setTo(toBase(p, base).map((v) => v.toFixed(3)) as [string, string, string]);
+  };
+  /** The point to set it down at: on top of another object, or the typed base-frame point (blank keeps a coordinate). */
+  const target = (): V3 | string => {
+    const base = basePose?.();
+    if (!base) return 'the robot’s pose is not known yet; try again in a moment';
+    if (onto) {
+      const p = positionOf(onto);
+      const s = sizeOf(onto);
+      if (!p || !s) return `${onto} is not in the scene`;
+      // Its top: the host lowers the object from there onto (or into) it.
+      return [p[0], p[1] + s[1] / 2, p[2]];
+    }
+    const now = restingPoint(object);
+    const nowBase = now ? toBase(now, base) : undefined;
+    const v = to.map((c, i) => (c.trim() === '' ? nowBase?.[i] : Number(c)));
+    if (!v.every((x): x is number => typeof x === 'number' && Number.isFinite(x)))
+      return 'each coordinate is a number in metres (x forward, y left, z up from the robot’s base); leave one blank to keep it';
+    return toWorld(v as V3, base);
   };
 
   return (
@@ -84,12 +120,9 @@ export function EventInjector({ api, meta, estop, positionOf, onInjected, batter
         onSubmit={(e) => {
           e.preventDefault();
           if (!object) return;
-          // A blank coordinate keeps the object's current one (not 0: that would drop it below the floor).
-          const now = positionOf(object);
-          const v = to.map((c, i) => (c.trim() === '' ? now?.[i] : Number(c)));
-          if (v.every((x): x is number => typeof x === 'number' && Number.isFinite(x)))
-            void send({ type: 'object_moved', object, to: v as [number, number, number], by: 'operator' });
-          else setMessage({ ok: false, text: 'each coordinate is a number in metres; leave one blank to keep it' });
+          const t = target();
+          if (typeof t === 'string') setMessage({ ok: false, text: t });
+          else void send({ type: 'object_moved', object, to: t, by: 'operator' });
         }}
       >
         <select aria-label="Object to move" value={object} onChange={(e) => chooseObject(e.target.value)}>
@@ -100,16 +133,32 @@ export function EventInjector({ api, meta, estop, positionOf, onInjected, batter
             </option>
           ))}
         </select>
-        {(['x', 'y', 'z'] as const).map((axis, i) => (
-          <input
-            key={axis}
-            className="num"
-            aria-label={`to ${axis}`}
-            placeholder={`${axis} (keep)`}
-            value={to[i]}
-            onChange={(e) => setTo((cur) => cur.map((c, j) => (j === i ? e.target.value : c)) as [string, string, string])}
-          />
+        <select aria-label="Onto" value={onto} onChange={(e) => setOnto(e.target.value)}>
+          <option value="">at the point below</option>
+          {meta?.objects
+            .filter((o) => o.id !== object && !o.hidden)
+            .map((o) => (
+              <option key={o.id} value={o.id}>
+                onto {o.id}
+              </option>
+            ))}
+        </select>
+        {AXES.map(({ axis, label }, i) => (
+          <label key={axis} className="num-field">
+            <span className="small">{label}</span>
+            <input
+              className="num"
+              aria-label={`to ${label} (m)`}
+              placeholder="keep"
+              value={to[i]}
+              disabled={onto !== ''}
+              onChange={(e) => setTo((cur) => cur.map((c, j) => (j === i ? e.target.value : c)) as [string, string, string])}
+            />
+          </label>
         ))}
+        <p className="muted small frame-note">
+          Metres in the robot’s base frame, as the tools use it (REP 103): x forward, y left, z up; the point its underside is set down at.
+        </p>
         <button type="submit" disabled={!object}>
           Move
         </button>

@@ -56,6 +56,8 @@ describe('SceneBar', () => {
   });
 });
 
+const BASE = () => ({ position: [0, 0.75, 0] as [number, number, number], yawDeg: 90 });
+
 describe('EventInjector', () => {
   it('presses the emergency stop, makes a person speak, moves an object and sets the battery', async () => {
     const api = fakeApi();
@@ -67,13 +69,20 @@ describe('EventInjector', () => {
     fireEvent.change(screen.getByLabelText('Who speaks'), { target: { value: 'anna' } });
     fireEvent.change(screen.getByLabelText('What they say'), { target: { value: 'stop please' } });
     fireEvent.click(screen.getByRole('button', { name: 'Say' }));
+    // The robot stands at (0, 0.75, 0) facing -z (yaw 90°): its x forward is the world's -z, its y left the world's -x.
+    rerender(<EventInjector api={api} meta={META} estop positionOf={() => [0.3, 0.8, 0]} basePose={BASE} />);
     fireEvent.change(screen.getByLabelText('Object to move'), { target: { value: 'lemon_1' } });
-    expect((screen.getByLabelText('to y') as HTMLInputElement).value).toBe('0.85');
+    // Pre-filled where it rests now (its underside), in the robot's frame: not lifted.
+    expect(['x forward', 'y left', 'z up'].map((a) => (screen.getByLabelText(`to ${a} (m)`) as HTMLInputElement).value)).toEqual([
+      '0.000',
+      '-0.300',
+      '0.025',
+    ]);
     fireEvent.click(screen.getByRole('button', { name: 'Move' }));
     // A blank coordinate keeps the object's own: it is not sent as 0.
-    fireEvent.change(screen.getByLabelText('to x'), { target: { value: '' } });
-    fireEvent.change(screen.getByLabelText('to y'), { target: { value: ' ' } });
-    fireEvent.change(screen.getByLabelText('to z'), { target: { value: '0.1' } });
+    fireEvent.change(screen.getByLabelText('to x forward (m)'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('to y left (m)'), { target: { value: ' ' } });
+    fireEvent.change(screen.getByLabelText('to z up (m)'), { target: { value: '0.1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Move' }));
     // The slider starts at the robot's current level, and keeps the person's choice once moved.
     rerender(<EventInjector api={api} meta={META} estop positionOf={() => [0.3, 0.8, 0]} batteryPercent={72.4} />);
@@ -86,10 +95,14 @@ describe('EventInjector', () => {
       { type: 'estop_pressed' },
       { type: 'estop_released' },
       { type: 'person_said', text: 'stop please', person: 'anna' },
-      { type: 'object_moved', object: 'lemon_1', to: [0.3, 0.85, 0], by: 'operator' },
-      { type: 'object_moved', object: 'lemon_1', to: [0.3, 0.8, 0.1], by: 'operator' },
+      { type: 'object_moved', object: 'lemon_1', to: expect.any(Array), by: 'operator' },
+      { type: 'object_moved', object: 'lemon_1', to: expect.any(Array), by: 'operator' },
       { type: 'set_battery', percent: 15 },
     ]);
+    const moves = api.calls.filter((c) => c.method === 'injectEvent').map((c) => (c.request as { to?: number[] }).to);
+    const near = (a: number[] | undefined, b: number[]) => a !== undefined && a.every((v, i) => Math.abs(v - b[i]!) < 1e-6);
+    expect(near(moves[3], [0.3, 0.775, 0])).toBe(true);
+    expect(near(moves[4], [0.3, 0.85, 0])).toBe(true);
   });
 });
 

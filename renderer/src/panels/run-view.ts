@@ -59,6 +59,8 @@ export type Entry =
       /** Tool calls the model made, and those that ran (not skipped, refused or invalid): counted from the entries, live and in replay alike. */
       toolCalls: number;
       ran: number;
+      /** Calls that failed, were refused or were rejected: a run with any is not shown as plainly done. */
+      failed: number;
       usage: TokenUsage;
       durationMs: number;
     };
@@ -80,9 +82,13 @@ export function newRun(runId: string, message: string, model = '', workflow = ''
 /** Statuses of calls that reached the robot. */
 const RAN = new Set(['ok', 'failed', 'preempted', 'exception', 'stopped', 'timeout']);
 
-export function counts(entries: readonly Entry[]): { toolCalls: number; ran: number } {
+export function counts(entries: readonly Entry[]): { toolCalls: number; ran: number; failed: number } {
   const tools = entries.filter((e): e is ToolEntry => e.k === 'tool');
-  return { toolCalls: tools.length, ran: tools.filter((t) => t.result && RAN.has(t.result.status)).length };
+  return {
+    toolCalls: tools.length,
+    ran: tools.filter((t) => t.result && RAN.has(t.result.status)).length,
+    failed: tools.filter((t) => t.result && !t.result.ok).length,
+  };
 }
 
 /** Puts an approval prompt just before the line of the call it gates (the call's line appears first in the events). */

@@ -10,6 +10,8 @@ import { type Field, buildArgs, fieldsOf, initialValues } from './schema-fields'
 export interface ToolConsoleProps {
   api: AppApi;
   meta: SceneMeta | null;
+  /** Watching another group: calls would act on its robot, so the console is off and says why. */
+  watching?: string | null | undefined;
 }
 
 function errorText(e: unknown): string {
@@ -74,12 +76,12 @@ function FieldInput({ field, value, onChange, listId }: { field: Field; value: s
     <div className="field">
       {label}
       {input}
-      {field.description && <div className="help">{field.description}</div>}
+      {field.description && <div className="field-help">{field.description}</div>}
     </div>
   );
 }
 
-export function ToolConsole({ api, meta }: ToolConsoleProps) {
+export function ToolConsole({ api, meta, watching = null }: ToolConsoleProps) {
   const [sets, setSets] = useState<ToolSetInfo[]>([]);
   const [setId, setSetId] = useState<string | undefined>(undefined);
   const [tools, setTools] = useState<ToolInfo[]>([]);
@@ -182,6 +184,12 @@ export function ToolConsole({ api, meta }: ToolConsoleProps) {
 
   return (
     <section className="panel tool-console" aria-label="Tool console">
+      {watching !== null && (
+        <p className="note" role="status" data-testid="console-watching">
+          You are watching {watching}: the tool console is off here, because a call would move their robot. Go back to your own session to
+          call tools.
+        </p>
+      )}
       <header className="panel-head">
         <h2>Tool console</h2>
         <select aria-label="Tool set" value={setId ?? ''} onChange={(e) => setSetId(e.target.value)}>
@@ -287,7 +295,7 @@ export function ToolConsole({ api, meta }: ToolConsoleProps) {
             ))}
           </datalist>
           <div className="button-row">
-            <button type="submit" className="primary" disabled={running}>
+            <button type="submit" className="primary" disabled={running || watching !== null}>
               {running ? 'Running…' : `Call ${tool.name}`}
             </button>
             {running && (

@@ -1,21 +1,25 @@
 // The emergency stop in the header, on every tab: large, with its key on it.
 // Pressed, it says so in red until someone releases it deliberately (no key
-// releases it). The host also ends the agent's run when it is pressed.
+// releases it). The host also ends the agent's run when it is pressed. It sits
+// above every dialog and overlay (styles.css), so a click on it always lands.
 export function EstopButton({
   pressed,
   disabled,
+  releaseDisabled = false,
   onPress,
   onRelease,
 }: {
   pressed: boolean;
   disabled: boolean;
+  /** Watching another session: only the teacher releases its e-stop. */
+  releaseDisabled?: boolean;
   onPress: () => void;
   onRelease: () => void;
 }) {
   return pressed ? (
     <div className="estop-head pressed" role="status" aria-live="assertive">
       <span className="estop-state">E-STOP PRESSED</span>
-      <button type="button" className="estop-release" onClick={onRelease} disabled={disabled}>
+      <button type="button" className="estop-release" onClick={onRelease} disabled={disabled || releaseDisabled}>
         Release
       </button>
     </div>

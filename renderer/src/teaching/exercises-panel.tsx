@@ -30,6 +30,8 @@ export function ExercisesPanel({ api, sceneId, readOnly }: { api: AppApi; sceneI
   const [chosen, setChosen] = useState<string | null>(null);
   const [result, setResult] = useState<ExerciseResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  /** Each card's last verdict in this world; a reset or a new scene forgets them (unknown until checked again). */
+  const [marks, setMarks] = useState<Record<string, boolean>>({});
   const chosenRef = useRef(chosen);
   chosenRef.current = chosen;
 
@@ -38,7 +40,9 @@ export function ExercisesPanel({ api, sceneId, readOnly }: { api: AppApi; sceneI
     async (id: string | null = chosenRef.current) => {
       if (!id) return;
       try {
-        setResult(await api.checkExercise({ id }));
+        const r = await api.checkExercise({ id });
+        setResult(r);
+        setMarks((m) => ({ ...m, [id]: r.ok }));
         setProblem(null);
       } catch (e) {
         setProblem(e instanceof Error ? e.message : String(e));
@@ -51,6 +55,7 @@ export function ExercisesPanel({ api, sceneId, readOnly }: { api: AppApi; sceneI
     void refresh();
     setResult(null);
     setChosen(null);
+    setMarks({});
   }, [refresh, sceneId]);
 
   useEffect(() => {
@@ -60,6 +65,13 @@ export function ExercisesPanel({ api, sceneId, readOnly }: { api: AppApi; sceneI
       timer = setTimeout(() => void check(), 400);
     };
     const off = api.onEvent((e) => {
+      if (e.type === 'scene_loaded') {
+        // A reset rebuilt the world: a ✓ earned in the old one says nothing about this one.
+        clearTimeout(timer);
+        setResult(null);
+        setMarks({});
+        return;
+      }
       if ((e.type === 'tool_activity' && e.phase === 'end') || (e.type === 'run' && e.event.kind === 'final') || e.type === 'robot_event')
         soon();
     });
@@ -101,6 +113,13 @@ export function ExercisesPanel({ api, sceneId, readOnly }: { api: AppApi; sceneI
                 void check(c.id);
               }}
             >
+              <span
+                className={`card-mark ${marks[c.id] === undefined ? 'unchecked' : marks[c.id] ? 'ok' : 'fail'}`}
+                data-testid="card-mark"
+                aria-label={marks[c.id] === undefined ? 'not checked' : marks[c.id] ? 'done' : 'not done'}
+              >
+                {marks[c.id] === undefined ? '○' : marks[c.id] ? '✓' : '✗'}
+              </span>{' '}
               <strong>{c.title}</strong>
               <span className="muted small"> {c.source === 'builtin' ? '' : `(${c.source})`}</span>
             </button>

@@ -56,9 +56,10 @@ export function usePresentation(): [Presentation, (patch: Partial<Presentation>)
   const toggle = useCallback(
     () =>
       setP((cur) =>
+        // On: the side panels fold so the view gets the screen (the rails open them again); off: back to the window's layout.
         cur.on
-          ? { ...cur, on: false, scale: 1, labels: false, follow: false }
-          : { ...cur, on: true, scale: Math.max(cur.scale, 1.3), labels: true, follow: true },
+          ? { ...cur, on: false, scale: 1, labels: false, follow: false, left: defaults(globalThis.innerWidth ?? 1440).left, right: true }
+          : { ...cur, on: true, scale: Math.max(cur.scale, 1.3), labels: true, follow: true, left: false, right: false },
       ),
     [],
   );

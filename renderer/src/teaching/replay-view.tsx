@@ -3,7 +3,7 @@
 // play, pause, step, seek and speed, and the trace lines following the playhead.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type LabelPoint, type ViewOptions, World, webglSupport } from '../view/world';
-import { type ReplayRun, bodyAt, eventIndexAt, frameIndexAt, framesAt } from './replay';
+import { type ReplayRun, bodyAt, eventIndexAt, framesAt, isBookmark, stepEvent } from './replay';
 
 export interface ReplayClock {
   t: number;
@@ -16,7 +16,7 @@ export interface ReplayClock {
   step: (dir: 1 | -1) => void;
 }
 
-const SPEEDS = [0.25, 0.5, 1, 2, 4];
+const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
 const OPTS: ViewOptions = { shadows: false, inset: false, colliders: false };
 
 /** The timeline's state, advanced by animation frames while playing. */
@@ -50,17 +50,12 @@ export function useReplayClock(runs: readonly ReplayRun[]): ReplayClock {
   const step = useCallback(
     (dir: 1 | -1) => {
       setPlaying(false);
-      // To the next (or previous) recorded frame of the first run, or by 1/15 s without poses.
-      const run = runs[0];
+      // To the next (or previous) trace record of the first run that has one; by 1/15 s in a run with no records.
       const c = ref.current;
-      if (!run || !run.times.length) {
-        setT(Math.max(0, Math.min(c.duration, c.t + dir * 66)));
-        return;
-      }
-      const i = frameIndexAt(run, c.t);
-      const j = Math.max(0, Math.min(run.times.length - 1, i + dir));
-      const next = run.times[j]! - run.start;
-      setT(Math.max(0, Math.min(c.duration, dir > 0 && next <= c.t ? c.t + 66 : next)));
+      const run = runs.find((r) => r.events.length > 0);
+      const next = run ? stepEvent(run, c.t, dir) : c.t + dir * 66;
+      if (next === undefined) return;
+      setT(Math.max(0, Math.min(c.duration, next)));
     },
     [runs],
   );
@@ -203,19 +198,23 @@ export function ReplayView({
         <button type="button" onClick={() => clock.step(1)} aria-label="Step forward (→)">
           |▶
         </button>
-        <input
-          type="range"
-          aria-label="Seek"
-          min={0}
-          // A multiple of the step: a slider snaps to steps, and the last lines of a run lie within its last milliseconds.
-          max={Math.ceil(duration / 10) * 10}
-          step={10}
-          value={Math.round(t)}
-          onChange={(e) => {
-            clock.setPlaying(false);
-            clock.setT(Number(e.target.value));
-          }}
-        />
+        <div className="seek">
+          <input
+            type="range"
+            aria-label="Seek"
+            min={0}
+            // Millisecond steps; the slider's end is the run's end (its last lines lie within its last milliseconds).
+            max={Math.ceil(duration)}
+            step={1}
+            value={Math.min(Math.ceil(duration), Math.round(t))}
+            onChange={(e) => {
+              const v = Number(e.target.value);
+              clock.setPlaying(false);
+              clock.setT(v >= Math.ceil(duration) ? duration : v);
+            }}
+          />
+          <Bookmarks runs={runs} clock={clock} />
+        </div>
         <span className="timeline-time" data-testid="replay-time">
           {secs(t)} / {secs(duration)} s
         </span>
@@ -230,6 +229,32 @@ export function ReplayView({
           Back to live
         </button>
       </div>
+    </div>
+  );
+}
+
+/** Marks on the timeline at approvals, failures and stops of the first run; a mark seeks there. */
+function Bookmarks({ runs, clock }: { runs: ReplayRun[]; clock: ReplayClock }) {
+  const run = runs[0];
+  if (!run) return null;
+  const marks = run.events.filter(isBookmark);
+  return (
+    <div className="bookmarks" aria-label="Bookmarks">
+      {marks.map((e, i) => (
+        <button
+          key={i}
+          type="button"
+          className={`bookmark ${e.kind}${e.ok === false ? ' fail' : ''}`}
+          style={{ left: `${(100 * e.t) / clock.duration}%` }}
+          title={`${(e.t / 1000).toFixed(1)} s · ${e.label}`}
+          aria-label={`Bookmark: ${e.kind === 'result' ? 'failed' : e.kind} at ${(e.t / 1000).toFixed(1)} s`}
+          data-testid="replay-bookmark"
+          onClick={() => {
+            clock.setPlaying(false);
+            clock.setT(e.t);
+          }}
+        />
+      ))}
     </div>
   );
 }

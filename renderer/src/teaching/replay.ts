@@ -27,6 +27,22 @@ export interface ReplayRun {
   events: TimelineEvent[];
 }
 
+/** The gap given to trace records stamped in the same millisecond, ms. */
+const TIE_MS = 0.001;
+
+/** Events worth a mark on the timeline: approvals, failures and stops (the e-stop among them). */
+export function isBookmark(e: TimelineEvent): boolean {
+  return e.kind === 'approval' || e.kind === 'stop' || e.kind === 'error' || (e.kind === 'result' && e.ok === false);
+}
+
+/** The time of the trace record `dir` records after (or before) the one at `t`; undefined past either end. */
+export function stepEvent(run: ReplayRun, t: number, dir: 1 | -1): number | undefined {
+  const i = eventIndexAt(run, t);
+  const j = i + dir;
+  if (j < 0) return i >= 0 ? 0 : undefined;
+  return run.events[j]?.t;
+}
+
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function short(v: unknown, max = 80): string {
@@ -61,7 +77,11 @@ function eventOf(r: TraceLineInfo, t: number): TimelineEvent | undefined {
 export function loadReplay(r: RunReplay): ReplayRun {
   const frames = r.poses ? decodeFrames(r.poses.frames, r.poses.frameLength) : [];
   const times = frames.map((f) => readHeader(f).wallMs);
-  const stamped = r.trace.records.map((x) => ({ x, t: Date.parse(str(x['t'])) })).filter((y) => Number.isFinite(y.t));
+  // In time order (a record may be written after one stamped later); the sort is stable, so ties keep the file's order.
+  const stamped = r.trace.records
+    .map((x) => ({ x, t: Date.parse(str(x['t'])) }))
+    .filter((y) => Number.isFinite(y.t))
+    .sort((a, b) => a.t - b.t);
   const startedAt = Date.parse(str(r.trace.header['startedAt']) || r.run.startedAt);
   const candidates = [times[0], stamped[0]?.t, Number.isFinite(startedAt) ? startedAt : undefined].filter(
     (v): v is number => v !== undefined,
@@ -75,9 +95,13 @@ export function loadReplay(r: RunReplay): ReplayRun {
     // The final answer is also the model's last message: say it once.
     const prev = events.at(-1);
     if (e.kind === 'final' && prev?.kind === 'say' && prev.label === e.label) events.pop();
+    // Records stamped in the same millisecond get distinct times, so a step reaches each one.
+    const last = events.at(-1);
+    if (last && e.t <= last.t) e.t = last.t + TIE_MS;
     events.push(e);
   }
-  return { run: r.run, meta: r.poses?.meta ?? null, frames, times, start, duration: Math.max(1, end - start), events };
+  const duration = Math.max(1, end - start, events.at(-1)?.t ?? 0);
+  return { run: r.run, meta: r.poses?.meta ?? null, frames, times, start, duration, events };
 }
 
 /** Index of the last frame at or before `t` (ms from the start); -1 before the first. */
@@ -126,8 +150,9 @@ export function framesAt(run: ReplayRun, t: number): Float32Array | undefined {
   return out;
 }
 
-/** Index of the last timeline event at or before `t`; -1 before the first. */
+/** Index of the last timeline event at or before `t`; -1 before the first. At the run's end, the last. */
 export function eventIndexAt(run: ReplayRun, t: number): number {
+  if (t >= run.duration) return run.events.length - 1;
   let last = -1;
   for (let i = 0; i < run.events.length; i++) if (run.events[i]!.t <= t) last = i;
   return last;

@@ -9,6 +9,11 @@ export function short(v: unknown, max = 400): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
+/** Brings a new element into sight once, when it appears (a stable ref callback: React calls it on mount only). */
+function intoView(el: HTMLElement | null): void {
+  el?.scrollIntoView?.({ block: 'nearest' });
+}
+
 export interface ApprovalProps {
   note: string;
   setNote: (s: string) => void;
@@ -94,7 +99,7 @@ function ConversationEntry({
       );
     case 'approval':
       return (
-        <div className="approval" role="group" aria-label={`Approve ${e.tool}`}>
+        <div className="approval" role="group" aria-label={`Approve ${e.tool}`} ref={e.answered || readOnly ? undefined : intoView}>
           <div>
             <strong>Approve {e.tool}</strong>({short(e.args, 200)})? <span className="muted">{e.reason}</span>
           </div>
@@ -124,12 +129,20 @@ function ConversationEntry({
       return <div className="msg error">error: {e.message}</div>;
     case 'end':
       return (
-        <div className={`msg end ${e.reason}`} data-testid="run-end" data-reason={e.reason}>
-          {e.reason === 'done'
-            ? said.has(e.text)
-              ? '✓ done'
-              : `answer: ${e.text}`
-            : `run ended (${e.reason})${said.has(e.detail) ? '' : `: ${e.detail}`}`}
+        <div
+          className={`msg end ${e.reason}${e.reason === 'done' && e.failed > 0 ? ' unchecked' : ''}`}
+          data-testid="run-end"
+          data-reason={e.reason}
+          ref={readOnly ? undefined : intoView}
+        >
+          {e.reason === 'done' && e.failed > 0
+            ? // The model answered, but calls it relied on did not succeed: its answer is its word, not a result.
+              `⚠ the model answered, but ${e.failed} of ${e.toolCalls} tool call${e.toolCalls === 1 ? '' : 's'} failed or ${e.failed === 1 ? 'was' : 'were'} rejected: check its answer against the world${said.has(e.text) ? '' : ` (“${e.text}”)`}`
+            : e.reason === 'done'
+              ? said.has(e.text)
+                ? '✓ done'
+                : `answer: ${e.text}`
+              : `run ended (${e.reason})${said.has(e.detail) ? '' : `: ${e.detail}`}`}
           <div className="muted">
             {e.iterations} model turns, {e.toolCalls} tool call{e.toolCalls === 1 ? '' : 's'}
             {e.ran !== e.toolCalls ? ` (${e.ran} ran)` : ''}, {e.usage.totalTokens} tokens, {(e.durationMs / 1000).toFixed(1)} s

@@ -46,7 +46,7 @@ describe('EvaluatePanel', () => {
     expect(currentModelSpec()).toBe('ollama:qwen3:8b');
   });
 
-  it('runs the chosen suite, shows progress, then the run, its cases, and replays a clicked case', async () => {
+  it('runs the chosen suite, shows progress, then the run, its cases, and opens a clicked case as a replay of its recorded trace', async () => {
     localStorage.setItem('skillbridge.agent.settings', JSON.stringify({ preset: 'ollama', model: 'qwen3:8b', baseURL: '', file: '' }));
     let runs: (typeof RUN)[] = [];
     const api = fakeApi({
@@ -54,9 +54,26 @@ describe('EvaluatePanel', () => {
       listEvalRuns: () => runs,
       startEval: () => ({ runId: 'alrm-1' }),
       evalCases: () => CASES,
-      replayCase: (r) => ({ ok: true, message: `replaying ${r.caseId}: 4 recorded calls`, calls: 4 }),
+      caseReplay: (r) => ({
+        run: {
+          runId: 'alrm-1-case',
+          message: r.caseId,
+          workflow: 'flat',
+          model: 'x',
+          scene: null,
+          startedAt: '2026-11-25T10:00:00.000Z',
+          running: false,
+          reason: 'done',
+          toolCalls: 4,
+          durationMs: 900,
+          poses: false,
+        },
+        trace: { header: { type: 'header' }, records: [], truncated: false },
+        poses: null,
+      }),
     });
-    render(<EvaluatePanel api={api} />);
+    const watched: string[] = [];
+    render(<EvaluatePanel api={api} onWatch={(r) => watched.push(r.run.message)} />);
     await waitFor(() => expect((screen.getByLabelText('Suite') as HTMLSelectElement).value).toBe('raider'));
     fireEvent.change(screen.getByLabelText('Suite'), { target: { value: 'alrm' } });
     expect((screen.getByLabelText('Workflow') as HTMLSelectElement).value).toBe('alrm/tap');
@@ -93,8 +110,11 @@ describe('EvaluatePanel', () => {
     await screen.findByText(/alrm · alrm\/cap · ollama:qwen3:8b/);
     expect(screen.getByText(/alrm-1 finished: score 75.0 % over 2 cases/)).toBeTruthy();
     fireEvent.click(await screen.findByText('fruits/1/LEX'));
-    await screen.findByText('replaying fruits/1/LEX: 4 recorded calls');
-    expect(api.calls.find((c) => c.method === 'replayCase')!.request).toEqual({ runId: 'alrm-1', caseId: 'fruits/1/LEX', trial: 1 });
+    await screen.findByText('watching fruits/1/LEX as recorded (4 calls)');
+    expect(api.calls.find((c) => c.method === 'caseReplay')!.request).toEqual({ runId: 'alrm-1', caseId: 'fruits/1/LEX', trial: 1 });
+    // Watched as recorded: nothing re-runs in the live world.
+    expect(watched).toEqual(['fruits/1/LEX']);
+    expect(api.calls.some((c) => c.method === 'replayCase' || c.method === 'loadScene')).toBe(false);
   });
 
   it('says why a run cannot start', async () => {

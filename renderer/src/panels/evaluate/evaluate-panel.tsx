@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AppApi } from '../../../../contract/api';
 import type { EvalCaseRow, EvalEvent, EvalRunInfo, SuiteInfo } from '../../../../contract/eval';
 import type { AppEvent } from '../../../../contract/schemas';
+import type { RunReplay } from '../../../../contract/teaching';
 
 type Progress = Extract<EvalEvent, { kind: 'progress' }>;
 
@@ -40,7 +41,7 @@ function seconds(ms: number | null): string {
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)} %`);
 
-export function EvaluatePanel({ api }: { api: AppApi }) {
+export function EvaluatePanel({ api, onWatch }: { api: AppApi; onWatch?: (replay: RunReplay) => void }) {
   const [suites, setSuites] = useState<SuiteInfo[]>([]);
   const [suite, setSuite] = useState('');
   const [workflow, setWorkflow] = useState('');
@@ -131,8 +132,12 @@ export function EvaluatePanel({ api }: { api: AppApi }) {
 
   const replay = (row: EvalCaseRow) => {
     if (!selected) return;
-    api.replayCase({ runId: selected, caseId: row.caseId, trial: row.trial }).then(
-      (r) => setNote(r.message),
+    // The case's recorded trace on the replay timeline; the live world is left as it is.
+    api.caseReplay({ runId: selected, caseId: row.caseId, trial: row.trial }).then(
+      (r) => {
+        setNote(`watching ${row.caseId}${row.trial > 1 ? ` #${row.trial}` : ''} as recorded (${r.run.toolCalls} calls)`);
+        onWatch?.(r);
+      },
       (e: unknown) => setNote(msg(e)),
     );
   };
@@ -243,7 +248,7 @@ export function EvaluatePanel({ api }: { api: AppApi }) {
       </ul>
       {selected && cases.length > 0 && (
         <>
-          <h4>Cases of {selected} (click one to replay it in the view)</h4>
+          <h4>Cases of {selected} (click one to watch its recorded trace)</h4>
           <table className="eval-cases">
             <thead>
               <tr>

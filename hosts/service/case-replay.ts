@@ -1,0 +1,55 @@
+// An evaluated case opened in the app: its recorded trace on the replay
+// timeline, read from the results folder. Nothing runs again and the live world
+// is left as it is (re-running a case in the live world changed the scene
+// without asking and lost its state).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AppApiError } from '../../contract/api';
+import type { RunEndReason } from '../../contract/schemas';
+import type { RunReplay } from '../../contract/teaching';
+import { TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
+import type { ResultRecord, RunRecord } from '../../eval/results/records';
+
+const REASONS: readonly RunEndReason[] = ['done', 'stopped', 'limit', 'error'];
+
+export async function caseReplay(dir: string, run: RunRecord, row: ResultRecord): Promise<RunReplay> {
+  if (!row.tracePath) throw new AppApiError('invalid_request', `case ${row.caseId} trial ${row.trial} recorded no trace`);
+  const file = path.resolve(dir, row.tracePath);
+  // The results folder's own traces only: a row cannot name a file elsewhere.
+  if (path.relative(path.resolve(dir), file).startsWith('..')) {
+    throw new AppApiError('invalid_request', `case ${row.caseId}: its trace is outside the results folder`);
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new AppApiError('invalid_request', `case ${row.caseId} trial ${row.trial}: its trace file is gone`);
+  }
+  let t;
+  try {
+    t = parseTrace(text, `trace of ${row.caseId}`);
+  } catch (e) {
+    throw new AppApiError('invalid_request', e instanceof TraceFormatError ? e.message : `not a trace: ${(e as Error).message}`);
+  }
+  const end = t.records.find((r) => r.type === 'end');
+  const reason = end && REASONS.includes(end['reason'] as RunEndReason) ? (end['reason'] as RunEndReason) : null;
+  const calls = t.records.filter((r) => r.type === 'tool_call').length;
+  const startedAt = typeof t.header['startedAt'] === 'string' ? t.header['startedAt'] : run.startedAt;
+  return {
+    run: {
+      runId: `${run.runId}-${row.caseId}-${row.trial}`.replace(/[^\w-]/g, '-'),
+      message: `${row.caseId} (trial ${row.trial})`,
+      workflow: run.workflow,
+      model: run.model,
+      scene: typeof t.header['scene'] === 'string' ? t.header['scene'] : null,
+      startedAt,
+      running: false,
+      reason,
+      toolCalls: calls,
+      durationMs: row.durationMs ?? 0,
+      poses: false,
+    },
+    trace: { header: t.header, records: t.records, truncated: t.truncated !== undefined, notes: traceNotes(t) },
+    poses: null,
+  };
+}

@@ -1,0 +1,126 @@
+// The stop always wins in classroom mode: the teacher presses (and releases) a
+// watched group's e-stop, stops one group or all of them, and a group can do
+// none of that to another.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type SocketLike, type WsClient, connectWs } from '../../contract/ws-client';
+import { AppService as Session } from '../service/app-service';
+import { type WebServer, startWebServer } from './server';
+import { sessionFolders } from './session-files';
+import { CLASS_GRACE_MS, DEFAULT_GRACE_MS } from './sessions';
+
+const factory = (url: string): SocketLike => new WebSocket(url) as unknown as SocketLike;
+const dir = mkdtempSync(path.join(tmpdir(), 'skillbridge-stop-'));
+writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
+
+let server: WebServer | undefined;
+const clients: WsClient[] = [];
+
+async function start(): Promise<WebServer> {
+  server = await startWebServer({
+    openSession: async () => {
+      // As serve opens them: each session with its own trace and results folders.
+      const s = new Session({ paced: false, ...sessionFolders(path.join(dir, 'traces'), path.join(dir, 'eval-results')) });
+      await s.loadScene({ id: 'tabletop/fruits' });
+      return s;
+    },
+    staticDir: dir,
+    port: 0,
+    classroom: true,
+  });
+  return server;
+}
+
+async function tab(token: string): Promise<WsClient> {
+  const c = await connectWs(`ws://127.0.0.1:${server!.port}/api?token=${token}`, factory);
+  clients.push(c);
+  return c;
+}
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await server?.close();
+  server = undefined;
+});
+
+describe("the teacher's e-stop", () => {
+  it("presses and releases the e-stop of the group it watches; a watched group's other calls stay refused", async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    await teacher.observeSession({ id: g1.session!.session.id });
+    expect((await teacher.injectEvent({ type: 'estop_pressed' })).ok).toBe(true);
+    expect((await g1.getSnapshot({})).estop).toBe(true);
+    expect((await teacher.listSessions({})).find((x) => x.id === g1.session!.session.id)?.estop).toBe(true);
+    await expect(teacher.injectEvent({ type: 'set_battery', percent: 5 })).rejects.toThrow(/read-only/);
+    expect((await teacher.injectEvent({ type: 'estop_released' })).ok).toBe(true);
+    expect((await g1.getSnapshot({})).estop).toBe(false);
+  });
+
+  it('stops one group, then every group, and releases them; a group may not', async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const g2 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    await expect(g1.stopGroups({ id: null })).rejects.toThrow(/only the teacher/);
+    const one = await teacher.stopGroups({ id: g2.session!.session.id });
+    expect(one.ok).toBe(true);
+    expect([(await g1.getSnapshot({})).estop, (await g2.getSnapshot({})).estop]).toEqual([false, true]);
+    expect((await teacher.stopGroups({ id: null })).ok).toBe(true);
+    expect([(await g1.getSnapshot({})).estop, (await g2.getSnapshot({})).estop]).toEqual([true, true]);
+    // The teacher's own world is not a group's: it keeps moving.
+    expect((await teacher.getSnapshot({})).estop).toBe(false);
+    expect((await teacher.stopGroups({ id: null, release: true })).ok).toBe(true);
+    expect([(await g1.getSnapshot({})).estop, (await g2.getSnapshot({})).estop]).toEqual([false, false]);
+    expect((await teacher.stopGroups({ id: 's99' })).ok).toBe(false);
+  });
+
+  it("groups read their own runs and traces only, named by file name; the teacher reads a group's by watching it", async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const g2 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    const ran = await g1.run({
+      message: 'hi',
+      workflow: 'flat',
+      model: 'scripted:mine.json',
+      script: '[{"content": "hello"}]',
+      approval: 'auto',
+    });
+    expect(ran.tracePath).toBe(`${ran.runId}.jsonl`);
+    for (let i = 0; i < 50 && (await g1.listRuns({})).every((r) => r.running); i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await g1.exportTrace({ runId: ran.runId })).text).toContain('hello');
+    await expect(g2.exportTrace({ runId: ran.runId })).rejects.toThrow(/no trace/);
+    expect((await g2.listRuns({})).map((r) => r.runId)).not.toContain(ran.runId);
+    await teacher.observeSession({ id: g1.session!.session.id });
+    expect((await teacher.exportTrace({ runId: ran.runId })).text).toContain('hello');
+    expect(Array.isArray(await teacher.listEvalRuns({}))).toBe(true);
+  });
+
+  it('a group whose tab went away (a closed lid) is kept with its runs for the lesson, and its tab reattaches', async () => {
+    expect(CLASS_GRACE_MS).toBeGreaterThanOrEqual(60 * 60 * 1000);
+    expect(CLASS_GRACE_MS).toBeGreaterThan(DEFAULT_GRACE_MS * 100);
+    const s = await start();
+    const g1 = await tab(s.token);
+    const { id, token } = g1.session!.session;
+    const ran = await g1.run({
+      message: 'hi',
+      workflow: 'flat',
+      model: 'scripted:mine.json',
+      script: '[{"content": "hello"}]',
+      approval: 'auto',
+    });
+    g1.close();
+    await new Promise((r) => setTimeout(r, 100));
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    expect((await teacher.listSessions({})).find((x) => x.id === id)).toMatchObject({ clients: 0 });
+    const back = await connectWs(`ws://127.0.0.1:${server!.port}/api?token=${s.token}&session=${token}`, factory);
+    clients.push(back);
+    for (let i = 0; i < 50 && back.session === undefined; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(back.session!.session).toMatchObject({ id, resumed: true });
+    expect((await back.listRuns({})).map((r) => r.runId)).toContain(ran.runId);
+  });
+});

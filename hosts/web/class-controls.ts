@@ -1,0 +1,48 @@
+// The stop always wins: what a tab may do to a session it does not own. An
+// observer may press the e-stop of the session it watches (stopping is always
+// safe); only the teacher releases it. The teacher stops one group or every
+// group from the class overview; each press names the teacher, so a run it ends
+// says in its trace who stopped it.
+import { AppApiError, type Request, type Response } from '../../contract/api';
+import type { ExternalEvent } from '../../contract/schemas';
+import type { Hosted, SessionPool } from './sessions';
+
+export type ClassRole = 'solo' | 'group' | 'teacher';
+
+const BY: Record<ClassRole, string> = { teacher: 'the teacher', group: 'another group', solo: 'another tab watching this session' };
+
+/**
+ * The e-stop event an observer may send to the session it watches, with who
+ * sent it, or undefined when the event is not one it may send.
+ */
+export function observerEstop(role: ClassRole, event: ExternalEvent): ExternalEvent | undefined {
+  if (event.type === 'estop_pressed') return { type: 'estop_pressed', by: BY[role] };
+  if (event.type === 'estop_released' && role === 'teacher') return { type: 'estop_released', by: BY[role] };
+  return undefined;
+}
+
+/** The teacher's "stop this group" / "stop all" (and release) over the pool's sessions. */
+export async function stopGroups(
+  pool: SessionPool,
+  own: Hosted,
+  role: ClassRole,
+  req: Request<'stopGroups'>,
+): Promise<Response<'stopGroups'>> {
+  if (role !== 'teacher') throw new AppApiError('forbidden', "stopGroups: only the teacher's link stops groups (classroom mode)");
+  const targets = req.id === null ? pool.all().filter((h) => h !== own) : [pool.byId(req.id)].filter((h): h is Hosted => !!h);
+  if (req.id !== null && targets.length === 0) return { ok: false, message: `no group "${req.id}" (it may have closed)` };
+  const event: ExternalEvent = req.release ? { type: 'estop_released', by: BY.teacher } : { type: 'estop_pressed', by: BY.teacher };
+  const results = await Promise.allSettled(targets.map((h) => h.api.injectEvent(event)));
+  const failed = targets.filter((_, i) => {
+    const r = results[i]!;
+    // A session with no scene yet has no robot to stop: nothing moves there.
+    if (r.status === 'fulfilled') return !r.value.ok;
+    return !/no scene/i.test(String((r.reason as Error)?.message));
+  });
+  const verb = req.release ? 'released' : 'pressed';
+  const names = targets.map((h) => h.label ?? h.id).join(', ') || 'no group is open';
+  if (failed.length) {
+    return { ok: false, message: `e-stop not ${verb} for ${failed.map((h) => h.label ?? h.id).join(', ')}` };
+  }
+  return { ok: true, message: `e-stop ${verb} for ${names}` };
+}
