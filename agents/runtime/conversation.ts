@@ -67,6 +67,8 @@ export interface TurnResult extends FlowResult {
   runId: string;
   turn: number;
   tracePath: string | undefined;
+  /** The trace could not be written (the run was stopped there): why. */
+  traceError?: string;
 }
 
 export class ConversationBusyError extends Error {}
@@ -131,8 +133,14 @@ export class Conversation {
     const tracePath = this.opts.traceDir ? join(this.opts.traceDir, `${runId}.jsonl`) : undefined;
     const sinks: TraceSink[] = [...(tracePath ? [new JsonlSink(tracePath)] : []), ...(this.opts.traceSinks?.(info) ?? [])];
     const events = new EventStream();
+    let traceError: string | undefined;
     const trace = sinks.length
       ? new Trace({
+          // A record that cannot be written stops the run: nothing may happen that the trace says nothing of.
+          onFailure: (e) => {
+            traceError = `the trace could not be written: ${e instanceof Error ? e.message : String(e)}`;
+            controller.stop(traceError);
+          },
           header: {
             runId,
             scene: this.opts.scene ?? robot.info.scene.id,
@@ -174,6 +182,7 @@ export class Conversation {
         durationMs: Math.round(performance.now() - t0),
         ...(controller.stopCause ? { stopped: controller.stopCause } : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
+        ...(traceError ? { traceError } : {}),
         runId,
         turn,
         tracePath,
