@@ -203,6 +203,7 @@ export class Sandbox {
     if (opts.signal?.aborted || this.disposed) return stopped();
 
     const id = this.nextRun++;
+    const deadlineAt = performance.now() + limits.timeMs;
     return new Promise<SandboxResult>((resolve) => {
       let inflight:
         { seq: number; name: string; args: SandboxCall['args']; startedAt: number; t0: number; ctrl: AbortController } | undefined;
@@ -243,6 +244,9 @@ export class Sandbox {
         inflight = me;
         let outcome: SandboxCall['outcome'];
         try {
+          // A call that arrives after the program's deadline is not run: nothing reaches the robot late.
+          if (performance.now() >= deadlineAt)
+            throw new Error(`${m.name} was not run: the program's time limit of ${limits.timeMs / 1000} s had passed`);
           if (!fn) throw new Error(`${m.name} is not an API function`);
           outcome = { ok: true, value: plainData(await fn(args, me.ctrl.signal), m.name) };
         } catch (e) {
