@@ -160,7 +160,32 @@ export class Conversation {
     this.turns = turn;
     const unfollow = controller.follow(o.signal);
     const totals = new Totals();
-    const ctx = this.workflowRun({ robot, userText, events, controller, totals, send: o });
+    // A host's time limit bounds the whole turn — every flow, and what runs between them (a
+    // workflow's recovery plan, a sandboxed program) — not only each flow by itself.
+    const hostLimit = o.limits?.timeLimitMs !== undefined ? o.limits.timeLimitMs : this.opts.limits?.timeLimitMs;
+    const turnDeadline =
+      hostLimit != null
+        ? new Deadline(hostLimit, () =>
+            controller.stop({ kind: 'time_limit', message: `the time limit of ${+(hostLimit / 1000).toFixed(2)} s for the turn ran out` }),
+          )
+        : undefined;
+    let flowsRunning = 0;
+    // A stop while no flow runs (the workflow's own code) is recorded here; a flow records its own.
+    const unStop = controller.onStop((cause) => {
+      if (flowsRunning === 0) events.emit({ type: 'stop', cause, stage: '' });
+    });
+    unsubscribe.push(unStop);
+    const ctx = this.workflowRun({
+      robot,
+      userText,
+      events,
+      controller,
+      totals,
+      send: o,
+      ...(turnDeadline ? { turnDeadline } : {}),
+      flows: (d) => (flowsRunning += d),
+    });
+    turnDeadline?.resume();
     const t0 = performance.now();
     const done = wf.run(ctx);
     this.running = { controller, done };
@@ -188,6 +213,7 @@ export class Conversation {
         tracePath,
       };
     } finally {
+      turnDeadline?.pause();
       this.running = undefined;
       unfollow();
       for (const u of unsubscribe) u();
@@ -236,6 +262,8 @@ export class Conversation {
     controller: RunController;
     totals: Totals;
     send: SendOptions;
+    turnDeadline?: Deadline;
+    flows: (delta: number) => void;
   }): WorkflowRun {
     const { robot, userText, events, controller, totals, send } = t;
     const preemptor = new Preemptor();
@@ -268,7 +296,9 @@ export class Conversation {
         ];
       }
       const tools = spec.tools;
+      t.flows(1);
       const r = await runFlow({
+        ...(t.turnDeadline ? { turnDeadline: t.turnDeadline } : {}),
         model: spec.model ?? this.opts.model,
         messages,
         tools: typeof tools === 'function' ? tools : () => tools,
@@ -287,7 +317,7 @@ export class Conversation {
         ...(spec.looksFinal ? { looksFinal: spec.looksFinal } : {}),
         ...(spec.matchToolNames ? { matchToolNames: true } : {}),
         ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
-      });
+      }).finally(() => t.flows(-1));
       if (memory && r.reason !== 'final') memory.endWithoutAnswer(newFrom);
       totals.add(r);
       return r;
@@ -364,7 +394,7 @@ export class Conversation {
           controller,
           gate: approval ?? AUTO_APPROVE,
           // The program's own limits bound it; the calls it makes have no flow budget of their own.
-          deadline: new Deadline(null, () => undefined),
+          deadline: t.turnDeadline ?? new Deadline(null, () => undefined),
           preemptor,
           safety: this.safety,
           emit,
