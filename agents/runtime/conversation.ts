@@ -67,6 +67,8 @@ export interface TurnResult extends FlowResult {
   runId: string;
   turn: number;
   tracePath: string | undefined;
+  /** The trace could not be written (the run was stopped there): why. */
+  traceError?: string;
 }
 
 export class ConversationBusyError extends Error {}
@@ -131,8 +133,14 @@ export class Conversation {
     const tracePath = this.opts.traceDir ? join(this.opts.traceDir, `${runId}.jsonl`) : undefined;
     const sinks: TraceSink[] = [...(tracePath ? [new JsonlSink(tracePath)] : []), ...(this.opts.traceSinks?.(info) ?? [])];
     const events = new EventStream();
+    let traceError: string | undefined;
     const trace = sinks.length
       ? new Trace({
+          // A record that cannot be written stops the run: nothing may happen that the trace says nothing of.
+          onFailure: (e) => {
+            traceError = `the trace could not be written: ${e instanceof Error ? e.message : String(e)}`;
+            controller.stop(traceError);
+          },
           header: {
             runId,
             scene: this.opts.scene ?? robot.info.scene.id,
@@ -154,7 +162,32 @@ export class Conversation {
     this.safety.startRecord({ via: 'direct', report: (d) => events.emit({ type: 'safety', stage: '', ...d }) });
     const unfollow = controller.follow(o.signal);
     const totals = new Totals();
-    const ctx = this.workflowRun({ robot, userText, events, controller, totals, send: o });
+    // A host's time limit bounds the whole turn — every flow, and what runs between them (a
+    // workflow's recovery plan, a sandboxed program) — not only each flow by itself.
+    const hostLimit = o.limits?.timeLimitMs !== undefined ? o.limits.timeLimitMs : this.opts.limits?.timeLimitMs;
+    const turnDeadline =
+      hostLimit != null
+        ? new Deadline(hostLimit, () =>
+            controller.stop({ kind: 'time_limit', message: `the time limit of ${+(hostLimit / 1000).toFixed(2)} s for the turn ran out` }),
+          )
+        : undefined;
+    let flowsRunning = 0;
+    // A stop while no flow runs (the workflow's own code) is recorded here; a flow records its own.
+    const unStop = controller.onStop((cause) => {
+      if (flowsRunning === 0) events.emit({ type: 'stop', cause, stage: '' });
+    });
+    unsubscribe.push(unStop);
+    const ctx = this.workflowRun({
+      robot,
+      userText,
+      events,
+      controller,
+      totals,
+      send: o,
+      ...(turnDeadline ? { turnDeadline } : {}),
+      flows: (d) => (flowsRunning += d),
+    });
+    turnDeadline?.resume();
     const t0 = performance.now();
     const done = wf.run(ctx);
     this.running = { controller, done };
@@ -176,11 +209,13 @@ export class Conversation {
         durationMs: Math.round(performance.now() - t0),
         ...(controller.stopCause ? { stopped: controller.stopCause } : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
+        ...(traceError ? { traceError } : {}),
         runId,
         turn,
         tracePath,
       };
     } finally {
+      turnDeadline?.pause();
       this.running = undefined;
       unfollow();
       for (const u of unsubscribe) u();
@@ -229,6 +264,8 @@ export class Conversation {
     controller: RunController;
     totals: Totals;
     send: SendOptions;
+    turnDeadline?: Deadline;
+    flows: (delta: number) => void;
   }): WorkflowRun {
     const { robot, userText, events, controller, totals, send } = t;
     const preemptor = new Preemptor();
@@ -261,7 +298,9 @@ export class Conversation {
         ];
       }
       const tools = spec.tools;
+      t.flows(1);
       const r = await runFlow({
+        ...(t.turnDeadline ? { turnDeadline: t.turnDeadline } : {}),
         model: spec.model ?? this.opts.model,
         messages,
         tools: typeof tools === 'function' ? tools : () => tools,
@@ -280,7 +319,7 @@ export class Conversation {
         ...(spec.looksFinal ? { looksFinal: spec.looksFinal } : {}),
         ...(spec.matchToolNames ? { matchToolNames: true } : {}),
         ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
-      });
+      }).finally(() => t.flows(-1));
       if (memory && r.reason !== 'final') memory.endWithoutAnswer(newFrom);
       totals.add(r);
       return r;
@@ -357,7 +396,7 @@ export class Conversation {
           controller,
           gate: approval ?? AUTO_APPROVE,
           // The program's own limits bound it; the calls it makes have no flow budget of their own.
-          deadline: new Deadline(null, () => undefined),
+          deadline: t.turnDeadline ?? new Deadline(null, () => undefined),
           preemptor,
           safety: this.safety,
           emit,

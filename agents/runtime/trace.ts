@@ -32,8 +32,9 @@ export type TraceHeaderInput = Omit<TraceHeader, 'type' | 'format' | 'versions' 
 
 /**
  * Stamps events with wall time and time since the run started, and fans them out
- * to sinks. A sink that throws (disk full) is dropped and reported, so a trace
- * failure never breaks the run it records.
+ * to sinks. A sink that throws (disk full) is dropped and reported to `onFailure`
+ * once: the run it records decides what follows (a conversation stops the run:
+ * nothing may happen that the trace says nothing of).
  */
 export class Trace {
   readonly header: TraceHeader | undefined;
@@ -41,8 +42,11 @@ export class Trace {
   private readonly sinks: TraceSink[];
   private readonly t0 = performance.now();
 
-  constructor(opts: { header?: TraceHeaderInput; sinks: TraceSink[] }) {
+  private readonly onFailure: ((error: unknown) => void) | undefined;
+
+  constructor(opts: { header?: TraceHeaderInput; sinks: TraceSink[]; onFailure?: (error: unknown) => void }) {
     this.sinks = [...opts.sinks];
+    this.onFailure = opts.onFailure;
     if (opts.header) {
       const h = opts.header;
       this.header = {
@@ -81,10 +85,15 @@ export class Trace {
         if (s.writeMany) s.writeMany(recs);
         else for (const r of recs) s.write(r);
       } catch (error) {
-        this.failures.push({ sink: s, error });
-        this.sinks.splice(this.sinks.indexOf(s), 1);
+        this.fail(s, error);
       }
     }
+  }
+
+  private fail(sink: TraceSink, error: unknown): void {
+    this.failures.push({ sink, error });
+    this.sinks.splice(this.sinks.indexOf(sink), 1);
+    if (this.failures.length === 1) this.onFailure?.(error);
   }
 
   close(): void {
@@ -102,8 +111,7 @@ export class Trace {
       try {
         s.write(line);
       } catch (error) {
-        this.failures.push({ sink: s, error });
-        this.sinks.splice(this.sinks.indexOf(s), 1);
+        this.fail(s, error);
       }
     }
   }
@@ -112,10 +120,26 @@ export class Trace {
 /** JSON text per record object: records re-written every turn (the history) are serialised once. */
 const JSON_TEXT = new WeakMap<object, string>();
 
+/** The longest trace line written; a longer record has its long strings cut (saying how much) until it fits. */
+export const MAX_TRACE_LINE_BYTES = 1024 * 1024;
+
+/** One record as one JSON line of at most MAX_TRACE_LINE_BYTES (a tool's 20 MB answer must not make a 20 MB line). */
+export function traceLineText(line: TraceLine): string {
+  const text = JSON.stringify(line);
+  if (text.length <= MAX_TRACE_LINE_BYTES / 4 || Buffer.byteLength(text) <= MAX_TRACE_LINE_BYTES) return text;
+  for (let keep = 64 * 1024; keep >= 256; keep = Math.floor(keep / 4)) {
+    const cut = JSON.stringify(line, (_k, v: unknown) =>
+      typeof v === 'string' && v.length > keep ? `${v.slice(0, keep)}…[cut: ${v.length - keep} more characters]` : v,
+    );
+    if (Buffer.byteLength(cut) <= MAX_TRACE_LINE_BYTES) return cut;
+  }
+  return JSON.stringify({ ...('type' in line ? { type: line.type } : {}), cut: `a ${Buffer.byteLength(text)}-byte record left out` });
+}
+
 function serialised(line: TraceLine): string {
   let text = JSON_TEXT.get(line);
   if (text === undefined) {
-    text = JSON.stringify(line);
+    text = traceLineText(line);
     if ((line as { prior?: boolean }).prior) JSON_TEXT.set(line, text);
   }
   return text;
@@ -132,7 +156,7 @@ export class JsonlSink implements TraceSink {
 
   write(line: TraceLine): void {
     if (this.fd === undefined) throw new Error(`trace ${this.path} is closed`);
-    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    writeSync(this.fd, `${traceLineText(line)}\n`);
   }
 
   writeMany(lines: readonly TraceLine[]): void {

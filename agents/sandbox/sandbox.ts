@@ -15,6 +15,8 @@ import { WORKER_SOURCE } from './worker-source';
 
 /** How long after the deadline the watchdog waits for QuickJS's own interrupt before killing the worker. */
 const WATCHDOG_GRACE_MS = 500;
+/** The worker thread's V8 heap (QuickJS's own heap is its memory limit, in WebAssembly memory). */
+export const WORKER_HEAP_MB = 128;
 /** A worker starts in ~50 ms; one that has not started after this is broken. */
 const BOOT_TIMEOUT_MS = 15_000;
 
@@ -128,7 +130,8 @@ export class Sandbox {
       workerData: { ...quickjsPaths(), replies: port2, signal: signal.buffer },
       transferList: [port2],
       // QuickJS recurses on the thread's native stack as well as its own: room for a 1 MiB QuickJS stack.
-      resourceLimits: { stackSizeMb: 16 },
+      // The worker's own heap is bounded too (values leave QuickJS only as capped JSON text).
+      resourceLimits: { stackSizeMb: 16, maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
     });
     // An idle sandbox does not keep the process alive; a run refs it.
     worker.unref();
@@ -200,6 +203,7 @@ export class Sandbox {
     if (opts.signal?.aborted || this.disposed) return stopped();
 
     const id = this.nextRun++;
+    const deadlineAt = performance.now() + limits.timeMs;
     return new Promise<SandboxResult>((resolve) => {
       let inflight:
         { seq: number; name: string; args: SandboxCall['args']; startedAt: number; t0: number; ctrl: AbortController } | undefined;
@@ -240,6 +244,9 @@ export class Sandbox {
         inflight = me;
         let outcome: SandboxCall['outcome'];
         try {
+          // A call that arrives after the program's deadline is not run: nothing reaches the robot late.
+          if (performance.now() >= deadlineAt)
+            throw new Error(`${m.name} was not run: the program's time limit of ${limits.timeMs / 1000} s had passed`);
           if (!fn) throw new Error(`${m.name} is not an API function`);
           outcome = { ok: true, value: plainData(await fn(args, me.ctrl.signal), m.name) };
         } catch (e) {

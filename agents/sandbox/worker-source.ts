@@ -24,18 +24,65 @@ function post(m) {
   parentPort.postMessage(m);
 }
 
-// What a thrown guest value looks like on the host: name, message, stack (for the line).
-function describeThrown(ctx, handle) {
-  let v;
+// The most characters of JSON one value may take when it leaves QuickJS (an API
+// call's arguments, the final or thrown value). QuickJS shares strings by
+// reference: an array of 1,000 references to one 1 MB string costs 8 KB inside
+// its memory limit but 1 GB once copied out, so a value is serialised inside
+// QuickJS (under its memory limit) and only a text under this cap is copied.
+const MAX_VALUE_CHARS = 1024 * 1024;
+
+class TooLarge extends Error {}
+
+// A guest value as host data, read without ever holding more than max characters of it on the host.
+function boundedValue(ctx, handle, max) {
+  const type = ctx.typeof(handle);
+  if (type === 'undefined') return undefined;
+  if (type === 'number' || type === 'boolean') return ctx.dump(handle);
+  if (type === 'string') {
+    const n = ctx.getLength(handle);
+    if (n !== undefined && n > max) throw new TooLarge('a string of ' + n + ' characters');
+    return ctx.getString(handle);
+  }
+  if (type === 'bigint' || type === 'symbol' || type === 'function') return String(type === 'function' ? '[function]' : ctx.dump(handle));
+  const json = ctx.getProp(ctx.global, 'JSON');
+  const stringify = ctx.getProp(json, 'stringify');
+  json.dispose();
+  const r = ctx.callFunction(stringify, ctx.undefined, handle);
+  stringify.dispose();
+  if (r.error) {
+    r.error.dispose();
+    throw new TooLarge('a value that cannot be written as JSON within the memory limit (too large, or circular)');
+  }
   try {
-    v = ctx.dump(handle);
+    if (ctx.typeof(r.value) !== 'string') return undefined;
+    const n = ctx.getLength(r.value);
+    if (n !== undefined && n > max) throw new TooLarge(n + ' characters of JSON');
+    return JSON.parse(ctx.getString(r.value));
+  } finally {
+    r.value.dispose();
+  }
+}
+
+// What a thrown guest value looks like on the host: name, message, stack (for the line), each cut to a few KB.
+function describeThrown(ctx, handle) {
+  const cut = (t) => (t.length > 10000 ? t.slice(0, 10000) + '… [' + (t.length - 10000) + ' more characters]' : t);
+  try {
+    if (ctx.typeof(handle) === 'object') {
+      const read = (key) => {
+        const h = ctx.getProp(handle, key);
+        try {
+          return ctx.typeof(h) === 'string' ? cut(String(boundedValue(ctx, h, MAX_VALUE_CHARS))) : undefined;
+        } finally {
+          h.dispose();
+        }
+      };
+      const message = read('message');
+      if (message !== undefined) return { name: read('name') || 'Error', message, stack: read('stack') || '' };
+    }
+    return { name: 'Thrown', message: cut(show(boundedValue(ctx, handle, MAX_VALUE_CHARS))), stack: '' };
   } catch (e) {
     return { name: 'Error', message: 'an error that could not be read (' + String(e && e.message) + ')', stack: '' };
   }
-  if (v && typeof v === 'object' && typeof v.message === 'string') {
-    return { name: String(v.name || 'Error'), message: v.message, stack: String(v.stack || '') };
-  }
-  return { name: 'Thrown', message: show(v), stack: '' };
 }
 
 function show(v) {
@@ -103,7 +150,26 @@ function runProgram(msg) {
 
     const global = ctx.global;
     const print = ctx.newFunction('print', (...args) => {
-      write(args.map((h) => show(ctx.dump(h))).join(' ') + '\n');
+      write(
+        args
+          .map((h) => {
+            try {
+              if (ctx.typeof(h) === 'object') {
+                const stack = ctx.getProp(h, 'stack');
+                const isError = ctx.typeof(stack) === 'string';
+                stack.dispose();
+                if (isError) {
+                  const e = describeThrown(ctx, h);
+                  return e.name + ': ' + e.message;
+                }
+              }
+              return show(boundedValue(ctx, h, limits.maxOutputChars + 1));
+            } catch (e) {
+              return '[too large to print: ' + e.message + ']';
+            }
+          })
+          .join(' ') + '\n',
+      );
     });
     handles.push(print);
     ctx.setProp(global, 'print', print);
@@ -148,7 +214,15 @@ function runProgram(msg) {
         if (fatal !== undefined) throw stop(fatal);
         if (calls >= limits.maxCalls) throw stop('api_limit');
         calls++;
-        const args = argHandles.map((h) => ctx.dump(h));
+        let args;
+        try {
+          args = argHandles.map((h) => boundedValue(ctx, h, MAX_VALUE_CHARS));
+        } catch (e) {
+          throw ctx.newError({
+            name: 'RangeError',
+            message: name + ': the arguments are too large to send (' + e.message + '; at most ' + MAX_VALUE_CHARS + ' characters of JSON)',
+          });
+        }
         flush();
         const id = ++seq;
         post({ type: 'call', run, seq: id, name, args });
@@ -174,7 +248,7 @@ function runProgram(msg) {
 
     // An async body: 'await' works, 'return' gives the value, and line numbers stay those of the program.
     const evaluated = ctx.evalCode('(async () => {' + msg.code + '\n})()', 'program.js', { type: 'global' });
-    outcome = settle(ctx, rt, evaluated);
+    outcome = settle(ctx, rt, evaluated, limits);
   } catch (e) {
     // QuickJS itself failed (e.g. the native stack overflowed): do not trust this worker again.
     retire = true;
@@ -214,11 +288,11 @@ function runProgram(msg) {
 
 // Runs the program's promise to the end: API calls are synchronous, so once no
 // job is left, a still-pending promise can never settle.
-function settle(ctx, rt, evaluated) {
-  // Read errors without limits: the program may have ended by exhausting them.
+function settle(ctx, rt, evaluated, limits) {
+  // Room to read an error after the program exhausted its memory, and still a limit.
   const release = () => {
     rt.removeInterruptHandler();
-    rt.setMemoryLimit(-1);
+    rt.setMemoryLimit(limits.memoryBytes + 16 * 1024 * 1024);
   };
   if (evaluated.error) {
     release();
@@ -238,9 +312,15 @@ function settle(ctx, rt, evaluated) {
     const state = ctx.getPromiseState(promise);
     release();
     if (state.type === 'fulfilled') {
-      const value = ctx.dump(state.value);
-      state.value.dispose();
-      return { ok: true, value };
+      try {
+        return { ok: true, value: boundedValue(ctx, state.value, MAX_VALUE_CHARS) };
+      } catch (e) {
+        const message =
+          "the program's result is too large to return (" + e.message + '; at most ' + MAX_VALUE_CHARS + ' characters of JSON): return a summary';
+        return { ok: false, error: { name: 'RangeError', message, stack: '' } };
+      } finally {
+        state.value.dispose();
+      }
     }
     if (state.type === 'rejected') {
       const error = describeThrown(ctx, state.error);

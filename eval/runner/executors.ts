@@ -40,6 +40,7 @@ export function inlineSlot(init: WorkerInit): Slot {
           pool,
           traceDir: init.traceDir,
           env: init.env,
+          ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
           signal: ac.signal,
           ...(init.limits ? { limits: init.limits } : {}),
           ...(init.judge ? { judge: init.judge } : {}),

@@ -1,6 +1,7 @@
 // Messages between the evaluation runner and its worker threads (--jobs N).
 // Cases and results are plain data (zod-validated where they enter the database).
 import type { EvalCase } from '../core/case';
+import type { ScriptFiles } from '../../agents/models/spec';
 import type { CaseResult } from './run-case';
 
 /** What every worker needs to run cases of one run. */
@@ -11,6 +12,8 @@ export interface WorkerInit {
   seed: number;
   traceDir: string;
   env: Record<string, string | undefined>;
+  /** Where `scripted:FILE` may read (a run started from a page: the host's policy; the CLI: any). */
+  scriptFiles?: ScriptFiles;
   limits?: { timeLimitS?: number; maxIterations?: number };
   /** The judge's model spec (--judge), for suites with a free-text judge. */
   judge?: string;

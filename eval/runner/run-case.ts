@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
 import type { Model } from '../../agents/models/model';
-import { createModel } from '../../agents/models/spec';
+import { type ScriptFiles, createModel } from '../../agents/models/spec';
 import type { FlowEvent } from '../../agents/runtime/events';
 import type { TurnResult } from '../../agents/runtime/conversation';
 import { JsonlSink } from '../../agents/runtime/trace';
@@ -31,6 +31,8 @@ export interface CaseRunInput {
   /** Traces of this run go here (one file per case × trial). */
   traceDir: string;
   env?: Readonly<Record<string, string | undefined>>;
+  /** Where `scripted:FILE` may read (default any: the person typed the spec). */
+  scriptFiles?: ScriptFiles;
   signal?: AbortSignal;
   /** Overrides the case's own turn bounds (--time-limit, --max-iterations). */
   limits?: { timeLimitS?: number; maxIterations?: number };
@@ -120,6 +122,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
         factories,
         factoryContext: { robot, sim: cw.control, scene: c.world.scene, seed: input.seed },
         ...(input.env ? { env: input.env } : {}),
+        ...(input.scriptFiles ? { scriptFiles: input.scriptFiles } : {}),
       }),
       modelTime,
     );

@@ -42,6 +42,8 @@ export interface EvalOptions {
   /** A model spec that judges each finished case's free text where the suite has a judge (RAIDER's explanations). */
   judge?: string;
   env?: Record<string, string | undefined>;
+  /** Where `scripted:FILE` may read (default any). */
+  scriptFiles?: WorkerInit['scriptFiles'];
   signal?: AbortSignal;
   onProgress?: (p: EvalProgress) => void;
   onLog?: (line: string) => void;
@@ -240,6 +242,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       seed: plan.seed,
       traceDir: path.resolve(path.dirname(db.file), 'traces', run.runId),
       env: o.env ?? { ...process.env },
+      ...(o.scriptFiles ? { scriptFiles: o.scriptFiles } : {}),
       ...(o.limits ? { limits: o.limits } : {}),
       ...(judge ? { judge } : {}),
     };

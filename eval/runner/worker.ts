@@ -38,6 +38,7 @@ if (!suite) {
       pool,
       traceDir: init.traceDir,
       env: init.env,
+      ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
       signal: ac.signal,
       ...(init.limits ? { limits: init.limits } : {}),
       ...(init.judge ? { judge: init.judge } : {}),

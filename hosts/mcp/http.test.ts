@@ -9,6 +9,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, httpServer } from '../../test/support/mcp';
 
+let bearer = '';
 function post(url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
@@ -18,7 +19,13 @@ function post(url: string, body: string | Buffer, headers: Record<string, string
         port: u.port,
         path: u.pathname,
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: u.host, ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          host: u.host,
+          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+          ...headers,
+        },
       },
       (res) => {
         let text = '';
@@ -31,6 +38,8 @@ function post(url: string, body: string | Buffer, headers: Record<string, string
   });
 }
 
+const auth = (s: { token: string }) => ({ requestInit: { headers: { authorization: `Bearer ${s.token}` } } });
+
 const INIT = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -42,6 +51,7 @@ describe('skillbridge mcp --http (a real process, read-only)', () => {
   let server: Awaited<ReturnType<typeof httpServer>>;
   beforeAll(async () => {
     server = await httpServer(['--scene', 'tabletop/fruits', '--read-only']);
+    bearer = server.token;
   }, 60_000);
   afterAll(async () => {
     if (server) expect(await server.stop()).toBe(0);
@@ -50,7 +60,7 @@ describe('skillbridge mcp --http (a real process, read-only)', () => {
   it('listens on 127.0.0.1 and serves the SDK client; read-only registers no acting tool', async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: 'http-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), auth(server)));
     const { tools } = await client.listTools();
     expect(tools.length).toBeGreaterThan(3);
     expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
@@ -63,6 +73,15 @@ describe('skillbridge mcp --http (a real process, read-only)', () => {
     const snap = await client.readResource({ uri: 'skillbridge://robot/snapshot' });
     expect((snap.contents[0] as { text: string }).text).toContain('on(lemon_1');
     await client.close();
+  });
+
+  it('refuses requests without the token it printed, or with another', async () => {
+    const none = await post(server.url, INIT, { authorization: '' });
+    expect(none.status).toBe(401);
+    expect(none.body).toContain('Bearer');
+    expect((await post(server.url, INIT, { authorization: 'Bearer wrong' })).status).toBe(401);
+    const client = new Client({ name: 'no-token', version: '1' });
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL(server.url)))).rejects.toThrow();
   });
 
   it('refuses other hosts and origins, bodies over the limit, bodies that are not JSON, and requests without a session', async () => {
@@ -101,9 +120,9 @@ describe('skillbridge mcp --http with approval (a real process)', () => {
       asked.push(req.params.message);
       return { action: 'accept', content: { approve: true } };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), auth(server)));
     const other = new Client({ name: 'http-no-forms', version: '1' });
-    await other.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await other.connect(new StreamableHTTPClientTransport(new URL(server.url), auth(server)));
     const refused = await other.callTool({ name: 'pick', arguments: { object_name: 'lemon' } });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain('--approve auto');

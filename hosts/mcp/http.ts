@@ -1,8 +1,11 @@
 // Streamable HTTP on 127.0.0.1, at /mcp. Each client session gets its own MCP
-// server object over the shared fleet (one robot, many watchers). Requests
-// whose Host or Origin is not this machine are refused (DNS rebinding), bodies
-// over the limit get 413, and a body that is not JSON gets a JSON-RPC parse error.
-import { randomUUID } from 'node:crypto';
+// server object over the shared fleet (one robot, many watchers). Every request
+// needs the bearer token printed at start (as web mode and robot-api do: any
+// local process could otherwise connect, declare elicitation and approve its own
+// calls); sessions idle longer than the idle limit are closed. Requests whose
+// Host or Origin is not this machine are refused (DNS rebinding), bodies over the
+// limit get 413 at once, and a body that is not JSON gets a JSON-RPC parse error.
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -13,8 +16,19 @@ import { MAX_MESSAGE_BYTES } from './stdio';
 export interface McpHttpServer {
   url: string;
   port: number;
+  /** The bearer token every request must carry. */
+  token: string;
   sessions(): number;
   close(): Promise<void>;
+}
+
+const DEFAULT_IDLE_MS = 30 * 60_000;
+
+function sameToken(header: string | undefined, token: string): boolean {
+  if (!header?.startsWith('Bearer ')) return false;
+  const a = Buffer.from(header.slice(7));
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
@@ -47,9 +61,16 @@ export async function startMcpHttp(o: {
   makeServer: () => McpServer;
   log?: (line: string) => void;
   maxBytes?: number;
+  /** Default: a fresh random token. */
+  token?: string;
+  /** A session with no request for this long is closed (default 30 min). */
+  idleMs?: number;
 }): Promise<McpHttpServer> {
   const max = o.maxBytes ?? MAX_MESSAGE_BYTES;
+  const token = o.token ?? randomBytes(24).toString('base64url');
+  const idleMs = o.idleMs ?? DEFAULT_IDLE_MS;
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const lastSeen = new Map<string, number>();
   let port = o.port;
   const local = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
@@ -61,8 +82,11 @@ export async function startMcpHttp(o: {
     if (origin && ![...local()].some((h) => origin === `http://${h}`)) {
       return jsonError(res, 403, -32600, `Forbidden: requests from ${origin} are not allowed`);
     }
+    if (!sameToken(req.headers.authorization, token))
+      return jsonError(res, 401, -32001, 'Unauthorized: send "Authorization: Bearer TOKEN" (the token mcp --http printed)');
     const sid = req.headers['mcp-session-id'];
     const existing = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    if (existing && typeof sid === 'string') lastSeen.set(sid, Date.now());
     if (req.method !== 'POST') {
       if (!existing) return jsonError(res, 404, -32001, 'unknown or missing Mcp-Session-Id; start with an initialize request');
       return existing.handleRequest(req, res);
@@ -82,10 +106,12 @@ export async function startMcpHttp(o: {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
+        lastSeen.set(id, Date.now());
         o.log?.(`session ${id} opened (${sessions.size} open)`);
       },
     });
     transport.onclose = () => {
+      if (transport.sessionId) lastSeen.delete(transport.sessionId);
       if (transport.sessionId && sessions.delete(transport.sessionId)) o.log?.(`session ${transport.sessionId} closed`);
     };
     await o.makeServer().connect(transport);
@@ -103,11 +129,27 @@ export async function startMcpHttp(o: {
     http.listen(o.port, '127.0.0.1', () => resolve());
   });
   port = (http.address() as AddressInfo).port;
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, t] of sessions) {
+        if (now - (lastSeen.get(id) ?? 0) < idleMs) continue;
+        o.log?.(`session ${id} idle for ${Math.round(idleMs / 1000)} s: closing it`);
+        sessions.delete(id);
+        lastSeen.delete(id);
+        void t.close().catch(() => undefined);
+      }
+    },
+    Math.max(50, Math.min(60_000, idleMs / 4)),
+  );
+  sweep.unref();
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     port,
+    token,
     sessions: () => sessions.size,
     close: async () => {
+      clearInterval(sweep);
       for (const t of sessions.values()) await t.close().catch(() => undefined);
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -230,7 +230,7 @@ describe('skillbridge mcp over stdio: input no client should send', () => {
         params: { name: 'get_pose', arguments: { name: 'y'.repeat(2_000_000) } },
       }),
     );
-    const big = await raw.response(null);
+    const big = await raw.response(8);
     expect(big).toMatchObject({ error: { code: -32600 } });
     expect(JSON.stringify(big)).toMatch(/\d+ bytes; the limit is 1048576/);
     raw.send(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'no/such/method' }));

@@ -1,8 +1,10 @@
 // stdio in front of the SDK's transport. The SDK drops a line that is not JSON
 // without a word and closes the session when a message passes 10 MB; here a
 // line that is not JSON gets a JSON-RPC parse error, and a line over the limit
-// is skipped to its end and answered with an error naming the size, so a
-// client's bad message costs that message only.
+// is skipped to its end and answered with an error naming the size — under the
+// request's own id, read from the line's first and last bytes, so the client's
+// call fails at once instead of waiting out its timeout — and a client's bad
+// message costs that message only.
 import type { Readable, Writable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -19,14 +21,34 @@ function idOf(value: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+const ID = String.raw`(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")`;
+const ID_FIRST = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${ID}`);
+const ID_LAST = new RegExp(String.raw`[,{]\s*"id"\s*:\s*${ID}\s*\}\s*$`);
+
+/** The id of a message too large to parse, when it stands first or last at its top level (as clients write it); else null. */
+export function idOfEnds(head: string, tail: string): string | number | null {
+  const m = ID_FIRST.exec(head) ?? ID_LAST.exec(tail);
+  if (!m) return null;
+  try {
+    return JSON.parse(m[1]!) as string | number;
+  } catch {
+    return null;
+  }
+}
+
 /** Passes whole JSON lines through; answers the others on `out` and tells `log`. */
 export function guardLines(input: Readable, out: Writable, log: (line: string) => void, maxBytes = MAX_MESSAGE_BYTES): Readable {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let skipping = 0;
+  // The first and last bytes of a line being skipped: where its id is.
+  let head = '';
+  let tail = '';
   const tooLarge = (bytes: number) => {
     log(`refused a message of ${bytes} bytes (the limit is ${maxBytes})`);
-    out.write(errorLine(-32600, `Invalid Request: the message is ${bytes} bytes; the limit is ${maxBytes} bytes`));
+    out.write(errorLine(-32600, `Invalid Request: the message is ${bytes} bytes; the limit is ${maxBytes} bytes`, idOfEnds(head, tail)));
+    head = '';
+    tail = '';
   };
   const guard = new Transform({
     transform(chunk: Buffer, _enc, done) {
@@ -37,6 +59,11 @@ export function guardLines(input: Readable, out: Writable, log: (line: string) =
         const piece = chunk.subarray(start, end);
         start = end;
         if (skipping || pendingBytes + piece.length > maxBytes + 1) {
+          if (!skipping)
+            head = Buffer.concat([...pending, piece.subarray(0, 512)])
+              .subarray(0, 512)
+              .toString('utf8');
+          tail = (tail + piece.subarray(Math.max(0, piece.length - 512)).toString('utf8')).slice(-512);
           skipping = (skipping || pendingBytes) + piece.length;
           pending = [];
           pendingBytes = 0;

@@ -34,6 +34,8 @@ export class Jobs {
   }
 
   private onEvent(e: RobotEvent): void {
+    // The robot's own e-stop ends every running job here too: a skill that would not see it must not go on.
+    if (e.type === 'estop_pressed') return this.cancelAll('the emergency stop was pressed');
     if (e.type !== 'skill_progress') return;
     const skill = e.data['skill'];
     for (const r of this.jobs.values()) {
@@ -102,6 +104,17 @@ export class Jobs {
     if (!r) return undefined;
     if (r.job.status === 'running') r.ctl.abort(new Error('cancelled by the client'));
     return this.get(id, 5);
+  }
+
+  /** Aborts every running job (the e-stop). */
+  cancelAll(reason: string): void {
+    for (const r of this.jobs.values()) if (r.job.status === 'running') r.ctl.abort(new Error(reason));
+  }
+
+  /** Aborts the job if it still runs (its waiting client went away). */
+  abandon(id: string): void {
+    const r = this.jobs.get(id);
+    if (r?.job.status === 'running') r.ctl.abort(new Error('the client waiting for it went away'));
   }
 
   private async clock(): Promise<number> {

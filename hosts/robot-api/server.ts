@@ -131,7 +131,17 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
     res.end(text);
   };
 
-  async function startSkill(name: SkillName, body: unknown, url: URL): Promise<{ status: number; body: unknown }> {
+  /** A client that waits on a job and goes away before the answer takes the job with it. */
+  const cancelIfLeft = (res: ServerResponse, id: string): void => {
+    res.once('close', () => {
+      if (!res.writableFinished) {
+        log(`job ${id}: the waiting client went away; cancelling it`);
+        jobs.abandon(id);
+      }
+    });
+  };
+
+  async function startSkill(name: SkillName, body: unknown, url: URL, res: ServerResponse): Promise<{ status: number; body: unknown }> {
     const parsed = SKILL_ARGS[name].safeParse(body);
     if (!parsed.success) throw new HttpError(400, 'bad_request', firstIssue(parsed.error, `${name}:`));
     const group = groupOf(name);
@@ -144,6 +154,7 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
     const call = { skill: name, args: parsed.data } as SkillCall;
     const job = await jobs.start(call, (signal) => callSkill(guarded, call, signal));
     const wait = waitParam(url);
+    if (wait > 0) cancelIfLeft(res, job.id);
     const now = wait > 0 ? await jobs.get(job.id, wait) : job;
     return { status: now!.status === 'running' ? 202 : 200, body: { job: now } };
   }
@@ -171,7 +182,9 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
     if (jobMatch) {
       const cancel = Boolean(jobMatch[2]);
       if (req.method !== (cancel ? 'POST' : 'GET')) throw new HttpError(405, 'bad_request', `use ${cancel ? 'POST' : 'GET'} for ${path}`);
-      const job = cancel ? await jobs.cancel(jobMatch[1]!) : await jobs.get(jobMatch[1]!, waitParam(url));
+      const wait = waitParam(url);
+      if (!cancel && wait > 0) cancelIfLeft(res, jobMatch[1]!);
+      const job = cancel ? await jobs.cancel(jobMatch[1]!) : await jobs.get(jobMatch[1]!, wait);
       if (!job) throw new HttpError(404, 'not_found', `no job "${jobMatch[1]}" (jobs are kept for the last 200 skills)`);
       return send(res, 200, { job });
     }
@@ -179,7 +192,8 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
     const body = await readBody(req);
     if (path.startsWith('/v1/query/')) {
       const name = path.slice('/v1/query/'.length);
-      if (!(name in QUERIES)) throw new HttpError(404, 'not_found', `no query "${name}"; queries: ${Object.keys(QUERIES).join(', ')}`);
+      if (!Object.hasOwn(QUERIES, name))
+        throw new HttpError(404, 'not_found', `no query "${name}"; queries: ${Object.keys(QUERIES).join(', ')}`);
       const q = name as QueryName;
       const parsed = QUERIES[q].args.safeParse(body);
       if (!parsed.success) throw new HttpError(400, 'bad_request', firstIssue(parsed.error, `${q}:`));
@@ -200,8 +214,9 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
     }
     if (path.startsWith('/v1/skills/')) {
       const name = path.slice('/v1/skills/'.length);
-      if (!(name in SKILL_ARGS)) throw new HttpError(404, 'not_found', `no skill "${name}"; skills: ${Object.keys(SKILL_ARGS).join(', ')}`);
-      const r = await startSkill(name as SkillName, body, url);
+      if (!Object.hasOwn(SKILL_ARGS, name))
+        throw new HttpError(404, 'not_found', `no skill "${name}"; skills: ${Object.keys(SKILL_ARGS).join(', ')}`);
+      const r = await startSkill(name as SkillName, body, url, res);
       return send(res, r.status, r.body);
     }
     const action = path.slice(1);

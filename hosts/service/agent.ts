@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
-import { type CreateModelOptions, type ScriptFiles, type SecretLookup, createModel } from '../../agents/models/spec';
+import { type CreateModelOptions, createModel } from '../../agents/models/spec';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
 import type { SafetyOptions } from '../../agents/runtime/safety';
@@ -23,15 +23,10 @@ import { runEventOf } from './run-events';
 export interface AgentHostOptions {
   /** Each run's JSONL trace goes here (`<runId>.jsonl`); none when unset. */
   traceDir?: string;
-  /** Where API keys come from besides the environment (the desktop app's keychain store). */
-  secrets?: SecretLookup;
-  env?: Record<string, string | undefined>;
   /** Ollama's OpenAI-compatible endpoint, for detection. */
   ollamaURL?: string;
-  /** May the environment's key go to a base URL a page named? (spec.ts has the rule.) */
-  allowEnvKeyFor?: (baseURL: string) => Promise<boolean>;
-  /** Where scripted:FILE may read: a page uploads its script, or names one in the host's scripts folder. */
-  scriptFiles?: ScriptFiles;
+  /** The host's policy for a model a page names: keys, the key rule, script sources (host-policy.ts). */
+  modelOptions: (script: string | undefined) => CreateModelOptions;
   emit: (event: AppEvent) => void;
   /** Ids of objects, people and places that tool arguments name. */
   targetsOf: (args: unknown) => string[];
@@ -80,24 +75,8 @@ export class AgentHost {
     return this.running !== undefined;
   }
 
-  private lookup(): SecretLookup | undefined {
-    return this.opts.secrets;
-  }
-
-  /** Keys, key policy and script sources for a model a page named (see spec.ts). */
   private modelOptions(script: string | undefined): CreateModelOptions {
-    const secrets = this.lookup();
-    return {
-      env: this.env(),
-      ...(secrets ? { secrets } : {}),
-      allowEnvKeyFor: this.opts.allowEnvKeyFor ?? (() => false),
-      scriptFiles: this.opts.scriptFiles ?? 'none',
-      ...(script !== undefined ? { scriptText: script } : {}),
-    };
-  }
-
-  private env(): Record<string, string | undefined> {
-    return this.opts.env ?? process.env;
+    return this.opts.modelOptions(script);
   }
 
   async listWorkflows(robot: Robot): Promise<Response<'listWorkflows'>> {

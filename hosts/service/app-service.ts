@@ -22,56 +22,22 @@ import { openSim } from '../../robot/sim/open';
 import type { SimRobot } from '../../robot/sim/sim-robot';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
-import type { ScriptFiles, SecretLookup } from '../../agents/models/spec';
 import { AgentHost } from './agent';
 import { EvalHost } from './eval-host';
 import { replayCase } from './replay';
 import { ExerciseBook, loadCardFolder } from './exercises';
 import { PoseStream } from './pose-stream';
 import { RunArchive } from './run-archive';
-import { SINGLE_HOST, envKeyPolicy, ownSessionList } from './single-host';
+import { SINGLE_HOST, ownSessionList } from './single-host';
 import { buildSceneMeta } from './scene-meta';
-import { type AnyOpenedRobot, type RobotForm, openRobot } from '../../robot/sources';
+import { type AnyOpenedRobot, openRobot } from '../../robot/sources';
+import type { AppServiceOptions, RealRobotForm } from './app-options';
+import { HostPolicy } from './host-policy';
 import { Shadow } from '../../robot/shadow/shadow';
 import { ToolConsole } from './tool-console';
+import { injectWorldEvent, snapshotOf } from './world-ops';
 
-export interface AppServiceOptions {
-  /** Step physics in wall time from a ticker (the app); otherwise skills step it as fast as they can. */
-  paced?: boolean;
-  seed?: number;
-  /** Pose frames per second (30-60). */
-  frameHz?: number;
-  /** Extra scene sources (a scene file path) a host allows besides the built-in ids. */
-  allowFiles?: boolean;
-  /** Agent runs write their JSONL traces here (web mode ./traces, desktop userData/traces). */
-  traceDir?: string;
-  /** API keys besides the environment (the desktop app's keychain store), per base URL. */
-  secrets?: SecretLookup;
-  /** Base URLs a page's model may get the environment's SKILLBRIDGE_API_KEY for (serve --allow-key-for). */
-  allowKeyFor?: string[];
-  /** Asks the person at the host whether the environment's key may go to a base URL a page named. */
-  confirmKey?: (baseURL: string) => Promise<boolean>;
-  /** Where scripted:FILE may read; default none (a page uploads the script instead). */
-  scriptFiles?: ScriptFiles;
-  /** Ollama's OpenAI-compatible base URL for detection (default http://127.0.0.1:11434/v1). */
-  ollamaURL?: string;
-  /** The Evaluate view's results folder (default eval-results/). */
-  evalDir?: string;
-  /** A teacher's folder of exercise cards (serve --exercises DIR), besides the built-in ones. */
-  exercisesDir?: string;
-  log?: (line: string) => void;
-  /**
-   * A real robot (serve --robot): agent runs act on it through the safety chain,
-   * and the loaded scene is its shadow — synchronised from it, each action played
-   * there first (so the view shows the prediction), divergences in the run view.
-   */
-  robot?: RealRobotForm;
-}
-
-export type RealRobotForm = Extract<RobotForm, { kind: 'http' | 'rosbridge' }> & {
-  /** The person accepted at start a robot that declares it reports no e-stop state (--accept-no-estop). */
-  acceptNoEstop?: boolean;
-};
+export type { AppServiceOptions, RealRobotForm } from './app-options';
 
 /** Tool calls remembered per scene for exercise checks (console and agent). */
 const MAX_CALLS = 500;
@@ -94,7 +60,7 @@ export class AppService implements AppApi {
   private readonly poses: PoseStream;
   private readonly eventListeners = new Set<EventListener>();
   private loading: Promise<SceneMeta> | undefined;
-  private readonly allowFiles: boolean;
+  private readonly policy: HostPolicy;
   private readonly agent: AgentHost;
   private readonly evals: EvalHost;
   /** Replayed calls number apart from the console's. */
@@ -115,14 +81,20 @@ export class AppService implements AppApi {
     this.archive = new RunArchive({ ...(opts.traceDir ? { traceDir: opts.traceDir } : {}), ...(opts.log ? { log: opts.log } : {}) });
     this.exercises = new ExerciseBook(opts.exercisesDir ? loadCardFolder(opts.exercisesDir, opts.log) : []);
     this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), (f) => this.archive.onFrame(f));
-    this.allowFiles = opts.allowFiles ?? false;
+    this.policy =
+      opts.policy ??
+      new HostPolicy({
+        ...(opts.secrets ? { secrets: opts.secrets } : {}),
+        ...(opts.allowKeyFor ? { allowKeyFor: opts.allowKeyFor } : {}),
+        ...(opts.confirmKey ? { confirmKey: opts.confirmKey } : {}),
+        ...(opts.scriptFiles ? { scriptFiles: opts.scriptFiles } : {}),
+        ...(opts.allowFiles ? { allowFiles: opts.allowFiles } : {}),
+      });
     this.robotForm = opts.robot;
     this.agent = new AgentHost({
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
-      ...(opts.secrets ? { secrets: opts.secrets } : {}),
       ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
-      allowEnvKeyFor: envKeyPolicy(opts.allowKeyFor, opts.confirmKey),
-      scriptFiles: opts.scriptFiles ?? 'none',
+      modelOptions: (script) => this.policy.modelOptions(script),
       emit: (e) => this.emit(e),
       targetsOf: (args) => this.loaded?.tools.targetsOf(args) ?? [],
       wake: () => this.loaded?.control.wake(),
@@ -131,7 +103,7 @@ export class AppService implements AppApi {
     this.evals = new EvalHost({
       dir: opts.evalDir ?? 'eval-results',
       emit: (e) => this.emit(e),
-      ...(opts.secrets ? { secrets: opts.secrets } : {}),
+      evalModel: (spec) => this.policy.evalModel(spec),
       replay: (c, calls, seed) =>
         replayCase(c, calls, {
           seed,
@@ -192,7 +164,7 @@ export class AppService implements AppApi {
   }
 
   private async doLoad(id: string): Promise<SceneMeta> {
-    if (!isBuiltinScene(id) && !(this.allowFiles && /\.json$/i.test(id))) {
+    if (!isBuiltinScene(id) && !this.policy.sceneFile(id)) {
       const known = listScenes().map((s) => s.id);
       throw new AppApiError('unknown_scene', `unknown scene "${id}"; known scenes: ${known.join(', ')}`);
     }
@@ -295,35 +267,17 @@ export class AppService implements AppApi {
 
   async injectEvent(req: Request<'injectEvent'>): Promise<Response<'injectEvent'>> {
     const cur = this.require();
-    const control = cur.control;
-    try {
-      if (req.type === 'object_moved') {
-        const r = control.resolve(req.object, ['object']);
-        if (!r.ok) return { ok: false, message: r.message };
-        control.inject({ type: 'object_moved', object: r.id, to: req.to, ...(req.by ? { by: req.by } : {}) });
-      } else if (req.type === 'person_said') {
-        control.inject({ type: 'person_said', text: req.text, ...(req.person ? { person: req.person } : {}) });
-      } else {
-        control.inject(req);
-      }
-    } catch (e) {
-      return { ok: false, message: (e as Error).message };
-    }
+    const r = await injectWorldEvent(cur, req);
+    if (!r.ok) return r;
     this.poses.publish(true);
-    // The e-stop also ends the agent's run: the running skill reports the e-stop, then the run stops.
-    if (req.type === 'estop_pressed') this.agent.stopAfterRunningCall(`the emergency stop was pressed${req.by ? ` by ${req.by}` : ''}`);
-    const b = await cur.robot.battery();
-    const message =
-      req.type === 'set_battery'
-        ? `battery set to ${b.percent.toFixed(0)}% (${b.level})`
-        : req.type === 'estop_pressed'
-          ? 'emergency stop pressed: motion stops until it is released'
-          : req.type === 'estop_released'
-            ? 'emergency stop released'
-            : req.type === 'person_said'
-              ? `${req.person ?? 'a person'} said: "${req.text}"`
-              : `moved ${req.object}`;
-    return { ok: true, message };
+    if (req.type === 'estop_pressed') {
+      // A real robot's running job is cancelled at once (its skill would not see the shadow's e-stop);
+      // in simulation the running skill reports the e-stop, then the run stops.
+      const why = `the emergency stop was pressed${req.by ? ` by ${req.by}` : ''}`;
+      if (this.robotForm) this.agent.stop(why);
+      else this.agent.stopAfterRunningCall(why);
+    }
+    return r;
   }
 
   async getBattery(_req?: Request<'getBattery'>): Promise<Response<'getBattery'>> {
@@ -332,23 +286,7 @@ export class AppService implements AppApi {
 
   async getSnapshot(_req?: Request<'getSnapshot'>): Promise<Response<'getSnapshot'>> {
     const cur = this.require();
-    const { robot, control } = cur;
-    const sim = control.world;
-    const last = await robot.events.lastId();
-    const events = await robot.events.since(Math.max(0, last - 50));
-    // The operator's view: what holds in the world, whether the robot perceived it or not.
-    return {
-      sceneId: cur.meta.id,
-      time: control.time(),
-      facts: control.facts(),
-      battery: await robot.battery(),
-      estop: control.estop,
-      holding: control.holding() ?? null,
-      at: sim.body.at ?? null,
-      posture: sim.body.posture ?? null,
-      busy: cur.tools.busy || this.agent.busy,
-      events: events.map((e) => ({ id: e.id, time: e.time, type: e.type, text: e.text })),
-    };
+    return snapshotOf(cur, cur.tools.busy || this.agent.busy);
   }
 
   async setSpeed(req: Request<'setSpeed'>): Promise<Response<'setSpeed'>> {
@@ -514,7 +452,7 @@ export class AppService implements AppApi {
     return result;
   }
 
-  // ---------------------------------------------------------------- one session, no key store (single-host.ts)
+  // ---------------------------------------------------------------- one session (single-host.ts); the key store is the policy's
 
   async listSessions(_req?: Request<'listSessions'>): Promise<Response<'listSessions'>> {
     return ownSessionList(this.loaded?.meta.id ?? null, this.agent.busy, this.createdAt, this.archive.list().at(-1));
@@ -533,14 +471,14 @@ export class AppService implements AppApi {
   }
 
   async setApiKey(req: Request<'setApiKey'>): Promise<Response<'setApiKey'>> {
-    return SINGLE_HOST.setApiKey(req);
+    return this.policy.keyStore().setApiKey(req);
   }
 
   async hasApiKey(req: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> {
-    return SINGLE_HOST.hasApiKey(req);
+    return this.policy.keyStore().hasApiKey(req);
   }
 
   async clearApiKey(req: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> {
-    return SINGLE_HOST.clearApiKey(req);
+    return this.policy.keyStore().clearApiKey(req);
   }
 }

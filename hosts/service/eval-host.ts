@@ -7,7 +7,7 @@ import path from 'node:path';
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { EvalCaseRow, EvalRunInfo } from '../../contract/eval';
 import type { AppEvent } from '../../contract/schemas';
-import { type SecretLookup, keySources, parseModelSpec } from '../../agents/models/spec';
+import type { ScriptFiles } from '../../agents/models/spec';
 import { readTrace } from '../../agents/runtime/trace';
 import { buildReport } from '../../eval/report/html';
 import { loadRuns } from '../../eval/report/load';
@@ -25,8 +25,8 @@ export interface EvalHostOptions {
   /** The results folder (web mode ./eval-results, desktop userData/eval-results). */
   dir: string;
   emit: (e: AppEvent) => void;
-  secrets?: SecretLookup;
-  /** Rebuilds a case's world as the current scene and plays the calls in the view. */
+  /** The host's policy for the model a page names: the environment and script sources its worker builds it with (host-policy.ts). */
+  evalModel: (spec: string) => Promise<{ env: Record<string, string | undefined>; scriptFiles: ScriptFiles }>;
   /** Replays a case's recorded calls in its world, built with the run's seed (so it ends where the case ended). */
   replay: (c: EvalCase, calls: Array<{ tool: string; args: unknown }>, seed: number) => Promise<Response<'replayCase'>>;
 }
@@ -46,28 +46,11 @@ export class EvalHost {
     }));
   }
 
-  /** The environment for the run's model: a key from the app's store goes where the provider sends it, as the agent panel's runs do. */
-  private async env(model: string): Promise<Record<string, string | undefined>> {
-    const env: Record<string, string | undefined> = { ...process.env };
-    let parsed;
-    try {
-      parsed = parseModelSpec(model);
-    } catch {
-      return env; // a reference policy (oracle, floor:…) needs no key
-    }
-    if (parsed.provider === 'scripted' || !this.opts.secrets) return env;
-    const key = await this.opts.secrets({ provider: parsed.provider, baseURL: parsed.baseURL });
-    if (!key) return env;
-    const name = keySources(parsed.provider)[0];
-    if (name) env[name] = key;
-    if (name === 'SKILLBRIDGE_API_KEY') env['SKILLBRIDGE_API_BASE_URL'] = parsed.baseURL;
-    return env;
-  }
-
   async startEval(req: Request<'startEval'>): Promise<Response<'startEval'>> {
     if (this.running) throw new AppApiError('busy', 'an evaluation is running; stop it first');
     const ac = new AbortController();
-    const env = await this.env(req.model);
+    const { env, scriptFiles } = await this.opts.evalModel(req.model);
+    if (this.running) throw new AppApiError('busy', 'an evaluation is running; stop it first');
     let resolveId: (id: string) => void = () => undefined;
     let rejectStart: (e: Error) => void = () => undefined;
     const started = new Promise<string>((res, rej) => {
@@ -89,6 +72,7 @@ export class EvalHost {
       ...(req.trials ? { trials: req.trials } : {}),
       outDir: this.opts.dir,
       env,
+      scriptFiles,
       signal: ac.signal,
       // Always on a worker thread: the session's own thread keeps stepping the live view.
       inline: false,

@@ -1,9 +1,7 @@
 // What a host serving one session answers for the calls that only make sense
-// with several (web mode's sessions) or with a key store (the desktop app's),
-// and the rule for sending the environment's key to a base URL a page named.
+// with several (web mode's sessions) or with a key store (the desktop app's).
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { RunSummary } from '../../contract/teaching';
-import { normalizeBaseURL } from '../../agents/models/spec';
 
 export function ownSessionList(
   scene: string | null,
@@ -51,15 +49,3 @@ export const SINGLE_HOST = {
     return { ok: false, message: 'no key store in this host' };
   },
 };
-
-/**
- * Whether the environment's key may go to a base URL a page named: listed at
- * the host, or confirmed by its person; otherwise not (the default for pages).
- */
-export function envKeyPolicy(
-  allowKeyFor: readonly string[] | undefined,
-  confirmKey: ((baseURL: string) => Promise<boolean>) | undefined,
-): (baseURL: string) => Promise<boolean> {
-  const allowed = new Set((allowKeyFor ?? []).map(normalizeBaseURL));
-  return async (baseURL) => allowed.has(normalizeBaseURL(baseURL)) || ((await confirmKey?.(baseURL)) ?? false);
-}

@@ -102,21 +102,23 @@ export class RawLines {
 /** Starts `skillbridge mcp --http 0 --json …` and reads the URL it prints. */
 export async function httpServer(
   args: string[],
-): Promise<{ url: string; child: ChildProcessWithoutNullStreams; stop(): Promise<number | null> }> {
+): Promise<{ url: string; token: string; child: ChildProcessWithoutNullStreams; stop(): Promise<number | null> }> {
   const child = spawn(process.execPath, [BIN, 'mcp', '--http', '0', '--json', ...args], { stdio: 'pipe' });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
+  const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /"url":\s*"([^"]+)"/.exec(out);
-      if (m) resolve(m[1]!);
+      const t = /"token":\s*"([^"]+)"/.exec(out);
+      if (m && t) resolve({ url: m[1]!, token: t[1]! });
     });
     child.once('exit', (code) => reject(new Error(`mcp --http exited with ${code}: ${err}`)));
   });
   return {
     url,
+    token,
     child,
     stop: () =>
       new Promise((resolve) => {

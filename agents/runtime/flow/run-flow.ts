@@ -52,6 +52,8 @@ export interface ClassifyResult {
 }
 
 export interface FlowOptions {
+  /** The whole turn's budget (a host's time limit): paused with this flow's while a person decides. */
+  turnDeadline?: Pick<Deadline, 'pause' | 'resume'>;
   model: Model;
   /** The conversation so far (system prompt, earlier turns, the new user message). Appended to in place. */
   messages: ChatMessage[];
@@ -197,7 +199,12 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
     limits,
     controller,
     gate,
-    deadline,
+    deadline: opts.turnDeadline
+      ? {
+          pause: () => (deadline.pause(), opts.turnDeadline!.pause()),
+          resume: () => (deadline.resume(), opts.turnDeadline!.resume()),
+        }
+      : deadline,
     preemptor: opts.preemptor ?? new Preemptor(),
     emit,
     warn,

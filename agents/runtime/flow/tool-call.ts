@@ -59,7 +59,8 @@ export interface CallEnv {
   limits: FlowLimits;
   controller: RunController;
   gate: ApprovalGate;
-  deadline: Deadline;
+  /** Paused while a person decides or answers (the flow's budget and the turn's). */
+  deadline: Pick<Deadline, 'pause' | 'resume'>;
   preemptor: Preemptor;
   /** Every skill a tool calls passes it (issue 14's one safety chain). */
   safety: SafetyChain;

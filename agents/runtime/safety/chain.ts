@@ -22,6 +22,7 @@ import {
 } from '../../../robot/skills';
 import { DEFAULT_SAFETY_LIMITS, type SafetyLimits, SafetyLimitsSchema, staticCheck } from './checks';
 import { type StateRefusal, noEstopAcceptance, readSafety, refuseOnState } from './state-gate';
+import { motionEndOutside } from './motion-ends';
 
 export type SafetyVia = 'tool' | 'sandbox' | 'http' | 'mcp' | 'direct';
 export type SafetyVerdict = 'allow' | 'clamp' | 'refuse' | 'ask';
@@ -216,6 +217,9 @@ export class SafetyChain {
     if (st.verdict === 'refuse') return refuse(st.checks, st.reasons.join('; '), 'invalid_argument');
     const toRun = st.call;
     const motion = isMotion(call.skill);
+    // Relative motions are checked where they end, from where the robot is now (motion-ends.ts).
+    const end = await motionEndOutside(toRun, this.robot, this.limits.workspaceMarginM);
+    if (end) return refuse(['workspace'], end, 'invalid_argument');
 
     if (motion && (await this.estopPressed()))
       return refuse(['estop'], 'the emergency stop is pressed; release it before the robot moves', 'estop');

@@ -2,6 +2,7 @@
 // Foxglove or Lichtblick. The poses come from replaying the trace's tool calls in
 // a fresh world (hosts/foxglove/replay.ts says why and how); several traces of
 // one session (its turns) replay in one world, in turn order.
+import { checkWritableFile } from '../out-files';
 import { type ReadTrace, TraceFormatError, readTrace } from '../../../agents/runtime/trace';
 import { McapRecorder } from '../../foxglove/mcap';
 import { exportReported, isRobotTrace } from '../../foxglove/reported';
@@ -25,6 +26,7 @@ function load(path: string): ReadTrace {
 export async function exportCommand(p: Parsed, o: Output): Promise<number> {
   const out = stringFlag(p.flags, 'mcap');
   if (!out) throw new UsageError('name the output: skillbridge export TRACE --mcap FILE.mcap');
+  checkWritableFile(out, '--mcap');
   if (!p.positionals.length) throw new UsageError('name a trace to export: skillbridge export traces/RUN.jsonl --mcap run.mcap');
   const width = intFlag(p.flags, 'width', 160);
   if (width < 16 || width > 640) throw new UsageError(`--width must be 16-640 pixels, got ${width}`);

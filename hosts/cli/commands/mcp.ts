@@ -131,7 +131,8 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
 
   let http;
   try {
-    http = await startMcpHttp({ port: httpPort, makeServer: make, ...(p.flags['verbose'] ? { log } : {}) });
+    const token = process.env['SKILLBRIDGE_MCP_TOKEN'] || undefined;
+    http = await startMcpHttp({ port: httpPort, makeServer: make, ...(token ? { token } : {}), ...(p.flags['verbose'] ? { log } : {}) });
   } catch (e) {
     await shutdown();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
@@ -139,8 +140,18 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
     throw e;
   }
   if (p.flags['json'])
-    json(o, { url: http.url, robots: fleet.robots.map((r) => r.name), approve, readOnly: fleet.readOnly, foxglove: live?.url ?? null });
-  else o.out(`Skillbridge MCP server: ${http.url}  (${summary})${live ? `; Foxglove live view: ${live.url}` : ''}. Ctrl+C stops.`);
+    json(o, {
+      url: http.url,
+      token: http.token,
+      robots: fleet.robots.map((r) => r.name),
+      approve,
+      readOnly: fleet.readOnly,
+      foxglove: live?.url ?? null,
+    });
+  else {
+    o.out(`Skillbridge MCP server: ${http.url}  (${summary})${live ? `; Foxglove live view: ${live.url}` : ''}. Ctrl+C stops.`);
+    o.out(`token: ${http.token}   (clients send "Authorization: Bearer ${http.token}"; export SKILLBRIDGE_MCP_TOKEN to choose it)`);
+  }
   if (opts.untilSignal === false) return 0;
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

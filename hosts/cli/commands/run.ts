@@ -18,6 +18,7 @@ import { type Parsed, UsageError, intFlag, numberFlag, requireFlag, stringFlag }
 import { type Output, json } from '../output';
 import { robotChoice } from '../robot-flag';
 import { LineReader } from '../terminal';
+import { checkWritableFile } from '../out-files';
 import { referenceModelFactories } from '../../../eval/reference/factories';
 
 const APPROVE = ['auto', 'ask', 'deny'] as const;
@@ -227,6 +228,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const answers = answersFile ? readAnswers(answersFile) : undefined;
   const setFlag = stringFlag(p.flags, 'set');
   const traceBase = stringFlag(p.flags, 'trace') ?? join('traces', `${newRunId()}.jsonl`);
+  checkWritableFile(traceBase, '--trace');
   const traces: string[] = [];
 
   // One reader owns stdin: turns, and questions that give up when their run stops (Ctrl-C, the time limit).
@@ -271,7 +273,13 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       traceSinks: (_run: RunInfo) => {
         const path = tracePathFor(traceBase, ++traceCount);
         traces.push(path);
-        return [new JsonlSink(path)];
+        try {
+          return [new JsonlSink(path)];
+        } catch (e) {
+          throw new UsageError(
+            `--trace ${path}: cannot write the trace there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+          );
+        }
       },
       askUser: answers
         ? simulatedUser({ answers })
@@ -336,7 +344,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
         }
         last = await session.send(text);
         report(last);
-        if (last.reason === 'model_error') break;
+        if (last.reason === 'model_error' || last.traceError) break;
       }
     }
   } finally {
@@ -348,6 +356,12 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const facts = sim?.facts() ?? [];
   await opened.close();
   await toolbox?.close();
+  // A run whose trace could not be written was stopped there: one line, exit 1.
+  if (last?.traceError) {
+    if (asJson) json(o, { error: { code: 'trace', message: last.traceError } });
+    else o.err(`skillbridge: ${last.traceError}`);
+    return 1;
+  }
   if (last?.reason === 'model_error') {
     failed = true;
     const fix =
