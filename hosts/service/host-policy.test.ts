@@ -56,6 +56,8 @@ const SAMPLE: { [M in MethodName]: unknown } = {
   listSessions: {},
   observeSession: { id: null },
   setSessionLabel: { label: 'g' },
+  caseReplay: { runId: 'nope', caseId: 'c', trial: 1 },
+  stopGroups: { id: null },
 };
 
 /** Records each capability asked for, and refuses models and files so nothing runs. */

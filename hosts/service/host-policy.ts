@@ -76,6 +76,8 @@ export const METHOD_POLICY: { readonly [M in MethodName]: readonly Capability[] 
   listSessions: [],
   observeSession: [],
   setSessionLabel: [],
+  caseReplay: [],
+  stopGroups: [],
 };
 
 export interface HostPolicyOptions {

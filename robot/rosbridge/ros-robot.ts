@@ -13,7 +13,6 @@ import type {
   Outcome,
   Perception,
   Robot,
-  SafetyState,
   RobotEvent,
   RobotInfo,
   Rover,
@@ -291,15 +290,6 @@ export class RosRobot implements Robot {
     const o = { ...this.clock(), maxAgeS: this.m.maxAgeS };
     if (freshness(r, o) !== 'fresh') throw new RosbridgeError(`battery reading stale (${b.percent}%): ${staleness(r, o)}`);
     return b;
-  }
-
-  /** Fail closed until the rosbridge safety state is wired in: the e-stop is unknown, so no motion is sent. */
-  async safety(): Promise<SafetyState> {
-    return {
-      estop: { state: 'unknown', freshness: 'unknown', detail: 'this rosbridge robot does not track its e-stop state yet' },
-      maxAgeS: 2,
-      link: this.conn.isConnected ? 'up' : 'down',
-    };
   }
 
   async time(): Promise<number> {

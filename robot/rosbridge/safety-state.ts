@@ -4,21 +4,8 @@
 // the Robot seam's SafetyState; motionRefusal() is the robot's own check, so a
 // motion command never leaves for a robot whose e-stop is not known released.
 
-/** How old a value read from a robot is, against the robot's stated maximum age. */
-export type Freshness = 'fresh' | 'stale' | 'unknown';
-
-export interface SafetyState {
-  /**
-   * 'not_reported': the robot declares (mapping or API info) that it cannot report an e-stop.
-   * 'unknown': nothing received yet, or the link is down, or the value is stale.
-   */
-  estop: { state: 'released' | 'pressed' | 'unknown' | 'not_reported'; ageS?: number; freshness: Freshness; detail?: string };
-  /** Absent when the robot has no battery mapped/reported. */
-  battery?: { percent?: number; ageS?: number; freshness: Freshness };
-  /** The robot's stated maximum age of a reading, seconds (older is 'stale'). */
-  maxAgeS: number;
-  link: 'up' | 'reconnecting' | 'down';
-}
+import type { Freshness, SafetyState } from '../robot';
+export type { Freshness, SafetyState };
 
 /** A value read from the robot, when (performance.now() ms) and on which connection. */
 export interface Reading<T> {
