@@ -89,8 +89,8 @@ export async function runFlows() {
     // The trace panel marks the line at the playhead: the last one at the end, the next one after a step.
     const lines = page.locator('[data-testid="replay-trace"] [data-testid="replay-event"]');
     const marked = () => lines.evaluateAll((ls) => ls.findIndex((l) => l.getAttribute('aria-current') === 'step'));
-    // Known defect (under heavy load the marker has stayed on an earlier line after a seek to
-    // the end; see the stop-17 note): reported, not failed, until the cause is found.
+    // Known defect: under heavy CI load the marker has stayed on an earlier line for 15 s after
+    // a seek to the end (cause not found): reported, not failed, until the cause is found.
     const onLast = await until(async () => (await marked()) === (await lines.count()) - 1, 'the trace marker on the last line').then(
       () => true,
       () => false,
