@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -15,5 +16,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores (the main process's share): on
+    // the 2-core CI box that is one worker, so every test file ran one after another on one
+    // core while the main process idled. The tests are CPU-bound; use every core.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

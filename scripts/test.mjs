@@ -2,7 +2,8 @@
 // `npm test`: type-check, lint, unit and integration tests (Vitest), and the
 // browser end-to-end tests when Chromium is present. Ends with one line,
 // "N passed, N failed", counting each check and each test case.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -17,19 +18,40 @@ function run(label, cmd, cmdArgs, env = {}) {
   return r.status === 0;
 }
 
-function check(label, cmd, cmdArgs) {
-  if (run(label, cmd, cmdArgs)) passed++;
-  else {
-    failed++;
-    failures.push(label);
-  }
-}
-
-if (only('typecheck')) check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+// The four static checks are independent and mostly single-threaded: they run two
+// at a time (a 2-core CI box), each one's output printed whole when it ends.
+const checks = [];
+if (only('typecheck')) checks.push(['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']]);
 // The renderer has its own tsconfig (DOM and JSX; no Node types).
-if (only('typecheck')) check('typecheck renderer', 'npx', ['tsc', '-p', 'renderer/tsconfig.json', '--noEmit']);
-if (only('lint')) check('lint', 'npx', ['eslint', '.']);
-if (only('lint')) check('format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']);
+if (only('typecheck')) checks.push(['typecheck renderer', 'npx', ['tsc', '-p', 'renderer/tsconfig.json', '--noEmit']]);
+if (only('lint')) checks.push(['lint', 'npx', ['eslint', '.']]);
+if (only('lint')) checks.push(['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']]);
+await runChecks(checks, Math.max(2, availableParallelism()));
+
+function runChecks(list, concurrency) {
+  let next = 0;
+  const one = () => {
+    const item = list[next++];
+    if (!item) return Promise.resolve();
+    const [label, cmd, cmdArgs] = item;
+    return new Promise((resolve) => {
+      const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+      const out = [];
+      child.stdout.on('data', (d) => out.push(d));
+      child.stderr.on('data', (d) => out.push(d));
+      child.on('close', (code) => {
+        process.stdout.write(`\n▶ ${label}: ${cmd} ${cmdArgs.join(' ')}\n${Buffer.concat(out).toString()}`);
+        if (code === 0) passed++;
+        else {
+          failed++;
+          failures.push(label);
+        }
+        resolve();
+      });
+    }).then(one);
+  };
+  return Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, one));
+}
 
 if (only('unit')) {
   const out = '.vitest-results.json';

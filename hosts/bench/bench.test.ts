@@ -3,9 +3,29 @@
 import { describe, expect, it } from 'vitest';
 import { benchAgent } from './agent-bench';
 import { benchCli } from './cli-bench';
+import { builtinScene, listScenes } from '../../scenes/registry';
 import { benchSim } from './sim-bench';
 
+const builtinArm = (id: string): boolean => Boolean(builtinScene(id).robot.arm);
+
 describe('benchmarks', () => {
+  it('bench sim runs on every built-in scene and the reference scene (smoke length, in process)', async () => {
+    const r = await benchSim({ length: 'smoke', inProcess: true });
+    expect(r.scenes.map((s) => s.id)).toEqual(listScenes().map((s) => s.id));
+    for (const s of r.scenes) {
+      for (const k of ['rtf', 'bareRtf', 'ratio', 'perceptionP99Ms'] as const) expect(s[k], `${s.id} ${k}`).toBeGreaterThan(0);
+      const b = s.breakdown;
+      for (const k of ['fullUs', 'physicsUs', 'guardUs', 'beliefUpdateUs'] as const) expect(b[k], `${s.id} ${k}`).toBeGreaterThan(0);
+      for (const v of Object.values(b)) if (v !== null) expect(Number.isFinite(v), `${s.id} breakdown`).toBe(true);
+      // Every scene with an arm can pick something up and set it down.
+      if (builtinArm(s.id)) expect(s.pickPlace, s.id).toMatch(/^pick /);
+    }
+    const ref = r.reference!.builds;
+    expect(ref).toHaveLength(1);
+    expect(ref[0]!.ratio).toBeGreaterThan(0);
+    expect(ref[0]!.breakdown.physicsUs).toBeGreaterThan(0);
+  }, 180_000);
+
   it('bench sim reports each figure for a scene, measured in a fresh process', async () => {
     const r = await benchSim({ scenes: ['tabletop/boxes'], quick: true });
     expect(r.freshProcessPerScene).toBe(true);

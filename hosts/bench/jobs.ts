@@ -18,6 +18,18 @@ export const Job = z.discriminatedUnion('kind', [
 export type Job = z.infer<typeof Job>;
 
 const num = z.number();
+/** Microseconds per step by part (step-breakdown.ts). */
+export const StepBreakdownSchema = z.strictObject({
+  fullUs: num,
+  physicsUs: num,
+  guardUs: num,
+  poseStreamUs: num,
+  robotLinksUs: num,
+  processesUs: num,
+  graspUs: num.nullable(),
+  restUs: num,
+  beliefUpdateUs: num,
+});
 export const SceneBenchSchema = z.strictObject({
   id: z.string(),
   rtf: num,
@@ -36,6 +48,8 @@ export const SceneBenchSchema = z.strictObject({
   rssMB: num,
   /** Peak resident memory of the scene run as the app and CLI run it (fresh process, baseline tier); null in process. */
   appRssMB: num.nullable(),
+  /** Where the idle full step's time goes. */
+  breakdown: StepBreakdownSchema,
 });
 export type SceneBench = z.infer<typeof SceneBenchSchema>;
 
@@ -52,6 +66,10 @@ export const ReferenceBenchSchema = z.strictObject({
   fullRtf: num,
   /** Bare Rapier stepping the same bodies as fullRtf (restored from its snapshot), all awake. */
   bareRtf: num,
+  /** fullRtf / bareRtf (goal >= 0.9). */
+  ratio: num,
+  /** Where the full step's time goes (arm moving, every body awake). */
+  breakdown: StepBreakdownSchema,
   /** Stacks still standing after the timed windows: anchors' rendition, ours. */
   stacksStanding: z.strictObject({ anchors: num, ours: num, of: num }),
   rssMB: num,

@@ -9,7 +9,8 @@ import { round } from '../../sim/math';
 import { type RAPIER, loadRapier, rapierBuild } from '../../sim/rapier';
 import { SimWorld } from '../../sim/world/sim-world';
 import { BOX, STACK_TOPS, anchorsWorld, referenceSceneData } from './reference-scene';
-import { fullStepper, keepMoving } from './sim-bench';
+import { type BenchLength, benchLength, fullStepper, keepMoving } from './steppers';
+import { stepBreakdown } from './step-breakdown';
 import { median } from './processes';
 import type { ReferenceBench } from './jobs';
 
@@ -28,10 +29,14 @@ const cpuMs = () => {
  * included) and the rate has settled: on a busy machine V8's background tier-up
  * needs CPU, not wall time.
  */
-function measure(step: () => void, quick: boolean): number {
-  const warmMs = quick ? 500 : 3000;
-  const windowMs = quick ? 300 : 1000;
-  const windows = quick ? 3 : 5;
+const WINDOWS = {
+  full: { warmMs: 3000, windowMs: 1000, windows: 5, minSteps: 500, settle: true },
+  quick: { warmMs: 500, windowMs: 300, windows: 3, minSteps: 100, settle: false },
+  smoke: { warmMs: 5, windowMs: 5, windows: 1, minSteps: 16, settle: false },
+} as const;
+
+function measure(step: () => void, length: BenchLength): number {
+  const { warmMs, windowMs, windows, minSteps, settle } = WINDOWS[length];
   const run = (ms: number, minSteps: number, minCpuMs = 0): number => {
     let n = 0;
     const t0 = now();
@@ -44,15 +49,15 @@ function measure(step: () => void, quick: boolean): number {
     }
     return (n * 1000) / (t - t0);
   };
-  run(warmMs, quick ? 100 : 1000, warmMs);
+  run(warmMs, minSteps, warmMs);
   // Then until the rate settles (tier-up of a large function can take longer than
   // the warm-up on a busy machine): two half-second windows within 5 %, at most 15 s.
-  if (!quick) {
+  if (settle) {
     const t0 = now();
     let last = run(500, 100);
     for (let next = run(500, 100); Math.abs(next - last) > 0.05 * last && now() - t0 < 15_000; next = run(500, 100)) last = next;
   }
-  return median(Array.from({ length: windows }, () => run(windowMs, quick ? 100 : 500)));
+  return median(Array.from({ length: windows }, () => run(windowMs, minSteps)));
 }
 
 /** Wakes every dynamic body each step: our scene's bodies may sleep, the reference keeps them awake. */
@@ -66,12 +71,13 @@ function awake(world: RAPIER.World): () => void {
   };
 }
 
-export async function benchReference(quick: boolean): Promise<ReferenceBench> {
+export async function benchReference(lengthOrQuick: BenchLength | boolean): Promise<ReferenceBench> {
+  const length = benchLength(lengthOrQuick);
   const build = rapierBuild();
   const R = await loadRapier(build);
 
   const anchors = anchorsWorld(R);
-  const anchorsSteps = measure(() => anchors.step(), quick);
+  const anchorsSteps = measure(() => anchors.step(), length);
   const anchorsStanding = anchors.stacksStanding();
   anchors.free();
 
@@ -85,11 +91,14 @@ export async function benchReference(quick: boolean): Promise<ReferenceBench> {
     wake();
     move();
     full();
-  }, quick);
+  }, length);
   const oursStanding = tops.filter(({ id, p }) => {
     const q = sim.pose(id).p;
     return p.y - q.y < BOX && Math.hypot(q.x - p.x, q.z - p.z) < 0.02;
   }).length;
+  // The parts, with the arm still moving and every body awake, as measured.
+  wake();
+  const breakdown = stepBreakdown(sim, 1e6 / fullSteps, true, null, length === 'full' ? 500 : 5);
   sim.halt();
 
   const bare = R.World.restoreSnapshot(start.physics);
@@ -97,7 +106,7 @@ export async function benchReference(quick: boolean): Promise<ReferenceBench> {
   const bareSteps = measure(() => {
     wakeBare();
     bare.step();
-  }, quick);
+  }, length);
   bare.free();
   sim.dispose();
 
@@ -107,6 +116,8 @@ export async function benchReference(quick: boolean): Promise<ReferenceBench> {
     bareAnchorsRtf: round(anchorsSteps * (1 / 240), 1),
     fullRtf: round(fullSteps * sim.dt, 1),
     bareRtf: round(bareSteps * sim.dt, 1),
+    ratio: round(fullSteps / bareSteps, 3),
+    breakdown,
     stacksStanding: { anchors: anchorsStanding, ours: oursStanding, of: STACK_TOPS.length },
     rssMB: round(process.resourceUsage().maxRSS / 1024, 1),
   };

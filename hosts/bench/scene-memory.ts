@@ -8,7 +8,8 @@ import { round } from '../../sim/math';
 import { detectObjects } from '../../sim/perception/detection';
 import { snapshotFacts } from '../../sim/perception/snapshot';
 import { SimWorld } from '../../sim/world/sim-world';
-import { fullStepper, keepMoving, pickPlaceOnce, prepare } from './sim-bench';
+import { pickPlaceOnce, prepare } from './sim-bench';
+import { fullStepper, keepMoving } from './steppers';
 import type { SceneMemory } from './jobs';
 
 export async function sceneMemory(id: string, quick: boolean): Promise<SceneMemory> {

@@ -10,17 +10,15 @@ import { listScenes, builtinScene } from '../../scenes/registry';
 import { round } from '../../sim/math';
 import { detectObjects } from '../../sim/perception/detection';
 import { distanceToTarget } from '../../sim/perception/distance';
+import { knownObjectIds } from '../../sim/perception/believed';
 import { resolveName } from '../../sim/perception/names';
 import { relationQuery } from '../../sim/perception/queries';
 import { snapshotFacts } from '../../sim/perception/snapshot';
-import { jointsFromDeg } from '../../sim/body/arm-kinematics';
-import { JointMotion } from '../../sim/body/motion';
 import { pick, place } from '../../sim/skills/manipulation';
 import { navigate } from '../../sim/skills/navigation';
 import { perceive } from '../../sim/skills/perceive';
 import { geoObjects } from '../../sim/perception/geo';
 import { supportOf } from '../../sim/perception/relations';
-import { packPoses, streamEntries } from '../../sim/world/stream';
 import { SimWorld } from '../../sim/world/sim-world';
 import { DEFAULT_RAPIER_BUILD, type RapierBuild } from '../../sim/rapier';
 import {
@@ -31,6 +29,10 @@ import {
   referenceInFreshProcess,
   sceneInFreshProcess,
 } from './jobs';
+import { graspUs, stepBreakdown } from './step-breakdown';
+import { type BenchLength, benchLength, fullStepper, keepMoving } from './steppers';
+
+export { type BenchLength, fullStepper, keepMoving };
 
 export type { SceneBench };
 
@@ -50,6 +52,8 @@ export interface SimBenchOptions {
   /** Scene ids; "reference" stands for the reference scene. Default: every scene and the reference. */
   scenes?: string[];
   quick?: boolean;
+  /** Overrides `quick`: 'smoke' only proves every measurement runs (in process only). */
+  length?: BenchLength;
   /** Measure every scene in this process instead of one fresh process each (faster; memory figures accumulate). */
   inProcess?: boolean;
   onProgress?: (line: string) => void;
@@ -81,41 +85,16 @@ function rate(fn: () => void, ms: number, minSteps: number): number {
   return (n * 1000) / (t - t0);
 }
 
-/**
- * One full step as the app runs it: physics, controllers, grasp, battery, events,
- * appliance processes and a pose frame for the renderer at 60 Hz. Camera queries
- * run on demand (tool calls), so they are measured as perception latency instead.
- */
-export function fullStepper(sim: SimWorld): () => void {
-  const entries = streamEntries(sim);
-  const frame = new Float32Array(entries.length * 7);
-  const posesEvery = Math.round(1 / 60 / sim.dt);
-  return () => {
-    sim.step();
-    if (sim.steps % posesEvery === 0) packPoses(sim, entries, frame);
-  };
-}
-
-/** Keeps the arm (or the base) moving back and forth for the active measurement. */
-export function keepMoving(sim: SimWorld): () => void {
-  const arm = sim.scene.robot.arm;
-  if (arm) {
-    const names = Object.keys(arm.postures);
-    const a = jointsFromDeg(arm.postures[names[0]!]!);
-    const b = jointsFromDeg([
-      arm.postures[names[0]!]![0] + 40,
-      ...arm.postures[names[0]!]!.slice(1, 3).map((x) => x - 15),
-      ...arm.postures[names[0]!]!.slice(3),
-    ]);
-    let toB = true;
-    return () => {
-      if (!sim.armBusy) {
-        sim.setArmMotion(new JointMotion(sim.body.q!, toB ? b : a, (arm.maxJointSpeed * Math.PI) / 180));
-        toB = !toB;
-      }
-    };
+/** Picks the first object it can (for timing the grasp); false when none can be picked. */
+async function pickAny(sim: SimWorld): Promise<boolean> {
+  if (!sim.scene.robot.arm) return false;
+  const start = sim.snapshot();
+  for (const e of sim.entities.values()) {
+    if (e.fixed || !e.spec.properties.pickable || e.spec.receptacle || e.spec.grasp?.part) continue;
+    if ((await pick(sim, e.id)).ok) return true;
+    sim.restore(start);
   }
-  return () => undefined;
+  return false;
 }
 
 export async function pickPlaceOnce(sim: SimWorld): Promise<{ ms: number; what: string } | null> {
@@ -157,22 +136,28 @@ export async function prepare(sim: SimWorld): Promise<void> {
   }
 }
 
-export async function benchScene(id: string, quick: boolean): Promise<SceneBench> {
-  const warmMs = quick ? 300 : 2500;
-  const measureMs = quick ? 400 : 2000;
+const LENGTHS = {
+  full: { warmMs: 2500, measureMs: 2000, minSteps: 1000, pickRuns: 5, samples: 1000, snaps: 20, partMs: 300 },
+  quick: { warmMs: 300, measureMs: 400, minSteps: 1000, pickRuns: 2, samples: 200, snaps: 5, partMs: 100 },
+  smoke: { warmMs: 5, measureMs: 10, minSteps: 64, pickRuns: 1, samples: 14, snaps: 1, partMs: 2 },
+} as const;
+
+export async function benchScene(id: string, length: BenchLength | boolean): Promise<SceneBench> {
+  const L = LENGTHS[benchLength(length)];
+  const { warmMs, measureMs } = L;
   const sim = await SimWorld.create(builtinScene(id));
   await prepare(sim);
   const start = sim.snapshot();
 
   // Full simulation, robot idle.
   const full = fullStepper(sim);
-  rate(full, warmMs, 500);
-  const stepsPerSecond = rate(full, measureMs, 1000);
+  rate(full, warmMs, L.minSteps / 2);
+  const stepsPerSecond = rate(full, measureMs, L.minSteps);
 
   // Bare Rapier: the same bodies, restored from the same snapshot, nothing else.
   const bare = sim.R.World.restoreSnapshot(start.physics);
-  rate(() => bare.step(), warmMs / 2, 500);
-  const bareSteps = rate(() => bare.step(), measureMs, 1000);
+  rate(() => bare.step(), warmMs / 2, L.minSteps / 2);
+  const bareSteps = rate(() => bare.step(), measureMs, L.minSteps);
   bare.free();
 
   // Full simulation with the arm moving.
@@ -184,7 +169,7 @@ export async function benchScene(id: string, quick: boolean): Promise<SceneBench
       full();
     },
     measureMs,
-    1000,
+    L.minSteps,
   );
   sim.halt();
 
@@ -192,7 +177,7 @@ export async function benchScene(id: string, quick: boolean): Promise<SceneBench
   sim.restore(start);
   const pp: number[] = [];
   let what: string | null = null;
-  const runs = quick ? 2 : 5;
+  const runs = L.pickRuns;
   for (let i = 0; i < runs + 1; i++) {
     sim.restore(start);
     const r = await pickPlaceOnce(sim);
@@ -201,10 +186,10 @@ export async function benchScene(id: string, quick: boolean): Promise<SceneBench
     if (i > 0) pp.push(r.ms);
   }
 
-  // Perception queries.
+  // Perception queries, about what the robot knows of (tools may not ask about the rest).
   sim.restore(start);
-  const ids = [...sim.entities.keys()];
-  const movable = [...sim.entities.values()].filter((e) => !e.fixed).map((e) => e.id);
+  const ids = knownObjectIds(sim);
+  const movable = ids.filter((x) => !sim.entity(x).fixed);
   const queries: Array<() => unknown> = [
     () => detectObjects(sim),
     () => distanceToTarget(sim, ids[ids.length - 1]!),
@@ -215,12 +200,13 @@ export async function benchScene(id: string, quick: boolean): Promise<SceneBench
     () => resolveName(sim, sim.entity(ids[ids.length - 1]!).spec.name),
   ];
   const lat: number[] = [];
-  const samples = quick ? 200 : 1000;
-  for (let i = 0; i < samples + 50; i++) {
+  const samples = L.samples;
+  const warmQueries = Math.min(50, samples);
+  for (let i = 0; i < samples + warmQueries; i++) {
     const q = queries[i % queries.length]!;
     const t0 = now();
     q();
-    if (i >= 50) lat.push(now() - t0);
+    if (i >= warmQueries) lat.push(now() - t0);
     // Perception runs on a world that moves on between queries.
     if (i % queries.length === 0) sim.step();
   }
@@ -229,7 +215,7 @@ export async function benchScene(id: string, quick: boolean): Promise<SceneBench
   const snapMs: number[] = [];
   const restMs: number[] = [];
   let bytes = 0;
-  for (let i = 0; i < (quick ? 5 : 20); i++) {
+  for (let i = 0; i < L.snaps; i++) {
     const t0 = now();
     const s = sim.snapshot();
     const t1 = now();
@@ -239,6 +225,9 @@ export async function benchScene(id: string, quick: boolean): Promise<SceneBench
     restMs.push(t2 - t1);
     bytes = s.physics.byteLength + s.state.length;
   }
+
+  sim.restore(start);
+  const breakdown = stepBreakdown(sim, 1e6 / stepsPerSecond, false, await graspUs(sim, pickAny, L.partMs), L.partMs);
   sim.dispose();
   return {
     id,
@@ -256,20 +245,28 @@ export async function benchScene(id: string, quick: boolean): Promise<SceneBench
     snapshotKB: round(bytes / 1024, 1),
     rssMB: round(process.resourceUsage().maxRSS / 1024, 1),
     appRssMB: null,
+    breakdown,
   };
 }
 
 export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResult> {
   const asked = opts.scenes?.length ? opts.scenes : [...listScenes().map((s) => s.id), REFERENCE];
   const quick = Boolean(opts.quick);
+  const length: BenchLength = opts.length ?? (quick ? 'quick' : 'full');
+  if (length === 'smoke' && !opts.inProcess) throw new Error('a smoke run of bench sim runs in process only');
   const scenes: SceneBench[] = [];
   for (const id of asked.filter((x) => x !== REFERENCE)) {
     opts.onProgress?.(`benchmarking ${id}...`);
-    if (opts.inProcess) scenes.push(await benchScene(id, quick));
+    if (opts.inProcess) scenes.push(await benchScene(id, length));
     else scenes.push({ ...(await sceneInFreshProcess(id, quick)), appRssMB: (await memoryInFreshProcess(id, quick)).rssMB });
   }
   let reference: SimBenchResult['reference'];
-  if (asked.includes(REFERENCE)) {
+  if (asked.includes(REFERENCE) && opts.inProcess) {
+    // One process has one Rapier build loaded: the current one only.
+    opts.onProgress?.('benchmarking the reference scene in this process...');
+    const { benchReference } = await import('./reference-bench');
+    reference = { defaultBuild: DEFAULT_RAPIER_BUILD, builds: [await benchReference(length)] };
+  } else if (asked.includes(REFERENCE)) {
     const builds: ReferenceBench[] = [];
     for (const build of [DEFAULT_RAPIER_BUILD, ...(['scalar', 'simd'] as const).filter((b) => b !== DEFAULT_RAPIER_BUILD)]) {
       opts.onProgress?.(`benchmarking the reference scene with the ${build} Rapier build...`);
@@ -283,7 +280,7 @@ export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResu
     cpus: (await import('node:os')).cpus().length,
     targets: {
       rtf: '>= 50 on every tabletop scene',
-      ratio: '>= 0.8',
+      ratio: '>= 0.9 (full simulation / bare Rapier, same bodies, same run)',
       pickPlaceMs: '<= 200',
       perceptionP99Ms: '<= 2',
       appRssMB: '<= 200 per scene (fresh process, as the app runs it)',

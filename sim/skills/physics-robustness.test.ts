@@ -110,4 +110,13 @@ describe('the world guard', () => {
     const v = sim.world.getRigidBody(sim.entity('plum_1').body).linvel();
     expect(Math.hypot(v.x, v.y, v.z)).toBeLessThanOrEqual(MAX_SPEED + 1e-6);
   });
+
+  it('puts back a body lifted above the ceiling and reports only it', async () => {
+    const sim = await SimWorld.create(builtinScene('tabletop/fruits'));
+    sim.world.getRigidBody(sim.entity('plum_1').body).setTranslation({ x: 0.3, y: 9, z: 0 }, true);
+    sim.step();
+    const faults = sim.events.all().filter((e) => e.type === 'physics_fault');
+    expect(faults.map((f) => ('object' in f ? f.object : ''))).toEqual(['plum_1']);
+    expect(sim.pose('plum_1').p.y).toBeLessThan(1);
+  });
 });

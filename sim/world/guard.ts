@@ -35,41 +35,77 @@ export interface GuardFault {
   reason: string;
 }
 
-const finite = (...xs: number[]): boolean => xs.every(Number.isFinite);
 const round2 = (x: number): string => x.toFixed(2);
+
+/** What the guard needs of each movable object, built once per scene (the step runs it every time). */
+interface Guarded {
+  id: string;
+  /** Farthest corner of its box from the body's origin: the box reaches no lower than y - reach. */
+  reach: number;
+}
+
+const guardedOf = new WeakMap<PhysicsScene['entities'], { size: number; byBody: Map<number, Guarded> }>();
+
+function guarded(scene: PhysicsScene): Map<number, Guarded> {
+  const cached = guardedOf.get(scene.entities);
+  if (cached && cached.size === scene.entities.size) return cached.byBody;
+  const byBody = new Map<number, Guarded>();
+  for (const e of scene.entities.values()) {
+    if (e.fixed) continue;
+    const { min, max } = e.localAabb;
+    const far = (a: number, b: number) => Math.max(Math.abs(a), Math.abs(b));
+    byBody.set(e.body, { id: e.id, reach: Math.hypot(far(min.x, max.x), far(min.y, max.y), far(min.z, max.z)) });
+  }
+  guardedOf.set(scene.entities, { size: scene.entities.size, byBody });
+  return byBody;
+}
 
 /**
  * Checks the awake dynamic bodies of the scene's objects (not the held one,
  * which the grasp drives), fixes what is impossible and says what it fixed.
+ * It runs after every step, so the common case is kept cheap: three reads per
+ * awake body, and the exact box (which needs the rotation) only when the body
+ * is near enough the floor or the ceiling for its box to cross them. A
+ * non-finite rotation shows in the angular velocity it comes from.
  */
 export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: string | undefined): GuardFault[] {
   const faults: GuardFault[] = [];
-  const owner = new Map<number, string>();
-  for (const e of scene.entities.values()) if (!e.fixed) owner.set(e.body, e.id);
+  const byBody = guarded(scene);
+  const maxSpeed2 = MAX_SPEED * MAX_SPEED;
+  const maxSpin2 = MAX_SPIN * MAX_SPIN;
   scene.world.forEachActiveRigidBody((b) => {
-    if (!b.isDynamic()) return;
-    const id = owner.get(b.handle);
-    if (!id) return;
+    const g = byBody.get(b.handle);
+    if (!g || !b.isDynamic()) return;
+    const id = g.id;
     const t = b.translation();
-    const r = b.rotation();
     const v = b.linvel();
     const w = b.angvel();
-    if (!finite(t.x, t.y, t.z, r.x, r.y, r.z, r.w, v.x, v.y, v.z, w.x, w.y, w.z)) {
+    // NaN fails every comparison, so a sum that is not finite catches any non-finite part.
+    if (!Number.isFinite(t.x + t.y + t.z + v.x + v.y + v.z + w.x + w.y + w.z)) {
       faults.push({ object: id, reason: settle(scene, id, bounds, 'its pose became undefined in the physics') });
       return;
     }
-    const box = aabbToWorld(scene.entity(id).localAabb, { p: t, q: r });
-    if (box.min.y < -FLOOR_TOLERANCE || box.min.y > CEILING) {
-      faults.push({ object: id, reason: settle(scene, id, bounds, `it was pushed through the floor (to y = ${round2(box.min.y)} m)`) });
-      return;
+    if (t.y - g.reach < -FLOOR_TOLERANCE || t.y + g.reach > CEILING) {
+      const r = b.rotation();
+      if (!Number.isFinite(r.x + r.y + r.z + r.w)) {
+        faults.push({ object: id, reason: settle(scene, id, bounds, 'its pose became undefined in the physics') });
+        return;
+      }
+      const box = aabbToWorld(scene.entity(id).localAabb, { p: t, q: r });
+      if (box.min.y < -FLOOR_TOLERANCE || box.min.y > CEILING) {
+        faults.push({ object: id, reason: settle(scene, id, bounds, `it was pushed through the floor (to y = ${round2(box.min.y)} m)`) });
+        return;
+      }
     }
     if (t.x < bounds.min.x || t.x > bounds.max.x || t.z < bounds.min.z || t.z > bounds.max.z) {
       faults.push({ object: id, reason: settle(scene, id, bounds, `it left the room (at x = ${round2(t.x)}, z = ${round2(t.z)} m)`) });
       return;
     }
-    const speed = Math.hypot(v.x, v.y, v.z);
-    const spin = Math.hypot(w.x, w.y, w.z);
-    if (id !== held && (speed > MAX_SPEED || spin > MAX_SPIN)) {
+    const speed2 = v.x * v.x + v.y * v.y + v.z * v.z;
+    const spin2 = w.x * w.x + w.y * w.y + w.z * w.z;
+    if (id !== held && (speed2 > maxSpeed2 || spin2 > maxSpin2)) {
+      const speed = Math.sqrt(speed2);
+      const spin = Math.sqrt(spin2);
       if (speed > MAX_SPEED)
         b.setLinvel({ x: (v.x * MAX_SPEED) / speed, y: (v.y * MAX_SPEED) / speed, z: (v.z * MAX_SPEED) / speed }, true);
       if (spin > MAX_SPIN) b.setAngvel({ x: (w.x * MAX_SPIN) / spin, y: (w.y * MAX_SPIN) / spin, z: (w.z * MAX_SPIN) / spin }, true);

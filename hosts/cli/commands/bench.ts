@@ -2,6 +2,7 @@
 // a scene measured in a fresh process must not carry Playwright or the model client.
 import { Job, REFERENCE } from '../../bench/jobs';
 import type { SimBenchResult } from '../../bench/sim-bench';
+import type { StepBreakdown } from '../../bench/step-breakdown';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { isBuiltinScene } from '../../../scenes/registry';
@@ -32,7 +33,35 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
   o.out(`Simulation benchmark (${r.node}, ${r.platform}, ${r.cpus} cores)`);
   if (r.scenes.length) sceneTable(r, o);
   if (r.reference) referenceTable(r.reference, o);
+  breakdownTable(r, o);
   return 0;
+}
+
+/** Microseconds per step by part, one row per scene and reference build. */
+function breakdownTable(r: SimBenchResult, o: Output): void {
+  const rows: Array<[string, StepBreakdown]> = [
+    ...r.scenes.map((s): [string, StepBreakdown] => [s.id, s.breakdown]),
+    ...(r.reference?.builds ?? []).map((b): [string, StepBreakdown] => [`reference (${b.build})`, b.breakdown]),
+  ];
+  if (!rows.length) return;
+  o.out('\nWhere a full step goes, microseconds (belief update: per perception query after a step; grasp: per step while holding)');
+  const head = ['', 'full step', 'physics', 'guard', 'pose stream', 'robot links', 'processes', 'rest', 'grasp', 'belief update'];
+  const cells = rows.map(([id, b]) => [
+    id,
+    String(b.fullUs),
+    String(b.physicsUs),
+    String(b.guardUs),
+    String(b.poseStreamUs),
+    String(b.robotLinksUs),
+    String(b.processesUs),
+    String(b.restUs),
+    b.graspUs === null ? 'n/a' : String(b.graspUs),
+    String(b.beliefUpdateUs),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)));
+  const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i]!)).join('  ');
+  o.out(line(head));
+  for (const c of cells) o.out(line(c));
 }
 
 function sceneTable(r: SimBenchResult, o: Output): void {
@@ -67,12 +96,25 @@ function sceneTable(r: SimBenchResult, o: Output): void {
 
 function referenceTable(ref: NonNullable<SimBenchResult['reference']>, o: Output): void {
   o.out('\nReference scene (performance-anchors.md §1.2: three 10-box stacks, 20 loose 4 cm boxes, the arm, 240 Hz, all awake)');
-  o.out('Real-time factor, one fresh process per Rapier build, same run:');
-  const head = ['rapier build', 'full stack', 'bare, same bodies', 'bare, anchors scene', 'stacks standing (anchors/ours)', 'rss MB'];
+  o.out(
+    ref.builds.length > 1
+      ? 'Real-time factor, one fresh process per Rapier build, same run:'
+      : "Real-time factor, this process's Rapier build:",
+  );
+  const head = [
+    'rapier build',
+    'full stack',
+    'bare, same bodies',
+    'full/bare (goal >= 0.9)',
+    'bare, anchors scene',
+    'stacks standing (anchors/ours)',
+    'rss MB',
+  ];
   const rows = ref.builds.map((b) => [
     `${b.version} ${b.build}${b.build === ref.defaultBuild ? ' (default)' : ''}`,
     String(b.fullRtf),
     String(b.bareRtf),
+    b.ratio.toFixed(2),
     String(b.bareAnchorsRtf),
     `${b.stacksStanding.anchors}/${b.stacksStanding.of}, ${b.stacksStanding.ours}/${b.stacksStanding.of}`,
     String(b.rssMB),
