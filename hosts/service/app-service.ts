@@ -30,10 +30,9 @@ import { PoseStream } from './pose-stream';
 import { RunArchive } from './run-archive';
 import { SINGLE_HOST, ownSessionList } from './single-host';
 import { buildSceneMeta } from './scene-meta';
-import { type AnyOpenedRobot, openRobot } from '../../robot/sources';
-import type { AppServiceOptions, RealRobotForm } from './app-options';
+import type { AppServiceOptions } from './app-options';
 import { HostPolicy } from './host-policy';
-import { Shadow } from '../../robot/shadow/shadow';
+import { RealLink } from './real-link';
 import { ToolConsole } from './tool-console';
 import { injectWorldEvent, snapshotOf } from './world-ops';
 
@@ -63,11 +62,8 @@ export class AppService implements AppApi {
   private readonly policy: HostPolicy;
   private readonly agent: AgentHost;
   private readonly evals: EvalHost;
-  /** Replayed calls number apart from the console's. */
-  private replayCalls = 1_000_000;
-  private readonly robotForm: RealRobotForm | undefined;
-  private real: Promise<AnyOpenedRobot> | undefined;
-  private shadowOf: { loaded: Loaded; shadow: Shadow } | undefined;
+  private replayCalls = 1_000_000; // replayed calls number apart from the console's
+  private readonly real: RealLink | undefined;
   private readonly createdAt = new Date().toISOString();
   private readonly archive: RunArchive;
   private readonly exercises: ExerciseBook;
@@ -81,16 +77,8 @@ export class AppService implements AppApi {
     this.archive = new RunArchive({ ...(opts.traceDir ? { traceDir: opts.traceDir } : {}), ...(opts.log ? { log: opts.log } : {}) });
     this.exercises = new ExerciseBook(opts.exercisesDir ? loadCardFolder(opts.exercisesDir, opts.log) : []);
     this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), (f) => this.archive.onFrame(f));
-    this.policy =
-      opts.policy ??
-      new HostPolicy({
-        ...(opts.secrets ? { secrets: opts.secrets } : {}),
-        ...(opts.allowKeyFor ? { allowKeyFor: opts.allowKeyFor } : {}),
-        ...(opts.confirmKey ? { confirmKey: opts.confirmKey } : {}),
-        ...(opts.scriptFiles ? { scriptFiles: opts.scriptFiles } : {}),
-        ...(opts.allowFiles ? { allowFiles: opts.allowFiles } : {}),
-      });
-    this.robotForm = opts.robot;
+    this.policy = opts.policy ?? new HostPolicy(opts);
+    this.real = opts.robot ? new RealLink(opts.robot) : undefined;
     this.agent = new AgentHost({
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
       ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
@@ -232,9 +220,7 @@ export class AppService implements AppApi {
   async dispose(): Promise<void> {
     await this.evals.dispose();
     await this.unload();
-    const real = this.real;
-    this.real = undefined;
-    await real?.then((r) => r.close()).catch(() => undefined);
+    await this.real?.close();
     this.poses.dispose();
     this.eventListeners.clear();
   }
@@ -274,7 +260,7 @@ export class AppService implements AppApi {
       // A real robot's running job is cancelled at once (its skill would not see the shadow's e-stop);
       // in simulation the running skill reports the e-stop, then the run stops.
       const why = `the emergency stop was pressed${req.by ? ` by ${req.by}` : ''}`;
-      if (this.robotForm) this.agent.stop(why);
+      if (this.real) this.agent.stop(why);
       else this.agent.stopAfterRunningCall(why);
     }
     return r;
@@ -373,21 +359,9 @@ export class AppService implements AppApi {
 
   async run(req: Request<'run'>): Promise<Response<'run'>> {
     const cur = this.require();
-    if (!this.robotForm) return this.agent.run(cur.robot, req);
-    // The real robot opens on the first run (and again after a failed open).
-    const { acceptNoEstop, ...form } = this.robotForm;
-    this.real ??= openRobot({ ...form, shadow: undefined });
-    let real: AnyOpenedRobot;
-    try {
-      real = await this.real;
-    } catch (e) {
-      this.real = undefined;
-      throw new AppApiError('invalid_request', `the robot did not open: ${(e as Error).message}`);
-    }
-    // This scene's world is the shadow: no separate simulator, and the view shows each prediction.
-    if (this.shadowOf?.loaded !== cur)
-      this.shadowOf = { loaded: cur, shadow: new Shadow(real.robot, { robot: cur.robot, control: cur.control }) };
-    return this.agent.run(real.robot, req, { predictor: this.shadowOf.shadow, ...(acceptNoEstop ? { acceptNoEstop } : {}) });
+    if (!this.real) return this.agent.run(cur.robot, req);
+    const { robot, predictor, acceptNoEstop } = await this.real.open(cur);
+    return this.agent.run(robot, req, { predictor, ...(acceptNoEstop ? { acceptNoEstop } : {}) });
   }
 
   async stop(_req?: Request<'stop'>): Promise<Response<'stop'>> {
