@@ -6,9 +6,9 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SafetyChain } from '../../agents/runtime/safety';
-import { fakeInfo, sendJson } from '../../test/support/fake-robot-server';
-import { HttpRobot } from './http-robot';
+import { SafetyChain } from './index';
+import { fakeInfo, sendJson } from '../../../test/support/fake-robot-server';
+import { HttpRobot } from '../../../robot/http/http-robot';
 
 interface Fake {
   url: string;
