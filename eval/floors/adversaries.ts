@@ -45,9 +45,11 @@ function firstClassify(req: CompletionRequest): PolicyTurn {
   return toolCall('classify_request', { category: values[0] ?? 'task' });
 }
 
-/** Replaces every object name in a tool's arguments by another object the robot sees (deterministically). */
+/** Replaces every object name in a tool's arguments by another object the robot sees (deterministically), and negates amounts. */
 export function swapObjects(args: unknown, swap: (id: string) => string | undefined): unknown {
   if (typeof args === 'string') return swap(args) ?? args;
+  // Amounts too (a step, a nudge): the same tool, the wrong way.
+  if (typeof args === 'number') return args === 0 ? 0.1 : -args;
   if (Array.isArray(args)) return args.map((a) => swapObjects(a, swap));
   if (args && typeof args === 'object')
     return Object.fromEntries(Object.entries(args as Record<string, unknown>).map(([k, v]) => [k, swapObjects(v, swap)]));
@@ -80,6 +82,12 @@ export function wrongPolicy(oracle: Policy, claim: string): Policy {
         content: null,
         tool_calls: turn.tool_calls.map((t) => {
           if (t.function.name === 'classify_request') return t;
+          const noArgs =
+            !t.function.arguments ||
+            t.function.arguments === '{}' ||
+            (typeof t.function.arguments === 'object' && !Object.keys(t.function.arguments).length);
+          const renamed = otherTool(req, t.function.name, swap!, noArgs);
+          if (renamed) t = { ...t, function: { ...t.function, name: renamed } };
           const raw = t.function.arguments;
           let args: unknown = raw;
           if (typeof raw === 'string')
@@ -93,6 +101,20 @@ export function wrongPolicy(oracle: Policy, claim: string): Policy {
       };
     },
   };
+}
+
+/** A tool named for its object (MAYA's go_to_counter_1): the same verb's tool for the next object, where offered. */
+function otherTool(req: CompletionRequest, name: string, swap: (id: string) => string | undefined, noArgs: boolean): string | undefined {
+  const offeredNames = new Set((req.tools ?? []).map((x) => x.function.name));
+  const parts = name.split('_');
+  for (let i = 1; i < parts.length; i++) {
+    const other = swap(parts.slice(i).join('_'));
+    const candidate = other && `${parts.slice(0, i).join('_')}_${other}`;
+    if (candidate && candidate !== name && offeredNames.has(candidate)) return candidate;
+  }
+  // Else, for a tool without arguments, any other offered tool of the same verb.
+  const verb = noArgs && parts.length > 1 ? `${parts[0]}_` : undefined;
+  return verb ? [...offeredNames].filter((n) => n.startsWith(verb) && n !== name).sort()[0] : undefined;
 }
 
 /** Tools that write what the robot believes instead of changing the world: no robot on a task should have them. */

@@ -180,7 +180,8 @@ const ROVER_ACTS = new Set(['navigate', 'scan', 'dock', 'undock', 'charge']);
  * line, or a JSON object's "status"; undefined without one (which is no refusal).
  */
 export function finalStatus(events: CaseOutcome['events']): string | undefined {
-  const answer = events.flatMap((e) => (e.type === 'final' ? [e.answer] : [])).at(-1) ?? '';
+  // The robot's own final answer: the critic's verdict after it is about the log, not a status.
+  const answer = events.flatMap((e) => (e.type === 'final' && e.stage !== 'critic' ? [e.answer] : [])).at(-1) ?? '';
   const lines = [...answer.matchAll(/^\s*status\s*:\s*([a-z]+)\s*$/gim)];
   if (lines.length) return lines.at(-1)![1]!.toLowerCase();
   const json = /"status"\s*:\s*"([a-z]+)"/i.exec(answer);

@@ -31,7 +31,7 @@ function finalJson(g: RaiderGold): string {
     final_response: categoryOf(g.issue),
     explanation: g.explanation,
     category: g.issue,
-    objects: g.mustName.map((alts) => alts[0]),
+    objects: [...new Set([...(g.target ? [g.target] : []), ...g.mustName.map((alts) => alts[0]!)])],
   });
 }
 
