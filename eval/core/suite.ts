@@ -74,9 +74,19 @@ export interface Policy {
 
 /** A floor: a policy that should score low; the self-test fails when it climbs above `maxScore`. */
 export interface FloorBound {
-  floor: 'noop' | 'random' | 'none';
+  floor: 'noop' | 'random' | 'none' | 'claim' | 'constant' | 'stuff' | 'wrong' | 'cheat';
   /** The most the floor may score (the headline, 0–1) on the self-test's sample. */
   maxScore: number;
+}
+
+/** What a suite tells the adversarial floors (eval/floors/): its phrasing of a claim, its most frequent label, its issue words. */
+export interface SuiteAdversary<G = unknown> {
+  /** A success claim in the suite's answer format (default: a generic claim). */
+  claim?(c: CaseOf<G>): string;
+  /** The suite's most frequent label as a final answer (default: the claim). */
+  constant?(c: CaseOf<G>): string;
+  /** An answer naming every name in `names` and every issue word the suite knows (default: the claim and the names). */
+  stuff?(c: CaseOf<G>, names: readonly string[]): string;
 }
 
 export interface AfterTurnContext {
@@ -109,6 +119,7 @@ export interface Suite<G = unknown> {
   /** The trivial answer of floor:none (RAIDER: always "none"). */
   trivialAnswer(c: CaseOf<G>): string;
   floors: readonly FloorBound[];
+  adversary?: SuiteAdversary<G>;
   /**
    * A case's own workflow, for suites whose cases each belong to one (RTW: TORO,
    * MAYA, AIMM); used when the run's workflow is "per-case" (their default).

@@ -8,10 +8,12 @@ import { type Model, ModelError } from '../../agents/models/model';
 import type { ModelFactory } from '../../agents/models/spec';
 import type { EvalCase } from '../core/case';
 import type { AnySuite } from '../core/suite';
+import { ADVERSARIES, CLAIM, cheatPolicy, sayPolicy, worldNames, wrongPolicy } from '../floors/adversaries';
 import { answerPolicy, noopPolicy, policyModel, randomPolicy } from './policies';
 import { hash32 } from './rng';
 
-export const FLOORS = ['noop', 'random', 'none'] as const;
+/** The floors: noop, random and none, then the adversarial ones (eval/floors/). */
+export const FLOORS = ['noop', 'random', 'none', ...ADVERSARIES] as const;
 export type FloorId = (typeof FLOORS)[number];
 
 /** The case a reference model is playing, when the evaluation runner opened the conversation. */
@@ -23,7 +25,7 @@ export interface ReferenceBinding {
   trial: number;
 }
 
-/** Reference policies' model specs: `oracle`, `floor:noop`, `floor:random`, `floor:none`. */
+/** Reference policies' model specs: `oracle` and every `floor:…`. */
 export const REFERENCE_SPECS = ['oracle', ...FLOORS.map((f) => `floor:${f}`)] as const;
 
 export function isReferenceSpec(spec: string): boolean {
@@ -33,6 +35,31 @@ export function isReferenceSpec(spec: string): boolean {
 function needSim(ctx: ModelHostContext, spec: string) {
   if (!ctx.sim) throw new ModelError(`${spec} reads the simulator's ground truth; it runs on a simulated robot only`, 'config');
   return ctx.sim;
+}
+
+function adversary(rest: FloorId, b: ReferenceBinding | undefined, ctx: ModelHostContext) {
+  const c = b ? { ...b.case, gold: b.suite.gold.parse(b.case.gold) } : undefined;
+  const adv = b?.suite.adversary;
+  const claim = c && adv?.claim ? adv.claim(c) : CLAIM;
+  switch (rest) {
+    case 'claim':
+      return sayPolicy(() => claim);
+    case 'constant':
+      return sayPolicy(() => (c && adv?.constant ? adv.constant(c) : claim));
+    case 'stuff':
+      return sayPolicy(async (pctx) => {
+        const names = await worldNames(pctx);
+        return c && adv?.stuff ? adv.stuff(c, names) : `${claim} ${names.join(', ')}`;
+      });
+    case 'wrong': {
+      if (!b || !c)
+        throw new ModelError('floor:wrong plays the oracle\'s tools on other objects: run it with "skillbridge eval"', 'config');
+      needSim(ctx, 'floor:wrong');
+      return wrongPolicy(b.suite.oracle(c, b.workflow), claim);
+    }
+    default:
+      return cheatPolicy(claim);
+  }
 }
 
 export function referenceModelFactories(binding?: () => ReferenceBinding | undefined): ModelFactory<ModelHostContext>[] {
@@ -74,6 +101,8 @@ export function referenceModelFactories(binding?: () => ReferenceBinding | undef
           const seed = hash32(`${b?.case.id ?? ctx.scene ?? ''}#${b?.trial ?? 1}#${b?.seed ?? ctx.seed ?? 1}`);
           return policyModel(id, randomPolicy(seed, trivial), pctx);
         }
+        default:
+          return policyModel(id, adversary(rest as FloorId, b, ctx), pctx);
       }
     },
   };

@@ -17,7 +17,9 @@ export type Aggregate =
   | { kind: 'median' }
   | { kind: 'sum' }
   | { kind: 'count'; value: number }
-  | { kind: 'accuracy' | 'precision' | 'recall' | 'f1'; predicted: string; actual: string };
+  | { kind: 'accuracy' | 'precision' | 'recall' | 'f1'; predicted: string; actual: string }
+  /** Cohen's κ of a categorical prediction (numeric codes) against the truth: chance-corrected agreement, a constant answer scores 0. */
+  | { kind: 'kappa'; predicted: string; actual: string };
 
 /**
  * Built-in metric keys read from the results table's columns; any other key is read
@@ -82,6 +84,11 @@ export interface SuiteReportSpec {
     scale: number;
     /** The cases the headline covers (ETP: TUSR is over the tool-execution cases only); default all. */
     where?: { axis: string; value: string };
+    /**
+     * The metric a case's own score (results.score, pass^k) comes from when the headline
+     * is a run-level aggregate (RAIDER: κ over the verdicts; a case scores its Expl).
+     */
+    caseMetric?: string;
     description: string;
   };
   /** Metrics tried, in order, for the score of a case the headline does not cover (ETP: CSR for a selection case). */
@@ -104,7 +111,7 @@ export interface SuiteReportSpec {
  */
 export function headlineScore(spec: SuiteReportSpec, metrics: Record<string, number | boolean | null | undefined>): number | undefined {
   const tries: Array<[string, number]> = [
-    [spec.headline.metric, spec.headline.scale],
+    spec.headline.caseMetric ? [spec.headline.caseMetric, 1] : [spec.headline.metric, spec.headline.scale],
     ...(spec.caseScoreFallback ?? []).map((id): [string, number] => [id, 1]),
   ];
   for (const [id, scale] of tries) {
@@ -126,6 +133,7 @@ export function specProblems(spec: SuiteReportSpec): string[] {
     if (!spec.axes.some((a) => a.key === key)) problems.push(`${where}: unknown axis "${key}"`);
   };
   metric(spec.headline.metric, 'headline');
+  if (spec.headline.caseMetric) metric(spec.headline.caseMetric, 'headline.caseMetric');
   for (const id of spec.caseScoreFallback ?? []) metric(id, 'caseScoreFallback');
   if (spec.headline.where) axis(spec.headline.where.axis, 'headline');
   for (const id of spec.summary) metric(id, 'summary');

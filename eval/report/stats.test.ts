@@ -115,7 +115,10 @@ describe('aggregates', () => {
       result({ labels: { task: 'selection' }, metrics: { csr: 0 } }),
     ];
     expect(headline(etpReport, rs)).toEqual({ value: 0.5, n: 2 });
-    expect(headline(raiderReport, [result({ metrics: { det: 1 } }), result({ metrics: { det: 0 } })]).value).toBe(0.5);
+    // RAIDER's headline is κ over the verdicts: right on both cases is 1, a constant verdict 0.
+    const v = (verdict: number, gold: number) => result({ metrics: { verdict, verdict_gold: gold } });
+    expect(headline(raiderReport, [v(1, 1), v(2, 2)]).value).toBe(1);
+    expect(headline(raiderReport, [v(2, 1), v(2, 2)]).value).toBe(0);
   });
 });
 
@@ -135,6 +138,8 @@ describe('suite report specs', () => {
     expect(headlineScore(alrmReport, { alrm_score: 1 })).toBe(0.5);
     expect(headlineScore(etpReport, { csr: 1 })).toBe(1);
     expect(headlineScore(etpReport, {})).toBeUndefined();
-    expect(headlineScore(raiderReport, { det: true })).toBe(1);
+    // A RAIDER case scores its structured Expl (the run's headline is κ).
+    expect(headlineScore(raiderReport, { det: true, expl: false })).toBe(0);
+    expect(headlineScore(raiderReport, { det: true, expl: true })).toBe(1);
   });
 });

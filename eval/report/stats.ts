@@ -48,6 +48,14 @@ export function median(xs: number[]): number | null {
 export function aggregate(results: ResultRecord[], m: MetricSpec): Figure {
   const ok = results.filter((r) => r.status === 'ok');
   const agg = m.aggregate ?? { kind: 'mean' };
+  if (agg.kind === 'kappa') {
+    const pairs = ok.flatMap((r) => {
+      const p = valueOf(r, agg.predicted);
+      const a = valueOf(r, agg.actual);
+      return p === undefined || a === undefined ? [] : [[p, a] as const];
+    });
+    return { value: cohensKappa(pairs), n: pairs.length };
+  }
   if (agg.kind === 'accuracy' || agg.kind === 'precision' || agg.kind === 'recall' || agg.kind === 'f1') {
     let tp = 0;
     let fp = 0;
@@ -99,12 +107,36 @@ export function where(results: ResultRecord[], axis: string, value: string): Res
   return results.filter((r) => r.labels[axis] === value);
 }
 
-/** The headline score: the headline metric × scale over the cases it covers, errors counting 0. */
+/**
+ * Cohen's κ over (predicted, actual) pairs of category codes: (p_o − p_e) / (1 − p_e),
+ * p_e the agreement expected by chance from both marginals. A constant answer, or no
+ * answer, scores 0; null when every pair has one and the same category (κ is undefined).
+ */
+export function cohensKappa(pairs: ReadonlyArray<readonly [number, number]>): number | null {
+  const n = pairs.length;
+  if (!n) return null;
+  const pred = new Map<number, number>();
+  const act = new Map<number, number>();
+  let agree = 0;
+  for (const [p, a] of pairs) {
+    pred.set(p, (pred.get(p) ?? 0) + 1);
+    act.set(a, (act.get(a) ?? 0) + 1);
+    if (p === a) agree++;
+  }
+  const po = agree / n;
+  let pe = 0;
+  for (const [k, c] of act) pe += (c / n) * ((pred.get(k) ?? 0) / n);
+  if (pe >= 1 - 1e-12) return null;
+  return (po - pe) / (1 - pe);
+}
+
+/** The headline score: the headline metric × scale over the cases it covers, errors counting 0 (κ: errors are left out, n says how many counted). */
 export function headline(spec: SuiteReportSpec, results: ResultRecord[]): Figure {
   const m = spec.metrics[spec.headline.metric];
   if (!m) return { value: null, n: 0 };
   const w = spec.headline.where;
   const covered = (w ? where(results, w.axis, w.value) : results).filter((r) => r.status !== 'stopped');
+  if (m.aggregate?.kind === 'kappa') return aggregate(covered, m);
   const xs: number[] = [];
   for (const r of covered) {
     if (r.status === 'error') xs.push(0);

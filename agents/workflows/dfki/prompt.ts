@@ -239,6 +239,7 @@ function outputFormat(robot: Robot): string {
   return [
     'When the request is done, or cannot be done, reply in plain text without calling a tool: that reply is your final answer.',
     'Say what you actually did and what happened, including failures and their causes; never claim an action you did not take.',
+    'End the final answer with one status line: "STATUS: done" (the request is done), "STATUS: refused" (you will not or cannot do it, and did nothing) or "STATUS: failed".',
     ...(robot.has('speech') ? ['Use act("speak", [...]) only for what people near the robot must hear; the final answer is written.'] : []),
   ].join('\n');
 }

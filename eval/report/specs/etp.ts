@@ -24,7 +24,7 @@ export const etpReport: SuiteReportSpec = {
     where: { axis: 'task', value: 'execution' },
     description: 'TUSR: tool-execution cases whose invocation is valid and whose next action matches (ISR ∧ AMR)',
   },
-  caseScoreFallback: ['need_correct', 'csr', 'chain_acc'],
+  caseScoreFallback: ['need_correct', 'csr', 'chain_goal'],
   metrics: {
     ...COMMON_METRICS,
     need_acc: need('accuracy', 'Acc.'),
@@ -36,13 +36,19 @@ export const etpReport: SuiteReportSpec = {
     isr: { key: 'isr', label: 'ISR', description: 'input construction: a well-formed invocation', format: ratio },
     amr: { key: 'amr', label: 'AMR', description: 'action match: the next action after the tool output matches', format: ratio },
     tusr: { key: 'tusr', label: 'TUSR', description: 'tool usage success: ISR and AMR both', format: ratio },
-    chain_acc: { key: 'chain_acc', label: 'Acc.', description: 'the predicted tool set equals the minimal set', format: ratio },
+    chain_acc: {
+      key: 'chain_acc',
+      label: 'Acc.',
+      description: 'the predicted tool set equals the minimal set and the chain reached its goal in the world',
+      format: ratio,
+    },
+    chain_goal: { key: 'chain_goal', label: 'Goal', description: "the chain's goal holds in the world at the end", format: ratio },
     chain_prec: { key: 'chain_precision', label: 'Prec.', description: 'precision of the predicted tool set', format: ratio },
     chain_rec: { key: 'chain_recall', label: 'Rec.', description: 'recall of the predicted tool set', format: ratio },
     chain_f1: { key: 'chain_f1', label: 'F1', description: 'per-case F1 of the predicted tool set', format: ratio },
     ocr: { key: 'ocr', label: 'OC', description: 'order consistency: ordering constraints respected', format: ratio },
   },
-  summary: ['need_f1', 'csr', 'isr', 'amr', 'tusr', 'chain_acc', 'chain_f1', 'ocr'],
+  summary: ['need_f1', 'csr', 'isr', 'amr', 'tusr', 'chain_goal', 'chain_acc', 'chain_f1', 'ocr'],
   axes: [
     {
       key: 'task',
@@ -79,7 +85,14 @@ export const etpReport: SuiteReportSpec = {
         { label: 'Tool execution', columns: [{ metric: 'isr' }, { metric: 'amr' }, { metric: 'tusr' }] },
         {
           label: 'Tool-chain composition',
-          columns: [{ metric: 'chain_acc' }, { metric: 'chain_prec' }, { metric: 'chain_rec' }, { metric: 'chain_f1' }, { metric: 'ocr' }],
+          columns: [
+            { metric: 'chain_goal' },
+            { metric: 'chain_acc' },
+            { metric: 'chain_prec' },
+            { metric: 'chain_rec' },
+            { metric: 'chain_f1' },
+            { metric: 'ocr' },
+          ],
         },
       ],
     },

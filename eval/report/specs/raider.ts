@@ -10,17 +10,41 @@ export const raiderReport: SuiteReportSpec = {
   suite: 'raider',
   title: 'RAIDER: action issue detection, explanation and recovery',
   source: 'RAIDER (paper 001) §4.1–4.3, Table 1, Figures 10–12',
-  headline: { metric: 'det', scale: 1, description: 'Det: share of cases whose issue is correctly identified (§4)' },
+  headline: {
+    metric: 'det_kappa',
+    scale: 1,
+    caseMetric: 'expl',
+    description:
+      "Det κ: Cohen's κ of the verdict (ambiguity / unfeasibility / none) against the gold over the finished cases — a constant answer scores 0; a case's own score (and pass^k) is its structured Expl",
+  },
   metrics: {
     ...COMMON_METRICS,
+    det_kappa: {
+      key: 'verdict',
+      label: 'Det κ',
+      description: "chance-corrected issue detection: Cohen's κ of the verdict category against the gold (the paper's Det is beside it)",
+      format: 'ratio',
+      aggregate: { kind: 'kappa', predicted: 'verdict', actual: 'verdict_gold' },
+    },
     grnd: {
       key: 'grnd',
       label: 'Grnd',
       description: 'grounding success: of the cases that need grounding, grounded to the right objects or the ambiguity detected',
       format: pct,
     },
-    det: { key: 'det', label: 'Det', description: 'issue detection success: the issue correctly identified', format: pct },
-    expl: { key: 'expl', label: 'Expl', description: 'explanation success: a correct explanation of the issue', format: pct },
+    det: {
+      key: 'det',
+      label: 'Det',
+      description: 'the paper\'s issue detection success: the verdict\'s category is right (a constant "unfeasibility" gets 6 types of 8)',
+      format: pct,
+    },
+    expl: {
+      key: 'expl',
+      label: 'Expl',
+      description:
+        'explanation success: the structured answer names the issue type and exactly the objects involved (a false object or a second issue loses)',
+      format: pct,
+    },
     time: { key: 'duration_s', label: 'Time (s)', description: 'time to detect and explain the issue', format: 'seconds' },
     expl_judge: {
       key: 'expl_judge',
@@ -32,11 +56,11 @@ export const raiderReport: SuiteReportSpec = {
     recov_plan: {
       key: 'recov_plan',
       label: 'Recov_Plan',
-      description: 'of the correctly detected issues, a valid recovery plan found from the explanation (§4.3)',
+      description: "a recovery, from a correct structured explanation, that reaches the action's goal when run in the physics (§4.3)",
       format: pct,
     },
   },
-  summary: ['grnd', 'det', 'expl', 'time', 'recov_plan', 'expl_judge'],
+  summary: ['det_kappa', 'grnd', 'det', 'expl', 'time', 'recov_plan', 'expl_judge'],
   axes: [
     {
       key: 'issue',
@@ -80,7 +104,16 @@ export const raiderReport: SuiteReportSpec = {
         'Grounding, issue detection and explanation success (%) and time per case, one row per run: RAIDER, its baselines and its prompt ablations (paper 001 Figures 10 and 11).',
       rowKeys: ['variant', 'model'],
       groups: [
-        { columns: [{ metric: 'grnd' }, { metric: 'det' }, { metric: 'expl' }, { metric: 'time' }, { metric: 'recov_plan' }] },
+        {
+          columns: [
+            { metric: 'det_kappa' },
+            { metric: 'grnd' },
+            { metric: 'det' },
+            { metric: 'expl' },
+            { metric: 'time' },
+            { metric: 'recov_plan' },
+          ],
+        },
         { label: 'Free-text judge (optional)', columns: [{ metric: 'expl_judge' }] },
       ],
     },

@@ -175,6 +175,9 @@ export const alrmSuite: Suite<AlrmGold> = {
       c.gold.subtasks.map(async (g) => {
         if (held === g.object) return false;
         if (g.into) return facts.has(`in(${g.object}, ${g.into})`);
+        // "At a position" is on the table there: an object that ended in a container or on another object is not.
+        const on = [...facts].filter((f) => f.startsWith(`in(${g.object}, `) || f.startsWith(`on(${g.object}, `));
+        if (on.some((f) => f.startsWith('in(') || !world.entities.get(f.slice(f.indexOf(', ') + 2, -1))?.fixed)) return false;
         const ref = await o.robot.perception.referencePoint(g.at!);
         if (!ref) return false;
         const b = world.aabb(g.object);

@@ -128,10 +128,18 @@ export const etpSuite: Suite<EtpGold> = {
           : null;
         const facts = new Set(o.control.facts());
         const goal = g.goalFacts.every((f) => facts.has(f));
+        // A chain is decided by the world: the right tool names on the wrong objects reach no goal and score nothing.
         return {
-          metrics: { chain_acc: acc, chain_precision: precision, chain_recall: recall, chain_f1: f1, ocr, chain_goal: goal },
-          success: acc,
-          failureClass: acc ? null : recall < 1 ? 'missed' : 'wrong-selection',
+          metrics: {
+            chain_acc: acc && goal,
+            chain_precision: precision,
+            chain_recall: recall,
+            chain_f1: f1,
+            ocr: ocr === null ? null : goal ? ocr : 0,
+            chain_goal: goal,
+          },
+          success: goal,
+          failureClass: goal ? null : recall < 1 ? 'missed' : acc ? 'wrong-objects' : 'wrong-selection',
         };
       }
     }

@@ -18,7 +18,7 @@ import type { SetupStep, WorldSpec } from '../../core/case';
 import type { CaseOf, GenerateContext } from '../../core/suite';
 import { hash32 } from '../../reference/rng';
 import { ACTIONS, ISSUE_OF_CODE, ISSUE_WORDS, type Issue, type RaiderAction, type RaiderGold, categoryOf } from './gold';
-import { type Ref, phrase, references, verbOf } from './queries';
+import { ACTION_STATE, type Ref, phrase, references, verbOf } from './queries';
 import { FREE_TABLE, actionStep, ask, clearAway, freeHand, goalOf, move, say } from './recovery';
 import { type WorldInfo, namesOf, readWorld } from './world-info';
 import { goalReached } from './score';
@@ -219,6 +219,7 @@ export async function generateRaider(ctx: GenerateContext): Promise<Array<CaseOf
   for (const v of variants) {
     for (const ref of references(v.info)) {
       for (const action of ACTIONS) {
+        if (ref.state && ACTION_STATE[action] === ref.state) continue;
         if (ref.matches.length === 0) {
           // Not present here, but somewhere in the kitchen, with the hand free for it, and the action fitting the object.
           const e = ref.elsewhere;

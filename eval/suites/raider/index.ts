@@ -9,7 +9,7 @@ import { callsOf } from '../../core/events';
 import type { CaseOf, Suite } from '../../core/suite';
 import { freshFlow, lastUserText, offered, planCode, planPolicy } from '../../reference/policies';
 import { generateRaider } from './generate';
-import { RaiderGold, categoryOf } from './gold';
+import { ISSUE_WORDS, RaiderGold, categoryOf } from './gold';
 import { goalReached, scoreAnswer } from './score';
 
 const RECOVERY_TOOLS = ['move_to', 'pick', 'place', 'ask', 'say'];
@@ -31,7 +31,7 @@ function finalJson(g: RaiderGold): string {
     final_response: categoryOf(g.issue),
     explanation: g.explanation,
     category: g.issue,
-    objects: g.mustName.map((alts) => alts[0]),
+    objects: [...new Set([...(g.target ? [g.target] : []), ...g.mustName.map((alts) => alts[0]!)])],
   });
 }
 
@@ -99,9 +99,10 @@ export const raiderSuite: Suite<RaiderGold> = {
     const s = scoreAnswer(c.gold, c.labels['abstraction'] ?? 'AS', o.turn.final, o.events);
     const how = o.extra['recovered'];
     const from = typeof o.extra['recoveryFrom'] === 'number' ? o.extra['recoveryFrom'] : 0;
-    const recov = how === undefined ? null : goalReached(c.gold.goal, o.control, o.events.slice(from));
+    // A recovery counts only from a correct structured explanation and only when its goal holds in the world.
+    const recov = how === undefined ? null : s.expl && goalReached(c.gold.goal, o.control, o.events.slice(from));
     return {
-      metrics: { grnd: s.grnd, det: s.det, expl: s.expl, recov_plan: recov },
+      metrics: { grnd: s.grnd, det: s.det, expl: s.expl, recov_plan: recov, verdict: s.verdict, verdict_gold: s.verdictGold },
       success: s.expl,
       failureClass: s.failureClass,
     };
@@ -122,12 +123,24 @@ export const raiderSuite: Suite<RaiderGold> = {
   },
   oracle: (c) => raiderOracle(c),
   trivialAnswer: () => JSON.stringify({ final_response: 'none', explanation: 'No issue.' }),
+  // The headline is κ over the verdicts: a constant answer scores 0 whatever the mix of issue types.
   floors: [
-    { floor: 'noop', maxScore: 0 },
-    // Always "none" is right exactly on the no-issue cases (one type in eight).
-    { floor: 'none', maxScore: 0.2 },
+    { floor: 'noop', maxScore: 0.1 },
+    { floor: 'none', maxScore: 0.1 },
     { floor: 'random', maxScore: 0.2 },
   ],
+  adversary: {
+    claim: () => JSON.stringify({ final_response: 'none', explanation: 'Done: the action was carried out.', category: 'IN', objects: [] }),
+    // Six of the eight issue types are unfeasibility.
+    constant: () => JSON.stringify({ final_response: 'unfeasibility', explanation: 'The action is not feasible.', category: 'IU2' }),
+    stuff: (_c, names) =>
+      JSON.stringify({
+        final_response: 'unfeasibility',
+        explanation: `${[...new Set(Object.values(ISSUE_WORDS).flat())].join(', ')}: ${names.join(', ')}`,
+        category: 'IU2',
+        objects: [...names],
+      }),
+  },
   variant: (wf) => {
     const v: Record<string, string> = {
       // The whole method (detection with QGEN_GRND's prompt, then the recovery), as the paper's tables name it.

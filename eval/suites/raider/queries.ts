@@ -16,7 +16,12 @@ export interface Ref {
   matches: string[];
   /** When nothing visible matches: the object the words mean elsewhere in the scene (for the recovery). */
   elsewhere?: string;
+  /** AC: the state the words name (a query acting on that same state would give its answer away). */
+  state?: string;
 }
+
+/** The state an action sets or needs: "switch on the switched-on sink" names the very state it tests. */
+export const ACTION_STATE: Record<string, string> = { open: 'open', close: 'open', turnon: 'on', turnoff: 'on', slice: 'sliced' };
 
 const STATE_WORDS: Record<string, [string, string]> = {
   open: ['open', 'closed'],
@@ -73,6 +78,7 @@ export function references(w: WorldInfo): Ref[] {
       refs.push({
         text: `${word} ${o.typeName}`,
         abstraction: 'AC',
+        state: k,
         matches: vis.filter((x) => x.typeName === o.typeName && x.state[k] === v).map((x) => x.id),
       });
     }

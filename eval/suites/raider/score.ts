@@ -62,10 +62,50 @@ export interface RaiderScore {
   det: boolean;
   expl: boolean;
   grnd: boolean | null;
+  /** The verdict's category as a code (none 0, ambiguity 1, unfeasibility 2; no answer −1) and the gold's, for κ. */
+  verdict: number;
+  verdictGold: number;
   failureClass: 'GR' | 'MC' | 'WR' | 'WF' | null;
   answer: RaiderAnswer | undefined;
 }
 
+const VERDICT_CODE: Record<string, number> = { none: 0, ambiguity: 1, unfeasibility: 2 };
+
+/** One name of an object as the answer gives it, compared the same way as the gold's names (case, spaces and underscores alike). */
+const norm = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, ' ');
+
+/** Whether a structured object answer is one of an object's names. */
+export function isName(answer: string, alternatives: readonly string[]): boolean {
+  const a = norm(answer);
+  return alternatives.some((n) => norm(n) === a);
+}
+
+/**
+ * The structured answer's objects against the gold, with precision: every object
+ * named must be one the gold allows (a second, false object loses), and enough of
+ * the gold's objects must be named.
+ */
+function objectsMatch(
+  named: readonly string[],
+  required: ReadonlyArray<readonly string[]>,
+  atLeast: number,
+  allowed: ReadonlyArray<readonly string[]>,
+): boolean {
+  if (!named.every((o) => allowed.some((alts) => isName(o, alts)))) return false;
+  const hit = required.filter((alts) => named.some((o) => isName(o, alts))).length;
+  return hit >= atLeast;
+}
+
+/**
+ * Scores the final answer. Det is the paper's: the verdict's category. Expl and Grnd
+ * are decided by the structured answer only ({"category": issue code, "objects":
+ * [ids]}) matched against the gold with precision; the free-text explanation is
+ * never scored (the optional --judge reads it, apart).
+ */
 export function scoreAnswer(
   gold: RaiderGold,
   abstraction: string,
@@ -75,21 +115,28 @@ export function scoreAnswer(
   const a = parseRaiderAnswer(finalText);
   const expected: Category = categoryOf(gold.issue);
   const det = a?.category === expected;
-  const text = a ? `${a.explanation} ${(a.objects ?? []).join(' ')}` : '';
-  const named = gold.mustName.filter((alts) => names(text, alts)).length;
-  const enoughNames = gold.nameAtLeast ? named >= gold.nameAtLeast : named === gold.mustName.length;
-  const t = text.toLowerCase();
-  const kind = !gold.keywords.length || gold.keywords.some((k) => t.includes(k)) || a?.issue?.toUpperCase() === gold.issue;
-  const expl = det && (gold.issue === 'IN' || (enoughNames && kind));
+  const objects = a?.objects ?? [];
+  const issueOk = a?.issue?.trim().toUpperCase() === gold.issue;
+  const allowed = [...gold.mustName, gold.targetNames, ...(gold.issue === 'IA' ? gold.candidates.map((x) => [x]) : [])];
+  const required = gold.mustName;
+  // Not present (IU3): nothing to ground, so naming it is optional; naming something else still loses.
+  const atLeast = gold.issue === 'IU3' ? 0 : gold.nameAtLeast || required.length;
+  const expl = det && issueOk && objectsMatch(objects, required, atLeast, allowed);
   // Grounding is needed when the argument is not named specifically, or its name fits several objects.
   const needsGrounding = abstraction !== 'AS' || gold.issue === 'IA';
   const grnd = !needsGrounding
     ? null
     : gold.issue === 'IA'
-      ? a?.category === 'ambiguity'
+      ? a?.category === 'ambiguity' &&
+        objectsMatch(
+          objects,
+          gold.candidates.map((x) => [x]),
+          Math.max(2, gold.nameAtLeast),
+          gold.candidates.map((x) => [x]),
+        )
       : gold.issue === 'IU3'
-        ? a?.category === 'unfeasibility'
-        : gold.target !== null && names(text, gold.targetNames);
+        ? a?.category === 'unfeasibility' && issueOk && objects.every((o) => allowed.some((alts) => isName(o, alts)))
+        : gold.target !== null && objectsMatch(objects, [gold.targetNames], 1, allowed);
   let failureClass: RaiderScore['failureClass'] = null;
   if (!expl) {
     const warned = events.some((e) => e.type === 'warning' && (e.code === 'made_up_tool_name' || e.code === 'unsuccessful_tool_call'));
@@ -107,7 +154,15 @@ export function scoreAnswer(
     else if (!checked) failureClass = 'MC';
     else failureClass = 'WR';
   }
-  return { det, expl, grnd, failureClass, answer: a };
+  return {
+    det,
+    expl,
+    grnd,
+    verdict: a?.category !== undefined && a.category in VERDICT_CODE ? VERDICT_CODE[a.category]! : -1,
+    verdictGold: VERDICT_CODE[expected]!,
+    failureClass,
+    answer: a,
+  };
 }
 
 const PHYSICAL = new Set(['pick', 'place', 'open', 'close', 'turnon', 'turnoff', 'slice']);

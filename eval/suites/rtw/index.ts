@@ -12,7 +12,7 @@ import { PlanStep } from '../../core/case';
 import { playPlan } from '../../core/play';
 import type { CaseOf, GenerateContext, Suite } from '../../core/suite';
 import { planPolicy } from '../../reference/policies';
-import { names } from '../raider/score';
+import { namesMatch, numbersMatch } from './answer';
 
 const Check = z.discriminatedUnion('kind', [
   /** The base moved this far in its own start frame (m, m, degrees), within a tolerance. */
@@ -23,7 +23,16 @@ const Check = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('at'), place: z.string() }),
   z.object({ kind: z.literal('called'), tool: z.string(), args: z.record(z.string(), z.unknown()) }),
   /** The answer names, for each entry, one of its alternatives. */
-  z.object({ kind: z.literal('answer'), mentions: z.array(z.array(z.string())), atLeast: z.number().int() }),
+  z.object({
+    kind: z.literal('answer'),
+    mentions: z.array(z.array(z.string())),
+    atLeast: z.number().int(),
+    /** With precision: naming any other object or place of the world fails; `allow` lists the question's own subject. */
+    precise: z.boolean().optional(),
+    allow: z.array(z.string()).optional(),
+  }),
+  /** The answer gives these quantities (2 % tolerance) and no other number. */
+  z.object({ kind: z.literal('numbers'), values: z.array(z.number()) }),
   z.object({ kind: z.literal('wm_node'), id: z.string(), parent: z.string() }),
   z.object({ kind: z.literal('wm_attr'), id: z.string(), key: z.string(), value: z.union([z.string(), z.number(), z.boolean()]) }),
 ]);
@@ -120,8 +129,9 @@ const SPECS: RtwSpec[] = [
     plan: [step('describe_yourself')],
     expect: ({ results }) => {
       const info = results[0]?.data as { arm?: { payloadKg: number } } | undefined;
-      const kg = String(info?.arm?.payloadKg ?? '?');
-      return { checks: [{ kind: 'answer', mentions: [[kg, `${kg} kg`]], atLeast: 1 }], final: `My arm lifts at most ${kg} kg.` };
+      const kg = info?.arm?.payloadKg;
+      if (kg === undefined) throw new Error('rtw toro/payload: describe_yourself gave no arm payload');
+      return { checks: [{ kind: 'numbers', values: [kg] }], final: `My arm lifts at most ${kg} kg.` };
     },
   },
   // ---- MAYA: classify information or task; task tools generated from what the robot sees
@@ -192,7 +202,7 @@ const SPECS: RtwSpec[] = [
     expect: ({ results }) => {
       const seen = ((results[0]?.data ?? []) as Array<{ id: string; name: string }>).map((d) => [d.id, d.name]);
       return {
-        checks: [{ kind: 'answer', mentions: seen, atLeast: Math.min(3, seen.length) }],
+        checks: [{ kind: 'answer', mentions: seen, atLeast: Math.min(3, seen.length), precise: true }],
         final: `I see ${seen.map((s) => `${s[1]} (${s[0]})`).join(', ')}.`,
       };
     },
@@ -208,7 +218,7 @@ const SPECS: RtwSpec[] = [
     expect: ({ results }) => {
       const parent = String((results[0]?.data as { parent?: string } | undefined)?.parent ?? '?');
       return {
-        checks: [{ kind: 'answer', mentions: [[parent, parent.replace(/_\d+$/, '')]], atLeast: 1 }],
+        checks: [{ kind: 'answer', mentions: [[parent, parent.replace(/_\d+$/, '')]], atLeast: 1, precise: true, allow: ['mug_2'] }],
         final: `The blue mug (mug_2) is on ${parent}.`,
       };
     },
@@ -223,7 +233,7 @@ const SPECS: RtwSpec[] = [
     expect: ({ results }) => {
       const ids = (results[0]?.data ?? []) as string[];
       return {
-        checks: [{ kind: 'answer', mentions: ids.map((i) => [i]), atLeast: Math.min(1, ids.length) }],
+        checks: [{ kind: 'answer', mentions: ids.map((i) => [i]), atLeast: ids.length, precise: true }],
         final: ids.length ? `Empty storages: ${ids.join(', ')}.` : 'No storage is empty.',
       };
     },
@@ -259,7 +269,10 @@ const SPECS: RtwSpec[] = [
         String(r['mass_kg']),
       ]);
       return {
-        checks: [{ kind: 'answer', mentions: rows.map((r) => [r[1]!]), atLeast: rows.length }],
+        checks: [
+          { kind: 'numbers', values: rows.map((r) => Number(r[1])) },
+          { kind: 'answer', mentions: rows.map((r) => [r[0]!]), atLeast: rows.length, precise: true },
+        ],
         final: rows.map((r) => `${r[0]}: ${r[1]} kg`).join('; ') || 'No mugs are known.',
       };
     },
@@ -341,6 +354,7 @@ export const rtwSuite: Suite<RtwGold> = {
     const calls = o.events.filter((e) => e.type === 'tool_end');
     const final = o.turn.final ?? '';
     const w = o.control.world;
+    const universe = [...w.entities.keys(), ...o.robot.info.places.map((p) => p.id)];
     const ok = await Promise.all(
       c.gold.checks.map(async (k) => {
         switch (k.kind) {
@@ -377,7 +391,9 @@ export const rtwSuite: Suite<RtwGold> = {
                 o.events.slice(i).some((x) => x.type === 'tool_end' && x.id === e.id && x.ok),
             );
           case 'answer':
-            return k.mentions.filter((alts) => names(final, alts)).length >= k.atLeast;
+            return namesMatch(final, k.mentions, k.atLeast, k.precise ? universe : undefined, k.allow);
+          case 'numbers':
+            return numbersMatch(final, k.values);
           case 'wm_node': {
             const n = await o.robot.worldModel?.node(k.id);
             return n?.parent === k.parent;
