@@ -28,5 +28,5 @@ describe('quick truth audit', () => {
       unjudged: {},
       first: [],
     });
-  }, 180_000);
+  }, 600_000);
 });

@@ -4,6 +4,7 @@
 // unbalanced tool twists out (paper 003, Experiment 3). The physics decides.
 import { round } from '../math';
 import { observe } from '../perception/observe';
+import { describePlace } from '../world/place';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { interruptOutcome } from './common';
 import { type SkillOptions, type SkillOutcome, failure, success } from './outcome';
@@ -27,7 +28,11 @@ async function runPerceive(sim: SimWorld, opts: SkillOptions = {}): Promise<Skil
   }
   const r = observe(sim);
   const where = sim.body.at ? `at ${sim.body.at}` : 'here';
-  const seen = r.observed.map((o) => (o.support ? `${o.id} ${o.relation} ${o.support}` : o.id));
+  // Each where the robot saw it: on or in something, on the floor, resting on the robot itself.
+  const seen = r.observed.map((o) => {
+    const p = sim.belief.get(o.id)?.place;
+    return o.support ? `${o.id} ${o.relation} ${o.support}` : p ? `${o.id} ${describePlace(p)}` : o.id;
+  });
   const removed = r.removed.length ? `; no longer seen: ${r.removed.join(', ')}` : '';
   return success(`perceived ${where}: ${seen.length ? seen.join(', ') : 'no objects'}${removed}`, {
     location: sim.body.at ?? null,
