@@ -122,7 +122,7 @@ export async function runFlows() {
         return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
       });
     await sendMessage('pick the plum (runs-rejected)', { approval: 'ask' });
-    const reject = page.getByRole('button', { name: 'Reject' }).first();
+    const reject = page.locator('aside.right').getByRole('button', { name: 'Reject' }).first();
     await reject.waitFor({ timeout: 15_000 });
     await until(() => inSight(reject), 'the agent panel to scroll to the new approval', 5_000);
     await reject.click();
