@@ -269,7 +269,8 @@ function checkAccounted(c: CallUnderCheck, text: string, skip: Skip): Finding[] 
   for (const [id, was] of c.before.places) {
     if (c.movedByEvent.has(id)) continue;
     const now = c.after.places.get(id);
-    if (was.kind === 'unsure' || now?.kind === 'unsure') {
+    const judgeable = (r: Reading | undefined): boolean => r !== undefined && (r.kind !== 'unsure' || !!r.plausible?.length);
+    if ((was.kind === 'unsure' || now?.kind === 'unsure') && !(judgeable(was) && judgeable(now))) {
       // Still where it was to the last millimetre: nothing happened to account for.
       const b0 = c.before.bodies.get(id);
       const b1 = c.after.bodies.get(id);
@@ -379,12 +380,11 @@ export function checkFreshBelief(c: CallUnderCheck, skip: Skip = () => {}): Find
     let ok: boolean | undefined;
     if (p.kind === 'unperceived') {
       // On or in something it has not perceived: the reading must show a support the robot does not know.
-      ok =
-        r?.kind === 'unsure'
-          ? undefined
-          : p.relation === 'in'
-            ? r?.kind === 'in' && !c.knownAfter.has(r.id)
-            : r?.kind === 'on' && [...r.ids].some((x) => x !== 'floor' && x !== ROBOT && !c.knownAfter.has(x));
+      const unknownSupport = (q: Reading | undefined): boolean =>
+        p.relation === 'in'
+          ? q?.kind === 'in' && !c.knownAfter.has(q.id)
+          : q?.kind === 'on' && [...q.ids].some((x) => x !== 'floor' && x !== ROBOT && !c.knownAfter.has(x));
+      ok = r?.kind === 'unsure' ? (r.plausible?.length ? r.plausible.some(unknownSupport) : undefined) : unknownSupport(r);
     } else ok = agrees(r, p.kind, 'id' in p ? p.id : 'person' in p ? p.person : undefined);
     if (ok === undefined) skip('lies', `a belief record where the reading is unsure (${unsureWhy(r)})`);
     if (ok === false) {

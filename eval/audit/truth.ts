@@ -70,7 +70,12 @@ export type Reading =
   | { kind: 'handed'; person: string }
   | { kind: 'in'; id: string }
   | { kind: 'on'; ids: ReadonlySet<string> }
-  | { kind: 'unsure'; why: string };
+  /**
+   * On a boundary the margin cannot settle: `plausible` lists every reading the object's
+   * pose admits (in each container it is at the edge of or inside, on what bears it). A claim
+   * is judged against all of them: true when it matches one, a lie when it matches none.
+   */
+  | { kind: 'unsure'; why: string; plausible?: Reading[] };
 
 export interface WorldReading {
   time: number;
@@ -200,18 +205,25 @@ export function readWorld(w: SimWorld): WorldReading {
     const me = bodies.get(e.id)!;
     let inside: string | undefined;
     let unsure = false;
+    const candidates: string[] = [];
     for (const c of w.entities.values()) {
       if (c.id === e.id || !c.spec.receptacle) continue;
       const k = containment(w, me, bodies.get(c.id)!);
+      if (k !== 'out') candidates.push(c.id);
       if (k === 'in') {
         // The innermost: a smaller interior wins.
         const vol = (x: string) => w.entity(x).spec.receptacle!.interior.size.reduce((a, b) => a * b, 1);
         if (!inside || vol(c.id) < vol(inside)) inside = c.id;
       } else if (k === 'unsure') unsure = true;
     }
-    // On the edge of one container while inside another: which is innermost is not certain.
-    if (unsure) places.set(e.id, { kind: 'unsure', why: 'on the boundary of a container' });
-    else if (inside) places.set(e.id, { kind: 'in', id: inside });
+    // On the edge of one container while inside another: which is innermost is not certain,
+    // so each reading the pose admits is plausible (in any of them, or on what bears it).
+    if (unsure) {
+      const below = touchingBelow(w, e.id, me.com);
+      const plausible: Reading[] = candidates.map((id) => ({ kind: 'in', id }));
+      if (below.size) plausible.push({ kind: 'on', ids: below });
+      places.set(e.id, { kind: 'unsure', why: 'on the boundary of a container', plausible });
+    } else if (inside) places.set(e.id, { kind: 'in', id: inside });
     else {
       const below = touchingBelow(w, e.id, me.com);
       // Resting on the robot (its hand, fingers, an arm link) is a place like any other.
@@ -244,7 +256,8 @@ export function agrees(
   kind: 'in' | 'on' | 'floor' | 'held' | 'handed' | 'robot',
   id?: string,
 ): boolean | undefined {
-  if (!r || r.kind === 'unsure') return undefined;
+  if (!r) return undefined;
+  if (r.kind === 'unsure') return r.plausible?.length ? r.plausible.some((p) => agrees(p, kind, id) === true) : undefined;
   if (kind === 'held') return r.kind === 'held';
   if (kind === 'robot') return r.kind === 'on' && r.ids.has(ROBOT);
   if (kind === 'handed') return r.kind === 'handed' && r.person === id;
@@ -255,7 +268,13 @@ export function agrees(
 
 /** Two readings of one object that certainly differ (a move the skill must account for). */
 export function certainlyMoved(a: Reading | undefined, b: Reading | undefined): boolean {
-  if (!a || !b || a.kind === 'unsure' || b.kind === 'unsure') return false;
+  if (!a || !b) return false;
+  // A boundary reading moved only when every reading it admits differs from every one the other admits.
+  if (a.kind === 'unsure' || b.kind === 'unsure') {
+    const as = a.kind === 'unsure' ? a.plausible : [a];
+    const bs = b.kind === 'unsure' ? b.plausible : [b];
+    return !!as?.length && !!bs?.length && as.every((x) => bs.every((y) => certainlyMoved(x, y)));
+  }
   if (a.kind !== b.kind) return true;
   if (a.kind === 'in' && b.kind === 'in') return a.id !== b.id;
   if (a.kind === 'handed' && b.kind === 'handed') return a.person !== b.person;

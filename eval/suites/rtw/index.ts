@@ -231,10 +231,12 @@ const SPECS: RtwSpec[] = [
     instruction: 'Which storages are empty?',
     plan: [step('get_empty_storages')],
     expect: ({ results }) => {
-      const ids = (results[0]?.data ?? []) as string[];
+      // The tool answers { empty, unknown }: only storages known to be empty are the gold (closed ones are unknown, not empty).
+      const data = results[0]?.data as { empty?: unknown } | undefined;
+      const ids = Array.isArray(data?.empty) ? data.empty.filter((i): i is string => typeof i === 'string') : [];
       return {
         checks: [{ kind: 'answer', mentions: ids.map((i) => [i]), atLeast: ids.length, precise: true }],
-        final: ids.length ? `Empty storages: ${ids.join(', ')}.` : 'No storage is empty.',
+        final: ids.length ? `Empty storages: ${ids.join(', ')}.` : 'No storage is known to be empty.',
       };
     },
   },
