@@ -52,9 +52,12 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string): 
   const conn = connection(url);
   const queue = new Queue(QUEUE_NAME, { connection: conn });
   queue.on('error', () => undefined);
+  // Every case × trial waits on the queue at once.
+  queue.setMaxListeners(0);
   await reachable(queue, url);
   const events = new QueueEvents(QUEUE_NAME, { connection: conn });
   events.on('error', () => undefined);
+  events.setMaxListeners(0);
   await events.waitUntilReady();
   const casesKey = casesSourceKey(init.suite);
   const pending = new Map<string, { c: EvalCase; trial: number; resolve: (r: CaseResult) => void }>();
