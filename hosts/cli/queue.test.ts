@@ -10,9 +10,9 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../hosts/cli/main';
-import { openResults } from '../results/index';
-import { runEval } from '../runner/runner';
+import { openResults } from '../../eval/results/index';
+import { runEval } from '../../eval/runner/runner';
+import { main } from './main';
 import { type OracleServer, recordOracleReplies, startOracleServer } from '../../test/support/oracle-server';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
