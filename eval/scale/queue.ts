@@ -47,6 +47,17 @@ async function reachable(queue: Queue, url: string): Promise<void> {
   });
 }
 
+/** Checks the URL and that Redis answers, before a run starts: bad input is one line. */
+export async function checkQueue(url: string): Promise<void> {
+  const queue = new Queue(QUEUE_NAME, { connection: connection(url) });
+  queue.on('error', () => undefined);
+  try {
+    await reachable(queue, url);
+  } finally {
+    await queue.close().catch(() => undefined);
+  }
+}
+
 /** The queue as the runner's one slot: run() enqueues a case × trial and resolves with its result. */
 export async function queueSlots(url: string, init: WorkerInit, runId: string): Promise<Slot[]> {
   const conn = connection(url);

@@ -11,7 +11,9 @@ export async function queueScale(p: Parsed): Promise<ScaleOptions> {
   if (url === undefined) return o;
   if (o.concurrency !== undefined || o.rpm !== undefined || o.tpm !== undefined)
     throw new UsageError('with --queue the workers run the cases: give --concurrency, --rpm and --tpm to "skillbridge worker" instead');
-  const { queueSlots } = await import('../../../eval/scale/queue');
+  if (!url.startsWith('redis://')) throw new UsageError(`--queue must be a redis:// URL (BullMQ on Redis), got "${url}"`);
+  const { checkQueue, queueSlots } = await import('../../../eval/scale/queue');
+  await checkQueue(url);
   return { ...o, slots: (init, runId) => queueSlots(url, init, runId) };
 }
 

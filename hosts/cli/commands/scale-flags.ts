@@ -30,6 +30,10 @@ export function scaleOptions(p: Parsed): ScaleOptions {
   const runId = stringFlag(p.flags, 'run-id');
   if (runId !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(runId))
     throw new UsageError(`--run-id must be letters, digits, ".", "_" or "-" (up to 100), got "${runId}"`);
+  if (shard && !runId)
+    throw new UsageError(
+      '--shard needs --run-id ID, the same on every shard, so "skillbridge report DIR1 DIR2 …" merges the shards into one run',
+    );
   const prices = stringFlag(p.flags, 'prices');
   return {
     ...(concurrency !== undefined ? { concurrency } : {}),
