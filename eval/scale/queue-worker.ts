@@ -35,6 +35,8 @@ export interface QueueWorkerOptions {
 export interface QueueWorkerSummary {
   done: number;
   errors: number;
+  /** This process's peak resident memory while it ran (MB). */
+  rssPeakMb: number;
 }
 
 function tracesOf(tracePath: string | null | undefined): Array<{ name: string; text: string }> {
@@ -57,7 +59,10 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
   const cases = new Map<string, Promise<Map<string, EvalCase>>>();
   const pools = new Map<number, WorldPool>();
   const traceRoot = path.join(tmpdir(), `skillbridge-worker-${process.pid}`);
-  const summary: QueueWorkerSummary = { done: 0, errors: 0 };
+  const summary: QueueWorkerSummary = { done: 0, errors: 0, rssPeakMb: 0 };
+  const sample = () => (summary.rssPeakMb = Math.max(summary.rssPeakMb, Math.round(process.memoryUsage().rss / 2 ** 20)));
+  const sampler = setInterval(sample, 250);
+  sampler.unref();
 
   const casesOf = (suiteId: string) => {
     let m = cases.get(suiteId);
@@ -135,6 +140,8 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
   });
   // Finish the cases in hand, then let go (a second stop from the host quits at once).
   await worker.close();
+  clearInterval(sampler);
+  sample();
   for (const p of pools.values()) await p.dispose();
   return summary;
 }

@@ -70,6 +70,8 @@ const OPTIONS = {
   queue: { type: 'string' },
   'run-id': { type: 'string' },
   workers: { type: 'string' },
+  scale: { type: 'boolean' },
+  latency: { type: 'string' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -187,6 +189,10 @@ Usage:
   skillbridge bench eval [--suite S] [--jobs N] [--json]
       Evaluation benchmark: the oracle through each suite (default --jobs 2), wall
       and CPU seconds, the harness's cost per case beside the robot's.
+  skillbridge bench eval --scale [--suite S] [--latency MS] [--json]
+      Cases per minute against --concurrency 1, 8, 32, 128 and 1 or 3 queue
+      workers, with memory, against a local server answering with the oracle's
+      replies after MS (default 2000) per call.
   skillbridge bench app [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.
