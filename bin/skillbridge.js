@@ -14,7 +14,9 @@ const optimise =
   process.env.SKILLBRIDGE_WASM_OPTIMIZE ||
   (process.argv[2] === 'bench' && process.argv[3] !== 'app') ||
   process.argv[2] === 'eval' ||
-  process.argv[2] === 'audit';
+  process.argv[2] === 'audit' ||
+  process.argv[2] === 'worker' ||
+  process.argv[2] === 'sweep';
 if (!optimise) v8.setFlagsFromString('--liftoff-only');
 
 async function fromSources() {

@@ -8,6 +8,7 @@ import type { Outcome } from '../../robot/robot';
 import { SimControl } from '../../robot/sim/control';
 import { SimRobot } from '../../robot/sim/sim-robot';
 import { builtinScene, isBuiltinScene, resolveSceneData } from '../../scenes/registry';
+import type { ResolvedScene } from '../../scenes/resolve';
 import type { Scene, SceneObject } from '../../scenes/schema';
 import { SimWorld, type NoiseOptions, type WorldSnapshot } from '../../sim/world/sim-world';
 import type { SceneEdit, SetupStep, WorldSpec } from './case';
@@ -24,6 +25,8 @@ export interface CaseWorld {
   /** The snapshot's hash: every case starting here starts from this. */
   hash: string;
   buildMs: number;
+  /** The scene it was built from (a copy is a fresh world of it, restored to the snapshot). */
+  resolved: ResolvedScene;
 }
 
 export interface WorldOptions {
@@ -119,14 +122,31 @@ export async function buildCaseWorld(spec: WorldSpec, opts: WorldOptions): Promi
     }
   }
   const snapshot = control.snapshot();
-  return { world, control, snapshot, hash: control.hash(), buildMs: performance.now() - t0 };
+  return { world, control, snapshot, hash: control.hash(), buildMs: performance.now() - t0, resolved };
 }
 
-/** The worlds one process has built, by key. */
+interface Instance {
+  cw: CaseWorld;
+  busy: boolean;
+  usedAt: number;
+}
+
+/**
+ * The worlds one process has built, by key. `checkout` shares one world per key
+ * (one case at a time); `lease` hands each case in flight its own copy: a key's
+ * first copy is built, later ones restore its snapshot into a fresh world of the
+ * same scene (checked by hash; a full build where they differ), and idle copies
+ * beyond `maxIdle` are dropped, least recently used first.
+ */
 export class WorldPool {
   private readonly worlds = new Map<string, Promise<CaseWorld>>();
+  private readonly sources = new Map<string, Promise<CaseWorld>>();
+  private readonly copies = new Map<string, Instance[]>();
+  private clock = 0;
+  /** Copies made by restoring a snapshot into a fresh world; full builds. */
+  readonly made = { restored: 0, built: 0 };
 
-  constructor(private readonly opts: WorldOptions) {}
+  constructor(private readonly opts: WorldOptions & { maxIdle?: number }) {}
 
   get(spec: WorldSpec): Promise<CaseWorld> {
     let w = this.worlds.get(spec.key);
@@ -148,15 +168,90 @@ export class WorldPool {
     return { cw, robot: new SimRobot(cw.world), restoreMs };
   }
 
+  /** A world of this key for one case alone, restored to the key's snapshot; `release` gives it back. */
+  async lease(spec: WorldSpec): Promise<{ cw: CaseWorld; robot: SimRobot; restoreMs: number; release: () => void }> {
+    const list = this.copies.get(spec.key) ?? [];
+    this.copies.set(spec.key, list);
+    let inst = list.find((i) => !i.busy);
+    if (inst) inst.busy = true;
+    else {
+      const known = this.sources.get(spec.key);
+      let cw: CaseWorld;
+      if (known) cw = await this.copy(spec, await known);
+      else {
+        const built = buildCaseWorld(spec, this.opts);
+        this.sources.set(spec.key, built);
+        built.catch(() => this.sources.delete(spec.key));
+        cw = await built;
+        this.made.built++;
+      }
+      inst = { cw, busy: true, usedAt: 0 };
+      list.push(inst);
+    }
+    const t0 = performance.now();
+    inst.cw.control.restore(inst.cw.snapshot);
+    const restoreMs = performance.now() - t0;
+    const held = inst;
+    return {
+      cw: held.cw,
+      robot: new SimRobot(held.cw.world),
+      restoreMs,
+      release: () => {
+        held.busy = false;
+        held.usedAt = ++this.clock;
+        this.trim();
+      },
+    };
+  }
+
+  private async copy(spec: WorldSpec, source: CaseWorld): Promise<CaseWorld> {
+    const t0 = performance.now();
+    const world = await SimWorld.create(source.resolved, { seed: this.opts.seed, ...(this.opts.noise ? { noise: this.opts.noise } : {}) });
+    const control = new SimControl(world);
+    control.restore(source.snapshot);
+    if (control.hash() === source.hash) {
+      this.made.restored++;
+      return { ...source, world, control, buildMs: performance.now() - t0 };
+    }
+    control.dispose();
+    this.made.built++;
+    return buildCaseWorld(spec, this.opts);
+  }
+
+  /** Drops idle copies beyond maxIdle, least recently used first (the snapshot they came from stays). */
+  private trim(): void {
+    const max = this.opts.maxIdle ?? Infinity;
+    const idle: Array<{ list: Instance[]; inst: Instance }> = [];
+    for (const list of this.copies.values()) for (const inst of list) if (!inst.busy) idle.push({ list, inst });
+    if (idle.length <= max) return;
+    idle.sort((a, b) => a.inst.usedAt - b.inst.usedAt);
+    for (const { list, inst } of idle.slice(0, idle.length - max)) {
+      list.splice(list.indexOf(inst), 1);
+      inst.cw.control.dispose();
+    }
+  }
+
+  /** Worlds alive now (shared and leased). */
+  size(): number {
+    let n = this.worlds.size;
+    for (const list of this.copies.values()) n += list.length;
+    return n;
+  }
+
   keys(): string[] {
     return [...this.worlds.keys()];
   }
 
   async dispose(): Promise<void> {
+    const seen = new Set<CaseWorld>();
     for (const w of this.worlds.values()) {
       const cw = await w.catch(() => undefined);
-      cw?.control.dispose();
+      if (cw) seen.add(cw);
     }
+    for (const list of this.copies.values()) for (const i of list) seen.add(i.cw);
+    for (const cw of seen) cw.control.dispose();
     this.worlds.clear();
+    this.copies.clear();
+    this.sources.clear();
   }
 }

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type ResultRecord, type RunRecord, openResults, resultsFile } from '../results/index';
+import { mergeShards } from './shards';
 
 /** Where `skillbridge eval` writes unless told otherwise (--out DIR). */
 export const DEFAULT_RESULTS_DIR = 'eval-results';
@@ -43,5 +44,6 @@ export function loadRuns(args: string[], dbDir = DEFAULT_RESULTS_DIR): LoadedRun
     else ids.push(arg);
   }
   if (ids.length) take(resultsFile(dbDir), ids);
-  return out;
+  // Shards of one run in several folders are one run.
+  return mergeShards(out);
 }

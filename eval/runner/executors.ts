@@ -8,12 +8,15 @@ import { findSuite } from '../suites/index';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol';
 import { type CaseResult, runCase } from './run-case';
 import { evalWorkerScript } from './worker-bundle';
+import { caseHooks } from '../scale/hooks';
 
 export interface Slot {
   /** World keys this slot has built (cases there start without a build). */
   readonly built: Set<string>;
+  /** Cases this slot runs at once. */
+  readonly capacity: number;
   run(c: EvalCase, trial: number): Promise<CaseResult>;
-  /** Stops the running case; it returns as "stopped". */
+  /** Stops the running cases; they return as "stopped". */
   stop(): void;
   close(): Promise<void>;
 }
@@ -21,13 +24,17 @@ export interface Slot {
 export function inlineSlot(init: WorkerInit): Slot {
   const suite = findSuite(init.suite);
   if (!suite) throw new Error(`no suite "${init.suite}"`);
-  const pool = new WorldPool({ seed: init.seed });
+  const capacity = init.concurrency ?? 1;
+  const pool = new WorldPool({ seed: init.seed, maxIdle: Math.max(4, capacity) });
   const built = new Set<string>();
-  let ac: AbortController | undefined;
+  const running = new Set<AbortController>();
+  const hooks = caseHooks(init);
   return {
     built,
+    capacity,
     async run(c, trial) {
-      ac = new AbortController();
+      const ac = new AbortController();
+      running.add(ac);
       built.add(c.world.key);
       try {
         return await runCase({
@@ -42,14 +49,17 @@ export function inlineSlot(init: WorkerInit): Slot {
           env: init.env,
           ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
           signal: ac.signal,
+          ...hooks,
           ...(init.limits ? { limits: init.limits } : {}),
           ...(init.judge ? { judge: init.judge } : {}),
         });
       } finally {
-        ac = undefined;
+        running.delete(ac);
       }
     },
-    stop: () => ac?.abort(),
+    stop: () => {
+      for (const ac of running) ac.abort();
+    },
     close: () => pool.dispose(),
   };
 }
@@ -61,13 +71,13 @@ function crashed(c: EvalCase, trial: number, why: string): CaseResult {
   };
 }
 
-/** A worker thread running cases one at a time. */
+/** A worker thread running up to init.concurrency cases at once. */
 export async function workerSlot(init: WorkerInit, onLog?: (line: string) => void): Promise<Slot> {
   const script = await evalWorkerScript(onLog);
   const built = new Set<string>();
   let worker: Worker | undefined;
   let ready: Promise<void> | undefined;
-  let pending: { job: number; resolve: (r: CaseResult) => void; c: EvalCase; trial: number } | undefined;
+  const pending = new Map<number, { resolve: (r: CaseResult) => void; c: EvalCase; trial: number }>();
   let job = 0;
   let closing = false;
 
@@ -79,20 +89,17 @@ export async function workerSlot(init: WorkerInit, onLog?: (line: string) => voi
       w.on('message', (m: FromWorker) => {
         if (m.type === 'ready') resolve();
         else if (m.type === 'fatal') reject(new Error(m.message));
-        else if (m.type === 'result' && pending?.job === m.job) {
-          const done = pending;
-          pending = undefined;
-          done.resolve(m.result);
+        else if (m.type === 'result') {
+          const done = pending.get(m.job);
+          pending.delete(m.job);
+          done?.resolve(m.result);
         }
       });
       const died = (why: string) => {
         if (worker === w) worker = undefined;
         reject(new Error(why));
-        if (pending) {
-          const done = pending;
-          pending = undefined;
-          done.resolve(crashed(done.c, done.trial, why));
-        }
+        for (const done of pending.values()) done.resolve(crashed(done.c, done.trial, why));
+        pending.clear();
       };
       w.on('error', (e) => died(e.message));
       w.on('exit', (code) => {
@@ -106,13 +113,14 @@ export async function workerSlot(init: WorkerInit, onLog?: (line: string) => voi
 
   return {
     built,
+    capacity: init.concurrency ?? 1,
     async run(c, trial) {
       if (!worker) await start();
       await ready;
       built.add(c.world.key);
       const id = ++job;
       return new Promise<CaseResult>((resolve) => {
-        pending = { job: id, resolve, c, trial };
+        pending.set(id, { resolve, c, trial });
         const msg: ToWorker = { type: 'case', job: id, case: c, trial };
         worker!.postMessage(msg);
       });

@@ -17,11 +17,15 @@ export interface WorkerInit {
   limits?: { timeLimitS?: number; maxIterations?: number };
   /** The judge's model spec (--judge), for suites with a free-text judge. */
   judge?: string;
+  /** Cases in flight at once in each thread (--concurrency spread over the threads); each leases its own world. */
+  concurrency?: number;
+  /** Requests and tokens per minute for the model, shared by this thread's cases (--rpm/--tpm spread over the threads). */
+  rates?: { rpm?: number; tpm?: number };
 }
 
 export type ToWorker =
   | { type: 'case'; job: number; case: EvalCase; trial: number }
-  /** Stop the running case (Ctrl-C): it comes back as "stopped". */
+  /** Stop the running cases (Ctrl-C): they come back as "stopped". */
   | { type: 'stop' }
   | { type: 'close' };
 

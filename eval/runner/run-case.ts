@@ -28,6 +28,10 @@ export interface CaseRunInput {
   model: string;
   seed: number;
   pool: WorldPool;
+  /** Lease a world of its own (several cases in flight in this thread) instead of sharing the key's one. */
+  lease?: boolean;
+  /** Wraps the case's model (the shared rate limiter). */
+  wrapModel?: (m: Model) => Model;
   /** Traces of this run go here (one file per case × trial). */
   traceDir: string;
   env?: Readonly<Record<string, string | undefined>>;
@@ -100,12 +104,17 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
   };
   if (input.signal?.aborted) return finish({ ...base, status: 'stopped' });
   let hashStart: string | null = null;
+  let release: (() => void) | undefined;
   try {
     const c = { ...input.case, gold: suite.gold.parse(input.case.gold) };
     const tb = performance.now();
     const before = input.pool.keys().includes(c.world.key);
-    const { cw, robot: simRobot, restoreMs } = await input.pool.checkout(c.world);
-    if (!before) timing.buildMs = performance.now() - tb - restoreMs;
+    const builtBefore = input.pool.made.built + input.pool.made.restored;
+    const leased = input.lease ? await input.pool.lease(c.world) : undefined;
+    release = leased?.release;
+    const { cw, robot: simRobot, restoreMs } = leased ?? (await input.pool.checkout(c.world));
+    if (leased ? input.pool.made.built + input.pool.made.restored > builtBefore : !before)
+      timing.buildMs = performance.now() - tb - restoreMs;
     timing.restoreMs = restoreMs;
     hashStart = cw.control.hash();
     const robot = withSimulatedUser(simRobot, cw.control, c.answers);
@@ -117,15 +126,13 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       trial,
     };
     const factories = referenceModelFactories(() => binding);
-    const model = timed(
-      createModel(input.model, {
-        factories,
-        factoryContext: { robot, sim: cw.control, scene: c.world.scene, seed: input.seed },
-        ...(input.env ? { env: input.env } : {}),
-        ...(input.scriptFiles ? { scriptFiles: input.scriptFiles } : {}),
-      }),
-      modelTime,
-    );
+    const created = createModel(input.model, {
+      factories,
+      factoryContext: { robot, sim: cw.control, scene: c.world.scene, seed: input.seed },
+      ...(input.env ? { env: input.env } : {}),
+      ...(input.scriptFiles ? { scriptFiles: input.scriptFiles } : {}),
+    });
+    const model = timed(input.wrapModel ? input.wrapModel(created) : created, modelTime);
     const limitsOf = (l?: { timeLimitS?: number; maxIterations?: number }) => ({
       ...(l?.timeLimitS !== undefined ? { timeLimitMs: l.timeLimitS * 1000 } : {}),
       ...(l?.maxIterations !== undefined ? { maxIterations: l.maxIterations } : {}),
@@ -210,6 +217,8 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     if (input.signal?.aborted) return finish({ ...base, status: 'stopped', worldHashStart: hashStart });
     const why = e instanceof ConversationSpecError ? `${e.field}: ${e.message}` : oneLine(e);
     return finish({ ...base, status: 'error', error: why, tracePath, worldHashStart: hashStart });
+  } finally {
+    release?.();
   }
 }
 

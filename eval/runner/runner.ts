@@ -20,6 +20,7 @@ import { casesSourceKey, filterCases, loadCases, sampleCases } from './cases';
 import { type Slot, inlineSlot, workerSlot } from './executors';
 import type { WorkerInit } from './protocol';
 import type { CaseTiming } from './run-case';
+import { type ScaleFigures, type ScaleOptions, startScale } from '../scale/runner-hook';
 
 export { EvalInputError, type EvalInputCode } from './errors';
 
@@ -53,6 +54,8 @@ export interface EvalOptions {
   cacheDir?: string;
   /** Run the cases on this thread (default with --jobs 1); false keeps them off it (the app's live view). */
   inline?: boolean;
+  /** Evaluation at scale (eval/scale): cases in flight, rate limits, prices, shards, a queue. */
+  scale?: ScaleOptions;
 }
 
 export interface EvalProgress {
@@ -84,6 +87,8 @@ export interface EvalTimings {
   worldBuildMs: number;
   /** Generating the cases (null: they came from the cache). */
   generatedMs: number | null;
+  /** Cases in flight and memory (eval/scale). */
+  scale: ScaleFigures;
 }
 
 export interface EvalResult {
@@ -226,14 +231,16 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           ...(judge ? { judge } : {}),
           jobs,
         },
+        ...(o.scale?.runId ? { runId: o.scale.runId } : {}),
       });
     if (resumed) db.resumeRun(run.runId);
     const done = db.done(run.runId);
+    const scale = startScale(o.scale, jobs, plan.model);
     const items: Array<{ c: EvalCase; trial: number }> = [];
     for (let trial = 1; trial <= plan.trials; trial++) {
       // Cases of one world together: a thread builds each world once.
       const byWorld = [...cases].sort((a, b) => (a.world.key < b.world.key ? -1 : a.world.key > b.world.key ? 1 : 0));
-      for (const c of byWorld) if (!done.has(doneKey(c.id, trial))) items.push({ c, trial });
+      for (const c of byWorld) if (!done.has(doneKey(c.id, trial)) && scale.mine(c.id, trial)) items.push({ c, trial });
     }
     const init: WorkerInit = {
       suite: suite.id,
@@ -245,10 +252,13 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       ...(o.scriptFiles ? { scriptFiles: o.scriptFiles } : {}),
       ...(o.limits ? { limits: o.limits } : {}),
       ...(judge ? { judge } : {}),
+      ...scale.init,
     };
 
     // ---- progress over everything the run holds (a resumed run starts from what it has)
-    const prior = db.results(run.runId).filter((r) => r.status !== 'stopped' && done.has(doneKey(r.caseId, r.trial)));
+    const prior = db
+      .results(run.runId)
+      .filter((r) => r.status !== 'stopped' && done.has(doneKey(r.caseId, r.trial)) && scale.mine(r.caseId, r.trial));
     const total = prior.length + items.length;
     let finished = prior.length;
     let errors = prior.filter((r) => r.status === 'error').length;
@@ -287,7 +297,8 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const n = Math.min(jobs, Math.max(1, items.length));
-      if (jobs === 1 && o.inline !== false) slots.push(inlineSlot(init));
+      if (o.scale?.slots) slots.push(...(await o.scale.slots(init, run.runId)));
+      else if (jobs === 1 && o.inline !== false) slots.push(inlineSlot(init));
       else for (let i = 0; i < n; i++) slots.push(await workerSlot(init, log));
       const queue = [...items];
       const take = (slot: Slot) => {
@@ -304,7 +315,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       };
       const record = (r: ResultInput, timing: CaseTiming) => {
         const tr = performance.now();
-        let rec = r;
+        let rec = scale.priced(r);
         try {
           db.record(run.runId, rec);
         } catch (e) {
@@ -329,24 +340,28 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         }
         progress({ caseId: rec.caseId, trial: rec.trial ?? 1, status: rec.status, score: rec.score ?? null, error: rec.error ?? null });
       };
+      // Each slot runs `capacity` cases at once (--concurrency), each lane one after another.
       await Promise.all(
-        slots.map(async (slot) => {
-          // The next case starts before this one's row is written: the worker is not kept waiting for the disk.
-          const next = () => {
-            const item = interrupted ? undefined : take(slot);
-            return item ? slot.run(item.c, item.trial) : undefined;
-          };
-          let running = next();
-          while (running) {
-            const { record: r, timing } = await running;
-            running = next();
-            record(r, timing);
-          }
-        }),
+        slots.flatMap((slot) =>
+          Array.from({ length: slot.capacity }, async () => {
+            // The next case starts before this one's row is written: the worker is not kept waiting for the disk.
+            const next = () => {
+              const item = interrupted ? undefined : take(slot);
+              return item ? scale.track(slot.run(item.c, item.trial)) : undefined;
+            };
+            let running = next();
+            while (running) {
+              const { record: r, timing } = await running;
+              running = next();
+              record(r, timing);
+            }
+          }),
+        ),
       );
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
       await Promise.all(slots.map((s) => s.close()));
+      scale.stop();
     }
     const status = interrupted ? 'stopped' : 'finished';
     const final = db.finishRun(
@@ -373,6 +388,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         worldBuilds: builds.length,
         worldBuildMs: builds.reduce((s, t) => s + t.buildMs, 0),
         generatedMs: loaded.generatedMs,
+        scale: scale.figures,
       },
     };
   } finally {

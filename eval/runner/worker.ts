@@ -1,25 +1,27 @@
 // An evaluation worker thread: keeps its own built worlds (one per WorldSpec key)
-// and runs one case at a time, as the main thread hands them out.
+// and runs the cases the main thread hands it (several at once with --concurrency).
 import { parentPort, workerData } from 'node:worker_threads';
 import { WorldPool } from '../core/world';
 import { findSuite } from '../suites/index';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol';
 import { runCase } from './run-case';
+import { caseHooks } from '../scale/hooks';
 
 const port = parentPort;
 if (!port) throw new Error('eval/runner/worker.ts runs as a worker thread');
 const init = (workerData as { init: WorkerInit }).init;
 const post = (m: FromWorker) => port.postMessage(m);
 const suite = findSuite(init.suite);
-const pool = new WorldPool({ seed: init.seed });
-let running: AbortController | undefined;
+const pool = new WorldPool({ seed: init.seed, maxIdle: Math.max(4, init.concurrency ?? 1) });
+const running = new Set<AbortController>();
+const hooks = caseHooks(init);
 
 if (!suite) {
   post({ type: 'fatal', message: `this build has no suite "${init.suite}"` });
 } else {
   port.on('message', (m: ToWorker) => {
     if (m.type === 'stop') {
-      running?.abort();
+      for (const ac of running) ac.abort();
       return;
     }
     if (m.type === 'close') {
@@ -27,7 +29,7 @@ if (!suite) {
       return;
     }
     const ac = new AbortController();
-    running = ac;
+    running.add(ac);
     void runCase({
       suite,
       case: m.case,
@@ -40,10 +42,11 @@ if (!suite) {
       env: init.env,
       ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
       signal: ac.signal,
+      ...hooks,
       ...(init.limits ? { limits: init.limits } : {}),
       ...(init.judge ? { judge: init.judge } : {}),
     }).then((result) => {
-      if (running === ac) running = undefined;
+      running.delete(ac);
       post({ type: 'result', job: m.job, result });
     });
   });

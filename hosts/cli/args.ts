@@ -63,6 +63,16 @@ const OPTIONS = {
   'accept-no-estop': { type: 'boolean' },
   speed: { type: 'string' },
   fast: { type: 'boolean' },
+  concurrency: { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+  prices: { type: 'string' },
+  shard: { type: 'string' },
+  queue: { type: 'string' },
+  'run-id': { type: 'string' },
+  workers: { type: 'string' },
+  scale: { type: 'boolean' },
+  latency: { type: 'string' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -180,6 +190,10 @@ Usage:
   skillbridge bench eval [--suite S] [--jobs N] [--json]
       Evaluation benchmark: the oracle through each suite (default --jobs 2), wall
       and CPU seconds, the harness's cost per case beside the robot's.
+  skillbridge bench eval --scale [--suite S] [--latency MS] [--json]
+      Cases per minute against --concurrency 1, 8, 32, 128 and 1 or 3 queue
+      workers, with memory, against a local server answering with the oracle's
+      replies after MS (default 2000) per call.
   skillbridge bench app [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.
@@ -193,6 +207,18 @@ Usage:
       floor:none. Ctrl-C stops cleanly; --resume RUN continues a stopped run.
       --judge SPEC also asks your own model whether each RAIDER explanation is
       right (expl_judge, reported apart from the structural Expl).
+      At scale: --concurrency N cases waiting on the model at once (each in a
+      world of its own; --jobs is the physics threads), --rpm/--tpm N per-model
+      limits shared by every case, --prices FILE your price table, --shard K/N
+      this machine's part of the run (same --run-id on every shard; report the
+      folders together), --queue redis://HOST:PORT enqueue the case × trials for
+      "skillbridge worker" processes and gather their results here.
+  skillbridge worker --queue redis://HOST:PORT [--concurrency N] [--rpm N] [--tpm N] [--json]
+      Runs queued evaluation cases (from "eval --queue") until stopped; a worker
+      killed mid-case loses nothing (its case goes back to the queue).
+  skillbridge sweep FILE [--out DIR] [--concurrency N] [--queue URL] [--json]
+      Suites × models × workflows × trials from a JSON sweep file, resumable, into
+      one results folder, with one report and a leaderboard.
   skillbridge report RUN [RUN…] [--db DIR] [--out FILE.html] [--junit FILE] [--csv FILE] [--json]
       A self-contained HTML report over recorded evaluation runs: the suite's
       paper tables, breakdowns per taxonomy cell, figures (score per category,

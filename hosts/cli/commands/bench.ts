@@ -172,6 +172,7 @@ async function agentBench(p: Parsed, o: Output): Promise<number> {
 
 /** bench eval [--suite S] [--jobs N] [--json]: the oracle through the suites; `{ suites: [{ id, cases, oracleSeconds, overheadMsPerCase }] }`. */
 async function evalBench(p: Parsed, o: Output): Promise<number> {
+  if (p.flags['scale']) return (await import('./bench-scale')).scaleBench(p, o);
   const { benchEval } = await import('../../bench/eval-bench');
   const { SUITES } = await import('../../../eval/suites/index');
   const suite = stringFlag(p.flags, 'suite');

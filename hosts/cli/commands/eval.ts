@@ -6,6 +6,7 @@ import cliProgress from 'cli-progress';
 import { type EvalProgress, type EvalResult, runEval } from '../../../eval/runner/runner';
 import { type Parsed, UsageError, intFlag, numberFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
+import { queueScale, scaleLine } from './scale-eval';
 
 function seconds(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
@@ -114,7 +115,9 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
     const seed = optionalInt(p, 'seed');
     const sample = optionalInt(p, 'sample');
     const judge = stringFlag(p.flags, 'judge');
+    const scale = await queueScale(p);
     r = await runEval({
+      scale,
       ...(suite ? { suite } : {}),
       ...(model ? { model } : {}),
       ...(workflow ? { workflow } : {}),
@@ -161,6 +164,8 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
       `  ${t.cases} case × trials in ${seconds((s.seconds ?? 0) * 1000)}: per case ${Math.round(t.meanTotalMs)} ms (model ${Math.round(t.meanModelMs)}, robot ${Math.round(t.meanToolMs)}, harness ${Math.round(t.meanOverheadMs)} + record ${Math.round(t.meanRecordMs)}; restore ${t.meanRestoreMs.toFixed(1)}); ${t.worldBuilds} world builds`,
     );
   }
+  const mem = scaleLine(r);
+  if (mem) o.out(mem);
   o.out(`  results: ${s.db}`);
   const dir = stringFlag(p.flags, 'out');
   if (r.interrupted) o.out(`  stopped: continue with "skillbridge eval --resume ${s.runId}${dir ? ` --out ${dir}` : ''}"`);

@@ -1,0 +1,35 @@
+// What a thread running cases adds for evaluation at scale: each case in flight
+// leases a world of its own when the thread runs several at once, and the model
+// goes through the process's one rate limiter for that model (--rpm/--tpm).
+// Taps see every case's model in this process (the benchmark records the
+// oracle's replies through one).
+import type { Model } from '../../agents/models/model';
+import { sharedRateLimiter, withRateLimit } from '../../agents/models/rate-limit';
+import type { WorkerInit } from '../runner/protocol';
+
+export interface CaseHooks {
+  lease?: boolean;
+  wrapModel?: (m: Model) => Model;
+}
+
+type Tap = (m: Model) => Model;
+const taps = new Set<Tap>();
+
+/** Wraps every case's model in this process until the returned function is called. */
+export function tapModels(tap: Tap): () => void {
+  taps.add(tap);
+  return () => taps.delete(tap);
+}
+
+export function caseHooks(init: Pick<WorkerInit, 'model' | 'concurrency' | 'rates'>): CaseHooks {
+  const rates = init.rates;
+  const limited = rates && (rates.rpm !== undefined || rates.tpm !== undefined);
+  return {
+    ...((init.concurrency ?? 1) > 1 ? { lease: true } : {}),
+    wrapModel: (m: Model) => {
+      let out = limited ? withRateLimit(m, sharedRateLimiter(init.model, rates)) : m;
+      for (const t of taps) out = t(out);
+      return out;
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// Evaluation at scale from the command line: --shard K/N splits a run's case ×
+// trials between machines and `report` merges the shards' folders into one run;
+// --concurrency prints the cases in flight and their memory; bad input to the
+// new flags and commands is one line and exit 2.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openResults } from '../../eval/results/index';
+import { main } from './main';
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
+  return { code, out, err };
+}
+
+const fresh = () => mkdtempSync(join(tmpdir(), 'skillbridge-cli-scale-'));
+const SMALL = ['--suite', 'alrm', '--workflow', 'flat', '--filter', 'boxes/3', '--model', 'oracle'];
+
+describe('eval at scale', () => {
+  it('two shards of one run split its cases, and report over both folders merges them into one run', async () => {
+    const a = fresh();
+    const b = fresh();
+    const one = await cli('eval', ...SMALL, '--shard', '1/2', '--run-id', 'boxes-sharded', '--out', a, '--json');
+    const two = await cli('eval', ...SMALL, '--shard', '2/2', '--run-id', 'boxes-sharded', '--out', b, '--json');
+    expect(one.code).toBe(0);
+    expect(two.code).toBe(0);
+    const n1 = (JSON.parse(one.out) as { cases: number }).cases;
+    const n2 = (JSON.parse(two.out) as { cases: number }).cases;
+    expect(n1).toBeGreaterThan(0);
+    expect(n2).toBeGreaterThan(0);
+    expect(n1 + n2).toBe(6);
+    const ids = (dir: string) => {
+      const db = openResults(dir, { mode: 'read' });
+      const r = db.results('boxes-sharded').map((x) => x.caseId);
+      db.close();
+      return r;
+    };
+    expect(new Set([...ids(a), ...ids(b)]).size).toBe(6);
+    const report = await cli('report', a, b, '--out', join(fresh(), 'r.html'), '--json');
+    expect(report.code).toBe(0);
+    const runs = (JSON.parse(report.out) as { runs: Array<{ runId: string; cases: number; score: number }> }).runs;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ runId: 'boxes-sharded', cases: 6, score: 1 });
+  }, 300_000);
+
+  it('--concurrency runs several cases at once and prints how many and their memory', async () => {
+    const r = await cli('eval', ...SMALL, '--concurrency', '4', '--out', fresh());
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/in flight: up to [2-4] \(--concurrency 4\); memory [\d.]+ → [\d.]+ MB peak RSS/);
+    expect(r.out).toMatch(/score 1\.000 over 6 cases, 0 errors/);
+  }, 300_000);
+
+  it('answers bad input to the new flags and commands in one line with exit 2', async () => {
+    const dir = fresh();
+    const bad = join(dir, 'prices.json');
+    writeFileSync(bad, JSON.stringify({ prices: [{ model: 'x', inputPerMTok: -1, outputPerMTok: 1 }] }));
+    const cases: Array<[string[], RegExp]> = [
+      [['eval', ...SMALL, '--shard', '3/2', '--run-id', 'x'], /--shard must be K\/N with 1 ≤ K ≤ N/],
+      [['eval', ...SMALL, '--shard', '1/2'], /--shard needs --run-id ID/],
+      [['eval', ...SMALL, '--concurrency', '0'], /--concurrency/],
+      [['eval', ...SMALL, '--rpm', 'lots'], /--rpm must be a number/],
+      [['eval', ...SMALL, '--prices', bad], /--prices .*prices\.0\.inputPerMTok/],
+      [['eval', ...SMALL, '--queue', 'http://127.0.0.1:1'], /--queue must be a redis:\/\/ URL/],
+      [
+        ['eval', ...SMALL, '--queue', 'redis://127.0.0.1:1', '--concurrency', '4'],
+        /give --concurrency, --rpm and --tpm to "skillbridge worker"/,
+      ],
+      [['eval', ...SMALL, '--queue', 'redis://127.0.0.1:1'], /cannot reach Redis/],
+      [['worker'], /--queue is required/],
+      [['worker', '--queue', 'redis://127.0.0.1:1', 'extra'], /worker takes no positional arguments/],
+    ];
+    for (const [argv, msg] of cases) {
+      const r = await cli(...argv, '--out', dir);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err.trim().split('\n'), argv.join(' ')).toHaveLength(1);
+      expect(r.err, argv.join(' ')).toMatch(msg);
+    }
+  }, 300_000);
+});
