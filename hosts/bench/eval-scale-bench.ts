@@ -91,7 +91,7 @@ function parseEval(r: { out: string; rssMb: number | null }): {
   errors: number;
   rss: number | null;
 } {
-  const json = JSON.parse(r.out.trim().split('\n').at(-1)!) as { cases: number; seconds: number; score: number | null; errors: number };
+  const json = JSON.parse(r.out) as { cases: number; seconds: number; score: number | null; errors: number };
   return { cases: json.cases, seconds: json.seconds, score: json.score, errors: json.errors, rss: r.rssMb };
 }
 
@@ -170,7 +170,7 @@ export async function benchEvalScale(o: {
           const e = parseEval(r);
           const rss = outs.map((x) => {
             try {
-              return (JSON.parse(x.out().trim().split('\n').at(-1)!) as { rssPeakMb: number }).rssPeakMb;
+              return (JSON.parse(x.out()) as { rssPeakMb: number }).rssPeakMb;
             } catch {
               return NaN;
             }
