@@ -6,6 +6,7 @@
 // by any caller — the adapter's own retry, or an error that gets through —
 // pauses every caller for the server's Retry-After (or a doubling backoff).
 import { ModelError, type CompletionRequest, type Model } from './model';
+import { sleep as abortableSleep } from '../../base/sleep';
 
 export interface RateLimits {
   /** Requests per minute (undefined: unlimited). */
@@ -31,7 +32,7 @@ export class RateLimiter {
   constructor(
     readonly limits: RateLimits,
     private readonly now: () => number = Date.now,
-    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = defaultSleep,
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = abortableSleep,
   ) {
     for (const [k, v] of Object.entries(limits))
       if (v !== undefined && (!Number.isFinite(v) || v <= 0)) throw new RangeError(`${k} must be a positive number, got ${v}`);
@@ -87,18 +88,6 @@ export class RateLimiter {
     this.stats.pauses++;
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
   }
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** About four characters a token: the booking before the reply says the real count. */

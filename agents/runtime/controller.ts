@@ -101,16 +101,4 @@ function abortReason(signal: AbortSignal): Error {
   return r instanceof Error ? r : new Error('aborted');
 }
 
-/** Resolves after `ms`, or early when the signal aborts (never rejects). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
+export { sleep } from '../../base/sleep';
