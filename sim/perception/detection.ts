@@ -6,7 +6,7 @@
 import { type Vec3, aabbCenter } from '../math';
 import type { SimWorld } from '../world/sim-world';
 import { cameraView } from './camera';
-import { geoObject } from './geo';
+import { geoBox } from './geo';
 import { distanceToTarget } from './distance';
 import { visibleEntityIds } from './visibility';
 
@@ -42,7 +42,7 @@ export function detectObjects(sim: SimWorld, opts: DetectOptions = {}): Detected
       type: e.spec.type,
       category: e.spec.category,
       fixed: e.fixed,
-      position: aabbCenter(geoObject(sim, id).box),
+      position: aabbCenter(geoBox(sim, id)),
       distance: distanceToTarget(sim, id, { noise: noisy }),
     });
   }

@@ -8,14 +8,19 @@ import type { GeoObject } from './relations';
 
 export { PERSON_RADIUS };
 
-export function geoObject(sim: SimWorld, id: string): GeoObject {
-  const e = sim.entity(id);
+/** An entity's outline: its box, with a closed door (an open one swings outside it). */
+export function geoBox(sim: SimWorld, id: string): Aabb {
   const box = sim.aabb(id);
   const door = sim.doorAabb(id);
+  return door && !sim.entity(id).states.open ? union(box, door) : box;
+}
+
+export function geoObject(sim: SimWorld, id: string): GeoObject {
+  const e = sim.entity(id);
   return {
     id,
-    // A closed door is part of the thing's outline; an open one swings outside it.
-    box: door && !e.states.open ? union(box, door) : box,
+    // The box alone does not need the places (contact reads): geoBox for callers that read only it.
+    box: geoBox(sim, id),
     interior: sim.interior(id),
     surfaces: e.spec.surfaces.length ? sim.surfaces(id) : undefined,
     fixed: e.fixed,
@@ -76,7 +81,7 @@ export function geoPerson(sim: SimWorld, id: string): GeoObject {
 
 /** The box of an entity or a person, by id (undefined for unknown ids). */
 export function targetBox(sim: SimWorld, id: string): Aabb | undefined {
-  if (sim.entities.has(id)) return geoObject(sim, id).box;
+  if (sim.entities.has(id)) return geoBox(sim, id);
   if (sim.people.has(id)) return personBox(sim, id);
   return undefined;
 }

@@ -17,7 +17,7 @@ import type { Location } from '../../scenes/schema';
 import type { SimWorld } from '../world/sim-world';
 import { cameraView, headCameraPose } from './camera';
 import { believedGeos } from './believed';
-import { PERSON_RADIUS, geoObject, personHeight } from './geo';
+import { PERSON_RADIUS, geoBox, personHeight } from './geo';
 import { supportOf } from './relations';
 import { visiblePersonIds } from './visibility';
 
@@ -151,7 +151,7 @@ export function approachPoint(sim: SimWorld, target: string): Vec3 | undefined {
   if (serving) return fromTuple(serving.pose.position);
   const carrier = fixedCarrier(sim, target);
   const known = believedGeos(sim);
-  const boxOf = (x: string): Aabb => known.find((g) => g.id === x)?.box ?? geoObject(sim, x).box;
+  const boxOf = (x: string): Aabb => known.find((g) => g.id === x)?.box ?? geoBox(sim, x);
   const c = aabbCenter(boxOf(target));
   const clearOf = boxOf(carrier ?? target);
   const toRobot = normalize(v3(base.x - c.x, 0, base.z - c.z));

@@ -17,7 +17,7 @@ import { FINGER_THICKNESS } from '../body/links';
 import { QUERY } from '../groups';
 import { primitiveAabb, unionAll } from '../world/entity';
 import type { SimWorld } from '../world/sim-world';
-import { geoObject } from './geo';
+import { geoBox } from './geo';
 import { believedGeos, knownObjectIds } from './believed';
 import { type GeoObject, RELATIONS, type Relation, isInside, isOnTopOf, related, supportOf } from './relations';
 import { occludersOf, sightOf, transparentColliders } from './visibility';
@@ -73,7 +73,7 @@ export interface ObjectProperties {
 export function objectProperties(sim: SimWorld, id: string): ObjectProperties {
   const e = sim.entity(id);
   const s = e.spec;
-  const box = geoObject(sim, id).box;
+  const box = geoBox(sim, id);
   const r = s.receptacle;
   const round3 = (x: number): number => Math.round(x * 1000) / 1000;
   return {
@@ -209,7 +209,7 @@ export function approachCorridor(box: Aabb): Aabb {
 
 /** Things inside the approach corridor above an object (not the object, not the robot or what it holds). */
 export function corridorObstacles(sim: SimWorld, id: string): string[] {
-  const box = believedGeos(sim).find((g) => g.id === id)?.box ?? geoObject(sim, id).box;
+  const box = believedGeos(sim).find((g) => g.id === id)?.box ?? geoBox(sim, id);
   const cor = approachCorridor(box);
   const c: Vec3 = aabbCenter(cor);
   const shape = new sim.R.Cuboid((cor.max.x - cor.min.x) / 2, (cor.max.y - cor.min.y) / 2, (cor.max.z - cor.min.z) / 2);
