@@ -82,6 +82,36 @@ function builtinScenes(): Map<string, Scene> {
   return scenes;
 }
 
+/** Scene files by the id they declare, read without validating (validation runs when one is used). */
+let sceneFiles: Map<string, string> | undefined;
+const oneScene = new Map<string, Scene>();
+
+/**
+ * One built-in scene, validated alone: a command on one scene need not validate
+ * all seven. Undefined for an unknown id.
+ */
+function builtinSceneData(id: string): Scene | undefined {
+  if (!scenes && !sceneFiles) {
+    const byId = new Map<string, string>();
+    for (const [file, data] of Object.entries(SCENES)) {
+      const declared = (data as { id?: unknown }).id;
+      if (typeof declared !== 'string' || byId.has(declared)) return builtinScenes().get(id); // the full parse reports it
+      byId.set(declared, file);
+    }
+    sceneFiles = byId;
+  }
+  if (scenes || !sceneFiles) return builtinScenes().get(id);
+  const file = sceneFiles.get(id);
+  if (!file) return undefined;
+  let s = oneScene.get(id);
+  if (!s) {
+    s = parseScene(SCENES[file], `scenes/${file}`);
+    if (s.id !== id) return builtinScenes().get(id);
+    oneScene.set(id, s);
+  }
+  return s;
+}
+
 export interface SceneSummary {
   id: string;
   title: string;
@@ -110,12 +140,12 @@ export function listScenes(): SceneSummary[] {
 }
 
 export function isBuiltinScene(id: string): boolean {
-  return builtinScenes().has(id);
+  return builtinSceneData(id) !== undefined;
 }
 
 /** Resolves a built-in scene by id. */
 export function builtinScene(id: string): ResolvedScene {
-  const s = builtinScenes().get(id);
+  const s = builtinSceneData(id);
   if (!s) {
     throw new SceneDataError('--scene', [
       `unknown scene "${id}".${didYouMean(id, builtinScenes().keys())} Known scenes: ${[...builtinScenes().keys()].join(', ')}`,
