@@ -4,15 +4,16 @@
 // do goes onto one event stream that the trace, the host's view and tests read.
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ChatMessage, Model, Usage } from '../models/model';
+import type { ChatMessage, Model } from '../models/model';
 import type { Robot } from '../../robot/robot';
 import { type Tool, defineTool } from '../tools/tool';
 import { AUTO_APPROVE, type ApprovalGate } from './approval';
 import { RunController, untilAborted } from './controller';
 import { EventStream, type FlowEvent, type FlowListener, childStage } from './events';
-import { Deadline, type FlowLimits, type FlowResult, Preemptor, ZERO_USAGE, addUsage, mergeLimits, runFlow } from './flow';
+import { Deadline, type FlowLimits, type FlowResult, Preemptor, mergeLimits, runFlow } from './flow';
 import { type CallEnv, invokeTool } from './flow/tool-call';
 import { Memory } from './memory';
+import { Totals } from './turn-totals';
 import { JsonlSink, Trace, type TraceSink, newRunId } from './trace';
 import { recordEvents } from './trace-recorder';
 import { SafetyChain, type SafetyOptions } from './safety/chain';
@@ -412,38 +413,6 @@ export class Conversation {
         });
       },
       codeRun: (run, stage = '') => events.emit({ type: 'code_run', stage, ...run }),
-    };
-  }
-}
-
-/** Sums what every flow of a turn did. */
-class Totals {
-  private iterations = 0;
-  private toolCalls = 0;
-  private toolCallsRun = 0;
-  private warnings: FlowResult['warnings'] = [];
-  private usage: Usage = { ...ZERO_USAGE };
-
-  /** A call a workflow made itself (a recovery plan's step). */
-  ran(): void {
-    this.toolCallsRun++;
-  }
-
-  add(r: FlowResult): void {
-    this.iterations += r.iterations;
-    this.toolCalls += r.toolCalls;
-    this.toolCallsRun += r.toolCallsRun;
-    this.warnings = [...this.warnings, ...r.warnings];
-    this.usage = addUsage(this.usage, r.usage);
-  }
-
-  value(): Pick<TurnResult, 'iterations' | 'toolCalls' | 'toolCallsRun' | 'warnings' | 'usage'> {
-    return {
-      iterations: this.iterations,
-      toolCalls: this.toolCalls,
-      toolCallsRun: this.toolCallsRun,
-      warnings: this.warnings,
-      usage: this.usage,
     };
   }
 }
