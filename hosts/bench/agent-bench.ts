@@ -20,6 +20,7 @@ import { round } from '../../sim/math';
 import { Worker } from 'node:worker_threads';
 import type { ScriptStep } from '../../test/support/openai-server';
 import { benchTextParse, type TextParseRow } from './text-parse-bench';
+import { type AgentPeersResult, benchAgentPeers } from './agent-peers';
 
 export interface Dist {
   median: number;
@@ -45,6 +46,8 @@ export interface AgentBenchResult {
   traceWriteUs: { perRecord: Dist; recordsPerSecond: number };
   /** The text-tool-call parser on adversarial replies. */
   textParse: TextParseRow[];
+  /** The same conversation through the raw fetch floor, our runtime, the openai SDK's loop and the Agents SDK. */
+  peers: AgentPeersResult;
 }
 
 const now = () => performance.now();
@@ -247,6 +250,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
     }
     const total = now() - t0;
     trace.close();
+    const peers = await benchAgentPeers({ robot, startServer: startServerThread, quick: Boolean(opts.quick), onProgress: say });
     const textParse = benchTextParse(opts.quick ? { quick: true } : {});
     say(`text-tool-call parser: ${Math.max(...textParse.map((r) => r.parseMs))} ms worst parse`);
     return {
@@ -258,6 +262,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
       toolDispatchMs: { validateOnly: dist(validate), cheapTool: dist(cheapT), invalidArgs: dist(invalid) },
       traceWriteUs: { perRecord: dist(per), recordsPerSecond: Math.round((n * 1000) / total) },
       textParse,
+      peers,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

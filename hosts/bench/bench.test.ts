@@ -67,5 +67,10 @@ describe('benchmarks', () => {
     // Adversarial replies at 16 k, 60 k and 1 MB for each input shape, each with a parse time.
     expect(r.textParse.filter((row) => row.chars === 1_000_000).length).toBeGreaterThan(3);
     expect(r.textParse.every((row) => Number.isFinite(row.parseMs))).toBe(true);
-  }, 120_000);
+    // The same conversation through the fetch floor, ours and both peers, every turn answered.
+    expect(r.peers.rows.map((x) => [x.name, x.ran, x.turns])).toEqual(
+      ['raw-fetch', 'skillbridge', 'openai-runTools', 'openai-agents'].map((n) => [n, true, r.peers.rounds * r.peers.turnsPerRound]),
+    );
+    for (const row of r.peers.rows) expect(row.wallPerTurnMs?.median, row.name).toBeGreaterThan(0);
+  }, 240_000);
 });

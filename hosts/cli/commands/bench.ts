@@ -167,6 +167,19 @@ async function agentBench(p: Parsed, o: Output): Promise<number> {
   o.out('Text-tool-call parser on adversarial replies (parse / stream one character per delta):');
   for (const row of r.textParse)
     o.out(`  ${row.input.padEnd(22)} ${String(row.chars).padStart(8)} chars: ${row.parseMs} ms / ${row.streamMs} ms`);
+  const pe = r.peers;
+  o.out(
+    `Beside the peers (same local server, non-streaming, ${pe.rounds} rounds of ${pe.turnsPerRound} turns each, load ${pe.loadBefore} → ${pe.loadAfter}):`,
+  );
+  for (const row of pe.rows)
+    o.out(
+      row.ran
+        ? `  ${row.name.padEnd(16)} wall per turn ${d(row.wallPerTurnMs!)}   overhead over the fetch floor ${d(row.overheadPerTurnMs!)} (CPU ${d(row.cpuOverheadPerTurnMs!)})   ${row.what}`
+        : `  ${row.name.padEnd(16)} ${row.what}`,
+    );
+  o.out(
+    `  ours / openai runTools: ${pe.ratios.vsOpenAIRunTools ?? 'n/a'}; ours / Agents SDK: ${pe.ratios.vsOpenAIAgents ?? 'n/a'} (median overhead; ${pe.target}); in CPU time ${pe.cpuRatios.vsOpenAIRunTools ?? 'n/a'} and ${pe.cpuRatios.vsOpenAIAgents ?? 'n/a'}`,
+  );
   return 0;
 }
 
