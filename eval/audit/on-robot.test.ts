@@ -3,8 +3,10 @@
 // next to it and lifted it off the table; nothing bore it from below, the
 // fingers held it by friction. The place said nothing of it and perception kept
 // it on the table; the next arm move dropped it back, unreported too. Every
-// skill now says what comes to rest on the robot and what leaves it.
-import { describe, expect, it } from 'vitest';
+// skill now says what comes to rest on the robot and what leaves it. The place
+// now keeps room for the hand (hand-room.test.ts); here it is left out, as it
+// was, so the wedge happens and its report is what is tested.
+import { describe, expect, it, vi } from 'vitest';
 import { openSim } from '../../robot/sim/open';
 import { buildToolSet } from '../../agents/tools/sets';
 import { tracked } from '../../sim/skills/incidents';
@@ -14,24 +16,10 @@ import { locationOf } from '../../sim/world/location';
 import type { SimWorld } from '../../sim/world/sim-world';
 import { replay } from './run';
 import { type ScriptStep, ScriptRunner } from './script';
+import { EP, SCRIPT } from './wedge.fixture';
 
-const EP = { scene: 'tabletop/boxes', set: 'alrm', seed: 23023 };
-const SCRIPT: ScriptStep[] = [
-  { tool: 'move_to', args: { pose: { position: { x: -0.107, y: -0.381, z: 0.01 } } } },
-  { event: { type: 'object_moved', object: 'toy_block_1', to: [-0.157, 0.88, 0.381], by: 'a person' } },
-  { event: { type: 'object_moved', object: 'wooden_box_1', to: [0.15, 0.92, 0.05], by: 'a person' } },
-  { tool: 'move_to_home_pos', args: {} },
-  { tool: 'pick', args: { object_name: 'cardboard_box_1' } },
-  { tool: 'move_to_home_pos', args: {} },
-  { tool: 'place', args: { target: 'container_1' } },
-  { tool: 'move_to', args: { pose: { position: { x: 0.133, y: -0.413, z: 0.01 }, tilt_deg: 9.601 } } },
-  { tool: 'move_to_home_pos', args: {} },
-  { tool: 'pick', args: { object_name: 'toy_block_1' } },
-  { tool: 'move_to_home_pos', args: {} },
-  { tool: 'move_to', args: { pose: { position: { x: 0.197, y: -0.04, z: 0.124 }, tilt_deg: 6.905 } } },
-  { tool: 'move_to_home_pos', args: {} },
-  { tool: 'place', args: { target: 'desk' } },
-];
+vi.mock('../../sim/skills/hand-clear', () => ({ handMeets: () => false }));
+
 const DROP: ScriptStep = { tool: 'move_to', args: { pose: { position: { x: 0.35, y: 0.3, z: 0.06 } } } };
 
 describe('an object the hand wedges itself in', () => {
