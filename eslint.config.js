@@ -1,7 +1,7 @@
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 import layers from './eslint-rules/layers.js';
-import { ROBOT_VOICE, truthRestrictions } from './eslint-rules/truth.js';
+import { CHECKER, ROBOT_VOICE, checkerRestrictions, truthRestrictions } from './eslint-rules/truth.js';
 
 export default tseslint.config(
   { ignores: ['scratch/**', 'node_modules/', 'dist/', 'out/', 'coverage/', 'renderer/dist/', 'test-results/'] },
@@ -40,5 +40,10 @@ export default tseslint.config(
   {
     files: ROBOT_VOICE,
     rules: { 'no-restricted-imports': ['error', truthRestrictions] },
+  },
+  // The audit's checker stays independent of the code the tools use.
+  {
+    files: CHECKER,
+    rules: { 'no-restricted-imports': ['error', checkerRestrictions] },
   },
 );

@@ -20,3 +20,24 @@ export const truthRestrictions = {
 
 /** Files that speak for the robot to tools. */
 export const ROBOT_VOICE = ['robot/sim/sim-robot.ts', 'robot/sim/perception.ts'];
+
+/**
+ * The truth audit's checker (eval/audit/check*.ts, truth.ts) judges the tools, so it
+ * reads the world itself: nothing of the simulator's location, perception or
+ * skills code, nor of the tools (their types aside), which a checker sharing
+ * them would repeat the mistakes of.
+ */
+export const CHECKER = ['eval/audit/check.ts', 'eval/audit/check-*.ts', 'eval/audit/truth.ts'];
+
+export const CHECKER_MESSAGE =
+  "the audit's checker reads the Rapier world itself (eval/audit/truth.ts); it does not use the simulator's location, perception or skill code, nor the tools, which it judges.";
+
+export const checkerRestrictions = {
+  patterns: [
+    {
+      group: ['**/sim/world/location', '**/sim/world/place', '**/sim/perception/*', '**/sim/skills/*', '**/sim/body/*', '**/robot/sim/*'],
+      message: CHECKER_MESSAGE,
+    },
+    { group: ['**/agents/tools/*', '!**/agents/tools/tool'], message: CHECKER_MESSAGE },
+  ],
+};

@@ -154,9 +154,10 @@ function containment(w: SimWorld, obj: BodyReading, c: BodyReading): 'in' | 'out
 /** Stands for the robot's links among the things an object rests on (an object left on the fingers, riding on the arm). */
 export const ROBOT = '(robot)';
 
-/** What touches the object below its centre of mass and pushes it up: entity ids, 'floor', or ROBOT. */
+/** What touches the object below its centre of mass and pushes it up: entity ids, 'floor', or ROBOT (also when only the robot presses on it, wedged). */
 function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
   const out = new Set<string>();
+  let sideways = false;
   const floor = w.world.getRigidBody(w.floor);
   const floorColliders = new Set<number>();
   for (let i = 0; i < floor.numColliders(); i++) floorColliders.add(floor.collider(i).handle);
@@ -170,7 +171,12 @@ function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
         // The normal points out of the first shape; what bears weight pushes the object up
         // (an object resting inside it touches it below its centre of mass, pushing down).
         const n = m.normal();
-        if ((flipped ? n.y : -n.y) <= 0.02) return;
+        if ((flipped ? n.y : -n.y) <= 0.02) {
+          // Pressed from the side by the robot: with nothing under it, the robot holds it up by friction.
+          if (owner === ROBOT)
+            for (let k = 0; k < m.numContacts(); k++) if (m.contactDist(k) <= 0.02 && m.contactImpulse(k) > 0) sideways = true;
+          return;
+        }
         for (let k = 0; k < m.numContacts(); k++) {
           if (m.contactDist(k) > 0.02) continue;
           const local = flipped ? m.localContactPoint2(k) : m.localContactPoint1(k);
@@ -183,6 +189,7 @@ function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
       });
     });
   }
+  if (!out.size && sideways) out.add(ROBOT);
   return out;
 }
 

@@ -46,7 +46,12 @@ function moverName(sim: SimWorld, by: string | undefined): string {
 }
 
 /** How an object left where it was (the support named only if the robot knows it). */
-function whatHappened(was: Place, knows: (id: string) => boolean): string {
+function whatHappened(was: Place, now: Place | undefined, knows: (id: string) => boolean): string {
+  // Onto the robot: it did not fall, the robot's own body took it up.
+  if (now?.kind === 'robot' && was.kind !== 'robot') {
+    const from = was.kind === 'in' || was.kind === 'on' ? (knows(was.id) ? was.id : 'something it had not perceived') : undefined;
+    return from ? `came off ${from} onto the robot` : 'came to rest on the robot';
+  }
   switch (was.kind) {
     case 'in':
       return `fell out of ${knows(was.id) ? was.id : 'something it had not perceived'}`;
@@ -103,7 +108,7 @@ export async function settle(sim: SimWorld): Promise<void> {
  * objects it acts on). Objects the robot knows are named; one it never
  * perceived is "an object the robot had not perceived" (it cannot name it).
  */
-function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>): string[] {
+function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>, said: string): string[] {
   // The robot knows what it holds; then it looks (a head camera) at the aftermath.
   const held = sim.heldId();
   if (held) record(sim, held, 'held');
@@ -123,15 +128,24 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>): string[]
   for (const e of sim.events.since(b.events)) if (e.type === 'object_moved') byPerson.set(e.object, moverName(sim, e.by));
   const after = locations(sim);
   for (const [id, was] of b.places) {
-    if (own.has(id) || out.has(id)) continue;
+    if (out.has(id)) continue;
     const now = after.get(id);
+    if (own.has(id)) {
+      // The skill's own object is its outcome's business, except coming to rest on the
+      // robot or leaving it (not into the hand), which is said unless the outcome says it.
+      const onRobot = (p: Place | undefined): boolean => p?.kind === 'robot';
+      if (onRobot(was) !== onRobot(now) && now?.kind !== 'held' && !/on the robot/.test(said)) {
+        out.set(id, `${name(id)} ${onRobot(was) ? whatHappened(was, now, knows) : 'came to rest on the robot'}; ${where(id)}`);
+      }
+      continue;
+    }
     const mover = byPerson.get(id);
     if (mover !== undefined) {
       if (!samePlace(was, now)) out.set(id, `${name(id)} was moved by ${mover}; ${where(id)}`);
       continue;
     }
     if (!samePlace(was, now)) {
-      out.set(id, `${name(id)} ${whatHappened(was, knows)}; ${where(id)}`);
+      out.set(id, `${name(id)} ${whatHappened(was, now, knows)}; ${where(id)}`);
       continue;
     }
     const up0 = b.up.get(id) ?? 1;
@@ -183,7 +197,7 @@ export function tracked<A extends unknown[], Own extends unknown[]>(
       const first = await skill(sim, ...args);
       await settle(sim);
       const outcome = recheck(sim, first);
-      const extra = incidents(sim, before, mine);
+      const extra = incidents(sim, before, mine, [outcome.summary, ...(outcome.incidents ?? [])].join(' '));
       return extra.length ? { ...outcome, incidents: [...(outcome.incidents ?? []), ...extra] } : outcome;
     } finally {
       running.delete(sim);

@@ -43,7 +43,7 @@ export function say(sim: SimWorld, text: string): SkillOutcome {
 
 async function runWait(sim: SimWorld, seconds: number, opts: SkillOptions = {}): Promise<SkillOutcome> {
   if (!(seconds > 0) || seconds > 3600)
-    return failure('invalid_argument', `a wait lasts more than 0 and at most 3600 seconds; ${seconds} s was asked`);
+    return failure('invalid_argument', `a wait of ${seconds} s cannot run: a wait lasts more than 0 and at most 3600 seconds`);
   try {
     await sim.idle(seconds, { ...opts, ignoreEstop: true });
   } catch (e) {

@@ -30,6 +30,7 @@ import { type SkillOptions, type SkillOutcome, claims, failure, success } from '
 import { contentsOf, liftTo } from './pick';
 import { POSE_TOLERANCE, offTarget, standing } from './placed';
 import { noteWhereItIs, settle, tracked } from './incidents';
+import { handMeets } from './hand-clear';
 
 export type PlaceTarget = { kind: 'object'; id: string; relation?: 'on' | 'in' } | { kind: 'point'; point: Vec3; label?: string };
 
@@ -291,6 +292,8 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
     );
     if (occupied) continue;
     const release = v3(cx + tcpOffset.x, region.releaseY + tcpToBottom, cz + tcpOffset.z);
+    // The fingers around the object need room too (they would tip a box beside the spot onto the hand).
+    if (handMeets(sim, release, region.support, heldId)) continue;
     const above = v3(release.x, Math.max(release.y + APPROACH, clearY), release.z);
     for (const p of pitches) {
       const r1 = solve(sim, { position: release, pitch: p, roll });

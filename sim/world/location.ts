@@ -10,7 +10,8 @@
 //   (the contact impulses of the last step), so a drill lying tilted on a table
 //   is on the table. Objects touching nothing (falling) are on what lies under them.
 // - Robot: what carries its weight is a link of the robot (an object left on
-//   the fingers, riding on the upper arm).
+//   the fingers, riding on the upper arm), or, when nothing bears it from
+//   below, the robot's links pressing on it (a box wedged on the fingers).
 // - Floor: resting on the floor slab, or nothing under it but the floor.
 import { G, groups } from '../groups';
 import { aabbVolume, qConj, rotate, v3 } from '../math';
@@ -79,6 +80,8 @@ export function containerOf(sim: SimWorld, id: string): string | undefined {
 export function supportByContact(sim: SimWorld, id: string): string | undefined {
   const e = sim.entity(id);
   const weight = new Map<string, number>();
+  // Robot parts pressing on the object from the side: they carry it by friction when nothing bears it from below.
+  const gripping = new Map<string, number>();
   const com = sim.world.getRigidBody(e.body).worldCom();
   const floorColliders = new Set<number>();
   const floorBody = sim.world.getRigidBody(sim.floor);
@@ -100,6 +103,7 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
         let touching = false;
         for (let k = 0; k < m.numContacts(); k++) {
           if (m.contactDist(k) > TOUCH) continue;
+          if (part && m.contactImpulse(k) > 0) gripping.set(owner, (gripping.get(owner) ?? 0) + m.contactImpulse(k));
           const local = flipped ? m.localContactPoint2(k) : m.localContactPoint1(k);
           const y = local ? t.y + rotate(r, local).y : com.y;
           const below = y < com.y - 0.002;
@@ -120,7 +124,11 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
     const top = owner === 'floor' || owner.startsWith(ROBOT) ? 0 : sim.aabb(owner).max.y;
     if (!best || w > best.w + 1e-6 || (Math.abs(w - best.w) <= 1e-6 && top > best.top)) best = { id: owner, w, top };
   }
-  return best?.id;
+  if (best) return best.id;
+  // Wedged on the fingers or the hand (a box hanging from fingers inside it): the robot bears it.
+  let grip: { id: string; w: number } | undefined;
+  for (const [owner, w] of gripping) if (!grip || w > grip.w) grip = { id: owner, w };
+  return grip?.id;
 }
 
 /** The first thing under the object's lowest point (robot and people aside), or 'floor'. */

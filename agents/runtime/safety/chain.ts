@@ -356,10 +356,10 @@ export class SafetyChain {
         });
       }
     }
-    if (st.verdict === 'clamp') {
-      const note = `safety: ${st.reasons.join('; ')}`;
-      return { ...outcome, incidents: [...(outcome.incidents ?? []), note] };
-    }
+    // What ran is not what was asked: the outcome says so first, so its numbers (a wait's
+    // seconds, a step's metres) read as the clamped ones they are.
+    if (st.verdict === 'clamp')
+      return { ...outcome, summary: `the safety chain changed the call (${st.reasons.join('; ')}); ${outcome.summary}` };
     return outcome;
   }
 

@@ -40,7 +40,7 @@ export const DEFAULT_SAFETY_LIMITS: SafetyLimits = {
   maxStepM: 1,
   maxTurnDeg: 180,
   maxNudgeM: 0.25,
-  maxWaitS: 7200,
+  maxWaitS: 3600,
   maxSpeechChars: 2000,
   maxMotions: 30,
   rateWindowS: 10,

@@ -47,8 +47,23 @@ describe('the safety chain', () => {
     const chain = new SafetyChain(robot, { limits: { maxStepM: 0.2 } });
     const { decisions, scope } = collect();
     const out = await chain.guard(scope).base!.step(3, 0, 0);
-    expect(out.incidents?.join(' ')).toMatch(/forward clamped from 3 to 0.2 m/);
+    expect(out.summary).toMatch(/^the safety chain changed the call \(forward clamped from 3 to 0.2 m\); /);
     expect(decisions[0]).toMatchObject({ verdict: 'clamp', skill: 'base.step', args: { forward: 3 }, ran: { forward: 0.2 } });
+    chain.dispose();
+    control.dispose();
+  });
+
+  it('a clamped wait says so before the seconds it waited, and a wait clamped to nothing says why it did not run', async () => {
+    const { robot, control } = await openSim('kitchen');
+    const chain = new SafetyChain(robot);
+    const { decisions, scope } = collect();
+    const long = await chain.guard(scope).wait(10_000);
+    expect(long).toMatchObject({ ok: true });
+    expect(long.summary).toBe('the safety chain changed the call (seconds clamped from 10000 to 3600 s); waited 3600 s');
+    const none = await chain.guard(scope).wait(-5);
+    expect(none).toMatchObject({ ok: false, code: 'invalid_argument' });
+    expect(none.summary).toMatch(/^the safety chain changed the call \(seconds clamped from -5 to 0 s\); a wait of 0 s cannot run: /);
+    expect(decisions.map((d) => d.verdict)).toEqual(['clamp', 'clamp']);
     chain.dispose();
     control.dispose();
   });
