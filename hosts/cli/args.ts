@@ -73,6 +73,8 @@ const OPTIONS = {
   workers: { type: 'string' },
   scale: { type: 'boolean' },
   latency: { type: 'string' },
+  dir: { type: 'string' },
+  name: { type: 'string' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -246,6 +248,12 @@ Usage:
       skills as jobs, events (SSE), ALRM's eight actions, /openapi.json. Paced
       to wall time (--speed X faster; --fast unpaced). --json prints one line
       {"url", "token", "openapi"} when ready. --read-only refuses every skill.
+  skillbridge models [list] [--dir DIR] [--json]
+  skillbridge models pull ID | rm ID | add FILE [--name NAME] [--dir DIR] [--json]
+      Local GGUF models for --model local:ID: the catalogue (size, RAM, licence,
+      installed or not) and any other .gguf in the folder (SKILLBRIDGE_MODELS_DIR,
+      else the user's data folder). pull downloads with a progress bar, resumes
+      and checks the SHA-256; add links a .gguf you have into the folder.
 
 Real robots (call, run, serve):
   --robot http://HOST:PORT        a robot that speaks the robot HTTP API; the

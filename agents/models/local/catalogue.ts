@@ -4,7 +4,9 @@
 // each entry. Where no digest could be confirmed, `sha256` is null: such a download is checked
 // by its size only and every listing calls it "unverified". RAM figures are estimates (file +
 // a few thousand tokens of context + runtime) and say so.
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { ModelStoreError } from './store-errors';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lower-case hex digits');
 
@@ -21,7 +23,7 @@ export const CatalogueEntrySchema = z.strictObject({
   sizeBytes: z.number().int().positive(),
   /** An estimate of memory while running with a few thousand tokens of context. */
   ramBytes: z.number().int().positive(),
-  url: z.url().refine((u) => u.startsWith('https://huggingface.co/') && u.endsWith('.gguf'), 'url: a Hugging Face .gguf file'),
+  url: z.url({ protocol: /^https?$/ }).refine((u) => u.endsWith('.gguf'), 'url: the address of a .gguf file'),
   /** null: no digest could be confirmed from a source; the download is checked by size only. */
   sha256: sha256.nullable(),
   /** Says what the model is good for, in one line for the list. */
@@ -142,4 +144,28 @@ export const CATALOGUE: readonly CatalogueEntry[] = Object.freeze(z.array(Catalo
 
 export function catalogueEntry(id: string, catalogue: readonly CatalogueEntry[] = CATALOGUE): CatalogueEntry | undefined {
   return catalogue.find((e) => e.id === id);
+}
+
+/**
+ * The catalogue in use: SKILLBRIDGE_MODELS_CATALOGUE names a JSON file of entries that replaces
+ * the built-in list (a classroom's own models on its mirror), else the built-in list.
+ */
+export function loadCatalogue(env: NodeJS.ProcessEnv = process.env): readonly CatalogueEntry[] {
+  const file = env['SKILLBRIDGE_MODELS_CATALOGUE'];
+  if (!file) return CATALOGUE;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ModelStoreError('bad-catalogue', `SKILLBRIDGE_MODELS_CATALOGUE=${file}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const r = z.array(CatalogueEntrySchema).min(1).safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new ModelStoreError(
+      'bad-catalogue',
+      `SKILLBRIDGE_MODELS_CATALOGUE=${file}: entry ${issue.path.map(String).join('.')}: ${issue.message}`,
+    );
+  }
+  return Object.freeze(r.data);
 }

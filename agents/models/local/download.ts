@@ -187,17 +187,21 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
   if (from > 0) await hashFile(opts.part, hash);
 
   let received = from;
-  let windowStart = Date.now();
+  const started = Date.now();
+  let windowStart = started;
   let windowBytes = 0;
   let rate = 0;
+  let fullWindow = false;
   let lastReport = 0;
   const report = (force: boolean): void => {
     const now = Date.now();
+    // Until a whole second has passed, the rate is the average since this try began.
     if (now - windowStart >= 1000) {
       rate = (windowBytes * 1000) / (now - windowStart);
       windowStart = now;
       windowBytes = 0;
-    }
+      fullWindow = true;
+    } else if (!fullWindow && now > started) rate = ((received - from) * 1000) / (now - started);
     if (force || now - lastReport >= 100) {
       lastReport = now;
       opts.onProgress?.({ received, total, bytesPerSecond: Math.round(rate) });

@@ -2,6 +2,7 @@
 // person can act on. Anything else thrown from the store is a bug.
 export type ModelStoreErrorCode =
   | 'unknown-model'
+  | 'bad-catalogue'
   | 'bad-name'
   | 'not-installed'
   | 'exists'
