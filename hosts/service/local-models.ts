@@ -152,7 +152,7 @@ export class LocalModelsHost {
         },
       )
       .finally(() => this.pulls.delete(req.id));
-    return { ok: true, message: `downloading ${req.id} into ${store.dir}` };
+    return { ok: true, message: `downloading ${req.id}` };
   }
 
   async cancel(req: Request<'cancelLocalModelPull'>): Promise<Response<'cancelLocalModelPull'>> {
