@@ -227,4 +227,22 @@ describe('model store', () => {
     expect(e.code).toBe('disk-full');
     expect(e.message).toMatch(/disk is full.*resumes/);
   });
+
+  it('one download of a model at a time across stores sharing the folder; the lock of a process that is gone is taken over', async () => {
+    host = await startModelHost({ [PATH]: BODY }, { trickle: { bytes: 16_384, everyMs: 10 } });
+    const dir = tempDir();
+    const a = new ModelStore(dir, { catalogue: [entry()], mirror: host.url });
+    const b = new ModelStore(dir, { catalogue: [entry()], mirror: host.url });
+    const first = a.pull('tiny');
+    await new Promise((r) => setTimeout(r, 50));
+    const e = await rejection(b.pull('tiny'));
+    expect(e.code).toBe('busy');
+    expect(e.message).toMatch(/another window or process/);
+    await first;
+    expect(existsSync(join(dir, 'tiny.gguf.part.lock'))).toBe(false);
+    await a.rm('tiny');
+    writeFileSync(join(dir, 'tiny.gguf.part.lock'), '999999999');
+    host.options.trickle = undefined;
+    expect((await b.pull('tiny')).bytes).toBe(BODY.length);
+  });
 });

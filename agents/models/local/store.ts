@@ -9,7 +9,7 @@
 // it was added from (a hard link's other name stays; a symbolic link's target is untouched).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, link, lstat, mkdir, readdir, realpath, rename, rm, stat, symlink } from 'node:fs/promises';
+import { copyFile, link, lstat, mkdir, readFile, readdir, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CATALOGUE, type CatalogueEntry, catalogueEntry } from './catalogue';
 import { type DownloadProgress, download } from './download';
@@ -81,6 +81,38 @@ async function sha256Of(path: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
   return h.digest('hex');
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One download of a model at a time across windows, sessions (worker threads) and processes
+ * sharing the folder: a lock file holding the downloader's pid. A lock left by a process that
+ * is gone is taken over.
+ */
+async function lockPart(lock: string, id: string): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(lock, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(e, `locking ${lock}`);
+    }
+    const pid = Number(await readFile(lock, 'utf8').catch(() => ''));
+    if (Number.isInteger(pid) && pid > 0 && alive(pid)) break;
+    await rm(lock, { force: true });
+  }
+  throw new ModelStoreError(
+    'busy',
+    `${id} is already being downloaded (by another window or process); wait for it, or remove ${lock} if none is`,
+  );
 }
 
 /** A file's name as a model id: its base name without .gguf, with only safe characters. */
@@ -193,59 +225,76 @@ export class ModelStore {
       });
       const part = `${file}.part`;
       const url = this.urlFor(entry);
-      let got;
+      await lockPart(`${part}.lock`, id);
       try {
-        got = await download({
-          url,
-          part,
-          expectedSize: entry.sizeBytes,
-          ...(opts.signal ? { signal: opts.signal } : {}),
-          ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-          ...(opts.onNotice ? { onNotice: opts.onNotice } : {}),
-          ...(opts.connectTimeoutMs ? { connectTimeoutMs: opts.connectTimeoutMs } : {}),
-        });
-      } catch (e) {
-        if (e instanceof ModelStoreError && e.code === 'unreachable' && /^cannot reach/.test(e.message))
-          throw new ModelStoreError(
-            'unreachable',
-            `${e.message}: no internet here? Download ${url} another way and run "skillbridge models add FILE"`,
-          );
-        throw e;
+        return await this.fetchChecked(id, entry, part, file, url, opts);
+      } finally {
+        await rm(`${part}.lock`, { force: true });
       }
-      if (got.bytes !== entry.sizeBytes) {
-        await rm(part, { force: true });
-        throw new ModelStoreError(
-          'size',
-          `${id}: got ${got.bytes} bytes, the catalogue says ${entry.sizeBytes}; the file was removed (the server may have changed it)`,
-        );
-      }
-      if (entry.sha256 && got.sha256 !== entry.sha256) {
-        await rm(part, { force: true });
-        throw new ModelStoreError(
-          'checksum',
-          `${id}: checksum mismatch (SHA-256 ${got.sha256}, expected ${entry.sha256}); the file was removed`,
-        );
-      }
-      try {
-        await readGgufVersion(part);
-      } catch (e) {
-        await rm(part, { force: true });
-        throw e;
-      }
-      await rename(part, file).catch((e: unknown) => {
-        throw fileError(e, `moving ${part} into place`);
-      });
-      return {
-        id,
-        file,
-        bytes: got.bytes,
-        alreadyInstalled: false,
-        sha256: entry.sha256 ? got.sha256 : null,
-        resumedFrom: got.resumedFrom,
-      };
     } finally {
       this.pulling.delete(id);
     }
+  }
+
+  /** Downloads into the part, checks size, digest and header, then renames it into place. */
+  private async fetchChecked(
+    id: string,
+    entry: CatalogueEntry,
+    part: string,
+    file: string,
+    url: string,
+    opts: PullOptions,
+  ): Promise<PullResult> {
+    let got;
+    try {
+      got = await download({
+        url,
+        part,
+        expectedSize: entry.sizeBytes,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+        ...(opts.onNotice ? { onNotice: opts.onNotice } : {}),
+        ...(opts.connectTimeoutMs ? { connectTimeoutMs: opts.connectTimeoutMs } : {}),
+      });
+    } catch (e) {
+      if (e instanceof ModelStoreError && e.code === 'unreachable' && /^cannot reach/.test(e.message))
+        throw new ModelStoreError(
+          'unreachable',
+          `${e.message}: no internet here? Download ${url} another way and run "skillbridge models add FILE"`,
+        );
+      throw e;
+    }
+    if (got.bytes !== entry.sizeBytes) {
+      await rm(part, { force: true });
+      throw new ModelStoreError(
+        'size',
+        `${id}: got ${got.bytes} bytes, the catalogue says ${entry.sizeBytes}; the file was removed (the server may have changed it)`,
+      );
+    }
+    if (entry.sha256 && got.sha256 !== entry.sha256) {
+      await rm(part, { force: true });
+      throw new ModelStoreError(
+        'checksum',
+        `${id}: checksum mismatch (SHA-256 ${got.sha256}, expected ${entry.sha256}); the file was removed`,
+      );
+    }
+    try {
+      await readGgufVersion(part);
+    } catch (e) {
+      await rm(part, { force: true });
+      throw e;
+    }
+    await rename(part, file).catch((e: unknown) => {
+      throw fileError(e, `moving ${part} into place`);
+    });
+    return {
+      id,
+      file,
+      bytes: got.bytes,
+      alreadyInstalled: false,
+      sha256: entry.sha256 ? got.sha256 : null,
+      resumedFrom: got.resumedFrom,
+    };
   }
 
   /** Removes a model's file (and any unfinished download); an added file's original stays. */
@@ -255,7 +304,7 @@ export class ModelStore {
     if (this.pulling.has(id)) throw new ModelStoreError('busy', `${id} is being downloaded: stop the download first`);
     const file = this.fileFor(id);
     const removed: string[] = [];
-    for (const f of [file, `${file}.part`]) {
+    for (const f of [file, `${file}.part`, `${file}.part.lock`]) {
       let there = false;
       try {
         await lstat(f);
