@@ -19,7 +19,7 @@ function body(size) {
   return b;
 }
 
-/** Serves FILE slowly (64 kB every 40 ms) so the bar is seen moving; Range like Hugging Face. */
+/** Serves FILE slowly (64 kB every 100 ms, about 5 s) so the bar is seen moving; Range like Hugging Face. */
 async function startHost(data) {
   const server = createServer((req, res) => {
     req.resume();
@@ -39,7 +39,7 @@ async function startHost(data) {
       if (at >= data.length) return void res.end();
       res.write(data.subarray(at, at + 65_536));
       at += 65_536;
-      setTimeout(next, 40);
+      setTimeout(next, 100);
     };
     next();
   });
@@ -100,20 +100,15 @@ export async function modelFlows({ browser }) {
     await test('Download shows a progress bar that moves; the model then shows as installed', async () => {
       await page.getByRole('button', { name: 'Download Tiny E2E' }).click();
       const bar = row.locator('progress');
-      await bar.waitFor({ timeout: 10_000 });
-      const first = Number(await bar.getAttribute('value'));
+      await bar.waitFor({ timeout: 20_000 });
+      // Read without waiting: once the download ends the bar goes away (counted as the whole file).
+      const value = async () => Number((await bar.getAttribute('value', { timeout: 500 }).catch(() => null)) ?? data.length);
+      const first = await value();
       let later = first;
-      await until(
-        async () => {
-          later = Number((await bar.getAttribute('value').catch(() => null)) ?? data.length);
-          return later > first;
-        },
-        'the progress bar to move',
-        15_000,
-      );
+      await until(async () => (later = await value()) > first, 'the progress bar to move', 30_000);
       assert(later > first, `progress stayed at ${first}`);
       await page.screenshot({ path: shot('e2e-local-model-download.png') });
-      await page.locator('[data-testid="local-model-tiny-e2e"][data-installed="yes"]').waitFor({ timeout: 30_000 });
+      await page.locator('[data-testid="local-model-tiny-e2e"][data-installed="yes"]').waitFor({ timeout: 60_000 });
       assert(/installed/.test(await row.innerText()), 'not shown as installed');
       assert(existsSync(path.join(modelsDir, 'tiny-e2e.gguf')), 'no file in the models folder');
     });
