@@ -102,8 +102,9 @@ export async function modelFlows({ browser }) {
       const bar = row.locator('progress');
       await bar.waitFor({ timeout: 20_000 });
       // Read without waiting: once the download ends the bar goes away (counted as the whole file).
-      const value = async () => Number((await bar.getAttribute('value', { timeout: 500 }).catch(() => null)) ?? data.length);
-      const first = await value();
+      const value = async () => Number((await bar.getAttribute('value', { timeout: 3_000 }).catch(() => null)) ?? data.length);
+      // The first reading waits for the bar (it is there: waitFor saw it); later ones may find it gone.
+      const first = Number(await bar.getAttribute('value'));
       let later = first;
       await until(async () => (later = await value()) > first, 'the progress bar to move', 30_000);
       assert(later > first, `progress stayed at ${first}`);
