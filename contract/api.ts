@@ -3,6 +3,7 @@
 // IPC allowlist, the web-mode WebSocket dispatcher and the renderer's clients.
 import { z } from 'zod';
 import { EVAL_METHODS, EvalRunId } from './eval';
+import { LOCAL_MODEL_METHODS } from './local-models';
 import { MAX_TRACE_IMPORT_BYTES } from './limits';
 import {
   bytesString,
@@ -33,6 +34,7 @@ const Ack = z.object({ ok: z.boolean(), message: z.string() });
 
 export const METHODS = {
   ...EVAL_METHODS,
+  ...LOCAL_MODEL_METHODS,
   listScenes: { request: Empty, response: z.array(SceneSummary) },
   /** Loads a scene and returns its static metadata; poses then stream. */
   loadScene: { request: z.object({ id: z.string().min(1).max(200) }).strict(), response: SceneMeta },

@@ -6,3 +6,4 @@ export * from './schemas';
 export * from './wire';
 export * from './eval';
 export * from './teaching';
+export * from './local-models';

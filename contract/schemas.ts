@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { RunEndReason, RunEvent } from './agent-runs';
 import { EvalEvent } from './eval';
+import { ModelPullEvent } from './local-models';
 import { MAX_COORDINATE_M, MAX_SCRIPT_BYTES, formatBytes, utf8Bytes } from './limits';
 
 export * from './agent-runs';
@@ -328,5 +329,7 @@ export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sim_state'), state: SimState }),
   /** An exercise was checked (the classroom overview shows the score). */
   z.object({ type: z.literal('exercise'), score: ExerciseScore }),
+  /** A local model's download moved on or ended. */
+  z.object({ type: z.literal('model_pull'), event: ModelPullEvent }),
 ]);
 export type AppEvent = z.infer<typeof AppEvent>;

@@ -83,6 +83,8 @@ async function main(): Promise<void> {
 
   // The Evaluate view's worker threads start the evaluation worker built beside this file.
   process.env['SKILLBRIDGE_EVAL_WORKER'] = pathToFileURL(path.join(here, 'eval-worker.js')).href;
+  // Local models live in the app's data folder (the worker's local: provider and its store read this).
+  process.env['SKILLBRIDGE_MODELS_DIR'] ??= path.join(app.getPath('userData'), 'models');
   let sim: WorkerSession;
   try {
     sim = await startWorkerSession({
@@ -96,6 +98,8 @@ async function main(): Promise<void> {
       confirmKey: (baseURL) => confirmKey(baseURL, log),
       // The desktop user picks script files on this machine.
       scriptFiles: 'any',
+      // The window is the host's own: its person downloads and removes local models.
+      manageModels: true,
       onLog: log,
       // The window opens while the worker boots; its first request waits for the scene.
       background: true,

@@ -73,6 +73,9 @@ const OPTIONS = {
   workers: { type: 'string' },
   scale: { type: 'boolean' },
   latency: { type: 'string' },
+  dir: { type: 'string' },
+  name: { type: 'string' },
+  'allow-model-pull': { type: 'boolean' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -226,7 +229,7 @@ Usage:
       A RUN is a run id (looked up in --db DIR, default eval-results/) or a
       results folder (all its runs). --junit and --csv write those formats too.
   skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR] [--robot URL]
-                    [--allow-key-for URL[,URL]] [--classroom] [--exercises DIR]
+                    [--allow-key-for URL[,URL]] [--classroom] [--exercises DIR] [--allow-model-pull]
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
       its access token. Each browser tab gets its own session (its own world);
@@ -239,13 +242,20 @@ Usage:
       cards (*.json) to the built-in ones. SKILLBRIDGE_WEB_TOKEN (16+ characters)
       fixes the groups' token, so links stay valid across a restart.
       With --robot URL, agent runs act on that robot and the scene runs beside
-      it as its shadow.
+      it as its shadow. Pages list and select local models; --allow-model-pull
+      also lets them download and remove (classroom: the teacher only).
   skillbridge robot-api --scene S [--port N] [--seed N] [--speed X | --fast] [--read-only] [--json]
       Serves the scene's simulated robot over the robot HTTP API on 127.0.0.1
       with a token (SKILLBRIDGE_ROBOT_TOKEN, or a random one): info, queries,
       skills as jobs, events (SSE), ALRM's eight actions, /openapi.json. Paced
       to wall time (--speed X faster; --fast unpaced). --json prints one line
       {"url", "token", "openapi"} when ready. --read-only refuses every skill.
+  skillbridge models [list] [--dir DIR] [--json]
+  skillbridge models pull ID | rm ID | add FILE [--name NAME] [--dir DIR] [--json]
+      Local GGUF models for --model local:ID: the catalogue (size, RAM, licence,
+      installed or not) and any other .gguf in the folder (SKILLBRIDGE_MODELS_DIR,
+      else the user's data folder). pull downloads with a progress bar, resumes
+      and checks the SHA-256; add links a .gguf you have into the folder.
 
 Real robots (call, run, serve):
   --robot http://HOST:PORT        a robot that speaks the robot HTTP API; the

@@ -35,6 +35,10 @@ export interface AppServiceOptions {
    * there first (so the view shows the prediction), divergences in the run view.
    */
   robot?: RealRobotForm;
+  /** The models folder for local:ID models (the desktop app: userData/models); default defaultModelsDir(). */
+  modelsDir?: string;
+  /** Pages may download and remove models there (the desktop app; serve --allow-model-pull). */
+  manageModels?: boolean;
   /** The policy itself (tests); otherwise built from the options above. */
   policy?: HostPolicy;
 }

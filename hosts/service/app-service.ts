@@ -32,6 +32,7 @@ import { SINGLE_HOST, ownSessionList } from './single-host';
 import { buildSceneMeta } from './scene-meta';
 import type { AppServiceOptions } from './app-options';
 import { HostPolicy } from './host-policy';
+import { LocalModelsHost } from './local-models';
 import { RealLink } from './real-link';
 import { ToolConsole } from './tool-console';
 import { injectWorldEvent, snapshotOf } from './world-ops';
@@ -67,6 +68,7 @@ export class AppService implements AppApi {
   private readonly createdAt = new Date().toISOString();
   private readonly archive: RunArchive;
   private readonly exercises: ExerciseBook;
+  private readonly models: LocalModelsHost;
   /** Tool calls since the scene was loaded, and the last final answer: what exercise goals are checked on. */
   private calls: GoalCall[] = [];
   private answer: string | undefined;
@@ -79,6 +81,11 @@ export class AppService implements AppApi {
     this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), (f) => this.archive.onFrame(f));
     this.policy = opts.policy ?? new HostPolicy(opts);
     this.real = opts.robot ? new RealLink(opts.robot) : undefined;
+    this.models = new LocalModelsHost({
+      ...(opts.modelsDir ? { dir: opts.modelsDir } : {}),
+      emit: (e) => this.emit(e),
+      access: () => this.policy.modelStore(),
+    });
     this.agent = new AgentHost({
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
       ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
@@ -218,6 +225,7 @@ export class AppService implements AppApi {
   }
 
   async dispose(): Promise<void> {
+    this.models.dispose();
     await this.evals.dispose();
     await this.unload();
     await this.real?.close();
@@ -443,6 +451,13 @@ export class AppService implements AppApi {
   async stopGroups(req: Request<'stopGroups'>): Promise<Response<'stopGroups'>> {
     return SINGLE_HOST.stopGroups(req);
   }
+
+  // ---------------------------------------------------------------- local models (./local-models.ts)
+
+  listLocalModels = (req: Request<'listLocalModels'>): Promise<Response<'listLocalModels'>> => this.models.list(req);
+  pullLocalModel = (req: Request<'pullLocalModel'>): Promise<Response<'pullLocalModel'>> => this.models.pull(req);
+  cancelLocalModelPull = (req: Request<'cancelLocalModelPull'>): Promise<Response<'cancelLocalModelPull'>> => this.models.cancel(req);
+  removeLocalModel = (req: Request<'removeLocalModel'>): Promise<Response<'removeLocalModel'>> => this.models.remove(req);
 
   async setApiKey(req: Request<'setApiKey'>): Promise<Response<'setApiKey'>> {
     return this.policy.keyStore().setApiKey(req);

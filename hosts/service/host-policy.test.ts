@@ -58,6 +58,10 @@ const SAMPLE: { [M in MethodName]: unknown } = {
   setSessionLabel: { label: 'g' },
   caseReplay: { runId: 'nope', caseId: 'c', trial: 1 },
   stopGroups: { id: null },
+  listLocalModels: {},
+  pullLocalModel: { id: 'qwen2.5-0.5b-instruct' },
+  cancelLocalModelPull: { id: 'qwen2.5-0.5b-instruct' },
+  removeLocalModel: { id: 'qwen2.5-0.5b-instruct' },
 };
 
 /** Records each capability asked for, and refuses models and files so nothing runs. */
@@ -74,6 +78,10 @@ class RecordingPolicy extends HostPolicy {
   override sceneFile(): boolean {
     this.asked.push('scene-file');
     return false;
+  }
+  override modelStore(): ReturnType<HostPolicy['modelStore']> {
+    this.asked.push('model-store');
+    return { canManage: false, note: 'refused by the test policy' };
   }
   override keyStore(): ReturnType<HostPolicy['keyStore']> {
     this.asked.push('key-store');

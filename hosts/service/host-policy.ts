@@ -18,13 +18,14 @@ import {
   parseModelSpec,
   resolveApiKey,
 } from '../../agents/models/spec';
+import type { ModelStoreAccess } from './local-models';
 import { SINGLE_HOST } from './single-host';
 
 /** A host's key store as pages reach it (set, ask, clear; never read). */
 export type KeyStore = Pick<typeof SINGLE_HOST, 'setApiKey' | 'hasApiKey' | 'clearApiKey'>;
 
-/** What a method may touch of the host's: nothing, a model a client names (keys, script files), a scene file, the key store. */
-export type Capability = 'model' | 'scene-file' | 'key-store';
+/** What a method may touch of the host's: nothing, a model a client names (keys, script files), a scene file, the key store, its models folder. */
+export type Capability = 'model' | 'scene-file' | 'key-store' | 'model-store';
 
 /**
  * Every AppApi method and the capabilities it uses. A method added to the
@@ -78,6 +79,10 @@ export const METHOD_POLICY: { readonly [M in MethodName]: readonly Capability[] 
   setSessionLabel: [],
   caseReplay: [],
   stopGroups: [],
+  listLocalModels: ['model-store'],
+  pullLocalModel: ['model-store'],
+  cancelLocalModelPull: ['model-store'],
+  removeLocalModel: ['model-store'],
 };
 
 export interface HostPolicyOptions {
@@ -93,6 +98,8 @@ export interface HostPolicyOptions {
   allowFiles?: boolean;
   /** The host's environment (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Pages may download and remove models in the host's models folder (the desktop app; serve --allow-model-pull). */
+  manageModels?: boolean;
 }
 
 const PROVIDERS: readonly Exclude<ModelProvider, 'scripted'>[] = ['openai', 'ollama', 'lmstudio', 'llamacpp', 'vllm', 'openai-compatible'];
@@ -162,6 +169,19 @@ export class HostPolicy {
   /** Keys at rest: the store pages may set and clear keys in (none in a host that serves pages from one process). */
   keyStore(): KeyStore {
     return SINGLE_HOST;
+  }
+
+  /**
+   * The models folder: a download writes gigabytes to the host's disk, so pages may start one
+   * (or remove a model) only where the host allows it; every page may list and select.
+   */
+  modelStore(): ModelStoreAccess {
+    return this.o.manageModels
+      ? { canManage: true, note: null }
+      : {
+          canManage: false,
+          note: 'this host does not let pages download or remove models; on the host run "skillbridge models pull ID", or start it with "skillbridge serve --allow-model-pull"',
+        };
   }
 
   /** Files: may a scene be loaded from this path? */

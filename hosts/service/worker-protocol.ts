@@ -27,6 +27,9 @@ export interface WorkerOptions {
   exercisesDir?: string;
   /** A real robot's connection form (serve --robot): agent runs act on it, the scene is its shadow. */
   robot?: RealRobotForm;
+  /** The models folder for local:ID models, and whether pages may download and remove there. */
+  modelsDir?: string;
+  manageModels?: boolean;
   /** Set when running from TypeScript sources: the bootstrap registers tsx, then imports this. */
   entry?: string;
 }

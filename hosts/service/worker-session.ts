@@ -81,6 +81,8 @@ class WorkerSessionImpl {
       ...(this.opts.confirmKey ? { confirmKeys: true } : {}),
       ...(this.opts.scriptFiles ? { scriptFiles: this.opts.scriptFiles } : {}),
       ...(this.opts.exercisesDir ? { exercisesDir: this.opts.exercisesDir } : {}),
+      ...(this.opts.modelsDir ? { modelsDir: this.opts.modelsDir } : {}),
+      ...(this.opts.manageModels ? { manageModels: true } : {}),
     };
     let url = this.opts.workerUrl;
     if (!url) {

@@ -35,6 +35,8 @@ const session = new AppService({
   ...(opts.confirmKeys ? { confirmKey } : {}),
   ...(opts.scriptFiles ? { scriptFiles: opts.scriptFiles } : {}),
   ...(opts.exercisesDir ? { exercisesDir: opts.exercisesDir } : {}),
+  ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+  ...(opts.manageModels ? { manageModels: true } : {}),
   log: (line) => port.postMessage({ t: 'log', line }),
 });
 

@@ -19,10 +19,10 @@ writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
 let server: WebServer | undefined;
 const clients: WsClient[] = [];
 
-async function start(classroom: boolean): Promise<WebServer> {
+async function start(classroom: boolean, manageModels = false): Promise<WebServer> {
   server = await startWebServer({
     openSession: async () => {
-      const s = new Session({ paced: false });
+      const s = new Session({ paced: false, ...(manageModels ? { manageModels, modelsDir: path.join(dir, 'models') } : {}) });
       await s.loadScene({ id: 'tabletop/fruits' });
       return s;
     },
@@ -46,6 +46,21 @@ afterEach(async () => {
 });
 
 describe('classroom mode', () => {
+  it('a group lists local models but never downloads or removes them; the teacher may where the host allows', async () => {
+    const s = await start(true, true);
+    const g = await tab(s.token);
+    expect((await g.listLocalModels({})).canManage).toBe(true);
+    await expect(g.pullLocalModel({ id: 'qwen2.5-0.5b-instruct' })).rejects.toThrow(/only the teacher downloads or removes models/);
+    await expect(g.removeLocalModel({ id: 'qwen2.5-0.5b-instruct' })).rejects.toThrow(/only the teacher/);
+    await expect(g.cancelLocalModelPull({ id: 'qwen2.5-0.5b-instruct' })).rejects.toThrow(/only the teacher/);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    expect(await teacher.removeLocalModel({ id: 'qwen2.5-0.5b-instruct' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/no model/),
+    });
+    expect((await teacher.listLocalModels({})).dir).toBe("the server's models folder");
+  });
+
   it('prints a teacher link with its own token; plain web mode has none', async () => {
     const s = await start(true);
     expect(s.teacherUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);

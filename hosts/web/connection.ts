@@ -25,6 +25,7 @@ const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'exportTrace',
   'importTrace',
   'detectModels',
+  'listLocalModels',
   'hasApiKey',
   'getSimState',
   'getWorldSettings',
@@ -40,6 +41,9 @@ const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'evalReport',
   'caseReplay',
 ]);
+
+/** Calls that write to the host's models folder: never a classroom group's (the host's policy decides for the rest). */
+const MODEL_STORE_WRITES: ReadonlySet<MethodName> = new Set<MethodName>(['pullLocalModel', 'cancelLocalModelPull', 'removeLocalModel']);
 
 /**
  * Who is at the other end. `solo`: plain web mode (any tab may list and watch
@@ -142,6 +146,12 @@ export class Connection implements SessionClient {
   private async call(method: MethodName, request: unknown): Promise<unknown> {
     if ((method === 'listSessions' || method === 'observeSession') && this.role === 'group') {
       throw new AppApiError('forbidden', `${method}: in classroom mode only the teacher sees other groups' sessions`);
+    }
+    if (MODEL_STORE_WRITES.has(method) && this.role === 'group') {
+      throw new AppApiError(
+        'forbidden',
+        `${method}: in classroom mode only the teacher downloads or removes models (they go to the host's disk)`,
+      );
     }
     if (method === 'listSessions') return this.pool.list(this.own);
     if (method === 'setSessionLabel') {

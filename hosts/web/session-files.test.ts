@@ -18,6 +18,10 @@ describe('session files', () => {
   it("shows a page a run's trace by file name only, in the run's reply and its events", () => {
     expect(pageReply('run', { runId: 'r1', tracePath: '/srv/traces/session-x/r1.jsonl' })).toEqual({ runId: 'r1', tracePath: 'r1.jsonl' });
     expect(pageReply('listRuns', [{ runId: 'r1' }])).toEqual([{ runId: 'r1' }]);
+    expect(pageReply('listLocalModels', { dir: '/home/teacher/.local/share/skillbridge/models', models: [] })).toEqual({
+      dir: "the server's models folder",
+      models: [],
+    });
     const started = {
       type: 'run',
       event: { kind: 'started', runId: 'r1', message: 'm', workflow: 'flat', model: 'x', tracePath: '/srv/traces/session-x/r1.jsonl' },

@@ -26,8 +26,10 @@ export function pageEvent(event: AppEvent): AppEvent {
   return event;
 }
 
-/** A reply as a page sees it (the `run` method names the trace it writes). */
+/** A reply as a page sees it (the `run` method names the trace it writes; the models list names no folder of the server). */
 export function pageReply(method: string, value: unknown): unknown {
+  if (method === 'listLocalModels' && value && typeof value === 'object' && 'dir' in value)
+    return { ...value, dir: "the server's models folder" };
   if (method === 'run' && value && typeof value === 'object' && 'tracePath' in value) {
     const v = value as { tracePath: string | null };
     return { ...v, tracePath: pagePath(v.tracePath) };

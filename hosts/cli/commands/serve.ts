@@ -79,6 +79,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       ...(robot ? { robot } : {}),
       scriptFiles: scriptsDir ? { dir: scriptsDir } : 'none',
       ...(exercisesDir ? { exercisesDir } : {}),
+      ...(p.flags['allow-model-pull'] ? { manageModels: true } : {}),
       onLog: (l) => o.err(`skillbridge: ${l}`),
     });
     s.loadScene({ id: scene }).catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));

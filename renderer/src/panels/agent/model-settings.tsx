@@ -5,8 +5,9 @@
 import { useEffect, useState } from 'react';
 import type { AppApi } from '../../../../contract/api';
 import type { LocalModels, ProbeResult } from '../../../../contract/schemas';
+import { LocalModelsPanel } from './local-models';
 
-export type Preset = 'openai' | 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm' | 'custom' | 'scripted';
+export type Preset = 'openai' | 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm' | 'custom' | 'scripted' | 'local';
 
 export const PRESETS: Array<{ id: Preset; label: string; model: string; hint: string }> = [
   { id: 'openai', label: 'OpenAI', model: 'gpt-4.1-mini', hint: 'Needs an API key (OPENAI_API_KEY).' },
@@ -18,6 +19,12 @@ export const PRESETS: Array<{ id: Preset; label: string; model: string; hint: st
     label: 'vLLM',
     model: 'Qwen/Qwen3-8B',
     hint: 'Local: `vllm serve MODEL --enable-auto-tool-choice --tool-call-parser hermes`.',
+  },
+  {
+    id: 'local',
+    label: 'In the app (GGUF)',
+    model: 'qwen2.5-1.5b-instruct',
+    hint: 'Runs a GGUF model inside the app, offline, no server: download one below once, then Use it.',
   },
   { id: 'custom', label: 'Custom base URL', model: 'model', hint: 'Any OpenAI-compatible server (SKILLBRIDGE_API_KEY if it needs a key).' },
   {
@@ -205,6 +212,9 @@ export function ModelSettingsPanel({
           </label>
         )}
       </div>
+      {settings.preset === 'local' && (
+        <LocalModelsPanel api={api} selected={settings.model.trim()} onSelect={(id) => set({ model: id })} onProblem={onProblem} />
+      )}
       {settings.preset === 'custom' && (
         <label>
           Base URL
