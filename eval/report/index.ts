@@ -13,7 +13,8 @@ export { junitXml } from './junit';
 export { DEFAULT_RESULTS_DIR, type LoadedRun, loadRuns } from './load';
 export * from './spec';
 export { REPORT_SPECS, reportSpecFor } from './specs';
-export { type RunSummary, passHatK, summarize } from './stats';
+export { type RunSummary, headlineInterval, metricInterval, passHatK, summarize } from './stats';
+export { INTERVAL_METHOD, type Interval, bootstrap, wilson, withInterval } from './intervals';
 
 export interface ReportOutputs {
   html?: string;

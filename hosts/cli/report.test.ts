@@ -57,7 +57,9 @@ describe('skillbridge report', () => {
     const r = await cli('report', dir);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(
-      new RegExp(`alrm {2}${tap} {2}TaP · openai:gpt-4\\.1-mini: score \\d\\.\\d\\d over 54 cases, \\d+ errors, pass\\^2`),
+      new RegExp(
+        `alrm {2}${tap} {2}TaP · openai:gpt-4\\.1-mini: score \\d\\.\\d\\d \\[\\d\\.\\d\\d, \\d\\.\\d\\d\\] over 54 cases, \\d+ errors, pass\\^2`,
+      ),
     );
     expect(r.out).toContain(`wrote report: ${join(dir, 'report.html')}`);
     expect(existsSync(join(dir, 'report.html'))).toBe(true);

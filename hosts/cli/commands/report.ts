@@ -3,7 +3,7 @@
 // eval-results/) or a results folder / .db file (all of its runs).
 import { checkWritableFile } from '../out-files';
 import path from 'node:path';
-import { DEFAULT_RESULTS_DIR, type LoadedRun, type RunSummary, loadRuns, writeReports } from '../../../eval/report/index';
+import { DEFAULT_RESULTS_DIR, type LoadedRun, type RunSummary, loadRuns, withInterval, writeReports } from '../../../eval/report/index';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { type Output, json } from '../output';
 
@@ -16,7 +16,7 @@ function line(s: RunSummary): string {
   const label = `${s.variant ?? s.workflow} · ${s.model}`;
   const passK = Object.keys(s.metrics).filter((k) => k.startsWith('pass^'));
   const last = passK.length > 1 ? `, ${passK.at(-1)} ${s.metrics[passK.at(-1)!]?.toFixed(2) ?? '—'}` : '';
-  const score = s.score === null ? '—' : s.score.toFixed(2);
+  const score = withInterval(s.score === null ? '—' : s.score.toFixed(2), s.interval, (v) => v.toFixed(2));
   return `${s.suite}  ${s.runId}  ${label}: score ${score} over ${s.cases} cases, ${s.errors} errors${last} (${s.status})`;
 }
 
