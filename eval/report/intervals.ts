@@ -109,10 +109,9 @@ export function intervalOf(
   const clusters = byCase(results);
   const oneEach = clusters.every((c) => c.length === 1);
   if (values && oneEach && values.every((v) => v === 0 || v === 1)) {
-    return wilson(
-      values.reduce((a, b) => a + b, 0),
-      values.length,
-    );
+    let k = 0;
+    for (const v of values) k += v;
+    return wilson(k, values.length);
   }
   return bootstrap(clusters, stat);
 }
