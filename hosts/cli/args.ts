@@ -42,6 +42,7 @@ const OPTIONS = {
   junit: { type: 'string' },
   csv: { type: 'string' },
   diff: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
   leaderboard: { type: 'string' },
   md: { type: 'string' },
   calls: { type: 'string' },
@@ -233,6 +234,10 @@ Usage:
       compared case by case (flips, score deltas, McNemar and sign tests); --diff
       insists and refuses runs of different suites or case sets. --leaderboard DIR
       ranks every run in a results folder.
+  skillbridge rescore RUN [--db DIR] [--dry-run] [--json]
+      Scores a recorded run's cases again from their recorded end states (world
+      snapshot, events, answer) with the current scorer, without running a model,
+      and records a new run beside it (--dry-run only compares); prints what changed.
   skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR] [--robot URL]
                     [--allow-key-for URL[,URL]] [--classroom] [--exercises DIR]
       The app in a browser: serves the built renderer and the app API on
