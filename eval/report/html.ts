@@ -9,6 +9,7 @@ import { chartLibrary } from './assets';
 import { type ChartSpec, suiteCharts } from './charts';
 import { CLIENT_SCRIPT } from './client';
 import { STYLE } from './style';
+import { type Comparison, comparisonTable } from './compare';
 import { formatValue } from './format';
 import type { LoadedRun } from './load';
 import { reportSpecFor } from './specs';
@@ -21,6 +22,8 @@ export interface ReportInput {
   outFile: string;
   now?: Date;
   title?: string;
+  /** Two runs of one suite compared case by case (report A B). */
+  comparison?: Comparison;
 }
 
 export interface BuiltReport {
@@ -142,6 +145,7 @@ export function buildReport(input: ReportInput): BuiltReport {
     const parts: string[] = [];
     parts.push(`<p class="source">${esc(spec.source)}. Headline: ${esc(spec.headline.description)}.</p>`);
     parts.push(table(keep(summaryTable(spec, runs, sums))!, num, 'summary'));
+    if (input.comparison?.suite === suite) parts.push(table(keep(comparisonTable(input.comparison))!, num, 'comparison'));
     for (const t of spec.tables) parts.push(table(keep(paperTable(spec, t, runs))!, num, 'paper'));
     if (suiteCharts_.length) {
       parts.push(`<h3 id="s${sec}-figures">${sec}.1 Figures</h3>`);

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resultsCsv } from './csv';
+import type { Comparison } from './compare';
 import { type BuiltReport, buildReport } from './html';
 import { junitXml } from './junit';
 import type { LoadedRun } from './load';
@@ -13,9 +14,15 @@ export { junitXml } from './junit';
 export { DEFAULT_RESULTS_DIR, type LoadedRun, loadRuns } from './load';
 export * from './spec';
 export { REPORT_SPECS, reportSpecFor } from './specs';
-export { type RunSummary, passHatK, summarize } from './stats';
+export { type RunSummary, headlineInterval, metricInterval, passHatK, summarize } from './stats';
+export { INTERVAL_METHOD, type Interval, bootstrap, wilson, withInterval } from './intervals';
+
+export { type CaseDiff, type Comparison, ComparisonError, compareRuns, comparisonLines, exactPaired } from './compare';
+export { type LeaderboardRow, leaderboard, leaderboardLines, leaderboardMarkdown } from './leaderboard';
 
 export interface ReportOutputs {
+  /** Two runs compared case by case: a section in the HTML. */
+  comparison?: Comparison;
   html?: string;
   junit?: string;
   csv?: string;
@@ -28,7 +35,12 @@ function write(file: string, text: string): void {
 
 /** Writes whichever outputs are asked for and returns the built report. */
 export function writeReports(runs: LoadedRun[], out: ReportOutputs, now = new Date()): BuiltReport {
-  const built = buildReport({ runs, outFile: out.html ?? path.join(runs[0]?.dir ?? '.', 'report.html'), now });
+  const built = buildReport({
+    runs,
+    outFile: out.html ?? path.join(runs[0]?.dir ?? '.', 'report.html'),
+    now,
+    ...(out.comparison ? { comparison: out.comparison } : {}),
+  });
   if (out.html) write(out.html, built.html);
   if (out.junit) write(out.junit, junitXml(runs));
   if (out.csv) write(out.csv, resultsCsv(runs));

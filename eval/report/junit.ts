@@ -2,6 +2,8 @@
 // A trial that ran but did not succeed is a <failure>, one that crashed an <error>,
 // one stopped by Ctrl-C is <skipped>.
 import type { LoadedRun } from './load';
+import { reportSpecFor } from './specs';
+import { headline, headlineInterval } from './stats';
 import { runLabel } from './tables';
 
 function xml(s: string): string {
@@ -11,6 +13,18 @@ function xml(s: string): string {
 }
 
 const seconds = (ms: number | null) => ((ms ?? 0) / 1000).toFixed(3);
+
+/** The headline and its 95 % interval, for dashboards that read properties. */
+function headlineProps(suite: string, results: LoadedRun['results']): Record<string, string> {
+  const spec = reportSpecFor(suite);
+  const h = headline(spec, results).value;
+  const iv = headlineInterval(spec, results);
+  if (h === null) return {};
+  return {
+    score: h.toFixed(4),
+    ...(iv ? { score_low: iv.low.toFixed(4), score_high: iv.high.toFixed(4), interval: `${iv.method} 95%` } : {}),
+  };
+}
 
 export function junitXml(runs: LoadedRun[]): string {
   let tests = 0;
@@ -35,6 +49,7 @@ export function junitXml(runs: LoadedRun[]): string {
       variant: run.variant ?? '',
       commit: run.commit ?? '',
       seed: String(run.seed),
+      ...headlineProps(run.suite, results),
     };
     const cases = results.map((r) => {
       const open = `    <testcase classname="${xml(`${run.suite}.${run.runId}`)}" name="${xml(`${r.caseId}#${r.trial}`)}" time="${seconds(r.durationMs)}"`;

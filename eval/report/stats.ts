@@ -3,6 +3,7 @@
 // aggregates leave them out (n says how many counted); the headline score and
 // pass^k count them as failures, as τ-bench does.
 import type { ResultRecord, RunRecord } from '../results/index';
+import { type Interval, intervalOf } from './intervals';
 import type { AxisSpec, MetricSpec, SuiteReportSpec } from './spec';
 
 export interface Figure {
@@ -130,13 +131,13 @@ export function cohensKappa(pairs: ReadonlyArray<readonly [number, number]>): nu
   return (po - pe) / (1 - pe);
 }
 
-/** The headline score: the headline metric × scale over the cases it covers, errors counting 0 (κ: errors are left out, n says how many counted). */
-export function headline(spec: SuiteReportSpec, results: ResultRecord[]): Figure {
+/** The results a headline covers and, unless it is κ, each one's 0–1 value (errors 0). */
+function headlineParts(spec: SuiteReportSpec, results: ResultRecord[]): { covered: ResultRecord[]; xs: number[] | null } {
   const m = spec.metrics[spec.headline.metric];
-  if (!m) return { value: null, n: 0 };
+  if (!m) return { covered: [], xs: [] };
   const w = spec.headline.where;
   const covered = (w ? where(results, w.axis, w.value) : results).filter((r) => r.status !== 'stopped');
-  if (m.aggregate?.kind === 'kappa') return aggregate(covered, m);
+  if (m.aggregate?.kind === 'kappa') return { covered, xs: null };
   const xs: number[] = [];
   for (const r of covered) {
     if (r.status === 'error') xs.push(0);
@@ -145,7 +146,42 @@ export function headline(spec: SuiteReportSpec, results: ResultRecord[]): Figure
       if (v !== undefined) xs.push(Math.min(1, Math.max(0, v * spec.headline.scale)));
     }
   }
+  return { covered, xs };
+}
+
+/** The headline score: the headline metric × scale over the cases it covers, errors counting 0 (κ: errors are left out, n says how many counted). */
+export function headline(spec: SuiteReportSpec, results: ResultRecord[]): Figure {
+  const m = spec.metrics[spec.headline.metric];
+  if (!m) return { value: null, n: 0 };
+  const { covered, xs } = headlineParts(spec, results);
+  if (xs === null) return aggregate(covered, m);
   return { value: xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null, n: xs.length };
+}
+
+/** The headline's 95 % interval (Wilson for a pass rate, else the case bootstrap). */
+export function headlineInterval(spec: SuiteReportSpec, results: ResultRecord[]): Interval | null {
+  const { covered, xs } = headlineParts(spec, results);
+  return intervalOf(covered, (rs) => headline(spec, rs).value, xs ?? undefined);
+}
+
+/** A metric's 95 % interval; null for counts and sums, which are not estimates. */
+export function metricInterval(results: ResultRecord[], m: MetricSpec): Interval | null {
+  const kind = m.aggregate?.kind ?? 'mean';
+  if (kind === 'count' || kind === 'sum') return null;
+  const values =
+    kind === 'mean'
+      ? results
+          .filter((r) => r.status === 'ok')
+          .map((r) => valueOf(r, m.key))
+          .filter((v): v is number => v !== undefined)
+      : undefined;
+  return intervalOf(results, (rs) => aggregate(rs, m).value, values);
+}
+
+/** pass^k's 95 % interval: Wilson for pass^1 with one trial per case, else the case bootstrap. */
+export function passHatKInterval(results: ResultRecord[], k: number): Interval | null {
+  const finished = results.filter((r) => r.status !== 'stopped');
+  return intervalOf(finished, (rs) => passHatK(rs)[k - 1] ?? null, k === 1 ? finished.map((r) => (r.success ? 1 : 0)) : undefined);
 }
 
 function choose(n: number, k: number): number {
@@ -205,19 +241,30 @@ export interface RunSummary {
   stopped: number;
   /** The suite's headline (0–1). */
   score: number | null;
+  /** The headline's 95 % interval (see INTERVAL_METHOD); null with no results. */
+  interval: Interval | null;
   /** The summary metrics by id (fractions, not percentages), and pass^1 … pass^K. */
   metrics: Record<string, number | null>;
+  /** Each metric's 95 % interval (null for counts and sums). */
+  intervals: Record<string, Interval | null>;
   seconds: number | null;
 }
 
 export function summarize(run: RunRecord, results: ResultRecord[], spec: SuiteReportSpec, db: string): RunSummary {
   const finished = results.filter((r) => r.status !== 'stopped');
   const metrics: Record<string, number | null> = {};
+  const intervals: Record<string, Interval | null> = {};
   for (const id of spec.summary) {
     const m = spec.metrics[id];
-    if (m && (!m.optional || results.some((r) => m.key in r.metrics))) metrics[id] = aggregate(results, m).value;
+    if (m && (!m.optional || results.some((r) => m.key in r.metrics))) {
+      metrics[id] = aggregate(results, m).value;
+      intervals[id] = metricInterval(results, m);
+    }
   }
-  passHatK(results).forEach((v, i) => (metrics[`pass^${i + 1}`] = v));
+  passHatK(results).forEach((v, i) => {
+    metrics[`pass^${i + 1}`] = v;
+    intervals[`pass^${i + 1}`] = passHatKInterval(results, i + 1);
+  });
   const end =
     run.finishedAt ??
     results
@@ -236,7 +283,9 @@ export function summarize(run: RunRecord, results: ResultRecord[], spec: SuiteRe
     errors: results.filter((r) => r.status === 'error').length,
     stopped: results.filter((r) => r.status === 'stopped').length,
     score: headline(spec, results).value,
+    interval: headlineInterval(spec, results),
     metrics,
+    intervals,
     seconds: end ? Math.max(0, (Date.parse(end) - Date.parse(run.startedAt)) / 1000) : null,
   };
 }

@@ -1,6 +1,7 @@
 // Report tables as plain data (rendered by html.ts): the runs' summary and
 // provenance, the suite's paper tables, breakdowns per taxonomy cell and failure reasons.
 import { formatValue, unitOf } from './format';
+import { type Interval, withInterval } from './intervals';
 import type { LoadedRun } from './load';
 import type { MetricSpec, SuiteReportSpec, TableSpec } from './spec';
 import { type Figure, type RunSummary, aggregate, axisValues, where } from './stats';
@@ -42,9 +43,9 @@ function head(text: string, extra: Partial<Cell> = {}): Cell {
   return { text, head: true, ...extra };
 }
 
-function figureCell(f: Figure, m: MetricSpec): Cell {
+function figureCell(f: Figure, m: MetricSpec, iv?: Interval | null): Cell {
   return {
-    text: formatValue(f.value, m.format),
+    text: withInterval(formatValue(f.value, m.format), f.value === null ? null : iv, (v) => formatValue(v, m.format)),
     n: f.n,
     title: `${m.label}: ${m.description}; over ${f.n} result${f.n === 1 ? '' : 's'}`,
     align: 'right',
@@ -69,7 +70,7 @@ export function summaryTable(spec: SuiteReportSpec, runs: LoadedRun[], summaries
   return {
     id: `${spec.suite}-summary`,
     title: 'Summary',
-    caption: `Headline score (${spec.headline.description}; 0–1, errors count as failures), cases, errors and the summary metrics per run.${passCols.length ? ' pass^k as τ-bench defines it.' : ''}`,
+    caption: `Headline score (${spec.headline.description}; 0–1, errors count as failures), cases, errors and the summary metrics per run, each with its 95 % interval in brackets (Wilson for a pass rate with one trial per case, else a seeded bootstrap over cases).${passCols.length ? ' pass^k as τ-bench defines it.' : ''}`,
     head: [
       [
         head('Run', { align: 'left' }),
@@ -88,9 +89,12 @@ export function summaryTable(spec: SuiteReportSpec, runs: LoadedRun[], summaries
         { text: s.status, align: 'left', cls: `status-${s.status}` },
         { text: String(s.cases), align: 'right' },
         { text: String(s.errors), align: 'right', cls: s.errors ? 'bad' : undefined },
-        { text: formatValue(s.score, 'ratio'), align: 'right', cls: 'strong' },
-        ...passCols.map((k) => ({ text: formatValue(s.metrics[`pass^${k}`], 'ratio'), align: 'right' as const })),
-        ...metrics.map((m) => figureCell(aggregate(r.results, m), m)),
+        { text: withInterval(formatValue(s.score, 'ratio'), s.interval, (v) => formatValue(v, 'ratio')), align: 'right', cls: 'strong' },
+        ...passCols.map((k) => ({
+          text: withInterval(formatValue(s.metrics[`pass^${k}`], 'ratio'), s.intervals[`pass^${k}`], (v) => formatValue(v, 'ratio')),
+          align: 'right' as const,
+        })),
+        ...metrics.map((m) => figureCell(aggregate(r.results, m), m, s.intervals[spec.summary.find((id) => spec.metrics[id] === m) ?? ''])),
       ];
     }),
   };

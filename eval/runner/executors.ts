@@ -4,7 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import type { EvalCase } from '../core/case';
 import { WorldPool } from '../core/world';
-import { findSuite } from '../suites/index';
+import { suiteOf } from '../suites/index';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol';
 import { type CaseResult, runCase } from './run-case';
 import { evalWorkerScript } from './worker-bundle';
@@ -22,7 +22,7 @@ export interface Slot {
 }
 
 export function inlineSlot(init: WorkerInit): Slot {
-  const suite = findSuite(init.suite);
+  const suite = suiteOf(init);
   if (!suite) throw new Error(`no suite "${init.suite}"`);
   const capacity = init.concurrency ?? 1;
   const pool = new WorldPool({ seed: init.seed, maxIdle: Math.max(4, capacity) });

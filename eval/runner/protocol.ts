@@ -7,6 +7,8 @@ import type { CaseResult } from './run-case';
 /** What every worker needs to run cases of one run. */
 export interface WorkerInit {
   suite: string;
+  /** A suite a user wrote (eval --suite FILE): read from this file instead of looked up by id. */
+  suiteFile?: string;
   workflow: string;
   model: string;
   seed: number;

@@ -14,9 +14,11 @@ import { JsonlSink } from '../../agents/runtime/trace';
 import { headlineScore } from '../report/spec';
 import type { ResultInput } from '../results/index';
 import type { EvalCase } from '../core/case';
+import { endStateFile, writeEndState } from '../core/end-state';
 import { toolMs } from '../core/events';
 import { type AnySuite, type CaseOutcome, type MetricValue, PER_CASE } from '../core/suite';
 import type { WorldPool } from '../core/world';
+import { SimWorldModel } from '../../robot/sim/world-model';
 import { referenceModelFactories } from '../reference/factories';
 import { simulatedAskUser, withSimulatedUser } from '../core/simulated-user';
 
@@ -139,6 +141,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     });
     const limits = { ...limitsOf(c.limits), ...limitsOf(input.limits) };
     rmSync(tracePath, { force: true });
+    rmSync(endStateFile(tracePath), { force: true });
     const open = async (workflow: string, toolSet: string | undefined, file: string) =>
       openConversation({
         robot,
@@ -189,6 +192,18 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     }
     if (input.signal?.aborted) return finish({ ...base, status: 'stopped', tracePath, worldHashStart: hashStart });
     const outcome: CaseOutcome = { events, times, turn, control: cw.control, robot, extra };
+    // What the scorer reads, recorded first, so `skillbridge rescore` can score it again without running it.
+    writeEndState(endStateFile(tracePath), {
+      caseId: c.id,
+      trial,
+      hash: cw.control.hash(),
+      world: cw.control.snapshot(),
+      worldModel: simRobot.worldModel instanceof SimWorldModel ? simRobot.worldModel.edits() : null,
+      events,
+      times,
+      turn,
+      extra,
+    });
     const scored = await suite.score(c, outcome);
     const metrics = numeric(scored.metrics);
     const score = headlineScore(suite.report, scored.metrics) ?? 0;

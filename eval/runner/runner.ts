@@ -15,8 +15,9 @@ import type { EvalCase } from '../core/case';
 import { PER_CASE } from '../core/suite';
 import { referenceModelFactories } from '../reference/factories';
 import { SUITES, findSuite } from '../suites/index';
+import { isSuiteFile, loadSuiteFile } from '../suites/file/index';
 import { EvalInputError } from './errors';
-import { casesSourceKey, filterCases, loadCases, sampleCases } from './cases';
+import { casesSourceKey, filterCases, generateCases, loadCases, sampleCases } from './cases';
 import { type Slot, inlineSlot, workerSlot } from './executors';
 import type { WorkerInit } from './protocol';
 import type { CaseTiming } from './run-case';
@@ -188,7 +189,11 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         );
       plan = { suiteId: o.suite, model: o.model, workflow: '', seed: o.seed ?? 1, trials: positive('trials', o.trials, 1, 100) };
     }
-    const suite = findSuite(plan.suiteId);
+    // A suite file (a path): the user's own cases; a resumed run reads the file it was started with.
+    const recordedFile = resumed?.args['suiteFile'];
+    const suiteFile =
+      typeof recordedFile === 'string' ? recordedFile : !resumed && o.suite && isSuiteFile(o.suite) ? path.resolve(o.suite) : undefined;
+    const suite = suiteFile ? loadSuiteFile(suiteFile) : findSuite(plan.suiteId);
     if (!suite) throw new EvalInputError('unknown-suite', `unknown suite "${plan.suiteId}"; suites: ${suiteIds().join(', ')}`);
     plan.workflow ||= o.workflow ?? suite.defaultWorkflow;
     if ((plan.workflow !== PER_CASE || !suite.caseWorkflow) && !suite.ownWorkflows?.[plan.workflow]) checkWorkflow(plan.workflow);
@@ -201,7 +206,9 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       throw new EvalInputError('bad-option', `--seed must be a whole number ≥ 0, got ${plan.seed}`);
 
     // ---- the cases
-    const loaded = await loadCases(suite, { ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), onProgress: log });
+    const loaded = suiteFile
+      ? { cases: await generateCases(suite), generatedMs: null }
+      : await loadCases(suite, { ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), onProgress: log });
     let cases: EvalCase[] = filterCases(loaded.cases, resumed ? (resumed.args['filter'] as string | undefined) : o.filter);
     const sample = resumed ? (resumed.args['sample'] as number | undefined) : o.sample;
     if (sample !== undefined) cases = sampleCases(cases, positive('sample', sample, 1, 100_000), plan.seed, suite.report.categoryAxis);
@@ -225,7 +232,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         commit: gitCommit(),
         args: {
           ...(o.args ?? {}),
-          casesKey: casesSourceKey(plan.suiteId),
+          ...(suiteFile ? { suiteFile } : { casesKey: casesSourceKey(plan.suiteId) }),
           ...(o.filter ? { filter: o.filter } : {}),
           ...(sample !== undefined ? { sample } : {}),
           ...(judge ? { judge } : {}),
@@ -248,6 +255,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       model: plan.model,
       seed: plan.seed,
       traceDir: path.resolve(path.dirname(db.file), 'traces', run.runId),
+      ...(suiteFile ? { suiteFile } : {}),
       env: o.env ?? { ...process.env },
       ...(o.scriptFiles ? { scriptFiles: o.scriptFiles } : {}),
       ...(o.limits ? { limits: o.limits } : {}),

@@ -2,7 +2,7 @@
 // and runs the cases the main thread hands it (several at once with --concurrency).
 import { parentPort, workerData } from 'node:worker_threads';
 import { WorldPool } from '../core/world';
-import { findSuite } from '../suites/index';
+import { suiteOf } from '../suites/index';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol';
 import { runCase } from './run-case';
 import { caseHooks } from '../scale/hooks';
@@ -11,7 +11,7 @@ const port = parentPort;
 if (!port) throw new Error('eval/runner/worker.ts runs as a worker thread');
 const init = (workerData as { init: WorkerInit }).init;
 const post = (m: FromWorker) => port.postMessage(m);
-const suite = findSuite(init.suite);
+const suite = suiteOf(init);
 const pool = new WorldPool({ seed: init.seed, maxIdle: Math.max(4, init.concurrency ?? 1) });
 const running = new Set<AbortController>();
 const hooks = caseHooks(init);

@@ -4,6 +4,7 @@ import { alrmSuite } from './alrm/index';
 import { dfkiSuite } from './dfki/index';
 import { etpSuite } from './etp/index';
 import { rtwSuite } from './rtw/index';
+import { loadSuiteFile } from './file/index';
 import { raiderSuite } from './raider/index';
 
 export const SUITES: readonly AnySuite[] = [
@@ -16,4 +17,9 @@ export const SUITES: readonly AnySuite[] = [
 
 export function findSuite(id: string): AnySuite | undefined {
   return SUITES.find((s) => s.id === id);
+}
+
+/** The suite a worker runs: a user's suite file, else the built-in suite of that id. */
+export function suiteOf(init: { suite: string; suiteFile?: string }): AnySuite | undefined {
+  return init.suiteFile ? loadSuiteFile(init.suiteFile) : findSuite(init.suite);
 }

@@ -41,6 +41,10 @@ const OPTIONS = {
   db: { type: 'string' },
   junit: { type: 'string' },
   csv: { type: 'string' },
+  diff: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  leaderboard: { type: 'string' },
+  md: { type: 'string' },
   calls: { type: 'string' },
   suite: { type: 'string' },
   judge: { type: 'string' },
@@ -222,12 +226,21 @@ Usage:
   skillbridge sweep FILE [--out DIR] [--concurrency N] [--queue URL] [--json]
       Suites × models × workflows × trials from a JSON sweep file, resumable, into
       one results folder, with one report and a leaderboard.
-  skillbridge report RUN [RUN…] [--db DIR] [--out FILE.html] [--junit FILE] [--csv FILE] [--json]
+  skillbridge report RUN [RUN…] [--db DIR] [--out FILE.html] [--junit FILE] [--csv FILE] [--md FILE] [--diff] [--json]
+  skillbridge report --leaderboard DIR [--md FILE] [--json]
       A self-contained HTML report over recorded evaluation runs: the suite's
       paper tables, breakdowns per taxonomy cell, figures (score per category,
       latency, pass^k, model comparison) and a link to each case's trace.
       A RUN is a run id (looked up in --db DIR, default eval-results/) or a
-      results folder (all its runs). --junit and --csv write those formats too.
+      results folder (all its runs). --junit, --csv and --md write those formats
+      too. Every figure carries its 95 % interval. Two runs of one suite are also
+      compared case by case (flips, score deltas, McNemar and sign tests); --diff
+      insists and refuses runs of different suites or case sets. --leaderboard DIR
+      ranks every run in a results folder.
+  skillbridge rescore RUN [--db DIR] [--dry-run] [--json]
+      Scores a recorded run's cases again from their recorded end states (world
+      snapshot, events, answer) with the current scorer, without running a model,
+      and records a new run beside it (--dry-run only compares); prints what changed.
   skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR] [--robot URL]
                     [--allow-key-for URL[,URL]] [--classroom] [--exercises DIR] [--allow-model-pull]
       The app in a browser: serves the built renderer and the app API on

@@ -28,9 +28,24 @@ describe('skillbridge eval', () => {
     const r = await cli('eval', ...SMALL, '--model', 'oracle', '--seed', '3', '--out', out, '--json');
     expect(r.code).toBe(0);
     const body = JSON.parse(r.out) as Record<string, unknown>;
-    expect(Object.keys(body)).toEqual(['suite', 'model', 'workflow', 'runId', 'db', 'cases', 'errors', 'score', 'metrics', 'seconds']);
+    expect(Object.keys(body)).toEqual([
+      'suite',
+      'model',
+      'workflow',
+      'runId',
+      'db',
+      'cases',
+      'errors',
+      'score',
+      'interval',
+      'metrics',
+      'intervals',
+      'seconds',
+    ]);
     expect(body).toMatchObject({ suite: 'alrm', model: 'oracle', workflow: 'flat', cases: 6, errors: 0, score: 1 });
     expect((body['metrics'] as Record<string, number>)['pass^1']).toBe(1);
+    // Six passes of six: Wilson's 95 % interval is [0.61, 1].
+    expect(body['interval']).toMatchObject({ method: 'wilson', low: expect.closeTo(0.6097, 3), high: expect.closeTo(1, 6) });
     const db = openResults(out, { mode: 'read' });
     const run = db.requireRun(body['runId'] as string);
     expect(run).toMatchObject({ suite: 'alrm', model: 'oracle', workflow: 'flat', seed: 3, status: 'finished' });

@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'robot-api': async () => (await import('./commands/robot-api')).robotApiCommand,
   worker: async () => (await import('./commands/worker')).workerCommand,
   models: async () => (await import('./commands/models')).modelsCommand,
+  rescore: async () => (await import('./commands/rescore')).rescoreCommand,
 };
 
 export async function main(argv: string[], o: Output = stdio): Promise<number> {
@@ -44,7 +45,7 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
     const load = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
     if (!load)
       throw new UsageError(
-        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, eval, report, audit, bench, serve, worker, mcp, foxglove, robot-api, models. Run "skillbridge help".`,
+        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, eval, report, rescore, audit, bench, serve, worker, sweep, models, mcp, foxglove, robot-api. Run "skillbridge help".`,
       );
     return await (
       await load()

@@ -19,12 +19,14 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 let dir: string;
 let tap: string;
 let cap: string;
+let cap2: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'skillbridge-cli-report-'));
   const db = openResults(dir, { durability: 'process' });
   tap = syntheticAlrmRun(db, { model: 'openai:gpt-4.1-mini', variant: 'TaP', skill: 0.9, latency: 6, trials: 2, errorEvery: 30 }).runId;
   cap = syntheticAlrmRun(db, { model: 'ollama:qwen3:8b', variant: 'CaP', skill: 0.8, latency: 12, trials: 1, seed: 9 }).runId;
+  cap2 = syntheticAlrmRun(db, { model: 'ollama:qwen3:14b', variant: 'CaP', skill: 0.95, latency: 12, trials: 1, seed: 10 }).runId;
   db.close();
 });
 
@@ -57,7 +59,9 @@ describe('skillbridge report', () => {
     const r = await cli('report', dir);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(
-      new RegExp(`alrm {2}${tap} {2}TaP · openai:gpt-4\\.1-mini: score \\d\\.\\d\\d over 54 cases, \\d+ errors, pass\\^2`),
+      new RegExp(
+        `alrm {2}${tap} {2}TaP · openai:gpt-4\\.1-mini: score \\d\\.\\d\\d \\[\\d\\.\\d\\d, \\d\\.\\d\\d\\] over 54 cases, \\d+ errors, pass\\^2`,
+      ),
     );
     expect(r.out).toContain(`wrote report: ${join(dir, 'report.html')}`);
     expect(existsSync(join(dir, 'report.html'))).toBe(true);
@@ -72,6 +76,9 @@ describe('skillbridge report', () => {
       [['report', 'some-run', '--db', join(dir, 'nowhere')], 'results-missing', /nowhere\/results\.db: no results database here/],
       [['report', corrupt], 'results-corrupt', /results\.db is not a readable skillbridge results database .*move it aside/],
       [['report', dir, '--out', join(dir, 'x.pdf')], 'usage', /--out must name an \.html file/],
+      [['report', tap, cap, '--db', dir, '--diff'], 'not-comparable', /are of different case sets: 54 case × trials missing from /],
+      [['report', tap, '--db', dir, '--diff'], 'usage', /--diff compares exactly two runs, got 1/],
+      [['report', '--leaderboard', join(dir, 'nowhere')], 'results-missing', /no results database here/],
     ];
     for (const [argv, code, msg] of cases) {
       const r = await cli(...argv);
@@ -82,6 +89,40 @@ describe('skillbridge report', () => {
       expect(j.code).toBe(2);
       expect(JSON.parse(j.out)).toEqual({ error: { code, message: expect.stringMatching(msg) } });
     }
+  });
+
+  it('compares two runs of one suite case by case: flips, McNemar, score deltas, in the terminal, JSON, HTML and markdown', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'skillbridge-cli-report-diff-'));
+    const md = join(out, 'r.md');
+    const r = await cli('report', cap, cap2, '--db', dir, '--out', join(out, 'r.html'), '--md', md);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(new RegExp(`alrm: ${cap2} vs ${cap} over 54 paired case × trials`));
+    expect(r.out).toMatch(/flips: \d+ fail→pass, \d+ pass→fail; McNemar exact p = [\d.e-]+/);
+    expect(r.out).toMatch(/(pass→fail|fail→pass) {2}\S+#1 {2}\d\.\d{3} → \d\.\d{3}/);
+    expect(readFileSync(join(out, 'r.html'), 'utf8')).toContain(`Per-case comparison: ${cap2} vs ${cap}`);
+    expect(readFileSync(md, 'utf8')).toMatch(/\| alrm \| .* \| 54 \| \d+ \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \|/);
+    const j = await cli('report', cap, cap2, '--db', dir, '--out', join(out, 'r.html'), '--json');
+    const body = JSON.parse(j.out) as { comparison: { paired: number; flipped: unknown[]; mcnemar: { p: number }; cases: unknown[] } };
+    expect(body.comparison.paired).toBe(54);
+    expect(body.comparison.cases).toHaveLength(54);
+    expect(body.comparison.flipped.length).toBeGreaterThan(0);
+    // Runs of one suite but other trials: the report is still written, with a note instead of a diff.
+    const other = await cli('report', tap, cap, '--db', dir, '--out', join(out, 'r2.html'));
+    expect(other.code).toBe(0);
+    expect(other.out).toMatch(/no per-case diff: runs .* are of different case sets/);
+  });
+
+  it('ranks every run of a results folder in one leaderboard table', async () => {
+    const r = await cli('report', '--leaderboard', dir);
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split('\n');
+    expect(lines[0]).toMatch(/^suite +model +workflow +score \[95 %\] +cases +trials +errors +tokens +cost \$ +run$/);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toContain('ollama:qwen3:14b');
+    for (const l of lines.slice(1)) expect(l).toMatch(/^alrm +\S+ +\S+ +\d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] +54 +[12] /);
+    const j = await cli('report', '--leaderboard', dir, '--json');
+    const body = JSON.parse(j.out) as { leaderboard: Array<{ runId: string; interval: { method: string } }> };
+    expect(body.leaderboard.map((x) => x.runId)).toContain(tap);
   });
 
   it('runs as an installed bin script: a missing database is one line on stderr and exit 2', () => {

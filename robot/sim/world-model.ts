@@ -13,11 +13,29 @@ import type { WorldModelApi, WorldModelNode } from '../robot';
 
 type Attr = string | number | boolean;
 
+export interface WorldModelEdits {
+  added: WorldModelNode[];
+  overrides: Record<string, Record<string, Attr>>;
+}
+
 export class SimWorldModel implements WorldModelApi {
   private readonly added = new Map<string, WorldModelNode>();
   private readonly overrides = new Map<string, Record<string, Attr>>();
 
   constructor(private readonly sim: SimWorld) {}
+
+  /** The operator's additions and set properties (kept by the robot object, not the world): for recording an end state. */
+  edits(): WorldModelEdits {
+    return { added: [...this.added.values()], overrides: Object.fromEntries(this.overrides) };
+  }
+
+  /** Puts back what edits() returned (replacing any edits made since). */
+  restoreEdits(e: WorldModelEdits): void {
+    this.added.clear();
+    this.overrides.clear();
+    for (const n of e.added) this.added.set(n.id, n);
+    for (const [id, o] of Object.entries(e.overrides)) this.overrides.set(id, o);
+  }
 
   async nodes(): Promise<WorldModelNode[]> {
     return this.list();

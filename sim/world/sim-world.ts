@@ -359,6 +359,8 @@ export class SimWorld extends RobotScene {
     this.time = st.time;
     this.steps = st.steps;
     this.estop = st.estop;
+    // A label the snapshot left out (undefined: the arm in no named posture) must not keep the value it had before.
+    for (const k of Object.keys(this.body)) if (!(k in st.robot)) (this.body as unknown as Record<string, unknown>)[k] = undefined;
     Object.assign(this.body, st.robot);
     this.battery.restore(st.battery);
     this.lastBatteryLevel = st.lastBatteryLevel;

@@ -3,6 +3,7 @@
 // stderr (counts, running score, ETA); Ctrl-C stops cleanly (the run can go on
 // with --resume RUN), a second Ctrl-C quits at once.
 import cliProgress from 'cli-progress';
+import { withInterval } from '../../../eval/report/index';
 import { type EvalProgress, type EvalResult, runEval } from '../../../eval/runner/runner';
 import { type Parsed, UsageError, intFlag, numberFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
@@ -30,7 +31,9 @@ export function evalJson(r: EvalResult) {
     cases: s.cases,
     errors: s.errors,
     score: s.score,
+    interval: s.interval,
     metrics: s.metrics,
+    intervals: s.intervals,
     seconds: s.seconds,
   };
 }
@@ -156,7 +159,7 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
   const s = r.summary;
   const passK = Object.keys(s.metrics).filter((k) => k.startsWith('pass^'));
   const pk = passK.length ? `, ${passK.map((k) => `${k} ${s.metrics[k]?.toFixed(2) ?? '–'}`).join(', ')}` : '';
-  const score = s.score === null ? '–' : s.score.toFixed(3);
+  const score = withInterval(s.score === null ? '–' : s.score.toFixed(3), s.interval, (v) => v.toFixed(3));
   o.out(`${s.suite}  ${s.runId}  ${s.variant ?? s.workflow} · ${s.model}: score ${score} over ${s.cases} cases, ${s.errors} errors${pk}`);
   const t = r.timings;
   if (t.cases) {

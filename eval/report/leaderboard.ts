@@ -1,0 +1,106 @@
+// One table over every run in a results folder: model, workflow, suite, the
+// headline with its 95 % interval, cases, trials, tokens, cost where priced, and
+// a mark on runs made outside the suite's protocol. Rows are grouped by suite
+// (headlines of different suites are different quantities) and ranked by headline.
+import type { Interval } from './intervals';
+import type { LoadedRun } from './load';
+import { reportSpecFor } from './specs';
+import { headline, headlineInterval } from './stats';
+
+export interface LeaderboardRow {
+  suite: string;
+  model: string;
+  workflow: string;
+  variant: string | null;
+  runId: string;
+  status: string;
+  score: number | null;
+  interval: Interval | null;
+  cases: number;
+  trials: number;
+  errors: number;
+  /** Prompt + completion tokens over every trial; null when no trial reported any. */
+  tokens: number | null;
+  /** Only where the provider or --prices priced every priced trial; null when none was. */
+  costUsd: number | null;
+  /** The run was made with a workflow or tool set its suite is not defined for (--off-protocol). */
+  offProtocol: boolean;
+}
+
+/** Whether a run was recorded off its suite's protocol: a run field where the store has one, else the recorded option. */
+export function offProtocolOf(run: LoadedRun['run']): boolean {
+  const field = (run as { offProtocol?: unknown }).offProtocol;
+  if (typeof field === 'boolean') return field;
+  return run.args['offProtocol'] === true || run.args['off-protocol'] === true;
+}
+
+function sumOf(xs: Array<number | null>): number | null {
+  const known = xs.filter((x): x is number => x !== null);
+  return known.length ? known.reduce((a, b) => a + b, 0) : null;
+}
+
+export function leaderboard(runs: LoadedRun[]): LeaderboardRow[] {
+  const rows = runs.map(({ run, results }): LeaderboardRow => {
+    const spec = reportSpecFor(run.suite);
+    const finished = results.filter((r) => r.status !== 'stopped');
+    const tokens = sumOf(results.map((r) => (r.tokensIn === null && r.tokensOut === null ? null : (r.tokensIn ?? 0) + (r.tokensOut ?? 0))));
+    return {
+      suite: run.suite,
+      model: run.model,
+      workflow: run.workflow,
+      variant: run.variant,
+      runId: run.runId,
+      status: run.status,
+      score: headline(spec, results).value,
+      interval: headlineInterval(spec, results),
+      cases: new Set(finished.map((r) => r.caseId)).size,
+      trials: run.trials,
+      errors: results.filter((r) => r.status === 'error').length,
+      tokens,
+      costUsd: sumOf(results.map((r) => r.costUsd)),
+      offProtocol: offProtocolOf(run),
+    };
+  });
+  return rows.sort((x, y) => x.suite.localeCompare(y.suite) || (y.score ?? -1) - (x.score ?? -1) || x.runId.localeCompare(y.runId));
+}
+
+const HEAD = ['suite', 'model', 'workflow', 'score [95 %]', 'cases', 'trials', 'errors', 'tokens', 'cost $', 'run'];
+
+function cells(r: LeaderboardRow): string[] {
+  const score = r.score === null ? '—' : r.score.toFixed(3);
+  return [
+    r.suite,
+    r.model,
+    `${r.variant ?? r.workflow}${r.offProtocol ? ' (off-protocol)' : ''}`,
+    r.interval ? `${score} [${r.interval.low.toFixed(3)}, ${r.interval.high.toFixed(3)}]` : score,
+    String(r.cases),
+    String(r.trials),
+    String(r.errors),
+    r.tokens === null ? '—' : String(r.tokens),
+    r.costUsd === null ? '—' : r.costUsd.toFixed(4),
+    r.runId,
+  ];
+}
+
+/** The table for a terminal: aligned columns. */
+export function leaderboardLines(rows: LeaderboardRow[]): string[] {
+  const table = [HEAD, ...rows.map(cells)];
+  const widths = HEAD.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  return table.map((r) =>
+    r
+      .map((c, i) => (i >= 3 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** The table as GitHub-flavoured markdown. */
+export function leaderboardMarkdown(rows: LeaderboardRow[]): string {
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  return [
+    `| ${HEAD.join(' | ')} |`,
+    `|${HEAD.map((_, i) => (i >= 3 && i <= 8 ? '---:' : '---')).join('|')}|`,
+    ...rows.map((r) => `| ${cells(r).map(esc).join(' | ')} |`),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,235 @@
+// skillbridge rescore RUN: scores a recorded run's cases again from their recorded
+// end states (eval/core/end-state.ts) with the suite's current scorer, without
+// running a model or a skill, and records the result as a new run beside it. A
+// trial that cannot be scored again (no end state recorded, its case no longer
+// generated, a world that does not restore to its recorded hash) is recorded as
+// an error naming why: it counts as a miss, never as its old score.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { headlineScore } from '../report/spec';
+import { type RunSummary, summarize } from '../report/stats';
+import { type ResultInput, type ResultRecord, gitCommit, openResults } from '../results/index';
+import { endStateFile, readEndState } from '../core/end-state';
+import type { AnySuite, CaseOutcome } from '../core/suite';
+import { WorldPool } from '../core/world';
+import { withSimulatedUser } from '../core/simulated-user';
+import type { EvalCase } from '../core/case';
+import { SimWorldModel } from '../../robot/sim/world-model';
+import type { WorldSnapshot } from '../../sim/world/types';
+import { findSuite } from '../suites/index';
+import { loadCases } from './cases';
+import { EvalInputError } from './errors';
+
+export interface RescoreOptions {
+  /** The results folder (or its .db file) holding the run. */
+  db: string;
+  runId: string;
+  /** Record the new scores as a new run (default); false only compares. */
+  write?: boolean;
+  cacheDir?: string;
+  /** The suite, when the run's suite is not a built-in one (a --suite FILE run). */
+  suite?: AnySuite;
+  onLog?: (text: string) => void;
+}
+
+export interface RescoredCase {
+  caseId: string;
+  trial: number;
+  before: { score: number | null; metrics: Record<string, number | null> };
+  after: { score: number | null; metrics: Record<string, number | null> } | null;
+  /** Why it could not be scored again. */
+  error?: string;
+}
+
+export interface RescoreResult {
+  from: string;
+  /** The new run, when written. */
+  runId: string | null;
+  suite: string;
+  /** ok trials scored again, and those whose score or metrics changed. */
+  rescored: number;
+  changed: RescoredCase[];
+  /** ok trials that could not be scored again (recorded as errors in the new run). */
+  failed: RescoredCase[];
+  /** Trials that had ended in an error or were stopped: copied as they were. */
+  copied: number;
+  summary: RunSummary | null;
+}
+
+function snapshotHash(s: WorldSnapshot): string {
+  return createHash('sha256').update(s.physics).update(s.state).digest('hex').slice(0, 16);
+}
+
+/** JSON with its keys sorted: a restored world's bookkeeping may list the same keys in another order. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  );
+}
+
+/** The same physics bytes and the same bookkeeping. */
+function sameWorld(a: WorldSnapshot, b: WorldSnapshot): boolean {
+  return (
+    Buffer.compare(Buffer.from(a.physics), Buffer.from(b.physics)) === 0 &&
+    canonical(JSON.parse(a.state)) === canonical(JSON.parse(b.state))
+  );
+}
+
+function sameMetrics(a: Record<string, number | null>, b: Record<string, number | null>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => (a[k] ?? null) === (b[k] ?? null));
+}
+
+/** Booleans as the store keeps them (0/1), non-finite numbers as null. */
+function stored(m: Record<string, number | boolean | null>): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const [k, v] of Object.entries(m))
+    out[k] = typeof v === 'boolean' ? Number(v) : typeof v === 'number' && Number.isFinite(v) ? v : null;
+  return out;
+}
+
+async function scoreAgain(
+  suite: AnySuite,
+  c: EvalCase,
+  r: ResultRecord,
+  dir: string,
+  pool: WorldPool,
+): Promise<{ input: ResultInput; metrics: Record<string, number | null> }> {
+  if (!r.tracePath) throw new Error('no trace recorded');
+  const trace = path.resolve(dir, r.tracePath);
+  const file = endStateFile(trace);
+  if (!existsSync(file))
+    throw new Error(`no end state recorded (${path.relative(dir, file)}): the run predates end-state recording; run it again`);
+  const end = readEndState(file);
+  const gold = suite.gold.parse(c.gold);
+  const { cw, robot: simRobot } = await pool.checkout(c.world);
+  if (snapshotHash(end.world) !== end.hash) throw new Error(`the recorded world is damaged: it does not hash to ${end.hash}`);
+  cw.control.restore(end.world);
+  if (!sameWorld(cw.control.snapshot(), end.world)) throw new Error('the recorded world does not restore to itself in this version');
+  if (end.worldModel && simRobot.worldModel instanceof SimWorldModel) simRobot.worldModel.restoreEdits(end.worldModel);
+  const robot = withSimulatedUser(simRobot, cw.control, c.answers);
+  const outcome: CaseOutcome = { events: end.events, times: end.times, turn: end.turn, control: cw.control, robot, extra: end.extra };
+  const scored = await suite.score({ ...c, gold }, outcome);
+  const metrics = stored(scored.metrics);
+  // The free-text judge's verdict is not the scorer's: it is kept as recorded.
+  const judged = suite.judge && suite.judge.metric in r.metrics ? { [suite.judge.metric]: r.metrics[suite.judge.metric] ?? null } : {};
+  const score = headlineScore(suite.report, scored.metrics) ?? 0;
+  return {
+    metrics: { ...metrics, ...judged },
+    input: {
+      caseId: r.caseId,
+      trial: r.trial,
+      status: 'ok',
+      score,
+      success: scored.success ?? score >= 1,
+      metrics: { ...metrics, ...judged },
+      labels: r.labels,
+      failureClass: scored.failureClass ?? null,
+      durationMs: r.durationMs,
+      modelMs: r.modelMs,
+      tokensIn: r.tokensIn,
+      tokensOut: r.tokensOut,
+      costUsd: r.costUsd,
+      toolCalls: r.toolCalls,
+      tracePath: trace,
+      worldHashStart: r.worldHashStart,
+      worldHashEnd: r.worldHashEnd,
+    },
+  };
+}
+
+function copied(r: ResultRecord, dir: string): ResultInput {
+  return {
+    caseId: r.caseId,
+    trial: r.trial,
+    status: r.status,
+    score: r.score,
+    ...(r.success !== null ? { success: r.success } : {}),
+    metrics: r.metrics,
+    labels: r.labels,
+    durationMs: r.durationMs,
+    modelMs: r.modelMs,
+    tokensIn: r.tokensIn,
+    tokensOut: r.tokensOut,
+    costUsd: r.costUsd,
+    toolCalls: r.toolCalls,
+    failureClass: r.failureClass,
+    error: r.error,
+    tracePath: r.tracePath ? path.resolve(dir, r.tracePath) : null,
+    worldHashStart: r.worldHashStart,
+    worldHashEnd: r.worldHashEnd,
+  };
+}
+
+export async function rescoreRun(o: RescoreOptions): Promise<RescoreResult> {
+  const write = o.write !== false;
+  const db = openResults(o.db, write ? {} : { mode: 'read' });
+  try {
+    const run = db.requireRun(o.runId);
+    const suite = o.suite ?? findSuite(run.suite);
+    if (!suite)
+      throw new EvalInputError(
+        'unknown-suite',
+        `run ${run.runId} is of suite "${run.suite}", which this version does not have; give --suite FILE for a suite of your own`,
+      );
+    const results = db.results(run.runId);
+    const { cases } = await loadCases(suite, {
+      ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
+      ...(o.onLog ? { onProgress: o.onLog } : {}),
+    });
+    const byId = new Map(cases.map((c) => [c.id, c]));
+    const pool = new WorldPool({ seed: run.seed });
+    const rows: ResultInput[] = [];
+    const changed: RescoredCase[] = [];
+    const failed: RescoredCase[] = [];
+    let rescored = 0;
+    let copiedN = 0;
+    try {
+      for (const r of results) {
+        if (r.status !== 'ok') {
+          rows.push(copied(r, db.dir));
+          copiedN++;
+          continue;
+        }
+        const before = { score: r.score, metrics: r.metrics };
+        try {
+          const c = byId.get(r.caseId);
+          if (!c) throw new Error(`case "${r.caseId}" is no longer generated by ${suite.id}`);
+          const again = await scoreAgain(suite, c, r, db.dir, pool);
+          rows.push(again.input);
+          rescored++;
+          const after = { score: again.input.score ?? null, metrics: again.metrics };
+          if (after.score !== before.score || !sameMetrics(before.metrics, after.metrics))
+            changed.push({ caseId: r.caseId, trial: r.trial, before, after });
+        } catch (e) {
+          const why = `not rescored: ${e instanceof Error ? e.message : String(e)}`;
+          failed.push({ caseId: r.caseId, trial: r.trial, before, after: null, error: why });
+          rows.push({ ...copied(r, db.dir), status: 'error', score: null, success: false, metrics: {}, error: why });
+        }
+      }
+    } finally {
+      await pool.dispose();
+    }
+    if (!write) return { from: run.runId, runId: null, suite: suite.id, rescored, changed, failed, copied: copiedN, summary: null };
+    const next = db.startRun({
+      suite: run.suite,
+      model: run.model,
+      workflow: run.workflow,
+      variant: run.variant,
+      seed: run.seed,
+      trials: run.trials,
+      commit: gitCommit(),
+      args: { ...run.args, rescoredFrom: run.runId },
+    });
+    for (const row of rows) db.record(next.runId, row);
+    db.finishRun(next.runId, run.status === 'running' ? 'stopped' : run.status, `rescored from ${run.runId}`);
+    const final = db.requireRun(next.runId);
+    const summary = summarize(final, db.results(next.runId), suite.report, db.file);
+    return { from: run.runId, runId: next.runId, suite: suite.id, rescored, changed, failed, copied: copiedN, summary };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,35 @@
+// skillbridge rescore RUN: the run's cases scored again from their recorded end
+// states with the current scorer, recorded as a new run (--dry-run: compared only).
+import { DEFAULT_RESULTS_DIR, withInterval } from '../../../eval/report/index';
+import { rescoreRun } from '../../../eval/runner/rescore';
+import { type Parsed, UsageError, stringFlag } from '../args';
+import { type Output, json } from '../output';
+
+const f3 = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+
+export async function rescoreCommand(p: Parsed, o: Output): Promise<number> {
+  if (p.positionals.length !== 1)
+    throw new UsageError(
+      `give one run: skillbridge rescore RUN [--db DIR] [--dry-run] (a run id in --db DIR, default ${DEFAULT_RESULTS_DIR}/)`,
+    );
+  const r = await rescoreRun({
+    db: stringFlag(p.flags, 'db') ?? DEFAULT_RESULTS_DIR,
+    runId: p.positionals[0]!,
+    write: !p.flags['dry-run'],
+    ...(p.flags['json'] ? {} : { onLog: (t: string) => o.err(t) }),
+  });
+  if (p.flags['json']) {
+    json(o, r);
+    return 0;
+  }
+  const s = r.summary;
+  const score = s ? `; score ${withInterval(f3(s.score), s.interval, (v) => v.toFixed(3))}` : '';
+  o.out(
+    `${r.suite}  ${r.from}${r.runId ? ` → ${r.runId}` : ' (dry run)'}: ${r.rescored} trials scored again, ${r.changed.length} changed, ${r.failed.length} not rescorable, ${r.copied} copied as recorded${score}`,
+  );
+  for (const c of r.changed.slice(0, 20)) o.out(`  changed  ${c.caseId}#${c.trial}  ${f3(c.before.score)} → ${f3(c.after?.score ?? null)}`);
+  if (r.changed.length > 20) o.out(`  … ${r.changed.length - 20} more (--json lists them all)`);
+  for (const c of r.failed.slice(0, 5)) o.out(`  failed   ${c.caseId}#${c.trial}  ${c.error}`);
+  if (r.failed.length > 5) o.out(`  … ${r.failed.length - 5} more not rescorable`);
+  return 0;
+}

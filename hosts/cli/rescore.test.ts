@@ -1,0 +1,111 @@
+// skillbridge rescore: a small eval scored again from its recorded end states
+// reproduces every recorded score and metric exactly; the scores come from the
+// recorded end state (another run's end states give that run's scores); a trial
+// without an end state is recorded as an error, never with its old score.
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openResults } from '../../eval/results/index';
+import { main } from './main';
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
+  return { code, out, err };
+}
+
+/** Six ALRM cases (boxes, task 3) in the flat workflow. */
+const SMALL = ['--suite', 'alrm', '--workflow', 'flat', '--filter', 'boxes/3'];
+
+let dir: string;
+let oracle: string;
+let noop: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'skillbridge-cli-rescore-'));
+  const a = await cli('eval', ...SMALL, '--model', 'oracle', '--out', dir, '--json');
+  expect(a.code, a.err).toBe(0);
+  oracle = (JSON.parse(a.out) as { runId: string }).runId;
+  const b = await cli('eval', ...SMALL, '--model', 'floor:noop', '--out', dir, '--json');
+  expect(b.code, b.err).toBe(0);
+  noop = (JSON.parse(b.out) as { runId: string }).runId;
+}, 300_000);
+
+interface Rescored {
+  runId: string | null;
+  rescored: number;
+  changed: Array<{ caseId: string; before: { score: number }; after: { score: number } }>;
+  failed: Array<{ caseId: string; error: string }>;
+}
+
+describe('skillbridge rescore', () => {
+  it('reproduces the recorded scores of an unchanged scorer exactly, case by case, in a new run', async () => {
+    for (const run of [oracle, noop]) {
+      const r = await cli('rescore', run, '--db', dir, '--json');
+      expect(r.code, r.err).toBe(0);
+      const body = JSON.parse(r.out) as Rescored;
+      expect(body).toMatchObject({ rescored: 6, changed: [], failed: [] });
+      const db = openResults(dir, { mode: 'read' });
+      const before = db.results(run);
+      const after = db.results(body.runId!);
+      expect(db.requireRun(body.runId!).args['rescoredFrom']).toBe(run);
+      db.close();
+      const pick = (x: (typeof before)[number]) => [x.caseId, x.trial, x.status, x.score, x.success, x.metrics, x.failureClass];
+      expect(after.map(pick)).toEqual(before.map(pick));
+    }
+    const text = await cli('rescore', oracle, '--db', dir, '--dry-run');
+    expect(text.out).toMatch(
+      new RegExp(`^alrm {2}${oracle} \\(dry run\\): 6 trials scored again, 0 changed, 0 not rescorable, 0 copied as recorded\\n$`),
+    );
+  });
+
+  it('scores what the end state holds: the oracle end states under the floor run give the oracle scores', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'skillbridge-cli-rescore-swap-'));
+    const from = join(dir, 'traces', oracle);
+    const to = join(dir, 'traces', noop);
+    for (const f of readdirSync(to).filter((x) => x.endsWith('.end.json.gz'))) copyFileSync(join(to, f), join(copy, f));
+    try {
+      for (const f of readdirSync(from).filter((x) => x.endsWith('.end.json.gz'))) copyFileSync(join(from, f), join(to, f));
+      const r = await cli('rescore', noop, '--db', dir, '--dry-run', '--json');
+      const body = JSON.parse(r.out) as Rescored;
+      expect(body.changed.length).toBeGreaterThan(0);
+      for (const c of body.changed) expect(c.after.score).toBe(1);
+    } finally {
+      for (const f of readdirSync(copy)) copyFileSync(join(copy, f), join(to, f));
+    }
+  });
+
+  it('records a trial without an end state as an error naming why, and answers bad input with one line and exit 2', async () => {
+    const to = join(dir, 'traces', noop);
+    const one = readdirSync(to).find((x) => x.endsWith('.end.json.gz'))!;
+    const saved = join(mkdtempSync(join(tmpdir(), 'skillbridge-cli-rescore-one-')), one);
+    copyFileSync(join(to, one), saved);
+    rmSync(join(to, one));
+    try {
+      const r = await cli('rescore', noop, '--db', dir, '--json');
+      const body = JSON.parse(r.out) as Rescored;
+      expect(body.failed).toHaveLength(1);
+      expect(body.failed[0]!.error).toMatch(/^not rescored: no end state recorded/);
+      const db = openResults(dir, { mode: 'read' });
+      const rows = db.results(body.runId!).filter((x) => x.status === 'error');
+      db.close();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.score).toBeNull();
+    } finally {
+      copyFileSync(saved, join(to, one));
+    }
+    for (const [argv, code, msg] of [
+      [['rescore'], 'usage', /give one run/],
+      [['rescore', 'nope', '--db', dir], 'unknown-run', /no run "nope"/],
+    ] as const) {
+      const r = await cli(...argv);
+      expect(r.code).toBe(2);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.err).toMatch(msg);
+      const j = await cli(...argv, '--json');
+      expect(JSON.parse(j.out)).toEqual({ error: { code, message: expect.stringMatching(msg) } });
+    }
+  });
+});
