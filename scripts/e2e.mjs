@@ -35,6 +35,7 @@ import { runFlows } from '../test/e2e/runs.mjs';
 import { evaluateFlows } from '../test/e2e/evaluate.mjs';
 import { teacherFlows } from '../test/e2e/teacher.mjs';
 import { sceneFlows } from '../test/e2e/scenes.mjs';
+import { glanceFlows } from '../test/e2e/glance.mjs';
 
 const only = (process.env.E2E_ONLY ?? '').split(',').filter(Boolean);
 const wants = (area) => only.length === 0 || only.includes(area);
@@ -82,6 +83,7 @@ if (wants('runs')) await runFlows();
 if (wants('evaluate')) await evaluateFlows();
 if (wants('layout')) await layoutFlows({ browser, url });
 if (wants('classroom')) await classroomFlows({ browser });
+if (wants('glance')) await glanceFlows({ browser });
 if (['hardening', 'defects', 'teacher', 'runs'].some(wants))
   await test('no console errors and no lost WebGL context through the issue-15 flows', async () => {
     assert(!(await state.page.evaluate(() => window.__skillbridge.contextLost)), 'WebGL context lost');
