@@ -3,7 +3,7 @@
 // views a class sees (the robot large enough, the robot camera showing what it
 // sees, a person's words in the 3D view), presentation mode reframing the view,
 // and the frame-rate controls (fps readout, quality, a hidden tab not drawing).
-import { assert, openTab, shot, startServer, test, until, waitScene } from './harness.mjs';
+import { assert, openTab, shot, startServer, test, until } from './harness.mjs';
 
 /** Colours on a canvas (2D or WebGL image copied to 2D): a flat grey has one or two. */
 async function canvasColours(locator) {
@@ -39,6 +39,11 @@ export async function glanceFlows({ browser }) {
     await a.fill('input[aria-label="Group name"]', 'Team Lemon');
     await a.keyboard.press('Enter');
     const teacher = await open(teacherUrl);
+    // A large scene loads slowly on a loaded machine.
+    const loaded = (id) =>
+      a.waitForFunction((sid) => window.__skillbridge?.sceneId === sid && window.__skillbridge.framesSinceLoad > 8, id, {
+        timeout: 90_000,
+      });
 
     await test("the class at a glance: each group's scene from above, live, and the teacher renames a group", async () => {
       await openTab('Class', teacher);
@@ -62,6 +67,108 @@ export async function glanceFlows({ browser }) {
       // Kept by the host: the next refresh still shows the new name.
       await teacher.waitForTimeout(2_500);
       assert((await renamed.count()) === 1, 'the name the teacher set did not last a refresh');
+    });
+    await test('default views: the farm rover framed large in its shelter, its camera saying what fills its image', async () => {
+      await a.selectOption('select[aria-label="Scene"]', 'farm');
+      await loaded('farm');
+      const rover = await a.evaluate(() => window.__skillbridge.screenBox('robot#base'));
+      assert(rover[2] - rover[0] >= 80, `the rover is ${(rover[2] - rover[0]).toFixed(0)} px wide in the default view`);
+      assert(await a.evaluate(() => window.__skillbridge.robotInView()), 'the rover is hidden in the default view');
+      // Docked, the rover faces its shelter's back wall half a metre away: the flat image says so.
+      const note = a.locator('[data-testid="inset-note"]');
+      await note.waitFor({ timeout: 10_000 });
+      assert(/shelter/.test(await note.innerText()), `the inset note: ${await note.innerText()}`);
+      await a.screenshot({ path: shot('e2e-default-farm.png') });
+    });
+
+    await test("default views: the workshop's wrist camera shows the room, not the inside of the robot's hand", async () => {
+      await a.selectOption('select[aria-label="Scene"]', 'tabletop/workshop');
+      await loaded('tabletop/workshop');
+      const inset = a.locator('.view-inset canvas');
+      await a.waitForTimeout(1_000);
+      await a.screenshot({ path: shot('e2e-default-workshop.png') });
+      await until(async () => (await canvasColours(inset)) >= 24, 'a wrist camera image with more than a flat colour', 15_000).catch(
+        async (e) => {
+          throw new Error(`${e.message} (${await canvasColours(inset)} colours)`);
+        },
+      );
+      await a.screenshot({ path: shot('e2e-default-workshop.png') });
+    });
+
+    await test('"a person says" shows the words over the person in the 3D view while they last', async () => {
+      await a.selectOption('select[aria-label="Scene"]', 'kitchen/assistive');
+      await loaded('kitchen/assistive');
+      await openTab('World', a);
+      await a.selectOption('select[aria-label="Who speaks"]', 'adriana');
+      await a.fill('input[aria-label="What they say"]', 'Could you bring me a glass of water?');
+      await a.getByRole('button', { name: 'Say', exact: true }).click();
+      const bubble = a.locator('[data-testid="speech-bubble"]');
+      await bubble.waitFor({ timeout: 10_000 });
+      const [b, head, canvas, said] = await Promise.all([
+        bubble.boundingBox(),
+        a.evaluate(() => window.__skillbridge.screenBox('adriana')),
+        a.locator('[data-testid="scene-canvas"]').boundingBox(),
+        bubble.innerText(),
+      ]);
+      assert(/Adriana/.test(said) && /glass of water/.test(said), said);
+      // Over Adriana's head: just above where her top is drawn.
+      const cx = b.x + b.width / 2 - canvas.x;
+      assert(
+        cx > head[0] - 20 && cx < head[2] + 20 && b.y + b.height - canvas.y <= head[1] + 4,
+        `bubble ${JSON.stringify(b)} head ${head}`,
+      );
+      await a.screenshot({ path: shot('e2e-speech.png') });
+      assert(await a.getByText('Could you bring me a glass of water?').count(), 'the words went before they could be read');
+      await bubble.waitFor({ state: 'detached', timeout: 20_000 });
+    });
+    await test('presentation mode frames the view again for the bigger viewport', async () => {
+      await a.selectOption('select[aria-label="Scene"]', 'tabletop/fruits');
+      await loaded('tabletop/fruits');
+      const height = async () => {
+        const b = await a.evaluate(() => window.__skillbridge.screenBox('table_1'));
+        return b[3] - b[1];
+      };
+      const before = await height();
+      const w0 = (await a.locator('[data-testid="scene-canvas"]').boundingBox()).width;
+      await a.getByRole('button', { name: 'Present', exact: true }).click();
+      await until(async () => (await a.locator('[data-testid="scene-canvas"]').boundingBox()).width > w0 + 300, 'the panels to fold');
+      // The same vertical field of view would draw the table as tall as before; framed for the wide view it is larger.
+      await until(async () => (await height()) > before * 1.2, `the table larger than ${before.toFixed(0)} px`, 10_000).catch(async (e) => {
+        throw new Error(`${e.message}: ${(await height()).toFixed(0)} px`);
+      });
+      assert(await a.evaluate(() => window.__skillbridge.robotInView()), 'the robot is hidden in presentation mode');
+      await a.screenshot({ path: shot('e2e-present-reframed.png') });
+      await a.getByRole('button', { name: 'Present', exact: true }).click();
+    });
+
+    await test('frame rate: an fps readout and a quality setting, both remembered; a hidden tab does not draw', async () => {
+      await a.getByRole('button', { name: 'FPS', exact: true }).click();
+      const fps = a.locator('[data-testid="fps-readout"]');
+      await until(async () => /^\d+ fps$/.test(await fps.innerText()), 'an fps figure');
+      const scaling = () => a.evaluate(() => window.__skillbridge.scaling());
+      const medium = await scaling();
+      await a.selectOption('select[aria-label="Rendering quality"]', 'low');
+      await until(async () => (await scaling()) > medium, 'fewer pixels at low quality');
+      await a.reload();
+      await a.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 4, null, { timeout: 60_000 });
+      assert((await a.locator('select[aria-label="Rendering quality"]').inputValue()) === 'low', 'the quality was not remembered');
+      await fps.waitFor({ timeout: 5_000 });
+      await a.selectOption('select[aria-label="Rendering quality"]', 'medium');
+      await a.getByRole('button', { name: 'FPS', exact: true }).click();
+      // Hidden (another tab in front): no frames drawn; shown again: drawing resumes.
+      const hide = (hidden) =>
+        a.evaluate((h) => {
+          Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
+          document.dispatchEvent(new Event('visibilitychange'));
+        }, hidden);
+      await hide(true);
+      await a.waitForTimeout(300);
+      const f0 = await a.evaluate(() => window.__skillbridge.framesRendered);
+      await a.waitForTimeout(1_500);
+      const f1 = await a.evaluate(() => window.__skillbridge.framesRendered);
+      assert(f1 === f0, `a hidden tab drew ${f1 - f0} frames in 1.5 s`);
+      await hide(false);
+      await until(async () => (await a.evaluate(() => window.__skillbridge.framesRendered)) > f1 + 3, 'drawing to resume');
     });
   } finally {
     for (const c of contexts) await c.close();
