@@ -35,6 +35,8 @@ export interface ViewProbe {
   robotInView(): boolean;
   /** The hardware scaling level (pixels drawn per side = 1/level): the quality setting's resolution. */
   scaling(): number;
+  /** The orbit camera's distance from its target, metres (how the view is framed). */
+  cameraRadius(): number;
   /** Highlighted ids (objects named in the running tool call). */
   highlighted(): string[];
   /** The always-on labels as drawn (presentation mode), in canvas pixels. */

@@ -123,6 +123,7 @@ export function SceneView({
       screenBox: (id) => world.screenBox(id),
       robotInView: () => world.robotInView(),
       scaling: () => world.engine.getHardwareScalingLevel(),
+      cameraRadius: () => world.cameraRadius(),
       highlighted: () => world.highlighted(),
       labels: () => world.labels(),
       get dragging() {

@@ -331,6 +331,10 @@ export class World {
     return this.cur?.picker.screenPoint(this.engine, this.cur.camera, id) ?? null;
   }
 
+  cameraRadius(): number {
+    return this.cur?.camera.radius ?? 0;
+  }
+
   /** Where the top of a body appears on the canvas (a speech bubble's anchor), in CSS pixels. */
   topPoint(id: string): [number, number] | null {
     return this.cur?.picker.topPoint(this.engine, this.cur.camera, id) ?? null;
