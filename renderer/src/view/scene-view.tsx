@@ -1,7 +1,7 @@
 // The 3D view panel: a canvas driven by World, hover labels, the robot-camera
 // inset frame, view toggles, and a plain message when WebGL is unavailable or
 // the GPU context is lost (the rest of the app keeps working without the view).
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AppApi } from '../../../contract/api';
 import type { SceneMeta } from '../../../contract/schemas';
 import { type DropHandler, type Hover, INSET_H, INSET_W, type LabelPoint, type ViewOptions, World, webglSupport } from './world';
@@ -168,10 +168,19 @@ export function SceneView({
     setOpts((o) => ({ ...o, shadows: q.shadows }));
   }, [prefs.quality, software]);
 
-  useEffect(() => {
+  // A layout effect: set before the resize it causes is observed.
+  useLayoutEffect(() => {
     if (layoutRef.current === layout) return;
     layoutRef.current = layout;
     reframeRef.current = true;
+    // Should no resize follow (the panels were folded already), frame it anyway.
+    const t = setTimeout(() => {
+      if (!reframeRef.current) return;
+      reframeRef.current = false;
+      worldRef.current?.resize();
+      worldRef.current?.resetCamera();
+    }, 400);
+    return () => clearTimeout(t);
   }, [layout]);
 
   useEffect(() => {
