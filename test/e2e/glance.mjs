@@ -137,8 +137,9 @@ export async function glanceFlows({ browser }) {
       await bubble.waitFor({ state: 'detached', timeout: 20_000 });
     });
     await test('presentation mode frames the view again for the bigger viewport', async () => {
-      await a.selectOption('select[aria-label="Scene"]', 'tabletop/fruits');
-      await loaded('tabletop/fruits');
+      // The workshop is wide: with the side panels open its width sets the camera's distance.
+      await a.selectOption('select[aria-label="Scene"]', 'tabletop/workshop');
+      await loaded('tabletop/workshop');
       const radius = () => a.evaluate(() => window.__skillbridge.cameraRadius());
       const before = await radius();
       const w0 = (await a.locator('[data-testid="scene-canvas"]').boundingBox()).width;
