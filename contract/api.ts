@@ -139,8 +139,11 @@ export const METHODS = {
     request: z.object({ id: z.string().min(1).max(64).nullable() }).strict(),
     response: z.object({ ok: z.boolean(), message: z.string(), observing: z.string().nullable() }),
   },
-  /** Names this session (a group in classroom mode), as the teacher's overview shows it. */
-  setSessionLabel: { request: z.object({ label: z.string().trim().min(1).max(40) }).strict(), response: Ack },
+  /** Names this session (a group in classroom mode), as the teacher's overview shows it; the teacher names a group by its `id`. */
+  setSessionLabel: {
+    request: z.object({ label: z.string().trim().min(1).max(40), id: z.string().min(1).max(64).optional() }).strict(),
+    response: Ack,
+  },
   /** An evaluated case's recorded trace, to watch on the replay timeline (nothing runs again; the live world is left as it is). */
   caseReplay: {
     request: z.object({ runId: EvalRunId, caseId: z.string().min(1).max(300), trial: z.number().int().min(1).max(1000) }).strict(),

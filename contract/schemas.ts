@@ -285,6 +285,33 @@ export const ExerciseScore = z.object({
 });
 export type ExerciseScore = z.infer<typeof ExerciseScore>;
 
+/**
+ * A group's scene from above, small: enough for the teacher's overview to draw a
+ * thumbnail (footprints at their latest poses) without a 3D view per group.
+ */
+export const GroupGlance = z.object({
+  /** Floor size [x, z], metres. */
+  floor: z.tuple([z.number(), z.number()]),
+  floorColor: Color,
+  /** Footprints: `k` object, robot part or person; centre (x, z), size (w along x, d along z), yaw about +Y. */
+  shapes: z
+    .array(
+      z.object({
+        k: z.enum(['object', 'robot', 'person']),
+        x: z.number(),
+        z: z.number(),
+        w: z.number(),
+        d: z.number(),
+        yaw: z.number(),
+        color: Color,
+      }),
+    )
+    .max(400),
+  /** Simulated seconds of the pose the glance was drawn from (null: no pose yet). */
+  simTime: z.number().nullable(),
+});
+export type GroupGlance = z.infer<typeof GroupGlance>;
+
 /** A session of a host that serves several (web mode: one per browser tab). */
 export const SessionInfo = z.object({
   /** Public id: names the session for observers; it gives no control. */
@@ -305,6 +332,8 @@ export const SessionInfo = z.object({
   exercise: ExerciseScore.nullable(),
   /** Its e-stop is pressed (absent from hosts that do not follow it). */
   estop: z.boolean().optional(),
+  /** Its scene from above as it stands (the classroom teacher's overview; absent elsewhere). */
+  glance: GroupGlance.nullable().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

@@ -124,3 +124,35 @@ describe("the teacher's e-stop", () => {
     expect((await back.listRuns({})).map((r) => r.runId)).toContain(ran.runId);
   });
 });
+
+describe('the class at a glance', () => {
+  it("lists each group's scene from above at its latest poses, to the teacher only", async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    const id = g1.session!.session.id;
+    const glance = async () => (await teacher.listSessions({})).find((x) => x.id === id)?.glance;
+    for (let i = 0; i < 50 && !(await glance())?.simTime; i++) await new Promise((r) => setTimeout(r, 100));
+    const g = (await glance())!;
+    expect(g.floor[0]).toBeGreaterThan(0);
+    expect(g.shapes.filter((x) => x.k === 'robot').length).toBeGreaterThan(0);
+    expect(g.shapes.filter((x) => x.k === 'object').length).toBeGreaterThan(3);
+    // The lemon's footprint is where the scene has it (it rests where it was loaded).
+    const lemon = (await g1.currentScene({}))!.objects.find((o) => o.id === 'lemon_1')!.body.position;
+    const near = g.shapes.filter((x) => x.k === 'object' && Math.hypot(x.x - lemon[0], x.z - lemon[2]) < 0.03);
+    expect(near.length).toBeGreaterThan(0);
+    // A group lists its own session only (and no glance of itself is needed).
+    await expect(g1.listSessions({})).rejects.toThrow(/only the teacher/);
+  });
+
+  it('the teacher names a group; a group may not name another', async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const g2 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    await g1.setSessionLabel({ label: 'Lemons' });
+    expect((await teacher.setSessionLabel({ id: g1.session!.session.id, label: 'Team Lemon' })).ok).toBe(true);
+    await expect(g2.setSessionLabel({ id: g1.session!.session.id, label: 'Ha' })).rejects.toThrow(/only the teacher/);
+    expect((await teacher.listSessions({})).find((x) => x.id === g1.session!.session.id)?.label).toBe('Team Lemon');
+  });
+});

@@ -6,7 +6,7 @@ import type { WebSocket } from 'ws';
 import { AppApiError, type MethodName, type Unsubscribe, describeZodError, dispatch, isMethodName, parseRequest } from '../../contract/api';
 import { MAX_REPLY_BYTES, formatBytes, utf8Bytes } from '../../contract/limits';
 import { CallMessage, type ServerMessage } from '../../contract/wire';
-import { observerEstop, stopGroups } from './class-controls';
+import { nameSession, observerEstop, stopGroups } from './class-controls';
 import { pageEvent, pageReply } from './session-files';
 import type { Hosted, SessionClient, SessionPool } from './sessions';
 
@@ -153,12 +153,8 @@ export class Connection implements SessionClient {
         `${method}: in classroom mode only the teacher downloads or removes models (they go to the host's disk)`,
       );
     }
-    if (method === 'listSessions') return this.pool.list(this.own);
-    if (method === 'setSessionLabel') {
-      const { label } = parseRequest('setSessionLabel', request);
-      this.own.label = label;
-      return { ok: true, message: `this session is now called "${label}"` };
-    }
+    if (method === 'listSessions') return this.pool.list(this.own, this.role === 'teacher');
+    if (method === 'setSessionLabel') return nameSession(this.pool, this.own, this.role, parseRequest('setSessionLabel', request));
     if (method === 'observeSession') {
       const { id } = parseRequest('observeSession', request);
       if (id === null || id === this.own.id) {

@@ -6,7 +6,8 @@
 // Observing another session is explicit and read-only (see connection.ts).
 import { randomBytes } from 'node:crypto';
 import type { AppApi, Unsubscribe } from '../../contract/api';
-import type { ExerciseScore, RunEndReason, SessionInfo } from '../../contract/schemas';
+import type { ExerciseScore, RunEndReason, SceneMeta, SessionInfo } from '../../contract/schemas';
+import { glanceOf } from './glance';
 
 /** A session a host can open and close: the AppApi over one world. */
 export interface HostedSession extends AppApi {
@@ -36,6 +37,9 @@ export interface Hosted {
   exercise: ExerciseScore | null;
   /** Its e-stop is pressed (followed from its events; a new scene's world starts released). */
   estop: boolean;
+  /** The loaded scene and the newest pose frame: what the teacher's thumbnail is drawn from. */
+  meta: SceneMeta | null;
+  frame: Float32Array | null;
   grace: ReturnType<typeof setTimeout> | undefined;
   unsubscribe: Unsubscribe;
 }
@@ -105,15 +109,30 @@ export class SessionPool {
       lastRun: null,
       exercise: null,
       estop: false,
+      meta: null,
+      frame: null,
       grace: undefined,
       unsubscribe: () => undefined,
     };
     // What the overview shows of a session, followed from its events.
-    hosted.unsubscribe = api.onEvent((e) => {
+    const readMeta = () =>
+      api.currentScene({}).then(
+        (m) => {
+          if (m && (hosted.scene === null || hosted.scene === m.id)) {
+            hosted.scene = m.id;
+            hosted.meta = m;
+          }
+        },
+        () => undefined,
+      );
+    // Keeping a reference to the newest frame costs nothing: frames are streamed anyway.
+    const offPoses = api.onPoses((f) => (hosted.frame = f));
+    const offEvents = api.onEvent((e) => {
       if (e.type === 'scene_loaded') {
         if (hosted.scene !== e.sceneId) hosted.exercise = null;
         hosted.scene = e.sceneId;
         hosted.estop = false;
+        void readMeta();
       } else if (e.type === 'robot_event' && (e.event.type === 'estop_pressed' || e.event.type === 'estop_released')) {
         hosted.estop = e.event.type === 'estop_pressed';
       } else if (e.type === 'exercise') hosted.exercise = e.score;
@@ -125,13 +144,12 @@ export class SessionPool {
         if (hosted.lastRun) hosted.lastRun = { ...hosted.lastRun, reason: e.event.reason };
       }
     });
+    hosted.unsubscribe = () => {
+      offPoses();
+      offEvents();
+    };
     // A scene loaded before the subscription (the session opened warm) is read once.
-    api.currentScene({}).then(
-      (m) => {
-        if (m && hosted.scene === null) hosted.scene = m.id;
-      },
-      () => undefined,
-    );
+    void readMeta();
     this.sessions.set(hosted.token, hosted);
     this.opts.log?.(`session ${hosted.id} opened (${this.sessions.size} of at most ${this.max})`);
     return { hosted, resumed: false };
@@ -155,7 +173,8 @@ export class SessionPool {
     return [...this.sessions.values()];
   }
 
-  list(own: Hosted | undefined): SessionInfo[] {
+  /** The sessions as a list shows them; `glance` adds each one's scene from above (the classroom teacher's overview). */
+  list(own: Hosted | undefined, glance = false): SessionInfo[] {
     return [...this.sessions.values()].map((h) => ({
       id: h.id,
       scene: h.scene,
@@ -168,6 +187,7 @@ export class SessionPool {
       lastRun: h.lastRun,
       exercise: h.exercise,
       estop: h.estop,
+      ...(glance ? { glance: h.meta && h.meta.id === h.scene ? glanceOf(h.meta, h.frame) : null } : {}),
     }));
   }
 

@@ -266,6 +266,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
               {...(detectWebgl ? { detectWebgl } : {})}
               labels={present.labels}
               follow={present.follow}
+              layout={present.on ? 'present' : 'normal'}
               onToggleLabels={() => setPresent({ labels: !present.labels })}
               onToggleFollow={() => setPresent({ follow: !present.follow })}
               onDrop={

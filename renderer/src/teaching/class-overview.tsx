@@ -1,15 +1,17 @@
-// The teacher's overview in classroom mode: every group's session with its
-// scene, what its last run was asked and how it ended, and its exercise score;
+// The teacher's overview in classroom mode: every group's session as a card
+// with its scene from above (refreshed live), what its last run was asked and
+// how it ended, its task card's score, and a name the teacher may change;
 // "Watch" shows a group's world in the main view, read-only; "Stop" presses a
 // group's e-stop, "Stop all" every group's (each run it ends records the teacher).
 import { useEffect, useState } from 'react';
 import type { AppApi } from '../../../contract/api';
 import type { SessionInfo } from '../../../contract/schemas';
+import { GroupCard, groupName } from './group-card';
 
-/** A group as people call it: the name it gave itself, else "Group 3" (never the session's id "s3"). */
-export function groupName(s: Pick<SessionInfo, 'id' | 'label'>): string {
-  return s.label ?? `Group ${s.id.replace(/^s/, '')}`;
-}
+export { groupName };
+
+/** The overview (thumbnails included) refreshes at this period: live enough to follow a robot, cheap for the host. */
+const REFRESH_MS = 1000;
 
 export function ClassOverview({
   api,
@@ -32,7 +34,7 @@ export function ClassOverview({
         (e: unknown) => live && setProblem(e instanceof Error ? e.message : String(e)),
       );
     void load();
-    const t = setInterval(() => void load(), 2000);
+    const t = setInterval(() => void load(), REFRESH_MS);
     return () => {
       live = false;
       clearInterval(t);
@@ -46,6 +48,14 @@ export function ClassOverview({
         setNote(r.message);
         setProblem(r.ok ? null : r.message);
         setSessions((list) => list.map((s) => (id === null || s.id === id ? { ...s, estop: r.ok ? !release : s.estop } : s)));
+      },
+      (e: unknown) => setProblem(e instanceof Error ? e.message : String(e)),
+    );
+  const rename = (id: string, label: string) =>
+    api.setSessionLabel({ id, label }).then(
+      (r) => {
+        setNote(r.message);
+        if (r.ok) setSessions((list) => list.map((s) => (s.id === id ? { ...s, label } : s)));
       },
       (e: unknown) => setProblem(e instanceof Error ? e.message : String(e)),
     );
@@ -73,66 +83,18 @@ export function ClassOverview({
         )}
       </div>
       {groups.length === 0 && <p className="muted">No group has opened the groups' link yet.</p>}
-      <table className="class-table" data-testid="class-table">
-        <thead>
-          <tr>
-            <th>Group · scene</th>
-            <th>Last run</th>
-            <th>Task</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {groups.map((s) => (
-            <tr key={s.id} className={s.id === observing ? 'watching' : ''} data-testid="class-row">
-              <td>
-                <strong>{groupName(s)}</strong>
-                {/* The scene under the name: the side panel is narrow, and the last run needs the room. */}
-                <div className="muted small">{s.scene ?? 'no scene yet'}</div>
-                {s.clients === 0 && <div className="muted small">tab closed</div>}
-                {s.estop && (
-                  <div className="score stopped" data-testid="class-estop">
-                    ■ e-stop pressed
-                  </div>
-                )}
-              </td>
-              <td>
-                {s.running ? '▶ running: ' : ''}
-                {s.lastRun ? (
-                  <>
-                    “{s.lastRun.message}”{s.lastRun.reason ? <span className="muted"> · {s.lastRun.reason}</span> : null}
-                  </>
-                ) : (
-                  <span className="muted">none yet</span>
-                )}
-              </td>
-              <td>
-                {s.exercise ? (
-                  <span className={s.exercise.ok ? 'score ok' : 'score'}>
-                    {s.exercise.ok ? '✓' : '✗'} {s.exercise.title} ({s.exercise.passed}/{s.exercise.total})
-                  </span>
-                ) : (
-                  <span className="muted">—</span>
-                )}
-              </td>
-              <td className="class-actions">
-                <button type="button" onClick={() => onWatch(s.id, groupName(s))} disabled={s.id === observing}>
-                  {s.id === observing ? 'Watching' : 'Watch'}
-                </button>
-                {s.estop ? (
-                  <button type="button" onClick={() => void stop(s.id, true)} aria-label={`Release ${groupName(s)}`}>
-                    Release
-                  </button>
-                ) : (
-                  <button type="button" className="danger" onClick={() => void stop(s.id)} aria-label={`Stop ${groupName(s)}`}>
-                    ■ Stop
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ul className="class-cards" data-testid="class-table">
+        {groups.map((s) => (
+          <GroupCard
+            key={s.id}
+            s={s}
+            watching={s.id === observing}
+            onWatch={() => onWatch(s.id, groupName(s))}
+            onStop={(release) => void stop(s.id, release)}
+            onRename={(label) => void rename(s.id, label)}
+          />
+        ))}
+      </ul>
       {problem && (
         <div className="note fail" role="alert">
           {problem}

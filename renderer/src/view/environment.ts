@@ -144,13 +144,12 @@ export interface BuiltBackdrop {
 export function buildBackdrop(scene: Scene, meta: SceneMeta): BuiltBackdrop {
   const b = BACKDROPS[meta.environment];
   scene.clearColor = b.clear;
-  if (b.fog) {
-    scene.fogMode = Scene.FOGMODE_LINEAR;
-    // Only the far surroundings fade into the sky; the field itself stays clear.
-    scene.fogStart = Math.max(meta.floor.size[0], meta.floor.size[1]) * 2.5;
-    scene.fogEnd = scene.fogStart * 6;
-    scene.fogColor = new Color3(b.clear.r, b.clear.g, b.clear.b);
-  }
+  // Linear fog always (the robot camera's image fades what lies past its range,
+  // changing only the distances); the view itself fades only a field's far surroundings.
+  scene.fogMode = Scene.FOGMODE_LINEAR;
+  scene.fogStart = b.fog ? Math.max(meta.floor.size[0], meta.floor.size[1]) * 2.5 : 1e6;
+  scene.fogEnd = b.fog ? scene.fogStart * 6 : 2e6;
+  scene.fogColor = new Color3(b.clear.r, b.clear.g, b.clear.b);
   const [w, d] = meta.floor.size;
   const surround = CreateGround('surround', { width: Math.max(60, w * 8), height: Math.max(60, d * 8) }, scene);
   surround.position.y = -0.003;

@@ -33,6 +33,10 @@ export interface ViewProbe {
   screenBox(id: string): [number, number, number, number] | null;
   /** Whether the robot can be seen from the orbit camera (nothing in the line of sight). */
   robotInView(): boolean;
+  /** The hardware scaling level (pixels drawn per side = 1/level): the quality setting's resolution. */
+  scaling(): number;
+  /** The orbit camera's distance from its target, metres (how the view is framed). */
+  cameraRadius(): number;
   /** Highlighted ids (objects named in the running tool call). */
   highlighted(): string[];
   /** The always-on labels as drawn (presentation mode), in canvas pixels. */

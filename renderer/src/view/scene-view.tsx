@@ -1,11 +1,14 @@
 // The 3D view panel: a canvas driven by World, hover labels, the robot-camera
 // inset frame, view toggles, and a plain message when WebGL is unavailable or
 // the GPU context is lost (the rest of the app keeps working without the view).
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AppApi } from '../../../contract/api';
 import type { SceneMeta } from '../../../contract/schemas';
 import { type DropHandler, type Hover, INSET_H, INSET_W, type LabelPoint, type ViewOptions, World, webglSupport } from './world';
 import { labelSize } from './world-labels';
+import { SpeechBubble, useSpeech } from './speech';
+import { FpsReadout } from './fps-readout';
+import { QUALITIES, type Quality, qualitySettings, useViewPrefs } from './view-prefs';
 
 export interface SceneViewProps {
   api: AppApi;
@@ -26,6 +29,8 @@ export interface SceneViewProps {
   /** Toggles for presentation settings, shown in the view's toolbar. */
   onToggleLabels?: () => void;
   onToggleFollow?: () => void;
+  /** The view's layout (presentation mode or not): when it changes, the camera frames the scene again for the new size. */
+  layout?: string;
 }
 
 /** Labels are re-projected at this period: often enough to follow motion, cheap under software GL. */
@@ -45,6 +50,7 @@ export function SceneView({
   overlay,
   onToggleLabels,
   onToggleFollow,
+  layout = 'normal',
 }: SceneViewProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const insetRef = useRef<HTMLCanvasElement | null>(null);
@@ -54,27 +60,39 @@ export function SceneView({
     worldRef.current?.setInsetCanvas(c);
   }, []);
   const worldRef = useRef<World | null>(null);
+  /** The next resize frames the scene again (the panels folded or opened). */
+  const reframeRef = useRef(false);
+  const layoutRef = useRef(layout);
   const [gl] = useState(() => detectWebgl());
   const [opts, setOpts] = useState<ViewOptions>(DEFAULTS);
   const [hover, setHover] = useState<Hover | null>(null);
   const [lost, setLost] = useState(false);
   const [initError, setInitError] = useState<string | null>(null);
   const [points, setPoints] = useState<LabelPoint[]>([]);
+  const [insetNote, setInsetNote] = useState<string | null>(null);
+  const speech = useSpeech(api, meta);
+  const [prefs, setPrefs] = useViewPrefs();
+  const [software, setSoftware] = useState<boolean | null>(null);
+  const readFps = useCallback(() => worldRef.current?.fps(), []);
+  const [speechAt, setSpeechAt] = useState<[number, number] | null>(null);
 
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!gl || !canvas) return;
     let world: World;
     try {
-      world = new World(canvas, DEFAULTS, { onHover: setHover, onContextLost: () => setLost(true) });
+      world = new World(canvas, DEFAULTS, { onHover: setHover, onContextLost: () => setLost(true), onInsetNote: setInsetNote });
     } catch (e) {
       setInitError((e as Error).message);
       return;
     }
     worldRef.current = world;
     world.setInsetCanvas(insetRef.current);
-    // Software GL (no GPU): shadows would halve the frame rate; they stay one click away.
-    if (world.software) setOpts((o) => ({ ...o, shadows: false }));
+    setSoftware(world.software);
+    // Only the tab in front draws (several groups' tabs on one laptop stay usable).
+    const visibility = () => world.setDrawing(document.visibilityState !== 'hidden');
+    document.addEventListener('visibilitychange', visibility);
+    visibility();
     window.__skillbridge = {
       ready: false,
       webgl: world.glVersion,
@@ -104,6 +122,8 @@ export function SceneView({
       screenPoint: (id) => world.screenPoint(id),
       screenBox: (id) => world.screenBox(id),
       robotInView: () => world.robotInView(),
+      scaling: () => world.engine.getHardwareScalingLevel(),
+      cameraRadius: () => world.cameraRadius(),
       highlighted: () => world.highlighted(),
       labels: () => world.labels(),
       get dragging() {
@@ -111,10 +131,17 @@ export function SceneView({
       },
     };
     const off = api.onPoses((f) => world.acceptFrame(f));
-    const ro = new ResizeObserver(() => world.resize());
+    const ro = new ResizeObserver(() => {
+      world.resize();
+      if (reframeRef.current) {
+        reframeRef.current = false;
+        world.resetCamera();
+      }
+    });
     ro.observe(canvas);
     return () => {
       off();
+      document.removeEventListener('visibilitychange', visibility);
       ro.disconnect();
       world.dispose();
       worldRef.current = null;
@@ -132,6 +159,29 @@ export function SceneView({
       window.__skillbridge.ready = true;
     }
   }, [meta]);
+
+  useEffect(() => {
+    if (software === null) return;
+    // The quality level sets the resolution and the shadows (shadows stay one click away in the toolbar).
+    const q = qualitySettings(prefs.quality, software, globalThis.devicePixelRatio);
+    worldRef.current?.setScaling(q.scaling);
+    setOpts((o) => ({ ...o, shadows: q.shadows }));
+  }, [prefs.quality, software]);
+
+  // A layout effect: set before the resize it causes is observed.
+  useLayoutEffect(() => {
+    if (layoutRef.current === layout) return;
+    layoutRef.current = layout;
+    reframeRef.current = true;
+    // Should no resize follow (the panels were folded already), frame it anyway.
+    const t = setTimeout(() => {
+      if (!reframeRef.current) return;
+      reframeRef.current = false;
+      worldRef.current?.resize();
+      worldRef.current?.resetCamera();
+    }, 400);
+    return () => clearTimeout(t);
+  }, [layout]);
 
   useEffect(() => {
     worldRef.current?.setHighlight(highlight);
@@ -159,6 +209,15 @@ export function SceneView({
     const t = setInterval(() => setPoints(worldRef.current?.labels(size()) ?? []), LABEL_PERIOD_MS);
     return () => clearInterval(t);
   }, [labels, meta]);
+
+  useEffect(() => {
+    const id = speech?.person;
+    // The bubble follows the speaker as the view turns (a speaker the scene does not draw speaks from the top).
+    const place = () => setSpeechAt(id ? (worldRef.current?.topPoint(id) ?? null) : null);
+    place();
+    const t = setInterval(place, LABEL_PERIOD_MS);
+    return () => clearInterval(t);
+  }, [speech]);
 
   if (!gl) {
     return (
@@ -225,13 +284,31 @@ export function SceneView({
         <button type="button" onClick={() => worldRef.current?.resetCamera()} title="Frame the whole workspace again">
           Reset view
         </button>
+        <button type="button" aria-pressed={prefs.fps} onClick={() => setPrefs({ fps: !prefs.fps })} title="Show the frame rate">
+          FPS
+        </button>
+        <select
+          aria-label="Rendering quality"
+          title="Rendering quality: resolution and shadows (lower is faster)"
+          value={prefs.quality}
+          onChange={(e) => setPrefs({ quality: e.target.value as Quality })}
+        >
+          {QUALITIES.map((q) => (
+            <option key={q} value={q}>
+              {q} quality
+            </option>
+          ))}
+        </select>
       </div>
+      {prefs.fps && <FpsReadout fps={readFps} />}
+      {speech && <SpeechBubble speech={speech} at={speechAt} />}
       {overlay}
       {opts.inset && cam && (
         <div className="view-inset" aria-label="Robot camera image">
           <canvas ref={insetCallback} width={INSET_W} height={INSET_H} />
           <span>
             Robot camera ({cam.mount}, {cam.fovDeg}°, {cam.range} m)
+            {insetNote && <em data-testid="inset-note">: {insetNote}</em>}
           </span>
         </div>
       )}

@@ -7,6 +7,7 @@ import { TargetCamera } from '@babylonjs/core/Cameras/targetCamera';
 import { Ray } from '@babylonjs/core/Culling/ray';
 import { RenderTargetTexture } from '@babylonjs/core/Materials/Textures/renderTargetTexture';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
 import type { SceneMeta } from '../../../contract/schemas';
@@ -18,6 +19,10 @@ export const INSET_W = 320;
 export const INSET_H = 240;
 /** The robot-camera image refreshes at this period: a second camera pass every frame would cost most of the frame rate under software GL. */
 export const INSET_PERIOD_MS = 200;
+/** Something nearer the lens than this fills the robot camera's image. */
+const BLOCKED_M = 1;
+/** The robot camera's image fades out between its range and this many times it. */
+const RANGE_FADE = 2.5;
 
 /** The world-axis extent of a box of local size `size` turned by `q` (a table turned 90° is deep, not wide). */
 function turnedSize(size: V, q: Q): V {
@@ -88,10 +93,12 @@ export function fitRadius(target: Vector3, min: V, max: V, alpha: number, beta: 
 /** The orbit camera, framed on the whole workspace and turned so the robot can be seen. */
 export function makeOrbitCamera(graph: SceneGraph, meta: SceneMeta, aspect = 16 / 9): ArcRotateCamera {
   const scene = graph.scene;
-  const { min, max } = workspaceBounds(meta);
+  const whole = workspaceBounds(meta);
+  const large = Math.max(whole.max[0] - whole.min[0], whole.max[2] - whole.min[2], 0.8) > LARGE_SCENE_M;
+  // On a field the whole workspace leaves the robot a speck: the default view frames the ground around it.
+  const { min, max } = (large && robotSurroundings(graph, meta)) || whole;
   const target = new Vector3((min[0] + max[0]) / 2, Math.max(0.3, (min[1] + max[1]) / 2), (min[2] + max[2]) / 2);
-  const extent = Math.max(max[0] - min[0], max[2] - min[2], 0.8);
-  const view = viewOfRobot(graph, meta, target, min, max, aspect, extent > LARGE_SCENE_M);
+  const view = viewOfRobot(graph, meta, target, min, max, aspect, false);
   const radius = Math.min(60, Math.max(1.2, view.radius));
   const cam = new ArcRotateCamera('orbit', view.alpha, view.beta, radius, target, scene);
   cam.fov = FOV;
@@ -142,6 +149,16 @@ function viewOfRobot(
     }
   }
   return best ?? first;
+}
+
+/** Half the side of the ground a field's default view frames around the robot, metres. */
+const SURROUNDINGS_M = 3.5;
+
+function robotSurroundings(graph: SceneGraph, meta: SceneMeta): { min: V; max: V } | undefined {
+  for (const m of graph.scene.meshes) m.computeWorldMatrix(true);
+  const p = robotPosition(graph, meta);
+  if (!p) return undefined;
+  return { min: [p.x - SURROUNDINGS_M, 0, p.z - SURROUNDINGS_M], max: [p.x + SURROUNDINGS_M, 1.5, p.z + SURROUNDINGS_M] };
 }
 
 function robotPosition(graph: SceneGraph, meta: SceneMeta): Vector3 | undefined {
@@ -195,7 +212,8 @@ export class RobotCamera {
     const scene = graph.scene;
     this.cam = new TargetCamera('robot-camera', new Vector3(0, 1, 0), scene);
     this.cam.minZ = 0.02;
-    this.cam.maxZ = meta.robot.camera.range;
+    // Past its range the camera perceives nothing: the image fades it out (fog) rather than cut it off.
+    this.cam.maxZ = meta.robot.camera.range * RANGE_FADE;
     this.cam.fov = (meta.robot.camera.fovDeg * 0.75 * Math.PI) / 180;
     this.rtt = this.makeTexture(scene);
   }
@@ -203,10 +221,17 @@ export class RobotCamera {
   private makeTexture(scene: Scene): RenderTargetTexture {
     const rtt = new RenderTargetTexture('robot-camera-image', { width: INSET_W, height: INSET_H }, scene, false);
     rtt.activeCamera = this.cam;
-    rtt.renderListPredicate = (m) => m.isEnabled() && m.isVisible && !this.graph.colliderMeshes.includes(m as Mesh);
+    rtt.renderListPredicate = (m) => this.seen(m);
     rtt.refreshRate = RenderTargetTexture.REFRESHRATE_RENDER_ONCE;
     rtt.clearColor = scene.clearColor;
+    let fog: [number, number] = [scene.fogStart, scene.fogEnd];
+    rtt.onBeforeRenderObservable.add(() => {
+      fog = [scene.fogStart, scene.fogEnd];
+      scene.fogStart = this.meta.robot.camera.range;
+      scene.fogEnd = this.meta.robot.camera.range * RANGE_FADE;
+    });
     rtt.onAfterRenderObservable.add(() => {
+      [scene.fogStart, scene.fogEnd] = fog;
       const target = this.canvas;
       if (!target || this.reading) return;
       const read = rtt.readPixels();
@@ -221,6 +246,30 @@ export class RobotCamera {
     });
     scene.customRenderTargets.push(rtt);
     return rtt;
+  }
+
+  /**
+   * What the image shows: visible meshes, not colliders, and for a wrist camera
+   * not the robot itself (the camera sits inside the hand's coarse boxes, which
+   * would fill the image with the forearm's grey).
+   */
+  private seen(m: AbstractMesh): boolean {
+    if (!m.isEnabled() || !m.isVisible || this.graph.colliderMeshes.includes(m as Mesh)) return false;
+    return this.meta.robot.camera.mount !== 'wrist' || (m.metadata as Tagged | undefined)?.id !== 'robot';
+  }
+
+  /**
+   * What fills the image when something stands right in front of the lens (a
+   * docked rover faces its shelter's back wall), else null: the image is then
+   * one flat colour, and the caption says why.
+   */
+  blocked(): string | null {
+    const hit = this.graph.scene.pickWithRay(
+      this.cam.getForwardRay(BLOCKED_M),
+      (m) => this.seen(m) && (m.metadata as Tagged | undefined)?.id !== 'robot',
+    );
+    const tag = hit?.hit ? (hit.pickedMesh?.metadata as Tagged | undefined) : undefined;
+    return tag ? `facing the ${tag.label.replace(/ \(.*\)$/, '')} ${hit!.distance.toFixed(1)} m away` : null;
   }
 
   /** The 2D canvas the image is drawn on (null: it just stops drawing). */
@@ -254,7 +303,9 @@ export class RobotCamera {
       q = qmul(b, zRot(pitch));
     } else return;
     const fwd = rotate(q, [1, 0, 0]);
-    const up = rotate(q, [0, 1, 0]);
+    let up = rotate(q, [0, 1, 0]);
+    // Shown upright: a camera rolled upside down (a wrist turned over) sees the same 4:3 field turned half a turn.
+    if (up[1] < 0) up = [-up[0], -up[1], -up[2]];
     this.cam.position.set(p[0], p[1], p[2]);
     this.cam.upVector.set(up[0], up[1], up[2]);
     this.cam.setTarget(new Vector3(p[0] + fwd[0], p[1] + fwd[1], p[2] + fwd[2]));

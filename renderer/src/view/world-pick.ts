@@ -61,6 +61,19 @@ export class Picker {
     return [p.x * k, p.y * k];
   }
 
+  /** Where the top centre of a body's meshes appears on the canvas (CSS pixels), or null behind the camera. */
+  topPoint(engine: Engine, camera: Camera | undefined, id: string): [number, number] | null {
+    const n = this.graph.nodes.get(id);
+    if (!n || !camera) return null;
+    const { min, max } = n.getHierarchyBoundingVectors(true);
+    const top = new Vector3((min.x + max.x) / 2, max.y, (min.z + max.z) / 2);
+    const vp = camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight());
+    const p = Vector3.Project(top, Matrix.Identity(), this.graph.scene.getTransformMatrix(), vp);
+    if (p.z < 0 || p.z > 1) return null;
+    const k = engine.getHardwareScalingLevel();
+    return [p.x * k, p.y * k];
+  }
+
   /** The canvas rectangle (CSS pixels: left, top, right, bottom) that a body's meshes cover, unclipped. */
   screenBox(engine: Engine, camera: Camera | undefined, id: string): [number, number, number, number] | null {
     const n = this.graph.nodes.get(id);

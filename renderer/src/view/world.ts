@@ -30,6 +30,8 @@ export interface ViewOptions {
 export interface WorldCallbacks {
   onHover(h: Hover | null): void;
   onContextLost(): void;
+  /** Why the robot camera's image is one flat colour (something right in front of the lens), or null. */
+  onInsetNote?(note: string | null): void;
 }
 
 /** Presentation settings the view follows. */
@@ -57,6 +59,7 @@ export class World {
   private insetCanvas: HTMLCanvasElement | null = null;
   private insetTimer: ReturnType<typeof setInterval> | undefined;
   private highlightIds: string[] = [];
+  private insetNote: string | null = null;
   private follow = false;
   /** Live pose frames are drawn; a replay turns them off and shows its own frames. */
   private live = true;
@@ -86,11 +89,40 @@ export class World {
     this.software = /swiftshader|llvmpipe|softpipe|software|basic render/i.test(this.glRenderer);
     // Software GL is fill-rate bound: half the pixels per side is 4x fewer to shade.
     if (this.software) this.engine.setHardwareScalingLevel(2);
-    this.engine.runRenderLoop(() => {
-      const s = this.cur?.graph.scene;
-      if (!s || this.contextLost) return;
-      s.render();
-    });
+    this.engine.runRenderLoop(this.renderFrame);
+  }
+
+  private readonly renderFrame = () => {
+    const s = this.cur?.graph.scene;
+    if (!s || this.contextLost) return;
+    s.render();
+  };
+
+  private drawing = true;
+
+  /**
+   * Draws only while the page can be seen: a hidden tab (another group's, the
+   * teacher's second tab) leaves the machine to the one in front. Poses still
+   * arrive; the newest is drawn when the tab shows again.
+   */
+  setDrawing(on: boolean): void {
+    if (on === this.drawing) return;
+    this.drawing = on;
+    if (on) {
+      this.engine.runRenderLoop(this.renderFrame);
+      this.applyCameras();
+    } else {
+      this.engine.stopRenderLoop(this.renderFrame);
+      clearInterval(this.insetTimer);
+      this.insetTimer = undefined;
+    }
+  }
+
+  /** Pixels drawn per side are 1/level of the canvas's (the quality setting). */
+  setScaling(level: number): void {
+    if (this.engine.getHardwareScalingLevel() === level) return;
+    this.engine.setHardwareScalingLevel(level);
+    this.engine.resize();
   }
 
   get scene() {
@@ -169,6 +201,8 @@ export class World {
   private refreshInset(): void {
     if (!this.opts.inset || !this.cur || this.contextLost) return;
     this.cur.robotCam.refresh();
+    const note = this.cur.robotCam.blocked();
+    if (note !== this.insetNote) this.cb.onInsetNote?.((this.insetNote = note));
   }
 
   resetCamera(): void {
@@ -184,7 +218,7 @@ export class World {
     if (!cur) return;
     cur.graph.scene.activeCamera = cur.camera;
     cur.graph.scene.cameraToUseForPointers = cur.camera;
-    if (this.opts.inset && !this.insetTimer) {
+    if (this.opts.inset && this.drawing && !this.insetTimer) {
       this.insetTimer = setInterval(() => this.refreshInset(), INSET_PERIOD_MS);
       this.refreshInset();
     } else if (!this.opts.inset && this.insetTimer) {
@@ -295,6 +329,15 @@ export class World {
   /** Where a body's origin appears on the canvas, in CSS pixels from its top-left corner. */
   screenPoint(id: string): [number, number] | null {
     return this.cur?.picker.screenPoint(this.engine, this.cur.camera, id) ?? null;
+  }
+
+  cameraRadius(): number {
+    return this.cur?.camera.radius ?? 0;
+  }
+
+  /** Where the top of a body appears on the canvas (a speech bubble's anchor), in CSS pixels. */
+  topPoint(id: string): [number, number] | null {
+    return this.cur?.picker.topPoint(this.engine, this.cur.camera, id) ?? null;
   }
 
   /** The canvas rectangle a body covers (left, top, right, bottom in CSS pixels): how large the default view shows it. */

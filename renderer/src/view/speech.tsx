@@ -1,0 +1,65 @@
+// "A person says": what a person in the scene said, as a speech bubble over
+// their head in the 3D view for a few seconds (longer for longer words). A
+// speaker the scene does not draw ("someone") speaks from the top of the view.
+import { useEffect, useRef, useState } from 'react';
+import type { AppApi } from '../../../contract/api';
+import type { SceneMeta } from '../../../contract/schemas';
+
+export interface Speech {
+  /** The person's id in the scene, or null for a speaker the scene does not draw. */
+  person: string | null;
+  name: string;
+  text: string;
+  key: number;
+}
+
+/** How long words stay up: a reading pace, within bounds. */
+export function speechMs(text: string): number {
+  return Math.min(15_000, Math.max(6_000, 2_000 + text.length * 80));
+}
+
+/** The speaker and words of a robot event's text (`t=3.0s anna said: "hello"`), or null when it is not speech. */
+export function parseSpeech(text: string, meta: SceneMeta | null): Omit<Speech, 'key'> | null {
+  const m = /^(?:t=\S+\s+)?(.+?) said: "([\s\S]*)"$/.exec(text);
+  if (!m) return null;
+  const who = m[1]!;
+  const p = meta?.people.find((x) => x.id === who || x.name.toLowerCase() === who.toLowerCase());
+  return { person: p?.id ?? null, name: p?.name ?? (who === 'a person' ? 'Someone' : who), text: m[2]! };
+}
+
+/** The speech showing now (null: nobody is speaking). */
+export function useSpeech(api: AppApi, meta: SceneMeta | null): Speech | null {
+  const [speech, setSpeech] = useState<Speech | null>(null);
+  // The people are read when words arrive: a refreshed copy of the same scene does not cut them short.
+  const metaRef = useRef(meta);
+  metaRef.current = meta;
+  const scene = meta ? `${meta.id}@${meta.generation}` : null;
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = api.onEvent((e) => {
+      if (e.type !== 'robot_event' || e.event.type !== 'person_said') return;
+      const s = parseSpeech(e.event.text, metaRef.current);
+      if (!s) return;
+      setSpeech({ ...s, key: e.event.id });
+      clearTimeout(timer);
+      timer = setTimeout(() => setSpeech(null), speechMs(s.text));
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+      setSpeech(null);
+    };
+  }, [api, scene]);
+  return speech;
+}
+
+export function SpeechBubble({ speech, at }: { speech: Speech; at: [number, number] | null }) {
+  const style = at
+    ? { transform: `translate(${Math.round(at[0])}px, ${Math.round(at[1] - 8)}px) translate(-50%, -100%)` }
+    : { left: '50%', top: 56, transform: 'translateX(-50%)' };
+  return (
+    <div className={`speech${at ? '' : ' unplaced'}`} style={style} role="status" data-testid="speech-bubble">
+      <strong>{speech.name}:</strong> “{speech.text}”
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+// How the 3D view draws, as a person chose it on this machine (kept in the
+// browser's storage): the rendering quality and whether the fps readout shows.
+import { useCallback, useEffect, useState } from 'react';
+
+export type Quality = 'low' | 'medium' | 'high';
+export const QUALITIES: readonly Quality[] = ['low', 'medium', 'high'];
+
+export interface ViewPrefs {
+  quality: Quality;
+  fps: boolean;
+}
+
+const KEY = 'skillbridge.view';
+export const DEFAULT_PREFS: ViewPrefs = { quality: 'medium', fps: false };
+
+/**
+ * What a quality level means for the renderer: the hardware scaling level
+ * (pixels per side drawn = 1/level) and whether shadows are drawn. Medium is
+ * the default: full resolution with shadows on a GPU; on software GL (no GPU)
+ * a quarter of the pixels and no shadows, which keeps a class's laptops fluid.
+ */
+export function qualitySettings(q: Quality, software: boolean, dpr = 1): { scaling: number; shadows: boolean } {
+  switch (q) {
+    case 'low':
+      return { scaling: software ? 2.5 : 2, shadows: false };
+    case 'medium':
+      return { scaling: software ? 2 : 1, shadows: !software };
+    case 'high':
+      // Sharp on a high-density screen; software GL draws 70 % of the pixels per side.
+      return { scaling: software ? 1.4 : 1 / Math.min(2, Math.max(1, dpr)), shadows: true };
+  }
+}
+
+export function loadPrefs(store: Storage | undefined = globalThis.localStorage): ViewPrefs {
+  try {
+    const v = JSON.parse(store?.getItem(KEY) ?? 'null') as Partial<ViewPrefs> | null;
+    if (!v || typeof v !== 'object') return DEFAULT_PREFS;
+    return {
+      quality: QUALITIES.includes(v.quality as Quality) ? (v.quality as Quality) : DEFAULT_PREFS.quality,
+      fps: typeof v.fps === 'boolean' ? v.fps : DEFAULT_PREFS.fps,
+    };
+  } catch {
+    return DEFAULT_PREFS;
+  }
+}
+
+export function useViewPrefs(): [ViewPrefs, (patch: Partial<ViewPrefs>) => void] {
+  const [p, setP] = useState<ViewPrefs>(() => loadPrefs());
+  useEffect(() => {
+    try {
+      globalThis.localStorage?.setItem(KEY, JSON.stringify(p));
+    } catch {
+      // storage off: the choice lasts for this page
+    }
+  }, [p]);
+  const patch = useCallback((x: Partial<ViewPrefs>) => setP((cur) => ({ ...cur, ...x })), []);
+  return [p, patch];
+}
