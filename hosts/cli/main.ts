@@ -27,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   mcp: async () => (await import('./commands/mcp')).mcpCommand,
   'robot-api': async () => (await import('./commands/robot-api')).robotApiCommand,
   worker: async () => (await import('./commands/worker')).workerCommand,
+  sweep: async () => (await import('./commands/sweep')).sweepCommand,
 };
 
 export async function main(argv: string[], o: Output = stdio): Promise<number> {
@@ -43,7 +44,7 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
     const load = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
     if (!load)
       throw new UsageError(
-        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, eval, report, audit, bench, serve, worker, mcp, foxglove, robot-api. Run "skillbridge help".`,
+        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, eval, report, audit, bench, serve, worker, sweep, mcp, foxglove, robot-api. Run "skillbridge help".`,
       );
     return await (
       await load()
