@@ -19,6 +19,7 @@ import { type AnySuite, type CaseOutcome, type MetricValue, PER_CASE } from '../
 import type { WorldPool } from '../core/world';
 import { referenceModelFactories } from '../reference/factories';
 import { simulatedAskUser, withSimulatedUser } from '../core/simulated-user';
+import { CaseClock, type MachineTurns, releasingWhileWaiting } from '../scale/machine-turns';
 
 export interface CaseRunInput {
   suite: AnySuite;
@@ -32,6 +33,8 @@ export interface CaseRunInput {
   lease?: boolean;
   /** Wraps the case's model (the shared rate limiter). */
   wrapModel?: (m: Model) => Model;
+  /** The thread's machine, taken in turns by the cases in flight (each holds it but while its model thinks). */
+  turns?: MachineTurns;
   /** Traces of this run go here (one file per case × trial). */
   traceDir: string;
   env?: Readonly<Record<string, string | undefined>>;
@@ -105,6 +108,13 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
   if (input.signal?.aborted) return finish({ ...base, status: 'stopped' });
   let hashStart: string | null = null;
   let release: (() => void) | undefined;
+  // Several cases in flight on this thread take turns at it (eval/scale/machine-turns.ts).
+  const machine = input.turns ? { turns: input.turns, who: {}, clock: new CaseClock() } : undefined;
+  let held = false;
+  const letGo = () => {
+    if (held && machine) machine.turns.leave(machine.who);
+    held = false;
+  };
   try {
     const c = { ...input.case, gold: suite.gold.parse(input.case.gold) };
     const tb = performance.now();
@@ -112,6 +122,8 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     const builtBefore = input.pool.made.built + input.pool.made.restored;
     const leased = input.lease ? await input.pool.lease(c.world) : undefined;
     release = leased?.release;
+    if (machine) await machine.turns.enter(machine.who, machine.clock);
+    held = machine !== undefined;
     const { cw, robot: simRobot, restoreMs } = leased ?? (await input.pool.checkout(c.world));
     if (leased ? input.pool.made.built + input.pool.made.restored > builtBefore : !before)
       timing.buildMs = performance.now() - tb - restoreMs;
@@ -132,12 +144,13 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       ...(input.env ? { env: input.env } : {}),
       ...(input.scriptFiles ? { scriptFiles: input.scriptFiles } : {}),
     });
-    const model = timed(input.wrapModel ? input.wrapModel(created) : created, modelTime);
+    const model0 = timed(input.wrapModel ? input.wrapModel(created) : created, modelTime);
+    const model = machine ? releasingWhileWaiting(model0, machine.turns, machine.who, machine.clock) : model0;
     const limitsOf = (l?: { timeLimitS?: number; maxIterations?: number }) => ({
       ...(l?.timeLimitS !== undefined ? { timeLimitMs: l.timeLimitS * 1000 } : {}),
       ...(l?.maxIterations !== undefined ? { maxIterations: l.maxIterations } : {}),
     });
-    const limits = { ...limitsOf(c.limits), ...limitsOf(input.limits) };
+    const limits = { ...limitsOf(c.limits), ...limitsOf(input.limits), ...(machine ? { clock: machine.clock.now } : {}) };
     rmSync(tracePath, { force: true });
     const open = async (workflow: string, toolSet: string | undefined, file: string) =>
       openConversation({
@@ -208,6 +221,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       worldHashEnd: cw.control.hash(),
     });
     // The judge runs after the case's clock stopped: its time is not the case's.
+    letGo();
     if (input.judge && suite.judge) {
       const asked = suite.judge.prompt(c, outcome);
       if (asked) done.record.metrics = { ...metrics, [suite.judge.metric]: await judgeCase(input.judge, asked, input) };
@@ -218,6 +232,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     const why = e instanceof ConversationSpecError ? `${e.field}: ${e.message}` : oneLine(e);
     return finish({ ...base, status: 'error', error: why, tracePath, worldHashStart: hashStart });
   } finally {
+    letGo();
     release?.();
   }
 }
