@@ -110,11 +110,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
   let release: (() => void) | undefined;
   // Several cases in flight on this thread take turns at it (eval/scale/machine-turns.ts).
   const machine = input.turns ? { turns: input.turns, who: {}, clock: new CaseClock() } : undefined;
-  let held = false;
-  const letGo = () => {
-    if (held && machine) machine.turns.leave(machine.who);
-    held = false;
-  };
+  const letGo = () => machine?.turns.done(machine.who);
   try {
     const c = { ...input.case, gold: suite.gold.parse(input.case.gold) };
     const tb = performance.now();
@@ -123,7 +119,6 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     const leased = input.lease ? await input.pool.lease(c.world) : undefined;
     release = leased?.release;
     if (machine) await machine.turns.enter(machine.who, machine.clock);
-    held = machine !== undefined;
     const { cw, robot: simRobot, restoreMs } = leased ?? (await input.pool.checkout(c.world));
     if (leased ? input.pool.made.built + input.pool.made.restored > builtBefore : !before)
       timing.buildMs = performance.now() - tb - restoreMs;

@@ -79,3 +79,23 @@ describe('machine turns', () => {
     d.pause();
   });
 });
+
+describe('a finished case', () => {
+  it('lets go of the machine even when a model call a stop left behind comes back later', async () => {
+    const turns = new MachineTurns();
+    const a = {};
+    const b = {};
+    const ca = new CaseClock();
+    await turns.enter(a, ca);
+    const model = releasingWhileWaiting(answering(30), turns, a, ca);
+    const left = model.complete({ messages: [] }); // the flow stops and does not wait for it
+    await turns.enter(b, new CaseClock()); // b works meanwhile
+    turns.done(a); // a has finished
+    const back = left.then(() => 'a back');
+    turns.leave(b);
+    expect(await back).toBe('a back');
+    let cIn = false;
+    await turns.enter({}, new CaseClock()).then(() => (cIn = true));
+    expect(cIn).toBe(true); // the machine is free, not held by a's late answer
+  });
+});

@@ -30,9 +30,12 @@ export class MachineTurns {
   private holder: object | undefined;
   private active = 0;
   private readonly queue: Array<{ who: object; go: () => void }> = [];
+  /** Cases that have finished: what of theirs still runs (a model call a stop left behind) needs no turn. */
+  private readonly finished = new WeakSet<object>();
 
   /** One activity of `who` starts; resolves when `who` holds the machine (the clock stands still until then). */
   async enter(who: object, clock: CaseClock): Promise<void> {
+    if (this.finished.has(who)) return;
     if (this.holder === undefined || this.holder === who) {
       this.holder = who;
       this.active++;
@@ -48,6 +51,20 @@ export class MachineTurns {
   leave(who: object): void {
     if (this.holder !== who) return;
     if (--this.active === 0) this.handOver();
+  }
+
+  /** `who` has finished: it lets go of the machine whatever of it still runs, and never queues again. */
+  done(who: object): void {
+    this.finished.add(who);
+    const mine = this.queue.filter((q) => q.who === who);
+    for (const q of mine) {
+      this.queue.splice(this.queue.indexOf(q), 1);
+      q.go();
+    }
+    if (this.holder === who) {
+      this.active = 0;
+      this.handOver();
+    }
   }
 
   private handOver(): void {
