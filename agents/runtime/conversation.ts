@@ -168,8 +168,14 @@ export class Conversation {
     const hostLimit = o.limits?.timeLimitMs !== undefined ? o.limits.timeLimitMs : this.opts.limits?.timeLimitMs;
     const turnDeadline =
       hostLimit != null
-        ? new Deadline(hostLimit, () =>
-            controller.stop({ kind: 'time_limit', message: `the time limit of ${+(hostLimit / 1000).toFixed(2)} s for the turn ran out` }),
+        ? new Deadline(
+            hostLimit,
+            () =>
+              controller.stop({
+                kind: 'time_limit',
+                message: `the time limit of ${+(hostLimit / 1000).toFixed(2)} s for the turn ran out`,
+              }),
+            o.limits?.clock ?? this.opts.limits?.clock,
           )
         : undefined;
     let flowsRunning = 0;

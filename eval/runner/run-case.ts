@@ -21,6 +21,7 @@ import type { WorldPool } from '../core/world';
 import { SimWorldModel } from '../../robot/sim/world-model';
 import { referenceModelFactories } from '../reference/factories';
 import { simulatedAskUser, withSimulatedUser } from '../core/simulated-user';
+import { CaseClock, type MachineTurns, releasingWhileWaiting } from '../scale/machine-turns';
 
 export interface CaseRunInput {
   suite: AnySuite;
@@ -34,6 +35,8 @@ export interface CaseRunInput {
   lease?: boolean;
   /** Wraps the case's model (the shared rate limiter). */
   wrapModel?: (m: Model) => Model;
+  /** The thread's machine, taken in turns by the cases in flight (each holds it but while its model thinks). */
+  turns?: MachineTurns;
   /** Traces of this run go here (one file per case × trial). */
   traceDir: string;
   env?: Readonly<Record<string, string | undefined>>;
@@ -107,6 +110,9 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
   if (input.signal?.aborted) return finish({ ...base, status: 'stopped' });
   let hashStart: string | null = null;
   let release: (() => void) | undefined;
+  // Several cases in flight on this thread take turns at it (eval/scale/machine-turns.ts).
+  const machine = input.turns ? { turns: input.turns, who: {}, clock: new CaseClock() } : undefined;
+  const letGo = () => machine?.turns.done(machine.who);
   try {
     const c = { ...input.case, gold: suite.gold.parse(input.case.gold) };
     const tb = performance.now();
@@ -114,6 +120,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     const builtBefore = input.pool.made.built + input.pool.made.restored;
     const leased = input.lease ? await input.pool.lease(c.world) : undefined;
     release = leased?.release;
+    if (machine) await machine.turns.enter(machine.who, machine.clock);
     const { cw, robot: simRobot, restoreMs } = leased ?? (await input.pool.checkout(c.world));
     if (leased ? input.pool.made.built + input.pool.made.restored > builtBefore : !before)
       timing.buildMs = performance.now() - tb - restoreMs;
@@ -134,12 +141,13 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       ...(input.env ? { env: input.env } : {}),
       ...(input.scriptFiles ? { scriptFiles: input.scriptFiles } : {}),
     });
-    const model = timed(input.wrapModel ? input.wrapModel(created) : created, modelTime);
+    const model0 = timed(input.wrapModel ? input.wrapModel(created) : created, modelTime);
+    const model = machine ? releasingWhileWaiting(model0, machine.turns, machine.who, machine.clock) : model0;
     const limitsOf = (l?: { timeLimitS?: number; maxIterations?: number }) => ({
       ...(l?.timeLimitS !== undefined ? { timeLimitMs: l.timeLimitS * 1000 } : {}),
       ...(l?.maxIterations !== undefined ? { maxIterations: l.maxIterations } : {}),
     });
-    const limits = { ...limitsOf(c.limits), ...limitsOf(input.limits) };
+    const limits = { ...limitsOf(c.limits), ...limitsOf(input.limits), ...(machine ? { clock: machine.clock.now } : {}) };
     rmSync(tracePath, { force: true });
     rmSync(endStateFile(tracePath), { force: true });
     const open = async (workflow: string, toolSet: string | undefined, file: string) =>
@@ -223,6 +231,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       worldHashEnd: cw.control.hash(),
     });
     // The judge runs after the case's clock stopped: its time is not the case's.
+    letGo();
     if (input.judge && suite.judge) {
       const asked = suite.judge.prompt(c, outcome);
       if (asked) done.record.metrics = { ...metrics, [suite.judge.metric]: await judgeCase(input.judge, asked, input) };
@@ -233,6 +242,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     const why = e instanceof ConversationSpecError ? `${e.field}: ${e.message}` : oneLine(e);
     return finish({ ...base, status: 'error', error: why, tracePath, worldHashStart: hashStart });
   } finally {
+    letGo();
     release?.();
   }
 }

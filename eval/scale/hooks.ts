@@ -1,15 +1,19 @@
 // What a thread running cases adds for evaluation at scale: each case in flight
 // leases a world of its own when the thread runs several at once, and the model
-// goes through the process's one rate limiter for that model (--rpm/--tpm).
+// goes through the process's one rate limiter for that model (--rpm/--tpm); the
+// cases take turns at the machine, each on a clock of its own (machine-turns.ts).
 // Taps see every case's model in this process (the benchmark records the
 // oracle's replies through one).
 import type { Model } from '../../agents/models/model';
 import { sharedRateLimiter, withRateLimit } from '../../agents/models/rate-limit';
 import type { WorkerInit } from '../runner/protocol';
+import { MachineTurns } from './machine-turns';
 
 export interface CaseHooks {
   lease?: boolean;
   wrapModel?: (m: Model) => Model;
+  /** This thread's turns at the machine, when it runs several cases at once. */
+  turns?: MachineTurns;
 }
 
 type Tap = (m: Model) => Model;
@@ -25,7 +29,7 @@ export function caseHooks(init: Pick<WorkerInit, 'model' | 'concurrency' | 'rate
   const rates = init.rates;
   const limited = rates && (rates.rpm !== undefined || rates.tpm !== undefined);
   return {
-    ...((init.concurrency ?? 1) > 1 ? { lease: true } : {}),
+    ...((init.concurrency ?? 1) > 1 ? { lease: true, turns: new MachineTurns() } : {}),
     wrapModel: (m: Model) => {
       let out = limited ? withRateLimit(m, sharedRateLimiter(init.model, rates)) : m;
       for (const t of taps) out = t(out);

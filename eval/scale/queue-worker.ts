@@ -17,6 +17,7 @@ import { findSuite } from '../suites/index';
 import { casesSourceKey, loadCases } from '../runner/cases';
 import { runCase } from '../runner/run-case';
 import { caseHooks } from './hooks';
+import { MachineTurns } from './machine-turns';
 import { CaseJob, type CaseJobResult, QUEUE_NAME, parseQueueUrl } from './queue-protocol';
 
 export interface QueueWorkerOptions {
@@ -77,6 +78,8 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
     return m;
   };
 
+  // The worker's cases take turns at its machine (one thread), each on its own clock.
+  const turns = new MachineTurns();
   const processor = async (job: Job): Promise<CaseJobResult> => {
     const parsed = CaseJob.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`the job does not validate: ${parsed.error.issues[0]?.message}`);
@@ -108,6 +111,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
         traceDir: path.join(traceRoot, d.runId),
         env: o.env ?? process.env,
         lease: true,
+        turns,
         ...(hooks.wrapModel ? { wrapModel: hooks.wrapModel } : {}),
         ...(d.limits ? { limits: d.limits } : {}),
         ...(d.judge ? { judge: d.judge } : {}),

@@ -5,10 +5,11 @@
 // --concurrency 1, 8, 32, 128, then the queue mode with 1 and 3 workers (BullMQ
 // on a Redis this benchmark starts, where redis-server is installed).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { openResults } from '../../eval/results/index';
 import { recordOracleReplies, startOracleServer } from '../../test/support/oracle-server';
 import { SKILLBRIDGE_BIN, runNode } from './processes';
 
@@ -21,6 +22,8 @@ export interface ScalePoint {
   casesPerMinute: number;
   score: number | null;
   errors: number;
+  /** Case × trials whose turn ended at its time limit (a miss the machine, not the model, may have caused). */
+  timeLimited: number;
   /** Peak RSS of the process running the cases (queue: the workers' sum). */
   rssPeakMb: number | null;
   /** (peak RSS at this concurrency − at concurrency 1) / (concurrency − 1). */
@@ -84,15 +87,27 @@ async function startRedis(): Promise<{ url: string; child: ChildProcess } | stri
   return 'redis-server did not start';
 }
 
-function parseEval(r: { out: string; rssMb: number | null }): {
-  cases: number;
-  seconds: number;
-  score: number | null;
-  errors: number;
-  rss: number | null;
-} {
-  const json = JSON.parse(r.out) as { cases: number; seconds: number; score: number | null; errors: number };
-  return { cases: json.cases, seconds: json.seconds, score: json.score, errors: json.errors, rss: r.rssMb };
+/** A point's figures; `cases` counts case × trials run (eval --json's `cases` counts distinct cases). */
+function parseEval(
+  r: { out: string; rssMb: number | null },
+  dir: string,
+): { cases: number; seconds: number; score: number | null; errors: number; rss: number | null; timeLimited: number } {
+  const json = JSON.parse(r.out) as { runId: string; seconds: number; score: number | null; errors: number };
+  const db = openResults(dir, { mode: 'read' });
+  const rows = db.results(json.runId).filter((x) => x.status !== 'stopped');
+  db.close();
+  const timeLimited = rows.filter((x) => x.tracePath && endedByTimeLimit(path.resolve(dir, x.tracePath))).length;
+  return { cases: rows.length, seconds: json.seconds, score: json.score, errors: json.errors, rss: r.rssMb, timeLimited };
+}
+
+/** Whether a case's turn ended at its time limit (its trace's last record says so). */
+function endedByTimeLimit(trace: string): boolean {
+  try {
+    const lines = readFileSync(trace, 'utf8').trimEnd().split('\n');
+    return lines.some((l) => l.includes('"type":"stop"') && l.includes('"reason":"time_limit"'));
+  } catch {
+    return false;
+  }
 }
 
 export async function benchEvalScale(o: {
@@ -124,9 +139,10 @@ export async function benchEvalScale(o: {
     let rss1: number | null = null;
     for (const c of o.concurrency ?? POINTS) {
       log(`--concurrency ${c}…`);
-      const r = await run([...base, ...sizing(c, suiteCases), '--concurrency', String(c), '--out', fresh()]);
+      const dir = fresh();
+      const r = await run([...base, ...sizing(c, suiteCases), '--concurrency', String(c), '--out', dir]);
       if (r.code !== 0) throw new Error(`eval --concurrency ${c} failed (${r.code}): ${r.err.trim().split('\n').at(-1)}`);
-      const e = parseEval(r);
+      const e = parseEval(r, dir);
       if (c === 1) rss1 = e.rss;
       points.push({
         mode: 'process',
@@ -137,6 +153,7 @@ export async function benchEvalScale(o: {
         casesPerMinute: Math.round((e.cases / e.seconds) * 60 * 10) / 10,
         score: e.score,
         errors: e.errors,
+        timeLimited: e.timeLimited,
         rssPeakMb: e.rss,
         mbPerExtraCase: c > 1 && rss1 !== null && e.rss !== null ? Math.round(((e.rss - rss1) / (c - 1)) * 10) / 10 : null,
       });
@@ -163,11 +180,12 @@ export async function benchEvalScale(o: {
           // Workers are ready when they say so.
           for (let i = 0; i < 600 && !outs.every((x) => /worker .* on redis:/.test(x.err())); i++)
             await new Promise((r) => setTimeout(r, 100));
-          const r = await run([...base, ...sizing(c * n, suiteCases), '--queue', redis.url, '--out', fresh()]);
+          const dir = fresh();
+          const r = await run([...base, ...sizing(c * n, suiteCases), '--queue', redis.url, '--out', dir]);
           for (const w of workers) w.kill('SIGINT');
           await Promise.all(outs.map((x) => x.exited));
           if (r.code !== 0) throw new Error(`eval --queue with ${n} workers failed (${r.code}): ${r.err.trim().split('\n').at(-1)}`);
-          const e = parseEval(r);
+          const e = parseEval(r, dir);
           const rss = outs.map((x) => {
             try {
               return (JSON.parse(x.out()) as { rssPeakMb: number }).rssPeakMb;
@@ -185,6 +203,7 @@ export async function benchEvalScale(o: {
             casesPerMinute: Math.round((e.cases / e.seconds) * 60 * 10) / 10,
             score: e.score,
             errors: e.errors,
+            timeLimited: e.timeLimited,
             rssPeakMb: sum,
             mbPerExtraCase: null,
           });

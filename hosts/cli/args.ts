@@ -224,7 +224,7 @@ Usage:
       Runs queued evaluation cases (from "eval --queue") until stopped; a worker
       killed mid-case loses nothing (its case goes back to the queue).
   skillbridge sweep FILE [--out DIR] [--concurrency N] [--queue URL] [--json]
-      Suites × models × workflows × trials from a JSON sweep file, resumable, into
+      Suites × models × workflows × trials from a YAML or JSON sweep file, resumable, into
       one results folder, with one report and a leaderboard.
   skillbridge report RUN [RUN…] [--db DIR] [--out FILE.html] [--junit FILE] [--csv FILE] [--md FILE] [--diff] [--json]
   skillbridge report --leaderboard DIR [--md FILE] [--json]

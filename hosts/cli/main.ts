@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   worker: async () => (await import('./commands/worker')).workerCommand,
   models: async () => (await import('./commands/models')).modelsCommand,
   rescore: async () => (await import('./commands/rescore')).rescoreCommand,
+  sweep: async () => (await import('./commands/sweep')).sweepCommand,
 };
 
 export async function main(argv: string[], o: Output = stdio): Promise<number> {

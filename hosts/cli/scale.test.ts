@@ -80,3 +80,61 @@ describe('eval at scale', () => {
     }
   }, 300_000);
 });
+
+describe('skillbridge sweep', () => {
+  it('runs suites × models × workflows into one folder with a leaderboard, and a second run keeps what is finished', async () => {
+    const dir = fresh();
+    const file = join(dir, 'sweep.yaml');
+    writeFileSync(
+      file,
+      [
+        '# two models on one task family',
+        'name: tiny',
+        'suites: [alrm]',
+        'models:',
+        '  - oracle',
+        '  - floor:noop',
+        'workflows: [flat]',
+        'filter: boxes/3',
+        'concurrency: 3',
+        '',
+      ].join('\n'),
+    );
+    const out = join(dir, 'results');
+    const first = await cli('sweep', file, '--out', out, '--json');
+    expect(first.code).toBe(0);
+    const body = JSON.parse(first.out) as {
+      runs: Array<{ runId: string; action: string; cases: number }>;
+      leaderboard: Array<{ model: string; score: number; cases: number }>;
+      report: string;
+    };
+    expect(body.runs.map((r) => [r.runId, r.action, r.cases])).toEqual([
+      ['tiny-alrm-oracle-flat', 'ran', 6],
+      ['tiny-alrm-floor_noop-flat', 'ran', 6],
+    ]);
+    expect(body.leaderboard.map((b) => b.model)).toEqual(['oracle', 'floor:noop']);
+    expect(body.leaderboard[0]!.score).toBe(1);
+    expect(body.leaderboard[1]!.score).toBeLessThan(1);
+    const again = await cli('sweep', file, '--out', out);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/2 runs \(2 kept from before\)/);
+    expect(again.out).toMatch(/1\. 1\.000 {2}oracle · flat/);
+  }, 300_000);
+
+  it('names the field of a bad sweep file in one line', async () => {
+    const dir = fresh();
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ name: 'x', suites: ['alrm'], models: [], trials: 2 }));
+    const r = await cli('sweep', file);
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/sweep file .*bad\.json: models: /);
+    const yml = join(dir, 'bad.yml');
+    writeFileSync(yml, 'name: x\nsuites: [alrm\n');
+    const y = await cli('sweep', yml);
+    expect(y.code).toBe(2);
+    expect(y.err).toMatch(/sweep file .*bad\.yml: cannot read it as YAML/);
+    writeFileSync(file, JSON.stringify({ name: 'x', suites: ['nope'], models: ['oracle'] }));
+    expect((await cli('sweep', file)).err).toMatch(/suites: unknown suite "nope"/);
+  });
+});

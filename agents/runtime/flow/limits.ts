@@ -11,6 +11,11 @@ export interface FlowLimits {
   maxToolCallsPerIteration: number;
   /** After Stop, how long a running tool may take to confirm it stopped before the flow ends without it. */
   stopGraceMs: number;
+  /**
+   * The clock the time limit counts on, in ms (default wall time). Evaluation at scale passes a
+   * case's own clock, which stands still while the case waits for a machine it shares.
+   */
+  clock?: () => number;
 }
 
 export const DEFAULT_LIMITS: FlowLimits = { timeLimitMs: 20_000, maxIterations: 12, maxToolCallsPerIteration: 1, stopGraceMs: 1_000 };
@@ -24,11 +29,18 @@ export function mergeLimits(...parts: Array<Partial<FlowLimits> | undefined>): F
     if (p.maxIterations !== undefined) out.maxIterations = p.maxIterations;
     if (p.maxToolCallsPerIteration !== undefined) out.maxToolCallsPerIteration = p.maxToolCallsPerIteration;
     if (p.stopGraceMs !== undefined) out.stopGraceMs = p.stopGraceMs;
+    if (p.clock !== undefined) out.clock = p.clock;
   }
   return out;
 }
 
-/** A wall-clock budget that can pause while a person decides. */
+const wallClock = () => performance.now();
+
+/**
+ * A time budget that can pause while a person decides. It counts on `clock` (wall time by
+ * default); a clock that runs slower than wall time (one that stands still while a case waits
+ * for a shared machine) makes the timer look again when it fires and wait for the rest.
+ */
 export class Deadline {
   private used = 0;
   private since: number | undefined;
@@ -37,18 +49,31 @@ export class Deadline {
   constructor(
     private readonly budgetMs: number | null,
     private readonly expire: () => void,
+    private readonly clock: () => number = wallClock,
   ) {}
 
   resume(): void {
     if (this.budgetMs === null || this.since !== undefined) return;
-    this.since = performance.now();
-    this.timer = setTimeout(this.expire, Math.max(0, this.budgetMs - this.used));
+    this.since = this.clock();
+    this.arm(this.budgetMs - this.used);
   }
 
   pause(): void {
     if (this.since === undefined) return;
-    this.used += performance.now() - this.since;
+    this.used += this.clock() - this.since;
     this.since = undefined;
     clearTimeout(this.timer);
+  }
+
+  private arm(leftMs: number): void {
+    this.timer = setTimeout(
+      () => {
+        if (this.since === undefined || this.budgetMs === null) return;
+        const left = this.budgetMs - (this.used + this.clock() - this.since);
+        if (left <= 0) this.expire();
+        else this.arm(Math.max(1, left));
+      },
+      Math.max(0, leftMs),
+    );
   }
 }

@@ -152,11 +152,14 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
 
   const unfollow = controller.follow(opts.signal);
   const unStop = controller.onStop((cause) => emit({ type: 'stop', cause }));
-  const deadline = new Deadline(limits.timeLimitMs, () =>
-    controller.stop({
-      kind: 'time_limit',
-      message: `the time limit of ${+((limits.timeLimitMs ?? 0) / 1000).toFixed(2)} s ran out before a final answer`,
-    }),
+  const deadline = new Deadline(
+    limits.timeLimitMs,
+    () =>
+      controller.stop({
+        kind: 'time_limit',
+        message: `the time limit of ${+((limits.timeLimitMs ?? 0) / 1000).toFixed(2)} s ran out before a final answer`,
+      }),
+    limits.clock,
   );
 
   const warn = (code: WarningCode, message: string, iteration: number, toolCallId?: string): void => {

@@ -1,0 +1,158 @@
+// A sweep: suites × models × workflows × trials in one command, one results
+// folder, one report. Each combination is a run with an id made from the
+// sweep's name and the combination, so running the sweep again skips the
+// finished runs and resumes the others (their missing and stopped case ×
+// trials). The leaderboard ranks each suite's runs by headline score.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { openResults } from '../results/index';
+import { EvalInputError } from '../runner/errors';
+import { type EvalOptions, runEval } from '../runner/runner';
+import { SUITES } from '../suites/index';
+import type { ScaleOptions } from './runner-hook';
+
+export const SweepFile = z.strictObject({
+  /** Names the runs (their ids start with it), so a second sweep in the same folder does not collide. */
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,40}$/, 'letters, digits, ".", "_" or "-" (up to 41)'),
+  suites: z.array(z.string().min(1)).min(1),
+  models: z.array(z.string().min(1)).min(1),
+  /** "default" is each suite's own workflow; a list applies to every suite, a map names each suite's. */
+  workflows: z.union([z.array(z.string().min(1)).min(1), z.record(z.string(), z.array(z.string().min(1)).min(1))]).default(['default']),
+  trials: z.number().int().min(1).max(100).default(1),
+  seed: z.number().int().min(0).default(1),
+  sample: z.number().int().min(1).optional(),
+  filter: z.string().optional(),
+  concurrency: z.number().int().min(1).max(1024).optional(),
+  rpm: z.number().positive().optional(),
+  tpm: z.number().positive().optional(),
+});
+export type SweepFile = z.infer<typeof SweepFile>;
+
+/** A sweep file is YAML when its name ends in .yaml/.yml, JSON otherwise (JSON is also YAML, but JSON's errors read better). */
+export function loadSweep(file: string): SweepFile {
+  const asYaml = /\.ya?ml$/i.test(file);
+  let raw: unknown;
+  try {
+    const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    raw = asYaml ? parseYaml(text) : JSON.parse(text);
+  } catch (e) {
+    throw new EvalInputError(
+      'bad-option',
+      `sweep file ${file}: cannot read it as ${asYaml ? 'YAML' : 'JSON'} (${(e as Error).message.split('\n')[0]})`,
+    );
+  }
+  const r = SweepFile.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0]!;
+    throw new EvalInputError('bad-option', `sweep file ${file}: ${i.path.join('.') || '(top)'}: ${i.message}`);
+  }
+  const known = SUITES.map((s) => s.id);
+  for (const s of r.data.suites)
+    if (!known.includes(s))
+      throw new EvalInputError('unknown-suite', `sweep file ${file}: suites: unknown suite "${s}"; suites: ${known.join(', ')}`);
+  return r.data;
+}
+
+export interface SweepCell {
+  suite: string;
+  model: string;
+  /** undefined: the suite's own. */
+  workflow: string | undefined;
+  runId: string;
+}
+
+const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
+
+export function sweepCells(s: SweepFile): SweepCell[] {
+  const cells: SweepCell[] = [];
+  for (const suite of s.suites) {
+    const flows = Array.isArray(s.workflows) ? s.workflows : (s.workflows[suite] ?? ['default']);
+    for (const model of s.models)
+      for (const wf of flows) {
+        const workflow = wf === 'default' ? undefined : wf;
+        cells.push({ suite, model, workflow, runId: `${s.name}-${suite}-${slug(model)}-${slug(wf)}` });
+      }
+  }
+  return cells;
+}
+
+export interface SweepRow {
+  suite: string;
+  model: string;
+  workflow: string;
+  runId: string;
+  cases: number;
+  errors: number;
+  status: string;
+  /** What this invocation did with the run. */
+  action: 'ran' | 'resumed' | 'kept';
+}
+
+export async function runSweep(
+  s: SweepFile,
+  o: Pick<EvalOptions, 'signal' | 'onProgress' | 'onLog' | 'env' | 'cacheDir'> & {
+    outDir: string;
+    scale?: ScaleOptions;
+    onCell?: (c: SweepCell, i: number, n: number) => void;
+  },
+): Promise<SweepRow[]> {
+  const cells = sweepCells(s);
+  const rows: SweepRow[] = [];
+  for (const [i, cell] of cells.entries()) {
+    if (o.signal?.aborted) break;
+    o.onCell?.(cell, i, cells.length);
+    const db = openResults(o.outDir);
+    const known = db.run(cell.runId);
+    db.close();
+    const scale: ScaleOptions = {
+      ...(s.concurrency !== undefined ? { concurrency: s.concurrency } : {}),
+      ...(s.rpm !== undefined ? { rpm: s.rpm } : {}),
+      ...(s.tpm !== undefined ? { tpm: s.tpm } : {}),
+      ...o.scale,
+      runId: cell.runId,
+    };
+    const common = {
+      outDir: o.outDir,
+      scale,
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+      ...(o.onLog ? { onLog: o.onLog } : {}),
+      ...(o.env ? { env: o.env } : {}),
+      ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
+    };
+    let action: SweepRow['action'] = 'ran';
+    if (known?.status === 'finished') action = 'kept';
+    else if (known) {
+      action = 'resumed';
+      await runEval({ ...common, resume: cell.runId });
+    } else
+      await runEval({
+        ...common,
+        suite: cell.suite,
+        model: cell.model,
+        ...(cell.workflow ? { workflow: cell.workflow } : {}),
+        trials: s.trials,
+        seed: s.seed,
+        ...(s.sample !== undefined ? { sample: s.sample } : {}),
+        ...(s.filter ? { filter: s.filter } : {}),
+        args: { sweep: s.name },
+      });
+    const db2 = openResults(o.outDir, { mode: 'read' });
+    const run = db2.requireRun(cell.runId);
+    const results = db2.results(cell.runId);
+    db2.close();
+    const scored = results.filter((x) => x.status !== 'stopped');
+    rows.push({
+      suite: cell.suite,
+      model: cell.model,
+      workflow: run.workflow,
+      runId: cell.runId,
+      cases: scored.length,
+      errors: scored.filter((x) => x.status === 'error').length,
+      status: run.status,
+      action,
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,77 @@
+// skillbridge sweep FILE: suites × models × workflows × trials from a JSON
+// sweep file into one results folder (default sweep-results/), resumable (run
+// it again: finished runs are kept, the rest resumed), then one report over the
+// folder and a leaderboard per suite.
+import path from 'node:path';
+import { loadRuns, writeReports } from '../../../eval/report/index';
+import { loadSweep, runSweep, sweepCells } from '../../../eval/scale/sweep';
+import { type Parsed, UsageError, stringFlag } from '../args';
+import { type Output, json } from '../output';
+import { queueScale } from './scale-eval';
+
+export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
+  if (p.positionals.length !== 1) throw new UsageError('give one sweep file: skillbridge sweep FILE.json [--out DIR]');
+  const sweep = loadSweep(p.positionals[0]!);
+  const outDir = stringFlag(p.flags, 'out') ?? 'sweep-results';
+  const scale = await queueScale(p);
+  const asJson = Boolean(p.flags['json']);
+  const ac = new AbortController();
+  const onSigint = () => (ac.signal.aborted ? process.exit(130) : ac.abort());
+  process.on('SIGINT', onSigint);
+  let rows;
+  try {
+    rows = await runSweep(sweep, {
+      outDir,
+      scale,
+      signal: ac.signal,
+      env: process.env,
+      onCell: (c, i, n) => {
+        if (!asJson) o.err(`[${i + 1}/${n}] ${c.suite} · ${c.model} · ${c.workflow ?? 'default'} (${c.runId})`);
+      },
+      onLog: (l) => {
+        if (!asJson) o.err(l);
+      },
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  const ids = new Set(sweepCells(sweep).map((c) => c.runId));
+  const runs = loadRuns([outDir]).filter((r) => ids.has(r.run.runId));
+  const html = path.join(outDir, `report-${sweep.name}.html`);
+  const built = writeReports(runs, { html });
+  const board = [...built.summaries]
+    .sort((a, b) => (a.suite < b.suite ? -1 : a.suite > b.suite ? 1 : (b.score ?? -1) - (a.score ?? -1)))
+    .map((s) => ({
+      suite: s.suite,
+      model: s.model,
+      workflow: s.variant ?? s.workflow,
+      score: s.score,
+      cases: s.cases,
+      errors: s.errors,
+      runId: s.runId,
+      status: s.status,
+    }));
+  const interrupted = ac.signal.aborted;
+  if (asJson) {
+    json(o, { sweep: sweep.name, db: path.join(outDir, 'results.db'), report: html, runs: rows, leaderboard: board, interrupted });
+    return interrupted ? 130 : 0;
+  }
+  o.out(
+    `sweep ${sweep.name}: ${rows.length} runs (${rows.filter((r) => r.action === 'kept').length} kept from before), results in ${outDir}/`,
+  );
+  let suite = '';
+  for (const [i, b] of board.entries()) {
+    if (b.suite !== suite) {
+      suite = b.suite;
+      o.out(`  ${suite}:`);
+    }
+    const rank = board.filter((x, j) => x.suite === suite && j <= i).length;
+    o.out(
+      `    ${String(rank).padStart(2)}. ${(b.score === null ? '–' : b.score.toFixed(3)).padStart(5)}  ${b.model} · ${b.workflow}  (${b.cases} cases, ${b.errors} errors${b.status === 'finished' ? '' : `, ${b.status}`})`,
+    );
+  }
+  o.out(`  report: ${html}`);
+  if (interrupted)
+    o.out(`  stopped: run "skillbridge sweep ${p.positionals[0]}${stringFlag(p.flags, 'out') ? ` --out ${outDir}` : ''}" again to go on`);
+  return interrupted ? 130 : 0;
+}
