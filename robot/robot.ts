@@ -129,6 +129,13 @@ export interface Perception {
    * y left, z up) once, with this pose (agents/tools/frames.ts).
    */
   basePose(): Promise<{ position: Vec3Tuple; yawDeg: number }>;
+  /**
+   * Where the robot's tool centre point is, in the world frame (its own joint
+   * readings, not a detection); undefined when it has no arm. A robot that does
+   * not report it leaves it out: a relative move of the tool is then refused
+   * where a workspace is declared (where it ends is unknown).
+   */
+  toolPosition?(): Promise<Vec3Tuple | undefined>;
 }
 
 export interface PeoplePerception {

@@ -1,5 +1,5 @@
 // Loads a scene by id or from a JSON file (Node only: reads the file system).
-import { readFile, stat } from 'node:fs/promises';
+import { readUserText, UserFileError } from '../base/user-file';
 import { SCENE_LIMITS } from './limits';
 import type { ResolvedScene } from './resolve';
 import { builtinScene, isBuiltinScene, resolveSceneData } from './registry';
@@ -10,15 +10,12 @@ export async function loadScene(idOrPath: string): Promise<ResolvedScene> {
   if (!/\.json$/i.test(idOrPath)) return builtinScene(idOrPath); // throws "unknown scene" with hints
   let text: string;
   try {
-    const size = (await stat(idOrPath)).size;
-    if (size > SCENE_LIMITS.fileBytes) {
-      throw new SceneDataError(idOrPath, [`the file is ${size} bytes; scene files may be at most ${SCENE_LIMITS.fileBytes} bytes`]);
-    }
-    text = await readFile(idOrPath, 'utf8');
+    text = await readUserText(idOrPath, { maxBytes: SCENE_LIMITS.fileBytes });
   } catch (e) {
-    if (e instanceof SceneDataError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new SceneDataError(idOrPath, [code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? String(e)})`]);
+    if (e instanceof UserFileError && e.problem === 'too-large') {
+      throw new SceneDataError(idOrPath, [`${e.reason.replace('are read', 'are allowed')} for a scene file`]);
+    }
+    throw new SceneDataError(idOrPath, [e instanceof UserFileError ? e.reason : `cannot read it (${String(e)})`]);
   }
   let data: unknown;
   try {

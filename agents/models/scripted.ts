@@ -1,7 +1,7 @@
 // A Model that replays assistant turns: deterministic tests, demos and
 // benchmarks of workflows without a language model. A script is a JSON array
 // of OpenAI assistant messages; `fromFunction` computes each turn instead.
-import { readFileSync } from 'node:fs';
+import { readFailure, readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
 import { ModelError, type AssistantMessage, type Completion, type CompletionRequest, type Model, type ToolCall } from './model';
 import { textToolCallFallback } from './text-tool-calls';
@@ -103,9 +103,9 @@ export function createScriptedModel(turns: unknown, opts: ScriptedModelOptions =
 export function loadScriptedModel(file: string, opts: ScriptedModelOptions = {}): ScriptedModel {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readUserTextSync(file);
   } catch (e) {
-    throw new ModelError(`Cannot read the script ${file}: ${e instanceof Error ? e.message : String(e)}`, 'config');
+    throw new ModelError(`Cannot read the script ${file}: ${readFailure(e)}`, 'config');
   }
   return createScriptedModel(parseScriptJson(text, `The script ${file}`), { id: `scripted:${file}`, ...opts });
 }

@@ -1,6 +1,6 @@
 // Reading a trace back: a JSONL file or text to header and records (damaged
 // lines skipped and reported, a cut-off run flagged), and readable text for people.
-import { readFileSync } from 'node:fs';
+import { readUserTextSync } from '../../base/user-file';
 import type { z } from 'zod';
 import { type TraceHeader, TraceHeaderSchema, type TraceLine, type TraceRecord, TraceRecordSchema } from './trace-schema';
 
@@ -25,8 +25,12 @@ export interface ReadTrace {
   unfinished?: boolean;
 }
 
+/** Largest trace file read back (a string longer than ~512 MiB cannot be made in Node). */
+export const TRACE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Reads a trace file; a file that is not there, not a regular file or too large throws UserFileError. */
 export function readTrace(path: string): ReadTrace {
-  return parseTrace(readFileSync(path, 'utf8'), path);
+  return parseTrace(readUserTextSync(path, { maxBytes: TRACE_MAX_BYTES }), path);
 }
 
 /** Parses JSONL trace text; throws TraceFormatError naming the line of a bad record. */

@@ -2,7 +2,7 @@
 // input and output tokens, by model-spec pattern). The built-in table is
 // eval/scale/prices.json; `--prices FILE` replaces it. A model the table does not
 // name gets no cost (unknown, not zero).
-import { readFileSync } from 'node:fs';
+import { readFailure, readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
 import builtin from './prices.json' with { type: 'json' };
 import { EvalInputError } from '../runner/errors';
@@ -22,9 +22,15 @@ export type PriceTable = z.infer<typeof PriceTable>;
 export const BUILTIN_PRICES: PriceTable = PriceTable.parse(builtin);
 
 export function loadPrices(file: string): PriceTable {
+  let text: string;
+  try {
+    text = readUserTextSync(file);
+  } catch (e) {
+    throw new EvalInputError('bad-option', `--prices ${file}: cannot read it (${readFailure(e)})`);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (e) {
     throw new EvalInputError('bad-option', `--prices ${file}: cannot read it as JSON (${(e as Error).message.split('\n')[0]})`);
   }

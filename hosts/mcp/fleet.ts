@@ -4,7 +4,7 @@
 // each tool is prefixed with its robot's name ("arm__pick", "rover__dock"), so
 // every tool keeps its exact schema, card and annotations, and a client can turn
 // one robot's tools off (ros-mcp-server PR #235 asks for one server, many robots).
-import { readFile } from 'node:fs/promises';
+import { readFailure, readUserText } from '../../base/user-file';
 import { z } from 'zod';
 import { SafetyChain } from '../../agents/runtime/safety';
 import { buildToolSet } from '../../agents/tools/sets';
@@ -80,10 +80,9 @@ export function robotsFromSceneFlag(value: string, o: { seed: number; set?: stri
 export async function robotsFromFile(path: string): Promise<RobotSpec[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readUserText(path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new McpSetupError(`cannot read --robots ${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new McpSetupError(`cannot read --robots ${path}: ${readFailure(e)}`);
   }
   let data: unknown;
   try {

@@ -38,6 +38,42 @@ function post(url: string, body: string | Buffer, headers: Record<string, string
   });
 }
 
+/** Streams `bytes` of body without a length and never ends it: the answer must not wait for the end. */
+function postUnended(url: string, bytes: number): Promise<{ status: number; body: string } | 'no answer'> {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      req.destroy();
+      resolve('no answer');
+    }, 10_000);
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          host: u.host,
+          authorization: `Bearer ${bearer}`,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => {
+          clearTimeout(timer);
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, body: text });
+        });
+      },
+    );
+    req.on('error', () => undefined);
+    for (let sent = 0; sent < bytes; sent += 65_536) req.write(Buffer.alloc(65_536, 0x20));
+  });
+}
+
 const auth = (s: { token: string }) => ({ requestInit: { headers: { authorization: `Bearer ${s.token}` } } });
 
 const INIT = JSON.stringify({
@@ -90,6 +126,9 @@ describe('skillbridge mcp --http (a real process, read-only)', () => {
     const big = await post(server.url, Buffer.alloc(2_000_000, 0x20));
     expect(big.status).toBe(413);
     expect(big.body).toContain('limit is 1048576');
+    // Without a length, and a client that keeps the body open: answered once the limit is passed.
+    const streamed = await postUnended(server.url, 2_000_000);
+    expect(streamed).toMatchObject({ status: 413 });
     const garbage = await post(server.url, '{not json');
     expect(garbage.status).toBe(400);
     expect(JSON.parse(garbage.body)).toMatchObject({ error: { code: -32700 } });

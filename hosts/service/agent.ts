@@ -3,7 +3,7 @@
 // what happens as run events, asks the person through approval requests, and
 // keeps each run's trace (a JSONL file when a traces folder is set, and in
 // memory for export). Mirrors hosts/cli/commands/run.ts.
-import { readFile } from 'node:fs/promises';
+import { readUserText } from '../../base/user-file';
 import { join } from 'node:path';
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
@@ -15,7 +15,7 @@ import type { SafetyOptions } from '../../agents/runtime/safety';
 import type { FlowEvent } from '../../agents/runtime/events';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
 import type { AskUser, Conversation as AgentSession, TurnResult } from '../../agents/runtime/conversation';
-import { MemorySink, type TraceLine, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
+import { MemorySink, TRACE_MAX_BYTES, type TraceLine, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
 import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
 import { detectOllama, probeModelSpec } from './model-checks';
 import { runEventOf } from './run-events';
@@ -375,7 +375,7 @@ export class AgentHost {
     if (mem) return { name, text: toJsonl(mem.lines) };
     if (this.opts.traceDir) {
       try {
-        return { name, text: await readFile(join(this.opts.traceDir, name), 'utf8') };
+        return { name, text: await readUserText(join(this.opts.traceDir, name), { maxBytes: TRACE_MAX_BYTES }) };
       } catch {
         // fall through
       }

@@ -14,7 +14,6 @@ import {
   type Unsubscribe,
 } from '../../contract/api';
 import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
-import type { WorldSettings } from '../../contract/teaching';
 import { frameLength } from '../../contract/frames';
 import type { GoalCall } from '../../eval/goals/predicates';
 import type { SimControl } from '../../robot/sim/control';
@@ -26,6 +25,7 @@ import { AgentHost } from './agent';
 import { EvalHost } from './eval-host';
 import { replayCase } from './replay';
 import { ExerciseBook, loadCardFolder } from './exercises';
+import { PhysicsClock } from './physics-clock';
 import { PoseStream } from './pose-stream';
 import { RunArchive } from './run-archive';
 import { SINGLE_HOST, ownSessionList } from './single-host';
@@ -53,10 +53,7 @@ interface Loaded {
 export class AppService implements AppApi {
   private loaded: Loaded | undefined;
   private generation = 0;
-  private speed = 1;
-  private readonly paced: boolean;
-  private settings: WorldSettings;
-  private paused = false;
+  private readonly clock: PhysicsClock;
   private readonly poses: PoseStream;
   private readonly eventListeners = new Set<EventListener>();
   private loading: Promise<SceneMeta> | undefined;
@@ -74,8 +71,13 @@ export class AppService implements AppApi {
   private answer: string | undefined;
 
   constructor(opts: AppServiceOptions = {}) {
-    this.paced = opts.paced ?? false;
-    this.settings = { seed: opts.seed ?? 1, noise: { distanceSigma: 0, detectionDropout: 0, skillFailureRate: 0 } };
+    this.clock = new PhysicsClock({
+      paced: opts.paced ?? false,
+      seed: opts.seed ?? 1,
+      control: () => this.loaded?.control,
+      emit: (e) => this.emit(e),
+      published: () => this.poses.publish(true),
+    });
     this.archive = new RunArchive({ ...(opts.traceDir ? { traceDir: opts.traceDir } : {}), ...(opts.log ? { log: opts.log } : {}) });
     this.exercises = new ExerciseBook(opts.exercisesDir ? loadCardFolder(opts.exercisesDir, opts.log) : []);
     this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), (f) => this.archive.onFrame(f));
@@ -166,7 +168,7 @@ export class AppService implements AppApi {
     let robot: SimRobot;
     let control: SimControl;
     try {
-      ({ robot, control } = await openSim(id, { seed: this.settings.seed, noise: this.settings.noise }));
+      ({ robot, control } = await openSim(id, { seed: this.clock.world.seed, noise: this.clock.world.noise }));
     } catch (e) {
       if (e instanceof SceneDataError) throw new AppApiError('unknown_scene', e.message);
       throw e;
@@ -177,9 +179,8 @@ export class AppService implements AppApi {
   /** Makes a world the current scene: paced, streamed, its robot's events forwarded (a loaded scene, or a case to replay). */
   async install(robot: SimRobot, control: SimControl): Promise<SceneMeta> {
     await this.unload();
-    control.pace(this.paced);
-    control.setSpeed(this.speed);
-    control.pause(this.paused);
+    control.pace(this.clock.paced);
+    this.clock.adopt(control);
     this.calls = [];
     this.answer = undefined;
     this.generation++;
@@ -195,7 +196,7 @@ export class AppService implements AppApi {
     this.loaded = { robot, control, meta, tools, unsubscribe };
     this.poses.attach({ control, entries, joints: meta.robot.jointNames.length, generation: this.generation });
     this.emit({ type: 'scene_loaded', sceneId: meta.id, generation: meta.generation });
-    this.emit({ type: 'sim_state', state: this.simState() });
+    this.clock.announce();
     return meta;
   }
 
@@ -284,10 +285,7 @@ export class AppService implements AppApi {
   }
 
   async setSpeed(req: Request<'setSpeed'>): Promise<Response<'setSpeed'>> {
-    this.speed = req.factor;
-    this.loaded?.control.setSpeed(req.factor);
-    this.emit({ type: 'sim_state', state: this.simState() });
-    return { factor: this.speed };
+    return this.clock.setSpeed(req);
   }
 
   // ---------------------------------------------------------------- evaluation (the Evaluate view)
@@ -326,41 +324,24 @@ export class AppService implements AppApi {
 
   // ---------------------------------------------------------------- the physics clock and world settings
 
-  private simState(): Response<'getSimState'> {
-    const c = this.loaded?.control;
-    return { paused: this.paused, time: c?.time() ?? 0, speed: this.speed, dt: c?.dt ?? 1 / 240 };
-  }
-
   async getSimState(_req?: Request<'getSimState'>): Promise<Response<'getSimState'>> {
-    return this.simState();
+    return this.clock.state();
   }
 
   async setPaused(req: Request<'setPaused'>): Promise<Response<'setPaused'>> {
-    if (!this.paced && req.paused) throw new AppApiError('unsupported', 'only a paced world (the app) can be paused');
-    this.paused = req.paused;
-    this.loaded?.control.pause(req.paused);
-    const state = this.simState();
-    this.emit({ type: 'sim_state', state });
-    return state;
+    return this.clock.setPaused(req);
   }
 
   async stepPhysics(req: Request<'stepPhysics'>): Promise<Response<'stepPhysics'>> {
-    const cur = this.require();
-    if (!this.paused) throw new AppApiError('busy', 'the physics is running: pause it before stepping');
-    cur.control.step(req.steps);
-    this.poses.publish(true);
-    const state = this.simState();
-    this.emit({ type: 'sim_state', state });
-    return state;
+    return this.clock.step(this.require().control, req);
   }
 
   async getWorldSettings(_req?: Request<'getWorldSettings'>): Promise<Response<'getWorldSettings'>> {
-    return structuredClone(this.settings);
+    return this.clock.getSettings();
   }
 
   async setWorldSettings(req: Request<'setWorldSettings'>): Promise<Response<'setWorldSettings'>> {
-    this.settings = structuredClone(req);
-    return structuredClone(this.settings);
+    return this.clock.setSettings(req);
   }
 
   // ---------------------------------------------------------------- agent runs

@@ -2,12 +2,12 @@
 // timeline, read from the results folder. Nothing runs again and the live world
 // is left as it is (re-running a case in the live world changed the scene
 // without asking and lost its state).
-import { readFile } from 'node:fs/promises';
+import { readUserText } from '../../base/user-file';
 import path from 'node:path';
 import { AppApiError } from '../../contract/api';
 import type { RunEndReason } from '../../contract/schemas';
 import type { RunReplay } from '../../contract/teaching';
-import { TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
+import { TRACE_MAX_BYTES, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
 import type { ResultRecord, RunRecord } from '../../eval/results/records';
 
 const REASONS: readonly RunEndReason[] = ['done', 'stopped', 'limit', 'error'];
@@ -21,7 +21,7 @@ export async function caseReplay(dir: string, run: RunRecord, row: ResultRecord)
   }
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readUserText(file, { maxBytes: TRACE_MAX_BYTES });
   } catch {
     throw new AppApiError('invalid_request', `case ${row.caseId} trial ${row.trial}: its trace file is gone`);
   }

@@ -2,7 +2,8 @@
 // --exercises DIR) and cards uploaded from a page, listed for the scene loaded.
 // A check decides the card's goal (eval/goals) on the world's facts now and the
 // tool calls made since the scene was loaded — the console's and the agent's.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readUserTextSync } from '../../base/user-file';
 import { join } from 'node:path';
 import { AppApiError } from '../../contract/api';
 import type { ExerciseScore } from '../../contract/schemas';
@@ -35,7 +36,7 @@ export function loadCardFolder(dir: string, log?: (line: string) => void): Exerc
   }
   for (const n of names.sort()) {
     try {
-      const card = parseCardText(readFileSync(join(dir, n), 'utf8'), n);
+      const card = parseCardText(readUserTextSync(join(dir, n)), n);
       const ids = sceneIds(card.scene);
       if (ids) checkCardNames(card, ids, n);
       out.push(card);

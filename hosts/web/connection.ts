@@ -13,6 +13,17 @@ import type { Hosted, SessionClient, SessionPool } from './sessions';
 /** A client this far behind on the socket gets no new pose frames until it catches up. */
 const MAX_BUFFERED = 256 * 1024;
 
+/**
+ * Fairness between tabs: one socket has at most this many calls running; the
+ * rest wait in its own queue, so a flood from one tab holds a few slots of the
+ * host, not all of them, and another tab's call is served next to it.
+ */
+export const MAX_CALLS_IN_FLIGHT = 8;
+/** Calls one socket may have waiting; more are answered at once with "too many requests". */
+export const MAX_CALLS_QUEUED = 1000;
+/** The stop wins: these never wait behind a tab's own queue. */
+const NEVER_QUEUED: ReadonlySet<MethodName> = new Set<MethodName>(['stop', 'injectEvent', 'answerApproval', 'answerAsk', 'stopGroups']);
+
 /** What an observer may call on the session it watches: nothing that changes it or sends its keys anywhere. */
 const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'listScenes',
@@ -55,6 +66,8 @@ export type Role = 'solo' | 'group' | 'teacher';
 export class Connection implements SessionClient {
   private watching: Hosted;
   private unwatch: Unsubscribe = () => undefined;
+  private inFlight = 0;
+  private readonly queued: Array<{ id: number; method: MethodName; request: unknown }> = [];
 
   constructor(
     private readonly ws: WebSocket,
@@ -65,8 +78,9 @@ export class Connection implements SessionClient {
     private readonly role: Role = 'solo',
   ) {
     this.watching = own;
-    ws.on('message', (data, isBinary) => void this.receive(data, isBinary));
+    ws.on('message', (data, isBinary) => this.receive(data, isBinary));
     ws.on('close', () => {
+      this.queued.length = 0;
       this.unwatch();
       this.watching.observers.delete(this);
       this.pool.detach(this, this.own);
@@ -116,7 +130,7 @@ export class Connection implements SessionClient {
     });
   }
 
-  private async receive(data: unknown, isBinary: boolean): Promise<void> {
+  private receive(data: unknown, isBinary: boolean): void {
     let id = -1;
     try {
       if (isBinary) throw new AppApiError('invalid_request', 'send JSON text messages');
@@ -131,16 +145,52 @@ export class Connection implements SessionClient {
       id = msg.data.id;
       const method = msg.data.method;
       if (!isMethodName(method)) throw new AppApiError('invalid_request', `unknown method "${method}"`);
-      const value = pageReply(method, await this.call(method, msg.data.request));
+      if (NEVER_QUEUED.has(method)) {
+        void this.answer(id, method, msg.data.request);
+        return;
+      }
+      if (this.queued.length >= MAX_CALLS_QUEUED) {
+        throw new AppApiError(
+          'busy',
+          `too many requests: this tab has ${MAX_CALLS_IN_FLIGHT} calls running and ${MAX_CALLS_QUEUED} waiting; wait for replies before sending more`,
+        );
+      }
+      this.queued.push({ id, method, request: msg.data.request });
+      this.pump();
+    } catch (e) {
+      this.fail(id, e);
+    }
+  }
+
+  /** Starts queued calls while this socket has free slots. */
+  private pump(): void {
+    while (this.inFlight < MAX_CALLS_IN_FLIGHT && this.queued.length) {
+      const next = this.queued.shift()!;
+      this.inFlight++;
+      void this.answer(next.id, next.method, next.request).finally(() => {
+        this.inFlight--;
+        // A later turn of the event loop: other sockets' calls and replies go in between.
+        setImmediate(() => this.pump());
+      });
+    }
+  }
+
+  private async answer(id: number, method: MethodName, request: unknown): Promise<void> {
+    try {
+      const value = pageReply(method, await this.call(method, request));
       this.send({ t: 'reply', id, ok: true, value });
     } catch (e) {
-      const error =
-        e instanceof AppApiError
-          ? { code: e.code, message: e.message }
-          : { code: 'internal' as const, message: (e as Error).message ?? String(e) };
-      if (error.code === 'internal') this.log(`api error: ${error.message}`);
-      this.send({ t: 'reply', id, ok: false, error });
+      this.fail(id, e);
     }
+  }
+
+  private fail(id: number, e: unknown): void {
+    const error =
+      e instanceof AppApiError
+        ? { code: e.code, message: e.message }
+        : { code: 'internal' as const, message: (e as Error).message ?? String(e) };
+    if (error.code === 'internal') this.log(`api error: ${error.message}`);
+    this.send({ t: 'reply', id, ok: false, error });
   }
 
   private async call(method: MethodName, request: unknown): Promise<unknown> {

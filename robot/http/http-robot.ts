@@ -31,6 +31,8 @@ import { InfoResponse, type Job, JobResponse, QUERIES, type QueryName } from './
 
 /** Seconds one long-poll for a job waits on the server. */
 const POLL_S = 10;
+/** How long the first answer about the world waits for the robot's first state (as rosbridge's start-up does). */
+const FIRST_STATE_WAIT_S = 3;
 /** Seconds a skill may run past its own timeout (the robot's time to finish and report) before it is cancelled. */
 export const SKILL_GRACE_S = 10;
 const UNKNOWN_STATE = "the robot's state (posture, position, what it holds) is unknown until observed again";
@@ -78,6 +80,7 @@ export class HttpRobot implements Robot {
   private readonly caps: Set<Capability>;
   private readonly listeners = new Set<(e: RobotEvent) => void>();
   private sse: SseClient | undefined;
+  private stateSeen: Promise<void> | undefined;
 
   static async open(o: HttpRobotOptions): Promise<HttpRobot> {
     const wire = new Wire({ url: o.url, token: o.token, timeoutMs: o.timeoutMs ?? 10_000 });
@@ -156,9 +159,37 @@ export class HttpRobot implements Robot {
   }
 
   private async query<N extends QueryName>(name: N, args: Record<string, unknown>): Promise<z.output<(typeof QUERIES)[N]['value']>> {
+    if (name !== 'robot.safety' && !name.startsWith('events.')) await this.firstState();
     const schema = z.object({ value: QUERIES[name].value });
     const { value } = await this.wire.call('POST', `/v1/query/${name}`, args, schema);
     return value.value as z.output<(typeof QUERIES)[N]['value']>;
+  }
+
+  /**
+   * Before the first answer about the world: the robot has reported its state
+   * (its e-stop is known). Until then it may not have seen anything yet, so its
+   * answers could say "none" for what it has not received: wait (bounded, like
+   * rosbridge's start-up) and then say "not received yet" instead.
+   */
+  private firstState(): Promise<void> {
+    this.stateSeen ??= (async () => {
+      const until = performance.now() + FIRST_STATE_WAIT_S * 1000;
+      for (;;) {
+        const s = await this.safety();
+        // Declared without an e-stop, or a robot that cannot be asked: nothing more to wait for.
+        // A link that is down: the query itself says so.
+        if (s.estop.state !== 'unknown' || s.link === 'down' || /does not answer robot\.safety/.test(s.estop.detail ?? '')) return;
+        if (performance.now() >= until) {
+          this.stateSeen = undefined; // ask again next time
+          throw new RobotConnectionError(
+            `not received yet: the robot has reported no state in ${FIRST_STATE_WAIT_S} s (${s.estop.detail ?? 'e-stop unknown'}); its answers about the world are not trusted until it does`,
+            'protocol',
+          );
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    return this.stateSeen;
   }
 
   private async skill(call: SkillCall, signal?: AbortSignal): Promise<Outcome> {

@@ -3,7 +3,7 @@
 // validated with zod; a wrong field gets one line naming it and the fix.
 // Positions in the file are in the ROS map frame (REP 103: x forward, y left,
 // z up); the source converts them to Skillbridge's Y-up frame once (./frames.ts).
-import { readFile } from 'node:fs/promises';
+import { readFailure, readUserText } from '../../base/user-file';
 import { z } from 'zod';
 import { SKILL_NAMES, type SkillName } from '../skills';
 
@@ -136,13 +136,13 @@ export class MappingError extends Error {
 export async function loadMapping(file: string): Promise<Mapping> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readUserText(file);
   } catch (e) {
-    throw new MappingError(`mapping ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new MappingError(`mapping ${file}: ${readFailure(e)}`);
   }
   let data: unknown;
   try {
-    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+    data = JSON.parse(text);
   } catch (e) {
     throw new MappingError(`mapping ${file} is not valid JSON: ${(e as Error).message}`);
   }

@@ -113,6 +113,10 @@ export function beliefPerception(sim: SimWorld): Perception {
       look(sim);
       return snapshotFacts(sim);
     },
+    toolPosition: async () => {
+      const tcp = sim.tcp();
+      return tcp ? toTuple(roundV(tcp.p)) : undefined;
+    },
     pose: async (id) => {
       look(sim);
       if (sim.entities.has(id)) {

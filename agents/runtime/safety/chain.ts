@@ -22,6 +22,7 @@ import {
 } from '../../../robot/skills';
 import { DEFAULT_SAFETY_LIMITS, type SafetyLimits, SafetyLimitsSchema, staticCheck } from './checks';
 import { type StateRefusal, noEstopAcceptance, readSafety, refuseOnState } from './state-gate';
+import { CHARGING, batteryFloor } from './battery-floor';
 import { motionEndOutside } from './motion-ends';
 
 export type SafetyVia = 'tool' | 'sandbox' | 'http' | 'mcp' | 'direct';
@@ -89,7 +90,6 @@ export interface SafetyOptions {
 }
 
 /** Skills that still run on an empty battery: they are how it gets charged. */
-const CHARGING: ReadonlySet<SkillName> = new Set(['rover.charge', 'rover.dock']);
 
 export class SafetyChain {
   readonly limits: SafetyLimits;
@@ -230,15 +230,14 @@ export class SafetyChain {
     }
 
     if (motion && !CHARGING.has(call.skill) && this.robot.has('battery')) {
-      let percent: number | undefined;
-      let level: string | undefined;
+      let battery: { percent: number; level: string };
       try {
-        ({ percent, level } = await this.robot.battery());
+        battery = await this.robot.battery();
       } catch (e) {
         return refuse(['battery'], `the robot did not report its battery (${e instanceof Error ? e.message : String(e)})`, 'refused');
       }
-      if (level === 'empty' || percent < this.limits.minBatteryPercent)
-        return refuse(['battery'], `the battery is ${level} (${percent}%); only charging may run`, 'battery_empty');
+      const low = batteryFloor(toRun, this.robot.info, battery, this.limits.minBatteryPercent);
+      if (low) return refuse(['battery'], low, 'battery_empty');
     }
 
     if (motion) {

@@ -2,7 +2,7 @@
 // the `mcpServers` shape other MCP clients use (a command and its arguments for
 // stdio, or a URL for Streamable HTTP), with Skillbridge's own limits. Validated
 // with zod; a wrong field gets one line naming it.
-import { readFile } from 'node:fs/promises';
+import { readFailure, readUserText } from '../../../base/user-file';
 import { z } from 'zod';
 
 /** Server names become tool-name prefixes ("robots__pick"), so they follow tool-name rules. */
@@ -74,10 +74,9 @@ export function parseMcpConfig(data: unknown, where = 'the MCP config'): McpConf
 export async function readMcpConfig(path: string): Promise<McpConfig> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readUserText(path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new McpConfigError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new McpConfigError(`cannot read ${path}: ${readFailure(e)}`);
   }
   let data: unknown;
   try {

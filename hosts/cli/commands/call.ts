@@ -1,6 +1,6 @@
 // skillbridge call: run tool calls on a fresh world, exactly as a model's calls
 // would run, and print their results and the final semantic facts.
-import { readFile } from 'node:fs/promises';
+import { readFailure, readUserText } from '../../../base/user-file';
 import type { Robot } from '../../../robot/robot';
 import { openSim } from '../../../robot/sim/open';
 import type { SimControl } from '../../../robot/sim/control';
@@ -56,16 +56,13 @@ export async function findTool(robot: Robot, name: string, setId: string | undef
 export async function readScript(path: string): Promise<ScriptStep[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readUserText(path);
   } catch (e) {
-    throw new UsageError(
-      `cannot read --script ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-    );
+    throw new UsageError(`cannot read --script ${path}: ${readFailure(e)}`);
   }
   let data: unknown;
   try {
-    // A UTF-8 BOM (Windows editors add one) is not part of the JSON.
-    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+    data = JSON.parse(text);
   } catch (e) {
     throw new UsageError(`--script ${path} is not valid JSON: ${(e as Error).message}`);
   }

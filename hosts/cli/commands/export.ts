@@ -4,6 +4,7 @@
 // one session (its turns) replay in one world, in turn order.
 import { checkWritableFile } from '../out-files';
 import { type ReadTrace, TraceFormatError, readTrace } from '../../../agents/runtime/trace';
+import { UserFileError } from '../../../base/user-file';
 import { McapRecorder } from '../../foxglove/mcap';
 import { exportReported, isRobotTrace } from '../../foxglove/reported';
 import { ReplayError, replayTraces } from '../../foxglove/replay';
@@ -16,9 +17,10 @@ function load(path: string): ReadTrace {
     return readTrace(path);
   } catch (e) {
     if (e instanceof TraceFormatError) throw new UsageError(`${e.message} (not a Skillbridge trace, or damaged)`);
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UsageError(`cannot read ${path}: no such file`);
-    if (code === 'EISDIR') throw new UsageError(`${path} is a folder; name the trace files (e.g. ${path}/*.jsonl)`);
+    if (e instanceof UserFileError) {
+      if (e.reason.startsWith('a folder')) throw new UsageError(`${path} is a folder; name the trace files (e.g. ${path}/*.jsonl)`);
+      throw new UsageError(`cannot read ${path}: ${e.reason}`);
+    }
     throw e;
   }
 }

@@ -1,7 +1,7 @@
 // skillbridge run: a conversation with a model driving the simulated robot
 // through a workflow. One message as an argument, or turns read from stdin.
 // Prints the conversation as it happens; every turn is traced to JSONL.
-import { readFileSync } from 'node:fs';
+import { readFailure, readUserTextSync } from '../../../base/user-file';
 import { z } from 'zod';
 import { join } from 'node:path';
 import { ConversationSpecError, openConversation } from '../../../agents/conversation';
@@ -136,9 +136,15 @@ const AnswersSchema = z.array(z.union([z.string(), z.strictObject({ when: z.stri
 
 /** --answers FILE: the simulated person's answers, validated; a bad file is one line naming the problem. */
 function readAnswers(file: string): ScriptedAnswer[] {
+  let text: string;
+  try {
+    text = readUserTextSync(file);
+  } catch (e) {
+    throw new UsageError(`--answers: cannot read ${file}: ${readFailure(e)}`);
+  }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    json = JSON.parse(text) as unknown;
   } catch (e) {
     throw new UsageError(`--answers: cannot read ${file} as JSON: ${(e as Error).message}`);
   }

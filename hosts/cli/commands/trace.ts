@@ -1,4 +1,5 @@
 // skillbridge trace FILE: prints a recorded run readably (or validated JSON).
+import { UserFileError } from '../../../base/user-file';
 import { formatTrace, readTrace, TraceFormatError, traceNotes } from '../../../agents/runtime/trace';
 import { type Parsed, UsageError } from '../args';
 import { type Output, json } from '../output';
@@ -11,10 +12,12 @@ export function traceCommand(p: Parsed, o: Output): number {
     t = readTrace(file);
   } catch (e) {
     if (e instanceof TraceFormatError) throw new UsageError(e.message);
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UsageError(`${file}: no such file`);
-    if (code === 'EISDIR') throw new UsageError(`${file} is a folder: give one trace file, e.g. ${file.replace(/\/+$/, '')}/RUN.jsonl`);
-    if (code) throw new UsageError(`cannot read ${file} (${code}): ${(e as Error).message}`);
+    if (e instanceof UserFileError) {
+      if (e.reason.startsWith('a folder')) {
+        throw new UsageError(`${file} is a folder: give one trace file, e.g. ${file.replace(/\/+$/, '')}/RUN.jsonl`);
+      }
+      throw new UsageError(`cannot read ${file}: ${e.reason}`);
+    }
     throw e;
   }
   if (p.flags['json']) json(o, t);
