@@ -9,8 +9,8 @@ import { AppApiError, type MethodName } from '../../contract/api';
 import { ModelError } from '../../agents/models/model';
 import {
   type CreateModelOptions,
-  type ModelProvider,
   type ScriptFiles,
+  type ServerProvider,
   type SecretLookup,
   createModel,
   keySources,
@@ -18,6 +18,7 @@ import {
   parseModelSpec,
   resolveApiKey,
 } from '../../agents/models/spec';
+import { defaultModelsDir } from '../../agents/models/local/models-dir';
 import { SINGLE_HOST } from './single-host';
 
 /** A host's key store as pages reach it (set, ask, clear; never read). */
@@ -89,13 +90,15 @@ export interface HostPolicyOptions {
   confirmKey?: (baseURL: string) => Promise<boolean>;
   /** Where `scripted:FILE` may read; default none (a page uploads its script). */
   scriptFiles?: ScriptFiles;
+  /** The models folder `local:NAME` loads from; a page can name no other file (default: the user's models folder). */
+  modelsDir?: string;
   /** Whether a scene may be a file path (besides the built-in ids). */
   allowFiles?: boolean;
   /** The host's environment (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-const PROVIDERS: readonly Exclude<ModelProvider, 'scripted'>[] = ['openai', 'ollama', 'lmstudio', 'llamacpp', 'vllm', 'openai-compatible'];
+const PROVIDERS: readonly ServerProvider[] = ['openai', 'ollama', 'lmstudio', 'llamacpp', 'vllm', 'openai-compatible'];
 /** Environment variables that hold or bind a model key: never handed on as they are. */
 const KEY_VARS = new Set([...PROVIDERS.flatMap((p) => keySources(p)), 'SKILLBRIDGE_API_BASE_URL']);
 
@@ -122,6 +125,7 @@ export class HostPolicy {
       ...(this.o.secrets ? { secrets: this.o.secrets } : {}),
       allowEnvKeyFor: (u) => this.envKeyMayGo(u),
       scriptFiles: this.o.scriptFiles ?? 'none',
+      localModels: { dir: this.o.modelsDir ?? defaultModelsDir(this.env as NodeJS.ProcessEnv) },
       ...(script !== undefined ? { scriptText: script } : {}),
     };
   }
@@ -141,7 +145,7 @@ export class HostPolicy {
     } catch {
       return { env, scriptFiles }; // a reference policy (oracle, floor:…): no key, no file
     }
-    if (parsed.provider === 'scripted') {
+    if (parsed.provider === 'scripted' || parsed.provider === 'local') {
       try {
         // The same check a run makes: one answer whatever the path is, exists or holds.
         createModel(spec.trim(), this.modelOptions());
