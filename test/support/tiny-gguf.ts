@@ -132,7 +132,7 @@ export function tinyGguf(opts: TinyGgufOptions = {}): Buffer {
     ['general.architecture', { t: T.STRING, v: 'llama' }],
     ['general.name', { t: T.STRING, v: opts.name ?? 'skillbridge-tiny-test' }],
     ['general.alignment', { t: T.U32, v: ALIGN }],
-    ['llama.context_length', { t: T.U32, v: opts.contextLength ?? 2048 }],
+    ['llama.context_length', { t: T.U32, v: opts.contextLength ?? 16384 }],
     ['llama.embedding_length', { t: T.U32, v: embd }],
     ['llama.block_count', { t: T.U32, v: layers }],
     ['llama.feed_forward_length', { t: T.U32, v: ff }],

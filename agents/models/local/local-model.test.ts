@@ -50,7 +50,7 @@ afterAll(async () => {
 describe('local provider on a tiny generated model', () => {
   it('loads through the chat template and returns a required tool call in OpenAI form, with tokens and timing', async () => {
     const info = await model.load();
-    expect(info.trainContextSize).toBe(2048);
+    expect(info.trainContextSize).toBe(16384);
     expect(info.nativeTools).toBe(false);
     const c = await model.complete({ messages: [{ role: 'user', content: 'Pick up the apple.' }], tools, toolChoice: 'required' });
     expect(c.toolCalls.length).toBeGreaterThan(0);

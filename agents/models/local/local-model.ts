@@ -4,11 +4,11 @@
 // come natively where the model's chat template renders tools, and otherwise from
 // a JSON-schema grammar that only lets the model write a valid call or answer.
 import { type ChildProcess, fork } from 'node:child_process';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ModelError, type Completion, type CompletionRequest, type Model, type ToolCall, type Usage } from '../model';
 import { splitThink } from '../reasoning';
+import { checkGgufFile } from './gguf-check';
 import { grammarInstructions, parseGrammarReply, replySchema, toGrammarSchema } from './grammar-schema';
 import { toChatHistory } from './history';
 import { FromProcessSchema, type FromProcess, type GenerateRequest, type ToProcess } from './protocol';
@@ -44,32 +44,11 @@ const PROCESS_SCRIPT = new URL('./llama-process.mjs', import.meta.url);
 type Loaded = Extract<FromProcess, { type: 'loaded' }>;
 type Pending = { onMessage: (m: FromProcess) => void; fail: (e: Error) => void };
 
-/** Checks the file is there and is a GGUF file before a process is started for it. */
-export function checkGgufFile(file: string): void {
-  let size: number;
-  try {
-    const s = statSync(file);
-    if (!s.isFile()) throw new Error('not a file');
-    size = s.size;
-  } catch {
-    throw new ModelError(`No model file at ${file}.`, 'config', undefined, {
-      fix: 'Give the path of a .gguf file, or the name of a model in the models folder (skillbridge models list).',
-    });
-  }
-  const magic = Buffer.alloc(4);
-  const fd = openSync(file, 'r');
-  try {
-    readSync(fd, magic, 0, 4, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (size < 24 || magic.toString('latin1') !== 'GGUF')
-    throw new ModelError(`${file} is not a GGUF model file (it does not start with "GGUF").`, 'config', undefined, {
-      fix: 'Give a .gguf model file.',
-    });
-}
+export { checkGgufFile };
 
+/** A local model for a GGUF file; throws a ModelError naming the file at once when it is missing, not a model or truncated. */
 export function createLocalModel(opts: LocalModelOptions): LocalModel {
+  checkGgufFile(opts.file);
   const maxTokens = opts.maxTokens ?? 1024;
   let child: ChildProcess | undefined;
   let loading: Promise<Loaded> | undefined;
@@ -92,7 +71,6 @@ export function createLocalModel(opts: LocalModelOptions): LocalModel {
   }
 
   function start(): Promise<Loaded> {
-    checkGgufFile(opts.file);
     const proc = fork(fileURLToPath(PROCESS_SCRIPT), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
     child = proc;
     // An idle model process must not keep the app (or a finished CLI command) alive; requests ref it.
