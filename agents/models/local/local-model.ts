@@ -4,6 +4,7 @@
 // come natively where the model's chat template renders tools, and otherwise from
 // a JSON-schema grammar that only lets the model write a valid call or answer.
 import { type ChildProcess, fork } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ModelError, type Completion, type CompletionRequest, type Model, type ToolCall, type Usage } from '../model';
@@ -76,6 +77,7 @@ export function createLocalModel(opts: LocalModelOptions): LocalModel {
     // An idle model process must not keep the app (or a finished CLI command) alive; requests ref it.
     proc.unref();
     proc.channel?.unref();
+    (proc.stderr as Partial<Pick<Socket, 'unref'>> | null)?.unref?.();
     proc.stderr?.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-2000);
     });
