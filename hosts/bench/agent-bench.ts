@@ -19,6 +19,7 @@ import { buildToolSet } from '../../agents/tools/sets';
 import { round } from '../../sim/math';
 import { Worker } from 'node:worker_threads';
 import type { ScriptStep } from '../../test/support/openai-server';
+import { benchLocalModel, type LocalModelBench } from './agent-local';
 import { benchTextParse, type TextParseRow } from './text-parse-bench';
 
 export interface Dist {
@@ -45,6 +46,8 @@ export interface AgentBenchResult {
   traceWriteUs: { perRecord: Dist; recordsPerSecond: number };
   /** The text-tool-call parser on adversarial replies. */
   textParse: TextParseRow[];
+  /** The built-in local provider on the tiny generated model (agent-local.ts). */
+  localModel: LocalModelBench;
 }
 
 const now = () => performance.now();
@@ -258,6 +261,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
       toolDispatchMs: { validateOnly: dist(validate), cheapTool: dist(cheapT), invalidArgs: dist(invalid) },
       traceWriteUs: { perRecord: dist(per), recordsPerSecond: Math.round((n * 1000) / total) },
       textParse,
+      localModel: await benchLocalModel(opts.quick ? { quick: true } : {}),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -167,6 +167,7 @@ async function agentBench(p: Parsed, o: Output): Promise<number> {
   o.out('Text-tool-call parser on adversarial replies (parse / stream one character per delta):');
   for (const row of r.textParse)
     o.out(`  ${row.input.padEnd(22)} ${String(row.chars).padStart(8)} chars: ${row.parseMs} ms / ${row.streamMs} ms`);
+  for (const line of (await import('../../bench/agent-local')).localBenchLines(r.localModel)) o.out(line);
   return 0;
 }
 
