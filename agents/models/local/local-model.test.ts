@@ -109,22 +109,28 @@ describe('local provider on a tiny generated model', () => {
     }
   }, 120_000);
 
-  it('names the file when it is not a model, or a truncated one', async () => {
+  it('names the file when it is not a model, or a truncated one, before starting a process', () => {
     const junk = path.join(dir, 'junk.gguf');
     writeFileSync(junk, 'not a model at all, just text');
-    await expect(createLocalModel({ id: 'local:junk', file: junk }).complete({ messages: [] })).rejects.toThrow(
-      `${junk} is not a GGUF model file`,
+    expect(() => createLocalModel({ id: 'local:junk', file: junk })).toThrow(
+      `${junk} is not a usable GGUF model: it does not start with "GGUF"`,
     );
     const cut = path.join(dir, 'cut.gguf');
     const whole = readFileSync(file);
     writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
-    const m = createLocalModel({ id: 'local:cut', file: cut });
-    const err = await m.complete({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
-    await m.dispose();
+    let err: unknown;
+    try {
+      createLocalModel({ id: 'local:cut', file: cut });
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(ModelError);
-    expect((err as ModelError).message).toContain(`${cut} could not be loaded as a model`);
+    expect((err as ModelError).message).toMatch(
+      new RegExp(`^${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a usable GGUF model: .* truncated`),
+    );
     expect((err as ModelError).kind).toBe('config');
-  }, 120_000);
+    expect(() => createLocalModel({ id: 'local:none', file: path.join(dir, 'none.gguf') })).toThrow('No model file at');
+  });
 
   it('ends the model process on dispose, releasing its memory', async () => {
     const m = createLocalModel({ id: 'local:tiny', file });
