@@ -13,11 +13,24 @@ export default function config(): Configuration {
     directories: { output: 'dist', buildResources: 'build' },
     // The bundles carry the app's code; production dependencies (Rapier, zod, ws…) come from node_modules.
     // tsx, esbuild, out/web (the worker bundle web mode builds) and out/cli (the command line's bundle) only serve the CLI and web mode.
-    files: ['out/**/*', '!out/web/**', '!out/cli/**', 'package.json', '!**/*.map', '!node_modules/{tsx,esbuild,@esbuild}/**'],
+    files: [
+      'out/**/*',
+      '!out/web/**',
+      '!out/cli/**',
+      'package.json',
+      '!**/*.map',
+      '!node_modules/{tsx,esbuild,@esbuild}/**',
+      // The local model runtime: only the target platform's prebuilt llama.cpp (each is tens of MB).
+      '!node_modules/@node-llama-cpp/*/bins/**/*',
+      'node_modules/@node-llama-cpp/${os}-${arch}*/bins/**/*',
+      '!node_modules/node-llama-cpp/llama/localBuilds/**/*',
+      'node_modules/node-llama-cpp/llama/localBuilds/${os}-${arch}*/**/*',
+    ],
     // package.json has no "main" (the CLI is the package's face); the app's entry is the built main.
     extraMetadata: { main: 'out/main/index.js' },
     asar: true,
-    asarUnpack: [],
+    // Native binaries load from real files, not from inside the asar.
+    asarUnpack: ['node_modules/node-llama-cpp/bins', 'node_modules/node-llama-cpp/llama/localBuilds', 'node_modules/@node-llama-cpp/*'],
     electronFuses: {
       runAsNode: false,
       enableCookieEncryption: true,

@@ -26,7 +26,8 @@ const FORMAT = 1;
  * native binaries and the loaders that find them (esbuild, tsx, electron,
  * playwright-core), ws (optional native add-ons found by require), and packages
  * that find their wasm by path (node-sqlite3-wasm by __dirname, QuickJS's variants
- * through createRequire); Observable Plot only serves reports. Rapier is bundled,
+ * through createRequire), node-llama-cpp (finds its prebuilt llama.cpp binaries by
+ * path); Observable Plot only serves reports. Rapier is bundled,
  * its wasm moved out to a file (rapierWasmFile below).
  */
 const EXTERNAL = [
@@ -42,6 +43,7 @@ const EXTERNAL = [
   'quickjs-emscripten-core',
   '@jitl/*',
   '@observablehq/plot',
+  'node-llama-cpp',
 ];
 
 /**
@@ -140,7 +142,13 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
   const buildDir = path.join(outDir, id);
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { main: 'hosts/cli/main.ts', 'sim-worker': 'hosts/service/worker.ts', 'eval-worker': 'eval/runner/worker.ts' },
+    entryPoints: {
+      main: 'hosts/cli/main.ts',
+      'sim-worker': 'hosts/service/worker.ts',
+      'eval-worker': 'eval/runner/worker.ts',
+      // The local model's process, found beside the chunk that starts it (agents/models/local/local-model.ts).
+      'llama-process': 'agents/models/local/llama-process.mjs',
+    },
     outdir: buildDir,
     bundle: true,
     splitting: true,

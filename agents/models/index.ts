@@ -37,8 +37,12 @@ export {
   type KeyScope,
   type ScriptFiles,
   type ModelProvider,
+  type ServerProvider,
   type ParsedModelSpec,
   type CreateModelOptions,
   type SecretLookup,
 } from './spec';
+export { createLocalModel, checkGgufFile, type LocalModel, type LocalModelOptions } from './local/local-model';
+export { localModelFromSpec, localSpecFile, type LocalModelFiles } from './local/local-spec';
+export { defaultModelsDir, localModelFile } from './local/models-dir';
 export { probeModel, probeSpec, type ProbeOptions, type ProbeReport } from './probe';

@@ -43,6 +43,10 @@ export interface Usage {
   totalTokens: number;
   /** The request's price in US dollars, where the provider reports it (OpenRouter's usage.cost). */
   costUsd?: number;
+  /** From the request to the first generated token, where the provider measures it (the local provider). */
+  timeToFirstTokenMs?: number;
+  /** Generation speed after the first token, where the provider measures it (the local provider). */
+  tokensPerSecond?: number;
 }
 
 export interface CompletionRequest {

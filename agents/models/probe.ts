@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { ModelError, type ChatMessage, type ModelErrorKind, type ModelTool } from './model';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible';
 import { parseModelSpec, providerHints, resolveApiKey, type CreateModelOptions } from './spec';
+import { checkGgufFile } from './local/local-model';
+import { localSpecFile } from './local/local-spec';
 import { parseTextToolCalls, withTextToolCalls } from './text-tool-calls';
 
 export interface ProbeOptions {
@@ -202,6 +204,25 @@ export async function probeSpec(
       textToolCalls: false,
       latencyMs: 0,
       notes: ['A scripted model replays its file; nothing to probe.'],
+    };
+  }
+  if (parsed.provider === 'local') {
+    const file = localSpecFile(parsed.name, 'any', opts.env ?? process.env);
+    let problem: string | undefined;
+    try {
+      checkGgufFile(file);
+    } catch (e) {
+      problem = e instanceof Error ? e.message : String(e);
+    }
+    return {
+      baseURL: '',
+      model: file,
+      reachable: !problem,
+      models: [],
+      nativeToolCalls: !problem,
+      textToolCalls: false,
+      latencyMs: 0,
+      notes: [problem ?? 'A local model runs in the app; tool calls come natively or from a JSON-schema grammar.'],
     };
   }
   const apiKey = await resolveApiKey(parsed, opts);

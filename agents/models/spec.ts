@@ -14,14 +14,18 @@
 import { basename, join } from 'node:path';
 import { ModelError, type Model } from './model';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible';
+import { localModelFromSpec, type LocalModelFiles } from './local/local-spec';
 import { createScriptedModel, loadScriptedModel, parseScriptJson } from './scripted';
 import { withTextToolCalls, type TextToolCallFormat } from './text-tool-calls';
 
-export type ModelProvider = 'openai' | 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm' | 'openai-compatible' | 'scripted';
+export type ModelProvider = 'openai' | 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm' | 'openai-compatible' | 'scripted' | 'local';
+/** The providers reached over HTTP (every one but scripted replays and the built-in local runtime). */
+export type ServerProvider = Exclude<ModelProvider, 'scripted' | 'local'>;
 
 export type ParsedModelSpec =
-  | { provider: Exclude<ModelProvider, 'scripted'>; model: string; baseURL: string; spec: string }
-  | { provider: 'scripted'; file: string; spec: string };
+  | { provider: ServerProvider; model: string; baseURL: string; spec: string }
+  | { provider: 'scripted'; file: string; spec: string }
+  | { provider: 'local'; name: string; spec: string };
 
 interface ProviderInfo {
   form: string;
@@ -35,7 +39,7 @@ interface ProviderInfo {
   hints: (model: string) => { start?: string; pull?: string };
 }
 
-const PROVIDERS: Record<Exclude<ModelProvider, 'scripted'>, ProviderInfo> = {
+const PROVIDERS: Record<ServerProvider, ProviderInfo> = {
   openai: {
     form: 'openai:MODEL',
     baseURL: 'https://api.openai.com/v1',
@@ -91,7 +95,7 @@ const PROVIDERS: Record<Exclude<ModelProvider, 'scripted'>, ProviderInfo> = {
   },
 };
 
-const FORMS = [...Object.values(PROVIDERS).map((p) => p.form), 'scripted:FILE'];
+const FORMS = [...Object.values(PROVIDERS).map((p) => p.form), 'scripted:FILE', 'local:FILE.gguf|NAME'];
 
 /**
  * A kind of model a layer above adds by name (evaluation's reference policies:
@@ -136,6 +140,10 @@ export function parseModelSpec(spec: string, extraForms: readonly string[] = [])
     if (!rest) throw specError(spec, 'scripted needs a file, scripted:FILE');
     return { provider: 'scripted', file: rest, spec: s };
   }
+  if (provider === 'local') {
+    if (!rest) throw specError(spec, 'local needs a .gguf file or a model name, local:FILE.gguf or local:NAME');
+    return { provider: 'local', name: rest, spec: s };
+  }
   if (!isProvider(provider)) throw specError(spec, `unknown provider "${provider}"`, extraForms);
   if (provider === 'openai-compatible') {
     // Split at the last '@': model names may hold one (org@model), URLs rarely do after the host.
@@ -153,7 +161,7 @@ export function parseModelSpec(spec: string, extraForms: readonly string[] = [])
   return { provider, model: rest, baseURL: PROVIDERS[provider].baseURL ?? '', spec: s };
 }
 
-function isProvider(p: string): p is Exclude<ModelProvider, 'scripted'> {
+function isProvider(p: string): p is ServerProvider {
   return Object.hasOwn(PROVIDERS, p);
 }
 
@@ -180,6 +188,8 @@ export interface CreateModelOptions {
   allowEnvKeyFor?: (baseURL: string) => boolean | Promise<boolean>;
   /** Where `scripted:FILE` may read (default 'any'). */
   scriptFiles?: ScriptFiles;
+  /** Where `local:` may load a model from (default 'any'; see local/local-spec.ts). */
+  localModels?: LocalModelFiles;
   /** A scripted model's turns given as text (uploaded from a page); then no file is read. */
   scriptText?: string;
   /** For models without native tool calling: prompt for and parse calls in this text format. */
@@ -195,7 +205,7 @@ export interface CreateModelOptions {
 
 /** Where a provider's key is looked for, for messages and settings screens. */
 export function keySources(provider: ModelProvider): string[] {
-  return provider === 'scripted' ? [] : PROVIDERS[provider].keyEnv;
+  return provider === 'scripted' || provider === 'local' ? [] : PROVIDERS[provider].keyEnv;
 }
 
 /** A base URL as keys are stored and compared: scheme, host and port (default ports dropped), path without trailing slashes. */
@@ -211,17 +221,17 @@ export function normalizeBaseURL(url: string): string {
 /** The fixed base URL of a provider preset (undefined for openai-compatible and scripted). */
 /** How to start a provider's server and get a model onto it, in words (e.g. "Start it with `ollama serve`."). */
 export function providerHints(provider: ModelProvider, model: string): { start?: string; pull?: string } {
-  return provider === 'scripted' ? {} : PROVIDERS[provider].hints(model);
+  return provider === 'scripted' || provider === 'local' ? {} : PROVIDERS[provider].hints(model);
 }
 
 export function presetBaseURL(provider: ModelProvider): string | undefined {
-  return provider === 'scripted' ? undefined : PROVIDERS[provider].baseURL;
+  return provider === 'scripted' || provider === 'local' ? undefined : PROVIDERS[provider].baseURL;
 }
 
 /** Whether the environment key `name` may be sent to this spec's server (see the rule at the top). */
 async function envKeyMaySend(
   name: string,
-  parsed: Exclude<ParsedModelSpec, { provider: 'scripted' }>,
+  parsed: Extract<ParsedModelSpec, { provider: ServerProvider }>,
   env: Readonly<Record<string, string | undefined>>,
   allow: CreateModelOptions['allowEnvKeyFor'],
 ): Promise<boolean> {
@@ -242,7 +252,7 @@ export async function resolveApiKey(
   parsed: ParsedModelSpec,
   opts: Pick<CreateModelOptions, 'env' | 'secrets' | 'allowEnvKeyFor'>,
 ): Promise<string | undefined> {
-  if (parsed.provider === 'scripted') return undefined;
+  if (parsed.provider === 'scripted' || parsed.provider === 'local') return undefined;
   const stored = await opts.secrets?.({ provider: parsed.provider, baseURL: normalizeBaseURL(parsed.baseURL) });
   if (stored) return stored;
   const env = opts.env ?? process.env;
@@ -294,6 +304,8 @@ export function createModel(spec: string, opts: CreateModelOptions = {}): Model 
   let model: Model;
   if (parsed.provider === 'scripted') {
     model = scriptedModel(parsed.spec, parsed.file, opts);
+  } else if (parsed.provider === 'local') {
+    model = localModelFromSpec(parsed.spec, parsed.name, opts.localModels ?? 'any', opts.env ?? process.env);
   } else {
     const info = PROVIDERS[parsed.provider];
     const env = opts.env ?? process.env;

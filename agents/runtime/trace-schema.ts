@@ -33,6 +33,8 @@ const UsageSchema = z.object({
   completionTokens: z.number(),
   totalTokens: z.number(),
   costUsd: z.number().optional(),
+  timeToFirstTokenMs: z.number().optional(),
+  tokensPerSecond: z.number().optional(),
 });
 
 export const TraceHeaderSchema = z.object({

@@ -19,6 +19,7 @@ import { buildToolSet } from '../../agents/tools/sets';
 import { round } from '../../sim/math';
 import { Worker } from 'node:worker_threads';
 import type { ScriptStep } from '../../test/support/openai-server';
+import { benchLocalModel, type LocalModelBench } from './agent-local';
 import { benchTextParse, type TextParseRow } from './text-parse-bench';
 import { type AgentPeersResult, benchAgentPeers } from './agent-peers';
 
@@ -48,6 +49,8 @@ export interface AgentBenchResult {
   textParse: TextParseRow[];
   /** The same conversation through the raw fetch floor, our runtime, the openai SDK's loop and the Agents SDK. */
   peers: AgentPeersResult;
+  /** The built-in local provider on the tiny generated model (agent-local.ts). */
+  localModel: LocalModelBench;
 }
 
 const now = () => performance.now();
@@ -263,6 +266,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
       traceWriteUs: { perRecord: dist(per), recordsPerSecond: Math.round((n * 1000) / total) },
       textParse,
       peers,
+      localModel: await benchLocalModel(opts.quick ? { quick: true } : {}),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

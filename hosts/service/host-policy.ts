@@ -9,8 +9,8 @@ import { AppApiError, type MethodName } from '../../contract/api';
 import { ModelError } from '../../agents/models/model';
 import {
   type CreateModelOptions,
-  type ModelProvider,
   type ScriptFiles,
+  type ServerProvider,
   type SecretLookup,
   createModel,
   keySources,
@@ -19,6 +19,7 @@ import {
   resolveApiKey,
 } from '../../agents/models/spec';
 import type { ModelStoreAccess } from './local-models';
+import { defaultModelsDir } from '../../agents/models/local/models-dir';
 import { SINGLE_HOST } from './single-host';
 
 /** A host's key store as pages reach it (set, ask, clear; never read). */
@@ -94,6 +95,8 @@ export interface HostPolicyOptions {
   confirmKey?: (baseURL: string) => Promise<boolean>;
   /** Where `scripted:FILE` may read; default none (a page uploads its script). */
   scriptFiles?: ScriptFiles;
+  /** The models folder `local:NAME` loads from; a page can name no other file (default: the user's models folder). */
+  modelsDir?: string;
   /** Whether a scene may be a file path (besides the built-in ids). */
   allowFiles?: boolean;
   /** The host's environment (default process.env). */
@@ -102,7 +105,7 @@ export interface HostPolicyOptions {
   manageModels?: boolean;
 }
 
-const PROVIDERS: readonly Exclude<ModelProvider, 'scripted'>[] = ['openai', 'ollama', 'lmstudio', 'llamacpp', 'vllm', 'openai-compatible'];
+const PROVIDERS: readonly ServerProvider[] = ['openai', 'ollama', 'lmstudio', 'llamacpp', 'vllm', 'openai-compatible'];
 /** Environment variables that hold or bind a model key: never handed on as they are. */
 const KEY_VARS = new Set([...PROVIDERS.flatMap((p) => keySources(p)), 'SKILLBRIDGE_API_BASE_URL']);
 
@@ -129,6 +132,7 @@ export class HostPolicy {
       ...(this.o.secrets ? { secrets: this.o.secrets } : {}),
       allowEnvKeyFor: (u) => this.envKeyMayGo(u),
       scriptFiles: this.o.scriptFiles ?? 'none',
+      localModels: { dir: this.o.modelsDir ?? defaultModelsDir(this.env as NodeJS.ProcessEnv) },
       ...(script !== undefined ? { scriptText: script } : {}),
     };
   }
@@ -148,7 +152,7 @@ export class HostPolicy {
     } catch {
       return { env, scriptFiles }; // a reference policy (oracle, floor:…): no key, no file
     }
-    if (parsed.provider === 'scripted') {
+    if (parsed.provider === 'scripted' || parsed.provider === 'local') {
       try {
         // The same check a run makes: one answer whatever the path is, exists or holds.
         createModel(spec.trim(), this.modelOptions());

@@ -180,6 +180,7 @@ async function agentBench(p: Parsed, o: Output): Promise<number> {
   o.out(
     `  ours / openai runTools: ${pe.ratios.vsOpenAIRunTools ?? 'n/a'}; ours / Agents SDK: ${pe.ratios.vsOpenAIAgents ?? 'n/a'} (median overhead; ${pe.target}); in CPU time ${pe.cpuRatios.vsOpenAIRunTools ?? 'n/a'} and ${pe.cpuRatios.vsOpenAIAgents ?? 'n/a'}`,
   );
+  for (const line of (await import('../../bench/agent-local')).localBenchLines(r.localModel)) o.out(line);
   return 0;
 }
 
