@@ -49,6 +49,8 @@ const DIRECT_READS_ALLOWED = new Set([
   'eval/runner/cases.ts', // the case cache and the sources' hash
   'eval/report/assets.ts', // the report's bundled script
   'eval/scale/queue-worker.ts', // traces the worker itself wrote
+  'eval/core/end-state.ts', // end states the runner wrote beside each case's trace
+  'agents/models/peer-loops.ts', // the installed package's own package.json
   'base/user-file.ts',
 ]);
 

@@ -3,8 +3,8 @@
 // sweep's name and the combination, so running the sweep again skips the
 // finished runs and resumes the others (their missing and stopped case ×
 // trials). The leaderboard ranks each suite's runs by headline score.
-import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { UserFileError, readFailure, readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
 import { openResults } from '../results/index';
 import { EvalInputError } from '../runner/errors';
@@ -34,9 +34,10 @@ export function loadSweep(file: string): SweepFile {
   const asYaml = /\.ya?ml$/i.test(file);
   let raw: unknown;
   try {
-    const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    const text = readUserTextSync(file);
     raw = asYaml ? parseYaml(text) : JSON.parse(text);
   } catch (e) {
+    if (e instanceof UserFileError) throw new EvalInputError('bad-option', `sweep file ${file}: ${readFailure(e)}`);
     throw new EvalInputError(
       'bad-option',
       `sweep file ${file}: cannot read it as ${asYaml ? 'YAML' : 'JSON'} (${(e as Error).message.split('\n')[0]})`,

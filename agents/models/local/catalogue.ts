@@ -4,7 +4,7 @@
 // each entry. Where no digest could be confirmed, `sha256` is null: such a download is checked
 // by its size only and every listing calls it "unverified". RAM figures are estimates (file +
 // a few thousand tokens of context + runtime) and say so.
-import { readFileSync } from 'node:fs';
+import { readFailure, readUserTextSync } from '../../../base/user-file';
 import { z } from 'zod';
 import { ModelStoreError } from './store-errors';
 
@@ -155,9 +155,9 @@ export function loadCatalogue(env: NodeJS.ProcessEnv = process.env): readonly Ca
   if (!file) return CATALOGUE;
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readUserTextSync(file));
   } catch (e) {
-    throw new ModelStoreError('bad-catalogue', `SKILLBRIDGE_MODELS_CATALOGUE=${file}: ${(e as Error).message.split('\n')[0]}`);
+    throw new ModelStoreError('bad-catalogue', `SKILLBRIDGE_MODELS_CATALOGUE=${file}: ${readFailure(e).split('\n')[0]}`);
   }
   const r = z.array(CatalogueEntrySchema).min(1).safeParse(raw);
   if (!r.success) {

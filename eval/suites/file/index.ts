@@ -4,7 +4,8 @@
 // suite. A case scores 1 when its goal holds on the world after the turn (the
 // simulator's facts, the calls in order), else 0: decided by the physics.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { readFailure, readUserTextSync } from '../../../base/user-file';
 import path from 'node:path';
 import { z } from 'zod';
 import { genericSpec } from '../../report/spec';
@@ -73,22 +74,24 @@ function issue(file: string, prefix: string, e: z.ZodError): never {
 export function loadSuiteFile(file: string): AnySuite {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readUserTextSync(file);
   } catch (e) {
-    throw new EvalInputError('bad-suite-file', `${file}: cannot read the suite file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new EvalInputError('bad-suite-file', `${file}: cannot read the suite file (${readFailure(e)})`);
   }
+  // YAML when the name says so; JSON otherwise (its errors read better).
+  const asYaml = /\.ya?ml$/i.test(file);
   let raw: unknown;
   try {
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+    raw = asYaml ? parseYaml(text) : JSON.parse(text);
   } catch (e) {
-    throw new EvalInputError('bad-suite-file', `${file}: not JSON (${(e as Error).message})`);
+    throw new EvalInputError('bad-suite-file', `${file}: not ${asYaml ? 'YAML' : 'JSON'} (${(e as Error).message.split('\n')[0]})`);
   }
   // A bare array is a file of task cards: one suite named after the file.
   if (Array.isArray(raw))
     raw = {
       id: path
         .basename(file)
-        .replace(/\.json$/i, '')
+        .replace(/\.(json|ya?ml)$/i, '')
         .toLowerCase()
         .replace(/[^a-z0-9/_-]+/g, '-'),
       cases: raw,
