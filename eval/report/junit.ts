@@ -3,6 +3,7 @@
 // one stopped by Ctrl-C is <skipped>.
 import type { LoadedRun } from './load';
 import { runLabel } from './tables';
+import { OFF_PROTOCOL, isOffProtocol } from '../results/off-protocol';
 
 function xml(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped.
@@ -33,6 +34,7 @@ export function junitXml(runs: LoadedRun[]): string {
       model: run.model,
       workflow: run.workflow,
       variant: run.variant ?? '',
+      protocol: isOffProtocol(run) ? OFF_PROTOCOL : 'on protocol',
       commit: run.commit ?? '',
       seed: String(run.seed),
     };

@@ -1,6 +1,7 @@
 // The runner's one error for input it cannot use, kept apart from the runner so
 // the command line can recognise it without loading the runner.
-export type EvalInputCode = 'unknown-suite' | 'unknown-workflow' | 'unknown-model' | 'bad-option' | 'resume-mismatch' | 'no-cases';
+export type EvalInputCode =
+  'unknown-suite' | 'unknown-workflow' | 'unknown-model' | 'bad-option' | 'resume-mismatch' | 'no-cases' | 'off-protocol';
 
 /** Input the runner cannot use: one line naming it and the fix. */
 export class EvalInputError extends Error {

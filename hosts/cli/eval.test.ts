@@ -19,8 +19,8 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 }
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'skillbridge-cli-eval-'));
-/** Six ALRM cases (boxes, task 3) in the flat workflow: a few seconds. */
-const SMALL = ['--suite', 'alrm', '--workflow', 'flat', '--filter', 'boxes/3'];
+/** Six ALRM cases (boxes, task 3) in the flat workflow (off ALRM's protocol, so marked): a few seconds. */
+const SMALL = ['--suite', 'alrm', '--workflow', 'flat', '--off-protocol', '--filter', 'boxes/3'];
 
 describe('skillbridge eval', () => {
   it('prints exactly the summary object under --json and records each case with hashes, model, workflow, commit and seed', async () => {
@@ -28,7 +28,19 @@ describe('skillbridge eval', () => {
     const r = await cli('eval', ...SMALL, '--model', 'oracle', '--seed', '3', '--out', out, '--json');
     expect(r.code).toBe(0);
     const body = JSON.parse(r.out) as Record<string, unknown>;
-    expect(Object.keys(body)).toEqual(['suite', 'model', 'workflow', 'runId', 'db', 'cases', 'errors', 'score', 'metrics', 'seconds']);
+    expect(Object.keys(body)).toEqual([
+      'suite',
+      'model',
+      'workflow',
+      'offProtocol',
+      'runId',
+      'db',
+      'cases',
+      'errors',
+      'score',
+      'metrics',
+      'seconds',
+    ]);
     expect(body).toMatchObject({ suite: 'alrm', model: 'oracle', workflow: 'flat', cases: 6, errors: 0, score: 1 });
     expect((body['metrics'] as Record<string, number>)['pass^1']).toBe(1);
     const db = openResults(out, { mode: 'read' });
@@ -69,6 +81,7 @@ describe('skillbridge eval', () => {
     const first = await runEval({
       suite: 'alrm',
       workflow: 'flat',
+      offProtocol: true,
       filter: 'boxes/3',
       model: 'oracle',
       outDir: out,

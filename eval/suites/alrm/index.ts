@@ -156,6 +156,8 @@ export const alrmSuite: Suite<AlrmGold> = {
   report: alrmReport,
   defaultWorkflow: 'alrm/tap',
   workflows: ['alrm/tap', 'alrm/cap', 'flat'],
+  // The paper's two executor modes over its eight robot API actions.
+  protocol: { workflows: ['alrm/tap', 'alrm/cap'], toolSets: ['alrm'] },
   gold: AlrmGold,
   async generate(ctx) {
     const cases = alrmCases();

@@ -380,6 +380,8 @@ export const dfkiSuite: Suite<DfkiGold> = {
   report: dfkiReport,
   defaultWorkflow: 'dfki',
   workflows: ['dfki', 'flat'],
+  // The paper's router, planner–executor and critic over act / reflect / snapshot / check_events.
+  protocol: { workflows: ['dfki'], toolSets: [DFKI_TOOLS] },
   gold: DfkiGold,
   generate,
   async score(c, o) {
