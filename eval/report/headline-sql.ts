@@ -3,7 +3,7 @@
 // a mean of the headline metric × its scale over the covered cases, errors
 // counting 0 and stopped trials left out (ALRM, DFKI, RTW; ETP over its
 // tool-execution cases only), or Cohen's κ over the finished cases (RAIDER).
-// The README quotes these; headline-sql.test.ts runs them against a real run.
+// The README quotes these; test/headline-sql.test.ts runs them against real runs.
 import { BUILTIN_METRICS, type SuiteReportSpec } from './spec';
 
 const COLUMN: Record<(typeof BUILTIN_METRICS)[number], string> = {
