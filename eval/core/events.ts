@@ -86,3 +86,8 @@ export function toolMs(events: readonly FlowEvent[]): number {
 export function invalidCalls(events: readonly FlowEvent[]): CallRecord[] {
   return callsOf(events).filter((c) => c.status === 'invalid_arguments');
 }
+
+/** Whether any flow of the case (the main loop or a sub-agent) ended because its model failed. */
+export function modelFailed(events: readonly FlowEvent[]): boolean {
+  return events.some((e) => e.type === 'end' && e.reason === 'model_error');
+}

@@ -99,6 +99,14 @@ export interface AfterTurnContext {
   extra: Record<string, unknown>;
 }
 
+/** The workflows and tool sets a suite's scores are defined for (./protocol.ts). */
+export interface SuiteProtocol {
+  /** Workflows the suite is defined for ("per-case": each case's own). */
+  workflows: readonly string[];
+  /** Tool sets its cases may run with. */
+  toolSets: readonly string[];
+}
+
 export interface Suite<G = unknown> {
   id: string;
   title: string;
@@ -109,6 +117,8 @@ export interface Suite<G = unknown> {
   defaultWorkflow: string;
   /** Workflows the cases (and the oracle) fit; others run, but the oracle may not solve them. */
   workflows: readonly string[];
+  /** The paper's setup (or the suite's own): other workflows run only with --off-protocol, marked. Default: `workflows`. */
+  protocol?: SuiteProtocol;
   gold: z.ZodType<G>;
   generate(ctx: GenerateContext): Promise<Array<CaseOf<G>>>;
   /** Extra turns after the person's instruction (RAIDER's recovery from the explanation, §4.3). */

@@ -13,6 +13,7 @@ import { generateCases, sampleCases } from '../runner/cases';
 import { runCase } from '../runner/run-case';
 import { SUITES } from '../suites/index';
 import { ADVERSARIES } from './adversaries';
+import { offProtocolReason } from '../core/protocol';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-floors-'));
 const SAMPLE = Number(process.env['FLOORS_SAMPLE'] ?? 8);
@@ -24,6 +25,8 @@ const MODELS = ['oracle', 'floor:noop', ...ADVERSARIES.map((a) => `floor:${a}`)]
 describe.each(SUITES.map((s) => [s.id, s] as const))('adversarial floors on %s', (_id, suite) => {
   it('the oracle scores 1 and every adversary stays within 0.1 of floor:noop', async () => {
     const all = await generateCases(suite, { small: true });
+    // Every case runs with a tool set the suite is defined for.
+    expect(offProtocolReason(suite, suite.defaultWorkflow, all)).toBeUndefined();
     const sample = sampleCases(all, SAMPLE, 1, suite.report.categoryAxis);
     const figures: Record<string, Record<string, number | null>> = {};
     for (const model of MODELS) {

@@ -15,6 +15,7 @@ import type { LoadedRun } from './load';
 import { reportSpecFor } from './specs';
 import { type RunSummary, summarize } from './stats';
 import { type Cell, type TableModel, breakdownTable, failureTable, paperTable, provenanceTable, runLabels, summaryTable } from './tables';
+import { OFF_PROTOCOL, isOffProtocol } from '../results/off-protocol';
 
 export interface ReportInput {
   runs: LoadedRun[];
@@ -144,6 +145,11 @@ export function buildReport(input: ReportInput): BuiltReport {
     const sec = si + 1;
     const parts: string[] = [];
     parts.push(`<p class="source">${esc(spec.source)}. Headline: ${esc(spec.headline.description)}.</p>`);
+    const off = runs.filter((r) => isOffProtocol(r.run));
+    if (off.length)
+      parts.push(
+        `<p class="warning"><strong>${esc(OFF_PROTOCOL)}:</strong> ${off.map((r) => esc(labels.get(r)!)).join(', ')} ran with a workflow or tool set the suite is not defined for; ${off.length === 1 ? 'its scores do' : 'their scores do'} not compare with the paper's or with on-protocol runs.</p>`,
+      );
     parts.push(table(keep(summaryTable(spec, runs, sums))!, num, 'summary'));
     if (input.comparison?.suite === suite) parts.push(table(keep(comparisonTable(input.comparison))!, num, 'comparison'));
     for (const t of spec.tables) parts.push(table(keep(paperTable(spec, t, runs))!, num, 'paper'));

@@ -5,6 +5,7 @@ import type { LoadedRun } from './load';
 import { reportSpecFor } from './specs';
 import { headline, headlineInterval } from './stats';
 import { runLabel } from './tables';
+import { OFF_PROTOCOL, isOffProtocol } from '../results/off-protocol';
 
 function xml(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped.
@@ -47,6 +48,7 @@ export function junitXml(runs: LoadedRun[]): string {
       model: run.model,
       workflow: run.workflow,
       variant: run.variant ?? '',
+      protocol: isOffProtocol(run) ? OFF_PROTOCOL : 'on protocol',
       commit: run.commit ?? '',
       seed: String(run.seed),
       ...headlineProps(run.suite, results),

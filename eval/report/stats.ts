@@ -5,6 +5,7 @@
 import type { ResultRecord, RunRecord } from '../results/index';
 import { type Interval, intervalOf } from './intervals';
 import type { AxisSpec, MetricSpec, SuiteReportSpec } from './spec';
+import { isOffProtocol } from '../results/off-protocol';
 
 export interface Figure {
   value: number | null;
@@ -231,6 +232,8 @@ export interface RunSummary {
   model: string;
   workflow: string;
   variant: string | null;
+  /** Run with a workflow or tool set its suite is not defined for (--off-protocol): not comparable with the paper or with on-protocol runs. */
+  offProtocol: boolean;
   runId: string;
   db: string;
   status: RunRecord['status'];
@@ -276,6 +279,7 @@ export function summarize(run: RunRecord, results: ResultRecord[], spec: SuiteRe
     model: run.model,
     workflow: run.workflow,
     variant: run.variant,
+    offProtocol: isOffProtocol(run),
     runId: run.runId,
     db,
     status: run.status,

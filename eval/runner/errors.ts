@@ -9,7 +9,8 @@ export type EvalInputCode =
   | 'no-cases'
   | 'not-comparable'
   | 'bad-suite-file'
-  | 'not-rescorable';
+  | 'not-rescorable'
+  | 'off-protocol';
 
 /** Input the runner cannot use: one line naming it and the fix. */
 export class EvalInputError extends Error {

@@ -15,7 +15,7 @@ import { headlineScore } from '../report/spec';
 import type { ResultInput } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { endStateFile, writeEndState } from '../core/end-state';
-import { toolMs } from '../core/events';
+import { modelFailed, toolMs } from '../core/events';
 import { type AnySuite, type CaseOutcome, type MetricValue, PER_CASE } from '../core/suite';
 import type { WorldPool } from '../core/world';
 import { SimWorldModel } from '../../robot/sim/world-model';
@@ -214,14 +214,16 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
     });
     const scored = await suite.score(c, outcome);
     const metrics = numeric(scored.metrics);
-    const score = headlineScore(suite.report, scored.metrics) ?? 0;
+    // A case whose model failed is a miss in its own right, whatever state the world is in.
+    const failed = modelFailed(events);
+    const score = failed ? 0 : (headlineScore(suite.report, scored.metrics) ?? 0);
     const done = finish({
       ...base,
       status: 'ok',
       score,
-      success: scored.success ?? score >= 1,
+      success: failed ? false : (scored.success ?? score >= 1),
       metrics,
-      failureClass: scored.failureClass ?? null,
+      failureClass: failed ? 'model-error' : (scored.failureClass ?? null),
       tokensIn: turn.usage.promptTokens,
       tokensOut: turn.usage.completionTokens,
       ...(turn.usage.costUsd !== undefined ? { costUsd: turn.usage.costUsd } : {}),

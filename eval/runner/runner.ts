@@ -9,6 +9,7 @@ import { validateModelSpec } from '../../agents/models/spec';
 import { ModelError } from '../../agents/models/model';
 import { WORKFLOWS } from '../../agents/workflows';
 import { type RunSummary, summarize } from '../report/stats';
+import { isOffProtocol, markedVariant, offProtocolReason } from '../core/protocol';
 import { DEFAULT_RESULTS_DIR } from '../report/load';
 import { PACKAGE_VERSION, type ResultInput, type RunRecord, doneKey, gitCommit, openResults } from '../results/index';
 import type { EvalCase } from '../core/case';
@@ -57,6 +58,8 @@ export interface EvalOptions {
   inline?: boolean;
   /** Evaluation at scale (eval/scale): cases in flight, rate limits, prices, shards, a queue. */
   scale?: ScaleOptions;
+  /** Run a workflow or tool set the suite is not defined for; the run is marked "off protocol". */
+  offProtocol?: boolean;
 }
 
 export interface EvalProgress {
@@ -198,6 +201,10 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     plan.workflow ||= o.workflow ?? suite.defaultWorkflow;
     if ((plan.workflow !== PER_CASE || !suite.caseWorkflow) && !suite.ownWorkflows?.[plan.workflow]) checkWorkflow(plan.workflow);
     checkModel(plan.model);
+    // Off the suite's protocol only when asked; a resumed run keeps what it was started as.
+    const offAllowed = resumed ? isOffProtocol(resumed) : o.offProtocol === true;
+    const offWorkflow = offProtocolReason(suite, plan.workflow);
+    if (offWorkflow && !offAllowed) throw new EvalInputError('off-protocol', offWorkflow);
     // A resumed run keeps its judge (recorded with the run) unless told otherwise.
     const recordedJudge = resumed?.args['judge'];
     const judge = o.judge ?? (typeof recordedJudge === 'string' ? recordedJudge : undefined);
@@ -218,6 +225,9 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         `no ${suite.id} case matches --filter "${o.filter ?? ''}"; case ids look like ${loaded.cases[0]?.id ?? '(none)'}`,
       );
     }
+    const offReason = offProtocolReason(suite, plan.workflow, cases);
+    const off = Boolean(offReason) && offAllowed;
+    if (offReason && !off) throw new EvalInputError('off-protocol', offReason);
 
     // ---- the run
     const run =
@@ -226,7 +236,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         suite: suite.id,
         model: plan.model,
         workflow: plan.workflow,
-        variant: suite.variant?.(plan.workflow) ?? null,
+        variant: markedVariant(suite.variant?.(plan.workflow) ?? null, plan.workflow, off),
         seed: plan.seed,
         trials: plan.trials,
         commit: gitCommit(),
@@ -236,6 +246,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           ...(o.filter ? { filter: o.filter } : {}),
           ...(sample !== undefined ? { sample } : {}),
           ...(judge ? { judge } : {}),
+          ...(off ? { offProtocol: true } : {}),
           jobs,
         },
         ...(o.scale?.runId ? { runId: o.scale.runId } : {}),

@@ -48,6 +48,7 @@ const OPTIONS = {
   calls: { type: 'string' },
   suite: { type: 'string' },
   judge: { type: 'string' },
+  'off-protocol': { type: 'boolean' },
   trials: { type: 'string' },
   jobs: { type: 'string' },
   filter: { type: 'string' },
@@ -206,7 +207,7 @@ Usage:
       scene in software rendering, pose latency sim step -> screen, renderer memory.
   skillbridge eval --suite SUITE --model SPEC [--workflow W] [--trials K] [--jobs N]
                    [--seed S] [--filter TEXT] [--sample N] [--resume RUN] [--out DIR]
-                   [--judge SPEC] [--json]
+                   [--judge SPEC] [--off-protocol] [--json]
       Runs a benchmark suite (raider, alrm, etp, dfki, rtw): each case in a world
       restored from a snapshot, scored from the final physical state and the
       order of events; every case × trial is recorded in DIR/results.db (default
@@ -214,6 +215,8 @@ Usage:
       floor:none. Ctrl-C stops cleanly; --resume RUN continues a stopped run.
       --judge SPEC also asks your own model whether each RAIDER explanation is
       right (expl_judge, reported apart from the structural Expl).
+      Each suite runs only the workflows and tool sets it is defined for (its
+      paper's); --off-protocol runs another, marked "off protocol" everywhere.
       At scale: --concurrency N cases waiting on the model at once (each in a
       world of its own; --jobs is the physics threads), --rpm/--tpm N per-model
       limits shared by every case, --prices FILE your price table, --shard K/N

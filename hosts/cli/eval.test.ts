@@ -19,8 +19,8 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 }
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'skillbridge-cli-eval-'));
-/** Six ALRM cases (boxes, task 3) in the flat workflow: a few seconds. */
-const SMALL = ['--suite', 'alrm', '--workflow', 'flat', '--filter', 'boxes/3'];
+/** Six ALRM cases (boxes, task 3) in the flat workflow (off ALRM's protocol, so marked): a few seconds. */
+const SMALL = ['--suite', 'alrm', '--workflow', 'flat', '--off-protocol', '--filter', 'boxes/3'];
 
 describe('skillbridge eval', () => {
   it('prints exactly the summary object under --json and records each case with hashes, model, workflow, commit and seed', async () => {
@@ -32,6 +32,7 @@ describe('skillbridge eval', () => {
       'suite',
       'model',
       'workflow',
+      'offProtocol',
       'runId',
       'db',
       'cases',
@@ -84,6 +85,7 @@ describe('skillbridge eval', () => {
     const first = await runEval({
       suite: 'alrm',
       workflow: 'flat',
+      offProtocol: true,
       filter: 'boxes/3',
       model: 'oracle',
       outDir: out,

@@ -17,7 +17,7 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 }
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'skillbridge-cli-scale-'));
-const SMALL = ['--suite', 'alrm', '--workflow', 'flat', '--filter', 'boxes/3', '--model', 'oracle'];
+const SMALL = ['--suite', 'alrm', '--workflow', 'flat', '--off-protocol', '--filter', 'boxes/3', '--model', 'oracle'];
 
 describe('eval at scale', () => {
   it('two shards of one run split its cases, and report over both folders merges them into one run', async () => {

@@ -20,6 +20,7 @@ import { loadCases } from '../../eval/runner/cases';
 import { runEval } from '../../eval/runner/runner';
 import { SUITES, findSuite } from '../../eval/suites/index';
 import { caseReplay } from './case-replay';
+import { protocolOf } from '../../eval/core/protocol';
 
 export interface EvalHostOptions {
   /** The results folder (web mode ./eval-results, desktop userData/eval-results). */
@@ -42,7 +43,8 @@ export class EvalHost {
       title: s.title,
       paper: s.paper,
       defaultWorkflow: s.defaultWorkflow,
-      workflows: [...s.workflows],
+      // Only the workflows the suite is defined for: the app runs nothing off protocol.
+      workflows: [...protocolOf(s).workflows],
     }));
   }
 

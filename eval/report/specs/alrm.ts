@@ -71,6 +71,15 @@ export const alrmReport: SuiteReportSpec = {
     },
     { id: 'scene-task', title: 'Success rate by environment and task', axes: ['scene', 'task'], metric: 'success_rate' },
   ],
-  // The paper names no failure classes; runners may record their own.
-  failureClasses: [],
+  // The paper names no failure classes: these are the scorer's.
+  failureClasses: [
+    { value: 'none-done', label: 'None done', description: 'no subtask holds in the world at the end' },
+    { value: 'partial', label: 'Partial', description: 'some subtasks hold, not all (or one was done out of order)' },
+    {
+      value: 'irrelevant-action',
+      label: 'Irrelevant action',
+      description: 'every subtask holds, but an object outside the task was picked',
+    },
+    { value: 'model-error', label: 'Model error', description: 'a model call failed: a miss whatever state the world is in' },
+  ],
 };

@@ -8,10 +8,11 @@ import { builtinScene } from '../../../scenes/registry';
 import type { ResolvedObject } from '../../../scenes/resolve';
 import { alrmReport } from '../../report/specs/alrm';
 import type { EvalCase } from '../../core/case';
-import { callsOf } from '../../core/events';
+import { callsOf, modelFailed } from '../../core/events';
 import type { CaseOf, Suite } from '../../core/suite';
 import { freshFlow, offered, planCode, planPolicy, toolCall } from '../../reference/policies';
 import type { Policy } from '../../core/suite';
+import { goalHolds } from './goals';
 import { ALRM_TASKS, type AlrmTask, type Selector } from './tasks';
 
 const Goal = z.object({ object: z.string(), into: z.string().optional(), at: z.string().optional() });
@@ -23,13 +24,6 @@ export const AlrmGold = z.object({
 });
 export type AlrmGold = z.infer<typeof AlrmGold>;
 type Goal = z.infer<typeof Goal>;
-
-/**
- * How close (m, on the table plane, from the centre of its bounding box) an object
- * must end to a reference position: a placement lands on the nearest free spot,
- * which beside a bowl is a few centimetres off the named point.
- */
-export const AT_TOLERANCE_M = 0.08;
 
 const num = (o: ResolvedObject, attr: string): number | undefined => {
   const v = o.attributes?.[attr];
@@ -162,28 +156,31 @@ export const alrmSuite: Suite<AlrmGold> = {
   report: alrmReport,
   defaultWorkflow: 'alrm/tap',
   workflows: ['alrm/tap', 'alrm/cap', 'flat'],
+  // The paper's two executor modes over its eight robot API actions.
+  protocol: { workflows: ['alrm/tap', 'alrm/cap'], toolSets: ['alrm'] },
   gold: AlrmGold,
-  async generate() {
-    return alrmCases();
+  async generate(ctx) {
+    const cases = alrmCases();
+    // A case whose goal already holds where it starts would score doing nothing.
+    for (const c of cases)
+      await ctx.inWorld(c.world, async ({ control, robot }) => {
+        for (const g of c.gold.subtasks) {
+          const r = await goalHolds(control, robot, g);
+          if (r.done) throw new Error(`${c.id}: ${g.object} already satisfies its subtask at the start (${r.why})`);
+        }
+      });
+    return cases;
   },
   async score(c, o) {
-    const facts = new Set(o.control.facts());
-    const held = o.control.holding();
     const calls = callsOf(o.events);
-    const world = o.control.world;
-    const done = await Promise.all(
-      c.gold.subtasks.map(async (g) => {
-        if (held === g.object) return false;
-        if (g.into) return facts.has(`in(${g.object}, ${g.into})`);
-        // "At a position" is on the table there: an object that ended in a container or on another object is not.
-        const on = [...facts].filter((f) => f.startsWith(`in(${g.object}, `) || f.startsWith(`on(${g.object}, `));
-        if (on.some((f) => f.startsWith('in(') || !world.entities.get(f.slice(f.indexOf(', ') + 2, -1))?.fixed)) return false;
-        const ref = await o.robot.perception.referencePoint(g.at!);
-        if (!ref) return false;
-        const b = world.aabb(g.object);
-        return Math.hypot((b.min.x + b.max.x) / 2 - ref.position[0], (b.min.z + b.max.z) / 2 - ref.position[2]) <= AT_TOLERANCE_M;
-      }),
-    );
+    // A model that failed did not do the task, whatever state the world is in.
+    if (modelFailed(o.events))
+      return {
+        metrics: { alrm_score: 0, subtasks_done: 0, subtasks: c.gold.subtasks.length, irrelevant_actions: 0 },
+        success: false,
+        failureClass: 'model-error',
+      };
+    const done = await Promise.all(c.gold.subtasks.map(async (g) => (await goalHolds(o.control, o.robot, g)).done));
     if (c.gold.ordered) {
       // A subtask done out of order does not count: each must be placed after the one before it.
       let last = -1;

@@ -2,8 +2,10 @@
 // tasks × six instructions (canonical, lexical, syntactical, semantic and two
 // high-level-reasoning paraphrases), written by us on the paper's pattern:
 // multi-object pick-and-place, an order that matters, reference positions, and
-// objects named by their properties (weight, size, sourness, use). The words
-// are ours; which objects a paraphrase means is not typed here but selected from
+// objects named by their properties (weight, size, sourness, use). Where the
+// paper prints an instruction (Table I: all five of fruits task 1; §IV.B: the
+// utensils' canonical task) it is the paper's, word for word; the rest are
+// ours; which objects a paraphrase means is not typed here but selected from
 // the scene's data (the sourest fruit is whichever has the highest sourness), and
 // the generator checks that every paraphrase of a task selects the same objects.
 
@@ -52,13 +54,13 @@ export const ALRM_TASKS: AlrmTask[] = [
       { object: t('peach'), dest: { into: t('trash_bin') } },
     ],
     paraphrases: [
-      { category: 'CAN', text: 'Pick up the lemon and the peach and place them in the trash.' },
-      { category: 'LEX', text: 'Grab the lemon and the peach and throw them in the garbage.' },
-      { category: 'SYN', text: 'Can you pick up the lemon and the peach and place them in the trash?' },
-      { category: 'SEM', text: 'Hey! these fruits are rotten... toss the lemmon and the peach in the bin pls' },
+      { category: 'CAN', text: 'Pick up the lemon and peach and place them in the trash.' },
+      { category: 'LEX', text: 'Grab the lemon and peach and throw them in the garbage.' },
+      { category: 'SYN', text: 'Can you pick up the lemon and peach and place them in the trash?' },
+      { category: 'SEM', text: 'Hey! these fruits are rot! toss the lemon and peach in the bin' },
       {
         category: 'HLR',
-        text: 'Pick up the sourest fruit and the biggest fruit and place them in the bin.',
+        text: 'Pick up the sourest and the biggest fruits and place them in the bin',
         objects: [
           { extreme: 'max', attr: 'sourness', category: 'fruit' },
           { extreme: 'max', attr: 'size_cm', category: 'fruit' },
@@ -147,7 +149,7 @@ export const ALRM_TASKS: AlrmTask[] = [
       { object: t('spatula'), dest: { into: t('basket') } },
     ],
     paraphrases: [
-      { category: 'CAN', text: 'Move the spoon, the coke and the spatula to the basket.' },
+      { category: 'CAN', text: 'Move the spoon, the coke, and the spatula to the basket.' },
       { category: 'LEX', text: 'Transfer the spoon, the soda can and the turner into the hamper.' },
       { category: 'SYN', text: 'The spoon, the coke and the spatula all need to go into the basket.' },
       { category: 'SEM', text: 'tidy up for me? spoon, coke n spatula -> basket. ta!' },

@@ -176,16 +176,20 @@ async function generate(ctx: GenerateContext): Promise<Array<CaseOf<DfkiGold>>> 
 const ROVER_ACTS = new Set(['navigate', 'scan', 'dock', 'undock', 'charge']);
 
 /**
- * The final answer's structured status: its last "STATUS: done | refused | failed"
- * line, or a JSON object's "status"; undefined without one (which is no refusal).
+ * The final answer's structured status: its "STATUS: done | refused | failed"
+ * line, or a JSON object's "status"; undefined without one (which is no
+ * refusal), and undefined when the answer gives two different statuses (a hedge
+ * that says "done" and "refused" at once is neither).
  */
 export function finalStatus(events: CaseOutcome['events']): string | undefined {
   // The robot's own final answer: the critic's verdict after it is about the log, not a status.
   const answer = events.flatMap((e) => (e.type === 'final' && e.stage !== 'critic' ? [e.answer] : [])).at(-1) ?? '';
-  const lines = [...answer.matchAll(/^\s*status\s*:\s*([a-z]+)\s*$/gim)];
-  if (lines.length) return lines.at(-1)![1]!.toLowerCase();
-  const json = /"status"\s*:\s*"([a-z]+)"/i.exec(answer);
-  return json ? json[1]!.toLowerCase() : undefined;
+  const given = new Set(
+    [...answer.matchAll(/^\s*status\s*:\s*([a-z]+)\s*$/gim), ...answer.matchAll(/"status"\s*:\s*"([a-z]+)"/gi)].map((m) =>
+      m[1]!.toLowerCase(),
+    ),
+  );
+  return given.size === 1 ? [...given][0] : undefined;
 }
 
 /** What the robot told the person: its spoken words and its final answers. */
@@ -380,6 +384,8 @@ export const dfkiSuite: Suite<DfkiGold> = {
   report: dfkiReport,
   defaultWorkflow: 'dfki',
   workflows: ['dfki', 'flat'],
+  // The paper's router, planner–executor and critic over act / reflect / snapshot / check_events.
+  protocol: { workflows: ['dfki'], toolSets: [DFKI_TOOLS] },
   gold: DfkiGold,
   generate,
   async score(c, o) {

@@ -3,55 +3,12 @@
 // decides the questions, the candidate tools, the designated tool's real output
 // (hence the next action) and the chains, which are played in the physics and
 // kept only when they reach their goal.
-import type { PlanStep, WorldSpec } from '../../core/case';
-import { playPlan } from '../../core/play';
-import type { CaseOf, GenerateContext } from '../../core/suite';
+import type { WorldSpec } from '../../core/case';
+import type { GenerateContext } from '../../core/suite';
 import { hash32 } from '../../reference/rng';
 import { CATEGORY_WORDS, type WorldInfo, readWorld } from '../raider/world-info';
-import type { EtpGold } from './index';
-
-const HOUSEHOLD = ['robot_holding', 'object_detection', 'dist_to_target', 'get_obj_state', 'check_obj_relationship', 'get_obj_properties'];
-const ACTION_TOOLS = ['pick', 'place', 'move_to', 'open', 'close', 'turnon', 'turnoff', 'slice', 'say'];
-const ALRM = ['get_objects', 'get_reference_names', 'get_pose', 'compute_grasp', 'pick', 'place', 'move_to_home_pos'];
-const PLACES = ['counter_1', 'fridge_1', 'counter_2', 'sink_1', 'stove_1', 'counter_3', 'dining_table_1'];
-const step = (tool: string, args: Record<string, unknown> = {}): PlanStep => ({ tool, args });
-
-type Case = CaseOf<EtpGold>;
-const blank = { needTrue: null, tool: null, toolArgs: null, next: null, chainSet: [], order: [], plan: [], goalFacts: [] } as const;
-
-function kitchen(at: string, tag = '', setup: WorldSpec['setup'] = []): WorldSpec {
-  return { key: `etp/kitchen/${at}${tag}`, scene: 'kitchen', edits: [{ kind: 'robot', at }], setup };
-}
-
-function mk(
-  id: string,
-  world: WorldSpec,
-  instruction: string,
-  labels: Record<string, string>,
-  gold: Omit<EtpGold, keyof typeof blank> & Partial<EtpGold>,
-): Case {
-  return {
-    id,
-    suite: 'etp',
-    world,
-    instruction,
-    labels: { scene: world.scene, ...labels },
-    limits: { maxIterations: 14 },
-    gold: { ...blank, order: [], chainSet: [], plan: [], goalFacts: [], ...gold } as EtpGold,
-  };
-}
-
-/** Three distractors for a tool: same-dimension neighbours first, picked by a stable hash. */
-function distractors(right: string, pool: readonly string[], salt: string): string[] {
-  return pool
-    .filter((t) => t !== right)
-    .sort((a, b) => hash32(`${salt}${a}`) - hash32(`${salt}${b}`))
-    .slice(0, 3);
-}
-
-function shuffled(xs: string[], salt: string): string[] {
-  return [...xs].sort((a, b) => hash32(`${salt}${a}`) - hash32(`${salt}${b}`));
-}
+import { chainCases } from './chains';
+import { ACTION_TOOLS, ALRM, type Case, HOUSEHOLD, PLACES, distractors, kitchen, mk, shuffled, step } from './make';
 
 export async function generateEtp(ctx: GenerateContext): Promise<Case[]> {
   const out: Case[] = [];
@@ -352,100 +309,8 @@ export async function generateEtp(ctx: GenerateContext): Promise<Case[]> {
       );
     }
   }
-  // ---- 4. tool-chain composition: derived from the world, played in the physics, kept when it reaches the goal
-  const chains: Array<{ id: string; at: string; text: string; plan: PlanStep[]; goal: string[]; difficulty: string }> = [];
-  for (const [at, w] of infos) {
-    for (const o of [...w.visible.values()]
-      .filter((x) => x.props['pickable'] && !x.fixed && !x.onTop.length && !x.inside.length)
-      .slice(0, 3)) {
-      chains.push({
-        id: `chain/${at}/${o.id}-to-free-table`,
-        at,
-        text: `Put the ${o.name} on the free table.`,
-        plan: [step('pick', { object: o.id }), step('move_to', { location: 'free_table' }), step('place', { object: 'free_table' })],
-        goal: [`on(${o.id}, free_table)`],
-        difficulty: 'medium',
-      });
-    }
-    for (const c of [...w.visible.values()].filter((x) => x.fixed && x.props['openable'] && x.state['open'] === false)) {
-      const inside = [...w.closedIn.entries()].filter(([, cont]) => cont === c.id).map(([x]) => x)[0];
-      if (inside) {
-        chains.push({
-          id: `chain/${at}/${inside}-out-of-${c.id}`,
-          at,
-          text: `Take the ${w.all.get(inside)?.name ?? inside} out of the ${c.name} and put it on the free table.`,
-          plan: [
-            step('open', { object: c.id }),
-            step('pick', { object: inside }),
-            step('move_to', { location: 'free_table' }),
-            step('place', { object: 'free_table' }),
-          ],
-          goal: [`on(${inside}, free_table)`],
-          difficulty: 'hard',
-        });
-      }
-      chains.push({
-        id: `chain/${at}/open-${c.id}`,
-        at,
-        text: `Open the ${c.name}.`,
-        plan: [step('open', { object: c.id })],
-        goal: [`open(${c.id})`],
-        difficulty: 'easy',
-      });
-    }
-    const sliceable = [...w.visible.values()].find((x) => x.props['sliceable'] && !x.state['sliced']);
-    const knife = [...w.visible.values()].find((x) => x.props['canSlice']);
-    if (sliceable && knife) {
-      chains.push({
-        id: `chain/${at}/slice-${sliceable.id}`,
-        at,
-        text: `Slice the ${sliceable.name}.`,
-        plan: [step('pick', { object: knife.id }), step('slice', { object: sliceable.id })],
-        goal: [`sliced(${sliceable.id})`],
-        difficulty: 'medium',
-      });
-    }
-    const toggle = [...w.visible.values()].find((x) => x.fixed && x.props['toggleable'] && !x.props['openable'] && x.state['on'] === false);
-    if (toggle) {
-      chains.push({
-        id: `chain/${at}/on-${toggle.id}`,
-        at,
-        text: `Switch on the ${toggle.name}.`,
-        plan: [step('turnon', { object: toggle.id })],
-        goal: [`switched_on(${toggle.id})`],
-        difficulty: 'easy',
-      });
-    }
-  }
-  for (const ch of chains) {
-    const world = kitchen(ch.at);
-    const ok = await ctx.inWorld(world, async ({ robot, control }) => {
-      const played = await playPlan(robot, control, 'raider-recovery', ch.plan);
-      const facts = new Set(control.facts());
-      return played.ok && ch.goal.every((f) => facts.has(f));
-    });
-    if (!ok) continue;
-    const firsts = [...new Set(ch.plan.map((p) => p.tool))];
-    const order: Array<[string, string]> = [];
-    for (let i = 0; i < firsts.length; i++) for (let j = i + 1; j < firsts.length; j++) order.push([firsts[i]!, firsts[j]!]);
-    out.push(
-      mk(
-        ch.id,
-        world,
-        ch.text,
-        { task: 'chain', difficulty: ch.difficulty, capability: 'execution' },
-        {
-          task: 'chain',
-          tools: [...HOUSEHOLD, ...ACTION_TOOLS],
-          chainSet: firsts,
-          order,
-          plan: ch.plan,
-          goalFacts: ch.goal,
-          final: 'Done.',
-        },
-      ),
-    );
-  }
+  // ---- 4. tool-chain composition (./chains.ts)
+  await chainCases(ctx, infos, out);
   ctx.onProgress?.(`etp: ${out.length} cases`);
   return out;
 }

@@ -5,35 +5,16 @@
 // kitchen and the tabletops. Gold answers come from the world: the right tool
 // for what is asked, the next action from the tool's real output, and chains
 // played in the physics before they are kept.
-import { z } from 'zod';
 import { etpReport } from '../../report/specs/etp';
-import { PlanStep } from '../../core/case';
 import { type CallRecord, callsOf } from '../../core/events';
 import type { Scored, Suite } from '../../core/suite';
 import { planPolicy } from '../../reference/policies';
 import { names } from '../raider/score';
 import { generateEtp } from './generate';
+import { EtpGold } from './gold';
 import { ETP_CANDIDATES, candidatesWorkflow } from './workflow';
 
-export const EtpGold = z.object({
-  task: z.enum(['need', 'selection', 'execution', 'chain']),
-  /** The candidate tools the case offers (the workflow shows exactly these). */
-  tools: z.array(z.string()),
-  needTrue: z.boolean().nullable(),
-  /** Selection: the right tool. Execution: the designated tool. */
-  tool: z.string().nullable(),
-  /** Execution: the arguments the designated tool is called with (the oracle's), and the next action its output calls for. */
-  toolArgs: z.record(z.string(), z.unknown()).nullable(),
-  next: z.object({ tool: z.string(), target: z.array(z.string()) }).nullable(),
-  /** Chain: the minimal action tools, the ordering constraints, and the plan (the oracle's). */
-  chainSet: z.array(z.string()),
-  order: z.array(z.tuple([z.string(), z.string()])),
-  plan: z.array(PlanStep),
-  final: z.string(),
-  /** Chain: the goal to reach in the world (a fact that must hold at the end). */
-  goalFacts: z.array(z.string()),
-});
-export type EtpGold = z.infer<typeof EtpGold>;
+export { EtpGold } from './gold';
 
 const ACTIONS = new Set(['pick', 'place', 'move_to', 'open', 'close', 'turnon', 'turnoff', 'slice', 'ask', 'say']);
 
@@ -78,6 +59,8 @@ export const etpSuite: Suite<EtpGold> = {
   report: etpReport,
   defaultWorkflow: ETP_CANDIDATES,
   workflows: [ETP_CANDIDATES, 'etp'],
+  // ETP's candidate-set loop and its discovery workflow over the tool registry.
+  protocol: { workflows: [ETP_CANDIDATES, 'etp'], toolSets: [] },
   ownWorkflows: { [ETP_CANDIDATES]: (c, robot) => candidatesWorkflow(robot, c.gold.tools) },
   gold: EtpGold,
   generate: (ctx) => generateEtp(ctx),

@@ -71,6 +71,11 @@ export const raiderSuite: Suite<RaiderGold> = {
   report: raiderReport,
   defaultWorkflow: 'raider',
   workflows: ['raider', 'flat', 'raider/basic', 'raider/qgen', 'raider/grnd', 'raider/qgen-grnd', 'raider/precond', 'raider/full-scene'],
+  // RAIDER, its prompt ablations and its baselines (§4), over the perception tool set.
+  protocol: {
+    workflows: ['raider', 'raider/basic', 'raider/qgen', 'raider/grnd', 'raider/qgen-grnd', 'raider/precond', 'raider/full-scene'],
+    toolSets: ['raider-household'],
+  },
   gold: RaiderGold,
   generate: (ctx) => generateRaider(ctx),
   async afterTurn(ctx) {

@@ -348,6 +348,8 @@ export const rtwSuite: Suite<RtwGold> = {
   paper: '000 §III',
   report: rtwReport,
   defaultWorkflow: 'per-case',
+  // Each case runs on its robot's own workflow and tools (TORO, MAYA, AIMM), as in the paper.
+  protocol: { workflows: ['per-case'], toolSets: ['rtw-basic', 'rtw-hierarchical', 'world-model-queries'] },
   workflows: ['rtw/basic', 'rtw/hierarchical', 'rtw/world-model'],
   gold: RtwGold,
   generate,

@@ -26,6 +26,7 @@ export function evalJson(r: EvalResult) {
     suite: s.suite,
     model: s.model,
     workflow: s.workflow,
+    offProtocol: s.offProtocol,
     runId: s.runId,
     db: s.db,
     cases: s.cases,
@@ -132,6 +133,7 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
       ...(seed !== undefined ? { seed } : {}),
       ...(sample !== undefined ? { sample } : {}),
       ...(judge ? { judge } : {}),
+      ...(p.flags['off-protocol'] ? { offProtocol: true } : {}),
       ...(timeLimit !== undefined || maxIterations !== undefined
         ? {
             limits: {
