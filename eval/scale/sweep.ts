@@ -26,6 +26,8 @@ export const SweepFile = z.strictObject({
   concurrency: z.number().int().min(1).max(1024).optional(),
   rpm: z.number().positive().optional(),
   tpm: z.number().positive().optional(),
+  /** Run workflows a suite is not defined for (as eval --off-protocol); every table marks those runs. */
+  offProtocol: z.boolean().default(false),
 });
 export type SweepFile = z.infer<typeof SweepFile>;
 
@@ -137,6 +139,7 @@ export async function runSweep(
         seed: s.seed,
         ...(s.sample !== undefined ? { sample: s.sample } : {}),
         ...(s.filter ? { filter: s.filter } : {}),
+        ...(s.offProtocol ? { offProtocol: true } : {}),
         args: { sweep: s.name },
       });
     const db2 = openResults(o.outDir, { mode: 'read' });

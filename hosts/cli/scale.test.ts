@@ -50,7 +50,7 @@ describe('eval at scale', () => {
     const r = await cli('eval', ...SMALL, '--concurrency', '4', '--out', fresh());
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/in flight: up to [2-4] \(--concurrency 4\); memory [\d.]+ → [\d.]+ MB peak RSS/);
-    expect(r.out).toMatch(/score 1\.000 over 6 cases, 0 errors/);
+    expect(r.out).toMatch(/score 1\.000 \[[\d.]+, 1\.000\] over 6 cases, 0 errors/);
   }, 300_000);
 
   it('answers bad input to the new flags and commands in one line with exit 2', async () => {
@@ -94,7 +94,7 @@ describe('skillbridge sweep', () => {
         'models:',
         '  - oracle',
         '  - floor:noop',
-        'workflows: [flat]',
+        'workflows: [alrm/tap]',
         'filter: boxes/3',
         'concurrency: 3',
         '',
@@ -109,8 +109,8 @@ describe('skillbridge sweep', () => {
       report: string;
     };
     expect(body.runs.map((r) => [r.runId, r.action, r.cases])).toEqual([
-      ['tiny-alrm-oracle-flat', 'ran', 6],
-      ['tiny-alrm-floor_noop-flat', 'ran', 6],
+      ['tiny-alrm-oracle-alrm_tap', 'ran', 6],
+      ['tiny-alrm-floor_noop-alrm_tap', 'ran', 6],
     ]);
     expect(body.leaderboard.map((b) => b.model)).toEqual(['oracle', 'floor:noop']);
     expect(body.leaderboard[0]!.score).toBe(1);
@@ -118,7 +118,7 @@ describe('skillbridge sweep', () => {
     const again = await cli('sweep', file, '--out', out);
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/2 runs \(2 kept from before\)/);
-    expect(again.out).toMatch(/1\. 1\.000 {2}oracle · flat/);
+    expect(again.out).toMatch(/1\. 1\.000 {2}oracle · TaP/);
   }, 300_000);
 
   it('names the field of a bad sweep file in one line', async () => {
