@@ -425,13 +425,9 @@ export class AppService implements AppApi {
     return SINGLE_HOST.observeSession(req);
   }
 
-  async setSessionLabel(req: Request<'setSessionLabel'>): Promise<Response<'setSessionLabel'>> {
-    return SINGLE_HOST.setSessionLabel(req);
-  }
+  setSessionLabel = async (req: Request<'setSessionLabel'>): Promise<Response<'setSessionLabel'>> => SINGLE_HOST.setSessionLabel(req);
 
-  async stopGroups(req: Request<'stopGroups'>): Promise<Response<'stopGroups'>> {
-    return SINGLE_HOST.stopGroups(req);
-  }
+  stopGroups = async (req: Request<'stopGroups'>): Promise<Response<'stopGroups'>> => SINGLE_HOST.stopGroups(req);
 
   // ---------------------------------------------------------------- local models (./local-models.ts)
 
@@ -440,15 +436,11 @@ export class AppService implements AppApi {
   cancelLocalModelPull = (req: Request<'cancelLocalModelPull'>): Promise<Response<'cancelLocalModelPull'>> => this.models.cancel(req);
   removeLocalModel = (req: Request<'removeLocalModel'>): Promise<Response<'removeLocalModel'>> => this.models.remove(req);
 
-  async setApiKey(req: Request<'setApiKey'>): Promise<Response<'setApiKey'>> {
-    return this.policy.keyStore().setApiKey(req);
-  }
+  // ---------------------------------------------------------------- keys (the host policy's store)
 
-  async hasApiKey(req: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> {
-    return this.policy.keyStore().hasApiKey(req);
-  }
+  setApiKey = async (req: Request<'setApiKey'>): Promise<Response<'setApiKey'>> => this.policy.keyStore().setApiKey(req);
 
-  async clearApiKey(req: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> {
-    return this.policy.keyStore().clearApiKey(req);
-  }
+  hasApiKey = async (req: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> => this.policy.keyStore().hasApiKey(req);
+
+  clearApiKey = async (req: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> => this.policy.keyStore().clearApiKey(req);
 }

@@ -29,14 +29,14 @@ describe('Evaluate (session)', () => {
   });
 
   it('runs a sample off the session thread, streams progress, and lists the run, its cases and its report', async () => {
-    const { runId } = await session.startEval({ suite: 'alrm', model: 'oracle', workflow: 'flat', sample: 3 });
+    const { runId } = await session.startEval({ suite: 'alrm', model: 'oracle', workflow: 'alrm/tap', sample: 3 });
     await expect(session.startEval({ suite: 'alrm', model: 'oracle' })).rejects.toThrow(/an evaluation is running/);
     await expect.poll(() => evals().some((e) => e.kind === 'ended'), { timeout: 120_000, interval: 200 }).toBe(true);
     const progress = evals().filter((e): e is Extract<EvalEvent, { kind: 'progress' }> => e.kind === 'progress');
     expect(progress.at(-1)).toMatchObject({ runId, total: 3, done: 3, errors: 0, score: 1 });
     expect(evals().find((e) => e.kind === 'ended')).toMatchObject({ run: { runId, status: 'finished', cases: 3, score: 1 }, error: null });
     const runs = await session.listEvalRuns({});
-    expect(runs[0]).toMatchObject({ runId, suite: 'alrm', model: 'oracle', workflow: 'flat' });
+    expect(runs[0]).toMatchObject({ runId, suite: 'alrm', model: 'oracle', workflow: 'alrm/tap' });
     const cases = await session.evalCases({ runId });
     expect(cases).toHaveLength(3);
     expect(cases.every((c) => c.status === 'ok' && c.score === 1)).toBe(true);

@@ -146,7 +146,7 @@ describe('an evaluation started from a page', () => {
     const s = session();
     const events: AppEvent[] = [];
     s.onEvent((e) => events.push(e));
-    await s.startEval({ suite: 'alrm', model: `openai-compatible:m@${page.url}`, workflow: 'flat', sample: 1 });
+    await s.startEval({ suite: 'alrm', model: `openai-compatible:m@${page.url}`, workflow: 'alrm/tap', sample: 1 });
     await expect.poll(() => events.some((e) => e.type === 'eval' && e.event.kind === 'ended'), { timeout: 120_000 }).toBe(true);
     expect(page.requests.length).toBeGreaterThan(0);
     expect(page.requests.map((r) => r.headers['authorization'] ?? null).every((h) => h === null)).toBe(true);
