@@ -51,6 +51,8 @@ const DIRECT_READS_ALLOWED = new Set([
   'eval/scale/queue-worker.ts', // traces the worker itself wrote
   'eval/core/end-state.ts', // end states the runner wrote beside each case's trace
   'agents/models/peer-loops.ts', // the installed package's own package.json
+  'agents/models/local/download.ts', // hashes the download it wrote itself
+  'agents/models/local/store.ts', // its own lock files; a named .gguf is hashed only after gguf-header.ts found a regular file
   'base/user-file.ts',
 ]);
 

@@ -1,7 +1,8 @@
 // The first bytes of a GGUF file: the magic "GGUF" and a format version. Enough to refuse an
 // HTML error page saved as .gguf, a truncated copy or a file of another format, before a
 // runtime tries to load gigabytes of it.
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { kindOf } from '../../../base/user-file';
 import { ModelStoreError } from './store-errors';
 
 /** GGUF versions llama.cpp reads (1 was dropped upstream). */
@@ -10,8 +11,12 @@ export const GGUF_VERSIONS: readonly number[] = [2, 3];
 export async function readGgufVersion(path: string): Promise<number> {
   let fh;
   try {
+    // A named pipe or a device would block the open (or the read) for ever: only regular files.
+    const st = await stat(path);
+    if (!st.isFile()) throw new ModelStoreError('no-file', `${path}: ${kindOf(st)}, not a regular file: give a .gguf file`);
     fh = await open(path, 'r');
   } catch (e) {
+    if (e instanceof ModelStoreError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ModelStoreError('no-file', `${path}: no such file`);
     if (code === 'EISDIR') throw new ModelStoreError('no-file', `${path} is a folder: give a .gguf file`);
