@@ -16,8 +16,8 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out, err };
 }
 
-/** Six ALRM cases (boxes, task 3) in the flat workflow. */
-const SMALL = ['--suite', 'alrm', '--workflow', 'flat', '--filter', 'boxes/3'];
+/** Six ALRM cases (boxes, task 3) in ALRM's tool-as-policy workflow. */
+const SMALL = ['--suite', 'alrm', '--workflow', 'alrm/tap', '--filter', 'boxes/3'];
 
 let dir: string;
 let oracle: string;
