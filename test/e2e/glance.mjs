@@ -110,7 +110,8 @@ export async function glanceFlows({ browser }) {
       // Read at once in the page: where the bubble is, where Adriana is drawn, and what it says.
       const seen = await a.waitForFunction(
         () => {
-          const el = document.querySelector('[data-testid="speech-bubble"]');
+          // Placed over its speaker (the first frame may draw it before her screen position is known).
+          const el = document.querySelector('[data-testid="speech-bubble"]:not(.unplaced)');
           const c = document.querySelector('[data-testid="scene-canvas"]');
           if (!el || !c) return null;
           const r = el.getBoundingClientRect();
