@@ -85,8 +85,8 @@ describe('withRateLimit against a server that rate limits', () => {
       limiter,
     );
     const first = model.complete({ messages: [{ role: 'user', content: 'one' }] });
-    // The second caller asks just after the first got its 429.
-    await new Promise((r) => setTimeout(r, 300));
+    // The second caller asks just after the first got its 429 (waiting for that, not for a set time: a loaded machine may answer late).
+    for (let i = 0; i < 500 && limiter.stats.pauses === 0; i++) await new Promise((r) => setTimeout(r, 10));
     const second = model.complete({ messages: [{ role: 'user', content: 'two' }] });
     await Promise.all([first, second]);
     const chats = server.chatRequests();
