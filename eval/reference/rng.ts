@@ -1,15 +1,5 @@
-// A small seeded generator (mulberry32) for the random floor: the same case,
-// seed and trial give the same calls, so floors are as reproducible as the oracle.
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The random floor's generator: the same case, seed and trial give the same calls.
+export { seededRandom } from '../../base/seeded-random';
 
 /** A 32-bit hash of a string (FNV-1a), to seed per case and trial. */
 export function hash32(text: string): number {

@@ -5,6 +5,7 @@
 // bootstrap's generator is seeded, so the same results always give the same
 // interval: a report recomputes it from the stored rows exactly.
 import type { ResultRecord } from '../results/index';
+import { seededRandom } from '../../base/seeded-random';
 
 export const LEVEL = 0.95;
 /** z for a two-sided 95 % interval. */
@@ -39,17 +40,8 @@ export function wilson(k: number, n: number): Interval | null {
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half), method: 'wilson' };
 }
 
-/** mulberry32: a small seeded generator, the same sequence on every platform. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The bootstrap's seeded generator (mulberry32). */
+export const seeded = seededRandom;
 
 function quantile(sorted: number[], q: number): number {
   const pos = (sorted.length - 1) * q;
