@@ -20,6 +20,8 @@ let maxContext = 4096;
 let threads = 1;
 /** @type {Map<number, AbortController>} */
 const running = new Map();
+/** Ids aborted before their turn in the queue came. @type {Set<number>} */
+const abortedEarly = new Set();
 /** Generation is one at a time on one context sequence. */
 let queue = Promise.resolve();
 
@@ -84,6 +86,11 @@ async function generate(req) {
   if (!model || !llama || !wrapper) return send({ type: 'error', id: req.id, kind: 'internal', message: 'no model loaded' });
   const abort = new AbortController();
   running.set(req.id, abort);
+  // An abort that arrived while this request waited in the queue stops it before it starts.
+  if (abortedEarly.delete(req.id)) {
+    running.delete(req.id);
+    return send({ type: 'error', id: req.id, kind: 'aborted', message: 'stopped before it started' });
+  }
   const t0 = performance.now();
   try {
     const history = /** @type {import('node-llama-cpp').ChatHistoryItem[]} */ (req.history);
@@ -140,7 +147,11 @@ async function generate(req) {
 process.on('message', (/** @type {import('./protocol').ToProcess} */ msg) => {
   if (msg.type === 'load') queue = queue.then(() => load(msg));
   else if (msg.type === 'generate') queue = queue.then(() => generate(msg));
-  else if (msg.type === 'abort') running.get(msg.id)?.abort();
+  else if (msg.type === 'abort') {
+    const r = running.get(msg.id);
+    if (r) r.abort();
+    else abortedEarly.add(msg.id);
+  }
   else if (msg.type === 'dispose') {
     for (const a of running.values()) a.abort();
     void (async () => {

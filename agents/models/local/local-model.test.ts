@@ -88,11 +88,23 @@ describe('local provider on a tiny generated model', () => {
       await long.load();
       const ac = new AbortController();
       const p = long.complete({ messages: [{ role: 'user', content: 'Say a lot.' }], signal: ac.signal });
-      setTimeout(() => ac.abort(), 200);
+      // Abort once the request is on its way (the model is loaded, so it is sent within a tick): the
+      // process gets it queued or running, and either way must drop it. Waiting a set time instead
+      // let a fast machine finish the whole reply first.
+      setTimeout(() => ac.abort(), 0);
       await expect(p).rejects.toMatchObject({ kind: 'aborted' });
       const after = await long.complete({ messages: [{ role: 'user', content: 'hi' }], tools, toolChoice: 'required' });
-      // The aborted generation was stopped, not left to run out its 1500 tokens first.
       expect(after.toolCalls.length).toBeGreaterThan(0);
+      // Aborted while the model was still loading: refused at once, nothing sent.
+      const fresh = createLocalModel({ id: 'local:tiny', file, maxTokens: 1500 });
+      try {
+        const ac2 = new AbortController();
+        const q = fresh.complete({ messages: [{ role: 'user', content: 'Say a lot.' }], signal: ac2.signal });
+        ac2.abort();
+        await expect(q).rejects.toMatchObject({ kind: 'aborted' });
+      } finally {
+        await fresh.dispose();
+      }
     } finally {
       await long.dispose();
     }

@@ -145,6 +145,8 @@ export function createLocalModel(opts: LocalModelOptions): LocalModel {
   async function complete(req: CompletionRequest): Promise<Completion> {
     if (req.signal?.aborted) throw new ModelError('Stopped.', 'aborted');
     const info = await load();
+    // Stopped while the model loaded: the listener below would never fire for an already-aborted signal.
+    if (req.signal?.aborted) throw new ModelError('Stopped.', 'aborted');
     const tools = req.tools ?? [];
     const mode = info.nativeTools && tools.length ? 'native' : 'grammar';
     const history = toChatHistory(req.messages, mode, mode === 'grammar' ? grammarInstructions(tools) : undefined);
