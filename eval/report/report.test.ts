@@ -11,6 +11,8 @@ import { resultsCsv } from './csv';
 import { buildReport } from './html';
 import { junitXml } from './junit';
 import { type LoadedRun, loadRuns } from './load';
+import { reportSpecFor } from './specs';
+import { metricInterval } from './stats';
 import { syntheticAlrmRun, syntheticRaiderRun } from './synthetic';
 
 let dir: string;
@@ -78,6 +80,37 @@ describe('HTML report', () => {
     expect(cell[0]![0]).toBe('Issue type \\ Query type × Abstraction');
     expect(cell[1]).toEqual(['AS', 'AS', 'AN', 'AR', 'AC']);
     expect(cell.slice(2).map((r) => r[0])).toEqual(['IA', 'IN', 'IU1', 'IU2', 'IU3', 'IU4', 'IU5', 'IU6']);
+  });
+
+  it('gives every estimate in the paper and breakdown tables its 95 % interval; counts have none', () => {
+    const withIv = /^(-?\d+(?:\.\d+)?) \[(-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\]$/;
+    const bracketed = (text: string) => {
+      const m = withIv.exec(text);
+      if (!m) throw new Error(`no interval in "${text}"`);
+      const [value, low, high] = m.slice(1).map(Number) as [number, number, number];
+      expect(low).toBeLessThanOrEqual(value);
+      expect(value).toBeLessThanOrEqual(high);
+      return { value, low, high };
+    };
+    // ALRM Table III: the score counts stay bare, every percentage and the latency get one.
+    const tapRow = tableText('alrm-table-iii')[3]!;
+    expect(tapRow.slice(2, 5).every((c) => /^\d+$/.test(c))).toBe(true);
+    for (const c of tapRow.slice(5)) bracketed(c);
+    // AVG's interval is the one the JSON summary gives for the same results.
+    const tap = runs.find((r) => r.run.variant === 'TaP')!;
+    const iv = metricInterval(tap.results, reportSpecFor('alrm').metrics.success_rate!)!;
+    expect(bracketed(tapRow[10]!)).toMatchObject({ low: Number((iv.low * 100).toFixed(1)), high: Number((iv.high * 100).toFixed(1)) });
+    // RAIDER's paper tables and every filled breakdown cell, with the n the cell rests on beside it.
+    for (const c of tableText('raider-by-issue')[2]!.slice(2)) if (c !== '—') bracketed(c);
+    const raider = runs.find((r) => r.run.suite === 'raider')!;
+    const cells = doc.getElementById(`raider-cell-${raider.run.runId}`)!.querySelectorAll('tbody td.a-right');
+    expect(cells.length).toBeGreaterThan(10);
+    for (const td of cells) {
+      if (td.textContent === '—') continue;
+      expect(td.querySelector('.n')?.textContent).toMatch(/^\d+$/);
+      bracketed(td.childNodes[0]!.textContent!);
+    }
+    expect(doc.getElementById(`raider-cell-${raider.run.runId}`)!.querySelector('caption')!.textContent).toContain('95 % interval');
   });
 
   it('embeds the chart data: score per category, latency, pass^k and the model comparison', () => {

@@ -4,7 +4,7 @@ import { formatValue, unitOf } from './format';
 import { type Interval, withInterval } from './intervals';
 import type { LoadedRun } from './load';
 import type { MetricSpec, SuiteReportSpec, TableSpec } from './spec';
-import { type Figure, type RunSummary, aggregate, axisValues, where } from './stats';
+import { type Figure, type RunSummary, aggregate, axisValues, metricInterval, where } from './stats';
 
 export interface Cell {
   text: string;
@@ -39,17 +39,27 @@ export function runLabels(runs: LoadedRun[]): Map<LoadedRun, string> {
   return new Map(runs.map((r, i) => [r, base.filter((b) => b === base[i]).length > 1 ? `${base[i]} (${r.run.runId})` : base[i]!]));
 }
 
+const INTERVAL_NOTE =
+  'Each estimate has its 95 % interval in brackets (Wilson for a pass rate with one trial per case, else a seeded bootstrap over cases; counts have none); the small number is how many results it rests on.';
+
 function head(text: string, extra: Partial<Cell> = {}): Cell {
   return { text, head: true, ...extra };
 }
 
 function figureCell(f: Figure, m: MetricSpec, iv?: Interval | null): Cell {
+  // The interval's method goes in the hover text so a reader can tell Wilson from the bootstrap.
+  const how = iv && f.value !== null ? `; 95 % interval by ${iv.method === 'wilson' ? "Wilson's score" : 'a bootstrap over cases'}` : '';
   return {
     text: withInterval(formatValue(f.value, m.format), f.value === null ? null : iv, (v) => formatValue(v, m.format)),
     n: f.n,
-    title: `${m.label}: ${m.description}; over ${f.n} result${f.n === 1 ? '' : 's'}`,
+    title: `${m.label}: ${m.description}; over ${f.n} result${f.n === 1 ? '' : 's'}${how}`,
     align: 'right',
   };
+}
+
+/** A metric over some results with its 95 % interval (none for counts and sums, which are not estimates). */
+function measuredCell(results: LoadedRun['results'], m: MetricSpec): Cell {
+  return figureCell(aggregate(results, m), m, metricInterval(results, m));
 }
 
 function metricHead(m: MetricSpec, label?: string, extra: Partial<Cell> = {}): Cell {
@@ -181,12 +191,12 @@ export function paperTable(spec: SuiteReportSpec, t: TableSpec, runs: LoadedRun[
     const cells = t.groups.flatMap((g) =>
       g.columns.map((c) => {
         const m = spec.metrics[c.metric]!;
-        return figureCell(aggregate(c.where ? where(r.results, c.where.axis, c.where.value) : r.results, m), m);
+        return measuredCell(c.where ? where(r.results, c.where.axis, c.where.value) : r.results, m);
       }),
     );
     return [...keys, ...cells];
   });
-  return { id: `${spec.suite}-${t.id}`, title: t.title, caption: t.caption, head: headRows, body };
+  return { id: `${spec.suite}-${t.id}`, title: t.title, caption: `${t.caption} ${INTERVAL_NOTE}`, head: headRows, body };
 }
 
 /**
@@ -236,14 +246,14 @@ export function breakdownTable(
     const inRow = where(labelled, rowAxis.key, v.value);
     return [
       { text: v.label, align: 'left' as const, title: rowAxis.values.find((x) => x.value === v.value)?.description },
-      ...(colAxes.length === 0 ? [figureCell(aggregate(inRow, m), m)] : cols.map((c) => figureCell(aggregate(c.filter(inRow), m), m))),
+      ...(colAxes.length === 0 ? [measuredCell(inRow, m)] : cols.map((c) => measuredCell(c.filter(inRow), m))),
     ];
   });
   const unit = unitOf(m.format);
   return {
     id: `${spec.suite}-${b.id}-${run.run.runId}`,
     title: `${b.title} — ${label}`,
-    caption: `${m.label}${unit ? ` (${unit})` : ''} per cell; the small number is how many results the cell rests on.${labelled.length < run.results.length ? ` ${run.results.length - labelled.length} results without these labels are left out.` : ''}`,
+    caption: `${m.label}${unit ? ` (${unit})` : ''} per cell. ${INTERVAL_NOTE}${labelled.length < run.results.length ? ` ${run.results.length - labelled.length} results without these labels are left out.` : ''}`,
     head: headRows,
     body,
   };
