@@ -28,6 +28,7 @@ import {
   SimState,
 } from './schemas';
 import { ExerciseInfo, ExerciseResult, RunReplay, RunSummary, WorldSettings } from './teaching';
+import { RobotSafety } from './robot-safety';
 
 const Empty = z.object({}).strict();
 const Ack = z.object({ ok: z.boolean(), message: z.string() });
@@ -60,6 +61,8 @@ export const METHODS = {
   injectEvent: { request: ExternalEvent, response: Ack },
   getSnapshot: { request: Empty, response: Snapshot },
   getBattery: { request: Empty, response: Battery },
+  /** A real robot's e-stop, battery and link with their ages (serve --robot); null when the session drives only the simulator. */
+  getRobotSafety: { request: Empty, response: RobotSafety.nullable() },
   /** Simulated seconds per wall second while paced (the desktop and web app). */
   setSpeed: { request: z.object({ factor: z.number().min(0.1).max(10) }).strict(), response: z.object({ factor: z.number() }) },
   /** The physics clock: paused or running, simulated time, speed. */

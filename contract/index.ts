@@ -7,3 +7,4 @@ export * from './wire';
 export * from './eval';
 export * from './teaching';
 export * from './local-models';
+export * from './robot-safety';

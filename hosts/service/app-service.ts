@@ -279,6 +279,10 @@ export class AppService implements AppApi {
     return this.require().robot.battery();
   }
 
+  async getRobotSafety(_req?: Request<'getRobotSafety'>): Promise<Response<'getRobotSafety'>> {
+    return this.real ? this.real.safety() : null;
+  }
+
   async getSnapshot(_req?: Request<'getSnapshot'>): Promise<Response<'getSnapshot'>> {
     const cur = this.require();
     return snapshotOf(cur, cur.tools.busy || this.agent.busy);

@@ -30,6 +30,7 @@ const SAMPLE: { [M in MethodName]: unknown } = {
   injectEvent: { type: 'set_battery', percent: 50 },
   getSnapshot: {},
   getBattery: {},
+  getRobotSafety: {},
   setSpeed: { factor: 1 },
   getSimState: {},
   setPaused: { paused: false },

@@ -52,6 +52,7 @@ export const METHOD_POLICY: { readonly [M in MethodName]: readonly Capability[] 
   injectEvent: [],
   getSnapshot: [],
   getBattery: [],
+  getRobotSafety: [],
   setSpeed: [],
   getSimState: [],
   setPaused: [],

@@ -32,6 +32,7 @@ const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'listTools',
   'getSnapshot',
   'getBattery',
+  'getRobotSafety',
   'listWorkflows',
   'exportTrace',
   'importTrace',

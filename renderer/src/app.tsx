@@ -12,6 +12,7 @@ import { EventInjector } from './panels/event-injector';
 import { EvaluatePanel } from './panels/evaluate/evaluate-panel';
 import { EventLog } from './panels/event-log';
 import { FactsPanel } from './panels/facts-panel';
+import { RobotBattery, RobotEstopState, RobotStateNote } from './panels/robot-state';
 import { SceneBar } from './panels/scene-bar';
 import { ToolConsole } from './panels/tool-console';
 import { ApprovalOverlay, describeCall, usePendingApprovals } from './teaching/approvals';
@@ -191,7 +192,9 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
             }}
             onRelease={() => void inject({ type: 'estop_released' })}
           />
-          <BatteryGauge battery={host.battery} />
+          {host.robotSafety && <RobotEstopState safety={host.robotSafety} />}
+          {/* With a real robot its own battery, not the shadow simulation's. */}
+          {host.robotSafety ? <RobotBattery safety={host.robotSafety} /> : <BatteryGauge battery={host.battery} />}
           <div className="head-tools" role="group" aria-label="Display">
             <button
               type="button"
@@ -305,6 +308,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
                   Emergency stop pressed: the robot does not move, and an agent run stops. Release it in the header to go on.
                 </div>
               )}
+              {host.robotSafety && <RobotStateNote safety={host.robotSafety} />}
               {/* Kept mounted so a run keeps streaming while another tab is open. */}
               <div hidden={tab !== 'agent'} className="tab-page">
                 <AgentPanel api={api} desktop={desktop} />
@@ -321,7 +325,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
                     batteryPercent={host.battery?.percent}
                   />
                   <WorldSettingsForm api={api} readOnly={readOnly} onApplied={() => meta && void host.load(meta.id, true)} />
-                  <FactsPanel snapshot={snapshot} onRefresh={host.refresh} />
+                  <FactsPanel snapshot={snapshot} robot={host.robotSafety} onRefresh={host.refresh} />
                 </>
               )}
               <div hidden={tab !== 'runs'} className="tab-page">

@@ -3,6 +3,7 @@
 // the ids a running tool call names (the view outlines them).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppApi } from '../../contract/api';
+import type { RobotSafety } from '../../contract/robot-safety';
 import type { AppEvent, Battery, SceneMeta, SceneSummary, SimState, Snapshot } from '../../contract/schemas';
 import type { LogLine } from './panels/event-log';
 import { PoseStore } from './pose-store';
@@ -16,6 +17,8 @@ export interface HostState {
   meta: SceneMeta | null;
   loading: boolean;
   battery: Battery | null;
+  /** A real robot's own e-stop and battery with their ages (serve --robot); null with the simulator only. */
+  robotSafety: RobotSafety | null;
   snapshot: Snapshot | null;
   sim: SimState | null;
   log: LogLine[];
@@ -36,6 +39,7 @@ export function useHostState(api: AppApi, initialScene: string | undefined): Hos
   const [meta, setMeta] = useState<SceneMeta | null>(null);
   const [loading, setLoading] = useState(false);
   const [battery, setBattery] = useState<Battery | null>(null);
+  const [robotSafety, setRobotSafety] = useState<RobotSafety | null>(null);
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
   const [sim, setSim] = useState<SimState | null>(null);
   const [log, setLog] = useState<LogLine[]>([]);
@@ -50,11 +54,17 @@ export function useHostState(api: AppApi, initialScene: string | undefined): Hos
     setLog((l) => [{ ...line, key: `${Date.now()}-${Math.random()}` }, ...l].slice(0, 200));
   }, []);
 
+  // A host that cannot answer has no robot to report, or the link to it is gone: either way nothing current.
+  const readRobotSafety = useCallback(() => {
+    api.getRobotSafety({}).then(setRobotSafety, () => setRobotSafety((s) => (s ? { ...s, link: 'down' } : s)));
+  }, [api]);
+
   const refresh = useCallback(() => {
     if (!metaRef.current) return;
     api.getSnapshot({}).then(setSnapshot, () => undefined);
     api.getBattery({}).then(setBattery, () => undefined);
-  }, [api]);
+    readRobotSafety();
+  }, [api, readRobotSafety]);
 
   const refreshSoon = useCallback(() => {
     if (refreshTimer.current) clearTimeout(refreshTimer.current);
@@ -169,17 +179,20 @@ export function useHostState(api: AppApi, initialScene: string | undefined): Hos
     refresh();
     const t = setInterval(() => {
       api.getBattery({}).then(setBattery, () => undefined);
+      // The robot's readings age: read them again so the page says when they go stale.
+      readRobotSafety();
       // The clock in the header: simulated time moves while nothing else reports.
       api.getSimState({}).then(setSim, () => undefined);
     }, 1000);
     return () => clearInterval(t);
-  }, [api, meta, refresh]);
+  }, [api, meta, refresh, readRobotSafety]);
 
   return {
     scenes,
     meta,
     loading,
     battery,
+    robotSafety,
     snapshot,
     sim,
     log,

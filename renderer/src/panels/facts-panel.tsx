@@ -1,8 +1,19 @@
 // The semantic snapshot: the facts a model can ask for, with the robot's state.
 import { useState } from 'react';
+import type { RobotSafety } from '../../../contract/robot-safety';
 import type { Snapshot } from '../../../contract/schemas';
+import { RobotStateRows } from './robot-state';
 
-export function FactsPanel({ snapshot, onRefresh }: { snapshot: Snapshot | null; onRefresh(): void }) {
+export function FactsPanel({
+  snapshot,
+  robot = null,
+  onRefresh,
+}: {
+  snapshot: Snapshot | null;
+  /** A real robot's own readings (serve --robot): the facts above are its shadow simulation's. */
+  robot?: RobotSafety | null;
+  onRefresh(): void;
+}) {
   const [filter, setFilter] = useState('');
   const facts = snapshot?.facts.filter((f) => f.toLowerCase().includes(filter.toLowerCase())) ?? [];
   return (
@@ -26,6 +37,7 @@ export function FactsPanel({ snapshot, onRefresh }: { snapshot: Snapshot | null;
             <span>{snapshot.posture ?? '—'}</span>
             <span>e-stop</span>
             <span className={snapshot.estop ? 'danger' : ''}>{snapshot.estop ? 'PRESSED' : 'released'}</span>
+            {robot && <RobotStateRows safety={robot} />}
           </div>
           <input
             className="filter"

@@ -154,6 +154,7 @@ export function fakeApi(overrides: Handlers = {}): FakeApi {
     }),
     injectEvent: (r) => ({ ok: true, message: `injected ${r.type}` }),
     getBattery: () => ({ percent: 80, level: 'okay', charging: false, docked: false }),
+    getRobotSafety: () => null,
     getSnapshot: () => ({
       sceneId: META.id,
       time: 1,
