@@ -37,6 +37,7 @@ import { teacherFlows } from '../test/e2e/teacher.mjs';
 import { sceneFlows } from '../test/e2e/scenes.mjs';
 import { modelFlows } from '../test/e2e/models.mjs';
 import { glanceFlows } from '../test/e2e/glance.mjs';
+import { robotStateFlows } from '../test/e2e/robot-state.mjs';
 
 const only = (process.env.E2E_ONLY ?? '').split(',').filter(Boolean);
 const wants = (area) => only.length === 0 || only.includes(area);
@@ -86,6 +87,7 @@ if (wants('layout')) await layoutFlows({ browser, url });
 if (wants('classroom')) await classroomFlows({ browser });
 if (wants('models')) await modelFlows({ browser });
 if (wants('glance')) await glanceFlows({ browser });
+if (wants('robotstate')) await robotStateFlows({ browser });
 if (['hardening', 'defects', 'teacher', 'runs'].some(wants))
   await test('no console errors and no lost WebGL context through the issue-15 flows', async () => {
     assert(!(await state.page.evaluate(() => window.__skillbridge.contextLost)), 'WebGL context lost');
