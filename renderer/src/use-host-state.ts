@@ -54,9 +54,20 @@ export function useHostState(api: AppApi, initialScene: string | undefined): Hos
     setLog((l) => [{ ...line, key: `${Date.now()}-${Math.random()}` }, ...l].slice(0, 200));
   }, []);
 
-  // A host that cannot answer has no robot to report, or the link to it is gone: either way nothing current.
+  // A host that does not answer leaves the page with no current reading: the last ones become unknown, not kept.
   const readRobotSafety = useCallback(() => {
-    api.getRobotSafety({}).then(setRobotSafety, () => setRobotSafety((s) => (s ? { ...s, link: 'down' } : s)));
+    api.getRobotSafety({}).then(setRobotSafety, () =>
+      setRobotSafety((s) =>
+        s
+          ? {
+              ...s,
+              link: 'down',
+              estop: { state: 'unknown', freshness: 'unknown', detail: 'the page could not read it from the host' },
+              ...(s.battery ? { battery: { freshness: 'unknown' as const } } : {}),
+            }
+          : s,
+      ),
+    );
   }, [api]);
 
   const refresh = useCallback(() => {

@@ -52,8 +52,13 @@ describe('readouts of a real robot', () => {
 
 describe('the page driving a real robot', () => {
   it('draws stale and unknown readings as such in the header, the battery, the side panel and the facts', async () => {
-    let state: RobotSafety | null = FRESH;
-    const api = fakeApi({ getRobotSafety: () => state });
+    let state: RobotSafety | null | 'host gone' = FRESH;
+    const api = fakeApi({
+      getRobotSafety: () => {
+        if (state === 'host gone') throw new Error('the connection to the host closed');
+        return state;
+      },
+    });
     render(<App api={api} desktop={false} detectWebgl={() => null} />);
     const estop = await screen.findByTestId('robot-estop');
     await waitFor(() => expect(estop.textContent).toBe('robot e-stop released'));
@@ -87,6 +92,16 @@ describe('the page driving a real robot', () => {
     expect(screen.getByTestId('robot-battery').textContent).toBe('battery unknown');
     expect(screen.getByTestId('robot-state-note').textContent).toMatch(/e-stop unknown and battery unknown/);
     expect(screen.getByTestId('facts-robot-estop').title).toContain('no message received yet on /estop');
+
+    // Fresh again, then the host stops answering: the last "released" is not kept as current.
+    state = FRESH;
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(screen.getByTestId('robot-estop').textContent).toBe('robot e-stop released'));
+    state = 'host gone';
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(screen.getByTestId('robot-estop').textContent).toBe('robot e-stop unknown'));
+    expect(screen.getByTestId('robot-battery').textContent).toBe('battery unknown');
+    expect(screen.getByTestId('robot-estop').title).toMatch(/could not read it from the host.*link to the robot is down/);
   });
 
   it('shows none of it when the session drives only the simulator', async () => {
