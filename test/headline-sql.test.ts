@@ -1,5 +1,5 @@
 // The README's headline SQL reproduces the reported headline: for every suite, a
-// real small run (the oracle on a sample, half its cases replaced by floor:noop's
+// real small run (the oracle on a sample of the suite's small case set, half its cases replaced by floor:noop's
 // results so the figure is neither 0 nor 1) gives the same number from
 // headlineSql() in SQLite as from the report's headline(); and the README
 // quotes exactly that SQL.
@@ -13,6 +13,7 @@ import { runEval } from '../eval/runner/runner';
 import { SUITES } from '../eval/suites/index';
 import { headlineSql } from '../eval/report/headline-sql';
 import { headline } from '../eval/report/stats';
+import { smallCasesCacheDir } from './support/shared-cases';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
@@ -21,8 +22,9 @@ describe.each(SUITES.map((s) => [s.id, s] as const))('the headline SQL of %s', (
     const sql = headlineSql(suite.report);
     expect(README, `README.md quotes the ${suite.id} headline SQL`).toContain(sql);
     const out = mkdtempSync(join(tmpdir(), `skillbridge-headline-${suite.id}-`));
-    const oracle = await runEval({ suite: suite.id, model: 'oracle', sample: 8, outDir: out });
-    const noop = await runEval({ suite: suite.id, model: 'floor:noop', sample: 8, outDir: out });
+    const cacheDir = await smallCasesCacheDir(suite);
+    const oracle = await runEval({ suite: suite.id, model: 'oracle', sample: 8, outDir: out, cacheDir });
+    const noop = await runEval({ suite: suite.id, model: 'floor:noop', sample: 8, outDir: out, cacheDir });
     const raw = new sqlite.Database(join(out, DB_FILE));
     try {
       // Every other case of the oracle's run takes floor:noop's result instead.

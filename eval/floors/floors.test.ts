@@ -9,11 +9,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { aggregate, headline } from '../report/stats';
 import type { ResultRecord } from '../results/index';
 import { WorldPool } from '../core/world';
-import { generateCases, sampleCases } from '../runner/cases';
+import { sampleCases } from '../runner/cases';
 import { runCase } from '../runner/run-case';
 import { SUITES } from '../suites/index';
 import { ADVERSARIES } from './adversaries';
 import { offProtocolReason } from '../core/protocol';
+import { sharedSmallCases } from '../../test/support/shared-cases';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-floors-'));
 const SAMPLE = Number(process.env['FLOORS_SAMPLE'] ?? 8);
@@ -24,7 +25,7 @@ const MODELS = ['oracle', 'floor:noop', ...ADVERSARIES.map((a) => `floor:${a}`)]
 
 describe.each(SUITES.map((s) => [s.id, s] as const))('adversarial floors on %s', (_id, suite) => {
   it('the oracle scores 1 and every adversary stays within 0.1 of floor:noop', async () => {
-    const all = await generateCases(suite, { small: true });
+    const all = await sharedSmallCases(suite);
     // Every case runs with a tool set the suite is defined for.
     expect(offProtocolReason(suite, suite.defaultWorkflow, all)).toBeUndefined();
     const sample = sampleCases(all, SAMPLE, 1, suite.report.categoryAxis);

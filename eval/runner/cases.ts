@@ -116,15 +116,22 @@ export async function loadCases(suite: AnySuite, opts: LoadCasesOptions): Promis
   const generatedMs = performance.now() - t0;
   if (opts.cache !== false) {
     try {
-      mkdirSync(dir, { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ suite: suite.id, key, cases }));
-      renameSync(tmp, file);
+      saveCases(suite.id, cases, dir);
     } catch {
       // No cache where the folder is read-only; the next run generates again.
     }
   }
   return { cases, generatedMs };
+}
+
+/** Writes `cases` as the suite's cached cases in `dir`, where `loadCases` finds them (whole or not at all). */
+export function saveCases(suite: string, cases: readonly EvalCase[], dir = defaultCacheDir()): void {
+  const key = casesSourceKey(suite);
+  const file = path.join(dir, `${suite}-${key}.json`);
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ suite, key, cases }));
+  renameSync(tmp, file);
 }
 
 /** Cases whose id or one of whose labels contains `text` (case-insensitive). */

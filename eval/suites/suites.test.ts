@@ -10,9 +10,10 @@ import { specProblems } from '../report/spec';
 import type { EvalCase } from '../core/case';
 import type { AnySuite } from '../core/suite';
 import { WorldPool } from '../core/world';
-import { generateCases, sampleCases } from '../runner/cases';
+import { sampleCases } from '../runner/cases';
 import { type CaseResult, runCase } from '../runner/run-case';
 import { SUITES } from './index';
+import { sharedSmallCases } from '../../test/support/shared-cases';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-suites-'));
 /** Cases per suite the oracle and the floors run on. */
@@ -35,7 +36,7 @@ describe.each(SUITES.map((s) => [s.id, s] as const))('suite %s', (_id, suite) =>
   let sample: EvalCase[];
 
   beforeAll(async () => {
-    const all = await generateCases(suite, { small: true });
+    const all = await sharedSmallCases(suite);
     sample = sampleCases(all, SAMPLE, 1, suite.report.categoryAxis);
   }, 900_000);
 

@@ -3,11 +3,12 @@
 // (SKILLBRIDGE_REAL_ROSBRIDGE). The robot is a RobotDouble speaking rosbridge
 // itself, so the tests need nothing on the robot side but rosbridge (and, for
 // ROS 1 actions, the message packages of move_base_msgs and actionlib_msgs).
-// Each test uses its own topic namespace: a real ROS graph outlives a test.
+// Each test uses its own topic namespace (a real ROS graph outlives a test) and
+// closes what it opened itself, so the tests may run at once: they mostly wait.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { it, type TestContext } from 'vitest';
 import { type OpenedRosRobot, RosbridgeForm, rosbridgeSource } from '../rosbridge/source';
 import { RobotDouble } from './robot-double';
 
@@ -62,11 +63,12 @@ function mapping(ns: string, ros: 1 | 2, o: { spelling?: 1 | 2; estopType?: stri
 
 /** Registers the conformance tests for `target()` in the current describe block. */
 export function rosbridgeConformance(target: () => ConformanceTarget): void {
-  const open: Array<{ close(): unknown }> = [];
-  afterEach(async () => {
-    for (const o of open.splice(0)) await o.close();
-  });
-  const setup = async (o: Parameters<typeof mapping>[2] & { goals?: 'succeed' | 'never' } = {}) => {
+  /** The test's robot double and mapping; what it opens is closed when the test ends (`ctx`, the test's context). */
+  const setup = async (ctx: TestContext, o: Parameters<typeof mapping>[2] & { goals?: 'succeed' | 'never' } = {}) => {
+    const open: Array<{ close(): unknown }> = [];
+    ctx.onTestFinished(async () => {
+      for (const x of open.splice(0)) await x.close();
+    });
     const t = target();
     const ns = `/cf${process.pid}_${++seq}`;
     const double = await RobotDouble.connect(t.url, t.ros);
@@ -86,8 +88,9 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
   };
   const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  it('a robot that never publishes its e-stop gets no motion: refused with the reason, nothing sent', async () => {
-    const { ns, connect, sent } = await setup();
+  it('a robot that never publishes its e-stop gets no motion: refused with the reason, nothing sent', async (ctx) => {
+    const { expect } = ctx;
+    const { ns, connect, sent } = await setup(ctx);
     await settle(400);
     const { robot } = await connect();
     expect((await robot.safety()).estop).toMatchObject({ state: 'unknown', freshness: 'unknown' });
@@ -100,8 +103,9 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
     expect(sent()).toBe(0);
   }, 30_000);
 
-  it('a goal with timeoutS 5 and no result ends in under 30 s, failed, the robot’s state unknown', async () => {
-    const { ns, double, connect } = await setup({ goals: 'never', timeoutS: 5, noServer: true });
+  it('a goal with timeoutS 5 and no result ends in under 30 s, failed, the robot’s state unknown', async (ctx) => {
+    const { expect } = ctx;
+    const { ns, double, connect } = await setup(ctx, { goals: 'never', timeoutS: 5, noServer: true });
     double.repeat(`${ns}/emergency_stop`, 'std_msgs/Bool', { data: false }, 200);
     await settle(400);
     const { robot } = await connect();
@@ -114,8 +118,9 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
     await expect(robot.perception.holding()).rejects.toThrow(/what the hand holds is unknown/);
   }, 40_000);
 
-  it('latched messages count from the first moment: detections published once before connecting are seen at once', async () => {
-    const { ns, double, connect } = await setup();
+  it('latched messages count from the first moment: detections published once before connecting are seen at once', async (ctx) => {
+    const { expect } = ctx;
+    const { ns, double, connect } = await setup(ctx);
     double.repeat(`${ns}/emergency_stop`, 'std_msgs/Bool', { data: false }, 200);
     double.advertise(`${ns}/detections`, 'visualization_msgs/MarkerArray', true);
     await settle(300);
@@ -132,8 +137,9 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
     expect(seen[0]!.position).toEqual([1, 0.8, 0]);
   }, 30_000);
 
-  it('before the first detection message, "what the robot sees" is not received yet — never none', async () => {
-    const { ns, double, connect } = await setup();
+  it('before the first detection message, "what the robot sees" is not received yet — never none', async (ctx) => {
+    const { expect } = ctx;
+    const { ns, double, connect } = await setup(ctx);
     double.repeat(`${ns}/emergency_stop`, 'std_msgs/Bool', { data: false }, 200);
     await settle(400);
     const { robot } = await connect();
@@ -141,8 +147,9 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
     await expect(robot.perception.snapshot()).rejects.toThrow(/not received yet/);
   }, 30_000);
 
-  it('a mapping whose type differs from the robot’s is a start-up error naming the field', async () => {
-    const { t, ns, double } = await setup({ estopType: 'std_msgs/Int32' });
+  it('a mapping whose type differs from the robot’s is a start-up error naming the field', async (ctx) => {
+    const { expect } = ctx;
+    const { t, ns, double } = await setup(ctx, { estopType: 'std_msgs/Int32' });
     double.repeat(`${ns}/emergency_stop`, 'std_msgs/Bool', { data: false }, 200);
     await settle(400);
     const file = mapping(ns, t.ros, { estopType: 'std_msgs/Int32' });
@@ -152,8 +159,9 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
   }, 30_000);
 
   for (const spelling of [1, 2] as const)
-    it(`a mapping spelled as on ROS ${spelling} works: the e-stop read, no event at connect, motion sent, a fast result not lost`, async () => {
-      const { ns, double, connect, sent } = await setup({ spelling });
+    it(`a mapping spelled as on ROS ${spelling} works: the e-stop read, no event at connect, motion sent, a fast result not lost`, async (ctx) => {
+      const { expect } = ctx;
+      const { ns, double, connect, sent } = await setup(ctx, { spelling });
       double.repeat(`${ns}/emergency_stop`, 'std_msgs/Bool', { data: false }, 200);
       await settle(400);
       const { robot } = await connect();

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type RosbridgeTestServer, startRosbridgeServer } from '../../test/support/rosbridge-server';
 import { type ConformanceTarget, rosbridgeConformance } from './rosbridge-conformance';
 
+// The tests mostly wait (for messages, for a 5 s goal timeout): they run at once.
 for (const ros of [1, 2] as const)
-  describe(`rosbridge conformance: the stand-in, ROS ${ros}`, () => {
+  describe.concurrent(`rosbridge conformance: the stand-in, ROS ${ros}`, () => {
     let server: RosbridgeTestServer;
     beforeAll(async () => {
       server = await startRosbridgeServer({ ros });
@@ -16,7 +17,7 @@ for (const ros of [1, 2] as const)
   });
 
 const real = process.env['SKILLBRIDGE_REAL_ROSBRIDGE'];
-describe('rosbridge conformance: a real rosbridge_server', () => {
+describe.concurrent('rosbridge conformance: a real rosbridge_server', () => {
   if (!real) {
     it.skip('skipped: set SKILLBRIDGE_REAL_ROSBRIDGE=ws://127.0.0.1:PORT (a running rosbridge_server) to run the suite against it', () => {});
     return;
