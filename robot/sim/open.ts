@@ -1,15 +1,13 @@
 // Opens a simulated robot on a scene: the Robot the tools see, and the
 // SimControl the host keeps. Hosts (CLI, app, evaluation) and tests use this.
 import { loadScene } from '../../scenes/load';
-import { SimWorld, type NoiseOptions, type SettledStore } from '../../sim/world/sim-world';
+import { SimWorld, type NoiseOptions } from '../../sim/world/sim-world';
 import { SimControl } from './control';
 import { SimRobot } from './sim-robot';
 
 export interface OpenOptions {
   seed?: number;
   noise?: Partial<NoiseOptions>;
-  /** Settled worlds kept between runs (settled-files.ts): the world is restored at rest instead of stepped there. */
-  settled?: SettledStore;
 }
 
 export interface OpenedSim {
@@ -22,7 +20,6 @@ export async function openSim(sceneIdOrPath: string, opts: OpenOptions = {}): Pr
   const world = await SimWorld.create(scene, {
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.noise ? { noise: opts.noise } : {}),
-    ...(opts.settled ? { settled: opts.settled } : {}),
   });
   return { robot: new SimRobot(world), control: new SimControl(world) };
 }

@@ -6,7 +6,7 @@
 import type { ResolvedScene } from '../../scenes/resolve';
 import type { SceneEvent } from '../../scenes/schema';
 import { type Pose, type Vec3, fromTuple, scale, sub, v3 } from '../math';
-import { type Rapier, loadRapier, rapierBuild } from '../rapier';
+import { type Rapier, loadRapier } from '../rapier';
 import { Rng } from '../rng';
 import type { Battery, BatteryLevel } from '../body/battery';
 import { Grasp, type GraspState, slipReason } from '../body/grasp';
@@ -17,7 +17,6 @@ import { type WorldBounds, guardWorld, worldBounds } from './guard';
 import { placeAt, postureOf } from './robot-body';
 import { RobotScene } from './robot-scene';
 import { runProcesses } from './processes';
-import { settleWorld } from './settled';
 import { type SceneStateSnap, applySceneState, captureSceneState } from './snapshot';
 import {
   type BodyState,
@@ -98,7 +97,8 @@ export class SimWorld extends RobotScene {
     const sim = new SimWorld(R, scene, opts);
     sim.processHooks.push(runProcesses);
     // Let everything come to rest so the first observation sees a settled world.
-    settleWorld(sim, Math.round((opts.settle ?? 0.5) / sim.dt), opts.settled, rapierBuild());
+    const settleSteps = Math.round((opts.settle ?? 0.5) / sim.dt);
+    for (let i = 0; i < settleSteps; i++) sim.world.step();
     sim.version++;
     return sim;
   }

@@ -16,33 +16,13 @@ export interface NoiseOptions {
 }
 
 export const NO_NOISE: NoiseOptions = { distanceSigma: 0, detectionDropout: 0, skillFailureRate: 0 };
+
 export interface SimOptions {
   seed?: number;
   noise?: Partial<NoiseOptions>;
   dt?: number;
   /** Seconds to let objects settle after building (default 0.5). */
   settle?: number;
-  /** Settled worlds kept between processes (settled.ts); without one the world always steps to rest. */
-  settled?: SettledStore;
-}
-
-/** What a settled world follows from (settled.ts). */
-export interface SettleStart {
-  /** The built world's physics snapshot, before any step. */
-  physics: Uint8Array;
-  steps: number;
-  /** The Rapier build (its version and variant): another build may settle differently. */
-  rapier: string;
-}
-
-/**
- * Keeps settled worlds between processes. `load` returns bytes only when they were
- * saved for this very start and arrived intact (the store checks both); a store
- * that fails says undefined, and the world settles by stepping.
- */
-export interface SettledStore {
-  load(start: SettleStart): Uint8Array | undefined;
-  save(start: SettleStart, settled: Uint8Array): void;
 }
 
 export type InterruptReason = 'estop' | 'aborted' | 'timeout' | 'battery_empty';

@@ -3,9 +3,7 @@
 import { readFailure, readUserText } from '../../../base/user-file';
 import type { Robot } from '../../../robot/robot';
 import { openSim } from '../../../robot/sim/open';
-import { settledFilesFor } from '../../../robot/sim/settled-files';
 import type { SimControl } from '../../../robot/sim/control';
-import type { SettledStore } from '../../../sim/world/sim-world';
 import { RobotSourceError } from '../../../robot/source';
 import { SafetyChain, type SafetyDecision } from '../../../agents/runtime/safety';
 import type { SkillPredictor } from '../../../robot/skills';
@@ -198,8 +196,6 @@ async function openForCall(
     const { robot, control } = await openSim(sceneId, {
       seed: intFlag(p.flags, 'seed', 1),
       noise: parseNoise(stringFlag(p.flags, 'noise')),
-      // One call, one fresh world: settling it is a fifth of the command's time, so the settled world is kept.
-      ...settledOption(),
     });
     return {
       robot,
@@ -235,9 +231,4 @@ async function openForCall(
     if (e instanceof RobotSourceError) throw new UsageError(`--robot: ${e.message}`);
     throw e;
   }
-}
-
-function settledOption(): { settled?: SettledStore } {
-  const settled = settledFilesFor();
-  return settled ? { settled } : {};
 }
