@@ -15,7 +15,7 @@ import householdManipulator from './robots/household-manipulator.json' with { ty
 import mobipick from './robots/mobipick.json' with { type: 'json' };
 import tabletopArm from './robots/tabletop-arm.json' with { type: 'json' };
 import valdemar from './robots/valdemar.json' with { type: 'json' };
-import { type Catalogue, type ResolvedScene, parseCatalogue, parseRobotConfig, parseScene, resolveScene } from './resolve';
+import { type Catalogue, type ResolvedScene, parseCatalogue, parseObjectType, parseRobotConfig, parseScene, resolveScene } from './resolve';
 import type { ObjectType, RobotConfig, Scene } from './schema';
 import { SceneDataError, didYouMean } from './validation';
 
@@ -44,10 +44,12 @@ const SCENES: Record<string, unknown> = {
 };
 
 let catalogue: Map<string, ObjectType> | undefined;
+let lazyCatalogue: Catalogue | undefined;
 let robots: Map<string, RobotConfig> | undefined;
 let scenes: Map<string, Scene> | undefined;
 
-export function builtinCatalogue(): Catalogue {
+/** Every type of every built-in catalogue file, each validated. */
+function fullCatalogue(): Map<string, ObjectType> {
   if (!catalogue) {
     catalogue = new Map();
     for (const [file, data] of Object.entries(CATALOGUES)) {
@@ -58,6 +60,49 @@ export function builtinCatalogue(): Catalogue {
     }
   }
   return catalogue;
+}
+
+/**
+ * The built-in catalogue, each type validated when first looked up: a scene uses a
+ * handful of its ~70 types, and validating them all cost a one-shot command ~5 % of
+ * its time. Anything that walks the whole catalogue validates all of it, as before;
+ * so does a catalogue whose entries do not each name a distinct type.
+ */
+export function builtinCatalogue(): Catalogue {
+  if (catalogue) return catalogue;
+  if (lazyCatalogue) return lazyCatalogue;
+  const raw = new Map<string, { file: string; index: number; data: unknown }>();
+  for (const [file, data] of Object.entries(CATALOGUES)) {
+    for (const [index, entry] of data.types.entries()) {
+      const type = (entry as { type?: unknown } | null)?.type;
+      if (typeof type !== 'string' || raw.has(type)) return fullCatalogue(); // the full parse names the problem
+      raw.set(type, { file, index, data: entry });
+    }
+  }
+  const parsed = new Map<string, ObjectType>();
+  const one = (type: string): ObjectType | undefined => {
+    let t = parsed.get(type);
+    if (!t) {
+      const r = raw.get(type);
+      if (!r) return undefined;
+      t = parseObjectType(r.data, `scenes/${r.file}`, r.index);
+      parsed.set(type, t);
+    }
+    return t;
+  };
+  lazyCatalogue = {
+    get: one,
+    has: (type) => raw.has(type),
+    get size() {
+      return raw.size;
+    },
+    keys: () => raw.keys(),
+    values: () => fullCatalogue().values(),
+    entries: () => fullCatalogue().entries(),
+    forEach: (f, thisArg) => fullCatalogue().forEach(f, thisArg),
+    [Symbol.iterator]: () => fullCatalogue()[Symbol.iterator](),
+  };
+  return lazyCatalogue;
 }
 
 export function builtinRobots(): ReadonlyMap<string, RobotConfig> {

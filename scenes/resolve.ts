@@ -72,6 +72,17 @@ export function parseScene(data: unknown, source: string): Scene {
   return parsed.data;
 }
 
+/** One catalogue entry, `types[index]` of `source`. */
+export function parseObjectType(raw: unknown, source: string, index: number): ObjectType {
+  const parsed = ObjectTypeSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new SceneDataError(
+      source,
+      describeIssues(parsed.error).map((p) => `types[${index}].${p}`),
+    );
+  return parsed.data;
+}
+
 export function parseCatalogue(entries: readonly unknown[], source: string): Map<string, ObjectType> {
   const out = new Map<string, ObjectType>();
   const problems: string[] = [];

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScene } from './load';
-import { builtinScene, listScenes, resolveSceneData } from './registry';
+import { builtinCatalogue, builtinScene, listScenes, resolveSceneData } from './registry';
+import { parseCatalogue } from './resolve';
 import { SCHEMA_FILES, schemaPath, schemaText } from './tools/export-schema';
 import { SceneDataError } from './validation';
 
@@ -39,6 +40,21 @@ describe('scenes', () => {
       expect(ids).toContain(id);
       expect(builtinScene(id).scene.id).toBe(id);
     }
+  });
+
+  it('validates every built-in object type, also those no scene uses (a command validates only the types it looks up)', () => {
+    const cat = builtinCatalogue();
+    const looked = cat.get('lemon');
+    expect(looked?.name).toBe('lemon');
+    expect(cat.get('no_such_type')).toBeUndefined();
+    const all = new Map(cat.entries());
+    expect(all.size).toBe(cat.size);
+    expect([...all.keys()].sort()).toEqual([...cat.keys()].sort());
+    for (const file of readdirSync(join(import.meta.dirname, 'catalogue'))) {
+      const types = (JSON.parse(readFileSync(join(import.meta.dirname, 'catalogue', file), 'utf8')) as { types: unknown[] }).types;
+      for (const [k, v] of parseCatalogue(types, file)) expect(all.get(k)).toEqual(v);
+    }
+    expect(all.get('lemon')).toEqual(looked);
   });
 
   it('the committed JSON Schemas match the zod schemas (run `npm run scene-schema` after changing them)', () => {

@@ -133,6 +133,28 @@ function rapierWasmFile(buildDir) {
   };
 }
 
+/**
+ * zod re-exports its ~60 message locales as `z.locales` (45 % of its code); the
+ * project only ever uses the English one it installs by default. In the bundle
+ * `z.locales` holds English alone, so a command does not parse the rest.
+ */
+function zodEnglishOnly() {
+  return {
+    name: 'zod-english-only',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+        if (!/[\\/]node_modules[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)) return undefined;
+        return { path: path.join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+        contents: `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), 'en.js'))};`,
+        resolveDir: path.dirname(args.path),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /** Builds a new bundle, makes it current and returns its entry URL. */
 export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {}) {
   const { build } = await import('esbuild');
@@ -160,7 +182,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     external: EXTERNAL,
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
-    plugins: [rapierWasmFile(buildDir), sourceUrls(buildDir)],
+    plugins: [rapierWasmFile(buildDir), zodEnglishOnly(), sourceUrls(buildDir)],
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',

@@ -55,6 +55,8 @@ describe('benchmarks', () => {
     for (const k of ['floorMs', 'scenesMs', 'callMs', 'callOptimisingMs', 'floorRssMB', 'scenesRssMB', 'callRssMB'] as const)
       expect(r[k]).toBeGreaterThan(0);
     expect(r.scenesMs).toBeGreaterThan(r.floorMs);
+    expect(r.callGoal).toMatchObject({ wallMs: 500, rssMB: 120 });
+    expect(r.overFloor.call).toBeGreaterThan(1);
     for (const v of Object.values(r.cpuMs)) expect(v).toBeGreaterThan(0);
     expect(r.bundleInputs).toBeGreaterThan(50);
   }, 180_000);

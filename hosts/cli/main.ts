@@ -32,6 +32,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   sweep: async () => (await import('./commands/sweep')).sweepCommand,
 };
 
+/** Commands that parse a handful of inputs and exit. */
+const ONE_SHOT = new Set(['scenes', 'tools', 'call']);
+
 export async function main(argv: string[], o: Output = stdio): Promise<number> {
   try {
     const p = parse(argv);
@@ -48,6 +51,10 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
       throw new UsageError(
         `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, eval, report, rescore, audit, bench, serve, worker, sweep, models, mcp, foxglove, robot-api. Run "skillbridge help".`,
       );
+    // zod compiles each object schema into a function on its first parse: worth it in a
+    // process that parses thousands of times, a loss in one that parses a few dozen.
+    // Set before the command's schemas are built (they read it when constructed).
+    if (ONE_SHOT.has(p.command)) (await import('zod')).config({ jitless: true });
     return await (
       await load()
     )(p, o);

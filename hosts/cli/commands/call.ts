@@ -4,7 +4,6 @@ import { readFailure, readUserText } from '../../../base/user-file';
 import type { Robot } from '../../../robot/robot';
 import { openSim } from '../../../robot/sim/open';
 import type { SimControl } from '../../../robot/sim/control';
-import { openRobot } from '../../../robot/sources';
 import { RobotSourceError } from '../../../robot/source';
 import { SafetyChain, type SafetyDecision } from '../../../agents/runtime/safety';
 import type { SkillPredictor } from '../../../robot/skills';
@@ -206,6 +205,8 @@ async function openForCall(
     };
   }
   const choice = robotChoice(p);
+  // Loaded only for --robot: the real robots' clients (rosbridge, HTTP) are a third of a scene call's start-up code.
+  const { openRobot } = await import('../../../robot/sources');
   try {
     const opened = await openRobot(choice.form);
     const predictor = 'shadow' in opened ? opened.shadow : undefined;
