@@ -9,31 +9,39 @@ import type { Trace, TraceEvent } from './trace';
 
 const PRIOR_RECORDS = new WeakMap<ChatMessage, TraceEvent>();
 
-function priorRecord(m: ChatMessage, event: TraceEvent): TraceEvent {
+function priorRecord(m: ChatMessage, event: () => TraceEvent): TraceEvent {
   let rec = PRIOR_RECORDS.get(m);
   if (!rec) {
-    rec = { ...event, prior: true, t: new Date().toISOString(), elapsedMs: 0 } as unknown as TraceEvent;
+    rec = { ...event(), prior: true, t: new Date().toISOString(), elapsedMs: 0 } as unknown as TraceEvent;
     PRIOR_RECORDS.set(m, rec);
   }
   return rec;
+}
+
+/** A history message as a record (tool results excepted). */
+function messageEvent(m: Exclude<ChatMessage, { role: 'tool' }>, stage: { stage?: string }): TraceEvent {
+  return {
+    type: 'message',
+    role: m.role,
+    content: m.content ?? null,
+    ...(m.role === 'assistant' && m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
+    ...stage,
+  };
 }
 
 /** The trace record(s) for one event; none for live-only events. */
 export function toRecords(e: FlowEvent): TraceEvent[] {
   const stage = e.stage ? { stage: e.stage } : {};
   switch (e.type) {
-    case 'history':
-      return e.messages.flatMap((m, i): TraceEvent[] => {
-        if (m.role === 'tool') return []; // earlier tool results are in earlier traces
-        const event: TraceEvent = {
-          type: 'message',
-          role: m.role,
-          content: m.content ?? null,
-          ...(m.role === 'assistant' && m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
-          ...stage,
-        };
-        return [i < e.newFrom ? priorRecord(m, event) : event];
+    case 'history': {
+      // Earlier messages' records are made once (the history is re-written every turn); earlier tool results are in earlier traces.
+      const out: TraceEvent[] = [];
+      e.messages.forEach((m, i) => {
+        if (m.role === 'tool') return;
+        out.push(i < e.newFrom ? priorRecord(m, () => messageEvent(m, stage)) : messageEvent(m, stage));
       });
+      return out;
+    }
     case 'assistant':
       return [
         {
