@@ -71,15 +71,17 @@ export class Trace {
     return rec;
   }
 
-  /** Records several events with one write per sink. */
-  recordMany(events: readonly TraceEvent[]): void {
+  /** Records several events with one write per sink; the first `stamped` are records stamped already (a history's earlier messages). */
+  recordMany(events: readonly TraceEvent[], stamped = 0): void {
     if (!events.length) return;
     const t = new Date().toISOString();
     const elapsedMs = Math.round(performance.now() - this.t0);
     // Events that come stamped already (history re-written from earlier turns) are kept as they are.
-    const recs = events.map((event) =>
-      't' in event && 'elapsedMs' in event ? (event as TraceRecord) : ({ ...event, t, elapsedMs } as TraceRecord),
-    );
+    const recs = events.slice(0, stamped) as TraceRecord[];
+    for (let i = stamped; i < events.length; i++) {
+      const event = events[i]!;
+      recs.push('t' in event && 'elapsedMs' in event ? (event as TraceRecord) : ({ ...event, t, elapsedMs } as TraceRecord));
+    }
     for (const s of [...this.sinks]) {
       try {
         if (s.writeMany) s.writeMany(recs);
