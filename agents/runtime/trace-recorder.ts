@@ -9,13 +9,61 @@ import type { Trace, TraceEvent } from './trace';
 
 const PRIOR_RECORDS = new WeakMap<ChatMessage, TraceEvent>();
 
-function priorRecord(m: ChatMessage, event: TraceEvent): TraceEvent {
+function priorRecord(m: Exclude<ChatMessage, { role: 'tool' }>, stage: { stage?: string }): TraceEvent {
   let rec = PRIOR_RECORDS.get(m);
   if (!rec) {
-    rec = { ...event, prior: true, t: new Date().toISOString(), elapsedMs: 0 } as unknown as TraceEvent;
+    rec = { ...messageEvent(m, stage), prior: true, t: new Date().toISOString(), elapsedMs: 0 } as unknown as TraceEvent;
     PRIOR_RECORDS.set(m, rec);
   }
   return rec;
+}
+
+/**
+ * The records of a history's earlier messages as last made, per history (by its
+ * first message): a turn checks its earlier messages are the same ones and makes
+ * records only for those added since.
+ */
+const PRIOR_HISTORY = new WeakMap<ChatMessage, { messages: ChatMessage[]; records: TraceEvent[]; counts: number[] }>();
+
+function historyRecords(
+  messages: readonly ChatMessage[],
+  newFrom: number,
+  stage: { stage?: string },
+): { records: TraceEvent[]; stamped: number } {
+  const first = messages[0];
+  if (first === undefined) return { records: [], stamped: 0 };
+  let c = PRIOR_HISTORY.get(first);
+  if (!c) PRIOR_HISTORY.set(first, (c = { messages: [], records: [], counts: [] }));
+  // counts[i]: records made from messages[0..i] (tool results make none).
+  let keep = 0;
+  while (keep < c.messages.length && keep < newFrom && c.messages[keep] === messages[keep]) keep++;
+  c.messages.length = keep;
+  c.counts.length = keep;
+  c.records.length = keep ? c.counts[keep - 1]! : 0;
+  for (let i = keep; i < newFrom && i < messages.length; i++) {
+    const m = messages[i]!;
+    // Earlier tool results are in earlier traces.
+    if (m.role !== 'tool') c.records.push(priorRecord(m, stage));
+    c.messages.push(m);
+    c.counts.push(c.records.length);
+  }
+  const out = c.records.slice();
+  for (let i = Math.max(newFrom, 0); i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'tool') out.push(messageEvent(m, stage));
+  }
+  return { records: out, stamped: c.records.length };
+}
+
+/** A history message as a record (tool results excepted). */
+function messageEvent(m: Exclude<ChatMessage, { role: 'tool' }>, stage: { stage?: string }): TraceEvent {
+  return {
+    type: 'message',
+    role: m.role,
+    content: m.content ?? null,
+    ...(m.role === 'assistant' && m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
+    ...stage,
+  };
 }
 
 /** The trace record(s) for one event; none for live-only events. */
@@ -23,17 +71,7 @@ export function toRecords(e: FlowEvent): TraceEvent[] {
   const stage = e.stage ? { stage: e.stage } : {};
   switch (e.type) {
     case 'history':
-      return e.messages.flatMap((m, i): TraceEvent[] => {
-        if (m.role === 'tool') return []; // earlier tool results are in earlier traces
-        const event: TraceEvent = {
-          type: 'message',
-          role: m.role,
-          content: m.content ?? null,
-          ...(m.role === 'assistant' && m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
-          ...stage,
-        };
-        return [i < e.newFrom ? priorRecord(m, event) : event];
-      });
+      return historyRecords(e.messages, e.newFrom, stage).records;
     case 'assistant':
       return [
         {
@@ -147,9 +185,10 @@ export function toRecords(e: FlowEvent): TraceEvent[] {
 export function recordEvents(events: EventStream, trace: Trace, filter: (e: FlowEvent) => boolean = () => true): () => void {
   return events.subscribe((e) => {
     if (!filter(e)) return;
-    const recs = toRecords(e);
     // The history goes in one write (and keeps earlier turns' stamps); other events are one record each.
-    if (e.type === 'history') trace.recordMany(recs);
-    else for (const r of recs) trace.record(r);
+    if (e.type === 'history') {
+      const h = historyRecords(e.messages, e.newFrom, e.stage ? { stage: e.stage } : {});
+      trace.recordMany(h.records, h.stamped);
+    } else for (const r of toRecords(e)) trace.record(r);
   });
 }

@@ -71,15 +71,17 @@ export class Trace {
     return rec;
   }
 
-  /** Records several events with one write per sink. */
-  recordMany(events: readonly TraceEvent[]): void {
+  /** Records several events with one write per sink; the first `stamped` are records stamped already (a history's earlier messages). */
+  recordMany(events: readonly TraceEvent[], stamped = 0): void {
     if (!events.length) return;
     const t = new Date().toISOString();
     const elapsedMs = Math.round(performance.now() - this.t0);
     // Events that come stamped already (history re-written from earlier turns) are kept as they are.
-    const recs = events.map((event) =>
-      't' in event && 'elapsedMs' in event ? (event as TraceRecord) : ({ ...event, t, elapsedMs } as TraceRecord),
-    );
+    const recs = events.slice(0, stamped) as TraceRecord[];
+    for (let i = stamped; i < events.length; i++) {
+      const event = events[i]!;
+      recs.push('t' in event && 'elapsedMs' in event ? (event as TraceRecord) : ({ ...event, t, elapsedMs } as TraceRecord));
+    }
     for (const s of [...this.sinks]) {
       try {
         if (s.writeMany) s.writeMany(recs);
@@ -145,13 +147,88 @@ function serialised(line: TraceLine): string {
   return text;
 }
 
+/** Directories made (or found) already: a conversation opens one trace file per turn in the same one. */
+const MADE_DIRS = new Set<string>();
+
+/** Opens for appending, making the directory first unless this process made or found it already. */
+function openAppend(path: string): number {
+  const dir = dirname(path);
+  if (MADE_DIRS.has(dir)) {
+    try {
+      return openSync(path, 'a');
+    } catch (e) {
+      // Removed since: make it again.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      MADE_DIRS.delete(dir);
+    }
+  }
+  mkdirSync(dir, { recursive: true });
+  MADE_DIRS.add(dir);
+  return openSync(path, 'a');
+}
+
+/**
+ * The bytes of a history's leading prior records, kept per history (by its
+ * first record) so each turn's trace encodes only what is new: a long
+ * conversation re-writes its history every turn, and re-encoding it made a
+ * turn's cost grow with the conversation. `ends[i]` is where line i ends.
+ */
+interface PriorPrefix {
+  lines: TraceLine[];
+  ends: number[];
+  buf: Buffer;
+}
+const PRIOR_PREFIX = new WeakMap<TraceLine, PriorPrefix>();
+
+const isPrior = (l: TraceLine): boolean => (l as { prior?: boolean }).prior === true;
+
+/** The lines as bytes: the cached prefix of prior lines, extended by this call's, then the rest. Returns the buffer and the length to write. */
+function encodeLines(lines: readonly TraceLine[]): { buf: Buffer; length: number } {
+  const first = lines[0];
+  if (first === undefined || !isPrior(first)) {
+    const b = Buffer.from(lines.map((l) => `${serialised(l)}\n`).join(''));
+    return { buf: b, length: b.length };
+  }
+  let c = PRIOR_PREFIX.get(first);
+  if (!c) PRIOR_PREFIX.set(first, (c = { lines: [], ends: [], buf: Buffer.alloc(64 * 1024) }));
+  // Keep the cached lines this history still starts with.
+  let keep = 0;
+  while (keep < c.lines.length && keep < lines.length && c.lines[keep] === lines[keep]) keep++;
+  c.lines.length = keep;
+  c.ends.length = keep;
+  let at = keep ? c.ends[keep - 1]! : 0;
+  const put = (text: string): void => {
+    const need = at + Buffer.byteLength(text);
+    if (need > c.buf.length) {
+      const grown = Buffer.alloc(Math.max(need, c.buf.length * 2));
+      c.buf.copy(grown, 0, 0, at);
+      c.buf = grown;
+    }
+    at += c.buf.write(text, at);
+  };
+  let i = keep;
+  for (; i < lines.length && isPrior(lines[i]!); i++) {
+    put(`${serialised(lines[i]!)}\n`);
+    c.lines.push(lines[i]!);
+    c.ends.push(at);
+  }
+  // The rest goes after the prefix for this write only.
+  if (i < lines.length)
+    put(
+      lines
+        .slice(i)
+        .map((l) => `${serialised(l)}\n`)
+        .join(''),
+    );
+  return { buf: c.buf, length: at };
+}
+
 /** Appends one JSON line per record with a synchronous write, so nothing waits in a buffer. */
 export class JsonlSink implements TraceSink {
   private fd: number | undefined;
 
   constructor(readonly path: string) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, 'a');
+    this.fd = openAppend(path);
   }
 
   write(line: TraceLine): void {
@@ -161,7 +238,8 @@ export class JsonlSink implements TraceSink {
 
   writeMany(lines: readonly TraceLine[]): void {
     if (this.fd === undefined) throw new Error(`trace ${this.path} is closed`);
-    writeSync(this.fd, lines.map((l) => `${serialised(l)}\n`).join(''));
+    const { buf, length } = encodeLines(lines);
+    for (let off = 0; off < length;) off += writeSync(this.fd, buf, off, length - off);
   }
 
   close(): void {

@@ -30,6 +30,21 @@ export const StepBreakdownSchema = z.strictObject({
   restUs: num,
   beliefUpdateUs: num,
 });
+export const PerceptionBenchSchema = z.strictObject({
+  queries: num,
+  wallP50Ms: num,
+  wallP99Ms: num,
+  /** Process CPU time per query (every thread: GC helpers and the compiler included), steadier than wall time on a shared machine. */
+  cpuP50Ms: num,
+  cpuP99Ms: num,
+  /** Queries a garbage collection ran during, and their total pause. */
+  gcQueries: num,
+  gcPauseMs: num,
+  /** The query kind with the highest CPU p99, and that p99. */
+  slowest: z.string(),
+  slowestCpuP99Ms: num,
+});
+export type PerceptionBench = z.infer<typeof PerceptionBenchSchema>;
 export const SceneBenchSchema = z.strictObject({
   id: z.string(),
   rtf: num,
@@ -41,6 +56,8 @@ export const SceneBenchSchema = z.strictObject({
   pickPlace: z.string().nullable(),
   perceptionP50Ms: num,
   perceptionP99Ms: num,
+  /** Perception latency in wall and CPU time, and the garbage collections that ran during queries. */
+  perception: PerceptionBenchSchema,
   snapshotMs: num,
   restoreMs: num,
   snapshotKB: num,

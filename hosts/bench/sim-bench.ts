@@ -8,12 +8,6 @@
 // Figures, not assertions: the targets are printed beside them.
 import { listScenes, builtinScene } from '../../scenes/registry';
 import { round } from '../../sim/math';
-import { detectObjects } from '../../sim/perception/detection';
-import { distanceToTarget } from '../../sim/perception/distance';
-import { knownObjectIds } from '../../sim/perception/believed';
-import { resolveName } from '../../sim/perception/names';
-import { relationQuery } from '../../sim/perception/queries';
-import { snapshotFacts } from '../../sim/perception/snapshot';
 import { pick, place } from '../../sim/skills/manipulation';
 import { navigate } from '../../sim/skills/navigation';
 import { perceive } from '../../sim/skills/perceive';
@@ -30,6 +24,7 @@ import {
   sceneInFreshProcess,
 } from './jobs';
 import { graspUs, stepBreakdown } from './step-breakdown';
+import { PERCEPTION_TARGET, benchPerception } from './perception-bench';
 import { type BenchLength, benchLength, fullStepper, keepMoving } from './steppers';
 
 export { type BenchLength, fullStepper, keepMoving };
@@ -188,28 +183,7 @@ export async function benchScene(id: string, length: BenchLength | boolean): Pro
 
   // Perception queries, about what the robot knows of (tools may not ask about the rest).
   sim.restore(start);
-  const ids = knownObjectIds(sim);
-  const movable = ids.filter((x) => !sim.entity(x).fixed);
-  const queries: Array<() => unknown> = [
-    () => detectObjects(sim),
-    () => distanceToTarget(sim, ids[ids.length - 1]!),
-    () => relationQuery(sim, 'on top of', ids[0]!),
-    () => relationQuery(sim, 'blocking', movable[0] ?? ids[0]!),
-    () => relationQuery(sim, 'on the left of', movable[movable.length - 1] ?? ids[0]!),
-    () => snapshotFacts(sim),
-    () => resolveName(sim, sim.entity(ids[ids.length - 1]!).spec.name),
-  ];
-  const lat: number[] = [];
-  const samples = L.samples;
-  const warmQueries = Math.min(50, samples);
-  for (let i = 0; i < samples + warmQueries; i++) {
-    const q = queries[i % queries.length]!;
-    const t0 = now();
-    q();
-    if (i >= warmQueries) lat.push(now() - t0);
-    // Perception runs on a world that moves on between queries.
-    if (i % queries.length === 0) sim.step();
-  }
+  const perception = await benchPerception(sim, L.samples);
 
   // Snapshot and restore.
   const snapMs: number[] = [];
@@ -238,8 +212,9 @@ export async function benchScene(id: string, length: BenchLength | boolean): Pro
     activeRtf: round(activeSteps * sim.dt, 1),
     pickPlaceMs: pp.length ? round(median(pp), 1) : null,
     pickPlace: what,
-    perceptionP50Ms: round(percentile(lat, 50), 3),
-    perceptionP99Ms: round(percentile(lat, 99), 3),
+    perceptionP50Ms: perception.wallP50Ms,
+    perceptionP99Ms: perception.wallP99Ms,
+    perception,
     snapshotMs: round(median(snapMs), 3),
     restoreMs: round(median(restMs), 3),
     snapshotKB: round(bytes / 1024, 1),
@@ -283,6 +258,7 @@ export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResu
       ratio: '>= 0.9 (full simulation / bare Rapier, same bodies, same run)',
       pickPlaceMs: '<= 200',
       perceptionP99Ms: '<= 2',
+      perception: PERCEPTION_TARGET,
       appRssMB: '<= 200 per scene (fresh process, as the app runs it)',
     },
     freshProcessPerScene: !opts.inProcess,

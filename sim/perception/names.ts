@@ -86,6 +86,33 @@ const hasWord = (bag: Iterable<string>, w: string): boolean => {
   return false;
 };
 
+type ObjectSpec = ReturnType<SimWorld['entity']>['spec'];
+
+/** An object's candidate depends on its spec only, which does not change: made once per spec (every name query asked for all of them). */
+const OBJECT_CANDIDATES = new WeakMap<ObjectSpec, NameCandidate>();
+
+function objectCandidate(id: string, s: ObjectSpec): NameCandidate {
+  const hit = OBJECT_CANDIDATES.get(s);
+  if (hit && hit.id === id) return hit;
+  const names = [id, s.name, ...s.aliases].map(normaliseName);
+  const attrs = Object.values(s.attributes).filter((v): v is string => typeof v === 'string');
+  const bag = new Set([...names, s.type, s.category, ...attrs].flatMap(words));
+  const c: NameCandidate = {
+    id,
+    kind: 'object',
+    label: s.name,
+    names,
+    idBase: stripNumber(normaliseName(id)),
+    types: [normaliseName(s.type)],
+    categories: [normaliseName(s.category)],
+    bag,
+  };
+  // Shared by every later query: frozen, so no caller can change what the next one sees.
+  Object.freeze(names);
+  OBJECT_CANDIDATES.set(s, Object.freeze(c));
+  return c;
+}
+
 export function nameCandidates(sim: SimWorld, opts: ResolveOptions = {}): NameCandidate[] {
   const kinds = new Set<NameKind>(opts.kinds ?? ['object', 'person', 'location']);
   const out: NameCandidate[] = [];
@@ -100,22 +127,7 @@ export function nameCandidates(sim: SimWorld, opts: ResolveOptions = {}): NameCa
       const only = new Set(opts.objects);
       ids = ids.filter((id) => only.has(id));
     }
-    for (const id of [...new Set(ids)].sort()) {
-      const s = sim.entity(id).spec;
-      const names = [id, s.name, ...s.aliases].map(normaliseName);
-      const attrs = Object.values(s.attributes).filter((v): v is string => typeof v === 'string');
-      const bag = new Set([...names, s.type, s.category, ...attrs].flatMap(words));
-      out.push({
-        id,
-        kind: 'object',
-        label: s.name,
-        names,
-        idBase: stripNumber(normaliseName(id)),
-        types: [normaliseName(s.type)],
-        categories: [normaliseName(s.category)],
-        bag,
-      });
-    }
+    for (const id of [...new Set(ids)].sort()) out.push(objectCandidate(id, sim.entity(id).spec));
   }
   if (kinds.has('person')) {
     const inView = opts.pool === 'all' || opts.pool === undefined ? undefined : new Set(visiblePersonIds(sim));

@@ -87,6 +87,11 @@ function sceneTable(r: SimBenchResult, o: Output): void {
       .join('; ')}`,
   );
   for (const s of r.scenes) if (s.pickPlace) o.out(`  ${s.id}: ${s.pickPlace}`);
+  o.out(`Perception per query, CPU time p50/p99 (goal: ${r.targets['perception'] ?? ''}):`);
+  for (const { id, perception: p } of r.scenes)
+    o.out(
+      `  ${id.padEnd(20)} ${p.cpuP50Ms}/${p.cpuP99Ms} ms (wall ${p.wallP50Ms}/${p.wallP99Ms}); slowest ${p.slowest} p99 ${p.slowestCpuP99Ms} ms; a GC ran during ${p.gcQueries} of ${p.queries} queries (${p.gcPauseMs} ms paused)`,
+    );
   o.out(
     r.freshProcessPerScene
       ? 'rss MB: peak of a fresh process per scene; app: the scene as the app runs it (baseline wasm tier), bench: the process measuring it (optimising tier).'
