@@ -37,6 +37,10 @@ export interface ViewProbe {
   scaling(): number;
   /** The orbit camera's distance from its target, metres (how the view is framed). */
   cameraRadius(): number;
+  /** The distance the default view would pick for the canvas as it is now (what reframing sets). */
+  framedRadius(): number;
+  /** Whether the quality setting's antialiasing pass is on. */
+  antialiased(): boolean;
   /** Highlighted ids (objects named in the running tool call). */
   highlighted(): string[];
   /** The always-on labels as drawn (presentation mode), in canvas pixels. */

@@ -7,10 +7,11 @@
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { Engine } from '@babylonjs/core/Engines/engine';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
+import { FxaaPostProcess } from '@babylonjs/core/PostProcesses/fxaaPostProcess';
 import type { SceneMeta } from '../../../contract/schemas';
 import type { LatencyStats } from './probe';
 import { type SceneGraph, buildScene } from './world-build';
-import { INSET_PERIOD_MS, RobotCamera, followRobot, makeOrbitCamera, seesRobot } from './world-cameras';
+import { INSET_PERIOD_MS, RobotCamera, defaultFraming, followRobot, makeOrbitCamera, seesRobot } from './world-cameras';
 import { type DropHandler, ObjectDrag } from './world-drag';
 import { type LabelPoint, type LabelSize, projectLabels } from './world-labels';
 import { type Hover, Picker } from './world-pick';
@@ -64,6 +65,9 @@ export class World {
   /** Live pose frames are drawn; a replay turns them off and shows its own frames. */
   private live = true;
   private dropHandler: DropHandler | null = null;
+  /** Antialiasing (the quality setting): an FXAA pass on the orbit camera. */
+  private antialias = false;
+  private fxaa: FxaaPostProcess | undefined;
   readonly software: boolean;
   framesRendered = 0;
   framesSinceLoad = 0;
@@ -74,7 +78,8 @@ export class World {
     private opts: ViewOptions,
     private readonly cb: WorldCallbacks,
   ) {
-    // No MSAA: under software rendering (SwiftShader) it costs more than it shows.
+    // No MSAA in the context (it could only change by recreating the engine and the
+    // scene): the quality setting's antialiasing is a post-process pass (setAntialias).
     this.engine = new Engine(
       canvas,
       false,
@@ -125,6 +130,30 @@ export class World {
     this.engine.resize();
   }
 
+  /**
+   * Antialiasing on or off: an FXAA pass over the orbit camera's image, added or
+   * removed in place (the context's MSAA is fixed at creation; a pass keeps the
+   * scene, its camera and its state as they are).
+   */
+  setAntialias(on: boolean): void {
+    this.antialias = on;
+    this.applyAntialias();
+  }
+
+  private applyAntialias(): void {
+    const cam = this.cur?.camera;
+    if (this.fxaa && (!this.antialias || this.fxaa.getCamera() !== cam)) {
+      this.fxaa.dispose(this.fxaa.getCamera() ?? undefined);
+      this.fxaa = undefined;
+    }
+    if (this.antialias && cam && !this.fxaa) this.fxaa = new FxaaPostProcess('fxaa', 1, cam);
+  }
+
+  /** Whether the view is antialiased now (for tests and the probe). */
+  get antialiased(): boolean {
+    return !!this.fxaa && this.fxaa.getCamera() === this.cur?.camera;
+  }
+
   get scene() {
     return this.cur?.graph.scene;
   }
@@ -152,6 +181,8 @@ export class World {
   // ---------------------------------------------------------------- building
 
   load(meta: SceneMeta): void {
+    this.fxaa?.dispose();
+    this.fxaa = undefined;
     this.cur?.graph.scene.dispose();
     this.cur = undefined;
     this.highlightIds = [];
@@ -208,9 +239,17 @@ export class World {
   resetCamera(): void {
     const cur = this.cur;
     if (!cur) return;
+    this.fxaa?.dispose(cur.camera);
+    this.fxaa = undefined;
     cur.camera.dispose();
     cur.camera = makeOrbitCamera(cur.graph, cur.meta, this.aspect());
     this.applyCameras();
+  }
+
+  /** The orbit distance the default view picks for the canvas as it is now (what a reframe sets). */
+  framedRadius(): number {
+    const cur = this.cur;
+    return cur ? defaultFraming(cur.graph, cur.meta, this.aspect()).radius : 0;
   }
 
   private applyCameras(): void {
@@ -218,6 +257,7 @@ export class World {
     if (!cur) return;
     cur.graph.scene.activeCamera = cur.camera;
     cur.graph.scene.cameraToUseForPointers = cur.camera;
+    this.applyAntialias();
     if (this.opts.inset && this.drawing && !this.insetTimer) {
       this.insetTimer = setInterval(() => this.refreshInset(), INSET_PERIOD_MS);
       this.refreshInset();
