@@ -39,6 +39,8 @@ export interface ViewProbe {
   cameraRadius(): number;
   /** The distance the default view would pick for the canvas as it is now (what reframing sets). */
   framedRadius(): number;
+  /** The orbit camera's angles [alpha, beta], radians (a person's drag turns them; reframing sets the default). */
+  cameraAngles(): [number, number];
   /** Whether the quality setting's antialiasing pass is on. */
   antialiased(): boolean;
   /** Highlighted ids (objects named in the running tool call). */

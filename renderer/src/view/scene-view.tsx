@@ -134,6 +134,7 @@ export function SceneView({
       scaling: () => world.engine.getHardwareScalingLevel(),
       cameraRadius: () => world.cameraRadius(),
       framedRadius: () => world.framedRadius(),
+      cameraAngles: () => world.cameraAngles(),
       antialiased: () => world.antialiased,
       highlighted: () => world.highlighted(),
       labels: () => world.labels(),

@@ -375,6 +375,12 @@ export class World {
     return this.cur?.camera.radius ?? 0;
   }
 
+  /** The orbit camera's angles (alpha around the vertical, beta from it), radians. */
+  cameraAngles(): [number, number] {
+    const c = this.cur?.camera;
+    return c ? [c.alpha, c.beta] : [0, 0];
+  }
+
   /** Where the top of a body appears on the canvas (a speech bubble's anchor), in CSS pixels. */
   topPoint(id: string): [number, number] | null {
     return this.cur?.picker.topPoint(this.engine, this.cur.camera, id) ?? null;
