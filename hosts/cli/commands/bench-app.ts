@@ -37,6 +37,9 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
         target: `≥ ${fpsTarget(s.id)} fps`,
         met: s.fps >= fpsTarget(s.id),
         poseLatencyMs: s.poseLatencyMs,
+        drawCalls: s.drawCalls,
+        activeMeshes: s.activeMeshes,
+        activeIndices: s.activeIndices,
       })),
       rendererMB: r.rendererMB,
       details: r,
@@ -46,9 +49,11 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
   o.out(`App benchmark: web mode in Chromium ${r.chromium}, ${r.viewport.join('x')}, ${r.gl}`);
   o.out(`Cold start to first rendered frame: ${r.firstFrameMs} ms (host start, browser launch, page load, first frame)`);
   const w = Math.max(5, ...r.scenes.map((s) => s.id.length));
-  o.out(`${'scene'.padEnd(w)}  fps    pose latency median / p95 (ms)`);
+  o.out(`${'scene'.padEnd(w)}  fps    pose latency median / p95 (ms)  draw calls / meshes / indices per frame`);
   for (const s of r.scenes)
-    o.out(`${s.id.padEnd(w)}  ${String(s.fps).padEnd(5)}  ${s.poseLatencyMs ?? 'n/a'} / ${s.poseLatencyP95Ms ?? 'n/a'}`);
+    o.out(
+      `${s.id.padEnd(w)}  ${String(s.fps).padEnd(5)}  ${`${s.poseLatencyMs ?? 'n/a'} / ${s.poseLatencyP95Ms ?? 'n/a'}`.padEnd(32)}  ${s.drawCalls ?? 'n/a'} / ${s.activeMeshes ?? 'n/a'} / ${s.activeIndices ?? 'n/a'}`,
+    );
   o.out(
     `Renderer memory: ${r.rendererMB} MB JS heap${r.rendererRssMB !== null ? `, ${r.rendererRssMB} MB resident (renderer processes)` : ''}`,
   );

@@ -23,6 +23,8 @@ export interface ViewProbe {
   contextLost: boolean;
   meshCount: number;
   fps(): number;
+  /** What the last frame drew (draw calls, meshes, triangle indices): costs that do not depend on the machine's load. */
+  drawStats(): { drawCalls: number; activeMeshes: number; activeIndices: number };
   poseLatency(): LatencyStats;
   resetStats(): void;
   /** World position of a drawn body (object, person or "robot#part"), as drawn. */

@@ -125,6 +125,7 @@ export function SceneView({
         return world.meshCount;
       },
       fps: () => world.fps(),
+      drawStats: () => world.drawStats(),
       poseLatency: () => world.poseLatency(),
       resetStats: () => world.resetStats(),
       bodyPosition: (id) => world.bodyPosition(id),

@@ -355,6 +355,16 @@ export class World {
     return this.cur?.poses.seq ?? -1;
   }
 
+  /** What the last frame drew: draw calls, meshes that passed culling, and their triangle indices (load-independent costs). */
+  drawStats(): { drawCalls: number; activeMeshes: number; activeIndices: number } {
+    const s = this.cur?.graph.scene;
+    return {
+      drawCalls: this.engine._drawCalls.current,
+      activeMeshes: s?.getActiveMeshes().length ?? 0,
+      activeIndices: s?.getActiveIndices() ?? 0,
+    };
+  }
+
   get meshCount(): number {
     return this.cur?.graph.scene.meshes.length ?? 0;
   }
