@@ -71,6 +71,9 @@ export class World {
   readonly software: boolean;
   framesRendered = 0;
   framesSinceLoad = 0;
+  /** Draw calls of the last frames (the engine's counter only grows: each frame's is a difference). */
+  private drawCalls: number[] = [];
+  private drawCallsBefore = 0;
   contextLost = false;
 
   constructor(
@@ -207,10 +210,13 @@ export class World {
 
     const scene = graph.scene;
     scene.onBeforeRenderObservable.add(() => {
+      this.drawCallsBefore = this.engine._drawCalls.current;
       poses.applyPending();
       if (this.follow) followRobot(cur.camera, graph, meta);
     });
     scene.onAfterRenderObservable.add(() => {
+      this.drawCalls.push(this.engine._drawCalls.current - this.drawCallsBefore);
+      if (this.drawCalls.length > 30) this.drawCalls.shift();
       this.framesRendered++;
       this.framesSinceLoad++;
       poses.afterRender();
@@ -358,8 +364,10 @@ export class World {
   /** What the last frame drew: draw calls, meshes that passed culling, and their triangle indices (load-independent costs). */
   drawStats(): { drawCalls: number; activeMeshes: number; activeIndices: number } {
     const s = this.cur?.graph.scene;
+    const sorted = [...this.drawCalls].sort((a, b) => a - b);
     return {
-      drawCalls: this.engine._drawCalls.current,
+      // The median of the last frames' (a frame that also refreshes the robot camera draws more).
+      drawCalls: sorted[Math.floor(sorted.length / 2)] ?? 0,
       activeMeshes: s?.getActiveMeshes().length ?? 0,
       activeIndices: s?.getActiveIndices() ?? 0,
     };
