@@ -205,13 +205,14 @@ export async function glanceFlows({ browser }) {
       await a.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 4, null, { timeout: 60_000 });
       assert((await a.locator('select[aria-label="Rendering quality"]').inputValue()) === 'low', 'the quality was not remembered');
       await fps.waitFor({ timeout: 5_000 });
-      // Antialiasing is part of the level: on at high, off at low, switched in place (the scene and its frames go on).
+      // Antialiasing is part of the level: on at high, off at low, switched in place (drawing goes on).
       const view = () =>
         a.evaluate(() => ({
           aa: window.__skillbridge.antialiased(),
           scene: window.__skillbridge.sceneId,
           meshes: window.__skillbridge.meshCount,
-          frames: window.__skillbridge.framesSinceLoad,
+          // Frames since the page loaded: high quality's shadows rebuild the scene from its data (same scene, same meshes).
+          frames: window.__skillbridge.framesRendered,
         }));
       const lowView = await view();
       assert(!lowView.aa, 'antialiasing on at low quality');
