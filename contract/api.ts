@@ -142,16 +142,27 @@ export const METHODS = {
     request: z.object({ id: z.string().min(1).max(64).nullable() }).strict(),
     response: z.object({ ok: z.boolean(), message: z.string(), observing: z.string().nullable() }),
   },
-  /** Names this session (a group in classroom mode), as the teacher's overview shows it; the teacher names a group by its `id`. */
+  /**
+   * Names this session (a group in classroom mode), as the teacher's overview shows it; the teacher names a group by its `id`.
+   * `reconnect`: a tab reattaching offers the name it kept; a session that has a name keeps it (a reconnect is not a
+   * rename: the teacher's name wins), and the reply's `label` is the name the session has.
+   */
   setSessionLabel: {
-    request: z.object({ label: z.string().trim().min(1).max(40), id: z.string().min(1).max(64).optional() }).strict(),
-    response: Ack,
+    request: z
+      .object({ label: z.string().trim().min(1).max(40), id: z.string().min(1).max(64).optional(), reconnect: z.boolean().optional() })
+      .strict(),
+    response: Ack.extend({ label: z.string().nullable().optional() }),
   },
   /** An evaluated case's recorded trace, to watch on the replay timeline (nothing runs again; the live world is left as it is). */
   caseReplay: {
     request: z.object({ runId: EvalRunId, caseId: z.string().min(1).max(300), trial: z.number().int().min(1).max(1000) }).strict(),
     response: RunReplay,
   },
+  /**
+   * The page's 3D view is hidden (its tab is in the background) or shown again: a host serving several tabs
+   * sends a hidden one poses at a low rate and the newest at once when it shows; events are never held back.
+   */
+  setViewVisible: { request: z.object({ visible: z.boolean() }).strict(), response: Ack },
   /** Classroom teacher: press (or release) the e-stop of one group (`id`) or of every group (null). */
   stopGroups: {
     request: z.object({ id: z.string().min(1).max(64).nullable(), release: z.boolean().optional() }).strict(),

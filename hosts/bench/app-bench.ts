@@ -19,6 +19,10 @@ export interface AppBenchScene {
   poseLatencyMs: number | null;
   poseLatencyP95Ms: number | null;
   framesMeasured: number;
+  /** What one frame draws (read after the measurement): the same on a loaded machine as on a quiet one. */
+  drawCalls: number | null;
+  activeMeshes: number | null;
+  activeIndices: number | null;
 }
 
 export interface AppBenchResult {
@@ -63,6 +67,7 @@ interface Probe {
   webgl: string;
   renderer: string;
   resetStats(): void;
+  drawStats?(): { drawCalls: number; activeMeshes: number; activeIndices: number };
   poseLatency(): { median: number | null; p95: number | null; samples: number };
 }
 /** The page's globals as seen from page.evaluate (this file compiles without DOM types). */
@@ -190,8 +195,12 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
       const lat = await page.evaluate(
         () => (globalThis as unknown as ProbeGlobal).__skillbridge?.poseLatency() ?? { median: null, p95: null, samples: 0 },
       );
+      const draw = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.drawStats?.() ?? null);
       const s: AppBenchScene = {
         id,
+        drawCalls: draw?.drawCalls ?? null,
+        activeMeshes: draw?.activeMeshes ?? null,
+        activeIndices: draw?.activeIndices ?? null,
         fps: Math.round(((f1 - f0) / elapsed) * 10) / 10,
         poseLatencyMs: lat.median === null ? null : Math.round(lat.median),
         poseLatencyP95Ms: lat.p95 === null ? null : Math.round(lat.p95),
@@ -199,7 +208,7 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
       };
       scenes.push(s);
       say(
-        `${id}: ${s.fps} fps, pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames)`,
+        `${id}: ${s.fps} fps, pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames), ${s.drawCalls ?? 'n/a'} draw calls`,
       );
     }
 

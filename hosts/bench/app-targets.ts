@@ -10,6 +10,9 @@ export interface AppTarget {
   met: boolean;
 }
 
+/** The cold start's goal: host, browser and page to the first drawn frame. */
+export const FIRST_FRAME_TARGET_MS = 2000;
+
 /** Minimum frame rate for a scene: tabletop scenes 45, rooms and fields 30. */
 export function fpsTarget(sceneId: string): number {
   return sceneId.startsWith('tabletop/') ? 45 : 30;
@@ -17,7 +20,12 @@ export function fpsTarget(sceneId: string): number {
 
 export function appTargets(r: Pick<AppBenchResult, 'firstFrameMs' | 'scenes'>): AppTarget[] {
   return [
-    { what: 'first frame', target: '≤ 2000 ms', measured: `${r.firstFrameMs} ms`, met: r.firstFrameMs <= 2000 },
+    {
+      what: 'first frame',
+      target: `≤ ${FIRST_FRAME_TARGET_MS} ms`,
+      measured: `${r.firstFrameMs} ms`,
+      met: r.firstFrameMs <= FIRST_FRAME_TARGET_MS,
+    },
     ...r.scenes.map((s) => ({
       what: `${s.id} fps`,
       target: `≥ ${fpsTarget(s.id)}`,

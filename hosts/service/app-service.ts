@@ -432,6 +432,7 @@ export class AppService implements AppApi {
   setSessionLabel = async (req: Request<'setSessionLabel'>): Promise<Response<'setSessionLabel'>> => SINGLE_HOST.setSessionLabel(req);
 
   stopGroups = async (req: Request<'stopGroups'>): Promise<Response<'stopGroups'>> => SINGLE_HOST.stopGroups(req);
+  setViewVisible = async (req: Request<'setViewVisible'>): Promise<Response<'setViewVisible'>> => SINGLE_HOST.setViewVisible(req);
 
   // ---------------------------------------------------------------- local models (./local-models.ts)
 

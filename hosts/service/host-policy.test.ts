@@ -59,6 +59,7 @@ const SAMPLE: { [M in MethodName]: unknown } = {
   setSessionLabel: { label: 'g' },
   caseReplay: { runId: 'nope', caseId: 'c', trial: 1 },
   stopGroups: { id: null },
+  setViewVisible: { visible: false },
   listLocalModels: {},
   pullLocalModel: { id: 'qwen2.5-0.5b-instruct' },
   cancelLocalModelPull: { id: 'qwen2.5-0.5b-instruct' },

@@ -81,6 +81,7 @@ export const METHOD_POLICY: { readonly [M in MethodName]: readonly Capability[] 
   setSessionLabel: [],
   caseReplay: [],
   stopGroups: [],
+  setViewVisible: [],
   listLocalModels: ['model-store'],
   pullLocalModel: ['model-store'],
   cancelLocalModelPull: ['model-store'],

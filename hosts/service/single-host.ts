@@ -36,6 +36,10 @@ export const SINGLE_HOST = {
   stopGroups(_req: Request<'stopGroups'>): Response<'stopGroups'> {
     throw new AppApiError('unsupported', 'this host runs one session: stopping groups is for the teacher in classroom mode');
   },
+  setViewVisible(_req: Request<'setViewVisible'>): Response<'setViewVisible'> {
+    // One window on its own machine: the poses cost a local copy, and a hidden window's renderer is throttled by its browser.
+    return { ok: true, message: 'this host streams poses to its one window at the full rate' };
+  },
   setApiKey(_req: Request<'setApiKey'>): Response<'setApiKey'> {
     throw new AppApiError(
       'unsupported',

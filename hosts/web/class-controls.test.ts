@@ -155,4 +155,26 @@ describe('the class at a glance', () => {
     await expect(g2.setSessionLabel({ id: g1.session!.session.id, label: 'Ha' })).rejects.toThrow(/only the teacher/);
     expect((await teacher.listSessions({})).find((x) => x.id === g1.session!.session.id)?.label).toBe('Team Lemon');
   });
+
+  it("a group's reconnect does not overwrite the name the teacher set; a deliberate rename still wins", async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    const { id, token } = g1.session!.session;
+    const label = async () => (await teacher.listSessions({})).find((x) => x.id === id)?.label;
+    // A fresh session takes the name its tab offers on connecting.
+    expect(await g1.setSessionLabel({ label: 'Lemons', reconnect: true })).toMatchObject({ ok: true, label: 'Lemons' });
+    await teacher.setSessionLabel({ id, label: 'Team Lemon' });
+    g1.close();
+    await new Promise((r) => setTimeout(r, 100));
+    const back = await connectWs(`ws://127.0.0.1:${server!.port}/api?token=${s.token}&session=${token}`, factory);
+    clients.push(back);
+    for (let i = 0; i < 50 && back.session === undefined; i++) await new Promise((r) => setTimeout(r, 20));
+    // The reattached tab offers the name it kept: the teacher's stays, and the reply says which.
+    expect(await back.setSessionLabel({ label: 'Lemons', reconnect: true })).toMatchObject({ ok: true, label: 'Team Lemon' });
+    expect(await label()).toBe('Team Lemon');
+    // The group renaming itself on purpose is the latest deliberate rename.
+    expect(await back.setSessionLabel({ label: 'Lemon Crew' })).toMatchObject({ ok: true, label: 'Lemon Crew' });
+    expect(await label()).toBe('Lemon Crew');
+  });
 });

@@ -47,15 +47,23 @@ export async function stopGroups(
   return { ok: true, message: `e-stop ${verb} for ${names}` };
 }
 
-/** Names a session: a tab its own; the teacher any group (by `id`), kept with the group's runs for the lesson. */
+/**
+ * Names a session: a tab its own; the teacher any group (by `id`), kept with the
+ * group's runs for the lesson. The latest deliberate rename wins; a tab
+ * reattaching (`reconnect`) names its session only if it has no name yet, so a
+ * name the teacher set is not overwritten by the one the group's tab kept.
+ */
 export function nameSession(pool: SessionPool, own: Hosted, role: ClassRole, req: Request<'setSessionLabel'>): Response<'setSessionLabel'> {
   if (req.id === undefined || req.id === own.id) {
+    if (req.reconnect && own.label !== null && own.label !== req.label) {
+      return { ok: true, message: `this session keeps its name "${own.label}"`, label: own.label };
+    }
     own.label = req.label;
-    return { ok: true, message: `this session is now called "${req.label}"` };
+    return { ok: true, message: `this session is now called "${req.label}"`, label: own.label };
   }
   if (role !== 'teacher') throw new AppApiError('forbidden', "setSessionLabel: only the teacher's link names another group");
   const target = pool.byId(req.id);
   if (!target) return { ok: false, message: `no group "${req.id}" (it may have closed)` };
   target.label = req.label;
-  return { ok: true, message: `group ${req.id} is now called "${req.label}"` };
+  return { ok: true, message: `group ${req.id} is now called "${req.label}"`, label: target.label };
 }

@@ -21,8 +21,21 @@ const MAX_BUFFERED = 256 * 1024;
 export const MAX_CALLS_IN_FLIGHT = 8;
 /** Calls one socket may have waiting; more are answered at once with "too many requests". */
 export const MAX_CALLS_QUEUED = 1000;
-/** The stop wins: these never wait behind a tab's own queue. */
-const NEVER_QUEUED: ReadonlySet<MethodName> = new Set<MethodName>(['stop', 'injectEvent', 'answerApproval', 'answerAsk', 'stopGroups']);
+/** The stop wins: these never wait behind a tab's own queue (nor does a tab's view showing again). */
+const NEVER_QUEUED: ReadonlySet<MethodName> = new Set<MethodName>([
+  'stop',
+  'injectEvent',
+  'answerApproval',
+  'answerAsk',
+  'stopGroups',
+  'setViewVisible',
+]);
+/**
+ * A tab whose view is hidden (in the background, another group's tab in front
+ * on a shared laptop) is sent at most one pose frame per this period (2 Hz):
+ * it draws nothing, and the host and the network are left to the visible ones.
+ */
+export const HIDDEN_POSE_MS = 500;
 
 /** What an observer may call on the session it watches: nothing that changes it or sends its keys anywhere. */
 const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
@@ -68,6 +81,10 @@ export class Connection implements SessionClient {
   private watching: Hosted;
   private unwatch: Unsubscribe = () => undefined;
   private inFlight = 0;
+  /** The page's view is hidden: poses are thinned to HIDDEN_POSE_MS; the newest one held is sent when it shows. */
+  private viewHidden = false;
+  private lastPoseAt = 0;
+  private heldPose: Float32Array | undefined;
   private readonly queued: Array<{ id: number; method: MethodName; request: unknown }> = [];
 
   constructor(
@@ -115,10 +132,8 @@ export class Connection implements SessionClient {
     this.watching = target;
     if (target !== this.own) target.observers.add(this);
     const offEvent = target.api.onEvent((event) => this.send({ t: 'event', event: pageEvent(event) }));
-    const offPoses = target.api.onPoses((frame) => {
-      if (this.ws.readyState !== this.ws.OPEN || this.ws.bufferedAmount > MAX_BUFFERED) return;
-      this.ws.send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength), { binary: true });
-    });
+    this.heldPose = undefined;
+    const offPoses = target.api.onPoses((frame) => this.sendPoses(frame));
     this.unwatch = () => {
       offEvent();
       offPoses();
@@ -129,6 +144,31 @@ export class Connection implements SessionClient {
       observing: target === this.own ? null : target.id,
       role: this.role,
     });
+  }
+
+  private sendPoses(frame: Float32Array): void {
+    const now = Date.now();
+    if (this.viewHidden && now - this.lastPoseAt < HIDDEN_POSE_MS) {
+      this.heldPose = frame;
+      return;
+    }
+    this.heldPose = undefined;
+    if (this.ws.readyState !== this.ws.OPEN || this.ws.bufferedAmount > MAX_BUFFERED) return;
+    this.lastPoseAt = now;
+    this.ws.send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength), { binary: true });
+  }
+
+  /** The page says whether its view can be seen: hidden, poses slow to 2 Hz; shown, the newest goes at once and the full rate resumes. */
+  private setViewVisible(visible: boolean): { ok: boolean; message: string } {
+    this.viewHidden = !visible;
+    const held = this.heldPose;
+    if (visible && held) this.sendPoses(held);
+    return {
+      ok: true,
+      message: visible
+        ? 'poses at the full rate'
+        : `poses slowed to one per ${HIDDEN_POSE_MS} ms while the view is hidden; events as they happen`,
+    };
   }
 
   private receive(data: unknown, isBinary: boolean): void {
@@ -217,6 +257,7 @@ export class Connection implements SessionClient {
       this.watch(target);
       return { ok: true, message: `observing session ${id} read-only`, observing: id };
     }
+    if (method === 'setViewVisible') return this.setViewVisible(parseRequest('setViewVisible', request).visible);
     if (method === 'stopGroups') return stopGroups(this.pool, this.own, this.role, parseRequest('stopGroups', request));
     if (this.watching !== this.own && method === 'injectEvent') {
       // The stop always wins: an observer presses the e-stop of the session it watches (the teacher also releases it).

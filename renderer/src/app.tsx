@@ -2,7 +2,7 @@
 // presentation and help), the tool console on the left, the 3D view (or runs
 // watched again) in the middle, and agent / world / runs / tasks / log (and the
 // class, for a teacher) on the right. Side panels fold away; keys in the help.
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { AppApi } from '../../contract/api';
 import type { SessionState } from '../../contract/ws-client';
 import { ApiContext } from './api-context';
@@ -166,7 +166,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
               {role === 'teacher' ? ' · teacher' : role === 'group' ? ' · group' : ''}
             </span>
           </div>
-          {role === 'group' && <GroupName api={api} />}
+          {role === 'group' && <GroupName api={api} sessionId={session?.session.id} />}
           <SceneBar
             scenes={host.scenes}
             current={meta?.id ?? null}
@@ -365,18 +365,34 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
 }
 
 /** A group names itself for the teacher's overview (classroom mode). */
-function GroupName({ api }: { api: AppApi }) {
+function GroupName({ api, sessionId }: { api: AppApi; sessionId: string | undefined }) {
   const [name, setName] = useState(() => globalThis.sessionStorage?.getItem('skillbridge.group') ?? '');
+  /** The name the host has for this session, as last heard: leaving the field unchanged is not a rename. */
+  const known = useRef<string | null>(null);
+  const keep = (label: string) => {
+    known.current = label;
+    globalThis.sessionStorage?.setItem('skillbridge.group', label);
+  };
   const save = () => {
     const label = name.trim();
-    if (!label) return;
-    globalThis.sessionStorage?.setItem('skillbridge.group', label);
+    if (!label || label === known.current) return;
+    keep(label);
     void api.setSessionLabel({ label }).catch(() => undefined);
   };
   useEffect(() => {
-    if (name.trim()) void api.setSessionLabel({ label: name.trim() }).catch(() => undefined);
-    // Once per connection: the session is new, or reattached after a reload.
-  }, [api]);
+    const label = name.trim();
+    if (!label) return;
+    // Once per connection (a new session, or one reattached after a reload): a reconnect offers the
+    // kept name, and a name the session already has (the teacher's) wins and is shown here.
+    void api.setSessionLabel({ label, reconnect: true }).then(
+      (r) => {
+        const now = r.label ?? label;
+        keep(now);
+        setName(now);
+      },
+      () => undefined,
+    );
+  }, [api, sessionId]);
   return (
     <label className="inline group-name">
       <span className="wide-only">Group</span>

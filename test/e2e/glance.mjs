@@ -2,7 +2,8 @@
 // thumbnail of each group's scene, groups the teacher names), and the default
 // views a class sees (the robot large enough, the robot camera showing what it
 // sees, a person's words in the 3D view), presentation mode reframing the view,
-// and the frame-rate controls (fps readout, quality, a hidden tab not drawing).
+// and the frame-rate controls (fps readout, quality with its antialiasing, a
+// hidden tab not drawing).
 import { assert, openTab, shot, startServer, test as run, until } from './harness.mjs';
 
 /** GLANCE_TESTS=word,word runs only the tests whose names hold one of the words (a quicker loop while working on one). */
@@ -71,6 +72,18 @@ export async function glanceFlows({ browser }) {
       // Kept by the host: the next refresh still shows the new name.
       await teacher.waitForTimeout(2_500);
       assert((await renamed.count()) === 1, 'the name the teacher set did not last a refresh');
+      // The group's tab reloads (it reconnects offering the name it kept): the teacher's name wins, and the group sees it.
+      await a.reload();
+      await a.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 4, null, { timeout: 60_000 });
+      await until(
+        async () => (await a.inputValue('input[aria-label="Group name"]')) === 'Lemon Squad',
+        "the teacher's name in the group's tab",
+      );
+      await teacher.waitForTimeout(2_500);
+      assert(
+        (await renamed.count()) === 1,
+        `the group's reconnect renamed it: ${await teacher.locator('[data-testid="class-row"]').allInnerTexts()}`,
+      );
     });
     await test('default views: the farm rover framed large in its shelter, its camera saying what fills its image', async () => {
       await a.selectOption('select[aria-label="Scene"]', 'farm');
@@ -141,17 +154,40 @@ export async function glanceFlows({ browser }) {
       // The workshop is wide: with the side panels open its width sets the camera's distance.
       await a.selectOption('select[aria-label="Scene"]', 'tabletop/workshop');
       await loaded('tabletop/workshop');
-      const radius = () => a.evaluate(() => window.__skillbridge.cameraRadius());
-      const before = await radius();
-      const w0 = (await a.locator('[data-testid="scene-canvas"]').boundingBox()).width;
+      const probe = () =>
+        a.evaluate(() => ({
+          radius: window.__skillbridge.cameraRadius(),
+          framed: window.__skillbridge.framedRadius(),
+          angles: window.__skillbridge.cameraAngles(),
+        }));
+      const canvas = a.locator('[data-testid="scene-canvas"]');
+      const box = await canvas.boundingBox();
+      const w0 = box.width;
+      const start = await probe();
+      // A person turns the view first: following the robot keeps that angle; only framing the view again resets it.
+      await a.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await a.mouse.down();
+      await a.mouse.move(box.x + box.width / 2 + 160, box.y + box.height / 2, { steps: 8 });
+      await a.mouse.up();
+      await a.waitForTimeout(800);
+      const turned = await probe();
+      assert(Math.abs(turned.angles[0] - start.angles[0]) > 0.3, `the drag did not turn the view: ${start.angles} → ${turned.angles}`);
       await a.getByRole('button', { name: 'Present', exact: true }).click();
-      await until(async () => (await a.locator('[data-testid="scene-canvas"]').boundingBox()).width > w0 + 300, 'the panels to fold');
-      // Framed for the wider view, the camera comes closer (kept as it was, the scene would not grow).
-      await until(async () => (await radius()) < before * 0.95, `the camera closer than ${before.toFixed(2)} m`, 10_000).catch(
-        async (e) => {
-          throw new Error(`${e.message}: ${(await radius()).toFixed(2)} m`);
+      await until(async () => (await canvas.boundingBox()).width > w0 + 300, 'the panels to fold');
+      // Framed again for the wider canvas: the default angle, at the distance the default view picks for this canvas
+      // (closer than before; following the robot can only bring it closer still).
+      await until(
+        async () => {
+          const p = await probe();
+          return Math.abs(p.angles[0] - start.angles[0]) < 0.05 && p.framed < start.radius * 0.95 && p.radius <= p.framed * 1.03;
         },
-      );
+        'the view framed again for the wider canvas',
+        10_000,
+      ).catch(async (e) => {
+        throw new Error(
+          `${e.message}: before ${JSON.stringify(start)}, turned ${JSON.stringify(turned)}, now ${JSON.stringify(await probe())}`,
+        );
+      });
       assert(await a.evaluate(() => window.__skillbridge.robotInView()), 'the robot is hidden in presentation mode');
       await a.screenshot({ path: shot('e2e-present-reframed.png') });
       await a.getByRole('button', { name: 'Present', exact: true }).click();
@@ -169,6 +205,29 @@ export async function glanceFlows({ browser }) {
       await a.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 4, null, { timeout: 60_000 });
       assert((await a.locator('select[aria-label="Rendering quality"]').inputValue()) === 'low', 'the quality was not remembered');
       await fps.waitFor({ timeout: 5_000 });
+      // Antialiasing is part of the level: on at high, off at low, switched in place (drawing goes on).
+      const view = () =>
+        a.evaluate(() => ({
+          aa: window.__skillbridge.antialiased(),
+          scene: window.__skillbridge.sceneId,
+          meshes: window.__skillbridge.meshCount,
+          // Frames since the page loaded: high quality's shadows rebuild the scene from its data (same scene, same meshes).
+          frames: window.__skillbridge.framesRendered,
+        }));
+      const lowView = await view();
+      assert(!lowView.aa, 'antialiasing on at low quality');
+      await a.selectOption('select[aria-label="Rendering quality"]', 'high');
+      await until(async () => (await view()).aa && (await scaling()) < medium, 'antialiasing and more pixels at high quality');
+      await until(async () => (await view()).frames > lowView.frames + 3, 'frames drawn at high quality');
+      const highView = await view();
+      assert(
+        highView.scene === lowView.scene && highView.meshes === lowView.meshes,
+        `the scene changed: ${JSON.stringify([lowView, highView])}`,
+      );
+      await a.reload();
+      await a.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 4, null, { timeout: 60_000 });
+      assert((await a.locator('select[aria-label="Rendering quality"]').inputValue()) === 'high', 'high quality was not remembered');
+      await until(async () => (await view()).aa, 'antialiasing after a reload at high quality');
       await a.selectOption('select[aria-label="Rendering quality"]', 'medium');
       await a.getByRole('button', { name: 'FPS', exact: true }).click();
       // Hidden (another tab in front): no frames drawn; shown again: drawing resumes.

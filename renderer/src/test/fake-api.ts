@@ -178,6 +178,7 @@ export function fakeApi(overrides: Handlers = {}): FakeApi {
     getWorldSettings: () => ({ seed: 1, noise: { distanceSigma: 0, detectionDropout: 0, skillFailureRate: 0 } }),
     listRuns: () => [],
     listExercises: () => [],
+    setViewVisible: () => ({ ok: true, message: 'full rate' }),
   };
   const api: Record<string, unknown> = {};
   const names: readonly MethodName[] = METHOD_NAMES;

@@ -23,6 +23,8 @@ export interface ViewProbe {
   contextLost: boolean;
   meshCount: number;
   fps(): number;
+  /** What the last frame drew (draw calls, meshes, triangle indices): costs that do not depend on the machine's load. */
+  drawStats(): { drawCalls: number; activeMeshes: number; activeIndices: number };
   poseLatency(): LatencyStats;
   resetStats(): void;
   /** World position of a drawn body (object, person or "robot#part"), as drawn. */
@@ -37,6 +39,12 @@ export interface ViewProbe {
   scaling(): number;
   /** The orbit camera's distance from its target, metres (how the view is framed). */
   cameraRadius(): number;
+  /** The distance the default view would pick for the canvas as it is now (what reframing sets). */
+  framedRadius(): number;
+  /** The orbit camera's angles [alpha, beta], radians (a person's drag turns them; reframing sets the default). */
+  cameraAngles(): [number, number];
+  /** Whether the quality setting's antialiasing pass is on. */
+  antialiased(): boolean;
   /** Highlighted ids (objects named in the running tool call). */
   highlighted(): string[];
   /** The always-on labels as drawn (presentation mode), in canvas pixels. */

@@ -89,8 +89,17 @@ export function SceneView({
     worldRef.current = world;
     world.setInsetCanvas(insetRef.current);
     setSoftware(world.software);
-    // Only the tab in front draws (several groups' tabs on one laptop stay usable).
-    const visibility = () => world.setDrawing(document.visibilityState !== 'hidden');
+    // Only the tab in front draws (several groups' tabs on one laptop stay usable), and the host
+    // is told, so it sends a hidden tab poses at a low rate (events still arrive as they happen).
+    let shown: boolean | undefined;
+    const visibility = () => {
+      const visible = document.visibilityState !== 'hidden';
+      world.setDrawing(visible);
+      if (visible === shown) return;
+      shown = visible;
+      // A host that predates the call, or a dropped socket: the stream just stays at the full rate.
+      api.setViewVisible({ visible }).catch(() => undefined);
+    };
     document.addEventListener('visibilitychange', visibility);
     visibility();
     window.__skillbridge = {
@@ -116,6 +125,7 @@ export function SceneView({
         return world.meshCount;
       },
       fps: () => world.fps(),
+      drawStats: () => world.drawStats(),
       poseLatency: () => world.poseLatency(),
       resetStats: () => world.resetStats(),
       bodyPosition: (id) => world.bodyPosition(id),
@@ -124,6 +134,9 @@ export function SceneView({
       robotInView: () => world.robotInView(),
       scaling: () => world.engine.getHardwareScalingLevel(),
       cameraRadius: () => world.cameraRadius(),
+      framedRadius: () => world.framedRadius(),
+      cameraAngles: () => world.cameraAngles(),
+      antialiased: () => world.antialiased,
       highlighted: () => world.highlighted(),
       labels: () => world.labels(),
       get dragging() {
@@ -162,9 +175,10 @@ export function SceneView({
 
   useEffect(() => {
     if (software === null) return;
-    // The quality level sets the resolution and the shadows (shadows stay one click away in the toolbar).
+    // The quality level sets the resolution, antialiasing and the shadows (shadows stay one click away in the toolbar).
     const q = qualitySettings(prefs.quality, software, globalThis.devicePixelRatio);
     worldRef.current?.setScaling(q.scaling);
+    worldRef.current?.setAntialias(q.antialias);
     setOpts((o) => ({ ...o, shadows: q.shadows }));
   }, [prefs.quality, software]);
 
@@ -289,7 +303,7 @@ export function SceneView({
         </button>
         <select
           aria-label="Rendering quality"
-          title="Rendering quality: resolution and shadows (lower is faster)"
+          title="Rendering quality: resolution, antialiasing and shadows (lower is faster)"
           value={prefs.quality}
           onChange={(e) => setPrefs({ quality: e.target.value as Quality })}
         >

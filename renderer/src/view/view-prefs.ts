@@ -13,21 +13,31 @@ export interface ViewPrefs {
 const KEY = 'skillbridge.view';
 export const DEFAULT_PREFS: ViewPrefs = { quality: 'medium', fps: false };
 
+/** What a quality level sets in the renderer. */
+export interface QualitySettings {
+  /** Hardware scaling level: pixels drawn per side = 1/level. */
+  scaling: number;
+  shadows: boolean;
+  /** An antialiasing pass over the image (FXAA: smooth edges for one cheap full-screen pass). */
+  antialias: boolean;
+}
+
 /**
- * What a quality level means for the renderer: the hardware scaling level
- * (pixels per side drawn = 1/level) and whether shadows are drawn. Medium is
- * the default: full resolution with shadows on a GPU; on software GL (no GPU)
- * a quarter of the pixels and no shadows, which keeps a class's laptops fluid.
+ * What a quality level means for the renderer: the resolution, shadows and
+ * antialiasing. Medium is the default: full resolution, shadows and antialiasing
+ * on a GPU; on software GL (no GPU) a quarter of the pixels, no shadows and no
+ * antialiasing pass, which keeps a class's laptops fluid. High turns everything
+ * on; low turns everything off.
  */
-export function qualitySettings(q: Quality, software: boolean, dpr = 1): { scaling: number; shadows: boolean } {
+export function qualitySettings(q: Quality, software: boolean, dpr = 1): QualitySettings {
   switch (q) {
     case 'low':
-      return { scaling: software ? 2.5 : 2, shadows: false };
+      return { scaling: software ? 2.5 : 2, shadows: false, antialias: false };
     case 'medium':
-      return { scaling: software ? 2 : 1, shadows: !software };
+      return { scaling: software ? 2 : 1, shadows: !software, antialias: !software };
     case 'high':
       // Sharp on a high-density screen; software GL draws 70 % of the pixels per side.
-      return { scaling: software ? 1.4 : 1 / Math.min(2, Math.max(1, dpr)), shadows: true };
+      return { scaling: software ? 1.4 : 1 / Math.min(2, Math.max(1, dpr)), shadows: true, antialias: true };
   }
 }
 

@@ -91,6 +91,13 @@ export function buildScene(engine: Engine, meta: SceneMeta, opts: BuildOptions):
     for (const m of receivers) m.receiveShadows = true;
   }
   b.freezeStatic(meta);
+  // The backdrop never moves nor changes colour (frozen once its shadows are set: a material compiles on its first draw).
+  for (const m of built.receivers) {
+    m.computeWorldMatrix(true);
+    m.freezeWorldMatrix();
+    m.doNotSyncBoundingInfo = true;
+    m.material?.freeze();
+  }
   return b.graph;
 }
 
@@ -233,6 +240,7 @@ class Builder {
       this.graph.nodes.set(l.id, node);
       this.graph.meshesById.set(l.id, [merged]);
     }
+    mat.freeze();
   }
 
   /**
@@ -241,15 +249,21 @@ class Builder {
    * which software GL shares with the rasteriser.
    */
   freezeStatic(meta: SceneMeta): void {
-    for (const o of meta.objects) {
-      if (o.body.stream !== null || o.door) continue;
-      const node = this.graph.nodes.get(o.id);
+    const still = [
+      ...meta.objects.filter((o) => o.body.stream === null && !o.door).map((o) => o.id),
+      // Location markers are painted on the floor: they never move either.
+      ...meta.locations.map((l) => l.id),
+    ];
+    for (const id of still) {
+      const node = this.graph.nodes.get(id);
       if (!node) continue;
       node.computeWorldMatrix(true);
       node.freezeWorldMatrix();
       for (const m of node.getChildMeshes(false)) {
         m.computeWorldMatrix(true);
         m.freezeWorldMatrix();
+        // Their bounds were computed with the matrix: no per-frame bounding update.
+        m.doNotSyncBoundingInfo = true;
       }
     }
     for (const m of this.materials.values()) m.freeze();

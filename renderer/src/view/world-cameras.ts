@@ -90,17 +90,30 @@ export function fitRadius(target: Vector3, min: V, max: V, alpha: number, beta: 
   return need * 1.06;
 }
 
-/** The orbit camera, framed on the whole workspace and turned so the robot can be seen. */
-export function makeOrbitCamera(graph: SceneGraph, meta: SceneMeta, aspect = 16 / 9): ArcRotateCamera {
-  const scene = graph.scene;
+/** Where the default view looks from and at, for a canvas of this aspect ratio. */
+export interface Framing {
+  alpha: number;
+  beta: number;
+  radius: number;
+  target: Vector3;
+}
+
+/** The default view of the scene for a canvas of this aspect: the whole workspace, turned so the robot can be seen. */
+export function defaultFraming(graph: SceneGraph, meta: SceneMeta, aspect = 16 / 9): Framing {
   const whole = workspaceBounds(meta);
   const large = Math.max(whole.max[0] - whole.min[0], whole.max[2] - whole.min[2], 0.8) > LARGE_SCENE_M;
   // On a field the whole workspace leaves the robot a speck: the default view frames the ground around it.
   const { min, max } = (large && robotSurroundings(graph, meta)) || whole;
   const target = new Vector3((min[0] + max[0]) / 2, Math.max(0.3, (min[1] + max[1]) / 2), (min[2] + max[2]) / 2);
-  const view = viewOfRobot(graph, meta, target, min, max, aspect, false);
-  const radius = Math.min(60, Math.max(1.2, view.radius));
-  const cam = new ArcRotateCamera('orbit', view.alpha, view.beta, radius, target, scene);
+  const view = viewOfRobot(graph, meta, target, min, max, aspect);
+  return { alpha: view.alpha, beta: view.beta, radius: Math.min(60, Math.max(1.2, view.radius)), target };
+}
+
+/** The orbit camera, framed on the whole workspace and turned so the robot can be seen. */
+export function makeOrbitCamera(graph: SceneGraph, meta: SceneMeta, aspect = 16 / 9): ArcRotateCamera {
+  const scene = graph.scene;
+  const { alpha, beta, radius, target } = defaultFraming(graph, meta, aspect);
+  const cam = new ArcRotateCamera('orbit', alpha, beta, radius, target, scene);
   cam.fov = FOV;
   cam.lowerRadiusLimit = 0.3;
   cam.upperRadiusLimit = Math.max(80, radius * 4);
@@ -117,8 +130,7 @@ export function makeOrbitCamera(graph: SceneGraph, meta: SceneMeta, aspect = 16 
  * The default viewing angles: the usual three-quarter view, unless something
  * hides the robot from there (the farm's rover starts inside its shelter, behind
  * an oak); then the nearest angle around the scene, a little lower if need be,
- * from which the robot can be seen. On a large scene (a field) the robot is
- * small: of the views that see it, the one nearest to it wins.
+ * from which the robot can be seen.
  */
 function viewOfRobot(
   graph: SceneGraph,
@@ -127,13 +139,9 @@ function viewOfRobot(
   min: V,
   max: V,
   aspect: number,
-  large: boolean,
 ): { alpha: number; beta: number; radius: number } {
   const start = Math.PI * 0.3;
-  const first = { alpha: start, beta: 1.0, radius: fitRadius(target, min, max, start, 1.0, aspect) };
   for (const m of graph.scene.meshes) m.computeWorldMatrix(true);
-  const robot = robotPosition(graph, meta);
-  let best: { alpha: number; beta: number; radius: number; dist: number } | undefined;
   for (const beta of [1.0, 1.2, 1.35]) {
     for (let k = 0; k < 12; k++) {
       const step = k % 2 === 0 ? k / 2 : -(k + 1) / 2; // 0, -1, 1, -2, 2 … twelfths of a turn
@@ -142,13 +150,10 @@ function viewOfRobot(
       const eye = target.add(
         new Vector3(radius * Math.cos(alpha) * Math.sin(beta), radius * Math.cos(beta), radius * Math.sin(alpha) * Math.sin(beta)),
       );
-      if (!seesRobot(graph, eye, meta)) continue;
-      if (!large) return { alpha, beta, radius };
-      const dist = robot ? Vector3.Distance(eye, robot) : radius;
-      if (!best || dist < best.dist - 0.01) best = { alpha, beta, radius, dist };
+      if (seesRobot(graph, eye, meta)) return { alpha, beta, radius };
     }
   }
-  return best ?? first;
+  return { alpha: start, beta: 1.0, radius: fitRadius(target, min, max, start, 1.0, aspect) };
 }
 
 /** Half the side of the ground a field's default view frames around the robot, metres. */

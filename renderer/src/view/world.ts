@@ -7,10 +7,11 @@
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { Engine } from '@babylonjs/core/Engines/engine';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
+import { FxaaPostProcess } from '@babylonjs/core/PostProcesses/fxaaPostProcess';
 import type { SceneMeta } from '../../../contract/schemas';
 import type { LatencyStats } from './probe';
 import { type SceneGraph, buildScene } from './world-build';
-import { INSET_PERIOD_MS, RobotCamera, followRobot, makeOrbitCamera, seesRobot } from './world-cameras';
+import { INSET_PERIOD_MS, RobotCamera, defaultFraming, followRobot, makeOrbitCamera, seesRobot } from './world-cameras';
 import { type DropHandler, ObjectDrag } from './world-drag';
 import { type LabelPoint, type LabelSize, projectLabels } from './world-labels';
 import { type Hover, Picker } from './world-pick';
@@ -64,9 +65,15 @@ export class World {
   /** Live pose frames are drawn; a replay turns them off and shows its own frames. */
   private live = true;
   private dropHandler: DropHandler | null = null;
+  /** Antialiasing (the quality setting): an FXAA pass on the orbit camera. */
+  private antialias = false;
+  private fxaa: FxaaPostProcess | undefined;
   readonly software: boolean;
   framesRendered = 0;
   framesSinceLoad = 0;
+  /** Draw calls of the last frames (the engine's counter only grows: each frame's is a difference). */
+  private drawCalls: number[] = [];
+  private drawCallsBefore = 0;
   contextLost = false;
 
   constructor(
@@ -74,7 +81,8 @@ export class World {
     private opts: ViewOptions,
     private readonly cb: WorldCallbacks,
   ) {
-    // No MSAA: under software rendering (SwiftShader) it costs more than it shows.
+    // No MSAA in the context (it could only change by recreating the engine and the
+    // scene): the quality setting's antialiasing is a post-process pass (setAntialias).
     this.engine = new Engine(
       canvas,
       false,
@@ -125,6 +133,30 @@ export class World {
     this.engine.resize();
   }
 
+  /**
+   * Antialiasing on or off: an FXAA pass over the orbit camera's image, added or
+   * removed in place (the context's MSAA is fixed at creation; a pass keeps the
+   * scene, its camera and its state as they are).
+   */
+  setAntialias(on: boolean): void {
+    this.antialias = on;
+    this.applyAntialias();
+  }
+
+  private applyAntialias(): void {
+    const cam = this.cur?.camera;
+    if (this.fxaa && (!this.antialias || this.fxaa.getCamera() !== cam)) {
+      this.fxaa.dispose(this.fxaa.getCamera() ?? undefined);
+      this.fxaa = undefined;
+    }
+    if (this.antialias && cam && !this.fxaa) this.fxaa = new FxaaPostProcess('fxaa', 1, cam);
+  }
+
+  /** Whether the view is antialiased now (for tests and the probe). */
+  get antialiased(): boolean {
+    return !!this.fxaa && this.fxaa.getCamera() === this.cur?.camera;
+  }
+
   get scene() {
     return this.cur?.graph.scene;
   }
@@ -152,6 +184,8 @@ export class World {
   // ---------------------------------------------------------------- building
 
   load(meta: SceneMeta): void {
+    this.fxaa?.dispose();
+    this.fxaa = undefined;
     this.cur?.graph.scene.dispose();
     this.cur = undefined;
     this.highlightIds = [];
@@ -176,10 +210,13 @@ export class World {
 
     const scene = graph.scene;
     scene.onBeforeRenderObservable.add(() => {
+      this.drawCallsBefore = this.engine._drawCalls.current;
       poses.applyPending();
       if (this.follow) followRobot(cur.camera, graph, meta);
     });
     scene.onAfterRenderObservable.add(() => {
+      this.drawCalls.push(this.engine._drawCalls.current - this.drawCallsBefore);
+      if (this.drawCalls.length > 30) this.drawCalls.shift();
       this.framesRendered++;
       this.framesSinceLoad++;
       poses.afterRender();
@@ -208,9 +245,17 @@ export class World {
   resetCamera(): void {
     const cur = this.cur;
     if (!cur) return;
+    this.fxaa?.dispose(cur.camera);
+    this.fxaa = undefined;
     cur.camera.dispose();
     cur.camera = makeOrbitCamera(cur.graph, cur.meta, this.aspect());
     this.applyCameras();
+  }
+
+  /** The orbit distance the default view picks for the canvas as it is now (what a reframe sets). */
+  framedRadius(): number {
+    const cur = this.cur;
+    return cur ? defaultFraming(cur.graph, cur.meta, this.aspect()).radius : 0;
   }
 
   private applyCameras(): void {
@@ -218,6 +263,7 @@ export class World {
     if (!cur) return;
     cur.graph.scene.activeCamera = cur.camera;
     cur.graph.scene.cameraToUseForPointers = cur.camera;
+    this.applyAntialias();
     if (this.opts.inset && this.drawing && !this.insetTimer) {
       this.insetTimer = setInterval(() => this.refreshInset(), INSET_PERIOD_MS);
       this.refreshInset();
@@ -315,6 +361,18 @@ export class World {
     return this.cur?.poses.seq ?? -1;
   }
 
+  /** What the last frame drew: draw calls, meshes that passed culling, and their triangle indices (load-independent costs). */
+  drawStats(): { drawCalls: number; activeMeshes: number; activeIndices: number } {
+    const s = this.cur?.graph.scene;
+    const sorted = [...this.drawCalls].sort((a, b) => a - b);
+    return {
+      // The median of the last frames' (a frame that also refreshes the robot camera draws more).
+      drawCalls: sorted[Math.floor(sorted.length / 2)] ?? 0,
+      activeMeshes: s?.getActiveMeshes().length ?? 0,
+      activeIndices: s?.getActiveIndices() ?? 0,
+    };
+  }
+
   get meshCount(): number {
     return this.cur?.graph.scene.meshes.length ?? 0;
   }
@@ -333,6 +391,12 @@ export class World {
 
   cameraRadius(): number {
     return this.cur?.camera.radius ?? 0;
+  }
+
+  /** The orbit camera's angles (alpha around the vertical, beta from it), radians. */
+  cameraAngles(): [number, number] {
+    const c = this.cur?.camera;
+    return c ? [c.alpha, c.beta] : [0, 0];
   }
 
   /** Where the top of a body appears on the canvas (a speech bubble's anchor), in CSS pixels. */
