@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { SKILLBRIDGE_BIN, runNode } from './processes';
 import type { RapierBuild } from '../../sim/rapier';
+import { STEP_PARTS, type StepPart } from './step-parts';
 
 /** The scene id that stands for the reference scene in `bench sim --scene`. */
 export const REFERENCE = 'reference';
@@ -18,16 +19,14 @@ export const Job = z.discriminatedUnion('kind', [
 export type Job = z.infer<typeof Job>;
 
 const num = z.number();
-/** Microseconds per step by part (step-breakdown.ts). */
+/** Where a full step goes (step-breakdown.ts): microseconds and shares by part. */
+const byPart = z.strictObject(Object.fromEntries(STEP_PARTS.map((p) => [p, num])) as Record<StepPart, typeof num>);
 export const StepBreakdownSchema = z.strictObject({
   fullUs: num,
-  physicsUs: num,
-  guardUs: num,
-  poseStreamUs: num,
-  robotLinksUs: num,
-  processesUs: num,
-  graspUs: num.nullable(),
-  restUs: num,
+  bareUs: num,
+  us: byPart,
+  share: byPart,
+  graspHeldUs: num.nullable(),
   beliefUpdateUs: num,
 });
 export const SceneBenchSchema = z.strictObject({
@@ -64,8 +63,10 @@ export const ReferenceBenchSchema = z.strictObject({
   bareAnchorsRtf: num,
   /** Our full simulation of the reference scene, arm moving, all awake. */
   fullRtf: num,
-  /** Bare Rapier stepping the same bodies as fullRtf (restored from its snapshot), all awake. */
+  /** Bare Rapier stepping the same bodies as fullRtf (restored from its snapshot), all awake, the arm's links moved as in fullRtf. */
   bareRtf: num,
+  /** The same with the arm standing still. */
+  bareArmStillRtf: num,
   /** fullRtf / bareRtf (goal >= 0.9). */
   ratio: num,
   /** Where the full step's time goes (arm moving, every body awake). */
