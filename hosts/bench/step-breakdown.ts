@@ -95,11 +95,21 @@ function timeParts(sim: SimWorld, clock: PartClock): () => void {
   return () => undo.forEach((u) => u());
 }
 
-/** What one stopwatch costs, milliseconds (taken out of the rest). */
-function stopwatchMs(): number {
+/**
+ * What a stopwatch adds, milliseconds per timed call: `inside` shows in the part
+ * it times, `outside` in the rest; both are taken out.
+ */
+function stopwatchMs(): { inside: number; outside: number } {
+  let inside = 0;
+  let n = 0;
   const o = { f: () => undefined };
-  time(o, 'f', 'rest', () => undefined);
-  return usPerCall(() => o.f(), 20, 1000) / 1000;
+  time(o, 'f', 'rest', (_p, ms) => {
+    inside += ms;
+    n++;
+  });
+  const total = usPerCall(() => o.f(), 50, 2000) / 1000;
+  const inMs = inside / n;
+  return { inside: inMs, outside: Math.max(0, total - inMs) };
 }
 
 /**
@@ -116,10 +126,10 @@ export function stepBreakdown(
   ms: number,
 ): StepBreakdown {
   const total = Object.fromEntries(STEP_PARTS.map((p) => [p, 0])) as Record<StepPart, number>;
-  let laps = 0;
+  const laps = Object.fromEntries(STEP_PARTS.map((p) => [p, 0])) as Record<StepPart, number>;
   const clock: PartClock = (part, dt) => {
     total[part] += dt;
-    laps++;
+    laps[part]++;
   };
   const undo = timeParts(sim, clock);
   let steps = 0;
@@ -135,7 +145,10 @@ export function stepBreakdown(
     undo();
   }
   const watched = STEP_PARTS.reduce((s, p) => s + total[p], 0);
-  total.rest = Math.max(0, wall - watched - laps * stopwatchMs());
+  const watch = stopwatchMs();
+  const allLaps = STEP_PARTS.reduce((s, p) => s + laps[p], 0);
+  for (const p of STEP_PARTS) total[p] = Math.max(0, total[p] - laps[p] * watch.inside);
+  total.rest = Math.max(0, wall - watched - allLaps * watch.outside);
   const sum = STEP_PARTS.reduce((s, p) => s + total[p], 0) || 1;
   const share = Object.fromEntries(STEP_PARTS.map((p) => [p, round(total[p] / sum, 3)])) as Record<StepPart, number>;
   const us = Object.fromEntries(STEP_PARTS.map((p) => [p, round((total[p] / sum) * measured.fullUs, 2)])) as Record<StepPart, number>;
