@@ -34,6 +34,7 @@ export const SceneBenchSchema = z.strictObject({
   rtf: num,
   stepsPerSecond: num,
   bareRtf: num,
+  /** Full over bare, robot idle (goal >= 0.9): median of alternating short windows of each. */
   ratio: num,
   activeRtf: num,
   pickPlaceMs: num.nullable(),
@@ -67,7 +68,7 @@ export const ReferenceBenchSchema = z.strictObject({
   bareRtf: num,
   /** The same with the arm standing still. */
   bareArmStillRtf: num,
-  /** fullRtf / bareRtf (goal >= 0.9). */
+  /** Full over bare (goal >= 0.9): median of alternating short windows of each, which a changing load moves less than fullRtf / bareRtf. */
   ratio: num,
   /** Where the full step's time goes (arm moving, every body awake). */
   breakdown: StepBreakdownSchema,

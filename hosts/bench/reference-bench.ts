@@ -10,7 +10,16 @@ import { round } from '../../sim/math';
 import { type RAPIER, loadRapier, rapierBuild } from '../../sim/rapier';
 import { SimWorld } from '../../sim/world/sim-world';
 import { BOX, STACK_TOPS, anchorsWorld, referenceSceneData } from './reference-scene';
-import { type BenchLength, type RobotMotion, benchLength, fullStepper, keepMoving, recordRobotMotion, replayRobotMotion } from './steppers';
+import {
+  type BenchLength,
+  type RobotMotion,
+  benchLength,
+  fullStepper,
+  keepMoving,
+  pairedRatio,
+  recordRobotMotion,
+  replayRobotMotion,
+} from './steppers';
 import { type PartClock, stepBreakdown } from './step-breakdown';
 import { median } from './processes';
 import type { ReferenceBench } from './jobs';
@@ -62,6 +71,8 @@ function measure(step: () => void, length: BenchLength): number {
 }
 
 const BREAKDOWN_MS = { full: 2000, quick: 500, smoke: 5 } as const;
+/** Alternating windows of full and bare for the ratio. */
+const PAIRS = { full: { pairs: 15, ms: 300 }, quick: { pairs: 7, ms: 100 }, smoke: { pairs: 1, ms: 5 } } as const;
 
 /** One back-and-forth of the arm (keepMoving) from where it stands, recorded for replay. */
 function armCycle(sim: SimWorld): RobotMotion {
@@ -119,20 +130,21 @@ export async function benchReference(lengthOrQuick: BenchLength | boolean): Prom
     const q = sim.pose(id).p;
     return p.y - q.y < BOX && Math.hypot(q.x - p.x, q.z - p.z) < 0.02;
   }).length;
-  // The parts, with the arm still moving and every body awake, as measured.
-  const breakdown = stepBreakdown(sim, fullStep, { fullUs: 1e6 / fullSteps, bareUs: 0 }, null, BREAKDOWN_MS[length]);
-  sim.halt();
-
   // Bare Rapier: the same bodies from the same start, the arm's links moved along the recorded cycle.
   const bare = R.World.restoreSnapshot(start.physics);
   const wakeBare = awake(bare);
   const replay = replayRobotMotion(bare, motion);
-  const bareSteps = measure(() => {
+  const bareStep = () => {
     wakeBare();
     replay();
     bare.step();
-  }, length);
+  };
+  const bareSteps = measure(bareStep, length);
+  const ratio = pairedRatio(fullStep, bareStep, PAIRS[length].pairs, PAIRS[length].ms);
   bare.free();
+  // The parts, with the arm still moving and every body awake, as measured (this restores the world at its end).
+  const breakdown = stepBreakdown(sim, fullStep, { fullUs: 1e6 / fullSteps, bareUs: 1e6 / bareSteps }, null, BREAKDOWN_MS[length]);
+  sim.halt();
   // And with the arm standing still (what this figure compared against before the replay).
   const still = R.World.restoreSnapshot(start.physics);
   const wakeStill = awake(still);
@@ -150,8 +162,8 @@ export async function benchReference(lengthOrQuick: BenchLength | boolean): Prom
     fullRtf: round(fullSteps * sim.dt, 1),
     bareRtf: round(bareSteps * sim.dt, 1),
     bareArmStillRtf: round(stillSteps * sim.dt, 1),
-    ratio: round(fullSteps / bareSteps, 3),
-    breakdown: { ...breakdown, bareUs: round(1e6 / bareSteps, 2) },
+    ratio: round(ratio, 3),
+    breakdown,
     stacksStanding: { anchors: anchorsStanding, ours: oursStanding, of: STACK_TOPS.length },
     rssMB: round(process.resourceUsage().maxRSS / 1024, 1),
   };

@@ -111,3 +111,36 @@ export function replayRobotMotion(world: RAPIER.World, motion: RobotMotion): () 
     s = (s + 1) % motion.steps;
   };
 }
+
+/**
+ * full/bare as the median ratio of alternating short windows of each: on a
+ * shared machine the load changes between two long windows far more than
+ * within one pair, so the pairs give the ratio of one run.
+ */
+export function pairedRatio(full: () => void, bare: () => void, pairs: number, windowMs: number): number {
+  const rate = (fn: () => void): number => {
+    let n = 0;
+    const t0 = performance.now();
+    let t = t0;
+    while (n < 32 || t - t0 < windowMs) {
+      for (let i = 0; i < 16; i++) fn();
+      n += 16;
+      t = performance.now();
+    }
+    return n / (t - t0);
+  };
+  const ratios: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    // Alternate which goes first, so neither always follows the other's cache.
+    if (i % 2) {
+      const b = rate(bare);
+      ratios.push(rate(full) / b);
+    } else {
+      const f = rate(full);
+      ratios.push(f / rate(bare));
+    }
+  }
+  ratios.sort((a, b) => a - b);
+  const m = ratios.length >> 1;
+  return ratios.length % 2 ? ratios[m]! : (ratios[m - 1]! + ratios[m]!) / 2;
+}

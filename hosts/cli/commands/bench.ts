@@ -40,9 +40,9 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
 
 /** Microseconds and share of the full step by part, one row per scene and reference build, beside full/bare and its goal. */
 function breakdownTable(r: SimBenchResult, o: Output): void {
-  const rows: Array<[string, StepBreakdown]> = [
-    ...r.scenes.map((s): [string, StepBreakdown] => [s.id, s.breakdown]),
-    ...(r.reference?.builds ?? []).map((b): [string, StepBreakdown] => [`reference (${b.build})`, b.breakdown]),
+  const rows: Array<[string, StepBreakdown, number]> = [
+    ...r.scenes.map((s): [string, StepBreakdown, number] => [s.id, s.breakdown, s.ratio]),
+    ...(r.reference?.builds ?? []).map((b): [string, StepBreakdown, number] => [`reference (${b.build})`, b.breakdown, b.ratio]),
   ];
   if (!rows.length) return;
   o.out('\nWhere a full step goes: microseconds per step and share of the step, by part (bare: Rapier alone stepping the same bodies)');
@@ -55,11 +55,11 @@ function breakdownTable(r: SimBenchResult, o: Output): void {
     'grasp held us',
     'belief update us',
   ];
-  const cells = rows.map(([id, b]) => [
+  const cells = rows.map(([id, b, ratio]) => [
     id,
     String(b.fullUs),
     String(b.bareUs),
-    b.fullUs > 0 ? (b.bareUs / b.fullUs).toFixed(2) : 'n/a',
+    ratio.toFixed(2),
     ...STEP_PARTS.map((p) => `${b.us[p]} (${Math.round(b.share[p] * 100)}%)`),
     b.graspHeldUs === null ? 'n/a' : String(b.graspHeldUs),
     String(b.beliefUpdateUs),
@@ -68,7 +68,9 @@ function breakdownTable(r: SimBenchResult, o: Output): void {
   const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i]!)).join('  ');
   o.out(line(head));
   for (const c of cells) o.out(line(c));
-  o.out('grasp held: per step while an object is held; belief update: once per perception query after a step (not per step).');
+  o.out(
+    'full/bare: median of alternating short windows of each (one run). grasp held: per step while an object is held; belief update: once per perception query after a step (not per step).',
+  );
 }
 
 function sceneTable(r: SimBenchResult, o: Output): void {
