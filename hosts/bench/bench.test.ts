@@ -5,6 +5,7 @@ import { benchAgent } from './agent-bench';
 import { benchCli } from './cli-bench';
 import { builtinScene, listScenes } from '../../scenes/registry';
 import { benchSim } from './sim-bench';
+import { STEP_PARTS } from './step-parts';
 
 const builtinArm = (id: string): boolean => Boolean(builtinScene(id).robot.arm);
 
@@ -15,15 +16,22 @@ describe('benchmarks', () => {
     for (const s of r.scenes) {
       for (const k of ['rtf', 'bareRtf', 'ratio', 'perceptionP99Ms'] as const) expect(s[k], `${s.id} ${k}`).toBeGreaterThan(0);
       const b = s.breakdown;
-      for (const k of ['fullUs', 'physicsUs', 'guardUs', 'beliefUpdateUs'] as const) expect(b[k], `${s.id} ${k}`).toBeGreaterThan(0);
-      for (const v of Object.values(b)) if (v !== null) expect(Number.isFinite(v), `${s.id} breakdown`).toBe(true);
+      for (const k of ['fullUs', 'bareUs', 'beliefUpdateUs'] as const) expect(b[k], `${s.id} ${k}`).toBeGreaterThan(0);
+      // Every part is timed; the shares are of one step and add up to all of it.
+      expect(b.us.physics, `${s.id} physics`).toBeGreaterThan(0);
+      for (const p of STEP_PARTS) expect(Number.isFinite(b.us[p]) && b.share[p] >= 0, `${s.id} ${p}`).toBe(true);
+      expect(
+        STEP_PARTS.reduce((sum, p) => sum + b.share[p], 0),
+        s.id,
+      ).toBeCloseTo(1, 1);
       // Every scene with an arm can pick something up and set it down.
       if (builtinArm(s.id)) expect(s.pickPlace, s.id).toMatch(/^pick /);
     }
     const ref = r.reference!.builds;
     expect(ref).toHaveLength(1);
     expect(ref[0]!.ratio).toBeGreaterThan(0);
-    expect(ref[0]!.breakdown.physicsUs).toBeGreaterThan(0);
+    expect(ref[0]!.breakdown.us.physics).toBeGreaterThan(0);
+    expect(ref[0]!.breakdown.bareUs).toBeGreaterThan(0);
   }, 180_000);
 
   it('bench sim reports each figure for a scene, measured in a fresh process', async () => {
@@ -43,7 +51,7 @@ describe('benchmarks', () => {
     expect(ref.builds.map((b) => b.build)).toEqual([ref.defaultBuild, ref.defaultBuild === 'simd' ? 'scalar' : 'simd']);
     for (const b of ref.builds) {
       expect(b.version).toMatch(/^0\.\d+\.\d+/);
-      for (const k of ['fullRtf', 'bareRtf', 'bareAnchorsRtf', 'rssMB'] as const) expect(b[k]).toBeGreaterThan(0);
+      for (const k of ['fullRtf', 'bareRtf', 'bareArmStillRtf', 'bareAnchorsRtf', 'rssMB'] as const) expect(b[k]).toBeGreaterThan(0);
       expect(b.stacksStanding.of).toBe(3);
     }
   }, 120_000);

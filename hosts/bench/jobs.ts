@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { SKILLBRIDGE_BIN, runNode } from './processes';
 import type { RapierBuild } from '../../sim/rapier';
+import { STEP_PARTS, type StepPart } from './step-parts';
 
 /** The scene id that stands for the reference scene in `bench sim --scene`. */
 export const REFERENCE = 'reference';
@@ -18,16 +19,14 @@ export const Job = z.discriminatedUnion('kind', [
 export type Job = z.infer<typeof Job>;
 
 const num = z.number();
-/** Microseconds per step by part (step-breakdown.ts). */
+/** Where a full step goes (step-breakdown.ts): microseconds and shares by part. */
+const byPart = z.strictObject(Object.fromEntries(STEP_PARTS.map((p) => [p, num])) as Record<StepPart, typeof num>);
 export const StepBreakdownSchema = z.strictObject({
   fullUs: num,
-  physicsUs: num,
-  guardUs: num,
-  poseStreamUs: num,
-  robotLinksUs: num,
-  processesUs: num,
-  graspUs: num.nullable(),
-  restUs: num,
+  bareUs: num,
+  us: byPart,
+  share: byPart,
+  graspHeldUs: num.nullable(),
   beliefUpdateUs: num,
 });
 export const PerceptionBenchSchema = z.strictObject({
@@ -50,6 +49,7 @@ export const SceneBenchSchema = z.strictObject({
   rtf: num,
   stepsPerSecond: num,
   bareRtf: num,
+  /** Full over bare, robot idle (goal >= 0.9): median of alternating short windows of each. */
   ratio: num,
   activeRtf: num,
   pickPlaceMs: num.nullable(),
@@ -81,9 +81,11 @@ export const ReferenceBenchSchema = z.strictObject({
   bareAnchorsRtf: num,
   /** Our full simulation of the reference scene, arm moving, all awake. */
   fullRtf: num,
-  /** Bare Rapier stepping the same bodies as fullRtf (restored from its snapshot), all awake. */
+  /** Bare Rapier stepping the same bodies as fullRtf (restored from its snapshot), all awake, the arm's links moved as in fullRtf. */
   bareRtf: num,
-  /** fullRtf / bareRtf (goal >= 0.9). */
+  /** The same with the arm standing still. */
+  bareArmStillRtf: num,
+  /** Full over bare (goal >= 0.9): median of alternating short windows of each, which a changing load moves less than fullRtf / bareRtf. */
   ratio: num,
   /** Where the full step's time goes (arm moving, every body awake). */
   breakdown: StepBreakdownSchema,

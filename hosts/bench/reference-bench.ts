@@ -1,16 +1,26 @@
 // The reference scene measured with one Rapier build in this process (bench sim
 // runs it once per build, each in a fresh process): real-time factor of the
 // anchors' bare-Rapier rendition, of our full simulation and of bare Rapier
-// stepping our simulation's bodies. Protocol of performance-anchors.md §1.2:
-// warm up for at least 3 s of wall time (V8 tiers a large wasm module up for
+// stepping our simulation's bodies (moving the arm's kinematic links along the
+// motion the full simulation's arm makes, so both do the same physics).
+// Protocol of performance-anchors.md §1.2: warm up for at least 3 s of wall time (V8 tiers a large wasm module up for
 // seconds), then the median of 5 timed windows; every body kept awake.
 import { resolveSceneData } from '../../scenes/registry';
 import { round } from '../../sim/math';
 import { type RAPIER, loadRapier, rapierBuild } from '../../sim/rapier';
 import { SimWorld } from '../../sim/world/sim-world';
 import { BOX, STACK_TOPS, anchorsWorld, referenceSceneData } from './reference-scene';
-import { type BenchLength, benchLength, fullStepper, keepMoving } from './steppers';
-import { stepBreakdown } from './step-breakdown';
+import {
+  type BenchLength,
+  type RobotMotion,
+  benchLength,
+  fullStepper,
+  keepMoving,
+  pairedRatio,
+  recordRobotMotion,
+  replayRobotMotion,
+} from './steppers';
+import { type PartClock, stepBreakdown } from './step-breakdown';
 import { median } from './processes';
 import type { ReferenceBench } from './jobs';
 
@@ -60,6 +70,26 @@ function measure(step: () => void, length: BenchLength): number {
   return median(Array.from({ length: windows }, () => run(windowMs, minSteps)));
 }
 
+const BREAKDOWN_MS = { full: 2000, quick: 500, smoke: 5 } as const;
+/** Alternating windows of full and bare for the ratio. */
+const PAIRS = { full: { pairs: 15, ms: 300 }, quick: { pairs: 7, ms: 100 }, smoke: { pairs: 1, ms: 5 } } as const;
+
+/** One back-and-forth of the arm (keepMoving) from where it stands, recorded for replay. */
+function armCycle(sim: SimWorld): RobotMotion {
+  const drive = keepMoving(sim);
+  let moves = 0;
+  return recordRobotMotion(
+    sim,
+    () => {
+      const was = sim.armBusy;
+      drive();
+      if (!was && sim.armBusy) moves++;
+    },
+    () => moves >= 2 && !sim.armBusy,
+    Math.round(60 / sim.dt),
+  );
+}
+
 /** Wakes every dynamic body each step: our scene's bodies may sleep, the reference keeps them awake. */
 function awake(world: RAPIER.World): () => void {
   const bodies: RAPIER.RigidBody[] = [];
@@ -84,30 +114,45 @@ export async function benchReference(lengthOrQuick: BenchLength | boolean): Prom
   const sim = await SimWorld.create(resolveSceneData(referenceSceneData(), 'bench/reference'));
   const start = sim.snapshot();
   const tops = STACK_TOPS.map((id) => ({ id, p: sim.pose(id).p }));
+  // One back-and-forth of the arm as the full simulation drives it, for bare Rapier to replay.
+  const motion = armCycle(sim);
+  sim.restore(start);
   const full = fullStepper(sim);
   const move = keepMoving(sim);
   const wake = awake(sim.world);
-  const fullSteps = measure(() => {
+  const fullStep = (clock?: PartClock) => {
     wake();
     move();
-    full();
-  }, length);
+    full(clock);
+  };
+  const fullSteps = measure(fullStep, length);
   const oursStanding = tops.filter(({ id, p }) => {
     const q = sim.pose(id).p;
     return p.y - q.y < BOX && Math.hypot(q.x - p.x, q.z - p.z) < 0.02;
   }).length;
-  // The parts, with the arm still moving and every body awake, as measured.
-  wake();
-  const breakdown = stepBreakdown(sim, 1e6 / fullSteps, true, null, length === 'full' ? 500 : 5);
-  sim.halt();
-
+  // Bare Rapier: the same bodies from the same start, the arm's links moved along the recorded cycle.
   const bare = R.World.restoreSnapshot(start.physics);
   const wakeBare = awake(bare);
-  const bareSteps = measure(() => {
+  const replay = replayRobotMotion(bare, motion);
+  const bareStep = () => {
     wakeBare();
+    replay();
     bare.step();
-  }, length);
+  };
+  const bareSteps = measure(bareStep, length);
+  const ratio = pairedRatio(fullStep, bareStep, PAIRS[length].pairs, PAIRS[length].ms);
   bare.free();
+  // The parts, with the arm still moving and every body awake, as measured (this restores the world at its end).
+  const breakdown = stepBreakdown(sim, fullStep, { fullUs: 1e6 / fullSteps, bareUs: 1e6 / bareSteps }, null, BREAKDOWN_MS[length]);
+  sim.halt();
+  // And with the arm standing still (what this figure compared against before the replay).
+  const still = R.World.restoreSnapshot(start.physics);
+  const wakeStill = awake(still);
+  const stillSteps = measure(() => {
+    wakeStill();
+    still.step();
+  }, length);
+  still.free();
   sim.dispose();
 
   return {
@@ -116,7 +161,8 @@ export async function benchReference(lengthOrQuick: BenchLength | boolean): Prom
     bareAnchorsRtf: round(anchorsSteps * (1 / 240), 1),
     fullRtf: round(fullSteps * sim.dt, 1),
     bareRtf: round(bareSteps * sim.dt, 1),
-    ratio: round(fullSteps / bareSteps, 3),
+    bareArmStillRtf: round(stillSteps * sim.dt, 1),
+    ratio: round(ratio, 3),
     breakdown,
     stacksStanding: { anchors: anchorsStanding, ours: oursStanding, of: STACK_TOPS.length },
     rssMB: round(process.resourceUsage().maxRSS / 1024, 1),

@@ -1,32 +1,32 @@
-// Where the time of one full simulation step goes. Each part of a step is timed
-// on its own, in a loop, on the benchmark's world (which is restored afterwards):
-// the physics step (bare Rapier), the world guard, the pose stream (one frame
-// every 1/60 s, so its cost per step is a frame's cost over the steps between
-// frames), the robot's link kinematics (run on steps where the arm or base
-// moves), the appliance processes (every PROCESS_EVERY steps) and the grasp
-// (contact forces at the hand; only while something is held). What is left of
-// the full step is the rest (controllers, battery, events, scheduling). The
-// belief update is per perception query, not per step: `look` observes once per
-// world version, so the first query after a step pays it.
+// Where the time of one full simulation step goes. The benchmark's own full step
+// runs for a further window with a stopwatch around each part (the physics step,
+// the world guard, the controllers, the robot's link kinematics, the grasp, the
+// appliance processes and the pose stream; everything else in the step is the
+// rest: battery, events, scheduling, labels). Each part's share of that window
+// is its share of the step; the microseconds are those shares of the full step
+// as measured without the stopwatches, whose own cost is taken out first. The
+// physics part of a full step can cost more than bare Rapier stepping the same
+// bodies: with the arm moving, Rapier also moves its kinematic links.
+//
+// Separate from the step: the belief update, once per perception query after a
+// step (`look` observes once per world version), and the grasp's cost per step
+// while something is held.
 import { round } from '../../sim/math';
 import { look } from '../../sim/perception/observe';
-import { runProcesses } from '../../sim/world/processes';
-import { guardWorld } from '../../sim/world/guard';
-import { packPoses, streamEntries } from '../../sim/world/stream';
-import { SimWorld } from '../../sim/world/sim-world';
+import type { SimWorld } from '../../sim/world/sim-world';
+import { STEP_PARTS, type StepPart } from './step-parts';
 
 export interface StepBreakdown {
   /** Microseconds per full step, as measured by the benchmark's full-simulation rate. */
   fullUs: number;
-  physicsUs: number;
-  guardUs: number;
-  poseStreamUs: number;
-  robotLinksUs: number;
-  processesUs: number;
+  /** Microseconds per step of bare Rapier stepping the same bodies (the ratio's denominator). */
+  bareUs: number;
+  /** Microseconds per full step by part (shares of fullUs). */
+  us: Record<StepPart, number>;
+  /** Share of the full step by part, 0..1 (sums to 1 but for rounding). */
+  share: Record<StepPart, number>;
   /** Grasp spring at the hand, per step while an object is held; null when nothing could be picked. */
-  graspUs: number | null;
-  /** Controllers, battery, events, scheduling: the full step minus the parts above. */
-  restUs: number;
+  graspHeldUs: number | null;
   /** One belief update (`look`: the observation the first query after a step makes), microseconds. */
   beliefUpdateUs: number;
 }
@@ -46,45 +46,129 @@ export function usPerCall(fn: () => void, ms: number, min: number): number {
   return ((t - t0) * 1000) / n;
 }
 
+/** Milliseconds by part, filled by the stopwatches while a breakdown runs. */
+export type PartClock = (part: StepPart, ms: number) => void;
+
+type Method = (...args: unknown[]) => unknown;
+
+/** Puts a stopwatch around `obj[key]` (an own or inherited method); returns the undo. */
+function time(obj: object, key: string, part: StepPart, clock: PartClock): () => void {
+  const o = obj as Record<string, unknown>;
+  const f = o[key];
+  if (typeof f !== 'function') throw new Error(`step breakdown: ${key} is not a method any more; update hosts/bench/step-breakdown.ts`);
+  const own = Object.prototype.hasOwnProperty.call(o, key);
+  const method = f as Method;
+  o[key] = function (this: unknown, ...args: unknown[]): unknown {
+    const t0 = now();
+    try {
+      return method.apply(this, args);
+    } finally {
+      clock(part, now() - t0);
+    }
+  };
+  return () => {
+    if (own) o[key] = f;
+    else delete o[key];
+  };
+}
+
+/** Stopwatches around every part of `sim`'s step; returns the undo. */
+function timeParts(sim: SimWorld, clock: PartClock): () => void {
+  const undo = [
+    time(sim.world, 'step', 'physics', clock),
+    time(sim, 'guard', 'guard', clock),
+    time(sim['ctl'], 'advance', 'controllers', clock),
+    time(sim.bodyLinks, 'apply', 'robotLinks', clock),
+  ];
+  if (sim.grasp) undo.push(time(sim.grasp, 'apply', 'grasp', clock));
+  const hooks = [...sim.processHooks];
+  sim.processHooks.splice(
+    0,
+    hooks.length,
+    ...hooks.map((h) => (s: SimWorld, dt: number) => {
+      const t0 = now();
+      h(s, dt);
+      clock('processes', now() - t0);
+    }),
+  );
+  undo.push(() => sim.processHooks.splice(0, sim.processHooks.length, ...hooks));
+  return () => undo.forEach((u) => u());
+}
+
 /**
- * Times the parts of a step on `sim` (left restored to how it was). `fullUs` is
- * the benchmark's own figure, measured with the arm moving or not (the links are
- * only recomputed on steps where it moves); `graspUs` comes from graspUs below.
+ * What a stopwatch adds, milliseconds per timed call: `inside` shows in the part
+ * it times, `outside` in the rest; both are taken out.
  */
-export function stepBreakdown(sim: SimWorld, fullUs: number, armMoving: boolean, graspUs: number | null, ms: number): StepBreakdown {
+function stopwatchMs(): { inside: number; outside: number } {
+  let inside = 0;
+  let n = 0;
+  const o = { f: () => undefined };
+  time(o, 'f', 'rest', (_p, ms) => {
+    inside += ms;
+    n++;
+  });
+  const total = usPerCall(() => o.f(), 50, 2000) / 1000;
+  const inMs = inside / n;
+  return { inside: inMs, outside: Math.max(0, total - inMs) };
+}
+
+/**
+ * Runs `step` (one full step as the benchmark timed it: `fullUs` per step, bare
+ * Rapier `bareUs`) for `ms` with stopwatches on, and returns where the time went.
+ * `step` receives the clock for the parts it runs itself (the pose stream).
+ * `sim` is left as it was found except for the steps taken.
+ */
+export function stepBreakdown(
+  sim: SimWorld,
+  step: (clock: PartClock) => void,
+  measured: { fullUs: number; bareUs: number },
+  graspHeldUs: number | null,
+  ms: number,
+): StepBreakdown {
+  const total = Object.fromEntries(STEP_PARTS.map((p) => [p, 0])) as Record<StepPart, number>;
+  const laps = Object.fromEntries(STEP_PARTS.map((p) => [p, 0])) as Record<StepPart, number>;
+  const clock: PartClock = (part, dt) => {
+    total[part] += dt;
+    laps[part]++;
+  };
+  const undo = timeParts(sim, clock);
+  let steps = 0;
+  let wall = 0;
+  try {
+    const t0 = now();
+    do {
+      for (let i = 0; i < 16; i++) step(clock);
+      steps += 16;
+      wall = now() - t0;
+    } while (wall < ms || steps < 64);
+  } finally {
+    undo();
+  }
+  const watched = STEP_PARTS.reduce((s, p) => s + total[p], 0);
+  const watch = stopwatchMs();
+  const allLaps = STEP_PARTS.reduce((s, p) => s + laps[p], 0);
+  for (const p of STEP_PARTS) total[p] = Math.max(0, total[p] - laps[p] * watch.inside);
+  total.rest = Math.max(0, wall - watched - allLaps * watch.outside);
+  const sum = STEP_PARTS.reduce((s, p) => s + total[p], 0) || 1;
+  const share = Object.fromEntries(STEP_PARTS.map((p) => [p, round(total[p] / sum, 3)])) as Record<StepPart, number>;
+  const us = Object.fromEntries(STEP_PARTS.map((p) => [p, round((total[p] / sum) * measured.fullUs, 2)])) as Record<StepPart, number>;
   const start = sim.snapshot();
-  const min = 16;
-  const physicsUs = usPerCall(() => sim.world.step(), ms, min);
-  const held = sim.heldId();
-  const guardUs = usPerCall(() => guardWorld(sim, sim.bounds, held), ms, min);
-  const entries = streamEntries(sim);
-  const frame = new Float32Array(entries.length * 7);
-  const posesEvery = Math.round(1 / 60 / sim.dt);
-  const poseStreamUs = usPerCall(() => packPoses(sim, entries, frame), ms, min) / posesEvery;
-  const robotLinksUs = usPerCall(() => sim.bodyLinks.apply(sim.body.basePose, sim.body.q, sim.body.opening), ms, min);
-  const processesUs = usPerCall(() => runProcesses(sim, sim.dt * SimWorld.PROCESS_EVERY), ms, min) / SimWorld.PROCESS_EVERY;
-  sim.restore(start);
   const beliefUpdateUs = usPerCall(
     () => {
       sim.version++;
       look(sim);
     },
-    ms,
-    min,
+    Math.min(ms, 300),
+    4,
   );
   sim.restore(start);
-  const parts = physicsUs + guardUs + poseStreamUs + (armMoving ? robotLinksUs : 0) + processesUs;
-  const r = (x: number) => round(x, 2);
   return {
-    fullUs: r(fullUs),
-    physicsUs: r(physicsUs),
-    guardUs: r(guardUs),
-    poseStreamUs: r(poseStreamUs),
-    robotLinksUs: r(robotLinksUs),
-    processesUs: r(processesUs),
-    graspUs: graspUs === null ? null : r(graspUs),
-    restUs: r(Math.max(0, fullUs - parts)),
-    beliefUpdateUs: r(beliefUpdateUs),
+    fullUs: round(measured.fullUs, 2),
+    bareUs: round(measured.bareUs, 2),
+    us,
+    share,
+    graspHeldUs: graspHeldUs === null ? null : round(graspHeldUs, 2),
+    beliefUpdateUs: round(beliefUpdateUs, 2),
   };
 }
 

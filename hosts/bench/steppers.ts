@@ -4,6 +4,8 @@ import { jointsFromDeg } from '../../sim/body/arm-kinematics';
 import { JointMotion } from '../../sim/body/motion';
 import { packPoses, streamEntries } from '../../sim/world/stream';
 import type { SimWorld } from '../../sim/world/sim-world';
+import type { RAPIER } from '../../sim/rapier';
+import type { PartClock } from './step-breakdown';
 
 /**
  * How long each measurement runs: `full` for the figures, `quick` for a rough
@@ -21,14 +23,22 @@ export function benchLength(length: BenchLength | boolean): BenchLength {
  * One full step as the app runs it: physics, controllers, grasp, battery, events,
  * appliance processes and a pose frame for the renderer at 60 Hz. Camera queries
  * run on demand (tool calls), so they are measured as perception latency instead.
+ * With a clock (a step breakdown), the pose frame is timed.
  */
-export function fullStepper(sim: SimWorld): () => void {
+export function fullStepper(sim: SimWorld): (clock?: PartClock) => void {
   const entries = streamEntries(sim);
   const frame = new Float32Array(entries.length * 7);
   const posesEvery = Math.round(1 / 60 / sim.dt);
-  return () => {
+  return (clock) => {
     sim.step();
-    if (sim.steps % posesEvery === 0) packPoses(sim, entries, frame);
+    if (sim.steps % posesEvery === 0) {
+      if (!clock) packPoses(sim, entries, frame);
+      else {
+        const t0 = performance.now();
+        packPoses(sim, entries, frame);
+        clock('poseStream', performance.now() - t0);
+      }
+    }
   };
 }
 
@@ -52,4 +62,85 @@ export function keepMoving(sim: SimWorld): () => void {
     };
   }
   return () => undefined;
+}
+
+/** The robot's kinematic bodies' poses after each step of a recorded motion, to replay in a bare world. */
+export interface RobotMotion {
+  bodies: number[];
+  /** Per step, per body: x, y, z, qx, qy, qz, qw. */
+  poses: Float32Array;
+  steps: number;
+}
+
+/**
+ * Records what `drive` makes the robot's bodies do over full steps of `sim`
+ * until `done()` (at most `maxSteps`; restore `sim` afterwards): bare Rapier
+ * stepping the same bodies then moves the same kinematic links the same way, as
+ * a bare-engine program would.
+ */
+export function recordRobotMotion(sim: SimWorld, drive: () => void, done: () => boolean, maxSteps: number): RobotMotion {
+  const bodies = [sim.bodyLinks.base, ...Object.values(sim.bodyLinks.arm ?? {})];
+  const poses: number[] = [];
+  let steps = 0;
+  while (steps < maxSteps && (steps === 0 || !done())) {
+    drive();
+    sim.step();
+    steps++;
+    for (const h of bodies) {
+      const b = sim.world.getRigidBody(h);
+      const t = b.translation();
+      const q = b.rotation();
+      poses.push(t.x, t.y, t.z, q.x, q.y, q.z, q.w);
+    }
+  }
+  return { bodies, poses: Float32Array.from(poses), steps };
+}
+
+/** A bare step that first sets the recorded kinematic targets (cycling through the recording). */
+export function replayRobotMotion(world: RAPIER.World, motion: RobotMotion): () => void {
+  const bodies = motion.bodies.map((h) => world.getRigidBody(h));
+  const p = motion.poses;
+  let s = 0;
+  return () => {
+    let i = s * bodies.length * 7;
+    for (const b of bodies) {
+      b.setNextKinematicTranslation({ x: p[i]!, y: p[i + 1]!, z: p[i + 2]! });
+      b.setNextKinematicRotation({ x: p[i + 3]!, y: p[i + 4]!, z: p[i + 5]!, w: p[i + 6]! });
+      i += 7;
+    }
+    s = (s + 1) % motion.steps;
+  };
+}
+
+/**
+ * full/bare as the median ratio of alternating short windows of each: on a
+ * shared machine the load changes between two long windows far more than
+ * within one pair, so the pairs give the ratio of one run.
+ */
+export function pairedRatio(full: () => void, bare: () => void, pairs: number, windowMs: number): number {
+  const rate = (fn: () => void): number => {
+    let n = 0;
+    const t0 = performance.now();
+    let t = t0;
+    while (n < 32 || t - t0 < windowMs) {
+      for (let i = 0; i < 16; i++) fn();
+      n += 16;
+      t = performance.now();
+    }
+    return n / (t - t0);
+  };
+  const ratios: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    // Alternate which goes first, so neither always follows the other's cache.
+    if (i % 2) {
+      const b = rate(bare);
+      ratios.push(rate(full) / b);
+    } else {
+      const f = rate(full);
+      ratios.push(f / rate(bare));
+    }
+  }
+  ratios.sort((a, b) => a - b);
+  const m = ratios.length >> 1;
+  return ratios.length % 2 ? ratios[m]! : (ratios[m - 1]! + ratios[m]!) / 2;
 }

@@ -111,6 +111,33 @@ describe('the world guard', () => {
     expect(Math.hypot(v.x, v.y, v.z)).toBeLessThanOrEqual(MAX_SPEED + 1e-6);
   });
 
+  it('puts back a body whose pose became undefined, and leaves a kinematic one (handed over) alone wherever it is', async () => {
+    const sim = await SimWorld.create(builtinScene('tabletop/fruits'));
+    sim.world.getRigidBody(sim.entity('lemon_1').body).setTranslation({ x: Number.NaN, y: 1, z: 0 }, true);
+    const kinematic = sim.world.getRigidBody(sim.entity('plum_1').body);
+    kinematic.setBodyType(sim.R.RigidBodyType.KinematicPositionBased, true);
+    kinematic.setTranslation({ x: 50, y: -3, z: 0 }, true);
+    sim.step();
+    const faults = sim.events.all().filter((e) => e.type === 'physics_fault');
+    expect(faults.map((f) => ('object' in f ? f.object : ''))).toEqual(['lemon_1']);
+    expect(faults[0] && 'reason' in faults[0] ? faults[0].reason : '').toContain('undefined');
+    const p = sim.pose('lemon_1').p;
+    expect(Number.isFinite(p.x + p.y + p.z)).toBe(true);
+    expect(sim.pose('plum_1').p.x).toBeCloseTo(50, 3);
+  });
+
+  it('still catches a fault after the world has rested for a while (it then finds the awake bodies another way)', async () => {
+    // The kitchen: many objects, all asleep once it has rested.
+    const sim = await SimWorld.create(builtinScene('kitchen'));
+    for (let i = 0; i < 240; i++) sim.step();
+    expect(sim.events.all().filter((e) => e.type === 'physics_fault')).toEqual([]);
+    sim.world.getRigidBody(sim.entity('cup_1').body).setTranslation({ x: 50, y: 1, z: 0 }, true);
+    sim.step();
+    const faults = sim.events.all().filter((e) => e.type === 'physics_fault');
+    expect(faults.map((f) => ('object' in f ? f.object : ''))).toEqual(['cup_1']);
+    expect(Math.abs(sim.pose('cup_1').p.x)).toBeLessThan(sim.bounds.max.x);
+  });
+
   it('puts back a body lifted above the ceiling and reports only it', async () => {
     const sim = await SimWorld.create(builtinScene('tabletop/fruits'));
     sim.world.getRigidBody(sim.entity('plum_1').body).setTranslation({ x: 0.3, y: 9, z: 0 }, true);

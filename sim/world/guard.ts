@@ -8,6 +8,7 @@
 import type { Aabb, Pose } from '../math';
 import { aabbToWorld } from './entity';
 import { FLOOR_MARGIN } from './build';
+import { type BodyReads, bodyReads } from './body-reads';
 import type { PhysicsScene } from './physics-scene';
 
 /** Faster than anything thrown or dropped here (a 2 m fall reaches 6.3 m/s), m/s. */
@@ -40,81 +41,139 @@ const round2 = (x: number): string => x.toFixed(2);
 /** What the guard needs of each movable object, built once per scene (the step runs it every time). */
 interface Guarded {
   id: string;
+  body: number;
   /** Farthest corner of its box from the body's origin: the box reaches no lower than y - reach. */
   reach: number;
 }
 
-const guardedOf = new WeakMap<PhysicsScene['entities'], { size: number; byBody: Map<number, Guarded> }>();
+interface GuardedSet {
+  size: number;
+  list: Guarded[];
+  byBody: Map<number, Guarded>;
+  /** Objects awake after the last step: picks how the next one finds the awake ones. */
+  awake: number;
+  /** Scratch for the awake objects of one step. */
+  found: Guarded[];
+}
 
-function guarded(scene: PhysicsScene): Map<number, Guarded> {
+const guardedOf = new WeakMap<PhysicsScene['entities'], GuardedSet>();
+
+function guarded(scene: PhysicsScene): GuardedSet {
   const cached = guardedOf.get(scene.entities);
-  if (cached && cached.size === scene.entities.size) return cached.byBody;
-  const byBody = new Map<number, Guarded>();
+  if (cached && cached.size === scene.entities.size) return cached;
+  const list: Guarded[] = [];
   for (const e of scene.entities.values()) {
     if (e.fixed) continue;
     const { min, max } = e.localAabb;
     const far = (a: number, b: number) => Math.max(Math.abs(a), Math.abs(b));
-    byBody.set(e.body, { id: e.id, reach: Math.hypot(far(min.x, max.x), far(min.y, max.y), far(min.z, max.z)) });
+    list.push({ id: e.id, body: e.body, reach: Math.hypot(far(min.x, max.x), far(min.y, max.y), far(min.z, max.z)) });
   }
-  guardedOf.set(scene.entities, { size: scene.entities.size, byBody });
-  return byBody;
+  const set: GuardedSet = { size: scene.entities.size, list, byBody: new Map(list.map((g) => [g.body, g])), awake: list.length, found: [] };
+  guardedOf.set(scene.entities, set);
+  return set;
+}
+
+/**
+ * The awake objects, into `set.found`. Two exact ways: a sleep test per object
+ * (one cheap call into Rapier each), or Rapier's active-body callback (one
+ * costlier call back per awake body, of any kind). Most scenes rest most of
+ * the time, where the callback is cheaper; a busy scene takes the tests.
+ */
+function findAwake(scene: PhysicsScene, set: GuardedSet, read: BodyReads): Guarded[] {
+  const found = set.found;
+  found.length = 0;
+  if (6 * set.awake + 8 < set.list.length) {
+    scene.world.forEachActiveRigidBody((b) => {
+      const g = set.byBody.get(b.handle);
+      if (g) found.push(g);
+    });
+  } else {
+    for (let i = 0; i < set.list.length; i++) if (!read.sleeping(set.list[i]!.body)) found.push(set.list[i]!);
+  }
+  set.awake = found.length;
+  return found;
 }
 
 /**
  * Checks the awake dynamic bodies of the scene's objects (not the held one,
  * which the grasp drives), fixes what is impossible and says what it fixed.
- * It runs after every step, so the common case is kept cheap: three reads per
- * awake body, and the exact box (which needs the rotation) only when the body
- * is near enough the floor or the ceiling for its box to cross them. A
- * non-finite rotation shows in the angular velocity it comes from.
+ * It runs after every step, so the common case is kept cheap: finding the
+ * awake objects (findAwake), three allocation-free reads per awake one that
+ * decide most cases alone, and the exact box (which needs the rotation) only
+ * when the body is near enough the floor or the ceiling for its box to cross
+ * them. A non-finite rotation shows in the angular velocity it comes from.
  */
 export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: string | undefined): GuardFault[] {
   const faults: GuardFault[] = [];
-  const byBody = guarded(scene);
+  const read = bodyReads(scene.world);
+  const awake = findAwake(scene, guarded(scene), read);
   const maxSpeed2 = MAX_SPEED * MAX_SPEED;
   const maxSpin2 = MAX_SPIN * MAX_SPIN;
-  scene.world.forEachActiveRigidBody((b) => {
-    const g = byBody.get(b.handle);
-    if (!g || !b.isDynamic()) return;
+  for (let i = 0; i < awake.length; i++) {
+    const g = awake[i]!;
+    const h = g.body;
     const id = g.id;
-    const t = b.translation();
-    const v = b.linvel();
-    const w = b.angvel();
+    let r = read.translation(h);
+    const tx = r[0]!;
+    const ty = r[1]!;
+    const tz = r[2]!;
+    r = read.linvel(h);
+    const vx = r[0]!;
+    const vy = r[1]!;
+    const vz = r[2]!;
+    r = read.angvel(h);
+    const wx = r[0]!;
+    const wy = r[1]!;
+    const wz = r[2]!;
+    const speed2 = vx * vx + vy * vy + vz * vz;
+    const spin2 = wx * wx + wy * wy + wz * wz;
+    // The common case, decided by these reads alone (a NaN fails every comparison, so it takes the long way).
+    if (
+      ty - g.reach >= -FLOOR_TOLERANCE &&
+      ty + g.reach <= CEILING &&
+      tx >= bounds.min.x &&
+      tx <= bounds.max.x &&
+      tz >= bounds.min.z &&
+      tz <= bounds.max.z &&
+      ((speed2 <= maxSpeed2 && spin2 <= maxSpin2) || (id === held && Number.isFinite(speed2 + spin2)))
+    )
+      continue;
+    // Only dynamic bodies are the physics' to get wrong (a handed-over object is kinematic).
+    if (!read.dynamic(h)) continue;
     // NaN fails every comparison, so a sum that is not finite catches any non-finite part.
-    if (!Number.isFinite(t.x + t.y + t.z + v.x + v.y + v.z + w.x + w.y + w.z)) {
+    if (!Number.isFinite(tx + ty + tz + vx + vy + vz + wx + wy + wz)) {
       faults.push({ object: id, reason: settle(scene, id, bounds, 'its pose became undefined in the physics') });
-      return;
+      continue;
     }
-    if (t.y - g.reach < -FLOOR_TOLERANCE || t.y + g.reach > CEILING) {
-      const r = b.rotation();
-      if (!Number.isFinite(r.x + r.y + r.z + r.w)) {
+    if (ty - g.reach < -FLOOR_TOLERANCE || ty + g.reach > CEILING) {
+      const b = scene.world.getRigidBody(h);
+      const q = b.rotation();
+      if (!Number.isFinite(q.x + q.y + q.z + q.w)) {
         faults.push({ object: id, reason: settle(scene, id, bounds, 'its pose became undefined in the physics') });
-        return;
+        continue;
       }
-      const box = aabbToWorld(scene.entity(id).localAabb, { p: t, q: r });
+      const box = aabbToWorld(scene.entity(id).localAabb, { p: { x: tx, y: ty, z: tz }, q });
       if (box.min.y < -FLOOR_TOLERANCE || box.min.y > CEILING) {
         faults.push({ object: id, reason: settle(scene, id, bounds, `it was pushed through the floor (to y = ${round2(box.min.y)} m)`) });
-        return;
+        continue;
       }
     }
-    if (t.x < bounds.min.x || t.x > bounds.max.x || t.z < bounds.min.z || t.z > bounds.max.z) {
-      faults.push({ object: id, reason: settle(scene, id, bounds, `it left the room (at x = ${round2(t.x)}, z = ${round2(t.z)} m)`) });
-      return;
+    if (tx < bounds.min.x || tx > bounds.max.x || tz < bounds.min.z || tz > bounds.max.z) {
+      faults.push({ object: id, reason: settle(scene, id, bounds, `it left the room (at x = ${round2(tx)}, z = ${round2(tz)} m)`) });
+      continue;
     }
-    const speed2 = v.x * v.x + v.y * v.y + v.z * v.z;
-    const spin2 = w.x * w.x + w.y * w.y + w.z * w.z;
     if (id !== held && (speed2 > maxSpeed2 || spin2 > maxSpin2)) {
+      const b = scene.world.getRigidBody(h);
       const speed = Math.sqrt(speed2);
       const spin = Math.sqrt(spin2);
-      if (speed > MAX_SPEED)
-        b.setLinvel({ x: (v.x * MAX_SPEED) / speed, y: (v.y * MAX_SPEED) / speed, z: (v.z * MAX_SPEED) / speed }, true);
-      if (spin > MAX_SPIN) b.setAngvel({ x: (w.x * MAX_SPIN) / spin, y: (w.y * MAX_SPIN) / spin, z: (w.z * MAX_SPIN) / spin }, true);
+      if (speed > MAX_SPEED) b.setLinvel({ x: (vx * MAX_SPEED) / speed, y: (vy * MAX_SPEED) / speed, z: (vz * MAX_SPEED) / speed }, true);
+      if (spin > MAX_SPIN) b.setAngvel({ x: (wx * MAX_SPIN) / spin, y: (wy * MAX_SPIN) / spin, z: (wz * MAX_SPIN) / spin }, true);
       faults.push({
         object: id,
         reason: `the physics flung it (${round2(speed)} m/s, ${round2(spin)} rad/s); a simulator fault: it was slowed to ${MAX_SPEED} m/s`,
       });
     }
-  });
+  }
   return faults;
 }
 

@@ -61,9 +61,9 @@ export function runProcesses(sim: ProcessWorld, dt: number): void {
   for (const e of sim.entities.values()) {
     if (e.fixed) continue;
     const effects = exposed.get(e.id);
-    const kinds: ReadonlySet<string> = effects ?? new Set();
+    const kinds: ReadonlySet<string> | undefined = effects;
     // Out of every zone of its kind (moved away, or the appliance switched off): start over.
-    if (e.process && !kinds.has(e.process.kind)) e.process = undefined;
+    if (e.process && !kinds?.has(e.process.kind)) e.process = undefined;
     if (!effects) continue;
     for (const effect of effects) {
       const p = e.spec.properties;

@@ -51,10 +51,15 @@ export function buildRobot(R: Rapier, world: RAPIER.World, scene: ResolvedScene)
 export const POSTURE_TOLERANCE = 0.01;
 export const AT_TOLERANCE = 0.2;
 
+/** Each arm's named postures in radians (the step labels the posture whenever the arm moves). */
+const posturesRad = new WeakMap<ArmConfig, Array<[string, Joints]>>();
+
 /** The named posture the joints are in, or undefined. Yaw and roll compare modulo a full turn. */
 export function postureOf(arm: ArmConfig, q: Joints): string | undefined {
-  for (const [name, deg] of Object.entries(arm.postures)) {
-    const p = jointsFromDeg(deg);
+  let postures = posturesRad.get(arm);
+  if (!postures)
+    posturesRad.set(arm, (postures = Object.entries(arm.postures).map(([name, deg]): [string, Joints] => [name, jointsFromDeg(deg)])));
+  for (const [name, p] of postures) {
     const near = q.every((v, i) => {
       const d = i === 0 || i === 4 ? wrapAngle(v - p[i]!) : v - p[i]!;
       return Math.abs(d) <= POSTURE_TOLERANCE;

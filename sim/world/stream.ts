@@ -1,6 +1,7 @@
 // The pose stream: every moving body's pose packed into one Float32Array per
 // frame (x, y, z, qx, qy, qz, qw), in a fixed order described once by the scene
 // manifest. The renderer applies the latest frame it has; nothing else crosses.
+import { bodyReads } from './body-reads';
 import type { SimWorld } from './sim-world';
 
 export type StreamedKind = 'object' | 'door' | 'base' | 'arm' | 'person';
@@ -36,18 +37,20 @@ export function packPoses(
   entries: readonly StreamEntry[],
   out = new Float32Array(entries.length * POSE_FLOATS),
 ): Float32Array {
+  // Allocation-free reads: the stream packs every moving body 60 times a second.
+  const read = bodyReads(sim.world);
   let i = 0;
-  for (const e of entries) {
-    const b = sim.world.getRigidBody(e.body);
-    const t = b.translation();
-    const r = b.rotation();
-    out[i++] = t.x;
-    out[i++] = t.y;
-    out[i++] = t.z;
-    out[i++] = r.x;
-    out[i++] = r.y;
-    out[i++] = r.z;
-    out[i++] = r.w;
+  for (let k = 0; k < entries.length; k++) {
+    const body = entries[k]!.body;
+    let r = read.translation(body);
+    out[i++] = r[0]!;
+    out[i++] = r[1]!;
+    out[i++] = r[2]!;
+    r = read.rotation(body);
+    out[i++] = r[0]!;
+    out[i++] = r[1]!;
+    out[i++] = r[2]!;
+    out[i++] = r[3]!;
   }
   return out;
 }

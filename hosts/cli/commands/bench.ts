@@ -3,6 +3,7 @@
 import { Job, REFERENCE } from '../../bench/jobs';
 import type { SimBenchResult } from '../../bench/sim-bench';
 import type { StepBreakdown } from '../../bench/step-breakdown';
+import { PART_LABELS, STEP_PARTS } from '../../bench/step-parts';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { isBuiltinScene } from '../../../scenes/registry';
@@ -37,35 +38,53 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
   return 0;
 }
 
-/** Microseconds per step by part, one row per scene and reference build. */
+/** Microseconds and share of the full step by part, one row per scene and reference build, beside full/bare and its goal. */
 function breakdownTable(r: SimBenchResult, o: Output): void {
-  const rows: Array<[string, StepBreakdown]> = [
-    ...r.scenes.map((s): [string, StepBreakdown] => [s.id, s.breakdown]),
-    ...(r.reference?.builds ?? []).map((b): [string, StepBreakdown] => [`reference (${b.build})`, b.breakdown]),
+  const rows: Array<[string, StepBreakdown, number]> = [
+    ...r.scenes.map((s): [string, StepBreakdown, number] => [s.id, s.breakdown, s.ratio]),
+    ...(r.reference?.builds ?? []).map((b): [string, StepBreakdown, number] => [`reference (${b.build})`, b.breakdown, b.ratio]),
   ];
   if (!rows.length) return;
-  o.out('\nWhere a full step goes, microseconds (belief update: per perception query after a step; grasp: per step while holding)');
-  const head = ['', 'full step', 'physics', 'guard', 'pose stream', 'robot links', 'processes', 'rest', 'grasp', 'belief update'];
-  const cells = rows.map(([id, b]) => [
+  o.out('\nWhere a full step goes: microseconds per step and share of the step, by part (bare: Rapier alone stepping the same bodies)');
+  const head = [
+    '',
+    'full us',
+    'bare us',
+    'full/bare (goal >= 0.9)',
+    ...STEP_PARTS.map((p) => PART_LABELS[p]),
+    'grasp held us',
+    'belief update us',
+  ];
+  const cells = rows.map(([id, b, ratio]) => [
     id,
     String(b.fullUs),
-    String(b.physicsUs),
-    String(b.guardUs),
-    String(b.poseStreamUs),
-    String(b.robotLinksUs),
-    String(b.processesUs),
-    String(b.restUs),
-    b.graspUs === null ? 'n/a' : String(b.graspUs),
+    String(b.bareUs),
+    ratio.toFixed(2),
+    ...STEP_PARTS.map((p) => `${b.us[p]} (${Math.round(b.share[p] * 100)}%)`),
+    b.graspHeldUs === null ? 'n/a' : String(b.graspHeldUs),
     String(b.beliefUpdateUs),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)));
   const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i]!)).join('  ');
   o.out(line(head));
   for (const c of cells) o.out(line(c));
+  o.out(
+    'full/bare: median of alternating short windows of each (one run). grasp held: per step while an object is held; belief update: once per perception query after a step (not per step).',
+  );
 }
 
 function sceneTable(r: SimBenchResult, o: Output): void {
-  const head = ['scene', 'rtf', 'bare', 'ratio', 'active', 'pick+place ms', 'percep p50/p99 ms', 'snap/restore ms', 'rss MB app/bench'];
+  const head = [
+    'scene',
+    'rtf',
+    'bare',
+    'full/bare (goal >= 0.9)',
+    'active',
+    'pick+place ms',
+    'percep p50/p99 ms',
+    'snap/restore ms',
+    'rss MB app/bench',
+  ];
   const rows = r.scenes.map((s) => [
     s.id,
     String(s.rtf),
@@ -111,6 +130,7 @@ function referenceTable(ref: NonNullable<SimBenchResult['reference']>, o: Output
     'full stack',
     'bare, same bodies',
     'full/bare (goal >= 0.9)',
+    'bare, arm still',
     'bare, anchors scene',
     'stacks standing (anchors/ours)',
     'rss MB',
@@ -120,6 +140,7 @@ function referenceTable(ref: NonNullable<SimBenchResult['reference']>, o: Output
     String(b.fullRtf),
     String(b.bareRtf),
     b.ratio.toFixed(2),
+    String(b.bareArmStillRtf),
     String(b.bareAnchorsRtf),
     `${b.stacksStanding.anchors}/${b.stacksStanding.of}, ${b.stacksStanding.ours}/${b.stacksStanding.of}`,
     String(b.rssMB),
