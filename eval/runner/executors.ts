@@ -48,6 +48,7 @@ export function inlineSlot(init: WorkerInit): Slot {
           traceDir: init.traceDir,
           env: init.env,
           ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
+          ...(init.localModels ? { localModels: init.localModels } : {}),
           signal: ac.signal,
           ...hooks,
           ...(init.limits ? { limits: init.limits } : {}),

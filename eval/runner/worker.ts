@@ -41,6 +41,7 @@ if (!suite) {
       traceDir: init.traceDir,
       env: init.env,
       ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
+      ...(init.localModels ? { localModels: init.localModels } : {}),
       signal: ac.signal,
       ...hooks,
       ...(init.limits ? { limits: init.limits } : {}),

@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { AppApiError, dispatch, isMethodName, parseRequest } from '../../contract/api';
 import type { KeyScope } from '../../agents/models/spec';
 import { AppService } from './app-service';
+import { unloadLocalModels } from '../../agents/models/local/model-cache';
 import type { ToWorker, WorkerOptions } from './worker-protocol';
 
 const port = parentPort;
@@ -50,7 +51,11 @@ port.on('message', (m: ToWorker) => {
     return;
   }
   if (m.t === 'dispose') {
-    void session.dispose().then(() => port.postMessage({ t: 'disposed' }));
+    // The thread's loaded local models end with it (model-cache.ts).
+    void session
+      .dispose()
+      .then(() => unloadLocalModels())
+      .then(() => port.postMessage({ t: 'disposed' }));
     return;
   }
   void (async () => {
