@@ -6,11 +6,13 @@ import { AppApiError, dispatch, isMethodName, parseRequest } from '../../contrac
 import type { KeyScope } from '../../agents/models/spec';
 import { AppService } from './app-service';
 import { unloadLocalModels } from '../../agents/models/local/model-cache';
+import { adoptModelProcessPort } from '../../agents/models/local/process-relay';
 import type { ToWorker, WorkerOptions } from './worker-protocol';
 
 const port = parentPort;
 if (!port) throw new Error('hosts/service/worker.ts must run in a worker thread');
 const opts = (workerData ?? {}) as WorkerOptions;
+adoptModelProcessPort(opts.modelProcesses);
 let secretIds = 0;
 const secretWaits = new Map<number, (v: string | undefined) => void>();
 /** Asks the host thread: a stored API key (the desktop app's keychain), or the person's consent to send one. */

@@ -81,7 +81,10 @@ export function createLocalModel(opts: LocalModelOptions): LocalModel {
           ? { grammar: replySchema(tools, req.toolChoice ?? 'auto') }
           : {
               functions: Object.fromEntries(
-                tools.map((t) => [t.function.name, { description: t.function.description, params: toGrammarSchema(t.function.parameters) }]),
+                tools.map((t) => [
+                  t.function.name,
+                  { description: t.function.description, params: toGrammarSchema(t.function.parameters) },
+                ]),
               ),
             }),
       };
@@ -124,12 +127,7 @@ function processError(m: ProcessErrorReply, opts: LocalModelOptions, maxTokens: 
   return new ModelError(`${opts.id}: ${m.message}`, 'server');
 }
 
-function toCompletion(
-  d: Done,
-  mode: 'native' | 'grammar',
-  newId: () => string,
-  req: CompletionRequest,
-): Completion {
+function toCompletion(d: Done, mode: 'native' | 'grammar', newId: () => string, req: CompletionRequest): Completion {
   const genMs = d.durationMs - (d.timeToFirstTokenMs ?? 0);
   const usage: Usage = {
     promptTokens: d.promptTokens,

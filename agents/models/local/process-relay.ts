@@ -6,7 +6,13 @@
 // nested threads (the app's evaluation workers) reach the main thread too.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { z } from 'zod';
-import { modelProcessLauncher, modelProcessLauncherInjected, setModelProcessLauncher, type ModelProcess, type ModelProcessLauncher } from './process-launcher';
+import {
+  modelProcessLauncher,
+  modelProcessLauncherInjected,
+  setModelProcessLauncher,
+  type ModelProcess,
+  type ModelProcessLauncher,
+} from './process-launcher';
 import type { ToProcess } from './protocol';
 
 type ToServer = { t: 'start'; id: number; script: string } | { t: 'send'; id: number; m: ToProcess } | { t: 'kill'; id: number };
