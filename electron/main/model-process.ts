@@ -5,9 +5,7 @@
 import path from 'node:path';
 import { utilityProcess } from 'electron';
 import type { ModelProcessLauncher, ToProcess } from '../../hosts/service/model-processes';
-
-/** The built model process script, emitted beside the main bundle (electron.vite.config.ts: the `llama-process` entry). */
-export const MODEL_PROCESS_FILE = 'llama-process.js';
+import { MODEL_PROCESS_FILE } from './model-process-file';
 
 /** A launcher running `mainDir`/llama-process.js in utility processes (the path the sources give is not in the built app). */
 export function utilityProcessLauncher(mainDir: string): ModelProcessLauncher {
