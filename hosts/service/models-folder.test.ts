@@ -63,5 +63,7 @@ describe("the host's models folder", () => {
     // The random model's reply scores nothing; what matters is that the model was found and ran.
     expect(results[0]!.error ?? '').not.toMatch(/No model file/);
     expect(results[0]!.status).not.toBe('error');
+    // The model's process ran in the worker (the bundled worker finds its script beside it).
+    expect(results[0]!.tokensOut).toBeGreaterThan(0);
   }, 300_000);
 });

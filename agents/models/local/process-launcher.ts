@@ -4,6 +4,8 @@
 // launcher built on utilityProcess.fork; worker threads reach that launcher
 // through a relay (process-relay.ts). This layer never imports electron.
 import { fork } from 'node:child_process';
+import { copyFileSync, renameSync } from 'node:fs';
+import path from 'node:path';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { ToProcess } from './protocol';
@@ -33,6 +35,17 @@ export type ModelProcessLauncher = (script: string) => ModelProcess;
 /** The model process script beside this module (the CLI bundle emits it beside its chunks). */
 export function modelProcessScript(): string {
   return fileURLToPath(new URL('./llama-process.mjs', import.meta.url));
+}
+
+/**
+ * Puts the model process script beside a bundle written into `dir` (a bundle's
+ * copy of this module looks for it beside itself). Written aside, then renamed:
+ * another process may be starting from the same checkout.
+ */
+export function copyModelProcessScript(dir: string): void {
+  const tmp = path.join(dir, `llama-process.${process.pid}.${Date.now().toString(36)}.tmp`);
+  copyFileSync(modelProcessScript(), tmp);
+  renameSync(tmp, path.join(dir, 'llama-process.mjs'));
 }
 
 /** child_process.fork: plain Node. */
