@@ -160,8 +160,7 @@ function receive(msg) {
     const r = running.get(msg.id);
     if (r) r.abort();
     else abortedEarly.add(msg.id);
-  }
-  else if (msg.type === 'dispose') {
+  } else if (msg.type === 'dispose') {
     for (const a of running.values()) a.abort();
     void (async () => {
       await context?.dispose().catch(() => {});
