@@ -16,6 +16,8 @@ export default defineConfig({
           index: resolve(root, 'electron/main/index.ts'),
           'sim-worker': resolve(root, 'hosts/service/worker.ts'),
           'eval-worker': resolve(root, 'eval/runner/worker.ts'),
+          // The local model's process: main starts it as a utility process (electron/main/model-process.ts).
+          'llama-process': resolve(root, 'agents/models/local/llama-process.mjs'),
         },
         output: { format: 'es', entryFileNames: '[name].js' },
       },

@@ -24,9 +24,11 @@ import {
 import type { AppMethods } from '../../contract/api';
 import { AppApiError } from '../../contract/api';
 import { IPC } from '../../contract/wire';
+import { setModelProcessLauncher } from '../../hosts/service/model-processes';
 import { type WorkerSession, startWorkerSession } from '../../hosts/service/worker-session';
 import { registerApi, trustFrom } from './ipc';
 import { openLog } from './log';
+import { utilityProcessLauncher } from './model-process';
 import { devRendererUrl, keyQuestion, mayOpenExternal } from './policy';
 import { SecretStore } from './secrets';
 
@@ -83,8 +85,8 @@ async function main(): Promise<void> {
 
   // The Evaluate view's worker threads start the evaluation worker built beside this file.
   process.env['SKILLBRIDGE_EVAL_WORKER'] = pathToFileURL(path.join(here, 'eval-worker.js')).href;
-  // Local models live in the app's data folder (the worker's local: provider and its store read this).
-  process.env['SKILLBRIDGE_MODELS_DIR'] ??= path.join(app.getPath('userData'), 'models');
+  // Local models run in utility processes (this app cannot fork Node); the session's threads start them through this thread.
+  setModelProcessLauncher(utilityProcessLauncher(here));
   let sim: WorkerSession;
   try {
     sim = await startWorkerSession({
@@ -98,6 +100,8 @@ async function main(): Promise<void> {
       confirmKey: (baseURL) => confirmKey(baseURL, log),
       // The desktop user picks script files on this machine.
       scriptFiles: 'any',
+      // Local models live in the app's data folder (SKILLBRIDGE_MODELS_DIR overrides it); runs, evaluations and the store use this one.
+      modelsDir: process.env['SKILLBRIDGE_MODELS_DIR'] || path.join(app.getPath('userData'), 'models'),
       // The window is the host's own: its person downloads and removes local models.
       manageModels: true,
       onLog: log,

@@ -9,6 +9,7 @@ import type { FromWorker, ToWorker, WorkerInit } from './protocol';
 import { type CaseResult, runCase } from './run-case';
 import { evalWorkerScript } from './worker-bundle';
 import { caseHooks } from '../scale/hooks';
+import { modelProcessPortForWorker } from '../../agents/models/local/process-relay';
 
 export interface Slot {
   /** World keys this slot has built (cases there start without a build). */
@@ -48,6 +49,7 @@ export function inlineSlot(init: WorkerInit): Slot {
           traceDir: init.traceDir,
           env: init.env,
           ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
+          ...(init.localModels ? { localModels: init.localModels } : {}),
           signal: ac.signal,
           ...hooks,
           ...(init.limits ? { limits: init.limits } : {}),
@@ -82,7 +84,12 @@ export async function workerSlot(init: WorkerInit, onLog?: (line: string) => voi
   let closing = false;
 
   const start = (): Promise<void> => {
-    const w = new Worker(script.url, { workerData: { init, ...(script.entry ? { entry: script.entry } : {}) } });
+    // Where this thread's model processes come from a host's launcher, the worker's do too.
+    const modelProcesses = modelProcessPortForWorker();
+    const w = new Worker(script.url, {
+      workerData: { init, ...(script.entry ? { entry: script.entry } : {}), ...(modelProcesses ? { modelProcesses } : {}) },
+      ...(modelProcesses ? { transferList: [modelProcesses] } : {}),
+    });
     worker = w;
     built.clear();
     const p = new Promise<void>((resolve, reject) => {

@@ -2,6 +2,7 @@
 // Cases and results are plain data (zod-validated where they enter the database).
 import type { EvalCase } from '../core/case';
 import type { ScriptFiles } from '../../agents/models/spec';
+import type { LocalModelFiles } from '../../agents/models/local/local-spec';
 import type { CaseResult } from './run-case';
 
 /** What every worker needs to run cases of one run. */
@@ -16,6 +17,8 @@ export interface WorkerInit {
   env: Record<string, string | undefined>;
   /** Where `scripted:FILE` may read (a run started from a page: the host's policy; the CLI: any). */
   scriptFiles?: ScriptFiles;
+  /** Where `local:NAME` loads from (a run started from a page: the host's models folder; the CLI: any). */
+  localModels?: LocalModelFiles;
   limits?: { timeLimitS?: number; maxIterations?: number };
   /** The judge's model spec (--judge), for suites with a free-text judge. */
   judge?: string;

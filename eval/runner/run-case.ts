@@ -8,6 +8,7 @@ import path from 'node:path';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
 import type { Model } from '../../agents/models/model';
 import { type ScriptFiles, createModel } from '../../agents/models/spec';
+import type { LocalModelFiles } from '../../agents/models/local/local-spec';
 import type { FlowEvent } from '../../agents/runtime/events';
 import type { TurnResult } from '../../agents/runtime/conversation';
 import { JsonlSink } from '../../agents/runtime/trace';
@@ -42,6 +43,8 @@ export interface CaseRunInput {
   env?: Readonly<Record<string, string | undefined>>;
   /** Where `scripted:FILE` may read (default any: the person typed the spec). */
   scriptFiles?: ScriptFiles;
+  /** Where `local:NAME` loads from (default any: the person typed the spec). */
+  localModels?: LocalModelFiles;
   signal?: AbortSignal;
   /** Overrides the case's own turn bounds (--time-limit, --max-iterations). */
   limits?: { timeLimitS?: number; maxIterations?: number };
@@ -140,6 +143,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       factoryContext: { robot, sim: cw.control, scene: c.world.scene, seed: input.seed },
       ...(input.env ? { env: input.env } : {}),
       ...(input.scriptFiles ? { scriptFiles: input.scriptFiles } : {}),
+      ...(input.localModels ? { localModels: input.localModels } : {}),
     });
     const model0 = timed(input.wrapModel ? input.wrapModel(created) : created, modelTime);
     const model = machine ? releasingWhileWaiting(model0, machine.turns, machine.who, machine.clock) : model0;

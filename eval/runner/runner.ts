@@ -47,6 +47,8 @@ export interface EvalOptions {
   env?: Record<string, string | undefined>;
   /** Where `scripted:FILE` may read (default any). */
   scriptFiles?: WorkerInit['scriptFiles'];
+  /** Where `local:NAME` loads from (a host's models folder; default any path and the environment's folder). */
+  localModels?: WorkerInit['localModels'];
   signal?: AbortSignal;
   onProgress?: (p: EvalProgress) => void;
   onLog?: (line: string) => void;
@@ -269,6 +271,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       ...(suiteFile ? { suiteFile } : {}),
       env: o.env ?? { ...process.env },
       ...(o.scriptFiles ? { scriptFiles: o.scriptFiles } : {}),
+      ...(o.localModels ? { localModels: o.localModels } : {}),
       ...(o.limits ? { limits: o.limits } : {}),
       ...(judge ? { judge } : {}),
       ...scale.init,

@@ -4,6 +4,7 @@
 // stay external and resolve from node_modules, as from the sources. Where
 // esbuild fails, the worker runs through a tsx bootstrap instead.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyModelProcessScript } from '../../agents/models/local/process-launcher';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = new URL('../../', import.meta.url);
@@ -37,6 +38,8 @@ async function build(onLog?: (line: string) => void): Promise<URL | undefined> {
     const tmp = new URL(`eval-worker.${process.pid}.${Date.now().toString(36)}.tmp`, dir);
     writeFileSync(tmp, code);
     renameSync(tmp, file);
+    // Local models' process, found beside the bundle's copy of the provider.
+    copyModelProcessScript(fileURLToPath(dir));
     return pathToFileURL(fileURLToPath(file));
   } catch (e) {
     onLog?.(`bundling the evaluation worker failed (${(e as Error).message}); running it from the sources instead`);

@@ -1,15 +1,19 @@
 // An evaluation worker thread: keeps its own built worlds (one per WorldSpec key)
 // and runs the cases the main thread hands it (several at once with --concurrency).
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { WorldPool } from '../core/world';
 import { suiteOf } from '../suites/index';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol';
 import { runCase } from './run-case';
 import { caseHooks } from '../scale/hooks';
+import { adoptModelProcessPort } from '../../agents/models/local/process-relay';
+import { unloadLocalModels } from '../../agents/models/local/model-cache';
 
 const port = parentPort;
 if (!port) throw new Error('eval/runner/worker.ts runs as a worker thread');
-const init = (workerData as { init: WorkerInit }).init;
+const data = workerData as { init: WorkerInit; modelProcesses?: MessagePort };
+const init = data.init;
+adoptModelProcessPort(data.modelProcesses);
 const post = (m: FromWorker) => port.postMessage(m);
 const suite = suiteOf(init);
 const pool = new WorldPool({ seed: init.seed, maxIdle: Math.max(4, init.concurrency ?? 1) });
@@ -25,7 +29,11 @@ if (!suite) {
       return;
     }
     if (m.type === 'close') {
-      void pool.dispose().finally(() => port.close());
+      // The thread's loaded local models end with it (model-cache.ts).
+      void pool
+        .dispose()
+        .then(() => unloadLocalModels())
+        .finally(() => port.close());
       return;
     }
     const ac = new AbortController();
@@ -41,6 +49,7 @@ if (!suite) {
       traceDir: init.traceDir,
       env: init.env,
       ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
+      ...(init.localModels ? { localModels: init.localModels } : {}),
       signal: ac.signal,
       ...hooks,
       ...(init.limits ? { limits: init.limits } : {}),

@@ -84,7 +84,8 @@ export class AppService implements AppApi {
     this.policy = opts.policy ?? new HostPolicy(opts);
     this.real = opts.robot ? new RealLink(opts.robot) : undefined;
     this.models = new LocalModelsHost({
-      ...(opts.modelsDir ? { dir: opts.modelsDir } : {}),
+      // The one folder runs, evaluations and the store share (the host's, not the environment's).
+      dir: this.policy.modelsDir(),
       emit: (e) => this.emit(e),
       access: () => this.policy.modelStore(),
     });

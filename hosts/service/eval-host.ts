@@ -7,7 +7,7 @@ import path from 'node:path';
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { EvalCaseRow, EvalRunInfo } from '../../contract/eval';
 import type { AppEvent } from '../../contract/schemas';
-import type { ScriptFiles } from '../../agents/models/spec';
+import type { EvalModelSetup } from './host-policy';
 import { readTrace } from '../../agents/runtime/trace';
 import { buildReport } from '../../eval/report/html';
 import { loadRuns } from '../../eval/report/load';
@@ -27,7 +27,7 @@ export interface EvalHostOptions {
   dir: string;
   emit: (e: AppEvent) => void;
   /** The host's policy for the model a page names: the environment and script sources its worker builds it with (host-policy.ts). */
-  evalModel: (spec: string) => Promise<{ env: Record<string, string | undefined>; scriptFiles: ScriptFiles }>;
+  evalModel: (spec: string) => Promise<EvalModelSetup>;
   /** Replays a case's recorded calls in its world, built with the run's seed (so it ends where the case ended). */
   replay: (c: EvalCase, calls: Array<{ tool: string; args: unknown }>, seed: number) => Promise<Response<'replayCase'>>;
 }
@@ -51,7 +51,7 @@ export class EvalHost {
   async startEval(req: Request<'startEval'>): Promise<Response<'startEval'>> {
     if (this.running) throw new AppApiError('busy', 'an evaluation is running; stop it first');
     const ac = new AbortController();
-    const { env, scriptFiles } = await this.opts.evalModel(req.model);
+    const { env, scriptFiles, localModels } = await this.opts.evalModel(req.model);
     if (this.running) throw new AppApiError('busy', 'an evaluation is running; stop it first');
     let resolveId: (id: string) => void = () => undefined;
     let rejectStart: (e: Error) => void = () => undefined;
@@ -75,6 +75,7 @@ export class EvalHost {
       outDir: this.opts.dir,
       env,
       scriptFiles,
+      localModels,
       signal: ac.signal,
       // Always on a worker thread: the session's own thread keeps stepping the live view.
       inline: false,

@@ -20,6 +20,7 @@ import {
 } from '../../agents/models/spec';
 import type { ModelStoreAccess } from './local-models';
 import { defaultModelsDir } from '../../agents/models/local/models-dir';
+import type { LocalModelFiles } from '../../agents/models/local/local-spec';
 import { SINGLE_HOST } from './single-host';
 
 /** A host's key store as pages reach it (set, ask, clear; never read). */
@@ -111,6 +112,14 @@ const PROVIDERS: readonly ServerProvider[] = ['openai', 'ollama', 'lmstudio', 'l
 /** Environment variables that hold or bind a model key: never handed on as they are. */
 const KEY_VARS = new Set([...PROVIDERS.flatMap((p) => keySources(p)), 'SKILLBRIDGE_API_BASE_URL']);
 
+/** What an evaluation's worker builds the model a page named with (HostPolicy.evalModel). */
+export interface EvalModelSetup {
+  env: Record<string, string | undefined>;
+  scriptFiles: ScriptFiles;
+  /** Where `local:NAME` loads from: the host's models folder. */
+  localModels: LocalModelFiles;
+}
+
 export class HostPolicy {
   private readonly allowed: Set<string>;
 
@@ -134,9 +143,14 @@ export class HostPolicy {
       ...(this.o.secrets ? { secrets: this.o.secrets } : {}),
       allowEnvKeyFor: (u) => this.envKeyMayGo(u),
       scriptFiles: this.o.scriptFiles ?? 'none',
-      localModels: { dir: this.o.modelsDir ?? defaultModelsDir(this.env as NodeJS.ProcessEnv) },
+      localModels: { dir: this.modelsDir() },
       ...(script !== undefined ? { scriptText: script } : {}),
     };
+  }
+
+  /** The host's models folder: `local:NAME` loads from here in runs and evaluations alike, and the store manages it. */
+  modelsDir(): string {
+    return this.o.modelsDir ?? defaultModelsDir(this.env as NodeJS.ProcessEnv);
   }
 
   /**
@@ -144,15 +158,17 @@ export class HostPolicy {
    * same rule as a run, and handed an environment with no key but the one this
    * rule resolves, bound to the spec's own base URL — so the worker can send it nowhere else.
    */
-  async evalModel(spec: string): Promise<{ env: Record<string, string | undefined>; scriptFiles: ScriptFiles }> {
+  async evalModel(spec: string): Promise<EvalModelSetup> {
     const env: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(this.env)) if (!KEY_VARS.has(k)) env[k] = v;
     const scriptFiles = this.o.scriptFiles ?? 'none';
+    // The worker resolves local:NAME in this host's folder, never in one its environment names.
+    const localModels = { dir: this.modelsDir() };
     let parsed;
     try {
       parsed = parseModelSpec(spec.trim());
     } catch {
-      return { env, scriptFiles }; // a reference policy (oracle, floor:…): no key, no file
+      return { env, scriptFiles, localModels }; // a reference policy (oracle, floor:…): no key, no file
     }
     if (parsed.provider === 'scripted' || parsed.provider === 'local') {
       try {
@@ -161,7 +177,7 @@ export class HostPolicy {
       } catch (e) {
         throw new AppApiError('invalid_request', e instanceof ModelError ? e.message : 'the script cannot be used');
       }
-      return { env, scriptFiles };
+      return { env, scriptFiles, localModels };
     }
     const key = await resolveApiKey(parsed, this.modelOptions());
     if (key) {
@@ -169,7 +185,7 @@ export class HostPolicy {
       env[name] = key;
       if (name === 'SKILLBRIDGE_API_KEY') env['SKILLBRIDGE_API_BASE_URL'] = parsed.baseURL;
     }
-    return { env, scriptFiles };
+    return { env, scriptFiles, localModels };
   }
 
   /** Keys at rest: the store pages may set and clear keys in (none in a host that serves pages from one process). */

@@ -5,6 +5,7 @@
 // It is built fresh for each process, so it never lags behind the sources; the
 // desktop build makes its own (electron.vite.config.ts).
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyModelProcessScript } from '../../agents/models/local/process-launcher';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = new URL('../../', import.meta.url);
@@ -55,6 +56,8 @@ async function build(onLog?: (line: string) => void): Promise<URL | undefined> {
     const tmp = new URL(`sim-worker.${process.pid}.${Date.now().toString(36)}.tmp`, dir);
     writeFileSync(tmp, code);
     renameSync(tmp, file);
+    // Local models' process, found beside the bundle's copy of the provider.
+    copyModelProcessScript(fileURLToPath(dir));
     return pathToFileURL(fileURLToPath(file));
   } catch (e) {
     onLog?.(`bundling the simulation worker failed (${(e as Error).message}); running it from the sources instead`);

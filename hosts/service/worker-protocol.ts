@@ -2,6 +2,7 @@
 // plain structured clone; the trust boundary is the host's own validation).
 import type { ErrorCode } from '../../contract/api';
 import type { KeyScope, ScriptFiles } from '../../agents/models/spec';
+import type { MessagePort } from 'node:worker_threads';
 import type { AppEvent } from '../../contract/schemas';
 import type { RealRobotForm } from './app-service';
 
@@ -30,6 +31,8 @@ export interface WorkerOptions {
   /** The models folder for local:ID models, and whether pages may download and remove there. */
   modelsDir?: string;
   manageModels?: boolean;
+  /** Local models' processes start through the host thread (a launcher it was given: Electron's utilityProcess). */
+  modelProcesses?: MessagePort;
   /** Set when running from TypeScript sources: the bootstrap registers tsx, then imports this. */
   entry?: string;
 }

@@ -15,6 +15,7 @@ import {
 } from '../../contract/api';
 import type { AppServiceOptions } from './app-service';
 import { bundledWorker } from './worker-bundle';
+import { modelProcessPortForWorker } from '../../agents/models/local/process-relay';
 import type { FromWorker, ToWorker, WorkerOptions } from './worker-protocol';
 
 /** The session's own options (`secrets` are looked up on this thread when the worker asks), and how to run the worker. */
@@ -94,7 +95,10 @@ class WorkerSessionImpl {
       }
     }
     if (this.disposed) return;
-    const w = new Worker(url, { workerData: data });
+    // A host that cannot fork Node (the packaged Electron app) starts the worker's model processes itself.
+    const modelProcesses = modelProcessPortForWorker();
+    if (modelProcesses) data.modelProcesses = modelProcesses;
+    const w = new Worker(url, { workerData: data, ...(modelProcesses ? { transferList: [modelProcesses] } : {}) });
     this.worker = w;
     const up = new Promise<void>((resolve, reject) => {
       const onEarlyError = (e: Error): void => reject(e);

@@ -5,11 +5,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { AppApiError, dispatch, isMethodName, parseRequest } from '../../contract/api';
 import type { KeyScope } from '../../agents/models/spec';
 import { AppService } from './app-service';
+import { unloadLocalModels } from '../../agents/models/local/model-cache';
+import { adoptModelProcessPort } from '../../agents/models/local/process-relay';
 import type { ToWorker, WorkerOptions } from './worker-protocol';
 
 const port = parentPort;
 if (!port) throw new Error('hosts/service/worker.ts must run in a worker thread');
 const opts = (workerData ?? {}) as WorkerOptions;
+adoptModelProcessPort(opts.modelProcesses);
 let secretIds = 0;
 const secretWaits = new Map<number, (v: string | undefined) => void>();
 /** Asks the host thread: a stored API key (the desktop app's keychain), or the person's consent to send one. */
@@ -50,7 +53,11 @@ port.on('message', (m: ToWorker) => {
     return;
   }
   if (m.t === 'dispose') {
-    void session.dispose().then(() => port.postMessage({ t: 'disposed' }));
+    // The thread's loaded local models end with it (model-cache.ts).
+    void session
+      .dispose()
+      .then(() => unloadLocalModels())
+      .then(() => port.postMessage({ t: 'disposed' }));
     return;
   }
   void (async () => {

@@ -25,9 +25,17 @@ const abortedEarly = new Set();
 /** Generation is one at a time on one context sequence. */
 let queue = Promise.resolve();
 
+/**
+ * The channel to the app: an Electron utility process has `process.parentPort`
+ * (messages arrive as `{ data }`); a forked Node process has process.send.
+ * @type {{ postMessage(m: unknown): void; on(ev: 'message', l: (e: { data: unknown }) => void): void } | undefined}
+ */
+const parentPort = /** @type {any} */ (process).parentPort;
+
 /** @param {unknown} msg */
 function send(msg) {
-  process.send?.(msg);
+  if (parentPort) parentPort.postMessage(msg);
+  else process.send?.(msg);
 }
 
 /** @param {unknown} e */
@@ -144,15 +152,15 @@ async function generate(req) {
   }
 }
 
-process.on('message', (/** @type {import('./protocol').ToProcess} */ msg) => {
+/** @param {import('./protocol').ToProcess} msg */
+function receive(msg) {
   if (msg.type === 'load') queue = queue.then(() => load(msg));
   else if (msg.type === 'generate') queue = queue.then(() => generate(msg));
   else if (msg.type === 'abort') {
     const r = running.get(msg.id);
     if (r) r.abort();
     else abortedEarly.add(msg.id);
-  }
-  else if (msg.type === 'dispose') {
+  } else if (msg.type === 'dispose') {
     for (const a of running.values()) a.abort();
     void (async () => {
       await context?.dispose().catch(() => {});
@@ -160,5 +168,11 @@ process.on('message', (/** @type {import('./protocol').ToProcess} */ msg) => {
       process.exit(0);
     })();
   }
-});
-process.on('disconnect', () => process.exit(0));
+}
+
+if (parentPort) parentPort.on('message', (e) => receive(/** @type {import('./protocol').ToProcess} */ (e.data)));
+else {
+  process.on('message', (/** @type {import('./protocol').ToProcess} */ msg) => receive(msg));
+  // The app is gone (a utility process is ended by Electron with its parent).
+  process.on('disconnect', () => process.exit(0));
+}

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTinyGguf } from '../../../test/support/tiny-gguf';
 import { ModelError, type ChatMessage, type ModelTool } from '../model';
 import { createLocalModel, type LocalModel } from './local-model';
+import { localModelFromSpec } from './local-spec';
+import { loadedLocalModels, unloadLocalModels } from './model-cache';
+import { forkLauncher, setModelProcessLauncher } from './process-launcher';
 
 const tools: ModelTool[] = [
   {
@@ -152,5 +155,36 @@ describe('local provider on a tiny generated model', () => {
     await m.dispose();
     expect(m.pid).toBeUndefined();
     expect(alive(pid ?? 0)).toBe(false);
+  }, 120_000);
+
+  it('runs of one model share one loaded process (real processes, counted at the launcher)', async () => {
+    const pids: number[] = [];
+    let starts = 0;
+    setModelProcessLauncher((script) => {
+      starts++;
+      return forkLauncher(script);
+    });
+    try {
+      const env = { SKILLBRIDGE_LOCAL_MAX_TOKENS: '48' };
+      for (let run = 0; run < 2; run++) {
+        const m = localModelFromSpec('local:tiny', file, 'any', env);
+        const c = await m.complete({ messages: [{ role: 'user', content: 'Pick up the apple.' }], tools, toolChoice: 'required' });
+        // 48 tokens may cut the random model's call short: what counts here is that the process answered.
+        expect(c.usage?.completionTokens).toBeGreaterThan(0);
+        pids.push((m as LocalModel).pid ?? 0);
+        // A run's own dispose lets go of the shared process, it does not end it.
+        await (m as LocalModel).dispose();
+      }
+      expect(starts).toBe(1);
+      expect(pids[0]).toBeGreaterThan(0);
+      expect(pids[1]).toBe(pids[0]);
+      expect(alive(pids[0]!)).toBe(true);
+      await unloadLocalModels();
+      expect(loadedLocalModels()).toBe(0);
+      expect(alive(pids[0]!)).toBe(false);
+    } finally {
+      setModelProcessLauncher();
+      await unloadLocalModels();
+    }
   }, 120_000);
 });

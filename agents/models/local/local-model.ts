@@ -3,16 +3,14 @@
 // (llama-process.mjs), behind the same Model seam as every provider. Tool calls
 // come natively where the model's chat template renders tools, and otherwise from
 // a JSON-schema grammar that only lets the model write a valid call or answer.
-import { type ChildProcess, fork } from 'node:child_process';
-import type { Socket } from 'node:net';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { ModelError, type Completion, type CompletionRequest, type Model, type ToolCall, type Usage } from '../model';
 import { splitThink } from '../reasoning';
 import { checkGgufFile } from './gguf-check';
 import { grammarInstructions, parseGrammarReply, replySchema, toGrammarSchema } from './grammar-schema';
 import { toChatHistory } from './history';
-import { FromProcessSchema, type FromProcess, type GenerateRequest, type ToProcess } from './protocol';
+import { createLocalRuntime, runtimeOptions, type Done, type Loaded, type LocalRuntime, type ProcessErrorReply } from './local-runtime';
+import { sharedRuntime } from './model-cache';
+import type { GenerateRequest } from './protocol';
 
 export interface LocalModelOptions {
   /** The spec, e.g. `local:qwen3-1.7b`. */
@@ -30,20 +28,22 @@ export interface LocalModelOptions {
   gpu?: false | 'auto';
   /** CPU threads (default half the cores: a laptop keeps the rest for the simulation and the UI). */
   threads?: number;
+  /**
+   * Share the loaded process with other models of the same file and settings in this
+   * thread (model-cache.ts): runs reuse it, and it ends when idle or at unloadLocalModels().
+   * Default false: this model owns its process.
+   */
+  shared?: boolean;
 }
 
 export interface LocalModel extends Model {
   /** Starts the process and loads the file (complete() does this on first use). */
-  load(): Promise<{ trainContextSize: number; chatWrapper: string; nativeTools: boolean; loadMs: number }>;
-  /** Ends the model's process; its memory goes with it. */
+  load(): Promise<Loaded>;
+  /** Ends the model's process, and its memory goes with it; a shared model only lets go of it (the cache ends it when idle). */
   dispose(): Promise<void>;
   /** The model process's id while it runs. */
   readonly pid: number | undefined;
 }
-
-const PROCESS_SCRIPT = new URL('./llama-process.mjs', import.meta.url);
-type Loaded = Extract<FromProcess, { type: 'loaded' }>;
-type Pending = { onMessage: (m: FromProcess) => void; fail: (e: Error) => void };
 
 export { checkGgufFile };
 
@@ -51,169 +51,71 @@ export { checkGgufFile };
 export function createLocalModel(opts: LocalModelOptions): LocalModel {
   checkGgufFile(opts.file);
   const maxTokens = opts.maxTokens ?? 1024;
-  let child: ChildProcess | undefined;
-  let loading: Promise<Loaded> | undefined;
-  let nextId = 1;
+  const settings = runtimeOptions(opts);
+  let runtime: LocalRuntime;
+  let use: <T>(work: () => Promise<T>) => Promise<T>;
+  if (opts.shared) ({ runtime, use } = sharedRuntime(settings));
+  else {
+    runtime = createLocalRuntime(settings);
+    use = (work) => work();
+  }
   let callSeq = 0;
-  let stderr = '';
-  const pending = new Map<number, Pending>();
-  let onLoad: Pending | undefined;
-
-  const loadError = (why: string): ModelError =>
-    new ModelError(`${opts.file} could not be loaded as a model: ${why}`, 'config', undefined, {
-      fix: 'The file may be truncated or corrupt: download it again, or pick another .gguf file.',
-    });
-
-  function failAll(e: Error): void {
-    onLoad?.fail(e);
-    onLoad = undefined;
-    for (const p of pending.values()) p.fail(e);
-    pending.clear();
-  }
-
-  function start(): Promise<Loaded> {
-    const proc = fork(fileURLToPath(PROCESS_SCRIPT), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
-    child = proc;
-    // An idle model process must not keep the app (or a finished CLI command) alive; requests ref it.
-    proc.unref();
-    proc.channel?.unref();
-    (proc.stderr as Partial<Pick<Socket, 'unref'>> | null)?.unref?.();
-    proc.stderr?.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-2000);
-    });
-    proc.on('message', (raw) => {
-      const parsed = FromProcessSchema.safeParse(raw);
-      if (!parsed.success)
-        return failAll(new ModelError(`The local model process sent a malformed message: ${parsed.error.message}`, 'bad_response'));
-      const m = parsed.data;
-      if (m.type === 'loaded' || (m.type === 'error' && m.id === undefined)) return onLoad?.onMessage(m);
-      if ('id' in m && m.id !== undefined) pending.get(m.id)?.onMessage(m);
-    });
-    proc.on('exit', (code, signal) => {
-      if (child === proc) child = undefined;
-      loading = undefined;
-      const tail = stderr.trim().split('\n').slice(-3).join(' ');
-      failAll(
-        new ModelError(`The local model process for ${opts.file} ended (${signal ?? `exit ${code}`})${tail ? `: ${tail}` : ''}.`, 'server'),
-      );
-    });
-    return new Promise<Loaded>((resolve, reject) => {
-      onLoad = {
-        onMessage: (m) => {
-          onLoad = undefined;
-          proc.channel?.unref();
-          if (m.type === 'loaded') resolve(m);
-          else if (m.type === 'error') {
-            reject(loadError(m.message));
-            void dispose();
-          }
-        },
-        fail: reject,
-      };
-      const load: ToProcess = {
-        type: 'load',
-        file: opts.file,
-        gpu: opts.gpu ?? (process.platform === 'darwin' ? 'auto' : false),
-        maxContext: opts.maxContext ?? 32768,
-        threads: opts.threads ?? Math.max(1, Math.min(8, Math.floor(availableParallelism() / 2))),
-      };
-      proc.channel?.ref();
-      proc.send(load);
-    });
-  }
-
-  function load(): Promise<Loaded> {
-    loading ??= start().catch((e: unknown) => {
-      loading = undefined;
-      throw e;
-    });
-    return loading;
-  }
-
-  async function dispose(): Promise<void> {
-    const proc = child;
-    child = undefined;
-    loading = undefined;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const gone = new Promise<void>((r) => proc.once('exit', () => r()));
-    if (proc.connected) proc.send({ type: 'dispose' } satisfies ToProcess);
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 3000);
-    await gone;
-    clearTimeout(timer);
-  }
 
   async function complete(req: CompletionRequest): Promise<Completion> {
     if (req.signal?.aborted) throw new ModelError('Stopped.', 'aborted');
-    const info = await load();
-    // Stopped while the model loaded: the listener below would never fire for an already-aborted signal.
-    if (req.signal?.aborted) throw new ModelError('Stopped.', 'aborted');
+    const info = await use(() => runtime.load());
     const tools = req.tools ?? [];
     const mode = info.nativeTools && tools.length ? 'native' : 'grammar';
     const history = toChatHistory(req.messages, mode, mode === 'grammar' ? grammarInstructions(tools) : undefined);
-    const id = nextId++;
-    const request: GenerateRequest = {
-      type: 'generate',
-      id,
-      history,
-      maxTokens,
-      temperature: req.temperature ?? opts.temperature ?? 0.2,
-      seed: opts.seed ?? 1,
-      ...(mode === 'grammar'
-        ? { grammar: replySchema(tools, req.toolChoice ?? 'auto') }
-        : {
-            functions: Object.fromEntries(
-              tools.map((t) => [t.function.name, { description: t.function.description, params: toGrammarSchema(t.function.parameters) }]),
-            ),
-          }),
+    let requestId = 0;
+    const build = (id: number): GenerateRequest => {
+      requestId = id;
+      return {
+        type: 'generate',
+        id,
+        history,
+        maxTokens,
+        temperature: req.temperature ?? opts.temperature ?? 0.2,
+        seed: opts.seed ?? 1,
+        ...(mode === 'grammar'
+          ? { grammar: replySchema(tools, req.toolChoice ?? 'auto') }
+          : {
+              functions: Object.fromEntries(
+                tools.map((t) => [
+                  t.function.name,
+                  { description: t.function.description, params: toGrammarSchema(t.function.parameters) },
+                ]),
+              ),
+            }),
+      };
     };
-    const done = await new Promise<Extract<FromProcess, { type: 'done' }>>((resolve, reject) => {
-      const onAbort = (): void => {
-        pending.delete(id);
-        if (!pending.size) child?.channel?.unref();
-        if (child?.connected) child.send({ type: 'abort', id } satisfies ToProcess);
-        reject(new ModelError('Stopped.', 'aborted'));
-      };
-      req.signal?.addEventListener('abort', onAbort, { once: true });
-      const settle = (): void => {
-        pending.delete(id);
-        if (!pending.size) child?.channel?.unref();
-        req.signal?.removeEventListener('abort', onAbort);
-      };
-      pending.set(id, {
-        onMessage: (m) => {
-          if (m.type === 'text' && mode === 'native') req.onText?.(m.delta);
-          else if (m.type === 'reasoning') req.onReasoning?.(m.delta);
-          else if (m.type === 'done') {
-            settle();
-            resolve(m);
-          } else if (m.type === 'error') {
-            settle();
-            reject(processError(m, opts, maxTokens));
-          }
+    const done: Done = await use(() =>
+      runtime.generate(
+        build,
+        {
+          // The grammar's reply is JSON: its answer is passed on once parsed, not streamed raw.
+          ...(mode === 'native' && req.onText ? { onText: req.onText } : {}),
+          ...(req.onReasoning ? { onReasoning: req.onReasoning } : {}),
+          toError: (m) => processError(m, opts, maxTokens),
         },
-        fail: (e) => {
-          settle();
-          reject(e);
-        },
-      });
-      child?.channel?.ref();
-      child?.send(request);
-    });
-    return toCompletion(done, mode, () => `call_local_${id}_${callSeq++}`, req);
+        req.signal,
+      ),
+    );
+    return toCompletion(done, mode, () => `call_local_${requestId}_${callSeq++}`, req);
   }
 
   return {
     id: opts.id,
     complete,
-    load,
-    dispose,
+    load: () => use(() => runtime.load()),
+    dispose: () => (opts.shared ? Promise.resolve() : runtime.dispose()),
     get pid() {
-      return child?.pid;
+      return runtime.pid;
     },
   };
 }
 
-function processError(m: Extract<FromProcess, { type: 'error' }>, opts: LocalModelOptions, maxTokens: number): ModelError {
+function processError(m: ProcessErrorReply, opts: LocalModelOptions, maxTokens: number): ModelError {
   if (m.kind === 'aborted') return new ModelError('Stopped.', 'aborted');
   if (m.kind === 'context')
     return new ModelError(
@@ -225,12 +127,7 @@ function processError(m: Extract<FromProcess, { type: 'error' }>, opts: LocalMod
   return new ModelError(`${opts.id}: ${m.message}`, 'server');
 }
 
-function toCompletion(
-  d: Extract<FromProcess, { type: 'done' }>,
-  mode: 'native' | 'grammar',
-  newId: () => string,
-  req: CompletionRequest,
-): Completion {
+function toCompletion(d: Done, mode: 'native' | 'grammar', newId: () => string, req: CompletionRequest): Completion {
   const genMs = d.durationMs - (d.timeToFirstTokenMs ?? 0);
   const usage: Usage = {
     promptTokens: d.promptTokens,

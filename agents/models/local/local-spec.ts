@@ -50,6 +50,7 @@ export function localSpecFile(
  * The local model a spec names. Settings: SKILLBRIDGE_LOCAL_MAX_TOKENS (a reply's
  * limit), SKILLBRIDGE_LOCAL_CONTEXT (the largest context to allocate),
  * SKILLBRIDGE_LOCAL_THREADS, SKILLBRIDGE_LOCAL_GPU=1 (use an installed GPU runtime).
+ * The model shares its loaded process with the thread's other runs of the same file and settings.
  */
 export function localModelFromSpec(
   spec: string,
@@ -65,6 +66,8 @@ export function localModelFromSpec(
   return createLocalModel({
     id: spec,
     file,
+    // Runs in this thread share the loaded model (model-cache.ts) instead of loading it for each run.
+    shared: true,
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(maxContext !== undefined ? { maxContext } : {}),
     ...(threads !== undefined ? { threads } : {}),
