@@ -280,9 +280,7 @@ export class AppService implements AppApi {
     return this.require().robot.battery();
   }
 
-  async getRobotSafety(_req?: Request<'getRobotSafety'>): Promise<Response<'getRobotSafety'>> {
-    return this.real ? this.real.safety() : null;
-  }
+  getRobotSafety = async (_req?: Request<'getRobotSafety'>): Promise<Response<'getRobotSafety'>> => (this.real ? this.real.safety() : null);
 
   async getSnapshot(_req?: Request<'getSnapshot'>): Promise<Response<'getSnapshot'>> {
     const cur = this.require();
