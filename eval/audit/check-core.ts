@@ -53,6 +53,8 @@ export interface CallUnderCheck {
   mentioned: ReadonlySet<string>;
   /** Objects an event moved while the call ran. */
   movedByEvent: ReadonlySet<string>;
+  /** The world's clock when the call returned; `after` is read once the world came to rest. */
+  ended: number;
   /** The belief's records before the call (a record the call wrote is a new object). */
   beliefBefore: ReadonlyMap<string, unknown>;
 }

@@ -146,6 +146,7 @@ class Watch {
         mentioned: this.mentioned,
         movedByEvent,
         beliefBefore,
+        ended: run.ended ?? after.time,
       },
       believedCentres(w, after),
       unjudged,

@@ -57,11 +57,28 @@ export function armDuring(control: SimControl, event: ScriptEvent, seconds: numb
   };
 }
 
+/**
+ * Between calls the world runs on until what still moves comes to rest, at most this
+ * long (seconds), as after a person's move: no call starts, and the audit judges none,
+ * with something in flight.
+ */
+export const BETWEEN_CALLS = 2;
+
+function comeToRest(control: SimControl | undefined): number | undefined {
+  const w = control?.world;
+  if (!w) return undefined;
+  const ended = w.time;
+  for (let i = 0; i < Math.ceil(BETWEEN_CALLS / w.dt) && !w.objectsSettled(); i++) w.step();
+  return ended;
+}
+
 export interface StepRun {
   step: ScriptStep;
   /** For calls: the tool's result, or the error it threw. */
   result?: ToolResult;
   thrown?: string;
+  /** For calls in a simulated world: its clock when the call returned (before the world came to rest). */
+  ended?: number;
 }
 
 /**
@@ -96,7 +113,8 @@ export class ScriptRunner {
         }
       }
       this.disarm();
-      return run;
+      const ended = comeToRest(this.control);
+      return ended === undefined ? run : { ...run, ended };
     }
     if (!this.control) throw new Error('event steps need a simulated world');
     if (step.during !== undefined) this.armed.push(armDuring(this.control, step.event, step.during));
