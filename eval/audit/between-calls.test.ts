@@ -6,7 +6,8 @@ import { expect, it } from 'vitest';
 import { buildToolSet } from '../../agents/tools/sets';
 import { openSim } from '../../robot/sim/open';
 import { v3 } from '../../sim/math';
-import { ScriptRunner } from './script';
+import { replay } from './run';
+import { ScriptRunner, type ScriptStep } from './script';
 import { readWorld } from './truth';
 
 it('after a call the world comes to rest before anything is judged', async () => {
@@ -28,3 +29,42 @@ it('after a call the world comes to rest before anything is judged', async () =>
     control.dispose();
   }
 });
+
+// Found by `skillbridge audit --calls 10000 --seed 3` (episode 47): a knife a person set
+// on a plant was still sliding when the next call began; the world coming to rest after
+// that call moved it onto the counter, and the call (speak) was blamed for not saying so.
+// What an earlier event left moving now comes to rest before a call starts.
+const KNIFE: ScriptStep[] = [
+  { event: { type: 'person_said', text: 'thanks' }, during: 1.659 },
+  { tool: 'get_today_date', args: {} },
+  { tool: 'get_today_date', args: {} },
+  { tool: 'speak', args: { text: 'hello' } },
+  { tool: 'get_today_date', args: {} },
+  { event: { type: 'object_moved', object: 'soap_bottle_1', to: [2.451, 1.05, 1.868], by: 'a person' } },
+  { tool: 'get_available_locations', args: {} },
+  { tool: 'get_today_date', args: {} },
+  { event: { type: 'object_moved', object: 'knife_1', to: [2.42, 1.33, 2.4], by: 'a person' } },
+  { tool: 'get_available_locations', args: {} },
+  { tool: 'get_available_locations', args: {} },
+  { tool: 'get_today_date', args: {} },
+  { tool: 'get_semantic_environment_representation_snapshot', args: {} },
+  { tool: 'speak', args: { text: 'where is the apple?' } },
+  { tool: 'get_today_date', args: {} },
+  { tool: 'get_available_locations', args: {} },
+  { event: { type: 'object_moved', object: 'book_2', to: [2.219, 1.05, 2.125], by: 'a person' } },
+  { tool: 'get_today_date', args: {} },
+  { tool: 'get_semantic_environment_representation_snapshot', args: {} },
+  { tool: 'speak', args: { text: 'thanks' } },
+  { tool: 'speak', args: { text: 'where is the apple?' } },
+  { tool: 'get_available_locations', args: {} },
+  { tool: 'get_today_date', args: {} },
+  { tool: 'get_today_date', args: {} },
+  { tool: 'get_available_locations', args: {} },
+  { tool: 'get_available_locations', args: {} },
+  { event: { type: 'object_moved', object: 'chair_1', to: [2.079, 1.05, -1.073], by: 'a person' } },
+  { tool: 'speak', args: { text: 'hello' } },
+];
+
+it('what a person left sliding comes to rest before the next call, not during it', async () => {
+  expect(await replay({ scene: 'kitchen/assistive', set: 'chatbot', seed: 3047 }, KNIFE)).toEqual([]);
+}, 120_000);

@@ -121,6 +121,8 @@ class Watch {
 
   async call(step: CallStep, movedByEvent: ReadonlySet<string>, unjudged: Unjudged[] = []): Promise<Finding[]> {
     const w = this.world;
+    // What an earlier event left moving comes to rest first: it is not this call's doing.
+    this.runner.rest();
     for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
     const before = readWorld(w);
     const knownBefore = knownIds(w);

@@ -100,8 +100,14 @@ export class ScriptRunner {
     this.ctx = { robot, signal: new AbortController().signal, state: new Map() };
   }
 
+  /** Lets what still moves come to rest (a person's move can leave something sliding): no call starts with something in flight. */
+  rest(): void {
+    comeToRest(this.control);
+  }
+
   async step(step: ScriptStep): Promise<StepRun> {
     if (isCall(step)) {
+      this.rest();
       const tool = await this.toolFor(step.tool);
       let run: StepRun;
       if (!tool) run = { step, result: { ok: false, content: `no tool "${step.tool}" is offered now` } };
