@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { buildToolSet } from '../../agents/tools/sets';
 import { openSim } from '../../robot/sim/open';
 import { v3 } from '../../sim/math';
-import { replay } from './run';
+import { replay, runAudit } from './run';
 import { ScriptRunner, type ScriptStep } from './script';
 import { readWorld } from './truth';
 
@@ -68,3 +68,23 @@ const KNIFE: ScriptStep[] = [
 it('what a person left sliding comes to rest before the next call, not during it', async () => {
   expect(await replay({ scene: 'kitchen/assistive', set: 'chatbot', seed: 3047 }, KNIFE)).toEqual([]);
 }, 120_000);
+
+// Found by `skillbridge audit --seed 2` (episode 21) and `--seed 5` (episodes 14, 21) once
+// the world came to rest after each call: fruit still rolling on the table as a call ended
+// rolled off in that rest, and the call was blamed (a record "on table_1" made while it
+// rolled on the table, a move no skill made). A call is judged by where things were as it
+// returned, and only what was in flight then by where it came to rest.
+it('fruit rolling on the table as a call ends is judged where it was, not where it rolled to after', async () => {
+  for (const [seed, episodes] of [
+    [2, [21]],
+    [5, [14, 21]],
+  ] as const) {
+    const r = await runAudit({ calls: 1, seed, episodes, shrinkBudget: 0 });
+    expect({ seed, lies: r.lies, unjudged: r.unjudged, first: r.violations[0]?.detail }).toEqual({
+      seed,
+      lies: 0,
+      unjudged: {},
+      first: undefined,
+    });
+  }
+}, 300_000);

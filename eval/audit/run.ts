@@ -15,7 +15,7 @@ import type { SimWorld } from '../../sim/world/sim-world';
 import { CLASSES, type Finding, type Unjudged, type ViolationClass, checkCall } from './check';
 import { Draw, argsFor } from './generate';
 import { type CallStep, type ScriptEvent, type ScriptStep, ScriptRunner, isCall } from './script';
-import { type V, readWorld } from './truth';
+import { type V, type WorldReading, readWorld } from './truth';
 
 export interface AuditOptions {
   /** Scene ids (default: every built-in scene). */
@@ -97,6 +97,18 @@ function believedCentres(w: SimWorld, truth: ReturnType<typeof readWorld>): Map<
   return out;
 }
 
+/**
+ * The places a call is judged by: where each object was as the call returned (a record
+ * made then, a change the call caused), except where it was in flight then: there,
+ * where it came to rest. A ball still rolling on the table as the call ended was on the table.
+ */
+function judgedAt(atEnd: WorldReading | undefined, settled: WorldReading): WorldReading {
+  if (!atEnd) return settled;
+  const places = new Map(settled.places);
+  for (const [id, r] of atEnd.places) if (r.kind !== 'unsure' || r.plausible?.length) places.set(id, r);
+  return { ...settled, places };
+}
+
 /** Opens a world for an episode and a way to find its tools by name. */
 async function open(ep: Episode): Promise<{ robot: Robot; control: SimControl; toolFor: (name: string) => Promise<Tool | undefined> }> {
   const { robot, control } = await openSim(ep.scene, { seed: ep.seed });
@@ -127,8 +139,12 @@ class Watch {
     const before = readWorld(w);
     const knownBefore = knownIds(w);
     const beliefBefore = new Map(w.belief.objects);
+    // Where things were as the call returned, if something still moved then.
+    let atEnd: WorldReading | undefined;
+    this.runner.onEnded = () => void (w.objectsSettled() ? undefined : (atEnd = readWorld(w)));
     const run = await this.runner.step(step);
-    const after = readWorld(w);
+    this.runner.onEnded = undefined;
+    const after = judgedAt(atEnd, readWorld(w));
     const knownAfter = knownIds(w);
     for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
     for (const p of w.belief.people.keys()) this.peopleSeen.add(p);
@@ -146,7 +162,8 @@ class Watch {
         knownAfter,
         peopleSeen: this.peopleSeen,
         mentioned: this.mentioned,
-        movedByEvent,
+        // Still rolling as the call began (after the world's rest): its move is not the call's doing.
+        movedByEvent: new Set([...movedByEvent, ...[...before.bodies.values()].filter((b) => !b.fixed && b.speed > 0.01).map((b) => b.id)]),
         beliefBefore,
         ended: run.ended ?? after.time,
       },

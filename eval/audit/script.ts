@@ -90,6 +90,8 @@ export interface StepRun {
 export class ScriptRunner {
   private readonly ctx: ToolContext;
   private armed: Array<() => void> = [];
+  /** Called as a call returns, before the world comes to rest (the audit reads the world there). */
+  onEnded?: () => void;
 
   constructor(
     readonly robot: Robot,
@@ -119,6 +121,7 @@ export class ScriptRunner {
         }
       }
       this.disarm();
+      this.onEnded?.();
       const ended = comeToRest(this.control);
       return ended === undefined ? run : { ...run, ended };
     }
