@@ -135,13 +135,14 @@ export function checkAccounted(c: CallUnderCheck, text: string, skip: Skip): Fin
 export function checkFreshBelief(c: CallUnderCheck, skip: Skip = () => {}): Finding[] {
   // Only records written by this call, and only when the object has not moved since it was
   // recorded (recorded at the end, or still at the recorded pose and at rest): a record made
-  // mid-call of something that then rolled away was true when made.
+  // mid-call of something that then rolled away was true when made. One made as the call
+  // ended names where the object is, also if it was still in flight: judged where it came to rest.
   const out: Finding[] = [];
   for (const e of c.world.belief.objects.values()) {
     if (e.how !== 'seen' || c.beliefBefore.get(e.id) === e) continue;
     const body = c.after.bodies.get(e.id);
     const still = body && near(body.pos, e.pose.p) < 0.002 && body.speed < 0.01;
-    if (e.time !== c.after.time && !still) continue;
+    if (e.time !== c.after.time && e.time !== c.ended && !still) continue;
     const p = e.place;
     const r = c.after.places.get(e.id);
     let ok: boolean | undefined;

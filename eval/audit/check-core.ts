@@ -51,8 +51,10 @@ export interface CallUnderCheck {
   peopleSeen: ReadonlySet<string>;
   /** Names that reached the robot's side earlier in the run (tool outputs, events it was told). */
   mentioned: ReadonlySet<string>;
-  /** Objects an event moved while the call ran. */
+  /** Objects an event moved while the call ran, or still moving when it began. */
   movedByEvent: ReadonlySet<string>;
+  /** The world's clock when the call returned; `after` is read once the world came to rest. */
+  ended: number;
   /** The belief's records before the call (a record the call wrote is a new object). */
   beliefBefore: ReadonlyMap<string, unknown>;
 }

@@ -31,6 +31,7 @@ function call(w: SimWorld, over: Partial<CallUnderCheck>): CallUnderCheck {
     mentioned: new Set(),
     movedByEvent: new Set(),
     beliefBefore: new Map(w.belief.objects),
+    ended: r.time,
     ...over,
   };
 }

@@ -15,7 +15,7 @@ import type { SimWorld } from '../../sim/world/sim-world';
 import { CLASSES, type Finding, type Unjudged, type ViolationClass, checkCall } from './check';
 import { Draw, argsFor } from './generate';
 import { type CallStep, type ScriptEvent, type ScriptStep, ScriptRunner, isCall } from './script';
-import { type V, readWorld } from './truth';
+import { type V, type WorldReading, readWorld } from './truth';
 
 export interface AuditOptions {
   /** Scene ids (default: every built-in scene). */
@@ -25,8 +25,15 @@ export interface AuditOptions {
   seed: number;
   /** Calls per fresh world. */
   episode?: number;
+  /**
+   * Run only these episodes (their numbers in the run with this seed and scenes), each
+   * once and whole: a violation's `episode` replays alone, as it ran in the long audit.
+   */
+  episodes?: readonly number[];
   /** Replays allowed to shorten each violation's script (0: keep the whole prefix). */
   shrinkBudget?: number;
+  /** Each step as it runs (an event or a call), with its episode. */
+  onStep?: (episode: number, step: ScriptStep) => void;
   /** After each call: the report so far (counts and violations). */
   onProgress?: (done: number, total: number, soFar: AuditReport) => void;
 }
@@ -36,6 +43,8 @@ export interface Violation {
   scene: string;
   set: string;
   seed: number;
+  /** Its episode in the run: `skillbridge audit --seed K --episode N` runs it again. */
+  episode: number;
   /** Steps that reproduce it: `skillbridge call --scene SCENE --set SET --seed SEED --script FILE`. */
   script: ScriptStep[];
   detail: string;
@@ -50,6 +59,8 @@ export interface AuditReport {
   crashes: number;
   /** Checks a class could not decide, per class and reason (the goal is none). */
   unjudged: Partial<Record<ViolationClass, Record<string, number>>>;
+  /** The first few calls of each unjudged reason, with the steps up to them. */
+  unjudgedCases: Array<Omit<Violation, 'class' | 'detail'> & Unjudged>;
   violations: Violation[];
   seconds: number;
   scenes: Record<string, { calls: number; sets: string[] }>;
@@ -63,6 +74,11 @@ interface Episode {
   set: string;
   seed: number;
 }
+
+/** Each episode draws from its own stream, so one episode runs alone exactly as in the whole run. */
+const drawSeed = (seed: number, episode: number): number => (Math.imul(seed + 1, 0x9e3779b1) ^ Math.imul(episode + 1, 0x85ebca6b)) >>> 0;
+/** Unjudged calls kept with their steps, per reason. */
+const UNJUDGED_CASES = 3;
 
 function knownIds(w: SimWorld): Set<string> {
   const out = new Set<string>();
@@ -79,6 +95,18 @@ function believedCentres(w: SimWorld, truth: ReturnType<typeof readWorld>): Map<
     out.set(e.id, { x: e.pose.p.x + c.x - t.pos.x, y: e.pose.p.y + c.y - t.pos.y, z: e.pose.p.z + c.z - t.pos.z });
   }
   return out;
+}
+
+/**
+ * The places a call is judged by: where each object was as the call returned (a record
+ * made then, a change the call caused), except where it was in flight then: there,
+ * where it came to rest. A ball still rolling on the table as the call ended was on the table.
+ */
+function judgedAt(atEnd: WorldReading | undefined, settled: WorldReading): WorldReading {
+  if (!atEnd) return settled;
+  const places = new Map(settled.places);
+  for (const [id, r] of atEnd.places) if (r.kind !== 'unsure' || r.plausible?.length) places.set(id, r);
+  return { ...settled, places };
 }
 
 /** Opens a world for an episode and a way to find its tools by name. */
@@ -105,12 +133,18 @@ class Watch {
 
   async call(step: CallStep, movedByEvent: ReadonlySet<string>, unjudged: Unjudged[] = []): Promise<Finding[]> {
     const w = this.world;
+    // What an earlier event left moving comes to rest first: it is not this call's doing.
+    this.runner.rest();
     for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
     const before = readWorld(w);
     const knownBefore = knownIds(w);
     const beliefBefore = new Map(w.belief.objects);
+    // Where things were as the call returned, if something still moved then.
+    let atEnd: WorldReading | undefined;
+    this.runner.onEnded = () => void (w.objectsSettled() ? undefined : (atEnd = readWorld(w)));
     const run = await this.runner.step(step);
-    const after = readWorld(w);
+    this.runner.onEnded = undefined;
+    const after = judgedAt(atEnd, readWorld(w));
     const knownAfter = knownIds(w);
     for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
     for (const p of w.belief.people.keys()) this.peopleSeen.add(p);
@@ -128,8 +162,10 @@ class Watch {
         knownAfter,
         peopleSeen: this.peopleSeen,
         mentioned: this.mentioned,
-        movedByEvent,
+        // Still rolling as the call began (after the world's rest): its move is not the call's doing.
+        movedByEvent: new Set([...movedByEvent, ...[...before.bodies.values()].filter((b) => !b.fixed && b.speed > 0.01).map((b) => b.id)]),
         beliefBefore,
+        ended: run.ended ?? after.time,
       },
       believedCentres(w, after),
       unjudged,
@@ -233,7 +269,6 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
   const scenes = opts.scenes?.length ? [...opts.scenes] : listScenes().map((s) => s.id);
   const episodeLength = opts.episode ?? 40;
   const budget = opts.shrinkBudget ?? 12;
-  const draw = new Draw(opts.seed);
   const report: AuditReport = {
     calls: 0,
     lies: 0,
@@ -242,14 +277,18 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     messages: 0,
     crashes: 0,
     unjudged: {},
+    unjudgedCases: [],
     violations: [],
     seconds: 0,
     scenes: {},
   };
   const setsOf = new Map<string, string[]>();
   const shrunk = new Map<string, number>();
-  let episodeNo = 0;
-  while (report.calls < opts.calls) {
+  const only = opts.episodes?.length ? [...opts.episodes] : undefined;
+  let next = 0;
+  while (only ? next < only.length : report.calls < opts.calls) {
+    const episodeNo = only ? only[next]! : next;
+    next++;
     const scene = scenes[episodeNo % scenes.length]!;
     if (!setsOf.has(scene)) {
       const { robot, control } = await openSim(scene);
@@ -264,7 +303,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     const ep: Episode = { scene, set, seed: opts.seed * 1000 + episodeNo };
     // Every eighth episode runs four times as long: drift shows only in long sequences.
     const length = episodeNo % 8 === 7 ? episodeLength * 4 : episodeLength;
-    episodeNo++;
+    const draw = new Draw(drawSeed(opts.seed, episodeNo));
     const { robot, control, toolFor } = await open(ep);
     const w = control.world;
     const runner = new ScriptRunner(robot, control, toolFor);
@@ -274,10 +313,11 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     if (!stat.sets.includes(set)) stat.sets.push(set);
     try {
       let moved = new Set<string>();
-      for (let n = 0; n < length && report.calls < opts.calls; n++) {
+      for (let n = 0; n < length && (only || report.calls < opts.calls); n++) {
         const ev = drawEvent(draw, w);
         if (ev) {
           steps.push(ev);
+          opts.onStep?.(episodeNo, ev);
           if (!isCall(ev) && ev.during !== undefined && ev.event.type === 'object_moved') moved.add(ev.event.object);
           await runner.step(ev);
         }
@@ -287,11 +327,14 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
         if (!args) continue;
         const step = { tool: tool.name, args };
         steps.push(step);
+        opts.onStep?.(episodeNo, step);
         const skipped: Unjudged[] = [];
         const findings = await watch.call(step, moved, skipped);
         for (const u of skipped) {
           const per = (report.unjudged[u.class] ??= {});
           per[u.reason] = (per[u.reason] ?? 0) + 1;
+          if (per[u.reason]! <= UNJUDGED_CASES)
+            report.unjudgedCases.push({ ...u, scene, set, seed: ep.seed, episode: episodeNo, script: [...steps] });
         }
         moved = new Set();
         report.calls++;
@@ -303,7 +346,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
           const n = shrunk.get(kind) ?? 0;
           shrunk.set(kind, n + 1);
           const script = n < 2 && budget > 0 ? await shrink(ep, [...steps], f, budget) : [...steps];
-          report.violations.push({ class: f.class, scene, set, seed: ep.seed, script, detail: f.detail });
+          report.violations.push({ class: f.class, scene, set, seed: ep.seed, episode: episodeNo, script, detail: f.detail });
         }
         opts.onProgress?.(report.calls, opts.calls, report);
         if (findings.some((f) => f.class === 'crashes')) break;

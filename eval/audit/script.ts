@@ -57,11 +57,28 @@ export function armDuring(control: SimControl, event: ScriptEvent, seconds: numb
   };
 }
 
+/**
+ * Between calls the world runs on until what still moves comes to rest, at most this
+ * long (seconds), as after a person's move: no call starts, and the audit judges none,
+ * with something in flight.
+ */
+export const BETWEEN_CALLS = 2;
+
+function comeToRest(control: SimControl | undefined): number | undefined {
+  const w = control?.world;
+  if (!w) return undefined;
+  const ended = w.time;
+  for (let i = 0; i < Math.ceil(BETWEEN_CALLS / w.dt) && !w.objectsSettled(); i++) w.step();
+  return ended;
+}
+
 export interface StepRun {
   step: ScriptStep;
   /** For calls: the tool's result, or the error it threw. */
   result?: ToolResult;
   thrown?: string;
+  /** For calls in a simulated world: its clock when the call returned (before the world came to rest). */
+  ended?: number;
 }
 
 /**
@@ -73,6 +90,8 @@ export interface StepRun {
 export class ScriptRunner {
   private readonly ctx: ToolContext;
   private armed: Array<() => void> = [];
+  /** Called as a call returns, before the world comes to rest (the audit reads the world there). */
+  onEnded?: () => void;
 
   constructor(
     readonly robot: Robot,
@@ -83,8 +102,14 @@ export class ScriptRunner {
     this.ctx = { robot, signal: new AbortController().signal, state: new Map() };
   }
 
+  /** Lets what still moves come to rest (a person's move can leave something sliding): no call starts with something in flight. */
+  rest(): void {
+    comeToRest(this.control);
+  }
+
   async step(step: ScriptStep): Promise<StepRun> {
     if (isCall(step)) {
+      this.rest();
       const tool = await this.toolFor(step.tool);
       let run: StepRun;
       if (!tool) run = { step, result: { ok: false, content: `no tool "${step.tool}" is offered now` } };
@@ -96,7 +121,9 @@ export class ScriptRunner {
         }
       }
       this.disarm();
-      return run;
+      this.onEnded?.();
+      const ended = comeToRest(this.control);
+      return ended === undefined ? run : { ...run, ended };
     }
     if (!this.control) throw new Error('event steps need a simulated world');
     if (step.during !== undefined) this.armed.push(armDuring(this.control, step.event, step.during));

@@ -93,6 +93,7 @@ export interface WorldReading {
 
 /** The collider's shape as half extents of a box around it, in its own frame. */
 /** Rapier's shape types for the shapes scenes build. */
+const BALL = 0;
 const CAPSULE = 2;
 const CYLINDER = 10;
 
@@ -121,7 +122,9 @@ function readBody(w: SimWorld, id: string, handle: number, colliders: readonly n
     const col = w.world.getCollider(h);
     const he = halfExtents(col.shape);
     if (!he) continue;
-    box = unite(box, boxOf(col.translation(), col.rotation(), he));
+    // A ball's box does not turn with it.
+    const q = (col.shape as { type?: number }).type === BALL ? { x: 0, y: 0, z: 0, w: 1 } : col.rotation();
+    box = unite(box, boxOf(col.translation(), q, he));
   }
   return {
     id,
@@ -193,6 +196,46 @@ function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
   return out;
 }
 
+/** Slower than this (m/s, rad/s) a body is at rest. */
+const AT_REST = 0.01;
+const AT_REST_SPIN = 0.1;
+/** How far the shapes are lowered to find what a resting body stands on. */
+const LOWER = 0.02;
+
+/**
+ * At rest with no contact below it that counts (the solver's last contact of a body
+ * that fell asleep can read centimetres apart): what its own shapes meet when lowered
+ * by 2 cm, among things whose top lies between its bottom and its centre of mass
+ * (not a neighbour touching its side, which rises above its bottom).
+ */
+function restingOn(w: SimWorld, id: string, me: BodyReading): Set<string> {
+  const out = new Set<string>();
+  const floor = w.world.getRigidBody(w.floor);
+  const self = w.world.getRigidBody(w.entity(id).body);
+  for (const h of w.entity(id).colliders) {
+    const mine = w.world.getCollider(h);
+    const t = mine.translation();
+    w.world.intersectionsWithShape(
+      vec(t.x, t.y - LOWER, t.z),
+      mine.rotation(),
+      mine.shape,
+      (other) => {
+        const owner = other.parent()?.handle === floor.handle ? 'floor' : (w.colliderOwner.get(other.handle) ?? ROBOT);
+        if (owner === id) return true;
+        const he = halfExtents(other.shape);
+        const top = he ? boxOf(other.translation(), other.rotation(), he).max.y : me.box.min.y;
+        if (top <= me.com.y && top >= me.box.min.y - LOWER - 0.005 && top <= me.box.min.y + 0.01) out.add(owner);
+        return true;
+      },
+      undefined,
+      undefined,
+      undefined,
+      self,
+    );
+  }
+  return out;
+}
+
 export function readWorld(w: SimWorld): WorldReading {
   const bodies = new Map<string, BodyReading>();
   for (const e of w.entities.values()) bodies.set(e.id, readBody(w, e.id, e.body, e.colliders, e.fixed));
@@ -232,9 +275,16 @@ export function readWorld(w: SimWorld): WorldReading {
       places.set(e.id, { kind: 'unsure', why: 'on the boundary of a container', plausible });
     } else if (inside) places.set(e.id, { kind: 'in', id: inside });
     else {
-      const below = touchingBelow(w, e.id, me.com);
+      let below = touchingBelow(w, e.id, me.com);
+      const still = me.speed < AT_REST && me.spin < AT_REST_SPIN;
+      if (!below.size && still) below = restingOn(w, e.id, me);
       // Resting on the robot (its hand, fingers, an arm link) is a place like any other.
-      places.set(e.id, below.size ? { kind: 'on', ids: below } : { kind: 'unsure', why: 'touches nothing below (still moving)' });
+      places.set(
+        e.id,
+        below.size
+          ? { kind: 'on', ids: below }
+          : { kind: 'unsure', why: still ? 'touches nothing below, at rest' : 'touches nothing below (still moving)' },
+      );
     }
   }
   const base = w.world.getRigidBody(w.bodyLinks.base);

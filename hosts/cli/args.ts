@@ -81,6 +81,7 @@ const OPTIONS = {
   dir: { type: 'string' },
   name: { type: 'string' },
   'allow-model-pull': { type: 'boolean' },
+  episode: { type: 'string' },
 } as const;
 
 export function parse(argv: string[]): Parsed {
@@ -161,11 +162,12 @@ Usage:
       one world: {"tool", "args"}, or {"event": {...}} injected before the next call,
       or {"event": {...}, "during": SECONDS} injected that far into it). Prints each
       result and the final semantic facts.
-  skillbridge audit [--scene S] [--calls N] [--seed K] [--out DIR] [--json]
+  skillbridge audit [--scene S] [--calls N] [--seed K] [--episode N] [--out DIR] [--json]
       The truth audit: seeded random but valid tool calls on every scene and tool set
       (with e-stops, people moving things, battery changes), each checked against the
       world and the robot's belief. Counts lies, leaks, invariant breaks, message
       contradictions and crashes, with a script reproducing each (--out DIR writes them).
+      --episode N runs one episode of that run alone (a violation names its episode).
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
                   [--answers FILE] [--mcp FILE] [--json] ["message"]

@@ -108,6 +108,7 @@ describe('skillbridge CLI', () => {
       [['scenes', '--json', '--bogus'], 'usage', /bogus/],
       [['audit', '--calls', '0', '--json'], 'usage', /--calls must be/],
       [['audit', '--scene', 'kitchn', '--json'], 'usage', /did you mean "kitchen"/i],
+      [['audit', '--episode', 'first', '--json'], 'usage', /--episode must be an integer/],
     ];
     for (const [argv, code, msg] of cases) {
       const r = await cli(...argv);

@@ -32,3 +32,9 @@ it('knows how an object with an up stands, and that round things have none', asy
   const fruit = await sceneWorld('tabletop/fruits');
   expect(standing(fruit, 'plum_1')).toBeUndefined();
 });
+
+it('a round object with a drawn stem has no up (the apple on the stove is not "on its side")', async () => {
+  const sim = await sceneWorld('kitchen/assistive');
+  sim.world.getRigidBody(sim.entity('apple_1').body).setRotation(qAxisAngle(v3(1, 0, 0), Math.PI / 3), true);
+  expect(standing(sim, 'apple_1')).toBeUndefined();
+});

@@ -14,7 +14,8 @@ export type Standing = 'upright' | 'on its side' | 'upside down';
  * egg), which rests any way. Upright is as it stands in the catalogue.
  */
 export function hasUp(sim: SimWorld, id: string): boolean {
-  return !sim.entity(id).spec.parts.every((p) => p.shape === 'sphere' || p.shape === 'capsule');
+  // By the shapes that touch: an apple's stem is drawn, not felt.
+  return !sim.entity(id).spec.parts.every((p) => p.collider === false || p.shape === 'sphere' || p.shape === 'capsule');
 }
 
 /** How the object stands now, or undefined when it has no up. Within 30° of its up counts as upright. */

@@ -131,10 +131,15 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
   return grip?.id;
 }
 
-/** The first thing under the object's lowest point (robot and people aside), or 'floor'. */
+/**
+ * The first thing under the object's centre of mass (robot and people aside), or 'floor'.
+ * Cast from the centre, not from the bottom of its box: a turned object's box reaches
+ * below its real bottom, past a thin part it rests on (a burner on a stove, a toaster on
+ * a counter), and a ray from there would name the whole fixture under the part.
+ */
 function supportBelow(sim: SimWorld, id: string): string {
-  const box = sim.aabb(id);
-  const from = v3((box.min.x + box.max.x) / 2, box.min.y + 0.001, (box.min.z + box.max.z) / 2);
+  const c = sim.world.getRigidBody(sim.entity(id).body).worldCom();
+  const from = v3(c.x, c.y, c.z);
   const mine = new Set(sim.entity(id).colliders);
   const ray = new sim.R.Ray(from, v3(0, -1, 0));
   const filter = groups(0xffff, G.STATIC | G.OBJECT | G.DOOR | G.FLOOR);

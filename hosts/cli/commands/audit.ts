@@ -22,6 +22,8 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
   }
   const calls = intFlag(p.flags, 'calls', 2000, { min: 1, max: 10_000_000 });
   const seed = intFlag(p.flags, 'seed', 1, { min: 0, max: 2 ** 31 - 1 });
+  // One episode of the run with this seed (and --scene), alone: what a violation's `episode` names.
+  const episode = p.flags['episode'] === undefined ? undefined : intFlag(p.flags, 'episode', 0, { min: 0, max: 10_000_000 });
   const out = stringFlag(p.flags, 'out');
   const asJson = Boolean(p.flags['json']);
   let last = 0;
@@ -31,6 +33,7 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
     calls,
     seed,
     ...(scene ? { scenes: [scene] } : {}),
+    ...(episode !== undefined ? { episodes: [episode] } : {}),
     // Progress goes to stderr (stdout stays one JSON document under --json), with the counts so far,
     // so a long run that is stopped still tells what it found.
     onProgress: (done, total, r) => {
@@ -47,6 +50,7 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
     },
   });
   if (out) writeScripts(report, out);
+  const rerun = (n: number): string => `skillbridge audit --seed ${seed}${scene ? ` --scene ${scene}` : ''} --episode ${n}`;
   if (asJson) {
     json(o, {
       calls: report.calls,
@@ -56,6 +60,7 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
       messages: report.messages,
       crashes: report.crashes,
       unjudged: report.unjudged,
+      unjudgedCases: report.unjudgedCases,
       violations: report.violations.map((v) => ({
         class: v.class,
         scene: v.scene,
@@ -64,10 +69,11 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
         // Beyond the issue's shape: what `call --set S --seed K --script` needs to reproduce it.
         set: v.set,
         seed: v.seed,
+        episode: v.episode,
       })),
       seconds: report.seconds,
     });
-  } else printReport(o, report, out);
+  } else printReport(o, report, out, rerun);
   const bad = report.lies + report.leaks + report.invariants + report.messages + report.crashes;
   return bad ? 1 : 0;
 }
@@ -77,7 +83,7 @@ function writeScripts(r: AuditReport, dir: string): void {
   r.violations.forEach((v, i) => writeFileSync(join(dir, `violation-${i + 1}.json`), `${JSON.stringify(v.script, null, 2)}\n`));
 }
 
-function printReport(o: Output, r: AuditReport, dir: string | undefined): void {
+function printReport(o: Output, r: AuditReport, dir: string | undefined, rerun: (episode: number) => string): void {
   o.out(`Truth audit: ${r.calls} calls in ${r.seconds} s over ${Object.keys(r.scenes).length} scenes`);
   for (const [id, s] of Object.entries(r.scenes)) o.out(`  ${id}: ${s.calls} calls; tool sets ${s.sets.join(', ')}`);
   o.out(`lies ${r.lies}, leaks ${r.leaks}, invariants ${r.invariants}, messages ${r.messages}, crashes ${r.crashes}`);
@@ -85,10 +91,12 @@ function printReport(o: Output, r: AuditReport, dir: string | undefined): void {
     Object.entries(reasons ?? {}).map(([why, n]) => `  ${cls}: ${n} not judged: ${why}`),
   );
   o.out(unjudged.length ? `unjudged:\n${unjudged.join('\n')}` : 'unjudged 0');
+  for (const u of r.unjudgedCases) o.out(`  ${u.class} not judged (${u.reason}) in ${u.scene} (${u.set}): ${rerun(u.episode)}`);
   r.violations.slice(0, SHOWN).forEach((v, i) => {
     const file = dir ? join(dir, `violation-${i + 1}.json`) : 'FILE';
     o.out(`\n${i + 1}. [${v.class}] ${v.scene} (${v.set}): ${v.detail}`);
     o.out(`   reproduce: ${reproduceCommand(v, file)}`);
+    o.out(`   episode: ${rerun(v.episode)}`);
     o.out(`   script: ${JSON.stringify(v.script)}`);
   });
   if (r.violations.length > SHOWN)
