@@ -81,10 +81,11 @@ export class Connection implements SessionClient {
   private watching: Hosted;
   private unwatch: Unsubscribe = () => undefined;
   private inFlight = 0;
-  /** The page's view is hidden: poses are thinned to HIDDEN_POSE_MS; the newest one held is sent when it shows. */
+  /** The page's view is hidden: poses are thinned to HIDDEN_POSE_MS; the newest one is sent when it shows. */
   private viewHidden = false;
   private lastPoseAt = 0;
-  private heldPose: Float32Array | undefined;
+  /** The newest frame of the watched session, sent or held. */
+  private newestPose: Float32Array | undefined;
   private readonly queued: Array<{ id: number; method: MethodName; request: unknown }> = [];
 
   constructor(
@@ -132,7 +133,7 @@ export class Connection implements SessionClient {
     this.watching = target;
     if (target !== this.own) target.observers.add(this);
     const offEvent = target.api.onEvent((event) => this.send({ t: 'event', event: pageEvent(event) }));
-    this.heldPose = undefined;
+    this.newestPose = undefined;
     const offPoses = target.api.onPoses((frame) => this.sendPoses(frame));
     this.unwatch = () => {
       offEvent();
@@ -148,11 +149,10 @@ export class Connection implements SessionClient {
 
   private sendPoses(frame: Float32Array): void {
     const now = Date.now();
+    this.newestPose = frame;
     if (this.viewHidden && now - this.lastPoseAt < HIDDEN_POSE_MS) {
-      this.heldPose = frame;
       return;
     }
-    this.heldPose = undefined;
     if (this.ws.readyState !== this.ws.OPEN || this.ws.bufferedAmount > MAX_BUFFERED) return;
     this.lastPoseAt = now;
     this.ws.send(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength), { binary: true });
@@ -161,8 +161,10 @@ export class Connection implements SessionClient {
   /** The page says whether its view can be seen: hidden, poses slow to 2 Hz; shown, the newest goes at once and the full rate resumes. */
   private setViewVisible(visible: boolean): { ok: boolean; message: string } {
     this.viewHidden = !visible;
-    const held = this.heldPose;
-    if (visible && held) this.sendPoses(held);
+    // The newest frame, held or already sent (poses are absolute, so sending it twice is harmless):
+    // the page draws the present at once, whatever the 2 Hz clock had just done.
+    const newest = this.newestPose;
+    if (visible && newest) this.sendPoses(newest);
     return {
       ok: true,
       message: visible

@@ -131,18 +131,51 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
   return grip?.id;
 }
 
+/** How far (metres) the object's own shapes are swept down to find what they stand on. */
+const SWEEP = 0.03;
+
 /**
- * The first thing under the object's centre of mass (robot and people aside), or 'floor'.
- * Cast from the centre, not from the bottom of its box: a turned object's box reaches
- * below its real bottom, past a thin part it rests on (a burner on a stove, a toaster on
- * a counter), and a ray from there would name the whole fixture under the part.
+ * What the object stands on when no contact says so (a body that fell asleep can keep a
+ * contact reading more than TOUCH apart): what its own shapes meet first when swept
+ * straight down a few centimetres. The shapes, not one ray from the centre of mass: a
+ * chair stands on its legs, not on the burner or the book under its seat. Failing that,
+ * the first thing under the centre of mass (robot and people aside), or 'floor'; cast
+ * from the centre, not from the bottom of its box, which for a turned object reaches
+ * below a thin part it rests on (a burner on a stove) and would name the whole fixture.
  */
 function supportBelow(sim: SimWorld, id: string): string {
-  const c = sim.world.getRigidBody(sim.entity(id).body).worldCom();
-  const from = v3(c.x, c.y, c.z);
-  const mine = new Set(sim.entity(id).colliders);
-  const ray = new sim.R.Ray(from, v3(0, -1, 0));
+  const e = sim.entity(id);
+  const mine = new Set(e.colliders);
   const filter = groups(0xffff, G.STATIC | G.OBJECT | G.DOOR | G.FLOOR);
+  const body = sim.world.getRigidBody(e.body);
+  const down = v3(0, -1, 0);
+  let first: { owner: string; toi: number } | undefined;
+  for (const h of e.colliders) {
+    const c = sim.world.getCollider(h);
+    const hit = sim.world.castShape(
+      c.translation(),
+      c.rotation(),
+      down,
+      c.shape,
+      0,
+      SWEEP,
+      false,
+      undefined,
+      filter,
+      undefined,
+      body,
+      (o) => !mine.has(o.handle),
+    );
+    if (!hit) continue;
+    const owner =
+      sim.colliderOwner.get(hit.collider.handle) ??
+      (sim.world.getRigidBody(sim.floor).handle === hit.collider.parent()?.handle ? 'floor' : undefined);
+    if (!owner || (owner !== 'floor' && !sim.entities.has(owner))) continue;
+    if (!first || hit.time_of_impact < first.toi) first = { owner, toi: hit.time_of_impact };
+  }
+  if (first) return first.owner;
+  const com = body.worldCom();
+  const ray = new sim.R.Ray(v3(com.x, com.y, com.z), down);
   const hit = sim.world.castRay(ray, 20, true, undefined, filter, undefined, undefined, (c) => !mine.has(c.handle));
   const owner = hit ? sim.colliderOwner.get(hit.collider.handle) : undefined;
   return owner && sim.entities.has(owner) ? owner : 'floor';
