@@ -158,7 +158,7 @@ function containment(w: SimWorld, obj: BodyReading, c: BodyReading): 'in' | 'out
 export const ROBOT = '(robot)';
 
 /** What touches the object below its centre of mass and pushes it up: entity ids, 'floor', or ROBOT (also when only the robot presses on it, wedged). */
-function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
+function touchingBelow(w: SimWorld, id: string, com: V, pressing?: Set<string>): Set<string> {
   const out = new Set<string>();
   let sideways = false;
   const floor = w.world.getRigidBody(w.floor);
@@ -176,8 +176,11 @@ function touchingBelow(w: SimWorld, id: string, com: V): Set<string> {
         const n = m.normal();
         if ((flipped ? n.y : -n.y) <= 0.02) {
           // Pressed from the side by the robot: with nothing under it, the robot holds it up by friction.
-          if (owner === ROBOT)
-            for (let k = 0; k < m.numContacts(); k++) if (m.contactDist(k) <= 0.02 && m.contactImpulse(k) > 0) sideways = true;
+          for (let k = 0; k < m.numContacts(); k++)
+            if (m.contactDist(k) <= 0.02 && m.contactImpulse(k) > 0) {
+              if (owner === ROBOT) sideways = true;
+              else pressing?.add(owner);
+            }
           return;
         }
         for (let k = 0; k < m.numContacts(); k++) {
@@ -275,9 +278,13 @@ export function readWorld(w: SimWorld): WorldReading {
       places.set(e.id, { kind: 'unsure', why: 'on the boundary of a container', plausible });
     } else if (inside) places.set(e.id, { kind: 'in', id: inside });
     else {
-      let below = touchingBelow(w, e.id, me.com);
+      const pressing = new Set<string>();
+      let below = touchingBelow(w, e.id, me.com, pressing);
       const still = me.speed < AT_REST && me.spin < AT_REST_SPIN;
       if (!below.size && still) below = restingOn(w, e.id, me);
+      // At rest with nothing under it, wedged (a chair a person pushed into a table): what
+      // presses on it holds it up, as the robot's fingers do a box wedged on them.
+      if (!below.size && still && pressing.size) below = pressing;
       // Resting on the robot (its hand, fingers, an arm link) is a place like any other.
       places.set(
         e.id,
