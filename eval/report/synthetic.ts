@@ -6,17 +6,7 @@ import path from 'node:path';
 import type { ResultInput, ResultsDb, RunRecord } from '../results/index';
 import { alrmReport } from './specs/alrm';
 import { headlineScore } from './spec';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as rng } from '../../base/seeded-random';
 
 function trace(db: ResultsDb, runId: string, caseId: string, trial: number): string {
   const file = path.join(db.dir, 'traces', runId, `${caseId.replace(/\//g, '-')}-${trial}.jsonl`);

@@ -6,6 +6,7 @@
 // SentencePiece ("llama") one of control tokens, the 256 byte tokens (byte
 // fallback spells any text) and a few pieces; F32 weights keep ggml's CPU path simple.
 import { writeFileSync } from 'node:fs';
+import { seededRandom as rng } from '../../base/seeded-random';
 
 const ALIGN = 32;
 enum T {
@@ -63,18 +64,6 @@ function vocabulary(): { tokens: string[]; scores: number[]; types: number[] } {
   // SentencePiece merges by score: longer pieces score higher.
   const scores = tokens.map((t, i) => (types[i] === NORMAL ? -100 + t.length : 0));
   return { tokens, scores, types };
-}
-
-/** mulberry32: a small seeded generator, so a seed always writes the same file. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 class Out {
