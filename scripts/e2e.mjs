@@ -2,13 +2,15 @@
 // Browser end-to-end tests against web mode (`skillbridge serve`) in Chromium
 // with software WebGL, then the desktop app through Playwright's Electron driver
 // where an Electron binary exists. The flows live in test/e2e/, one file per
-// area; this runner starts what they share and runs them in order. Screenshots
-// go to test-results/. Ends with "N passed, N failed[, N skipped]".
+// area. The areas run in parallel shards (test/e2e/shards.mjs), each with its
+// own server and browser, balanced by the times below; each area's time is
+// printed. Screenshots go to test-results/. Ends with "N passed, N failed[, N skipped]".
 //
 // Env: CHROMIUM (default: the first Chromium, Chrome or Edge found, see
 // test/support/find-browser.mjs); SKILLBRIDGE_E2E_ALLOW_SKIP=1 counts a missing
 // browser as skipped instead of failed; SKIP_BUILD=1 reuses renderer/dist;
-// E2E_ONLY=area,area runs some areas only (access is always run).
+// E2E_ONLY=area,area runs some areas only; E2E_SHARDS=N runs N shards (default 2;
+// 1 runs every area in this process, one after another).
 import {
   assert,
   browserPath,
@@ -23,6 +25,7 @@ import {
   test,
   usePage,
 } from '../test/e2e/harness.mjs';
+import { partition, runShards } from '../test/e2e/shards.mjs';
 import { accessFlows } from '../test/e2e/access.mjs';
 import { agentFlows } from '../test/e2e/agent.mjs';
 import { consoleFlows } from '../test/e2e/console.mjs';
@@ -39,10 +42,57 @@ import { modelFlows } from '../test/e2e/models.mjs';
 import { glanceFlows } from '../test/e2e/glance.mjs';
 import { robotStateFlows } from '../test/e2e/robot-state.mjs';
 
+/** The flows every host must pass: web mode here, the desktop app too (names prefixed by `tag`). */
+const HOST_AREAS = [
+  ['scenes', (tag) => sceneFlows(tag)],
+  ['console', (tag) => consoleFlows(tag)],
+  ['agent', (tag) => agentFlows(tag)],
+];
+
+/**
+ * The areas in the order one shard runs them, with each one's seconds measured
+ * alone on the 2-core CI machine (what the shards are balanced by; a new area
+ * without a figure counts as 30 s). Those that drive the shared page (`state.page`)
+ * come before those that open their own pages or servers.
+ */
+const AREAS = [
+  ...HOST_AREAS.map(([name, run]) => ({ name, run: () => run('') })),
+  { name: 'hardening', run: ({ url }) => hardeningFlows({ url }) },
+  { name: 'defects', run: () => defectFlows() },
+  { name: 'teacher', run: () => teacherFlows() },
+  { name: 'runs', run: () => runFlows() },
+  { name: 'evaluate', run: () => evaluateFlows() },
+  { name: 'layout', run: ({ browser, url }) => layoutFlows({ browser, url }) },
+  { name: 'classroom', run: ({ browser }) => classroomFlows({ browser }) },
+  { name: 'models', run: ({ browser }) => modelFlows({ browser }) },
+  { name: 'glance', run: ({ browser }) => glanceFlows({ browser }) },
+  { name: 'robotstate', run: ({ browser }) => robotStateFlows({ browser }) },
+];
+const SECS = {
+  scenes: 37,
+  console: 16,
+  agent: 28,
+  hardening: 44,
+  defects: 44,
+  teacher: 63,
+  runs: 50,
+  evaluate: 12,
+  layout: 50,
+  classroom: 129,
+  models: 11,
+  glance: 108,
+  robotstate: 10,
+};
+/** The areas that drive the shared page: its console errors and WebGL context are checked after them. */
+const PAGE_AREAS = ['hardening', 'defects', 'teacher', 'runs'];
+
 const only = (process.env.E2E_ONLY ?? '').split(',').filter(Boolean);
 const wants = (area) => only.length === 0 || only.includes(area);
+const shardOf = process.env.E2E_SHARD; // "k/N" in a shard's own process
+const shardCount = Math.max(1, Number(process.env.E2E_SHARDS ?? 2) || 1);
+const t0 = Date.now();
 
-log('▶ browser end-to-end tests (web mode)');
+log(`▶ browser end-to-end tests (web mode)${shardOf ? `, shard ${shardOf}` : ''}`);
 const found = browserPath();
 if (!found.path) {
   log(found.hint);
@@ -51,9 +101,25 @@ if (!found.path) {
   summary();
 }
 log(`    browser: ${found.path}`);
+const buildStart = Date.now();
 if (!buildRenderer()) {
   fail('renderer build (vite build) failed');
   summary();
+}
+if (!shardOf) log(`    renderer build: ${((Date.now() - buildStart) / 1000).toFixed(1)} s`);
+
+if (!shardOf && shardCount > 1) {
+  const chosen = [...AREAS.map((a) => a.name), 'desktop']
+    .filter(wants)
+    .map((name) => ({ name, secs: SECS[name] ?? (name === 'desktop' ? 1 : 30) }));
+  await runShards(partition(chosen, shardCount), { t0 });
+}
+
+/** Runs one area and prints its wall time (the shard runner collects these lines). */
+async function area(name, fn) {
+  const start = Date.now();
+  await fn();
+  log(`  area ${name} took ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }
 
 const { chromium } = await import('playwright-core');
@@ -68,33 +134,23 @@ try {
 const browser = await chromium.launch({ executablePath: found.path, headless: true, args: GL_ARGS });
 usePage(await browser.newPage({ viewport: { width: 1440, height: 860 } }));
 
-/** The flows every host must pass: web mode here, the desktop app below (names prefixed by `tag`). */
-async function flows(tag) {
-  if (wants('scenes')) await sceneFlows(tag);
-  if (wants('console')) await consoleFlows(tag);
-  if (wants('agent')) await agentFlows(tag);
-}
-
-await accessFlows({ browser, url });
-await flows('');
-// Issue 15: web mode cannot be broken (1), the defects found (2), the teacher's controls (3).
-if (wants('hardening')) await hardeningFlows({ url });
-if (wants('defects')) await defectFlows();
-if (wants('teacher')) await teacherFlows();
-if (wants('runs')) await runFlows();
-if (wants('evaluate')) await evaluateFlows();
-if (wants('layout')) await layoutFlows({ browser, url });
-if (wants('classroom')) await classroomFlows({ browser });
-if (wants('models')) await modelFlows({ browser });
-if (wants('glance')) await glanceFlows({ browser });
-if (wants('robotstate')) await robotStateFlows({ browser });
-if (['hardening', 'defects', 'teacher', 'runs'].some(wants))
-  await test('no console errors and no lost WebGL context through the issue-15 flows', async () => {
+// Getting in is checked once (by the first shard); the other shards only open the app.
+const firstShard = !shardOf || shardOf.startsWith('1/');
+await area('access', () => accessFlows({ browser, url, checks: firstShard }));
+for (const a of AREAS) if (wants(a.name)) await area(a.name, () => a.run({ browser, url }));
+if (PAGE_AREAS.some(wants))
+  await test(`no console errors and no lost WebGL context through the ${PAGE_AREAS.filter(wants).join(', ')} flows`, async () => {
     assert(!(await state.page.evaluate(() => window.__skillbridge.contextLost)), 'WebGL context lost');
     assert(state.consoleErrors.length === 0, `console errors:\n    ${state.consoleErrors.slice(0, 5).join('\n    ')}`);
   });
 await browser.close();
 await server.stop();
 
-if (wants('desktop')) await desktopFlows(flows);
+if (wants('desktop'))
+  await area('desktop', () =>
+    desktopFlows(async (tag) => {
+      for (const [, run] of HOST_AREAS) await run(tag);
+    }),
+  );
+log(`  e2e wall time ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 summary();

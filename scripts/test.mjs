@@ -1,16 +1,23 @@
 #!/usr/bin/env node
 // `npm test`: type-check, lint, unit and integration tests (Vitest), and the
-// browser end-to-end tests when Chromium is present. Ends with one line,
-// "N passed, N failed", counting each check and each test case.
+// browser end-to-end tests when Chromium is present. Prints each phase's wall
+// time and the ten slowest test files (Vitest) and browser-test areas, then ends
+// with one line, "N passed, N failed", counting each check and each test case.
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 
+const started = Date.now();
 const args = process.argv.slice(2);
 const only = (name) => args.length === 0 || args.includes(name);
 let passed = 0;
 let failed = 0;
 const failures = [];
+/** Each phase's wall time in seconds, and the slowest files and areas, for the closing figures. */
+const phases = [];
+const slowest = { vitest: [], e2e: [] };
+const secsSince = (t) => (Date.now() - t) / 1000;
 
 function run(label, cmd, cmdArgs, env = {}) {
   process.stdout.write(`\n▶ ${label}: ${cmd} ${cmdArgs.join(' ')}\n`);
@@ -26,7 +33,11 @@ if (only('typecheck')) checks.push(['typecheck', 'npx', ['tsc', '-p', 'tsconfig.
 if (only('typecheck')) checks.push(['typecheck renderer', 'npx', ['tsc', '-p', 'renderer/tsconfig.json', '--noEmit']]);
 if (only('lint')) checks.push(['lint', 'npx', ['eslint', '.']]);
 if (only('lint')) checks.push(['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']]);
-await runChecks(checks, Math.max(2, availableParallelism()));
+if (checks.length) {
+  const t = Date.now();
+  await runChecks(checks, Math.max(2, availableParallelism()));
+  phases.push(['static checks', secsSince(t)]);
+}
 
 function runChecks(list, concurrency) {
   let next = 0;
@@ -56,6 +67,7 @@ function runChecks(list, concurrency) {
 if (only('unit')) {
   const out = '.vitest-results.json';
   rmSync(out, { force: true });
+  const t = Date.now();
   run('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, 'utf8'));
@@ -68,16 +80,28 @@ if (only('unit')) {
     for (const f of r.testResults ?? []) {
       for (const a of f.assertionResults ?? []) if (a.status === 'failed') failures.push(a.fullName);
     }
+    // A file's time from its first test's start to its end (its import is not in it).
+    slowest.vitest = (r.testResults ?? [])
+      .map((f) => ({
+        name: path.relative(process.cwd(), f.name),
+        secs: (f.endTime - f.startTime) / 1000,
+        tests: (f.assertionResults ?? []).length,
+      }))
+      .filter((f) => Number.isFinite(f.secs))
+      .sort((a, b) => b.secs - a.secs)
+      .slice(0, 10);
   } else {
     failed++;
     failures.push('vitest produced no results');
   }
+  phases.push(['unit and integration tests (Vitest)', secsSince(t)]);
 }
 
 if (existsSync('scripts/e2e.mjs') && only('e2e')) {
-  const r = spawnSync('node', ['scripts/e2e.mjs'], { stdio: ['inherit', 'pipe', 'inherit'], encoding: 'utf8' });
-  process.stdout.write(r.stdout ?? '');
-  const m = /(\d+) passed, (\d+) failed/.exec(r.stdout ?? '');
+  const t = Date.now();
+  const text = await runE2e();
+  // The last summary line is the runner's total (a shard's own lines come before it).
+  const m = [...text.matchAll(/^(\d+) passed, (\d+) failed/gm)].pop();
   if (m) {
     passed += Number(m[1]);
     failed += Number(m[2]);
@@ -85,7 +109,35 @@ if (existsSync('scripts/e2e.mjs') && only('e2e')) {
     failed++;
     failures.push('e2e produced no summary');
   }
+  slowest.e2e = [...text.matchAll(/^ {2}area (\S+) took ([\d.]+) s$/gm)]
+    .map((a) => ({ name: a[1], secs: Number(a[2]) }))
+    .sort((a, b) => b.secs - a.secs)
+    .slice(0, 10);
+  phases.push(['browser end-to-end tests', secsSince(t)]);
 }
+
+/** Runs the browser tests, their output passed through as it comes; resolves with all of it. */
+function runE2e() {
+  return new Promise((resolve) => {
+    const child = spawn('node', ['scripts/e2e.mjs'], { stdio: ['inherit', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+      process.stdout.write(d);
+    });
+    child.on('close', () => resolve(text));
+  });
+}
+
+process.stdout.write('\nSlowest test files (Vitest, seconds from their first test to their end):\n');
+for (const f of slowest.vitest) process.stdout.write(`  ${f.secs.toFixed(1).padStart(7)} s  ${f.name} (${f.tests} tests)\n`);
+if (slowest.e2e.length) {
+  process.stdout.write('Slowest browser-test areas (seconds inside their shard):\n');
+  for (const a of slowest.e2e) process.stdout.write(`  ${a.secs.toFixed(1).padStart(7)} s  ${a.name}\n`);
+}
+process.stdout.write('Wall time per phase:\n');
+for (const [name, secs] of phases) process.stdout.write(`  ${secs.toFixed(1).padStart(7)} s  ${name}\n`);
+process.stdout.write(`  ${secsSince(started).toFixed(1).padStart(7)} s  in all\n`);
 
 if (failures.length) {
   process.stdout.write(`\nFailures:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);

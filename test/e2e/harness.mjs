@@ -86,6 +86,12 @@ export function buildRenderer() {
   return b.status === 0;
 }
 
+/** The servers still running, stopped when this process exits (one listener for them all). */
+const servers = new Set();
+process.on('exit', () => {
+  for (const child of servers) child.kill('SIGINT');
+});
+
 /** Starts `skillbridge serve --port 0 [args]` and resolves with the URLs it prints (the first is the tab's). */
 export function startServer(args = [], env = {}) {
   const port = args.includes('--port') ? [] : ['--port', '0'];
@@ -115,7 +121,8 @@ export function startServer(args = [], env = {}) {
       child.once('exit', () => resolve());
       child.kill('SIGINT');
     });
-  process.on('exit', () => child.kill('SIGINT'));
+  servers.add(child);
+  child.once('exit', () => servers.delete(child));
   return { child, urls, url: urls.then((u) => u[0]), stop, stderr: () => stderr };
 }
 
