@@ -9,7 +9,7 @@ export async function accessFlows({ browser, url, checks = true }) {
   if (!checks) {
     await state.page.goto(url);
     await state.page.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 8, null, {
-      timeout: 30_000,
+      timeout: 60_000,
     });
     return;
   }
@@ -42,7 +42,7 @@ export async function accessFlows({ browser, url, checks = true }) {
   const page = state.page;
   await page.goto(url);
   await test('the app starts and draws the default scene', async () => {
-    await page.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 8, null, { timeout: 30_000 });
+    await page.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 8, null, { timeout: 60_000 });
     const info = await page.evaluate(() => ({ webgl: window.__skillbridge.webgl, renderer: window.__skillbridge.renderer }));
     log(`    WebGL: ${info.webgl}, ${info.renderer}`);
     assert(!page.url().includes('token='), 'the token should be removed from the address bar');

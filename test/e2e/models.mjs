@@ -86,7 +86,7 @@ export async function modelFlows({ browser }) {
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(await server.url);
-    await page.waitForFunction(() => window.__skillbridge?.ready, null, { timeout: 30_000 });
+    await page.waitForFunction(() => window.__skillbridge?.ready, null, { timeout: 60_000 });
     await openTab('Agent', page);
     const row = page.locator('[data-testid="local-model-tiny-e2e"]');
 

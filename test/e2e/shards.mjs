@@ -26,9 +26,14 @@ const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m;
 const AREA = /^ {2}area (\S+) took ([\d.]+) s$/gm;
 const FAILED_TEST = /^ {2}✗ ([^\n]*)$/gm;
 
-/** Runs one shard; resolves with its counts, area times and output (its own summary line left out). */
+/**
+ * Runs one shard; resolves with its counts, area times and output (its own summary
+ * line left out). `opened` resolves once its page has opened the app (or it ended).
+ */
 function runShard(index, total, names, timeoutMs) {
-  return new Promise((resolve) => {
+  let opened;
+  const openedP = new Promise((r) => (opened = r));
+  const done = new Promise((resolve) => {
     const start = Date.now();
     const child = spawn(process.execPath, ['scripts/e2e.mjs'], {
       cwd: root,
@@ -36,7 +41,10 @@ function runShard(index, total, names, timeoutMs) {
       env: { ...process.env, E2E_SHARD: `${index + 1}/${total}`, E2E_ONLY: names.join(','), SKIP_BUILD: '1' },
     });
     let text = '';
-    child.stdout.on('data', (d) => (text += d));
+    child.stdout.on('data', (d) => {
+      text += d;
+      if (/^ {2}area access took/m.test(text)) opened();
+    });
     child.stderr.on('data', (d) => (text += d));
     const timer = setTimeout(() => {
       text += `\n  ✗ shard ${index + 1} was stopped after ${timeoutMs / 60_000} min\n`;
@@ -44,6 +52,7 @@ function runShard(index, total, names, timeoutMs) {
     }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
+      opened();
       const m = SUMMARY.exec(text);
       const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 1, skipped: 0 };
       if (!m || (code !== 0 && counts.failed === 0)) {
@@ -56,6 +65,7 @@ function runShard(index, total, names, timeoutMs) {
       resolve({ index, names, counts, areas, failures, secs: (Date.now() - start) / 1000, text: text.replace(SUMMARY, '').trimEnd() });
     });
   });
+  return { opened: openedP, done };
 }
 
 /** Runs the shards in parallel and prints each one's output, the area times and one summary line; exits with its status. */
@@ -63,9 +73,16 @@ export async function runShards(shards, { timeoutMs = 30 * 60_000, t0 = Date.now
   const log = (line) => process.stdout.write(`${line}\n`);
   for (const [i, s] of shards.entries())
     log(`    shard ${i + 1}/${shards.length}: ${s.names.join(', ')} (about ${Math.round(s.secs)} s measured alone)`);
-  const results = await Promise.all(
-    shards.map((s, i) => runShard(i, shards.length, s.names, timeoutMs).then((r) => (printShard(r, shards.length, log), r))),
-  );
+  // A shard starts once the one before has opened the app: starting a server and a
+  // Chromium and loading the app is the heaviest moment, and two at once on two
+  // cores pushed the first frame past its time limit.
+  const running = [];
+  for (const [i, s] of shards.entries()) {
+    const shard = runShard(i, shards.length, s.names, timeoutMs);
+    running.push(shard.done.then((r) => (printShard(r, shards.length, log), r)));
+    if (i < shards.length - 1) await shard.opened;
+  }
+  const results = await Promise.all(running);
   const total = { passed: 0, failed: 0, skipped: 0 };
   for (const r of results) for (const k of Object.keys(total)) total[k] += r.counts[k];
   const areas = results.flatMap((r) => r.areas.map((a) => ({ ...a, shard: r.index + 1 })));
