@@ -1,6 +1,7 @@
 // Runs once per `vitest run`, before any test file: a folder the test files of
 // this run share (the suites' generated cases, see shared-cases.ts), removed at
 // the end. Shared within one run only, so a change to the code is always seen.
+// Each Vitest project (vitest.config.ts) calls this; they all get the same folder.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,8 +13,21 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * The run's folder and how many projects still use it. Vitest loads this module
+ * once per project, so the record lives on the main process's global object.
+ */
+const KEY = Symbol.for('skillbridge.test-run');
+const run: { dir?: string; users: number } = ((globalThis as Record<symbol, unknown>)[KEY] as typeof run | undefined) ?? { users: 0 };
+(globalThis as Record<symbol, unknown>)[KEY] = run;
+
 export default function setup(project: TestProject): () => void {
-  const dir = mkdtempSync(path.join(tmpdir(), 'skillbridge-test-run-'));
-  project.provide('sharedDir', dir);
-  return () => rmSync(dir, { recursive: true, force: true });
+  run.dir ??= mkdtempSync(path.join(tmpdir(), 'skillbridge-test-run-'));
+  run.users++;
+  project.provide('sharedDir', run.dir);
+  return () => {
+    if (--run.users > 0 || !run.dir) return;
+    rmSync(run.dir, { recursive: true, force: true });
+    run.dir = undefined;
+  };
 }
