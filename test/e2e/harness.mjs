@@ -104,7 +104,7 @@ export function startServer(args = [], env = {}) {
   child.stderr.on('data', (d) => (stderr += d));
   const urls = new Promise((resolve, reject) => {
     let buf = '';
-    const timer = setTimeout(() => reject(new Error(`server did not print its URL in 30 s; stderr: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not print its URL in 60 s; stderr: ${stderr}`)), 60_000);
     child.stdout.on('data', (d) => {
       buf += d;
       // serve prints its URL lines, then "Open that URL…" (or the classroom lines) once it listens.

@@ -54,7 +54,11 @@ function runShard(index, total, names, timeoutMs) {
       clearTimeout(timer);
       opened();
       const m = SUMMARY.exec(text);
-      const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 1, skipped: 0 };
+      // A shard that died before its summary still counts each result it printed (and one failure more, below).
+      const printed = (re) => (text.match(re) ?? []).length;
+      const counts = m
+        ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) }
+        : { passed: printed(/^ {2}✓ /gm), failed: printed(FAILED_TEST), skipped: printed(/^ {2}- .*: skipped \(/gm) };
       if (!m || (code !== 0 && counts.failed === 0)) {
         counts.failed = Math.max(1, counts.failed);
         text += `\n  ✗ shard ${index + 1} ended (exit ${code}) without a passing summary\n`;
