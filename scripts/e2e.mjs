@@ -2,15 +2,17 @@
 // Browser end-to-end tests against web mode (`skillbridge serve`) in Chromium
 // with software WebGL, then the desktop app through Playwright's Electron driver
 // where an Electron binary exists. The flows live in test/e2e/, one file per
-// area. The areas run in parallel shards (test/e2e/shards.mjs), each with its
-// own server and browser, balanced by the times below; each area's time is
-// printed. Screenshots go to test-results/. Ends with "N passed, N failed[, N skipped]".
+// area, run one after another; each area's time is printed. With E2E_SHARDS=N
+// they run in N parallel shards (test/e2e/shards.mjs), each with its own server
+// and browser, balanced by the times below. Screenshots go to test-results/.
+// Ends with "N passed, N failed[, N skipped]".
 //
 // Env: CHROMIUM (default: the first Chromium, Chrome or Edge found, see
 // test/support/find-browser.mjs); SKILLBRIDGE_E2E_ALLOW_SKIP=1 counts a missing
 // browser as skipped instead of failed; SKIP_BUILD=1 reuses renderer/dist;
-// E2E_ONLY=area,area runs some areas only; E2E_SHARDS=N runs N shards (default 2;
-// 1 runs every area in this process, one after another).
+// E2E_ONLY=area,area runs some areas only; E2E_SHARDS=N runs N shards in parallel
+// (default 1: on a loaded 2-core machine two shards measured no faster, since
+// Chromium's software WebGL keeps a core busy).
 import {
   assert,
   browserPath,
@@ -89,7 +91,7 @@ const PAGE_AREAS = ['hardening', 'defects', 'teacher', 'runs'];
 const only = (process.env.E2E_ONLY ?? '').split(',').filter(Boolean);
 const wants = (area) => only.length === 0 || only.includes(area);
 const shardOf = process.env.E2E_SHARD; // "k/N" in a shard's own process
-const shardCount = Math.max(1, Number(process.env.E2E_SHARDS ?? 2) || 1);
+const shardCount = Math.max(1, Number(process.env.E2E_SHARDS ?? 1) || 1);
 const t0 = Date.now();
 
 log(`▶ browser end-to-end tests (web mode)${shardOf ? `, shard ${shardOf}` : ''}`);
