@@ -129,10 +129,10 @@ function runE2e() {
   });
 }
 
-process.stdout.write('\nSlowest test files (Vitest, seconds from their first test to their end):\n');
+if (slowest.vitest.length) process.stdout.write('\nSlowest test files (Vitest, seconds from their first test to their end):\n');
 for (const f of slowest.vitest) process.stdout.write(`  ${f.secs.toFixed(1).padStart(7)} s  ${f.name} (${f.tests} tests)\n`);
 if (slowest.e2e.length) {
-  process.stdout.write('Slowest browser-test areas (seconds inside their shard):\n');
+  process.stdout.write('Slowest browser-test areas (seconds each, in their shard when sharded):\n');
   for (const a of slowest.e2e) process.stdout.write(`  ${a.secs.toFixed(1).padStart(7)} s  ${a.name}\n`);
 }
 process.stdout.write('Wall time per phase:\n');
