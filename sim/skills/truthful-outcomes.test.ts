@@ -8,6 +8,7 @@ import { poseApply, qAxisAngle, v3 } from '../math';
 import { observe, record } from '../perception/observe';
 import { snapshotFacts, worldFacts } from '../perception/snapshot';
 import { locationOf, locations, placeFact } from '../world/location';
+import { describePlace } from '../world/place';
 import type { SimWorld } from '../world/sim-world';
 import { tracked } from './incidents';
 import { pick, place } from './manipulation';
@@ -173,5 +174,23 @@ describe('every object has exactly one location', () => {
         ).toHaveLength(1);
       }
     }
+  });
+});
+
+describe('an object still in flight has no support yet', () => {
+  it('a box falling onto the table is still moving: no support in its place, its fact, the belief or the words, until it rests', async () => {
+    const sim = await layoutWorld(tableLayout([{ id: 'box_1', type: 'wooden_box', on: 'table_1', position: [0.3, 0, 0] }]));
+    const body = sim.world.getRigidBody(sim.entity('box_1').body);
+    const p = body.translation();
+    body.setTranslation({ x: p.x, y: p.y + 0.4, z: p.z }, true);
+    settle(sim, 0.1);
+    expect(locationOf(sim, 'box_1')).toEqual({ kind: 'moving' });
+    expect(placeFact('box_1', locationOf(sim, 'box_1'))).toBe('moving(box_1)');
+    expect(record(sim, 'box_1', 'seen').place).toEqual({ kind: 'moving' });
+    expect(snapshotFacts(sim)).toContain('moving(box_1)');
+    expect(describePlace(locationOf(sim, 'box_1'))).toMatch(/^still moving/);
+    settle(sim, 1.5);
+    expect(locationOf(sim, 'box_1')).toEqual({ kind: 'on', id: 'table_1' });
+    expect(record(sim, 'box_1', 'seen').place).toEqual({ kind: 'on', id: 'table_1' });
   });
 });
