@@ -1,4 +1,4 @@
-// The belief rule (issue 10): the Robot a tool sees answers from what the robot
+// The belief rule: the Robot a tool sees answers from what the robot
 // has perceived, never from the world behind it. The simulated robot's answers
 // live in robot/sim/perception.ts and robot/sim/sim-robot.ts; these imports
 // reach ground truth and are refused there. SimControl (hosts, scorer) and the

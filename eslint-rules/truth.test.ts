@@ -1,5 +1,5 @@
 // The belief rule is enforced by lint: the files that answer tools for the
-// simulated robot may not import ground truth (issue 10, "what to build" 1).
+// simulated robot may not import ground truth.
 import path from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';

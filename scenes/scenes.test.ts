@@ -26,7 +26,7 @@ async function loadError(p: string): Promise<string> {
 }
 
 describe('scenes', () => {
-  it('lists every built-in scene the issues name, and each resolves', () => {
+  it('lists the built-in scenes the suites and workflows need, and each resolves', () => {
     const ids = listScenes().map((s) => s.id);
     for (const id of [
       'tabletop/fruits',
@@ -84,7 +84,7 @@ describe('scenes', () => {
   });
 });
 
-describe('scene validation (issue 10, class 10): everything a scene refers to is checked at load', () => {
+describe('scene validation: everything a scene refers to is checked at load', () => {
   const base = (): Record<string, unknown> => {
     const s = JSON.parse(readFileSync(join(import.meta.dirname, 'data/tabletop/fruits.json'), 'utf8')) as Record<string, unknown>;
     delete s['$schema'];

@@ -1,7 +1,10 @@
 // The house rules a linter does not check: no source file over 450 lines (new
 // code goes in new modules); no import circle, type-only imports included (the
-// lint's import-x/no-cycle skips those); no comment sending the reader to a
-// development note instead of saying what it means.
+// lint's import-x/no-cycle skips those); no comment or test name that points at
+// the project's own development history (an issue or pull request number, a
+// stop, a phase, a numbered class of an issue) instead of saying what it means.
+// Public references stay: the papers and their sections, URLs, and another
+// project's issues written with its name (`ros-mcp-server #283`, `owner/repo#12`).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,10 +12,14 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SOURCES = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.tsx', '*.mts', '*.mjs', '*.js'], {
-  cwd: ROOT,
-  encoding: 'utf8',
-})
+const SOURCES = execFileSync(
+  'git',
+  ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.tsx', '*.mts', '*.mjs', '*.js', '*.cjs'],
+  {
+    cwd: ROOT,
+    encoding: 'utf8',
+  },
+)
   .split('\n')
   .filter((f) => f && !f.startsWith('node_modules/'));
 const text = new Map(SOURCES.map((f) => [f, readFileSync(path.join(ROOT, f), 'utf8')]));
@@ -71,6 +78,78 @@ export function importCircles(files: ReadonlyMap<string, string>): string[] {
   return circles;
 }
 
+/** Another project's issue or pull request, named with the project: `ros-mcp-server #283, #132`, `dimos#12`, `quickjs-emscripten PR #7`. */
+const PUBLIC_REFERENCE =
+  /(?:\b[A-Za-z]\w*(?:[-/.]\w+)+ (?:(?:PR|pull request|issue|discussion) )?#\d+|\b[A-Za-z][\w.-]*#\d+)(?:(?:, | and | or )#\d+)*/gi;
+const URL = /\bhttps?:\/\/\S+/g;
+/** What sends a reader to the project's development history rather than to the code, the papers or a public reference. */
+const DEVELOPMENT_POINTERS = [
+  /\bissues?[ -]?#?\d+/i,
+  /(?:^|[^\w&])#\d{1,4}\b/, // a bare number: another project's is named with the project
+  /\bstops?[ -]\d+(?![\d.]| ?(?:s|ms|seconds?|min|minutes?|cm|mm|m|%)(?!\w))/i, // a stop, not a time or distance to stop at
+  /\blast stop\b/i,
+  /\bphase[ -]?\d+/i,
+  /\b(?:class|classes|item) \d+\b/i, // a numbered entry of an issue's list
+  /\b(?:see|per|in) (?:the )?(?:stop|step|note|notes)[ -]?\d+|\bNOTES?\.md\b/i,
+];
+
+/** Whether a comment line or a test name points at development history. */
+export function pointsAtHistory(text: string): boolean {
+  const rest = text.replace(URL, ' ').replace(PUBLIC_REFERENCE, ' ');
+  return DEVELOPMENT_POINTERS.some((p) => p.test(rest));
+}
+
+const TEST_FUNCTIONS = new Set(['it', 'test', 'describe', 'suite', 'bench']);
+
+/** Every comment line and every test or suite name of a source file, with its line number. */
+export function commentsAndTestNames(file: string, src: string): { line: number; text: string }[] {
+  const kind = file.endsWith('.tsx') ? ts.ScriptKind.TSX : /\.[cm]?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const sf = ts.createSourceFile(file, src, ts.ScriptTarget.Latest, false, kind);
+  const found: { pos: number; text: string }[] = [];
+  const seen = new Set<number>();
+  const jsxText: [number, number][] = [];
+  // Every comment is trivia between tokens, and every such gap starts at a node's
+  // start or end, or just inside an opening brace (an empty block, `{/* … */}` in JSX).
+  const comments = (pos: number) => {
+    for (const r of [...(ts.getLeadingCommentRanges(src, pos) ?? []), ...(ts.getTrailingCommentRanges(src, pos) ?? [])]) {
+      if (seen.has(r.pos)) continue;
+      seen.add(r.pos);
+      found.push({ pos: r.pos, text: src.slice(r.pos, r.end) });
+    }
+  };
+  const testFunction = (callee: ts.Expression): boolean => {
+    let e = callee;
+    while (ts.isCallExpression(e) || ts.isPropertyAccessExpression(e)) e = e.expression; // it.each(…)(…), describe.skip(…)
+    return ts.isIdentifier(e) && TEST_FUNCTIONS.has(e.text);
+  };
+  const opensWithBrace = (n: ts.Node) =>
+    ts.isBlock(n) || ts.isModuleBlock(n) || ts.isObjectLiteralExpression(n) || ts.isArrayLiteralExpression(n) || ts.isJsxExpression(n);
+  const visit = (node: ts.Node) => {
+    if (ts.isJsxText(node)) {
+      jsxText.push([node.pos, node.end]);
+      return;
+    }
+    comments(node.pos);
+    comments(node.end);
+    if (opensWithBrace(node)) comments(node.getStart(sf) + 1);
+    if (ts.isCallExpression(node) && testFunction(node.expression)) {
+      const name = node.arguments[0];
+      if (name && (ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name) || ts.isTemplateExpression(name))) {
+        found.push({ pos: name.getStart(sf), text: name.getText(sf) });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found
+    .filter((c) => !jsxText.some(([a, b]) => c.pos >= a && c.pos < b))
+    .sort((a, b) => a.pos - b.pos)
+    .flatMap((c) => {
+      const first = sf.getLineAndCharacterOfPosition(c.pos).line + 1;
+      return c.text.split('\n').map((text, i) => ({ line: first + i, text }));
+    });
+}
+
 describe('the house', () => {
   it('has no source file over 450 lines (tests aside)', () => {
     const long = SOURCES.filter((f) => !/\.test\.tsx?$/.test(f))
@@ -95,14 +174,58 @@ describe('the house', () => {
     expect(importCircles(files)).toEqual(['a/belief.ts ↔ a/location.ts ↔ w/index.ts']);
   });
 
-  it('has no comment that sends the reader to a development note', () => {
-    const pointers = /\b(see|per|in) (the )?(stop|step|note|notes)[ -]?\d+|stop-\d+ note|\bNOTES?\.md\b/i;
+  it('has no comment or test name that points at development history', () => {
     const found = SOURCES.flatMap((f) =>
-      text
-        .get(f)!
-        .split('\n')
-        .flatMap((line, i) => (/(\/\/|\/\*|^\s*\*)/.test(line) && pointers.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+      commentsAndTestNames(f, text.get(f)!)
+        .filter((c) => pointsAtHistory(c.text))
+        .map((c) => `${f}:${c.line}: ${c.text.trim()}`),
     );
     expect(found).toEqual([]);
+  });
+
+  it('tells a pointer at development history from a public reference', () => {
+    for (const dev of [
+      '// Issue 15: web mode cannot be broken',
+      'no console errors through the issue-15 flows',
+      '// the fix for #23',
+      '// see the stop-17 note',
+      '// as in stop 17',
+      '// (phase 3 note)',
+      '// kept from the last stop',
+      '// nothing unperceived is named (issue 10, class 5)',
+      '// the one safety chain (item 7)',
+    ])
+      expect(pointsAtHistory(dev), dev).toBe(true);
+    for (const pub of [
+      '// paper 001 §3, Section 4.2 of paper 002',
+      '// RAIDER names the issue: ambiguity; an issue the robot detects',
+      '// some clients drop images (ros-mcp-server #208, #132)',
+      '// dimos and ros-mcp-server#283 found NaN velocities',
+      '// quickjs-emscripten PR #219',
+      '// https://github.com/dimensionalOS/dimos/issues/412',
+      '// stop 20 s in, well short of it',
+      "expect(c).toBe('#333333')",
+    ])
+      expect(pointsAtHistory(pub), pub).toBe(false);
+  });
+
+  it('reads comments and test names, not code or other strings', () => {
+    const src = [
+      "const s = '// issue 1 in a string';",
+      '// a comment',
+      "it.each([1])('name %s', () => {}); /* block",
+      'end */ describe.skip(`suite`, () => {});',
+      'const r = /#1/; <div>{/* in JSX */}// text, not a comment</div>;',
+      'function f() { /* in an empty body */ }',
+    ].join('\n');
+    expect(commentsAndTestNames('x.tsx', src).map((c) => `${c.line}: ${c.text}`)).toEqual([
+      '2: // a comment',
+      "3: 'name %s'",
+      '3: /* block',
+      '4: end */',
+      '4: `suite`',
+      '5: /* in JSX */',
+      '6: /* in an empty body */',
+    ]);
   });
 });

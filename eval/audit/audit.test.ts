@@ -1,4 +1,4 @@
-// The quick truth audit that CI runs (issue 10): at least 2,000 seeded random
+// The quick truth audit that CI runs: at least 2,000 seeded random
 // but valid tool calls over every scene and many tool sets, with e-stops, people
 // moving things and battery changes, each checked by the independent checker.
 // `skillbridge audit --calls 100000` is the long run.

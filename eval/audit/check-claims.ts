@@ -146,7 +146,12 @@ export function checkFreshBelief(c: CallUnderCheck, skip: Skip = () => {}): Find
     const p = e.place;
     const r = c.after.places.get(e.id);
     let ok: boolean | undefined;
-    if (p.kind === 'unperceived') {
+    if (p.kind === 'moving') {
+      // Still moving, no support named: true of what moved as the call returned. One recorded
+      // earlier in the call may have been moving then; that cannot be told now.
+      if (e.time === c.ended || e.time === c.after.time) ok = c.after.moving.has(e.id);
+      else skip('lies', 'a still-moving record made before the call ended');
+    } else if (p.kind === 'unperceived') {
       // On or in something it has not perceived: the reading must show a support the robot does not know.
       const unknownSupport = (q: Reading | undefined): boolean =>
         p.relation === 'in'

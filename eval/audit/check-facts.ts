@@ -1,7 +1,7 @@
 // Facts in a snapshot: the robot's own state must hold exactly, each object has
 // at most one location fact, and an object's location fact is what the robot
 // believes (on(x, robot_hand) for what rests on the hand, on(x, unperceived)
-// for a support it has not perceived).
+// for a support it has not perceived, moving(x) for what it saw still moving).
 import { type CallUnderCheck, type Finding } from './check-core';
 
 /** Robot facts in a snapshot: the robot knows its own state, so each must hold exactly. */
@@ -54,7 +54,10 @@ function checkRobotFacts(c: CallUnderCheck, text: string): Finding[] {
 function checkOneLocation(text: string): Finding[] {
   const count = new Map<string, number>();
   for (const m of text.matchAll(/^(?:on|in)\(([a-z0-9_]+), [a-z0-9_]+\)$/gm)) count.set(m[1]!, (count.get(m[1]!) ?? 0) + 1);
-  for (const m of text.matchAll(/^holding\(robot, ([a-z0-9_]+)\)$/gm)) count.set(m[1]!, (count.get(m[1]!) ?? 0) + 1);
+  for (const m of text.matchAll(/^(?:holding\(robot, ([a-z0-9_]+)\)|moving\(([a-z0-9_]+)\))$/gm)) {
+    const id = (m[1] ?? m[2])!;
+    count.set(id, (count.get(id) ?? 0) + 1);
+  }
   return [...count]
     .filter(([, n]) => n > 1)
     .map(([id, n]) => ({ class: 'invariants' as const, detail: `${id} has ${n} location facts in one snapshot` }));
@@ -84,6 +87,11 @@ function checkBeliefFacts(c: CallUnderCheck, text: string): Finding[] {
     if (!same && !c.world.entities.get(id)?.fixed) {
       out.push({ class: 'lies', detail: `reported ${f} but the robot believes ${p ? JSON.stringify(p) : 'nothing of it'}` });
     }
+  }
+  for (const m of text.matchAll(/^moving\(([a-z0-9_]+)\)$/gm)) {
+    const p = c.world.belief.get(m[1]!)?.place;
+    if (p?.kind !== 'moving')
+      out.push({ class: 'lies', detail: `reported ${m[0]} but the robot believes ${p ? JSON.stringify(p) : 'nothing of it'}` });
   }
   return out;
 }

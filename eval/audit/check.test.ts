@@ -98,8 +98,9 @@ describe('the truth audit checker', () => {
   it('reads an object resting on the robot as on the robot, so a claim that it rests on the table is a lie', async () => {
     const { control } = await openSim('tabletop/utensils');
     const w = control.world;
-    const t = w.tcp()!.p;
-    control.inject({ type: 'object_moved', object: 'basket_1', to: [t.x, t.y + 0.12, t.z], by: 'a person' });
+    // Set on the forearm (between the open fingers it would fall through to the table).
+    const t = w.world.getRigidBody(w.bodyLinks.arm!.fore).translation();
+    control.inject({ type: 'object_moved', object: 'basket_1', to: [t.x, t.y + 0.1, t.z], by: 'a person' });
     await w.idle(1);
     expect(locationOf(w, 'basket_1')).toMatchObject({ kind: 'robot' });
     const r = readWorld(w).places.get('basket_1');

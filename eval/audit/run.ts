@@ -101,12 +101,13 @@ function believedCentres(w: SimWorld, truth: ReturnType<typeof readWorld>): Map<
  * The places a call is judged by: where each object was as the call returned (a record
  * made then, a change the call caused), except where it was in flight then: there,
  * where it came to rest. A ball still rolling on the table as the call ended was on the table.
+ * What moved as the call returned is read then: "still moving" is true of those alone.
  */
 function judgedAt(atEnd: WorldReading | undefined, settled: WorldReading): WorldReading {
   if (!atEnd) return settled;
   const places = new Map(settled.places);
   for (const [id, r] of atEnd.places) if (r.kind !== 'unsure' || r.plausible?.length) places.set(id, r);
-  return { ...settled, places };
+  return { ...settled, places, moving: atEnd.moving };
 }
 
 /** Opens a world for an episode and a way to find its tools by name. */

@@ -81,6 +81,8 @@ export interface WorldReading {
   time: number;
   bodies: Map<string, BodyReading>;
   places: Map<string, Reading>;
+  /** Movable objects not at rest when read (faster than 1 cm/s or 0.1 rad/s): where they will rest is not settled. */
+  moving: ReadonlySet<string>;
   held: string | undefined;
   tcp: V | undefined;
   base: { pos: V; yaw: number };
@@ -244,8 +246,11 @@ export function readWorld(w: SimWorld): WorldReading {
   for (const e of w.entities.values()) bodies.set(e.id, readBody(w, e.id, e.body, e.colliders, e.fixed));
   const held = w.heldId();
   const places = new Map<string, Reading>();
+  const moving = new Set<string>();
   for (const e of w.entities.values()) {
     if (e.fixed) continue;
+    const b = bodies.get(e.id)!;
+    if (!(b.speed < AT_REST && b.spin < AT_REST_SPIN)) moving.add(e.id);
     if (held === e.id) {
       places.set(e.id, { kind: 'held' });
       continue;
@@ -303,6 +308,7 @@ export function readWorld(w: SimWorld): WorldReading {
     time: w.time,
     bodies,
     places,
+    moving,
     held,
     tcp: tcp ? vec(tcp.x, tcp.y, tcp.z) : undefined,
     base: { pos: vec(bt.x, bt.y, bt.z), yaw: Math.atan2(-fwd.z, fwd.x) },

@@ -1,4 +1,4 @@
-// The adversarial floors against every suite's scorer (issue 22): on a small
+// The adversarial floors against every suite's scorer: on a small
 // generated sample of each suite, the oracle's headline is 1 and every
 // adversarial floor's headline stays within 0.1 of floor:noop's (RAIDER: and its
 // Expl and Grnd too). A scorer that rewards words fails here by name.

@@ -1,4 +1,5 @@
-// The scorers' rule (issue 22), case by case without the physics: a constant
+// The scorers' rule (scores come from the world or from structured answers
+// checked against gold), case by case without the physics: a constant
 // verdict scores κ 0; a structured RAIDER answer with a false object or the wrong
 // issue loses Expl and Grnd; RTW answers are checked value by value with precision.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The suites' self-test (issue 13): on a small generated sample of every suite,
+// The suites' self-test: on a small generated sample of every suite,
 // the oracle scores 100 % (a case it cannot solve is a broken case, named in
 // the failure), every floor stays under its bound, specs resolve, and the same
 // case run twice ends in the same world (equal hashes, equal metrics).

@@ -1,4 +1,4 @@
-// The app's performance targets (issue 15): first frame within 2 s; the tabletop
+// The app's performance targets: first frame within 2 s; the tabletop
 // scenes at 45 fps or more, the kitchen and the farm at 30 or more, all in
 // software GL at 1440×860. The benchmark prints each against what it measured.
 import type { AppBenchResult } from './app-bench';

@@ -2,7 +2,7 @@
 // `skillbridge eval` runs it, with a warm case cache: wall seconds per suite and
 // the harness overhead per case (everything but the model and the robot's skills:
 // restoring the snapshot, hashing, opening the conversation, scoring, the trace,
-// the database row). Results go to a throwaway folder. The issue's targets:
+// the database row). Results go to a throwaway folder. The targets:
 // raider (all cases) ≤ 60 s and alrm ≤ 120 s with --jobs 2, overhead ≤ 200 ms.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -16,7 +16,7 @@ export interface EvalBenchSuite {
   cases: number;
   oracleSeconds: number;
   overheadMsPerCase: number;
-  /** Beside the figures the issue asks for. */
+  /** The oracle's headline score, printed beside the timings. */
   score: number | null;
   restoreMsPerCase: number;
   recordMsPerCase: number;

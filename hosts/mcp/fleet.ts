@@ -110,7 +110,7 @@ export interface FleetRobot {
   /** The simulator's handle when the robot is simulated (camera images, the live Foxglove view). */
   readonly sim: SimControl | undefined;
   readonly set: string;
-  /** The one safety chain every acting call of this robot passes (issue 14, item 7). */
+  /** The one safety chain every acting call of this robot passes. */
   readonly safety: SafetyChain;
   /** The tools this server offers for the robot (acting ones left out in read-only mode). */
   readonly tools: readonly Tool[];

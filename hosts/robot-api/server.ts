@@ -1,4 +1,4 @@
-// The robot HTTP API server (issue 14, item 1): any Robot — the simulator here —
+// The robot HTTP API server: any Robot — the simulator here —
 // served over HTTP on 127.0.0.1 with a bearer token, as ALRM serves its arm
 // behind a REST server (paper 002 §III.B.C). Info, every query, every skill as a
 // job (status, progress, cancel), events as server-sent events, ALRM's eight

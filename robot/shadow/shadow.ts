@@ -1,4 +1,4 @@
-// Shadow mode (issue 14, item 8): the simulator runs beside a real robot. Before
+// Shadow mode: the simulator runs beside a real robot. Before
 // each action it is synchronised from what the robot reports (where it sees each
 // object, its battery) — a difference from what the shadow expected is a
 // divergence — then the action is played in it first: a predicted failure or an

@@ -39,7 +39,7 @@ describe('arm kinematics', () => {
     }
   });
 
-  it('keeps the wrist roll near the seed when the closing direction allows a half turn either way (issue 10, class 3)', () => {
+  it('keeps the wrist roll near the seed when the closing direction allows a half turn either way', () => {
     // Closing along the arm's sideways axis: roll -π/2 and +π/2 grip the same; a
     // tiny change of the target must not flip between them, or the held object is flung.
     const closing = v3(0, 0, 1);

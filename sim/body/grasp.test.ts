@@ -1,4 +1,4 @@
-// Issue 10, class 9: a slip message never says the gripper holds more than the
+// Messages agree with the physics: a slip message never says the gripper holds more than the
 // object weighs, nor a needed force below the limit it exceeded.
 import { describe, expect, it } from 'vitest';
 import { slipReason } from './grasp';

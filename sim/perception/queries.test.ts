@@ -29,7 +29,7 @@ describe('object queries', () => {
       attributes: { material: 'ceramic' },
       receptacle: { capacity: 4, enclosed: false },
     });
-    // 18 cm across and no rim grasp, with a gripper that opens 9 cm: pick refuses it, so the properties say so (issue 10, class 9).
+    // 18 cm across and no rim grasp, with a gripper that opens 9 cm: pick refuses it, so the properties say so.
     expect(p.properties).toMatchObject({ pickable: false, receptacle: true, dirtyable: true, openable: false, toggleable: false });
     expect(objectProperties(sim, 'cup_1').properties).toMatchObject({ pickable: true });
     expect(Math.abs(p.sizeM[0] - 0.18)).toBeLessThan(0.002);

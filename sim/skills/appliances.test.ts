@@ -69,7 +69,7 @@ function whenTrue(cond: () => boolean): { at: number | undefined } {
 describe('doors: the fridge', () => {
   it('keeps the apple out of reach while closed; opening swings the door out and then the apple can be taken', async () => {
     await go('fridge_1');
-    // The robot has never seen inside the closed fridge: it cannot know the apple is there (issue 10, class 5).
+    // The robot has never seen inside the closed fridge: it cannot know the apple is there.
     const refused = await pick(sim, 'apple_1');
     expect(refused).toMatchObject({ ok: false, code: 'not_perceived' });
     expect(refused.summary).not.toContain('fridge');

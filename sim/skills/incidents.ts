@@ -65,6 +65,8 @@ function whatHappened(was: Place, now: Place | undefined, knows: (id: string) =>
       return `fell off the robot's ${was.part}`;
     case 'handed':
       return 'moved';
+    case 'moving':
+      return 'came to rest';
   }
 }
 

@@ -44,7 +44,7 @@ async function holdingMedicine(): Promise<void> {
 describe('approach the medicine counter', () => {
   it('the chair left in front of the counter blocks the way until Adriana moves it', async () => {
     expect(freePath(sim, 'medicine_counter')).toMatchObject({ free: false, obstacle: 'chair_3' });
-    // The robot has not perceived the chair: it says something is in the way, not what (issue 10, class 5).
+    // The robot has not perceived the chair: it says something is in the way, not what.
     const unseen = await navigate(sim, { kind: 'location', id: 'medicine_counter' });
     expect(unseen).toMatchObject({ ok: false, code: 'path_blocked', data: { obstacle: 'an object the robot had not perceived' } });
     record(sim, 'chair_3', 'seen');

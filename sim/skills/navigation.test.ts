@@ -70,7 +70,7 @@ describe('navigation', () => {
     const walled = await layoutWorld(room([{ id: 'crate_2', type: 'storage_container', position: [1.2, 0.05, 1.5] }]));
     const blocked = await navigate(walled, { kind: 'location', id: 'at_table_2' });
     expect(blocked).toMatchObject({ ok: false, code: 'path_blocked' });
-    // Never perceived, the crate cannot be named (issue 10, class 5); once perceived, it is.
+    // Never perceived, the crate cannot be named; once perceived, it is.
     expect(blocked.summary).toBe('the way to at_table_2 is blocked by an object the robot had not perceived');
     record(walled, 'crate_2', 'seen');
     expect((await navigate(walled, { kind: 'location', id: 'at_table_2' })).summary).toContain('blocked by crate_2');

@@ -1,4 +1,4 @@
-// Issue 10, class 3: no body tunnels through static geometry, leaves the world
+// No body tunnels through static geometry, leaves the world
 // or is flung by the arm; the world guard reports what the physics mishandles.
 import { describe, expect, it } from 'vitest';
 import { builtinScene } from '../../scenes/registry';

@@ -36,7 +36,7 @@ describe('workshop (Mobipick)', () => {
     expect(await pick(sim, 'multimeter_1')).toMatchObject({ ok: true });
   });
 
-  it('reports what the physics does to the loaded box when it looks at a table while carrying it (issue 10, class 1)', async () => {
+  it('reports what the physics does to the loaded box when it looks at a table while carrying it', async () => {
     const sim = await sceneWorld('tabletop/workshop');
     await at(sim, 'table_1');
     expect(await pick(sim, 'multimeter_1')).toMatchObject({ ok: true });

@@ -21,6 +21,9 @@ it('an object touching nothing over a burner is on the burner, whichever way it 
     // 1 cm above the burner's top (the apple is a 4 cm sphere): nothing touches it yet.
     body.setTranslation(v3(x - 0.03, b.max.y + 0.05, z - 0.03), false);
     body.setRotation(qAxisAngle(v3(1, 0, 1), turn), false);
+    // At rest there (the one step away let it start falling): a falling apple is still moving.
+    body.setLinvel(v3(0, 0, 0), false);
+    body.setAngvel(v3(0, 0, 0), false);
     sim.version++;
     expect(locationOf(sim, 'apple_1')).toEqual({ kind: 'on', id: 'stove_burner_3' });
   }

@@ -13,6 +13,8 @@
 //   the fingers, riding on the upper arm), or, when nothing bears it from
 //   below, the robot's links pressing on it (a box wedged on the fingers).
 // - Floor: resting on the floor slab, or nothing under it but the floor.
+// - Moving: nothing bears it and it still moves (falling, bouncing, tumbling
+//   off an edge): where it will rest is not known yet, so no support is named.
 import { G, groups } from '../groups';
 import { aabbVolume, qConj, rotate, v3 } from '../math';
 import { localBox } from './entity';
@@ -181,6 +183,15 @@ function supportBelow(sim: SimWorld, id: string): string {
   return owner && sim.entities.has(owner) ? owner : 'floor';
 }
 
+/** Still moving: faster than 1 cm/s or 0.1 rad/s, the bounds under which SimWorld.objectsSettled counts a body as still. */
+function moving(sim: SimWorld, id: string): boolean {
+  const b = sim.world.getRigidBody(sim.entity(id).body);
+  if (b.isSleeping()) return false;
+  const v = b.linvel();
+  const w = b.angvel();
+  return v.x * v.x + v.y * v.y + v.z * v.z > 1e-4 || w.x * w.x + w.y * w.y + w.z * w.z > 1e-2;
+}
+
 /** Where an object is now (see the header); exactly one answer for every object. */
 export function locationOf(sim: SimWorld, id: string): Place {
   if (sim.isHeld(id)) return { kind: 'held' };
@@ -188,7 +199,10 @@ export function locationOf(sim: SimWorld, id: string): Place {
   if (person) return { kind: 'handed', person };
   const c = containerOf(sim, id);
   if (c) return { kind: 'in', id: c };
-  const s = supportByContact(sim, id) ?? supportBelow(sim, id);
+  const contact = supportByContact(sim, id);
+  // Nothing bears it and it moves: what lies under it now is not where it will rest.
+  if (contact === undefined && moving(sim, id)) return { kind: 'moving' };
+  const s = contact ?? supportBelow(sim, id);
   if (s.startsWith(ROBOT)) return { kind: 'robot', part: s.slice(ROBOT.length) as RobotPart };
   return s === 'floor' ? { kind: 'floor' } : { kind: 'on', id: s };
 }

@@ -12,6 +12,12 @@ import { type Entity, aabbToWorld, interiorAt, surfacesAt } from './entity';
 import { buildPerson } from './people';
 import type { PersonState } from './types';
 
+/** What a person setting an object down meets: what a placed object would, the floor, and the robot's body and what it holds. */
+const SET_DOWN = QUERY.placement | ((G.FLOOR | G.ARM | G.BASE | G.HELD) & 0xffff);
+/** Steps and limit (metres) of the search for a free height above a spot inside something. */
+const LIFT_STEP = 0.02;
+const MAX_LIFT = 2.5;
+
 export class PhysicsScene {
   world: RAPIER.World;
   readonly entities = new Map<string, Entity>();
@@ -120,8 +126,12 @@ export class PhysicsScene {
   /**
    * Sets a movable object down as a person would: upright (its yaw kept), at
    * the given x, z, lowered from the given height until its box meets the first
-   * thing below (furniture, another object, the floor). It rests there at once,
-   * neither floating nor inside anything, and queries see it there.
+   * thing below (furniture, another object, the robot's hand or arm, what the
+   * hand holds, the floor). Asked for a spot inside something (an appliance's
+   * body, the robot's arm), it is lowered from the first free height above it,
+   * so it lands on top of that thing. It rests there at once, neither floating
+   * nor inside anything, and queries see it there; where no free height exists
+   * within 2.5 m the move is refused with the reason.
    */
   setDown(e: Entity, to: Vec3): void {
     const b = this.world.getRigidBody(e.body);
@@ -143,16 +153,21 @@ export class PhysicsScene {
         from.y + 1,
         true,
         undefined,
-        QUERY.placement | (G.FLOOR & 0xffff),
+        SET_DOWN,
         undefined,
         undefined,
         (c) => !mine.has(c.handle),
       );
-    let start = v3(to.x + offset.x, Math.max(to.y, 0) + half.y + offset.y + 0.01, to.z + offset.z);
+    const base = v3(to.x + offset.x, Math.max(to.y, 0) + half.y + offset.y + 0.01, to.z + offset.z);
+    let start = base;
     let hit = cast(start);
-    // Asked for a spot inside something (an appliance's body): a person sets it down on top instead.
-    if (hit && hit.time_of_impact < 1e-6) {
-      start = v3(start.x, start.y + 2.5, start.z);
+    // Asked for a spot inside something: the first free height above it, in 2 cm steps.
+    for (let lift = LIFT_STEP; hit && hit.time_of_impact < 1e-6; lift += LIFT_STEP) {
+      if (lift > MAX_LIFT + 1e-9) {
+        const at = [to.x, to.y, to.z].map((x) => x.toFixed(2)).join(', ');
+        throw new Error(`cannot set "${e.id}" down at (${at}): no free height within ${MAX_LIFT} m above that spot`);
+      }
+      start = v3(base.x, base.y + lift, base.z);
       hit = cast(start);
     }
     const drop = hit ? hit.time_of_impact : start.y - half.y;

@@ -1,6 +1,8 @@
 // Where an object can be: held by the robot, handed to a person, in a
-// container, on something, on the floor, or resting on the robot's own body
-// (its hand and fingers, an arm link, the base). location.ts reads it from the
+// container, on something, on the floor, resting on the robot's own body
+// (its hand and fingers, an arm link, the base), or still moving with nothing
+// bearing it (falling, bouncing: what it will rest on is not known until it
+// does, so no support is named). location.ts reads it from the
 // physics; the belief stores it as last perceived, where a support the robot
 // never perceived is "unperceived" rather than named.
 
@@ -13,7 +15,8 @@ export type Place =
   | { kind: 'in'; id: string }
   | { kind: 'on'; id: string }
   | { kind: 'floor' }
-  | { kind: 'robot'; part: RobotPart };
+  | { kind: 'robot'; part: RobotPart }
+  | { kind: 'moving' };
 
 /** What the belief records: a place, or on/in something the robot has not perceived (it cannot name it). */
 export type BelievedPlace = Place | { kind: 'unperceived'; relation: 'on' | 'in' };
@@ -21,7 +24,7 @@ export type BelievedPlace = Place | { kind: 'unperceived'; relation: 'on' | 'in'
 /** The fact id of a robot part: on(x, robot_hand). */
 export const robotPartId = (part: RobotPart): string => `robot_${part}`;
 
-/** A place as a fact: in(x, c), on(x, s), on(x, floor), on(x, robot_hand), holding(robot, x) or held_by(x, person). */
+/** A place as a fact: in(x, c), on(x, s), on(x, floor), on(x, robot_hand), holding(robot, x), held_by(x, person) or moving(x). */
 export function placeFact(id: string, p: BelievedPlace): string {
   switch (p.kind) {
     case 'held':
@@ -38,6 +41,8 @@ export function placeFact(id: string, p: BelievedPlace): string {
       return `on(${id}, ${robotPartId(p.part)})`;
     case 'unperceived':
       return `${p.relation}(${id}, unperceived)`;
+    case 'moving':
+      return `moving(${id})`;
   }
 }
 
@@ -59,6 +64,8 @@ export function describePlace(p: BelievedPlace | undefined): string {
       return `resting on the robot's ${p.part === 'arm' ? 'arm' : p.part}`;
     case 'unperceived':
       return `${p.relation} something the robot has not perceived`;
+    case 'moving':
+      return 'still moving (what it rests on is not known until it stops)';
   }
 }
 

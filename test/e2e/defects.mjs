@@ -1,4 +1,4 @@
-// Section 2 of issue 15, each defect as the person met it: blank coordinates,
+// Web-mode defects, each as the person met it: blank coordinates,
 // the console's stale result, approvals outside the Agent tab, live and replay
 // counts, the answer said once, Test connection's fix, the trace's colours,
 // a trace from another scene, contrast and the 3D view's focus ring.

@@ -1,4 +1,4 @@
-// The Evaluate view (issue 13): a small oracle evaluation started from the view,
+// The Evaluate view: a small oracle evaluation started from the view,
 // its progress and a result row per case, then a case opened as a replay of its
 // recorded trace (the live world untouched). The server's results go to ./eval-results (ignored by git).
 import { assert, openTab, shot, state, test } from './harness.mjs';

@@ -1,4 +1,4 @@
-// Section 3 of issue 15, the teacher's controls on one page: the e-stop in the
+// The teacher's controls on one page: the e-stop in the
 // header on every tab (and its keys, and what it does to a run), presentation
 // mode, default views of the whole workspace, pause and step, seed and noise,
 // help, drag to move, plain-language names.

@@ -62,7 +62,7 @@ export interface CallEnv {
   /** Paused while a person decides or answers (the flow's budget and the turn's). */
   deadline: Pick<Deadline, 'pause' | 'resume'>;
   preemptor: Preemptor;
-  /** Every skill a tool calls passes it (issue 14's one safety chain). */
+  /** Every skill a tool calls passes it (the one safety chain every acting call passes). */
   safety: SafetyChain;
   emit: (body: FlowEventBody) => void;
   warn: (code: WarningCode, message: string, iteration: number, toolCallId?: string) => void;

@@ -1,4 +1,4 @@
-// The safety chain (issue 14, item 7): one gate for every way an action reaches a
+// The safety chain: one gate for every way an action reaches a
 // robot. See chain.ts for the order of the checks and docs/architecture.md for the API.
 export {
   SafetyChain,

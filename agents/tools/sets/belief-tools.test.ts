@@ -1,6 +1,6 @@
-// Issue 10 through the tools, as a model calls them: ground truth never leaks
-// past perception (class 5), names resolve honestly (class 8), and messages
-// agree with themselves and with the skills (class 9).
+// The belief rule through the tools, as a model calls them: ground truth never
+// leaks past perception, names resolve honestly, and messages agree with
+// themselves and with the skills.
 import { describe, expect, it } from 'vitest';
 import { openSim } from '../../../robot/sim/open';
 import type { Robot } from '../../../robot/robot';
@@ -14,7 +14,7 @@ const call = async (robot: Robot, set: string, name: string, args: Record<string
 };
 const act = (robot: Robot, action: string, params: string[] = []) => call(robot, 'planner-executor', 'act', { action, params });
 
-describe('class 5: nothing the robot has not perceived reaches a tool', () => {
+describe('nothing the robot has not perceived reaches a tool', () => {
   it('pick "red bowl" in the closed cabinet: no object by that name is known, and the cabinet is not mentioned', async () => {
     const { robot } = await openSim('kitchen');
     const r = await call(robot, 'raider-recovery', 'pick', { object: 'red bowl' });
@@ -50,7 +50,7 @@ describe('class 5: nothing the robot has not perceived reaches a tool', () => {
   });
 });
 
-describe('class 8: names resolve exactly or honestly', () => {
+describe('names resolve exactly or honestly', () => {
   it('an id is matched exactly: pick multimeter_2 does not act on multimeter_1', async () => {
     const { robot, control } = await openSim('tabletop/workshop');
     await act(robot, 'move_arm', ['transport']);
@@ -72,7 +72,7 @@ describe('class 8: names resolve exactly or honestly', () => {
   });
 });
 
-describe('class 9: messages agree with themselves and with the skills', () => {
+describe('messages agree with themselves and with the skills', () => {
   it('dist_to_target measures to the point pick grasps, and its verdict is the one pick reaches', async () => {
     const { robot } = await openSim('kitchen');
     for (const obj of ['mug_2', 'knife_1', 'bread_1', 'toaster_1', 'cup_1']) {

@@ -47,7 +47,7 @@ describe('RAIDER household tools on the kitchen', () => {
   it('see into the fridge once the recovery actions open it', async () => {
     const robot = await openSimRobot('kitchen');
     expect(await call(robot, 'raider-recovery', 'move_to', { location: 'fridge' })).toMatchObject({ ok: true });
-    // Closed, the fridge hides the apple: the robot cannot know it is there, and does not say so (issue 10, class 5).
+    // Closed, the fridge hides the apple: the robot cannot know it is there, and does not say so.
     const blind = (await call(robot, 'raider-recovery', 'pick', { object: 'apple' })).content;
     expect(blind).toContain('no object called "apple" is known to the robot');
     expect(blind).not.toContain('apple_1');

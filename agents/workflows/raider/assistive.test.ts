@@ -58,7 +58,7 @@ describe('raider on kitchen/assistive: delivering Adriana’s medicine (§5.1, �
       // 3. approach Adriana: she is not in sight; she says where she is.
       calls(['check_humans_around']),
       verdict({ final_response: 'unfeasibility', explanation: 'Nobody is in sight, so Adriana cannot be approached.', category: 'IU3' }),
-      // Out of sight, she cannot be driven to by name (issue 10: the robot acts on what it perceives):
+      // Out of sight, she cannot be driven to by name (the robot acts on what it perceives):
       // it goes where the dining side is in view first, then to her.
       plan(
         'const where = ask("Adriana, I cannot see you. Where are you?");',

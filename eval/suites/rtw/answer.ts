@@ -1,4 +1,4 @@
-// Checking an information answer value by value (issue 22): names against the
+// Checking an information answer value by value: names against the
 // world with precision (an object or place named that the answer should not
 // name loses — a list of every name is no answer), numbers within a tolerance
 // with precision (every number given must be one of the gold values).

@@ -66,7 +66,7 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
         scene: v.scene,
         script: v.script,
         detail: v.detail,
-        // Beyond the issue's shape: what `call --set S --seed K --script` needs to reproduce it.
+        // Beyond class, scene, script and detail: what `call --set S --seed K --script` needs to reproduce it.
         set: v.set,
         seed: v.seed,
         episode: v.episode,
