@@ -25,7 +25,7 @@ import {
 } from './jobs';
 import { graspUs, stepBreakdown } from './step-breakdown';
 import { PERCEPTION_TARGET, benchPerception } from './perception-bench';
-import { type BenchLength, benchLength, fullStepper, keepMoving, pairedRatio } from './steppers';
+import { type BenchLength, benchLength, fullStepper, keepMoving, pairedMeasure } from './steppers';
 
 export { type BenchLength, fullStepper, keepMoving };
 
@@ -153,7 +153,7 @@ export async function benchScene(id: string, length: BenchLength | boolean): Pro
   const bare = sim.R.World.restoreSnapshot(start.physics);
   rate(() => bare.step(), warmMs / 2, L.minSteps / 2);
   const bareSteps = rate(() => bare.step(), measureMs, L.minSteps);
-  const ratio = pairedRatio(full, () => bare.step(), L.pairs, L.pairMs);
+  const paired = pairedMeasure(full, () => bare.step(), L.pairs, L.pairMs);
   bare.free();
 
   // Full simulation with the arm moving.
@@ -205,14 +205,14 @@ export async function benchScene(id: string, length: BenchLength | boolean): Pro
   const held = await graspUs(sim, pickAny, L.partMs);
   sim.restore(start);
   // The parts of the idle full step, as measured above.
-  const breakdown = stepBreakdown(sim, full, { fullUs: 1e6 / stepsPerSecond, bareUs: 1e6 / bareSteps }, held, L.partMs);
+  const breakdown = stepBreakdown(sim, full, paired, held, L.partMs);
   sim.dispose();
   return {
     id,
     rtf: round(stepsPerSecond * sim.dt, 1),
     stepsPerSecond: Math.round(stepsPerSecond),
     bareRtf: round(bareSteps * sim.dt, 1),
-    ratio: round(ratio, 3),
+    ratio: round(paired.ratio, 3),
     activeRtf: round(activeSteps * sim.dt, 1),
     pickPlaceMs: pp.length ? round(median(pp), 1) : null,
     pickPlace: what,

@@ -1,10 +1,11 @@
 // The pose stream of the loaded world: a ticker at the frame rate steps a paced
 // world (PacedClock in SimControl) and hands every listener one packed frame
 // (contract/frames.ts), unless nothing moved — then a heartbeat once a second.
+// With no listener and no recording wanting frames, nothing is packed.
 import type { PoseListener, Unsubscribe } from '../../contract/api';
 import { FLOATS_PER_POSE, FRAME_HEADER, frameLength, writeHeader } from '../../contract/frames';
 import type { SimControl } from '../../robot/sim/control';
-import { packPoses, type StreamEntry } from '../../sim/world/stream';
+import { PosePacker, type StreamEntry } from '../../sim/world/stream';
 
 /** What the stream reads each frame. */
 export interface StreamedWorld {
@@ -20,18 +21,22 @@ export class PoseStream {
   private world: StreamedWorld | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private latest: Float32Array | undefined;
+  private packer: PosePacker | undefined;
   private lastSentAt = 0;
   private seq = 0;
 
-  /** `onFrame` sees every frame sent (the run archive records them). */
+  /** `onFrame` sees every frame sent (the run archive records them) while `recording()` says it wants them. */
   constructor(
     private readonly frameMs: number,
     private readonly onFrame?: (frame: Float32Array) => void,
+    private readonly recording: () => boolean = () => Boolean(onFrame),
   ) {}
 
   onPoses(listener: PoseListener): Unsubscribe {
     this.listeners.add(listener);
-    if (this.latest) listener(this.latest.slice());
+    // Frames skipped while no one listened: the newcomer gets the world as it is now.
+    if (!this.latest) this.publish(true);
+    else listener(this.latest.slice());
     return () => this.listeners.delete(listener);
   }
 
@@ -39,6 +44,7 @@ export class PoseStream {
   attach(world: StreamedWorld): void {
     this.world = world;
     this.latest = undefined;
+    this.packer = new PosePacker(world.entries);
     this.publish(true);
     if (this.timer) return;
     this.timer = setInterval(() => this.tick(), this.frameMs);
@@ -67,10 +73,14 @@ export class PoseStream {
   /** Packs the poses now and hands them to every listener, unless nothing moved. */
   publish(force: boolean): void {
     const w = this.world;
-    if (!w) return;
+    if (!w || !this.packer) return;
+    if (!force && !this.listeners.size && !this.recording()) {
+      this.latest = undefined;
+      return;
+    }
     const sim = w.control.world;
     const frame = new Float32Array(frameLength(w.entries.length, w.joints));
-    packPoses(sim, w.entries, frame.subarray(FRAME_HEADER, FRAME_HEADER + w.entries.length * FLOATS_PER_POSE));
+    this.packer.pack(sim, frame.subarray(FRAME_HEADER, FRAME_HEADER + w.entries.length * FLOATS_PER_POSE));
     if (w.joints) {
       const q = sim.body.q ?? [0, 0, 0, 0, 0];
       const o = FRAME_HEADER + w.entries.length * FLOATS_PER_POSE;
