@@ -41,6 +41,47 @@ export interface SimBenchResult {
   scenes: SceneBench[];
   /** The reference scene once per Rapier build, default build first; absent when not asked for. */
   reference?: { defaultBuild: RapierBuild; builds: ReferenceBench[] };
+  /** One-minute load average when the run started and ended (other work on the machine moves every figure). */
+  loadAvg: { start: number; end: number };
+  /** full/bare against its goal: the reference scene's default build and every scene, ALRM scenes marked. */
+  ratioGoal: RatioGoal;
+}
+
+/** One row of the full/bare goal: wall-time ratio (what the goal reads) and CPU-time ratio of the same windows. */
+export interface RatioRow {
+  id: string;
+  /** A scene the ALRM tool set runs on (its tool sets include "alrm"). */
+  alrm: boolean;
+  ratio: number;
+  cpuRatio: number | null;
+  met: boolean;
+}
+
+export interface RatioGoal {
+  goal: number;
+  rows: RatioRow[];
+  /** Every ALRM scene and the reference scene (when measured) at or above the goal. */
+  allMet: boolean;
+}
+
+export const RATIO_GOAL = 0.9;
+
+/** The goal rows of a run: the reference scene's default build first, then every scene. */
+export function ratioGoal(scenes: SceneBench[], reference: SimBenchResult['reference']): RatioGoal {
+  const alrm = new Set(listScenes().filter((s) => s.toolSets.includes('alrm')).map((s) => s.id));
+  const row = (id: string, isAlrm: boolean, ratio: number, cpuRatio: number | null): RatioRow => ({
+    id,
+    alrm: isAlrm,
+    ratio,
+    cpuRatio,
+    met: ratio >= RATIO_GOAL,
+  });
+  const ref = reference?.builds.find((b) => b.build === reference.defaultBuild);
+  const rows = [
+    ...(ref ? [row(`${REFERENCE} (${ref.build})`, false, ref.ratio, ref.breakdown.cpuRatio)] : []),
+    ...scenes.map((s) => row(s.id, alrm.has(s.id), s.ratio, s.breakdown.cpuRatio)),
+  ];
+  return { goal: RATIO_GOAL, rows, allMet: rows.filter((r) => r.alrm || r.id.startsWith(REFERENCE)).every((r) => r.met) };
 }
 
 export interface SimBenchOptions {
@@ -230,6 +271,8 @@ export async function benchScene(id: string, length: BenchLength | boolean): Pro
 
 export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResult> {
   const asked = opts.scenes?.length ? opts.scenes : [...listScenes().map((s) => s.id), REFERENCE];
+  const os = await import('node:os');
+  const loadStart = os.loadavg()[0] ?? 0;
   const quick = Boolean(opts.quick);
   const length: BenchLength = opts.length ?? (quick ? 'quick' : 'full');
   if (length === 'smoke' && !opts.inProcess) throw new Error('a smoke run of bench sim runs in process only');
@@ -256,7 +299,7 @@ export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResu
   return {
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
-    cpus: (await import('node:os')).cpus().length,
+    cpus: os.cpus().length,
     targets: {
       rtf: '>= 50 on every tabletop scene',
       ratio: '>= 0.9 (full simulation / bare Rapier, same bodies, alternating windows of one run)',
@@ -268,5 +311,7 @@ export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResu
     freshProcessPerScene: !opts.inProcess,
     scenes,
     ...(reference ? { reference } : {}),
+    loadAvg: { start: round(loadStart, 2), end: round(os.loadavg()[0] ?? 0, 2) },
+    ratioGoal: ratioGoal(scenes, reference),
   };
 }

@@ -86,7 +86,7 @@ export class PosePacker {
     this.slept = new Uint8Array(entries.length);
   }
 
-  pack(sim: SimWorld, out = new Float32Array(this.entries.length * POSE_FLOATS)): Float32Array {
+  pack(sim: SimWorld, out: Float32Array = new Float32Array(this.entries.length * POSE_FLOATS)): Float32Array {
     const read = bodyReads(sim.world);
     const all = this.world !== sim.world || !(sim.time >= this.time && sim.time - this.time < SLEPT_THROUGH_S);
     this.world = sim.world;
