@@ -68,7 +68,11 @@ export const RATIO_GOAL = 0.9;
 
 /** The goal rows of a run: the reference scene's default build first, then every scene. */
 export function ratioGoal(scenes: SceneBench[], reference: SimBenchResult['reference']): RatioGoal {
-  const alrm = new Set(listScenes().filter((s) => s.toolSets.includes('alrm')).map((s) => s.id));
+  const alrm = new Set(
+    listScenes()
+      .filter((s) => s.toolSets.includes('alrm'))
+      .map((s) => s.id),
+  );
   const row = (id: string, isAlrm: boolean, ratio: number, cpuRatio: number | null): RatioRow => ({
     id,
     alrm: isAlrm,

@@ -16,6 +16,13 @@ export interface StreamedWorld {
   generation: number;
 }
 
+/** Who records the frames sent (the run archive). */
+export interface FrameRecorder {
+  onFrame(frame: Float32Array): void;
+  /** Whether anything is being recorded now. */
+  recording(): boolean;
+}
+
 export class PoseStream {
   private readonly listeners = new Set<PoseListener>();
   private world: StreamedWorld | undefined;
@@ -25,11 +32,10 @@ export class PoseStream {
   private lastSentAt = 0;
   private seq = 0;
 
-  /** `onFrame` sees every frame sent (the run archive records them) while `recording()` says it wants them. */
+  /** `recorder` sees every frame sent (the run archive records them); while it records nothing and no one listens, nothing is packed. */
   constructor(
     private readonly frameMs: number,
-    private readonly onFrame?: (frame: Float32Array) => void,
-    private readonly recording: () => boolean = () => Boolean(onFrame),
+    private readonly recorder?: FrameRecorder,
   ) {}
 
   onPoses(listener: PoseListener): Unsubscribe {
@@ -74,7 +80,7 @@ export class PoseStream {
   publish(force: boolean): void {
     const w = this.world;
     if (!w || !this.packer) return;
-    if (!force && !this.listeners.size && !this.recording()) {
+    if (!force && !this.listeners.size && !this.recorder?.recording()) {
       this.latest = undefined;
       return;
     }
@@ -92,7 +98,7 @@ export class PoseStream {
     writeHeader(frame, w.generation, ++this.seq, sim.time, now);
     this.latest = frame;
     this.lastSentAt = now;
-    this.onFrame?.(frame);
+    this.recorder?.onFrame(frame);
     for (const l of this.listeners) l(frame.slice());
   }
 }
