@@ -27,6 +27,16 @@ describe('benchmarks', () => {
       // Every scene with an arm can pick something up and set it down.
       if (builtinArm(s.id)) expect(s.pickPlace, s.id).toMatch(/^pick /);
     }
+    // The goal rows: the reference scene first, then every scene; the ALRM scenes are those the ALRM tool set runs on.
+    expect(r.ratioGoal.rows.map((x) => x.id)).toEqual([`reference (${r.reference!.defaultBuild})`, ...r.scenes.map((s) => s.id)]);
+    expect(r.ratioGoal.rows.filter((x) => x.alrm).map((x) => x.id)).toEqual(
+      listScenes()
+        .filter((s) => s.toolSets.includes('alrm'))
+        .map((s) => s.id),
+    );
+    expect(r.ratioGoal.rows.filter((x) => x.alrm).length).toBeGreaterThan(0);
+    // The breakdown's full and bare microseconds come from the ratio's own windows.
+    for (const s of r.scenes) expect(s.breakdown.bareUs / s.breakdown.fullUs, s.id).toBeGreaterThan(0);
     const ref = r.reference!.builds;
     expect(ref).toHaveLength(1);
     expect(ref[0]!.ratio).toBeGreaterThan(0);

@@ -24,6 +24,9 @@ const byPart = z.strictObject(Object.fromEntries(STEP_PARTS.map((p) => [p, num])
 export const StepBreakdownSchema = z.strictObject({
   fullUs: num,
   bareUs: num,
+  fullCpuUs: num,
+  bareCpuUs: num,
+  cpuRatio: num.nullable(),
   us: byPart,
   share: byPart,
   graspHeldUs: num.nullable(),

@@ -16,7 +16,7 @@ import {
   benchLength,
   fullStepper,
   keepMoving,
-  pairedRatio,
+  pairedMeasure,
   recordRobotMotion,
   replayRobotMotion,
 } from './steppers';
@@ -140,10 +140,10 @@ export async function benchReference(lengthOrQuick: BenchLength | boolean): Prom
     bare.step();
   };
   const bareSteps = measure(bareStep, length);
-  const ratio = pairedRatio(fullStep, bareStep, PAIRS[length].pairs, PAIRS[length].ms);
+  const paired = pairedMeasure(fullStep, bareStep, PAIRS[length].pairs, PAIRS[length].ms);
   bare.free();
   // The parts, with the arm still moving and every body awake, as measured (this restores the world at its end).
-  const breakdown = stepBreakdown(sim, fullStep, { fullUs: 1e6 / fullSteps, bareUs: 1e6 / bareSteps }, null, BREAKDOWN_MS[length]);
+  const breakdown = stepBreakdown(sim, fullStep, paired, null, BREAKDOWN_MS[length]);
   sim.halt();
   // And with the arm standing still (what this figure compared against before the replay).
   const still = R.World.restoreSnapshot(start.physics);
@@ -162,7 +162,7 @@ export async function benchReference(lengthOrQuick: BenchLength | boolean): Prom
     fullRtf: round(fullSteps * sim.dt, 1),
     bareRtf: round(bareSteps * sim.dt, 1),
     bareArmStillRtf: round(stillSteps * sim.dt, 1),
-    ratio: round(ratio, 3),
+    ratio: round(paired.ratio, 3),
     breakdown,
     stacksStanding: { anchors: anchorsStanding, ours: oursStanding, of: STACK_TOPS.length },
     rssMB: round(process.resourceUsage().maxRSS / 1024, 1),

@@ -25,7 +25,7 @@ import {
 } from './jobs';
 import { graspUs, stepBreakdown } from './step-breakdown';
 import { PERCEPTION_TARGET, benchPerception } from './perception-bench';
-import { type BenchLength, benchLength, fullStepper, keepMoving, pairedRatio } from './steppers';
+import { type BenchLength, benchLength, fullStepper, keepMoving, pairedMeasure } from './steppers';
 
 export { type BenchLength, fullStepper, keepMoving };
 
@@ -41,6 +41,51 @@ export interface SimBenchResult {
   scenes: SceneBench[];
   /** The reference scene once per Rapier build, default build first; absent when not asked for. */
   reference?: { defaultBuild: RapierBuild; builds: ReferenceBench[] };
+  /** One-minute load average when the run started and ended (other work on the machine moves every figure). */
+  loadAvg: { start: number; end: number };
+  /** full/bare against its goal: the reference scene's default build and every scene, ALRM scenes marked. */
+  ratioGoal: RatioGoal;
+}
+
+/** One row of the full/bare goal: wall-time ratio (what the goal reads) and CPU-time ratio of the same windows. */
+export interface RatioRow {
+  id: string;
+  /** A scene the ALRM tool set runs on (its tool sets include "alrm"). */
+  alrm: boolean;
+  ratio: number;
+  cpuRatio: number | null;
+  met: boolean;
+}
+
+export interface RatioGoal {
+  goal: number;
+  rows: RatioRow[];
+  /** Every ALRM scene and the reference scene (when measured) at or above the goal. */
+  allMet: boolean;
+}
+
+export const RATIO_GOAL = 0.9;
+
+/** The goal rows of a run: the reference scene's default build first, then every scene. */
+export function ratioGoal(scenes: SceneBench[], reference: SimBenchResult['reference']): RatioGoal {
+  const alrm = new Set(
+    listScenes()
+      .filter((s) => s.toolSets.includes('alrm'))
+      .map((s) => s.id),
+  );
+  const row = (id: string, isAlrm: boolean, ratio: number, cpuRatio: number | null): RatioRow => ({
+    id,
+    alrm: isAlrm,
+    ratio,
+    cpuRatio,
+    met: ratio >= RATIO_GOAL,
+  });
+  const ref = reference?.builds.find((b) => b.build === reference.defaultBuild);
+  const rows = [
+    ...(ref ? [row(`${REFERENCE} (${ref.build})`, false, ref.ratio, ref.breakdown.cpuRatio)] : []),
+    ...scenes.map((s) => row(s.id, alrm.has(s.id), s.ratio, s.breakdown.cpuRatio)),
+  ];
+  return { goal: RATIO_GOAL, rows, allMet: rows.filter((r) => r.alrm || r.id.startsWith(REFERENCE)).every((r) => r.met) };
 }
 
 export interface SimBenchOptions {
@@ -153,7 +198,7 @@ export async function benchScene(id: string, length: BenchLength | boolean): Pro
   const bare = sim.R.World.restoreSnapshot(start.physics);
   rate(() => bare.step(), warmMs / 2, L.minSteps / 2);
   const bareSteps = rate(() => bare.step(), measureMs, L.minSteps);
-  const ratio = pairedRatio(full, () => bare.step(), L.pairs, L.pairMs);
+  const paired = pairedMeasure(full, () => bare.step(), L.pairs, L.pairMs);
   bare.free();
 
   // Full simulation with the arm moving.
@@ -205,14 +250,14 @@ export async function benchScene(id: string, length: BenchLength | boolean): Pro
   const held = await graspUs(sim, pickAny, L.partMs);
   sim.restore(start);
   // The parts of the idle full step, as measured above.
-  const breakdown = stepBreakdown(sim, full, { fullUs: 1e6 / stepsPerSecond, bareUs: 1e6 / bareSteps }, held, L.partMs);
+  const breakdown = stepBreakdown(sim, full, paired, held, L.partMs);
   sim.dispose();
   return {
     id,
     rtf: round(stepsPerSecond * sim.dt, 1),
     stepsPerSecond: Math.round(stepsPerSecond),
     bareRtf: round(bareSteps * sim.dt, 1),
-    ratio: round(ratio, 3),
+    ratio: round(paired.ratio, 3),
     activeRtf: round(activeSteps * sim.dt, 1),
     pickPlaceMs: pp.length ? round(median(pp), 1) : null,
     pickPlace: what,
@@ -230,6 +275,8 @@ export async function benchScene(id: string, length: BenchLength | boolean): Pro
 
 export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResult> {
   const asked = opts.scenes?.length ? opts.scenes : [...listScenes().map((s) => s.id), REFERENCE];
+  const os = await import('node:os');
+  const loadStart = os.loadavg()[0] ?? 0;
   const quick = Boolean(opts.quick);
   const length: BenchLength = opts.length ?? (quick ? 'quick' : 'full');
   if (length === 'smoke' && !opts.inProcess) throw new Error('a smoke run of bench sim runs in process only');
@@ -256,7 +303,7 @@ export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResu
   return {
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
-    cpus: (await import('node:os')).cpus().length,
+    cpus: os.cpus().length,
     targets: {
       rtf: '>= 50 on every tabletop scene',
       ratio: '>= 0.9 (full simulation / bare Rapier, same bodies, alternating windows of one run)',
@@ -268,5 +315,7 @@ export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResu
     freshProcessPerScene: !opts.inProcess,
     scenes,
     ...(reference ? { reference } : {}),
+    loadAvg: { start: round(loadStart, 2), end: round(os.loadavg()[0] ?? 0, 2) },
+    ratioGoal: ratioGoal(scenes, reference),
   };
 }

@@ -15,12 +15,17 @@ import { round } from '../../sim/math';
 import { look } from '../../sim/perception/observe';
 import type { SimWorld } from '../../sim/world/sim-world';
 import { STEP_PARTS, type StepPart } from './step-parts';
+import type { PairedMeasure } from './steppers';
 
 export interface StepBreakdown {
-  /** Microseconds per full step, as measured by the benchmark's full-simulation rate. */
+  /** Microseconds per full step: median of the full windows that also give the ratio. */
   fullUs: number;
-  /** Microseconds per step of bare Rapier stepping the same bodies (the ratio's denominator). */
+  /** Microseconds per step of bare Rapier stepping the same bodies, from the bare windows of the same pairs. */
   bareUs: number;
+  /** The same two in this process's CPU time, and their median ratio per pair (null: the CPU clock was too coarse). */
+  fullCpuUs: number;
+  bareCpuUs: number;
+  cpuRatio: number | null;
   /** Microseconds per full step by part (shares of fullUs). */
   us: Record<StepPart, number>;
   /** Share of the full step by part, 0..1 (sums to 1 but for rounding). */
@@ -113,15 +118,15 @@ function stopwatchMs(): { inside: number; outside: number } {
 }
 
 /**
- * Runs `step` (one full step as the benchmark timed it: `fullUs` per step, bare
- * Rapier `bareUs`) for `ms` with stopwatches on, and returns where the time went.
+ * Runs `step` (one full step as the benchmark's alternating windows timed it
+ * against bare Rapier) for `ms` with stopwatches on, and returns where the time went.
  * `step` receives the clock for the parts it runs itself (the pose stream).
  * `sim` is left as it was found except for the steps taken.
  */
 export function stepBreakdown(
   sim: SimWorld,
   step: (clock: PartClock) => void,
-  measured: { fullUs: number; bareUs: number },
+  measured: PairedMeasure,
   graspHeldUs: number | null,
   ms: number,
 ): StepBreakdown {
@@ -165,6 +170,9 @@ export function stepBreakdown(
   return {
     fullUs: round(measured.fullUs, 2),
     bareUs: round(measured.bareUs, 2),
+    fullCpuUs: round(measured.fullCpuUs, 2),
+    bareCpuUs: round(measured.bareCpuUs, 2),
+    cpuRatio: Number.isFinite(measured.cpuRatio) ? round(measured.cpuRatio, 3) : null,
     us,
     share,
     graspHeldUs: graspHeldUs === null ? null : round(graspHeldUs, 2),

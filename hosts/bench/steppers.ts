@@ -2,7 +2,7 @@
 // and a driver that keeps the arm moving.
 import { jointsFromDeg } from '../../sim/body/arm-kinematics';
 import { JointMotion } from '../../sim/body/motion';
-import { packPoses, streamEntries } from '../../sim/world/stream';
+import { PosePacker, streamEntries } from '../../sim/world/stream';
 import type { SimWorld } from '../../sim/world/sim-world';
 import type { RAPIER } from '../../sim/rapier';
 import type { PartClock } from './step-breakdown';
@@ -26,16 +26,16 @@ export function benchLength(length: BenchLength | boolean): BenchLength {
  * With a clock (a step breakdown), the pose frame is timed.
  */
 export function fullStepper(sim: SimWorld): (clock?: PartClock) => void {
-  const entries = streamEntries(sim);
-  const frame = new Float32Array(entries.length * 7);
+  const packer = new PosePacker(streamEntries(sim));
+  const frame = new Float32Array(packer.entries.length * 7);
   const posesEvery = Math.round(1 / 60 / sim.dt);
   return (clock) => {
     sim.step();
     if (sim.steps % posesEvery === 0) {
-      if (!clock) packPoses(sim, entries, frame);
+      if (!clock) packer.pack(sim, frame);
       else {
         const t0 = performance.now();
-        packPoses(sim, entries, frame);
+        packer.pack(sim, frame);
         clock('poseStream', performance.now() - t0);
       }
     }
@@ -112,14 +112,42 @@ export function replayRobotMotion(world: RAPIER.World, motion: RobotMotion): () 
   };
 }
 
+/** full against bare from the same alternating windows: what the ratio and the breakdown both rest on. */
+export interface PairedMeasure {
+  /** Median over pairs of full's rate over bare's, wall time (goal >= 0.9). */
+  ratio: number;
+  /** The same in this process's CPU time (every thread: GC helpers and the compiler included). */
+  cpuRatio: number;
+  /** Median microseconds per step in the full windows and the bare windows, wall time. */
+  fullUs: number;
+  bareUs: number;
+  /** The same in CPU time. */
+  fullCpuUs: number;
+  bareCpuUs: number;
+  pairs: number;
+}
+
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+function medianOf(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
 /**
  * full/bare as the median ratio of alternating short windows of each: on a
  * shared machine the load changes between two long windows far more than
- * within one pair, so the pairs give the ratio of one run.
+ * within one pair, so the pairs give the ratio of one run. The microseconds per
+ * step come from the same windows, so the breakdown and the ratio agree.
  */
-export function pairedRatio(full: () => void, bare: () => void, pairs: number, windowMs: number): number {
-  const rate = (fn: () => void): number => {
+export function pairedMeasure(full: () => void, bare: () => void, pairs: number, windowMs: number): PairedMeasure {
+  const window = (fn: () => void): { us: number; cpuUs: number } => {
     let n = 0;
+    const c0 = cpuMs();
     const t0 = performance.now();
     let t = t0;
     while (n < 32 || t - t0 < windowMs) {
@@ -127,20 +155,29 @@ export function pairedRatio(full: () => void, bare: () => void, pairs: number, w
       n += 16;
       t = performance.now();
     }
-    return n / (t - t0);
+    return { us: ((t - t0) * 1000) / n, cpuUs: ((cpuMs() - c0) * 1000) / n };
   };
-  const ratios: number[] = [];
+  const f: Array<{ us: number; cpuUs: number }> = [];
+  const b: Array<{ us: number; cpuUs: number }> = [];
   for (let i = 0; i < pairs; i++) {
     // Alternate which goes first, so neither always follows the other's cache.
     if (i % 2) {
-      const b = rate(bare);
-      ratios.push(rate(full) / b);
+      b.push(window(bare));
+      f.push(window(full));
     } else {
-      const f = rate(full);
-      ratios.push(f / rate(bare));
+      f.push(window(full));
+      b.push(window(bare));
     }
   }
-  ratios.sort((a, b) => a - b);
-  const m = ratios.length >> 1;
-  return ratios.length % 2 ? ratios[m]! : (ratios[m - 1]! + ratios[m]!) / 2;
+  // A CPU window can read 0 when the clock's tick is coarser than the window: those pairs say nothing of CPU.
+  const cpuPairs = f.map((x, i) => [x.cpuUs, b[i]!.cpuUs] as const).filter(([x, y]) => x > 0 && y > 0);
+  return {
+    ratio: medianOf(f.map((x, i) => b[i]!.us / x.us)),
+    cpuRatio: cpuPairs.length ? medianOf(cpuPairs.map(([x, y]) => y / x)) : NaN,
+    fullUs: medianOf(f.map((x) => x.us)),
+    bareUs: medianOf(b.map((x) => x.us)),
+    fullCpuUs: medianOf(f.map((x) => x.cpuUs)),
+    bareCpuUs: medianOf(b.map((x) => x.cpuUs)),
+    pairs,
+  };
 }

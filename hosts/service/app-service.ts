@@ -80,7 +80,7 @@ export class AppService implements AppApi {
     });
     this.archive = new RunArchive({ ...(opts.traceDir ? { traceDir: opts.traceDir } : {}), ...(opts.log ? { log: opts.log } : {}) });
     this.exercises = new ExerciseBook(opts.exercisesDir ? loadCardFolder(opts.exercisesDir, opts.log) : []);
-    this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), (f) => this.archive.onFrame(f));
+    this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), this.archive);
     this.policy = opts.policy ?? new HostPolicy(opts);
     this.real = opts.robot ? new RealLink(opts.robot) : undefined;
     this.models = new LocalModelsHost({

@@ -1,10 +1,11 @@
 // The pose stream of the loaded world: a ticker at the frame rate steps a paced
 // world (PacedClock in SimControl) and hands every listener one packed frame
 // (contract/frames.ts), unless nothing moved — then a heartbeat once a second.
+// With no listener and no recording wanting frames, nothing is packed.
 import type { PoseListener, Unsubscribe } from '../../contract/api';
 import { FLOATS_PER_POSE, FRAME_HEADER, frameLength, writeHeader } from '../../contract/frames';
 import type { SimControl } from '../../robot/sim/control';
-import { packPoses, type StreamEntry } from '../../sim/world/stream';
+import { PosePacker, type StreamEntry } from '../../sim/world/stream';
 
 /** What the stream reads each frame. */
 export interface StreamedWorld {
@@ -15,23 +16,33 @@ export interface StreamedWorld {
   generation: number;
 }
 
+/** Who records the frames sent (the run archive). */
+export interface FrameRecorder {
+  onFrame(frame: Float32Array): void;
+  /** Whether anything is being recorded now. */
+  recording(): boolean;
+}
+
 export class PoseStream {
   private readonly listeners = new Set<PoseListener>();
   private world: StreamedWorld | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private latest: Float32Array | undefined;
+  private packer: PosePacker | undefined;
   private lastSentAt = 0;
   private seq = 0;
 
-  /** `onFrame` sees every frame sent (the run archive records them). */
+  /** `recorder` sees every frame sent (the run archive records them); while it records nothing and no one listens, nothing is packed. */
   constructor(
     private readonly frameMs: number,
-    private readonly onFrame?: (frame: Float32Array) => void,
+    private readonly recorder?: FrameRecorder,
   ) {}
 
   onPoses(listener: PoseListener): Unsubscribe {
     this.listeners.add(listener);
-    if (this.latest) listener(this.latest.slice());
+    // Frames skipped while no one listened: the newcomer gets the world as it is now.
+    if (!this.latest) this.publish(true);
+    else listener(this.latest.slice());
     return () => this.listeners.delete(listener);
   }
 
@@ -39,6 +50,7 @@ export class PoseStream {
   attach(world: StreamedWorld): void {
     this.world = world;
     this.latest = undefined;
+    this.packer = new PosePacker(world.entries);
     this.publish(true);
     if (this.timer) return;
     this.timer = setInterval(() => this.tick(), this.frameMs);
@@ -67,10 +79,14 @@ export class PoseStream {
   /** Packs the poses now and hands them to every listener, unless nothing moved. */
   publish(force: boolean): void {
     const w = this.world;
-    if (!w) return;
+    if (!w || !this.packer) return;
+    if (!force && !this.listeners.size && !this.recorder?.recording()) {
+      this.latest = undefined;
+      return;
+    }
     const sim = w.control.world;
     const frame = new Float32Array(frameLength(w.entries.length, w.joints));
-    packPoses(sim, w.entries, frame.subarray(FRAME_HEADER, FRAME_HEADER + w.entries.length * FLOATS_PER_POSE));
+    this.packer.pack(sim, frame.subarray(FRAME_HEADER, FRAME_HEADER + w.entries.length * FLOATS_PER_POSE));
     if (w.joints) {
       const q = sim.body.q ?? [0, 0, 0, 0, 0];
       const o = FRAME_HEADER + w.entries.length * FLOATS_PER_POSE;
@@ -82,7 +98,7 @@ export class PoseStream {
     writeHeader(frame, w.generation, ++this.seq, sim.time, now);
     this.latest = frame;
     this.lastSentAt = now;
-    this.onFrame?.(frame);
+    this.recorder?.onFrame(frame);
     for (const l of this.listeners) l(frame.slice());
   }
 }

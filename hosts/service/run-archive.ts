@@ -65,6 +65,12 @@ export class RunArchive {
     }
   }
 
+  /** Whether a running run records poses (the stream packs frames for it). */
+  recording(): boolean {
+    for (const r of this.runs.values()) if (r.recorder) return true;
+    return false;
+  }
+
   /** A pose frame the session published: every running run's recorder gets it. */
   onFrame(frame: Float32Array): void {
     for (const r of this.runs.values()) r.recorder?.add(frame);

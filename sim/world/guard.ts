@@ -54,6 +54,8 @@ interface GuardedSet {
   awake: number;
   /** Scratch for the awake objects of one step. */
   found: Guarded[];
+  /** Rapier's active-body callback, made once: takes a bare handle (no body wrapper per awake body). */
+  visit: (handle: number) => void;
 }
 
 const guardedOf = new WeakMap<PhysicsScene['entities'], GuardedSet>();
@@ -68,7 +70,13 @@ function guarded(scene: PhysicsScene): GuardedSet {
     const far = (a: number, b: number) => Math.max(Math.abs(a), Math.abs(b));
     list.push({ id: e.id, body: e.body, reach: Math.hypot(far(min.x, max.x), far(min.y, max.y), far(min.z, max.z)) });
   }
-  const set: GuardedSet = { size: scene.entities.size, list, byBody: new Map(list.map((g) => [g.body, g])), awake: list.length, found: [] };
+  const byBody = new Map(list.map((g) => [g.body, g]));
+  const found: Guarded[] = [];
+  const visit = (handle: number): void => {
+    const g = byBody.get(handle);
+    if (g) found.push(g);
+  };
+  const set: GuardedSet = { size: scene.entities.size, list, byBody, awake: list.length, found, visit };
   guardedOf.set(scene.entities, set);
   return set;
 }
@@ -76,17 +84,14 @@ function guarded(scene: PhysicsScene): GuardedSet {
 /**
  * The awake objects, into `set.found`. Two exact ways: a sleep test per object
  * (one cheap call into Rapier each), or Rapier's active-body callback (one
- * costlier call back per awake body, of any kind). Most scenes rest most of
+ * call back per awake body, of any kind, with its bare handle). Most scenes rest most of
  * the time, where the callback is cheaper; a busy scene takes the tests.
  */
 function findAwake(scene: PhysicsScene, set: GuardedSet, read: BodyReads): Guarded[] {
   const found = set.found;
   found.length = 0;
   if (6 * set.awake + 8 < set.list.length) {
-    scene.world.forEachActiveRigidBody((b) => {
-      const g = set.byBody.get(b.handle);
-      if (g) found.push(g);
-    });
+    scene.world.islands.forEachActiveRigidBodyHandle(set.visit);
   } else {
     for (let i = 0; i < set.list.length; i++) if (!read.sleeping(set.list[i]!.body)) found.push(set.list[i]!);
   }
