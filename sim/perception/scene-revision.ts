@@ -54,7 +54,7 @@ function fingerprint(sim: SimWorld, out: { buf: Float64Array }): number {
     const b = sim.world.getRigidBody(handle);
     const t = b.translation();
     const r = b.rotation();
-    put(t.x), put(t.y), put(t.z), put(r.x), put(r.y), put(r.z), put(r.w);
+    (put(t.x), put(t.y), put(t.z), put(r.x), put(r.y), put(r.z), put(r.w));
   };
   put(sim.entities.size);
   put(sim.people.size);
@@ -64,19 +64,19 @@ function fingerprint(sim: SimWorld, out: { buf: Float64Array }): number {
     put(stateBits(e));
   }
   for (const p of sim.people.values()) {
-    put(p.position.x), put(p.position.y), put(p.position.z), put(p.yaw);
+    (put(p.position.x), put(p.position.y), put(p.position.z), put(p.yaw));
     body(p.body);
   }
   const rb = sim.body;
   const bp = rb.basePose;
-  put(bp.p.x), put(bp.p.y), put(bp.p.z), put(bp.q.x), put(bp.q.y), put(bp.q.z), put(bp.q.w);
+  (put(bp.p.x), put(bp.p.y), put(bp.p.z), put(bp.q.x), put(bp.q.y), put(bp.q.z), put(bp.q.w));
   if (rb.q) for (const j of rb.q) put(j);
   put(rb.opening);
   put(rb.baseMoves);
   put(indexIn(sim.locations, rb.at));
   put(indexIn(sim.entities, sim.heldId()));
   put(sim.handedOver.size);
-  for (const [obj, person] of sim.handedOver) put(indexIn(sim.entities, obj)), put(indexIn(sim.people, person));
+  for (const [obj, person] of sim.handedOver) (put(indexIn(sim.entities, obj)), put(indexIn(sim.people, person)));
   return n;
 }
 
