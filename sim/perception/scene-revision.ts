@@ -117,3 +117,10 @@ export function sceneRevision(sim: SimWorld): number {
   s.last = fp.slice();
   return ++s.revision;
 }
+
+/** Marks the scene as changed in a way the fingerprint cannot see: the next look is a full one. */
+export function sceneChanged(sim: SimWorld): void {
+  const s = states.get(sim);
+  if (s) s.version = -1;
+  if (s) s.last = new Float64Array(0);
+}
