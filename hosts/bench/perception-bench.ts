@@ -12,6 +12,7 @@
 import { loadavg } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { round } from '../../sim/math';
+import { involuntarySwitches } from './preemption';
 import { knownObjectIds } from '../../sim/perception/believed';
 import { look } from '../../sim/perception/observe';
 import { sceneChanged } from '../../sim/perception/scene-revision';
@@ -34,7 +35,7 @@ const pct = (xs: number[], p: number): number => {
 
 const median = (xs: number[]): number => pct(xs, 50);
 
-const switches = (): number => process.resourceUsage().involuntaryContextSwitches;
+const switches = involuntarySwitches;
 
 /** Median µs of `f` over `n` calls. */
 function usEach(n: number, f: () => void): number {
