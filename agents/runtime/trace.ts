@@ -147,6 +147,19 @@ function serialised(line: TraceLine): string {
   return text;
 }
 
+/** Time spent in the trace files' synchronous file system calls (open, write, close), for the benchmarks. */
+export const traceIo = { ms: 0, calls: 0 };
+
+function timedIo<T>(f: () => T): T {
+  const t = performance.now();
+  try {
+    return f();
+  } finally {
+    traceIo.ms += performance.now() - t;
+    traceIo.calls++;
+  }
+}
+
 /** Directories made (or found) already: a conversation opens one trace file per turn in the same one. */
 const MADE_DIRS = new Set<string>();
 
@@ -228,22 +241,28 @@ export class JsonlSink implements TraceSink {
   private fd: number | undefined;
 
   constructor(readonly path: string) {
-    this.fd = openAppend(path);
+    this.fd = timedIo(() => openAppend(path));
   }
 
   write(line: TraceLine): void {
-    if (this.fd === undefined) throw new Error(`trace ${this.path} is closed`);
-    writeSync(this.fd, `${traceLineText(line)}\n`);
+    const fd = this.fd;
+    if (fd === undefined) throw new Error(`trace ${this.path} is closed`);
+    const text = `${traceLineText(line)}\n`;
+    timedIo(() => writeSync(fd, text));
   }
 
   writeMany(lines: readonly TraceLine[]): void {
     if (this.fd === undefined) throw new Error(`trace ${this.path} is closed`);
+    const fd = this.fd;
     const { buf, length } = encodeLines(lines);
-    for (let off = 0; off < length;) off += writeSync(this.fd, buf, off, length - off);
+    timedIo(() => {
+      for (let off = 0; off < length;) off += writeSync(fd, buf, off, length - off);
+    });
   }
 
   close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
+    const fd = this.fd;
+    if (fd !== undefined) timedIo(() => closeSync(fd));
     this.fd = undefined;
   }
 }

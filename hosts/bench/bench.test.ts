@@ -84,6 +84,14 @@ describe('benchmarks', () => {
     expect(r.runs.map((x) => `${x.model}:${x.turns}`)).toEqual(['scripted:1', 'scripted:20', 'local-server:1', 'local-server:20']);
     expect(r.perTurnMs.median).toBeGreaterThan(0);
     expect(r.traceWriteUs.recordsPerSecond).toBeGreaterThan(0);
+    // Each run says what ran in its turns: every turn wrote its trace file, GC and preemption counted.
+    for (const run of r.runs) {
+      expect(run.causes.turns).toBe(run.turns);
+      expect(run.causes.traceIoMaxMs, `${run.model}:${run.turns}`).toBeGreaterThan(0);
+      expect(run.causes.gcTurns).toBeLessThanOrEqual(run.turns);
+      expect(run.causes.slowest.length).toBe(Math.min(3, run.turns));
+    }
+    expect(r.steadyP99Ms).toBeGreaterThan(0);
     // Adversarial replies at 16 k, 60 k and 1 MB for each input shape, each with a parse time.
     expect(r.textParse.filter((row) => row.chars === 1_000_000).length).toBeGreaterThan(3);
     expect(r.textParse.every((row) => Number.isFinite(row.parseMs))).toBe(true);

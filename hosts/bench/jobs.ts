@@ -36,15 +36,26 @@ export const PerceptionBenchSchema = z.strictObject({
   queries: num,
   wallP50Ms: num,
   wallP99Ms: num,
-  /** Process CPU time per query (every thread: GC helpers and the compiler included), steadier than wall time on a shared machine. */
+  /** Wall p99 over the queries no other process preempted (GC pauses included): the figure the goal is checked on. */
+  steadyP99Ms: num,
+  /** Queries during which the process was switched out involuntarily (another process took the core). */
+  preemptedQueries: num,
+  /** Process CPU time per query: every thread (GC helpers and the compiler included), so not the query's own CPU. */
   cpuP50Ms: num,
   cpuP99Ms: num,
   /** Queries a garbage collection ran during, and their total pause. */
   gcQueries: num,
   gcPauseMs: num,
-  /** The query kind with the highest CPU p99, and that p99. */
+  /** Heap allocated per query, median KB (queries a GC ran during left out). */
+  allocKBPerQuery: num,
+  /** The belief update after a step: the scene still (seen again), and after something moved (looked at afresh), median µs. */
+  lookStillUs: num,
+  lookMovedUs: num,
+  /** Load average (1 min) before and after. */
+  load: z.tuple([num, num]),
+  /** The query kind with the highest steady p99, and that p99. */
   slowest: z.string(),
-  slowestCpuP99Ms: num,
+  slowestP99Ms: num,
 });
 export type PerceptionBench = z.infer<typeof PerceptionBenchSchema>;
 export const SceneBenchSchema = z.strictObject({

@@ -8,6 +8,7 @@ import { aabbToWorld, interiorAt, surfacesAt } from '../world/entity';
 import type { SimWorld } from '../world/sim-world';
 import { geoObject } from './geo';
 import { look } from './observe';
+import { sceneRevision } from './scene-revision';
 import type { GeoObject } from './relations';
 
 /**
@@ -74,10 +75,19 @@ export function believedGeo(sim: SimWorld, id: string): GeoObject {
   };
 }
 
-/** Every known object as believed (the held one at the hand, as the robot knows). */
+/** Built once per scene revision and belief (poses and places): tools and queries ask many times. Read only. */
+const geosCache = new WeakMap<SimWorld, { scene: number; belief: number; geos: readonly GeoObject[] }>();
+
+/** Every known object as believed (the held one at the hand, as the robot knows). The objects are shared: read only. */
 export function believedGeos(sim: SimWorld): GeoObject[] {
   look(sim);
-  return knownObjectIds(sim).map((id) =>
+  const scene = sceneRevision(sim);
+  const belief = sim.belief.placeRevision;
+  const hit = geosCache.get(sim);
+  if (hit && hit.scene === scene && hit.belief === belief) return [...hit.geos];
+  const geos = knownObjectIds(sim).map((id) =>
     sim.isHeld(id) ? { ...geoObject(sim, id), place: { within: [], free: true } } : believedGeo(sim, id),
   );
+  geosCache.set(sim, { scene, belief, geos });
+  return [...geos];
 }

@@ -12,6 +12,7 @@ import { locationOf } from '../world/location';
 import type { BelievedPlace } from '../world/place';
 import type { SimWorld } from '../world/sim-world';
 import { cameraView, inView } from './camera';
+import { sceneRevision } from './scene-revision';
 import { detectObjects } from './detection';
 import { castSight, transparentColliders, visibleEntityIds, visiblePersonIds } from './visibility';
 
@@ -107,13 +108,65 @@ export function recordPlacement(sim: SimWorld, id: string): void {
   record(sim, id, sim.isHeld(id) ? 'held' : 'placed');
 }
 
-/** Looks with the camera it has when the scene says it looks all the time (full observability). */
-const looked = new WeakMap<SimWorld, string>();
+/** What the last full look saw, to renew it while nothing moves. */
+interface LastLook {
+  version: number;
+  camera: string;
+  scene: number;
+  belief: number;
+  /** Belief entries and people that look recorded (seen now). */
+  objects: string[];
+  people: string[];
+}
+const looked = new WeakMap<SimWorld, LastLook>();
+
+/**
+ * Looks with the camera it has when the scene says it looks all the time (full
+ * observability). When nothing the camera or the belief depends on has moved
+ * since the last look (same scene revision, the belief untouched since), looking
+ * again would see the same things at the same poses: what it saw then is seen
+ * again now (its time renewed) without casting a ray. With detection dropout,
+ * every look draws again, as a real detector would.
+ */
 export function look(sim: SimWorld): void {
   if (sim.scene.scene.perception.partialObservability) return;
+  const last = looked.get(sim);
   const p = cameraView(sim).pose;
-  const key = `${sim.version}|${p.p.x},${p.p.y},${p.p.z},${p.q.x},${p.q.y},${p.q.z},${p.q.w}`;
-  if (looked.get(sim) === key) return;
+  const camera = `${p.p.x},${p.p.y},${p.p.z},${p.q.x},${p.q.y},${p.q.z},${p.q.w}`;
+  if (last && last.version === sim.version) {
+    if (last.camera === camera) return;
+    // The camera moved with no step (the world's version kept): look afresh.
+    fullLook(sim, camera, NaN);
+    return;
+  }
+  const scene = sceneRevision(sim);
+  // Noisy detection draws from the world's RNG on every look: the draws must go on.
+  const exact = !(sim.noise.detectionDropout > 0) && !(sim.noise.distanceSigma > 0);
+  if (last && exact && last.scene === scene && last.belief === sim.belief.revision) {
+    renew(sim, last);
+    return;
+  }
+  fullLook(sim, camera, scene);
+}
+
+function fullLook(sim: SimWorld, camera: string, scene: number): void {
+  const objects = new Map(sim.belief.objects);
+  const people = new Map(sim.belief.people);
   observe(sim);
-  looked.set(sim, `${sim.version}|${p.p.x},${p.p.y},${p.p.z},${p.q.x},${p.q.y},${p.q.z},${p.q.w}`);
+  looked.set(sim, {
+    version: sim.version,
+    camera,
+    scene,
+    belief: sim.belief.revision,
+    objects: [...sim.belief.objects].filter(([id, e]) => objects.get(id) !== e).map(([id]) => id),
+    people: [...sim.belief.people].filter(([id, p]) => people.get(id) !== p).map(([id]) => id),
+  });
+}
+
+/** Seen again, unchanged: the same records with the time of now. */
+function renew(sim: SimWorld, last: LastLook): void {
+  for (const id of last.objects) sim.belief.renew(id, sim.time);
+  for (const id of last.people) sim.belief.renewPerson(id, sim.time);
+  last.version = sim.version;
+  last.belief = sim.belief.revision;
 }

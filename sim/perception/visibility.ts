@@ -9,6 +9,7 @@ import { QUERY } from '../groups';
 import type { SimWorld } from '../world/sim-world';
 import { type CameraView, cameraView, inView } from './camera';
 import { targetBox } from './geo';
+import { sceneRevision } from './scene-revision';
 
 /** What a sight ray met first. `owner` is undefined for the floor and unnamed colliders. */
 export interface SightHit {
@@ -130,14 +131,14 @@ function seen(sim: SimWorld, id: string, view: CameraView, skip: ReadonlySet<num
   return false;
 }
 
-/** One answer per step and camera pose: tools ask the same question many times between steps. */
+/** One answer per scene revision and camera pose: tools ask the same question many times, and a still scene looks the same step after step. */
 const visibleCache = new WeakMap<SimWorld, { key: string; ids: string[] }>();
 
 /** Entities the camera sees now, exactly (no noise), in id order; the held object is not among them. */
 export function visibleEntityIds(sim: SimWorld, view: CameraView = cameraView(sim)): string[] {
   const held = sim.heldId();
   const p = view.pose;
-  const key = `${sim.version}|${held ?? ''}|${p.p.x},${p.p.y},${p.p.z},${p.q.x},${p.q.y},${p.q.z},${p.q.w}`;
+  const key = `${sceneRevision(sim)}|${held ?? ''}|${p.p.x},${p.p.y},${p.p.z},${p.q.x},${p.q.y},${p.q.z},${p.q.w}`;
   const hit = visibleCache.get(sim);
   if (hit && hit.key === key) return [...hit.ids];
   const skip = transparentColliders(sim);

@@ -33,9 +33,56 @@ export interface BeliefState {
   people: PersonSeen[];
 }
 
+/** A map that counts its changes, so readers can cache what they derive from it. */
+class CountedMap<V> extends Map<string, V> {
+  changes = 0;
+  override set(k: string, v: V): this {
+    this.changes++;
+    return super.set(k, v);
+  }
+  override delete(k: string): boolean {
+    this.changes++;
+    return super.delete(k);
+  }
+  override clear(): void {
+    this.changes++;
+    super.clear();
+  }
+}
+
 export class Belief {
-  readonly objects = new Map<string, BeliefEntry>();
-  readonly people = new Map<string, PersonSeen>();
+  readonly objects: Map<string, BeliefEntry> = new CountedMap<BeliefEntry>();
+  readonly people: Map<string, PersonSeen> = new CountedMap<PersonSeen>();
+
+  /** Writes that only renewed the time of a record (seen again, unchanged). */
+  private renewals = 0;
+
+  /** Moves on with every write (objects or people). */
+  get revision(): number {
+    return (this.objects as CountedMap<BeliefEntry>).changes + (this.people as CountedMap<PersonSeen>).changes;
+  }
+
+  /** Moves on with every write but a renewal: a key for what is derived from poses and places, not times. */
+  get placeRevision(): number {
+    return this.revision - this.renewals;
+  }
+
+  /** The record of an object or person seen again, unchanged, at `time` (a new record: snapshots keep the old one). */
+  renew(id: string, time: number): void {
+    const o = this.objects.get(id);
+    if (o) {
+      this.objects.set(id, { ...o, time });
+      this.renewals++;
+    }
+  }
+
+  renewPerson(id: string, time: number): void {
+    const p = this.people.get(id);
+    if (p) {
+      this.people.set(id, { ...p, time });
+      this.renewals++;
+    }
+  }
 
   get(id: string): BeliefEntry | undefined {
     return this.objects.get(id);

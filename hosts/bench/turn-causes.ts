@@ -1,0 +1,127 @@
+// Why a slow turn was slow, counted per turn of the agent benchmark: the
+// garbage collections that ran inside it (minor or major, and their pause), the
+// time the trace spent in synchronous file system calls, and whether another
+// process took the core (involuntary context switches). The p99 is printed
+// beside these counts, and again over the turns no other process preempted
+// (turns a GC ran in always kept: GC is ours to fix), so a tail is explained
+// rather than averaged away.
+import { loadavg } from 'node:os';
+import { type PerformanceEntry, PerformanceObserver, constants } from 'node:perf_hooks';
+import { traceIo } from '../../agents/runtime/trace';
+import { round } from '../../sim/math';
+import { involuntarySwitches } from './preemption';
+
+export interface SlowTurn {
+  ms: number;
+  gcMs: number;
+  gcMajor: boolean;
+  traceIoMs: number;
+  preempted: boolean;
+}
+
+export interface TurnCauses {
+  turns: number;
+  /** Turns a garbage collection ran in, those with a major (mark-compact) one, and the pause inside turns. */
+  gcTurns: number;
+  gcMajorTurns: number;
+  gcPauseMs: number;
+  /** Turns during which another process took the core. */
+  preemptedTurns: number;
+  /** p99 over the turns not preempted (GC turns kept). */
+  steadyP99Ms: number;
+  /** Synchronous trace file calls per turn: p99 and worst, ms. */
+  traceIoP99Ms: number;
+  traceIoMaxMs: number;
+  /** The three slowest turns and what ran in them. */
+  slowest: SlowTurn[];
+  load: [number, number];
+}
+
+interface Gc {
+  start: number;
+  end: number;
+  major: boolean;
+}
+
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+
+const switches = involuntarySwitches;
+
+/** Watches turns: `begin()` before one, `end(overheadMs)` after it; `causes()` once every turn is done. */
+export class TurnWatch {
+  private readonly gcs: Gc[] = [];
+  private readonly obs: PerformanceObserver;
+  private readonly rows: Array<{ ms: number; t0: number; t1: number; io: number; preempted: boolean }> = [];
+  private readonly load0 = loadavg()[0]!;
+  private t0 = 0;
+  private io0 = 0;
+  private sw0 = 0;
+
+  constructor() {
+    this.obs = new PerformanceObserver((list) => this.take(list.getEntries()));
+    this.obs.observe({ entryTypes: ['gc'] });
+  }
+
+  private take(entries: readonly PerformanceEntry[]): void {
+    for (const e of entries) {
+      const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
+      this.gcs.push({ start: e.startTime, end: e.startTime + e.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+    }
+  }
+
+  begin(): void {
+    this.sw0 = switches();
+    this.io0 = traceIo.ms;
+    this.t0 = performance.now();
+  }
+
+  end(overheadMs: number): void {
+    const t1 = performance.now();
+    this.rows.push({ ms: overheadMs, t0: this.t0, t1, io: traceIo.ms - this.io0, preempted: switches() > this.sw0 });
+  }
+
+  /** Waits for the GC entries still queued, then counts. */
+  async causes(): Promise<TurnCauses> {
+    await new Promise((r) => setTimeout(r, 20));
+    this.take(this.obs.takeRecords());
+    this.obs.disconnect();
+    const rows = this.rows.map((r) => {
+      const inside = this.gcs.filter((g) => g.start < r.t1 && g.end > r.t0);
+      return { ...r, gcMs: inside.reduce((s, g) => s + (g.end - g.start), 0), gcMajor: inside.some((g) => g.major), gc: inside.length > 0 };
+    });
+    const slowest = [...rows]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((r) => ({ ms: round(r.ms, 2), gcMs: round(r.gcMs, 2), gcMajor: r.gcMajor, traceIoMs: round(r.io, 2), preempted: r.preempted }));
+    return {
+      turns: rows.length,
+      gcTurns: rows.filter((r) => r.gc).length,
+      gcMajorTurns: rows.filter((r) => r.gcMajor).length,
+      gcPauseMs: round(
+        rows.reduce((s, r) => s + r.gcMs, 0),
+        1,
+      ),
+      preemptedTurns: rows.filter((r) => r.preempted).length,
+      steadyP99Ms: round(
+        pct(
+          rows.filter((r) => !r.preempted || r.gc).map((r) => r.ms),
+          99,
+        ),
+        3,
+      ),
+      traceIoP99Ms: round(
+        pct(
+          rows.map((r) => r.io),
+          99,
+        ),
+        3,
+      ),
+      traceIoMaxMs: round(Math.max(0, ...rows.map((r) => r.io)), 3),
+      slowest,
+      load: [round(this.load0, 2), round(loadavg()[0]!, 2)],
+    };
+  }
+}
