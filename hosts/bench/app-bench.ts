@@ -3,7 +3,6 @@
 // scene while something moves, pose latency from the sim packing a frame to the
 // browser drawing it (both stamp Date.now() on the same machine), and the
 // renderer's JavaScript heap and process memory.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -12,6 +11,7 @@ import { startWorkerSession } from '../service/worker-session';
 import { startWebServer } from '../web/server';
 import { prebuiltWorker } from '../service/worker-bundle';
 import { findBrowser } from '../../test/support/find-browser.mjs';
+import { ensureRendererBuilt } from '../../base/renderer-build.mjs';
 
 export interface AppBenchScene {
   id: string;
@@ -118,14 +118,8 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
   const exe = found.path;
   if (!exe || !existsSync(exe)) throw new Error(found.hint || `no browser at ${String(exe)}`);
   const dist = rendererDist();
-  if (!existsSync(`${dist}index.html`)) {
-    say('building the renderer (vite build)…');
-    const b = spawnSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'error'], {
-      cwd: fileURLToPath(new URL('../../', import.meta.url)),
-      stdio: 'inherit',
-    });
-    if (b.status !== 0) throw new Error('the renderer build failed');
-  }
+  // Measure today's renderer: rebuild when any of its sources is newer than the build.
+  if (!ensureRendererBuilt(fileURLToPath(new URL('../../', import.meta.url)), { say })) throw new Error('the renderer build failed');
   const ids = opts.scenes ?? listScenes().map((s) => s.id);
   const seconds = opts.quick ? 1.5 : 3;
 
