@@ -164,7 +164,9 @@ export function SceneView({
   useEffect(() => {
     const w = worldRef.current;
     if (!w || !meta) return;
+    performance.mark('sb:scene-meta');
     w.load(meta);
+    performance.mark('sb:scene-built');
     w.resize();
     if (window.__skillbridge) {
       window.__skillbridge.sceneId = meta.id;

@@ -215,6 +215,7 @@ export class World {
       if (this.follow) followRobot(cur.camera, graph, meta);
     });
     scene.onAfterRenderObservable.add(() => {
+      if (this.framesRendered === 0) performance.mark('sb:first-frame');
       this.drawCalls.push(this.engine._drawCalls.current - this.drawCallsBefore);
       if (this.drawCalls.length > 30) this.drawCalls.shift();
       this.framesRendered++;
