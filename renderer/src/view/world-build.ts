@@ -17,6 +17,10 @@ import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import '@babylonjs/core/Rendering/outlineRenderer';
+// Every material here is a StandardMaterial: its shaders load with the page rather
+// than by a dynamic import the first frame would wait for after the scene is built.
+import '@babylonjs/core/Shaders/default.vertex';
+import '@babylonjs/core/Shaders/default.fragment';
 import { Scene } from '@babylonjs/core/scene';
 import type { BodyMeta, SceneMeta, ShapePart } from '../../../contract/schemas';
 import { BACKDROPS, buildBackdrop } from './environment';
@@ -52,7 +56,7 @@ export function buildScene(engine: Engine, meta: SceneMeta, opts: BuildOptions):
   const scene = new Scene(engine);
   scene.useRightHandedSystem = true;
   const backdrop = BACKDROPS[meta.environment];
-  const built = buildBackdrop(scene, meta);
+  const built = buildBackdrop(scene, meta, opts.software);
 
   const hemi = new HemisphericLight('ambient', new Vector3(0.2, 1, 0.1), scene);
   hemi.intensity = 0.62;
