@@ -73,6 +73,11 @@ export const TOKEN_CHECK_PATH = '/token-check';
 export const TOKEN_HEADER = 'x-skillbridge-token';
 /** The tab's session token, to reattach its session after a reload. */
 export const SESSION_PARAM = 'session';
+/**
+ * `view=hidden`: the page opening the socket cannot be seen (a background tab
+ * reconnecting), so its poses start at the hidden rate, not the full one.
+ */
+export const VIEW_PARAM = 'view';
 
 /** WebSocket close codes the host uses, with a reason a person can read. */
 export const CLOSE = {

@@ -14,7 +14,7 @@ import {
   parseRequest,
 } from './api';
 import { MAX_REPLY_BYTES, MAX_REQUEST_BYTES, formatBytes, utf8Bytes } from './limits';
-import { CLOSE, SESSION_PARAM, ServerMessage, type SessionMessage, TOKEN_PARAM, WS_PATH } from './wire';
+import { CLOSE, SESSION_PARAM, ServerMessage, type SessionMessage, TOKEN_PARAM, VIEW_PARAM, WS_PATH } from './wire';
 
 /** The part of the WebSocket API this client uses (browser and `ws` both have it). */
 export interface SocketLike {
@@ -44,13 +44,14 @@ export interface WsClient extends AppApi {
 
 /**
  * The socket URL for a page served by `skillbridge serve`, e.g. http://127.0.0.1:4317/?token=...
- * `session` is the tab's session token, to reattach its session after a reload.
+ * `session` is the tab's session token, to reattach its session after a reload;
+ * `hidden`: the page cannot be seen now (its poses start at the hidden rate).
  */
-export function socketUrl(httpBase: string, token: string, session?: string): string {
+export function socketUrl(httpBase: string, token: string, session?: string, hidden = false): string {
   const u = new URL(httpBase);
   u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
   u.pathname = WS_PATH;
-  u.search = `?${TOKEN_PARAM}=${encodeURIComponent(token)}${session ? `&${SESSION_PARAM}=${encodeURIComponent(session)}` : ''}`;
+  u.search = `?${TOKEN_PARAM}=${encodeURIComponent(token)}${session ? `&${SESSION_PARAM}=${encodeURIComponent(session)}` : ''}${hidden ? `&${VIEW_PARAM}=hidden` : ''}`;
   u.hash = '';
   return u.toString();
 }

@@ -4,22 +4,13 @@
 // Either way it first says which one starts and why. Extra arguments go to
 // `skillbridge serve`.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureRendererBuilt } from '../base/renderer-build.mjs';
 import { electronStatus } from './lib/install-check.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-
-function newest(dir) {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
 
 function run(cmd, cmdArgs) {
   const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit' });
@@ -42,13 +33,6 @@ if (electron.ok) {
   forward(spawn(electron.binary, [path.join(root, 'out/main/index.js')], { cwd: root, stdio: 'inherit' }));
 } else {
   process.stdout.write(`Starting web mode: ${electron.why}. ${electron.fix}\n`);
-  const index = path.join(root, 'renderer/dist/index.html');
-  const sources = Math.max(
-    newest(path.join(root, 'renderer/src')),
-    newest(path.join(root, 'contract')),
-    statSync(path.join(root, 'renderer/index.html')).mtimeMs,
-  );
-  if (!existsSync(index) || statSync(index).mtimeMs < sources)
-    run('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+  if (!ensureRendererBuilt(root, { logLevel: 'warn', say: (l) => process.stdout.write(`${l}\n`) })) process.exit(1);
   forward(spawn(process.execPath, [path.join(root, 'bin/skillbridge.js'), 'serve', ...args], { cwd: root, stdio: 'inherit' }));
 }

@@ -95,7 +95,10 @@ export class Connection implements SessionClient {
     private readonly resumed: boolean,
     private readonly log: (line: string) => void,
     private readonly role: Role = 'solo',
+    /** The page opened this socket while it could not be seen (a background tab reconnecting). */
+    hidden = false,
   ) {
+    this.viewHidden = hidden;
     this.watching = own;
     ws.on('message', (data, isBinary) => this.receive(data, isBinary));
     ws.on('close', () => {

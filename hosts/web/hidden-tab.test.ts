@@ -10,6 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { PoseListener } from '../../contract/api';
+import { VIEW_PARAM } from '../../contract/wire';
+import { socketUrl } from '../../contract/ws-client';
 import { AppService } from '../service/app-service';
 import { HIDDEN_POSE_MS } from './connection';
 import { type WebServer, startWebServer } from './server';
@@ -54,8 +56,8 @@ interface Tab {
   call(method: string, request: unknown): Promise<{ ok: boolean; value?: { ok: boolean } }>;
 }
 
-async function open(server: WebServer): Promise<Tab> {
-  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=${server.token}`);
+async function open(server: WebServer, url = `ws://127.0.0.1:${server.port}/api?token=${server.token}`): Promise<Tab> {
+  const ws = new WebSocket(url);
   const tab: Tab = { ws, feed: -1, poses: [], events: [], call: () => Promise.reject(new Error('closed')) };
   let attached: () => void = () => undefined;
   const session = new Promise<void>((r) => (attached = r));
@@ -134,6 +136,22 @@ describe('a hidden tab', () => {
     expect(back.sent).toBeGreaterThan(5);
     tab.ws.close();
     other.ws.close();
+  }, 30_000);
+
+  it('a tab that reconnects while hidden says so in its socket URL and is sent poses at 2 Hz from the start', async () => {
+    // What the page does (renderer/src/connect.ts): the URL carries view=hidden while the tab cannot be seen.
+    const url = socketUrl(`http://127.0.0.1:${server.port}/`, server.token, undefined, true);
+    expect(new URL(url).searchParams.get(VIEW_PARAM)).toBe('hidden');
+    const tab = await open(server, url);
+    const hiddenMs = 2000;
+    const hidden = await framesIn(tab, hiddenMs);
+    expect(hidden.sent).toBeGreaterThan(3 * (hiddenMs / HIDDEN_POSE_MS + 1));
+    expect(hidden.got).toBeLessThanOrEqual(hiddenMs / HIDDEN_POSE_MS + 1);
+    // Shown: the full rate.
+    await tab.call('setViewVisible', { visible: true });
+    const back = await framesIn(tab, 1000);
+    expect(back.got).toBeGreaterThanOrEqual(back.sent - 3);
+    tab.ws.close();
   }, 30_000);
 
   it('a bad request names the field', async () => {

@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { MAX_REQUEST_BYTES } from '../../contract/limits';
-import { CLOSE, SESSION_PARAM, TOKEN_CHECK_PATH, TOKEN_HEADER, TOKEN_PARAM, WS_PATH } from '../../contract/wire';
+import { CLOSE, SESSION_PARAM, TOKEN_CHECK_PATH, TOKEN_HEADER, TOKEN_PARAM, VIEW_PARAM, WS_PATH } from '../../contract/wire';
 import { Connection, type Role } from './connection';
 import { CLASS_GRACE_MS, type HostedSession, SessionLimitError, SessionPool } from './sessions';
 
@@ -198,7 +198,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     pool
       .attach(sessionToken)
       .then(({ hosted, resumed }) => {
-        const conn = new Connection(ws, pool, hosted, resumed, log, role);
+        const conn = new Connection(ws, pool, hosted, resumed, log, role, params.get(VIEW_PARAM) === 'hidden');
         hosted.clients.add(conn);
         // The tab may have gone while its session opened.
         if (ws.readyState !== ws.OPEN) pool.detach(conn, hosted);

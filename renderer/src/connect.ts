@@ -30,7 +30,8 @@ export async function connect(): Promise<Connection> {
   if (!token) return { kind: 'no-token' };
   const store = window.sessionStorage;
   const api = await connectWs(
-    socketUrl(window.location.href, token, store.getItem(SESSION_KEY) ?? undefined),
+    // A tab reconnecting in the background says so from the start: its poses come at the hidden rate at once.
+    socketUrl(window.location.href, token, store.getItem(SESSION_KEY) ?? undefined, document.visibilityState === 'hidden'),
     (url) => new WebSocket(url) as unknown as SocketLike,
   );
   const keep = (t: string | undefined): void => {

@@ -8,6 +8,9 @@ import { App } from './app';
 import { type Connection, backoffMs, checkToken, connect, storedToken } from './connect';
 import './styles.css';
 
+// Where the page's start goes (`skillbridge bench app` reads these marks): scripts run, host connected, scene built, first frame.
+performance.mark('sb:script');
+
 interface Lost {
   reason: string;
   /** When the next attempt starts (ms since epoch), or null when waiting for the person. */
@@ -69,6 +72,7 @@ function Root() {
   useEffect(() => {
     connect().then(
       (c) => {
+        performance.mark('sb:connected');
         setConn(c);
         watch(c);
       },

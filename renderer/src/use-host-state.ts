@@ -115,11 +115,10 @@ export function useHostState(api: AppApi, initialScene: string | undefined): Hos
     let live = true;
     (async () => {
       try {
-        const list = await api.listScenes({});
+        // Both at once: the scene's metadata is what the first frame waits for.
+        const [list, cur] = await Promise.all([api.listScenes({}), api.currentScene({})]);
         if (!live) return;
         setScenes(list);
-        const cur = await api.currentScene({});
-        if (!live) return;
         if (cur) setMeta(cur);
         else {
           const first = list.find((s) => s.id === initialScene) ?? list[0];

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rendererBuildState } from '../../../base/renderer-build.mjs';
 import { isBuiltinScene } from '../../../scenes/registry';
 import type { RealRobotForm } from '../../service/app-service';
 import { prebuiltWorker } from '../../service/worker-bundle';
@@ -39,8 +40,12 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
     robot = { ...real, ...(acceptNoEstop ? { acceptNoEstop } : {}) };
   }
   const staticDir = rendererDir();
-  if (!existsSync(`${staticDir}index.html`))
-    o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
+  const build = rendererBuildState(path.resolve(staticDir, '../..'));
+  if (build.state === 'missing') o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
+  else if (build.state === 'stale')
+    o.err(
+      `skillbridge: the renderer build is older than its sources (${build.newer} changed since); run "npm run build:renderer" to serve today's code`,
+    );
   // Agent runs trace to ./traces; API keys (OPENAI_API_KEY, SKILLBRIDGE_API_KEY) come from
   // this process's environment, read in the worker, and never go to the browser.
   const traceDir = path.resolve(stringFlag(p.flags, 'traces') ?? 'traces');

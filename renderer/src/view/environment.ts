@@ -69,9 +69,15 @@ function rand(seed: number): () => number {
   };
 }
 
-function floorTexture(scene: Scene, meta: SceneMeta): DynamicTexture {
+/**
+ * The floor's pattern, painted on a 2D canvas. `px` wide: software GL paints,
+ * uploads and mipmaps it on the CPU before the first frame, where a 512-pixel
+ * pattern costs a quarter of a 1024-pixel one and, drawn at half resolution, looks the same.
+ */
+function floorTexture(scene: Scene, meta: SceneMeta, px: number): DynamicTexture {
   const [w, d] = meta.floor.size;
-  const px = 1024;
+  /** Speckle sizes were chosen for 1024 pixels across. */
+  const k = px / 1024;
   const tex = new DynamicTexture('floor-pattern', { width: px, height: Math.round((px * d) / w) }, scene, true);
   const ctx = tex.getContext();
   const W = px;
@@ -82,7 +88,7 @@ function floorTexture(scene: Scene, meta: SceneMeta): DynamicTexture {
   ctx.fillRect(0, 0, W, H);
   const lines = (step: number, colour: string, width: number): void => {
     ctx.strokeStyle = colour;
-    ctx.lineWidth = width;
+    ctx.lineWidth = Math.max(1, width * k);
     ctx.beginPath();
     for (let x = 0; x <= W + 1; x += step * perM) {
       ctx.moveTo(x, 0);
@@ -103,7 +109,7 @@ function floorTexture(scene: Scene, meta: SceneMeta): DynamicTexture {
       const r = rand(7);
       for (let i = 0; i < 2500; i++) {
         ctx.fillStyle = shade(base, 0.9 + r() * 0.16);
-        ctx.fillRect(r() * W, r() * H, 2 + r() * 5, 2 + r() * 5);
+        ctx.fillRect(r() * W, r() * H, (2 + r() * 5) * k, (2 + r() * 5) * k);
       }
       lines(1, shade(base, 0.78), 2);
       // A painted safety border around the work area.
@@ -127,7 +133,7 @@ function floorTexture(scene: Scene, meta: SceneMeta): DynamicTexture {
       const r = rand(11);
       for (let i = 0; i < 9000; i++) {
         ctx.fillStyle = shade(base, 0.75 + r() * 0.45);
-        ctx.fillRect(r() * W, r() * H, 2, 3 + r() * 6);
+        ctx.fillRect(r() * W, r() * H, 2 * k, (3 + r() * 6) * k);
       }
       break;
     }
@@ -141,7 +147,7 @@ export interface BuiltBackdrop {
   receivers: Mesh[];
 }
 
-export function buildBackdrop(scene: Scene, meta: SceneMeta): BuiltBackdrop {
+export function buildBackdrop(scene: Scene, meta: SceneMeta, software = false): BuiltBackdrop {
   const b = BACKDROPS[meta.environment];
   scene.clearColor = b.clear;
   // Linear fog always (the robot camera's image fades what lies past its range,
@@ -162,7 +168,7 @@ export function buildBackdrop(scene: Scene, meta: SceneMeta): BuiltBackdrop {
 
   const floor = CreateGround('floor', { width: w, height: d }, scene);
   const fm = new StandardMaterial('floor-mat', scene);
-  fm.diffuseTexture = floorTexture(scene, meta);
+  fm.diffuseTexture = floorTexture(scene, meta, software ? 512 : 1024);
   fm.specularColor = meta.environment === 'kitchen' ? new Color3(0.12, 0.12, 0.12) : Color3.Black();
   floor.material = fm;
   floor.isPickable = false;

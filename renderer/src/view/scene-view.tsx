@@ -72,6 +72,8 @@ export function SceneView({
   const [insetNote, setInsetNote] = useState<string | null>(null);
   const speech = useSpeech(api, meta);
   const [prefs, setPrefs] = useViewPrefs();
+  const prefsRef = useRef(prefs);
+  prefsRef.current = prefs;
   const [software, setSoftware] = useState<boolean | null>(null);
   const readFps = useCallback(() => worldRef.current?.fps(), []);
   const [speechAt, setSpeechAt] = useState<[number, number] | null>(null);
@@ -86,6 +88,13 @@ export function SceneView({
       setInitError((e as Error).message);
       return;
     }
+    // The quality's settings before the first scene is built: building it with shadows
+    // that software GL then turns off built (and compiled shaders for) the scene twice.
+    const q = qualitySettings(prefsRef.current.quality, world.software, globalThis.devicePixelRatio);
+    world.setScaling(q.scaling);
+    world.setAntialias(q.antialias);
+    world.setOptions({ ...DEFAULTS, shadows: q.shadows });
+    setOpts((o) => ({ ...o, shadows: q.shadows }));
     worldRef.current = world;
     world.setInsetCanvas(insetRef.current);
     setSoftware(world.software);
@@ -164,7 +173,9 @@ export function SceneView({
   useEffect(() => {
     const w = worldRef.current;
     if (!w || !meta) return;
+    performance.mark('sb:scene-meta');
     w.load(meta);
+    performance.mark('sb:scene-built');
     w.resize();
     if (window.__skillbridge) {
       window.__skillbridge.sceneId = meta.id;

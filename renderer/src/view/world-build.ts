@@ -17,9 +17,14 @@ import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import '@babylonjs/core/Rendering/outlineRenderer';
+// Every material here is a StandardMaterial: its shaders load with the page rather
+// than by a dynamic import the first frame would wait for after the scene is built.
+import '@babylonjs/core/Shaders/default.vertex';
+import '@babylonjs/core/Shaders/default.fragment';
 import { Scene } from '@babylonjs/core/scene';
 import type { BodyMeta, SceneMeta, ShapePart } from '../../../contract/schemas';
 import { BACKDROPS, buildBackdrop } from './environment';
+import { type Batches, batchStatic } from './world-batch';
 
 /** What a pickable mesh carries: the id it stands for and the label a person reads. */
 export interface Tagged {
@@ -36,6 +41,8 @@ export interface SceneGraph {
   nodes: Map<string, TransformNode>;
   meshesById: Map<string, Mesh[]>;
   colliderMeshes: Mesh[];
+  /** Still bodies drawn merged per material, and the undrawn meshes that stand for each (world-batch.ts). */
+  batched: Batches;
 }
 
 export interface BuildOptions {
@@ -49,7 +56,7 @@ export function buildScene(engine: Engine, meta: SceneMeta, opts: BuildOptions):
   const scene = new Scene(engine);
   scene.useRightHandedSystem = true;
   const backdrop = BACKDROPS[meta.environment];
-  const built = buildBackdrop(scene, meta);
+  const built = buildBackdrop(scene, meta, opts.software);
 
   const hemi = new HemisphericLight('ambient', new Vector3(0.2, 1, 0.1), scene);
   hemi.intensity = 0.62;
@@ -82,15 +89,18 @@ export function buildScene(engine: Engine, meta: SceneMeta, opts: BuildOptions):
   b.wheels(meta);
   b.locations(meta);
 
+  for (const m of receivers) m.receiveShadows = opts.shadows;
+  b.freezeStatic(meta);
+  // After freezing: the batches are built from the still meshes where they stand.
+  const batches = batchStatic(b.stillMeshes(meta), b.graph.batched);
   if (opts.shadows) {
     const sg = new ShadowGenerator(1024, sun);
     sg.bias = 0.0015;
     sg.normalBias = 0.01;
     sg.darkness = 0.35;
-    for (const m of casters) sg.addShadowCaster(m, false);
-    for (const m of receivers) m.receiveShadows = true;
+    // The batches cast for the still meshes they replace (undrawn meshes cast no shadow).
+    for (const m of [...casters, ...batches]) if (!b.graph.batched.proxies.has(m)) sg.addShadowCaster(m, false);
   }
-  b.freezeStatic(meta);
   // The backdrop never moves nor changes colour (frozen once its shadows are set: a material compiles on its first draw).
   for (const m of built.receivers) {
     m.computeWorldMatrix(true);
@@ -116,6 +126,7 @@ class Builder {
       nodes: new Map(),
       meshesById: new Map(),
       colliderMeshes: [],
+      batched: { batches: new Set(), proxies: new Set() },
     };
     const m = new StandardMaterial('collider-mat', scene);
     m.emissiveColor = Color3.FromHexString('#39d353');
@@ -248,13 +259,21 @@ class Builder {
    * world matrices, and colours never change: freezing both saves per-frame CPU,
    * which software GL shares with the rasteriser.
    */
-  freezeStatic(meta: SceneMeta): void {
-    const still = [
+  private stillIds(meta: SceneMeta): string[] {
+    return [
       ...meta.objects.filter((o) => o.body.stream === null && !o.door).map((o) => o.id),
       // Location markers are painted on the floor: they never move either.
       ...meta.locations.map((l) => l.id),
     ];
-    for (const id of still) {
+  }
+
+  /** The drawn meshes of the bodies that never move. */
+  stillMeshes(meta: SceneMeta): Mesh[] {
+    return this.stillIds(meta).flatMap((id) => this.graph.nodes.get(id)?.getChildMeshes(false) ?? []) as Mesh[];
+  }
+
+  freezeStatic(meta: SceneMeta): void {
+    for (const id of this.stillIds(meta)) {
       const node = this.graph.nodes.get(id);
       if (!node) continue;
       node.computeWorldMatrix(true);

@@ -5,6 +5,7 @@
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { TargetCamera } from '@babylonjs/core/Cameras/targetCamera';
 import { Ray } from '@babylonjs/core/Culling/ray';
+import type { Engine } from '@babylonjs/core/Engines/engine';
 import { RenderTargetTexture } from '@babylonjs/core/Materials/Textures/renderTargetTexture';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
@@ -197,7 +198,8 @@ export function seesRobot(graph: SceneGraph, eye: Vector3, meta: SceneMeta): boo
   const length = dir.length();
   const hit = graph.scene.pickWithRay(
     new Ray(eye, dir.normalize(), length),
-    (m) => m.isPickable && m.isEnabled() && m.isVisible && !graph.colliderMeshes.includes(m as Mesh),
+    // A still body's own (undrawn) mesh stands for it: its batch is drawn, never picked.
+    (m) => m.isPickable && m.isEnabled() && (m.isVisible || graph.batched.proxies.has(m)) && !graph.colliderMeshes.includes(m as Mesh),
   );
   if (!hit?.hit) return true;
   return (hit.pickedMesh?.metadata as Tagged | undefined)?.id === 'robot';
@@ -239,7 +241,7 @@ export class RobotCamera {
       [scene.fogStart, scene.fogEnd] = fog;
       const target = this.canvas;
       if (!target || this.reading) return;
-      const read = rtt.readPixels();
+      const read = readAsync(scene.getEngine() as Engine) ?? rtt.readPixels();
       if (!read) return;
       this.reading = true;
       read
@@ -271,7 +273,7 @@ export class RobotCamera {
   blocked(): string | null {
     const hit = this.graph.scene.pickWithRay(
       this.cam.getForwardRay(BLOCKED_M),
-      (m) => this.seen(m) && (m.metadata as Tagged | undefined)?.id !== 'robot',
+      (m) => (this.seen(m) || this.graph.batched.proxies.has(m)) && (m.metadata as Tagged | undefined)?.id !== 'robot',
     );
     const tag = hit?.hit ? (hit.pickedMesh?.metadata as Tagged | undefined) : undefined;
     return tag ? `facing the ${tag.label.replace(/ \(.*\)$/, '')} ${hit!.distance.toFixed(1)} m away` : null;
@@ -315,6 +317,18 @@ export class RobotCamera {
     this.cam.upVector.set(up[0], up[1], up[2]);
     this.cam.setTarget(new Vector3(p[0] + fwd[0], p[1] + fwd[1], p[2] + fwd[2]));
   }
+}
+
+/**
+ * Reads the image from the render target still bound (WebGL 2) through a pixel
+ * buffer and a fence, so the page goes on drawing while the GPU finishes: a plain
+ * readPixels waits for every queued command, which under software GL held the
+ * page's main thread ~20 % of the time at 5 reads a second. Null on WebGL 1.
+ */
+function readAsync(engine: Engine): Promise<ArrayBufferView> | null {
+  if (engine.webGLVersion < 2) return null;
+  const gl = engine._gl;
+  return engine._readPixelsAsync(0, 0, INSET_W, INSET_H, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(INSET_W * INSET_H * 4));
 }
 
 /** GL rows run bottom-up; the 2D canvas runs top-down. */

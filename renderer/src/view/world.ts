@@ -215,6 +215,7 @@ export class World {
       if (this.follow) followRobot(cur.camera, graph, meta);
     });
     scene.onAfterRenderObservable.add(() => {
+      if (this.framesRendered === 0) performance.mark('sb:first-frame');
       this.drawCalls.push(this.engine._drawCalls.current - this.drawCallsBefore);
       if (this.drawCalls.length > 30) this.drawCalls.shift();
       this.framesRendered++;
@@ -315,10 +316,17 @@ export class World {
   setHighlight(ids: readonly string[]): void {
     const byId = this.cur?.graph.meshesById;
     if (!byId) return;
-    for (const id of this.highlightIds) for (const m of byId.get(id) ?? []) m.renderOutline = false;
+    // A still body is drawn in its batch: its own mesh is shown while highlighted, for the outline.
+    const proxies = this.cur?.graph.batched.proxies;
+    for (const id of this.highlightIds)
+      for (const m of byId.get(id) ?? []) {
+        m.renderOutline = false;
+        if (proxies?.has(m)) m.isVisible = false;
+      }
     this.highlightIds = ids.filter((id) => byId.has(id));
     for (const id of this.highlightIds) {
       for (const m of byId.get(id) ?? []) {
+        if (proxies?.has(m)) m.isVisible = true;
         m.renderOutline = true;
         m.outlineColor = HIGHLIGHT;
         m.outlineWidth = 0.012;
