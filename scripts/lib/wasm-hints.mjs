@@ -115,3 +115,19 @@ function customName(bytes, s) {
   const [len, p] = readLeb(bytes, s.start);
   return new TextDecoder().decode(bytes.subarray(p, p + len));
 }
+
+/** The hint byte of each declared function, or undefined when the module carries no compilation hints. */
+export function eagerHints(bytes) {
+  for (const s of wasmSections(bytes)) {
+    if (s.id !== CUSTOM || customName(bytes, s) !== 'compilationHints') continue;
+    const [len, p] = readLeb(bytes, s.start);
+    const [count, q] = readLeb(bytes, p + len);
+    return [...bytes.subarray(q, q + count)];
+  }
+  return undefined;
+}
+
+/** WebAssembly.validate, for TypeScript callers whose lib has no WebAssembly. */
+export function validWasm(bytes) {
+  return WebAssembly.validate(bytes);
+}
