@@ -2,7 +2,12 @@
 // The skillbridge command. Runs the prebuilt bundle in out/cli/ (scripts/build-cli.mjs),
 // rebuilt here first when a source changed since; SKILLBRIDGE_FROM_SOURCES=1 runs
 // the TypeScript sources through tsx instead (breakpoints in the sources; slower start).
+import { readFileSync } from 'node:fs';
 import v8 from 'node:v8';
+
+// The moments `skillbridge bench cli` breaks a command's time into (base/phase.ts).
+const phase = process.env.SKILLBRIDGE_PHASES === '1' ? (name) => performance.mark(name) : () => undefined;
+phase('bin');
 
 // Rapier runs as WebAssembly. V8's optimising tier about doubles the time of a
 // one-shot `call` and adds ~55 MB (`bench cli` measures both); the baseline tier
@@ -18,6 +23,14 @@ const optimise =
   process.argv[2] === 'worker' ||
   process.argv[2] === 'sweep';
 if (!optimise) v8.setFlagsFromString('--liftoff-only');
+// Rapier's 3 MB module is validated function by function as each is first compiled
+// rather than all at its compile (which halves it); the build validated it whole.
+v8.setFlagsFromString('--wasm-lazy-validation');
+// V8 compiles a wasm function on its first call, on the calling thread: most of a
+// one-shot call's physics time. The bundled Rapier marks the functions a world build
+// and a call run as eager (scripts/lib/wasm-hints.mjs), so they compile on background
+// threads while the bundle loads. Long runs keep plain lazy compilation and tiering.
+if (!optimise && process.env.SKILLBRIDGE_WASM_HINTS !== '0') v8.setFlagsFromString('--experimental-wasm-compilation-hints');
 
 async function fromSources() {
   // Inherited from a bundled parent, it would name a worker built from other sources.
@@ -28,14 +41,38 @@ async function fromSources() {
   return import('../hosts/cli/main.ts');
 }
 
+/**
+ * A call on a scene builds a Rapier world: its wasm starts compiling (decoding,
+ * validation, the hinted functions, all on V8's background threads) before the
+ * bundle loads; the bundled Rapier takes the promise over (scripts/build-cli.mjs).
+ */
+function compileRapierEarly(entry) {
+  const args = process.argv.slice(2);
+  if (args[0] !== 'call' || args.some((a) => a === '--robot' || a.startsWith('--robot='))) return;
+  const file = `rapier-${process.env.SKILLBRIDGE_RAPIER === 'scalar' ? 'scalar' : 'simd'}.wasm`;
+  let bytes;
+  try {
+    bytes = readFileSync(new URL(`./${file}`, entry));
+  } catch {
+    return; // A bundle without the file: Rapier compiles as it loads.
+  }
+  const module = WebAssembly.compile(bytes);
+  module.catch(() => undefined); // A failure surfaces where the world is built, not as an unhandled rejection.
+  globalThis[Symbol.for('skillbridge.rapierWasm')] = { file, module };
+}
+
 async function fromBundle() {
   const { cliBundle } = await import('../scripts/build-cli.mjs');
   const entry = await cliBundle({ log: (l) => process.stderr.write(`skillbridge: ${l}\n`) });
+  phase('bundle-checked');
   if (!entry) return fromSources();
+  compileRapierEarly(entry);
   // Built with the same sources: `serve` starts it instead of bundling the worker anew.
   process.env.SKILLBRIDGE_SIM_WORKER = new URL('./sim-worker.mjs', entry).href;
   process.env.SKILLBRIDGE_EVAL_WORKER = new URL('./eval-worker.mjs', entry).href;
-  return import(entry);
+  const bundle = await import(entry);
+  phase('bundle-loaded');
+  return bundle;
 }
 
 // Output piped into `head` (or a closed terminal) ends the command quietly, as Unix tools do.

@@ -16,10 +16,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { withEagerHints } from './lib/wasm-hints.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(root, 'out/cli');
 const FORMAT = 1;
+export const HOT_FUNCTIONS = 'scripts/rapier-hot-functions.json';
 
 /**
  * Packages Node loads from node_modules at run time rather than from the bundle:
@@ -51,7 +53,15 @@ const EXTERNAL = [
  * read. Bundled packages are not stat'ed one by one: npm rewrites
  * node_modules/.package-lock.json whenever it installs or removes anything.
  */
-const ALWAYS = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build-cli.mjs', 'node_modules/.package-lock.json'];
+const ALWAYS = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'scripts/build-cli.mjs',
+  'scripts/lib/wasm-hints.mjs',
+  HOT_FUNCTIONS,
+  'node_modules/.package-lock.json',
+];
 
 function stamp(rel) {
   const s = statSync(path.join(root, rel));
@@ -109,11 +119,20 @@ function sourceUrls(buildDir) {
 /**
  * Rapier's `-compat` builds carry their wasm as a base64 string that init decodes
  * in JavaScript: parsing the 3-4 MB module and decoding cost ~50 ms of every
- * command that steps physics. In the bundle the bytes become a .wasm file next to
- * the chunks, read at init. Should a Rapier release no longer match (exactly one
- * `X.toByteArray("…").buffer` that decodes to wasm), it is bundled unchanged.
+ * command that steps physics. In the bundle the bytes become a file next to the
+ * chunks (rapier-simd.wasm, rapier-scalar.wasm), carrying compilation hints for the
+ * functions a world build and a call run (scripts/lib/wasm-hints.mjs). Should a
+ * Rapier release no longer match (exactly one `X.toByteArray("…").buffer` that
+ * decodes to wasm), it is bundled unchanged.
+ *
+ * The module gains compileWasm(), which loadRapier (sim/rapier.ts) awaits before
+ * init: WebAssembly.compile decodes, validates and compiles the hinted functions on
+ * V8's background threads, so init only instantiates. bin/skillbridge.js starts that
+ * compile before it even loads the bundle (a call on a scene) and leaves the promise
+ * under Symbol.for('skillbridge.rapierWasm'); compileWasm takes it over.
  */
 function rapierWasmFile(buildDir) {
+  const hot = readHotFunctions();
   return {
     name: 'rapier-wasm-file',
     setup(b) {
@@ -123,14 +142,42 @@ function rapierWasmFile(buildDir) {
         if (found.length !== 1) return undefined;
         const bytes = Buffer.from(found[0][1], 'base64');
         if (bytes.readUInt32BE(0) !== 0x0061736d) return undefined; // "\0asm"
-        const name = `rapier-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}.wasm`;
+        // Commands validate it lazily (bin/skillbridge.js): a module that does not validate whole is not shipped.
+        if (!WebAssembly.validate(bytes)) throw new Error(`${args.path}: its embedded WebAssembly does not validate`);
+        const name = `rapier-${args.path.includes('-simd-') ? 'simd' : 'scalar'}.wasm`;
+        const eager = hot[createHash('sha256').update(bytes).digest('hex')];
         mkdirSync(buildDir, { recursive: true });
-        writeFileSync(path.join(buildDir, name), bytes);
-        const read = `require("node:fs").readFileSync(new URL(${JSON.stringify(`./${name}`)}, import.meta.url))`;
-        return { contents: text.replace(found[0][0], read), loader: 'js' };
+        writeFileSync(path.join(buildDir, name), eager ? withEagerHints(bytes, eager) : bytes);
+        const file = `new URL(${JSON.stringify(`./${name}`)}, import.meta.url)`;
+        const phase = JSON.stringify(path.join(root, 'base/phase.ts'));
+        const glue = [
+          `import { phase as __sbPhase } from ${phase};`,
+          'let __sbModule, __sbCompiling;',
+          'export function compileWasm() {',
+          "  const early = globalThis[Symbol.for('skillbridge.rapierWasm')];",
+          `  const compiled = early?.file === ${JSON.stringify(name)} ? early.module`,
+          `    : Promise.resolve().then(() => WebAssembly.compile(require("node:fs").readFileSync(${file})));`,
+          '  return (__sbCompiling ??= compiled.then((m) => {',
+          "    __sbPhase('wasm-compiled');",
+          '    __sbModule = m;',
+          '  }));',
+          '}',
+          '',
+        ].join('\n');
+        const source = `(__sbModule ?? require("node:fs").readFileSync(${file}))`;
+        return { contents: glue + text.replace(found[0][0], source), loader: 'js', resolveDir: path.dirname(args.path) };
       });
     },
   };
+}
+
+/** The functions to compile eagerly, by the sha256 of the module they were listed for (scripts/rapier-hot-functions.mjs). */
+function readHotFunctions() {
+  try {
+    return JSON.parse(readFileSync(path.join(root, HOT_FUNCTIONS), 'utf8')).modules ?? {};
+  } catch {
+    return {};
+  }
 }
 
 /**

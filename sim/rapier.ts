@@ -8,6 +8,7 @@
 // `bench sim` can compare them side by side. A world is deterministic for a given
 // build; the two builds need not agree bit for bit. Every test passes with both.
 import type RAPIER from '@dimforge/rapier3d-simd-compat';
+import { phase } from '../base/phase';
 
 export type RapierBuild = 'scalar' | 'simd';
 
@@ -30,8 +31,14 @@ export function loadRapier(build: RapierBuild = rapierBuild()): Promise<Rapier> 
   if (!p) {
     const mod = build === 'simd' ? import('@dimforge/rapier3d-simd-compat') : import('@dimforge/rapier3d-compat');
     p = mod.then(async (m) => {
+      phase('rapier-module');
       const R = m.default as unknown as Rapier;
+      // The command-line bundle adds compileWasm (scripts/build-cli.mjs): the compile
+      // runs on V8's background threads while this thread goes on loading the command.
+      const compile = (m as { compileWasm?: unknown }).compileWasm;
+      if (typeof compile === 'function') await (compile as () => Promise<void>)();
       await initWithoutFetchGlobals(R);
+      phase('wasm-instantiated');
       return R;
     });
     ready.set(build, p);

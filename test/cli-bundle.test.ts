@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCli, freshBundle } from '../scripts/build-cli.mjs';
+import { eagerHints, functionCounts, validWasm } from '../scripts/lib/wasm-hints.mjs';
 import type { Output } from '../hosts/cli/output';
 
 const dirs: string[] = [];
@@ -62,7 +63,7 @@ describe('command-line bundle', () => {
       // The chunk's own URL serves only the banner's createRequire and Rapier's wasm file beside it.
       const bare = text.split('import.meta.url').length - 1;
       const rewritten = [...text.matchAll(/new URL\("([^"]+)", import\.meta\.url\)\.href/g)].map((x) => x[1]!);
-      const wasm = [...text.matchAll(/new URL\("\.\/(rapier-[0-9a-f]+\.wasm)", import\.meta\.url\)/g)].map((x) => x[1]!);
+      const wasm = [...text.matchAll(/new URL\("\.\/(rapier-(?:simd|scalar)\.wasm)", import\.meta\.url\)/g)].map((x) => x[1]!);
       expect(bare, f).toBe(rewritten.length + wasm.length + 1);
       for (const w of wasm) expect(readFileSync(new URL(w, dir)).subarray(0, 4).toString('latin1')).toBe('\0asm');
       wasms.push(...wasm);
@@ -73,5 +74,20 @@ describe('command-line bundle', () => {
     expect(refs.some((r) => r.endsWith('hosts/cli/commands/serve.ts'))).toBe(true);
     // Both Rapier builds read their wasm from a file instead of decoding base64.
     expect(new Set(wasms).size).toBe(2);
+    // Each carries compilation hints marking eager the functions listed for it, and nothing else.
+    const listed = JSON.parse(readFileSync(new URL('../scripts/rapier-hot-functions.json', import.meta.url), 'utf8')) as {
+      modules: Record<string, number[]>;
+    };
+    for (const w of new Set(wasms)) {
+      const bytes = readFileSync(new URL(w, dir));
+      expect(validWasm(bytes), w).toBe(true);
+      const { imported, declared } = functionCounts(bytes);
+      const hints = eagerHints(bytes);
+      expect(hints, w).toBeDefined();
+      expect(hints!.length).toBe(declared);
+      const eager = hints!.flatMap((h, i) => (h ? [i + imported] : []));
+      expect(Object.values(listed.modules)).toContainEqual(eager);
+      expect(eager.length).toBeGreaterThan(100);
+    }
   }, 60_000);
 });

@@ -73,7 +73,13 @@ describe('benchmarks', () => {
     for (const k of ['floorMs', 'scenesMs', 'callMs', 'callOptimisingMs', 'floorRssMB', 'scenesRssMB', 'callRssMB'] as const)
       expect(r[k]).toBeGreaterThan(0);
     expect(r.scenesMs).toBeGreaterThan(r.floorMs);
-    expect(r.callGoal).toMatchObject({ wallMs: 500, rssMB: 120 });
+    expect(r.callGoal).toMatchObject({ wallMs: 500, rssMB: 120, overFloor: 6.17 });
+    expect(r.callLazyWasmMs).toBeGreaterThan(0);
+    // Every phase of the call was marked, from node's start to the printing.
+    expect(r.callBreakdown?.phases.map((x) => x.name)).toHaveLength(13);
+    for (const x of r.callBreakdown!.phases) expect(x.ms, x.name).toBeGreaterThanOrEqual(0);
+    expect(r.callBreakdown!.phases.find((x) => x.name.startsWith('the call itself'))!.ms).toBeGreaterThan(0);
+    expect(r.callBreakdown!.wasmCompileBackground.ms).toBeGreaterThan(0);
     expect(r.overFloor.call).toBeGreaterThan(1);
     for (const v of Object.values(r.cpuMs)) expect(v).toBeGreaterThan(0);
     expect(r.bundleInputs).toBeGreaterThan(50);

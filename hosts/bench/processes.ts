@@ -13,13 +13,22 @@ export interface ProcessRun {
   rssMB: number;
   /** CPU time of the child, user + system over all its threads (ms); NaN when not reported. */
   cpuMs: number;
+  /** Under SKILLBRIDGE_PHASES=1, the command's marks (ms since the process began; see base/phase.ts). */
+  marks?: Record<string, number>;
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
 /** Variables that would change how the measured command starts; the caller sets them on purpose or not at all. */
-const STARTUP_VARS = ['SKILLBRIDGE_FROM_SOURCES', 'SKILLBRIDGE_WASM_OPTIMIZE', 'SKILLBRIDGE_RAPIER', 'NODE_OPTIONS'];
+const STARTUP_VARS = [
+  'SKILLBRIDGE_FROM_SOURCES',
+  'SKILLBRIDGE_WASM_OPTIMIZE',
+  'SKILLBRIDGE_WASM_HINTS',
+  'SKILLBRIDGE_RAPIER',
+  'SKILLBRIDGE_PHASES',
+  'NODE_OPTIONS',
+];
 
 export function runNode(args: string[], env: Record<string, string> = {}): Promise<ProcessRun> {
   const base = { ...process.env };
@@ -44,6 +53,7 @@ export function runNode(args: string[], env: Record<string, string> = {}): Promi
         ms: Number.isNaN(ms) ? performance.now() - t0 : ms,
         rssMB: usage.maxRSS / 1024,
         cpuMs: usage.cpuMs,
+        ...(usage.marks ? { marks: usage.marks } : {}),
         code,
         stdout: Buffer.concat(chunks.out).toString(),
         stderr: Buffer.concat(chunks.err).toString(),
@@ -52,10 +62,18 @@ export function runNode(args: string[], env: Record<string, string> = {}): Promi
   });
 }
 
-function parseUsage(text: string): { maxRSS: number; cpuMs: number } {
+function parseUsage(text: string): { maxRSS: number; cpuMs: number; marks?: Record<string, number> } {
   try {
-    const u = JSON.parse(text) as { maxRSS?: unknown; cpuMs?: unknown };
-    return { maxRSS: typeof u.maxRSS === 'number' ? u.maxRSS : NaN, cpuMs: typeof u.cpuMs === 'number' ? u.cpuMs : NaN };
+    const u = JSON.parse(text) as { maxRSS?: unknown; cpuMs?: unknown; marks?: unknown };
+    const marks =
+      u.marks && typeof u.marks === 'object'
+        ? Object.fromEntries(Object.entries(u.marks).filter((e): e is [string, number] => typeof e[1] === 'number'))
+        : undefined;
+    return {
+      maxRSS: typeof u.maxRSS === 'number' ? u.maxRSS : NaN,
+      cpuMs: typeof u.cpuMs === 'number' ? u.cpuMs : NaN,
+      ...(marks ? { marks } : {}),
+    };
   } catch {
     return { maxRSS: NaN, cpuMs: NaN };
   }

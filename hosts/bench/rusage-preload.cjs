@@ -6,7 +6,15 @@
 process.on('exit', () => {
   try {
     const u = process.resourceUsage();
-    require('node:fs').writeSync(3, JSON.stringify({ maxRSS: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 }));
+    const report = { maxRSS: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 };
+    // Under SKILLBRIDGE_PHASES=1 the command's marks (base/phase.ts), in ms since the process began.
+    if (process.env.SKILLBRIDGE_PHASES === '1') {
+      const marks = { 'node-ready': performance.nodeTiming.bootstrapComplete };
+      for (const m of performance.getEntriesByType('mark')) marks[m.name] ??= m.startTime;
+      marks.exit = performance.now();
+      report.marks = marks;
+    }
+    require('node:fs').writeSync(3, JSON.stringify(report));
   } catch {
     // Not started by a benchmark (no fd 3): nothing to report.
   }

@@ -1,5 +1,6 @@
 // The skillbridge command line. Every failure ends as one line on stderr and a
 // non-zero exit code: 2 for bad input, 1 for a tool call that failed, 70 for a bug.
+import { phase } from '../../base/phase';
 import { ResultsError } from '../../eval/results/errors';
 import { EvalInputError } from '../../eval/runner/errors';
 import { SceneDataError } from '../../scenes/validation';
@@ -55,9 +56,12 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
     // process that parses thousands of times, a loss in one that parses a few dozen.
     // Set before the command's schemas are built (they read it when constructed).
     if (ONE_SHOT.has(p.command)) (await import('zod')).config({ jitless: true });
-    return await (
-      await load()
-    )(p, o);
+    // A call on a scene compiles Rapier's wasm on V8's background threads while this
+    // thread loads the command and the scene; a failure surfaces where the world is built.
+    if (p.command === 'call' && !p.flags['robot']) void import('../../sim/rapier').then((r) => r.loadRapier()).catch(() => undefined);
+    const command = await load();
+    phase('command-loaded');
+    return await command(p, o);
   } catch (e) {
     const code =
       e instanceof UsageError

@@ -1,5 +1,6 @@
 // Opens a simulated robot on a scene: the Robot the tools see, and the
 // SimControl the host keeps. Hosts (CLI, app, evaluation) and tests use this.
+import { phase } from '../../base/phase';
 import { loadScene } from '../../scenes/load';
 import { SimWorld, type NoiseOptions } from '../../sim/world/sim-world';
 import { SimControl } from './control';
@@ -17,6 +18,7 @@ export interface OpenedSim {
 
 export async function openSim(sceneIdOrPath: string, opts: OpenOptions = {}): Promise<OpenedSim> {
   const scene = await loadScene(sceneIdOrPath);
+  phase('scene-loaded');
   const world = await SimWorld.create(scene, {
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.noise ? { noise: opts.noise } : {}),

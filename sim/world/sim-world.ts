@@ -7,6 +7,7 @@ import type { ResolvedScene } from '../../scenes/resolve';
 import type { SceneEvent } from '../../scenes/schema';
 import { type Pose, type Vec3, fromTuple, scale, sub, v3 } from '../math';
 import { type Rapier, loadRapier } from '../rapier';
+import { phase } from '../../base/phase';
 import { Rng } from '../rng';
 import type { Battery, BatteryLevel } from '../body/battery';
 import { Grasp, type GraspState, slipReason } from '../body/grasp';
@@ -96,10 +97,12 @@ export class SimWorld extends RobotScene {
     const R = await loadRapier();
     const sim = new SimWorld(R, scene, opts);
     sim.processHooks.push(runProcesses);
+    phase('world-built');
     // Let everything come to rest so the first observation sees a settled world.
     const settleSteps = Math.round((opts.settle ?? 0.5) / sim.dt);
     for (let i = 0; i < settleSteps; i++) sim.world.step();
     sim.version++;
+    phase('settled');
     return sim;
   }
 

@@ -1,5 +1,6 @@
 // skillbridge call: run tool calls on a fresh world, exactly as a model's calls
 // would run, and print their results and the final semantic facts.
+import { phase } from '../../../base/phase';
 import { readFailure, readUserText } from '../../../base/user-file';
 import type { Robot } from '../../../robot/robot';
 import { openSim } from '../../../robot/sim/open';
@@ -118,6 +119,7 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
     if (!v.ok) throw new UsageError(`${scriptPath ? `call [${i}] ` : ''}${v.message.replace(/\n/g, ' ')}`);
     found.set(i, t);
   }
+  phase('tools-ready');
   if (!control && steps.some((s) => !isCall(s)))
     throw new UsageError('--script: event steps need a simulated world (--scene); a robot takes tool calls only');
   // Every call passes the safety chain, as a model's would.
@@ -170,11 +172,13 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
       o.out(`  ${res.ok ? '✓' : '✗'} ${res.content.replace(/\n/g, '\n    ')}`);
     }
   }
+  phase('called');
   // The operator's view: what holds in the world, perceived by the robot or not.
   const f = await facts();
   chain.dispose();
   if (p.flags['json']) json(o, { results, facts: f.facts, ...(accepted ? { safety: [accepted] } : {}) });
   else o.out(`\n${f.title}:\n  ${f.facts.join('\n  ')}`);
+  phase('printed');
   await close();
   return results.every((r) => r.ok) ? 0 : 1;
 }
