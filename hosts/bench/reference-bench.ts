@@ -20,7 +20,8 @@ import {
   recordRobotMotion,
   replayRobotMotion,
 } from './steppers';
-import { type PartClock, stepBreakdown } from './step-breakdown';
+import { stepBreakdown } from './step-breakdown';
+import type { PartClock } from './step-parts';
 import { median } from './processes';
 import type { ReferenceBench } from './jobs';
 

@@ -14,7 +14,7 @@
 import { round } from '../../sim/math';
 import { look } from '../../sim/perception/observe';
 import type { SimWorld } from '../../sim/world/sim-world';
-import { STEP_PARTS, type StepPart } from './step-parts';
+import { type PartClock, STEP_PARTS, type StepPart } from './step-parts';
 import type { PairedMeasure } from './steppers';
 
 export interface StepBreakdown {
@@ -52,7 +52,6 @@ export function usPerCall(fn: () => void, ms: number, min: number): number {
 }
 
 /** Milliseconds by part, filled by the stopwatches while a breakdown runs. */
-export type PartClock = (part: StepPart, ms: number) => void;
 
 type Method = (...args: unknown[]) => unknown;
 

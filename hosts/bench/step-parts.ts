@@ -3,6 +3,9 @@
 export const STEP_PARTS = ['physics', 'guard', 'controllers', 'robotLinks', 'grasp', 'processes', 'poseStream', 'rest'] as const;
 export type StepPart = (typeof STEP_PARTS)[number];
 
+/** Receives the milliseconds one part of a step took. */
+export type PartClock = (part: StepPart, ms: number) => void;
+
 /** Column headings for the parts. */
 export const PART_LABELS: Record<StepPart, string> = {
   physics: 'physics',

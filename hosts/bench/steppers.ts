@@ -5,7 +5,7 @@ import { JointMotion } from '../../sim/body/motion';
 import { PosePacker, streamEntries } from '../../sim/world/stream';
 import type { SimWorld } from '../../sim/world/sim-world';
 import type { RAPIER } from '../../sim/rapier';
-import type { PartClock } from './step-breakdown';
+import type { PartClock } from './step-parts';
 
 /**
  * How long each measurement runs: `full` for the figures, `quick` for a rough
