@@ -119,8 +119,12 @@ export function checkAccounted(c: CallUnderCheck, text: string, skip: Skip): Fin
       continue;
     }
     if (!certainlyMoved(was, now)) continue;
+    // Known before or after: named. Never perceived: anonymised. Seen only in between (or
+    // long ago) and forgotten: either, as the robot may or may not still hold its name.
     const known = c.knownBefore.has(id) || c.knownAfter.has(id);
-    const named = known ? mentions(text, [id]).length > 0 : /not perceived|had not perceived|an object the robot/.test(text);
+    const byName = mentions(text, [id]).length > 0;
+    const anonymised = /not perceived|had not perceived|an object the robot/.test(text);
+    const named = known ? byName : c.learnt.has(id) ? byName || anonymised : anonymised;
     if (!named) {
       out.push({
         class: 'lies',

@@ -47,6 +47,8 @@ export interface CallUnderCheck {
   /** Objects the robot knew (furniture and belief) before and after the call. */
   knownBefore: ReadonlySet<string>;
   knownAfter: ReadonlySet<string>;
+  /** Objects the robot has perceived at any time up to the call's end (seen mid-call and forgotten by its end included): names it has learnt. */
+  learnt: ReadonlySet<string>;
   /** People in view before or after, or seen before. */
   peopleSeen: ReadonlySet<string>;
   /** Names that reached the robot's side earlier in the run (tool outputs, events it was told). */

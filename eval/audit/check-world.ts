@@ -40,7 +40,9 @@ export function checkLeaks(c: CallUnderCheck, text: string): Finding[] {
   for (const id of mentions(text, ids)) {
     const person = c.world.people.has(id);
     const allowed =
-      (person ? c.peopleSeen.has(id) : c.knownBefore.has(id) || c.knownAfter.has(id)) || c.mentioned.has(id) || argText.includes(id);
+      (person ? c.peopleSeen.has(id) : c.knownBefore.has(id) || c.knownAfter.has(id) || c.learnt.has(id)) ||
+      c.mentioned.has(id) ||
+      argText.includes(id);
     if (!allowed) out.push({ class: 'leaks', detail: `${c.tool} named ${id}, which the robot has not perceived` });
   }
   return out;

@@ -27,6 +27,7 @@ function call(w: SimWorld, over: Partial<CallUnderCheck>): CallUnderCheck {
     after: r,
     knownBefore: known,
     knownAfter: known,
+    learnt: new Set([...w.entities.keys()].filter((id) => w.belief.everKnew(id))),
     peopleSeen: new Set(),
     mentioned: new Set(),
     movedByEvent: new Set(),
@@ -54,6 +55,41 @@ describe('the truth audit checker', () => {
     expect(checkCall(call(w, said), new Map())).toEqual([expect.objectContaining({ class: 'leaks' })]);
     expect(checkCall(call(w, { ...said, args: { object: 'apple_1' } }), new Map())).toEqual([]);
     expect(checkCall(call(w, { ...said, set: 'world-model' }), new Map())).toEqual([expect.objectContaining({ class: 'leaks' })]);
+  });
+
+  it('a name the robot learnt during the call (seen, then lost from sight) may be said; its fall must be told, by name or not', async () => {
+    const w = await world('kitchen');
+    const id = 'plate_1';
+    expect(w.belief.has(id)).toBe(false);
+    const before = readWorld(w);
+    // Seen on the robot's arm as the call began, then knocked off out of sight: forgotten by its end.
+    w.belief.set({
+      id,
+      pose: w.pose(id),
+      place: { kind: 'on', id: 'dining_table_1' },
+      time: w.time,
+      baseMoves: 0,
+      at: undefined,
+      how: 'seen',
+    });
+    w.belief.forget(id);
+    w.world.getRigidBody(w.entity(id).body).setTranslation({ x: 0.5, y: 0.2, z: 0.5 }, true);
+    w.refreshQueries();
+    await w.idle(1.5);
+    const after = readWorld(w);
+    expect(after.places.get(id)).toEqual({ kind: 'on', ids: new Set(['floor']) });
+    const said = (content: string) => checkCall(call(w, { tool: 'wave', before, after, result: { ok: true, content } }), new Map());
+    expect(said(`Success: waved 2 times. Also: ${id} fell off the robot's arm; it is out of sight now.`)).toEqual([]);
+    expect(said("Success: waved. Also: an object the robot had not perceived fell off the robot's arm.")).toEqual([]);
+    expect(said('Success: waved 2 times.')).toEqual([
+      expect.objectContaining({ class: 'lies', detail: expect.stringContaining(`${id} went from`) }),
+    ]);
+    // Never perceived: naming it is a leak still.
+    const never = {
+      ...call(w, { tool: 'wave', before, after, result: { ok: true, content: 'Success: waved. Also: mug_1 is here.' } }),
+      learnt: new Set<string>(),
+    };
+    expect(checkCall(never, new Map()).map((f) => f.class)).toContain('leaks');
   });
 
   it('finds a body below the floor and an unreported fall', async () => {

@@ -147,6 +147,7 @@ class Watch {
     this.runner.onEnded = undefined;
     const after = judgedAt(atEnd, readWorld(w));
     const knownAfter = knownIds(w);
+    const learnt = new Set([...w.entities.keys()].filter((id) => w.belief.everKnew(id)));
     for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
     for (const p of w.belief.people.keys()) this.peopleSeen.add(p);
     const findings = checkCall(
@@ -161,6 +162,7 @@ class Watch {
         after,
         knownBefore,
         knownAfter,
+        learnt,
         peopleSeen: this.peopleSeen,
         mentioned: this.mentioned,
         // Still rolling as the call began (after the world's rest): its move is not the call's doing.

@@ -16,7 +16,7 @@ import { QUERY_RELATIONS, objectProperties, objectState, parseRelation, relation
 import { referencePoint } from '../../sim/perception/references';
 import { gap } from '../../sim/perception/relations';
 import { snapshotFacts } from '../../sim/perception/snapshot';
-import { visiblePersonIds } from '../../sim/perception/visibility';
+import { visibleEntityIds, visiblePersonIds } from '../../sim/perception/visibility';
 import { graspTarget } from '../../sim/skills/grasp-plan';
 import type { SimWorld } from '../../sim/world/sim-world';
 import type { PeoplePerception, Perception } from '../robot';
@@ -60,6 +60,10 @@ export function beliefPerception(sim: SimWorld): Perception {
       look(sim);
       // A tool never resolves among everything in the world: 'all' means what the robot knows.
       const pool = opts.pool === 'visible' ? 'visible' : 'known';
+      // Naming among what is visible is looking: what the camera sees now, the robot now
+      // knows (a wrist camera that has not been pointed since a person put something in
+      // view would otherwise name, or list, a thing its belief does not hold).
+      if (pool === 'visible') for (const id of visibleEntityIds(sim)) if (!sim.entity(id).fixed) record(sim, id, 'seen');
       const r = resolveName(sim, name, { ...(opts.kinds ? { kinds: opts.kinds } : {}), pool });
       return r.ok ? { ok: true, id: r.id, kind: r.kind } : r;
     },

@@ -57,6 +57,9 @@ export class Belief {
   /** Writes that only renewed the time of a record (seen again, unchanged). */
   private renewals = 0;
 
+  /** Every object the robot has held a record of, forgotten since or not: a name it has learnt. */
+  private readonly learnt = new Set<string>();
+
   /** Moves on with every write (objects or people). */
   get revision(): number {
     return (this.objects as CountedMap<BeliefEntry>).changes + (this.people as CountedMap<PersonSeen>).changes;
@@ -94,6 +97,12 @@ export class Belief {
 
   set(e: BeliefEntry): void {
     this.objects.set(e.id, e);
+    this.learnt.add(e.id);
+  }
+
+  /** Has the robot ever perceived (or placed) this object? Its name is known from then on. */
+  everKnew(id: string): boolean {
+    return this.learnt.has(id);
   }
 
   forget(id: string): void {
@@ -107,7 +116,10 @@ export class Belief {
   restore(s: BeliefState): void {
     this.objects.clear();
     this.people.clear();
-    for (const o of s.objects) this.objects.set(o.id, o);
+    for (const o of s.objects) {
+      this.objects.set(o.id, o);
+      this.learnt.add(o.id);
+    }
     for (const p of s.people) this.people.set(p.id, p);
   }
 }

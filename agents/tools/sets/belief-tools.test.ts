@@ -64,6 +64,26 @@ describe('names resolve exactly or honestly', () => {
     expect(control.holding()).toBeUndefined();
   });
 
+  it('naming among what is visible is looking: a thing a person put in view of a wrist camera is then known', async () => {
+    // The wrist camera has not been pointed since; the person set the box on the robot's base, in view.
+    const open = async () => {
+      const o = await openSim('tabletop/workshop', { seed: 1465 });
+      o.control.inject({ type: 'object_moved', object: 'klt_1', to: [1.415, 0.674, 1.5], by: 'a person' });
+      expect(o.control.world.belief.has('klt_1')).toBe(false);
+      return o;
+    };
+    const a = await open();
+    const found = await call(a.robot, 'raider-household', 'dist_to_target', { target: 'box' });
+    expect(found).toMatchObject({ ok: true, data: { target: 'klt_1' } });
+    expect(a.control.world.belief.has('klt_1')).toBe(true);
+    // A miss lists what is visible: each listed name is one the robot now knows.
+    const b = await open();
+    const missed = await call(b.robot, 'raider-household', 'dist_to_target', { target: 'left one' });
+    expect(missed.ok).toBe(false);
+    expect(missed.content).toContain('Visible objects: klt_1');
+    expect(b.control.world.belief.has('klt_1')).toBe(true);
+  });
+
   it('an apple out of view is "not visible from here", not "does not exist"', async () => {
     const { robot } = await openSim('kitchen');
     const r = await call(robot, 'raider-household', 'get_obj_properties', { obj: 'apple' });
