@@ -25,6 +25,8 @@ export interface TurnCauses {
   /** Turns a garbage collection ran in, those with a major (mark-compact) one, and the pause inside turns. */
   gcTurns: number;
   gcMajorTurns: number;
+  /** Turns a young-generation collection (scavenge) ran in; the rest of the GC turns are incremental marking steps and weak callbacks. */
+  gcMinorTurns: number;
   gcPauseMs: number;
   /** KB the heap grew by in a turn no GC ran in (median): what the turn allocated, the cause of the GCs. */
   allocKBPerTurn: number;
@@ -46,6 +48,7 @@ interface Gc {
   start: number;
   end: number;
   major: boolean;
+  minor: boolean;
 }
 
 const pct = (xs: number[], p: number): number => {
@@ -80,7 +83,12 @@ export class TurnWatch {
   private take(entries: readonly PerformanceEntry[]): void {
     for (const e of entries) {
       const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
-      this.gcs.push({ start: e.startTime, end: e.startTime + e.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+      this.gcs.push({
+        start: e.startTime,
+        end: e.startTime + e.duration,
+        major: kind === constants.NODE_PERFORMANCE_GC_MAJOR,
+        minor: kind === constants.NODE_PERFORMANCE_GC_MINOR,
+      });
     }
   }
 
@@ -107,7 +115,13 @@ export class TurnWatch {
     this.obs.disconnect();
     const rows = this.rows.map((r) => {
       const inside = this.gcs.filter((g) => g.start < r.t1 && g.end > r.t0);
-      return { ...r, gcMs: inside.reduce((s, g) => s + (g.end - g.start), 0), gcMajor: inside.some((g) => g.major), gc: inside.length > 0 };
+      return {
+        ...r,
+        gcMs: inside.reduce((s, g) => s + (g.end - g.start), 0),
+        gcMajor: inside.some((g) => g.major),
+        gcMinor: inside.some((g) => g.minor),
+        gc: inside.length > 0,
+      };
     });
     const slowest = [...rows]
       .sort((a, b) => b.ms - a.ms)
@@ -117,6 +131,7 @@ export class TurnWatch {
       turns: rows.length,
       gcTurns: rows.filter((r) => r.gc).length,
       gcMajorTurns: rows.filter((r) => r.gcMajor).length,
+      gcMinorTurns: rows.filter((r) => r.gcMinor).length,
       allocKBPerTurn: round(
         pct(
           rows.filter((r) => !r.gc).map((r) => r.heap),
