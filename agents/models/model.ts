@@ -50,6 +50,7 @@ export interface Usage {
 }
 
 export interface CompletionRequest {
+  /** The conversation so far: the flow's own list, unchanged while the call runs. A model that keeps a request after answering copies it. */
   messages: readonly ChatMessage[];
   tools?: readonly ModelTool[];
   /** 'required' forces a tool call where the server supports it; adapters drop it where not. */

@@ -30,11 +30,13 @@ export interface ScriptedModelOptions {
   id?: string;
   /** Simulated latency per turn (ms), during which an abort is honoured. */
   delayMs?: number;
+  /** Keep every request in `requests` (default true, for tests); a long run (a benchmark) turns it off, or the kept histories grow with the square of its turns. */
+  keepRequests?: boolean;
 }
 
 /** A Model whose requests a test can inspect. */
 export interface ScriptedModel extends Model {
-  /** Every request received, in order. */
+  /** Every request received, in order (none when made with `keepRequests: false`). */
   readonly requests: CompletionRequest[];
   /** Turns not yet replayed (Infinity for fromFunction). */
   remaining(): number;
@@ -158,7 +160,7 @@ function build(
     requests,
     remaining,
     async complete(req: CompletionRequest): Promise<Completion> {
-      requests.push(req);
+      if (opts.keepRequests !== false) requests.push({ ...req, messages: req.messages.slice() });
       const abortedError = (): ModelError => new ModelError(`${id}: the request was aborted.`, 'aborted');
       if (req.signal?.aborted) throw abortedError();
       if (opts.delayMs) await delay(opts.delayMs, req.signal, abortedError);

@@ -12,7 +12,7 @@ import type { ToolStatus, WarningCode } from './trace';
 export type FlowReason = 'final' | 'time_limit' | 'max_iterations' | 'stopped' | 'model_error';
 
 type Body =
-  /** The conversation a flow starts from; messages before `newFrom` are from earlier turns. */
+  /** The conversation a flow starts from; messages before `newFrom` are from earlier turns. The flow's own list: read it during the call (it grows afterwards), copy it to keep it. */
   | { type: 'history'; messages: readonly ChatMessage[]; newFrom: number }
   | { type: 'iteration'; iteration: number; tools: string[] }
   | { type: 'route'; route: string; usage?: Usage }
@@ -69,19 +69,28 @@ export type FlowListener = (event: FlowEvent) => void;
 /** Fans events out to listeners; a listener that throws is reported once and kept away from the run. */
 export class EventStream {
   private readonly listeners = new Set<FlowListener>();
+  /** The listeners as of the last change: an emit calls those subscribed when it began, without copying the set each time. */
+  private current: readonly FlowListener[] = [];
 
   subscribe(listener: FlowListener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.current = [...this.listeners];
+    return () => this.remove(listener);
+  }
+
+  private remove(listener: FlowListener): boolean {
+    const had = this.listeners.delete(listener);
+    this.current = [...this.listeners];
+    return had;
   }
 
   emit(event: FlowEvent): void {
-    for (const l of [...this.listeners]) {
+    for (const l of this.current) {
       try {
         l(event);
       } catch (err) {
         // A UI bug must not break the robot's run; leave a note for the other listeners (the trace).
-        this.listeners.delete(l);
+        this.remove(l);
         const text = `an event listener failed and was removed: ${err instanceof Error ? err.message : String(err)}`;
         this.emit({ type: 'error', stage: event.stage, message: text, where: 'listener' });
       }

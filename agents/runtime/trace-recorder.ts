@@ -5,7 +5,7 @@
 // without re-serialising it.
 import type { ChatMessage } from '../models/model';
 import type { EventStream, FlowEvent } from './events';
-import type { Trace, TraceEvent } from './trace';
+import type { Trace, TraceEvent, TraceRecord } from './trace';
 
 const PRIOR_RECORDS = new WeakMap<ChatMessage, TraceEvent>();
 
@@ -29,9 +29,9 @@ function historyRecords(
   messages: readonly ChatMessage[],
   newFrom: number,
   stage: { stage?: string },
-): { records: TraceEvent[]; stamped: number } {
+): { prior: readonly TraceEvent[]; fresh: TraceEvent[] } {
   const first = messages[0];
-  if (first === undefined) return { records: [], stamped: 0 };
+  if (first === undefined) return { prior: [], fresh: [] };
   let c = PRIOR_HISTORY.get(first);
   if (!c) PRIOR_HISTORY.set(first, (c = { messages: [], records: [], counts: [] }));
   // counts[i]: records made from messages[0..i] (tool results make none).
@@ -47,12 +47,13 @@ function historyRecords(
     c.messages.push(m);
     c.counts.push(c.records.length);
   }
-  const out = c.records.slice();
+  // The prior records are the cached list itself (read at once, never kept): copying it made each turn's cost grow with the conversation.
+  const fresh: TraceEvent[] = [];
   for (let i = Math.max(newFrom, 0); i < messages.length; i++) {
     const m = messages[i]!;
-    if (m.role !== 'tool') out.push(messageEvent(m, stage));
+    if (m.role !== 'tool') fresh.push(messageEvent(m, stage));
   }
-  return { records: out, stamped: c.records.length };
+  return { prior: c.records, fresh };
 }
 
 /** A history message as a record (tool results excepted). */
@@ -70,8 +71,10 @@ function messageEvent(m: Exclude<ChatMessage, { role: 'tool' }>, stage: { stage?
 export function toRecords(e: FlowEvent): TraceEvent[] {
   const stage = e.stage ? { stage: e.stage } : {};
   switch (e.type) {
-    case 'history':
-      return historyRecords(e.messages, e.newFrom, stage).records;
+    case 'history': {
+      const h = historyRecords(e.messages, e.newFrom, stage);
+      return [...h.prior, ...h.fresh];
+    }
     case 'assistant':
       return [
         {
@@ -188,7 +191,7 @@ export function recordEvents(events: EventStream, trace: Trace, filter: (e: Flow
     // The history goes in one write (and keeps earlier turns' stamps); other events are one record each.
     if (e.type === 'history') {
       const h = historyRecords(e.messages, e.newFrom, e.stage ? { stage: e.stage } : {});
-      trace.recordMany(h.records, h.stamped);
+      trace.recordMany(h.fresh, h.prior as readonly TraceRecord[]);
     } else for (const r of toRecords(e)) trace.record(r);
   });
 }

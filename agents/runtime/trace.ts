@@ -14,8 +14,8 @@ export * from './trace-read';
 /** Where stamped lines go: a JSONL file, memory, a UI stream. */
 export interface TraceSink {
   write(line: TraceLine): void;
-  /** Several lines at once (the history at the start of a run): one syscall instead of many. */
-  writeMany?(lines: readonly TraceLine[]): void;
+  /** Several lines at once (the history at the start of a run), `lines` then `after`: one syscall instead of many. Neither array may be kept. */
+  writeMany?(lines: readonly TraceLine[], after?: readonly TraceLine[]): void;
   close?(): void;
 }
 
@@ -39,7 +39,8 @@ export type TraceHeaderInput = Omit<TraceHeader, 'type' | 'format' | 'versions' 
 export class Trace {
   readonly header: TraceHeader | undefined;
   readonly failures: Array<{ sink: TraceSink; error: unknown }> = [];
-  private readonly sinks: TraceSink[];
+  /** Replaced, never changed in place, so a write can go through the list without copying it. */
+  private sinks: readonly TraceSink[];
   private readonly t0 = performance.now();
 
   private readonly onFailure: ((error: unknown) => void) | undefined;
@@ -71,21 +72,25 @@ export class Trace {
     return rec;
   }
 
-  /** Records several events with one write per sink; the first `stamped` are records stamped already (a history's earlier messages). */
-  recordMany(events: readonly TraceEvent[], stamped = 0): void {
-    if (!events.length) return;
+  /**
+   * Records several events with one write per sink, after `stamped`: records
+   * stamped already (a history's earlier messages, written as they are). Neither
+   * array is kept, so a caller may pass a list it keeps growing.
+   */
+  recordMany(events: readonly TraceEvent[], stamped: readonly TraceRecord[] = []): void {
+    if (!events.length && !stamped.length) return;
     const t = new Date().toISOString();
     const elapsedMs = Math.round(performance.now() - this.t0);
-    // Events that come stamped already (history re-written from earlier turns) are kept as they are.
-    const recs = events.slice(0, stamped) as TraceRecord[];
-    for (let i = stamped; i < events.length; i++) {
-      const event = events[i]!;
+    const recs: TraceRecord[] = [];
+    for (const event of events)
       recs.push('t' in event && 'elapsedMs' in event ? (event as TraceRecord) : ({ ...event, t, elapsedMs } as TraceRecord));
-    }
-    for (const s of [...this.sinks]) {
+    for (const s of this.sinks) {
       try {
-        if (s.writeMany) s.writeMany(recs);
-        else for (const r of recs) s.write(r);
+        if (s.writeMany) s.writeMany(stamped, recs);
+        else {
+          for (const r of stamped) s.write(r);
+          for (const r of recs) s.write(r);
+        }
       } catch (error) {
         this.fail(s, error);
       }
@@ -94,7 +99,7 @@ export class Trace {
 
   private fail(sink: TraceSink, error: unknown): void {
     this.failures.push({ sink, error });
-    this.sinks.splice(this.sinks.indexOf(sink), 1);
+    this.sinks = this.sinks.filter((s) => s !== sink);
     if (this.failures.length === 1) this.onFailure?.(error);
   }
 
@@ -109,7 +114,7 @@ export class Trace {
   }
 
   private emit(line: TraceLine): void {
-    for (const s of [...this.sinks]) {
+    for (const s of this.sinks) {
       try {
         s.write(line);
       } catch (error) {
@@ -195,11 +200,17 @@ const PRIOR_PREFIX = new WeakMap<TraceLine, PriorPrefix>();
 
 const isPrior = (l: TraceLine): boolean => (l as { prior?: boolean }).prior === true;
 
-/** The lines as bytes: the cached prefix of prior lines, extended by this call's, then the rest. Returns the buffer and the length to write. */
-function encodeLines(lines: readonly TraceLine[]): { buf: Buffer; length: number } {
+const linesText = (lines: readonly TraceLine[], from = 0): string => {
+  let text = '';
+  for (let i = from; i < lines.length; i++) text += `${serialised(lines[i]!)}\n`;
+  return text;
+};
+
+/** `lines` then `after` as bytes: the cached prefix of prior lines, extended by this call's, then the rest. Returns the buffer and the length to write. */
+function encodeLines(lines: readonly TraceLine[], after: readonly TraceLine[]): { buf: Buffer; length: number } {
   const first = lines[0];
   if (first === undefined || !isPrior(first)) {
-    const b = Buffer.from(lines.map((l) => `${serialised(l)}\n`).join(''));
+    const b = Buffer.from(linesText(lines) + linesText(after));
     return { buf: b, length: b.length };
   }
   let c = PRIOR_PREFIX.get(first);
@@ -226,13 +237,8 @@ function encodeLines(lines: readonly TraceLine[]): { buf: Buffer; length: number
     c.ends.push(at);
   }
   // The rest goes after the prefix for this write only.
-  if (i < lines.length)
-    put(
-      lines
-        .slice(i)
-        .map((l) => `${serialised(l)}\n`)
-        .join(''),
-    );
+  const rest = linesText(lines, i) + linesText(after);
+  if (rest) put(rest);
   return { buf: c.buf, length: at };
 }
 
@@ -251,10 +257,10 @@ export class JsonlSink implements TraceSink {
     timedIo(() => writeSync(fd, text));
   }
 
-  writeMany(lines: readonly TraceLine[]): void {
+  writeMany(lines: readonly TraceLine[], after: readonly TraceLine[] = []): void {
     if (this.fd === undefined) throw new Error(`trace ${this.path} is closed`);
     const fd = this.fd;
-    const { buf, length } = encodeLines(lines);
+    const { buf, length } = encodeLines(lines, after);
     timedIo(() => {
       for (let off = 0; off < length;) off += writeSync(fd, buf, off, length - off);
     });

@@ -154,7 +154,7 @@ export function randomPolicy(seed: number, answer: string): Policy {
 
 /** A policy as a Model; `ctx` is what the policy may read (the simulator, for the oracle). */
 export function policyModel(id: string, policy: Policy, ctx: PolicyContext): Model {
-  return fromFunction((req) => policy.next(req, ctx), { id });
+  return fromFunction((req) => policy.next(req, ctx), { id, keepRequests: false });
 }
 
 /** A plan as the code a Code-as-Policy writer would reply with: one call per line, arguments by position. */

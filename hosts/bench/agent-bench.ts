@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Completion, CompletionRequest, Model } from '../../agents/models/model';
 import { createOpenAICompatibleModel } from '../../agents/models/openai-compatible';
-import { fromFunction } from '../../agents/models/scripted';
 import { openSimRobot } from '../../robot/sim/open';
 import type { Robot } from '../../robot/robot';
 import { Conversation } from '../../agents/runtime/conversation';
@@ -105,9 +104,30 @@ function timedTool(t: Tool, clock: Clock): Tool {
   };
 }
 
-/** Each turn: one call to a cheap information tool, then a short answer. */
-const TURN = (iter: number) =>
-  iter % 2 === 0 ? { tool_calls: [{ id: `c${iter}`, function: { name: 'get_reference_names', arguments: {} } }] } : { content: 'Done.' };
+/**
+ * Each turn: one call to a cheap information tool, then a short answer. The
+ * replies are made ready, not parsed from a script: the model's own work and
+ * garbage stay out of the runtime's figures (a scripted model also keeps every
+ * request, whose copied histories grow with the square of the turns and made
+ * the young-generation GC in the turns slow).
+ */
+function scriptedBenchModel(): Model {
+  let iter = 0;
+  return {
+    id: 'scripted',
+    complete(): Promise<Completion> {
+      const i = iter++;
+      if (i % 2 === 1) return Promise.resolve({ message: { role: 'assistant', content: 'Done.' }, toolCalls: [], finishReason: 'stop' });
+      const call = { id: `c${i}`, type: 'function' as const, function: { name: 'get_reference_names', arguments: '{}' } };
+      return Promise.resolve({
+        message: { role: 'assistant', content: null, tool_calls: [call] },
+        toolCalls: [call],
+        finishReason: 'tool_calls',
+        toolCallSource: 'native',
+      });
+    },
+  };
+}
 
 async function runSession(
   robot: Robot,
@@ -179,23 +199,9 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
   const sizes = opts.quick ? [1, 20] : [1, 20, 200];
   try {
     // Warm-up: JIT, first trace file, first tool call.
-    let iter = 0;
-    await runSession(
-      robot,
-      fromFunction(() => TURN(iter++)),
-      5,
-      dir,
-      'scripted',
-    );
+    await runSession(robot, scriptedBenchModel(), 5, dir, 'scripted');
     for (const n of sizes) {
-      let k = 0;
-      const r = await runSession(
-        robot,
-        fromFunction(() => TURN(k++)),
-        n,
-        dir,
-        'scripted',
-      );
+      const r = await runSession(robot, scriptedBenchModel(), n, dir, 'scripted');
       runs.push(r.bench);
       scriptedOverheads.push(...r.overheads);
       say(`scripted, ${n} turns: ${r.bench.perTurnMs.median} ms median overhead per turn`);

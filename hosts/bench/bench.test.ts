@@ -96,6 +96,10 @@ describe('benchmarks', () => {
       expect(run.causes.traceIoMaxMs, `${run.model}:${run.turns}`).toBeGreaterThan(0);
       expect(run.causes.gcTurns).toBeLessThanOrEqual(run.turns);
       expect(run.causes.slowest.length).toBe(Math.min(3, run.turns));
+      expect(run.causes.gcMinorTurns).toBeLessThanOrEqual(run.causes.gcTurns);
+      expect(run.causes.cpuPerTurnMs.median).toBeGreaterThan(0);
+      // What a turn allocates, from the turns no GC ran in.
+      if (run.turns > 1) expect(run.causes.allocKBPerTurn, `${run.model}:${run.turns}`).toBeGreaterThan(0);
     }
     expect(r.steadyP99Ms).toBeGreaterThan(0);
     // Adversarial replies at 16 k, 60 k and 1 MB for each input shape, each with a parse time.

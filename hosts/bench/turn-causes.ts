@@ -6,6 +6,7 @@
 // (turns a GC ran in always kept: GC is ours to fix), so a tail is explained
 // rather than averaged away.
 import { loadavg } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { type PerformanceEntry, PerformanceObserver, constants } from 'node:perf_hooks';
 import { traceIo } from '../../agents/runtime/trace';
 import { round } from '../../sim/math';
@@ -24,7 +25,13 @@ export interface TurnCauses {
   /** Turns a garbage collection ran in, those with a major (mark-compact) one, and the pause inside turns. */
   gcTurns: number;
   gcMajorTurns: number;
+  /** Turns a young-generation collection (scavenge) ran in; the rest of the GC turns are incremental marking steps and weak callbacks. */
+  gcMinorTurns: number;
   gcPauseMs: number;
+  /** KB the heap grew by in a turn no GC ran in (median): what the turn allocated, the cause of the GCs. */
+  allocKBPerTurn: number;
+  /** Process CPU time per turn, model and tool included (median, p99): steadier than wall time on a loaded machine. */
+  cpuPerTurnMs: { median: number; p99: number };
   /** Turns during which another process took the core. */
   preemptedTurns: number;
   /** p99 over the turns not preempted (GC turns kept). */
@@ -41,6 +48,7 @@ interface Gc {
   start: number;
   end: number;
   major: boolean;
+  minor: boolean;
 }
 
 const pct = (xs: number[], p: number): number => {
@@ -50,15 +58,22 @@ const pct = (xs: number[], p: number): number => {
 
 const switches = involuntarySwitches;
 
+const cpuMs = (): number => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+
 /** Watches turns: `begin()` before one, `end(overheadMs)` after it; `causes()` once every turn is done. */
 export class TurnWatch {
   private readonly gcs: Gc[] = [];
   private readonly obs: PerformanceObserver;
-  private readonly rows: Array<{ ms: number; t0: number; t1: number; io: number; preempted: boolean }> = [];
+  private readonly rows: Array<{ ms: number; t0: number; t1: number; io: number; preempted: boolean; heap: number; cpu: number }> = [];
   private readonly load0 = loadavg()[0]!;
   private t0 = 0;
   private io0 = 0;
   private sw0 = 0;
+  private heap0 = 0;
+  private cpu0 = 0;
 
   constructor() {
     this.obs = new PerformanceObserver((list) => this.take(list.getEntries()));
@@ -68,11 +83,18 @@ export class TurnWatch {
   private take(entries: readonly PerformanceEntry[]): void {
     for (const e of entries) {
       const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
-      this.gcs.push({ start: e.startTime, end: e.startTime + e.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+      this.gcs.push({
+        start: e.startTime,
+        end: e.startTime + e.duration,
+        major: kind === constants.NODE_PERFORMANCE_GC_MAJOR,
+        minor: kind === constants.NODE_PERFORMANCE_GC_MINOR,
+      });
     }
   }
 
   begin(): void {
+    this.heap0 = getHeapStatistics().used_heap_size;
+    this.cpu0 = cpuMs();
     this.sw0 = switches();
     this.io0 = traceIo.ms;
     this.t0 = performance.now();
@@ -80,7 +102,10 @@ export class TurnWatch {
 
   end(overheadMs: number): void {
     const t1 = performance.now();
-    this.rows.push({ ms: overheadMs, t0: this.t0, t1, io: traceIo.ms - this.io0, preempted: switches() > this.sw0 });
+    const io = traceIo.ms - this.io0;
+    const preempted = switches() > this.sw0;
+    const cpu = cpuMs() - this.cpu0;
+    this.rows.push({ ms: overheadMs, t0: this.t0, t1, io, preempted, heap: getHeapStatistics().used_heap_size - this.heap0, cpu });
   }
 
   /** Waits for the GC entries still queued, then counts. */
@@ -90,7 +115,13 @@ export class TurnWatch {
     this.obs.disconnect();
     const rows = this.rows.map((r) => {
       const inside = this.gcs.filter((g) => g.start < r.t1 && g.end > r.t0);
-      return { ...r, gcMs: inside.reduce((s, g) => s + (g.end - g.start), 0), gcMajor: inside.some((g) => g.major), gc: inside.length > 0 };
+      return {
+        ...r,
+        gcMs: inside.reduce((s, g) => s + (g.end - g.start), 0),
+        gcMajor: inside.some((g) => g.major),
+        gcMinor: inside.some((g) => g.minor),
+        gc: inside.length > 0,
+      };
     });
     const slowest = [...rows]
       .sort((a, b) => b.ms - a.ms)
@@ -100,6 +131,30 @@ export class TurnWatch {
       turns: rows.length,
       gcTurns: rows.filter((r) => r.gc).length,
       gcMajorTurns: rows.filter((r) => r.gcMajor).length,
+      gcMinorTurns: rows.filter((r) => r.gcMinor).length,
+      allocKBPerTurn: round(
+        pct(
+          rows.filter((r) => !r.gc).map((r) => r.heap),
+          50,
+        ) / 1024,
+        1,
+      ),
+      cpuPerTurnMs: {
+        median: round(
+          pct(
+            rows.map((r) => r.cpu),
+            50,
+          ),
+          3,
+        ),
+        p99: round(
+          pct(
+            rows.map((r) => r.cpu),
+            99,
+          ),
+          3,
+        ),
+      },
       gcPauseMs: round(
         rows.reduce((s, r) => s + r.gcMs, 0),
         1,

@@ -15,7 +15,7 @@
 // one of its subscribers. The history stays valid for OpenAI-compatible servers
 // whatever happens: every tool_call_id gets a tool message, even for calls
 // skipped, refused or stopped.
-import type { AssistantMessage, ChatMessage, CompletionRequest, Model, Usage } from '../../models/model';
+import type { AssistantMessage, ChatMessage, CompletionRequest, Model, ModelTool, Usage } from '../../models/model';
 import { ModelError, toModelTools } from '../../models/model';
 import { clipArguments } from '../../tools/limits';
 import type { Robot } from '../../../robot/robot';
@@ -109,6 +109,15 @@ export interface FlowResult {
   error?: { message: string; kind?: string };
 }
 
+/** Each tool as the model sees it, made once per tool (a tool's schema is fixed): every iteration offers them again. */
+const MODEL_TOOLS = new WeakMap<Tool, ModelTool>();
+
+function modelTool(t: Tool): ModelTool {
+  let m = MODEL_TOOLS.get(t);
+  if (!m) MODEL_TOOLS.set(t, (m = toModelTools([t.schema()])[0]!));
+  return m;
+}
+
 export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
 export function addUsage(a: Usage, b: Usage | undefined): Usage {
@@ -148,7 +157,8 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
   const warnings: FlowResult['warnings'] = [];
 
   const newFrom = opts.newFrom ?? 0;
-  emit({ type: 'history', messages: messages.slice(), newFrom });
+  // The live list, not a copy: listeners read it during the call (the trace encodes it at once), and copying it made every turn's cost grow with the conversation.
+  emit({ type: 'history', messages, newFrom });
 
   const unfollow = controller.follow(opts.signal);
   const unStop = controller.onStop((cause) => emit({ type: 'stop', cause }));
@@ -237,13 +247,14 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
 
       const choice = typeof opts.toolChoice === 'function' ? opts.toolChoice(view) : opts.toolChoice;
       const req: CompletionRequest = {
-        messages: messages.slice(),
+        // Not a copy: the flow adds nothing until the model answers (copies grew each turn's cost with the conversation).
+        messages,
         signal,
         onText: (delta) => emit({ type: 'text', iteration, delta }),
         onReasoning: (delta) => emit({ type: 'reasoning', iteration, delta }),
         onRetry: (info) => emit({ type: 'retry', iteration, ...info }),
         // An empty tools array is rejected by some servers; omit it instead.
-        ...(offered.size ? { tools: toModelTools(tools.map((t) => t.schema())) } : {}),
+        ...(offered.size ? { tools: tools.map(modelTool) } : {}),
         ...(choice && offered.size ? { toolChoice: choice } : {}),
         ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
       };

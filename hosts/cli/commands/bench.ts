@@ -203,7 +203,7 @@ async function agentBench(p: Parsed, o: Output): Promise<number> {
       `  ${run.model.padEnd(12)} ${String(run.turns).padStart(3)} turns: ${d(run.perTurnMs)}   (wall per turn incl. model and tool: ${d(run.wallPerTurnMs)})`,
     );
     o.out(
-      `      p99 ${c.steadyP99Ms} ms without the ${c.preemptedTurns} preempted turns; a GC ran in ${c.gcTurns} turns (${c.gcMajorTurns} major, ${c.gcPauseMs} ms); trace file calls p99 ${c.traceIoP99Ms} ms, worst ${c.traceIoMaxMs} ms; slowest ${c.slowest.map((s) => `${s.ms} ms (GC ${s.gcMs}${s.gcMajor ? ' major' : ''}, trace I/O ${s.traceIoMs}${s.preempted ? ', preempted' : ''})`).join(', ')}; load ${c.load[0]} → ${c.load[1]}`,
+      `      p99 ${c.steadyP99Ms} ms without the ${c.preemptedTurns} preempted turns; ${c.allocKBPerTurn} KB allocated and ${d(c.cpuPerTurnMs, 'ms')} CPU per turn; a GC ran in ${c.gcTurns} turns (${c.gcMinorTurns} scavenge, ${c.gcMajorTurns} major, ${c.gcPauseMs} ms); trace file calls p99 ${c.traceIoP99Ms} ms, worst ${c.traceIoMaxMs} ms; slowest ${c.slowest.map((s) => `${s.ms} ms (GC ${s.gcMs}${s.gcMajor ? ' major' : ''}, trace I/O ${s.traceIoMs}${s.preempted ? ', preempted' : ''})`).join(', ')}; load ${c.load[0]} → ${c.load[1]}`,
     );
   }
   o.out(
