@@ -12,11 +12,9 @@
 //
 // Every build gets its own folder and the manifest is replaced by a rename, so two
 // processes starting at once never see half a bundle; old folders are pruned later.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { withEagerHints } from './lib/wasm-hints.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(root, 'out/cli');
@@ -131,7 +129,7 @@ function sourceUrls(buildDir) {
  * compile before it even loads the bundle (a call on a scene) and leaves the promise
  * under Symbol.for('skillbridge.rapierWasm'); compileWasm takes it over.
  */
-function rapierWasmFile(buildDir) {
+function rapierWasmFile(buildDir, { createHash, withEagerHints }) {
   const hot = readHotFunctions();
   return {
     name: 'rapier-wasm-file',
@@ -205,6 +203,9 @@ function zodEnglishOnly() {
 /** Builds a new bundle, makes it current and returns its entry URL. */
 export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {}) {
   const { build } = await import('esbuild');
+  // Loaded for a build only: every command imports this file for freshBundle, and node:crypto alone is ~20 internal modules.
+  const { createHash } = await import('node:crypto');
+  const { withEagerHints } = await import('./lib/wasm-hints.mjs');
   mkdirSync(outDir, { recursive: true });
   const started = Date.now();
   const id = `b-${started.toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
@@ -229,7 +230,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     external: EXTERNAL,
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
-    plugins: [rapierWasmFile(buildDir), zodEnglishOnly(), sourceUrls(buildDir)],
+    plugins: [rapierWasmFile(buildDir, { createHash, withEagerHints }), zodEnglishOnly(), sourceUrls(buildDir)],
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
