@@ -200,6 +200,36 @@ function zodEnglishOnly() {
   };
 }
 
+/**
+ * zod (~400 kB) goes into zod.cjs beside the chunks, and the project's `import … from 'zod'`
+ * becomes a module that runs it through V8's code cache (base/code-cache.ts): Node 20
+ * caches no compiled code for ES modules. The project uses only `z` and `config` from
+ * it; packages that import zod themselves (the MCP SDK) keep the bundled ES copy, and
+ * zod 4 shares its registry between copies on globalThis.
+ */
+function zodCodeCache() {
+  return {
+    name: 'zod-code-cache',
+    setup(b) {
+      b.onResolve({ filter: /^zod$/ }, (args) => {
+        if (args.namespace !== 'file' || /[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
+        return { path: 'zod', namespace: 'zod-cached' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'zod-cached' }, () => ({
+        contents: [
+          `import { runCached } from ${JSON.stringify(path.join(root, 'base/code-cache.ts'))};`,
+          "const m = runCached(new URL('./zod.cjs', import.meta.url));",
+          'export const z = m.z;',
+          'export const config = m.config;',
+          '',
+        ].join('\n'),
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /** Builds a new bundle, makes it current and returns its entry URL. */
 export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {}) {
   const { build } = await import('esbuild');
@@ -210,6 +240,19 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
   const started = Date.now();
   const id = `b-${started.toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
   const buildDir = path.join(outDir, id);
+  const zodFile = build({
+    absWorkingDir: root,
+    stdin: { contents: "export { z, config } from 'zod';", resolveDir: root, sourcefile: 'zod-entry.js', loader: 'js' },
+    outfile: path.join(buildDir, 'zod.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    plugins: [zodEnglishOnly()],
+    logLevel: 'silent',
+    legalComments: 'none',
+  });
+  zodFile.catch(() => undefined); // awaited below; a failure fails the build there
   const result = await build({
     absWorkingDir: root,
     entryPoints: {
@@ -230,13 +273,14 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     external: EXTERNAL,
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
-    plugins: [rapierWasmFile(buildDir, { createHash, withEagerHints }), zodEnglishOnly(), sourceUrls(buildDir)],
+    plugins: [rapierWasmFile(buildDir, { createHash, withEagerHints }), zodCodeCache(), zodEnglishOnly(), sourceUrls(buildDir)],
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
     // Stack traces map back to the sources with NODE_OPTIONS=--enable-source-maps.
     sourcemap: 'linked',
   });
+  await zodFile;
   const inputs = {};
   const sources = Object.keys(result.metafile.inputs).filter((rel) => !/(^|\/)node_modules\//.test(rel));
   for (const rel of [...sources, ...ALWAYS]) {
