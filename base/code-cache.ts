@@ -43,7 +43,8 @@ export function runCached(file: URL): unknown {
     // At exit the cache holds every function the command compiled, not only the top level.
     process.once('exit', () => {
       try {
-        const tmp = `${cachePath}.${process.pid}.tmp`;
+        // Unique per thread too: a worker thread of this process may write the same cache at once.
+        const tmp = `${cachePath}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
         writeFileSync(tmp, script.createCachedData());
         renameSync(tmp, cachePath);
       } catch {
