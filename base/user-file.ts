@@ -4,7 +4,6 @@
 // ever. The size is capped before and while reading, and a UTF-8 byte-order mark
 // (which Windows editors add) is not part of the text.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
 
 /** The default cap for small JSON inputs (scripts, configs, answers, mappings). */
 export const USER_FILE_MAX_BYTES = 16 * 1024 * 1024;
@@ -98,6 +97,8 @@ export async function readUserBytes(path: string, opts: ReadOptions = {}): Promi
   const max = opts.maxBytes ?? USER_FILE_MAX_BYTES;
   let fh;
   try {
+    // Loaded here: node:fs/promises brings ~15 internal modules (readline, streams) that a command reading no file never needs.
+    const { open } = await import('node:fs/promises');
     fh = await open(path, OPEN_FLAGS);
   } catch (e) {
     throw openError(path, e);

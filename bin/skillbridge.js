@@ -22,15 +22,23 @@ const optimise =
   process.argv[2] === 'audit' ||
   process.argv[2] === 'worker' ||
   process.argv[2] === 'sweep';
-if (!optimise) v8.setFlagsFromString('--liftoff-only');
+// The V8 flags set here, which V8's code cache depends on (base/code-cache.ts keys its files by them).
+const v8Flags = [];
+const setFlag = (flag) => {
+  v8.setFlagsFromString(flag);
+  v8Flags.push(flag);
+};
+if (!optimise) setFlag('--liftoff-only');
 // Rapier's 3 MB module is validated function by function as each is first compiled
 // rather than all at its compile (which halves it); the build validated it whole.
-v8.setFlagsFromString('--wasm-lazy-validation');
+setFlag('--wasm-lazy-validation');
 // V8 compiles a wasm function on its first call, on the calling thread: most of a
 // one-shot call's physics time. The bundled Rapier marks the functions a world build
 // and a call run as eager (scripts/lib/wasm-hints.mjs), so they compile on background
 // threads while the bundle loads. Long runs keep plain lazy compilation and tiering.
-if (!optimise && process.env.SKILLBRIDGE_WASM_HINTS !== '0') v8.setFlagsFromString('--experimental-wasm-compilation-hints');
+if (!optimise && process.env.SKILLBRIDGE_WASM_HINTS !== '0') setFlag('--experimental-wasm-compilation-hints');
+
+globalThis[Symbol.for('skillbridge.v8flags')] = v8Flags.join(' ');
 
 async function fromSources() {
   // Inherited from a bundled parent, it would name a worker built from other sources.

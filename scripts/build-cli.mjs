@@ -12,11 +12,9 @@
 //
 // Every build gets its own folder and the manifest is replaced by a rename, so two
 // processes starting at once never see half a bundle; old folders are pruned later.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { withEagerHints } from './lib/wasm-hints.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(root, 'out/cli');
@@ -131,7 +129,7 @@ function sourceUrls(buildDir) {
  * compile before it even loads the bundle (a call on a scene) and leaves the promise
  * under Symbol.for('skillbridge.rapierWasm'); compileWasm takes it over.
  */
-function rapierWasmFile(buildDir) {
+function rapierWasmFile(buildDir, { createHash, withEagerHints }) {
   const hot = readHotFunctions();
   return {
     name: 'rapier-wasm-file',
@@ -202,13 +200,59 @@ function zodEnglishOnly() {
   };
 }
 
+/**
+ * zod (~400 kB) goes into zod.cjs beside the chunks, and the project's `import … from 'zod'`
+ * becomes a module that runs it through V8's code cache (base/code-cache.ts): Node 20
+ * caches no compiled code for ES modules. The project uses only `z` and `config` from
+ * it; packages that import zod themselves (the MCP SDK) keep the bundled ES copy, and
+ * zod 4 shares its registry between copies on globalThis.
+ */
+function zodCodeCache() {
+  return {
+    name: 'zod-code-cache',
+    setup(b) {
+      b.onResolve({ filter: /^zod$/ }, (args) => {
+        if (args.namespace !== 'file' || /[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
+        return { path: 'zod', namespace: 'zod-cached' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'zod-cached' }, () => ({
+        contents: [
+          `import { runCached } from ${JSON.stringify(path.join(root, 'base/code-cache.ts'))};`,
+          "const m = runCached(new URL('./zod.cjs', import.meta.url));",
+          'export const z = m.z;',
+          'export const config = m.config;',
+          '',
+        ].join('\n'),
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /** Builds a new bundle, makes it current and returns its entry URL. */
 export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {}) {
   const { build } = await import('esbuild');
+  // Loaded for a build only: every command imports this file for freshBundle, and node:crypto alone is ~20 internal modules.
+  const { createHash } = await import('node:crypto');
+  const { withEagerHints } = await import('./lib/wasm-hints.mjs');
   mkdirSync(outDir, { recursive: true });
   const started = Date.now();
   const id = `b-${started.toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
   const buildDir = path.join(outDir, id);
+  const zodFile = build({
+    absWorkingDir: root,
+    stdin: { contents: "export { z, config } from 'zod';", resolveDir: root, sourcefile: 'zod-entry.js', loader: 'js' },
+    outfile: path.join(buildDir, 'zod.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    plugins: [zodEnglishOnly()],
+    logLevel: 'silent',
+    legalComments: 'none',
+  });
+  zodFile.catch(() => undefined); // awaited below; a failure fails the build there
   const result = await build({
     absWorkingDir: root,
     entryPoints: {
@@ -229,13 +273,14 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     external: EXTERNAL,
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
-    plugins: [rapierWasmFile(buildDir), zodEnglishOnly(), sourceUrls(buildDir)],
+    plugins: [rapierWasmFile(buildDir, { createHash, withEagerHints }), zodCodeCache(), zodEnglishOnly(), sourceUrls(buildDir)],
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
     // Stack traces map back to the sources with NODE_OPTIONS=--enable-source-maps.
     sourcemap: 'linked',
   });
+  await zodFile;
   const inputs = {};
   const sources = Object.keys(result.metafile.inputs).filter((rel) => !/(^|\/)node_modules\//.test(rel));
   for (const rel of [...sources, ...ALWAYS]) {

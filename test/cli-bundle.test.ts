@@ -60,11 +60,13 @@ describe('command-line bundle', () => {
     const wasms: string[] = [];
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.mjs'))) {
       const text = readFileSync(new URL(f, dir), 'utf8');
-      // The chunk's own URL serves only the banner's createRequire and Rapier's wasm file beside it.
+      // The chunk's own URL serves only the banner's createRequire, Rapier's wasm file and zod.cjs beside it.
       const bare = text.split('import.meta.url').length - 1;
       const rewritten = [...text.matchAll(/new URL\("([^"]+)", import\.meta\.url\)\.href/g)].map((x) => x[1]!);
       const wasm = [...text.matchAll(/new URL\("\.\/(rapier-(?:simd|scalar)\.wasm)", import\.meta\.url\)/g)].map((x) => x[1]!);
-      expect(bare, f).toBe(rewritten.length + wasm.length + 1);
+      const zod = [...text.matchAll(/new URL\("\.\/zod\.cjs", import\.meta\.url\)/g)].length;
+      expect(bare, f).toBe(rewritten.length + wasm.length + zod + 1);
+      if (zod) expect(readFileSync(new URL('zod.cjs', dir), 'utf8')).toContain('globalRegistry');
       for (const w of wasm) expect(readFileSync(new URL(w, dir)).subarray(0, 4).toString('latin1')).toBe('\0asm');
       wasms.push(...wasm);
       refs.push(...rewritten);

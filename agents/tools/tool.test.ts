@@ -21,6 +21,27 @@ const move = defineTool({
 });
 
 describe('defineTool', () => {
+  it('builds the JSON Schema on first use: a tool whose schema has no JSON form still takes valid arguments', () => {
+    const when = defineTool({
+      name: 'at_time',
+      description: 'Acts at a time.',
+      category: 'action',
+      params: z.strictObject({ at: z.date() }),
+      card: { outputs: '', whenToUse: '', dimension: 'execution' },
+      execute: () => ({ ok: true, content: 'done' }),
+    });
+    expect(when.parse({ at: new Date(0) }).ok).toBe(true);
+    expect(() => when.schema()).toThrow();
+  });
+
+  it('carries the lazily built schema and input line through JSON and spread copies', () => {
+    const copy = { ...move };
+    expect(copy.parameters).toEqual(move.schema().parameters);
+    const card = JSON.parse(JSON.stringify(move.card)) as { inputs: string };
+    expect(card.inputs).toBe(move.card.inputs);
+    expect(card.inputs).toMatch(/^leg: one of "left"\|"right" \(which leg\); x: number/);
+  });
+
   it('gives the model a JSON Schema made from the zod schema, with ranges and descriptions', () => {
     expect(move.schema()).toEqual({
       name: 'take_a_step',

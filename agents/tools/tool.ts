@@ -169,10 +169,17 @@ export function describeInputs(parameters: Record<string, unknown>): string {
 
 export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
   if (!TOOL_NAME.test(spec.name)) throw new Error(`tool name "${spec.name}" must match ${TOOL_NAME}`);
-  const parameters = toJsonSchema(spec.params);
+  // The JSON Schema and the card's input line are built on first use: a command that
+  // calls one tool (or none) does not convert the schemas of every tool it loads.
+  let parameters: Record<string, unknown> | undefined;
+  const params = (): Record<string, unknown> => (parameters ??= toJsonSchema(spec.params));
+  let inputs: string | undefined;
   const card: ToolCard = {
     capability: spec.card.capability ?? spec.description,
-    inputs: describeInputs(parameters),
+    // An enumerable getter: JSON and structured clones of the card still carry it.
+    get inputs() {
+      return (inputs ??= describeInputs(params()));
+    },
     outputs: spec.card.outputs,
     whenToUse: spec.card.whenToUse,
     constraints: spec.card.constraints,
@@ -204,7 +211,7 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
         message: `Invalid arguments for ${spec.name}:\n- ${problem}\nCall ${spec.name} again with arguments matching its schema.`,
       };
     const r = spec.params.safeParse(value);
-    return r.success ? { ok: true, args: r.data } : { ok: false, message: explainArgs(spec.name, r.error, parameters, value) };
+    return r.success ? { ok: true, args: r.data } : { ok: false, message: explainArgs(spec.name, r.error, params(), value) };
   };
   const run = async (args: unknown, ctx: ToolContext): Promise<ToolResult> => {
     const missing = card.requires.filter((c) => !ctx.robot.has(c));
@@ -218,7 +225,10 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
     description: spec.description,
     category: spec.category,
     card,
-    parameters,
+    // An enumerable getter: a spread copy ({ ...tool }) still carries it.
+    get parameters() {
+      return params();
+    },
     params: spec.params,
     parse,
     run,
@@ -227,7 +237,7 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): Tool {
       if (!p.ok) return { ok: false, content: p.message };
       return run(p.args, ctx);
     },
-    schema: () => ({ name: spec.name, description: spec.description, parameters }),
+    schema: () => ({ name: spec.name, description: spec.description, parameters: params() }),
   };
 }
 

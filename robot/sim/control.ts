@@ -3,13 +3,18 @@
 // scoring and display. Hosts, tests and the scorer hold it; tools and workflows
 // get only the Robot seam (robot/robot.ts), so nothing a model calls can reach
 // the truth behind the robot's perception (the lint keeps agents/ off robot/sim).
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { fromTuple } from '../../sim/math';
 import { type NameKind, resolveName } from '../../sim/perception/names';
 import { worldFacts } from '../../sim/perception/snapshot';
 import { PacedClock } from '../../sim/world/paced-clock';
 import type { SimWorld, WorldSnapshot } from '../../sim/world/sim-world';
 import type { Vec3Tuple } from '../robot';
+
+// node:crypto loads ~20 internal modules; only hash() needs it, and a one-shot command never calls it.
+let cryptoModule: typeof import('node:crypto') | undefined;
+const crypto = (): typeof import('node:crypto') =>
+  (cryptoModule ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
 
 /** Exogenous inputs a host (UI, tests, CLI scripts, evaluation) can feed the world. */
 export type ExternalEvent =
@@ -143,7 +148,7 @@ export class SimControl {
   /** A short hash of the whole world state (physics and bookkeeping): equal worlds, equal hashes. */
   hash(): string {
     const s = this.world.snapshot();
-    return createHash('sha256').update(s.physics).update(s.state).digest('hex').slice(0, 16);
+    return crypto().createHash('sha256').update(s.physics).update(s.state).digest('hex').slice(0, 16);
   }
 
   // ---------------------------------------------------------------- ground truth (scoring, display)

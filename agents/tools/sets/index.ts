@@ -4,13 +4,16 @@
 import type { Capability, Robot } from '../../../robot/robot';
 import { ToolRegistry } from '../registry';
 import type { Tool } from '../tool';
-import { ALRM } from './alrm';
-import { FARM } from './farm';
-import { chatbotTools, dfkiTools } from './dfki';
-import { RAIDER_HOUSEHOLD, RAIDER_RECOVERY, retrieveUserInformation } from './raider';
-import { RAIDER_ASSISTIVE } from './raider-assistive';
-import { WORLD_MODEL_QUERIES, mayaInformationTools, mayaTaskTools, rtwBasicTools } from './rtw';
-import { WORLD_MODEL_ACCESSORS } from './world-model';
+
+// Each set's tools (their zod schemas, their code) load when the set is first built:
+// a command that uses one set does not build the others' schemas.
+const alrm = () => import('./alrm');
+const farm = () => import('./farm');
+const dfki = () => import('./dfki');
+const raider = () => import('./raider');
+const raiderAssistive = () => import('./raider-assistive');
+const rtw = () => import('./rtw');
+const worldModel = () => import('./world-model');
 
 export interface ToolSetDef {
   id: string;
@@ -30,7 +33,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     paper: '001 Fig. 6',
     description: 'Grounded perception for issue detection: what is held, what is visible, distance, state, relations, properties.',
     requires: ['perception'],
-    build: () => RAIDER_HOUSEHOLD,
+    build: async () => (await raider()).RAIDER_HOUSEHOLD,
   },
   {
     id: 'raider-preferences',
@@ -38,7 +41,10 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     paper: '001 §5.1',
     description: "The household set plus retrieve_user_information over the scene's user corpus.",
     requires: ['perception'],
-    build: (robot) => [...RAIDER_HOUSEHOLD, retrieveUserInformation(robot.info.scene.userInfo)],
+    build: async (robot) => {
+      const { RAIDER_HOUSEHOLD, retrieveUserInformation } = await raider();
+      return [...RAIDER_HOUSEHOLD, retrieveUserInformation(robot.info.scene.userInfo)];
+    },
   },
   {
     id: 'raider-assistive',
@@ -46,7 +52,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     paper: '001 Fig. 16',
     description: 'Human, robot and environment checks for assistive plans (free path, distances, people, hands, gaze).',
     requires: ['perception', 'people'],
-    build: () => RAIDER_ASSISTIVE,
+    build: async () => (await raiderAssistive()).RAIDER_ASSISTIVE,
   },
   {
     id: 'raider-recovery',
@@ -54,7 +60,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     paper: '001 Fig. 7',
     description: 'The actions a recovery plan may use: ask, say, move_to, pick, place, slice, open, close, turnon, turnoff, handover.',
     requires: ['arm'],
-    build: (robot) => RAIDER_RECOVERY.filter((t) => t.card.requires.every((c) => robot.has(c))),
+    build: async (robot) => (await raider()).RAIDER_RECOVERY.filter((t) => t.card.requires.every((c) => robot.has(c))),
   },
   {
     id: 'alrm',
@@ -63,7 +69,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     description:
       'The eight actions of the ALRM task executor: pick, place, move_to_home_pos, move_to, get_objects, get_reference_names, compute_grasp, get_pose.',
     requires: ['arm', 'perception'],
-    build: () => ALRM,
+    build: async () => (await alrm()).ALRM,
   },
   {
     id: 'dfki',
@@ -72,7 +78,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     paper: '003 §5',
     description: 'reflect, act(action, params), the semantic snapshot and check_events; the action catalogue follows the robot.',
     requires: ['perception', 'events'],
-    build: (robot) => dfkiTools(robot),
+    build: async (robot) => (await dfki()).dfkiTools(robot),
   },
   {
     id: 'chatbot',
@@ -80,7 +86,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     paper: '003 Table 1',
     description: 'Answers without acting: date, locations, the snapshot, speak.',
     requires: ['perception'],
-    build: (robot) => chatbotTools(robot),
+    build: async (robot) => (await dfki()).chatbotTools(robot),
   },
   {
     id: 'world-model',
@@ -88,7 +94,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     paper: '000 §II.C.3',
     description: "get_object_poses, get_empty_storages, add_object, set_object_property over the robot's world model.",
     requires: ['world_model'],
-    build: () => WORLD_MODEL_ACCESSORS,
+    build: async () => (await worldModel()).WORLD_MODEL_ACCESSORS,
   },
   {
     id: 'rtw-basic',
@@ -96,7 +102,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     paper: '000 §II.C.1',
     description: 'Static information about the robot and bounded motions validated at run time: take_a_step, nudge_arm, postures, wave.',
     requires: [],
-    build: (robot) => rtwBasicTools(robot),
+    build: async (robot) => (await rtw()).rtwBasicTools(robot),
   },
   {
     id: 'rtw-hierarchical',
@@ -105,7 +111,10 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     description:
       'Information tools, and task tools generated from what the robot sees now (open_<x>, pick_<x>…). The workflow shows one category at a time.',
     requires: ['perception'],
-    build: async (robot) => [...mayaInformationTools(robot), ...(await mayaTaskTools(robot))],
+    build: async (robot) => {
+      const { mayaInformationTools, mayaTaskTools } = await rtw();
+      return [...mayaInformationTools(robot), ...(await mayaTaskTools(robot))];
+    },
   },
   {
     id: 'world-model-queries',
@@ -113,7 +122,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     paper: '000 §II.C.3',
     description: 'retrieve_nodes and retrieve_parent_or_child: guarded templates over the world-model tree, checked against its schema.',
     requires: ['world_model'],
-    build: () => WORLD_MODEL_QUERIES,
+    build: async () => (await rtw()).WORLD_MODEL_QUERIES,
   },
   {
     id: 'farm',
@@ -121,7 +130,7 @@ export const TOOL_SETS: readonly ToolSetDef[] = [
     paper: '003 §6',
     description: 'navigate, scan, dock, undock, charge, battery_status.',
     requires: ['rover', 'base'],
-    build: () => FARM,
+    build: async () => (await farm()).FARM,
   },
 ];
 
