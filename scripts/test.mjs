@@ -26,12 +26,15 @@ function run(label, cmd, cmdArgs, env = {}) {
 }
 
 // The four static checks are independent and mostly single-threaded: they run two
-// at a time (a 2-core CI box), each one's output printed whole when it ends.
+// at a time (a 2-core CI box), each one's output printed whole when it ends. They
+// start longest first (the lint type-checks through the project service and takes
+// longest), so the two short ones fill in beside the long ones instead of one long
+// check running alone at the end.
 const checks = [];
+if (only('lint')) checks.push(['lint', 'npx', ['eslint', '.']]);
 if (only('typecheck')) checks.push(['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']]);
 // The renderer has its own tsconfig (DOM and JSX; no Node types).
 if (only('typecheck')) checks.push(['typecheck renderer', 'npx', ['tsc', '-p', 'renderer/tsconfig.json', '--noEmit']]);
-if (only('lint')) checks.push(['lint', 'npx', ['eslint', '.']]);
 if (only('lint')) checks.push(['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']]);
 if (checks.length) {
   const t = Date.now();

@@ -6,15 +6,18 @@
 import { z } from 'zod';
 import { SKILLBRIDGE_BIN, runNode } from './processes';
 import type { RapierBuild } from '../../sim/rapier';
+import type { BenchLength } from './steppers';
 import { STEP_PARTS, type StepPart } from './step-parts';
 
 /** The scene id that stands for the reference scene in `bench sim --scene`. */
 export const REFERENCE = 'reference';
 
+/** How long a job measures: 'smoke' only proves every measurement runs (the tests use it). */
+const Length = z.enum(['full', 'quick', 'smoke']);
 export const Job = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('scene'), id: z.string().min(1), quick: z.boolean() }),
-  z.strictObject({ kind: z.literal('reference'), quick: z.boolean() }),
-  z.strictObject({ kind: z.literal('memory'), id: z.string().min(1), quick: z.boolean() }),
+  z.strictObject({ kind: z.literal('scene'), id: z.string().min(1), length: Length }),
+  z.strictObject({ kind: z.literal('reference'), length: Length }),
+  z.strictObject({ kind: z.literal('memory'), id: z.string().min(1), length: Length }),
 ]);
 export type Job = z.infer<typeof Job>;
 
@@ -124,15 +127,15 @@ async function inFreshProcess<T>(job: Job, schema: z.ZodType<T>, env: Record<str
   return parsed.data;
 }
 
-export function sceneInFreshProcess(id: string, quick: boolean): Promise<SceneBench> {
-  return inFreshProcess({ kind: 'scene', id, quick }, SceneBenchSchema);
+export function sceneInFreshProcess(id: string, length: BenchLength): Promise<SceneBench> {
+  return inFreshProcess({ kind: 'scene', id, length }, SceneBenchSchema);
 }
 
 /** The app's baseline wasm tier (bin/skillbridge.js keeps the optimising tier for benchmarks). */
-export function memoryInFreshProcess(id: string, quick: boolean): Promise<SceneMemory> {
-  return inFreshProcess({ kind: 'memory', id, quick }, SceneMemorySchema, {}, ['--liftoff-only']);
+export function memoryInFreshProcess(id: string, length: BenchLength): Promise<SceneMemory> {
+  return inFreshProcess({ kind: 'memory', id, length }, SceneMemorySchema, {}, ['--liftoff-only']);
 }
 
-export function referenceInFreshProcess(build: RapierBuild, quick: boolean): Promise<ReferenceBench> {
-  return inFreshProcess({ kind: 'reference', quick }, ReferenceBenchSchema, { SKILLBRIDGE_RAPIER: build });
+export function referenceInFreshProcess(build: RapierBuild, length: BenchLength): Promise<ReferenceBench> {
+  return inFreshProcess({ kind: 'reference', length }, ReferenceBenchSchema, { SKILLBRIDGE_RAPIER: build });
 }

@@ -3,7 +3,7 @@
 import type { Job, ReferenceBench, SceneBench, SceneMemory } from './jobs';
 
 export async function runJob(job: Job): Promise<SceneBench | ReferenceBench | SceneMemory> {
-  if (job.kind === 'scene') return (await import('./sim-bench')).benchScene(job.id, job.quick);
-  if (job.kind === 'memory') return (await import('./scene-memory')).sceneMemory(job.id, job.quick);
-  return (await import('./reference-bench')).benchReference(job.quick);
+  if (job.kind === 'scene') return (await import('./sim-bench')).benchScene(job.id, job.length);
+  if (job.kind === 'memory') return (await import('./scene-memory')).sceneMemory(job.id, job.length);
+  return (await import('./reference-bench')).benchReference(job.length);
 }

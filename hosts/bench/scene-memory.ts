@@ -11,14 +11,18 @@ import { SimWorld } from '../../sim/world/sim-world';
 import { pickPlaceOnce, prepare } from './sim-bench';
 import { fullStepper, keepMoving } from './steppers';
 import type { SceneMemory } from './jobs';
+import type { BenchLength } from './steppers';
 
-export async function sceneMemory(id: string, quick: boolean): Promise<SceneMemory> {
+/** Simulated seconds of the arm moving before the pick-and-place. */
+const SECONDS: Record<BenchLength, number> = { full: 10, quick: 2, smoke: 0.1 };
+
+export async function sceneMemory(id: string, length: BenchLength): Promise<SceneMemory> {
   const sim = await SimWorld.create(builtinScene(id));
   await prepare(sim);
   const start = sim.snapshot();
   const full = fullStepper(sim);
   const move = keepMoving(sim);
-  const steps = Math.round((quick ? 2 : 10) / sim.dt);
+  const steps = Math.round(SECONDS[length] / sim.dt);
   for (let i = 0; i < steps; i++) {
     move();
     full();

@@ -92,7 +92,7 @@ export interface SimBenchOptions {
   /** Scene ids; "reference" stands for the reference scene. Default: every scene and the reference. */
   scenes?: string[];
   quick?: boolean;
-  /** Overrides `quick`: 'smoke' only proves every measurement runs (in process only). */
+  /** Overrides `quick`: 'smoke' only proves every measurement runs. */
   length?: BenchLength;
   /** Measure every scene in this process instead of one fresh process each (faster; memory figures accumulate). */
   inProcess?: boolean;
@@ -277,14 +277,12 @@ export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResu
   const asked = opts.scenes?.length ? opts.scenes : [...listScenes().map((s) => s.id), REFERENCE];
   const os = await import('node:os');
   const loadStart = os.loadavg()[0] ?? 0;
-  const quick = Boolean(opts.quick);
-  const length: BenchLength = opts.length ?? (quick ? 'quick' : 'full');
-  if (length === 'smoke' && !opts.inProcess) throw new Error('a smoke run of bench sim runs in process only');
+  const length: BenchLength = opts.length ?? (opts.quick ? 'quick' : 'full');
   const scenes: SceneBench[] = [];
   for (const id of asked.filter((x) => x !== REFERENCE)) {
     opts.onProgress?.(`benchmarking ${id}...`);
     if (opts.inProcess) scenes.push(await benchScene(id, length));
-    else scenes.push({ ...(await sceneInFreshProcess(id, quick)), appRssMB: (await memoryInFreshProcess(id, quick)).rssMB });
+    else scenes.push({ ...(await sceneInFreshProcess(id, length)), appRssMB: (await memoryInFreshProcess(id, length)).rssMB });
   }
   let reference: SimBenchResult['reference'];
   if (asked.includes(REFERENCE) && opts.inProcess) {
@@ -296,7 +294,7 @@ export async function benchSim(opts: SimBenchOptions = {}): Promise<SimBenchResu
     const builds: ReferenceBench[] = [];
     for (const build of [DEFAULT_RAPIER_BUILD, ...(['scalar', 'simd'] as const).filter((b) => b !== DEFAULT_RAPIER_BUILD)]) {
       opts.onProgress?.(`benchmarking the reference scene with the ${build} Rapier build...`);
-      builds.push(await referenceInFreshProcess(build, quick));
+      builds.push(await referenceInFreshProcess(build, length));
     }
     reference = { defaultBuild: DEFAULT_RAPIER_BUILD, builds };
   }

@@ -69,8 +69,17 @@ export async function glanceFlows({ browser }) {
       await teacher.keyboard.press('Enter');
       const renamed = teacher.locator('[data-testid="class-row"]').filter({ hasText: 'Lemon Squad' });
       await renamed.waitFor({ timeout: 10_000 });
+      // The overview refreshes from the host every second, each refresh with the group's later sim time:
+      // two new sim times in the (only) thumbnail mean a whole refresh came in after what was on screen.
+      const anyThumb = teacher.locator('canvas[data-testid="class-thumb"]').first();
+      const refreshedTwice = async () => {
+        for (let i = 0; i < 2; i++) {
+          const seen = await anyThumb.getAttribute('data-sim-time');
+          await until(async () => (await anyThumb.getAttribute('data-sim-time')) !== seen, 'the class overview to refresh', 10_000);
+        }
+      };
       // Kept by the host: the next refresh still shows the new name.
-      await teacher.waitForTimeout(2_500);
+      await refreshedTwice();
       assert((await renamed.count()) === 1, 'the name the teacher set did not last a refresh');
       // The group's tab reloads (it reconnects offering the name it kept): the teacher's name wins, and the group sees it.
       await a.reload();
@@ -79,7 +88,7 @@ export async function glanceFlows({ browser }) {
         async () => (await a.inputValue('input[aria-label="Group name"]')) === 'Lemon Squad',
         "the teacher's name in the group's tab",
       );
-      await teacher.waitForTimeout(2_500);
+      await refreshedTwice();
       assert(
         (await renamed.count()) === 1,
         `the group's reconnect renamed it: ${await teacher.locator('[data-testid="class-row"]').allInnerTexts()}`,
@@ -102,7 +111,6 @@ export async function glanceFlows({ browser }) {
       await a.selectOption('select[aria-label="Scene"]', 'tabletop/workshop');
       await loaded('tabletop/workshop');
       const inset = a.locator('.view-inset canvas');
-      await a.waitForTimeout(1_000);
       await a.screenshot({ path: shot('e2e-default-workshop.png') });
       await until(async () => (await canvasColours(inset)) >= 24, 'a wrist camera image with more than a flat colour', 15_000).catch(
         async (e) => {
@@ -169,7 +177,9 @@ export async function glanceFlows({ browser }) {
       await a.mouse.down();
       await a.mouse.move(box.x + box.width / 2 + 160, box.y + box.height / 2, { steps: 8 });
       await a.mouse.up();
-      await a.waitForTimeout(800);
+      await until(async () => Math.abs((await probe()).angles[0] - start.angles[0]) > 0.3, 'the drag to turn the view', 5_000).catch(
+        () => undefined,
+      );
       const turned = await probe();
       assert(Math.abs(turned.angles[0] - start.angles[0]) > 0.3, `the drag did not turn the view: ${start.angles} → ${turned.angles}`);
       await a.getByRole('button', { name: 'Present', exact: true }).click();

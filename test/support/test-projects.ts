@@ -1,0 +1,12 @@
+// Which test files share one module graph per Vitest worker and which get their
+// own (vitest.config.ts). Sharing saves loading Rapier's WebAssembly, the scene
+// registry and the agent runtime once per file; it is only safe for files that
+// leave no state behind, which test-projects.test.ts checks.
+
+/** Folders whose test files share a module graph per worker (`isolate: false`). */
+export const SHARED_ROOTS = ['base', 'scenes', 'sim', 'robot', 'agents', 'eval'] as const;
+export const SHARED = [`{${SHARED_ROOTS.join(',')}}/**/*.test.ts`];
+/** Files under those folders that mock a module or change the environment: their own module graph each. */
+export const MUST_ISOLATE = ['eval/audit/on-robot.test.ts'];
+/** The hosts set environment variables and run whole hosts; the renderer's tests run in happy-dom. */
+export const ISOLATED = [...MUST_ISOLATE, '{contract,hosts,electron,test,eslint-rules}/**/*.test.ts', 'renderer/src/**/*.test.{ts,tsx}'];
