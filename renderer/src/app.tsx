@@ -6,6 +6,7 @@ import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import type { AppApi } from '../../contract/api';
 import type { SessionState } from '../../contract/ws-client';
 import { ApiContext } from './api-context';
+import type { FirstScene } from './first-scene';
 import { AgentPanel } from './panels/agent-panel';
 import { BatteryGauge } from './panels/battery-gauge';
 import { EventInjector } from './panels/event-injector';
@@ -38,6 +39,8 @@ export interface AppProps {
   /** Web mode: this tab's session (its role in classroom mode), and news of it. */
   session?: SessionState | undefined;
   onSession?: ((listener: (s: SessionState) => void) => () => void) | undefined;
+  /** The scene list and current scene, already asked for by the entry point. */
+  firstScene?: FirstScene;
 }
 
 type Tab = 'agent' | 'world' | 'runs' | 'tasks' | 'eval' | 'log' | 'class';
@@ -46,8 +49,8 @@ function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function App({ api, desktop, initialScene, detectWebgl, session, onSession }: AppProps) {
-  const host = useHostState(api, initialScene);
+export function App({ api, desktop, initialScene, detectWebgl, session, onSession, firstScene }: AppProps) {
+  const host = useHostState(api, initialScene, firstScene);
   const { meta, snapshot, sim } = host;
   const [tab, setTab] = useState<Tab>('agent');
   const [present, setPresent, togglePresent] = usePresentation();
