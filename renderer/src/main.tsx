@@ -3,6 +3,7 @@
 // panels) is still loading, then hands both to the app (root.tsx).
 import { connect } from './connect';
 import { type Start, askFirstScene } from './first-scene';
+import { prepareCanvas } from './view/early-canvas';
 import './styles.css';
 
 const root = import('./root');
@@ -11,6 +12,8 @@ connection.then(
   () => performance.mark('sb:connected'),
   () => undefined,
 );
+// The view's GL context, made while the app's scripts arrive (the socket opens meanwhile).
+prepareCanvas();
 const start: Start = {
   connection,
   firstScene: connection.then(
