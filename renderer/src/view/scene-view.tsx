@@ -196,6 +196,7 @@ export function SceneView({
     w.load(meta);
     performance.mark('sb:scene-built');
     w.resize();
+    w.drawNow();
     if (window.__skillbridge) {
       window.__skillbridge.sceneId = meta.id;
       window.__skillbridge.generation = meta.generation;

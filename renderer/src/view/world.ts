@@ -170,6 +170,17 @@ export class World {
     this.engine.resize();
   }
 
+  /**
+   * Draws a frame now: a scene just built shows at the next paint rather than after
+   * whatever else the page queued before the next animation frame.
+   */
+  drawNow(): void {
+    if (!this.drawing || this.contextLost || !this.cur) return;
+    this.engine.beginFrame();
+    this.renderFrame();
+    this.engine.endFrame();
+  }
+
   dispose(): void {
     if (this.insetTimer) clearInterval(this.insetTimer);
     this.insetTimer = undefined;
