@@ -5,7 +5,9 @@
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { AppApi } from '../../contract/api';
 import type { SessionState } from '../../contract/ws-client';
+import { useAfterFirstFrame } from './after-first-frame';
 import { ApiContext } from './api-context';
+import type { FirstScene } from './first-scene';
 import { AgentPanel } from './panels/agent-panel';
 import { BatteryGauge } from './panels/battery-gauge';
 import { EventInjector } from './panels/event-injector';
@@ -38,6 +40,8 @@ export interface AppProps {
   /** Web mode: this tab's session (its role in classroom mode), and news of it. */
   session?: SessionState | undefined;
   onSession?: ((listener: (s: SessionState) => void) => () => void) | undefined;
+  /** The scene list and current scene, already asked for by the entry point. */
+  firstScene?: FirstScene;
 }
 
 type Tab = 'agent' | 'world' | 'runs' | 'tasks' | 'eval' | 'log' | 'class';
@@ -46,8 +50,8 @@ function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function App({ api, desktop, initialScene, detectWebgl, session, onSession }: AppProps) {
-  const host = useHostState(api, initialScene);
+export function App({ api, desktop, initialScene, detectWebgl, session, onSession, firstScene }: AppProps) {
+  const host = useHostState(api, initialScene, firstScene);
   const { meta, snapshot, sim } = host;
   const [tab, setTab] = useState<Tab>('agent');
   const [present, setPresent, togglePresent] = usePresentation();
@@ -60,6 +64,8 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
   const role = session?.role ?? 'solo';
   const readOnly = observing !== null;
   const estop = snapshot?.estop ?? false;
+  // Panels that start hidden mount once the scene is drawn (or when their tab is opened first).
+  const drawn = useAfterFirstFrame(meta !== null || host.banner !== null);
 
   useEffect(
     () =>
@@ -329,18 +335,20 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
                 </>
               )}
               <div hidden={tab !== 'runs'} className="tab-page">
-                <RunsPanel api={api} watching={watching} clock={clock} onWatch={watchRuns} />
+                {(drawn || tab === 'runs' || replaying) && <RunsPanel api={api} watching={watching} clock={clock} onWatch={watchRuns} />}
               </div>
               {tab === 'tasks' && <ExercisesPanel api={api} sceneId={meta?.id ?? null} readOnly={readOnly} />}
               {/* Kept mounted too: an evaluation's progress keeps arriving. */}
               <div hidden={tab !== 'eval'} className="tab-page">
-                <EvaluatePanel
-                  api={api}
-                  onWatch={(r) => {
-                    setWatching([loadReplay(r)]);
-                    setTab('runs');
-                  }}
-                />
+                {(drawn || tab === 'eval') && (
+                  <EvaluatePanel
+                    api={api}
+                    onWatch={(r) => {
+                      setWatching([loadReplay(r)]);
+                      setTab('runs');
+                    }}
+                  />
+                )}
               </div>
               {tab === 'log' && <EventLog lines={host.log} />}
               {tab === 'class' && <ClassOverview api={api} observing={observing} onWatch={(id, name) => void watchGroup(id, name)} />}

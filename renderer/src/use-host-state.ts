@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppApi } from '../../contract/api';
 import type { RobotSafety } from '../../contract/robot-safety';
 import type { AppEvent, Battery, SceneMeta, SceneSummary, SimState, Snapshot } from '../../contract/schemas';
+import type { FirstScene } from './first-scene';
 import type { LogLine } from './panels/event-log';
 import { PoseStore } from './pose-store';
 
@@ -34,9 +35,11 @@ export interface HostState {
   addLog: (line: Omit<LogLine, 'key'>) => void;
 }
 
-export function useHostState(api: AppApi, initialScene: string | undefined): HostState {
-  const [scenes, setScenes] = useState<SceneSummary[]>([]);
-  const [meta, setMeta] = useState<SceneMeta | null>(null);
+export function useHostState(api: AppApi, initialScene: string | undefined, firstScene?: FirstScene): HostState {
+  // Answers that came while the page loaded are shown from the first render (the view builds the scene on mounting).
+  const [scenes, setScenes] = useState<SceneSummary[]>(() => firstScene?.value?.[0] ?? []);
+  const [meta, setMeta] = useState<SceneMeta | null>(() => firstScene?.value?.[1] ?? null);
+  const prefetched = useRef(firstScene);
   const [loading, setLoading] = useState(false);
   const [battery, setBattery] = useState<Battery | null>(null);
   const [robotSafety, setRobotSafety] = useState<RobotSafety | null>(null);
@@ -116,7 +119,9 @@ export function useHostState(api: AppApi, initialScene: string | undefined): Hos
     (async () => {
       try {
         // Both at once: the scene's metadata is what the first frame waits for.
-        const [list, cur] = await Promise.all([api.listScenes({}), api.currentScene({})]);
+        const asked = prefetched.current?.ready;
+        prefetched.current = undefined;
+        const [list, cur] = await (asked ?? Promise.all([api.listScenes({}), api.currentScene({})]));
         if (!live) return;
         setScenes(list);
         if (cur) setMeta(cur);

@@ -6,6 +6,7 @@ import type { AppApi } from '../../../contract/api';
 import type { SceneMeta } from '../../../contract/schemas';
 import { type DropHandler, type Hover, INSET_H, INSET_W, type LabelPoint, type ViewOptions, World, webglSupport } from './world';
 import { labelSize } from './world-labels';
+import { takeCanvas } from './early-canvas';
 import { SpeechBubble, useSpeech } from './speech';
 import { FpsReadout } from './fps-readout';
 import { QUALITIES, type Quality, qualitySettings, useViewPrefs } from './view-prefs';
@@ -52,7 +53,12 @@ export function SceneView({
   onToggleFollow,
   layout = 'normal',
 }: SceneViewProps) {
-  const canvasRef = useRef<HTMLCanvasElement>(null);
+  /** Where the canvas goes: the one made early with its GL context (early-canvas.ts), or a new one. */
+  const canvasHost = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement | null>(null);
+  const canvasLabel = `3D view of the scene${onDrop ? ': drag an object to move it' : ''}`;
+  const labelRef = useRef(canvasLabel);
+  labelRef.current = canvasLabel;
   const insetRef = useRef<HTMLCanvasElement | null>(null);
   // The inset canvas comes and goes with its toggle and the scene: hand each one to the world.
   const insetCallback = useCallback((c: HTMLCanvasElement | null) => {
@@ -79,8 +85,15 @@ export function SceneView({
   const [speechAt, setSpeechAt] = useState<[number, number] | null>(null);
 
   useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!gl || !canvas) return;
+    const host = canvasHost.current;
+    if (!gl || !host) return;
+    const canvas = takeCanvas() ?? document.createElement('canvas');
+    canvas.className = 'view-canvas';
+    canvas.tabIndex = 0;
+    canvas.dataset['testid'] = 'scene-canvas';
+    canvas.setAttribute('aria-label', labelRef.current);
+    host.append(canvas);
+    canvasRef.current = canvas;
     let world: World;
     try {
       world = new World(canvas, DEFAULTS, { onHover: setHover, onContextLost: () => setLost(true), onInsetNote: setInsetNote });
@@ -167,8 +180,14 @@ export function SceneView({
       ro.disconnect();
       world.dispose();
       worldRef.current = null;
+      canvas.remove();
+      canvasRef.current = null;
     };
   }, [api, gl]);
+
+  useEffect(() => {
+    canvasRef.current?.setAttribute('aria-label', canvasLabel);
+  }, [canvasLabel]);
 
   useEffect(() => {
     const w = worldRef.current;
@@ -177,6 +196,7 @@ export function SceneView({
     w.load(meta);
     performance.mark('sb:scene-built');
     w.resize();
+    w.drawNow();
     if (window.__skillbridge) {
       window.__skillbridge.sceneId = meta.id;
       window.__skillbridge.generation = meta.generation;
@@ -261,13 +281,8 @@ export function SceneView({
   const cam = meta?.robot.camera;
   return (
     <div className="view">
-      <canvas
-        ref={canvasRef}
-        className="view-canvas"
-        tabIndex={0}
-        aria-label={`3D view of the scene${onDrop ? ': drag an object to move it' : ''}`}
-        data-testid="scene-canvas"
-      />
+      {/* The canvas is placed here by the effect above (it may come with its GL context already made). */}
+      <div ref={canvasHost} className="view-canvas-host" />
       {points.length > 0 && (
         <div className="view-labels" aria-hidden="true" data-testid="view-labels">
           {points.map((p) => (

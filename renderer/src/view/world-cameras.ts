@@ -251,7 +251,6 @@ export class RobotCamera {
           this.reading = false;
         });
     });
-    scene.customRenderTargets.push(rtt);
     return rtt;
   }
 
@@ -287,6 +286,9 @@ export class RobotCamera {
   /** Places the camera where the robot's camera is now and asks for one render. */
   refresh(): void {
     this.place();
+    // Drawn from its first refresh on (not in the scene's first frame, which it would slow).
+    const targets = this.graph.scene.customRenderTargets;
+    if (!targets.includes(this.rtt)) targets.push(this.rtt);
     this.rtt.resetRefreshCounter();
   }
 

@@ -9,6 +9,7 @@ import { Engine } from '@babylonjs/core/Engines/engine';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { FxaaPostProcess } from '@babylonjs/core/PostProcesses/fxaaPostProcess';
 import type { SceneMeta } from '../../../contract/schemas';
+import { GL_ATTRIBUTES, hasEarlyContext } from './early-canvas';
 import type { LatencyStats } from './probe';
 import { type SceneGraph, buildScene } from './world-build';
 import { INSET_PERIOD_MS, RobotCamera, defaultFraming, followRobot, makeOrbitCamera, seesRobot } from './world-cameras';
@@ -83,12 +84,7 @@ export class World {
   ) {
     // No MSAA in the context (it could only change by recreating the engine and the
     // scene): the quality setting's antialiasing is a post-process pass (setAntialias).
-    this.engine = new Engine(
-      canvas,
-      false,
-      { preserveDrawingBuffer: false, stencil: true, antialias: false, powerPreference: 'high-performance' },
-      true,
-    );
+    this.engine = new Engine(canvas, false, { ...GL_ATTRIBUTES }, true);
     canvas.addEventListener('pointerleave', () => this.cb.onHover(null));
     this.engine.onContextLostObservable.add(() => {
       this.contextLost = true;
@@ -172,6 +168,17 @@ export class World {
 
   resize(): void {
     this.engine.resize();
+  }
+
+  /**
+   * Draws a frame now: a scene just built shows at the next paint rather than after
+   * whatever else the page queued before the next animation frame.
+   */
+  drawNow(): void {
+    if (!this.drawing || this.contextLost || !this.cur) return;
+    this.engine.beginFrame();
+    this.renderFrame();
+    this.engine.endFrame();
   }
 
   dispose(): void {
@@ -267,7 +274,8 @@ export class World {
     this.applyAntialias();
     if (this.opts.inset && this.drawing && !this.insetTimer) {
       this.insetTimer = setInterval(() => this.refreshInset(), INSET_PERIOD_MS);
-      this.refreshInset();
+      // A scene not drawn yet draws its first frame first; the timer brings the robot's image soon after.
+      if (this.framesSinceLoad > 0) this.refreshInset();
     } else if (!this.opts.inset && this.insetTimer) {
       clearInterval(this.insetTimer);
       this.insetTimer = undefined;
@@ -423,6 +431,7 @@ export class World {
 }
 
 export function webglSupport(): 'webgl2' | 'webgl' | null {
+  if (hasEarlyContext()) return 'webgl2';
   try {
     const c = document.createElement('canvas');
     if (c.getContext('webgl2')) return 'webgl2';
