@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinScene } from '../../scenes/registry';
 import { type RapierBuild, loadRapier } from '../rapier';
 import { bodyReads } from './body-reads';
-import { bodyLayout } from './body-memory';
+import { bodyLayout, slotOf } from './body-memory';
 import { MAX_SPEED } from './guard';
 import { SimWorld } from './sim-world';
 
@@ -31,17 +31,18 @@ function differences(world: SimWorld['world']): number {
     for (let i = 0; i < 9; i++) if (!Object.is(s[i], api[i])) bad++;
     const p = read.pose(b.handle);
     for (let i = 0; i < 7; i++) if (!Object.is(p[i], pose[i])) bad++;
+    if (read.sleeping(b.handle) !== b.isSleeping()) bad++;
   });
   return bad;
 }
 
 describe('reading body state from Rapier memory', () => {
   for (const build of ['simd', 'scalar'] as RapierBuild[]) {
-    it(`finds the ${build} build's layout and reads what the API reads, through steps, new bodies and a restore`, async () => {
+    it(`finds the ${build} build's layout and reads what the API reads, through steps, sleep, new bodies and a restore`, async () => {
       const R = await loadRapier(build);
       const world = new R.World({ x: 0, y: -9.81, z: 0 });
       try {
-        expect(bodyLayout(world)).not.toBeNull();
+        expect(bodyLayout(world)?.sleeping).toBeGreaterThanOrEqual(0);
         expect(bodyReads(world).direct).toBe(true);
         world.createCollider(R.ColliderDesc.cuboid(5, 0.1, 5));
         const add = (n: number) => {
@@ -60,6 +61,9 @@ describe('reading body state from Rapier memory', () => {
           world.step();
           // The arena grows (and moves) while the world runs.
           if (s === 30) add(200);
+          // Some go to sleep, some wake.
+          if (s % 10 === 5)
+            world.bodies.forEach((b) => (slotOf(b.handle) % 3 === s % 3 ? b.sleep() : slotOf(b.handle) % 7 === 0 && b.wakeUp()));
           expect(differences(world)).toBe(0);
         }
         const restored = R.World.restoreSnapshot(world.takeSnapshot());

@@ -28,6 +28,8 @@ export interface BodyLayout {
   rotation: number;
   linvel: number;
   angvel: number;
+  /** Offset of the sleeping flag (one byte), or -1 when it was not found (sleep tests go through the API). */
+  sleeping: number;
   /** Set at the first difference from the API: the layout is not used again. */
   broken: boolean;
 }
@@ -70,6 +72,7 @@ function pointerOf(raw: object): number {
 export class BodyMemory {
   private u32: Uint32Array;
   private f32: Float32Array;
+  private u8: Uint8Array;
   private readonly setWord: number;
 
   constructor(
@@ -78,6 +81,7 @@ export class BodyMemory {
   ) {
     this.u32 = new Uint32Array(layout.memory.buffer);
     this.f32 = new Float32Array(layout.memory.buffer);
+    this.u8 = new Uint8Array(layout.memory.buffer);
     this.setWord = pointerOf(world.bodies.raw) >> 2;
   }
 
@@ -87,6 +91,7 @@ export class BodyMemory {
     if (this.u32.length === 0) {
       this.u32 = new Uint32Array(this.layout.memory.buffer);
       this.f32 = new Float32Array(this.layout.memory.buffer);
+      this.u8 = new Uint8Array(this.layout.memory.buffer);
     }
     const u = this.u32;
     // The arena is read anew each time: adding bodies may move it.
@@ -113,6 +118,15 @@ export class BodyMemory {
     out[7] = f[i + 1]!;
     out[8] = f[i + 2]!;
     return true;
+  }
+
+  /** Whether the body sleeps: 1 or 0, or -1 when the flag's place is unknown or the slot is not in the arena. */
+  sleeping(slot: number): number {
+    if (this.layout.sleeping < 0) return -1;
+    const e = this.entry(slot);
+    if (e < 0) return -1;
+    const b = this.u8[e * 4 + this.layout.sleeping]!;
+    return b === 1 ? 1 : b === 0 ? 0 : -1;
   }
 
   /** Translation and rotation (x, y, z, qx, qy, qz, qw) into out[0..6]; false when the slot is not in the arena. */
@@ -235,6 +249,7 @@ function findLayout(R: Rapier, memory: WasmMemory): BodyLayout | null {
               rotation: offsets.rotation!,
               linvel: offsets.linvel!,
               angvel: offsets.angvel!,
+              sleeping: -1,
               broken: false,
             };
             return confirmed(R, world, layout, bodies) ? layout : null;
@@ -264,6 +279,30 @@ function confirmed(R: Rapier, world: RAPIER.World, layout: BodyLayout, bodies: R
     world.createCollider(R.ColliderDesc.ball(0.02), b);
     bodies.push(b);
   }
+  world.step();
+  // The sleeping flag: the one byte that is 1 in every sleeping body and 0 in every awake one,
+  // through sleeping, stepping, waking some and putting others to sleep.
+  const u8 = new Uint8Array(layout.memory.buffer);
+  const u32 = new Uint32Array(layout.memory.buffer);
+  let flags = Array.from({ length: layout.stride }, (_, o) => o);
+  const keepMatching = (): void => {
+    const data = u32[(pointerOf(world.bodies.raw) + layout.arenaPtr) >> 2]!;
+    flags = flags.filter((o) => bodies.every((b) => u8[data + slotOf(b.handle) * layout.stride + o] === (b.isSleeping() ? 1 : 0)));
+  };
+  bodies.forEach((b, i) => {
+    if (i % 3 === 1) b.sleep();
+  });
+  keepMatching();
+  world.step();
+  keepMatching();
+  bodies.forEach((b, i) => {
+    if (i % 6 === 1) b.wakeUp();
+    if (i % 6 === 2) b.sleep();
+  });
+  keepMatching();
+  world.step();
+  keepMatching();
+  if (flags.length === 1) layout.sleeping = flags[0]!;
   const reader = new BodyMemory(layout, world);
   const state = new Float32Array(9);
   const pose = new Float32Array(7);
@@ -278,6 +317,7 @@ function confirmed(R: Rapier, world: RAPIER.World, layout: BodyLayout, bodies: R
       const api = f32s(t.x, t.y, t.z, v.x, v.y, v.z, w.x, w.y, w.z, t.x, t.y, t.z, q.x, q.y, q.z, q.w);
       const got = [...state, ...pose];
       if (got.some((x, j) => !Object.is(x, api[j]))) return false;
+      if (layout.sleeping >= 0 && reader.sleeping(slotOf(b.handle)) !== (b.isSleeping() ? 1 : 0)) layout.sleeping = -1;
     }
   }
   return true;

@@ -59,7 +59,15 @@ export class BodyReads {
     const slot = slotOf(handle);
     const s = this.stateByApi(handle, this.apiState);
     const p = this.poseByApi(handle, this.apiPose);
-    if (m.state(slot, this.s) && m.pose(slot, this.p) && same(s, this.s) && same(p, this.p)) return true;
+    const asleep = m.sleeping(slot);
+    if (
+      m.state(slot, this.s) &&
+      m.pose(slot, this.p) &&
+      same(s, this.s) &&
+      same(p, this.p) &&
+      (asleep < 0 || asleep === (this.raw.rbIsSleeping(handle) ? 1 : 0))
+    )
+      return true;
     m.layout.broken = true;
     this.memory = null;
     return false;
@@ -117,6 +125,11 @@ export class BodyReads {
   }
 
   sleeping(handle: number): boolean {
+    const m = this.memory;
+    if (m && !m.layout.broken) {
+      const s = m.sleeping(slotOf(handle));
+      if (s >= 0) return s === 1;
+    }
     return this.raw.rbIsSleeping(handle);
   }
 
