@@ -101,6 +101,12 @@ export const ReferenceBenchSchema = z.strictObject({
   bareArmStillRtf: num,
   /** Full over bare (goal >= 0.9): median of alternating short windows of each, which a changing load moves less than fullRtf / bareRtf. */
   ratio: num,
+  /**
+   * The same with body state read through Rapier's API instead of from its memory
+   * (the guard and the pose stream as they read before), pairs run right after
+   * ratio's; null when the build's layout was not found (every read is through the API).
+   */
+  ratioApiReads: num.nullable(),
   /** Where the full step's time goes (arm moving, every body awake). */
   breakdown: StepBreakdownSchema,
   /** Stacks still standing after the timed windows: anchors' rendition, ours. */

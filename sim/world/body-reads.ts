@@ -31,20 +31,20 @@ export class BodyReads {
 
   /** Whether reads go straight to Rapier's memory (false: through the API). */
   get direct(): boolean {
-    return this.memory !== null && !this.memory.layout.broken;
+    return this.memory !== null && this.memory.live;
   }
 
   /** Translation, linear and angular velocity of a body, in `s`. */
   state(handle: number): Float32Array {
     const m = this.memory;
-    if (m && !m.layout.broken && m.state(slotOf(handle), this.s)) return this.s;
+    if (m && m.live && m.state(slotOf(handle), this.s)) return this.s;
     return this.stateByApi(handle, this.s);
   }
 
   /** Translation and rotation of a body, in `p`. */
   pose(handle: number): Float32Array {
     const m = this.memory;
-    if (m && !m.layout.broken && m.pose(slotOf(handle), this.p)) return this.p;
+    if (m && m.live && m.pose(slotOf(handle), this.p)) return this.p;
     return this.poseByApi(handle, this.p);
   }
 
@@ -55,7 +55,7 @@ export class BodyReads {
    */
   check(handle: number): boolean {
     const m = this.memory;
-    if (!m || m.layout.broken) return true;
+    if (!m || !m.live) return true;
     const slot = slotOf(handle);
     const s = this.stateByApi(handle, this.apiState);
     const p = this.poseByApi(handle, this.apiPose);
@@ -126,7 +126,7 @@ export class BodyReads {
 
   sleeping(handle: number): boolean {
     const m = this.memory;
-    if (m && !m.layout.broken) {
+    if (m && m.live) {
       const s = m.sleeping(slotOf(handle));
       if (s >= 0) return s === 1;
     }
