@@ -37,7 +37,8 @@ export function loadRapier(build: RapierBuild = rapierBuild()): Promise<Rapier> 
       // runs on V8's background threads while this thread goes on loading the command.
       const compile = (m as { compileWasm?: unknown }).compileWasm;
       if (typeof compile === 'function') await (compile as () => Promise<void>)();
-      await initWithoutFetchGlobals(R);
+      const memory = await initWithoutFetchGlobals(R);
+      if (memory) rapierMemories.set(R, memory);
       phase('wasm-instantiated');
       return R;
     });
@@ -54,7 +55,7 @@ export function loadRapier(build: RapierBuild = rapierBuild()): Promise<Rapier> 
  * first await (both checks happen there) and then put back untouched. Should a
  * later Rapier check later, undici just loads as before.
  */
-async function initWithoutFetchGlobals(R: Rapier): Promise<void> {
+async function initWithoutFetchGlobals(R: Rapier): Promise<WasmMemory | undefined> {
   const lazy: Array<[string, PropertyDescriptor]> = [];
   for (const k of ['Request', 'Response']) {
     const d = Object.getOwnPropertyDescriptor(globalThis, k);
@@ -62,14 +63,58 @@ async function initWithoutFetchGlobals(R: Rapier): Promise<void> {
   }
   for (const [k] of lazy) Object.defineProperty(globalThis, k, { value: undefined, configurable: true, writable: true });
   let done: Promise<void> | undefined;
+  const capture = captureMemory();
   try {
     done = R.init();
     await Promise.resolve();
   } finally {
     for (const [k, d] of lazy) Object.defineProperty(globalThis, k, d);
   }
-  await done;
+  try {
+    await done;
+  } finally {
+    capture.undo();
+  }
+  return capture.memory;
 }
+
+/**
+ * The module's linear memory, kept as Rapier instantiates it (wasm-bindgen does
+ * not export it): sim/world/body-memory.ts reads body state from it directly.
+ * Only the instantiation during init is watched; the original is put back after.
+ */
+function captureMemory(): { memory: WasmMemory | undefined; undo: () => void } {
+  const W = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  const original = W.instantiate;
+  const out: { memory: WasmMemory | undefined; undo: () => void } = {
+    memory: undefined,
+    undo: () => {
+      W.instantiate = original;
+    },
+  };
+  W.instantiate = async (...args: unknown[]) => {
+    const result = await original.apply(W, args);
+    const instance = result instanceof W.Instance ? result : (result as { instance?: unknown }).instance;
+    const memory = instance instanceof W.Instance ? instance.exports['memory'] : undefined;
+    if (memory instanceof W.Memory) out.memory = memory;
+    return result;
+  };
+  return out;
+}
+
+/** A WebAssembly memory: what body-memory.ts reads (the project's typings have no DOM lib). */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+
+interface WasmApi {
+  instantiate: (...args: unknown[]) => Promise<unknown>;
+  Instance: abstract new (...args: never[]) => { exports: Record<string, unknown> };
+  Memory: abstract new (...args: never[]) => WasmMemory;
+}
+
+/** Rapier's linear memory by build module, for every build loaded. */
+export const rapierMemories = new Map<Rapier, WasmMemory>();
 
 export type Rapier = typeof RAPIER;
 export type { RAPIER };

@@ -63,6 +63,9 @@ describe('benchmarks', () => {
     for (const b of ref.builds) {
       expect(b.version).toMatch(/^0\.\d+\.\d+/);
       for (const k of ['fullRtf', 'bareRtf', 'bareArmStillRtf', 'bareAnchorsRtf', 'rssMB'] as const) expect(b[k]).toBeGreaterThan(0);
+      // The command's bundle (the wasm compiled apart, then instantiated) reads body state from Rapier's memory in both builds.
+      expect(b.reads?.direct).toBeGreaterThan(0);
+      expect(b.reads?.api).toBeGreaterThan(0);
       expect(b.stacksStanding.of).toBe(3);
     }
   }, 120_000);

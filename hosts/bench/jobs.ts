@@ -104,6 +104,14 @@ export const ReferenceBenchSchema = z.strictObject({
   bareArmStillRtf: num,
   /** Full over bare (goal >= 0.9): median of alternating short windows of each, which a changing load moves less than fullRtf / bareRtf. */
   ratio: num,
+  /**
+   * Body state read from Rapier's memory against read through its API (the guard
+   * and the pose stream as they read before): full/bare of each in CPU time from
+   * the same rounds of three alternating windows (bare, full with direct reads, full with
+   * API reads), so a changing load moves both alike; null when the build's layout
+   * was not found (every read is through the API).
+   */
+  reads: z.strictObject({ direct: num, api: num }).nullable(),
   /** Where the full step's time goes (arm moving, every body awake). */
   breakdown: StepBreakdownSchema,
   /** Stacks still standing after the timed windows: anchors' rendition, ours. */

@@ -8,6 +8,7 @@
 import { resolveSceneData } from '../../scenes/registry';
 import { round } from '../../sim/math';
 import { type RAPIER, loadRapier, rapierBuild } from '../../sim/rapier';
+import { bodyLayout } from '../../sim/world/body-memory';
 import { SimWorld } from '../../sim/world/sim-world';
 import { BOX, STACK_TOPS, anchorsWorld, referenceSceneData } from './reference-scene';
 import {
@@ -16,6 +17,7 @@ import {
   benchLength,
   fullStepper,
   keepMoving,
+  alternatingRatios,
   pairedMeasure,
   recordRobotMotion,
   replayRobotMotion,
@@ -142,6 +144,17 @@ export async function benchReference(lengthOrQuick: BenchLength | boolean): Prom
   };
   const bareSteps = measure(bareStep, length);
   const paired = pairedMeasure(fullStep, bareStep, PAIRS[length].pairs, PAIRS[length].ms);
+  // The reads as they were (through the API) against the direct ones, in the same rounds.
+  const layout = bodyLayout(sim.world);
+  const apiStep = (): void => {
+    layout!.off = true;
+    try {
+      fullStep();
+    } finally {
+      layout!.off = false;
+    }
+  };
+  const reads = layout ? alternatingRatios(bareStep, [fullStep, apiStep], PAIRS[length].pairs, PAIRS[length].ms) : null;
   bare.free();
   // The parts, with the arm still moving and every body awake, as measured (this restores the world at its end).
   const breakdown = stepBreakdown(sim, fullStep, paired, null, BREAKDOWN_MS[length]);
@@ -164,6 +177,7 @@ export async function benchReference(lengthOrQuick: BenchLength | boolean): Prom
     bareRtf: round(bareSteps * sim.dt, 1),
     bareArmStillRtf: round(stillSteps * sim.dt, 1),
     ratio: round(paired.ratio, 3),
+    reads: reads ? { direct: round(reads[0]!, 3), api: round(reads[1]!, 3) } : null,
     breakdown,
     stacksStanding: { anchors: anchorsStanding, ours: oursStanding, of: STACK_TOPS.length },
     rssMB: round(process.resourceUsage().maxRSS / 1024, 1),

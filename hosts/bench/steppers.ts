@@ -181,3 +181,33 @@ export function pairedMeasure(full: () => void, bare: () => void, pairs: number,
     pairs,
   };
 }
+
+/**
+ * base's rate over each variant's in CPU time, median over rounds of alternating
+ * short windows (base, then each variant, the order rotating each round):
+ * variants compared within one run under the same load.
+ */
+export function alternatingRatios(base: () => void, variants: Array<() => void>, rounds: number, windowMs: number): number[] {
+  // CPU time of this process: on a loaded machine, waiting for a core does not count.
+  const window = (fn: () => void): number => {
+    let n = 0;
+    const c0 = cpuMs();
+    const t0 = performance.now();
+    while (n < 32 || performance.now() - t0 < windowMs) {
+      for (let i = 0; i < 16; i++) fn();
+      n += 16;
+    }
+    return (cpuMs() - c0) / n;
+  };
+  const all = [base, ...variants];
+  const ratios: number[][] = variants.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    const per = new Array<number>(all.length);
+    for (let k = 0; k < all.length; k++) {
+      const i = (k + r) % all.length;
+      per[i] = window(all[i]!);
+    }
+    for (let v = 0; v < variants.length; v++) ratios[v]!.push(per[0]! / per[v + 1]!);
+  }
+  return ratios.map(medianOf);
+}

@@ -3,16 +3,105 @@
 // shared Float32Array and then build a new object; here the raw set fills a
 // scratch array of our own, so a per-step loop over many bodies (the world
 // guard, the pose stream) makes no garbage and no wrapper lookups. The values
-// are the same 32-bit floats the getters return.
+// are the same 32-bit floats the getters return. `state` and `pose` read the
+// numbers straight from Rapier's memory where the build's layout is known
+// (body-memory.ts), and through the raw set otherwise; `check` compares the two
+// ways on one body and drops the direct one for good at the first difference.
 import type { RAPIER } from '../rapier';
+import { BodyMemory, bodyLayout, slotOf } from './body-memory';
 
 export class BodyReads {
   /** The last read: x, y, z (translation, velocities) or x, y, z, w (rotation). */
   readonly v = new Float32Array(4);
   private readonly raw: RAPIER.World['bodies']['raw'];
 
+  /** The last `state`: translation, linear velocity, angular velocity. */
+  readonly s = new Float32Array(9);
+  /** The last `pose`: translation, rotation (x, y, z, w). */
+  readonly p = new Float32Array(7);
+  private memory: BodyMemory | null;
+  private readonly apiState = new Float32Array(9);
+  private readonly apiPose = new Float32Array(7);
+
   constructor(world: RAPIER.World) {
     this.raw = world.bodies.raw;
+    const layout = bodyLayout(world);
+    this.memory = layout ? new BodyMemory(layout, world) : null;
+  }
+
+  /** Whether reads go straight to Rapier's memory (false: through the API). */
+  get direct(): boolean {
+    return this.memory !== null && this.memory.live;
+  }
+
+  /** Translation, linear and angular velocity of a body, in `s`. */
+  state(handle: number): Float32Array {
+    const m = this.memory;
+    if (m && m.live && m.state(slotOf(handle), this.s)) return this.s;
+    return this.stateByApi(handle, this.s);
+  }
+
+  /** Translation and rotation of a body, in `p`. */
+  pose(handle: number): Float32Array {
+    const m = this.memory;
+    if (m && m.live && m.pose(slotOf(handle), this.p)) return this.p;
+    return this.poseByApi(handle, this.p);
+  }
+
+  /**
+   * Reads one body both ways; at a difference the direct way is dropped (for every
+   * world of this build) and false returned. Readers call it once per use, so a
+   * layout that stopped holding is noticed before its numbers are trusted.
+   */
+  check(handle: number): boolean {
+    const m = this.memory;
+    if (!m || !m.live) return true;
+    const slot = slotOf(handle);
+    const s = this.stateByApi(handle, this.apiState);
+    const p = this.poseByApi(handle, this.apiPose);
+    const asleep = m.sleeping(slot);
+    if (
+      m.state(slot, this.s) &&
+      m.pose(slot, this.p) &&
+      same(s, this.s) &&
+      same(p, this.p) &&
+      (asleep < 0 || asleep === (this.raw.rbIsSleeping(handle) ? 1 : 0))
+    )
+      return true;
+    m.layout.broken = true;
+    this.memory = null;
+    return false;
+  }
+
+  private stateByApi(handle: number, out: Float32Array): Float32Array {
+    const v = this.v;
+    this.raw.rbTranslation(handle, v);
+    out[0] = v[0]!;
+    out[1] = v[1]!;
+    out[2] = v[2]!;
+    this.raw.rbLinvel(handle, v);
+    out[3] = v[0]!;
+    out[4] = v[1]!;
+    out[5] = v[2]!;
+    this.raw.rbAngvel(handle, v);
+    out[6] = v[0]!;
+    out[7] = v[1]!;
+    out[8] = v[2]!;
+    return out;
+  }
+
+  private poseByApi(handle: number, out: Float32Array): Float32Array {
+    const v = this.v;
+    this.raw.rbTranslation(handle, v);
+    out[0] = v[0]!;
+    out[1] = v[1]!;
+    out[2] = v[2]!;
+    this.raw.rbRotation(handle, v);
+    out[3] = v[0]!;
+    out[4] = v[1]!;
+    out[5] = v[2]!;
+    out[6] = v[3]!;
+    return out;
   }
 
   translation(handle: number): Float32Array {
@@ -36,12 +125,23 @@ export class BodyReads {
   }
 
   sleeping(handle: number): boolean {
+    const m = this.memory;
+    if (m && m.live) {
+      const s = m.sleeping(slotOf(handle));
+      if (s >= 0) return s === 1;
+    }
     return this.raw.rbIsSleeping(handle);
   }
 
   dynamic(handle: number): boolean {
     return this.raw.rbIsDynamic(handle);
   }
+}
+
+/** Equal float for float, NaN equal to NaN. */
+function same(a: Float32Array, b: Float32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
 }
 
 const readers = new WeakMap<RAPIER.World, BodyReads>();

@@ -52,6 +52,8 @@ interface GuardedSet {
   byBody: Map<number, Guarded>;
   /** Objects awake after the last step: picks how the next one finds the awake ones. */
   awake: number;
+  /** Counts guard runs: picks the body whose direct read is checked against the API. */
+  turn: number;
   /** Scratch for the awake objects of one step. */
   found: Guarded[];
   /** Rapier's active-body callback, made once: takes a bare handle (no body wrapper per awake body). */
@@ -76,7 +78,7 @@ function guarded(scene: PhysicsScene): GuardedSet {
     const g = byBody.get(handle);
     if (g) found.push(g);
   };
-  const set: GuardedSet = { size: scene.entities.size, list, byBody, awake: list.length, found, visit };
+  const set: GuardedSet = { size: scene.entities.size, list, byBody, awake: list.length, turn: 0, found, visit };
   guardedOf.set(scene.entities, set);
   return set;
 }
@@ -103,33 +105,35 @@ function findAwake(scene: PhysicsScene, set: GuardedSet, read: BodyReads): Guard
  * Checks the awake dynamic bodies of the scene's objects (not the held one,
  * which the grasp drives), fixes what is impossible and says what it fixed.
  * It runs after every step, so the common case is kept cheap: finding the
- * awake objects (findAwake), three allocation-free reads per awake one that
- * decide most cases alone, and the exact box (which needs the rotation) only
+ * awake objects (findAwake), one allocation-free read of position and both
+ * velocities per awake one (straight from Rapier's memory where the layout is
+ * known, body-reads.ts) that decides most cases alone, and the exact box (which needs the rotation) only
  * when the body is near enough the floor or the ceiling for its box to cross
  * them. A non-finite rotation shows in the angular velocity it comes from.
  */
 export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: string | undefined): GuardFault[] {
   const faults: GuardFault[] = [];
   const read = bodyReads(scene.world);
-  const awake = findAwake(scene, guarded(scene), read);
+  const set = guarded(scene);
+  const awake = findAwake(scene, set, read);
+  // One body read both ways each run: a direct read that stopped matching the API is dropped before this run trusts it.
+  if (awake.length) read.check(awake[set.turn++ % awake.length]!.body);
   const maxSpeed2 = MAX_SPEED * MAX_SPEED;
   const maxSpin2 = MAX_SPIN * MAX_SPIN;
   for (let i = 0; i < awake.length; i++) {
     const g = awake[i]!;
     const h = g.body;
     const id = g.id;
-    let r = read.translation(h);
+    const r = read.state(h);
     const tx = r[0]!;
     const ty = r[1]!;
     const tz = r[2]!;
-    r = read.linvel(h);
-    const vx = r[0]!;
-    const vy = r[1]!;
-    const vz = r[2]!;
-    r = read.angvel(h);
-    const wx = r[0]!;
-    const wy = r[1]!;
-    const wz = r[2]!;
+    const vx = r[3]!;
+    const vy = r[4]!;
+    const vz = r[5]!;
+    const wx = r[6]!;
+    const wy = r[7]!;
+    const wz = r[8]!;
     const speed2 = vx * vx + vy * vy + vz * vz;
     const spin2 = wx * wx + wy * wy + wz * wz;
     // The common case, decided by these reads alone (a NaN fails every comparison, so it takes the long way).

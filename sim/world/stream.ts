@@ -40,18 +40,11 @@ export function packPoses(
 ): Float32Array {
   // Allocation-free reads: the stream packs every moving body 60 times a second.
   const read = bodyReads(sim.world);
+  if (entries.length) read.check(entries[0]!.body);
   let i = 0;
   for (let k = 0; k < entries.length; k++) {
-    const body = entries[k]!.body;
-    let r = read.translation(body);
-    out[i++] = r[0]!;
-    out[i++] = r[1]!;
-    out[i++] = r[2]!;
-    r = read.rotation(body);
-    out[i++] = r[0]!;
-    out[i++] = r[1]!;
-    out[i++] = r[2]!;
-    out[i++] = r[3]!;
+    out.set(read.pose(entries[k]!.body), i);
+    i += POSE_FLOATS;
   }
   return out;
 }
@@ -69,7 +62,7 @@ const SLEPT_THROUGH_S = 1;
  * second apart) is where it was (every teleport in the simulation wakes the
  * body), so its pose is copied from that frame. Doors, people and the robot are
  * kinematic and always read. A sleep test is one call into Rapier without a
- * callback, a pose read two calls with seven: a resting kitchen packs in a
+ * callback, a pose read (where the build's layout is not known) two calls with seven: a resting kitchen packs in a
  * fraction of the time. A new world (a restore builds one) is read in full.
  */
 export class PosePacker {
@@ -88,6 +81,7 @@ export class PosePacker {
 
   pack(sim: SimWorld, out: Float32Array = new Float32Array(this.entries.length * POSE_FLOATS)): Float32Array {
     const read = bodyReads(sim.world);
+    if (this.entries.length) read.check(this.entries[0]!.body);
     const all = this.world !== sim.world || !(sim.time >= this.time && sim.time - this.time < SLEPT_THROUGH_S);
     this.world = sim.world;
     this.time = sim.time;
@@ -101,15 +95,7 @@ export class PosePacker {
         slept[k] = sleeping ? 1 : 0;
         reads++;
       }
-      let r = read.translation(e.body);
-      last[i] = r[0]!;
-      last[i + 1] = r[1]!;
-      last[i + 2] = r[2]!;
-      r = read.rotation(e.body);
-      last[i + 3] = r[0]!;
-      last[i + 4] = r[1]!;
-      last[i + 5] = r[2]!;
-      last[i + 6] = r[3]!;
+      last.set(read.pose(e.body), i);
     }
     this.lastReads = reads;
     out.set(last);
