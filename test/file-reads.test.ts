@@ -54,6 +54,7 @@ const DIRECT_READS_ALLOWED = new Set([
   'agents/models/local/download.ts', // hashes the download it wrote itself
   'agents/models/local/store.ts', // its own lock files; a named .gguf is hashed only after gguf-header.ts found a regular file
   'base/user-file.ts',
+  'base/code-cache.ts', // the bundle's own zod.cjs and the code cache it wrote beside it
 ]);
 
 function sources(d: string, out: string[] = []): string[] {
