@@ -21,4 +21,13 @@ const start: Start = {
     () => null,
   ),
 };
-void root.then((m) => m.mount(start));
+root.then(
+  (m) => m.mount(start),
+  (e: unknown) => {
+    // The app's chunk did not arrive (a build replaced under a running server, a dropped
+    // connection): say so and how to recover, rather than leave a blank page.
+    const el = document.getElementById('root');
+    if (el)
+      el.textContent = `Skillbridge could not load its page (${e instanceof Error ? e.message : String(e)}). Reload the page; if it stays, restart the app.`;
+  },
+);
