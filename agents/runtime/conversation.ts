@@ -132,7 +132,7 @@ export class Conversation {
     const runId = newRunId();
     const info: RunInfo = { runId, sessionId: this.id, turn };
     const tracePath = this.opts.traceDir ? join(this.opts.traceDir, `${runId}.jsonl`) : undefined;
-    const sinks: TraceSink[] = [...(tracePath ? [new JsonlSink(tracePath)] : []), ...(this.opts.traceSinks?.(info) ?? [])];
+    const sinks: TraceSink[] = [...(tracePath ? [new JsonlSink(tracePath, { spare: true })] : []), ...(this.opts.traceSinks?.(info) ?? [])];
     const events = new EventStream();
     let traceError: string | undefined;
     const trace = sinks.length

@@ -3,9 +3,9 @@
 // then one record per line, each written synchronously so a crash (or a killed
 // process) keeps everything up to the last event. The UI, the benchmarks and
 // replay all read the same records.
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, writeSync } from 'node:fs';
 import pkg from '../../package.json' with { type: 'json' };
+import { openAppend, openTraceFile } from './trace-files';
 import { TRACE_FORMAT, type TraceEvent, type TraceHeader, type TraceLine, type TraceRecord } from './trace-schema';
 
 export * from './trace-schema';
@@ -165,26 +165,6 @@ function timedIo<T>(f: () => T): T {
   }
 }
 
-/** Directories made (or found) already: a conversation opens one trace file per turn in the same one. */
-const MADE_DIRS = new Set<string>();
-
-/** Opens for appending, making the directory first unless this process made or found it already. */
-function openAppend(path: string): number {
-  const dir = dirname(path);
-  if (MADE_DIRS.has(dir)) {
-    try {
-      return openSync(path, 'a');
-    } catch (e) {
-      // Removed since: make it again.
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      MADE_DIRS.delete(dir);
-    }
-  }
-  mkdirSync(dir, { recursive: true });
-  MADE_DIRS.add(dir);
-  return openSync(path, 'a');
-}
-
 /**
  * The bytes of a history's leading prior records, kept per history (by its
  * first record) so each turn's trace encodes only what is new: a long
@@ -246,8 +226,12 @@ function encodeLines(lines: readonly TraceLine[], after: readonly TraceLine[]): 
 export class JsonlSink implements TraceSink {
   private fd: number | undefined;
 
-  constructor(readonly path: string) {
-    this.fd = timedIo(() => openAppend(path));
+  /** `spare`: one of a series of files in one folder (a conversation's turns), opened by renaming a file made ahead (trace-files.ts). */
+  constructor(
+    readonly path: string,
+    opts: { spare?: boolean } = {},
+  ) {
+    this.fd = timedIo(() => (opts.spare ? openTraceFile(path) : openAppend(path)));
   }
 
   write(line: TraceLine): void {

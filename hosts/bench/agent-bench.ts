@@ -13,6 +13,7 @@ import type { Robot } from '../../robot/robot';
 import { Conversation } from '../../agents/runtime/conversation';
 import { loopWorkflow } from '../../agents/workflows/kit/loop';
 import { JsonlSink, Trace } from '../../agents/runtime/trace';
+import { spareStats } from '../../agents/runtime/trace-files';
 import type { Tool } from '../../agents/tools/tool';
 import { buildToolSet } from '../../agents/tools/sets';
 import { round } from '../../sim/math';
@@ -36,6 +37,8 @@ export interface AgentRunBench {
   wallPerTurnMs: Dist;
   /** What ran in the turns: GC, trace file calls, preemption (turn-causes.ts). */
   causes: TurnCauses;
+  /** Turns whose trace file was a spare made ahead and renamed, and those that created theirs (trace-files.ts). */
+  traceFiles: { spare: number; created: number };
 }
 
 export interface AgentBenchResult {
@@ -44,8 +47,11 @@ export interface AgentBenchResult {
   target: string;
   /** Over every turn of every scripted run: the headline figure. */
   perTurnMs: Dist;
-  /** The p99 over the longest scripted run's turns no other process preempted (GC turns kept): the figure the p99 goal is checked on. */
-  steadyP99Ms: number;
+  /**
+   * The p99 goal (≤ 2 ms), checked on `perTurnMs.p99`: wall time over every scripted turn, none left out.
+   * Beside it, the same turns' p99 with the time each waited for a core taken out: what is ours when other processes share the machine (null where the kernel does not say).
+   */
+  goal: { p99Ms: number; met: boolean; ownP99Ms: number | null; ownMet: boolean | null };
   runs: AgentRunBench[];
   toolDispatchMs: { validateOnly: Dist; cheapTool: Dist; invalidArgs: Dist };
   traceWriteUs: { perRecord: Dist; recordsPerSecond: number };
@@ -109,22 +115,28 @@ function timedTool(t: Tool, clock: Clock): Tool {
  * replies are made ready, not parsed from a script: the model's own work and
  * garbage stay out of the runtime's figures (a scripted model also keeps every
  * request, whose copied histories grow with the square of the turns and made
- * the young-generation GC in the turns slow).
+ * the young-generation GC in the turns slow). Each reply comes on the event
+ * loop's next turn, as any model's does (its answer arrives by I/O): a model
+ * answering within the same task would run 200 turns without the event loop
+ * ever turning, which no real model allows (the next turn's trace file, made
+ * ahead on the thread pool, could then never arrive). The time of that hop is
+ * model time, as a real model's wait is.
  */
 function scriptedBenchModel(): Model {
   let iter = 0;
   return {
     id: 'scripted',
-    complete(): Promise<Completion> {
+    async complete(): Promise<Completion> {
+      await new Promise((r) => setImmediate(r));
       const i = iter++;
-      if (i % 2 === 1) return Promise.resolve({ message: { role: 'assistant', content: 'Done.' }, toolCalls: [], finishReason: 'stop' });
+      if (i % 2 === 1) return { message: { role: 'assistant', content: 'Done.' }, toolCalls: [], finishReason: 'stop' };
       const call = { id: `c${i}`, type: 'function' as const, function: { name: 'get_reference_names', arguments: '{}' } };
-      return Promise.resolve({
+      return {
         message: { role: 'assistant', content: null, tool_calls: [call] },
         toolCalls: [call],
         finishReason: 'tool_calls',
         toolCallSource: 'native',
-      });
+      };
     },
   };
 }
@@ -135,7 +147,7 @@ async function runSession(
   turns: number,
   traceDir: string,
   label: AgentRunBench['model'],
-): Promise<{ bench: AgentRunBench; overheads: number[] }> {
+): Promise<{ bench: AgentRunBench; overheads: number[]; own: number[] | null }> {
   const clock = new Clock();
   const tools = (await buildToolSet('alrm', robot)).list().map((t) => timedTool(t, clock));
   const session = new Conversation({
@@ -154,6 +166,7 @@ async function runSession(
   const overheads: number[] = [];
   const walls: number[] = [];
   const watch = new TurnWatch();
+  const files0 = { ...spareStats };
   for (let i = 0; i < turns; i++) {
     clock.model = 0;
     clock.tools = 0;
@@ -167,8 +180,13 @@ async function runSession(
     walls.push(wall);
     overheads.push(overhead);
   }
+  const traceFiles = { spare: spareStats.taken - files0.taken, created: spareStats.created - files0.created };
   const causes = await watch.causes();
-  return { bench: { model: label, turns, perTurnMs: dist(overheads), wallPerTurnMs: dist(walls), causes }, overheads };
+  return {
+    bench: { model: label, turns, perTurnMs: dist(overheads), wallPerTurnMs: dist(walls), causes, traceFiles },
+    overheads,
+    own: watch.ownOverheads(),
+  };
 }
 
 /** The test server in a worker thread (see model-server-worker.ts). */
@@ -196,6 +214,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
   const dir = mkdtempSync(join(tmpdir(), 'skillbridge-bench-agent-'));
   const runs: AgentRunBench[] = [];
   const scriptedOverheads: number[] = [];
+  let scriptedOwn: number[] | null = [];
   const sizes = opts.quick ? [1, 20] : [1, 20, 200];
   try {
     // Warm-up: JIT, first trace file, first tool call.
@@ -204,6 +223,7 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
       const r = await runSession(robot, scriptedBenchModel(), n, dir, 'scripted');
       runs.push(r.bench);
       scriptedOverheads.push(...r.overheads);
+      scriptedOwn = scriptedOwn && r.own ? [...scriptedOwn, ...r.own] : null;
       say(`scripted, ${n} turns: ${r.bench.perTurnMs.median} ms median overhead per turn`);
     }
     const steps = Array.from({ length: 2 * sizes.reduce((a, b) => a + b, 0) + 10 }, (_, i) =>
@@ -272,12 +292,14 @@ export async function benchAgent(opts: { quick?: boolean; onProgress?: (l: strin
     const peers = await benchAgentPeers({ robot, startServer: startServerThread, quick: Boolean(opts.quick), onProgress: say });
     const textParse = benchTextParse(opts.quick ? { quick: true } : {});
     say(`text-tool-call parser: ${Math.max(...textParse.map((r) => r.parseMs))} ms worst parse`);
+    const perTurnMs = dist(scriptedOverheads);
+    const ownP99Ms = scriptedOwn ? dist(scriptedOwn).p99 : null;
     return {
       node: process.version,
       cpus: (await import('node:os')).cpus().length,
       target: 'runtime overhead per turn, model and tool excluded: median ≤ 1 ms, p99 ≤ 2 ms',
-      perTurnMs: dist(scriptedOverheads),
-      steadyP99Ms: runs.filter((x) => x.model === 'scripted').reduce((a, b) => (b.turns > a.turns ? b : a)).causes.steadyP99Ms,
+      perTurnMs,
+      goal: { p99Ms: perTurnMs.p99, met: perTurnMs.p99 <= 2, ownP99Ms, ownMet: ownP99Ms === null ? null : ownP99Ms <= 2 },
       runs,
       toolDispatchMs: { validateOnly: dist(validate), cheapTool: dist(cheapT), invalidArgs: dist(invalid) },
       traceWriteUs: { perRecord: dist(per), recordsPerSecond: Math.round((n * 1000) / total) },

@@ -105,7 +105,12 @@ describe('benchmarks', () => {
       // What a turn allocates, from the turns no GC ran in.
       if (run.turns > 1) expect(run.causes.allocKBPerTurn, `${run.model}:${run.turns}`).toBeGreaterThan(0);
     }
-    expect(r.steadyP99Ms).toBeGreaterThan(0);
+    // The goal is checked on the wall p99 of every scripted turn; the figure without waits for a core stands beside it, never above it.
+    expect(r.goal.p99Ms).toBe(r.perTurnMs.p99);
+    expect(r.goal.met).toBe(r.perTurnMs.p99 <= 2);
+    if (r.goal.ownP99Ms !== null) expect(r.goal.ownP99Ms).toBeLessThanOrEqual(r.goal.p99Ms);
+    // Turns after a run's first take the trace file made ahead for them.
+    for (const run of r.runs.filter((x) => x.turns > 1)) expect(run.traceFiles.spare, `${run.model}:${run.turns}`).toBeGreaterThan(0);
     // Adversarial replies at 16 k, 60 k and 1 MB for each input shape, each with a parse time.
     expect(r.textParse.filter((row) => row.chars === 1_000_000).length).toBeGreaterThan(3);
     expect(r.textParse.every((row) => Number.isFinite(row.parseMs))).toBe(true);

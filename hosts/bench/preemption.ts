@@ -27,3 +27,26 @@ function threadCount(): number | undefined {
 export function involuntarySwitches(): number {
   return threadCount() ?? process.resourceUsage().involuntaryContextSwitches;
 }
+
+let schedFd: number | null | undefined;
+const schedBuf = Buffer.alloc(128);
+
+/**
+ * Time the calling thread has spent runnable but waiting for a core, in ms
+ * (the second field of /proc/thread-self/schedstat; the kernel adds a wait when
+ * the thread gets the core back, so a reading on the thread itself is current).
+ * Undefined where the kernel does not keep it.
+ */
+export function runQueueWaitMs(): number | undefined {
+  if (schedFd === undefined) {
+    try {
+      schedFd = openSync('/proc/thread-self/schedstat', 'r');
+    } catch {
+      schedFd = null;
+    }
+  }
+  if (schedFd === null) return undefined;
+  const n = readSync(schedFd, schedBuf, 0, schedBuf.length, 0);
+  const ns = Number(schedBuf.toString('latin1', 0, n).split(' ')[1]);
+  return Number.isFinite(ns) ? ns / 1e6 : undefined;
+}

@@ -1,16 +1,17 @@
 // Why a slow turn was slow, counted per turn of the agent benchmark: the
 // garbage collections that ran inside it (minor or major, and their pause), the
 // time the trace spent in synchronous file system calls, and whether another
-// process took the core (involuntary context switches). The p99 is printed
-// beside these counts, and again over the turns no other process preempted
-// (turns a GC ran in always kept: GC is ours to fix), so a tail is explained
-// rather than averaged away.
+// process took the core (involuntary context switches, and how long the turn
+// waited for a core). The p99 is printed beside these counts, and again over
+// every turn with the time it waited for a core taken out (no turn left out:
+// GC and file calls are ours to fix), so a tail is explained rather than
+// averaged away.
 import { loadavg } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { type PerformanceEntry, PerformanceObserver, constants } from 'node:perf_hooks';
 import { traceIo } from '../../agents/runtime/trace';
 import { round } from '../../sim/math';
-import { involuntarySwitches } from './preemption';
+import { involuntarySwitches, runQueueWaitMs } from './preemption';
 
 export interface SlowTurn {
   ms: number;
@@ -18,6 +19,8 @@ export interface SlowTurn {
   gcMajor: boolean;
   traceIoMs: number;
   preempted: boolean;
+  /** Time the turn waited for a core while other processes ran; null where the kernel does not say. */
+  queuedMs: number | null;
 }
 
 export interface TurnCauses {
@@ -34,8 +37,8 @@ export interface TurnCauses {
   cpuPerTurnMs: { median: number; p99: number };
   /** Turns during which another process took the core. */
   preemptedTurns: number;
-  /** p99 over the turns not preempted (GC turns kept). */
-  steadyP99Ms: number;
+  /** p99 over every turn of its overhead less the time it waited for a core (other processes' share); null where the kernel does not say. */
+  ownP99Ms: number | null;
   /** Synchronous trace file calls per turn: p99 and worst, ms. */
   traceIoP99Ms: number;
   traceIoMaxMs: number;
@@ -67,13 +70,23 @@ const cpuMs = (): number => {
 export class TurnWatch {
   private readonly gcs: Gc[] = [];
   private readonly obs: PerformanceObserver;
-  private readonly rows: Array<{ ms: number; t0: number; t1: number; io: number; preempted: boolean; heap: number; cpu: number }> = [];
+  private readonly rows: Array<{
+    ms: number;
+    t0: number;
+    t1: number;
+    io: number;
+    preempted: boolean;
+    heap: number;
+    cpu: number;
+    queued: number | null;
+  }> = [];
   private readonly load0 = loadavg()[0]!;
   private t0 = 0;
   private io0 = 0;
   private sw0 = 0;
   private heap0 = 0;
   private cpu0 = 0;
+  private queued0: number | undefined;
 
   constructor() {
     this.obs = new PerformanceObserver((list) => this.take(list.getEntries()));
@@ -97,15 +110,24 @@ export class TurnWatch {
     this.cpu0 = cpuMs();
     this.sw0 = switches();
     this.io0 = traceIo.ms;
+    this.queued0 = runQueueWaitMs();
     this.t0 = performance.now();
   }
 
   end(overheadMs: number): void {
     const t1 = performance.now();
+    const q1 = runQueueWaitMs();
+    const queued = q1 !== undefined && this.queued0 !== undefined ? q1 - this.queued0 : null;
     const io = traceIo.ms - this.io0;
     const preempted = switches() > this.sw0;
     const cpu = cpuMs() - this.cpu0;
-    this.rows.push({ ms: overheadMs, t0: this.t0, t1, io, preempted, heap: getHeapStatistics().used_heap_size - this.heap0, cpu });
+    this.rows.push({ ms: overheadMs, t0: this.t0, t1, io, preempted, heap: getHeapStatistics().used_heap_size - this.heap0, cpu, queued });
+  }
+
+  /** Each turn's overhead less the time it waited for a core (never below 0); null where the kernel does not say. */
+  ownOverheads(): number[] | null {
+    if (this.rows.some((r) => r.queued === null)) return null;
+    return this.rows.map((r) => Math.max(0, r.ms - r.queued!));
   }
 
   /** Waits for the GC entries still queued, then counts. */
@@ -126,7 +148,15 @@ export class TurnWatch {
     const slowest = [...rows]
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 3)
-      .map((r) => ({ ms: round(r.ms, 2), gcMs: round(r.gcMs, 2), gcMajor: r.gcMajor, traceIoMs: round(r.io, 2), preempted: r.preempted }));
+      .map((r) => ({
+        ms: round(r.ms, 2),
+        gcMs: round(r.gcMs, 2),
+        gcMajor: r.gcMajor,
+        traceIoMs: round(r.io, 2),
+        preempted: r.preempted,
+        queuedMs: r.queued === null ? null : round(r.queued, 2),
+      }));
+    const own = this.ownOverheads();
     return {
       turns: rows.length,
       gcTurns: rows.filter((r) => r.gc).length,
@@ -160,13 +190,7 @@ export class TurnWatch {
         1,
       ),
       preemptedTurns: rows.filter((r) => r.preempted).length,
-      steadyP99Ms: round(
-        pct(
-          rows.filter((r) => !r.preempted || r.gc).map((r) => r.ms),
-          99,
-        ),
-        3,
-      ),
+      ownP99Ms: own === null ? null : round(pct(own, 99), 3),
       traceIoP99Ms: round(
         pct(
           rows.map((r) => r.io),
