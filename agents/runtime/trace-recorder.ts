@@ -12,7 +12,13 @@ const PRIOR_RECORDS = new WeakMap<ChatMessage, TraceEvent>();
 function priorRecord(m: Exclude<ChatMessage, { role: 'tool' }>, stage: { stage?: string }): TraceEvent {
   let rec = PRIOR_RECORDS.get(m);
   if (!rec) {
-    rec = { ...messageEvent(m, stage), prior: true, t: new Date().toISOString(), elapsedMs: 0 } as unknown as TraceEvent;
+    // Fields added one by one in a fixed order: records built by spreading got a hidden class of their own
+    // each, and a long conversation kept three new ones a turn, which every young-generation GC copied.
+    const r = messageEvent(m, stage) as unknown as Record<string, unknown>;
+    r['prior'] = true;
+    r['t'] = new Date().toISOString();
+    r['elapsedMs'] = 0;
+    rec = r as unknown as TraceEvent;
     PRIOR_RECORDS.set(m, rec);
   }
   return rec;
@@ -58,13 +64,10 @@ function historyRecords(
 
 /** A history message as a record (tool results excepted). */
 function messageEvent(m: Exclude<ChatMessage, { role: 'tool' }>, stage: { stage?: string }): TraceEvent {
-  return {
-    type: 'message',
-    role: m.role,
-    content: m.content ?? null,
-    ...(m.role === 'assistant' && m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
-    ...stage,
-  };
+  const e: Extract<TraceEvent, { type: 'message' }> = { type: 'message', role: m.role, content: m.content ?? null };
+  if (m.role === 'assistant' && m.tool_calls?.length) e.tool_calls = m.tool_calls;
+  if (stage.stage !== undefined) e.stage = stage.stage;
+  return e;
 }
 
 /** The trace record(s) for one event; none for live-only events. */

@@ -124,9 +124,6 @@ export class Trace {
   }
 }
 
-/** JSON text per record object: records re-written every turn (the history) are serialised once. */
-const JSON_TEXT = new WeakMap<object, string>();
-
 /** The longest trace line written; a longer record has its long strings cut (saying how much) until it fits. */
 export const MAX_TRACE_LINE_BYTES = 1024 * 1024;
 
@@ -141,15 +138,6 @@ export function traceLineText(line: TraceLine): string {
     if (Buffer.byteLength(cut) <= MAX_TRACE_LINE_BYTES) return cut;
   }
   return JSON.stringify({ ...('type' in line ? { type: line.type } : {}), cut: `a ${Buffer.byteLength(text)}-byte record left out` });
-}
-
-function serialised(line: TraceLine): string {
-  let text = JSON_TEXT.get(line);
-  if (text === undefined) {
-    text = traceLineText(line);
-    if ((line as { prior?: boolean }).prior) JSON_TEXT.set(line, text);
-  }
-  return text;
 }
 
 /** Time spent in the trace files' synchronous file system calls (open, write, close), for the benchmarks. */
@@ -182,7 +170,7 @@ const isPrior = (l: TraceLine): boolean => (l as { prior?: boolean }).prior === 
 
 const linesText = (lines: readonly TraceLine[], from = 0): string => {
   let text = '';
-  for (let i = from; i < lines.length; i++) text += `${serialised(lines[i]!)}\n`;
+  for (let i = from; i < lines.length; i++) text += `${traceLineText(lines[i]!)}\n`;
   return text;
 };
 
@@ -212,7 +200,7 @@ function encodeLines(lines: readonly TraceLine[], after: readonly TraceLine[]): 
   };
   let i = keep;
   for (; i < lines.length && isPrior(lines[i]!); i++) {
-    put(`${serialised(lines[i]!)}\n`);
+    put(`${traceLineText(lines[i]!)}\n`);
     c.lines.push(lines[i]!);
     c.ends.push(at);
   }

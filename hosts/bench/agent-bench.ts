@@ -23,6 +23,7 @@ import { benchLocalModel, type LocalModelBench } from './agent-local';
 import { benchTextParse, type TextParseRow } from './text-parse-bench';
 import { type AgentPeersResult, benchAgentPeers } from './agent-peers';
 import { type TurnCauses, TurnWatch } from './turn-causes';
+import { runQueueWaitMs } from './preemption';
 
 export interface Dist {
   median: number;
@@ -75,17 +76,24 @@ function dist(xs: number[]): Dist {
 class Clock {
   model = 0;
   tools = 0;
+  /** Time the thread waited for a core inside the model and the tools (not the runtime's). */
+  queuedOutside = 0;
 }
+
+/** Run-queue wait now, 0 where the kernel does not say (TurnWatch then reports the figure as unknown). */
+const queuedNow = (): number => runQueueWaitMs() ?? 0;
 
 function timedModel(inner: Model, clock: Clock): Model {
   return {
     id: inner.id,
     async complete(req: CompletionRequest): Promise<Completion> {
       const t = now();
+      const q = queuedNow();
       try {
         return await inner.complete(req);
       } finally {
         clock.model += now() - t;
+        clock.queuedOutside += queuedNow() - q;
       }
     },
   };
@@ -96,10 +104,12 @@ function timedTool(t: Tool, clock: Clock): Tool {
     ...t,
     async run(args, ctx) {
       const s = now();
+      const q = queuedNow();
       try {
         return await t.run(args, ctx);
       } finally {
         clock.tools += now() - s;
+        clock.queuedOutside += queuedNow() - q;
       }
     },
     async call(raw, ctx) {
@@ -170,12 +180,13 @@ async function runSession(
   for (let i = 0; i < turns; i++) {
     clock.model = 0;
     clock.tools = 0;
+    clock.queuedOutside = 0;
     watch.begin();
     const t0 = now();
     const r = await session.send(`request ${i}`);
     const wall = now() - t0;
     const overhead = Math.max(0, wall - clock.model - clock.tools);
-    watch.end(overhead);
+    watch.end(overhead, clock.queuedOutside);
     if (r.reason !== 'final') throw new Error(`bench turn ${i} ended with ${r.reason}: ${r.error?.message ?? ''}`);
     walls.push(wall);
     overheads.push(overhead);

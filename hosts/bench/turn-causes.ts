@@ -19,7 +19,7 @@ export interface SlowTurn {
   gcMajor: boolean;
   traceIoMs: number;
   preempted: boolean;
-  /** Time the turn waited for a core while other processes ran; null where the kernel does not say. */
+  /** Time the runtime's part of the turn waited for a core while other processes ran; null where the kernel does not say. */
   queuedMs: number | null;
 }
 
@@ -114,10 +114,11 @@ export class TurnWatch {
     this.t0 = performance.now();
   }
 
-  end(overheadMs: number): void {
+  /** `queuedOutsideMs`: of the turn's waits for a core, those inside the model and the tools (not the overhead's). */
+  end(overheadMs: number, queuedOutsideMs = 0): void {
     const t1 = performance.now();
     const q1 = runQueueWaitMs();
-    const queued = q1 !== undefined && this.queued0 !== undefined ? q1 - this.queued0 : null;
+    const queued = q1 !== undefined && this.queued0 !== undefined ? Math.max(0, q1 - this.queued0 - queuedOutsideMs) : null;
     const io = traceIo.ms - this.io0;
     const preempted = switches() > this.sw0;
     const cpu = cpuMs() - this.cpu0;
