@@ -92,8 +92,10 @@ function timedModel(inner: Model, clock: Clock): Model {
       try {
         return await inner.complete(req);
       } finally {
+        // Read before the clock stops, so the read is the model's or tool's time, not the runtime's.
+        const q1 = queuedNow();
         clock.model += now() - t;
-        clock.queuedOutside += queuedNow() - q;
+        clock.queuedOutside += q1 - q;
       }
     },
   };
@@ -108,8 +110,10 @@ function timedTool(t: Tool, clock: Clock): Tool {
       try {
         return await t.run(args, ctx);
       } finally {
+        // Read before the clock stops, so the read is the model's or tool's time, not the runtime's.
+        const q1 = queuedNow();
         clock.tools += now() - s;
-        clock.queuedOutside += queuedNow() - q;
+        clock.queuedOutside += q1 - q;
       }
     },
     async call(raw, ctx) {

@@ -47,6 +47,8 @@ export function runQueueWaitMs(): number | undefined {
   }
   if (schedFd === null) return undefined;
   const n = readSync(schedFd, schedBuf, 0, schedBuf.length, 0);
-  const ns = Number(schedBuf.toString('latin1', 0, n).split(' ')[1]);
+  const text = schedBuf.toString('latin1', 0, n);
+  const from = text.indexOf(' ') + 1;
+  const ns = Number(text.slice(from, text.indexOf(' ', from)));
   return Number.isFinite(ns) ? ns / 1e6 : undefined;
 }
