@@ -3,7 +3,7 @@
 // spare, a missing spare costs nothing but the create, and a process killed in
 // the middle of a turn keeps every record written up to that moment.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,6 +25,11 @@ const workflow = loopWorkflow({
 const tick = () => new Promise((r) => setTimeout(r, 30));
 const spares = (dir: string) => readdirSync(dir).filter(isSpareTraceName);
 const traces = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
+/** Until the folder's spare is made (the thread pool is slow on a busy machine), then one more turn of the loop for its callback. */
+async function spareMade(dir: string): Promise<void> {
+  for (let i = 0; i < 100 && spares(dir).length === 0; i++) await tick();
+  await tick();
+}
 
 afterEach(() => removeTraceSpares());
 
@@ -39,10 +44,10 @@ describe('trace files made ahead', () => {
     });
     const taken0 = spareStats.taken;
     const t1 = await s.send('What do you see?');
-    await tick();
+    await spareMade(dir);
     expect(spares(dir)).toHaveLength(1);
     const t2 = await s.send('And now?');
-    await tick();
+    await spareMade(dir);
     const t3 = await s.send('Sure?');
     expect(spareStats.taken - taken0).toBe(2);
     // Each turn's file is its own complete trace under its own name.
@@ -66,12 +71,29 @@ describe('trace files made ahead', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skillbridge-spares-'));
     const s = new Conversation({ model: new FakeModel([answer('One.'), answer('Two.')]), robot: noRobot, workflow, traceDir: dir });
     await s.send('1');
-    await tick();
+    await spareMade(dir);
+    expect(spares(dir)).toHaveLength(1);
     for (const n of spares(dir)) unlinkSync(join(dir, n));
     const created0 = spareStats.created;
     const t2 = await s.send('2');
     expect(spareStats.created - created0).toBe(1);
     expect(readTrace(t2.tracePath!).records.at(-1)).toMatchObject({ type: 'end', reason: 'final' });
+  });
+
+  it('removes the spares of processes that are gone, not those of running ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillbridge-spares-'));
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => gone.once('exit', r));
+    const stale = `.trace-spare-${gone.pid}-abc123.part`;
+    const running = `.trace-spare-${process.ppid}-def456.part`;
+    for (const n of [stale, running]) writeFileSync(join(dir, n), '');
+    const s = new Conversation({ model: new FakeModel([answer('One.')]), robot: noRobot, workflow, traceDir: dir });
+    await s.send('1');
+    // The sweep and the next spare run on the thread pool: wait for both (bounded).
+    for (let i = 0; i < 100 && (spares(dir).includes(stale) || spares(dir).length < 2); i++) await tick();
+    expect(spares(dir)).not.toContain(stale);
+    expect(spares(dir)).toContain(running);
+    expect(spares(dir)).toHaveLength(2);
   });
 
   it('a process killed in the middle of a turn keeps every record written before the kill', async () => {

@@ -7,8 +7,10 @@
 // own name and keeps the open descriptor. Records still go to that file with
 // synchronous writes, so a killed process keeps every record up to its last
 // event; what a killed process can leave besides is one empty hidden spare,
-// which no reader takes for a trace (spares are removed at a normal exit).
-import { close, closeSync, mkdirSync, open, openSync, renameSync, unlink, unlinkSync } from 'node:fs';
+// which no reader takes for a trace (spares are removed at a normal exit, and
+// the next process to write traces in that folder removes those of processes
+// that are gone).
+import { close, closeSync, mkdirSync, open, openSync, readdir, renameSync, unlink, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** Folders made (or found) already: a conversation opens one trace file per turn in the same one. */
@@ -72,9 +74,36 @@ function removeAllSync(): void {
   SPARES.clear();
 }
 
+/** Folders checked for spares that killed processes left. */
+const SWEPT = new Set<string>();
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it runs, as another user.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Removes, off the thread, the spares in `dir` whose process is gone (killed before it could remove them). */
+function sweep(dir: string): void {
+  if (SWEPT.has(dir)) return;
+  SWEPT.add(dir);
+  readdir(dir, (err, names) => {
+    if (err) return;
+    for (const n of names) {
+      const pid = isSpareTraceName(n) ? Number(n.split('-')[2]) : NaN;
+      if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) unlink(join(dir, n), () => undefined);
+    }
+  });
+}
+
 /** Starts creating the next spare for `dir` on the thread pool (no-op when one is made or on its way). */
 function prepare(dir: string): void {
   if (SPARES.has(dir)) return;
+  sweep(dir);
   if (!exitHook) {
     exitHook = true;
     process.once('exit', removeAllSync);

@@ -3,11 +3,12 @@
 // "in tool" (and how many trace files were spares) and never returns, so the parent can kill the process there. The
 // event loop turns between the turns, so the second turn's trace file is the
 // spare made ahead and renamed.
+import { readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { Conversation } from '../../agents/runtime/conversation';
 import { defineTool } from '../../agents/tools/tool';
 import { loopWorkflow } from '../../agents/workflows/kit/loop';
-import { spareStats } from '../../agents/runtime/trace-files';
+import { isSpareTraceName, spareStats } from '../../agents/runtime/trace-files';
 import { answer, call, FakeModel } from './fake-model';
 import { noRobot } from './runtime-tools';
 
@@ -23,6 +24,7 @@ const hang = defineTool({
   },
 });
 
+const dir = process.argv[2]!;
 const session = new Conversation({
   model: new FakeModel([answer('Hello.'), call('hang'), answer('never reached')]),
   robot: noRobot,
@@ -34,8 +36,11 @@ const session = new Conversation({
     tools: () => [hang],
     limits: { timeLimitMs: null },
   }),
-  traceDir: process.argv[2]!,
+  traceDir: dir,
 });
 await session.send('Hi.');
-await new Promise((r) => setTimeout(r, 50));
+// Until the spare is made (the thread pool is slow on a busy machine), then one more turn of the loop for its callback.
+const tick = () => new Promise((r) => setTimeout(r, 30));
+for (let i = 0; i < 100 && !readdirSync(dir).some(isSpareTraceName); i++) await tick();
+await tick();
 await session.send('Wait for ever.');
