@@ -84,12 +84,29 @@ async function fromBundle() {
 }
 
 // Output piped into `head` (or a closed terminal) ends the command quietly, as Unix tools do.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
-  });
+// The handler is attached when a stream is first used: Node builds process.stdout and
+// process.stderr on first use (on a pipe or a terminal, a socket: ~10 ms), and a one-shot
+// command never does, writing straight to the descriptors (hosts/cli/output.ts).
+const opened = [];
+for (const name of ['stdout', 'stderr']) {
+  const d = Object.getOwnPropertyDescriptor(process, name);
+  const guard = (stream) => {
+    if (opened.includes(stream)) return stream;
+    opened.push(stream);
+    stream.on('error', (e) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+    return stream;
+  };
+  if (d?.get && d.configurable) Object.defineProperty(process, name, { ...d, get: () => guard(d.get.call(process)) });
+  else guard(process[name]);
 }
 
-const { main } = await (process.env.SKILLBRIDGE_FROM_SOURCES ? fromSources() : fromBundle());
-process.exitCode = await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const { main, exitsWhenDone } = await (process.env.SKILLBRIDGE_FROM_SOURCES ? fromSources() : fromBundle());
+process.exitCode = await main(argv);
+// A one-shot command has written its output and holds nothing open: ending here skips
+// Node's teardown (freeing the heap and the compiled wasm; ~60 ms of a `call`). Not while
+// a stream still queues output, which the exit would lose.
+if (exitsWhenDone?.(argv) && opened.every((s) => s.writableLength === 0)) process.exit();

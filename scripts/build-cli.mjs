@@ -160,6 +160,21 @@ function rapierWasmFile(buildDir, { createHash, withEagerHints }) {
           '    __sbModule = m;',
           '  }));',
           '}',
+          // What sim/world/body-memory.ts found about this build's memory, kept beside the wasm file for the next process.
+          'export function layoutStore() {',
+          `  const file = new URL(${JSON.stringify(`./${name.replace(/\.wasm$/, '.layout.json')}`)}, import.meta.url);`,
+          '  const fs = require("node:fs");',
+          '  return {',
+          '    load() { try { return JSON.parse(fs.readFileSync(file, "utf8")); } catch { return undefined; } },',
+          '    save(value) {',
+          '      try {',
+          '        const tmp = new URL(`${file.href}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);',
+          '        fs.writeFileSync(tmp, JSON.stringify(value));',
+          '        fs.renameSync(tmp, file);',
+          '      } catch {}',
+          '    },',
+          '  };',
+          '}',
           '',
         ].join('\n');
         const source = `(__sbModule ?? require("node:fs").readFileSync(${file}))`;

@@ -39,6 +39,9 @@ export function loadRapier(build: RapierBuild = rapierBuild()): Promise<Rapier> 
       if (typeof compile === 'function') await (compile as () => Promise<void>)();
       const memory = await initWithoutFetchGlobals(R);
       if (memory) rapierMemories.set(R, memory);
+      // The bundle also keeps the body layout body-memory.ts finds, beside its wasm file.
+      const store = (m as { layoutStore?: unknown }).layoutStore;
+      if (typeof store === 'function') rapierLayoutStores.set(R, (store as () => LayoutStore)());
       phase('wasm-instantiated');
       return R;
     });
@@ -115,6 +118,15 @@ interface WasmApi {
 
 /** Rapier's linear memory by build module, for every build loaded. */
 export const rapierMemories = new Map<Rapier, WasmMemory>();
+
+/** Keeps what body-memory.ts found about a build between processes (the command-line bundle: a file beside the wasm). */
+export interface LayoutStore {
+  load(): unknown;
+  save(value: unknown): void;
+}
+
+/** The layout store by build module, where the build has one. */
+export const rapierLayoutStores = new Map<Rapier, LayoutStore>();
 
 export type Rapier = typeof RAPIER;
 export type { RAPIER };

@@ -60,12 +60,15 @@ describe('command-line bundle', () => {
     const wasms: string[] = [];
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.mjs'))) {
       const text = readFileSync(new URL(f, dir), 'utf8');
-      // The chunk's own URL serves only the banner's createRequire, Rapier's wasm file and zod.cjs beside it.
+      // The chunk's own URL serves only the banner's createRequire, Rapier's wasm file and the body layout
+      // stored beside it, and zod.cjs.
       const bare = text.split('import.meta.url').length - 1;
       const rewritten = [...text.matchAll(/new URL\("([^"]+)", import\.meta\.url\)\.href/g)].map((x) => x[1]!);
       const wasm = [...text.matchAll(/new URL\("\.\/(rapier-(?:simd|scalar)\.wasm)", import\.meta\.url\)/g)].map((x) => x[1]!);
+      const layouts = [...text.matchAll(/new URL\("\.\/rapier-(?:simd|scalar)\.layout\.json", import\.meta\.url\)/g)].length;
+      expect(layouts, f).toBe(new Set(wasm).size);
       const zod = [...text.matchAll(/new URL\("\.\/zod\.cjs", import\.meta\.url\)/g)].length;
-      expect(bare, f).toBe(rewritten.length + wasm.length + zod + 1);
+      expect(bare, f).toBe(rewritten.length + wasm.length + layouts + zod + 1);
       if (zod) expect(readFileSync(new URL('zod.cjs', dir), 'utf8')).toContain('globalRegistry');
       for (const w of wasm) expect(readFileSync(new URL(w, dir)).subarray(0, 4).toString('latin1')).toBe('\0asm');
       wasms.push(...wasm);

@@ -81,4 +81,38 @@ describe('one-shot commands load only what they use', () => {
     }
     if (process.getuid?.() !== 0) expect(caches()).toHaveLength(0); // root writes anyway
   }, 180_000);
+
+  it('keeps the body layout the probe found beside the wasm, takes it in the next process, and probes again when it reads otherwise than the API', () => {
+    expect(entry).not.toBe('');
+    const file = join(fileURLToPath(new URL('./', entry)), 'rapier-simd.layout.json');
+    rmSync(file, { force: true });
+    // A call that steps (the world guard reads every awake body each step), with the marks it recorded.
+    const pick = (): { answer: unknown; marks: string[] } => {
+      const script = `const { main } = await import(${JSON.stringify(entry)});
+        const lines = [];
+        const code = await main(['call', '--scene', 'tabletop/fruits', 'pick', '{"object_name":"lemon"}', '--json'], { out: (t) => lines.push(t), err: (t) => lines.push(t) });
+        if (code !== 0) throw new Error('the call failed: ' + lines.join(''));
+        process.stdout.write(JSON.stringify({ answer: JSON.parse(lines.join('')), marks: performance.getEntriesByType('mark').map((m) => m.name) }));`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, SKILLBRIDGE_PHASES: '1', SKILLBRIDGE_RAPIER: 'simd' },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { answer: unknown; marks: string[] };
+    };
+    const first = pick();
+    expect(first.marks).toContain('body-layout-probed');
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
+    const second = pick();
+    expect(second.marks).toContain('body-layout-stored');
+    expect(second.marks).not.toContain('body-layout-probed');
+    expect(second.answer).toEqual(first.answer);
+    // Rotation and translation swapped: the bodies do not read as the API reads them, so the probe runs and stores the right one.
+    writeFileSync(file, JSON.stringify({ ...stored, translation: stored['rotation'], rotation: stored['translation'] }));
+    const third = pick();
+    expect(third.marks).toContain('body-layout-probed');
+    expect(third.answer).toEqual(first.answer);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(stored);
+  }, 240_000);
 });

@@ -86,6 +86,9 @@ describe('benchmarks', () => {
     expect(r.callBreakdown!.wasmCompileBackground.ms).toBeGreaterThan(0);
     expect(r.overFloor.call).toBeGreaterThan(1);
     for (const v of Object.values(r.cpuMs)) expect(v).toBeGreaterThan(0);
+    // A call touches more memory than node alone, each page counted.
+    expect(r.pageFaults.call).toBeGreaterThan(r.pageFaults.floor);
+    expect(r.pageFaults.floor).toBeGreaterThan(0);
     expect(r.bundleInputs).toBeGreaterThan(50);
   }, 180_000);
 

@@ -32,6 +32,11 @@ export interface CliBenchResult {
   callLazyWasmRssMB: number;
   /** CPU time (user + system, all threads) of each, less sensitive to load than wall time. */
   cpuMs: { floor: number; scenes: number; call: number; callOptimising: number; callLazyWasm: number };
+  /**
+   * Minor page faults of each (4 kB pages touched for the first time), a count the load does not move:
+   * on a virtual machine each costs microseconds of system time, so memory touched is time spent.
+   */
+  pageFaults: { floor: number; scenes: number; call: number; callOptimising: number; callLazyWasm: number };
   /** Wall time over the floor's, the median of each round's own ratio: steadier than either on a loaded machine. */
   overFloor: { scenes: number; call: number; callOptimising: number; callLazyWasm: number };
   /** Where the call's wall time goes, phase by phase (medians; ratios to the same round's floor). */
@@ -118,6 +123,7 @@ export async function benchCli(opts: CliBenchOptions = {}): Promise<CliBenchResu
   const ms = none();
   const rss = none();
   const cpu = none();
+  const faults = none();
   const checks: Array<{ ms: number; inputs: number }> = [];
   const marks: Array<Marks | undefined> = [];
   // Rounds interleave the variants, so a burst of load hits all of them alike.
@@ -129,6 +135,7 @@ export async function benchCli(opts: CliBenchOptions = {}): Promise<CliBenchResu
       ms[v.key].push(r.ms);
       rss[v.key].push(r.rssMB);
       cpu[v.key].push(r.cpuMs);
+      faults[v.key].push(r.minorFaults);
       if (v.key === 'call') marks.push(r.marks);
     }
     checks.push(await bundleCheck());
@@ -158,6 +165,13 @@ export async function benchCli(opts: CliBenchOptions = {}): Promise<CliBenchResu
       call: round(median(cpu.call), 0),
       callOptimising: round(median(cpu.callOptimising), 0),
       callLazyWasm: round(median(cpu.callLazyWasm), 0),
+    },
+    pageFaults: {
+      floor: median(faults.floor),
+      scenes: median(faults.scenes),
+      call: median(faults.call),
+      callOptimising: median(faults.callOptimising),
+      callLazyWasm: median(faults.callLazyWasm),
     },
     overFloor: { scenes: over('scenes'), call: over('call'), callOptimising: over('callOptimising'), callLazyWasm: over('callLazyWasm') },
     ...withBreakdown(breakdown(marks.map((mk, i) => ({ marks: mk, wallMs: ms.call[i]!, floorMs: ms.floor[i]! })))),

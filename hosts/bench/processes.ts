@@ -13,6 +13,8 @@ export interface ProcessRun {
   rssMB: number;
   /** CPU time of the child, user + system over all its threads (ms); NaN when not reported. */
   cpuMs: number;
+  /** Minor page faults until the exit event (each a 4 kB page touched for the first time); NaN when not reported. */
+  minorFaults: number;
   /** Under SKILLBRIDGE_PHASES=1, the command's marks (ms since the process began; see base/phase.ts). */
   marks?: Record<string, number>;
   code: number | null;
@@ -53,6 +55,7 @@ export function runNode(args: string[], env: Record<string, string> = {}): Promi
         ms: Number.isNaN(ms) ? performance.now() - t0 : ms,
         rssMB: usage.maxRSS / 1024,
         cpuMs: usage.cpuMs,
+        minorFaults: usage.minorFaults,
         ...(usage.marks ? { marks: usage.marks } : {}),
         code,
         stdout: Buffer.concat(chunks.out).toString(),
@@ -62,9 +65,9 @@ export function runNode(args: string[], env: Record<string, string> = {}): Promi
   });
 }
 
-function parseUsage(text: string): { maxRSS: number; cpuMs: number; marks?: Record<string, number> } {
+function parseUsage(text: string): { maxRSS: number; cpuMs: number; minorFaults: number; marks?: Record<string, number> } {
   try {
-    const u = JSON.parse(text) as { maxRSS?: unknown; cpuMs?: unknown; marks?: unknown };
+    const u = JSON.parse(text) as { maxRSS?: unknown; cpuMs?: unknown; minorFaults?: unknown; marks?: unknown };
     const marks =
       u.marks && typeof u.marks === 'object'
         ? Object.fromEntries(Object.entries(u.marks).filter((e): e is [string, number] => typeof e[1] === 'number'))
@@ -72,10 +75,11 @@ function parseUsage(text: string): { maxRSS: number; cpuMs: number; marks?: Reco
     return {
       maxRSS: typeof u.maxRSS === 'number' ? u.maxRSS : NaN,
       cpuMs: typeof u.cpuMs === 'number' ? u.cpuMs : NaN,
+      minorFaults: typeof u.minorFaults === 'number' ? u.minorFaults : NaN,
       ...(marks ? { marks } : {}),
     };
   } catch {
-    return { maxRSS: NaN, cpuMs: NaN };
+    return { maxRSS: NaN, cpuMs: NaN, minorFaults: NaN };
   }
 }
 

@@ -5,7 +5,7 @@ import { ResultsError } from '../../eval/results/errors';
 import { EvalInputError } from '../../eval/runner/errors';
 import { SceneDataError } from '../../scenes/validation';
 import { HELP, type Parsed, UsageError, parse } from './args';
-import { type Output, json, stdio } from './output';
+import { ClosedOutputError, type Output, directStdio, json, stdio } from './output';
 
 type Command = (p: Parsed, o: Output) => number | Promise<number>;
 
@@ -36,9 +36,21 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 /** Commands that parse a handful of inputs and exit. */
 const ONE_SHOT = new Set(['scenes', 'tools', 'call']);
 
-export async function main(argv: string[], o: Output = stdio): Promise<number> {
+/** Whether bin/skillbridge.js may end the process as soon as main returns: a one-shot command holds nothing open. */
+export function exitsWhenDone(argv: string[]): boolean {
+  try {
+    return ONE_SHOT.has(parse(argv).command);
+  } catch {
+    return true; // a usage error: one line on stderr
+  }
+}
+
+export async function main(argv: string[], out: Output = stdio): Promise<number> {
+  let o = out;
   try {
     const p = parse(argv);
+    // A one-shot command writes straight to the descriptors (output.ts), and the process ends when it returns.
+    if (o === stdio && ONE_SHOT.has(p.command)) o = directStdio;
     if (p.flags['help'] || p.command === 'help') {
       o.out(HELP);
       return 0;
@@ -63,6 +75,8 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
     phase('command-loaded');
     return await command(p, o);
   } catch (e) {
+    // The reader went away (`| head`): end quietly, as Unix tools do.
+    if (e instanceof ClosedOutputError) return 0;
     const code =
       e instanceof UsageError
         ? 'usage'
@@ -73,16 +87,28 @@ export async function main(argv: string[], o: Output = stdio): Promise<number> {
             : e instanceof ResultsError || e instanceof EvalInputError
               ? e.code
               : undefined;
-    if (code) {
-      // Under --json a bad input is a JSON object on stdout, as the command's answer would be.
-      if (argv.includes('--json')) json(o, { error: { code, message: (e as Error).message } });
-      else o.err(`skillbridge: ${(e as Error).message}`);
-      return 2;
-    }
-    o.err(
-      `skillbridge: internal error: ${(e as Error).message ?? String(e)}${process.env['SKILLBRIDGE_DEBUG'] ? `\n${(e as Error).stack}` : ' (set SKILLBRIDGE_DEBUG=1 for details)'}`,
-    );
-    return 70;
+    return say(() => {
+      if (code) {
+        // Under --json a bad input is a JSON object on stdout, as the command's answer would be.
+        if (argv.includes('--json')) json(o, { error: { code, message: (e as Error).message } });
+        else o.err(`skillbridge: ${(e as Error).message}`);
+        return 2;
+      }
+      o.err(
+        `skillbridge: internal error: ${(e as Error).message ?? String(e)}${process.env['SKILLBRIDGE_DEBUG'] ? `\n${(e as Error).stack}` : ' (set SKILLBRIDGE_DEBUG=1 for details)'}`,
+      );
+      return 70;
+    });
+  }
+}
+
+/** Reports a failure; should the output have been closed meanwhile, the exit code still tells it. */
+function say(report: () => number): number {
+  try {
+    return report();
+  } catch (e) {
+    if (e instanceof ClosedOutputError) return 1;
+    throw e;
   }
 }
 

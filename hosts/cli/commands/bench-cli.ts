@@ -17,22 +17,32 @@ export async function cliBenchCommand(p: Parsed, o: Output): Promise<number> {
   );
   const verdict = (g: CliBenchResult['callGoal']) =>
     `${g.met ? 'met' : 'not met'}; ≤ ${g.overFloor}× floor: ${g.metOverFloor ? 'met' : 'not met'}`;
-  const rows: Array<[string, number, number, number, number, string]> = [
-    ['node -e 0 (floor)', r.floorMs, r.cpuMs.floor, r.floorRssMB, 1, ''],
+  const rows: Array<[string, number, number, number, number, number, string]> = [
+    ['node -e 0 (floor)', r.floorMs, r.cpuMs.floor, r.floorRssMB, r.pageFaults.floor, 1, ''],
     [
       r.command.scenes,
       r.scenesMs,
       r.cpuMs.scenes,
       r.scenesRssMB,
+      r.pageFaults.scenes,
       r.overFloor.scenes,
       `target ${r.targets['scenes']}: ${verdict(r.scenesGoal)}`,
     ],
-    [r.command.call, r.callMs, r.cpuMs.call, r.callRssMB, r.overFloor.call, `goal ${r.targets['call']}: ${verdict(r.callGoal)}`],
+    [
+      r.command.call,
+      r.callMs,
+      r.cpuMs.call,
+      r.callRssMB,
+      r.pageFaults.call,
+      r.overFloor.call,
+      `goal ${r.targets['call']}: ${verdict(r.callGoal)}`,
+    ],
     [
       '  the same, optimising wasm tier',
       r.callOptimisingMs,
       r.cpuMs.callOptimising,
       r.callOptimisingRssMB,
+      r.pageFaults.callOptimising,
       r.overFloor.callOptimising,
       'SKILLBRIDGE_WASM_OPTIMIZE=1',
     ],
@@ -41,15 +51,16 @@ export async function cliBenchCommand(p: Parsed, o: Output): Promise<number> {
       r.callLazyWasmMs,
       r.cpuMs.callLazyWasm,
       r.callLazyWasmRssMB,
+      r.pageFaults.callLazyWasm,
       r.overFloor.callLazyWasm,
       'SKILLBRIDGE_WASM_HINTS=0',
     ],
   ];
   const w = Math.max(...rows.map((x) => x[0].length));
-  o.out(`${''.padEnd(w)}  wall ms  cpu ms  peak RSS MB  × floor`);
-  for (const [name, ms, c, mb, x, note] of rows)
+  o.out(`${''.padEnd(w)}  wall ms  cpu ms  peak RSS MB  page faults  × floor`);
+  for (const [name, ms, c, mb, pf, x, note] of rows)
     o.out(
-      `${name.padEnd(w)}  ${String(ms).padStart(7)}  ${String(c).padStart(6)}  ${String(mb).padStart(11)}  ${String(x).padStart(7)}  ${note}`,
+      `${name.padEnd(w)}  ${String(ms).padStart(7)}  ${String(c).padStart(6)}  ${String(mb).padStart(11)}  ${String(pf).padStart(11)}  ${String(x).padStart(7)}  ${note}`,
     );
   o.out(`Goals were set where the floor took ${ISSUE_FLOOR_MS} ms; "× floor" compares across machines (median of each round's ratio).`);
   const b = r.callBreakdown;
