@@ -11,7 +11,6 @@ import { phase } from '../../base/phase';
 import { Rng } from '../rng';
 import type { Battery, BatteryLevel } from '../body/battery';
 import { Grasp, type GraspState, slipReason } from '../body/grasp';
-import type { LinkPoses } from '../body/links';
 import { EventQueue, type SimEvent, type SimEventBody } from '../events';
 import { Belief, type BeliefState } from './belief';
 import { type WorldBounds, guardWorld, worldBounds } from './guard';
@@ -138,12 +137,12 @@ export class SimWorld extends RobotScene {
     if (armMoved && arm && this.body.q) this.body.posture = postureOf(arm, this.body.q);
     if (baseMoved) this.updateLocation();
     this.armMovedThisStep = armMoved;
-    let links: LinkPoses | undefined;
+    let tcpNow: Pose | undefined;
     if (baseMoved || armMoved) {
-      links = this.bodyLinks.apply(this.body.basePose, this.body.q, this.body.opening);
+      tcpNow = this.bodyLinks.apply(this.body.basePose, this.body.q, this.body.opening);
     }
     if (this.grasp) {
-      const tcp = links?.tcp ?? this.tcp()!;
+      const tcp = tcpNow ?? this.tcp()!;
       const vel = this.lastTcp ? scale(sub(tcp.p, this.lastTcp.p), 1 / dt) : v3();
       this.lastTcp = tcp;
       const slip = this.grasp.apply(this.world, tcp, vel, dt);
