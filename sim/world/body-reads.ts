@@ -81,6 +81,17 @@ export class BodyReads {
     return false;
   }
 
+  /** `check` for the sleeping flag alone (one call into Rapier): for a reader that reads nothing else of this body. */
+  checkSleeping(handle: number): boolean {
+    const m = this.memory;
+    if (!m || !m.live) return true;
+    const asleep = m.sleeping(slotOf(handle));
+    if (asleep < 0 || asleep === (this.raw.rbIsSleeping(handle) ? 1 : 0)) return true;
+    m.layout.broken = true;
+    this.memory = null;
+    return false;
+  }
+
   private stateByApi(handle: number, out: Float32Array): Float32Array {
     const v = this.v;
     this.raw.rbTranslation(handle, v);

@@ -9,7 +9,7 @@ import type { Aabb, Pose } from '../math';
 import { aabbToWorld } from './entity';
 import { FLOOR_MARGIN } from './build';
 import { type BodyReads, bodyReads } from './body-reads';
-import { slotOf } from './body-memory';
+import { type BodyMemory, slotOf } from './body-memory';
 import type { PhysicsScene } from './physics-scene';
 
 /** Faster than anything thrown or dropped here (a 2 m fall reaches 6.3 m/s), m/s. */
@@ -115,54 +115,37 @@ const MAX_SPIN2 = MAX_SPIN * MAX_SPIN;
  * Checks the awake dynamic bodies of the scene's objects (not the held one,
  * which the grasp drives), fixes what is impossible and says what it fixed.
  * It runs after every step, so the common case is kept cheap. Where Rapier's
- * memory layout is known (body-memory.ts), one pass over the objects reads each
- * one's sleeping flag and, when awake, its position and both velocities straight
- * from memory: no call into Rapier, no allocation. Otherwise the awake objects
- * are found (findAwake) and read through the API without allocating
- * (body-reads.ts). Those reads decide most cases alone; the exact box (which
- * needs the rotation) is read only when the body is near enough the floor or the
- * ceiling for its box to cross them. A non-finite rotation shows in the angular
- * velocity it comes from.
+ * memory layout is known (body-memory.ts), one pass over the objects' sleeping
+ * flags finds the awake ones, and each one's position and both velocities are
+ * read straight from memory: no call into Rapier, no allocation. Otherwise the
+ * awake objects are found through the API (findAwake) and read without
+ * allocating (body-reads.ts). Those reads decide most cases alone; the exact box
+ * (which needs the rotation) is read only when the body is near enough the floor
+ * or the ceiling for its box to cross them. A non-finite rotation shows in the
+ * angular velocity it comes from.
  */
 export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: string | undefined): GuardFault[] {
   const faults: GuardFault[] = [];
   const read = bodyReads(scene.world);
   const set = guarded(scene);
-  const list = set.list;
-  if (!list.length) return faults;
-  // One body read both ways each run: a direct read that stopped matching the API is dropped before this run trusts it.
-  const m = read.direct && read.check(awakeToCheck(set, read), 'state') ? read.run() : null;
-  if (!m || m.sleepB < 0) {
-    const awake = findAwake(scene, set, read);
-    for (let i = 0; i < awake.length; i++) {
-      const g = awake[i]!;
+  if (!set.list.length) return faults;
+  const m = read.run();
+  const awake = m && m.sleepB >= 0 ? awakeInMemory(set, m, read) : null;
+  if (!m || !awake) {
+    for (const g of findAwake(scene, set, read)) {
       const r = read.state(g.body);
       if (!fine(g, r, bounds, held)) inspect(scene, bounds, held, g, r, faults);
     }
     return faults;
   }
   let f = m.floats;
-  let u8 = m.bytes;
-  const stride = m.strideF;
-  const sleepB = m.sleepB;
   let base = m.base;
-  let slots = m.slots;
-  let awake = 0;
-  for (let i = 0; i < list.length; i++) {
-    const g = list[i]!;
-    if (g.slot >= slots) {
-      // Not in the arena as read (cannot happen while the handles are this world's): through the API.
-      if (read.sleeping(g.body)) continue;
-      awake++;
-      const r = read.state(g.body);
-      if (!fine(g, r, bounds, held)) inspect(scene, bounds, held, g, r, faults);
-      continue;
-    }
-    const e = base + g.slot * stride;
-    if (u8[e * 4 + sleepB] === 1) continue;
-    awake++;
+  const stride = m.strideF;
+  for (let i = 0; i < awake.length; i++) {
+    const g = awake[i]!;
     // Translation, linear and angular velocity, copied out of Rapier's memory for the test.
     const r = scratch;
+    const e = base + g.slot * stride;
     const t = e + m.tF;
     const v = e + m.vF;
     const w = e + m.wF;
@@ -178,42 +161,47 @@ export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: strin
     if (fine(g, r, bounds, held)) continue;
     const before = faults.length;
     inspect(scene, bounds, held, g, r, faults);
-    // A fixed body was moved through the API: read the arena's place (and the memory) again.
+    // A body fixed through the API: read the arena's place (and the memory) again.
     if (faults.length !== before) {
       if (!m.open()) {
-        for (let k = i + 1; k < list.length; k++) {
-          const rest = list[k]!;
-          if (read.sleeping(rest.body)) continue;
-          const r2 = read.state(rest.body);
-          if (!fine(rest, r2, bounds, held)) inspect(scene, bounds, held, rest, r2, faults);
+        for (let k = i + 1; k < awake.length; k++) {
+          const r2 = read.state(awake[k]!.body);
+          if (!fine(awake[k]!, r2, bounds, held)) inspect(scene, bounds, held, awake[k]!, r2, faults);
         }
         return faults;
       }
       f = m.floats;
-      u8 = m.bytes;
       base = m.base;
-      slots = m.slots;
     }
   }
-  set.awake = awake;
   return faults;
+}
+
+/**
+ * The awake objects by their sleeping flags in Rapier's memory, into `set.found`;
+ * null when the direct reads must not be trusted (then the API finds them). Each
+ * run spot-checks one body against the API first: an awake one in full (what the
+ * guard reads of it and its flag), or, when every object rests, one flag.
+ */
+function awakeInMemory(set: GuardedSet, m: BodyMemory, read: BodyReads): Guarded[] | null {
+  const { list, found } = set;
+  found.length = 0;
+  const u8 = m.bytes;
+  const { base, slots, strideF, sleepB } = m;
+  for (let i = 0; i < list.length; i++) {
+    const g = list[i]!;
+    // A slot past the arena as read cannot happen while the handles are this world's: the API decides.
+    if (g.slot >= slots) return null;
+    if (u8[(base + g.slot * strideF) * 4 + sleepB] !== 1) found.push(g);
+  }
+  set.awake = found.length;
+  const turn = set.turn++;
+  const ok = found.length ? read.check(found[turn % found.length]!.body, 'state') : read.checkSleeping(list[turn % list.length]!.body);
+  return ok ? found : null;
 }
 
 /** Scratch for one body's state read from memory. */
 const scratch = new Float32Array(9);
-
-/** The body whose direct read is checked this run: the next awake one from the turn on (any when none is awake). */
-function awakeToCheck(set: GuardedSet, read: BodyReads): number {
-  const list = set.list;
-  const start = set.turn++ % list.length;
-  for (let k = 0; k < list.length; k++) {
-    const g = list[(start + k) % list.length]!;
-    if (!read.sleeping(g.body)) return g.body;
-    // A resting scene: a few tests, not one per object.
-    if (k >= 8) break;
-  }
-  return list[start]!.body;
-}
 
 /** Nothing the guard must look at further: inside the room, above the floor, below the ceiling, not too fast. */
 function fine(g: Guarded, r: State, bounds: WorldBounds, held: string | undefined): boolean {

@@ -107,6 +107,9 @@ export class SimWorld extends RobotScene {
 
   // ---------------------------------------------------------------- stepping
 
+  /** Where the door controller moves a door (made once: the step passes it every time). */
+  private readonly moveDoor = (id: string, value: number): void => this.setDoorValue(this.entity(id), value);
+
   /** Inside step() (scheduled events and process hooks run there). */
   private stepping = false;
 
@@ -128,9 +131,7 @@ export class SimWorld extends RobotScene {
 
   private stepOnce(): void {
     const dt = this.dt;
-    const moved = this.estop
-      ? { baseMoved: false, armMoved: false, driven: 0 }
-      : this.ctl.advance(this.body, dt, (id, value) => this.setDoorValue(this.entity(id), value));
+    const moved = this.estop ? { baseMoved: false, armMoved: false, driven: 0 } : this.ctl.advance(this.body, dt, this.moveDoor);
     const { baseMoved, armMoved, driven } = moved;
     // Labels follow the state: the posture from the joints, the place from the base pose.
     const arm = this.scene.robot.arm;
