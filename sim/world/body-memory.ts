@@ -41,6 +41,11 @@ const MAX_STRIDE = 4096;
 
 const layouts = new Map<Rapier, BodyLayout | null>();
 
+/** Forgets every layout found, so the next use looks again (tests: the search in a given state of memory). */
+export function forgetLayouts(): void {
+  layouts.clear();
+}
+
 /** The layout for this world's build, found on first use; null: read through the API. */
 export function bodyLayout(world: RAPIER.World): BodyLayout | null {
   const raw = world.bodies.raw;
@@ -337,10 +342,12 @@ function confirmed(R: Rapier, world: RAPIER.World, layout: BodyLayout, bodies: R
   world.step();
   // The sleeping flag: the one byte that is 1 in every sleeping body and 0 in every awake one,
   // through sleeping, stepping, waking some and putting others to sleep.
-  const u8 = new Uint8Array(layout.memory.buffer);
-  const u32 = new Uint32Array(layout.memory.buffer);
   let flags = Array.from({ length: layout.stride }, (_, o) => o);
   const keepMatching = (): void => {
+    // Views made now: stepping and new bodies may grow the memory, which detaches older views (a world
+    // already built leaves little room, so the probe grows it).
+    const u8 = new Uint8Array(layout.memory.buffer);
+    const u32 = new Uint32Array(layout.memory.buffer);
     const data = u32[(pointerOf(world.bodies.raw) + layout.arenaPtr) >> 2]!;
     flags = flags.filter((o) => bodies.every((b) => u8[data + slotOf(b.handle) * layout.stride + o] === (b.isSleeping() ? 1 : 0)));
   };

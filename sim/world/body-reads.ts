@@ -165,12 +165,19 @@ function same(a: Float32Array, b: Float32Array): boolean {
 
 const readers = new WeakMap<RAPIER.World, BodyReads>();
 
+/** The last world asked about and its reader: the step asks for the same world every time (a WeakMap lookup is not free). */
+let lastWorld: RAPIER.World | undefined;
+let lastReader: BodyReads | undefined;
+
 /** The reader of a world (one per world: a restored world is a new one). */
 export function bodyReads(world: RAPIER.World): BodyReads {
+  if (world === lastWorld) return lastReader!;
   let r = readers.get(world);
   if (!r) {
     r = new BodyReads(world);
     readers.set(world, r);
   }
+  lastWorld = world;
+  lastReader = r;
   return r;
 }

@@ -65,7 +65,17 @@ interface GuardedSet {
 
 const guardedOf = new WeakMap<PhysicsScene['entities'], GuardedSet>();
 
+/** The last scene's set: the step asks for the same one every time. */
+let last: { entities: PhysicsScene['entities']; set: GuardedSet } | undefined;
+
 function guarded(scene: PhysicsScene): GuardedSet {
+  if (last && last.entities === scene.entities && last.set.size === scene.entities.size) return last.set;
+  const set = guardedSet(scene);
+  last = { entities: scene.entities, set };
+  return set;
+}
+
+function guardedSet(scene: PhysicsScene): GuardedSet {
   const cached = guardedOf.get(scene.entities);
   if (cached && cached.size === scene.entities.size) return cached;
   const list: Guarded[] = [];
