@@ -59,6 +59,8 @@ interface GuardedSet {
   turn: number;
   /** Scratch for the awake objects of one step. */
   found: Guarded[];
+  /** The same for the reads from memory, as long as the list and filled by index (setting an array's length is a runtime call). */
+  awakeNow: Guarded[];
   /** Rapier's active-body callback, made once: takes a bare handle (no body wrapper per awake body). */
   visit: (handle: number) => void;
 }
@@ -91,7 +93,8 @@ function guardedSet(scene: PhysicsScene): GuardedSet {
     const g = byBody.get(handle);
     if (g) found.push(g);
   };
-  const set: GuardedSet = { size: scene.entities.size, list, byBody, awake: list.length, turn: 0, found, visit };
+  const awakeNow = [...list];
+  const set: GuardedSet = { size: scene.entities.size, list, byBody, awake: list.length, turn: 0, found, awakeNow, visit };
   guardedOf.set(scene.entities, set);
   return set;
 }
@@ -140,18 +143,19 @@ export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: strin
   const set = guarded(scene);
   if (!set.list.length) return faults;
   const m = read.run();
-  const awake = m && m.sleepB >= 0 ? awakeInMemory(set, m, read) : null;
-  if (!m || !awake) {
+  const n = m && m.sleepB >= 0 ? awakeInMemory(set, m, read) : -1;
+  if (!m || n < 0) {
     for (const g of findAwake(scene, set, read)) {
       const r = read.state(g.body);
       if (!fine(g, r, bounds, held)) inspect(scene, bounds, held, g, r, faults);
     }
     return faults;
   }
+  const awake = set.awakeNow;
   let f = m.floats;
   let base = m.base;
   const stride = m.strideF;
-  for (let i = 0; i < awake.length; i++) {
+  for (let i = 0; i < n; i++) {
     const g = awake[i]!;
     // Translation, linear and angular velocity, copied out of Rapier's memory for the test.
     const r = scratch;
@@ -174,7 +178,7 @@ export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: strin
     // A body fixed through the API: read the arena's place (and the memory) again.
     if (faults.length !== before) {
       if (!m.open()) {
-        for (let k = i + 1; k < awake.length; k++) {
+        for (let k = i + 1; k < n; k++) {
           const r2 = read.state(awake[k]!.body);
           if (!fine(awake[k]!, r2, bounds, held)) inspect(scene, bounds, held, awake[k]!, r2, faults);
         }
@@ -188,26 +192,27 @@ export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: strin
 }
 
 /**
- * The awake objects by their sleeping flags in Rapier's memory, into `set.found`;
- * null when the direct reads must not be trusted (then the API finds them). Each
- * run spot-checks one body against the API first: an awake one in full (what the
- * guard reads of it and its flag), or, when every object rests, one flag.
+ * The awake objects by their sleeping flags in Rapier's memory, into
+ * `set.awakeNow`; returns how many, or -1 when the direct reads must not be
+ * trusted (then the API finds them). Each run spot-checks one body against the
+ * API first: an awake one in full (what the guard reads of it and its flag),
+ * or, when every object rests, one flag.
  */
-function awakeInMemory(set: GuardedSet, m: BodyMemory, read: BodyReads): Guarded[] | null {
-  const { list, found } = set;
-  found.length = 0;
+function awakeInMemory(set: GuardedSet, m: BodyMemory, read: BodyReads): number {
+  const { list, awakeNow } = set;
   const u8 = m.bytes;
   const { base, slots, strideF, sleepB } = m;
+  let n = 0;
   for (let i = 0; i < list.length; i++) {
     const g = list[i]!;
     // A slot past the arena as read cannot happen while the handles are this world's: the API decides.
-    if (g.slot >= slots) return null;
-    if (u8[(base + g.slot * strideF) * 4 + sleepB] !== 1) found.push(g);
+    if (g.slot >= slots) return -1;
+    if (u8[(base + g.slot * strideF) * 4 + sleepB] !== 1) awakeNow[n++] = g;
   }
-  set.awake = found.length;
+  set.awake = n;
   const turn = set.turn++;
-  const ok = found.length ? read.check(found[turn % found.length]!.body, 'state') : read.checkSleeping(list[turn % list.length]!.body);
-  return ok ? found : null;
+  const ok = n ? read.check(awakeNow[turn % n]!.body, 'state') : read.checkSleeping(list[turn % list.length]!.body);
+  return ok ? n : -1;
 }
 
 /** Scratch for one body's state read from memory. */
