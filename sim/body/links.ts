@@ -7,6 +7,7 @@ import { type Pose, type Quat, type Vec3, add, poseApply, poseMul, qMul, rotate,
 import type { Rapier, RAPIER } from '../rapier';
 import { GROUPS } from '../groups';
 import { type ArmFk, type ArmGeometry, type Joints, armGeometry, forwardKinematics } from './arm-kinematics';
+import { FRAME, frameAt, frameScratch, linkFrames } from './link-frames';
 
 export const FINGER_THICKNESS = 0.012;
 
@@ -127,28 +128,46 @@ export class BodyLinks {
     };
   }
 
-  /** Moves every link to its pose: next-step targets while simulating, or a teleport. */
-  apply(basePose: Pose, q: Joints | undefined, opening: number, teleport = false): LinkPoses | undefined {
-    const set = (handle: number, pose: Pose): void => {
-      const b = this.world.getRigidBody(handle);
-      if (teleport) {
-        b.setTranslation(pose.p, true);
-        b.setRotation(pose.q, true);
-      } else {
-        b.setNextKinematicTranslation(pose.p);
-        b.setNextKinematicRotation(pose.q);
-      }
-    };
-    set(this.base, basePose);
+  /** Scratch for the link poses of one step (link-frames.ts). */
+  private readonly frames = frameScratch();
+
+  /**
+   * Moves every link to its pose: next-step targets while simulating, or a
+   * teleport. Returns the tool centre point's pose (undefined without an arm).
+   * Called every step the robot moves, so it allocates only the returned pose.
+   */
+  apply(basePose: Pose, q: Joints | undefined, opening: number, teleport = false): Pose | undefined {
+    const { p, q: r } = basePose;
+    this.put(this.base, p.x, p.y, p.z, r.x, r.y, r.z, r.w, teleport);
     if (!this.arm || !q) return undefined;
-    const { links } = this.linkPoses(basePose, q, opening);
-    set(this.arm.turret, links.turret);
-    set(this.arm.upper, links.upper);
-    set(this.arm.fore, links.fore);
-    set(this.arm.hand, links.hand);
-    set(this.arm.fingerA, links.fingerA);
-    set(this.arm.fingerB, links.fingerB);
-    return links;
+    const f = this.frames;
+    linkFrames(f, this.geometry!, this.config.arm!, FINGER_THICKNESS, basePose, this.mount, q, opening);
+    const arm = this.arm;
+    this.putFrame(arm.turret, FRAME.turret, teleport);
+    this.putFrame(arm.upper, FRAME.upper, teleport);
+    this.putFrame(arm.fore, FRAME.fore, teleport);
+    this.putFrame(arm.hand, FRAME.hand, teleport);
+    this.putFrame(arm.fingerA, FRAME.fingerA, teleport);
+    this.putFrame(arm.fingerB, FRAME.fingerB, teleport);
+    return frameAt(f, 'tcp');
+  }
+
+  private putFrame(handle: number, i: number, teleport: boolean): void {
+    const f = this.frames;
+    this.put(handle, f[i]!, f[i + 1]!, f[i + 2]!, f[i + 3]!, f[i + 4]!, f[i + 5]!, f[i + 6]!, teleport);
+  }
+
+  /** One body's pose: its next kinematic target (what RigidBody.setNextKinematic* call), or set at once. */
+  private put(handle: number, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number, teleport: boolean): void {
+    if (teleport) {
+      const b = this.world.getRigidBody(handle);
+      b.setTranslation({ x, y, z }, true);
+      b.setRotation({ x: qx, y: qy, z: qz, w: qw }, true);
+      return;
+    }
+    const raw = this.world.bodies.raw;
+    raw.rbSetNextKinematicTranslation(handle, x, y, z);
+    raw.rbSetNextKinematicRotation(handle, qx, qy, qz, qw);
   }
 
   /** Mount frame in the world for a base pose (IK targets are expressed in it). */

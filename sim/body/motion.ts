@@ -40,7 +40,14 @@ export class JointMotion implements ArmMotion {
   next(dt: number): Joints {
     this.t = Math.min(this.duration, this.t + dt);
     const s = smooth(this.t / this.duration);
-    return this.from.map((a, i) => a + (this.to[i]! - a) * s) as Joints;
+    const { from, to } = this;
+    return [
+      from[0] + (to[0] - from[0]) * s,
+      from[1] + (to[1] - from[1]) * s,
+      from[2] + (to[2] - from[2]) * s,
+      from[3] + (to[3] - from[3]) * s,
+      from[4] + (to[4] - from[4]) * s,
+    ];
   }
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinScene } from '../../scenes/registry';
 import { type RapierBuild, loadRapier } from '../rapier';
 import { bodyReads } from './body-reads';
-import { bodyLayout, slotOf } from './body-memory';
+import { bodyLayout, forgetLayouts, slotOf } from './body-memory';
 import { MAX_SPEED } from './guard';
 import { SimWorld } from './sim-world';
 
@@ -79,6 +79,24 @@ describe('reading body state from Rapier memory', () => {
       }
     });
   }
+});
+
+describe('finding the layout', () => {
+  it('finds the sleeping flag also when worlds already fill the memory (the probe then grows it)', async () => {
+    // The app finds the layout at its first guard run, after the scene is built and settled.
+    const sim = await SimWorld.create(builtinScene('tabletop/fruits'));
+    try {
+      for (let i = 0; i < 3; i++) {
+        forgetLayouts();
+        const layout = bodyLayout(sim.world);
+        expect(layout).not.toBeNull();
+        expect(layout!.sleeping).toBeGreaterThanOrEqual(0);
+      }
+      expect(bodyReads(sim.world).direct).toBe(true);
+    } finally {
+      sim.dispose();
+    }
+  });
 });
 
 describe('the world guard reading Rapier memory', () => {

@@ -90,6 +90,11 @@ const MAX_STRIDE = 4096;
 
 const layouts = new Map<Rapier, BodyLayout | null>();
 
+/** Forgets every layout found, so the next use looks again (tests: the search in a given state of memory). */
+export function forgetLayouts(): void {
+  layouts.clear();
+}
+
 /** The layout for this world's build, found on first use; null: read through the API. */
 export function bodyLayout(world: RAPIER.World): BodyLayout | null {
   const raw = world.bodies.raw;
@@ -144,14 +149,60 @@ export class BodyMemory {
     return !this.layout.broken && !this.layout.off;
   }
 
-  /** The first float of the entry in `slot`, or -1 when the arena has no such slot. */
-  private entry(slot: number): number {
-    // A memory that grew detaches the old views (their length reads 0).
+  // A run over many bodies (open): the arena's place and the layout's offsets read
+  // once, so each body costs a few typed-array reads. Valid until bodies are added.
+  /** Float index of slot 0's entry, and the slots in the arena. */
+  base = 0;
+  slots = 0;
+  /** Floats per entry; offsets in floats of translation, rotation, linear and angular velocity. */
+  strideF = 0;
+  tF = 0;
+  rF = 0;
+  vF = 0;
+  wF = 0;
+  /** Byte offset of the sleeping flag, -1 when unknown. */
+  sleepB = -1;
+
+  /** Rapier's memory as floats and bytes (views of the current buffer after open). */
+  get floats(): Float32Array {
+    return this.f32;
+  }
+
+  get bytes(): Uint8Array {
+    return this.u8;
+  }
+
+  /** Prepares a run over many bodies; false when reads may not come from memory now. */
+  open(): boolean {
+    if (!this.live) return false;
+    this.fresh();
+    const u = this.u32;
+    const L = this.layout;
+    const ptr = u[this.setWord + (L.arenaPtr >> 2)]!;
+    if (ptr % 4) return false;
+    this.slots = u[this.setWord + (L.arenaLen >> 2)]!;
+    this.base = ptr >> 2;
+    this.strideF = L.stride >> 2;
+    this.tF = L.translation >> 2;
+    this.rF = L.rotation >> 2;
+    this.vF = L.linvel >> 2;
+    this.wF = L.angvel >> 2;
+    this.sleepB = L.sleeping;
+    return true;
+  }
+
+  /** A memory that grew detaches the old views (their length reads 0). */
+  private fresh(): void {
     if (this.u32.length === 0) {
       this.u32 = new Uint32Array(this.layout.memory.buffer);
       this.f32 = new Float32Array(this.layout.memory.buffer);
       this.u8 = new Uint8Array(this.layout.memory.buffer);
     }
+  }
+
+  /** The first float of the entry in `slot`, or -1 when the arena has no such slot. */
+  private entry(slot: number): number {
+    this.fresh();
     const u = this.u32;
     // The arena is read anew each time: adding bodies may move it.
     if (slot >= u[this.setWord + (this.layout.arenaLen >> 2)]!) return -1;
@@ -344,10 +395,12 @@ function confirmed(R: Rapier, world: RAPIER.World, layout: BodyLayout, bodies: R
   world.step();
   // The sleeping flag: the one byte that is 1 in every sleeping body and 0 in every awake one,
   // through sleeping, stepping, waking some and putting others to sleep.
-  const u8 = new Uint8Array(layout.memory.buffer);
-  const u32 = new Uint32Array(layout.memory.buffer);
   let flags = Array.from({ length: layout.stride }, (_, o) => o);
   const keepMatching = (): void => {
+    // Views made now: stepping and new bodies may grow the memory, which detaches older views (a world
+    // already built leaves little room, so the probe grows it).
+    const u8 = new Uint8Array(layout.memory.buffer);
+    const u32 = new Uint32Array(layout.memory.buffer);
     const data = u32[(pointerOf(world.bodies.raw) + layout.arenaPtr) >> 2]!;
     flags = flags.filter((o) => bodies.every((b) => u8[data + slotOf(b.handle) * layout.stride + o] === (b.isSleeping() ? 1 : 0)));
   };

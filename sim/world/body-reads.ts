@@ -34,6 +34,15 @@ export class BodyReads {
     return this.memory !== null && this.memory.live;
   }
 
+  /**
+   * Rapier's memory opened for a run over many bodies (BodyMemory.open), or null:
+   * read through `state`/`pose` then. Call `check` first, as for every use.
+   */
+  run(): BodyMemory | null {
+    const m = this.memory;
+    return m && m.open() ? m : null;
+  }
+
   /** Translation, linear and angular velocity of a body, in `s`. */
   state(handle: number): Float32Array {
     const m = this.memory;
@@ -53,21 +62,31 @@ export class BodyReads {
    * world of this build) and false returned. Readers call it once per use, so a
    * layout that stopped holding is noticed before its numbers are trusted.
    */
-  check(handle: number): boolean {
+  check(handle: number, what: 'state' | 'pose' | 'both' = 'both'): boolean {
     const m = this.memory;
     if (!m || !m.live) return true;
     const slot = slotOf(handle);
-    const s = this.stateByApi(handle, this.apiState);
-    const p = this.poseByApi(handle, this.apiPose);
     const asleep = m.sleeping(slot);
+    // Only what the caller reads: the guard reads state, the pose stream poses (each read is a call into Rapier).
+    const state = what !== 'pose';
+    const pose = what !== 'state';
     if (
-      m.state(slot, this.s) &&
-      m.pose(slot, this.p) &&
-      same(s, this.s) &&
-      same(p, this.p) &&
+      (!state || (m.state(slot, this.s) && same(this.stateByApi(handle, this.apiState), this.s))) &&
+      (!pose || (m.pose(slot, this.p) && same(this.poseByApi(handle, this.apiPose), this.p))) &&
       (asleep < 0 || asleep === (this.raw.rbIsSleeping(handle) ? 1 : 0))
     )
       return true;
+    m.layout.broken = true;
+    this.memory = null;
+    return false;
+  }
+
+  /** `check` for the sleeping flag alone (one call into Rapier): for a reader that reads nothing else of this body. */
+  checkSleeping(handle: number): boolean {
+    const m = this.memory;
+    if (!m || !m.live) return true;
+    const asleep = m.sleeping(slotOf(handle));
+    if (asleep < 0 || asleep === (this.raw.rbIsSleeping(handle) ? 1 : 0)) return true;
     m.layout.broken = true;
     this.memory = null;
     return false;
@@ -146,12 +165,19 @@ function same(a: Float32Array, b: Float32Array): boolean {
 
 const readers = new WeakMap<RAPIER.World, BodyReads>();
 
+/** The last world asked about and its reader: the step asks for the same world every time (a WeakMap lookup is not free). */
+let lastWorld: RAPIER.World | undefined;
+let lastReader: BodyReads | undefined;
+
 /** The reader of a world (one per world: a restored world is a new one). */
 export function bodyReads(world: RAPIER.World): BodyReads {
+  if (world === lastWorld) return lastReader!;
   let r = readers.get(world);
   if (!r) {
     r = new BodyReads(world);
     readers.set(world, r);
   }
+  lastWorld = world;
+  lastReader = r;
   return r;
 }

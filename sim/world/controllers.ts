@@ -50,9 +50,18 @@ export class Controllers {
     return this.armBusy || this.baseBusy || this.gripperBusy || this.doors.size > 0;
   }
 
-  /** Moves the body one step along every active motion; doors through `setDoor`. */
-  advance(body: BodyState, dt: number, setDoor: (id: string, value: number) => void): Advance {
-    const out: Advance = { baseMoved: false, armMoved: false, driven: 0 };
+  /** What advance returns: one object, filled anew by every call (the step reads it at once). */
+  private readonly moved: Advance = { baseMoved: false, armMoved: false, driven: 0 };
+
+  /**
+   * Moves the body one step along every active motion; doors through `setDoor`.
+   * The result is overwritten by the next call: read it before stepping again.
+   */
+  advance(body: BodyState, dt: number, setDoor: (id: string, value: number) => void): Readonly<Advance> {
+    const out = this.moved;
+    out.baseMoved = false;
+    out.armMoved = false;
+    out.driven = 0;
     if (this.base && !this.base.done) {
       body.basePose = this.base.next(dt);
       out.driven = this.base.lastStepDistance;
@@ -60,9 +69,10 @@ export class Controllers {
     }
     if (this.arm && !this.arm.done) this.armTarget = this.arm.next(dt);
     if (this.armTarget && body.q) {
-      const { q, reached } = stepToward(body.q, this.armTarget, this.jointSpeed * JOINT_SPEED_HEADROOM * dt);
+      // A new array each step: motions keep the joints they started from.
+      const q: Joints = [0, 0, 0, 0, 0];
+      if (stepToward(body.q, this.armTarget, this.jointSpeed * JOINT_SPEED_HEADROOM * dt, q)) this.armTarget = undefined;
       body.q = q;
-      if (reached) this.armTarget = undefined;
       out.armMoved = true;
     }
     if (this.gripper && !this.gripper.done) {
@@ -86,14 +96,17 @@ export class Controllers {
   }
 }
 
-/** Moves each joint toward its target by at most `maxStep` radians. */
-function stepToward(from: Joints, to: Joints, maxStep: number): { q: Joints; reached: boolean } {
+/** Moves each joint toward its target by at most `maxStep` radians, into `q`; true when every joint reached it. */
+function stepToward(from: Joints, to: Joints, maxStep: number, q: Joints): boolean {
   let reached = true;
-  const q = from.map((a, i) => {
+  for (let i = 0; i < 5; i++) {
+    const a = from[i]!;
     const d = to[i]! - a;
-    if (Math.abs(d) <= maxStep) return to[i]!;
-    reached = false;
-    return a + Math.sign(d) * maxStep;
-  }) as Joints;
-  return { q, reached };
+    if (Math.abs(d) <= maxStep) q[i] = to[i]!;
+    else {
+      reached = false;
+      q[i] = a + Math.sign(d) * maxStep;
+    }
+  }
+  return reached;
 }

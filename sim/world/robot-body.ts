@@ -59,12 +59,15 @@ export function postureOf(arm: ArmConfig, q: Joints): string | undefined {
   let postures = posturesRad.get(arm);
   if (!postures)
     posturesRad.set(arm, (postures = Object.entries(arm.postures).map(([name, deg]): [string, Joints] => [name, jointsFromDeg(deg)])));
-  for (const [name, p] of postures) {
-    const near = q.every((v, i) => {
-      const d = i === 0 || i === 4 ? wrapAngle(v - p[i]!) : v - p[i]!;
-      return Math.abs(d) <= POSTURE_TOLERANCE;
-    });
-    if (near) return name;
+  // Runs every step the arm moves: plain loops, no closures.
+  for (let k = 0; k < postures.length; k++) {
+    const p = postures[k]![1];
+    let near = true;
+    for (let i = 0; i < 5 && near; i++) {
+      const d = i === 0 || i === 4 ? wrapAngle(q[i]! - p[i]!) : q[i]! - p[i]!;
+      near = Math.abs(d) <= POSTURE_TOLERANCE;
+    }
+    if (near) return postures[k]![0];
   }
   return undefined;
 }

@@ -11,7 +11,6 @@ import { phase } from '../../base/phase';
 import { Rng } from '../rng';
 import type { Battery, BatteryLevel } from '../body/battery';
 import { Grasp, type GraspState, slipReason } from '../body/grasp';
-import type { LinkPoses } from '../body/links';
 import { EventQueue, type SimEvent, type SimEventBody } from '../events';
 import { Belief, type BeliefState } from './belief';
 import { type WorldBounds, guardWorld, worldBounds } from './guard';
@@ -108,6 +107,9 @@ export class SimWorld extends RobotScene {
 
   // ---------------------------------------------------------------- stepping
 
+  /** Where the door controller moves a door (made once: the step passes it every time). */
+  private readonly moveDoor = (id: string, value: number): void => this.setDoorValue(this.entity(id), value);
+
   /** Inside step() (scheduled events and process hooks run there). */
   private stepping = false;
 
@@ -129,21 +131,19 @@ export class SimWorld extends RobotScene {
 
   private stepOnce(): void {
     const dt = this.dt;
-    const moved = this.estop
-      ? { baseMoved: false, armMoved: false, driven: 0 }
-      : this.ctl.advance(this.body, dt, (id, value) => this.setDoorValue(this.entity(id), value));
+    const moved = this.estop ? { baseMoved: false, armMoved: false, driven: 0 } : this.ctl.advance(this.body, dt, this.moveDoor);
     const { baseMoved, armMoved, driven } = moved;
     // Labels follow the state: the posture from the joints, the place from the base pose.
     const arm = this.scene.robot.arm;
     if (armMoved && arm && this.body.q) this.body.posture = postureOf(arm, this.body.q);
     if (baseMoved) this.updateLocation();
     this.armMovedThisStep = armMoved;
-    let links: LinkPoses | undefined;
+    let tcpNow: Pose | undefined;
     if (baseMoved || armMoved) {
-      links = this.bodyLinks.apply(this.body.basePose, this.body.q, this.body.opening);
+      tcpNow = this.bodyLinks.apply(this.body.basePose, this.body.q, this.body.opening);
     }
     if (this.grasp) {
-      const tcp = links?.tcp ?? this.tcp()!;
+      const tcp = tcpNow ?? this.tcp()!;
       const vel = this.lastTcp ? scale(sub(tcp.p, this.lastTcp.p), 1 / dt) : v3();
       this.lastTcp = tcp;
       const slip = this.grasp.apply(this.world, tcp, vel, dt);

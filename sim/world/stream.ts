@@ -2,7 +2,8 @@
 // frame (x, y, z, qx, qy, qz, qw), in a fixed order described once by the scene
 // manifest. The renderer applies the latest frame it has; nothing else crosses.
 import type { RAPIER } from '../rapier';
-import { bodyReads } from './body-reads';
+import { type BodyReads, bodyReads } from './body-reads';
+import { type BodyMemory, slotOf } from './body-memory';
 import type { SimWorld } from './sim-world';
 
 export type StreamedKind = 'object' | 'door' | 'base' | 'arm' | 'person';
@@ -40,7 +41,7 @@ export function packPoses(
 ): Float32Array {
   // Allocation-free reads: the stream packs every moving body 60 times a second.
   const read = bodyReads(sim.world);
-  if (entries.length) read.check(entries[0]!.body);
+  if (entries.length) read.check(entries[0]!.body, 'pose');
   let i = 0;
   for (let k = 0; k < entries.length; k++) {
     out.set(read.pose(entries[k]!.body), i);
@@ -74,31 +75,77 @@ export class PosePacker {
   /** Object poses read in the last frame (the rest were copied), for the tests and the benchmark. */
   lastReads = 0;
 
+  /** Each entry's arena slot (body-memory.ts). */
+  private readonly slots: Uint32Array;
+
   constructor(readonly entries: readonly StreamEntry[]) {
     this.last = new Float32Array(entries.length * POSE_FLOATS);
     this.slept = new Uint8Array(entries.length);
+    this.slots = Uint32Array.from(entries, (e) => slotOf(e.body));
   }
 
   pack(sim: SimWorld, out: Float32Array = new Float32Array(this.entries.length * POSE_FLOATS)): Float32Array {
     const read = bodyReads(sim.world);
-    if (this.entries.length) read.check(this.entries[0]!.body);
+    if (this.entries.length) read.check(this.entries[0]!.body, 'pose');
     const all = this.world !== sim.world || !(sim.time >= this.time && sim.time - this.time < SLEPT_THROUGH_S);
     this.world = sim.world;
     this.time = sim.time;
-    const { last, slept, entries } = this;
+    const m = read.run();
+    this.lastReads = m && m.sleepB >= 0 ? this.fromMemory(m, all) : this.fromApi(read, all);
+    out.set(this.last);
+    return out;
+  }
+
+  /** Poses straight from Rapier's memory (body-memory.ts): a few typed-array reads per body. */
+  private fromMemory(m: BodyMemory, all: boolean): number {
+    const { last, slept, entries, slots } = this;
+    const f = m.floats;
+    const u8 = m.bytes;
+    const { base, strideF, tF, rF, sleepB } = m;
     let reads = 0;
     for (let k = 0, i = 0; k < entries.length; k++, i += POSE_FLOATS) {
-      const e = entries[k]!;
-      if (e.kind === 'object') {
-        const sleeping = read.sleeping(e.body);
+      const slot = slots[k]!;
+      if (slot >= m.slots) {
+        // Not in the arena as read (cannot happen while the handles are this world's): through the API.
+        this.readOne(bodyReads(this.world!), k, i, all);
+        if (entries[k]!.kind === 'object') reads++;
+        continue;
+      }
+      const e = base + slot * strideF;
+      if (entries[k]!.kind === 'object') {
+        const sleeping = u8[e * 4 + sleepB] === 1;
         if (sleeping && slept[k] && !all) continue;
         slept[k] = sleeping ? 1 : 0;
         reads++;
       }
-      last.set(read.pose(e.body), i);
+      const t = e + tF;
+      const r = e + rF;
+      last[i] = f[t]!;
+      last[i + 1] = f[t + 1]!;
+      last[i + 2] = f[t + 2]!;
+      last[i + 3] = f[r]!;
+      last[i + 4] = f[r + 1]!;
+      last[i + 5] = f[r + 2]!;
+      last[i + 6] = f[r + 3]!;
     }
-    this.lastReads = reads;
-    out.set(last);
-    return out;
+    return reads;
+  }
+
+  private fromApi(read: BodyReads, all: boolean): number {
+    let reads = 0;
+    for (let k = 0, i = 0; k < this.entries.length; k++, i += POSE_FLOATS) if (this.readOne(read, k, i, all)) reads++;
+    return reads;
+  }
+
+  /** One entry's pose into `last`, unless it is an object that slept through; true when an object was read. */
+  private readOne(read: BodyReads, k: number, i: number, all: boolean): boolean {
+    const e = this.entries[k]!;
+    if (e.kind === 'object') {
+      const sleeping = read.sleeping(e.body);
+      if (sleeping && this.slept[k] && !all) return false;
+      this.slept[k] = sleeping ? 1 : 0;
+    }
+    this.last.set(read.pose(e.body), i);
+    return e.kind === 'object';
   }
 }
