@@ -5,7 +5,7 @@
 // renderer's JavaScript heap and process memory.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { type CDPSession, chromium } from 'playwright-core';
 import { listScenes } from '../../scenes/registry';
 import { startWorkerSession } from '../service/worker-session';
 import { startWebServer } from '../web/server';
@@ -115,6 +115,23 @@ function rendererDist(): string {
   return fileURLToPath(new URL('../../renderer/dist/', import.meta.url));
 }
 
+/** Resolves when the page has the performance mark `name` (looked for without injecting any helper script). */
+async function waitForMark(cdp: CDPSession, name: string, timeoutMs: number): Promise<void> {
+  const expression = `new Promise((resolve, reject) => {
+    const seen = () => performance.getEntriesByName(${JSON.stringify(name)}, 'mark').length > 0;
+    if (seen()) return resolve(true);
+    const timer = setTimeout(() => reject(new Error('no ${name} mark within ${timeoutMs} ms')), ${timeoutMs});
+    new PerformanceObserver((list, obs) => {
+      if (!list.getEntriesByName(${JSON.stringify(name)}).length) return;
+      obs.disconnect();
+      clearTimeout(timer);
+      resolve(true);
+    }).observe({ type: 'mark', buffered: true });
+  })`;
+  const r = (await cdp.send('Runtime.evaluate', { expression, awaitPromise: true })) as { exceptionDetails?: { text?: string } };
+  if (r.exceptionDetails) throw new Error(`waiting for the page's first frame: ${r.exceptionDetails.text ?? 'failed'}`);
+}
+
 function perFrame(a: CpuTimes | null, b: CpuTimes | null, frames: number): AppBenchScene['cpuMsPerFrame'] {
   if (!a || !b || frames <= 0) return null;
   const r = (x: number): number => Math.round((x / frames) * 10) / 10;
@@ -162,11 +179,14 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
   try {
     launched = await launching;
     const { browser, page } = launched;
+    // Waiting for the first frame through Playwright (waitForFunction) would inject its
+    // ~330 KB helper script into the page as it starts: parsing it and its walk over the
+    // page's globals took the page's main thread 0.1-0.5 s before the app's own scripts.
+    // A bare protocol call waits for the page's own mark instead.
+    const cdp = await page.context().newCDPSession(page);
     const openCpu = chromiumCpu(process.pid);
     await page.goto(server.url, { waitUntil: 'commit' });
-    await page.waitForFunction(() => ((globalThis as unknown as ProbeGlobal).__skillbridge?.framesSinceLoad ?? 0) >= 1, null, {
-      timeout: 60_000,
-    });
+    await waitForMark(cdp, 'sb:first-frame', 60_000);
     const frameCpu = chromiumCpu(process.pid);
     const coldStartMs = Math.round(performance.now() - t0);
     // The page's own clock from its navigation to each mark (renderer/src/main.tsx, scene-view.tsx, world.ts).
@@ -275,7 +295,6 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
       );
     }
 
-    const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
     const metrics = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
     const heap = metrics.metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
