@@ -91,18 +91,21 @@ export function chromiumCpu(ancestor: number): CpuTimes | null {
 
 /**
  * Waits until the browser's own start is over: its processes (all but the page's
- * GPU process) use under `idleShare` of a core over `windowMs`, or `maxMs` passed.
- * Chromium prewarms WebUI pages of its own at launch (its omnibox popup: seconds
- * of CPU on this machine), which neither an already-open browser nor the desktop
- * app's window pays while a page loads. Returns the milliseconds waited, or null off Linux.
+ * GPU process) use under `idleShare` of a core in `quietWindows` windows of
+ * `windowMs` in a row (one quiet window is not enough: the prewarm can start a
+ * moment after the launch), or `maxMs` passed. Chromium prewarms WebUI pages of
+ * its own at launch (its omnibox popup: seconds of CPU on this machine), which
+ * neither an already-open browser nor the desktop app's window pays while a page
+ * loads. Returns the milliseconds waited, or null off Linux.
  */
 export async function settleBrowser(
   ancestor: number,
-  opts: { windowMs?: number; idleShare?: number; maxMs?: number } = {},
+  opts: { windowMs?: number; quietWindows?: number; idleShare?: number; maxMs?: number } = {},
 ): Promise<number | null> {
   const windowMs = opts.windowMs ?? 300;
+  const quietWindows = opts.quietWindows ?? 3;
   const idleShare = opts.idleShare ?? 0.1;
-  const maxMs = opts.maxMs ?? 8000;
+  const maxMs = opts.maxMs ?? 10_000;
   const busy = (): number | null => {
     const t = chromiumCpu(ancestor);
     return t ? t.renderer + t.other : null;
@@ -111,10 +114,11 @@ export async function settleBrowser(
   const first = busy();
   if (first === null) return null;
   let before: number = first;
-  while (performance.now() - start < maxMs) {
+  let quiet = 0;
+  while (quiet < quietWindows && performance.now() - start < maxMs) {
     await new Promise((r) => setTimeout(r, windowMs));
     const now: number = busy() ?? before;
-    if (now - before < windowMs * idleShare) break;
+    quiet = now - before < windowMs * idleShare ? quiet + 1 : 0;
     before = now;
   }
   return Math.round(performance.now() - start);
