@@ -30,7 +30,13 @@ function chromiumProcs(ancestor: number): Proc[] {
     for (const k of kids.get(pid) ?? []) {
       try {
         const cmd = readFileSync(`/proc/${k}/cmdline`, 'utf8');
-        const kind = cmd.includes('--type=renderer') ? 'renderer' : cmd.includes('--type=gpu-process') ? 'gpu' : 'other';
+        // The browser's own pages (its omnibox popup, prewarmed at launch) are not the page measured.
+        const kind =
+          cmd.includes('--type=renderer') && !cmd.includes('--top-chrome-webui')
+            ? 'renderer'
+            : cmd.includes('--type=gpu-process')
+              ? 'gpu'
+              : 'other';
         out.push({ pid: k, kind });
       } catch {
         // Gone.
@@ -58,10 +64,11 @@ export function rendererRss(ancestor: number): number | null {
 }
 
 export interface CpuTimes {
-  /** Renderer processes (the page's JavaScript, Babylon, the compositor's main thread). */
+  /** Renderer processes (the page's JavaScript, Babylon, the compositor's main thread), not the browser's own WebUI pages. */
   renderer: number;
   /** The GPU process (with SwiftShader, the rasterising itself). */
   gpu: number;
+  /** The rest: the browser process, its own WebUI pages (the omnibox popup it prewarms at launch), utilities. */
   other: number;
 }
 
@@ -80,4 +87,39 @@ export function chromiumCpu(ancestor: number): CpuTimes | null {
     }
   }
   return t;
+}
+
+/**
+ * Waits until the browser's own start is over: its processes (all but the page's
+ * GPU process) use under `idleShare` of a core in `quietWindows` windows of
+ * `windowMs` in a row (one quiet window is not enough: the prewarm can start a
+ * moment after the launch), or `maxMs` passed. Chromium prewarms WebUI pages of
+ * its own at launch (its omnibox popup: seconds of CPU on this machine), which
+ * neither an already-open browser nor the desktop app's window pays while a page
+ * loads. Returns the milliseconds waited, or null off Linux.
+ */
+export async function settleBrowser(
+  ancestor: number,
+  opts: { windowMs?: number; quietWindows?: number; idleShare?: number; maxMs?: number } = {},
+): Promise<number | null> {
+  const windowMs = opts.windowMs ?? 300;
+  const quietWindows = opts.quietWindows ?? 3;
+  const idleShare = opts.idleShare ?? 0.1;
+  const maxMs = opts.maxMs ?? 10_000;
+  const busy = (): number | null => {
+    const t = chromiumCpu(ancestor);
+    return t ? t.renderer + t.other : null;
+  };
+  const start = performance.now();
+  const first = busy();
+  if (first === null) return null;
+  let before: number = first;
+  let quiet = 0;
+  while (quiet < quietWindows && performance.now() - start < maxMs) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const now: number = busy() ?? before;
+    quiet = now - before < windowMs * idleShare ? quiet + 1 : 0;
+    before = now;
+  }
+  return Math.round(performance.now() - start);
 }

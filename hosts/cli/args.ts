@@ -26,6 +26,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   quick: { type: 'boolean' },
+  unsettled: { type: 'boolean' },
   out: { type: 'string' },
   'time-limit': { type: 'string' },
   'max-iterations': { type: 'string' },
@@ -204,9 +205,11 @@ Usage:
       Cases per minute against --concurrency 1, 8, 32, 128 and 1 or 3 queue
       workers, with memory, against a local server answering with the oracle's
       replies after MS (default 2000) per call.
-  skillbridge bench app [--json]
+  skillbridge bench app [--scene S] [--quick] [--unsettled] [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.
+      The page opens once the browser's own start-up work is over; --unsettled
+      opens it at once after the launch.
   skillbridge eval --suite SUITE --model SPEC [--workflow W] [--trials K] [--jobs N]
                    [--seed S] [--filter TEXT] [--sample N] [--resume RUN] [--out DIR]
                    [--judge SPEC] [--off-protocol] [--json]

@@ -8,13 +8,14 @@ import { ShadowGenerator } from '@babylonjs/core/Lights/Shadows/shadowGenerator'
 import '@babylonjs/core/Lights/Shadows/shadowGeneratorSceneComponent';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
-import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
-import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
-import { CreateCapsule } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
-import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
-import { CreateDisc } from '@babylonjs/core/Meshes/Builders/discBuilder';
-import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
+import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { CreateBox, CreateBoxVertexData } from '@babylonjs/core/Meshes/Builders/boxBuilder';
+import { CreateCapsule, CreateCapsuleVertexData } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
+import { CreateCylinder, CreateCylinderVertexData } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
+import { CreateDiscVertexData } from '@babylonjs/core/Meshes/Builders/discBuilder';
+import { CreateSphere, CreateSphereVertexData } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
+import type { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import '@babylonjs/core/Rendering/outlineRenderer';
 // Every material here is a StandardMaterial: its shaders load with the page rather
@@ -40,7 +41,13 @@ export interface SceneGraph {
   /** Nodes by id (objects, people, "robot#part", doors as "<id>#door", locations). */
   nodes: Map<string, TransformNode>;
   meshesById: Map<string, Mesh[]>;
+  /** The collider wireframes built so far (none until first shown: see buildColliders). */
   colliderMeshes: Mesh[];
+  /**
+   * Builds the collider wireframes (hidden) on first call, then returns them: most
+   * views never show them, and building them would sit before the first frame.
+   */
+  buildColliders(): Mesh[];
   /** Still bodies drawn merged per material, and the undrawn meshes that stand for each (world-batch.ts). */
   batched: Batches;
 }
@@ -111,10 +118,47 @@ export function buildScene(engine: Engine, meta: SceneMeta, opts: BuildOptions):
   return b.graph;
 }
 
+/** A part's shape as vertex data, placed where the part sits in its body. */
+function partData(part: ShapePart): VertexData {
+  const g = part.geometry;
+  let d: VertexData;
+  switch (g.shape) {
+    case 'box':
+      d = CreateBoxVertexData({ width: g.size[0], height: g.size[1], depth: g.size[2] });
+      break;
+    case 'sphere':
+      d = CreateSphereVertexData({ diameter: g.radius * 2, segments: 12 });
+      break;
+    case 'cylinder':
+      d = CreateCylinderVertexData({ height: g.height, diameter: g.radius * 2, tessellation: 20 });
+      break;
+    case 'capsule':
+      d = CreateCapsuleVertexData({ height: g.height + g.radius * 2, radius: g.radius, tessellation: 14, capSubdivisions: 4 });
+      break;
+  }
+  const [x, y, z] = part.position;
+  const [qx, qy, qz, qw] = part.rotation;
+  d.transform(Matrix.Compose(Vector3.One(), new Quaternion(qx, qy, qz, qw), new Vector3(x, y, z)));
+  return d;
+}
+
+/**
+ * One mesh from several placed pieces, merged as vertex data: the pieces never
+ * become meshes (with their own GPU buffers made, then freed by a mesh merge).
+ */
+function mergedMesh(name: string, pieces: VertexData[], scene: Scene): Mesh {
+  const [first, ...rest] = pieces;
+  const m = new Mesh(name, scene);
+  if (first) (rest.length ? first.merge(rest, true) : first).applyToMesh(m);
+  return m;
+}
+
 class Builder {
   readonly graph: SceneGraph;
   private readonly materials = new Map<string, StandardMaterial>();
-  private readonly colliderMat: StandardMaterial;
+  /** Each body's colliders, built into wireframes only when first shown. */
+  private readonly colliderSpecs: Array<{ key: string; node: TransformNode; parts: ShapePart[] }> = [];
+  private collidersBuilt = false;
 
   constructor(
     private readonly scene: Scene,
@@ -126,14 +170,30 @@ class Builder {
       nodes: new Map(),
       meshesById: new Map(),
       colliderMeshes: [],
+      buildColliders: () => this.colliders(),
       batched: { batches: new Set(), proxies: new Set() },
     };
-    const m = new StandardMaterial('collider-mat', scene);
-    m.emissiveColor = Color3.FromHexString('#39d353');
-    m.diffuseColor = Color3.Black();
-    m.wireframe = true;
-    m.disableLighting = true;
-    this.colliderMat = m;
+  }
+
+  private colliders(): Mesh[] {
+    const out = this.graph.colliderMeshes;
+    if (this.collidersBuilt) return out;
+    this.collidersBuilt = true;
+    const mat = new StandardMaterial('collider-mat', this.scene);
+    mat.emissiveColor = Color3.FromHexString('#39d353');
+    mat.diffuseColor = Color3.Black();
+    mat.wireframe = true;
+    mat.disableLighting = true;
+    for (const { key, node, parts } of this.colliderSpecs)
+      parts.forEach((c, i) => {
+        const m = this.primitive(c, `${key}:collider${i}`);
+        m.parent = node;
+        m.material = mat;
+        m.isPickable = false;
+        m.setEnabled(false);
+        out.push(m);
+      });
+    return out;
   }
 
   private material(colour: string): StandardMaterial {
@@ -183,9 +243,8 @@ class Builder {
     for (const p of body.parts) byColour.set(p.color, [...(byColour.get(p.color) ?? []), p]);
     const out: Mesh[] = [];
     for (const [colour, parts] of byColour) {
-      const pieces = parts.map((p, i) => this.primitive(p, `${key}:${i}`));
-      const merged = pieces.length === 1 ? pieces[0]! : (Mesh.MergeMeshes(pieces, true, true) ?? pieces[0]!);
-      merged.name = `${key}:${colour}`;
+      const name = `${key}:${colour}`;
+      const merged = parts.length === 1 ? this.primitive(parts[0]!, name) : mergedMesh(name, parts.map(partData), this.scene);
       merged.parent = node;
       merged.material = this.material(colour);
       merged.metadata = tag;
@@ -194,14 +253,7 @@ class Builder {
     const list = g.meshesById.get(tag.id) ?? [];
     list.push(...out);
     g.meshesById.set(tag.id, list);
-    body.colliders.forEach((c, i) => {
-      const m = this.primitive(c, `${key}:collider${i}`);
-      m.parent = node;
-      m.material = this.colliderMat;
-      m.isPickable = false;
-      m.setEnabled(false);
-      g.colliderMeshes.push(m);
-    });
+    if (body.colliders.length) this.colliderSpecs.push({ key, node, parts: body.colliders });
     return out;
   }
 
@@ -211,23 +263,22 @@ class Builder {
     if (!base || r === null) return;
     const [len, , width] = meta.robot.baseSize;
     const mat = this.material('#2b2d31');
-    const wheels: Mesh[] = [];
+    const wheels: VertexData[] = [];
     const xs = meta.robot.kind === 'rover' ? [-len * 0.36, 0, len * 0.36] : [-len * 0.3, len * 0.3];
+    // The wheel's axle along z: the cylinder (along y) turned a quarter about x.
+    const axle = Quaternion.RotationAxis(Vector3.Right(), Math.PI / 2);
     for (const x of xs) {
       for (const side of [-1, 1]) {
-        const w = CreateCylinder('wheel', { height: 0.07, diameter: r * 2, tessellation: 18 }, this.scene);
-        w.rotation.x = Math.PI / 2;
-        w.position.set(x, r, side * (width / 2 + 0.04));
+        const w = CreateCylinderVertexData({ height: 0.07, diameter: r * 2, tessellation: 18 });
+        w.transform(Matrix.Compose(Vector3.One(), axle, new Vector3(x, r, side * (width / 2 + 0.04))));
         wheels.push(w);
       }
     }
-    const merged = Mesh.MergeMeshes(wheels, true, true);
-    if (merged) {
-      merged.parent = base;
-      merged.material = mat;
-      merged.metadata = { id: 'robot', label: meta.robot.title } satisfies Tagged;
-      this.graph.meshesById.get('robot')?.push(merged);
-    }
+    const merged = mergedMesh('wheel_merged', wheels, this.scene);
+    merged.parent = base;
+    merged.material = mat;
+    merged.metadata = { id: 'robot', label: meta.robot.title } satisfies Tagged;
+    this.graph.meshesById.get('robot')?.push(merged);
   }
 
   locations(meta: SceneMeta): void {
@@ -239,12 +290,11 @@ class Builder {
       const node = new TransformNode(`loc:${l.id}`, this.scene);
       node.position.set(l.position[0], 0.004, l.position[2]);
       node.rotationQuaternion = Quaternion.RotationAxis(new Vector3(0, 1, 0), (l.yawDeg * Math.PI) / 180);
-      const disc = CreateDisc(`loc:${l.id}:disc`, { radius: 0.16, tessellation: 24 }, this.scene);
-      disc.rotation.x = Math.PI / 2;
-      const arrow = CreateBox(`loc:${l.id}:arrow`, { width: 0.22, height: 0.004, depth: 0.035 }, this.scene);
-      arrow.position.set(0.18, 0.002, 0);
-      const merged = Mesh.MergeMeshes([disc, arrow], true, true);
-      if (!merged) continue;
+      const disc = CreateDiscVertexData({ radius: 0.16, tessellation: 24 });
+      disc.transform(Matrix.RotationX(Math.PI / 2));
+      const arrow = CreateBoxVertexData({ width: 0.22, height: 0.004, depth: 0.035 });
+      arrow.transform(Matrix.Translation(0.18, 0.002, 0));
+      const merged = mergedMesh(`loc:${l.id}:disc_merged`, [disc, arrow], this.scene);
       merged.parent = node;
       merged.material = mat;
       merged.metadata = { id: l.id, label: `${l.title ?? l.id} (${l.kind} location)` } satisfies Tagged;

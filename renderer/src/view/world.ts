@@ -318,7 +318,10 @@ export class World {
   }
 
   private setColliders(on: boolean): void {
-    for (const m of this.cur?.graph.colliderMeshes ?? []) m.setEnabled(on);
+    const g = this.cur?.graph;
+    if (!g) return;
+    // Built when first shown (no scene pays for them before its first frame otherwise).
+    for (const m of on ? g.buildColliders() : g.colliderMeshes) m.setEnabled(on);
   }
 
   setHighlight(ids: readonly string[]): void {
