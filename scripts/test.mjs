@@ -3,7 +3,7 @@
 // browser end-to-end tests when Chromium is present. Prints each phase's wall
 // time and the ten slowest test files (Vitest) and browser-test areas, then ends
 // with one line, "N passed, N failed", counting each check and each test case.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -19,10 +19,14 @@ const phases = [];
 const slowest = { vitest: [], e2e: [] };
 const secsSince = (t) => (Date.now() - t) / 1000;
 
+/** Runs a command with its output passed through; resolves true when it exits 0. Not spawnSync: the browser tests' output must keep draining meanwhile. */
 function run(label, cmd, cmdArgs, env = {}) {
   process.stdout.write(`\n▶ ${label}: ${cmd} ${cmdArgs.join(' ')}\n`);
-  const r = spawnSync(cmd, cmdArgs, { stdio: 'inherit', env: { ...process.env, ...env } });
-  return r.status === 0;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
 }
 
 // The browser tests are one long chain that keeps about one core busy (a page drawing
@@ -81,7 +85,7 @@ if (only('unit')) {
   const out = '.vitest-results.json';
   rmSync(out, { force: true });
   const t = Date.now();
-  run('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  await run('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, 'utf8'));
     passed += r.numPassedTests;
