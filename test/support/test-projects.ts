@@ -6,14 +6,9 @@
 /** Folders whose test files share a module graph per worker (`isolate: false`). */
 export const SHARED_ROOTS = ['base', 'scenes', 'sim', 'robot', 'agents', 'eval', 'hosts'] as const;
 export const SHARED = [`{${SHARED_ROOTS.join(',')}}/**/*.test.ts`];
-/**
- * Files under those folders that mock a module or change the environment: their own module graph each.
- * The benchmarks' test too: its step breakdown subtracts a stopwatch's cost calibrated in the same
- * process, and a worker other files have warmed measured a small scene's physics part at zero.
- */
+/** Files under those folders that mock a module or change the environment: their own module graph each. */
 export const MUST_ISOLATE = [
   'eval/audit/on-robot.test.ts',
-  'hosts/bench/bench.test.ts',
   'hosts/cli/models.test.ts',
   'hosts/cli/robot-cli.test.ts',
   'hosts/cli/robot-drop.test.ts',
