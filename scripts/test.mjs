@@ -3,7 +3,7 @@
 // browser end-to-end tests when Chromium is present. Prints each phase's wall
 // time and the ten slowest test files (Vitest) and browser-test areas, then ends
 // with one line, "N passed, N failed", counting each check and each test case.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -19,11 +19,25 @@ const phases = [];
 const slowest = { vitest: [], e2e: [] };
 const secsSince = (t) => (Date.now() - t) / 1000;
 
+/** Runs a command with its output passed through; resolves true when it exits 0. Not spawnSync: the browser tests' output must keep draining meanwhile. */
 function run(label, cmd, cmdArgs, env = {}) {
   process.stdout.write(`\n▶ ${label}: ${cmd} ${cmdArgs.join(' ')}\n`);
-  const r = spawnSync(cmd, cmdArgs, { stdio: 'inherit', env: { ...process.env, ...env } });
-  return r.status === 0;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
 }
+
+// The browser tests are one long chain that keeps about one core busy (a page drawing
+// with software WebGL, waits on the page between steps): they start first, their
+// output kept and printed whole when they end, while the static checks and Vitest
+// use what is left of the machine. TEST_SEQUENTIAL=1 runs the phases one after another.
+const wantE2e = existsSync('scripts/e2e.mjs') && only('e2e');
+const overlap = process.env.TEST_SEQUENTIAL !== '1' && (only('lint') || only('typecheck') || only('unit'));
+const e2eStarted = Date.now();
+let e2eEnded = e2eStarted;
+const e2eRun = wantE2e && overlap ? runE2e({ live: false }) : undefined;
 
 // The four static checks are independent and mostly single-threaded: they run two
 // at a time (a 2-core CI box), each one's output printed whole when it ends. They
@@ -71,7 +85,7 @@ if (only('unit')) {
   const out = '.vitest-results.json';
   rmSync(out, { force: true });
   const t = Date.now();
-  run('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  await run('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, 'utf8'));
     passed += r.numPassedTests;
@@ -100,9 +114,11 @@ if (only('unit')) {
   phases.push(['unit and integration tests (Vitest)', secsSince(t)]);
 }
 
-if (existsSync('scripts/e2e.mjs') && only('e2e')) {
-  const t = Date.now();
-  const text = await runE2e();
+if (wantE2e) {
+  const t = e2eRun ? e2eStarted : Date.now();
+  const text = await (e2eRun ?? runE2e({ live: true }));
+  const secs = (e2eEnded - t) / 1000;
+  if (e2eRun) process.stdout.write(`\n▶ browser end-to-end tests (run beside the phases above): node scripts/e2e.mjs\n${text}`);
   // The last summary line is the runner's total (a shard's own lines come before it).
   const m = [...text.matchAll(/^(\d+) passed, (\d+) failed/gm)].pop();
   if (m) {
@@ -116,19 +132,23 @@ if (existsSync('scripts/e2e.mjs') && only('e2e')) {
     .map((a) => ({ name: a[1], secs: Number(a[2]) }))
     .sort((a, b) => b.secs - a.secs)
     .slice(0, 10);
-  phases.push(['browser end-to-end tests', secsSince(t)]);
+  phases.push([`browser end-to-end tests${e2eRun ? ' (beside the phases above)' : ''}`, secs]);
 }
 
-/** Runs the browser tests, their output passed through as it comes; resolves with all of it. */
-function runE2e() {
+/** Runs the browser tests, their output passed through as it comes (`live`) or kept; resolves with all of it. */
+function runE2e({ live }) {
   return new Promise((resolve) => {
-    const child = spawn('node', ['scripts/e2e.mjs'], { stdio: ['inherit', 'pipe', 'inherit'] });
+    const child = spawn('node', ['scripts/e2e.mjs'], { stdio: ['ignore', 'pipe', live ? 'inherit' : 'pipe'] });
     let text = '';
     child.stdout.on('data', (d) => {
       text += d;
-      process.stdout.write(d);
+      if (live) process.stdout.write(d);
     });
-    child.on('close', () => resolve(text));
+    child.stderr?.on('data', (d) => (text += d));
+    child.on('close', () => {
+      e2eEnded = Date.now();
+      resolve(text);
+    });
   });
 }
 

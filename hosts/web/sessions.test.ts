@@ -145,7 +145,8 @@ describe('one session per tab', () => {
   });
 
   it('a reload within the grace period reattaches the session; after it the session closes', async () => {
-    await start({ graceMs: 300 });
+    // Long enough that a reconnect on a loaded machine lands inside it.
+    await start({ graceMs: 1_500 });
     const a = await tab();
     const { id, token } = a.session!.session;
     await a.loadScene({ id: 'tabletop/boxes' });

@@ -35,6 +35,14 @@ async function callTool(page, tool, args) {
   );
 }
 
+/** Says to the page that its tab went behind another (or came to the front), as a browser does. */
+function setHidden(page, hidden) {
+  return page.evaluate((h) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+}
+
 export async function classroomFlows({ browser }) {
   const dir = mkdtempSync(path.join(tmpdir(), 'sb-cards-'));
   writeFileSync(path.join(dir, 'peach.json'), JSON.stringify(TEACHER_CARD));
@@ -66,6 +74,9 @@ export async function classroomFlows({ browser }) {
       await b.selectOption('select[aria-label="Scene"]', 'tabletop/boxes');
       await waitScene('tabletop/boxes', b);
     });
+    // Team Boxes waits in a tab behind Team Lemon's (as on a laptop two groups share) until the
+    // teacher's tests: a tab in front of nobody would go on drawing its scene beside Team Lemon's.
+    await setHidden(b, true);
 
     await test('a task card written as JSON is added from the browser; a bad one is refused naming the field', async () => {
       const good = path.join(dir, 'upload.json');
@@ -119,6 +130,7 @@ export async function classroomFlows({ browser }) {
       );
     });
 
+    await setHidden(b, false);
     const teacher = await open(teacherUrl);
     await test("classroom: the teacher's overview shows every group's scene, last run and task score", async () => {
       await openTab('Class', teacher);

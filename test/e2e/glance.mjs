@@ -94,6 +94,9 @@ export async function glanceFlows({ browser }) {
         `the group's reconnect renamed it: ${await teacher.locator('[data-testid="class-row"]').allInnerTexts()}`,
       );
     });
+    // The rest is the group's tab alone: the teacher's tab, left open, would go on drawing its scene beside it.
+    contexts.splice(contexts.indexOf(teacher.context()), 1);
+    await teacher.context().close();
     await test('default views: the farm rover framed large in its shelter, its camera saying what fills its image', async () => {
       await a.selectOption('select[aria-label="Scene"]', 'farm');
       await loaded('farm');
