@@ -57,7 +57,8 @@ function drop(s: Spare): void {
   s.fd = undefined;
 }
 
-function removeAllSync(): void {
+/** Closes and removes every spare now (at exit; tests; a host about to remove its trace folders). */
+export function removeTraceSpares(): void {
   for (const s of SPARES.values()) {
     s.dropped = true;
     try {
@@ -106,7 +107,7 @@ function prepare(dir: string): void {
   sweep(dir);
   if (!exitHook) {
     exitHook = true;
-    process.once('exit', removeAllSync);
+    process.once('exit', removeTraceSpares);
   }
   const s: Spare = {
     path: join(dir, `.trace-spare-${process.pid}-${Math.random().toString(36).slice(2, 10)}.part`),
@@ -156,9 +157,4 @@ export function openTraceFile(path: string): number {
   }
   prepare(dir);
   return fd;
-}
-
-/** Closes and removes every spare now (tests; a host about to remove its trace folders). */
-export function removeTraceSpares(): void {
-  removeAllSync();
 }

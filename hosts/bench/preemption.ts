@@ -5,31 +5,38 @@
 import { openSync, readSync } from 'node:fs';
 
 const KEY = 'nonvoluntary_ctxt_switches:';
-let fd: number | null | undefined;
-const buf = Buffer.alloc(8192);
+
+/** A file of /proc/thread-self kept open and read from its start on each call; undefined where the kernel has none. */
+function procSelfReader(name: string, size: number): () => string | undefined {
+  let fd: number | null | undefined;
+  const buf = Buffer.alloc(size);
+  return () => {
+    if (fd === undefined) {
+      try {
+        fd = openSync(`/proc/thread-self/${name}`, 'r');
+      } catch {
+        fd = null;
+      }
+    }
+    if (fd === null) return undefined;
+    return buf.toString('latin1', 0, readSync(fd, buf, 0, buf.length, 0));
+  };
+}
+
+const readStatus = procSelfReader('status', 8192);
+const readSchedstat = procSelfReader('schedstat', 128);
 
 function threadCount(): number | undefined {
-  if (fd === undefined) {
-    try {
-      fd = openSync('/proc/thread-self/status', 'r');
-    } catch {
-      fd = null;
-    }
-  }
-  if (fd === null) return undefined;
-  const n = readSync(fd, buf, 0, buf.length, 0);
-  const s = buf.toString('latin1', 0, n);
-  const i = s.indexOf(KEY);
-  return i < 0 ? undefined : Number(s.slice(i + KEY.length, s.indexOf('\n', i)));
+  const s = readStatus();
+  const i = s?.indexOf(KEY) ?? -1;
+  if (s === undefined || i < 0) return undefined;
+  return Number(s.slice(i + KEY.length, s.indexOf('\n', i)));
 }
 
 /** Involuntary context switches of the calling thread so far (of the process where /proc is missing). */
 export function involuntarySwitches(): number {
   return threadCount() ?? process.resourceUsage().involuntaryContextSwitches;
 }
-
-let schedFd: number | null | undefined;
-const schedBuf = Buffer.alloc(128);
 
 /**
  * Time the calling thread has spent runnable but waiting for a core, in ms
@@ -38,16 +45,8 @@ const schedBuf = Buffer.alloc(128);
  * Undefined where the kernel does not keep it.
  */
 export function runQueueWaitMs(): number | undefined {
-  if (schedFd === undefined) {
-    try {
-      schedFd = openSync('/proc/thread-self/schedstat', 'r');
-    } catch {
-      schedFd = null;
-    }
-  }
-  if (schedFd === null) return undefined;
-  const n = readSync(schedFd, schedBuf, 0, schedBuf.length, 0);
-  const text = schedBuf.toString('latin1', 0, n);
+  const text = readSchedstat();
+  if (text === undefined) return undefined;
   const from = text.indexOf(' ') + 1;
   const ns = Number(text.slice(from, text.indexOf(' ', from)));
   return Number.isFinite(ns) ? ns / 1e6 : undefined;

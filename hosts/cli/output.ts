@@ -6,9 +6,12 @@ export interface Output {
   err(text: string): void;
 }
 
+/** The text as one line or more, ending with a newline. */
+const line = (t: string): string => (t.endsWith('\n') ? t : `${t}\n`);
+
 export const stdio: Output = {
-  out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
-  err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+  out: (t) => process.stdout.write(line(t)),
+  err: (t) => process.stderr.write(line(t)),
 };
 
 /** Thrown when the reader of stdout or stderr has gone (`| head`): the command ends quietly. */
@@ -43,8 +46,8 @@ export function writeAll(fd: number, text: string): void {
 
 /** stdio for commands that print a result and exit (bin/skillbridge.js ends them at once). */
 export const directStdio: Output = {
-  out: (t) => writeAll(1, t.endsWith('\n') ? t : `${t}\n`),
-  err: (t) => writeAll(2, t.endsWith('\n') ? t : `${t}\n`),
+  out: (t) => writeAll(1, line(t)),
+  err: (t) => writeAll(2, line(t)),
 };
 
 export function json(o: Output, value: unknown): void {
