@@ -145,10 +145,7 @@ export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: strin
   const m = read.run();
   const n = m && m.sleepB >= 0 ? awakeInMemory(set, m, read) : -1;
   if (!m || n < 0) {
-    for (const g of findAwake(scene, set, read)) {
-      const r = read.state(g.body);
-      if (!fine(g, r, bounds, held)) inspect(scene, bounds, held, g, r, faults);
-    }
+    for (const g of findAwake(scene, set, read)) viaApi(scene, bounds, held, g, read, faults);
     return faults;
   }
   const awake = set.awakeNow;
@@ -178,10 +175,7 @@ export function guardWorld(scene: PhysicsScene, bounds: WorldBounds, held: strin
     // A body fixed through the API: read the arena's place (and the memory) again.
     if (faults.length !== before) {
       if (!m.open()) {
-        for (let k = i + 1; k < n; k++) {
-          const r2 = read.state(awake[k]!.body);
-          if (!fine(awake[k]!, r2, bounds, held)) inspect(scene, bounds, held, awake[k]!, r2, faults);
-        }
+        for (let k = i + 1; k < n; k++) viaApi(scene, bounds, held, awake[k]!, read, faults);
         return faults;
       }
       f = m.floats;
@@ -213,6 +207,19 @@ function awakeInMemory(set: GuardedSet, m: BodyMemory, read: BodyReads): number 
   const turn = set.turn++;
   const ok = n ? read.check(awakeNow[turn % n]!.body, 'state') : read.checkSleeping(list[turn % list.length]!.body);
   return ok ? n : -1;
+}
+
+/** One awake object checked through the API: its state read without allocating, tested, looked at further if not fine. */
+function viaApi(
+  scene: PhysicsScene,
+  bounds: WorldBounds,
+  held: string | undefined,
+  g: Guarded,
+  read: BodyReads,
+  faults: GuardFault[],
+): void {
+  const r = read.state(g.body);
+  if (!fine(g, r, bounds, held)) inspect(scene, bounds, held, g, r, faults);
 }
 
 /** Scratch for one body's state read from memory. */
