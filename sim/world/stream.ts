@@ -107,8 +107,7 @@ export class PosePacker {
       const slot = slots[k]!;
       if (slot >= m.slots) {
         // Not in the arena as read (cannot happen while the handles are this world's): through the API.
-        this.readOne(bodyReads(this.world!), k, i, all);
-        if (entries[k]!.kind === 'object') reads++;
+        if (this.readOne(bodyReads(this.world!), k, i, all)) reads++;
         continue;
       }
       const e = base + slot * strideF;
