@@ -45,14 +45,7 @@ setFlag('--wasm-lazy-validation');
 // one-shot call's physics time. The bundled Rapier marks the functions a world build
 // and a call run as eager (scripts/lib/wasm-hints.mjs), so they compile on background
 // threads while the bundle loads. Long runs keep plain lazy compilation and tiering.
-if (!optimise && process.env.SKILLBRIDGE_WASM_HINTS !== '0') {
-  setFlag('--experimental-wasm-compilation-hints');
-  // One compile thread: one function (~190 KB of wasm) takes most of that compile
-  // whatever the thread count, so more threads finish no sooner; they only take a
-  // small machine's second core from this thread and each grows its own malloc arena
-  // (~40 ms of CPU and ~800 page faults more in a call).
-  setFlag('--wasm-num-compilation-tasks=1');
-}
+if (!optimise && process.env.SKILLBRIDGE_WASM_HINTS !== '0') setFlag('--experimental-wasm-compilation-hints');
 
 // V8 doubles the young generation (from 1 MB semi-spaces up to 16 MB) whenever
 // many objects survive a scavenge, as they do while a command loads its modules.
