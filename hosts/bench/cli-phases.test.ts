@@ -27,6 +27,8 @@ describe('bench cli breakdown', () => {
     expect(p.main.reduce((a, b) => a + b, 0)).toBe(310);
     expect(p.compileMs).toBe(100);
     expect(p.afterExitMs).toBe(20);
+    // A compile started before the bundle check counts from its own start.
+    expect(phasesOf({ ...MARKS, 'wasm-compile-started': 42 }, 330)!.compileMs).toBe(108);
   });
 
   it('takes medians over rounds, each against its own floor, and skips rounds that failed early', () => {

@@ -1,8 +1,8 @@
 // Where one `skillbridge call` spends its time, from the marks the command records
 // under SKILLBRIDGE_PHASES=1 (base/phase.ts, bin/skillbridge.js; collected by
 // rusage-preload.cjs). Each phase is the main thread's time between two marks, in
-// the order a call runs; the wasm compile runs on V8's background threads from the
-// bundle check on and is listed apart (its wait, if any, is inside "Rapier ready").
+// the order a call runs; the wasm compile runs on V8's background threads from its
+// start in bin/skillbridge.js and is listed apart (its wait, if any, is inside "Rapier ready").
 import { round } from '../../sim/math';
 import { median } from './processes';
 
@@ -44,7 +44,8 @@ export function phasesOf(marks: Marks, wallMs: number): { main: number[]; compil
     main.push(end - at);
     at = end;
   }
-  const from = marks['bundle-checked'];
+  // Without its own mark (an older bin/skillbridge.js) the compile started at the bundle check.
+  const from = marks['wasm-compile-started'] ?? marks['bundle-checked'];
   const to = marks['wasm-compiled'];
   return {
     main,
@@ -55,7 +56,7 @@ export function phasesOf(marks: Marks, wallMs: number): { main: number[]; compil
 
 export interface CliBreakdown {
   phases: CliPhase[];
-  /** The wasm compile on background threads, from the bundle check until the module is ready (overlaps the phases above). */
+  /** The wasm compile on background threads, from its start until the module is ready (overlaps the phases above). */
   wasmCompileBackground: CliPhase;
 }
 
