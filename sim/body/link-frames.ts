@@ -113,7 +113,12 @@ export function linkFrames(
   opening: number,
 ): void {
   if (out.length < SIZE) throw new Error(`linkFrames: scratch of ${out.length} floats, ${SIZE} needed`);
-  const [yaw, s, e, w, r] = q;
+  // Indexed, not destructured (destructuring allocates in cold code).
+  const yaw = q[0];
+  const s = q[1];
+  const e = q[2];
+  const w = q[3];
+  const r = q[4];
   const a1 = s;
   const a2 = s + e;
   const a3 = s + e + w;

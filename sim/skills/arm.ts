@@ -92,12 +92,14 @@ export function describeIk(f: IkFailure, what: string): string {
 /** Keeps yaw continuous between IK solutions (no half-turn jumps). */
 function continuous(q: Joints, prev: Joints | undefined, limits: Array<[number, number]>): Joints {
   if (!prev) return q;
-  const out = [...q] as Joints;
-  for (const i of [0, 4]) {
-    for (const k of [-1, 1]) {
+  const out: Joints = [q[0], q[1], q[2], q[3], q[4]];
+  // Joints 0 and 4 (yaw and roll), a turn back then forward; loops over indices
+  // rather than array literals (cold code allocates for those every sample).
+  for (let i = 0; i <= 4; i += 4) {
+    for (let k = -1; k <= 1; k += 2) {
       const alt = out[i]! + k * 2 * Math.PI;
-      const [lo, hi] = limits[i]!;
-      if (alt >= lo && alt <= hi && Math.abs(alt - prev[i]!) < Math.abs(out[i]! - prev[i]!)) out[i] = alt;
+      const limit = limits[i]!;
+      if (alt >= limit[0] && alt <= limit[1] && Math.abs(alt - prev[i]!) < Math.abs(out[i]! - prev[i]!)) out[i] = alt;
     }
   }
   return out;
@@ -152,12 +154,16 @@ export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string
 }
 
 function worstJump(a: Joints, b: Joints): { joint: number; delta: number } {
-  let out = { joint: 0, delta: 0 };
+  let joint = 0;
+  let delta = 0;
   for (let i = 0; i < 5; i++) {
     const d = Math.abs(b[i]! - a[i]!);
-    if (d > out.delta) out = { joint: i, delta: d };
+    if (d > delta) {
+      joint = i;
+      delta = d;
+    }
   }
-  return out;
+  return { joint, delta };
 }
 
 export type ApproachPlan = { ok: true; startJoints: Joints; line: Joints[] } | { ok: false; message: string; ik: IkFailure | undefined };
