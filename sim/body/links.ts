@@ -132,6 +132,24 @@ export class BodyLinks {
   private readonly frames = frameScratch();
 
   /**
+   * The last tool centre point worked out, and the base pose and joints it is for
+   * (their objects: a move makes new ones). A held object's grasp asks for it every
+   * step, moving or not; while nothing moves it is the same.
+   */
+  private tcpFor: { basePose: Pose; q: Joints; tcp: Pose } | undefined;
+
+  /** The tool centre point's pose for a base pose and joints (linkPoses(...).links.tcp, bit for bit); a new object. */
+  tcpPose(basePose: Pose, q: Joints): Pose {
+    let c = this.tcpFor;
+    if (!c || c.basePose !== basePose || c.q !== q) {
+      linkFrames(this.frames, this.geometry!, this.config.arm!, FINGER_THICKNESS, basePose, this.mount, q, 0);
+      c = this.tcpFor = { basePose, q, tcp: frameAt(this.frames, 'tcp') };
+    }
+    const { p, q: r } = c.tcp;
+    return { p: { x: p.x, y: p.y, z: p.z }, q: { x: r.x, y: r.y, z: r.z, w: r.w } };
+  }
+
+  /**
    * Moves every link to its pose: next-step targets while simulating, or a
    * teleport. Returns the tool centre point's pose (undefined without an arm).
    * Called every step the robot moves, so it allocates only the returned pose.
@@ -149,6 +167,7 @@ export class BodyLinks {
     this.putFrame(arm.hand, FRAME.hand, teleport);
     this.putFrame(arm.fingerA, FRAME.fingerA, teleport);
     this.putFrame(arm.fingerB, FRAME.fingerB, teleport);
+    this.tcpFor = { basePose, q, tcp: frameAt(f, 'tcp') };
     return frameAt(f, 'tcp');
   }
 
