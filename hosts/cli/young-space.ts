@@ -5,11 +5,11 @@
 // time on a machine where a fresh page costs ~20 µs. Holding the young generation
 // at its size (growth factor 1) keeps the scavenges on pages already touched;
 // the objects that live on are promoted as before. Nothing the call computes
-// depends on it. The factor goes back before the command ends, so the V8 flags at
-// exit (which the code cache is keyed by, base/code-cache.ts) are those at start.
+// depends on it. The command lets it go before it ends, so the V8 flags at exit
+// (which the code cache is keyed by, base/code-cache.ts) are those at start.
 import v8 from 'node:v8';
 
-/** V8's default growth factor of the young generation (Node 20 and 22). */
+/** V8's default growth factor of the young generation (--semi-space-growth-factor). */
 const DEFAULT_FACTOR = 2;
 
 /** Whoever runs node chose a growth factor: theirs stands. */
@@ -17,14 +17,18 @@ function chosenByUser(): boolean {
   return [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].some((a) => /semi[-_]space[-_]growth[-_]factor/.test(a));
 }
 
-/** Stops the young generation growing until the returned function is called. */
-export function holdYoungSpace(): () => void {
-  if (chosenByUser()) return () => undefined;
+let held = false;
+
+/** Stops the young generation growing until releaseYoungSpace. */
+export function holdYoungSpace(): void {
+  if (held || chosenByUser()) return;
   v8.setFlagsFromString('--semi-space-growth-factor=1');
-  let held = true;
-  return () => {
-    if (!held) return;
-    held = false;
-    v8.setFlagsFromString(`--semi-space-growth-factor=${DEFAULT_FACTOR}`);
-  };
+  held = true;
+}
+
+/** Lets the young generation grow as V8 likes again. */
+export function releaseYoungSpace(): void {
+  if (!held) return;
+  held = false;
+  v8.setFlagsFromString(`--semi-space-growth-factor=${DEFAULT_FACTOR}`);
 }

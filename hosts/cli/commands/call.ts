@@ -16,7 +16,7 @@ import { didYouMean } from '../../../base/did-you-mean';
 import { type Parsed, UsageError, intFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { parseNoise } from '../noise';
-import { holdYoungSpace } from '../young-space';
+import { holdYoungSpace, releaseYoungSpace } from '../young-space';
 
 import { Script, type ScriptStep, ScriptRunner, isCall } from '../../../eval/audit/script';
 
@@ -79,11 +79,11 @@ export async function readScript(path: string): Promise<ScriptStep[]> {
 }
 
 export async function callCommand(p: Parsed, o: Output): Promise<number> {
-  const release = holdYoungSpace();
+  holdYoungSpace();
   try {
     return await runCalls(p, o);
   } finally {
-    release();
+    releaseYoungSpace();
   }
 }
 
