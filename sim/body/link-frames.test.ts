@@ -47,6 +47,18 @@ describe('link frames', () => {
           const asked = n % 3 ? base : { p: { ...base.p }, q: { ...base.q } };
           const got = asNumbers(links.tcpPose(asked, q));
           expect(got.map((x, k) => Object.is(x, asNumbers(tcp)[k]))).toEqual(Array(7).fill(true));
+          // A step that moves only the fingers (the same base pose and joints objects)
+          // leaves the arm's frames as they were and sets the fingers for the new opening.
+          if (n % 2) {
+            const wider = opening + 0.01;
+            links.apply(base, q, wider);
+            const kept = (links as unknown as { frames: Float64Array }).frames;
+            const all = links.linkPoses(base, q, wider).links;
+            for (const name of Object.keys(FRAME) as FrameName[]) {
+              const i = FRAME[name];
+              expect([...kept.subarray(i, i + 7)].map((x, k) => Object.is(x, asNumbers(all[name])[k]))).toEqual(Array(7).fill(true));
+            }
+          }
           // Other joints at the same base pose object: not the pose kept from before.
           const moved: Joints = [q[0], q[1] + 0.1, q[2], q[3], q[4]];
           expect(asNumbers(links.tcpPose(asked, moved))).toEqual(asNumbers(links.linkPoses(asked, moved, opening).links.tcp));

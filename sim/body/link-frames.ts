@@ -161,6 +161,19 @@ export function linkFrames(
   link(out, FRAME.fore, ex, ey, ez, FORE_Q);
   link(out, FRAME.hand, wx, wy, wz, TOOL_Q);
   link(out, FRAME.tcp, tx, ty, tz, TOOL_Q);
+  fingerFrames(out, arm, fingerThickness, opening);
+}
+
+/**
+ * The fingers' world poses (FRAME slots) for an opening, from the hand's pose in
+ * `out`: the end of linkFrames, alone for a step where only the fingers move.
+ */
+export function fingerFrames(
+  out: Float64Array,
+  arm: { hand: number; fingerLength: number },
+  fingerThickness: number,
+  opening: number,
+): void {
   // Fingers span from 75% of their length behind the TCP to 25% past it.
   const fingerCentre = arm.hand - arm.fingerLength * 0.25;
   const side = opening / 2 + fingerThickness / 2;
