@@ -99,6 +99,20 @@ export function containerOf(sim: SimWorld, id: string): string | undefined {
   return best?.id;
 }
 
+/** The floor's collider handles, kept per world while the floor has as many colliders (perception asks per object). */
+const floors = new WeakMap<SimWorld, { body: number; count: number; handles: Set<number> }>();
+
+function floorColliderHandles(sim: SimWorld): Set<number> {
+  const floorBody = sim.world.getRigidBody(sim.floor);
+  const count = floorBody.numColliders();
+  const kept = floors.get(sim);
+  if (kept && kept.body === sim.floor && kept.count === count) return kept.handles;
+  const handles = new Set<number>();
+  for (let i = 0; i < count; i++) handles.add(floorBody.collider(i).handle);
+  floors.set(sim, { body: sim.floor, count, handles });
+  return handles;
+}
+
 /** What carries the object's weight through contacts: an entity id, 'floor', 'robot:<part>', or undefined when it touches nothing below. */
 export function supportByContact(sim: SimWorld, id: string): string | undefined {
   const e = sim.entity(id);
@@ -106,9 +120,7 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
   // Robot parts pressing on the object from the side: they carry it by friction when nothing bears it from below.
   const gripping = new Map<string, number>();
   const com = sim.world.getRigidBody(e.body).worldCom();
-  const floorColliders = new Set<number>();
-  const floorBody = sim.world.getRigidBody(sim.floor);
-  for (let i = 0; i < floorBody.numColliders(); i++) floorColliders.add(floorBody.collider(i).handle);
+  const floorColliders = floorColliderHandles(sim);
   for (const h of e.colliders) {
     const mine = sim.world.getCollider(h);
     sim.world.contactPairsWith(mine, (other) => {
