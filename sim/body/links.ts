@@ -154,13 +154,13 @@ export class BodyLinks {
 
   /**
    * Moves every link to its pose: next-step targets while simulating, or a
-   * teleport. Returns the tool centre point's pose (undefined without an arm).
-   * Called every step the robot moves, so it allocates only the returned pose.
+   * teleport. Called every step the robot moves, so it allocates nothing; the
+   * tool centre point it placed is tcpPose's for the same base pose and joints.
    */
-  apply(basePose: Pose, q: Joints | undefined, opening: number, teleport = false): Pose | undefined {
+  apply(basePose: Pose, q: Joints | undefined, opening: number, teleport = false): void {
     const { p, q: r } = basePose;
     this.put(this.base, p.x, p.y, p.z, r.x, r.y, r.z, r.w, teleport);
-    if (!this.arm || !q) return undefined;
+    if (!this.arm || !q) return;
     const f = this.frames;
     if (this.framesBase === basePose && this.framesQ === q) fingerFrames(f, this.config.arm!, FINGER_THICKNESS, opening);
     else this.fillFrames(basePose, q, opening);
@@ -171,7 +171,6 @@ export class BodyLinks {
     this.putFrame(arm.hand, FRAME.hand, teleport);
     this.putFrame(arm.fingerA, FRAME.fingerA, teleport);
     this.putFrame(arm.fingerB, FRAME.fingerB, teleport);
-    return frameAt(f, 'tcp');
   }
 
   private putFrame(handle: number, i: number, teleport: boolean): void {
