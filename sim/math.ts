@@ -50,20 +50,54 @@ export const qMul = (a: Quat, b: Quat): Quat => ({
 });
 export const qConj = (a: Quat): Quat => ({ x: -a.x, y: -a.y, z: -a.z, w: a.w });
 export const qAxisAngle = (axis: Vec3, angle: number): Quat => {
-  const n = normalize(axis);
+  // normalize(axis), written out (one object, not three; the same operations).
+  const l = length(axis);
+  const inv = 1 / l;
+  const big = l > 1e-12;
+  const nx = big ? axis.x * inv : 0;
+  const ny = big ? axis.y * inv : 0;
+  const nz = big ? axis.z * inv : 0;
   const s = Math.sin(angle / 2);
-  return { x: n.x * s, y: n.y * s, z: n.z * s, w: Math.cos(angle / 2) };
+  return { x: nx * s, y: ny * s, z: nz * s, w: Math.cos(angle / 2) };
 };
 export const qYaw = (angle: number): Quat => ({ x: 0, y: Math.sin(angle / 2), z: 0, w: Math.cos(angle / 2) });
 export const qNormalize = (q: Quat): Quat => {
   const l = Math.hypot(q.x, q.y, q.z, q.w) || 1;
   return { x: q.x / l, y: q.y / l, z: q.z / l, w: q.w / l };
 };
+// Rotation and poses are in every physics step and every IK sample. Each is
+// written out so it builds only the object it returns (a one-shot CLI call runs
+// this code cold, where every temporary object costs); the operations and their
+// order are those of the readable forms, kept in math.test.ts, which holds these
+// to them bit for bit.
+/** v' = v + 2w(u×v) + 2u×(u×v), as add(add(v, scale(t, q.w)), cross(u, t)) with t = scale(cross(u, v), 2). */
 export const rotate = (q: Quat, v: Vec3): Vec3 => {
-  // v' = v + 2w(u×v) + 2u×(u×v)
-  const u = { x: q.x, y: q.y, z: q.z };
-  const t = scale(cross(u, v), 2);
-  return add(add(v, scale(t, q.w)), cross(u, t));
+  const ux = q.x;
+  const uy = q.y;
+  const uz = q.z;
+  const w = q.w;
+  const vx = v.x;
+  const vy = v.y;
+  const vz = v.z;
+  const tx = (uy * vz - uz * vy) * 2;
+  const ty = (uz * vx - ux * vz) * 2;
+  const tz = (ux * vy - uy * vx) * 2;
+  return { x: vx + tx * w + (uy * tz - uz * ty), y: vy + ty * w + (uz * tx - ux * tz), z: vz + tz * w + (ux * ty - uy * tx) };
+};
+/** p + rotate(q, v), as add(p, rotate(q, v)). */
+const placeAt = (p: Vec3, q: Quat, vx: number, vy: number, vz: number): Vec3 => {
+  const ux = q.x;
+  const uy = q.y;
+  const uz = q.z;
+  const w = q.w;
+  const tx = (uy * vz - uz * vy) * 2;
+  const ty = (uz * vx - ux * vz) * 2;
+  const tz = (ux * vy - uy * vx) * 2;
+  return {
+    x: p.x + (vx + tx * w + (uy * tz - uz * ty)),
+    y: p.y + (vy + ty * w + (uz * tx - ux * tz)),
+    z: p.z + (vz + tz * w + (ux * ty - uy * tx)),
+  };
 };
 /** Quaternion from XYZ Euler degrees: intrinsic X, then Y, then Z (matches scenes/shapes.ts). */
 export const qEulerDeg = (deg: readonly [number, number, number]): Quat => {
@@ -77,12 +111,21 @@ export const yawOf = (q: Quat): number => {
 };
 /** Rotation vector (axis * angle) taking `from` to `to`, shortest way. */
 export const qError = (to: Quat, from: Quat): Vec3 => {
-  const e = qMul(to, qConj(from));
-  const s = e.w < 0 ? -1 : 1;
-  const vecLen = Math.hypot(e.x, e.y, e.z);
-  if (vecLen < 1e-9) return v3(2 * s * e.x, 2 * s * e.y, 2 * s * e.z);
-  const angle = 2 * Math.atan2(vecLen, Math.abs(e.w));
-  return scale({ x: e.x, y: e.y, z: e.z }, (s * angle) / vecLen);
+  // e = qMul(to, qConj(from)), written out.
+  const bx = -from.x;
+  const by = -from.y;
+  const bz = -from.z;
+  const bw = from.w;
+  const ew = to.w * bw - to.x * bx - to.y * by - to.z * bz;
+  const ex = to.w * bx + to.x * bw + to.y * bz - to.z * by;
+  const ey = to.w * by - to.x * bz + to.y * bw + to.z * bx;
+  const ez = to.w * bz + to.x * by - to.y * bx + to.z * bw;
+  const s = ew < 0 ? -1 : 1;
+  const vecLen = Math.hypot(ex, ey, ez);
+  if (vecLen < 1e-9) return v3(2 * s * ex, 2 * s * ey, 2 * s * ez);
+  const angle = 2 * Math.atan2(vecLen, Math.abs(ew));
+  const k = (s * angle) / vecLen;
+  return { x: ex * k, y: ey * k, z: ez * k };
 };
 export const qAngle = (a: Quat, b: Quat): number => length(qError(a, b));
 export const qSlerp = (a: Quat, b: Quat, t: number): Quat => {
@@ -107,12 +150,12 @@ export const qSlerp = (a: Quat, b: Quat, t: number): Quat => {
   return { x: a.x * wa + bb.x * wb, y: a.y * wa + bb.y * wb, z: a.z * wa + bb.z * wb, w: a.w * wa + bb.w * wb };
 };
 
-export const poseMul = (a: Pose, b: Pose): Pose => ({ p: add(a.p, rotate(a.q, b.p)), q: qMul(a.q, b.q) });
+export const poseMul = (a: Pose, b: Pose): Pose => ({ p: placeAt(a.p, a.q, b.p.x, b.p.y, b.p.z), q: qMul(a.q, b.q) });
 export const poseInv = (a: Pose): Pose => {
   const qi = qConj(a.q);
   return { p: rotate(qi, scale(a.p, -1)), q: qi };
 };
-export const poseApply = (a: Pose, v: Vec3): Vec3 => add(a.p, rotate(a.q, v));
+export const poseApply = (a: Pose, v: Vec3): Vec3 => placeAt(a.p, a.q, v.x, v.y, v.z);
 
 export const deg = (rad: number): number => (rad * 180) / Math.PI;
 export const rad = (d: number): number => (d * Math.PI) / 180;

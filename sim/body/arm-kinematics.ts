@@ -55,7 +55,13 @@ export function toolQuat(yaw: number, handPitch: number, roll: number): Quat {
 }
 
 export function forwardKinematics(g: ArmGeometry, q: Joints): ArmFk {
-  const [yaw, s, e, w, r] = q;
+  // Indexed, not destructured: destructuring runs the array iterator, which cold
+  // code (a one-shot CLI call) does with an object per element.
+  const yaw = q[0];
+  const s = q[1];
+  const e = q[2];
+  const w = q[3];
+  const r = q[4];
   const a1 = s;
   const a2 = s + e;
   const a3 = s + e + w;
@@ -119,17 +125,24 @@ export function armReach(g: ArmGeometry): number {
 
 function inLimits(g: ArmGeometry, q: Joints): IkFailure | null {
   for (let i = 0; i < 5; i++) {
-    const [lo, hi] = g.limits[i]!;
+    const limit = g.limits[i]!;
+    const lo = limit[0];
+    const hi = limit[1];
     const v = q[i]!;
     if (v < lo - 1e-9 || v > hi + 1e-9) return { kind: 'joint_limit', joint: JOINT_NAMES[i]!, value: v };
   }
   return null;
 }
 
+/** Whole turns fitTurn tries, in order. */
+const TURNS = [0, 1, -1, 2, -2] as const;
+
 /** Puts an angle into a joint's range by adding turns, when one fits. */
-function fitTurn(angle: number, [lo, hi]: [number, number]): number {
-  for (const k of [0, 1, -1, 2, -2]) {
-    const v = angle + k * 2 * Math.PI;
+function fitTurn(angle: number, limit: [number, number]): number {
+  const lo = limit[0];
+  const hi = limit[1];
+  for (let i = 0; i < TURNS.length; i++) {
+    const v = angle + TURNS[i]! * 2 * Math.PI;
     if (v >= lo - 1e-9 && v <= hi + 1e-9) return v;
   }
   return angle;
@@ -156,11 +169,14 @@ export function inverseKinematics(g: ArmGeometry, target: IkTarget, seed?: Joint
     { yaw: fitTurn(toward + Math.PI, g.limits[0]!), reach: -horiz, pitch: -target.pitch },
   ];
   if (seedYaw !== undefined && horiz >= 1e-6) {
+    // What candidates.sort((a, b) => off(a.yaw) - off(b.yaw)) does with two: the
+    // second goes first when it compares below the first.
     const off = (y: number): number => Math.abs(wrapAngle(y - seedYaw));
-    candidates.sort((a, b) => off(a.yaw) - off(b.yaw));
+    if (off(candidates[1]!.yaw) - off(candidates[0]!.yaw) < 0) candidates.reverse();
   }
   let first: IkResult | undefined;
-  for (const c of candidates) {
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
     const r = solvePlanar(g, target, c.yaw, c.reach, c.pitch, seed?.[4]);
     if (r.ok) return r;
     first ??= r;
@@ -203,7 +219,8 @@ function solvePlanar(g: ArmGeometry, target: IkTarget, yaw: number, horiz: numbe
     if (seedRoll !== undefined) roll = nearestHalfTurn(roll, seedRoll, g.limits[4]!);
   }
   let lastFailure: IkFailure | null = null;
-  for (const elbowUp of [true, false]) {
+  for (let branch = 0; branch < 2; branch++) {
+    const elbowUp = branch === 0;
     const a1 = elbowUp ? phi - beta : phi + beta;
     const q2 = elbowUp ? Math.PI - gamma : -(Math.PI - gamma);
     const a2 = a1 + q2;
@@ -217,14 +234,19 @@ function solvePlanar(g: ArmGeometry, target: IkTarget, yaw: number, horiz: numbe
 }
 
 /** The roll, or a half turn either way, nearest the seed and within the joint's range. */
-function nearestHalfTurn(roll: number, seed: number, [lo, hi]: [number, number]): number {
+function nearestHalfTurn(roll: number, seed: number, limit: [number, number]): number {
+  const lo = limit[0];
+  const hi = limit[1];
   let best = roll;
   let bestD = Infinity;
   for (let k = -3; k <= 3; k++) {
     const r = roll + k * Math.PI;
     if (r < lo - 1e-9 || r > hi + 1e-9) continue;
     const d = Math.abs(r - seed);
-    if (d < bestD - 1e-9) [best, bestD] = [r, d];
+    if (d < bestD - 1e-9) {
+      best = r;
+      bestD = d;
+    }
   }
   return best;
 }

@@ -39,6 +39,29 @@ describe('link frames', () => {
             expect(got.map((x, k) => Object.is(x, [w.p.x, w.p.y, w.p.z, w.q.x, w.q.y, w.q.z, w.q.w][k]))).toEqual(Array(7).fill(true));
             compared++;
           }
+          // The tool centre point the grasp reads every step: after a move to these
+          // joints, and worked out afresh (another base pose object, same numbers).
+          const tcp = want.tcp;
+          const asNumbers = (t: Pose): number[] => [t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w];
+          if (n % 2) links.apply(base, q, opening);
+          const asked = n % 3 ? base : { p: { ...base.p }, q: { ...base.q } };
+          const got = asNumbers(links.tcpPose(asked, q));
+          expect(got.map((x, k) => Object.is(x, asNumbers(tcp)[k]))).toEqual(Array(7).fill(true));
+          // A step that moves only the fingers (the same base pose and joints objects)
+          // leaves the arm's frames as they were and sets the fingers for the new opening.
+          if (n % 2) {
+            const wider = opening + 0.01;
+            links.apply(base, q, wider);
+            const kept = (links as unknown as { frames: Float64Array }).frames;
+            const all = links.linkPoses(base, q, wider).links;
+            for (const name of Object.keys(FRAME) as FrameName[]) {
+              const i = FRAME[name];
+              expect([...kept.subarray(i, i + 7)].map((x, k) => Object.is(x, asNumbers(all[name])[k]))).toEqual(Array(7).fill(true));
+            }
+          }
+          // Other joints at the same base pose object: not the pose kept from before.
+          const moved: Joints = [q[0], q[1] + 0.1, q[2], q[3], q[4]];
+          expect(asNumbers(links.tcpPose(asked, moved))).toEqual(asNumbers(links.linkPoses(asked, moved, opening).links.tcp));
         }
       }
       expect(compared).toBe(arms.length * 1000 * 7);

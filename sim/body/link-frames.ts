@@ -113,7 +113,12 @@ export function linkFrames(
   opening: number,
 ): void {
   if (out.length < SIZE) throw new Error(`linkFrames: scratch of ${out.length} floats, ${SIZE} needed`);
-  const [yaw, s, e, w, r] = q;
+  // Indexed, not destructured (destructuring allocates in cold code).
+  const yaw = q[0];
+  const s = q[1];
+  const e = q[2];
+  const w = q[3];
+  const r = q[4];
   const a1 = s;
   const a2 = s + e;
   const a3 = s + e + w;
@@ -156,6 +161,19 @@ export function linkFrames(
   link(out, FRAME.fore, ex, ey, ez, FORE_Q);
   link(out, FRAME.hand, wx, wy, wz, TOOL_Q);
   link(out, FRAME.tcp, tx, ty, tz, TOOL_Q);
+  fingerFrames(out, arm, fingerThickness, opening);
+}
+
+/**
+ * The fingers' world poses (FRAME slots) for an opening, from the hand's pose in
+ * `out`: the end of linkFrames, alone for a step where only the fingers move.
+ */
+export function fingerFrames(
+  out: Float64Array,
+  arm: { hand: number; fingerLength: number },
+  fingerThickness: number,
+  opening: number,
+): void {
   // Fingers span from 75% of their length behind the TCP to 25% past it.
   const fingerCentre = arm.hand - arm.fingerLength * 0.25;
   const side = opening / 2 + fingerThickness / 2;

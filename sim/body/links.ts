@@ -7,7 +7,7 @@ import { type Pose, type Quat, type Vec3, add, poseApply, poseMul, qMul, rotate,
 import type { Rapier, RAPIER } from '../rapier';
 import { GROUPS } from '../groups';
 import { type ArmFk, type ArmGeometry, type Joints, armGeometry, forwardKinematics } from './arm-kinematics';
-import { FRAME, frameAt, frameScratch, linkFrames } from './link-frames';
+import { FRAME, fingerFrames, frameAt, frameScratch, linkFrames } from './link-frames';
 
 export const FINGER_THICKNESS = 0.012;
 
@@ -132,16 +132,38 @@ export class BodyLinks {
   private readonly frames = frameScratch();
 
   /**
-   * Moves every link to its pose: next-step targets while simulating, or a
-   * teleport. Returns the tool centre point's pose (undefined without an arm).
-   * Called every step the robot moves, so it allocates only the returned pose.
+   * The base pose and joints `frames` holds the arm's links for (their objects: a
+   * move makes new ones). A held object's grasp asks for the tool centre point
+   * every step, moving or not, and a step that moves only the fingers keeps the
+   * rest: while these are the same, so are those frames.
    */
-  apply(basePose: Pose, q: Joints | undefined, opening: number, teleport = false): Pose | undefined {
+  private framesBase: Pose | undefined;
+  private framesQ: Joints | undefined;
+
+  /** The tool centre point's pose for a base pose and joints (linkPoses(...).links.tcp, bit for bit); a new object. */
+  tcpPose(basePose: Pose, q: Joints): Pose {
+    if (this.framesBase !== basePose || this.framesQ !== q) this.fillFrames(basePose, q, 0);
+    return frameAt(this.frames, 'tcp');
+  }
+
+  private fillFrames(basePose: Pose, q: Joints, opening: number): void {
+    linkFrames(this.frames, this.geometry!, this.config.arm!, FINGER_THICKNESS, basePose, this.mount, q, opening);
+    this.framesBase = basePose;
+    this.framesQ = q;
+  }
+
+  /**
+   * Moves every link to its pose: next-step targets while simulating, or a
+   * teleport. Called every step the robot moves, so it allocates nothing; the
+   * tool centre point it placed is tcpPose's for the same base pose and joints.
+   */
+  apply(basePose: Pose, q: Joints | undefined, opening: number, teleport = false): void {
     const { p, q: r } = basePose;
     this.put(this.base, p.x, p.y, p.z, r.x, r.y, r.z, r.w, teleport);
-    if (!this.arm || !q) return undefined;
+    if (!this.arm || !q) return;
     const f = this.frames;
-    linkFrames(f, this.geometry!, this.config.arm!, FINGER_THICKNESS, basePose, this.mount, q, opening);
+    if (this.framesBase === basePose && this.framesQ === q) fingerFrames(f, this.config.arm!, FINGER_THICKNESS, opening);
+    else this.fillFrames(basePose, q, opening);
     const arm = this.arm;
     this.putFrame(arm.turret, FRAME.turret, teleport);
     this.putFrame(arm.upper, FRAME.upper, teleport);
@@ -149,7 +171,6 @@ export class BodyLinks {
     this.putFrame(arm.hand, FRAME.hand, teleport);
     this.putFrame(arm.fingerA, FRAME.fingerA, teleport);
     this.putFrame(arm.fingerB, FRAME.fingerB, teleport);
-    return frameAt(f, 'tcp');
   }
 
   private putFrame(handle: number, i: number, teleport: boolean): void {

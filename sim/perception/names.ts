@@ -12,6 +12,7 @@
 //   6. a small typo in one name ("strawbery"), only when one candidate is
 //      clearly closest (optional: `acceptTypos: false` turns it into a hint).
 // Failures carry a one-line message a language model can act on.
+import { compareIds } from '../ids';
 import { distance as editDistance } from 'fastest-levenshtein';
 import type { SimWorld } from '../world/sim-world';
 import { knownObjectIds } from './believed';
@@ -131,7 +132,7 @@ export function nameCandidates(sim: SimWorld, opts: ResolveOptions = {}): NameCa
   }
   if (kinds.has('person')) {
     const inView = opts.pool === 'all' || opts.pool === undefined ? undefined : new Set(visiblePersonIds(sim));
-    for (const [id, p] of [...sim.people].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [id, p] of [...sim.people].sort(([a], [b]) => compareIds(a, b))) {
       if (inView && !inView.has(id)) continue;
       const names = [id, p.spec.name].map(normaliseName);
       out.push({
@@ -147,7 +148,7 @@ export function nameCandidates(sim: SimWorld, opts: ResolveOptions = {}): NameCa
     }
   }
   if (kinds.has('location')) {
-    for (const l of [...sim.locations.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+    for (const l of [...sim.locations.values()].sort((a, b) => compareIds(a.id, b.id))) {
       const names = [l.id, ...(l.title ? [l.title] : [])].map(normaliseName);
       out.push({
         id: l.id,
@@ -260,7 +261,7 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
   // Typos: edit distance to the nearest key of each candidate.
   const scored = cands
     .map((c) => ({ c, d: Math.min(...[...c.names, c.idBase, ...c.types].map((k) => editDistance(q, k))) }))
-    .sort((a, b) => a.d - b.d || a.c.id.localeCompare(b.c.id));
+    .sort((a, b) => a.d - b.d || compareIds(a.c.id, b.c.id));
   const top = scored[0];
   if (top && opts.acceptTypos !== false && top.d <= typoLimit(q.length)) {
     const tied = scored.filter((s) => s.d === top.d).map((s) => s.c);

@@ -5,6 +5,7 @@
 // looks all the time, so under full observability every query and skill looks
 // first (`look`). Observations made before the base last moved stay in the
 // belief but are stale for a wrist-camera robot (snapshot marks them).
+import { compareIds } from '../ids';
 import { type Vec3, dist } from '../math';
 import type { BeliefEntry } from '../world/belief';
 import { aabbToWorld } from '../world/entity';
@@ -92,7 +93,7 @@ export function observe(sim: SimWorld, opts: ObserveOptions = {}): ObserveResult
   const seenIds = new Set(seen.map((d) => d.id));
   const held = sim.heldId();
   const removed: string[] = [];
-  for (const [id, o] of [...sim.belief.objects].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [id, o] of [...sim.belief.objects].sort(([a], [b]) => compareIds(a, b))) {
     if (seenIds.has(id) || id === held || o.place.kind === 'held' || o.place.kind === 'handed') continue;
     if (spotInPlainView(sim, o)) {
       sim.belief.forget(id);

@@ -11,6 +11,7 @@
 // - Free path: the base footprint swept in a straight line to the target's
 //   approach point (where the base would stand), against furniture, objects,
 //   people and doors; the target itself never blocks its own approach.
+import { compareIds } from '../ids';
 import { type Aabb, type Vec3, add, aabbCenter, distXZ, dot, fromTuple, length, normalize, qYaw, rad, scale, sub, v3 } from '../math';
 import { QUERY } from '../groups';
 import type { Location } from '../../scenes/schema';
@@ -54,7 +55,7 @@ function robotBodyPoint(sim: SimWorld): Vec3 {
 export function humansAround(sim: SimWorld): string[] {
   const view = cameraView(sim);
   const d = (id: string): number => length(sub(person(sim, id).position, view.pose.p));
-  return visiblePersonIds(sim, view).sort((a, b) => d(a) - d(b) || a.localeCompare(b));
+  return visiblePersonIds(sim, view).sort((a, b) => d(a) - d(b) || compareIds(a, b));
 }
 
 /** Horizontal direction a person's face points: toward their gaze target, or along their yaw. */

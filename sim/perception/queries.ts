@@ -12,6 +12,7 @@
 //   table do not block the table.
 // The target's own support or container never blocks it (a bowl's wall hiding
 // part of a fruit inside it is not an obstruction to remove).
+import { compareIds } from '../ids';
 import { type Aabb, type Vec3, aabbCenter, v3 } from '../math';
 import { FINGER_THICKNESS } from '../body/links';
 import { QUERY } from '../groups';
@@ -261,7 +262,7 @@ export function blockers(sim: SimWorld, id: string, opts: RelationOptions = {}):
     if (cap !== undefined && inside.length >= cap) for (const g of inside) add(g.id, 'inside');
   }
   for (const o of occluders(sim, id)) add(o, 'occluding');
-  return [...reasons].map(([bid, s]) => ({ id: bid, reasons: [...s] })).sort((a, b) => a.id.localeCompare(b.id));
+  return [...reasons].map(([bid, s]) => ({ id: bid, reasons: [...s] })).sort((a, b) => compareIds(a.id, b.id));
 }
 
 /**

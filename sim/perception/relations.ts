@@ -2,6 +2,7 @@
 // heuristics REFLECT uses (and RAIDER adapts, paper 001 §4.1.2): inside, on top
 // of, above, below, left of, right of (from the robot's point of view), near and
 // blocking. Pure functions over boxes, so tests can build layouts by hand.
+import { compareIds } from '../ids';
 import {
   type Aabb,
   type Pose,
@@ -154,7 +155,7 @@ export function related(rel: Exclude<Relation, 'blocking'>, b: GeoObject, all: r
     if (yes) out.push(a);
   }
   const c = aabbCenter(b.box);
-  return out.sort((x, y) => distTo(x, c) - distTo(y, c) || x.id.localeCompare(y.id));
+  return out.sort((x, y) => distTo(x, c) - distTo(y, c) || compareIds(x.id, y.id));
 }
 
 function distTo(o: GeoObject, p: Vec3): number {

@@ -12,6 +12,7 @@
 // - People are listed with person_at(<person>, <location>) when they stand
 //   within PERSON_AT_RADIUS of a named place's pose, and person_near(<person>,
 //   <thing>) for the nearest furniture or object within PERSON_NEAR_GAP.
+import { compareIds } from '../ids';
 import { type Vec3, distXZ, fromTuple } from '../math';
 import { locations, placeFact } from '../world/location';
 import type { SimWorld } from '../world/sim-world';
@@ -62,9 +63,9 @@ function robotFacts(sim: SimWorld, facts: Set<string>): void {
 
 /** person_at and person_near for people at positions, near the given objects. */
 function peopleFacts(sim: SimWorld, facts: Set<string>, people: Iterable<[string, Vec3]>, near: readonly GeoObject[]): void {
-  for (const [pid, position] of [...people].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [pid, position] of [...people].sort(([a], [b]) => compareIds(a, b))) {
     let at: { id: string; d: number } | undefined;
-    for (const l of [...sim.locations.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+    for (const l of [...sim.locations.values()].sort((a, b) => compareIds(a.id, b.id))) {
       const d = distXZ(fromTuple(l.pose.position), position);
       if (d <= PERSON_AT_RADIUS && (!at || d < at.d)) at = { id: l.id, d };
     }
@@ -90,7 +91,7 @@ export function snapshotFacts(sim: SimWorld): string[] {
   look(sim);
   const facts = new Set<string>();
   robotFacts(sim, facts);
-  for (const e of [...sim.entities.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+  for (const e of [...sim.entities.values()].sort((a, b) => compareIds(a.id, b.id))) {
     const id = e.id;
     if (e.fixed) {
       for (const f of stateFacts(sim, id)) facts.add(f);
@@ -117,7 +118,7 @@ export function worldFacts(sim: SimWorld, opts: { hidden?: boolean } = {}): stri
   robotFacts(sim, facts);
   const all = geoObjects(sim);
   const shown = all.filter((g) => !(sim.entity(g.id).spec.hidden && opts.hidden === false));
-  for (const e of [...sim.entities.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+  for (const e of [...sim.entities.values()].sort((a, b) => compareIds(a.id, b.id))) {
     if (!e.fixed && !(e.spec.hidden && opts.hidden === false)) {
       const p = locations(sim).get(e.id)!;
       if (p.kind !== 'held') facts.add(placeFact(e.id, p));
@@ -135,6 +136,6 @@ export function worldFacts(sim: SimWorld, opts: { hidden?: boolean } = {}): stri
 
 /** Facts as text for a prompt: one fact per line, robot facts first, then the rest in order. */
 export function renderFacts(facts: readonly string[]): string {
-  const robotFirst = [...facts].sort((a, b) => Number(!/\(robot[,)]/.test(a)) - Number(!/\(robot[,)]/.test(b)) || a.localeCompare(b));
+  const robotFirst = [...facts].sort((a, b) => Number(!/\(robot[,)]/.test(a)) - Number(!/\(robot[,)]/.test(b)) || compareIds(a, b));
   return robotFirst.join('\n');
 }

@@ -1,6 +1,6 @@
 // Arm motions for skills: joint moves, straight tool paths (IK every step) and
 // the fingers. World-frame targets are converted to the arm's mount frame once.
-import { type Vec3, dist, lerp, poseApply, poseInv, rotate, qConj, round, deg } from '../math';
+import { type Pose, type Vec3, dist, lerp, poseApply, poseInv, rotate, qConj, round, deg } from '../math';
 import { type IkFailure, type IkResult, JOINT_NAMES, type Joints, inverseKinematics, jointsFromDeg } from '../body/arm-kinematics';
 import { JointMotion, QUINTIC_PEAK, SampledMotion, ScalarMotion, smooth } from '../body/motion';
 import type { SimWorld } from '../world/sim-world';
@@ -32,12 +32,25 @@ export function armConfig(sim: SimWorld) {
   return arm;
 }
 
+/** The arm's mount in the world and its inverse, for the base pose now (a path's samples share them). */
+interface MountFrame {
+  mount: Pose;
+  inv: Pose;
+}
+
+function mountFrame(sim: SimWorld): MountFrame {
+  const mount = sim.bodyLinks.mountPose(sim.body.basePose);
+  return { mount, inv: poseInv(mount) };
+}
+
 /** IK for a world-frame tool target, nearest the arm's joints now (or `seed`). */
 export function solve(sim: SimWorld, t: ToolTarget, seed: Joints | undefined = sim.body.q): IkResult {
-  const mount = sim.bodyLinks.mountPose(sim.body.basePose);
-  const inv = poseInv(mount);
-  const local = poseApply(inv, t.position);
-  const closing = t.closing ? rotate(qConj(mount.q), t.closing) : undefined;
+  return solveIn(sim, mountFrame(sim), t, seed);
+}
+
+function solveIn(sim: SimWorld, frame: MountFrame, t: ToolTarget, seed: Joints | undefined): IkResult {
+  const local = poseApply(frame.inv, t.position);
+  const closing = t.closing ? rotate(qConj(frame.mount.q), t.closing) : undefined;
   return inverseKinematics(
     sim.bodyLinks.geometry!,
     {
@@ -92,12 +105,14 @@ export function describeIk(f: IkFailure, what: string): string {
 /** Keeps yaw continuous between IK solutions (no half-turn jumps). */
 function continuous(q: Joints, prev: Joints | undefined, limits: Array<[number, number]>): Joints {
   if (!prev) return q;
-  const out = [...q] as Joints;
-  for (const i of [0, 4]) {
-    for (const k of [-1, 1]) {
+  const out: Joints = [q[0], q[1], q[2], q[3], q[4]];
+  // Joints 0 and 4 (yaw and roll), a turn back then forward; loops over indices
+  // rather than array literals (cold code allocates for those every sample).
+  for (let i = 0; i <= 4; i += 4) {
+    for (let k = -1; k <= 1; k += 2) {
       const alt = out[i]! + k * 2 * Math.PI;
-      const [lo, hi] = limits[i]!;
-      if (alt >= lo && alt <= hi && Math.abs(alt - prev[i]!) < Math.abs(out[i]! - prev[i]!)) out[i] = alt;
+      const limit = limits[i]!;
+      if (alt >= limit[0] && alt <= limit[1] && Math.abs(alt - prev[i]!) < Math.abs(out[i]! - prev[i]!)) out[i] = alt;
     }
   }
   return out;
@@ -130,10 +145,12 @@ export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string
   const duration = Math.max(0.2, (d / arm.maxToolSpeed) * QUINTIC_PEAK);
   const n = Math.max(1, Math.ceil(duration / sim.dt));
   const out: Joints[] = [];
+  // Planning does not move the base: every sample is in the same mount frame.
+  const frame = mountFrame(sim);
   let prev = seed;
   for (let i = 1; i <= n; i++) {
     const p = lerp(from, to.position, smooth(i / n));
-    const r = solve(sim, { ...to, position: p }, prev);
+    const r = solveIn(sim, frame, { ...to, position: p }, prev);
     if (!r.ok) throw new MotionFailure(r.failure, describeIk(r.failure, what));
     const q = continuous(r.joints, prev, sim.bodyLinks.geometry!.limits);
     if (prev) {
@@ -152,12 +169,16 @@ export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string
 }
 
 function worstJump(a: Joints, b: Joints): { joint: number; delta: number } {
-  let out = { joint: 0, delta: 0 };
+  let joint = 0;
+  let delta = 0;
   for (let i = 0; i < 5; i++) {
     const d = Math.abs(b[i]! - a[i]!);
-    if (d > out.delta) out = { joint: i, delta: d };
+    if (d > delta) {
+      joint = i;
+      delta = d;
+    }
   }
-  return out;
+  return { joint, delta };
 }
 
 export type ApproachPlan = { ok: true; startJoints: Joints; line: Joints[] } | { ok: false; message: string; ik: IkFailure | undefined };

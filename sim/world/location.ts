@@ -16,7 +16,7 @@
 // - Moving: nothing bears it and it still moves (falling, bouncing, tumbling
 //   off an edge): where it will rest is not known yet, so no support is named.
 import { G, groups } from '../groups';
-import { aabbVolume, qConj, rotate, v3 } from '../math';
+import { type Vec3, aabbVolume, qConj, rotate, v3 } from '../math';
 import { localBox } from './entity';
 import type { Place, RobotPart } from './place';
 import type { SimWorld } from './sim-world';
@@ -51,11 +51,28 @@ const PUSHES_UP = 0.05;
 export function containedIn(sim: SimWorld, id: string, c: string): boolean {
   const r = sim.entity(c).spec.receptacle;
   if (!r || c === id) return false;
+  return comWithin(sim, centreOfMass(sim, id), c, r);
+}
+
+type ReceptacleSpec = NonNullable<ReturnType<SimWorld['entity']>['spec']['receptacle']>;
+
+function centreOfMass(sim: SimWorld, id: string): Vec3 {
+  return sim.world.getRigidBody(sim.entity(id).body).worldCom();
+}
+
+/** Whether a centre of mass (the world's) lies in receptacle `c`'s interior. */
+function comWithin(sim: SimWorld, com: Vec3, c: string, r: ReceptacleSpec): boolean {
   const cp = sim.pose(c);
-  const com = sim.world.getRigidBody(sim.entity(id).body).worldCom();
   const local = rotate(qConj(cp.q), v3(com.x - cp.p.x, com.y - cp.p.y, com.z - cp.p.z));
-  const [cx, cy, cz] = r.interior.center;
-  const [sx, sy, sz] = r.interior.size;
+  // Indexed, not destructured (destructuring allocates in cold code; this runs per object and receptacle).
+  const centre = r.interior.center;
+  const size = r.interior.size;
+  const cx = centre[0];
+  const cy = centre[1];
+  const cz = centre[2];
+  const sx = size[0];
+  const sy = size[1];
+  const sz = size[2];
   const above = r.enclosed ? 0 : sy * 0.5;
   const m = 0.005;
   return (
@@ -69,13 +86,31 @@ export function containedIn(sim: SimWorld, id: string, c: string): boolean {
 /** The innermost container holding the object, if any. */
 export function containerOf(sim: SimWorld, id: string): string | undefined {
   let best: { id: string; volume: number } | undefined;
+  // The object's centre of mass, read once for every receptacle.
+  let com: Vec3 | undefined;
   for (const e of sim.entities.values()) {
-    if (!e.spec.receptacle || e.id === id) continue;
-    if (!containedIn(sim, id, e.id)) continue;
-    const volume = aabbVolume(localBox(e.spec.receptacle.interior));
+    const r = e.spec.receptacle;
+    if (!r || e.id === id) continue;
+    com ??= centreOfMass(sim, id);
+    if (!comWithin(sim, com, e.id, r)) continue;
+    const volume = aabbVolume(localBox(r.interior));
     if (!best || volume < best.volume) best = { id: e.id, volume };
   }
   return best?.id;
+}
+
+/** The floor's collider handles, kept per world while the floor has as many colliders (perception asks per object). */
+const floors = new WeakMap<SimWorld, { body: number; count: number; handles: Set<number> }>();
+
+function floorColliderHandles(sim: SimWorld): Set<number> {
+  const floorBody = sim.world.getRigidBody(sim.floor);
+  const count = floorBody.numColliders();
+  const kept = floors.get(sim);
+  if (kept && kept.body === sim.floor && kept.count === count) return kept.handles;
+  const handles = new Set<number>();
+  for (let i = 0; i < count; i++) handles.add(floorBody.collider(i).handle);
+  floors.set(sim, { body: sim.floor, count, handles });
+  return handles;
 }
 
 /** What carries the object's weight through contacts: an entity id, 'floor', 'robot:<part>', or undefined when it touches nothing below. */
@@ -85,9 +120,7 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
   // Robot parts pressing on the object from the side: they carry it by friction when nothing bears it from below.
   const gripping = new Map<string, number>();
   const com = sim.world.getRigidBody(e.body).worldCom();
-  const floorColliders = new Set<number>();
-  const floorBody = sim.world.getRigidBody(sim.floor);
-  for (let i = 0; i < floorBody.numColliders(); i++) floorColliders.add(floorBody.collider(i).handle);
+  const floorColliders = floorColliderHandles(sim);
   for (const h of e.colliders) {
     const mine = sim.world.getCollider(h);
     sim.world.contactPairsWith(mine, (other) => {

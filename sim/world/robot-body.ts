@@ -2,7 +2,7 @@
 // state (base pose, joints, fingers) and its battery.
 import type { ResolvedScene } from '../../scenes/resolve';
 import type { ArmConfig, Location } from '../../scenes/schema';
-import { type Pose, distXZ, fromTuple, qYaw, rad, wrapAngle } from '../math';
+import { type Pose, fromTuple, qYaw, rad, wrapAngle } from '../math';
 import type { Rapier, RAPIER } from '../rapier';
 import { type Joints, jointsFromDeg } from '../body/arm-kinematics';
 import { Battery } from '../body/battery';
@@ -75,8 +75,11 @@ export function postureOf(arm: ArmConfig, q: Joints): string | undefined {
 /** The named place the base stands at (nearest within AT_TOLERANCE), or undefined. */
 export function placeAt(locations: readonly Location[], pose: Pose): string | undefined {
   let best: { id: string; d: number } | undefined;
-  for (const l of locations) {
-    const d = distXZ(fromTuple(l.pose.position), pose.p);
+  // Every step the base moves: an indexed loop and distXZ written out (no objects per location).
+  for (let i = 0; i < locations.length; i++) {
+    const l = locations[i]!;
+    const at = l.pose.position;
+    const d = Math.hypot(at[0] - pose.p.x, at[2] - pose.p.z);
     if (d <= AT_TOLERANCE && (!best || d < best.d || (d === best.d && l.id < best.id))) best = { id: l.id, d };
   }
   return best?.id;

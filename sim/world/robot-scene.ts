@@ -49,7 +49,8 @@ export class RobotScene extends PhysicsScene {
   }
 
   tcp(): Pose | undefined {
-    return this.links()?.tcp;
+    if (!this.body.q) return undefined;
+    return this.bodyLinks.tcpPose(this.body.basePose, this.body.q);
   }
 
   // ---------------------------------------------------------------- control

@@ -138,12 +138,10 @@ export class SimWorld extends RobotScene {
     if (armMoved && arm && this.body.q) this.body.posture = postureOf(arm, this.body.q);
     if (baseMoved) this.updateLocation();
     this.armMovedThisStep = armMoved;
-    let tcpNow: Pose | undefined;
-    if (baseMoved || armMoved) {
-      tcpNow = this.bodyLinks.apply(this.body.basePose, this.body.q, this.body.opening);
-    }
+    if (baseMoved || armMoved) this.bodyLinks.apply(this.body.basePose, this.body.q, this.body.opening);
     if (this.grasp) {
-      const tcp = tcpNow ?? this.tcp()!;
+      // Read from the link frames the move above placed (or kept, when nothing moved).
+      const tcp = this.tcp()!;
       const vel = this.lastTcp ? scale(sub(tcp.p, this.lastTcp.p), 1 / dt) : v3();
       this.lastTcp = tcp;
       const slip = this.grasp.apply(this.world, tcp, vel, dt);
