@@ -16,7 +16,6 @@ import { didYouMean } from '../../../base/did-you-mean';
 import { type Parsed, UsageError, intFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { parseNoise } from '../noise';
-import { holdYoungSpace, releaseYoungSpace } from '../young-space';
 
 import { Script, type ScriptStep, ScriptRunner, isCall } from '../../../eval/audit/script';
 
@@ -79,15 +78,6 @@ export async function readScript(path: string): Promise<ScriptStep[]> {
 }
 
 export async function callCommand(p: Parsed, o: Output): Promise<number> {
-  holdYoungSpace();
-  try {
-    return await runCalls(p, o);
-  } finally {
-    releaseYoungSpace();
-  }
-}
-
-async function runCalls(p: Parsed, o: Output): Promise<number> {
   const sceneId = stringFlag(p.flags, 'robot')
     ? undefined
     : requireFlag(p.flags, 'scene', 'a scene id such as "tabletop/fruits" or a scene file');
