@@ -15,6 +15,7 @@ import householdManipulator from './robots/household-manipulator.json' with { ty
 import mobipick from './robots/mobipick.json' with { type: 'json' };
 import tabletopArm from './robots/tabletop-arm.json' with { type: 'json' };
 import valdemar from './robots/valdemar.json' with { type: 'json' };
+import { PREVALIDATED, type Prevalidated } from './prevalidated';
 import { type Catalogue, type ResolvedScene, parseCatalogue, parseObjectType, parseRobotConfig, parseScene, resolveScene } from './resolve';
 import type { ObjectType, RobotConfig, Scene } from './schema';
 import { SceneDataError, didYouMean } from './validation';
@@ -42,6 +43,12 @@ const SCENES: Record<string, unknown> = {
   'data/kitchen/assistive.json': kitchenAssistive,
   'data/farm.json': farm,
 };
+
+/** A built-in file as validated when the command-line bundle was built, if it was. */
+function prevalidated<T>(kind: keyof Prevalidated, key: string): T | undefined {
+  const text = PREVALIDATED?.[kind][key];
+  return text === undefined ? undefined : (JSON.parse(text) as T);
+}
 
 let catalogue: Map<string, ObjectType> | undefined;
 let lazyCatalogue: Catalogue | undefined;
@@ -85,7 +92,7 @@ export function builtinCatalogue(): Catalogue {
     if (!t) {
       const r = raw.get(type);
       if (!r) return undefined;
-      t = parseObjectType(r.data, `scenes/${r.file}`, r.index);
+      t = prevalidated<ObjectType>('types', type) ?? parseObjectType(r.data, `scenes/${r.file}`, r.index);
       parsed.set(type, t);
     }
     return t;
@@ -109,7 +116,7 @@ export function builtinRobots(): ReadonlyMap<string, RobotConfig> {
   if (!robots) {
     robots = new Map();
     for (const [file, data] of Object.entries(ROBOTS)) {
-      const r = parseRobotConfig(data, `scenes/${file}`);
+      const r = prevalidated<RobotConfig>('robots', file) ?? parseRobotConfig(data, `scenes/${file}`);
       robots.set(r.id, r);
     }
   }
@@ -120,7 +127,7 @@ function builtinScenes(): Map<string, Scene> {
   if (!scenes) {
     scenes = new Map();
     for (const [file, data] of Object.entries(SCENES)) {
-      const s = parseScene(data, `scenes/${file}`);
+      const s = prevalidated<Scene>('scenes', file) ?? parseScene(data, `scenes/${file}`);
       scenes.set(s.id, s);
     }
   }
@@ -150,7 +157,7 @@ function builtinSceneData(id: string): Scene | undefined {
   if (!file) return undefined;
   let s = oneScene.get(id);
   if (!s) {
-    s = parseScene(SCENES[file], `scenes/${file}`);
+    s = prevalidated<Scene>('scenes', file) ?? parseScene(SCENES[file], `scenes/${file}`);
     if (s.id !== id) return builtinScenes().get(id);
     oneScene.set(id, s);
   }
@@ -197,6 +204,21 @@ export function builtinScene(id: string): ResolvedScene {
     ]);
   }
   return resolveScene(s, builtinCatalogue(), builtinRobots(), `scene "${id}"`);
+}
+
+/**
+ * Every built-in file validated, for the command-line bundle's build (scenes/prevalidated.ts):
+ * throws as a command would on the first invalid one.
+ */
+export function validatedBuiltins(): {
+  scenes: Record<string, Scene>;
+  robots: Record<string, RobotConfig>;
+  types: Record<string, ObjectType>;
+} {
+  const types = Object.fromEntries(fullCatalogue());
+  const robots = Object.fromEntries(Object.entries(ROBOTS).map(([file, data]) => [file, parseRobotConfig(data, `scenes/${file}`)]));
+  const scenes = Object.fromEntries(Object.entries(SCENES).map(([file, data]) => [file, parseScene(data, `scenes/${file}`)]));
+  return { scenes, robots, types };
 }
 
 /** Resolves scene data that came from elsewhere (a user's file). */

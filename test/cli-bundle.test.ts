@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildCli, freshBundle } from '../scripts/build-cli.mjs';
 import { eagerHints, functionCounts, validWasm } from '../scripts/lib/wasm-hints.mjs';
 import type { Output } from '../hosts/cli/output';
+import { validatedBuiltins } from '../scenes/registry';
 
 const dirs: string[] = [];
 const temp = () => {
@@ -102,5 +103,27 @@ describe('command-line bundle', () => {
       expect(Object.values(listed.modules)).toContainEqual(eager);
       expect(eager.length).toBeGreaterThan(100);
     }
+  }, 60_000);
+
+  it('carries every built-in scene, robot and catalogue type as the sources validate it', async () => {
+    const { entry } = await oneBuild();
+    const dir = new URL('./', entry);
+    // The build writes them as one JSON text on one line: `PREVALIDATED = JSON.parse("…")`.
+    const line = readdirSync(dir)
+      .filter((f) => f.endsWith('.mjs'))
+      .flatMap((f) => readFileSync(new URL(f, dir), 'utf8').split('\n'))
+      .find((l) => /PREVALIDATED\w* = JSON\.parse\(/.test(l));
+    expect(line).toBeDefined();
+    const literal = line!.slice(line!.indexOf('JSON.parse(') + 'JSON.parse('.length, line!.lastIndexOf(');'));
+    const texts = JSON.parse(new Function(`return ${literal}`)() as string) as Record<string, Record<string, string>>;
+    const parsed = Object.fromEntries(
+      Object.entries(texts!).map(([kind, byKey]) => [
+        kind,
+        Object.fromEntries(Object.entries(byKey).map(([k, t]) => [k, JSON.parse(t) as unknown])),
+      ]),
+    );
+    const sources = validatedBuiltins();
+    expect(Object.keys(sources.scenes)).toContain('data/tabletop/fruits.json');
+    expect(parsed).toEqual(sources);
   }, 60_000);
 });

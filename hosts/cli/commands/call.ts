@@ -17,7 +17,7 @@ import { type Parsed, UsageError, intFlag, requireFlag, stringFlag } from '../ar
 import { type Output, json } from '../output';
 import { parseNoise } from '../noise';
 
-import { Script, type ScriptStep, ScriptRunner, isCall } from '../../../eval/audit/script';
+import { type ScriptStep, ScriptRunner, isCall } from '../../../eval/audit/script';
 
 export interface CallResult {
   tool: string;
@@ -66,6 +66,8 @@ export async function readScript(path: string): Promise<ScriptStep[]> {
   } catch (e) {
     throw new UsageError(`--script ${path} is not valid JSON: ${(e as Error).message}`);
   }
+  // Loaded here: a call without --script builds no script schemas.
+  const { Script } = await import('../../../eval/audit/script-schema');
   const r = Script.safeParse(data);
   if (!r.success) {
     const i = r.error.issues[0]!;
