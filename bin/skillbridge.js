@@ -71,7 +71,8 @@ function compileRapierEarly(entry) {
 
 async function fromBundle() {
   const { cliBundle } = await import('../scripts/build-cli.mjs');
-  const entry = await cliBundle({ log: (l) => process.stderr.write(`skillbridge: ${l}\n`) });
+  // Only the sources of what this command can load are checked (scripts/build-cli.mjs).
+  const entry = await cliBundle({ log: (l) => process.stderr.write(`skillbridge: ${l}\n`), command: process.argv[2] });
   phase('bundle-checked');
   if (!entry) return fromSources();
   compileRapierEarly(entry);

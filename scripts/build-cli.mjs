@@ -69,9 +69,11 @@ function stamp(rel) {
 /**
  * The current bundle's entry as a file URL, or undefined when there is none or a
  * source it was built from changed since (a different mtime or size, including an
- * older one restored from an archive). Costs a stat per input (~120 files, 1-2 ms).
+ * older one restored from an archive). Given the command about to run, only the
+ * sources of the code that command can load are checked (a third of them for
+ * `call`); a change elsewhere is found by the first command that can load it.
  */
-export function freshBundle(outDir = OUT_DIR) {
+export function freshBundle(outDir = OUT_DIR, command = undefined) {
   let m;
   try {
     m = JSON.parse(readFileSync(path.join(outDir, 'manifest.json'), 'utf8'));
@@ -79,15 +81,56 @@ export function freshBundle(outDir = OUT_DIR) {
     return undefined;
   }
   if (m?.format !== FORMAT || typeof m.entry !== 'string' || typeof m.inputs !== 'object' || !m.inputs) return undefined;
+  const only = typeof command === 'string' && Object.hasOwn(m.commands ?? {}, command) ? m.commands[command] : undefined;
   // Runs before every command: plain string paths and no exceptions keep it cheap when cold.
   const base = `${root}${path.sep}`;
-  for (const rel in m.inputs) {
+  for (const rel of Array.isArray(only) ? only : Object.keys(m.inputs)) {
     const s = statSync(base + rel, { throwIfNoEntry: false });
-    const [mtime, size] = m.inputs[rel];
-    if (!s || s.mtimeMs !== mtime || s.size !== size) return undefined;
+    const stamp = m.inputs[rel];
+    if (!s || !stamp || s.mtimeMs !== stamp[0] || s.size !== stamp[1]) return undefined;
   }
   const entry = path.join(outDir, m.entry);
   return statSync(entry, { throwIfNoEntry: false }) ? pathToFileURL(entry).href : undefined;
+}
+
+/** Source text that starts another entry of the bundle (a worker, the local model's process). */
+const LAUNCHES = /SKILLBRIDGE_(SIM|EVAL)_WORKER|llama-process/;
+
+/**
+ * For each command (hosts/cli/commands/NAME.ts, loaded on demand by main.ts), the
+ * recorded inputs of every chunk it can load: the entry's, its own and theirs,
+ * statically or dynamically, but no other command's. A command whose code starts
+ * another entry of the bundle is left out: it checks everything.
+ */
+function commandInputs(metafile, inputs) {
+  const outs = metafile.outputs;
+  const main = Object.keys(outs).find((o) => outs[o].entryPoint === 'hosts/cli/main.ts');
+  const commandOf = new Map();
+  for (const [o, v] of Object.entries(outs)) {
+    const m = /^hosts\/cli\/commands\/([\w-]+)\.ts$/.exec(v.entryPoint ?? '');
+    if (m) commandOf.set(o, m[1]);
+  }
+  const result = {};
+  if (!main) return result;
+  for (const [chunk, command] of commandOf) {
+    const seen = new Set();
+    const stack = [main, chunk];
+    while (stack.length) {
+      const o = stack.pop();
+      if (seen.has(o)) continue;
+      seen.add(o);
+      for (const i of outs[o].imports) {
+        if (i.external || !outs[i.path]) continue;
+        if (o === main && commandOf.has(i.path) && i.path !== chunk) continue;
+        stack.push(i.path);
+      }
+    }
+    const files = new Set([...seen].flatMap((o) => Object.keys(outs[o].inputs)).filter((rel) => Object.hasOwn(inputs, rel)));
+    if ([...files].some((rel) => LAUNCHES.test(readFileSync(path.join(root, rel), 'utf8')))) continue;
+    for (const rel of ALWAYS) if (Object.hasOwn(inputs, rel)) files.add(rel);
+    result[command] = [...files];
+  }
+  return result;
 }
 
 /**
@@ -389,7 +432,8 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     // Changed while esbuild read it: record an impossible stamp so the next run rebuilds.
     inputs[rel] = mtime >= started ? [-1, size] : [mtime, size];
   }
-  const manifest = { format: FORMAT, entry: `${id}/main.mjs`, builtAt: new Date(started).toISOString(), inputs };
+  const commands = commandInputs(result.metafile, inputs);
+  const manifest = { format: FORMAT, entry: `${id}/main.mjs`, builtAt: new Date(started).toISOString(), inputs, commands };
   const tmp = path.join(outDir, `manifest.${id}.tmp`);
   writeFileSync(tmp, JSON.stringify(manifest));
   renameSync(tmp, path.join(outDir, 'manifest.json'));
@@ -413,9 +457,12 @@ function prune(outDir, current) {
   }
 }
 
-/** The entry of a fresh bundle, building one when needed; undefined when esbuild is unavailable or fails. */
-export async function cliBundle({ outDir = OUT_DIR, log = () => undefined } = {}) {
-  const fresh = freshBundle(outDir);
+/**
+ * The entry of a fresh bundle for `command` (or for any command), building one when
+ * needed; undefined when esbuild is unavailable or fails.
+ */
+export async function cliBundle({ outDir = OUT_DIR, log = () => undefined, command = undefined } = {}) {
+  const fresh = freshBundle(outDir, command);
   if (fresh) return fresh;
   try {
     return await buildCli({ outDir, log });
