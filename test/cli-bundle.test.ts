@@ -1,7 +1,7 @@
 // The command-line bundle (scripts/build-cli.mjs): built into a temporary folder,
 // it runs commands, stays current until an input changes, survives two builds at
 // once, and every module in it still finds files next to its own source.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,48 @@ describe('command-line bundle', () => {
     m.inputs['hosts/cli/main.ts']![0] -= 1000;
     writeFileSync(file, JSON.stringify(m));
     expect(freshBundle(out)).toBeUndefined();
+  }, 60_000);
+
+  it('checks for a command only the sources of the code it can load, and everything for one that starts a worker', async () => {
+    const { out, entry } = await oneBuild();
+    const file = join(out, 'manifest.json');
+    const original = readFileSync(file, 'utf8');
+    try {
+      const m = JSON.parse(original) as { inputs: Record<string, [number, number]>; commands: Record<string, string[]> };
+      // Fresh whatever the first test left: every stamp as it is on disk now.
+      const root = fileURLToPath(new URL('..', import.meta.url));
+      for (const rel of Object.keys(m.inputs)) {
+        const st = statSync(join(root, rel));
+        m.inputs[rel] = [st.mtimeMs, st.size];
+      }
+      writeFileSync(file, JSON.stringify(m));
+      expect(freshBundle(out, 'call')).toBe(entry);
+      expect(freshBundle(out)).toBe(entry);
+      const call = m.commands['call']!;
+      expect(call).toEqual(
+        expect.arrayContaining(['hosts/cli/main.ts', 'hosts/cli/commands/call.ts', 'scenes/registry.ts', 'package-lock.json']),
+      );
+      expect(call).not.toContain('hosts/cli/commands/serve.ts');
+      expect(call.length).toBeLessThan(Object.keys(m.inputs).length / 2);
+      // `serve` starts the simulation worker (another entry of the bundle): it is not narrowed.
+      expect(m.commands['serve']).toBeUndefined();
+      const stale = (rel: string): void => {
+        const changed = structuredClone(m);
+        changed.inputs[rel]![1] += 1;
+        writeFileSync(file, JSON.stringify(changed));
+      };
+      // A source only `serve` loads: stale for it and for a check of everything, not for `call`.
+      stale('hosts/cli/commands/serve.ts');
+      expect(freshBundle(out, 'call')).toBe(entry);
+      expect(freshBundle(out, 'serve')).toBeUndefined();
+      expect(freshBundle(out)).toBeUndefined();
+      expect(freshBundle(out, 'no-such-command')).toBeUndefined();
+      // A source the call loads lazily (the scene registry, behind the call's chunk): stale for `call`.
+      stale('scenes/registry.ts');
+      expect(freshBundle(out, 'call')).toBeUndefined();
+    } finally {
+      writeFileSync(file, original);
+    }
   }, 60_000);
 
   it('two builds at once both finish, and the manifest names one complete build', async () => {
