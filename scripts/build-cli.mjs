@@ -5,7 +5,9 @@
 // ~0.5 s, on `npm install` (the `prepare` script) and again whenever a source
 // it was built from has changed, so a clean clone and a fresh edit both work.
 //
-//   out/cli/manifest.json           which build is current, and the inputs it was built from
+//   out/cli/manifest.json           which build is current
+//   out/cli/<build>/inputs.json     the inputs it was built from, with their mtime and size
+//   out/cli/<build>/inputs.NAME.json the same for the code the command NAME can load
 //   out/cli/<build>/main.mjs        the entry (exports main(argv)), with one chunk per lazily loaded command
 //   out/cli/<build>/sim-worker.mjs  the simulation worker `serve` starts (hosts/service/worker.ts)
 //   out/cli/<build>/eval-worker.mjs the evaluation worker `eval --jobs N` starts (eval/runner/worker.ts)
@@ -18,7 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(root, 'out/cli');
-const FORMAT = 1;
+const FORMAT = 2;
 export const HOT_FUNCTIONS = 'scripts/rapier-hot-functions.json';
 
 /**
@@ -74,23 +76,28 @@ function stamp(rel) {
  * `call`); a change elsewhere is found by the first command that can load it.
  */
 export function freshBundle(outDir = OUT_DIR, command = undefined) {
-  let m;
+  const m = readJson(path.join(outDir, 'manifest.json'));
+  if (m?.format !== FORMAT || typeof m.entry !== 'string' || !Array.isArray(m.narrowed)) return undefined;
+  const entry = path.join(outDir, m.entry);
+  const dir = path.dirname(entry);
+  const inputs = readJson(path.join(dir, m.narrowed.includes(command) ? `inputs.${command}.json` : 'inputs.json'));
+  if (typeof inputs !== 'object' || !inputs) return undefined;
+  // Runs before every command: plain string paths and no exceptions keep it cheap when cold.
+  const base = `${root}${path.sep}`;
+  for (const rel in inputs) {
+    const s = statSync(base + rel, { throwIfNoEntry: false });
+    const [mtime, size] = inputs[rel];
+    if (!s || s.mtimeMs !== mtime || s.size !== size) return undefined;
+  }
+  return statSync(entry, { throwIfNoEntry: false }) ? pathToFileURL(entry).href : undefined;
+}
+
+function readJson(file) {
   try {
-    m = JSON.parse(readFileSync(path.join(outDir, 'manifest.json'), 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return undefined;
   }
-  if (m?.format !== FORMAT || typeof m.entry !== 'string' || typeof m.inputs !== 'object' || !m.inputs) return undefined;
-  const only = typeof command === 'string' && Object.hasOwn(m.commands ?? {}, command) ? m.commands[command] : undefined;
-  // Runs before every command: plain string paths and no exceptions keep it cheap when cold.
-  const base = `${root}${path.sep}`;
-  for (const rel of Array.isArray(only) ? only : Object.keys(m.inputs)) {
-    const s = statSync(base + rel, { throwIfNoEntry: false });
-    const stamp = m.inputs[rel];
-    if (!s || !stamp || s.mtimeMs !== stamp[0] || s.size !== stamp[1]) return undefined;
-  }
-  const entry = path.join(outDir, m.entry);
-  return statSync(entry, { throwIfNoEntry: false }) ? pathToFileURL(entry).href : undefined;
 }
 
 /** Source text that starts another entry of the bundle (a worker, the local model's process). */
@@ -433,8 +440,12 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     // Changed while esbuild read it: record an impossible stamp so the next run rebuilds.
     inputs[rel] = mtime >= started ? [-1, size] : [mtime, size];
   }
+  writeFileSync(path.join(buildDir, 'inputs.json'), JSON.stringify(inputs));
   const commands = commandInputs(result.metafile, inputs);
-  const manifest = { format: FORMAT, entry: `${id}/main.mjs`, builtAt: new Date(started).toISOString(), inputs, commands };
+  for (const [name, files] of Object.entries(commands))
+    writeFileSync(path.join(buildDir, `inputs.${name}.json`), JSON.stringify(Object.fromEntries(files.map((rel) => [rel, inputs[rel]]))));
+  const narrowed = Object.keys(commands);
+  const manifest = { format: FORMAT, entry: `${id}/main.mjs`, builtAt: new Date(started).toISOString(), narrowed };
   const tmp = path.join(outDir, `manifest.${id}.tmp`);
   writeFileSync(tmp, JSON.stringify(manifest));
   renameSync(tmp, path.join(outDir, 'manifest.json'));

@@ -44,53 +44,61 @@ describe('command-line bundle', () => {
     expect((JSON.parse(lines.join('')) as Array<{ id: string }>).map((s) => s.id)).toContain('tabletop/fruits');
 
     // A source edited since (here: its recorded stamp no longer matches) makes it stale.
-    const file = join(out, 'manifest.json');
-    const m = JSON.parse(readFileSync(file, 'utf8')) as { inputs: Record<string, [number, number]> };
-    expect(Object.keys(m.inputs)).toEqual(expect.arrayContaining(['hosts/cli/main.ts', 'sim/world/sim-world.ts', 'package-lock.json']));
-    m.inputs['hosts/cli/main.ts']![0] -= 1000;
-    writeFileSync(file, JSON.stringify(m));
+    const file = fileURLToPath(new URL('./inputs.json', entry));
+    const inputs = JSON.parse(readFileSync(file, 'utf8')) as Record<string, [number, number]>;
+    expect(Object.keys(inputs)).toEqual(expect.arrayContaining(['hosts/cli/main.ts', 'sim/world/sim-world.ts', 'package-lock.json']));
+    inputs['hosts/cli/main.ts']![0] -= 1000;
+    writeFileSync(file, JSON.stringify(inputs));
     expect(freshBundle(out)).toBeUndefined();
   }, 60_000);
 
   it('checks for a command only the sources of the code it can load, and everything for one that starts a worker', async () => {
     const { out, entry } = await oneBuild();
-    const file = join(out, 'manifest.json');
-    const original = readFileSync(file, 'utf8');
+    const all = fileURLToPath(new URL('./inputs.json', entry));
+    const forCall = fileURLToPath(new URL('./inputs.call.json', entry));
+    const originals = [all, forCall].map((f) => [f, readFileSync(f, 'utf8')] as const);
+    type Stamps = Record<string, [number, number]>;
+    const read = (f: string): Stamps => JSON.parse(readFileSync(f, 'utf8')) as Stamps;
     try {
-      const m = JSON.parse(original) as { inputs: Record<string, [number, number]>; commands: Record<string, string[]> };
       // Fresh whatever the first test left: every stamp as it is on disk now.
       const root = fileURLToPath(new URL('..', import.meta.url));
-      for (const rel of Object.keys(m.inputs)) {
-        const st = statSync(join(root, rel));
-        m.inputs[rel] = [st.mtimeMs, st.size];
-      }
-      writeFileSync(file, JSON.stringify(m));
+      const now = (stamps: Stamps): Stamps =>
+        Object.fromEntries(
+          Object.keys(stamps).map((rel) => {
+            const st = statSync(join(root, rel));
+            return [rel, [st.mtimeMs, st.size]];
+          }),
+        );
+      writeFileSync(all, JSON.stringify(now(read(all))));
+      writeFileSync(forCall, JSON.stringify(now(read(forCall))));
       expect(freshBundle(out, 'call')).toBe(entry);
       expect(freshBundle(out)).toBe(entry);
-      const call = m.commands['call']!;
+      const call = Object.keys(read(forCall));
       expect(call).toEqual(
         expect.arrayContaining(['hosts/cli/main.ts', 'hosts/cli/commands/call.ts', 'scenes/registry.ts', 'package-lock.json']),
       );
       expect(call).not.toContain('hosts/cli/commands/serve.ts');
-      expect(call.length).toBeLessThan(Object.keys(m.inputs).length / 2);
+      expect(call.length).toBeLessThan(Object.keys(read(all)).length / 2);
       // `serve` starts the simulation worker (another entry of the bundle): it is not narrowed.
-      expect(m.commands['serve']).toBeUndefined();
-      const stale = (rel: string): void => {
-        const changed = structuredClone(m);
-        changed.inputs[rel]![1] += 1;
-        writeFileSync(file, JSON.stringify(changed));
+      const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { narrowed: string[] };
+      expect(manifest.narrowed).toContain('call');
+      expect(manifest.narrowed).not.toContain('serve');
+      const stale = (f: string, rel: string): void => {
+        const stamps = read(f);
+        stamps[rel]![1] += 1;
+        writeFileSync(f, JSON.stringify(stamps));
       };
       // A source only `serve` loads: stale for it and for a check of everything, not for `call`.
-      stale('hosts/cli/commands/serve.ts');
+      stale(all, 'hosts/cli/commands/serve.ts');
       expect(freshBundle(out, 'call')).toBe(entry);
       expect(freshBundle(out, 'serve')).toBeUndefined();
       expect(freshBundle(out)).toBeUndefined();
       expect(freshBundle(out, 'no-such-command')).toBeUndefined();
       // A source the call loads lazily (the scene registry, behind the call's chunk): stale for `call`.
-      stale('scenes/registry.ts');
+      stale(forCall, 'scenes/registry.ts');
       expect(freshBundle(out, 'call')).toBeUndefined();
     } finally {
-      writeFileSync(file, original);
+      for (const [f, text] of originals) writeFileSync(f, text);
     }
   }, 60_000);
 
