@@ -5,7 +5,6 @@ import { readFailure, readUserText } from '../../../base/user-file';
 import type { Robot } from '../../../robot/robot';
 import { openSim } from '../../../robot/sim/open';
 import type { SimControl } from '../../../robot/sim/control';
-import { RobotSourceError } from '../../../robot/source';
 import { SafetyChain, type SafetyDecision } from '../../../agents/runtime/safety';
 import type { SkillPredictor } from '../../../robot/skills';
 import { robotChoice } from '../robot-flag';
@@ -211,8 +210,9 @@ async function openForCall(
     };
   }
   const choice = robotChoice(p);
-  // Loaded only for --robot: the real robots' clients (rosbridge, HTTP) are a third of a scene call's start-up code.
-  const { openRobot } = await import('../../../robot/sources');
+  // Loaded only for --robot: the real robots' clients (rosbridge, HTTP) are a third of a scene call's start-up code,
+  // and robot/source.ts builds the shadow form's schema as it loads.
+  const [{ openRobot }, { RobotSourceError }] = await Promise.all([import('../../../robot/sources'), import('../../../robot/source')]);
   try {
     const opened = await openRobot(choice.form);
     const predictor = 'shadow' in opened ? opened.shadow : undefined;
