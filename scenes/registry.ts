@@ -57,6 +57,8 @@ let scenes: Map<string, Scene> | undefined;
 
 /** Every type of every built-in catalogue file, each validated. */
 function fullCatalogue(): Map<string, ObjectType> {
+  if (!catalogue && PREVALIDATED)
+    catalogue = new Map(Object.keys(PREVALIDATED.types).map((type) => [type, prevalidated<ObjectType>('types', type)!]));
   if (!catalogue) {
     catalogue = new Map();
     for (const [file, data] of Object.entries(CATALOGUES)) {
@@ -79,13 +81,16 @@ export function builtinCatalogue(): Catalogue {
   if (catalogue) return catalogue;
   if (lazyCatalogue) return lazyCatalogue;
   const raw = new Map<string, { file: string; index: number; data: unknown }>();
-  for (const [file, data] of Object.entries(CATALOGUES)) {
-    for (const [index, entry] of data.types.entries()) {
-      const type = (entry as { type?: unknown } | null)?.type;
-      if (typeof type !== 'string' || raw.has(type)) return fullCatalogue(); // the full parse names the problem
-      raw.set(type, { file, index, data: entry });
+  // Validated when the bundle was built: the raw files are not in the bundle then (scripts/build-cli.mjs).
+  if (PREVALIDATED) for (const type of Object.keys(PREVALIDATED.types)) raw.set(type, { file: '', index: -1, data: undefined });
+  else
+    for (const [file, data] of Object.entries(CATALOGUES)) {
+      for (const [index, entry] of data.types.entries()) {
+        const type = (entry as { type?: unknown } | null)?.type;
+        if (typeof type !== 'string' || raw.has(type)) return fullCatalogue(); // the full parse names the problem
+        raw.set(type, { file, index, data: entry });
+      }
     }
-  }
   const parsed = new Map<string, ObjectType>();
   const one = (type: string): ObjectType | undefined => {
     let t = parsed.get(type);
@@ -146,7 +151,7 @@ function builtinSceneData(id: string): Scene | undefined {
   if (!scenes && !sceneFiles) {
     const byId = new Map<string, string>();
     for (const [file, data] of Object.entries(SCENES)) {
-      const declared = (data as { id?: unknown }).id;
+      const declared = PREVALIDATED ? prevalidated<string>('sceneIds', file) : (data as { id?: unknown }).id;
       if (typeof declared !== 'string' || byId.has(declared)) return builtinScenes().get(id); // the full parse reports it
       byId.set(declared, file);
     }
@@ -212,13 +217,15 @@ export function builtinScene(id: string): ResolvedScene {
  */
 export function validatedBuiltins(): {
   scenes: Record<string, Scene>;
+  sceneIds: Record<string, string>;
   robots: Record<string, RobotConfig>;
   types: Record<string, ObjectType>;
 } {
   const types = Object.fromEntries(fullCatalogue());
   const robots = Object.fromEntries(Object.entries(ROBOTS).map(([file, data]) => [file, parseRobotConfig(data, `scenes/${file}`)]));
   const scenes = Object.fromEntries(Object.entries(SCENES).map(([file, data]) => [file, parseScene(data, `scenes/${file}`)]));
-  return { scenes, robots, types };
+  const sceneIds = Object.fromEntries(Object.entries(scenes).map(([file, scene]) => [file, scene.id]));
+  return { scenes, sceneIds, robots, types };
 }
 
 /** Resolves scene data that came from elsewhere (a user's file). */

@@ -267,8 +267,9 @@ function zodEnglishOnly() {
 
 /**
  * zod goes into zod.cjs beside the chunks, minified (190 kB rather than 390: less to
- * read and hold), and the project's `import … from 'zod'` becomes a module that runs it through V8's code cache (base/code-cache.ts): Node 20
- * caches no compiled code for ES modules. The project uses only `z` and `config` from
+ * read and hold), and the project's `import … from 'zod'` becomes a module that runs
+ * it through V8's code cache (base/code-cache.ts): Node 20 caches no compiled code for
+ * ES modules. The project uses only `z` and `config` from
  * it; packages that import zod themselves (the MCP SDK) keep the bundled ES copy, and
  * zod 4 shares its registry between copies on globalThis.
  */
@@ -296,16 +297,19 @@ function zodCodeCache() {
 }
 
 /**
- * The built-in scenes, catalogues and robots (scenes/registry.ts imports them all)
+ * The built-in scenes, catalogues and robots (scenes/registry.ts imports them all):
+ * validated at this build (prevalidateScenes), they are left out; otherwise they
  * become `JSON.parse("…")` rather than object literals: V8 compiles and runs a
  * 120 kB literal at every command's start, and parses JSON text several times faster.
  */
-function sceneJsonText() {
+function sceneJsonText(prevalidated) {
   return {
     name: 'scene-json-text',
     setup(b) {
-      b.onLoad({ filter: /[\\/]scenes[\\/].*\.json$/ }, (args) => {
+      b.onLoad({ filter: /[\\/]scenes[\\/].*\.json$/ }, async (args) => {
         if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        // Validated at this build, the files themselves are never read (scenes/registry.ts).
+        if (await prevalidated) return { contents: 'export default null;\n', loader: 'js' };
         const text = JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8')));
         return { contents: `export default JSON.parse(${JSON.stringify(text)});\n`, loader: 'js' };
       });
@@ -417,7 +421,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
       rapierWasmFile(buildDir, { createHash, withEagerHints }),
       zodCodeCache(),
       zodEnglishOnly(),
-      sceneJsonText(),
+      sceneJsonText(prevalidated),
       prevalidatedScenes(prevalidated),
       sourceUrls(buildDir),
     ],
