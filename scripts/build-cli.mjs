@@ -59,6 +59,7 @@ const ALWAYS = [
   'tsconfig.json',
   'scripts/build-cli.mjs',
   'scripts/lib/wasm-hints.mjs',
+  'scripts/lib/prevalidated-scenes.mjs',
   HOT_FUNCTIONS,
   'node_modules/.package-lock.json',
 ];
@@ -296,88 +297,13 @@ function zodCodeCache() {
   };
 }
 
-/**
- * The built-in scenes, catalogues and robots (scenes/registry.ts imports them all):
- * validated at this build (prevalidateScenes), they are left out; otherwise they
- * become `JSON.parse("…")` rather than object literals: V8 compiles and runs a
- * 120 kB literal at every command's start, and parses JSON text several times faster.
- */
-function sceneJsonText(prevalidated) {
-  return {
-    name: 'scene-json-text',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]scenes[\\/].*\.json$/ }, async (args) => {
-        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-        // Validated at this build, the files themselves are never read (scenes/registry.ts).
-        if (await prevalidated) return { contents: 'export default null;\n', loader: 'js' };
-        const text = JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8')));
-        return { contents: `export default JSON.parse(${JSON.stringify(text)});\n`, loader: 'js' };
-      });
-    },
-  };
-}
-
-/**
- * The built-in scenes, robots and catalogue entries validated here, once per build
- * (scenes/prevalidated.ts): a command then neither builds the scene schemas nor
- * parses the scene it runs (~25 ms of a one-shot call). Each is kept as the JSON text
- * of what the schema returned, and only when that text reads back identical; should
- * any built-in file not validate, none is kept and commands report it as before.
- */
-async function prevalidateScenes(build, isDeepStrictEqual) {
-  try {
-    const out = await build({
-      absWorkingDir: root,
-      stdin: {
-        contents: "export { validatedBuiltins } from './scenes/registry.ts';",
-        resolveDir: root,
-        sourcefile: 'prevalidate.js',
-        loader: 'js',
-      },
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'silent',
-    });
-    const code = out.outputFiles[0].text;
-    const { validatedBuiltins } = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
-    const all = validatedBuiltins();
-    const texts = {};
-    for (const [kind, byKey] of Object.entries(all)) {
-      texts[kind] = {};
-      for (const [key, value] of Object.entries(byKey)) {
-        const text = JSON.stringify(value);
-        if (!isDeepStrictEqual(JSON.parse(text), value)) return undefined;
-        texts[kind][key] = text;
-      }
-    }
-    return texts;
-  } catch {
-    return undefined;
-  }
-}
-
-function prevalidatedScenes(texts) {
-  return {
-    name: 'prevalidated-scenes',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]scenes[\\/]prevalidated\.ts$/ }, async () => ({
-        contents: `export const PREVALIDATED = ${(await texts) ? `JSON.parse(${JSON.stringify(JSON.stringify(await texts))})` : 'undefined'};\n`,
-        loader: 'js',
-      }));
-    },
-  };
-}
-
 /** Builds a new bundle, makes it current and returns its entry URL. */
 export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {}) {
   const { build } = await import('esbuild');
   // Loaded for a build only: every command imports this file for freshBundle, and node:crypto alone is ~20 internal modules.
   const { createHash } = await import('node:crypto');
   const { withEagerHints } = await import('./lib/wasm-hints.mjs');
-  const { isDeepStrictEqual } = await import('node:util');
+  const { prevalidateScenes, prevalidatedScenes, sceneJsonText } = await import('./lib/prevalidated-scenes.mjs');
   mkdirSync(outDir, { recursive: true });
   const started = Date.now();
   const id = `b-${started.toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
@@ -396,7 +322,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     legalComments: 'none',
   });
   zodFile.catch(() => undefined); // awaited below; a failure fails the build there
-  const prevalidated = prevalidateScenes(build, isDeepStrictEqual);
+  const prevalidated = prevalidateScenes(root, build);
   const result = await build({
     absWorkingDir: root,
     entryPoints: {
