@@ -60,6 +60,7 @@ const ALWAYS = [
   'scripts/build-cli.mjs',
   'scripts/lib/wasm-hints.mjs',
   'scripts/lib/prevalidated-scenes.mjs',
+  'scripts/lib/lazy-search.mjs',
   HOT_FUNCTIONS,
   'node_modules/.package-lock.json',
 ];
@@ -304,6 +305,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
   const { createHash } = await import('node:crypto');
   const { withEagerHints } = await import('./lib/wasm-hints.mjs');
   const { prevalidateScenes, prevalidatedScenes, sceneJsonText } = await import('./lib/prevalidated-scenes.mjs');
+  const { buildSearchFile, lazySearch } = await import('./lib/lazy-search.mjs');
   mkdirSync(outDir, { recursive: true });
   const started = Date.now();
   const id = `b-${started.toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
@@ -323,6 +325,8 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
   });
   zodFile.catch(() => undefined); // awaited below; a failure fails the build there
   const prevalidated = prevalidateScenes(root, build);
+  const searchFile = buildSearchFile(build, root, buildDir);
+  searchFile.catch(() => undefined); // awaited below
   const result = await build({
     absWorkingDir: root,
     entryPoints: {
@@ -349,6 +353,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
       zodEnglishOnly(),
       sceneJsonText(prevalidated),
       prevalidatedScenes(prevalidated),
+      lazySearch(),
       sourceUrls(buildDir),
     ],
     metafile: true,
@@ -358,6 +363,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     sourcemap: 'linked',
   });
   await zodFile;
+  await searchFile;
   const inputs = {};
   const sources = Object.keys(result.metafile.inputs).filter((rel) => !/(^|\/)node_modules\//.test(rel));
   for (const rel of [...sources, ...ALWAYS]) {
