@@ -176,4 +176,35 @@ describe('command-line bundle', () => {
     expect(Object.keys(sources.scenes)).toContain('data/tabletop/fruits.json');
     expect(parsed).toEqual(sources);
   }, 60_000);
+
+  it('discovers tools through the search packages it loads on first use (search.cjs)', async () => {
+    const { entry } = await oneBuild();
+    expect(existsSync(new URL('./search.cjs', entry))).toBe(true);
+    const { main } = (await import(entry)) as { main: Main };
+    const trace = join(temp(), 'etp.jsonl');
+    const lines: string[] = [];
+    const code = await main(
+      [
+        'run',
+        '--scene',
+        'farm',
+        '--workflow',
+        'etp',
+        '--model',
+        'scripted:examples/etp-farm-discover.json',
+        '--trace',
+        trace,
+        '--json',
+        'how much battery is left?',
+      ],
+      { out: (t) => lines.push(t), err: (t) => lines.push(t) },
+    );
+    expect(code, lines.join('\n')).toBe(0);
+    const found = readFileSync(trace, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; name?: string; status?: string; result?: string })
+      .find((r) => r.type === 'tool_result' && r.name === 'discover_tools');
+    expect(found).toMatchObject({ status: 'ok', result: expect.stringContaining('battery_status') });
+  }, 120_000);
 });
