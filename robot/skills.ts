@@ -7,46 +7,67 @@
 import { z } from 'zod';
 import type { Arm, Base, Outcome, Perception, PlaceSpec, Robot, RobotInfo, Rover, Speech } from './robot';
 
-const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
-const Name = z.string().min(1).max(200);
+/** A schema built when first used: a one-shot call reads none of these (the robot API and the shadow simulator do). */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
 
-export const PlaceSpecSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('object'), id: Name, relation: z.enum(['on', 'in']).optional() }),
+const Vec3 = once(() => z.tuple([z.number(), z.number(), z.number()]));
+const Name = once(() => z.string().min(1).max(200));
+
+const PlaceSpecSchema = once(() =>
+  z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('object'), id: Name(), relation: z.enum(['on', 'in']).optional() }),
+    z.strictObject({
+      kind: z.literal('point'),
+      position: Vec3().describe('metres, world frame (y up)'),
+      label: z.string().max(200).optional(),
+    }),
+  ]),
+);
+const Pose6Schema = once(() =>
   z.strictObject({
-    kind: z.literal('point'),
-    position: Vec3.describe('metres, world frame (y up)'),
-    label: z.string().max(200).optional(),
+    position: Vec3().describe('metres, world frame (y up)'),
+    tiltDeg: z.number().describe('hand pitch from straight down, degrees'),
   }),
-]);
-export const Pose6Schema = z.strictObject({
-  position: Vec3.describe('metres, world frame (y up)'),
-  tiltDeg: z.number().describe('hand pitch from straight down, degrees'),
-});
+);
 
-/** The arguments of each skill, by name. Names are `group.method` of the Robot seam. */
-export const SKILL_ARGS = {
-  'arm.pick': z.strictObject({ object: Name }),
-  'arm.place': z.strictObject({ target: PlaceSpecSchema }),
-  'arm.moveToPosture': z.strictObject({ posture: Name }),
-  'arm.moveTool': z.strictObject({ pose: Pose6Schema }),
-  'arm.nudge': z.strictObject({ forward: z.number(), left: z.number(), up: z.number() }),
-  'arm.setOpen': z.strictObject({ object: Name, open: z.boolean() }),
-  'arm.setSwitch': z.strictObject({ object: Name, on: z.boolean() }),
-  'arm.slice': z.strictObject({ object: Name }),
-  'arm.handover': z.strictObject({ person: Name }),
-  'arm.perceive': z.strictObject({}),
-  'base.navigate': z.strictObject({ place: Name }),
-  'base.step': z.strictObject({ forward: z.number(), left: z.number(), turnDeg: z.number() }),
-  'base.approach': z.strictObject({ target: Name }),
-  'rover.dock': z.strictObject({}),
-  'rover.undock': z.strictObject({}),
-  'rover.charge': z.strictObject({ targetPercent: z.number() }),
-  'rover.scan': z.strictObject({ poi: Name.optional() }),
-  'speech.say': z.strictObject({ text: z.string().max(10_000) }),
-  'speech.ask': z.strictObject({ question: z.string().max(10_000), timeoutSeconds: z.number().optional() }),
-  'speech.listen': z.strictObject({ timeoutSeconds: z.number().optional() }),
-  'robot.wait': z.strictObject({ seconds: z.number() }),
-} as const;
+const SKILL_SCHEMAS = {
+  'arm.pick': () => z.strictObject({ object: Name() }),
+  'arm.place': () => z.strictObject({ target: PlaceSpecSchema() }),
+  'arm.moveToPosture': () => z.strictObject({ posture: Name() }),
+  'arm.moveTool': () => z.strictObject({ pose: Pose6Schema() }),
+  'arm.nudge': () => z.strictObject({ forward: z.number(), left: z.number(), up: z.number() }),
+  'arm.setOpen': () => z.strictObject({ object: Name(), open: z.boolean() }),
+  'arm.setSwitch': () => z.strictObject({ object: Name(), on: z.boolean() }),
+  'arm.slice': () => z.strictObject({ object: Name() }),
+  'arm.handover': () => z.strictObject({ person: Name() }),
+  'arm.perceive': () => z.strictObject({}),
+  'base.navigate': () => z.strictObject({ place: Name() }),
+  'base.step': () => z.strictObject({ forward: z.number(), left: z.number(), turnDeg: z.number() }),
+  'base.approach': () => z.strictObject({ target: Name() }),
+  'rover.dock': () => z.strictObject({}),
+  'rover.undock': () => z.strictObject({}),
+  'rover.charge': () => z.strictObject({ targetPercent: z.number() }),
+  'rover.scan': () => z.strictObject({ poi: Name().optional() }),
+  'speech.say': () => z.strictObject({ text: z.string().max(10_000) }),
+  'speech.ask': () => z.strictObject({ question: z.string().max(10_000), timeoutSeconds: z.number().optional() }),
+  'speech.listen': () => z.strictObject({ timeoutSeconds: z.number().optional() }),
+  'robot.wait': () => z.strictObject({ seconds: z.number() }),
+};
+
+/** The arguments of each skill, by name. Names are `group.method` of the Robot seam; each schema is built when first read. */
+export const SKILL_ARGS = lazily(SKILL_SCHEMAS);
+
+function lazily<T extends Record<string, () => z.ZodType>>(makers: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
+  const out = {} as { [K in keyof T]: ReturnType<T[K]> };
+  for (const key of Object.keys(makers) as Array<keyof T>) {
+    const make = once(makers[key]!);
+    Object.defineProperty(out, key, { enumerable: true, get: make });
+  }
+  return out;
+}
 
 export type SkillName = keyof typeof SKILL_ARGS;
 export const SKILL_NAMES = Object.keys(SKILL_ARGS) as SkillName[];

@@ -15,6 +15,7 @@ import householdManipulator from './robots/household-manipulator.json' with { ty
 import mobipick from './robots/mobipick.json' with { type: 'json' };
 import tabletopArm from './robots/tabletop-arm.json' with { type: 'json' };
 import valdemar from './robots/valdemar.json' with { type: 'json' };
+import { PREVALIDATED, type Prevalidated } from './prevalidated';
 import { type Catalogue, type ResolvedScene, parseCatalogue, parseObjectType, parseRobotConfig, parseScene, resolveScene } from './resolve';
 import type { ObjectType, RobotConfig, Scene } from './schema';
 import { SceneDataError, didYouMean } from './validation';
@@ -43,6 +44,12 @@ const SCENES: Record<string, unknown> = {
   'data/farm.json': farm,
 };
 
+/** A built-in file as validated when the command-line bundle was built, if it was. */
+function prevalidated<T>(kind: keyof Prevalidated, key: string): T | undefined {
+  const text = PREVALIDATED?.[kind][key];
+  return text === undefined ? undefined : (JSON.parse(text) as T);
+}
+
 let catalogue: Map<string, ObjectType> | undefined;
 let lazyCatalogue: Catalogue | undefined;
 let robots: Map<string, RobotConfig> | undefined;
@@ -50,6 +57,8 @@ let scenes: Map<string, Scene> | undefined;
 
 /** Every type of every built-in catalogue file, each validated. */
 function fullCatalogue(): Map<string, ObjectType> {
+  if (!catalogue && PREVALIDATED)
+    catalogue = new Map(Object.keys(PREVALIDATED.types).map((type) => [type, prevalidated<ObjectType>('types', type)!]));
   if (!catalogue) {
     catalogue = new Map();
     for (const [file, data] of Object.entries(CATALOGUES)) {
@@ -72,20 +81,23 @@ export function builtinCatalogue(): Catalogue {
   if (catalogue) return catalogue;
   if (lazyCatalogue) return lazyCatalogue;
   const raw = new Map<string, { file: string; index: number; data: unknown }>();
-  for (const [file, data] of Object.entries(CATALOGUES)) {
-    for (const [index, entry] of data.types.entries()) {
-      const type = (entry as { type?: unknown } | null)?.type;
-      if (typeof type !== 'string' || raw.has(type)) return fullCatalogue(); // the full parse names the problem
-      raw.set(type, { file, index, data: entry });
+  // Validated when the bundle was built: the raw files are not in the bundle then (scripts/build-cli.mjs).
+  if (PREVALIDATED) for (const type of Object.keys(PREVALIDATED.types)) raw.set(type, { file: '', index: -1, data: undefined });
+  else
+    for (const [file, data] of Object.entries(CATALOGUES)) {
+      for (const [index, entry] of data.types.entries()) {
+        const type = (entry as { type?: unknown } | null)?.type;
+        if (typeof type !== 'string' || raw.has(type)) return fullCatalogue(); // the full parse names the problem
+        raw.set(type, { file, index, data: entry });
+      }
     }
-  }
   const parsed = new Map<string, ObjectType>();
   const one = (type: string): ObjectType | undefined => {
     let t = parsed.get(type);
     if (!t) {
       const r = raw.get(type);
       if (!r) return undefined;
-      t = parseObjectType(r.data, `scenes/${r.file}`, r.index);
+      t = prevalidated<ObjectType>('types', type) ?? parseObjectType(r.data, `scenes/${r.file}`, r.index);
       parsed.set(type, t);
     }
     return t;
@@ -109,7 +121,7 @@ export function builtinRobots(): ReadonlyMap<string, RobotConfig> {
   if (!robots) {
     robots = new Map();
     for (const [file, data] of Object.entries(ROBOTS)) {
-      const r = parseRobotConfig(data, `scenes/${file}`);
+      const r = prevalidated<RobotConfig>('robots', file) ?? parseRobotConfig(data, `scenes/${file}`);
       robots.set(r.id, r);
     }
   }
@@ -120,7 +132,7 @@ function builtinScenes(): Map<string, Scene> {
   if (!scenes) {
     scenes = new Map();
     for (const [file, data] of Object.entries(SCENES)) {
-      const s = parseScene(data, `scenes/${file}`);
+      const s = prevalidated<Scene>('scenes', file) ?? parseScene(data, `scenes/${file}`);
       scenes.set(s.id, s);
     }
   }
@@ -139,7 +151,7 @@ function builtinSceneData(id: string): Scene | undefined {
   if (!scenes && !sceneFiles) {
     const byId = new Map<string, string>();
     for (const [file, data] of Object.entries(SCENES)) {
-      const declared = (data as { id?: unknown }).id;
+      const declared = PREVALIDATED ? prevalidated<string>('sceneIds', file) : (data as { id?: unknown }).id;
       if (typeof declared !== 'string' || byId.has(declared)) return builtinScenes().get(id); // the full parse reports it
       byId.set(declared, file);
     }
@@ -150,7 +162,7 @@ function builtinSceneData(id: string): Scene | undefined {
   if (!file) return undefined;
   let s = oneScene.get(id);
   if (!s) {
-    s = parseScene(SCENES[file], `scenes/${file}`);
+    s = prevalidated<Scene>('scenes', file) ?? parseScene(SCENES[file], `scenes/${file}`);
     if (s.id !== id) return builtinScenes().get(id);
     oneScene.set(id, s);
   }
@@ -197,6 +209,23 @@ export function builtinScene(id: string): ResolvedScene {
     ]);
   }
   return resolveScene(s, builtinCatalogue(), builtinRobots(), `scene "${id}"`);
+}
+
+/**
+ * Every built-in file validated, for the command-line bundle's build (scenes/prevalidated.ts):
+ * throws as a command would on the first invalid one.
+ */
+export function validatedBuiltins(): {
+  scenes: Record<string, Scene>;
+  sceneIds: Record<string, string>;
+  robots: Record<string, RobotConfig>;
+  types: Record<string, ObjectType>;
+} {
+  const types = Object.fromEntries(fullCatalogue());
+  const robots = Object.fromEntries(Object.entries(ROBOTS).map(([file, data]) => [file, parseRobotConfig(data, `scenes/${file}`)]));
+  const scenes = Object.fromEntries(Object.entries(SCENES).map(([file, data]) => [file, parseScene(data, `scenes/${file}`)]));
+  const sceneIds = Object.fromEntries(Object.entries(scenes).map(([file, scene]) => [file, scene.id]));
+  return { scenes, sceneIds, robots, types };
 }
 
 /** Resolves scene data that came from elsewhere (a user's file). */

@@ -4,13 +4,11 @@ import { z } from 'zod';
 import {
   type ObjectStates,
   type ObjectType,
-  ObjectType as ObjectTypeSchema,
   type Properties,
   type RobotConfig,
-  RobotConfig as RobotConfigSchema,
   type Scene,
-  Scene as SceneSchema,
   type SceneObject,
+  sceneSchemas,
 } from './schema';
 import { SCENE_LIMITS } from './limits';
 import { SceneDataError, describeIssues, didYouMean } from './validation';
@@ -67,14 +65,14 @@ function precheckSizes(data: unknown, source: string): void {
 
 export function parseScene(data: unknown, source: string): Scene {
   precheckSizes(data, source);
-  const parsed = SceneSchema.safeParse(data);
+  const parsed = sceneSchemas().Scene.safeParse(data);
   if (!parsed.success) throw new SceneDataError(source, describeIssues(parsed.error));
   return parsed.data;
 }
 
 /** One catalogue entry, `types[index]` of `source`. */
 export function parseObjectType(raw: unknown, source: string, index: number): ObjectType {
-  const parsed = ObjectTypeSchema.safeParse(raw);
+  const parsed = sceneSchemas().ObjectType.safeParse(raw);
   if (!parsed.success)
     throw new SceneDataError(
       source,
@@ -87,7 +85,7 @@ export function parseCatalogue(entries: readonly unknown[], source: string): Map
   const out = new Map<string, ObjectType>();
   const problems: string[] = [];
   entries.forEach((raw, i) => {
-    const parsed = ObjectTypeSchema.safeParse(raw);
+    const parsed = sceneSchemas().ObjectType.safeParse(raw);
     if (!parsed.success) {
       for (const p of describeIssues(parsed.error)) problems.push(`types[${i}].${p}`);
       return;
@@ -100,7 +98,7 @@ export function parseCatalogue(entries: readonly unknown[], source: string): Map
 }
 
 export function parseRobotConfig(data: unknown, source: string): RobotConfig {
-  const parsed = RobotConfigSchema.safeParse(data);
+  const parsed = sceneSchemas().RobotConfig.safeParse(data);
   if (!parsed.success) throw new SceneDataError(source, describeIssues(parsed.error));
   return parsed.data;
 }
@@ -251,4 +249,4 @@ function chainProblems(scene: Scene): string[] {
   return out;
 }
 
-export const SceneJsonSchema = (): unknown => z.toJSONSchema(SceneSchema, { io: 'input' });
+export const SceneJsonSchema = (): unknown => z.toJSONSchema(sceneSchemas().Scene, { io: 'input' });

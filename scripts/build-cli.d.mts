@@ -4,6 +4,7 @@ export interface BuildOptions {
   outDir?: string;
   log?: (line: string) => void;
 }
-export declare function freshBundle(outDir?: string): string | undefined;
+/** `command`: check only the sources of the code that command can load (all when it is not narrowed). */
+export declare function freshBundle(outDir?: string, command?: string): string | undefined;
 export declare function buildCli(opts?: BuildOptions): Promise<string>;
-export declare function cliBundle(opts?: BuildOptions): Promise<string | undefined>;
+export declare function cliBundle(opts?: BuildOptions & { command?: string }): Promise<string | undefined>;

@@ -5,7 +5,9 @@
 // ~0.5 s, on `npm install` (the `prepare` script) and again whenever a source
 // it was built from has changed, so a clean clone and a fresh edit both work.
 //
-//   out/cli/manifest.json           which build is current, and the inputs it was built from
+//   out/cli/manifest.json           which build is current
+//   out/cli/<build>/inputs.json     the inputs it was built from, with their mtime and size
+//   out/cli/<build>/inputs.NAME.json the same for the code the command NAME can load
 //   out/cli/<build>/main.mjs        the entry (exports main(argv)), with one chunk per lazily loaded command
 //   out/cli/<build>/sim-worker.mjs  the simulation worker `serve` starts (hosts/service/worker.ts)
 //   out/cli/<build>/eval-worker.mjs the evaluation worker `eval --jobs N` starts (eval/runner/worker.ts)
@@ -18,7 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(root, 'out/cli');
-const FORMAT = 1;
+const FORMAT = 2;
 export const HOT_FUNCTIONS = 'scripts/rapier-hot-functions.json';
 
 /**
@@ -57,6 +59,8 @@ const ALWAYS = [
   'tsconfig.json',
   'scripts/build-cli.mjs',
   'scripts/lib/wasm-hints.mjs',
+  'scripts/lib/prevalidated-scenes.mjs',
+  'scripts/lib/lazy-search.mjs',
   HOT_FUNCTIONS,
   'node_modules/.package-lock.json',
 ];
@@ -69,25 +73,73 @@ function stamp(rel) {
 /**
  * The current bundle's entry as a file URL, or undefined when there is none or a
  * source it was built from changed since (a different mtime or size, including an
- * older one restored from an archive). Costs a stat per input (~120 files, 1-2 ms).
+ * older one restored from an archive). Given the command about to run, only the
+ * sources of the code that command can load are checked (a third of them for
+ * `call`); a change elsewhere is found by the first command that can load it.
  */
-export function freshBundle(outDir = OUT_DIR) {
-  let m;
+export function freshBundle(outDir = OUT_DIR, command = undefined) {
+  const m = readJson(path.join(outDir, 'manifest.json'));
+  if (m?.format !== FORMAT || typeof m.entry !== 'string' || !Array.isArray(m.narrowed)) return undefined;
+  const entry = path.join(outDir, m.entry);
+  const dir = path.dirname(entry);
+  const inputs = readJson(path.join(dir, m.narrowed.includes(command) ? `inputs.${command}.json` : 'inputs.json'));
+  if (typeof inputs !== 'object' || !inputs) return undefined;
+  // Runs before every command: plain string paths and no exceptions keep it cheap when cold.
+  const base = `${root}${path.sep}`;
+  for (const rel in inputs) {
+    const s = statSync(base + rel, { throwIfNoEntry: false });
+    const [mtime, size] = inputs[rel];
+    if (!s || s.mtimeMs !== mtime || s.size !== size) return undefined;
+  }
+  return statSync(entry, { throwIfNoEntry: false }) ? pathToFileURL(entry).href : undefined;
+}
+
+function readJson(file) {
   try {
-    m = JSON.parse(readFileSync(path.join(outDir, 'manifest.json'), 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return undefined;
   }
-  if (m?.format !== FORMAT || typeof m.entry !== 'string' || typeof m.inputs !== 'object' || !m.inputs) return undefined;
-  // Runs before every command: plain string paths and no exceptions keep it cheap when cold.
-  const base = `${root}${path.sep}`;
-  for (const rel in m.inputs) {
-    const s = statSync(base + rel, { throwIfNoEntry: false });
-    const [mtime, size] = m.inputs[rel];
-    if (!s || s.mtimeMs !== mtime || s.size !== size) return undefined;
+}
+
+/** Source text that starts another entry of the bundle (a worker, the local model's process). */
+const LAUNCHES = /SKILLBRIDGE_(SIM|EVAL)_WORKER|llama-process/;
+
+/**
+ * For each command (hosts/cli/commands/NAME.ts, loaded on demand by main.ts), the
+ * recorded inputs of every chunk it can load: the entry's, its own and theirs,
+ * statically or dynamically, but no other command's. A command whose code starts
+ * another entry of the bundle is left out: it checks everything.
+ */
+function commandInputs(metafile, inputs) {
+  const outs = metafile.outputs;
+  const main = Object.keys(outs).find((o) => outs[o].entryPoint === 'hosts/cli/main.ts');
+  const commandOf = new Map();
+  for (const [o, v] of Object.entries(outs)) {
+    const m = /^hosts\/cli\/commands\/([\w-]+)\.ts$/.exec(v.entryPoint ?? '');
+    if (m) commandOf.set(o, m[1]);
   }
-  const entry = path.join(outDir, m.entry);
-  return statSync(entry, { throwIfNoEntry: false }) ? pathToFileURL(entry).href : undefined;
+  const result = {};
+  if (!main) return result;
+  for (const [chunk, command] of commandOf) {
+    const seen = new Set();
+    const stack = [main, chunk];
+    while (stack.length) {
+      const o = stack.pop();
+      if (seen.has(o)) continue;
+      seen.add(o);
+      for (const i of outs[o].imports) {
+        if (i.external || !outs[i.path]) continue;
+        if (o === main && commandOf.has(i.path) && i.path !== chunk) continue;
+        stack.push(i.path);
+      }
+    }
+    const files = new Set([...seen].flatMap((o) => Object.keys(outs[o].inputs)).filter((rel) => Object.hasOwn(inputs, rel)));
+    if ([...files].some((rel) => LAUNCHES.test(readFileSync(path.join(root, rel), 'utf8')))) continue;
+    for (const rel of ALWAYS) if (Object.hasOwn(inputs, rel)) files.add(rel);
+    result[command] = [...files];
+  }
+  return result;
 }
 
 /**
@@ -216,9 +268,10 @@ function zodEnglishOnly() {
 }
 
 /**
- * zod (~400 kB) goes into zod.cjs beside the chunks, and the project's `import … from 'zod'`
- * becomes a module that runs it through V8's code cache (base/code-cache.ts): Node 20
- * caches no compiled code for ES modules. The project uses only `z` and `config` from
+ * zod goes into zod.cjs beside the chunks, minified (190 kB rather than 390: less to
+ * read and hold), and the project's `import … from 'zod'` becomes a module that runs
+ * it through V8's code cache (base/code-cache.ts): Node 20 caches no compiled code for
+ * ES modules. The project uses only `z` and `config` from
  * it; packages that import zod themselves (the MCP SDK) keep the bundled ES copy, and
  * zod 4 shares its registry between copies on globalThis.
  */
@@ -251,6 +304,8 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
   // Loaded for a build only: every command imports this file for freshBundle, and node:crypto alone is ~20 internal modules.
   const { createHash } = await import('node:crypto');
   const { withEagerHints } = await import('./lib/wasm-hints.mjs');
+  const { prevalidateScenes, prevalidatedScenes, sceneJsonText } = await import('./lib/prevalidated-scenes.mjs');
+  const { buildSearchFile, lazySearch } = await import('./lib/lazy-search.mjs');
   mkdirSync(outDir, { recursive: true });
   const started = Date.now();
   const id = `b-${started.toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
@@ -259,6 +314,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     absWorkingDir: root,
     stdin: { contents: "export { z, config } from 'zod';", resolveDir: root, sourcefile: 'zod-entry.js', loader: 'js' },
     outfile: path.join(buildDir, 'zod.cjs'),
+    minify: true,
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -268,6 +324,9 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     legalComments: 'none',
   });
   zodFile.catch(() => undefined); // awaited below; a failure fails the build there
+  const prevalidated = prevalidateScenes(root, build);
+  const searchFile = buildSearchFile(build, root, buildDir);
+  searchFile.catch(() => undefined); // awaited below
   const result = await build({
     absWorkingDir: root,
     entryPoints: {
@@ -288,7 +347,15 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     external: EXTERNAL,
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
-    plugins: [rapierWasmFile(buildDir, { createHash, withEagerHints }), zodCodeCache(), zodEnglishOnly(), sourceUrls(buildDir)],
+    plugins: [
+      rapierWasmFile(buildDir, { createHash, withEagerHints }),
+      zodCodeCache(),
+      zodEnglishOnly(),
+      sceneJsonText(prevalidated),
+      prevalidatedScenes(prevalidated),
+      lazySearch(),
+      sourceUrls(buildDir),
+    ],
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
@@ -296,6 +363,7 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     sourcemap: 'linked',
   });
   await zodFile;
+  await searchFile;
   const inputs = {};
   const sources = Object.keys(result.metafile.inputs).filter((rel) => !/(^|\/)node_modules\//.test(rel));
   for (const rel of [...sources, ...ALWAYS]) {
@@ -308,7 +376,12 @@ export async function buildCli({ outDir = OUT_DIR, log = () => undefined } = {})
     // Changed while esbuild read it: record an impossible stamp so the next run rebuilds.
     inputs[rel] = mtime >= started ? [-1, size] : [mtime, size];
   }
-  const manifest = { format: FORMAT, entry: `${id}/main.mjs`, builtAt: new Date(started).toISOString(), inputs };
+  writeFileSync(path.join(buildDir, 'inputs.json'), JSON.stringify(inputs));
+  const commands = commandInputs(result.metafile, inputs);
+  for (const [name, files] of Object.entries(commands))
+    writeFileSync(path.join(buildDir, `inputs.${name}.json`), JSON.stringify(Object.fromEntries(files.map((rel) => [rel, inputs[rel]]))));
+  const narrowed = Object.keys(commands);
+  const manifest = { format: FORMAT, entry: `${id}/main.mjs`, builtAt: new Date(started).toISOString(), narrowed };
   const tmp = path.join(outDir, `manifest.${id}.tmp`);
   writeFileSync(tmp, JSON.stringify(manifest));
   renameSync(tmp, path.join(outDir, 'manifest.json'));
@@ -332,9 +405,12 @@ function prune(outDir, current) {
   }
 }
 
-/** The entry of a fresh bundle, building one when needed; undefined when esbuild is unavailable or fails. */
-export async function cliBundle({ outDir = OUT_DIR, log = () => undefined } = {}) {
-  const fresh = freshBundle(outDir);
+/**
+ * The entry of a fresh bundle for `command` (or for any command), building one when
+ * needed; undefined when esbuild is unavailable or fails.
+ */
+export async function cliBundle({ outDir = OUT_DIR, log = () => undefined, command = undefined } = {}) {
+  const fresh = freshBundle(outDir, command);
   if (fresh) return fresh;
   try {
     return await buildCli({ outDir, log });

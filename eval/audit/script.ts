@@ -3,32 +3,13 @@
 // violation it finds, so anyone can reproduce it. An event with `during` is
 // injected that many simulated seconds into the next call (an e-stop or a person
 // moving something while a skill runs).
-import { z } from 'zod';
 import type { Robot } from '../../robot/robot';
 import type { SimControl } from '../../robot/sim/control';
 import type { Tool, ToolContext, ToolResult } from '../../agents/tools/tool';
+// The schemas live apart: only `call --script` parses a script, and building them cost every call.
+import type { CallStep, ScriptEvent, ScriptStep } from './script-schema';
 
-const Position = z.tuple([z.number(), z.number(), z.number()]);
-
-export const ScriptEvent = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('estop_pressed') }),
-  z.strictObject({ type: z.literal('estop_released') }),
-  z.strictObject({ type: z.literal('person_said'), person: z.string().min(1).optional(), text: z.string().min(1) }),
-  z.strictObject({ type: z.literal('object_moved'), object: z.string().min(1), to: Position, by: z.string().optional() }),
-  z.strictObject({ type: z.literal('set_battery'), percent: z.number().min(0).max(100) }),
-]);
-export type ScriptEvent = z.infer<typeof ScriptEvent>;
-
-export const CallStep = z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) });
-export const EventStep = z.strictObject({
-  event: ScriptEvent,
-  during: z.number().positive().max(600).optional().describe('inject this many simulated seconds into the next call'),
-});
-export const ScriptStep = z.union([CallStep, EventStep]);
-export type ScriptStep = z.infer<typeof ScriptStep>;
-export type CallStep = z.infer<typeof CallStep>;
-export type EventStep = z.infer<typeof EventStep>;
-export const Script = z.array(ScriptStep).min(1, 'the script must list at least one step');
+export type { CallStep, EventStep, ScriptEvent, ScriptStep } from './script-schema';
 
 export const isCall = (s: ScriptStep): s is CallStep => 'tool' in s;
 

@@ -91,22 +91,21 @@ const VARIANTS: Variant[] = [
   { key: 'callLazyWasm', args: [SKILLBRIDGE_BIN, ...CALL], env: { SKILLBRIDGE_WASM_HINTS: '0' } },
 ];
 
-// The first check in a fresh process, as each command pays it (cold code, cold caches).
+// The first check in a fresh process, as a call pays it (cold code, cold caches; only the call's sources).
 const CHECK = `
 const { freshBundle } = await import(process.env.CHECK_SCRIPT);
 const t0 = performance.now();
-const fresh = freshBundle();
+const fresh = freshBundle(undefined, 'call');
 const ms = performance.now() - t0;
 if (!fresh) throw new Error('the bundle is stale');
-const m = JSON.parse((await import('node:fs')).readFileSync(process.env.CHECK_MANIFEST, 'utf8'));
-console.log(JSON.stringify({ ms, inputs: Object.keys(m.inputs).length }));
+const stamps = JSON.parse((await import('node:fs')).readFileSync(new URL('./inputs.call.json', fresh), 'utf8'));
+console.log(JSON.stringify({ ms, inputs: Object.keys(stamps).length }));
 `;
 
 /** Times the freshness check in a process of its own (the bundle itself does not contain scripts/). */
 async function bundleCheck(): Promise<{ ms: number; inputs: number }> {
   const script = fileURLToPath(new URL('../../scripts/build-cli.mjs', import.meta.url));
-  const manifest = fileURLToPath(new URL('../../out/cli/manifest.json', import.meta.url));
-  const r = await runNode(['--input-type=module', '-e', CHECK], { CHECK_SCRIPT: pathToFileURL(script).href, CHECK_MANIFEST: manifest });
+  const r = await runNode(['--input-type=module', '-e', CHECK], { CHECK_SCRIPT: pathToFileURL(script).href });
   if (r.code !== 0) throw new Error(`the bundle check failed: ${r.stderr.trim()}`);
   return JSON.parse(r.stdout) as { ms: number; inputs: number };
 }

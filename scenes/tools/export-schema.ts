@@ -5,7 +5,9 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { Catalogue, RobotConfig, Scene } from '../schema';
+import { sceneSchemas } from '../schema';
+
+const { Catalogue, RobotConfig, Scene } = sceneSchemas();
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -5,7 +5,6 @@ import { readFailure, readUserText } from '../../../base/user-file';
 import type { Robot } from '../../../robot/robot';
 import { openSim } from '../../../robot/sim/open';
 import type { SimControl } from '../../../robot/sim/control';
-import { RobotSourceError } from '../../../robot/source';
 import { SafetyChain, type SafetyDecision } from '../../../agents/runtime/safety';
 import type { SkillPredictor } from '../../../robot/skills';
 import { robotChoice } from '../robot-flag';
@@ -17,7 +16,7 @@ import { type Parsed, UsageError, intFlag, requireFlag, stringFlag } from '../ar
 import { type Output, json } from '../output';
 import { parseNoise } from '../noise';
 
-import { Script, type ScriptStep, ScriptRunner, isCall } from '../../../eval/audit/script';
+import { type ScriptStep, ScriptRunner, isCall } from '../../../eval/audit/script';
 
 export interface CallResult {
   tool: string;
@@ -66,6 +65,8 @@ export async function readScript(path: string): Promise<ScriptStep[]> {
   } catch (e) {
     throw new UsageError(`--script ${path} is not valid JSON: ${(e as Error).message}`);
   }
+  // Loaded here: a call without --script builds no script schemas.
+  const { Script } = await import('../../../eval/audit/script-schema');
   const r = Script.safeParse(data);
   if (!r.success) {
     const i = r.error.issues[0]!;
@@ -209,8 +210,9 @@ async function openForCall(
     };
   }
   const choice = robotChoice(p);
-  // Loaded only for --robot: the real robots' clients (rosbridge, HTTP) are a third of a scene call's start-up code.
-  const { openRobot } = await import('../../../robot/sources');
+  // Loaded only for --robot: the real robots' clients (rosbridge, HTTP) are a third of a scene call's start-up code,
+  // and robot/source.ts builds the shadow form's schema as it loads.
+  const [{ openRobot }, { RobotSourceError }] = await Promise.all([import('../../../robot/sources'), import('../../../robot/source')]);
   try {
     const opened = await openRobot(choice.form);
     const predictor = 'shadow' in opened ? opened.shadow : undefined;
