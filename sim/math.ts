@@ -70,34 +70,32 @@ export const qNormalize = (q: Quat): Quat => {
 // this code cold, where every temporary object costs); the operations and their
 // order are those of the readable forms, kept in math.test.ts, which holds these
 // to them bit for bit.
+// rotateParts leaves rotate(q, v)'s components here, so rotate and placeAt share one
+// written-out formula without building a vector in between.
+let rx = 0;
+let ry = 0;
+let rz = 0;
 /** v' = v + 2w(u×v) + 2u×(u×v), as add(add(v, scale(t, q.w)), cross(u, t)) with t = scale(cross(u, v), 2). */
-export const rotate = (q: Quat, v: Vec3): Vec3 => {
+const rotateParts = (q: Quat, vx: number, vy: number, vz: number): void => {
   const ux = q.x;
   const uy = q.y;
   const uz = q.z;
   const w = q.w;
-  const vx = v.x;
-  const vy = v.y;
-  const vz = v.z;
   const tx = (uy * vz - uz * vy) * 2;
   const ty = (uz * vx - ux * vz) * 2;
   const tz = (ux * vy - uy * vx) * 2;
-  return { x: vx + tx * w + (uy * tz - uz * ty), y: vy + ty * w + (uz * tx - ux * tz), z: vz + tz * w + (ux * ty - uy * tx) };
+  rx = vx + tx * w + (uy * tz - uz * ty);
+  ry = vy + ty * w + (uz * tx - ux * tz);
+  rz = vz + tz * w + (ux * ty - uy * tx);
+};
+export const rotate = (q: Quat, v: Vec3): Vec3 => {
+  rotateParts(q, v.x, v.y, v.z);
+  return { x: rx, y: ry, z: rz };
 };
 /** p + rotate(q, v), as add(p, rotate(q, v)). */
 const placeAt = (p: Vec3, q: Quat, vx: number, vy: number, vz: number): Vec3 => {
-  const ux = q.x;
-  const uy = q.y;
-  const uz = q.z;
-  const w = q.w;
-  const tx = (uy * vz - uz * vy) * 2;
-  const ty = (uz * vx - ux * vz) * 2;
-  const tz = (ux * vy - uy * vx) * 2;
-  return {
-    x: p.x + (vx + tx * w + (uy * tz - uz * ty)),
-    y: p.y + (vy + ty * w + (uz * tx - ux * tz)),
-    z: p.z + (vz + tz * w + (ux * ty - uy * tx)),
-  };
+  rotateParts(q, vx, vy, vz);
+  return { x: p.x + rx, y: p.y + ry, z: p.z + rz };
 };
 /** Quaternion from XYZ Euler degrees: intrinsic X, then Y, then Z (matches scenes/shapes.ts). */
 export const qEulerDeg = (deg: readonly [number, number, number]): Quat => {

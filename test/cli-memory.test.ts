@@ -1,38 +1,24 @@
 // A one-shot command (scenes, tools, call) keeps V8's young generation at the size
 // it starts with (bin/skillbridge.js): each doubling would be fresh memory, touched
 // once and torn down at exit. The answer is unchanged.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const BIN = join(import.meta.dirname, '../bin/skillbridge.js');
-const dir = mkdtempSync(join(tmpdir(), 'sb-cli-memory-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+import { binProbe } from './support/bin-probe';
 
 // Preloaded into the command: the young generation's committed size when the command starts
 // (one semi-space; the second is committed at the first scavenge) and at its exit.
-const PRELOAD = join(dir, 'new-space.cjs');
-writeFileSync(
-  PRELOAD,
+const probe = binProbe<{ start: number; end: number }>(
   [
     "const v8 = require('node:v8');",
     "const size = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;",
     'const start = size();',
-    "process.on('exit', () => require('node:fs').writeFileSync(process.env.NEW_SPACE_FILE, JSON.stringify({ start, end: size() })));",
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_FILE, JSON.stringify({ start, end: size() })));",
   ].join('\n'),
 );
+afterAll(probe.remove);
 
 function run(args: string[], name: string): { status: number | null; stdout: string; stderr: string; start: number; end: number } {
-  const file = join(dir, `${name}.json`);
-  const r = spawnSync(process.execPath, ['-r', PRELOAD, BIN, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, NEW_SPACE_FILE: file },
-    timeout: 180_000,
-  });
-  const sizes = JSON.parse(readFileSync(file, 'utf8')) as { start: number; end: number };
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, ...sizes };
+  const r = probe.run(args, name);
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, ...r.probed };
 }
 
 describe("a one-shot command keeps V8's young generation at its first size", () => {

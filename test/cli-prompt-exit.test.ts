@@ -4,30 +4,21 @@
 // the net module), and its whole answer still arrives; a pipe whose reader has gone
 // ends it quietly (exit 0); a bad input is still one line and exit 2.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { binProbe } from './support/bin-probe';
 
 const BIN = join(import.meta.dirname, '../bin/skillbridge.js');
-const dir = mkdtempSync(join(tmpdir(), 'sb-prompt-exit-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Preloaded into the command: which Node built-ins it loaded, written at exit.
-const PRELOAD = join(dir, 'loaded.cjs');
-writeFileSync(
-  PRELOAD,
-  `process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED_FILE, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)))));`,
+const probe = binProbe<string[]>(
+  `process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_FILE, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)))));`,
 );
+afterAll(probe.remove);
 
 function run(args: string[], name: string): { status: number | null; stdout: string; stderr: string; loaded: string[] } {
-  const file = join(dir, `${name}.json`);
-  const r = spawnSync(process.execPath, ['-r', PRELOAD, BIN, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, LOADED_FILE: file },
-    timeout: 180_000,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, loaded: JSON.parse(readFileSync(file, 'utf8')) as string[] };
+  const r = probe.run(args, name);
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, loaded: r.probed };
 }
 
 describe('one-shot commands write to the descriptors and exit at once', () => {
