@@ -5,6 +5,7 @@
 import path from 'node:path';
 import {
   assert,
+  freshScene,
   lastEnd,
   openTab,
   out,
@@ -25,8 +26,7 @@ export async function defectFlows() {
   const scene = page.locator('select[aria-label="Scene"]');
 
   await test('moving an object with blank coordinates keeps it where it is (it does not fall through the floor)', async () => {
-    await scene.selectOption('tabletop/fruits');
-    await waitScene('tabletop/fruits');
+    await freshScene('tabletop/fruits');
     const before = await page.evaluate(() => window.__skillbridge.bodyPosition('lemon_1'));
     await openTab('World');
     await page.selectOption('select[aria-label="Object to move"]', 'lemon_1');

@@ -164,18 +164,39 @@ export async function pixelStats(png) {
   }, png.toString('base64'));
 }
 
+/** Waits until the scene is built, drawn, and drawn with a pose frame from the physics (not only its metadata). */
 export async function waitScene(id, page = state.page) {
-  await page.waitForFunction((sid) => window.__skillbridge?.sceneId === sid && window.__skillbridge.framesSinceLoad > 8, id, {
-    timeout: 30_000,
-  });
+  await page.waitForFunction(
+    (sid) => window.__skillbridge?.sceneId === sid && window.__skillbridge.framesSinceLoad > 8 && window.__skillbridge.poseSeq >= 0,
+    id,
+    { timeout: 30_000 },
+  );
 }
 
 export async function resetScene(page = state.page) {
   const gen = await page.evaluate(() => window.__skillbridge.generation);
   await page.getByRole('button', { name: 'Reset', exact: true }).click();
-  await page.waitForFunction((g) => window.__skillbridge.generation > g && window.__skillbridge.framesSinceLoad > 3, gen, {
-    timeout: 30_000,
-  });
+  await page.waitForFunction(
+    (g) => window.__skillbridge.generation > g && window.__skillbridge.framesSinceLoad > 3 && window.__skillbridge.poseSeq >= 0,
+    gen,
+    { timeout: 30_000 },
+  );
+}
+
+/**
+ * The scene as loaded, whatever earlier flows left in it: selecting the scene already
+ * shown changes nothing (an object an earlier run left in the hand stays there), so
+ * that case resets it.
+ */
+export async function freshScene(id, page = state.page) {
+  const select = page.locator('select[aria-label="Scene"]');
+  if ((await select.inputValue()) === id) {
+    await waitScene(id, page);
+    await resetScene(page);
+  } else {
+    await select.selectOption(id);
+    await waitScene(id, page);
+  }
 }
 
 export async function openTab(name, page = state.page) {

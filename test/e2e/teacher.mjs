@@ -2,7 +2,7 @@
 // header on every tab (and its keys, and what it does to a run), presentation
 // mode, default views of the whole workspace, pause and step, seed and noise,
 // help, drag to move, plain-language names.
-import { assert, lastEnd, openTab, resetScene, shot, startAgentRun, state, test, until, waitScene } from './harness.mjs';
+import { assert, freshScene, lastEnd, openTab, resetScene, shot, startAgentRun, state, test, until, waitScene } from './harness.mjs';
 
 const TABS = ['Agent', 'World', 'Runs', 'Tasks', 'Log'];
 
@@ -240,8 +240,7 @@ export async function teacherFlows() {
   });
 
   await test("task cards: the list shows each card's mark, and a Reset takes the ✓ away until the card is checked again", async () => {
-    await scene.selectOption('tabletop/fruits');
-    await waitScene('tabletop/fruits');
+    await freshScene('tabletop/fruits');
     const call = async (tool, args) => {
       await page.getByRole('option', { name: tool, exact: true }).click();
       for (const [k, v] of Object.entries(args)) await page.fill(`#arg-${k}`, v);
