@@ -83,9 +83,26 @@ describe('AppService (headless)', () => {
   });
 
   it('moves objects, hears people and sets the battery', async () => {
+    // Set down on what lies below the point: the answer says it did not stay 45 cm up.
     const moved = await session.injectEvent({ type: 'object_moved', object: 'plum', to: [0.3, 1.2, 0.2] });
-    expect(moved).toEqual({ ok: true, message: 'moved plum' });
-    expect(positionIn(latest!, meta, 'plum_1')[0]).toBeCloseTo(0.3, 2);
+    expect(moved.ok).toBe(true);
+    expect(moved.message).toMatch(
+      /^moved plum_1: it came to rest (4[0-9]) cm below (and \d+ cm to the side of )?the point given, on table_1$/,
+    );
+    const plum = positionIn(latest!, meta, 'plum_1');
+    expect(plum[0]).toBeCloseTo(0.3, 2);
+    // Where it rests now (its underside, as the point is taken): it stays there.
+    const half = meta.objects.find((o) => o.id === 'plum_1')!.size[1] / 2;
+    const again = await session.injectEvent({ type: 'object_moved', object: 'plum_1', to: [plum[0], plum[1] - half, plum[2]] });
+    expect(again.message).toBe('moved plum_1: it rests there, on table_1');
+    // The lemon the earlier test picked is in the hand: a move takes it out, and it lands on the table.
+    expect((await session.getSnapshot({})).holding).toBe('lemon_1');
+    const lemon = positionIn(latest!, meta, 'lemon_1');
+    const out = await session.injectEvent({ type: 'object_moved', object: 'lemon_1', to: lemon });
+    expect(out.message).toMatch(
+      /^moved lemon_1 out of the robot's hand: it came to rest \d+ cm below (and \d+ cm to the side of )?the point given, on table_1$/,
+    );
+    expect((await session.getSnapshot({})).holding).toBeNull();
     expect((await session.injectEvent({ type: 'object_moved', object: 'unicorn', to: [0, 1, 0] })).ok).toBe(false);
     await session.injectEvent({ type: 'person_said', text: 'please stop' });
     expect(events.some((e) => e.type === 'robot_event' && e.event.text.includes('please stop'))).toBe(true);

@@ -18,7 +18,9 @@ export async function injectWorldEvent(cur: LoadedWorld, req: Request<'injectEve
     if (req.type === 'object_moved') {
       const r = control.resolve(req.object, ['object']);
       if (!r.ok) return { ok: false, message: r.message };
+      const fromHand = control.holding() === r.id;
       control.inject({ type: 'object_moved', object: r.id, to: req.to, ...(req.by ? { by: req.by } : {}) });
+      return { ok: true, message: movedMessage(cur, r.id, req.to, fromHand) };
     } else if (req.type === 'person_said') {
       control.inject({ type: 'person_said', text: req.text, ...(req.person ? { person: req.person } : {}) });
     } else {
@@ -35,10 +37,37 @@ export async function injectWorldEvent(cur: LoadedWorld, req: Request<'injectEve
         ? 'emergency stop pressed: motion stops until it is released'
         : req.type === 'estop_released'
           ? 'emergency stop released'
-          : req.type === 'person_said'
-            ? `${req.person ?? 'a person'} said: "${req.text}"`
-            : `moved ${req.object}`;
+          : `${req.person ?? 'a person'} said: "${req.text}"`;
   return { ok: true, message };
+}
+
+/** Farther than this from the point asked, the answer says where the object went instead. */
+const MOVE_TOLERANCE_M = 0.02;
+
+/**
+ * What a move did, read from the world after it settled: an object is set down on
+ * whatever lies below the point asked and may roll, so "moved" alone would claim it
+ * is there. Says where it rests against the point (its underside, as asked), what it
+ * rests on or in, and that it left the robot's hand.
+ */
+export function movedMessage(cur: LoadedWorld, id: string, to: readonly [number, number, number], fromHand: boolean): string {
+  const box = cur.control.world.aabb(id);
+  const below = to[1] - box.min.y;
+  const aside = Math.hypot((box.min.x + box.max.x) / 2 - to[0], (box.min.z + box.max.z) / 2 - to[2]);
+  const cm = (m: number) => `${Math.round(m * 100)} cm`;
+  const off = [
+    below > MOVE_TOLERANCE_M ? `${cm(below)} below` : below < -MOVE_TOLERANCE_M ? `${cm(-below)} above` : '',
+    aside > MOVE_TOLERANCE_M ? `${cm(aside)} to the side of` : '',
+  ].filter(Boolean);
+  const support = cur.control
+    .facts()
+    .map((f) => /^(on|in)\(([^,]+), ([^)]+)\)$/.exec(f))
+    .find((m) => m !== null && m[2] === id);
+  const where = support ? `${support[1]} ${support[3]}` : '';
+  const rest = off.length
+    ? `it came to rest ${off.join(' and ')} the point given${where ? `, ${where}` : ''}`
+    : `it rests there${where ? `, ${where}` : ''}`;
+  return `moved ${id}${fromHand ? " out of the robot's hand" : ''}: ${rest}`;
 }
 
 /** The operator's view: what holds in the world, whether the robot perceived it or not. */

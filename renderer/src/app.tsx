@@ -84,10 +84,13 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
       try {
         const r = await api.injectEvent(event);
         if (!r.ok) host.setBanner(r.message);
+        return r;
       } catch (e) {
         host.setBanner(msg(e));
+        return undefined;
+      } finally {
+        host.refresh();
       }
-      host.refresh();
     },
     [api, host],
   );
@@ -282,8 +285,10 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
                 readOnly
                   ? undefined
                   : (object, to) => {
-                      host.addLog({ time: '', text: `moved ${object} in the view`, kind: 'event' });
-                      void inject({ type: 'object_moved', object, to, by: 'operator' });
+                      // The host's answer says where it came to rest (set down on what is below, it may roll).
+                      void inject({ type: 'object_moved', object, to, by: 'operator' }).then((r) => {
+                        if (r?.ok) host.addLog({ time: '', text: `in the view: ${r.message}`, kind: 'event' });
+                      });
                     }
               }
               captionNote={waiting ? `waiting for your approval: ${describeCall(waiting.tool, waiting.args)}` : null}

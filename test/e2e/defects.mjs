@@ -36,6 +36,8 @@ export async function defectFlows() {
     const after = await page.evaluate(() => window.__skillbridge.bodyPosition('lemon_1'));
     assert(Math.abs(after[1] - before[1]) < 0.1, `the lemon went from y=${before[1].toFixed(2)} to y=${after[1].toFixed(2)}`);
     assert(Math.hypot(after[0] - before[0], after[2] - before[2]) < 0.1, 'the lemon moved sideways');
+    const msg = await page.locator('section.injector [role="status"]').innerText();
+    assert(/moved lemon_1: it rests there, on table_1/.test(msg), `the move says: ${msg}`);
   });
 
   await test('"Move an object" speaks the tools\' frame (x forward, y left, z up), pre-filled where it rests; onto another object it lands there', async () => {

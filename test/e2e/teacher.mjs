@@ -113,7 +113,10 @@ export async function teacherFlows() {
       return Math.hypot(p[0] - before[0], p[2] - before[2]) > 0.05;
     }, 'the peach to move');
     await openTab('Log');
-    await page.getByText('moved peach_1 in the view').waitFor({ timeout: 5_000 });
+    // The log says where it came to rest, from the world: set down on the table below the point.
+    await page
+      .getByText(/in the view: moved peach_1: it (rests there|came to rest .* the point given), on table_1/)
+      .waitFor({ timeout: 5_000 });
   });
 
   await test('presentation mode: larger text, labels on every object without overlap, side panels fold by themselves, the header on one row', async () => {
