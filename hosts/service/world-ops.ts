@@ -50,7 +50,7 @@ const MOVE_TOLERANCE_M = 0.02;
  * is there. Says where it rests against the point (its underside, as asked), what it
  * rests on or in, and that it left the robot's hand.
  */
-export function movedMessage(cur: LoadedWorld, id: string, to: readonly [number, number, number], fromHand: boolean): string {
+function movedMessage(cur: LoadedWorld, id: string, to: readonly [number, number, number], fromHand: boolean): string {
   const box = cur.control.world.aabb(id);
   const below = to[1] - box.min.y;
   const aside = Math.hypot((box.min.x + box.max.x) / 2 - to[0], (box.min.z + box.max.z) / 2 - to[2]);
