@@ -4,6 +4,8 @@ import type { Request, Response } from '../../contract/api';
 import type { SimControl } from '../../robot/sim/control';
 import type { SimRobot } from '../../robot/sim/sim-robot';
 import type { SceneMeta } from '../../contract/schemas';
+import { locationOf } from '../../sim/world/location';
+import { describePlace } from '../../sim/world/place';
 
 export interface LoadedWorld {
   robot: SimRobot;
@@ -59,14 +61,12 @@ function movedMessage(cur: LoadedWorld, id: string, to: readonly [number, number
     below > MOVE_TOLERANCE_M ? `${cm(below)} below` : below < -MOVE_TOLERANCE_M ? `${cm(-below)} above` : '',
     aside > MOVE_TOLERANCE_M ? `${cm(aside)} to the side of` : '',
   ].filter(Boolean);
-  const support = cur.control
-    .facts()
-    .map((f) => /^(on|in)\(([^,]+), ([^)]+)\)$/.exec(f))
-    .find((m) => m !== null && m[2] === id);
-  const where = support ? `${support[1]} ${support[3]}` : '';
-  const rest = off.length
-    ? `it came to rest ${off.join(' and ')} the point given${where ? `, ${where}` : ''}`
-    : `it rests there${where ? `, ${where}` : ''}`;
+  const place = locationOf(cur.control.world, id);
+  // Still moving after the settle: where it will rest is not known, and the answer says so.
+  const rest =
+    place.kind === 'moving'
+      ? `it is ${describePlace(place)}`
+      : `${off.length ? `it came to rest ${off.join(' and ')} the point given` : 'it rests there'}, ${describePlace(place)}`;
   return `moved ${id}${fromHand ? " out of the robot's hand" : ''}: ${rest}`;
 }
 
