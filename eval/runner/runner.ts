@@ -264,6 +264,14 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     const recordedJudge = resumed?.args['judge'];
     const judge = o.judge ?? (typeof recordedJudge === 'string' ? recordedJudge : undefined);
     if (judge !== undefined) checkJudge(judge);
+    // A judge is asked only where the suite has free text to judge: elsewhere it would be accepted and never asked.
+    if (o.judge !== undefined && !suite.judge)
+      throw new EvalInputError(
+        'bad-option',
+        `--judge: suite ${suite.id} has no free-text answer to judge (${SUITES.filter((s) => s.judge)
+          .map((s) => s.id)
+          .join(', ')} has); leave --judge out`,
+      );
     if (!Number.isInteger(plan.seed) || plan.seed < 0)
       throw new EvalInputError('bad-option', `--seed must be a whole number ≥ 0, got ${plan.seed}`);
     // The noise and limits applied are those recorded: a resumed run keeps its own.
