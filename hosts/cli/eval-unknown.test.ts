@@ -125,4 +125,17 @@ describe('eval with a model that cannot be reached', () => {
       ['lemon-held', 'ok', 1],
     ]);
   }, 300_000);
+
+  it('a server that refuses the key: each case an error "model-auth", exit 3', async () => {
+    const server = await startOpenAIServer([], { apiKey: 'the-right-key', whenEmpty: picker });
+    const out = mkdtempSync(join(tmpdir(), 'skillbridge-cli-eval-auth-'));
+    try {
+      const r = await cli('eval', '--suite', SUITE, '--model', `openai-compatible:test-model@${server.url}`, '--out', out, '--json');
+      expect(r.code, r.err).toBe(3);
+      const body = JSON.parse(r.out) as Body;
+      expect(body).toMatchObject({ errors: 2, score: null, errorReasons: [{ kind: 'model-auth', count: 2 }] });
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
