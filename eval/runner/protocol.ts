@@ -4,6 +4,7 @@ import type { EvalCase } from '../core/case';
 import type { ScriptFiles } from '../../agents/models/spec';
 import type { LocalModelFiles } from '../../agents/models/local/local-spec';
 import type { CaseResult } from './run-case';
+import type { NoiseOptions } from '../../sim/world/types';
 
 /** What every worker needs to run cases of one run. */
 export interface WorkerInit {
@@ -20,6 +21,8 @@ export interface WorkerInit {
   /** Where `local:NAME` loads from (a run started from a page: the host's models folder; the CLI: any). */
   localModels?: LocalModelFiles;
   limits?: { timeLimitS?: number; maxIterations?: number };
+  /** Perception and skill noise of every case's world (--noise), seeded by the run's seed; absent: none. */
+  noise?: NoiseOptions;
   /** The judge's model spec (--judge), for suites with a free-text judge. */
   judge?: string;
   /** Cases in flight at once in each thread (--concurrency spread over the threads); each leases its own world. */

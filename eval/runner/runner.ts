@@ -3,7 +3,9 @@
 // cases, starts or resumes a run in the results database, hands case × trial
 // pairs to this thread or to worker threads (a world built once per thread and
 // restored for every case), records each result as it arrives (a Ctrl-C or a
-// crash loses nothing recorded), and summarises the run as `report` does.
+// crash loses nothing recorded), and summarises the run as `report` does. A case
+// whose outcome is unknown (verdict.ts) is an error, not a 0: counted apart, left
+// out of the means, and run again by --resume with the stopped and missing ones.
 import path from 'node:path';
 import { validateModelSpec } from '../../agents/models/spec';
 import { ModelError } from '../../agents/models/model';
@@ -11,7 +13,7 @@ import { WORKFLOWS } from '../../agents/workflows';
 import { type RunSummary, summarize } from '../report/stats';
 import { isOffProtocol, markedVariant, offProtocolReason } from '../core/protocol';
 import { DEFAULT_RESULTS_DIR } from '../report/load';
-import { PACKAGE_VERSION, type ResultInput, type RunRecord, doneKey, gitCommit, openResults } from '../results/index';
+import { PACKAGE_VERSION, type ResultInput, type RunRecord, gitCommit, openResults } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { PER_CASE } from '../core/suite';
 import { referenceModelFactories } from '../reference/factories';
@@ -23,6 +25,9 @@ import { type Slot, inlineSlot, workerSlot } from './executors';
 import type { WorkerInit } from './protocol';
 import type { CaseTiming } from './run-case';
 import { type ScaleFigures, type ScaleOptions, startScale } from '../scale/runner-hook';
+import { type CaseTrial, type RunCounts, tally, toRun } from './tally';
+import { checkNoise, noiseClash, recordedNoise } from './noise';
+import type { NoiseOptions } from '../../sim/world/types';
 
 export { EvalInputError, type EvalInputCode } from './errors';
 
@@ -38,10 +43,12 @@ export interface EvalOptions {
   filter?: string;
   /** A deterministic sample of this many cases, spread over the suite's categories. */
   sample?: number;
-  /** A run id to continue: its stopped and missing case × trials run, the rest is kept. */
+  /** A run id to continue: its errored, stopped and missing case × trials run, the scored ones are kept. */
   resume?: string;
   outDir?: string;
   limits?: { timeLimitS?: number; maxIterations?: number };
+  /** Perception and skill noise in every case's world (seeded by --seed); recorded with the run as applied. */
+  noise?: Partial<NoiseOptions>;
   /** A model spec that judges each finished case's free text where the suite has a judge (RAIDER's explanations). */
   judge?: string;
   env?: Record<string, string | undefined>;
@@ -71,7 +78,7 @@ export interface EvalProgress {
   done: number;
   errors: number;
   stopped: number;
-  /** Running mean of the case scores so far (errors count 0). */
+  /** Running mean of the case scores so far (errors, which have none, left out). */
   score: number | null;
   elapsedMs: number;
   etaMs: number | null;
@@ -101,7 +108,27 @@ export interface EvalResult {
   summary: RunSummary;
   run: RunRecord;
   timings: EvalTimings;
+  /** The planned case × trials: scored, errored, stopped and missing (they add up). */
+  counts: RunCounts;
   interrupted: boolean;
+}
+
+/** The turn bounds a run was started with: recorded as `limits`, or (older runs) as the command line's flags. */
+function recordedLimits(args: Record<string, unknown>): EvalOptions['limits'] {
+  const l = args['limits'];
+  const num = (v: unknown) =>
+    typeof v === 'number' && Number.isFinite(v)
+      ? v
+      : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+        ? Number(v)
+        : undefined;
+  const src =
+    l && typeof l === 'object' ? (l as Record<string, unknown>) : { timeLimitS: args['time-limit'], maxIterations: args['max-iterations'] };
+  const timeLimitS = num(src['timeLimitS']);
+  const maxIterations = num(src['maxIterations']);
+  return timeLimitS === undefined && maxIterations === undefined
+    ? undefined
+    : { ...(timeLimitS !== undefined ? { timeLimitS } : {}), ...(maxIterations !== undefined ? { maxIterations } : {}) };
 }
 
 export function suiteIds(): string[] {
@@ -171,6 +198,32 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       clash('workflow', o.workflow, resumed.workflow);
       clash('seed', o.seed, resumed.seed);
       clash('trials', o.trials, resumed.trials);
+      // What the run was started with is what its remaining cases run with: a different value would be ignored, so it is refused.
+      const recorded = resumed.args;
+      const text = (v: unknown) => (v === undefined ? 'none' : String(v));
+      const kept = (name: string, given: unknown, was: unknown) => {
+        if (given !== undefined && JSON.stringify(given) !== JSON.stringify(was))
+          throw new EvalInputError(
+            'resume-mismatch',
+            `run ${resumed!.runId} was started with --${name} ${text(was)}, not ${text(given)}; leave --${name} out to resume it, or start a new run`,
+          );
+      };
+      kept('filter', o.filter, recorded['filter']);
+      kept('sample', o.sample, recorded['sample']);
+      if (o.offProtocol !== undefined && o.offProtocol !== isOffProtocol(resumed))
+        throw new EvalInputError(
+          'resume-mismatch',
+          `run ${resumed.runId} was started ${isOffProtocol(resumed) ? 'off' : 'on'} its suite's protocol; leave --off-protocol out to resume it`,
+        );
+      const wasLimits = recordedLimits(recorded);
+      kept('time-limit', o.limits?.timeLimitS, wasLimits?.timeLimitS);
+      kept('max-iterations', o.limits?.maxIterations, wasLimits?.maxIterations);
+      const was = recordedNoise(resumed.args);
+      if (o.noise !== undefined && noiseClash(checkNoise(o.noise), was))
+        throw new EvalInputError(
+          'resume-mismatch',
+          `run ${resumed.runId} was started with ${was ? `--noise ${JSON.stringify(was)}` : 'no --noise'}; leave --noise out to resume it, or start a new run`,
+        );
       if (resumed.packageVersion !== PACKAGE_VERSION) {
         throw new EvalInputError(
           'resume-mismatch',
@@ -211,8 +264,19 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     const recordedJudge = resumed?.args['judge'];
     const judge = o.judge ?? (typeof recordedJudge === 'string' ? recordedJudge : undefined);
     if (judge !== undefined) checkJudge(judge);
+    // A judge is asked only where the suite has free text to judge: elsewhere it would be accepted and never asked.
+    if (o.judge !== undefined && !suite.judge)
+      throw new EvalInputError(
+        'bad-option',
+        `--judge: suite ${suite.id} has no free-text answer to judge (${SUITES.filter((s) => s.judge)
+          .map((s) => s.id)
+          .join(', ')} has); leave --judge out`,
+      );
     if (!Number.isInteger(plan.seed) || plan.seed < 0)
       throw new EvalInputError('bad-option', `--seed must be a whole number ≥ 0, got ${plan.seed}`);
+    // The noise and limits applied are those recorded: a resumed run keeps its own.
+    const noise = resumed ? recordedNoise(resumed.args) : o.noise === undefined ? undefined : checkNoise(o.noise);
+    const limits = resumed ? recordedLimits(resumed.args) : o.limits;
 
     // ---- the cases
     const loaded = suiteFile
@@ -243,7 +307,9 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         trials: plan.trials,
         commit: gitCommit(),
         args: {
-          ...(o.args ?? {}),
+          ...Object.fromEntries(Object.entries(o.args ?? {}).filter(([k]) => k !== 'noise')),
+          ...(noise ? { noise } : {}),
+          ...(limits ? { limits } : {}),
           ...(suiteFile ? { suiteFile } : { casesKey: casesSourceKey(plan.suiteId) }),
           ...(o.filter ? { filter: o.filter } : {}),
           ...(sample !== undefined ? { sample } : {}),
@@ -254,14 +320,16 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         ...(o.scale?.runId ? { runId: o.scale.runId } : {}),
       });
     if (resumed) db.resumeRun(run.runId);
-    const done = db.done(run.runId);
     const scale = startScale(o.scale, jobs, plan.model);
-    const items: Array<{ c: EvalCase; trial: number }> = [];
+    const planned: Array<CaseTrial & { c: EvalCase }> = [];
     for (let trial = 1; trial <= plan.trials; trial++) {
       // Cases of one world together: a thread builds each world once.
       const byWorld = [...cases].sort((a, b) => (a.world.key < b.world.key ? -1 : a.world.key > b.world.key ? 1 : 0));
-      for (const c of byWorld) if (!done.has(doneKey(c.id, trial)) && scale.mine(c.id, trial)) items.push({ c, trial });
+      for (const c of byWorld) if (scale.mine(c.id, trial)) planned.push({ caseId: c.id, trial, c });
     }
+    const recorded = db.results(run.runId);
+    // Only a scored pair is kept: an error (its outcome unknown), a stopped and a missing one run (again).
+    const items = toRun(planned, recorded).map((p) => ({ c: p.c, trial: p.trial }));
     const init: WorkerInit = {
       suite: suite.id,
       workflow: plan.workflow,
@@ -272,20 +340,20 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       env: o.env ?? { ...process.env },
       ...(o.scriptFiles ? { scriptFiles: o.scriptFiles } : {}),
       ...(o.localModels ? { localModels: o.localModels } : {}),
-      ...(o.limits ? { limits: o.limits } : {}),
+      ...(limits ? { limits } : {}),
+      ...(noise ? { noise } : {}),
       ...(judge ? { judge } : {}),
       ...scale.init,
     };
 
     // ---- progress over everything the run holds (a resumed run starts from what it has)
-    const prior = db
-      .results(run.runId)
-      .filter((r) => r.status !== 'stopped' && done.has(doneKey(r.caseId, r.trial)) && scale.mine(r.caseId, r.trial));
+    const plannedKeys = new Set(planned.map((p) => `${p.caseId}#${p.trial}`));
+    const prior = recorded.filter((r) => r.status === 'ok' && plannedKeys.has(`${r.caseId}#${r.trial}`));
     const total = prior.length + items.length;
     let finished = prior.length;
-    let errors = prior.filter((r) => r.status === 'error').length;
+    let errors = 0;
     let stopped = 0;
-    let scoreSum = prior.reduce((s, r) => s + (r.status === 'error' ? 0 : (r.score ?? 0)), 0);
+    let scoreSum = prior.reduce((s, r) => s + (r.score ?? 0), 0);
     let scored = prior.length;
     const t0 = performance.now();
     const timings: CaseTiming[] = [];
@@ -347,6 +415,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
             status: 'error',
             labels: r.labels ?? {},
             error: `result not recordable: ${(e as Error).message}`,
+            errorKind: 'unrecordable',
           };
           db.record(run.runId, rec);
         }
@@ -357,8 +426,10 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           thisRun++;
           timings.push(timing);
           if (rec.status === 'error') errors++;
-          scoreSum += rec.status === 'error' ? 0 : (rec.score ?? 0);
-          scored++;
+          else {
+            scoreSum += rec.score ?? 0;
+            scored++;
+          }
         }
         progress({ caseId: rec.caseId, trial: rec.trial ?? 1, status: rec.status, score: rec.score ?? null, error: rec.error ?? null });
       };
@@ -398,6 +469,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     return {
       summary,
       run: final,
+      counts: tally(planned, results),
       interrupted,
       timings: {
         cases: timings.length,

@@ -18,6 +18,14 @@ export const CaseJob = z.object({
   casesKey: z.string().min(1),
   packageVersion: z.string(),
   limits: z.object({ timeLimitS: z.number().optional(), maxIterations: z.number().int().optional() }).optional(),
+  /** The run's perception and skill noise (eval --noise), applied to the case's world. */
+  noise: z
+    .strictObject({
+      distanceSigma: z.number().min(0).max(1),
+      detectionDropout: z.number().min(0).max(1),
+      skillFailureRate: z.number().min(0).max(1),
+    })
+    .optional(),
   judge: z.string().optional(),
 });
 export type CaseJob = z.infer<typeof CaseJob>;

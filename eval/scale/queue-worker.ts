@@ -58,7 +58,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
   const concurrency = o.concurrency ?? 1;
   const me = `${hostname()}:${process.pid}`;
   const cases = new Map<string, Promise<Map<string, EvalCase>>>();
-  const pools = new Map<number, WorldPool>();
+  const pools = new Map<string, WorldPool>();
   const traceRoot = path.join(tmpdir(), `skillbridge-worker-${process.pid}`);
   const summary: QueueWorkerSummary = { done: 0, errors: 0, rssPeakMb: 0 };
   const sample = () => (summary.rssPeakMb = Math.max(summary.rssPeakMb, Math.round(process.memoryUsage().rss / 2 ** 20)));
@@ -92,10 +92,12 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
       );
     const c = (await casesOf(d.suite)).get(d.caseId);
     if (!c) throw new UnrecoverableError(`worker ${me}: suite ${d.suite} has no case "${d.caseId}"`);
-    let pool = pools.get(d.seed);
+    // Worlds of one seed and noise are shared between the jobs that name them.
+    const poolKey = `${d.seed}|${JSON.stringify(d.noise ?? null)}`;
+    let pool = pools.get(poolKey);
     if (!pool) {
-      pool = new WorldPool({ seed: d.seed, maxIdle: Math.max(4, concurrency) });
-      pools.set(d.seed, pool);
+      pool = new WorldPool({ seed: d.seed, ...(d.noise ? { noise: d.noise } : {}), maxIdle: Math.max(4, concurrency) });
+      pools.set(poolKey, pool);
     }
     const hooks = caseHooks({ model: d.model, concurrency: 2, ...(o.rates ? { rates: o.rates } : {}) });
     log(`start ${d.caseId}#${d.trial} (${d.runId}, try ${job.attemptsMade + 1})`);

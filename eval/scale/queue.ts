@@ -4,7 +4,7 @@
 // while it was away. Workers (`skillbridge worker`, any number, any machine)
 // run them; each result comes back here and is recorded in the one results
 // database with its traces written into this results folder. Retries (a case
-// that errors is tried again) and stalled-job recovery (a killed worker's job
+// that errors is tried again; on --resume an errored case runs again) and stalled-job recovery (a killed worker's job
 // goes back to the queue) are BullMQ's.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,7 +30,13 @@ function connection(url: string) {
 }
 
 const stoppedResult = (c: EvalCase, trial: number, why: string, status: 'stopped' | 'error'): CaseResult => ({
-  record: { caseId: c.id, trial, status, labels: c.labels, ...(status === 'error' ? { error: why } : {}) },
+  record: {
+    caseId: c.id,
+    trial,
+    status,
+    labels: c.labels,
+    ...(status === 'error' ? { error: why, errorKind: /stalled/i.test(why) ? ('worker-died' as const) : ('queue' as const) } : {}),
+  },
   timing: { totalMs: 0, restoreMs: 0, buildMs: 0, modelMs: 0, toolMs: 0, overheadMs: 0 },
 });
 
@@ -111,8 +117,13 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string): 
           void (async () => {
             const known = await queue.getJob(id);
             const state = known ? await known.getState() : undefined;
-            // A result a worker finished while no coordinator listened is taken as it is; a failed job runs again.
-            if (known && state === 'failed') await known.retry('failed').catch(() => undefined);
+            // A result a worker finished while no coordinator listened is taken as it is; a failed job, or one that
+            // ended in an error (no score: the runner only asks again for those), runs again with all its tries.
+            const unscored = state === 'completed' && CaseJobResult.safeParse(known?.returnvalue).data?.record.status !== 'ok';
+            if (known && (state === 'failed' || unscored))
+              await known
+                .retry(state as 'failed' | 'completed', { resetAttemptsMade: true, resetAttemptsStarted: true })
+                .catch(() => undefined);
             const data: CaseJob = {
               runId,
               suite: init.suite,
@@ -124,6 +135,7 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string): 
               casesKey,
               packageVersion: PACKAGE_VERSION,
               ...(init.limits ? { limits: init.limits } : {}),
+              ...(init.noise ? { noise: init.noise } : {}),
               ...(init.judge ? { judge: init.judge } : {}),
             };
             const job =

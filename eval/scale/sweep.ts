@@ -1,14 +1,15 @@
 // A sweep: suites × models × workflows × trials in one command, one results
 // folder, one report. Each combination is a run with an id made from the
-// sweep's name and the combination, so running the sweep again skips the
-// finished runs and resumes the others (their missing and stopped case ×
-// trials). The leaderboard ranks each suite's runs by headline score.
+// sweep's name and the combination, so running the sweep again skips the runs
+// whose every case × trial was scored and resumes the others (their errored,
+// stopped and missing case × trials). The leaderboard ranks each suite's runs by headline score.
 import { parse as parseYaml } from 'yaml';
 import { UserFileError, readFailure, readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
 import { openResults } from '../results/index';
 import { EvalInputError } from '../runner/errors';
 import { type EvalOptions, runEval } from '../runner/runner';
+import { type RunCounts, tally } from '../runner/tally';
 import { SUITES } from '../suites/index';
 import type { ScaleOptions } from './runner-hook';
 
@@ -87,6 +88,8 @@ export interface SweepRow {
   runId: string;
   cases: number;
   errors: number;
+  /** The run's case × trials: scored, errored, stopped, missing. */
+  counts: RunCounts;
   status: string;
   /** What this invocation did with the run. */
   action: 'ran' | 'resumed' | 'kept';
@@ -107,6 +110,8 @@ export async function runSweep(
     o.onCell?.(cell, i, cells.length);
     const db = openResults(o.outDir);
     const known = db.run(cell.runId);
+    // A finished run is kept only when every case × trial was scored: an error (its outcome unknown) runs again.
+    const unscored = known ? db.results(cell.runId).some((x) => x.status !== 'ok') : false;
     db.close();
     const scale: ScaleOptions = {
       ...(s.concurrency !== undefined ? { concurrency: s.concurrency } : {}),
@@ -125,23 +130,26 @@ export async function runSweep(
       ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
     };
     let action: SweepRow['action'] = 'ran';
-    if (known?.status === 'finished') action = 'kept';
+    let counts: RunCounts | undefined;
+    if (known?.status === 'finished' && !unscored) action = 'kept';
     else if (known) {
       action = 'resumed';
-      await runEval({ ...common, resume: cell.runId });
+      counts = (await runEval({ ...common, resume: cell.runId })).counts;
     } else
-      await runEval({
-        ...common,
-        suite: cell.suite,
-        model: cell.model,
-        ...(cell.workflow ? { workflow: cell.workflow } : {}),
-        trials: s.trials,
-        seed: s.seed,
-        ...(s.sample !== undefined ? { sample: s.sample } : {}),
-        ...(s.filter ? { filter: s.filter } : {}),
-        ...(s.offProtocol ? { offProtocol: true } : {}),
-        args: { sweep: s.name },
-      });
+      counts = (
+        await runEval({
+          ...common,
+          suite: cell.suite,
+          model: cell.model,
+          ...(cell.workflow ? { workflow: cell.workflow } : {}),
+          trials: s.trials,
+          seed: s.seed,
+          ...(s.sample !== undefined ? { sample: s.sample } : {}),
+          ...(s.filter ? { filter: s.filter } : {}),
+          ...(s.offProtocol ? { offProtocol: true } : {}),
+          args: { sweep: s.name },
+        })
+      ).counts;
     const db2 = openResults(o.outDir, { mode: 'read' });
     const run = db2.requireRun(cell.runId);
     const results = db2.results(cell.runId);
@@ -154,6 +162,7 @@ export async function runSweep(
       runId: cell.runId,
       cases: scored.length,
       errors: scored.filter((x) => x.status === 'error').length,
+      counts: counts ?? tally(results, results),
       status: run.status,
       action,
     });

@@ -212,12 +212,17 @@ Usage:
       opens it at once after the launch.
   skillbridge eval --suite SUITE --model SPEC [--workflow W] [--trials K] [--jobs N]
                    [--seed S] [--filter TEXT] [--sample N] [--resume RUN] [--out DIR]
-                   [--judge SPEC] [--off-protocol] [--json]
+                   [--judge SPEC] [--off-protocol] [--time-limit S] [--max-iterations N]
+                   [--noise SPEC] [--json]
       Runs a benchmark suite (raider, alrm, etp, dfki, rtw): each case in a world
       restored from a snapshot, scored from the final physical state and the
       order of events; every case × trial is recorded in DIR/results.db (default
       eval-results/). Reference models: oracle, floor:noop, floor:random,
       floor:none. Ctrl-C stops cleanly; --resume RUN continues a stopped run.
+      A case whose model cannot be reached, whose worker dies or whose scorer
+      does not decide is an error, not a 0: counted apart, left out of the
+      score, exit 3; --resume RUN runs exactly the errored, stopped and missing
+      ones. --noise gives every case's world seeded perception and skill noise.
       --judge SPEC also asks your own model whether each RAIDER explanation is
       right (expl_judge, reported apart from the structural Expl).
       Each suite runs only the workflows and tool sets it is defined for (its

@@ -68,7 +68,7 @@ describe('ALRM goals', () => {
     expect(AT_SLACK_M).toBeLessThan(0.04);
   }, 120_000);
 
-  it('a case whose model failed scores 0 even when the world reached the goal', async () => {
+  it('a case whose model failed is an error with no score (never a pass) even when the world reached the goal', async () => {
     const pool = new WorldPool({ seed: 1 });
     pools.push(pool);
     const c = (
@@ -103,10 +103,9 @@ describe('ALRM goals', () => {
     const clean = await run(false);
     expect(clean.record.metrics?.['alrm_score']).toBe(2);
     const failed = await run(true);
-    expect(failed.record.status).toBe('ok');
-    expect(failed.record.metrics?.['alrm_score']).toBe(0);
-    expect(failed.record.score).toBe(0);
-    expect(failed.record.success).toBe(false);
-    expect(failed.record.failureClass).toBe('model-error');
+    expect(failed.record).toMatchObject({ status: 'error', errorKind: 'model-auth' });
+    expect(failed.record.error).toMatch(/refused the key/);
+    expect(failed.record.score ?? null).toBeNull();
+    expect(failed.record.success).toBeUndefined();
   }, 120_000);
 });
