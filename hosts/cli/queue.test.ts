@@ -14,6 +14,7 @@ import { openResults } from '../../eval/results/index';
 import { runEval } from '../../eval/runner/runner';
 import { main } from './main';
 import { type OracleServer, recordOracleReplies, startOracleServer } from '../../test/support/oracle-server';
+import { TERMINAL, typedModel } from '../../test/support/host-refs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SUITE = { suite: 'rtw' };
@@ -130,7 +131,7 @@ describe.skipIf(!available)('eval --queue with three workers (BullMQ on Redis)',
 
   it('a worker killed mid-case loses nothing: the merged run equals a single-process run case by case', async () => {
     const single = mkdtempSync(path.join(tmpdir(), 'skillbridge-queue-single-'));
-    const one = await runEval({ ...SUITE, model: srv.spec, outDir: single, scale: { concurrency: 4 } });
+    const one = await runEval({ suite: TERMINAL.suite(SUITE.suite), ...typedModel(srv.spec), outDir: single, scale: { concurrency: 4 } });
     expect(one.summary.errors).toBe(0);
 
     for (let i = 0; i < 3; i++) workers.push(startWorker(url));

@@ -8,6 +8,7 @@ import { type EvalProgress, type EvalResult, runEval } from '../../../eval/runne
 import { type Parsed, UsageError, intFlag, numberFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { queueScale, scaleLine } from './scale-eval';
+import { TERMINAL } from '../../service/host-policy';
 
 function seconds(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
@@ -120,19 +121,22 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
     const sample = optionalInt(p, 'sample');
     const judge = stringFlag(p.flags, 'judge');
     const scale = await queueScale(p);
+    // What the person typed, parsed by the command line's policy (a suite may be a file, a script any file).
     r = await runEval({
       scale,
-      ...(suite ? { suite } : {}),
-      ...(model ? { model } : {}),
+      ...(suite ? { suite: TERMINAL.suite(suite) } : {}),
+      ...(model ? { model: TERMINAL.model(model) } : {}),
       ...(workflow ? { workflow } : {}),
       ...(filter ? { filter } : {}),
-      ...(resume ? { resume } : {}),
+      ...(resume ? { resume: TERMINAL.runId(resume) } : {}),
+      files: TERMINAL.files(),
+      reopen: TERMINAL,
       ...(out ? { outDir: out } : {}),
       ...(trials !== undefined ? { trials } : {}),
       ...(jobs !== undefined ? { jobs } : {}),
       ...(seed !== undefined ? { seed } : {}),
       ...(sample !== undefined ? { sample } : {}),
-      ...(judge ? { judge } : {}),
+      ...(judge ? { judge: TERMINAL.model(judge, '--judge') } : {}),
       ...(p.flags['off-protocol'] ? { offProtocol: true } : {}),
       ...(timeLimit !== undefined || maxIterations !== undefined
         ? {
