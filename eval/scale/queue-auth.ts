@@ -16,6 +16,8 @@ export async function redisAsksForCredentials(url: string, timeoutMs = 5000): Pr
     enableOfflineQueue: false,
     connectTimeout: timeoutMs,
     retryStrategy: () => null,
+    // The ready check (INFO) would fail on NOAUTH and close the connection before PING answers.
+    enableReadyCheck: false,
   });
   probe.on('error', () => undefined);
   try {
