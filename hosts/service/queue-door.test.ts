@@ -15,8 +15,9 @@ import { casesSourceKey } from '../../eval/runner/cases';
 import { PACKAGE_VERSION } from '../../eval/results/index';
 import { queueSlots } from '../../eval/scale/queue';
 import {
-  type CaseJob,
+  CaseJob,
   type CaseJobResult,
+  JOB_REFS,
   QUEUE_NAME,
   canonicalJson,
   jobId,
@@ -29,6 +30,7 @@ import {
 } from '../../eval/scale/queue-protocol';
 import { OpenRedisError, runQueueWorker } from '../../eval/scale/queue-worker';
 import { TERMINAL } from '../../test/support/host-refs';
+import { textFields } from '../../test/support/schema-fields';
 import { type OpenAIServer, startOpenAIServer } from '../../test/support/openai-server';
 import { type TestRedis, hasRedis, startOpenRedis, startRedis } from '../../test/support/redis-server';
 import { HostPolicy } from './host-policy';
@@ -98,6 +100,40 @@ describe('signatures (no Redis needed)', () => {
 });
 
 describe("the worker's policy for a job's fields (no Redis needed)", () => {
+  /** Job fields that name nothing of the worker's: looked up in its own tables, or compared. */
+  const PLAIN_JOB_FIELDS: Record<string, string> = {
+    workflow: 'a workflow id, looked up in the table of workflows',
+    caseId: "a case id, looked up in the suite's cases",
+    casesKey: "compared with the worker's own cases key",
+    packageVersion: "compared with the worker's own version",
+  };
+
+  it('classifies every string field of the job schema, and parses each host field through the policy', async () => {
+    const fields = textFields(CaseJob);
+    const unclassified = fields.filter((f) => !(f.path in JOB_REFS) && !PLAIN_JOB_FIELDS[f.path]).map((f) => f.path);
+    expect(unclassified).toEqual([]);
+    const parsed: Array<[string, string]> = [];
+    class Recording extends HostPolicy {
+      override runId(id: string, field?: string) {
+        parsed.push(['run-id', id]);
+        return super.runId(id, field);
+      }
+      override suite(given: string, field?: string) {
+        parsed.push(['suite', given]);
+        return super.suite(given, field);
+      }
+      override async evalModel(spec: string, field?: string) {
+        parsed.push(['model', spec]);
+        return super.evalModel(spec, field);
+      }
+    }
+    await queueDoor(new Recording({}))(job({ runId: 'r-1', suite: 'alrm', model: 'oracle', judge: 'floor:noop' }));
+    for (const [field, kind] of Object.entries(JOB_REFS)) {
+      const value = { runId: 'r-1', suite: 'alrm', model: 'oracle', judge: 'floor:noop' }[field]!;
+      expect(parsed, field).toContainEqual([kind, value]);
+    }
+  });
+
   const admit = queueDoor(new HostPolicy({ env: { SKILLBRIDGE_API_KEY: WORKER_KEY }, scriptFiles: 'none' }));
   it.each([
     ['runId', { runId: '../../escape' }, /job\.runId/],
