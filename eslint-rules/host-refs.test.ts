@@ -26,14 +26,14 @@ function lint(relFile: string, code: string): string[] {
 describe('host-refs/minted-by-policy lint rule', () => {
   it('refuses a type assertion to a host ref outside the host policy, however it is nested', () => {
     for (const code of [
-      "const s = req.suite as SuiteRef;",
-      "runEval({ model: spec as ModelSpec });",
-      "const ids = list as RunId[];",
-      "const x = <TraceRef>id;",
-      "const m = { spec } as { spec: ModelSpec };",
-      "const f = v as unknown as ModelFiles;",
+      'const s = req.suite as SuiteRef;',
+      'runEval({ model: spec as ModelSpec });',
+      'const ids = list as RunId[];',
+      'const x = <TraceRef>id;',
+      'const m = { spec } as { spec: ModelSpec };',
+      'const f = v as unknown as ModelFiles;',
       "const r = v as HostRef<string, 'RunId'>;",
-      "const u = url satisfies ServerUrl;",
+      'const u = url satisfies ServerUrl;',
     ]) {
       const [msg] = lint('eval/runner/runner.ts', code);
       expect(msg, code).toMatch(/Only the host policy \(hosts\/service\/host-policy\.ts\) makes a \w+/);
@@ -49,8 +49,8 @@ describe('host-refs/minted-by-policy lint rule', () => {
   });
 
   it("refuses 'as never' and 'as any' in the product code of hosts/ and eval/, but for dispatch()'s parsed request", () => {
-    expect(lint('hosts/service/eval-host.ts', "runEval({ suite: req.suite as never });")[0]).toMatch(/'as never' fits any parameter/);
-    expect(lint('eval/scale/queue-worker.ts', "runCase({ model: d.model as any });")[0]).toMatch(/'as any' fits any parameter/);
+    expect(lint('hosts/service/eval-host.ts', 'runEval({ suite: req.suite as never });')[0]).toMatch(/'as never' fits any parameter/);
+    expect(lint('eval/scale/queue-worker.ts', 'runCase({ model: d.model as any });')[0]).toMatch(/'as any' fits any parameter/);
     expect(lint('hosts/web/connection.ts', 'return dispatch(api, method, parseRequest(method, request) as never);')).toEqual([]);
     // Tests and other layers keep their casts (the proof is about what the product reads).
     expect(lint('hosts/service/page-door.test.ts', "s.evalReport({ runId: 'a/../b' } as never);")).toEqual([]);

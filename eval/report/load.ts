@@ -22,7 +22,9 @@ export interface LoadedRun {
 export function loadRunsById(ids: readonly RunId[], dbDir: string): LoadedRun[] {
   const store = openResults(resultsFile(dbDir), { mode: 'read' });
   try {
-    return mergeShards(ids.map((id) => store.requireRun(id)).map((run) => ({ run, results: store.results(run.runId), db: store.file, dir: store.dir })));
+    return mergeShards(
+      ids.map((id) => store.requireRun(id)).map((run) => ({ run, results: store.results(run.runId), db: store.file, dir: store.dir })),
+    );
   } finally {
     store.close();
   }

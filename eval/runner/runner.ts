@@ -189,7 +189,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       }
       plan = {
         suiteId: resumed.suite,
-        model: o.reopen.model(resumed.model, 'the resumed run\'s model'),
+        model: o.reopen.model(resumed.model, "the resumed run's model"),
         workflow: resumed.workflow,
         seed: resumed.seed,
         trials: resumed.trials,

@@ -86,7 +86,9 @@ export function queueSecret(env: Readonly<Record<string, string | undefined>> = 
     try {
       text = readFileSync(fromFile, 'utf8').split(/\r?\n/)[0];
     } catch (e) {
-      throw new Error(`SKILLBRIDGE_QUEUE_SECRET_FILE: cannot read ${fromFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw new Error(
+        `SKILLBRIDGE_QUEUE_SECRET_FILE: cannot read ${fromFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
     }
   }
   const secret = text?.trim() ?? '';

@@ -24,7 +24,16 @@ import { runCase } from '../runner/run-case';
 import { caseHooks } from './hooks';
 import { MachineTurns } from './machine-turns';
 import type { ModelFiles, ModelSpec, RunId, SuiteRef } from '../../base/host-refs';
-import { type CaseJob, type CaseJobResult, QUEUE_NAME, type QueueSecret, jobId, parseQueueUrl, signResult, verifyJob } from './queue-protocol';
+import {
+  type CaseJob,
+  type CaseJobResult,
+  QUEUE_NAME,
+  type QueueSecret,
+  jobId,
+  parseQueueUrl,
+  signResult,
+  verifyJob,
+} from './queue-protocol';
 import { redisAsksForCredentials } from './queue-auth';
 
 /** A job as the worker's policy let it in: what it names parsed into host refs, with the environment and file grant its model gets. */

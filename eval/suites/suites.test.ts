@@ -88,7 +88,17 @@ describe.each(SUITES.map((s) => [s.id, s] as const))('suite %s', (_id, suite) =>
       };
       const c = sample[0]!;
       const judged = (spec: string) =>
-        runCase({ suite, case: c, trial: 1, workflow: workflowOf(suite), ...typedModel('oracle'), seed: 1, pool, traceDir, judge: TERMINAL.model(spec) });
+        runCase({
+          suite,
+          case: c,
+          trial: 1,
+          workflow: workflowOf(suite),
+          ...typedModel('oracle'),
+          seed: 1,
+          pool,
+          traceDir,
+          judge: TERMINAL.model(spec),
+        });
       const yes = await judged(script('yes', 'Yes.'));
       const no = await judged(script('no', 'No: it names another object.'));
       const mute = await judged(script('mute', 'I cannot tell.'));

@@ -11,7 +11,8 @@ import { textFields } from '../../test/support/schema-fields';
 import { type Fleet, openFleet } from './fleet';
 
 /** Argument names that would name something of the host's. */
-const HOSTISH = /(^|_)(path|file|files|filename|dir|directory|folder|url|uri|endpoint|host|model|spec|suite|run_?id|trace|report|script|db)($|_)/i;
+const HOSTISH =
+  /(^|_)(path|file|files|filename|dir|directory|folder|url|uri|endpoint|host|model|spec|suite|run_?id|trace|report|script|db)($|_)/i;
 
 describe('MCP tool arguments', () => {
   const fleets: Fleet[] = [];

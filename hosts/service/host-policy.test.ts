@@ -196,7 +196,7 @@ describe('the host policy covers every AppApi method', () => {
     }
   }, 60_000);
 
-  it("classifies every string field of every request schema: a host reference the policy parses, or plain text", () => {
+  it('classifies every string field of every request schema: a host reference the policy parses, or plain text', () => {
     const unclassified: string[] = [];
     for (const m of METHOD_NAMES)
       for (const f of textFields(METHODS[m].request)) {
@@ -228,8 +228,7 @@ describe('the host policy covers every AppApi method', () => {
           } catch {
             // the policy's refusal, or an unknown id: the parse is what counts
           }
-          if (!policy.parsed.some(([c, v]) => c === FIELD_CAPABILITY[f.kind!] && v === SENTINEL[f.kind!]))
-            missed.push(`${m}.${f.path}`);
+          if (!policy.parsed.some(([c, v]) => c === FIELD_CAPABILITY[f.kind!] && v === SENTINEL[f.kind!])) missed.push(`${m}.${f.path}`);
           if (m === 'loadScene') await s.loadScene({ id: 'tabletop/fruits' });
         }
     } finally {

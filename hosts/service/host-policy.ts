@@ -64,16 +64,7 @@ export type KeyStore = Pick<typeof SINGLE_HOST, 'setApiKey' | 'hasApiKey' | 'cle
  * evaluation suite, a run's results, a session's trace, a scene file, a server URL keys are stored for, the key
  * store, a model in the models folder, the models folder itself.
  */
-export type Capability =
-  | 'model'
-  | 'suite'
-  | 'run-id'
-  | 'trace'
-  | 'scene-file'
-  | 'server-url'
-  | 'key-store'
-  | 'local-model'
-  | 'model-store';
+export type Capability = 'model' | 'suite' | 'run-id' | 'trace' | 'scene-file' | 'server-url' | 'key-store' | 'local-model' | 'model-store';
 
 /**
  * Every AppApi method and the capabilities it uses. A method added to the
@@ -197,12 +188,17 @@ const terminalRefuse: Refuse = (field, message, code) => new EvalInputError(code
 /** The shape checks every door shares (a run id is a folder name, never a path). */
 function checkRunId(id: string, field: string, refuse: Refuse): RunId {
   if (!RUN_ID_PATTERN.test(id))
-    throw refuse(field, `"${id.slice(0, 80)}" is not a run id (letters, digits, ".", "_", ":" and "-"; listEvalRuns shows them)`, 'bad-option');
+    throw refuse(
+      field,
+      `"${id.slice(0, 80)}" is not a run id (letters, digits, ".", "_", ":" and "-"; listEvalRuns shows them)`,
+      'bad-option',
+    );
   return mint<string, 'RunId'>(id);
 }
 
 function builtinSuite(id: string, field: string, refuse: Refuse): SuiteRef {
-  if (!findSuite(id)) throw refuse(field, `unknown suite "${id.slice(0, 80)}"; suites: ${SUITES.map((s) => s.id).join(', ')}`, 'unknown-suite');
+  if (!findSuite(id))
+    throw refuse(field, `unknown suite "${id.slice(0, 80)}"; suites: ${SUITES.map((s) => s.id).join(', ')}`, 'unknown-suite');
   return mint<{ kind: 'builtin'; id: string }, 'SuiteRef'>({ kind: 'builtin', id });
 }
 

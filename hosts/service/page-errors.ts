@@ -10,7 +10,10 @@ const HOST_PATH = /(^|[\s"'`(=[,;])((?:[A-Za-z]:[\\/]|~[\\/]|\/)(?:[^\s"'`()<>[\
 /** The message with every host path replaced by `…/` and its last part (`…/results.db`); URLs (`http://h/p`) are kept. */
 export function redactHostPaths(message: string): string {
   return message.replace(HOST_PATH, (_m, lead: string, p: string) => {
-    const last = p.split(/[\\/]+/).filter(Boolean).at(-1);
+    const last = p
+      .split(/[\\/]+/)
+      .filter(Boolean)
+      .at(-1);
     return `${lead}…/${last ?? ''}`;
   });
 }
@@ -18,11 +21,7 @@ export function redactHostPaths(message: string): string {
 let incidents = 0;
 
 /** A page's view of an error: `internal` becomes a sentence and a number; anything else keeps its words without host paths. */
-export function pageError(
-  code: string,
-  message: string,
-  log: (line: string) => void,
-): { message: string; logged: number | undefined } {
+export function pageError(code: string, message: string, log: (line: string) => void): { message: string; logged: number | undefined } {
   if (code !== 'internal') return { message: redactHostPaths(message), logged: undefined };
   const n = ++incidents;
   log(`api error #${n}: ${message}`);

@@ -31,7 +31,12 @@ describe('errors a page receives', () => {
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sb-page-errors-'));
     writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
-    server = await startWebServer({ openSession: async () => new FailingSession({ paced: false }), staticDir: dir, port: 0, log: (l) => logged.push(l) });
+    server = await startWebServer({
+      openSession: async () => new FailingSession({ paced: false }),
+      staticDir: dir,
+      port: 0,
+      log: (l) => logged.push(l),
+    });
     client = await connectWs(`ws://127.0.0.1:${server.port}/api?token=${server.token}`, (u) => new WebSocket(u) as unknown as SocketLike);
   });
   afterAll(async () => {

@@ -28,7 +28,8 @@ export function pageEvent(event: AppEvent): AppEvent {
     return { ...event, event: { ...event.event, message: redactHostPaths(event.event.message) } };
   if (event.type === 'eval' && event.event.kind === 'ended' && event.event.error)
     return { ...event, event: { ...event.event, error: redactHostPaths(event.event.error) } };
-  if (event.type === 'eval' && event.event.kind === 'log') return { ...event, event: { ...event.event, text: redactHostPaths(event.event.text) } };
+  if (event.type === 'eval' && event.event.kind === 'log')
+    return { ...event, event: { ...event.event, text: redactHostPaths(event.event.text) } };
   return event;
 }
 

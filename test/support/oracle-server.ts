@@ -53,7 +53,14 @@ export async function recordOracleReplies(
   }));
   const dir = mkdtempSync(path.join(tmpdir(), 'skillbridge-oracle-replies-'));
   try {
-    await runEval({ ...opts, suite: TERMINAL.suite(opts.suite), model: TERMINAL.model('oracle'), files: TERMINAL.files(), outDir: dir, jobs: 1 });
+    await runEval({
+      ...opts,
+      suite: TERMINAL.suite(opts.suite),
+      model: TERMINAL.model('oracle'),
+      files: TERMINAL.files(),
+      outDir: dir,
+      jobs: 1,
+    });
   } finally {
     untap();
     rmSync(dir, { recursive: true, force: true });
