@@ -14,13 +14,13 @@ export async function queueScale(p: Parsed): Promise<ScaleOptions> {
   if (!url.startsWith('redis://')) throw new UsageError(`--queue must be a redis:// URL (BullMQ on Redis), got "${url}"`);
   const { checkQueue, queueSlots } = await import('../../../eval/scale/queue');
   const { queueSecret } = await import('../../../eval/scale/queue-protocol');
+  await checkQueue(url);
   let secret;
   try {
     secret = queueSecret(process.env);
   } catch (e) {
     throw new UsageError(`--queue: ${(e as Error).message}`);
   }
-  await checkQueue(url);
   return { ...o, slots: (init, runId) => queueSlots(url, init, runId, secret) };
 }
 
