@@ -1,5 +1,5 @@
 // The host policy against generated requests (fast-check, fixed seed, small
-// budget): whatever text a page or a queue job puts in a field, the ref the
+// budget; FUZZ_RUNS for more): whatever text a page or a queue job puts in a field, the ref the
 // policy makes names only what the door allows — a built-in suite, one folder
 // name for a run or a trace, a script in the scripts folder, a key only for the
 // base URL it is for — and anything else is a refusal of the page's own (an
@@ -14,7 +14,10 @@ import { normalizeBaseURL, parseModelSpec } from '../../agents/models/spec';
 import { SUITES } from '../../eval/suites/index';
 import { HostPolicy } from './host-policy';
 
-const RUNS = { seed: 34, numRuns: 300 } as const;
+/** CI's budget with a fixed seed; `FUZZ_RUNS=N FUZZ_SEED=S` (npm run fuzz) tries more. */
+const more = Number(process.env['FUZZ_RUNS']);
+const runs = (n: number) => (Number.isInteger(more) && more > 0 ? more : n);
+const RUNS = { seed: Number(process.env['FUZZ_SEED']) || 34, numRuns: runs(300) };
 
 /** Text a hostile page or job would try: paths of every shape, suite ids bent, separators, NULs, URLs. */
 const hostile = fc.oneof(
@@ -96,7 +99,7 @@ describe('the host policy on generated fields', () => {
         // Accepted: only the one script the folder holds, under the door's grant (never "any").
         return provider === 'scripted' && s.trim() === 'ok.json' && r.v.files.scripts !== 'any' && r.v.files.localModels !== 'any';
       }),
-      { ...RUNS, numRuns: 150 },
+      { ...RUNS, numRuns: runs(150) },
     );
   });
 
@@ -134,7 +137,7 @@ describe('the host policy on generated fields', () => {
         const target = parsed.provider === 'openai-compatible' ? normalizeBaseURL(parsed.baseURL) : '';
         return sent === (target === normalizeBaseURL(allowed));
       }),
-      { ...RUNS, numRuns: 200 },
+      { ...RUNS, numRuns: runs(200) },
     );
   });
 });
