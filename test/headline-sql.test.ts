@@ -14,6 +14,7 @@ import { SUITES } from '../eval/suites/index';
 import { headlineSql } from '../eval/report/headline-sql';
 import { headline } from '../eval/report/stats';
 import { smallCasesCacheDir } from './support/shared-cases';
+import { TERMINAL, typedModel } from './support/host-refs';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
@@ -23,8 +24,8 @@ describe.each(SUITES.map((s) => [s.id, s] as const))('the headline SQL of %s', (
     expect(README, `README.md quotes the ${suite.id} headline SQL`).toContain(sql);
     const out = mkdtempSync(join(tmpdir(), `skillbridge-headline-${suite.id}-`));
     const cacheDir = await smallCasesCacheDir(suite);
-    const oracle = await runEval({ suite: suite.id, model: 'oracle', sample: 8, outDir: out, cacheDir });
-    const noop = await runEval({ suite: suite.id, model: 'floor:noop', sample: 8, outDir: out, cacheDir });
+    const oracle = await runEval({ suite: TERMINAL.suite(suite.id), ...typedModel('oracle'), sample: 8, outDir: out, cacheDir });
+    const noop = await runEval({ suite: TERMINAL.suite(suite.id), ...typedModel('floor:noop'), sample: 8, outDir: out, cacheDir });
     // Every case of both decided: a scorer that gives no headline value would be an error, not a 0.
     expect([oracle.summary.errorReasons, noop.summary.errorReasons]).toEqual([[], []]);
     const raw = new sqlite.Database(join(out, DB_FILE));

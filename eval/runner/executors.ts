@@ -48,12 +48,12 @@ export function inlineSlot(init: WorkerInit): Slot {
           pool,
           traceDir: init.traceDir,
           env: init.env,
-          ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
-          ...(init.localModels ? { localModels: init.localModels } : {}),
+          files: init.files,
           signal: ac.signal,
           ...hooks,
           ...(init.limits ? { limits: init.limits } : {}),
           ...(init.judge ? { judge: init.judge } : {}),
+          ...(init.judgeEnv ? { judgeEnv: init.judgeEnv } : {}),
         });
       } finally {
         running.delete(ac);

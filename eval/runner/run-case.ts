@@ -8,8 +8,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
 import { type Model, ModelError } from '../../agents/models/model';
-import { type ScriptFiles, createModel } from '../../agents/models/spec';
-import type { LocalModelFiles } from '../../agents/models/local/local-spec';
+import { createModel } from '../../agents/models/spec';
+import type { ModelFiles, ModelSpec } from '../../base/host-refs';
 import type { FlowEvent } from '../../agents/runtime/events';
 import type { TurnResult } from '../../agents/runtime/conversation';
 import { JsonlSink } from '../../agents/runtime/trace';
@@ -30,7 +30,7 @@ export interface CaseRunInput {
   case: EvalCase;
   trial: number;
   workflow: string;
-  model: string;
+  model: ModelSpec;
   seed: number;
   pool: WorldPool;
   /** Lease a world of its own (several cases in flight in this thread) instead of sharing the key's one. */
@@ -42,15 +42,15 @@ export interface CaseRunInput {
   /** Traces of this run go here (one file per case × trial). */
   traceDir: string;
   env?: Readonly<Record<string, string | undefined>>;
-  /** Where `scripted:FILE` may read (default any: the person typed the spec). */
-  scriptFiles?: ScriptFiles;
-  /** Where `local:NAME` loads from (default any: the person typed the spec). */
-  localModels?: LocalModelFiles;
+  /** Where the model and the judge may read `scripted:FILE` and `local:` files: the door's grant, never a default. */
+  files: ModelFiles;
   signal?: AbortSignal;
   /** Overrides the case's own turn bounds (--time-limit, --max-iterations). */
   limits?: { timeLimitS?: number; maxIterations?: number };
   /** The free-text judge's model spec (--judge), where the suite has a judge. */
-  judge?: string;
+  judge?: ModelSpec;
+  /** The judge's environment, where it is not the model's. */
+  judgeEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface CaseTiming {
@@ -143,8 +143,8 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       factories,
       factoryContext: { robot, sim: cw.control, scene: c.world.scene, seed: input.seed },
       ...(input.env ? { env: input.env } : {}),
-      ...(input.scriptFiles ? { scriptFiles: input.scriptFiles } : {}),
-      ...(input.localModels ? { localModels: input.localModels } : {}),
+      scriptFiles: input.files.scripts,
+      localModels: input.files.localModels,
     });
     const model0 = timed(input.wrapModel ? input.wrapModel(created) : created, modelTime);
     const model = machine ? releasingWhileWaiting(model0, machine.turns, machine.who, machine.clock) : model0;
@@ -269,9 +269,10 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
 }
 
 /** The judge's yes or no as 1 or 0; null when it cannot be reached or answers neither. */
-async function judgeCase(spec: string, asked: { system: string; user: string }, input: CaseRunInput): Promise<number | null> {
+async function judgeCase(spec: ModelSpec, asked: { system: string; user: string }, input: CaseRunInput): Promise<number | null> {
   try {
-    const model = createModel(spec, input.env ? { env: input.env } : {});
+    const env = input.judgeEnv ?? input.env;
+    const model = createModel(spec, { ...(env ? { env } : {}), scriptFiles: input.files.scripts, localModels: input.files.localModels });
     const r = await model.complete({
       messages: [
         { role: 'system', content: asked.system },

@@ -18,7 +18,8 @@ import type { EvalCase } from '../core/case';
 import { PER_CASE } from '../core/suite';
 import { referenceModelFactories } from '../reference/factories';
 import { SUITES, findSuite } from '../suites/index';
-import { isSuiteFile, loadSuiteFile } from '../suites/file/index';
+import { loadSuiteFile } from '../suites/file/index';
+import type { ModelFiles, ModelSpec, ResumeRefs, RunId, SuiteFile, SuiteRef } from '../../base/host-refs';
 import { EvalInputError } from './errors';
 import { casesSourceKey, filterCases, generateCases, loadCases, sampleCases } from './cases';
 import { type Slot, inlineSlot, workerSlot } from './executors';
@@ -32,9 +33,9 @@ import type { NoiseOptions } from '../../sim/world/types';
 export { EvalInputError, type EvalInputCode } from './errors';
 
 export interface EvalOptions {
-  /** Required unless resuming. */
-  suite?: string;
-  model?: string;
+  /** Required unless resuming: a built-in suite, or a suite file the door's policy allowed. */
+  suite?: SuiteRef;
+  model?: ModelSpec;
   workflow?: string;
   trials?: number;
   jobs?: number;
@@ -44,18 +45,18 @@ export interface EvalOptions {
   /** A deterministic sample of this many cases, spread over the suite's categories. */
   sample?: number;
   /** A run id to continue: its errored, stopped and missing case × trials run, the scored ones are kept. */
-  resume?: string;
+  resume?: RunId;
+  /** How the door reads again what the resumed run recorded (its model, judge and suite file); without it a run cannot be resumed. */
+  reopen?: ResumeRefs;
   outDir?: string;
   limits?: { timeLimitS?: number; maxIterations?: number };
   /** Perception and skill noise in every case's world (seeded by --seed); recorded with the run as applied. */
   noise?: Partial<NoiseOptions>;
   /** A model spec that judges each finished case's free text where the suite has a judge (RAIDER's explanations). */
-  judge?: string;
+  judge?: ModelSpec;
   env?: Record<string, string | undefined>;
-  /** Where `scripted:FILE` may read (default any). */
-  scriptFiles?: WorkerInit['scriptFiles'];
-  /** Where `local:NAME` loads from (a host's models folder; default any path and the environment's folder). */
-  localModels?: WorkerInit['localModels'];
+  /** Where the model and judge may read `scripted:FILE` and `local:` files: the door's grant (no default). */
+  files: ModelFiles;
   signal?: AbortSignal;
   onProgress?: (p: EvalProgress) => void;
   onLog?: (line: string) => void;
@@ -144,14 +145,14 @@ function positive(name: string, v: number | undefined, fallback: number, max = 1
 
 interface Plan {
   suiteId: string;
-  model: string;
+  model: ModelSpec;
   workflow: string;
   seed: number;
   trials: number;
 }
 
 /** A judge is a model of the user's own: the reference policies cannot judge. */
-function checkJudge(judge: string): void {
+function checkJudge(judge: ModelSpec): void {
   try {
     validateModelSpec(judge);
   } catch (e) {
@@ -160,7 +161,7 @@ function checkJudge(judge: string): void {
   }
 }
 
-function checkModel(model: string): void {
+function checkModel(model: ModelSpec): void {
   try {
     validateModelSpec(model, referenceModelFactories());
   } catch (e) {
@@ -184,7 +185,9 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     // ---- what to run: a new run from the options, or the run being resumed
     let plan: Plan;
     let resumed: RunRecord | undefined;
+    const suiteGiven = o.suite ? (o.suite.kind === 'builtin' ? o.suite.id : o.suite.given) : undefined;
     if (o.resume) {
+      if (!o.reopen) throw new EvalInputError('bad-option', 'this host does not resume runs; start a new one');
       resumed = db.requireRun(o.resume);
       const clash = (name: string, given: string | number | undefined, was: string | number) => {
         if (given !== undefined && given !== was)
@@ -193,7 +196,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
             `run ${resumed!.runId} was started with --${name} ${was}, not ${given}; leave --${name} out to resume it, or start a new run`,
           );
       };
-      clash('suite', o.suite, resumed.suite);
+      clash('suite', suiteGiven, resumed.suite);
       clash('model', o.model, resumed.model);
       clash('workflow', o.workflow, resumed.workflow);
       clash('seed', o.seed, resumed.seed);
@@ -237,7 +240,13 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           `run ${resumed.runId} was recorded with other scenes or code (cases ${key}, now ${casesSourceKey(resumed.suite)}): its cases may differ; start a new run`,
         );
       }
-      plan = { suiteId: resumed.suite, model: resumed.model, workflow: resumed.workflow, seed: resumed.seed, trials: resumed.trials };
+      plan = {
+        suiteId: resumed.suite,
+        model: o.reopen.model(resumed.model, "the resumed run's model"),
+        workflow: resumed.workflow,
+        seed: resumed.seed,
+        trials: resumed.trials,
+      };
     } else {
       if (!o.suite) throw new EvalInputError('bad-option', `--suite is required: one of ${suiteIds().join(', ')}`);
       if (!o.model)
@@ -245,12 +254,16 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           'bad-option',
           '--model is required: a model spec (ollama:qwen3:8b, openai:gpt-4.1-mini) or oracle, floor:noop',
         );
-      plan = { suiteId: o.suite, model: o.model, workflow: '', seed: o.seed ?? 1, trials: positive('trials', o.trials, 1, 100) };
+      plan = { suiteId: suiteGiven!, model: o.model, workflow: '', seed: o.seed ?? 1, trials: positive('trials', o.trials, 1, 100) };
     }
-    // A suite file (a path): the user's own cases; a resumed run reads the file it was started with.
+    // A suite file the door allowed: the user's own cases; a resumed run reads the file it was started with.
     const recordedFile = resumed?.args['suiteFile'];
-    const suiteFile =
-      typeof recordedFile === 'string' ? recordedFile : !resumed && o.suite && isSuiteFile(o.suite) ? path.resolve(o.suite) : undefined;
+    const suiteFile: SuiteFile | undefined =
+      typeof recordedFile === 'string' && o.reopen
+        ? o.reopen.suiteFile(recordedFile)
+        : !resumed && o.suite?.kind === 'file'
+          ? o.suite.file
+          : undefined;
     const suite = suiteFile ? loadSuiteFile(suiteFile) : findSuite(plan.suiteId);
     if (!suite) throw new EvalInputError('unknown-suite', `unknown suite "${plan.suiteId}"; suites: ${suiteIds().join(', ')}`);
     plan.workflow ||= o.workflow ?? suite.defaultWorkflow;
@@ -262,7 +275,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     if (offWorkflow && !offAllowed) throw new EvalInputError('off-protocol', offWorkflow);
     // A resumed run keeps its judge (recorded with the run) unless told otherwise.
     const recordedJudge = resumed?.args['judge'];
-    const judge = o.judge ?? (typeof recordedJudge === 'string' ? recordedJudge : undefined);
+    const judge = o.judge ?? (typeof recordedJudge === 'string' && o.reopen ? o.reopen.model(recordedJudge, '--judge') : undefined);
     if (judge !== undefined) checkJudge(judge);
     // A judge is asked only where the suite has free text to judge: elsewhere it would be accepted and never asked.
     if (o.judge !== undefined && !suite.judge)
@@ -338,8 +351,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       traceDir: path.resolve(path.dirname(db.file), 'traces', run.runId),
       ...(suiteFile ? { suiteFile } : {}),
       env: o.env ?? { ...process.env },
-      ...(o.scriptFiles ? { scriptFiles: o.scriptFiles } : {}),
-      ...(o.localModels ? { localModels: o.localModels } : {}),
+      files: o.files,
       ...(limits ? { limits } : {}),
       ...(noise ? { noise } : {}),
       ...(judge ? { judge } : {}),

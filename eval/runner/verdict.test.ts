@@ -13,6 +13,7 @@ import { generateCases } from './cases';
 import { runCase } from './run-case';
 import { caseScore, modelErrorKind, modelFailure } from './verdict';
 import { genericSpec } from '../report/spec';
+import { TERMINAL, typedModel } from '../../test/support/host-refs';
 
 const root = join(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'skillbridge-verdict-'));
@@ -22,10 +23,10 @@ const pool = new WorldPool({ seed: 1 });
 afterAll(() => pool.dispose());
 
 async function runWith(score: AnySuite['score']) {
-  const file = loadSuiteFile(join(root, 'examples/suites/fruits.json'));
+  const file = loadSuiteFile(TERMINAL.suiteFile(join(root, 'examples/suites/fruits.json')));
   const suite = { ...file, score } as AnySuite;
   const [c] = await generateCases(suite);
-  return runCase({ suite, case: c!, trial: 1, workflow: 'flat', model: `scripted:${script}`, seed: 1, pool, traceDir: dir });
+  return runCase({ suite, case: c!, trial: 1, workflow: 'flat', ...typedModel(`scripted:${script}`), seed: 1, pool, traceDir: dir });
 }
 
 describe('a scorer that does not decide', () => {

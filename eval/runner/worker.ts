@@ -48,12 +48,12 @@ if (!suite) {
       pool,
       traceDir: init.traceDir,
       env: init.env,
-      ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
-      ...(init.localModels ? { localModels: init.localModels } : {}),
+      files: init.files,
       signal: ac.signal,
       ...hooks,
       ...(init.limits ? { limits: init.limits } : {}),
       ...(init.judge ? { judge: init.judge } : {}),
+      ...(init.judgeEnv ? { judgeEnv: init.judgeEnv } : {}),
     }).then((result) => {
       running.delete(ac);
       post({ type: 'result', job: m.job, result });

@@ -12,6 +12,7 @@ import { type EvalOptions, runEval } from '../runner/runner';
 import { type RunCounts, tally } from '../runner/tally';
 import { SUITES } from '../suites/index';
 import type { ScaleOptions } from './runner-hook';
+import type { RefPolicy } from '../../base/host-refs';
 
 export const SweepFile = z.strictObject({
   /** Names the runs (their ids start with it), so a second sweep in the same folder does not collide. */
@@ -100,6 +101,8 @@ export async function runSweep(
   o: Pick<EvalOptions, 'signal' | 'onProgress' | 'onLog' | 'env' | 'cacheDir'> & {
     outDir: string;
     scale?: ScaleOptions;
+    /** The door's policy: the sweep file's suites and models are parsed by it (the command line's). */
+    door: RefPolicy;
     onCell?: (c: SweepCell, i: number, n: number) => void;
   },
 ): Promise<SweepRow[]> {
@@ -128,19 +131,21 @@ export async function runSweep(
       ...(o.onLog ? { onLog: o.onLog } : {}),
       ...(o.env ? { env: o.env } : {}),
       ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
+      files: o.door.files(),
+      reopen: o.door,
     };
     let action: SweepRow['action'] = 'ran';
     let counts: RunCounts | undefined;
     if (known?.status === 'finished' && !unscored) action = 'kept';
     else if (known) {
       action = 'resumed';
-      counts = (await runEval({ ...common, resume: cell.runId })).counts;
+      counts = (await runEval({ ...common, resume: o.door.runId(cell.runId) })).counts;
     } else
       counts = (
         await runEval({
           ...common,
-          suite: cell.suite,
-          model: cell.model,
+          suite: o.door.suite(cell.suite, 'suites'),
+          model: o.door.model(cell.model, 'models'),
           ...(cell.workflow ? { workflow: cell.workflow } : {}),
           trials: s.trials,
           seed: s.seed,

@@ -75,6 +75,7 @@ const OPTIONS = {
   prices: { type: 'string' },
   shard: { type: 'string' },
   queue: { type: 'string' },
+  'private-redis': { type: 'boolean' },
   'run-id': { type: 'string' },
   workers: { type: 'string' },
   scale: { type: 'boolean' },
@@ -233,9 +234,16 @@ Usage:
       this machine's part of the run (same --run-id on every shard; report the
       folders together), --queue redis://HOST:PORT enqueue the case × trials for
       "skillbridge worker" processes and gather their results here.
-  skillbridge worker --queue redis://HOST:PORT [--concurrency N] [--rpm N] [--tpm N] [--json]
+  skillbridge worker --queue redis://:PASSWORD@HOST:PORT [--concurrency N] [--rpm N] [--tpm N]
+                    [--allow-key-for URL[,URL]] [--scripts DIR] [--private-redis] [--json]
       Runs queued evaluation cases (from "eval --queue") until stopped; a worker
-      killed mid-case loses nothing (its case goes back to the queue).
+      killed mid-case loses nothing (its case goes back to the queue). Jobs and
+      results are signed with SKILLBRIDGE_QUEUE_SECRET (or the file named by
+      SKILLBRIDGE_QUEUE_SECRET_FILE), the same on every machine; each job's model,
+      suite and run id pass the worker's policy (scripts only from --scripts DIR,
+      local models only from its models folder, SKILLBRIDGE_API_KEY only to
+      SKILLBRIDGE_API_BASE_URL or --allow-key-for URLs). A Redis without a
+      password or ACL is refused unless --private-redis says no one else reaches it.
   skillbridge sweep FILE [--out DIR] [--concurrency N] [--queue URL] [--json]
       Suites × models × workflows × trials from a YAML or JSON sweep file, resumable, into
       one results folder, with one report and a leaderboard.

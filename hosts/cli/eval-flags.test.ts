@@ -13,6 +13,7 @@ import { type EvalOptions, runEval } from '../../eval/runner/runner';
 import { parse } from './args';
 import { EVAL_FLAGS, evalOptions } from './commands/eval';
 import { main } from './main';
+import { TERMINAL } from '../service/host-policy';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -73,13 +74,13 @@ describe('each eval option reaches the run', () => {
   it('maps every flag eval accepts to its option', () => {
     const p = parse([
       'eval',
-      ...['--suite', 's', '--model', 'm', '--workflow', 'w', '--trials', '3', '--jobs', '2', '--seed', '5', '--filter', 'f'],
-      ...['--sample', '4', '--out', 'o', '--judge', 'j', '--off-protocol', '--time-limit', '2.5', '--max-iterations', '7'],
+      ...['--suite', 'alrm', '--model', 'oracle', '--workflow', 'w', '--trials', '3', '--jobs', '2', '--seed', '5', '--filter', 'f'],
+      ...['--sample', '4', '--out', 'o', '--judge', 'floor:noop', '--off-protocol', '--time-limit', '2.5', '--max-iterations', '7'],
       ...['--noise', 'distance=0.01,dropout=0.2,failure=0.3'],
     ]);
     expect(evalOptions(p)).toMatchObject({
-      suite: 's',
-      model: 'm',
+      suite: TERMINAL.suite('alrm'),
+      model: TERMINAL.model('oracle'),
       workflow: 'w',
       trials: 3,
       jobs: 2,
@@ -87,12 +88,12 @@ describe('each eval option reaches the run', () => {
       filter: 'f',
       sample: 4,
       outDir: 'o',
-      judge: 'j',
+      judge: TERMINAL.model('floor:noop'),
       offProtocol: true,
       limits: { timeLimitS: 2.5, maxIterations: 7 },
       noise: { distanceSigma: 0.01, detectionDropout: 0.2, skillFailureRate: 0.3 },
     });
-    expect(evalOptions(parse(['eval', '--resume', 'r1']))).toMatchObject({ resume: 'r1' });
+    expect(evalOptions(parse(['eval', '--resume', 'r1']))).toMatchObject({ resume: TERMINAL.runId('r1') });
     // The scale flags (concurrency, rpm, tpm, prices, shard, queue, run-id) go through scaleOptions (scale.test.ts); --json is the output.
     expect(EVAL_FLAGS).toEqual(expect.arrayContaining(['concurrency', 'rpm', 'tpm', 'prices', 'shard', 'queue', 'run-id']));
     expect(() => evalOptions(parse(['eval', '--time-limit', '0']))).toThrow(/--time-limit must be at least 0.001/);
@@ -102,7 +103,7 @@ describe('each eval option reaches the run', () => {
   it('the run hands its cases the model, workflow, seed, limits and noise, and runs the trials, filter and sample asked', async () => {
     const out = mkdtempSync(join(tmpdir(), 'skillbridge-eval-flags-'));
     const { seen, scale } = spySlots();
-    const base: EvalOptions = { suite: SUITE, model: SCRIPT, outDir: out, scale };
+    const base: EvalOptions = { suite: TERMINAL.suite(SUITE), model: TERMINAL.model(SCRIPT), files: TERMINAL.files(), outDir: out, scale };
     const r = await runEval({
       ...base,
       seed: 5,
@@ -128,18 +129,33 @@ describe('each eval option reaches the run', () => {
     await runEval({ ...base, scale: sampled.scale, sample: 1 });
     expect(sampled.seen.ran).toHaveLength(1);
     // A judge only where the suite has free text to judge: refused here, not accepted and never asked.
-    await expect(runEval({ ...base, judge: 'openai-compatible:j@http://127.0.0.1:1/v1' })).rejects.toThrow(
+    await expect(runEval({ ...base, judge: TERMINAL.model('openai-compatible:j@http://127.0.0.1:1/v1') })).rejects.toThrow(
       /--judge: suite my-fruits has no free-text answer to judge \(raider has\)/,
     );
 
     // A resumed run keeps how it was started: a different filter, sample, limit or protocol is refused; the same is fine.
-    const again = (o: Partial<EvalOptions>) => runEval({ outDir: out, scale: spySlots().scale, resume: r.run.runId, ...o });
+    const again = (o: Partial<EvalOptions>) =>
+      runEval({
+        outDir: out,
+        scale: spySlots().scale,
+        resume: TERMINAL.runId(r.run.runId),
+        files: TERMINAL.files(),
+        reopen: TERMINAL,
+        ...o,
+      });
     await expect(again({ filter: 'bowl' })).rejects.toThrow(/was started with --filter held, not bowl; leave --filter out/);
     await expect(again({ sample: 1 })).rejects.toThrow(/was started with --sample none, not 1/);
     await expect(again({ limits: { timeLimitS: 9 } })).rejects.toThrow(/was started with --time-limit 2.5, not 9/);
     await expect(again({ offProtocol: true })).rejects.toThrow(/on its suite's protocol; leave --off-protocol out/);
     const resumed = spySlots();
-    await runEval({ outDir: out, scale: resumed.scale, resume: r.run.runId, filter: 'held' });
+    await runEval({
+      outDir: out,
+      scale: resumed.scale,
+      resume: TERMINAL.runId(r.run.runId),
+      files: TERMINAL.files(),
+      reopen: TERMINAL,
+      filter: 'held',
+    });
     // Every pair was scored: nothing runs again, and the recorded limits and noise are what it would run with.
     expect(resumed.seen.ran).toEqual([]);
     expect(resumed.seen.init).toMatchObject({ limits: { timeLimitS: 2.5, maxIterations: 7 }, noise: { detectionDropout: 0.2 } });

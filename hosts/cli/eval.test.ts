@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { openResults } from '../../eval/results/index';
 import { runEval } from '../../eval/runner/runner';
 import { main } from './main';
+import { TERMINAL, typedModel } from '../../test/support/host-refs';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -85,11 +86,11 @@ describe('skillbridge eval', () => {
     const out = fresh();
     const ac = new AbortController();
     const first = await runEval({
-      suite: 'alrm',
+      suite: TERMINAL.suite('alrm'),
       workflow: 'flat',
       offProtocol: true,
       filter: 'boxes/3',
-      model: 'oracle',
+      ...typedModel('oracle'),
       outDir: out,
       signal: ac.signal,
       onProgress: (p) => {

@@ -12,6 +12,7 @@ import { generateCases } from '../../runner/cases';
 import { runCase } from '../../runner/run-case';
 import { AT_SLACK_M, goalHolds } from './goals';
 import { alrmSuite } from './index';
+import { typedModel } from '../../../test/support/host-refs';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-alrm-goals-'));
 const pools: WorldPool[] = [];
@@ -34,7 +35,7 @@ describe('ALRM goals', () => {
           case: c,
           trial: 1,
           workflow: 'alrm/tap',
-          model: 'floor:noop',
+          ...typedModel('floor:noop'),
           seed,
           pool,
           traceDir,
@@ -94,7 +95,7 @@ describe('ALRM goals', () => {
         case: c,
         trial: 1,
         workflow: 'flat',
-        model: 'oracle',
+        ...typedModel('oracle'),
         seed: 1,
         pool,
         traceDir,

@@ -14,6 +14,7 @@ import { resultsExitCode } from '../eval-exit';
 import { parseNoise } from '../noise';
 import { type Output, json } from '../output';
 import { queueScale, scaleLine } from './scale-eval';
+import { TERMINAL } from '../../service/host-policy';
 
 /** Every option eval uses; any other is refused (command-flags.ts). */
 export const EVAL_FLAGS = [
@@ -105,18 +106,21 @@ export function evalOptions(p: Parsed): Omit<EvalOptions, 'scale' | 'env' | 'sig
   const sample = optionalInt(p, 'sample');
   const judge = stringFlag(p.flags, 'judge');
   const noise = parseNoise(stringFlag(p.flags, 'noise'));
+  // What the person typed, parsed by the command line's policy (a suite may be a file, a script any file).
   return {
-    ...(suite !== undefined ? { suite } : {}),
-    ...(model !== undefined ? { model } : {}),
+    ...(suite !== undefined ? { suite: TERMINAL.suite(suite) } : {}),
+    ...(model !== undefined ? { model: TERMINAL.model(model) } : {}),
     ...(workflow !== undefined ? { workflow } : {}),
     ...(filter !== undefined ? { filter } : {}),
-    ...(resume !== undefined ? { resume } : {}),
+    ...(resume !== undefined ? { resume: TERMINAL.runId(resume) } : {}),
+    files: TERMINAL.files(),
+    reopen: TERMINAL,
     ...(out !== undefined ? { outDir: out } : {}),
     ...(trials !== undefined ? { trials } : {}),
     ...(jobs !== undefined ? { jobs } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(sample !== undefined ? { sample } : {}),
-    ...(judge !== undefined ? { judge } : {}),
+    ...(judge !== undefined ? { judge: TERMINAL.model(judge, '--judge') } : {}),
     ...(noise ? { noise } : {}),
     ...(p.flags['off-protocol'] ? { offProtocol: true } : {}),
     ...(timeLimit !== undefined || maxIterations !== undefined

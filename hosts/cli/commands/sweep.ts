@@ -11,6 +11,7 @@ import { onlyFlags } from '../command-flags';
 import { resultsExitCode } from '../eval-exit';
 import { type Output, json } from '../output';
 import { queueScale } from './scale-eval';
+import { TERMINAL } from '../../service/host-policy';
 
 export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   if (p.positionals.length !== 1) throw new UsageError('give one sweep file: skillbridge sweep FILE.json [--out DIR]');
@@ -28,6 +29,7 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
     rows = await runSweep(sweep, {
       outDir,
       scale,
+      door: TERMINAL,
       signal: ac.signal,
       env: process.env,
       onCell: (c, i, n) => {

@@ -11,11 +11,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer } from '../../test/support/openai-server';
 import { smallCasesCacheDir } from '../../test/support/shared-cases';
-import { openResults } from '../results/index';
-import { runEval } from '../runner/runner';
-import { findSuite } from '../suites/index';
-import { JOB_ATTEMPTS, queueSlots } from './queue';
-import { runQueueWorker } from './queue-worker';
+import { TERMINAL, typedModel } from '../../test/support/host-refs';
+import { openResults } from '../../eval/results/index';
+import { runEval } from '../../eval/runner/runner';
+import { findSuite } from '../../eval/suites/index';
+import { JOB_ATTEMPTS, queueSlots } from '../../eval/scale/queue';
+import { queueSecret } from '../../eval/scale/queue-protocol';
+import { runQueueWorker } from '../../eval/scale/queue-worker';
+import { HostPolicy } from './host-policy';
+import { queueDoor } from './queue-door';
+
+const SECRET = queueSecret({ SKILLBRIDGE_QUEUE_SECRET: 'queue-unknown-secret-0123456789' });
+const PASSWORD = 'queue-unknown-redis-password';
 
 function hasRedis(): boolean {
   try {
@@ -43,8 +50,12 @@ describe.skipIf(!available)('eval --queue with a model that cannot be reached', 
   let url = '';
   beforeAll(async () => {
     const port = await freePort();
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    url = `redis://127.0.0.1:${port}`;
+    redis = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', PASSWORD],
+      { stdio: 'ignore' },
+    );
+    url = `redis://:${PASSWORD}@127.0.0.1:${port}`;
     for (let i = 0; i < 100; i++) {
       const up = await new Promise<boolean>((resolve) => {
         const s = connect(port, '127.0.0.1');
@@ -66,10 +77,25 @@ describe.skipIf(!available)('eval --queue with a model that cannot be reached', 
     const out = mkdtempSync(join(tmpdir(), 'skillbridge-queue-unknown-'));
     const log: string[] = [];
     const stop = new AbortController();
-    const worker = runQueueWorker({ url, concurrency: 2, signal: stop.signal, cacheDir, onLog: (l) => log.push(l) });
+    const worker = runQueueWorker({
+      url,
+      concurrency: 2,
+      signal: stop.signal,
+      cacheDir,
+      onLog: (l) => log.push(l),
+      secret: SECRET,
+      admit: queueDoor(new HostPolicy({})),
+    });
     try {
-      const scale = { slots: (init: Parameters<typeof queueSlots>[1], runId: string) => queueSlots(url, init, runId) };
-      const first = await runEval({ suite: 'rtw', model, filter: 'toro/step-10cm', outDir: out, cacheDir, scale });
+      const scale = { slots: (init: Parameters<typeof queueSlots>[1], runId: string) => queueSlots(url, init, runId, SECRET) };
+      const first = await runEval({
+        suite: TERMINAL.suite('rtw'),
+        ...typedModel(model),
+        filter: 'toro/step-10cm',
+        outDir: out,
+        cacheDir,
+        scale,
+      });
       expect(first.counts).toEqual({ planned: 1, scored: 0, errors: 1, stopped: 0, missing: 0 });
       expect(first.summary.score).toBeNull();
       expect(first.summary.errorReasons).toEqual([
@@ -80,7 +106,14 @@ describe.skipIf(!available)('eval --queue with a model that cannot be reached', 
       // The server answers now: the resumed run sends the errored job round again, and it is scored.
       const server = await startOpenAIServer([], { port: modelPort, whenEmpty: { content: 'I cannot do that.' } });
       try {
-        const again = await runEval({ resume: first.run.runId, outDir: out, cacheDir, scale });
+        const again = await runEval({
+          resume: TERMINAL.runId(first.run.runId),
+          files: TERMINAL.files(),
+          reopen: TERMINAL,
+          outDir: out,
+          cacheDir,
+          scale,
+        });
         expect(again.counts).toEqual({ planned: 1, scored: 1, errors: 0, stopped: 0, missing: 0 });
         expect(server.chatRequests().length).toBeGreaterThan(0);
       } finally {
