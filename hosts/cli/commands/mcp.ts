@@ -7,13 +7,14 @@ import { type FoxgloveLive, startFoxgloveLive } from '../../foxglove/live';
 import { SimFeed, liveWorld, spacesFor } from '../../foxglove/sim-feed';
 import { APPROVE_MODES } from '../../mcp/approval';
 import { type Fleet, McpSetupError, type RobotSpec, openFleet, robotsFromFile, robotsFromSceneFlag } from '../../mcp/fleet';
-import { startMcpHttp } from '../../mcp/http';
+import { DEFAULT_MAX_SESSIONS, startMcpHttp } from '../../mcp/http';
 import { createMcpServer } from '../../mcp/server';
 import { guardedStdio } from '../../mcp/stdio';
 import { McpTraceLog } from '../../mcp/trace-log';
 import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { robotChoice } from '../robot-flag';
+import { envToken } from '../server-token';
 
 async function robotSpecs(p: Parsed): Promise<RobotSpec[]> {
   const scene = stringFlag(p.flags, 'scene');
@@ -74,6 +75,11 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
   const httpFlag = stringFlag(p.flags, 'http');
   const httpPort = httpFlag === undefined ? undefined : intFlag(p.flags, 'http', 0);
   if (httpPort !== undefined && (httpPort < 0 || httpPort > 65535)) throw new UsageError(`--http must be a port 0-65535, got ${httpPort}`);
+  // Checked before anything opens: a bad token or cap is one line, not a half-started server.
+  const token = httpPort === undefined ? undefined : envToken('SKILLBRIDGE_MCP_TOKEN');
+  if (httpPort === undefined && p.flags['max-sessions'] !== undefined)
+    throw new UsageError('--max-sessions caps the sessions of --http; stdio serves one client');
+  const maxSessions = intFlag(p.flags, 'max-sessions', DEFAULT_MAX_SESSIONS, { min: 1, max: 10_000 });
   const log = (line: string) => o.err(`skillbridge mcp: ${line}`);
   let specs: RobotSpec[];
   let fleet: Fleet;
@@ -131,8 +137,13 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
 
   let http;
   try {
-    const token = process.env['SKILLBRIDGE_MCP_TOKEN'] || undefined;
-    http = await startMcpHttp({ port: httpPort, makeServer: make, ...(token ? { token } : {}), ...(p.flags['verbose'] ? { log } : {}) });
+    http = await startMcpHttp({
+      port: httpPort,
+      makeServer: make,
+      maxSessions,
+      ...(token ? { token } : {}),
+      ...(p.flags['verbose'] ? { log } : {}),
+    });
   } catch (e) {
     await shutdown();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
