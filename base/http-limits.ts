@@ -129,3 +129,16 @@ export function readBody(req: IncomingMessage, l: ReadLimits, startedAt: number 
 export function closeAfter(res: ServerResponse): void {
   res.setHeader('Connection', 'close');
 }
+
+/**
+ * A request's target as a URL on this server, or undefined when it is none: a
+ * target such as "//" is a network-path reference with an empty host, which
+ * `new URL` refuses by throwing (in an 'upgrade' handler, an uncaught throw).
+ */
+export function targetOf(raw: string | undefined, base: string): URL | undefined {
+  try {
+    return new URL(raw ?? '/', base);
+  } catch {
+    return undefined;
+  }
+}

@@ -134,6 +134,8 @@ describe('mcp --http token and caps', () => {
       expect(headers.status).toBe(408);
       expect(headers.closed).toBe(true);
       expect(http.sessions()).toBe(0);
+      // A target that is no URL is the client's mistake (400), not ours (500).
+      expect((await rawRequest(http.port, [{ send: head('POST', '//', http.port, { ...auth, 'content-length': 0 }) }])).status).toBe(400);
     } finally {
       await http.close();
     }

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { BodyLimitError, type ReadLimits, answerClientErrors, closeAfter, readBody, serverOptions } from '../../base/http-limits';
+import { BodyLimitError, type ReadLimits, answerClientErrors, closeAfter, readBody, serverOptions, targetOf } from '../../base/http-limits';
 import { type ServerToken, bearer, sameToken, serverToken } from '../../base/server-token';
 import { MAX_MESSAGE_BYTES } from './stdio';
 
@@ -77,7 +77,8 @@ export async function startMcpHttp(o: {
   const local = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const url = targetOf(req.url, 'http://127.0.0.1');
+    if (!url) return jsonError(res, 400, -32600, 'Bad Request: the request target is not a path on this server');
     if (url.pathname !== '/mcp') return jsonError(res, 404, -32601, `no such path ${url.pathname}; the MCP endpoint is /mcp`);
     if (!local().has(req.headers.host ?? '')) return jsonError(res, 403, -32600, 'Forbidden: the Host header must be this machine');
     const origin = req.headers.origin;

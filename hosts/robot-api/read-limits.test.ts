@@ -95,6 +95,12 @@ describe('robot-api read limits', () => {
     expect(r.closed).toBe(true);
   });
 
+  it('answers a request target that is no URL ("//") with 400, not a 500', async () => {
+    const r = await rawRequest(server.port, [{ send: head('GET', '//', server.port, auth) }]);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body)).toMatchObject({ error: { code: 'bad_request' } });
+  });
+
   it('reads a small body sent at once (the query name is then looked up: 404)', async () => {
     const body = '{"a":1}';
     const r = await rawRequest(server.port, [

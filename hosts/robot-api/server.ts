@@ -24,7 +24,7 @@ import {
 } from '../../robot/http/protocol';
 import type { Robot } from '../../robot/robot';
 import { type SkillCall, type SkillName, callSkill, groupOf } from '../../robot/skills';
-import { BodyLimitError, type ReadLimits, answerClientErrors, closeAfter, readBody, serverOptions } from '../../base/http-limits';
+import { BodyLimitError, type ReadLimits, answerClientErrors, closeAfter, readBody, serverOptions, targetOf } from '../../base/http-limits';
 import { type ServerToken, bearer, sameToken, serverToken } from '../../base/server-token';
 import { Jobs } from './jobs';
 import { UNSUPPORTED, runQuery } from './queries';
@@ -160,7 +160,8 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://${HOST}`);
+    const url = targetOf(req.url, `http://${HOST}`);
+    if (!url) throw new HttpError(400, 'bad_request', 'the request target is not a path on this server');
     const path = url.pathname;
     if (req.headers.host !== `${HOST}:${port}` && req.headers.host !== `localhost:${port}`)
       throw new HttpError(421, 'wrong_host', 'wrong Host header: this server answers to 127.0.0.1 only');

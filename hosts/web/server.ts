@@ -10,7 +10,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { serverOptions } from '../../base/http-limits';
+import { serverOptions, targetOf } from '../../base/http-limits';
 import { type ServerToken, sameToken, serverToken } from '../../base/server-token';
 import { MAX_REQUEST_BYTES } from '../../contract/limits';
 import { CLOSE, SESSION_PARAM, TOKEN_CHECK_PATH, TOKEN_HEADER, TOKEN_PARAM, VIEW_PARAM, WS_PATH } from '../../contract/wire';
@@ -176,8 +176,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       socket.write(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       socket.destroy();
     };
-    const url = new URL(req.url ?? '/', `http://${HOST}`);
-    if (url.pathname !== WS_PATH) return refuse(403, `path ${url.pathname}`);
+    const url = targetOf(req.url, `http://${HOST}`);
+    if (!url || url.pathname !== WS_PATH) return refuse(403, `path ${url?.pathname ?? String(req.url).slice(0, 80)}`);
     if (!allowedHosts().has(req.headers.host ?? '')) return refuse(403, `Host ${req.headers.host ?? '(none)'}`);
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) return refuse(403, `Origin ${origin}`);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ServerToken, TokenError, chosenToken } from '../../base/server-token';
 import { BIN } from '../../test/support/mcp';
+import { head, rawRequest } from '../../test/support/raw-http';
 import type { HostedSession } from './sessions';
 import { startWebServer } from './server';
 
@@ -32,6 +33,23 @@ describe('web mode tokens', () => {
     try {
       expect(Buffer.from(server.token, 'base64url')).toHaveLength(32);
       expect(server.teacherUrl).not.toContain(server.token);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a socket asked for at a target that is no URL ("//", where the token would be read) is refused, and the server stays up', async () => {
+    const server = await startWebServer({ openSession: never, staticDir, port: 0 });
+    try {
+      const upgrade = {
+        Upgrade: 'websocket',
+        Connection: 'Upgrade',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'Sec-WebSocket-Version': 13,
+      };
+      for (const target of ['//', `//?token=${server.token}`])
+        expect((await rawRequest(server.port, [{ send: head('GET', target, server.port, upgrade) }], 3000)).status).toBe(403);
+      expect((await rawRequest(server.port, [{ send: head('GET', '/', server.port) }], 3000)).status).toBe(503);
     } finally {
       await server.close();
     }
