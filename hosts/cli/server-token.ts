@@ -4,7 +4,7 @@
 // value that breaks the rule is a usage error: one line naming the variable and
 // the fix, exit 2.
 import { type ServerToken, TokenError, tokenFromEnv } from '../../base/server-token';
-import { parseOrigin } from '../foxglove/live';
+import { parseOrigin } from '../foxglove/access';
 import { UsageError } from './args';
 
 export function envToken(name: string, env: NodeJS.ProcessEnv = process.env): ServerToken | undefined {

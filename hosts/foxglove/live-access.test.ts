@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type ServerToken, TokenError, generateToken } from '../../base/server-token';
 import { BIN } from '../../test/support/mcp';
-import { FOXGLOVE_ORIGINS, type FoxgloveLive, parseOrigin, refusal, startFoxgloveLive } from './live';
+import { FOXGLOVE_ORIGINS, parseOrigin, refusal } from './access';
+import { type FoxgloveLive, startFoxgloveLive } from './live';
 
 /** The status a handshake gets: 101 when it opens, else the refusal's status. */
 function handshake(port: number, path: string, headers: Record<string, string>): Promise<number> {
