@@ -94,37 +94,41 @@ describe('the memory limit counts every allocation', () => {
     expect(r).toMatchObject({ ok: true, value: ['undefined', 'undefined', 'undefined'] });
   });
 
-  it('whatever a program keeps, the memory stays under the cap and the next program runs (property)', async () => {
-    const runs = Number(process.env['FUZZ_RUNS']) || 16;
-    const alloc = fc.constantFrom(
-      (n: number) => `new Uint8Array(${n})`,
-      (n: number) => `new Float32Array(${Math.ceil(n / 4)})`,
-      (n: number) => `new ArrayBuffer(${n})`,
-      (n: number) => `new DataView(new ArrayBuffer(${n}))`,
-      (n: number) => `"x".repeat(${n}) + i`,
-      (n: number) => `new Array(${Math.ceil(n / 8)}).fill(i)`,
-      (n: number) => `Array.from({ length: ${Math.ceil(n / 64)} }, (_, j) => ({ j }))`,
-      (n: number) => `new Uint8Array(new ArrayBuffer(8, { maxByteLength: ${n} })).buffer.resize(${n})`,
-    );
-    const program = fc.record({
-      alloc,
-      bytes: fc.integer({ min: 1, max: 2_000_000 }),
-      count: fc.integer({ min: 1, max: 120 }),
-      keep: fc.constantFrom('global', 'local', 'drop'),
-      catches: fc.boolean(),
-      limitMiB: fc.constantFrom(4, 8, 32),
-    });
-    await fc.assert(
-      fc.asyncProperty(program, async (p) => {
-        const body = `${p.keep === 'global' ? 'globalThis.k = [];' : 'const k = [];'}\nfor (let i = 0; i < ${p.count}; i++) { const v = ${p.alloc(p.bytes)}; ${p.keep === 'drop' ? '' : 'k.push(v);'} }\nreturn k.length;`;
-        const code = p.catches ? `try {\n${body}\n} catch (e) { return "caught " + e.message; }` : body;
-        const r = await sandbox.run(code, { api: {}, limits: { memoryBytes: p.limitMiB * MiB } });
-        expect(sandbox.lastHeapBytes).toBeLessThanOrEqual(p.limitMiB * MiB + BASE);
-        if (!r.ok) expect(r.error.kind).toBe('memory');
-        const next = await sandbox.run('return 6 * 7;', { api: {} });
-        expect(next).toMatchObject({ ok: true, value: 42 });
-      }),
-      { seed: 34, numRuns: runs },
-    );
-  }, 120_000);
+  it(
+    'whatever a program keeps, the memory stays under the cap and the next program runs (property)',
+    async () => {
+      const runs = Number(process.env['FUZZ_RUNS']) || 16;
+      const alloc = fc.constantFrom(
+        (n: number) => `new Uint8Array(${n})`,
+        (n: number) => `new Float32Array(${Math.ceil(n / 4)})`,
+        (n: number) => `new ArrayBuffer(${n})`,
+        (n: number) => `new DataView(new ArrayBuffer(${n}))`,
+        (n: number) => `"x".repeat(${n}) + i`,
+        (n: number) => `new Array(${Math.ceil(n / 8)}).fill(i)`,
+        (n: number) => `Array.from({ length: ${Math.ceil(n / 64)} }, (_, j) => ({ j }))`,
+        (n: number) => `new Uint8Array(new ArrayBuffer(8, { maxByteLength: ${n} })).buffer.resize(${n})`,
+      );
+      const program = fc.record({
+        alloc,
+        bytes: fc.integer({ min: 1, max: 2_000_000 }),
+        count: fc.integer({ min: 1, max: 120 }),
+        keep: fc.constantFrom('global', 'local', 'drop'),
+        catches: fc.boolean(),
+        limitMiB: fc.constantFrom(4, 8, 32),
+      });
+      await fc.assert(
+        fc.asyncProperty(program, async (p) => {
+          const body = `${p.keep === 'global' ? 'globalThis.k = [];' : 'const k = [];'}\nfor (let i = 0; i < ${p.count}; i++) { const v = ${p.alloc(p.bytes)}; ${p.keep === 'drop' ? '' : 'k.push(v);'} }\nreturn k.length;`;
+          const code = p.catches ? `try {\n${body}\n} catch (e) { return "caught " + e.message; }` : body;
+          const r = await sandbox.run(code, { api: {}, limits: { memoryBytes: p.limitMiB * MiB } });
+          expect(sandbox.lastHeapBytes).toBeLessThanOrEqual(p.limitMiB * MiB + BASE);
+          if (!r.ok) expect(r.error.kind).toBe('memory');
+          const next = await sandbox.run('return 6 * 7;', { api: {} });
+          expect(next).toMatchObject({ ok: true, value: 42 });
+        }),
+        { seed: 34, numRuns: runs },
+      );
+    },
+    Math.max(120_000, (Number(process.env['FUZZ_RUNS']) || 0) * 3000),
+  );
 });
