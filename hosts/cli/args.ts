@@ -280,7 +280,7 @@ Usage:
       also lets them download and remove (classroom: the teacher only).
   skillbridge robot-api --scene S [--port N] [--seed N] [--speed X | --fast] [--read-only] [--json]
       Serves the scene's simulated robot over the robot HTTP API on 127.0.0.1
-      with a token (SKILLBRIDGE_ROBOT_TOKEN, or a random one): info, queries,
+      with a token (SKILLBRIDGE_ROBOT_TOKEN, 16+ characters, or a random one): info, queries,
       skills as jobs, events (SSE), ALRM's eight actions, /openapi.json. Paced
       to wall time (--speed X faster; --fast unpaced). --json prints one line
       {"url", "token", "openapi"} when ready. --read-only refuses every skill.
@@ -303,13 +303,15 @@ Real robots (call, run, serve):
   --shadow                        with --robot and --scene: shadow mode; each
                                   action is first played in the scene's simulator
 
-  skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT] [--approve ask|auto|deny]
+  skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT [--max-sessions N]] [--approve ask|auto|deny]
                   [--read-only] [--paced] [--trace DIR] [--foxglove PORT] [--json]
   skillbridge mcp --scene arm=tabletop/fruits,rover=farm …   |   --robots FILE …   |   --robot URL …
       An MCP server for any MCP client: the robot's tool set (cards as descriptions,
       read-only/destructive annotations), its snapshot, events and camera as
       resources, progress and cancellation for long skills. stdio by default;
-      --http PORT serves Streamable HTTP on 127.0.0.1 (0 picks a port). Acting
+      --http PORT serves Streamable HTTP on 127.0.0.1 (0 picks a port) with a
+      token (SKILLBRIDGE_MCP_TOKEN, or a random one), at most --max-sessions
+      sessions at once (default 32; idle ones close after 30 min). Acting
       tools ask a person first (MCP elicitation) unless --approve auto; a client
       that cannot ask gets a refusal that says so. --read-only leaves acting tools
       out. Several robots: tool names get the robot's name ("arm__pick").
@@ -322,6 +324,9 @@ Real robots (call, run, serve):
       A live Foxglove WebSocket server (ws://127.0.0.1:8765 by default) over a
       world running in wall time: /tf, /scene, /joint_states, /camera/image,
       /facts, /log. --script runs a call --script file once a viewer connects.
+      The printed URL carries the token (SKILLBRIDGE_FOXGLOVE_TOKEN, or a random
+      one); pages from other sites than Foxglove's, file:// and this machine need
+      SKILLBRIDGE_FOXGLOVE_ORIGINS=ORIGIN[,ORIGIN].
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

@@ -9,6 +9,7 @@ import { RobotSourceError } from '../../../robot/source';
 import { startRobotApi } from '../../robot-api/server';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag } from '../args';
 import type { Output } from '../output';
+import { envToken } from '../server-token';
 
 export async function robotApiCommand(p: Parsed, o: Output, opts: { untilSignal?: boolean } = {}): Promise<number> {
   const scene = requireFlag(p.flags, 'scene', 'the scene whose robot to serve, e.g. --scene tabletop/fruits');
@@ -17,6 +18,7 @@ export async function robotApiCommand(p: Parsed, o: Output, opts: { untilSignal?
   const speed = numberFlag(p.flags, 'speed', 1);
   if (speed <= 0 || speed > 1000) throw new UsageError(`--speed must be above 0 and at most 1000, got ${speed}`);
   const asJson = Boolean(p.flags['json']);
+  const token = envToken('SKILLBRIDGE_ROBOT_TOKEN');
   let opened;
   try {
     opened = await openRobot({ kind: 'sim', scene, seed: intFlag(p.flags, 'seed', 1) });
@@ -33,7 +35,6 @@ export async function robotApiCommand(p: Parsed, o: Output, opts: { untilSignal?
   }
   const chain = new SafetyChain(robot);
   const alrm = robot.arm ? await findToolSet('alrm')!.build(robot) : undefined;
-  const token = process.env['SKILLBRIDGE_ROBOT_TOKEN'] || undefined;
   let server;
   try {
     server = await startRobotApi({
