@@ -6,7 +6,9 @@
 // Actions: ROS 2's native send_action_goal / action_feedback / action_result /
 // cancel_action_goal (rosbridge 2.x), or ROS 1's actionlib over its five topics.
 // Every goal ends within its timeout plus GOAL_GRACE_MS: a cancel the robot
-// does not confirm in that time ends the goal anyway, saying so.
+// does not confirm in that time ends the goal anyway, saying so. A goal the
+// link dropped under is cancelled first thing when the link is back: neither
+// rosbridge cancels the goals of a client that went away.
 import { Ros } from 'roslib';
 
 /** How long a cancelled goal may take to confirm before it ends unconfirmed. */
@@ -34,6 +36,8 @@ export type GoalEnd =
   /** Cancelled by the caller, and the robot did not confirm within the grace. */
   | { status: 'unconfirmed'; values: undefined }
   | { status: 'dropped'; values: undefined }
+  /** Not sent: the caller's check refused it, or the call was stopped, just before sending. */
+  | { status: 'refused'; values: undefined; why: string }
   /** ROS 1: no action server answered (no status message); the goal was not sent. */
   | { status: 'no_server'; values: undefined };
 
@@ -55,6 +59,8 @@ export class RosConnection {
   private readonly subs = new Map<string, { type: string; listeners: Set<(m: Msg) => void> }>();
   private readonly stateListeners = new Set<(connected: boolean, why: string) => void>();
   private readonly statusListeners = new Set<(s: RosStatus) => void>();
+  /** Cancels of goals the link dropped under, sent first when it is back. */
+  private orphans: Array<{ ros: 1 | 2; action: string; id: string }> = [];
   /** ROS 1 action servers: when each last published a status message (this connection). */
   private readonly serverSeen = new Map<string, number>();
   /** Counts connections: readings from an earlier one are not current. */
@@ -66,6 +72,7 @@ export class RosConnection {
       this.attempt = 0;
       this.epoch++;
       this.serverSeen.clear();
+      this.cancelOrphans();
       for (const [topic, s] of this.subs) this.sendTracked({ op: 'subscribe', id: `sub:${topic}`, topic, type: s.type });
       for (const l of this.stateListeners) l(true, 'connected');
     });
@@ -165,6 +172,25 @@ export class RosConnection {
     this.ros.close();
   }
 
+  private cancelOrphans(): void {
+    const orphans = this.orphans.splice(0);
+    const send = () => {
+      if (!this.connected) return;
+      for (const g of orphans) this.sendCancel(g.ros, g.action, g.id);
+    };
+    send();
+    // A ROS 1 publisher rosbridge makes anew may lose its first messages while subscribers connect: say it again.
+    if (orphans.some((g) => g.ros === 1)) for (const ms of [300, 1000]) setTimeout(send, ms).unref?.();
+  }
+
+  private sendCancel(ros: 1 | 2, action: string, id: string): void {
+    if (ros === 2) this.send({ op: 'cancel_action_goal', id, action });
+    else {
+      this.sendTracked({ op: 'advertise', id: `adv:${action}/cancel`, topic: `${action}/cancel`, type: 'actionlib_msgs/GoalID' });
+      this.send({ op: 'publish', topic: `${action}/cancel`, msg: { id, stamp: { secs: 0, nsecs: 0 } } });
+    }
+  }
+
   /** Throws the reason when there is no connection now (instead of queueing the call). */
   ensure(what: string): void {
     if (!this.connected)
@@ -248,14 +274,22 @@ export class RosConnection {
    * Sends an action goal and resolves when it ends: succeeded, failed (with the
    * status code), cancelled (after `signal` aborts), dropped (the connection
    * went), timeout (cancelled after `timeoutMs`) — always within `timeoutMs` +
-   * GOAL_GRACE_MS, whether or not the robot answers the cancel.
+   * GOAL_GRACE_MS, whether or not the robot answers the cancel. `mayStart`
+   * is asked just before the goal leaves (after any wait for a ROS 1 server):
+   * a reason refuses it, and nothing is sent.
    */
   async sendGoal(
     ros: 1 | 2,
     action: string,
     type: string,
     goal: Msg,
-    o: { signal?: AbortSignal; timeoutMs: number; graceMs?: number; onFeedback?: (values: Msg) => void },
+    o: {
+      signal?: AbortSignal;
+      timeoutMs: number;
+      graceMs?: number;
+      onFeedback?: (values: Msg) => void;
+      mayStart?: () => string | undefined;
+    },
   ): Promise<GoalEnd> {
     this.ensure(`the goal for ${action}`);
     if (ros === 1) {
@@ -266,6 +300,9 @@ export class RosConnection {
     const graceMs = o.graceMs ?? GOAL_GRACE_MS;
     const id = `goal:${action}:${Date.now().toString(36)}:${++this.seq}`;
     return new Promise((resolve) => {
+      // Checked in the same turn as the send below: nothing can change the answer in between.
+      const no = o.signal?.aborted ? 'the call was stopped before the goal was sent' : o.mayStart?.();
+      if (no !== undefined) return resolve({ status: 'refused', values: undefined, why: no });
       let timedOut = false;
       let grace: ReturnType<typeof setTimeout> | undefined;
       const cleanups: Array<() => void> = [];
@@ -281,7 +318,10 @@ export class RosConnection {
             : end,
         );
       };
-      const drop = () => finish({ status: 'dropped', values: undefined });
+      const drop = () => {
+        this.orphans.push({ ros, action, id });
+        finish({ status: 'dropped', values: undefined });
+      };
       const cancel = () => {
         if (grace) return;
         grace = setTimeout(
@@ -289,9 +329,7 @@ export class RosConnection {
             finish(timedOut ? { status: 'timeout', values: undefined, confirmed: false } : { status: 'unconfirmed', values: undefined }),
           graceMs,
         );
-        if (!this.connected) return;
-        if (ros === 2) this.send({ op: 'cancel_action_goal', id, action });
-        else this.send({ op: 'publish', topic: `${action}/cancel`, msg: { id, stamp: { secs: 0, nsecs: 0 } } });
+        if (this.connected) this.sendCancel(ros, action, id);
       };
       const timer = setTimeout(() => {
         timedOut = true;
