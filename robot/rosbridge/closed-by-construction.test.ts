@@ -305,4 +305,22 @@ describe('a goal in flight is cancelled, and its result says why', () => {
     await until(() => cancelled, 8000);
     expect(server.received[before]).toEqual({ op: 'cancel_action_goal', id: goal['id'], action: '/navigate_to_pose' });
   }, 15_000);
+  it('when the link flaps (connections accepted and dropped at once), the cancel is said again on the connection that lasts', async () => {
+    server = await startRosbridgeServer();
+    server.repeat('/emergency_stop', { data: false }, 100, { type: 'std_msgs/msg/Bool' });
+    let cancelled = false;
+    server.actions.set('/navigate_to_pose', async (g) => {
+      cancelled = (await runFor(20_000, g)) === 'cancelled';
+      return { status: cancelled ? GOAL.CANCELED : GOAL.SUCCEEDED, values: {} };
+    });
+    const r = await open(mappingFile({ battery: undefined, pose: undefined, detections: undefined }));
+    const going = r.robot.base!.navigate('dock');
+    await until(() => server!.received.some((m) => m['op'] === 'send_action_goal'));
+    server.refuse(true); // the stand-in accepts each connection, then drops it
+    server.dropAll();
+    await going;
+    await settle(700);
+    server.refuse(false);
+    await until(() => cancelled, 8000);
+  }, 15_000);
 });

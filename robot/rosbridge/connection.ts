@@ -13,6 +13,8 @@ import { Ros } from 'roslib';
 
 /** How long a cancelled goal may take to confirm before it ends unconfirmed. */
 export const GOAL_GRACE_MS = 5000;
+/** How long a connection must last before the cancels it carried for dropped goals count as delivered. */
+export const ORPHAN_HOLD_MS = 2000;
 /** How long a ROS 1 goal waits for its action server's first status message before it is not sent. */
 export const SERVER_WAIT_MS = 3000;
 
@@ -172,15 +174,25 @@ export class RosConnection {
     this.ros.close();
   }
 
+  /**
+   * Sends the cancels of the goals the link dropped under. They are kept until
+   * a connection has lasted ORPHAN_HOLD_MS: one that drops at once (a flapping
+   * link) may not have carried them, and the next connection says them again.
+   */
   private cancelOrphans(): void {
-    const orphans = this.orphans.splice(0);
+    const epoch = this.epoch;
+    const orphans = [...this.orphans];
+    if (!orphans.length) return;
     const send = () => {
-      if (!this.connected) return;
+      if (!this.connected || this.epoch !== epoch) return;
       for (const g of orphans) this.sendCancel(g.ros, g.action, g.id);
     };
     send();
     // A ROS 1 publisher rosbridge makes anew may lose its first messages while subscribers connect: say it again.
     if (orphans.some((g) => g.ros === 1)) for (const ms of [300, 1000]) setTimeout(send, ms).unref?.();
+    setTimeout(() => {
+      if (this.connected && this.epoch === epoch) this.orphans = this.orphans.filter((g) => !orphans.includes(g));
+    }, ORPHAN_HOLD_MS).unref?.();
   }
 
   private sendCancel(ros: 1 | 2, action: string, id: string): void {

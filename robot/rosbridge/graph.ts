@@ -5,7 +5,7 @@
 // Type strings are respelled for the version found: ROS 1 "std_msgs/Bool",
 // ROS 2 "std_msgs/msg/Bool"; actions "move_base_msgs/MoveBaseAction" and
 // "move_base_msgs/action/MoveBase".
-import type { RosConnection, RosStatus } from './connection';
+import { type RosConnection, RosbridgeError, type RosStatus } from './connection';
 import type { Mapping, SkillMapping } from './mapping';
 import { type MessageDefs, type Want, arrayItem, checkPath, fromFullText, fromTypedefs } from './message-types';
 
@@ -76,6 +76,9 @@ export async function checkGraph(conn: RosConnection, m: Mapping): Promise<Graph
     };
   const v = await ask(conn, '/rosapi/get_ros_version', 'rosapi_msgs/srv/GetROSVersion');
   const t = await ask(conn, '/rosapi/topics', 'rosapi/Topics');
+  // A link lost while asking is not rosapi's silence: say what happened.
+  if (!conn.isConnected)
+    throw new RosbridgeError(`the connection to rosbridge at ${conn.url} dropped while the mapping was being checked; try again`);
   const topics = new Map<string, string>();
   if (t && Array.isArray(t['topics']) && Array.isArray(t['types']))
     (t['topics'] as unknown[]).forEach((name, i) => topics.set(String(name), String((t['types'] as unknown[])[i] ?? '')));

@@ -52,7 +52,7 @@ export function readEstop(msg: unknown, path: string, at: number): Reading<boole
 }
 
 export interface Battery {
-  /** 0…100. */
+  /** 0…100, unrounded: the critical level is compared with what the robot said. */
   percent: number;
   charging: boolean;
 }
@@ -64,7 +64,7 @@ export function readBattery(msg: unknown, at: number): Reading<Battery> {
   if (p.value < 0 || p.value > 1) return unknown(`\`percentage\` is ${p.value}, outside 0…1 (sensor_msgs/BatteryState gives a fraction)`);
   const s = readNumber(msg, 'power_supply_status', at);
   if (!s.known) return s;
-  return known({ percent: Math.round(p.value * 1000) / 10, charging: s.value === 1 }, at);
+  return known({ percent: p.value * 100, charging: s.value === 1 }, at);
 }
 
 /** Three finite numbers x, y, z at `path`. */

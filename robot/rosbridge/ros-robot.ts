@@ -333,7 +333,8 @@ export class RosRobot implements Robot {
   private batteryNow(): BatteryStatus | undefined {
     const r = this.battery$?.current(this.clock()).reading;
     if (!r?.known) return undefined;
-    const { percent, charging } = r.value;
+    const { charging } = r.value;
+    const percent = Math.round(r.value.percent * 10) / 10;
     const t = this.info.batteryThresholds;
     const level = percent <= 0 ? 'empty' : percent <= t.critical ? 'critical' : percent <= t.low ? 'low' : 'okay';
     return { percent, level, charging, docked: false };

@@ -33,7 +33,7 @@ export function safetyState(i: SafetyInputs): SafetyState {
   else estop = { state: 'unknown', ...(e.ageS !== undefined ? { ageS: e.ageS } : {}), freshness: e.freshness, detail: e.reading.why };
   const b = i.battery;
   const battery: SafetyState['battery'] = b && {
-    ...(b.reading.known ? { percent: b.reading.value.percent } : {}),
+    ...(b.reading.known ? { percent: Math.round(b.reading.value.percent * 10) / 10 } : {}),
     ...(b.ageS !== undefined ? { ageS: b.ageS } : {}),
     freshness: b.reading.known ? b.freshness : b.freshness === 'fresh' ? 'unknown' : b.freshness,
   };
@@ -59,7 +59,7 @@ export function motionRefusal(i: SafetyInputs, criticalPercent: number): Refusal
     if (!b.reading.known)
       return { code: 'battery_empty', reason: `battery state ${b.freshness === 'stale' ? 'stale' : 'unknown'}: ${b.reading.why}` };
     if (b.reading.value.percent <= criticalPercent)
-      return { code: 'battery_empty', reason: `the battery is critical (${b.reading.value.percent}%)` };
+      return { code: 'battery_empty', reason: `the battery is critical (${Math.round(b.reading.value.percent * 10) / 10}%)` };
   }
   return undefined;
 }

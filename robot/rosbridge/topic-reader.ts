@@ -157,7 +157,7 @@ export class TopicReader<T> {
         ageS,
       };
     if (!l.reading.known) return { reading: l.reading, freshness: 'unknown', ageS };
-    if (ageS > this.maxAgeS) {
+    if (c.now - measured > this.maxAgeS * 1000) {
       const late = s1(l.arrived - measured);
       return {
         reading: unknown(

@@ -186,7 +186,7 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
     ws.on('message', (raw) => {
       let m: Msg;
       try {
-        m = JSON.parse(String(raw)) as Msg;
+        m = parseAsPython(String(raw));
       } catch {
         return error(ws, 'not JSON');
       }
@@ -347,6 +347,20 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/**
+ * rosbridge reads JSON with Python's json module, which takes NaN and
+ * ±Infinity; in a float field they come out as null (here at once).
+ */
+function parseAsPython(text: string): Msg {
+  try {
+    return JSON.parse(text) as Msg;
+  } catch (e) {
+    const loose = text.replace(/([:,[]\s*)-?(?:NaN|Infinity)(?=\s*[,\]}])/g, '$1null');
+    if (loose === text) throw e;
+    return JSON.parse(loose) as Msg;
+  }
 }
 
 const ROSAPI = [
