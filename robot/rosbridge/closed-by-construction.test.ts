@@ -323,4 +323,24 @@ describe('a goal in flight is cancelled, and its result says why', () => {
     server.refuse(false);
     await until(() => cancelled, 8000);
   }, 15_000);
+  it('when an e-stop message is not an object at all (false, null): unknown, not ignored', async () => {
+    server = await startRosbridgeServer();
+    let msg: unknown = { data: false };
+    const t = setInterval(() => server?.publish('/emergency_stop', msg as Record<string, unknown>), 100);
+    server.topics.set('/emergency_stop', 'std_msgs/msg/Bool');
+    long(server);
+    try {
+      const r = await open(mappingFile({ battery: undefined, pose: undefined, detections: undefined }));
+      const going = r.robot.base!.navigate('dock');
+      await until(() => server!.received.some((m) => m['op'] === 'send_action_goal'));
+      msg = false;
+      const out = await going;
+      expect(out).toMatchObject({ ok: false, code: 'estop' });
+      expect(out.summary).toMatch(
+        /was cancelled: e-stop state unknown: the last message on \/emergency_stop is unreadable: the message has no field `data`/,
+      );
+    } finally {
+      clearInterval(t);
+    }
+  }, 15_000);
 });

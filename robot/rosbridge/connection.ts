@@ -58,7 +58,7 @@ export class RosConnection {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private seq = 0;
   private readonly pending = new Set<(why: string) => void>();
-  private readonly subs = new Map<string, { type: string; listeners: Set<(m: Msg) => void> }>();
+  private readonly subs = new Map<string, { type: string; listeners: Set<(m: unknown) => void> }>();
   private readonly stateListeners = new Set<(connected: boolean, why: string) => void>();
   private readonly statusListeners = new Set<(s: RosStatus) => void>();
   /** Cancels of goals the link dropped under, sent first when it is back. */
@@ -221,16 +221,21 @@ export class RosConnection {
     this.send({ op: 'publish', topic, msg });
   }
 
-  /** Keeps a subscription across reconnects; returns the unsubscribe. */
-  subscribe(topic: string, type: string, listener: (m: Msg) => void): () => void {
+  /**
+   * Keeps a subscription across reconnects; returns the unsubscribe. Every
+   * message goes to the listeners as it came, whatever its shape (null, a
+   * string, absent): a listener that drops what it cannot read would keep the
+   * reading before it.
+   */
+  subscribe(topic: string, type: string, listener: (m: unknown) => void): () => void {
     let s = this.subs.get(topic);
     if (!s) {
       s = { type, listeners: new Set() };
       this.subs.set(topic, s);
       const entry = s;
       this.ros.on(topic, (m: unknown) => {
-        const msg = (m as { msg?: Msg }).msg;
-        if (msg && typeof msg === 'object') for (const l of [...entry.listeners]) l(msg);
+        const msg = m !== null && typeof m === 'object' ? (m as { msg?: unknown }).msg : undefined;
+        for (const l of [...entry.listeners]) l(msg);
       });
       if (this.connected) this.sendTracked({ op: 'subscribe', id: `sub:${topic}`, topic, type });
     }
@@ -366,13 +371,13 @@ export class RosConnection {
       } else {
         // actionlib: goal, cancel, status, feedback and result topics under the action's name.
         const base = actionBase(type);
-        const mine = (m: Msg, path: string[]) => (dig(m, path) as string | undefined) === id;
+        const mine = (m: unknown): m is Msg => (dig(m, ['status', 'goal_id', 'id']) as string | undefined) === id;
         cleanups.push(
           this.subscribe(`${action}/feedback`, `${base}ActionFeedback`, (m) => {
-            if (mine(m, ['status', 'goal_id', 'id'])) o.onFeedback?.((m['feedback'] as Msg) ?? {});
+            if (mine(m)) o.onFeedback?.((m['feedback'] as Msg) ?? {});
           }),
           this.subscribe(`${action}/result`, `${base}ActionResult`, (m) => {
-            if (!mine(m, ['status', 'goal_id', 'id'])) return;
+            if (!mine(m)) return;
             const s = (dig(m, ['status', 'status']) as number | undefined) ?? -1;
             const values = m['result'];
             if (s === ROS1.SUCCEEDED) finish({ status: 'succeeded', values });

@@ -98,6 +98,8 @@ export function fromFullText(text: string, root: string): MessageDefs | undefine
       if (!m) return undefined;
       if (m[4]) continue; // a constant
       const t = m[1]!;
+      // A message type's name is CamelCase: anything else is not a definition line.
+      if (!isPrimitive(t) && !TIME.has(t) && !/^[A-Z]/.test(t.split('/').at(-1)!)) return undefined;
       const full = isPrimitive(t) || TIME.has(t) ? t : t === 'Header' ? 'std_msgs/Header' : t.includes('/') ? bareType(t) : `${pkg}/${t}`;
       fields.push({ name: m[3]!, type: isString(full) ? 'string' : full, array: m[2] !== undefined });
     }

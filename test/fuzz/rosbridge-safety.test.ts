@@ -170,7 +170,6 @@ describe('the rosbridge safety fuzzer over the protocol stand-in', () => {
       { seed: SEED, numRuns: RUNS || 6, endOnFailure: true },
     );
     const max = totals.latencies.length ? Math.max(...totals.latencies) : 0;
-    console.log('latencies', JSON.stringify(totals.latencies));
     console.log(
       `rosbridge safety fuzzer: ${totals.cases} cases in ${Math.round((performance.now() - t0) / 100) / 10} s; ${totals.motions} motion commands sent, ${totals.refused} calls refused, ${totals.cancels} goals cancelled (longest after the state turned: ${max} ms); did not connect: ${[...totals.notConnected].join('; ') || 'none'}`,
     );
