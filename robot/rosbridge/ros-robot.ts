@@ -108,7 +108,8 @@ export class RosRobot implements Robot {
         (v) => (v ? 'pressed' : 'released'),
       );
     }
-    if (m.battery) this.battery$ = new TopicReader(m.battery.topic, 'the battery', m.maxAgeS, readBattery, (b) => `${b.percent}%`);
+    if (m.battery)
+      this.battery$ = new TopicReader(m.battery.topic, 'the battery', m.maxAgeS, readBattery, (b) => `${Math.round(b.percent * 10) / 10}%`);
     if (m.pose) {
       const p = m.pose;
       this.pose$ = new TopicReader(p.topic, 'the pose', p.maxAgeS ?? m.maxAgeS, (msg, at) => readPose(msg, p.path, at));

@@ -174,5 +174,5 @@ describe('the rosbridge safety fuzzer over the protocol stand-in', () => {
       `rosbridge safety fuzzer: ${totals.cases} cases in ${Math.round((performance.now() - t0) / 100) / 10} s; ${totals.motions} motion commands sent, ${totals.refused} calls refused, ${totals.cancels} goals cancelled (longest after the state turned: ${max} ms); did not connect: ${[...totals.notConnected].join('; ') || 'none'}`,
     );
     expect(totals.cases).toBeGreaterThan(0);
-  }, 120_000);
+  }, 60_000 + (RUNS || 6) * 16_000);
 });
