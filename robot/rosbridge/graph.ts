@@ -55,6 +55,9 @@ export interface GraphReport {
 
 const MS = 3000;
 
+const dropped = (conn: RosConnection) =>
+  new RosbridgeError(`the connection to rosbridge at ${conn.url} dropped while the mapping was being checked; try again`);
+
 async function ask(conn: RosConnection, service: string, type: string): Promise<Record<string, unknown> | undefined> {
   try {
     return (await conn.callService(service, type, {}, MS)) as Record<string, unknown>;
@@ -77,17 +80,20 @@ export async function checkGraph(conn: RosConnection, m: Mapping): Promise<Graph
   const v = await ask(conn, '/rosapi/get_ros_version', 'rosapi_msgs/srv/GetROSVersion');
   const t = await ask(conn, '/rosapi/topics', 'rosapi/Topics');
   // A link lost while asking is not rosapi's silence: say what happened.
-  if (!conn.isConnected)
-    throw new RosbridgeError(`the connection to rosbridge at ${conn.url} dropped while the mapping was being checked; try again`);
+  if (!conn.isConnected) throw dropped(conn);
   const topics = new Map<string, string>();
+  // A topic whose type rosapi cannot tell now ("": only subscribed, or its publisher just went) is not known here.
   if (t && Array.isArray(t['topics']) && Array.isArray(t['types']))
-    (t['topics'] as unknown[]).forEach((name, i) => topics.set(String(name), String((t['types'] as unknown[])[i] ?? '')));
+    (t['topics'] as unknown[]).forEach((name, i) => {
+      const type = (t['types'] as unknown[])[i];
+      if (typeof type === 'string' && type) topics.set(String(name), type);
+    });
   let ros: 1 | 2 | undefined;
   let how: string;
   if (v && (v['version'] === 1 || v['version'] === 2)) {
     ros = v['version'];
     how = `rosapi reports ROS ${ros}${v['distro'] ? ` (${String(v['distro'])})` : ''}`;
-  } else if (topics.size) {
+  } else if (t && Array.isArray(t['topics'])) {
     ros = [...topics.values()].some((ty) => /\/msg\//.test(ty)) ? 2 : 1;
     how = `rosapi has no get_ros_version; topic types are spelled as on ROS ${ros}`;
   } else {
@@ -130,6 +136,7 @@ export async function checkGraph(conn: RosConnection, m: Mapping): Promise<Graph
     } else if (a && !servers.has(sk.action)) warnings.push(`mapping.${field}.action: no action server ${sk.action} on the robot now`);
   }
   errors.push(...(await checkFields(conn, mm)));
+  if (!conn.isConnected) throw dropped(conn);
   return { ros, how, errors, warnings };
 }
 

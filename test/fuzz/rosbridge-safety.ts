@@ -47,6 +47,8 @@ export type Step =
 
 export interface SafetyCase {
   ros: 1 | 2;
+  /** How the mapping spells its types (ROS 1 "std_msgs/Bool", ROS 2 "std_msgs/msg/Bool"); either works on either. */
+  spelling?: 1 | 2;
   /** The mapping's maxAgeS. */
   maxAgeS: number;
   /** Which motion skill the calls use. */
@@ -189,6 +191,7 @@ export function caseArb(o: { ros?: 1 | 2; skills?: SafetyCase['skill'][] } = {})
   return fc
     .record({
       ros: o.ros ? fc.constant(o.ros) : fc.constantFrom(1 as const, 2 as const),
+      spelling: fc.constantFrom(1 as const, 2 as const),
       maxAgeS: fc.constantFrom(0.4, 0.6, 0.8),
       skill: fc.constantFrom(...(o.skills ?? (['action', 'action', 'topic', 'service'] as const))),
       battery: fc.boolean(),
@@ -220,6 +223,7 @@ export function caseArb(o: { ros?: 1 | 2; skills?: SafetyCase['skill'][] } = {})
         steps.sort((a, b) => a.at - b.at);
         return {
           ros: c.ros,
+          spelling: c.spelling,
           maxAgeS: c.maxAgeS,
           skill: c.skill,
           battery: c.battery,
@@ -605,9 +609,15 @@ let seq = 0;
 
 function mappingFor(c: SafetyCase, ns: string): string {
   const file = path.join(dir, `${ns.slice(1)}.json`);
+  const sp = c.spelling ?? c.ros;
   const navigate =
     c.ros === 1
-      ? { action: `${ns}/move_base`, type: 'move_base_msgs/MoveBaseAction', goal: { target_pose: '$pose' }, timeoutS: 30 }
+      ? {
+          action: `${ns}/move_base`,
+          type: spell('move_base_msgs/MoveBaseAction', sp, 'action'),
+          goal: { target_pose: '$pose' },
+          timeoutS: 30,
+        }
       : { action: `${ns}/navigate`, type: 'nav2_msgs/action/NavigateToPose', goal: { pose: '$pose' }, timeoutS: 30 };
   writeFileSync(
     file,
@@ -616,15 +626,13 @@ function mappingFor(c: SafetyCase, ns: string): string {
       ros: c.ros,
       robot: { id: 'fuzz', name: 'Fuzzed robot', kind: 'mobile_manipulator' },
       places: [{ id: 'dock', x: 1, y: 0 }],
-      estop: { topic: `${ns}/estop`, type: spell('std_msgs/Bool', c.ros, 'msg'), path: 'data' },
-      ...(c.battery
-        ? { battery: { topic: `${ns}/battery`, type: spell('sensor_msgs/BatteryState', c.ros, 'msg'), critical: CRITICAL } }
-        : {}),
+      estop: { topic: `${ns}/estop`, type: spell('std_msgs/Bool', sp, 'msg'), path: 'data' },
+      ...(c.battery ? { battery: { topic: `${ns}/battery`, type: spell('sensor_msgs/BatteryState', sp, 'msg'), critical: CRITICAL } } : {}),
       maxAgeS: c.maxAgeS,
       skills: {
         'base.navigate': navigate,
-        'base.approach': { topic: `${ns}/goal_pose`, type: spell('geometry_msgs/PoseStamped', c.ros, 'msg'), msg: '$pose' },
-        'arm.perceive': { service: `${ns}/look`, type: spell('std_srvs/Trigger', c.ros, 'srv') },
+        'base.approach': { topic: `${ns}/goal_pose`, type: spell('geometry_msgs/PoseStamped', sp, 'msg'), msg: '$pose' },
+        'arm.perceive': { service: `${ns}/look`, type: spell('std_srvs/Trigger', sp, 'srv') },
       },
     }),
   );
