@@ -150,29 +150,35 @@ describe('the rosbridge safety fuzzer over the protocol stand-in', () => {
     await servers[2]?.close();
   });
 
-  it('no motion unless the last safety reading was known, fresh and released; a goal in flight is cancelled within one control period', async () => {
-    const totals = { cases: 0, motions: 0, refused: 0, cancels: 0, latencies: [] as number[], notConnected: new Set<string>() };
-    const t0 = performance.now();
-    await fc.assert(
-      // Two cases at a time: they mostly wait.
-      fc.asyncProperty(fc.array(caseArb(), { minLength: 2, maxLength: 2 }), async (cases: SafetyCase[]) => {
-        const reports = await Promise.all(cases.map((c) => runCase(c, { url: servers[c.ros]!.url, ros: c.ros, standIn: servers[c.ros]! })));
-        for (const [i, r] of reports.entries()) {
-          totals.cases++;
-          totals.motions += r.figures.motions;
-          totals.refused += r.figures.refused;
-          totals.cancels += r.figures.cancels;
-          totals.latencies.push(...r.figures.latencies);
-          if (r.figures.openFailed) totals.notConnected.add(r.figures.openFailed.replace(/\d+/g, 'N'));
-          if (r.violations.length) throw new Error(`${r.violations.join('\n')}\ncase: ${JSON.stringify(cases[i])}`);
-        }
-      }),
-      { seed: SEED, numRuns: RUNS || 6, endOnFailure: true },
-    );
-    const max = totals.latencies.length ? Math.max(...totals.latencies) : 0;
-    console.log(
-      `rosbridge safety fuzzer: ${totals.cases} cases in ${Math.round((performance.now() - t0) / 100) / 10} s; ${totals.motions} motion commands sent, ${totals.refused} calls refused, ${totals.cancels} goals cancelled (longest after the state turned: ${max} ms); did not connect: ${[...totals.notConnected].join('; ') || 'none'}`,
-    );
-    expect(totals.cases).toBeGreaterThan(0);
-  }, 60_000 + (RUNS || 6) * 16_000);
+  it(
+    'no motion unless the last safety reading was known, fresh and released; a goal in flight is cancelled within one control period',
+    async () => {
+      const totals = { cases: 0, motions: 0, refused: 0, cancels: 0, latencies: [] as number[], notConnected: new Set<string>() };
+      const t0 = performance.now();
+      await fc.assert(
+        // Two cases at a time: they mostly wait.
+        fc.asyncProperty(fc.array(caseArb(), { minLength: 2, maxLength: 2 }), async (cases: SafetyCase[]) => {
+          const reports = await Promise.all(
+            cases.map((c) => runCase(c, { url: servers[c.ros]!.url, ros: c.ros, standIn: servers[c.ros]! })),
+          );
+          for (const [i, r] of reports.entries()) {
+            totals.cases++;
+            totals.motions += r.figures.motions;
+            totals.refused += r.figures.refused;
+            totals.cancels += r.figures.cancels;
+            totals.latencies.push(...r.figures.latencies);
+            if (r.figures.openFailed) totals.notConnected.add(r.figures.openFailed.replace(/\d+/g, 'N'));
+            if (r.violations.length) throw new Error(`${r.violations.join('\n')}\ncase: ${JSON.stringify(cases[i])}`);
+          }
+        }),
+        { seed: SEED, numRuns: RUNS || 6, endOnFailure: true },
+      );
+      const max = totals.latencies.length ? Math.max(...totals.latencies) : 0;
+      console.log(
+        `rosbridge safety fuzzer: ${totals.cases} cases in ${Math.round((performance.now() - t0) / 100) / 10} s; ${totals.motions} motion commands sent, ${totals.refused} calls refused, ${totals.cancels} goals cancelled (longest after the state turned: ${max} ms); did not connect: ${[...totals.notConnected].join('; ') || 'none'}`,
+      );
+      expect(totals.cases).toBeGreaterThan(0);
+    },
+    60_000 + (RUNS || 6) * 16_000,
+  );
 });
