@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Sandbox } from './sandbox';
+import { fuzzRuns, fuzzSeed } from '../../test/fuzz/support/budget';
 
 const sandbox = new Sandbox();
 afterAll(() => sandbox.dispose());
@@ -97,7 +98,7 @@ describe('the memory limit counts every allocation', () => {
   it(
     'whatever a program keeps, the memory stays under the cap and the next program runs (property)',
     async () => {
-      const runs = Number(process.env['FUZZ_RUNS']) || 16;
+      const runs = fuzzRuns(16);
       const alloc = fc.constantFrom(
         (n: number) => `new Uint8Array(${n})`,
         (n: number) => `new Float32Array(${Math.ceil(n / 4)})`,
@@ -126,9 +127,9 @@ describe('the memory limit counts every allocation', () => {
           const next = await sandbox.run('return 6 * 7;', { api: {} });
           expect(next).toMatchObject({ ok: true, value: 42 });
         }),
-        { seed: 34, numRuns: runs },
+        { seed: fuzzSeed(34), numRuns: runs },
       );
     },
-    Math.max(120_000, (Number(process.env['FUZZ_RUNS']) || 0) * 3000),
+    Math.max(120_000, fuzzRuns(16) * 3000),
   );
 });

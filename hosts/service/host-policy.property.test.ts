@@ -13,11 +13,11 @@ import { AppApiError } from '../../contract/api';
 import { normalizeBaseURL, parseModelSpec } from '../../agents/models/spec';
 import { SUITES } from '../../eval/suites/index';
 import { HostPolicy } from './host-policy';
+import { fuzzRuns, fuzzSeed } from '../../test/fuzz/support/budget';
 
-/** CI's budget with a fixed seed; `FUZZ_RUNS=N FUZZ_SEED=S` (npm run fuzz) tries more. */
-const more = Number(process.env['FUZZ_RUNS']);
-const runs = (n: number) => (Number.isInteger(more) && more > 0 ? more : n);
-const RUNS = { seed: Number(process.env['FUZZ_SEED']) || 34, numRuns: runs(300) };
+/** CI's budget with a fixed seed; `npm run fuzz` (FUZZ_SCALE, FUZZ_SEED) tries more. */
+const runs = fuzzRuns;
+const RUNS = { seed: fuzzSeed(34), numRuns: runs(300) };
 
 /** Text a hostile page or job would try: paths of every shape, suite ids bent, separators, NULs, URLs. */
 const hostile = fc.oneof(

@@ -3,7 +3,7 @@
 // scored results only (an error has no outcome, never a 0), the errors are counted
 // with their commonest reason, the exit code is the documented one, and a resumed
 // run picks exactly the errored, stopped and missing pairs (never a scored one).
-// CI: a fixed seed and a small budget; `FUZZ_RUNS=2000 FUZZ_SEED=N` for longer.
+// CI: a fixed seed and a small budget; `npm run fuzz` (FUZZ_SCALE, FUZZ_SEED) for longer.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,15 +14,10 @@ import { errorsLine, headline, passHatK, summarize } from '../../eval/report/sta
 import { ERROR_KINDS, type ErrorKind, type ResultInput, doneKey, openResults } from '../../eval/results/index';
 import { allScored, tally, toRun } from '../../eval/runner/tally';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_UNSCORED, resultsExitCode } from '../../hosts/cli/eval-exit';
+import { fuzzRuns, fuzzSeed } from './support/budget';
 
-const runs = (ci: number) => {
-  const n = Number(process.env['FUZZ_RUNS']);
-  return Number.isSafeInteger(n) && n > 0 ? n : ci;
-};
-const seed = (() => {
-  const n = Number(process.env['FUZZ_SEED']);
-  return Number.isSafeInteger(n) ? n : 34;
-})();
+const runs = fuzzRuns;
+const seed = fuzzSeed(34);
 
 type Outcome =
   { s: 'ok'; score: number; success: boolean } | { s: 'error'; kind: ErrorKind; why: string } | { s: 'stopped' } | { s: 'missing' };

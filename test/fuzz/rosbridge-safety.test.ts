@@ -6,7 +6,7 @@
 // - whole cases over the protocol stand-in, ROS 1 and ROS 2: a robot plays a
 //   generated timeline through rosbridge while the source connects, calls
 //   motion skills, loses its link; the oracle reads what crossed the wire.
-// A fixed seed and a small budget here; FUZZ_RUNS (npm run fuzz) sets a larger one.
+// A fixed seed and a small budget here; npm run fuzz (FUZZ_SCALE) sets a larger one.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBattery, readEstop } from '../../robot/rosbridge/readings';
@@ -25,9 +25,9 @@ import {
   notGreen,
   runCase,
 } from './rosbridge-safety';
+import { fuzzRuns, fuzzSeed } from './support/budget';
 
-const RUNS = Number(process.env['FUZZ_RUNS'] ?? 0);
-const SEED = Number(process.env['FUZZ_SEED'] ?? 20260521);
+const SEED = fuzzSeed(20260521);
 
 /** What crosses rosbridge's JSON: NaN and ±Inf become null. */
 const wire = (v: unknown): unknown =>
@@ -132,7 +132,7 @@ describe('the rosbridge readings against the oracle, in virtual time', () => {
           }
         },
       ),
-      { seed: SEED, numRuns: Math.max(3000, RUNS * 200) },
+      { seed: SEED, numRuns: fuzzRuns(3000) },
     );
     console.log(`rosbridge readings: ${queries} decisions checked, ${greens} green`);
     expect(greens).toBeGreaterThan(0);
@@ -171,7 +171,7 @@ describe('the rosbridge safety fuzzer over the protocol stand-in', () => {
             if (r.violations.length) throw new Error(`${r.violations.join('\n')}\ncase: ${JSON.stringify(cases[i])}`);
           }
         }),
-        { seed: SEED, numRuns: RUNS || 6, endOnFailure: true },
+        { seed: SEED, numRuns: fuzzRuns(6), endOnFailure: true },
       );
       const max = totals.latencies.length ? Math.max(...totals.latencies) : 0;
       console.log(
@@ -179,6 +179,6 @@ describe('the rosbridge safety fuzzer over the protocol stand-in', () => {
       );
       expect(totals.cases).toBeGreaterThan(0);
     },
-    60_000 + (RUNS || 6) * 16_000,
+    60_000 + fuzzRuns(6) * 16_000,
   );
 });

@@ -16,9 +16,10 @@ import { startMcpHttp } from '../../hosts/mcp/http';
 import { startRobotApi } from '../../hosts/robot-api/server';
 import type { Robot } from '../../robot/robot';
 import { type RawStep, head, rawRequest } from '../support/raw-http';
+import { fuzzRuns, fuzzSeed } from './support/budget';
 
-const runs = (ci: number): number => Number(process.env['FUZZ_RUNS']) || ci;
-const seed = (): number => (Number.isSafeInteger(Number(process.env['FUZZ_SEED'])) ? Number(process.env['FUZZ_SEED']) : 34);
+const runs = fuzzRuns;
+const seed = (): number => fuzzSeed(34);
 
 const CAP = 4096;
 const LIMIT_MS = 300;

@@ -20,6 +20,7 @@ import { CATALOGUE, type CatalogueEntry, CatalogueEntrySchema, MAX_MODEL_BYTES }
 import type { DownloadProgress } from './download';
 import { ModelStore } from './store';
 import { ModelStoreError } from './store-errors';
+import { fuzzRuns, fuzzSeed } from '../../../test/fuzz/support/budget';
 
 const PATH = '/org/tiny-GGUF/resolve/main/tiny-q4.gguf';
 const SIZE = 1000;
@@ -155,7 +156,7 @@ describe('models pull reads no more than the catalogue says', () => {
   it(
     'whatever the host sends, the part never passes the size and a refusal leaves no part (property)',
     async () => {
-      const runs = Number(process.env['FUZZ_RUNS']) || 40;
+      const runs = fuzzRuns(40);
       const plan: fc.Arbitrary<Plan & { earlier: number }> = fc.record({
         declared: fc.oneof(fc.constant<'exact'>('exact'), fc.constant<'none'>('none'), fc.integer({ min: 0, max: 3 * SIZE })),
         sends: fc.oneof(fc.constant(SIZE), fc.integer({ min: 0, max: 3 * SIZE }), fc.integer({ min: SIZE, max: 200_000 })),
@@ -185,9 +186,9 @@ describe('models pull reads no more than the catalogue says', () => {
             host = undefined;
           }
         }),
-        { seed: 34, numRuns: runs },
+        { seed: fuzzSeed(34), numRuns: runs },
       );
     },
-    Math.max(60_000, (Number(process.env['FUZZ_RUNS']) || 0) * 500),
+    Math.max(60_000, fuzzRuns(40) * 500),
   );
 });
