@@ -53,6 +53,9 @@ export class SseClient {
   connected = false;
   /** Why the stream is not connected (the last failure), for a person. */
   why: string | undefined = 'not connected yet';
+  private settleFirst: (() => void) | undefined;
+  /** Resolves when the first connect has succeeded or failed. */
+  readonly firstAttempt = new Promise<void>((r) => (this.settleFirst = r));
 
   constructor(private readonly o: EventStreamOptions) {}
 
@@ -111,6 +114,7 @@ export class SseClient {
       this.connectedAt = performance.now();
       this.why = undefined;
       this.o.onState?.(true);
+      this.settleFirst?.();
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         if (this.current === req) parser.feed(chunk);
@@ -160,6 +164,7 @@ export class SseClient {
     this.connected = false;
     this.why = why;
     this.o.onState?.(false, why);
+    this.settleFirst?.();
     clearTimeout(this.timer);
     const delay = reconnectDelay(this.attempt++, this.retryMs);
     this.timer = setTimeout(() => this.connect(), delay);

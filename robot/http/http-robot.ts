@@ -92,10 +92,9 @@ export class HttpRobot implements Robot {
   readonly worldModel?: WorldModelApi;
   private readonly caps: Set<Capability>;
   private readonly listeners = new Set<(e: RobotEvent) => void>();
-  private readonly sse: SseClient | undefined;
+  private sse: SseClient | undefined;
   private readonly monitor: SafetyMonitor;
   private stateSeen: Promise<void> | undefined;
-  private streamSeen: Promise<void> | undefined;
 
   static async open(o: HttpRobotOptions): Promise<HttpRobot> {
     const wire = new Wire({ url: o.url, token: o.token, timeoutMs: o.timeoutMs ?? 10_000 });
@@ -116,21 +115,6 @@ export class HttpRobot implements Robot {
       { noEstop: this.info.estop === 'not_reported', battery: this.caps.has('battery') },
       () => this.sse,
     );
-    // The event stream is opened at once: a press on it, or its dropping, stops a motion job in flight.
-    if (this.caps.has('events')) {
-      this.sse = new SseClient({
-        url: wire.opts.url,
-        token: wire.opts.token,
-        connectTimeoutMs: wire.opts.timeoutMs,
-        onEvent: (e) => {
-          if (e.type === 'estop_pressed') this.monitor.pressed();
-          this.fan(e);
-        },
-        onState: () => this.monitor.linkChanged(),
-        onRestart: () => this.monitor.restarted(),
-      });
-      this.sse.start(-1);
-    }
     const relations = hello.relations;
     const q = <N extends QueryName>(name: N, args: Record<string, unknown> = {}) => this.query(name, args);
     this.perception = {
@@ -172,6 +156,7 @@ export class HttpRobot implements Robot {
       lastId: () => q('events.lastId'),
       subscribe: (l) => {
         this.listeners.add(l);
+        void this.stream();
         return () => this.listeners.delete(l);
       },
     };
@@ -185,6 +170,32 @@ export class HttpRobot implements Robot {
   }
 
   readonly wait: Robot['wait'];
+
+  /**
+   * The event stream, opened on the first subscriber, safety read or motion, and
+   * kept open: a press on it, or its dropping, stops a motion job in flight.
+   * Resolves once it has connected or failed once (bounded by the request timeout).
+   */
+  private async stream(): Promise<void> {
+    if (!this.caps.has('events')) return;
+    if (!this.sse) {
+      this.sse = new SseClient({
+        url: this.wire.opts.url,
+        token: this.wire.opts.token,
+        connectTimeoutMs: this.wire.opts.timeoutMs,
+        onEvent: (e) => {
+          if (e.type === 'estop_pressed' || e.type === 'estop_released') this.monitor.streamSaid(e.type);
+          this.fan(e);
+        },
+        onState: () => this.monitor.linkChanged(),
+        onRestart: () => this.monitor.restarted(),
+      });
+      this.sse.start(-1);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.sse.firstAttempt, new Promise((r) => (timer = setTimeout(r, this.wire.opts.timeoutMs)))]);
+    clearTimeout(timer);
+  }
 
   private fan(e: RobotEvent): void {
     for (const l of [...this.listeners]) l(e);
@@ -310,7 +321,7 @@ export class HttpRobot implements Robot {
   private async motion(call: SkillCall, signal?: AbortSignal): Promise<Outcome> {
     const what = describeCall(call);
     if (signal?.aborted) return { ok: false, code: 'aborted', summary: `${what} was not started: the call was stopped` };
-    await this.streamReady();
+    await this.stream();
     await this.monitor.read(this.wire.opts.timeoutMs);
     const blocked = this.monitor.block();
     if (blocked)
@@ -442,23 +453,6 @@ export class HttpRobot implements Robot {
     }
   }
 
-  /** Before the first motion: the event stream has had its chance to connect (bounded, as the first state is). */
-  private streamReady(): Promise<void> {
-    const sse = this.sse;
-    if (!sse) return Promise.resolve();
-    this.streamSeen ??= new Promise<void>((resolve) => {
-      if (sse.connected) return resolve();
-      const timer = setTimeout(done, FIRST_STATE_WAIT_S * 1000);
-      const off = this.monitor.onChange(() => sse.connected && done());
-      function done(): void {
-        clearTimeout(timer);
-        off();
-        resolve();
-      }
-    });
-    return this.streamSeen;
-  }
-
   async battery(): Promise<BatteryStatus> {
     const b = await this.query('robot.battery', {});
     if (b.percent < 0 || b.percent > 100)
@@ -476,6 +470,7 @@ export class HttpRobot implements Robot {
    * stale, never a default. A robot that declares no e-stop says 'not_reported'.
    */
   async safety(): Promise<SafetyState> {
+    await this.stream();
     await this.monitor.read(this.wire.opts.timeoutMs);
     return this.monitor.state();
   }

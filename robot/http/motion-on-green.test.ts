@@ -82,7 +82,8 @@ describe('no motion job leaves on a safety answer that is not known, fresh and r
   it('a press on the event stream after a released answer stops the next motion before it is posted', async () => {
     const s = await standIn({ safety: released({ estop: { state: 'released', ageS: 1.5 } }), jobMs: 50 });
     const robot = await connect(s);
-    await expect.poll(() => s.connections()).toBe(1);
+    await robot.safety(); // opens the event stream
+    expect(s.connections()).toBe(1);
     await sleep(100);
     s.event('estop_pressed');
     await sleep(100);

@@ -61,9 +61,13 @@ export class SafetyMonitor {
     return this.last;
   }
 
-  /** A press on the event stream: the robot is pressed from now until a reading measured after it says otherwise. */
-  pressed(): void {
-    this.pressedAt = performance.now();
+  /**
+   * The e-stop's last word on the event stream. A press holds from now until a
+   * reading measured after it says otherwise; a release later on the stream
+   * lifts that hold (it does not make the e-stop green: a reading must).
+   */
+  streamSaid(type: 'estop_pressed' | 'estop_released'): void {
+    this.pressedAt = type === 'estop_pressed' ? performance.now() : undefined;
     this.changed();
   }
 
