@@ -338,12 +338,14 @@ export class HttpRobot implements Robot {
       const deadline = performance.now() + limitS * 1000;
       let job: Job;
       try {
-        // wait=0: the job's id comes back at once, so it can be cancelled while it runs.
-        job = await this.postJob(call, 0, signal);
+        // wait=0: the job's id comes back at once, so it can be cancelled while it runs. Not cut short by
+        // the caller's Stop: a job the robot started must be known to be cancelled.
+        job = await this.postJob(call, 0);
       } catch (e) {
         if (!(e instanceof RobotConnectionError)) throw e;
         return this.startFailure(e, what);
       }
+      if (signal?.aborted && job.status === 'running') return this.cancel(job, what);
       const both = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
       while (job.status === 'running') {
         if (watch.tripped) return this.stopped(job, what, watch.tripped);

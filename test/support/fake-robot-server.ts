@@ -1,7 +1,7 @@
 // A tiny robot HTTP API server that misbehaves on purpose: it answers with
 // garbage, answers slowly, or drops the connection mid-skill, so the `http`
 // robot source's faults can be tested without a real robot.
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type FakeBehaviour = (req: IncomingMessage, res: ServerResponse, path: string) => void;
@@ -277,5 +277,49 @@ export async function startStandInRobot(opts: StandInOptions = {}): Promise<Stan
       await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
     },
     close: stop,
+  };
+}
+
+export interface CountingProxy {
+  readonly url: string;
+  /** Requests that reached the robot through the proxy, "METHOD /path". */
+  readonly seen: string[];
+  /** Motion and other jobs posted (POST /v1/skills/…). */
+  readonly skills: () => string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback proxy in front of a real robot API (robot-api over a simulator):
+ * everything passes through unchanged (the Host header set to the robot's),
+ * and every request is counted, so a test proves what reached the robot.
+ */
+export async function startCountingProxy(target: string): Promise<CountingProxy> {
+  const to = new URL(target);
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    seen.push(`${req.method} ${path}`);
+    const out = request(
+      { host: to.hostname, port: to.port, path: req.url, method: req.method, headers: { ...req.headers, host: to.host } },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    out.on('error', () => res.destroy());
+    res.on('close', () => out.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    skills: () => seen.filter((s) => s.startsWith('POST /v1/skills/')),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
