@@ -69,7 +69,7 @@ export type StandInEntry =
   | { at: number; kind: 'event'; type: string }
   | { at: number; kind: 'stream-drop' }
   | { at: number; kind: 'restart' }
-  | { at: number; kind: 'post'; skill: string; id: string }
+  | { at: number; kind: 'post'; skill: string; id: string; streamsOpen: number }
   | { at: number; kind: 'cancel'; id: string; known: boolean }
   | { at: number; kind: 'job-end'; id: string; status: string };
 
@@ -194,7 +194,10 @@ export async function startStandInRobot(opts: StandInOptions = {}): Promise<Stan
         res.writeHead(200, { 'Content-Type': 'text/event-stream' });
         if (o.retry !== undefined) res.write(`retry: ${o.retry}\n\n`);
         res.write(`event: stream\ndata: ${JSON.stringify({ epoch })}\n\n`);
-        if (o.stream === 'close') return void res.end();
+        if (o.stream === 'close') {
+          res.end();
+          return log({ kind: 'stream-drop' });
+        }
         streams.add(res);
         res.on('close', () => streams.delete(res));
         return;
@@ -215,7 +218,7 @@ export async function startStandInRobot(opts: StandInOptions = {}): Promise<Stan
           waiters: [],
         };
         jobs.set(j.id, j);
-        log({ kind: 'post', skill: j.skill, id: j.id });
+        log({ kind: 'post', skill: j.skill, id: j.id, streamsOpen: streams.size });
         if (o.jobMs !== undefined) j.timer = setTimeout(() => end(j, 'succeeded', { ok: true, summary: `${j.skill} done` }), o.jobMs);
         return answerJob(res, j, wait, 202);
       }
