@@ -65,6 +65,8 @@ export type SafetyAnswer = { json: unknown } | { raw: string } | { status: numbe
 /** One thing the stand-in did or received, in order, with performance.now() ms. */
 export type StandInEntry =
   | { at: number; kind: 'safety'; answer: SafetyAnswer }
+  /** The robot's own reading changed (what robot.safety answers from now on). */
+  | { at: number; kind: 'answer-set'; answer: SafetyAnswer }
   | { at: number; kind: 'stream-open' }
   | { at: number; kind: 'event'; type: string }
   | { at: number; kind: 'stream-drop' }
@@ -258,7 +260,10 @@ export async function startStandInRobot(opts: StandInOptions = {}): Promise<Stan
     posts: () => timeline.filter((e): e is Extract<StandInEntry, { kind: 'post' }> => e.kind === 'post'),
     cancels: () => timeline.filter((e): e is Extract<StandInEntry, { kind: 'cancel' }> => e.kind === 'cancel'),
     running: () => [...jobs.values()].filter((j) => j.status === 'running').map((j) => j.id),
-    set: (next) => Object.assign(o, next),
+    set: (next) => {
+      if (next.safety !== undefined) log({ kind: 'answer-set', answer: next.safety });
+      Object.assign(o, next);
+    },
     event: (type) => {
       eventId++;
       log({ kind: 'event', type });
