@@ -489,12 +489,18 @@ async function flightCase(c: {
     let trigger = performance.now();
     // What the client must react to, and from when.
     let expected = true;
+    let edge = false;
     if (d.kind === 'answer') {
       s.set({ safety: d.answer });
       // An answer that never comes: the last one goes stale at its age.
       if (d.answer === 'hang')
         trigger = (s.timeline.filter((e) => e.kind === 'safety').at(-1)?.at ?? trigger) + (c.maxAgeS + ROUNDING_S) * 1000;
-      else expected = !green(d.answer, false);
+      else {
+        const g = green(d.answer, false);
+        expected = !g;
+        // A green answer at the edge of its maximum age may go stale between two polls: either way is right.
+        edge = !!g && Math.max(g.ageS, g.batteryAgeS ?? 0) > g.maxAgeS - (PERIOD_MS + 100) / 1000;
+      }
     } else if (d.kind === 'event') {
       s.event('estop_pressed');
       expected = c.events;
@@ -505,7 +511,7 @@ async function flightCase(c: {
     if (!expected) {
       // Nothing the client should act on: the job runs on. End it with a press.
       await sleep(PERIOD_MS * 4);
-      if (s.running().length !== 1) violations.push(`the job was stopped by ${JSON.stringify(d)}, which is green`);
+      if (!edge && s.running().length !== 1) violations.push(`the job was stopped by ${JSON.stringify(d)}, which is green`);
       s.set({ safety: { raw: '{"value":{"estop":{"state":"pressed","ageS":0},"maxAgeS":1}}' } });
       trigger = performance.now();
     }
