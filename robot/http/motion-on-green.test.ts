@@ -93,6 +93,21 @@ describe('no motion job leaves on a safety answer that is not known, fresh and r
   });
 });
 
+describe('overlapping reads of robot.safety', () => {
+  it('an answer to an older request never replaces a newer one', async () => {
+    const s = await standIn({ safety: { json: { estop: { state: 'released', ageS: 0 }, maxAgeS: 2 }, delayMs: 300 } });
+    const robot = await connect(s);
+    const older = robot.safety();
+    await sleep(50);
+    s.set({ safety: { json: { estop: { state: 'pressed', ageS: 0 }, maxAgeS: 2 } } });
+    const newer = await robot.safety();
+    expect(newer.estop.state).toBe('pressed');
+    // The slow answer (released, asked first) comes last: the robot is still pressed as far as the client knows.
+    expect((await older).estop.state).toBe('pressed');
+    expect(await robot.arm!.pick('lemon_1')).toMatchObject({ ok: false, code: 'estop' });
+  });
+});
+
 describe('a motion job in flight is cancelled on the robot within one control period', { timeout: 10_000 }, () => {
   /** Starts a pick that runs until cancelled; resolves once the stand-in has it. */
   async function inFlight(s: StandInRobot) {

@@ -15,6 +15,7 @@ export interface StreamLink {
 
 export class SafetyMonitor {
   private last: HttpSafetyReading;
+  private lastSentAt = -Infinity;
   private pressedAt: number | undefined;
   /** Why the robot could not be reached at the last read, while it could not. */
   private down: string | undefined;
@@ -44,19 +45,23 @@ export class SafetyMonitor {
   /** Reads robot.safety now; never throws (what it cannot read is unknown, and says why). */
   async read(timeoutMs: number): Promise<HttpSafetyReading> {
     const sentAt = performance.now();
+    let next: { reading: HttpSafetyReading; down: string | undefined; unanswered: boolean };
     try {
       const { value } = await this.wire.call('POST', '/v1/query/robot.safety', {}, z.unknown(), { timeoutMs });
-      this.down = undefined;
-      this.unanswered = false;
-      this.last = parseSafety(value, sentAt, this.declared);
+      next = { reading: parseSafety(value, sentAt, this.declared), down: undefined, unanswered: false };
     } catch (e) {
       const err = e instanceof RobotConnectionError ? e : undefined;
       const lost = err && (err.kind === 'unreachable' || err.kind === 'dropped' || err.kind === 'timeout');
-      this.down = lost ? err.message : undefined;
-      this.unanswered = err?.status === 404;
-      const why = this.unanswered ? 'the robot does not answer robot.safety' : `could not read it (${(e as Error).message})`;
-      this.last = unreadable(why, this.declared);
+      const unanswered = err?.status === 404;
+      const why = unanswered ? 'the robot does not answer robot.safety' : `could not read it (${(e as Error).message})`;
+      next = { reading: unreadable(why, this.declared), down: lost ? err.message : undefined, unanswered };
     }
+    // Reads overlap (the watch, the safety chain, the page): an answer to an older request never replaces a newer one.
+    if (sentAt < this.lastSentAt) return this.last;
+    this.lastSentAt = sentAt;
+    this.last = next.reading;
+    this.down = next.down;
+    this.unanswered = next.unanswered;
     this.changed();
     return this.last;
   }
@@ -74,6 +79,7 @@ export class SafetyMonitor {
   /** The robot restarted (a new epoch on its stream): what it said before is no longer its state. */
   restarted(): void {
     this.last = unreadable('the robot restarted; its safety state has not been read since', this.declared);
+    this.lastSentAt = performance.now();
     this.changed();
   }
 

@@ -60,7 +60,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 }
 
 /** What the stand-in answers to robot.safety: a JSON body, raw text (`1e999`, not JSON), an HTTP status, no answer, or a dropped line. */
-export type SafetyAnswer = { json: unknown } | { raw: string } | { status: number } | 'hang' | 'drop';
+export type SafetyAnswer = { json: unknown; delayMs?: number } | { raw: string } | { status: number } | 'hang' | 'drop';
 
 /** One thing the stand-in did or received, in order, with performance.now() ms. */
 export type StandInEntry =
@@ -176,8 +176,13 @@ export async function startStandInRobot(opts: StandInOptions = {}): Promise<Stan
     if (a === 'hang') return;
     if (a === 'drop') return void res.socket?.destroy();
     if ('status' in a) return sendJson(res, a.status, { error: { code: 'not_found', message: 'robot.safety' } });
-    res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end('raw' in a ? a.raw : JSON.stringify({ value: a.json }));
+    const text = 'raw' in a ? a.raw : JSON.stringify({ value: a.json });
+    const send = () => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(text);
+    };
+    if ('delayMs' in a && a.delayMs) setTimeout(send, a.delayMs);
+    else send();
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
