@@ -186,10 +186,13 @@ export class AppService implements AppApi {
     const unsubscribe = robot.events.subscribe((e) =>
       this.emit({ type: 'robot_event', event: { id: e.id, time: e.time, type: e.type, text: e.text } }),
     );
+    const real = this.real;
     const tools = new ToolConsole(
       { robot, control, toolSet: meta.toolSet },
       (e) => this.emit(e),
       () => this.poses.publish(true),
+      // serve --robot: the console acts on the real robot, the scene its shadow.
+      real ? () => real.console({ robot, control }) : undefined,
     );
     this.loaded = { robot, control, meta, tools, unsubscribe };
     this.poses.attach({ control, entries, joints: meta.robot.jointNames.length, generation: this.generation });
@@ -267,14 +270,18 @@ export class AppService implements AppApi {
       // A real robot's running job is cancelled at once (its skill would not see the shadow's e-stop);
       // in simulation the running skill reports the e-stop, then the run stops.
       const why = `the emergency stop was pressed${req.by ? ` by ${req.by}` : ''}`;
-      if (this.real) this.agent.stop(why);
-      else this.agent.stopAfterRunningCall(why);
+      if (this.real) {
+        this.agent.stop(why);
+        await cur.tools.abortAll();
+      } else this.agent.stopAfterRunningCall(why);
     }
     return r;
   }
 
   async getBattery(_req?: Request<'getBattery'>): Promise<Response<'getBattery'>> {
-    return this.require().robot.battery();
+    const cur = this.require();
+    // serve --robot: the robot's own battery; the shadow's would be a guess.
+    return this.real ? (await this.real.robot()).battery() : cur.robot.battery();
   }
 
   getRobotSafety = async (_req?: Request<'getRobotSafety'>): Promise<Response<'getRobotSafety'>> => (this.real ? this.real.safety() : null);
