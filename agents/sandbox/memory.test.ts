@@ -50,7 +50,7 @@ const MiB = 1024 * 1024;
 const BASE = 16 * MiB;
 
 describe('the memory limit counts every allocation', () => {
-  it('stops 1,000 retained 1 MB typed arrays at the 32 MiB limit; the worker holds no more than limit + 16 MiB', async () => {
+  it('ends 1,000 retained 1 MB typed arrays at the 32 MiB limit; the worker holds no more than limit + 16 MiB', async () => {
     const before = rss();
     const r = await sandbox.run('const a = [];\nfor (let i = 0; i < 1000; i++) a.push(new Uint8Array(1_000_000));\nreturn a.length;', {
       api: {},

@@ -11,8 +11,8 @@
 // The memory limit is the module's WebAssembly memory, not QuickJS's own
 // accounting: this build cannot ask its allocator a block's size, so QuickJS
 // counts every allocation as 8 bytes and its limit refuses only a single block
-// over the limit (a thousand 1 MB typed arrays or strings passed; quickjs-
-// emscripten #271). Every allocation lives in the linear memory, so the module
+// over the limit (a thousand 1 MB typed arrays or strings passed;
+// quickjs-emscripten#271). Every allocation lives in the linear memory, so the module
 // gets a memory whose maximum is the build's own start (its code, stack and
 // first heap) plus the limit; an allocation past it fails inside QuickJS as
 // "out of memory". A run with another limit gets a module of its own.

@@ -8,7 +8,7 @@
 // worker's host policy. The coordinator's environment (keys) never goes into a
 // job: each worker uses its own, under its own policy.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFailure, readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
 import { ResultInputSchema } from '../results/records';
 
@@ -92,11 +92,9 @@ export function queueSecret(env: Readonly<Record<string, string | undefined>> = 
   let text = env['SKILLBRIDGE_QUEUE_SECRET'];
   if (fromFile) {
     try {
-      text = readFileSync(fromFile, 'utf8').split(/\r?\n/)[0];
+      text = readUserTextSync(fromFile, { maxBytes: 64 * 1024 }).split(/\r?\n/)[0];
     } catch (e) {
-      throw new Error(
-        `SKILLBRIDGE_QUEUE_SECRET_FILE: cannot read ${fromFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-      );
+      throw new Error(`SKILLBRIDGE_QUEUE_SECRET_FILE: cannot read ${fromFile} (${readFailure(e)})`);
     }
   }
   const secret = text?.trim() ?? '';

@@ -10,6 +10,7 @@ export const SHARED = [`{${SHARED_ROOTS.join(',')}}/**/*.test.ts`];
 export const MUST_ISOLATE = [
   'eval/audit/on-robot.test.ts',
   'hosts/cli/models.test.ts',
+  'hosts/cli/queue.test.ts',
   'hosts/cli/robot-cli.test.ts',
   'hosts/cli/robot-drop.test.ts',
   'hosts/service/host-policy.test.ts',
