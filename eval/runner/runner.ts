@@ -7,20 +7,17 @@
 // whose outcome is unknown (verdict.ts) is an error, not a 0: counted apart, left
 // out of the means, and run again by --resume with the stopped and missing ones.
 import path from 'node:path';
-import { validateModelSpec } from '../../agents/models/spec';
-import { ModelError } from '../../agents/models/model';
-import { WORKFLOWS } from '../../agents/workflows';
 import { type RunSummary, summarize } from '../report/stats';
 import { isOffProtocol, markedVariant, offProtocolReason } from '../core/protocol';
 import { DEFAULT_RESULTS_DIR } from '../report/load';
 import { PACKAGE_VERSION, type ResultInput, type RunRecord, gitCommit, openResults } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { PER_CASE } from '../core/suite';
-import { referenceModelFactories } from '../reference/factories';
 import { SUITES, findSuite } from '../suites/index';
 import { loadSuiteFile } from '../suites/file/index';
 import type { ModelFiles, ModelSpec, ResumeRefs, RunId, SuiteFile, SuiteRef } from '../../base/host-refs';
 import { EvalInputError } from './errors';
+import { checkJudge, checkModel, checkWorkflow, positive, recordedLimits } from './inputs';
 import { casesSourceKey, filterCases, generateCases, loadCases, sampleCases } from './cases';
 import { type Slot, inlineSlot, workerSlot } from './executors';
 import type { WorkerInit } from './protocol';
@@ -114,33 +111,8 @@ export interface EvalResult {
   interrupted: boolean;
 }
 
-/** The turn bounds a run was started with: recorded as `limits`, or (older runs) as the command line's flags. */
-function recordedLimits(args: Record<string, unknown>): EvalOptions['limits'] {
-  const l = args['limits'];
-  const num = (v: unknown) =>
-    typeof v === 'number' && Number.isFinite(v)
-      ? v
-      : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
-        ? Number(v)
-        : undefined;
-  const src =
-    l && typeof l === 'object' ? (l as Record<string, unknown>) : { timeLimitS: args['time-limit'], maxIterations: args['max-iterations'] };
-  const timeLimitS = num(src['timeLimitS']);
-  const maxIterations = num(src['maxIterations']);
-  return timeLimitS === undefined && maxIterations === undefined
-    ? undefined
-    : { ...(timeLimitS !== undefined ? { timeLimitS } : {}), ...(maxIterations !== undefined ? { maxIterations } : {}) };
-}
-
 export function suiteIds(): string[] {
   return SUITES.map((s) => s.id);
-}
-
-function positive(name: string, v: number | undefined, fallback: number, max = 1000): number {
-  const n = v ?? fallback;
-  if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new EvalInputError('bad-option', `--${name} must be a whole number from 1 to ${max}, got ${v}`);
-  return n;
 }
 
 interface Plan {
@@ -149,31 +121,6 @@ interface Plan {
   workflow: string;
   seed: number;
   trials: number;
-}
-
-/** A judge is a model of the user's own: the reference policies cannot judge. */
-function checkJudge(judge: ModelSpec): void {
-  try {
-    validateModelSpec(judge);
-  } catch (e) {
-    if (e instanceof ModelError) throw new EvalInputError('unknown-model', `--judge: ${e.message}`);
-    throw e;
-  }
-}
-
-function checkModel(model: ModelSpec): void {
-  try {
-    validateModelSpec(model, referenceModelFactories());
-  } catch (e) {
-    if (e instanceof ModelError) throw new EvalInputError('unknown-model', e.message);
-    throw e;
-  }
-}
-
-function checkWorkflow(id: string): void {
-  if (!WORKFLOWS.some((w) => w.id === id)) {
-    throw new EvalInputError('unknown-workflow', `unknown workflow "${id}"; workflows: ${WORKFLOWS.map((w) => w.id).join(', ')}`);
-  }
 }
 
 export async function runEval(o: EvalOptions): Promise<EvalResult> {

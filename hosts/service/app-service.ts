@@ -17,7 +17,6 @@ import {
 } from '../../contract/api';
 import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
 import { frameLength } from '../../contract/frames';
-import type { GoalCall } from '../../eval/goals/predicates';
 import type { SimControl } from '../../robot/sim/control';
 import { openSim } from '../../robot/sim/open';
 import type { SimRobot } from '../../robot/sim/sim-robot';
@@ -27,6 +26,7 @@ import { AgentHost } from './agent';
 import { EvalHost } from './eval-host';
 import { replayCase } from './replay';
 import { ExerciseBook, loadCardFolder } from './exercises';
+import { ExerciseProgress } from './exercise-progress';
 import { PhysicsClock } from './physics-clock';
 import { PoseStream } from './pose-stream';
 import { RunArchive } from './run-archive';
@@ -40,9 +40,6 @@ import { ToolConsole } from './tool-console';
 import { injectWorldEvent, snapshotOf } from './world-ops';
 
 export type { AppServiceOptions, RealRobotForm } from './app-options';
-
-/** Tool calls remembered per scene for exercise checks (console and agent). */
-const MAX_CALLS = 500;
 
 interface Loaded {
   robot: SimRobot;
@@ -69,8 +66,7 @@ export class AppService implements AppApi {
   private readonly exercises: ExerciseBook;
   private readonly models: LocalModelsHost;
   /** Tool calls since the scene was loaded, and the last final answer: what exercise goals are checked on. */
-  private calls: GoalCall[] = [];
-  private answer: string | undefined;
+  private readonly progress = new ExerciseProgress();
 
   constructor(opts: AppServiceOptions = {}) {
     this.clock = new PhysicsClock({
@@ -137,17 +133,13 @@ export class AppService implements AppApi {
       e,
       cur ? { meta: cur.meta, frameLength: frameLength(cur.meta.stream.length, cur.meta.robot.jointNames.length) } : undefined,
     );
-    if (e.type === 'tool_activity' && e.phase === 'end') {
-      this.calls.push({ name: e.tool, args: e.args, ok: e.ok === true });
-      if (this.calls.length > MAX_CALLS) this.calls.shift();
-    } else if (e.type === 'run' && e.event.kind === 'final' && e.event.text) this.answer = e.event.text;
+    this.progress.onEvent(e);
   }
 
   // ---------------------------------------------------------------- scenes
 
-  async listScenes(_req?: Request<'listScenes'>): Promise<Response<'listScenes'>> {
-    return listScenes().map((s) => ({ ...s, paper: s.paper ?? null }));
-  }
+  listScenes = async (_req?: Request<'listScenes'>): Promise<Response<'listScenes'>> =>
+    listScenes().map((s) => ({ ...s, paper: s.paper ?? null }));
 
   async loadScene(req: Request<'loadScene'>): Promise<SceneMeta> {
     // Loads are serialised: a second load waits for the first, then replaces it.
@@ -179,8 +171,7 @@ export class AppService implements AppApi {
     await this.unload();
     control.pace(this.clock.paced);
     this.clock.adopt(control);
-    this.calls = [];
-    this.answer = undefined;
+    this.progress.reset();
     this.generation++;
     const { meta, entries } = buildSceneMeta(control.world, this.generation);
     const unsubscribe = robot.events.subscribe((e) =>
@@ -242,17 +233,11 @@ export class AppService implements AppApi {
 
   // ---------------------------------------------------------------- tools
 
-  async listToolSets(_req?: Request<'listToolSets'>): Promise<Response<'listToolSets'>> {
-    return this.require().tools.listToolSets();
-  }
+  listToolSets = async (_req?: Request<'listToolSets'>): Promise<Response<'listToolSets'>> => this.require().tools.listToolSets();
 
-  async listTools(req: Request<'listTools'>): Promise<ToolInfo[]> {
-    return this.require().tools.listTools(req);
-  }
+  listTools = async (req: Request<'listTools'>): Promise<ToolInfo[]> => this.require().tools.listTools(req);
 
-  async callTool(req: Request<'callTool'>): Promise<Response<'callTool'>> {
-    return this.require().tools.callTool(req);
-  }
+  callTool = async (req: Request<'callTool'>): Promise<Response<'callTool'>> => this.require().tools.callTool(req);
 
   async cancelToolCall(_req?: Request<'cancelToolCall'>): Promise<Response<'cancelToolCall'>> {
     const n = (await this.loaded?.tools.abortAll()) ?? 0;
@@ -291,28 +276,20 @@ export class AppService implements AppApi {
     return snapshotOf(cur, cur.tools.busy || this.agent.busy);
   }
 
-  async setSpeed(req: Request<'setSpeed'>): Promise<Response<'setSpeed'>> {
-    return this.clock.setSpeed(req);
-  }
+  setSpeed = async (req: Request<'setSpeed'>): Promise<Response<'setSpeed'>> => this.clock.setSpeed(req);
 
   // ---------------------------------------------------------------- evaluation (the Evaluate view)
 
-  async listSuites(_req?: Request<'listSuites'>): Promise<Response<'listSuites'>> {
-    return this.evals.listSuites();
-  }
+  listSuites = async (_req?: Request<'listSuites'>): Promise<Response<'listSuites'>> => this.evals.listSuites();
 
   async startEval(req: Request<'startEval'>): Promise<Response<'startEval'>> {
     const suite = this.policy.suite(req.suite);
     return this.evals.startEval({ ...req, suite, model: await this.policy.evalModel(req.model) });
   }
 
-  async stopEval(_req?: Request<'stopEval'>): Promise<Response<'stopEval'>> {
-    return this.evals.stopEval();
-  }
+  stopEval = async (_req?: Request<'stopEval'>): Promise<Response<'stopEval'>> => this.evals.stopEval();
 
-  async listEvalRuns(_req?: Request<'listEvalRuns'>): Promise<Response<'listEvalRuns'>> {
-    return this.evals.listEvalRuns();
-  }
+  listEvalRuns = async (_req?: Request<'listEvalRuns'>): Promise<Response<'listEvalRuns'>> => this.evals.listEvalRuns();
 
   async evalCases(req: Request<'evalCases'>): Promise<Response<'evalCases'>> {
     return this.evals.evalCases({ ...req, runId: this.policy.runId(req.runId) });
@@ -322,35 +299,23 @@ export class AppService implements AppApi {
     return this.evals.evalReport({ ...req, runId: this.policy.runId(req.runId) });
   }
 
-  async caseReplay(req: Request<'caseReplay'>): Promise<Response<'caseReplay'>> {
-    return this.evals.caseReplay({ ...req, runId: this.policy.runId(req.runId) });
-  }
+  caseReplay = async (req: Request<'caseReplay'>): Promise<Response<'caseReplay'>> =>
+    this.evals.caseReplay({ ...req, runId: this.policy.runId(req.runId) });
 
-  async replayCase(req: Request<'replayCase'>): Promise<Response<'replayCase'>> {
-    return this.evals.replayCase({ ...req, runId: this.policy.runId(req.runId) });
-  }
+  replayCase = async (req: Request<'replayCase'>): Promise<Response<'replayCase'>> =>
+    this.evals.replayCase({ ...req, runId: this.policy.runId(req.runId) });
 
   // ---------------------------------------------------------------- the physics clock and world settings
 
-  async getSimState(_req?: Request<'getSimState'>): Promise<Response<'getSimState'>> {
-    return this.clock.state();
-  }
+  getSimState = async (_req?: Request<'getSimState'>): Promise<Response<'getSimState'>> => this.clock.state();
 
-  async setPaused(req: Request<'setPaused'>): Promise<Response<'setPaused'>> {
-    return this.clock.setPaused(req);
-  }
+  setPaused = async (req: Request<'setPaused'>): Promise<Response<'setPaused'>> => this.clock.setPaused(req);
 
-  async stepPhysics(req: Request<'stepPhysics'>): Promise<Response<'stepPhysics'>> {
-    return this.clock.step(this.require().control, req);
-  }
+  stepPhysics = async (req: Request<'stepPhysics'>): Promise<Response<'stepPhysics'>> => this.clock.step(this.require().control, req);
 
-  async getWorldSettings(_req?: Request<'getWorldSettings'>): Promise<Response<'getWorldSettings'>> {
-    return this.clock.getSettings();
-  }
+  getWorldSettings = async (_req?: Request<'getWorldSettings'>): Promise<Response<'getWorldSettings'>> => this.clock.getSettings();
 
-  async setWorldSettings(req: Request<'setWorldSettings'>): Promise<Response<'setWorldSettings'>> {
-    return this.clock.setSettings(req);
-  }
+  setWorldSettings = async (req: Request<'setWorldSettings'>): Promise<Response<'setWorldSettings'>> => this.clock.setSettings(req);
 
   // ---------------------------------------------------------------- agent runs
 
@@ -363,41 +328,26 @@ export class AppService implements AppApi {
     return this.agent.run(robot, parsed, { predictor, ...(acceptNoEstop ? { acceptNoEstop } : {}) });
   }
 
-  async stop(_req?: Request<'stop'>): Promise<Response<'stop'>> {
-    return this.agent.stop();
-  }
+  stop = async (_req?: Request<'stop'>): Promise<Response<'stop'>> => this.agent.stop();
 
-  async answerApproval(req: Request<'answerApproval'>): Promise<Response<'answerApproval'>> {
-    return this.agent.answer(req);
-  }
+  answerApproval = async (req: Request<'answerApproval'>): Promise<Response<'answerApproval'>> => this.agent.answer(req);
 
-  async answerAsk(req: Request<'answerAsk'>): Promise<Response<'answerAsk'>> {
-    return this.agent.answerAsk(req);
-  }
+  answerAsk = async (req: Request<'answerAsk'>): Promise<Response<'answerAsk'>> => this.agent.answerAsk(req);
 
-  async listWorkflows(_req?: Request<'listWorkflows'>): Promise<Response<'listWorkflows'>> {
-    return this.agent.listWorkflows(this.require().robot);
-  }
+  listWorkflows = async (_req?: Request<'listWorkflows'>): Promise<Response<'listWorkflows'>> =>
+    this.agent.listWorkflows(this.require().robot);
 
-  async probeModel(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
-    return this.agent.probe(this.policy.model(req.spec, req.script, 'spec'));
-  }
+  probeModel = async (req: Request<'probeModel'>): Promise<Response<'probeModel'>> =>
+    this.agent.probe(this.policy.model(req.spec, req.script, 'spec'));
 
-  async detectModels(_req?: Request<'detectModels'>): Promise<Response<'detectModels'>> {
-    return this.agent.detect();
-  }
+  detectModels = async (_req?: Request<'detectModels'>): Promise<Response<'detectModels'>> => this.agent.detect();
 
-  async exportTrace(req: Request<'exportTrace'>): Promise<Response<'exportTrace'>> {
-    return this.agent.exportTrace({ runId: this.policy.traceId(req.runId) });
-  }
+  exportTrace = async (req: Request<'exportTrace'>): Promise<Response<'exportTrace'>> =>
+    this.agent.exportTrace({ runId: this.policy.traceId(req.runId) });
 
-  async importTrace(req: Request<'importTrace'>): Promise<Response<'importTrace'>> {
-    return this.agent.importTrace(req);
-  }
+  importTrace = async (req: Request<'importTrace'>): Promise<Response<'importTrace'>> => this.agent.importTrace(req);
 
-  async listRuns(_req?: Request<'listRuns'>): Promise<Response<'listRuns'>> {
-    return this.archive.list();
-  }
+  listRuns = async (_req?: Request<'listRuns'>): Promise<Response<'listRuns'>> => this.archive.list();
 
   async getRunReplay(req: Request<'getRunReplay'>): Promise<Response<'getRunReplay'>> {
     const runId = this.policy.traceId(req.runId);
@@ -407,34 +357,23 @@ export class AppService implements AppApi {
 
   // ---------------------------------------------------------------- exercises
 
-  async listExercises(_req?: Request<'listExercises'>): Promise<Response<'listExercises'>> {
-    return this.exercises.list(this.loaded?.meta.id);
-  }
+  listExercises = async (_req?: Request<'listExercises'>): Promise<Response<'listExercises'>> => this.exercises.list(this.loaded?.meta.id);
 
-  async addExercise(req: Request<'addExercise'>): Promise<Response<'addExercise'>> {
-    return this.exercises.add(req.text);
-  }
+  addExercise = async (req: Request<'addExercise'>): Promise<Response<'addExercise'>> => this.exercises.add(req.text);
 
   async checkExercise(req: Request<'checkExercise'>): Promise<Response<'checkExercise'>> {
     const cur = this.require();
-    const { result, score } = this.exercises.check(req.id, cur.meta.id, {
-      facts: cur.control.facts(),
-      calls: this.calls,
-      ...(this.answer !== undefined ? { answer: this.answer } : {}),
-    });
+    const { result, score } = this.exercises.check(req.id, cur.meta.id, { facts: cur.control.facts(), ...this.progress.done() });
     this.emit({ type: 'exercise', score });
     return result;
   }
 
   // ---------------------------------------------------------------- one session (single-host.ts); the key store is the policy's
 
-  async listSessions(_req?: Request<'listSessions'>): Promise<Response<'listSessions'>> {
-    return ownSessionList(this.loaded?.meta.id ?? null, this.agent.busy, this.createdAt, this.archive.list().at(-1));
-  }
+  listSessions = async (_req?: Request<'listSessions'>): Promise<Response<'listSessions'>> =>
+    ownSessionList(this.loaded?.meta.id ?? null, this.agent.busy, this.createdAt, this.archive.list().at(-1));
 
-  async observeSession(req: Request<'observeSession'>): Promise<Response<'observeSession'>> {
-    return SINGLE_HOST.observeSession(req);
-  }
+  observeSession = async (req: Request<'observeSession'>): Promise<Response<'observeSession'>> => SINGLE_HOST.observeSession(req);
 
   setSessionLabel = async (req: Request<'setSessionLabel'>): Promise<Response<'setSessionLabel'>> => SINGLE_HOST.setSessionLabel(req);
 
