@@ -7,9 +7,10 @@
 // link up, and while it runs the client reads the robot's safety every control
 // period; a press on the event stream, a reading that is not green, the stream
 // dropping or the robot restarting cancels the job on the robot at once, and the
-// Outcome says why. Faults keep the seam's contract: a query throws a
-// RobotConnectionError naming the cause, a skill returns a failed Outcome that
-// says whether it may have run part-way.
+// Outcome says why (the jobs: ./skill-jobs.ts; the watch: ./motion-watch.ts).
+// Faults keep the seam's contract: a query throws a RobotConnectionError naming
+// the cause, a skill returns a failed Outcome that says whether it may have run
+// part-way.
 import { z } from 'zod';
 import type {
   Arm,
@@ -17,7 +18,6 @@ import type {
   BatteryStatus,
   Capability,
   EventSource,
-  Outcome,
   PeoplePerception,
   Perception,
   Robot,
@@ -30,23 +30,17 @@ import type {
   WorldModelNode,
 } from '../robot';
 import { type Reading, known, unknown } from '../../base/reading';
-import { type SkillCall, describeCall, interceptSkills, isMotion, skillSkeleton } from '../skills';
+import { interceptSkills, skillSkeleton } from '../skills';
 import { RobotConnectionError, Wire } from './client';
 import { SseClient } from './event-stream';
-import { InfoResponse, type Job, JobResponse, QUERIES, type QueryName } from './protocol';
+import { InfoResponse, QUERIES, type QueryName } from './protocol';
 import { SafetyMonitor } from './safety-monitor';
+import { SkillJobs } from './skill-jobs';
 
-/** Seconds one long-poll for a job waits on the server. */
-const POLL_S = 10;
 /** How long the first answer about the world waits for the robot's first state (as rosbridge's start-up does). */
 const FIRST_STATE_WAIT_S = 3;
-/** Seconds a skill may run past its own timeout (the robot's time to finish and report) before it is cancelled. */
-export const SKILL_GRACE_S = 10;
-const UNKNOWN_STATE = "the robot's state (posture, position, what it holds) is unknown until observed again";
 /** How often a motion job in flight is judged against the robot's safety, ms: each period asks for a new reading. */
 export const CONTROL_PERIOD_MS = 200;
-/** How long a cancel is tried again while the robot does not answer, ms. */
-const CANCEL_TRY_MS = 5000;
 
 export interface HttpRobotOptions {
   url: string;
@@ -56,14 +50,6 @@ export interface HttpRobotOptions {
   skillTimeoutS?: number;
   /** How often a motion job in flight re-reads the robot's safety, ms (default CONTROL_PERIOD_MS). */
   controlPeriodMs?: number;
-}
-
-/** How long `call` may run on the robot before it is cancelled, seconds (without the grace). */
-function skillLimitS(call: SkillCall, fallback: number): number {
-  if (call.skill === 'robot.wait') return call.args.seconds;
-  if ((call.skill === 'speech.ask' || call.skill === 'speech.listen') && call.args.timeoutSeconds !== undefined)
-    return call.args.timeoutSeconds;
-  return fallback;
 }
 
 type Info = z.infer<typeof InfoResponse>['info'];
@@ -94,6 +80,7 @@ export class HttpRobot implements Robot {
   private readonly listeners = new Set<(e: RobotEvent) => void>();
   private sse: SseClient | undefined;
   private readonly monitor: SafetyMonitor;
+  private readonly jobs: SkillJobs;
   private stateSeen: Promise<void> | undefined;
 
   static async open(o: HttpRobotOptions): Promise<HttpRobot> {
@@ -105,8 +92,8 @@ export class HttpRobot implements Robot {
   private constructor(
     private readonly wire: Wire,
     hello: InfoResponse,
-    private readonly skillTimeoutS: number,
-    private readonly controlPeriodMs: number,
+    skillTimeoutS: number,
+    controlPeriodMs: number,
   ) {
     this.info = toInfo(hello.info);
     this.caps = new Set(hello.info.capabilities);
@@ -115,6 +102,7 @@ export class HttpRobot implements Robot {
       { noEstop: this.info.estop === 'not_reported', battery: this.caps.has('battery') },
       () => this.sse,
     );
+    this.jobs = new SkillJobs(wire, this.monitor, skillTimeoutS, controlPeriodMs, () => this.stream());
     const relations = hello.relations;
     const q = <N extends QueryName>(name: N, args: Record<string, unknown> = {}) => this.query(name, args);
     this.perception = {
@@ -161,7 +149,7 @@ export class HttpRobot implements Robot {
       },
     };
     // The skills: every group the robot declares, each call a job (interceptSkills builds the methods from SkillCalls).
-    const skills = interceptSkills(skillSkeleton(this.info), (call, signal) => this.skill(call, signal));
+    const skills = interceptSkills(skillSkeleton(this.info), (call, signal) => this.jobs.run(call, signal));
     if (this.caps.has('arm')) this.arm = { ...skills.arm!, graspPose: (object) => q('arm.graspPose', { object }) };
     if (this.caps.has('base')) this.base = skills.base!;
     if (this.caps.has('rover')) this.rover = skills.rover!;
@@ -257,204 +245,6 @@ export class HttpRobot implements Robot {
     return this.stateSeen;
   }
 
-  private skill(call: SkillCall, signal?: AbortSignal): Promise<Outcome> {
-    return isMotion(call.skill) ? this.motion(call, signal) : this.job(call, signal);
-  }
-
-  /** What a failed start of a job says, by the kind of fault. */
-  private startFailure(e: RobotConnectionError, what: string): Outcome {
-    if (e.kind === 'aborted')
-      return { ok: false, code: 'aborted', summary: `${what} was stopped while it was being sent; it may have started` };
-    if (e.kind === 'refused')
-      return {
-        ok: false,
-        code: e.status === 501 ? 'unsupported' : e.status === 400 ? 'invalid_argument' : 'skill_failure',
-        summary: e.message,
-      };
-    if (e.kind === 'unreachable') return { ok: false, code: 'skill_failure', summary: `${e.message}; ${what} did not start` };
-    return {
-      ok: false,
-      code: 'skill_failure',
-      summary: `lost the robot while ${what} was starting or running (${e.message}); it may have stopped part-way or still be moving; ${UNKNOWN_STATE}`,
-    };
-  }
-
-  /** A job answer that is not the job asked about is not an answer about it. */
-  private static sameJob(job: Job, call: SkillCall, id?: string): Reading<Job> {
-    if (job.skill !== call.skill) return unknown(`the robot answered about a ${job.skill} job, not ${call.skill}`);
-    if (id !== undefined && job.id !== id) return unknown(`the robot answered about job "${job.id}", not "${id}"`);
-    return known(job, performance.now());
-  }
-
-  /** A skill that does not move the robot (speech, wait): a job, long-polled until it ends. */
-  private async job(call: SkillCall, signal?: AbortSignal): Promise<Outcome> {
-    const what = describeCall(call);
-    if (signal?.aborted) return { ok: false, code: 'aborted', summary: `${what} was not started: the call was stopped` };
-    const limitS = skillLimitS(call, this.skillTimeoutS) + SKILL_GRACE_S;
-    const deadline = performance.now() + limitS * 1000;
-    const pollS = Math.max(0, Math.min(POLL_S, Math.ceil(limitS)));
-    let job: Job;
-    try {
-      job = await this.postJob(call, pollS, signal);
-    } catch (e) {
-      if (!(e instanceof RobotConnectionError)) throw e;
-      return this.startFailure(e, what);
-    }
-    while (job.status === 'running') {
-      const left = (deadline - performance.now()) / 1000;
-      if (left <= 0) return this.timedOut(job, what, limitS);
-      try {
-        job = await this.pollJob(job, call, left, signal);
-      } catch (e) {
-        if (!(e instanceof RobotConnectionError)) throw e;
-        if (e.kind === 'aborted') return this.cancel(job, what);
-        return this.lost(job, what, e);
-      }
-    }
-    return job.outcome ?? { ok: false, code: 'skill_failure', summary: `the robot ended ${what} without an outcome` };
-  }
-
-  /**
-   * A motion skill: posted only on green, then watched every control period
-   * while it runs; anything else cancels it on the robot at once.
-   */
-  private async motion(call: SkillCall, signal?: AbortSignal): Promise<Outcome> {
-    const what = describeCall(call);
-    if (signal?.aborted) return { ok: false, code: 'aborted', summary: `${what} was not started: the call was stopped` };
-    await this.stream();
-    await this.monitor.read(this.wire.opts.timeoutMs);
-    const blocked = this.monitor.block();
-    if (blocked)
-      return {
-        ok: false,
-        code: blocked.pressed ? 'estop' : 'refused',
-        summary: `${what} was not sent to the robot: ${blocked.why}`,
-        data: { safety: blocked.why },
-      };
-    // From here on a reading that is not green stops the job, even one that comes while it is being posted.
-    const watch = new MotionWatch(this.monitor, this.controlPeriodMs, () => this.wire.opts.timeoutMs);
-    try {
-      const limitS = skillLimitS(call, this.skillTimeoutS) + SKILL_GRACE_S;
-      const deadline = performance.now() + limitS * 1000;
-      let job: Job;
-      try {
-        // wait=0: the job's id comes back at once, so it can be cancelled while it runs. Not cut short by
-        // the caller's Stop: a job the robot started must be known to be cancelled.
-        job = await this.postJob(call, 0);
-      } catch (e) {
-        if (!(e instanceof RobotConnectionError)) throw e;
-        return this.startFailure(e, what);
-      }
-      if (signal?.aborted && job.status === 'running') return this.cancel(job, what);
-      const both = signal ? AbortSignal.any([signal, watch.signal]) : watch.signal;
-      while (job.status === 'running') {
-        if (watch.tripped) return this.stopped(job, what, watch.tripped);
-        const left = (deadline - performance.now()) / 1000;
-        if (left <= 0) return this.timedOut(job, what, limitS);
-        try {
-          job = await this.pollJob(job, call, left, both);
-        } catch (e) {
-          if (!(e instanceof RobotConnectionError)) throw e;
-          if (watch.tripped) return this.stopped(job, what, watch.tripped);
-          if (e.kind === 'aborted') return this.cancel(job, what);
-          return this.lost(job, what, e, CANCEL_TRY_MS);
-        }
-      }
-      return job.outcome ?? { ok: false, code: 'skill_failure', summary: `the robot ended ${what} without an outcome` };
-    } finally {
-      watch.stop();
-    }
-  }
-
-  private async postJob(call: SkillCall, waitS: number, signal?: AbortSignal): Promise<Job> {
-    const { value } = await this.wire.call('POST', `/v1/skills/${call.skill}?wait=${waitS}`, call.args, JobResponse, {
-      timeoutMs: waitS * 1000 + this.wire.opts.timeoutMs,
-      ...(signal ? { signal } : {}),
-    });
-    const job = HttpRobot.sameJob(value.job, call);
-    if (!job.known)
-      throw new RobotConnectionError(`the robot answered POST /v1/skills/${call.skill} outside the protocol: ${job.why}`, 'protocol');
-    return job.value;
-  }
-
-  private async pollJob(job: Job, call: SkillCall, leftS: number, signal?: AbortSignal): Promise<Job> {
-    const waitS = Math.max(0, Math.min(POLL_S, Math.ceil(leftS)));
-    const { value } = await this.wire.call('GET', `/v1/jobs/${job.id}?wait=${waitS}`, undefined, JobResponse, {
-      timeoutMs: waitS * 1000 + this.wire.opts.timeoutMs,
-      ...(signal ? { signal } : {}),
-    });
-    const next = HttpRobot.sameJob(value.job, call, job.id);
-    if (!next.known)
-      throw new RobotConnectionError(`the robot answered GET /v1/jobs/${job.id} outside the protocol: ${next.why}`, 'protocol');
-    return next.value;
-  }
-
-  /** The robot could not be followed: the job may still run there, so it is cancelled (tried, not assumed). */
-  private async lost(job: Job, what: string, e: RobotConnectionError, retryMs = 0): Promise<Outcome> {
-    const c = await this.cancelOnRobot(job, retryMs);
-    return {
-      ok: false,
-      code: 'skill_failure',
-      summary: `lost the robot while ${what} was running (${e.message}); it may have stopped part-way or still be moving (${c.note}); ${UNKNOWN_STATE}`,
-    };
-  }
-
-  private async timedOut(job: Job, what: string, limitS: number): Promise<Outcome> {
-    const cancelled = await this.cancel(job, what);
-    return {
-      ok: false,
-      code: 'timeout',
-      summary: `${what} did not end within ${Math.round(limitS - SKILL_GRACE_S)} s (+${SKILL_GRACE_S} s grace) and was cancelled (${cancelled.summary}); ${UNKNOWN_STATE}`,
-    };
-  }
-
-  /** Stopped by the safety watch: cancelled on the robot, with the reading that stopped it. */
-  private async stopped(job: Job, what: string, why: { why: string; pressed: boolean }): Promise<Outcome> {
-    const c = await this.cancelOnRobot(job, CANCEL_TRY_MS);
-    return {
-      ok: false,
-      code: why.pressed ? 'estop' : 'aborted',
-      summary: `${what} was cancelled on the robot: ${why.why} (${c.note}); ${UNKNOWN_STATE}`,
-      data: { safety: why.why, cancelConfirmed: c.confirmed },
-    };
-  }
-
-  private async cancel(job: Job, what: string): Promise<Outcome> {
-    const c = await this.cancelOnRobot(job);
-    if (c.outcome) return c.outcome;
-    return { ok: false, code: 'aborted', summary: `${what} was stopped here; ${c.note}` };
-  }
-
-  /**
-   * POST …/cancel; for a motion, tried again each control period while the
-   * robot cannot be reached (a restart, a dropped line), for `retryMs` at most.
-   */
-  private async cancelOnRobot(job: Job, retryMs = 0): Promise<{ confirmed: boolean; note: string; outcome?: Outcome }> {
-    const until = performance.now() + retryMs;
-    for (;;) {
-      try {
-        const { value } = await this.wire.call('POST', `/v1/jobs/${job.id}/cancel`, {}, JobResponse, {
-          timeoutMs: Math.min(CANCEL_TRY_MS, this.wire.opts.timeoutMs),
-        });
-        if (value.job.id !== job.id)
-          return { confirmed: false, note: `the robot answered the cancel about another job ("${value.job.id}")` };
-        if (value.job.status === 'running') return { confirmed: false, note: 'cancel sent; the robot has not confirmed it stopped' };
-        return {
-          confirmed: true,
-          note: `the robot confirmed it ${value.job.status === 'cancelled' ? 'stopped' : value.job.status}`,
-          ...(value.job.outcome ? { outcome: value.job.outcome } : {}),
-        };
-      } catch (e) {
-        const err = e instanceof RobotConnectionError ? e : undefined;
-        if (err?.status === 404) return { confirmed: false, note: 'the robot no longer knows the job (it restarted or forgot it)' };
-        const retry = err && (err.kind === 'unreachable' || err.kind === 'dropped' || err.kind === 'timeout');
-        if (!retry || performance.now() >= until)
-          return { confirmed: false, note: `the cancel did not reach the robot (${(e as Error).message}); it may still be moving` };
-        await new Promise((r) => setTimeout(r, this.controlPeriodMs));
-      }
-    }
-  }
-
   async battery(): Promise<BatteryStatus> {
     const b = await this.query('robot.battery', {});
     if (b.percent < 0 || b.percent > 100)
@@ -488,52 +278,5 @@ export class HttpRobot implements Robot {
   close(): void {
     this.sse?.close();
     this.listeners.clear();
-  }
-}
-
-/**
- * The watch over a motion job in flight: each control period it judges the last
- * reading (a reading ages between answers, so one that goes stale stops the job
- * within a period) and asks for a new one; every change of the monitor (an
- * answer, a press on the stream, the stream dropping) is judged at once.
- */
-class MotionWatch {
-  private readonly ctl = new AbortController();
-  private readonly timer: ReturnType<typeof setInterval>;
-  private readonly off: () => void;
-  private reading = false;
-  tripped: { why: string; pressed: boolean } | undefined;
-
-  constructor(
-    private readonly monitor: SafetyMonitor,
-    periodMs: number,
-    readTimeoutMs: () => number,
-  ) {
-    this.off = monitor.onChange(() => this.judge());
-    this.timer = setInterval(() => {
-      this.judge();
-      if (this.tripped || this.reading) return;
-      this.reading = true;
-      void monitor.read(readTimeoutMs()).finally(() => (this.reading = false));
-    }, periodMs);
-    this.judge();
-  }
-
-  get signal(): AbortSignal {
-    return this.ctl.signal;
-  }
-
-  private judge(): void {
-    if (this.tripped) return;
-    const b = this.monitor.block();
-    if (!b) return;
-    this.tripped = b;
-    this.stop();
-    this.ctl.abort();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.off();
   }
 }

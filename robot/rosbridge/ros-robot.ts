@@ -7,29 +7,19 @@
 // once (./frames.ts). While the connection is down every skill fails at once
 // with the reason. Motion only on green: no motion command leaves unless the
 // e-stop is known released (./safety-state.ts), checked in the same turn as the
-// send, and a goal in flight is cancelled within CONTROL_PERIOD_MS of anything
-// else (pressed, unknown, stale, the link gone), its result saying why.
-import type {
-  Arm,
-  Base,
-  BatteryStatus,
-  Capability,
-  EventSource,
-  Outcome,
-  Perception,
-  Robot,
-  RobotEvent,
-  RobotInfo,
-  Rover,
-  Speech,
-  Vec3Tuple,
-} from '../robot';
+// send, and a goal in flight is cancelled within CONTROL_PERIOD_MS
+// (./goal-guards.ts) of anything else (pressed, unknown, stale, the link gone),
+// its result saying why (./goal-outcomes.ts).
+import type { Arm, Base, BatteryStatus, Capability, EventSource, Outcome, Perception, Robot, Rover, Speech } from '../robot';
 import { type SkillCall, describeCall, interceptSkills, isMotion, skillSkeleton } from '../skills';
-import { GOAL_GRACE_MS, type GoalEnd, type RosConnection, RosbridgeError, SERVER_WAIT_MS, dig } from './connection';
-import { type RosPoint, fromRos } from './frames';
+import { EventLog } from './event-log';
+import { type GoalEnd, type RosConnection, RosbridgeError, dig } from './connection';
+import { GoalGuards } from './goal-guards';
+import { goalOutcome, haltedOutcome, judgeResult } from './goal-outcomes';
 import { type Mapping, type MappedSkills, type SkillMapping, kindOf } from './mapping';
 import { rejectionLine } from './graph';
 import { fill, say, skillValues } from './ros-messages';
+import { type RosRobotInfo, rosRobotInfo } from './ros-robot-info';
 import { rosPerception, whereIs } from './ros-perception';
 import { type Battery, type RosDetection, type RosPose, readBattery, readDetections, readEstop, readPose } from './readings';
 import { type Refusal, type SafetyInputs, type SafetyState, motionRefusal, safetyState } from './safety-state';
@@ -38,25 +28,8 @@ import { unknown } from '../../base/reading';
 
 type Msg = Record<string, unknown>;
 
-const round = (x: number) => Math.round(x * 1000) / 1000;
-const GRACE_S = GOAL_GRACE_MS / 1000;
 /** How long a motion command waits for the e-stop to be read again after a reconnect. */
 const REREAD_MS = 3000;
-/**
- * A goal in flight is checked against the safety state on every e-stop and
- * battery message, on every change of the link, and at least this often (a
- * reading going stale is noticed by the clock, not by a message): it is
- * cancelled within one period of the state turning from green.
- */
-export const CONTROL_PERIOD_MS = 100;
-
-/** RobotInfo with the e-stop declaration of the seam's safety shape. */
-export interface RosRobotInfo extends RobotInfo {
-  /** 'not_reported' when the mapping declares the robot has no e-stop state to report. */
-  estop?: 'reported' | 'not_reported';
-}
-
-const UNKNOWN_AFTER = "the robot's state is now unknown: its position, arm posture and held object count as unknown until observed again";
 
 export class RosRobot implements Robot {
   readonly info: RosRobotInfo;
@@ -69,9 +42,7 @@ export class RosRobot implements Robot {
   readonly wait: Robot['wait'];
   private readonly caps: Set<Capability>;
   private readonly skills: MappedSkills;
-  private readonly log: RobotEvent[] = [];
-  private readonly listeners = new Set<(e: RobotEvent) => void>();
-  private readonly t0 = performance.now();
+  private readonly log = new EventLog();
   private held: string | undefined;
   /** Why what the hand holds is unknown (a goal ended without the robot confirming its state). */
   private heldUnknown: string | undefined;
@@ -84,9 +55,8 @@ export class RosRobot implements Robot {
   /** The last known e-stop value: events are changes from it. */
   private estopWas: boolean | undefined;
   private level: BatteryStatus['level'] | undefined;
-  /** Goals in flight: each checks the safety state and cancels its goal when it is not green. */
-  private readonly guards = new Set<() => void>();
-  private ticker: ReturnType<typeof setInterval> | undefined;
+  /** Goals in flight, each cancelled when the safety state is not green. */
+  private readonly guards = new GoalGuards();
   private closed = false;
   /** Errors rosbridge reported about our subscriptions and advertisements, one line each naming the mapping field. */
   readonly problems: string[] = [];
@@ -118,44 +88,9 @@ export class RosRobot implements Robot {
       const d = m.detections;
       this.detections$ = new TopicReader(d.topic, 'the detections', d.maxAgeS ?? m.maxAgeS, (msg, at) => readDetections(msg, d, at));
     }
-    const names = Object.keys(this.skills);
-    const caps: Capability[] = ['perception', 'events'];
-    if (names.some((n) => n.startsWith('arm.'))) caps.push('arm');
-    if (names.some((n) => n.startsWith('base.'))) caps.push('base');
-    if (names.some((n) => n.startsWith('rover.'))) caps.push('rover');
-    if (names.some((n) => n.startsWith('speech.'))) caps.push('speech');
-    if (m.battery) caps.push('battery');
-    this.caps = new Set(caps);
-    const ws = m.workspace && [fromRos(xyz(m.workspace.min)), fromRos(xyz(m.workspace.max))];
-    this.info = {
-      id: m.robot.id,
-      name: m.robot.name,
-      kind: m.robot.kind,
-      description: m.robot.description,
-      capabilities: caps,
-      scene: { id: `rosbridge:${conn.url}`, title: `${m.robot.name} over rosbridge`, notes: [], userInfo: [], toolSet: 'flat' },
-      ...(caps.includes('arm') ? { arm: { reachM: 1, payloadKg: 1, gripperOpeningM: 0.1, postures: m.robot.postures } } : {}),
-      places: m.places.map((p) => ({ id: p.id, kind: 'place', title: p.title, position: fromRos(p), yaw: p.yawDeg, serves: [] })),
-      referencePositions: m.referencePositions.map((r) => ({ id: r.id, position: fromRos(xyz(r.position)), description: r.description })),
-      batteryThresholds: { low: m.battery?.low ?? 20, critical: m.battery?.critical ?? 5 },
-      estop: 'topic' in m.estop ? 'reported' : 'not_reported',
-      ...(ws
-        ? {
-            workspace: {
-              min: ws[0]!.map((v, i) => Math.min(v, ws[1]![i]!)) as Vec3Tuple,
-              max: ws[0]!.map((v, i) => Math.max(v, ws[1]![i]!)) as Vec3Tuple,
-            },
-          }
-        : {}),
-    };
-    this.events = {
-      since: async (id) => this.log.filter((e) => e.id > id),
-      lastId: async () => this.log.at(-1)?.id ?? 0,
-      subscribe: (l) => {
-        this.listeners.add(l);
-        return () => this.listeners.delete(l);
-      },
-    };
+    this.info = rosRobotInfo(m, conn.url);
+    this.caps = new Set(this.info.capabilities);
+    this.events = this.log.source;
     this.perception = rosPerception({
       info: this.info,
       mapping: m,
@@ -204,12 +139,12 @@ export class RosRobot implements Robot {
     if (m.battery && this.battery$)
       sub('battery', m.battery.topic, m.battery.type, this.battery$, () => {
         this.onBattery();
-        this.checkGuards();
+        this.guards.check();
       });
     if ('topic' in m.estop && this.estop$)
       sub('estop', m.estop.topic, m.estop.type, this.estop$, () => {
         this.onEstop();
-        this.checkGuards();
+        this.guards.check();
       });
     if (m.detections && this.detections$) sub('detections', m.detections.topic, m.detections.type, this.detections$);
     if (m.pose && this.pose$) sub('pose', m.pose.topic, m.pose.type, this.pose$);
@@ -222,14 +157,14 @@ export class RosRobot implements Robot {
     for (const [name, sk] of Object.entries(this.skills)) if (sk && 'topic' in sk) this.fields.set(sk.topic, `skills.${name}`);
     this.unsubscribe.push(
       conn.onState((up, why) => {
-        this.post(up ? 'connected' : 'disconnected', up ? 'reconnected to rosbridge' : `lost the connection to rosbridge: ${why}`, {});
-        this.checkGuards();
+        this.log.post(up ? 'connected' : 'disconnected', up ? 'reconnected to rosbridge' : `lost the connection to rosbridge: ${why}`, {});
+        this.guards.check();
       }),
       conn.onStatus((st) => {
         if (st.level !== 'error' && st.level !== 'warning') return;
         const line = rejectionLine(st, this.fields, (f) => this.typeOf(f));
         this.problems.push(line);
-        this.post('rosbridge_error', line, { level: st.level, ...(st.id ? { id: st.id } : {}) });
+        this.log.post('rosbridge_error', line, { level: st.level, ...(st.id ? { id: st.id } : {}) });
       }),
     );
   }
@@ -241,7 +176,7 @@ export class RosRobot implements Robot {
     const before = this.estopWas;
     this.estopWas = r.value;
     if (before === r.value || (before === undefined && !r.value)) return;
-    this.post(
+    this.log.post(
       r.value ? 'estop_pressed' : 'estop_released',
       r.value ? 'emergency stop pressed: the robot cannot move until it is released' : 'emergency stop released',
       {},
@@ -286,47 +221,19 @@ export class RosRobot implements Robot {
     return safetyState(this.safetyInputs());
   }
 
-  /** Checks every goal in flight now (on a message, a link change, and every CONTROL_PERIOD_MS). */
-  private checkGuards(): void {
-    for (const g of [...this.guards]) g();
-  }
-
-  private guard(g: () => void): () => void {
-    this.guards.add(g);
-    if (!this.ticker) {
-      this.ticker = setInterval(() => this.checkGuards(), CONTROL_PERIOD_MS);
-      this.ticker.unref?.();
-    }
-    g();
-    return () => {
-      this.guards.delete(g);
-      if (this.guards.size === 0) {
-        clearInterval(this.ticker);
-        this.ticker = undefined;
-      }
-    };
-  }
-
   close(): void {
     this.closed = true;
-    this.checkGuards();
-    clearInterval(this.ticker);
+    this.guards.check();
+    this.guards.stop();
     for (const u of this.unsubscribe) u();
-    this.listeners.clear();
-  }
-
-  private post(type: string, text: string, data: Msg): void {
-    const e: RobotEvent = { id: (this.log.at(-1)?.id ?? 0) + 1, time: round((performance.now() - this.t0) / 1000), type, text, data };
-    this.log.push(e);
-    if (this.log.length > 2000) this.log.splice(0, this.log.length - 2000);
-    for (const l of [...this.listeners]) l(e);
+    this.log.clear();
   }
 
   private onBattery(): void {
     const b = this.batteryNow();
     if (b && b.level !== this.level) {
       if (this.level !== undefined)
-        this.post('battery_threshold', `battery is ${b.level} (${b.percent.toFixed(0)}%)`, { level: b.level, percent: b.percent });
+        this.log.post('battery_threshold', `battery is ${b.level} (${b.percent.toFixed(0)}%)`, { level: b.level, percent: b.percent });
       this.level = b.level;
     }
   }
@@ -353,7 +260,7 @@ export class RosRobot implements Robot {
   }
 
   async time(): Promise<number> {
-    return round((performance.now() - this.t0) / 1000);
+    return this.log.time();
   }
 
   has(c: Capability): boolean {
@@ -413,7 +320,7 @@ export class RosRobot implements Robot {
     if ('service' in map) {
       if (no) return { ok: false, code: no.code, summary: `${what} was not sent: ${no.reason}` };
       const r = await this.conn.callService(map.service, map.type, fill(map.request, values) as Msg, map.timeoutS * 1000);
-      return this.judge(map, r, what, map.service);
+      return judgeResult(map, r, what, map.service);
     }
     if (kind !== 'action' || !('action' in map)) throw new RosbridgeError(`the mapping of ${call.skill} is incomplete`);
     // The goal is cancelled when the caller stops it, or when the safety state turns from green (`halted`).
@@ -423,7 +330,7 @@ export class RosRobot implements Robot {
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) stop.abort();
     const unguard = motion
-      ? this.guard(() => {
+      ? this.guards.add(() => {
           if (halted || stop.signal.aborted) return;
           halted = this.refusal();
           if (halted) stop.abort();
@@ -446,7 +353,7 @@ export class RosRobot implements Robot {
           const f = map.feedback;
           const fraction = f?.fraction ? Number(dig(fb, f.fraction)) : undefined;
           const text = f?.text ? say(f.text, fb) : `${call.skill} is running`;
-          this.post('skill_progress', text, {
+          this.log.post('skill_progress', text, {
             skill: call.skill,
             ...(fraction !== undefined && Number.isFinite(fraction) ? { fraction: Math.min(1, Math.max(0, fraction)) } : {}),
           });
@@ -457,68 +364,8 @@ export class RosRobot implements Robot {
       signal?.removeEventListener('abort', onAbort);
     }
     if (halted && end.status !== 'succeeded' && end.status !== 'dropped' && end.status !== 'no_server')
-      return this.halted(end, halted, what, map.action);
-    switch (end.status) {
-      case 'succeeded':
-        return this.judge(map, end.values, what, map.action);
-      case 'refused':
-        return { ok: false, code: 'aborted', summary: `${what} was not sent: ${end.why}` };
-      case 'cancelled':
-        return { ok: false, code: 'aborted', summary: `${what} was cancelled on the robot (${map.action})` };
-      case 'timeout':
-        this.unknownState(what);
-        return {
-          ok: false,
-          code: 'timeout',
-          summary: `${what} took longer than ${map.timeoutS} s and was cancelled${end.confirmed ? '' : `; the robot did not confirm the cancel within ${GRACE_S} s`}; ${UNKNOWN_AFTER}`,
-        };
-      case 'unconfirmed':
-        this.unknownState(what);
-        return {
-          ok: false,
-          code: 'aborted',
-          summary: `${what} was cancelled, but the robot did not confirm it stopped within ${GRACE_S} s; ${UNKNOWN_AFTER}`,
-        };
-      case 'no_server':
-        return {
-          ok: false,
-          code: 'skill_failure',
-          summary: `${what} was not sent: no action server answers on ${map.action} (no message on ${map.action}/status within ${SERVER_WAIT_MS / 1000} s)`,
-        };
-      case 'dropped':
-        this.unknownState(what);
-        return {
-          ok: false,
-          code: 'skill_failure',
-          summary: `the connection to rosbridge dropped while ${what} was running; its cancel is sent first when the link is back, but the robot may have stopped part-way or still be moving; ${UNKNOWN_AFTER}`,
-        };
-      case 'failed': {
-        const reason = map.result?.reason ? dig(end.values, map.result.reason) : undefined;
-        const status =
-          end.code === 6
-            ? 'aborted by the robot'
-            : end.code === 4 && this.m.ros === 1
-              ? 'aborted by the robot'
-              : `ended with status ${end.code}`;
-        return { ok: false, code: 'skill_failure', summary: `${what} ${status} (${map.action})${reason ? `: ${String(reason)}` : ''}` };
-      }
-    }
-  }
-
-  /** A goal the safety state stopped (not sent, or cancelled): the result says why. */
-  private halted(end: GoalEnd, why: Refusal, what: string, action: string): Outcome {
-    const fail = (summary: string): Outcome => ({ ok: false, code: why.code, summary });
-    switch (end.status) {
-      case 'refused':
-        return fail(`${what} was not sent: ${why.reason}`);
-      case 'cancelled':
-        return fail(`${what} was cancelled: ${why.reason}; the robot confirmed the cancel (${action})`);
-      case 'failed':
-        return fail(`${what} was cancelled: ${why.reason}; the robot ended it with status ${end.code} (${action})`);
-      default:
-        this.unknownState(what);
-        return fail(`${what} was cancelled: ${why.reason}; the robot did not confirm it stopped within ${GRACE_S} s; ${UNKNOWN_AFTER}`);
-    }
+      return haltedOutcome(end, halted, what, map.action, (w) => this.unknownState(w));
+    return goalOutcome(end, map, what, this.m.ros, (w) => this.unknownState(w));
   }
 
   /** After a goal ended without the robot confirming its state: position and held object are unknown until observed again. */
@@ -526,23 +373,6 @@ export class RosRobot implements Robot {
     this.heldUnknown = `${what} ended without the robot confirming its state`;
     this.poseUnknownSince = performance.now();
   }
-
-  /** A result message → Outcome, by the mapping's success condition. */
-  private judge(map: SkillMapping, values: unknown, what: string, where: string): Outcome {
-    const r = 'result' in map ? map.result : undefined;
-    let ok = true;
-    if (r?.success) {
-      const v = dig(values, r.success.path);
-      ok = r.success.equals !== undefined ? v === r.success.equals : Boolean(v);
-    }
-    if (ok) return { ok: true, summary: r?.summary ? say(r.summary, values) : `${what} done (${where})` };
-    const reason = r?.reason ? dig(values, r.reason) : undefined;
-    return { ok: false, code: 'skill_failure', summary: `${what} failed on the robot (${where})${reason ? `: ${String(reason)}` : ''}` };
-  }
-}
-
-function xyz(p: [number, number, number]): RosPoint {
-  return { x: p[0], y: p[1], z: p[2] };
 }
 
 /** Robot time is wall time here: waiting is a timer that the signal ends. */
