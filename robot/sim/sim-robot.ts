@@ -38,7 +38,7 @@ import type {
   Speech,
   WorldModelApi,
 } from '../robot';
-import { beliefPeople, beliefPerception } from './perception';
+import { beliefPeople, beliefPerception, personOf } from './perception';
 import { SimWorldModel } from './world-model';
 
 /** Runs actions one at a time: a second tool call waits for the first to finish. */
@@ -179,7 +179,13 @@ export class SimRobot implements Robot {
       setOpen: (id, open, signal) => this.act(() => setOpen(sim, id, open, o(signal))),
       setSwitch: (id, on, signal) => this.act(() => setSwitch(sim, id, on, o(signal))),
       slice: (id, signal) => this.act(() => slice(sim, id, o(signal))),
-      handover: (p, signal) => this.act(() => handover(sim, p, o(signal))),
+      handover: (p, signal) =>
+        this.act(async () => {
+          // The person by what the robot calls them: a handle, or the id of someone it recognised.
+          const id = personOf(sim, p);
+          if (!id) return { ok: false, code: 'not_perceived', summary: `${p} is not a person the robot has seen` };
+          return handover(sim, id, o(signal));
+        }),
       perceive: (signal) => this.act(() => perceive(sim, o(signal))),
     };
   }
@@ -196,9 +202,10 @@ export class SimRobot implements Robot {
       step: (f, l, t, signal) => this.act(() => step(sim, f, -l, t, o(signal))),
       approach: (target, signal) =>
         this.act(async () => {
-          if (sim.people.has(target)) {
-            if (!visiblePersonIds(sim).includes(target)) return { ok: false, code: 'not_perceived', summary: `${target} is not in view` };
-            return approachPerson(sim, target, o(signal));
+          const person = personOf(sim, target);
+          if (person) {
+            if (!visiblePersonIds(sim).includes(person)) return { ok: false, code: 'not_perceived', summary: `${target} is not in view` };
+            return approachPerson(sim, person, o(signal));
           }
           if (sim.locations.has(target)) return navigate(sim, { kind: 'location', id: target }, o(signal));
           // An object: go to the location that serves it, or that serves what it stands on.
