@@ -322,7 +322,9 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
   return {
     ok: false,
     reason: 'unknown',
-    message: note(`${none} called "${query}"${where}${elsewhere}. ${pool === 'visible' && perceivable ? 'Visible' : 'Known'} ${groups.join('; ')}.`),
+    message: note(
+      `${none} called "${query}"${where}${elsewhere}. ${pool === 'visible' && perceivable ? 'Visible' : 'Known'} ${groups.join('; ')}.`,
+    ),
     candidates: [],
   };
 }

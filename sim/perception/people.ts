@@ -15,15 +15,16 @@ import { compareIds } from '../ids';
 import { type Vec3, add, distXZ, dot, fromTuple, length, normalize, rad, scale, sub, v3 } from '../math';
 import type { Location } from '../../scenes/schema';
 import type { SimWorld } from '../world/sim-world';
-import { cameraView, headCameraPose } from './camera';
+import { cameraView } from './camera';
+import { eyePoint, recognisableNow, robotHeadPoint } from './faces';
 import { believedGeos } from './believed';
-import { PERSON_RADIUS, personHeight } from './geo';
+import { PERSON_RADIUS } from './geo';
 import { supportOf } from './relations';
 import { planRoute } from './route';
 import { visiblePersonIds } from './visibility';
 
-export const RECOGNITION_RANGE = 4;
-export const FACE_ANGLE = rad(70);
+export { FACE_ANGLE, RECOGNITION_RANGE, eyePoint, faceVisible, facingDirection, recognisableNow, robotHeadPoint } from './faces';
+
 export const GAZE_ANGLE = rad(15);
 /** Space left between a person and the robot base when it comes to them (as the approach skill does). */
 export const PERSON_STANDOFF = 0.35;
@@ -32,17 +33,6 @@ function person(sim: SimWorld, id: string) {
   const p = sim.people.get(id);
   if (!p) throw new Error(`no person "${id}"`);
   return p;
-}
-
-/** Eye point: a little below the top of the head. */
-export function eyePoint(sim: SimWorld, id: string): Vec3 {
-  const p = person(sim, id);
-  return add(p.position, v3(0, personHeight(sim, id) - 0.1, 0));
-}
-
-/** Robot's head: the camera for a head camera, the configured head position otherwise. */
-export function robotHeadPoint(sim: SimWorld): Vec3 {
-  return headCameraPose(sim.scene.robot.camera, sim.body.basePose).p;
 }
 
 /** Centre of the robot's base box. */
@@ -56,32 +46,6 @@ export function humansAround(sim: SimWorld): string[] {
   const view = cameraView(sim);
   const d = (id: string): number => length(sub(person(sim, id).position, view.pose.p));
   return visiblePersonIds(sim, view).sort((a, b) => d(a) - d(b) || compareIds(a, b));
-}
-
-/** Horizontal direction a person's face points: toward their gaze target, or along their yaw. */
-export function facingDirection(sim: SimWorld, id: string): Vec3 {
-  const p = person(sim, id);
-  const eye = eyePoint(sim, id);
-  const target = p.gaze === 'robot' ? robotHeadPoint(sim) : p.gaze === 'away' ? undefined : p.gaze;
-  if (target) {
-    const d = normalize(v3(target.x - eye.x, 0, target.z - eye.z));
-    if (length(d) > 0) return d;
-  }
-  return v3(Math.cos(p.yaw), 0, -Math.sin(p.yaw));
-}
-
-/** The camera can see the face: it points toward the camera within FACE_ANGLE. */
-export function faceVisible(sim: SimWorld, id: string): boolean {
-  const cam = cameraView(sim).pose.p;
-  const eye = eyePoint(sim, id);
-  const toCam = normalize(v3(cam.x - eye.x, 0, cam.z - eye.z));
-  return dot(facingDirection(sim, id), toCam) >= Math.cos(FACE_ANGLE) - 1e-9;
-}
-
-/** Can the camera recognise this person now: on record (`known`), within range, the face turned to it? */
-export function recognisableNow(sim: SimWorld, id: string): boolean {
-  const cam = cameraView(sim).pose.p;
-  return person(sim, id).spec.known && length(sub(eyePoint(sim, id), cam)) <= RECOGNITION_RANGE && faceVisible(sim, id);
 }
 
 /** Names (with ids) of the people in view the camera can recognise now. */

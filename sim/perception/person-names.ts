@@ -7,7 +7,7 @@
 import type { PersonSeen } from '../world/belief';
 import type { SimWorld } from '../world/sim-world';
 import { personBoxAt } from './geo';
-import { recognisableNow } from './people';
+import { recognisableNow } from './faces';
 import { gap } from './relations';
 
 /** Closer than this (metres, box to box), a person stands "by" a piece of furniture. */

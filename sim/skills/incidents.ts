@@ -169,7 +169,10 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>, said: str
     const was0 = b.pos.get(id);
     const shoved = was0 ? dist(was0, sim.pose(id).p) : 0;
     if (shoved > SHOVE && knows(id) && !carriedAlong(id, b.places, own)) {
-      const on = was.kind === 'on' || was.kind === 'in' ? ` ${was.kind === 'on' ? 'along' : 'within'} ${knows(was.id) ? was.id : 'what it stood on'}` : '';
+      const on =
+        was.kind === 'on' || was.kind === 'in'
+          ? ` ${was.kind === 'on' ? 'along' : 'within'} ${knows(was.id) ? was.id : 'what it stood on'}`
+          : '';
       out.set(id, `${id} was pushed ${Math.round(shoved * 100)} cm${on}; ${where(id)}`);
     }
   }

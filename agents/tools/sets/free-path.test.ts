@@ -80,7 +80,9 @@ describe('check_free_path and move_to agree', () => {
             return;
           }
           const r = await agree(robot, target);
-          seen.add(`${/is free/.test(r.path) ? 'free' : /blocked by/.test(r.path) ? 'blocked' : 'none'}/${/arrived/.test(r.move) ? 'arrived' : 'not'}`);
+          seen.add(
+            `${/is free/.test(r.path) ? 'free' : /blocked by/.test(r.path) ? 'blocked' : 'none'}/${/arrived/.test(r.move) ? 'arrived' : 'not'}`,
+          );
         },
       ),
       { numRuns: fuzzRuns(12), seed: fuzzSeed(35) },

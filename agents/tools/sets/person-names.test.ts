@@ -25,7 +25,16 @@ async function withBruno(): Promise<Awaited<ReturnType<typeof openSim>>> {
   };
   delete scene.$schema;
   scene.id = 'kitchen_with_bruno';
-  scene.people.push({ id: 'bruno', name: 'Bruno', position: [-0.5, 0, 1.3], yaw: 0, height: 1.8, gaze: 'robot', handsFree: true, known: false });
+  scene.people.push({
+    id: 'bruno',
+    name: 'Bruno',
+    position: [-0.5, 0, 1.3],
+    yaw: 0,
+    height: 1.8,
+    gaze: 'robot',
+    handsFree: true,
+    known: false,
+  });
   const file = join(mkdtempSync(join(tmpdir(), 'sb-people-')), 'bruno.json');
   writeFileSync(file, JSON.stringify(scene));
   const opened = await openSim(file);

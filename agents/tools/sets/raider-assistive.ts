@@ -6,7 +6,10 @@ import { type Tool, defineTool } from '../tool';
 import { objectDetection, reachAnswer, robotHolding } from './raider';
 
 const humanParam = z.strictObject({
-  specific_human: z.string().min(1).describe('the person: a recognised person by id or name, anyone else by the handle check_humans_around gave (person_1)'),
+  specific_human: z
+    .string()
+    .min(1)
+    .describe('the person: a recognised person by id or name, anyone else by the handle check_humans_around gave (person_1)'),
 });
 
 export const RAIDER_ASSISTIVE: Tool[] = [

@@ -145,7 +145,9 @@ const retrieveParentOrChild = defineTool({
       // Inside a storage the robot has not looked into since it could last have changed, "nothing" would be a guess.
       const hidden = direction === 'children' && relation !== 'on' && start.attributes['contents_known'] === false;
       const closed = start.attributes['open'] === false ? `${id} is closed and ` : '';
-      const none = hidden ? `(unknown: ${closed}the robot has not looked inside ${id} since something could have changed there)` : '(nothing related)';
+      const none = hidden
+        ? `(unknown: ${closed}the robot has not looked inside ${id} since something could have changed there)`
+        : '(nothing related)';
       const more = hidden && lines.length ? `\n(as last perceived: there may be more inside ${id}, or less)` : '';
       return ok(`${query}\n${lines.length ? lines.join('\n') + more : none}`, {
         query,

@@ -3,9 +3,6 @@
 // robot did not see leaves the object where it was last seen, said with when; a
 // storage is "empty" only when the robot looked inside since anything could
 // have changed there; a person is named only once recognised.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSim } from '../../../robot/sim/open';
 import type { Robot } from '../../../robot/robot';
@@ -71,7 +68,11 @@ describe('world-model getters read the belief, not the physics', () => {
     await act(robot, 'perceive');
     const s = await storages(robot);
     expect(s.empty).not.toContain('sink_1');
-    const q = await call(robot, 'world-model-queries', 'retrieve_parent_or_child', { node_name: 'sink_1', direction: 'children', relation: 'in' });
+    const q = await call(robot, 'world-model-queries', 'retrieve_parent_or_child', {
+      node_name: 'sink_1',
+      direction: 'children',
+      relation: 'in',
+    });
     expect(q.content).not.toContain('(nothing related)');
   });
 });

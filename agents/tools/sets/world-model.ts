@@ -24,7 +24,7 @@ function knownHow(n: WorldModelNode, now: number): string {
   const where = n.where ?? 'somewhere unknown';
   const said =
     n.known.how === 'held'
-      ? 'in the robot\'s hand now'
+      ? "in the robot's hand now"
       : n.known.how === 'handed'
         ? `handed over at ${t} (${where})`
         : n.known.how === 'placed'
