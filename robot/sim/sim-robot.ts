@@ -10,6 +10,7 @@ import { describeEvent, type SimEvent } from '../../sim/events';
 import { isKnown } from '../../sim/perception/believed';
 import { look } from '../../sim/perception/observe';
 import { servingLocation } from '../../sim/perception/people';
+import { actorName } from '../../sim/perception/person-names';
 import { visiblePersonIds } from '../../sim/perception/visibility';
 import { setOpen, setSwitch, slice } from '../../sim/skills/appliances';
 import { observationProblem } from '../../sim/skills/common';
@@ -51,7 +52,14 @@ class Exclusive {
   }
 }
 
-function toEvent(e: SimEvent): RobotEvent {
+/** An event as the robot reports it: a person of the scene named only as the robot knows them (actorName). */
+function toEvent(sim: SimWorld, raw: SimEvent): RobotEvent {
+  const e: SimEvent =
+    raw.type === 'object_moved'
+      ? { ...raw, by: actorName(sim, raw.by) }
+      : raw.type === 'person_said'
+        ? { ...raw, person: actorName(sim, raw.person) }
+        : raw;
   const { id, time, type, ...data } = e;
   return { id, time, type, text: describeEvent(e), data: data as Record<string, unknown> };
 }
@@ -139,9 +147,9 @@ export class SimRobot implements Robot {
       this.people = beliefPeople(sim);
     }
     this.events = {
-      since: async (id) => sim.events.since(id).map(toEvent),
+      since: async (id) => sim.events.since(id).map((e) => toEvent(sim, e)),
       lastId: async () => sim.events.lastId,
-      subscribe: (l) => sim.events.onEvent((e) => l(toEvent(e))),
+      subscribe: (l) => sim.events.onEvent((e) => l(toEvent(sim, e))),
     };
     this.worldModel = new SimWorldModel(sim);
   }

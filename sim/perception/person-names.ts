@@ -69,3 +69,16 @@ export function personLabel(sim: SimWorld, id: string): string {
   if (p.recognised) return `${sim.people.get(id)?.spec.name ?? id} (${id})`;
   return `${p.handle} (${describePerson(sim, p)})`;
 }
+
+/**
+ * Who an event says acted (a mover, a speaker), as the robot may say it: a
+ * person of the scene by what it calls them (their handle until recognised), or
+ * "a person" if it never saw them; any other label (an operator, "a person") as given.
+ */
+export function actorName(sim: SimWorld, label: string | undefined): string | undefined {
+  if (label === undefined) return undefined;
+  const l = label.toLowerCase();
+  const p = [...sim.people.values()].find((x) => x.spec.id.toLowerCase() === l || x.spec.name.toLowerCase() === l);
+  if (!p) return label;
+  return sim.belief.people.get(p.spec.id)?.handle ?? 'a person';
+}

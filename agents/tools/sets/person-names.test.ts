@@ -82,4 +82,17 @@ describe('people: a name only for a person the robot recognised', () => {
     }
     expect(people.some((p) => /^a person (by|near) /.test(p.name))).toBe(true);
   });
+
+  it('check_events does not name an unrecognised person as mover or speaker; a label that is nobody in the room stays', async () => {
+    const { robot, control } = await withBruno();
+    control.inject({ type: 'person_said', person: 'bruno', text: 'hello' });
+    control.inject({ type: 'object_moved', object: 'laptop_1', to: [-1.0, 0.9, 0.6], by: 'Bruno' });
+    control.inject({ type: 'person_said', person: 'the operator', text: 'carry on' });
+    const r = await call(robot, 'dfki', 'check_events');
+    expect(r.content).not.toMatch(/bruno/i);
+    expect(r.content).toMatch(/(person_\d+|a person) said: "hello"/);
+    expect(r.content).toMatch(/(person_\d+|a person) moved laptop_1/);
+    expect(r.content).toContain('the operator said: "carry on"');
+    expect(JSON.stringify(r.data)).not.toMatch(/bruno/i);
+  });
 });
