@@ -7,8 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openSim } from '../../../robot/sim/open';
 import type { Robot } from '../../../robot/robot';
-import { aabbCenter, aabbContainsPoint } from '../../../sim/math';
-import type { SimWorld } from '../../../sim/world/sim-world';
+import type { SimControl } from '../../../robot/sim/control';
 import { fuzzRuns, fuzzSeed } from '../../../test/fuzz/support/budget';
 import { buildToolSet } from './index';
 
@@ -108,7 +107,7 @@ describe('world-model getters read the belief, not the physics', () => {
           else {
             const object = s.kind === 'put' ? s.object : contents(w, s.from)[0];
             if (!object) continue;
-            const c = aabbCenter(w.interior(s.kind === 'put' ? s.into : s.from)!);
+            const c = centre(w.interior(s.kind === 'put' ? s.into : s.from)!);
             const to: [number, number, number] = s.kind === 'put' ? [c.x, c.y, c.z] : [s.to[0], 0.8, s.to[1]];
             try {
               control.inject({ type: 'object_moved', object, to, by: 'a person' });
@@ -128,11 +127,17 @@ describe('world-model getters read the belief, not the physics', () => {
   }, 600_000);
 });
 
+type World = SimControl['world'];
+type Box = ReturnType<World['aabb']>;
+const centre = (b: Box) => ({ x: (b.min.x + b.max.x) / 2, y: (b.min.y + b.max.y) / 2, z: (b.min.z + b.max.z) / 2 });
+const within = (b: Box, p: { x: number; y: number; z: number }, m: number): boolean =>
+  p.x >= b.min.x - m && p.x <= b.max.x + m && p.y >= b.min.y - m && p.y <= b.max.y + m && p.z >= b.min.z - m && p.z <= b.max.z + m;
+
 /** What lies in a storage now (the physics): movable things whose centre is inside its interior. */
-function contents(w: SimWorld, id: string): string[] {
+function contents(w: World, id: string): string[] {
   const inside = w.interior(id);
   if (!inside) return [];
   return [...w.entities.values()]
-    .filter((e) => !e.fixed && e.id !== id && !w.isHeld(e.id) && aabbContainsPoint(inside, aabbCenter(w.aabb(e.id)), 0.01))
+    .filter((e) => !e.fixed && e.id !== id && !w.isHeld(e.id) && within(inside, centre(w.aabb(e.id)), 0.01))
     .map((e) => e.id);
 }
