@@ -138,13 +138,27 @@ export interface Perception {
   toolPosition?(): Promise<Vec3Tuple | undefined>;
 }
 
+/**
+ * People as the robot perceives them. A person is called by id (and name) only
+ * once the robot has recognised them; anyone else by a handle it gave them
+ * ("person_1"). Every method takes what `around` returns.
+ */
 export interface PeoplePerception {
+  /** Handles of the people in view now, nearest first (a recognised person's handle is their id). */
   around(): Promise<string[]>;
+  /** The people in view the robot has recognised: handle (their id) and name. */
   recognize(): Promise<Array<{ id: string; name: string }>>;
+  /** How the robot speaks of a person: their name once recognised, else where it saw them ("a person by fridge_1"). */
+  describe?(person: string): Promise<string>;
   distanceTo(person: string): Promise<number>;
   handsFree(person: string): Promise<boolean>;
   gazeAtRobot(person: string): Promise<boolean>;
-  freePath(target: string): Promise<{ free: boolean; obstacle?: string }>;
+  /**
+   * Whether the base can drive to a target, planned as `move_to` would drive
+   * it: free (directly or `via` that many named places) or blocked by the first
+   * obstacle of the straight way; `reason` when no drive is possible at all.
+   */
+  freePath(target: string): Promise<{ free: boolean; obstacle?: string; via?: number; reason?: string }>;
 }
 
 export interface Arm {
@@ -205,6 +219,12 @@ export interface EventSource {
   subscribe(listener: (e: RobotEvent) => void): () => void;
 }
 
+/**
+ * A node of the robot's world model (paper 000's AIMM-WM): what the robot
+ * believes, never the world behind it. An object's position and parent are
+ * where it was last perceived (or put by the robot itself), `known` says when
+ * and how; an object moved out of view keeps its old place until seen again.
+ */
 export interface WorldModelNode {
   id: string;
   type: string;
@@ -216,6 +236,17 @@ export interface WorldModelNode {
   attributes: Record<string, string | number | boolean>;
   /** Where the node came from: the robot's perception, or an operator. */
   source: 'perception' | 'operator';
+  /**
+   * When the robot last perceived it (its clock, seconds) and how: seen by the
+   * camera, put there by its own hand, held, or handed over. `stale`: seen by a
+   * wrist camera before the base last moved. Absent for what it knows a priori
+   * (itself, places, furniture) and for operator nodes.
+   */
+  known?: { time: number; how: 'seen' | 'placed' | 'held' | 'handed'; stale: boolean };
+  /** Where it rests, in words, as the robot knows it ("on counter_2", "still moving", "on something the robot has not perceived"). */
+  where?: string;
+  /** Attributes an operator set (set_object_property): what the operator said, not what the robot perceived. */
+  operatorSet?: string[];
 }
 
 export interface WorldModelApi {

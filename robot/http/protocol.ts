@@ -114,6 +114,9 @@ const WorldNode = z.object({
   position: Vec3.optional(),
   attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   source: z.enum(['perception', 'operator']),
+  known: z.object({ time: z.number(), how: z.enum(['seen', 'placed', 'held', 'handed']), stale: z.boolean() }).optional(),
+  where: z.string().optional(),
+  operatorSet: z.array(z.string()).optional(),
 });
 const NameKind = z.enum(['object', 'person', 'location']);
 
@@ -152,7 +155,10 @@ export const QUERIES = {
   'people.distanceTo': { args: z.strictObject({ person: Id }), value: z.number() },
   'people.handsFree': { args: z.strictObject({ person: Id }), value: z.boolean() },
   'people.gazeAtRobot': { args: z.strictObject({ person: Id }), value: z.boolean() },
-  'people.freePath': { args: z.strictObject({ target: Id }), value: z.object({ free: z.boolean(), obstacle: z.string().optional() }) },
+  'people.freePath': {
+    args: z.strictObject({ target: Id }),
+    value: z.object({ free: z.boolean(), obstacle: z.string().optional(), via: z.number().optional(), reason: z.string().optional() }),
+  },
   'arm.graspPose': {
     args: z.strictObject({ object: Id }),
     value: z.union([

@@ -2,8 +2,10 @@
 // has perceived, sim/world/belief.ts) and from looking now, never from the
 // world behind it. Names resolve among what it knows or sees; poses and
 // distances are those of where it last saw things; people are answered about
-// only while they are in view. Lint keeps this file (and sim-robot.ts) off the
-// ground-truth modules (eslint.config.js).
+// only while they are in view, and called by name only once recognised (a
+// handle, "person_1", before: sim/perception/person-names.ts). Lint keeps this
+// file (and sim-robot.ts, world-model.ts) off the ground-truth modules
+// (eslint.config.js).
 import { deg, dist, round, toTuple, v3, yawOf } from '../../sim/math';
 import type { Vec3 } from '../../sim/math';
 import { believedGeo, isKnown, knownObjectIds } from '../../sim/perception/believed';
@@ -11,7 +13,8 @@ import { detectObjects } from '../../sim/perception/detection';
 import { closestPoint, reportDistance, robotHumanDistance, shoulderPoint } from '../../sim/perception/distance';
 import { resolveName } from '../../sim/perception/names';
 import { look, record } from '../../sim/perception/observe';
-import { freePath, gazeAtRobot, handsFree, humansAround, recogniseHumans } from '../../sim/perception/people';
+import { freePath, gazeAtRobot, handsFree, humansAround } from '../../sim/perception/people';
+import { personByHandle, personName, seePerson } from '../../sim/perception/person-names';
 import { QUERY_RELATIONS, objectProperties, objectState, parseRelation, relationQuery, robotHolding } from '../../sim/perception/queries';
 import { referencePoint } from '../../sim/perception/references';
 import { gap } from '../../sim/perception/relations';
@@ -33,7 +36,38 @@ function known(sim: SimWorld, id: string): void {
 }
 
 function inView(sim: SimWorld, person: string): void {
-  if (!visiblePersonIds(sim).includes(person)) throw new UnknownToRobot(`${person} is not in view`);
+  if (!visiblePersonIds(sim).includes(person)) throw new UnknownToRobot(`${personHandleOf(sim, person)} is not in view`);
+}
+
+/** What the robot calls a person (for messages): their handle, or "a person" if it never saw them. */
+function personHandleOf(sim: SimWorld, id: string): string {
+  return sim.belief.people.get(id)?.handle ?? 'a person';
+}
+
+/** Records the people in view now (recognising whom it can): naming among them is looking. */
+function seePeople(sim: SimWorld): void {
+  for (const id of visiblePersonIds(sim)) seePerson(sim, id);
+}
+
+/**
+ * The person a caller names: a handle the robot gave ("person_1"), or the id of
+ * someone it has recognised. The id of a person it has not recognised denotes
+ * nobody it knows (undefined), as does a name it never gave.
+ */
+export function personOf(sim: SimWorld, handle: string): string | undefined {
+  seePeople(sim);
+  return personByHandle(sim, handle);
+}
+
+/** Is this a person's handle (or a recognised person's id)? */
+function isPerson(sim: SimWorld, handle: string): boolean {
+  return personOf(sim, handle) !== undefined;
+}
+
+function person(sim: SimWorld, handle: string): string {
+  const id = personOf(sim, handle);
+  if (!id) throw new UnknownToRobot(`${handle} is not a person the robot has seen`);
+  return id;
 }
 
 /**
@@ -60,6 +94,7 @@ export function beliefPerception(sim: SimWorld): Perception {
       look(sim);
       // A tool never resolves among everything in the world: 'all' means what the robot knows.
       const pool = opts.pool === 'visible' ? 'visible' : 'known';
+      if (!opts.kinds || opts.kinds.includes('person')) seePeople(sim);
       // Naming among what is visible is looking: what the camera sees now, the robot now
       // knows (a wrist camera that has not been pointed since a person put something in
       // view would otherwise name, or list, a thing its belief does not hold).
@@ -82,9 +117,10 @@ export function beliefPerception(sim: SimWorld): Perception {
     },
     distanceTo: async (id) => {
       look(sim);
-      if (sim.people.has(id)) {
-        inView(sim, id);
-        return robotHumanDistance(sim, id);
+      if (isPerson(sim, id)) {
+        const pid = person(sim, id);
+        inView(sim, pid);
+        return robotHumanDistance(sim, pid);
       }
       known(sim, id);
       return reportDistance(sim, reachDistance(sim, id));
@@ -92,9 +128,10 @@ export function beliefPerception(sim: SimWorld): Perception {
     distanceBetween: async (a, b) => {
       look(sim);
       const box = (id: string) => {
-        if (sim.people.has(id)) {
-          inView(sim, id);
-          const p = sim.people.get(id)!.position;
+        if (isPerson(sim, id)) {
+          const pid = person(sim, id);
+          inView(sim, pid);
+          const p = sim.people.get(pid)!.position;
           return { min: v3(p.x - 0.22, p.y, p.z - 0.22), max: v3(p.x + 0.22, p.y + 1.7, p.z + 0.22) };
         }
         known(sim, id);
@@ -129,10 +166,11 @@ export function beliefPerception(sim: SimWorld): Perception {
         const p = o && !sim.isHeld(id) ? o.pose : sim.pose(id);
         return { position: toTuple(roundV(p.p)), yawDeg: round(deg(yawOf(p.q)), 1) };
       }
-      const person = sim.people.get(id);
-      if (person)
-        return visiblePersonIds(sim).includes(id)
-          ? { position: toTuple(roundV(person.position)), yawDeg: round(deg(person.yaw), 1) }
+      const pid = personOf(sim, id);
+      const who = pid ? sim.people.get(pid) : undefined;
+      if (pid && who)
+        return visiblePersonIds(sim).includes(pid)
+          ? { position: toTuple(roundV(who.position)), yawDeg: round(deg(who.yaw), 1) }
           : undefined;
       const loc = sim.locations.get(id);
       if (loc) return { position: loc.pose.position, yawDeg: loc.pose.yaw };
@@ -154,33 +192,48 @@ export function beliefPerception(sim: SimWorld): Perception {
   };
 }
 
-/** People as the camera sees them now: a person out of view is not measured, judged or approached. */
+/**
+ * People as the camera sees them now: a person out of view is not measured,
+ * judged or approached. They are called by handle ("person_1") until the robot
+ * recognises them, then by their id; the name of someone it has not recognised
+ * addresses nobody.
+ */
 export function beliefPeople(sim: SimWorld): PeoplePerception {
-  const seen = (id: string): void => {
+  const seen = (handle: string): string => {
+    const id = person(sim, handle);
     inView(sim, id);
-    sim.belief.people.set(id, { id, position: sim.people.get(id)!.position, time: sim.time });
+    seePerson(sim, id);
+    return id;
   };
   return {
-    around: async () => {
-      const ids = humansAround(sim);
-      for (const id of ids) seen(id);
-      return ids;
+    around: async () => humansAround(sim).map((id) => seePerson(sim, id).handle),
+    recognize: async () =>
+      humansAround(sim)
+        .map((id) => seePerson(sim, id))
+        .filter((p) => p.recognised)
+        .map((p) => ({ id: p.handle, name: personName(sim, p) })),
+    describe: async (handle) => {
+      const id = person(sim, handle);
+      return personName(sim, sim.belief.people.get(id)!);
     },
-    recognize: async () => recogniseHumans(sim),
-    distanceTo: async (p) => (seen(p), robotHumanDistance(sim, p)),
-    handsFree: async (p) => (seen(p), handsFree(sim, p)),
-    gazeAtRobot: async (p) => (seen(p), gazeAtRobot(sim, p)),
+    distanceTo: async (p) => robotHumanDistance(sim, seen(p)),
+    handsFree: async (p) => handsFree(sim, seen(p)),
+    gazeAtRobot: async (p) => gazeAtRobot(sim, seen(p)),
     freePath: async (t) => {
-      if (sim.people.has(t)) seen(t);
+      let target = t;
+      if (isPerson(sim, t)) target = seen(t);
       else if (sim.entities.has(t)) known(sim, t);
-      const r = freePath(sim, t);
-      return r.free ? { free: true } : { free: false, obstacle: r.obstacle && isNameable(sim, r.obstacle) ? r.obstacle : 'an obstacle' };
+      const r = freePath(sim, target);
+      if (r.free) return { free: true, ...(r.via ? { via: r.via } : {}) };
+      if (r.reason) return { free: false, reason: r.reason };
+      return { free: false, obstacle: nameObstacle(sim, r.obstacle) };
     },
   };
 }
 
-/** Things the robot may name: furniture, what it knows, people in view. */
-function isNameable(sim: SimWorld, id: string): boolean {
-  if (sim.people.has(id)) return visiblePersonIds(sim).includes(id);
-  return isKnown(sim, id);
+/** An obstacle as the robot may name it: furniture or a thing it knows, a person by handle while in view, else "an obstacle". */
+function nameObstacle(sim: SimWorld, id: string | undefined): string {
+  if (!id) return 'an obstacle';
+  if (sim.people.has(id)) return visiblePersonIds(sim).includes(id) ? seePerson(sim, id).handle : 'a person';
+  return isKnown(sim, id) ? id : 'an obstacle';
 }

@@ -10,6 +10,7 @@ import { describeEvent, type SimEvent } from '../../sim/events';
 import { isKnown } from '../../sim/perception/believed';
 import { look } from '../../sim/perception/observe';
 import { servingLocation } from '../../sim/perception/people';
+import { actorName } from '../../sim/perception/person-names';
 import { visiblePersonIds } from '../../sim/perception/visibility';
 import { setOpen, setSwitch, slice } from '../../sim/skills/appliances';
 import { observationProblem } from '../../sim/skills/common';
@@ -38,7 +39,7 @@ import type {
   Speech,
   WorldModelApi,
 } from '../robot';
-import { beliefPeople, beliefPerception } from './perception';
+import { beliefPeople, beliefPerception, personOf } from './perception';
 import { SimWorldModel } from './world-model';
 
 /** Runs actions one at a time: a second tool call waits for the first to finish. */
@@ -51,7 +52,14 @@ class Exclusive {
   }
 }
 
-function toEvent(e: SimEvent): RobotEvent {
+/** An event as the robot reports it: a person of the scene named only as the robot knows them (actorName). */
+function toEvent(sim: SimWorld, raw: SimEvent): RobotEvent {
+  const e: SimEvent =
+    raw.type === 'object_moved'
+      ? { ...raw, by: actorName(sim, raw.by) }
+      : raw.type === 'person_said'
+        ? { ...raw, person: actorName(sim, raw.person) }
+        : raw;
   const { id, time, type, ...data } = e;
   return { id, time, type, text: describeEvent(e), data: data as Record<string, unknown> };
 }
@@ -139,9 +147,9 @@ export class SimRobot implements Robot {
       this.people = beliefPeople(sim);
     }
     this.events = {
-      since: async (id) => sim.events.since(id).map(toEvent),
+      since: async (id) => sim.events.since(id).map((e) => toEvent(sim, e)),
       lastId: async () => sim.events.lastId,
-      subscribe: (l) => sim.events.onEvent((e) => l(toEvent(e))),
+      subscribe: (l) => sim.events.onEvent((e) => l(toEvent(sim, e))),
     };
     this.worldModel = new SimWorldModel(sim);
   }
@@ -179,7 +187,13 @@ export class SimRobot implements Robot {
       setOpen: (id, open, signal) => this.act(() => setOpen(sim, id, open, o(signal))),
       setSwitch: (id, on, signal) => this.act(() => setSwitch(sim, id, on, o(signal))),
       slice: (id, signal) => this.act(() => slice(sim, id, o(signal))),
-      handover: (p, signal) => this.act(() => handover(sim, p, o(signal))),
+      handover: (p, signal) =>
+        this.act(async () => {
+          // The person by what the robot calls them: a handle, or the id of someone it recognised.
+          const id = personOf(sim, p);
+          if (!id) return { ok: false, code: 'not_perceived', summary: `${p} is not a person the robot has seen` };
+          return handover(sim, id, o(signal));
+        }),
       perceive: (signal) => this.act(() => perceive(sim, o(signal))),
     };
   }
@@ -196,9 +210,10 @@ export class SimRobot implements Robot {
       step: (f, l, t, signal) => this.act(() => step(sim, f, -l, t, o(signal))),
       approach: (target, signal) =>
         this.act(async () => {
-          if (sim.people.has(target)) {
-            if (!visiblePersonIds(sim).includes(target)) return { ok: false, code: 'not_perceived', summary: `${target} is not in view` };
-            return approachPerson(sim, target, o(signal));
+          const person = personOf(sim, target);
+          if (person) {
+            if (!visiblePersonIds(sim).includes(person)) return { ok: false, code: 'not_perceived', summary: `${target} is not in view` };
+            return approachPerson(sim, person, o(signal));
           }
           if (sim.locations.has(target)) return navigate(sim, { kind: 'location', id: target }, o(signal));
           // An object: go to the location that serves it, or that serves what it stands on.

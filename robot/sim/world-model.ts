@@ -1,40 +1,74 @@
-// The robot's world model as a tree (in the spirit of AIMM-WM, paper 000 §II.C.3):
-// nodes for the robot, places, furniture, objects and the people it has seen;
-// each object's parent is what it rests on or in. Perception fills it; an
-// operator may add nodes and set properties, which live beside perception and
-// are marked so. A storage says whether its contents are known: a closed door
-// hides its inside, so what is in a closed fridge is unknown, never "nothing".
+// The robot's world model as a tree (in the spirit of AIMM-WM, paper 000
+// §II.C.3: "an internal representation that reflects relevant parts of the
+// physical world", filled by object detectors and by setters). It is a view of
+// the robot's belief (sim/world/belief.ts), never of the world behind it:
+// - the robot (its own localisation), the named places and the furniture and
+//   appliances (the a priori map; their doors and switches as the robot set them);
+// - each object the robot has perceived, where it last perceived it (or put it
+//   with its own hand), with when and how (`known`): an object moved out of view
+//   keeps its old place until seen again, and one still moving has no parent;
+// - each storage says whether its contents are known: only when the robot has
+//   looked inside (its whole bottom in view) since the last change it could have
+//   missed (a person's move, a drop, an incident); a closed door or a sink wall
+//   in the way leaves them "not known", never "nothing";
+// - the people it has seen, by handle ("person_1", a person by fridge_1) until it
+//   recognises them, then by name;
+// - what an operator added or set, which lives in the belief beside perception
+//   and is marked so (`source: 'operator'`, `operatorSet`).
+// Lint keeps this file off ground truth (eslint-rules/truth.js).
 import { round, toTuple } from '../../sim/math';
-import { knownObjectIds } from '../../sim/perception/names';
-import { geoObjects } from '../../sim/perception/geo';
-import { supportOf } from '../../sim/perception/relations';
+import { believedPose, believedStates, isStale, knownObjectIds } from '../../sim/perception/believed';
+import { personName } from '../../sim/perception/person-names';
+import type { OperatorNode } from '../../sim/world/belief';
+import { type BelievedPlace, describePlace } from '../../sim/world/place';
 import type { SimWorld } from '../../sim/world/sim-world';
 import type { WorldModelApi, WorldModelNode } from '../robot';
 
 type Attr = string | number | boolean;
 
+/** The operator's additions and set properties: for recording an end state (they live in the belief). */
 export interface WorldModelEdits {
   added: WorldModelNode[];
   overrides: Record<string, Record<string, Attr>>;
 }
 
-export class SimWorldModel implements WorldModelApi {
-  private readonly added = new Map<string, WorldModelNode>();
-  private readonly overrides = new Map<string, Record<string, Attr>>();
+/** Fields every node has: an attribute of that name would shadow them, so a setter may not set one. */
+const NODE_FIELDS = ['id', 'name', 'type', 'category', 'parent', 'relation', 'position', 'source', 'known', 'where'];
+/** Attributes the robot's perception fills: an operator's word does not make them perceived. */
+const PERCEIVED = ['storage', 'contents_known', 'recognised'];
 
+/** A believed place as a tree edge: what it rests on or in, the hand, or no parent (floor, person, unperceived, moving). */
+function edge(p: BelievedPlace): Pick<WorldModelNode, 'parent' | 'relation'> {
+  switch (p.kind) {
+    case 'in':
+    case 'on':
+      return { parent: p.id, relation: p.kind };
+    case 'held':
+      return { parent: 'robot', relation: 'in' };
+    case 'robot':
+      return { parent: 'robot', relation: 'on' };
+    default:
+      return { parent: undefined, relation: undefined };
+  }
+}
+
+export class SimWorldModel implements WorldModelApi {
   constructor(private readonly sim: SimWorld) {}
 
-  /** The operator's additions and set properties (kept by the robot object, not the world): for recording an end state. */
+  /** The operator's additions and set properties: for recording an end state. */
   edits(): WorldModelEdits {
-    return { added: [...this.added.values()], overrides: Object.fromEntries(this.overrides) };
+    const b = this.sim.belief;
+    return { added: [...b.added.values()].map((n) => this.operatorNode(n)), overrides: Object.fromEntries(b.overrides) };
   }
 
   /** Puts back what edits() returned (replacing any edits made since). */
   restoreEdits(e: WorldModelEdits): void {
-    this.added.clear();
-    this.overrides.clear();
-    for (const n of e.added) this.added.set(n.id, n);
-    for (const [id, o] of Object.entries(e.overrides)) this.overrides.set(id, o);
+    const b = this.sim.belief;
+    b.added.clear();
+    b.overrides.clear();
+    for (const n of e.added)
+      b.added.set(n.id, { id: n.id, type: n.type, parent: n.parent ?? '', relation: n.relation === 'in' ? 'in' : 'on', time: 0 });
+    for (const [id, o] of Object.entries(e.overrides)) b.overrides.set(id, { ...o });
   }
 
   async nodes(): Promise<WorldModelNode[]> {
@@ -44,9 +78,6 @@ export class SimWorldModel implements WorldModelApi {
   private list(): WorldModelNode[] {
     const sim = this.sim;
     const out: WorldModelNode[] = [];
-    const all = geoObjects(sim);
-    const byId = new Map(all.map((g) => [g.id, g]));
-    const known = new Set(knownObjectIds(sim));
     const rp = sim.body.basePose.p;
     out.push(
       this.withOverrides({
@@ -76,54 +107,86 @@ export class SimWorldModel implements WorldModelApi {
         }),
       );
     }
-    for (const e of sim.entities.values()) {
-      if (!known.has(e.id)) continue;
-      const g = byId.get(e.id)!;
-      const s = e.fixed ? undefined : supportOf(g, all);
-      const p = sim.pose(e.id).p;
-      const attributes: Record<string, Attr> = {
-        ...e.spec.attributes,
-        mass_kg: e.spec.mass,
-        colour: e.spec.color,
-        storage: Boolean(e.spec.receptacle),
-        ...Object.fromEntries(Object.entries(e.spec.properties).filter(([, v]) => v)),
-      };
-      // Behind a closed door the camera sees nothing: what is inside is not known.
-      if (e.spec.receptacle) attributes['contents_known'] = !(e.door && !e.states.open);
-      for (const [k, v] of Object.entries(e.states)) if (e.spec.properties[stateProperty(k)]) attributes[k] = v;
-      out.push(
-        this.withOverrides({
-          id: e.id,
-          type: e.spec.type,
-          name: e.spec.name,
-          category: e.spec.category,
-          parent: sim.isHeld(e.id) ? 'robot' : s?.id,
-          relation: sim.isHeld(e.id) ? 'in' : s?.relation,
-          position: toTuple({ x: round(p.x), y: round(p.y), z: round(p.z) }),
-          attributes,
-          source: 'perception',
-        }),
-      );
+    for (const id of knownObjectIds(sim)) {
+      const n = this.objectNode(id);
+      if (n) out.push(this.withOverrides(n));
     }
-    for (const person of sim.people.values()) {
-      // Only people the robot has seen are in its model (an unrecognised person is not named).
-      if (!sim.belief.people.has(person.spec.id)) continue;
+    for (const p of [...sim.belief.people.values()].sort((a, b) => (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0))) {
+      // A name only for a person it recognised; anyone else by handle and where it saw them.
       out.push(
         this.withOverrides({
-          id: person.spec.id,
+          id: p.handle,
           type: 'person',
-          name: person.spec.name,
+          name: personName(sim, p),
           category: 'person',
           parent: undefined,
           relation: undefined,
-          position: toTuple(sim.belief.people.get(person.spec.id)!.position),
-          attributes: { seated: person.spec.seated, hands_free: person.handsFree },
+          position: toTuple({ x: round(p.position.x), y: round(p.position.y), z: round(p.position.z) }),
+          attributes: { recognised: p.recognised },
           source: 'perception',
+          known: { time: round(p.time, 2), how: 'seen', stale: false },
         }),
       );
     }
-    for (const n of this.added.values()) out.push(this.withOverrides(n));
+    // What the robot perceives itself comes first: an operator's node of the same id is not listed beside it.
+    const ids = new Set(out.map((n) => n.id));
+    for (const n of sim.belief.added.values()) if (!ids.has(n.id)) out.push(this.withOverrides(this.operatorNode(n)));
     return out;
+  }
+
+  /** A known object (furniture a priori, anything else as last perceived), or undefined when it has no pose the robot knows. */
+  private objectNode(id: string): WorldModelNode | undefined {
+    const sim = this.sim;
+    const e = sim.entity(id);
+    const pose = believedPose(sim, id);
+    if (!pose) return undefined;
+    const entry = e.fixed ? undefined : sim.belief.get(id);
+    const attributes: Record<string, Attr> = {
+      ...e.spec.attributes,
+      mass_kg: e.spec.mass,
+      colour: e.spec.color,
+      storage: Boolean(e.spec.receptacle),
+      ...Object.fromEntries(Object.entries(e.spec.properties).filter(([, v]) => v)),
+    };
+    // Contents are known only when the robot looked inside since the last change it could have missed.
+    if (e.spec.receptacle) attributes['contents_known'] = sim.belief.contentsKnown(id);
+    const states = believedStates(sim, id) ?? {};
+    for (const [k, v] of Object.entries(states)) if (e.spec.properties[stateProperty(k)] && typeof v === 'boolean') attributes[k] = v;
+    const held = sim.isHeld(id);
+    const place: BelievedPlace | undefined = held ? { kind: 'held' } : entry?.place;
+    const p = pose.p;
+    return {
+      id,
+      type: e.spec.type,
+      name: e.spec.name,
+      category: e.spec.category,
+      ...(place ? edge(place) : { parent: undefined, relation: undefined }),
+      position: toTuple({ x: round(p.x), y: round(p.y), z: round(p.z) }),
+      attributes,
+      source: 'perception',
+      ...(entry
+        ? {
+            known: { time: round(held ? sim.time : entry.time, 2), how: held ? 'held' : entry.how, stale: isStale(sim, id) },
+            where: describePlace(place),
+          }
+        : {}),
+    };
+  }
+
+  private operatorNode(n: OperatorNode): WorldModelNode {
+    return {
+      id: n.id,
+      type: n.type,
+      name: n.id,
+      category: n.type,
+      parent: n.parent,
+      relation: n.relation,
+      // Where on or in its parent the operator did not say: no position is invented.
+      position: undefined,
+      attributes: {},
+      source: 'operator',
+      where: `${n.relation} ${n.parent} (the operator said so)`,
+    };
   }
 
   /** The node with this id; a thing (robot, object, person, added node) before a place that shares its name. */
@@ -137,32 +200,24 @@ export class SimWorldModel implements WorldModelApi {
     if (existing.some((n) => n.id === node.id)) throw new Error(`"${node.id}" is already in the world model`);
     const parent = existing.find((n) => n.id === node.parent);
     if (!parent) throw new Error(`no node "${node.parent}" to put ${node.id} under; known: ${existing.map((n) => n.id).join(', ')}`);
-    const n: WorldModelNode = {
-      id: node.id,
-      type: node.type,
-      name: node.id,
-      category: node.type,
-      parent: parent.id,
-      relation: node.relation ?? 'on',
-      // Where on or in its parent the operator did not say: no position is invented.
-      position: undefined,
-      attributes: {},
-      source: 'operator',
-    };
-    this.added.set(n.id, n);
-    return n;
+    const n: OperatorNode = { id: node.id, type: node.type, parent: parent.id, relation: node.relation ?? 'on', time: this.sim.time };
+    this.sim.belief.added.set(n.id, n);
+    return this.operatorNode(n);
   }
 
   async setAttribute(id: string, key: string, value: Attr): Promise<WorldModelNode> {
+    if (NODE_FIELDS.includes(key)) throw new Error(`"${key}" is a field of every node, not a property; it cannot be set`);
+    if (PERCEIVED.includes(key)) throw new Error(`"${key}" is what the robot perceives; an operator cannot set it`);
     const node = this.list().find((n) => n.id === id);
     if (!node) throw new Error(`no node "${id}" in the world model`);
-    this.overrides.set(id, { ...(this.overrides.get(id) ?? {}), [key]: value });
-    return this.withOverrides(node);
+    const o = this.sim.belief.overrides;
+    o.set(id, { ...(o.get(id) ?? {}), [key]: value });
+    return this.withOverrides({ ...node, attributes: Object.fromEntries(Object.entries(node.attributes).filter(([k]) => k !== key)) });
   }
 
   private withOverrides(n: WorldModelNode): WorldModelNode {
-    const o = this.overrides.get(n.id);
-    return o ? { ...n, attributes: { ...n.attributes, ...o }, source: n.source } : n;
+    const o = this.sim.belief.overrides.get(n.id);
+    return o ? { ...n, attributes: { ...n.attributes, ...o }, operatorSet: Object.keys(o).sort() } : n;
   }
 }
 

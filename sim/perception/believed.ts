@@ -2,7 +2,8 @@
 // appliances a priori, everything else once perceived or handled) with their
 // boxes at the poses it perceived them. Tools, planners and messages read these;
 // sim/perception/geo.ts reads the world itself (physics, scoring).
-import { type Aabb, rotate, v3 } from '../math';
+import type { ObjectStates } from '../../scenes/schema';
+import { type Aabb, type Pose, qMul, rotate, sub, v3 } from '../math';
 import type { BeliefEntry } from '../world/belief';
 import { aabbToWorld, interiorAt, surfacesAt } from '../world/entity';
 import type { SimWorld } from '../world/sim-world';
@@ -33,6 +34,42 @@ export function isKnown(sim: SimWorld, id: string): boolean {
 export function isStale(sim: SimWorld, id: string): boolean {
   const o = sim.belief.get(id);
   return Boolean(o && sim.scene.scene.perception.partialObservability && o.how === 'seen' && o.baseMoves !== sim.body.baseMoves);
+}
+
+/**
+ * Where the hand carries what it holds: the hand's pose (the robot knows its
+ * joints) with the object where the fingers closed on it.
+ */
+export function carriedPose(sim: SimWorld): Pose | undefined {
+  const g = sim.grasp?.state;
+  const tcp = sim.tcp();
+  if (!g || !tcp) return undefined;
+  const q = qMul(tcp.q, g.relQ);
+  return { p: sub(tcp.p, rotate(q, g.pointLocal)), q };
+}
+
+/**
+ * A known thing's pose as the robot knows it: furniture where the map puts it
+ * (it does not move), what the hand holds where the hand carries it, anything
+ * else where it was last perceived. Undefined for what it does not know.
+ */
+export function believedPose(sim: SimWorld, id: string): Pose | undefined {
+  const e = sim.entities.get(id);
+  if (!e) return undefined;
+  if (e.fixed) return sim.pose(id);
+  if (sim.isHeld(id)) return carriedPose(sim) ?? sim.belief.get(id)?.pose;
+  return sim.belief.get(id)?.pose;
+}
+
+/**
+ * A known thing's states as the robot knows them: furniture's and appliances'
+ * as they are (only the robot opens, closes or switches them), an object's as
+ * last perceived (what changed out of view is not known).
+ */
+export function believedStates(sim: SimWorld, id: string): ObjectStates | undefined {
+  const e = sim.entities.get(id);
+  if (!e) return undefined;
+  return e.fixed ? { ...e.states } : sim.belief.get(id)?.states;
 }
 
 /** The box of a believed object at the pose the robot last perceived it. */

@@ -16,6 +16,7 @@ import { compareIds } from '../ids';
 import { distance as editDistance } from 'fastest-levenshtein';
 import type { SimWorld } from '../world/sim-world';
 import { knownObjectIds } from './believed';
+import { describePerson } from './person-names';
 import { visibleEntityIds, visiblePersonIds } from './visibility';
 
 export { knownObjectIds };
@@ -56,6 +57,8 @@ export interface NameCandidate {
   categories: string[];
   /** Every word that describes it (names, type, category, attribute values). */
   bag: Set<string>;
+  /** A person the robot has not recognised: called by a handle, never by name. */
+  unrecognised?: true;
 }
 
 const ARTICLES = /^(?:the|a|an|my|our|this|that)\s+/;
@@ -134,6 +137,24 @@ export function nameCandidates(sim: SimWorld, opts: ResolveOptions = {}): NameCa
     const inView = opts.pool === 'all' || opts.pool === undefined ? undefined : new Set(visiblePersonIds(sim));
     for (const [id, p] of [...sim.people].sort(([a], [b]) => compareIds(a, b))) {
       if (inView && !inView.has(id)) continue;
+      // The robot's view: a person it has not recognised answers only to the handle it gave them.
+      const seen = inView ? sim.belief.people.get(id) : undefined;
+      if (inView && !seen) continue;
+      if (seen && !seen.recognised) {
+        const description = describePerson(sim, seen);
+        out.push({
+          id: seen.handle,
+          kind: 'person',
+          label: description,
+          names: [normaliseName(seen.handle)],
+          idBase: stripNumber(normaliseName(seen.handle)),
+          types: ['person'],
+          categories: [],
+          bag: new Set([...words(seen.handle), ...words(description), 'the', 'a', 'person', 'human']),
+          unrecognised: true,
+        });
+        continue;
+      }
       const names = [id, p.spec.name].map(normaliseName);
       out.push({
         id,
@@ -209,6 +230,12 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
       : pool === 'known'
         ? '; it may be somewhere not yet perceived'
         : '';
+  // People in view it has not recognised: a name addresses none of them (said the same whatever the name, so it tells nothing of who they are).
+  const strangers = cands.filter((c) => c.unrecognised);
+  const note = (m: string): string =>
+    strangers.length
+      ? `${m}${/[.?]$/.test(m) ? '' : '.'} A person the robot has not recognised is called by the handle it gave them, never by a name: ${strangers.map(describeCandidate).join(', ')}; recognize_humans names those it recognises.`
+      : m;
   // An id ("multimeter_2") is matched exactly, never to a neighbour: another
   // object of the same kind is a different object.
   if (ID_LIKE.test(query)) {
@@ -219,7 +246,7 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
     return {
       ok: false,
       reason: 'unknown',
-      message: `no ${noun.one} with the id "${query}"${where}${near.length ? `. Did you mean ${near.join(' or ')}?` : elsewhere}`,
+      message: note(`no ${noun.one} with the id "${query}"${where}${near.length ? `. Did you mean ${near.join(' or ')}?` : elsewhere}`),
       candidates: near,
     };
   }
@@ -278,7 +305,7 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
     return {
       ok: false,
       reason: 'unknown',
-      message: `no ${k.one} called "${query}"${where}. Did you mean ${near.map((c) => c.id).join(' or ')}?`,
+      message: note(`no ${k.one} called "${query}"${where}. Did you mean ${near.map((c) => c.id).join(' or ')}?`),
       candidates: near.map((c) => c.id),
     };
   }
@@ -295,7 +322,9 @@ export function resolveName(sim: SimWorld, query: string, opts: ResolveOptions =
   return {
     ok: false,
     reason: 'unknown',
-    message: `${none} called "${query}"${where}${elsewhere}. ${pool === 'visible' && perceivable ? 'Visible' : 'Known'} ${groups.join('; ')}.`,
+    message: note(
+      `${none} called "${query}"${where}${elsewhere}. ${pool === 'visible' && perceivable ? 'Visible' : 'Known'} ${groups.join('; ')}.`,
+    ),
     candidates: [],
   };
 }

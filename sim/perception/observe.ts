@@ -15,6 +15,8 @@ import type { SimWorld } from '../world/sim-world';
 import { cameraView, inView } from './camera';
 import { sceneRevision } from './scene-revision';
 import { detectObjects } from './detection';
+import { lookInside } from './insides';
+import { seePerson } from './person-names';
 import { castSight, transparentColliders, visibleEntityIds, visiblePersonIds } from './visibility';
 
 export interface ObservedObject {
@@ -78,9 +80,25 @@ export function record(sim: SimWorld, id: string, how: BeliefEntry['how'], depth
       else place = { kind: 'unperceived', relation: place.kind };
     }
   }
-  const entry: BeliefEntry = { id, pose: sim.pose(id), place, time: sim.time, baseMoves: sim.body.baseMoves, at: sim.body.at, how };
+  // Handed to a person: the robot calls them what it calls them (a handle until it recognised them).
+  if (place.kind === 'handed') place = { kind: 'handed', person: personHandleFor(sim, place.person) };
+  const entry: BeliefEntry = {
+    id,
+    pose: sim.pose(id),
+    place,
+    time: sim.time,
+    baseMoves: sim.body.baseMoves,
+    at: sim.body.at,
+    how,
+    states: { ...sim.entity(id).states },
+  };
   sim.belief.set(entry);
   return entry;
+}
+
+/** The robot's name for a person it handed something to (it stood before them): their handle. */
+function personHandleFor(sim: SimWorld, person: string): string {
+  return sim.belief.people.get(person)?.handle ?? (sim.people.has(person) ? seePerson(sim, person).handle : person);
 }
 
 export function observe(sim: SimWorld, opts: ObserveOptions = {}): ObserveResult {
@@ -100,7 +118,8 @@ export function observe(sim: SimWorld, opts: ObserveOptions = {}): ObserveResult
       removed.push(id);
     }
   }
-  for (const pid of visiblePersonIds(sim)) sim.belief.people.set(pid, { id: pid, position: sim.people.get(pid)!.position, time: sim.time });
+  for (const pid of visiblePersonIds(sim)) seePerson(sim, pid);
+  lookInside(sim);
   return { observed, removed };
 }
 
@@ -115,9 +134,10 @@ interface LastLook {
   camera: string;
   scene: number;
   belief: number;
-  /** Belief entries and people that look recorded (seen now). */
+  /** Belief entries and people that look recorded (seen now), and the storages it saw inside. */
   objects: string[];
   people: string[];
+  insides: string[];
 }
 const looked = new WeakMap<SimWorld, LastLook>();
 
@@ -153,6 +173,7 @@ export function look(sim: SimWorld): void {
 function fullLook(sim: SimWorld, camera: string, scene: number): void {
   const objects = new Map(sim.belief.objects);
   const people = new Map(sim.belief.people);
+  const insides = new Map(sim.belief.insides);
   observe(sim);
   looked.set(sim, {
     version: sim.version,
@@ -161,6 +182,7 @@ function fullLook(sim: SimWorld, camera: string, scene: number): void {
     belief: sim.belief.revision,
     objects: [...sim.belief.objects].filter(([id, e]) => objects.get(id) !== e).map(([id]) => id),
     people: [...sim.belief.people].filter(([id, p]) => people.get(id) !== p).map(([id]) => id),
+    insides: [...sim.belief.insides].filter(([id, i]) => insides.get(id) !== i).map(([id]) => id),
   });
 }
 
@@ -168,6 +190,7 @@ function fullLook(sim: SimWorld, camera: string, scene: number): void {
 function renew(sim: SimWorld, last: LastLook): void {
   for (const id of last.objects) sim.belief.renew(id, sim.time);
   for (const id of last.people) sim.belief.renewPerson(id, sim.time);
+  for (const id of last.insides) sim.belief.sawInside(id, sim.time);
   last.version = sim.version;
   last.belief = sim.belief.revision;
 }

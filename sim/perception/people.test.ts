@@ -83,11 +83,9 @@ describe('people', () => {
     expect(freePath(sim, 'person_1')).toMatchObject({ free: true });
   });
 
-  it('free path to an object stops short of the table it stands on', async () => {
+  it('free path to an object goes where the approach would: with no place that serves it, there is none', async () => {
     const s = await layoutWorld(room([{ id: 'plum_1', type: 'plum', on: 'table_1', position: [0.0, 0, 0] }]));
-    const r = freePath(s, 'plum_1');
-    expect(r.free).toBe(true);
-    // The base would stand clear of the table edge (x = -0.15), facing the plum.
-    expect(r.goal!.x).toBeLessThan(-0.15 - 0.275);
+    // The room has no named place serving the table: the approach skill has nowhere to drive, and the path says so.
+    expect(freePath(s, 'plum_1')).toMatchObject({ free: false, reason: 'no known place to approach plum_1 from' });
   });
 });

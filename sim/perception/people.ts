@@ -2,28 +2,29 @@
 // recognised, how far a person is, whether their hands are free, whether they
 // look at the robot, and whether the way to a target is free.
 // - Around: people the camera sees now (in view, in range, not occluded),
-//   recognised or not; ids, since an unknown face has no name.
+//   recognised or not (person-names.ts says what the robot calls them).
 // - Recognised: seen, on record (`known`), within RECOGNITION_RANGE of the
 //   camera, and facing it: the face points (their gaze, or their body's yaw when
 //   they look "away") within FACE_ANGLE of the camera.
 // - Gaze: "robot", or a gaze point whose direction from the eyes passes within
 //   GAZE_ANGLE of the robot's head (camera) or of its body centre.
-// - Free path: the base footprint swept in a straight line to the target's
-//   approach point (where the base would stand), against furniture, objects,
-//   people and doors; the target itself never blocks its own approach.
+// - Free path: planned exactly as the drive there would be (route.ts: the
+//   footprint swept straight, else via named places) to where the skills would
+//   stand (driveGoal); a person never blocks their own approach.
 import { compareIds } from '../ids';
-import { type Aabb, type Vec3, add, aabbCenter, distXZ, dot, fromTuple, length, normalize, qYaw, rad, scale, sub, v3 } from '../math';
-import { QUERY } from '../groups';
+import { type Vec3, add, distXZ, dot, fromTuple, length, normalize, rad, scale, sub, v3 } from '../math';
 import type { Location } from '../../scenes/schema';
 import type { SimWorld } from '../world/sim-world';
-import { cameraView, headCameraPose } from './camera';
+import { cameraView } from './camera';
+import { eyePoint, recognisableNow, robotHeadPoint } from './faces';
 import { believedGeos } from './believed';
-import { PERSON_RADIUS, geoBox, personHeight } from './geo';
+import { PERSON_RADIUS } from './geo';
 import { supportOf } from './relations';
+import { planRoute } from './route';
 import { visiblePersonIds } from './visibility';
 
-export const RECOGNITION_RANGE = 4;
-export const FACE_ANGLE = rad(70);
+export { FACE_ANGLE, RECOGNITION_RANGE, eyePoint, faceVisible, facingDirection, recognisableNow, robotHeadPoint } from './faces';
+
 export const GAZE_ANGLE = rad(15);
 /** Space left between a person and the robot base when it comes to them (as the approach skill does). */
 export const PERSON_STANDOFF = 0.35;
@@ -32,17 +33,6 @@ function person(sim: SimWorld, id: string) {
   const p = sim.people.get(id);
   if (!p) throw new Error(`no person "${id}"`);
   return p;
-}
-
-/** Eye point: a little below the top of the head. */
-export function eyePoint(sim: SimWorld, id: string): Vec3 {
-  const p = person(sim, id);
-  return add(p.position, v3(0, personHeight(sim, id) - 0.1, 0));
-}
-
-/** Robot's head: the camera for a head camera, the configured head position otherwise. */
-export function robotHeadPoint(sim: SimWorld): Vec3 {
-  return headCameraPose(sim.scene.robot.camera, sim.body.basePose).p;
 }
 
 /** Centre of the robot's base box. */
@@ -58,31 +48,10 @@ export function humansAround(sim: SimWorld): string[] {
   return visiblePersonIds(sim, view).sort((a, b) => d(a) - d(b) || compareIds(a, b));
 }
 
-/** Horizontal direction a person's face points: toward their gaze target, or along their yaw. */
-export function facingDirection(sim: SimWorld, id: string): Vec3 {
-  const p = person(sim, id);
-  const eye = eyePoint(sim, id);
-  const target = p.gaze === 'robot' ? robotHeadPoint(sim) : p.gaze === 'away' ? undefined : p.gaze;
-  if (target) {
-    const d = normalize(v3(target.x - eye.x, 0, target.z - eye.z));
-    if (length(d) > 0) return d;
-  }
-  return v3(Math.cos(p.yaw), 0, -Math.sin(p.yaw));
-}
-
-/** The camera can see the face: it points toward the camera within FACE_ANGLE. */
-export function faceVisible(sim: SimWorld, id: string): boolean {
-  const cam = cameraView(sim).pose.p;
-  const eye = eyePoint(sim, id);
-  const toCam = normalize(v3(cam.x - eye.x, 0, cam.z - eye.z));
-  return dot(facingDirection(sim, id), toCam) >= Math.cos(FACE_ANGLE) - 1e-9;
-}
-
-/** Names (with ids) of the people seen and recognised now. */
+/** Names (with ids) of the people in view the camera can recognise now. */
 export function recogniseHumans(sim: SimWorld): Array<{ id: string; name: string }> {
-  const cam = cameraView(sim).pose.p;
   return humansAround(sim)
-    .filter((id) => person(sim, id).spec.known && length(sub(eyePoint(sim, id), cam)) <= RECOGNITION_RANGE && faceVisible(sim, id))
+    .filter((id) => recognisableNow(sim, id))
     .map((id) => ({ id, name: person(sim, id).spec.name }));
 }
 
@@ -102,11 +71,13 @@ export function gazeAtRobot(sim: SimWorld, id: string): boolean {
 
 export interface FreePath {
   free: boolean;
-  /** First thing the footprint would hit (an id, or "an obstacle" for unnamed geometry). */
+  /** First thing the footprint would hit on the straight way (an id, or "an obstacle" for unnamed geometry). */
   obstacle?: string;
   /** Where the base would stand at the target. */
   goal?: Vec3;
-  /** Why no sweep was made (a robot that cannot drive, an unknown target). */
+  /** Named places the way passes through when the straight way is blocked (0: straight). */
+  via?: number;
+  /** Why no drive is possible (a robot that cannot drive, an unknown target, no place to approach from). */
   reason?: string;
 }
 
@@ -122,42 +93,14 @@ function fixedCarrier(sim: SimWorld, id: string): string | undefined {
   return undefined;
 }
 
-/** How far from `c` (inside or on the box) a horizontal ray along `dir` leaves the box's footprint. */
-function exitDistance(box: Aabb, c: Vec3, dir: Vec3): number {
-  const t = (p: number, d: number, lo: number, hi: number): number =>
-    Math.abs(d) < 1e-9 ? Infinity : Math.max((lo - p) / d, (hi - p) / d);
-  return Math.max(0, Math.min(t(c.x, dir.x, box.min.x, box.max.x), t(c.z, dir.z, box.min.z, box.max.z)));
-}
-
-/**
- * Where the base stands to reach a target: a location's pose; in front of a
- * person (as the approach skill does); for an object, the nearest location
- * that serves it or the furniture it rests on, else a point on the line from
- * the object toward the robot, clear of that furniture (or of the object
- * itself) by the base's half length and 10 cm.
- */
+/** Where the base stands to reach a person: in front of them, clear of them by PERSON_STANDOFF (as the approach skill does). */
 export function approachPoint(sim: SimWorld, target: string): Vec3 | undefined {
   const [sx] = sim.scene.robot.base.size;
-  const base = sim.body.basePose.p;
-  const loc = sim.locations.get(target);
-  if (loc) return fromTuple(loc.pose.position);
   const p = sim.people.get(target);
-  if (p) {
-    const facing = v3(Math.cos(p.yaw), 0, -Math.sin(p.yaw));
-    const stand = add(p.position, scale(facing, PERSON_RADIUS + PERSON_STANDOFF + sx / 2));
-    return v3(stand.x, base.y, stand.z);
-  }
-  if (!sim.entities.has(target)) return undefined;
-  const serving = servingLocation(sim, target);
-  if (serving) return fromTuple(serving.pose.position);
-  const carrier = fixedCarrier(sim, target);
-  const known = believedGeos(sim);
-  const boxOf = (x: string): Aabb => known.find((g) => g.id === x)?.box ?? geoBox(sim, x);
-  const c = aabbCenter(boxOf(target));
-  const clearOf = boxOf(carrier ?? target);
-  const toRobot = normalize(v3(base.x - c.x, 0, base.z - c.z));
-  const stand = add(c, scale(toRobot, exitDistance(clearOf, c, toRobot) + sx / 2 + 0.1));
-  return v3(stand.x, base.y, stand.z);
+  if (!p) return undefined;
+  const facing = v3(Math.cos(p.yaw), 0, -Math.sin(p.yaw));
+  const stand = add(p.position, scale(facing, PERSON_RADIUS + PERSON_STANDOFF + sx / 2));
+  return v3(stand.x, sim.body.basePose.p.y, stand.z);
 }
 
 /** The nearest location that serves an object, or the furniture it rests on. */
@@ -171,31 +114,35 @@ export function servingLocation(sim: SimWorld, target: string): Location | undef
 }
 
 /**
- * Sweeps the base footprint from where it stands to the target's approach
- * point. The box is 4 cm slimmer on each side than the base, as the
- * navigation skill sweeps it, so a pose that sits close to furniture is not
- * reported as blocked by that furniture. Straight line only: a blocked
- * straight path may still be driven round via the scene's waypoints.
+ * Where a drive to a target goes, exactly as the skills take it (SimRobot's
+ * approach and navigate): in front of a person (never blocked by that person),
+ * a named place's pose, or the place that serves an object or what it stands on.
+ */
+export function driveGoal(sim: SimWorld, target: string): { goal: Vec3; ignore: string[] } | { reason: string } {
+  if (sim.people.has(target)) {
+    const stand = approachPoint(sim, target);
+    return stand ? { goal: stand, ignore: [target] } : { reason: `there is no "${target}" to approach` };
+  }
+  const loc = sim.locations.get(target);
+  if (loc) return { goal: fromTuple(loc.pose.position), ignore: [] };
+  if (!sim.entities.has(target)) return { reason: `there is no "${target}" to approach` };
+  const serving = servingLocation(sim, target);
+  if (!serving) return { reason: `no known place to approach ${target} from` };
+  return { goal: fromTuple(serving.pose.position), ignore: [] };
+}
+
+/**
+ * Whether the base can drive to the target, planned as the drive itself plans
+ * it (route.ts): free straight or via named places, or blocked by what is in
+ * the straight way. "Blocked" here is a failed drive there, and "free" an
+ * arrival, in the same world.
  */
 export function freePath(sim: SimWorld, target: string): FreePath {
   if (sim.scene.robot.kind === 'fixed_arm')
     return { free: false, reason: `${sim.scene.robot.title} is fixed in place; it cannot move to ${target}` };
-  const goal = approachPoint(sim, target);
-  if (!goal) return { free: false, reason: `there is no "${target}" to approach` };
-  const from = sim.body.basePose.p;
-  const d = sub(goal, from);
-  if (Math.hypot(d.x, d.z) < 1e-3) return { free: true, goal };
-  const [sx, sy, sz] = sim.scene.robot.base.size;
-  const shape = new sim.R.Cuboid(Math.max(0.05, sx / 2 - 0.04), sy / 2, Math.max(0.05, sz / 2 - 0.04));
-  const rot = qYaw(Math.atan2(-d.z, d.x));
-  const start = v3(from.x, from.y + sy / 2 + 0.02, from.z);
-  const skip = new Set<number>(sim.bodyLinks.colliders);
-  const held = sim.heldId();
-  if (held) for (const c of sim.entity(held).colliders) skip.add(c);
-  const hit = sim.world.castShape(start, rot, v3(d.x, 0, d.z), shape, 0, 1, true, undefined, QUERY.drive, undefined, undefined, (c) => {
-    if (skip.has(c.handle)) return false;
-    return sim.colliderOwner.get(c.handle) !== target;
-  });
-  if (!hit) return { free: true, goal };
-  return { free: false, obstacle: sim.colliderOwner.get(hit.collider.handle) ?? 'an obstacle', goal };
+  const g = driveGoal(sim, target);
+  if ('reason' in g) return { free: false, reason: g.reason };
+  const route = planRoute(sim, g.goal, new Set(g.ignore));
+  if ('blockedBy' in route) return { free: false, obstacle: route.blockedBy, goal: g.goal };
+  return { free: true, goal: g.goal, via: route.path.length - 1 };
 }

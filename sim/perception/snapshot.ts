@@ -11,7 +11,8 @@
 // - worldFacts lists what holds in the world, perceived or not: the scorer's view.
 // - People are listed with person_at(<person>, <location>) when they stand
 //   within PERSON_AT_RADIUS of a named place's pose, and person_near(<person>,
-//   <thing>) for the nearest furniture or object within PERSON_NEAR_GAP.
+//   <thing>) for the nearest furniture or object within PERSON_NEAR_GAP; in
+//   what a tool gets, by the handle the robot gave them until it recognised them.
 import { compareIds } from '../ids';
 import { type Vec3, distXZ, fromTuple } from '../math';
 import { locations, placeFact } from '../world/location';
@@ -61,15 +62,15 @@ function robotFacts(sim: SimWorld, facts: Set<string>): void {
   if (sim.estop) facts.add(`estop_pressed(${r})`);
 }
 
-/** person_at and person_near for people at positions, near the given objects. */
-function peopleFacts(sim: SimWorld, facts: Set<string>, people: Iterable<[string, Vec3]>, near: readonly GeoObject[]): void {
-  for (const [pid, position] of [...people].sort(([a], [b]) => compareIds(a, b))) {
+/** person_at and person_near for people (what to call them, who they are, where) near the given objects. */
+function peopleFacts(sim: SimWorld, facts: Set<string>, people: Iterable<[string, string, Vec3]>, near: readonly GeoObject[]): void {
+  for (const [name, pid, position] of [...people].sort(([a], [b]) => compareIds(a, b))) {
     let at: { id: string; d: number } | undefined;
     for (const l of [...sim.locations.values()].sort((a, b) => compareIds(a.id, b.id))) {
       const d = distXZ(fromTuple(l.pose.position), position);
       if (d <= PERSON_AT_RADIUS && (!at || d < at.d)) at = { id: l.id, d };
     }
-    if (at) facts.add(`person_at(${pid}, ${at.id})`);
+    if (at) facts.add(`person_at(${name}, ${at.id})`);
     const box = personBoxAt(sim, pid, position);
     let best: { id: string; d: number } | undefined;
     for (const g of near) {
@@ -77,7 +78,7 @@ function peopleFacts(sim: SimWorld, facts: Set<string>, people: Iterable<[string
       const d = gap(box, g.box);
       if (d <= PERSON_NEAR_GAP && (!best || d < best.d)) best = { id: g.id, d };
     }
-    if (best) facts.add(`person_near(${pid}, ${best.id})`);
+    if (best) facts.add(`person_near(${name}, ${best.id})`);
   }
 }
 
@@ -103,7 +104,8 @@ export function snapshotFacts(sim: SimWorld): string[] {
     if (isStale(sim, id)) facts.add(`stale(${id})`);
     for (const f of stateFacts(sim, id)) facts.add(f);
   }
-  const people = [...sim.belief.people.values()].map((p): [string, Vec3] => [p.id, p.position]);
+  // People by what the robot calls them: a handle until it recognised them.
+  const people = [...sim.belief.people.values()].map((p): [string, string, Vec3] => [p.handle, p.id, p.position]);
   peopleFacts(sim, facts, people, believedGeos(sim));
   return [...facts].sort();
 }
@@ -128,7 +130,7 @@ export function worldFacts(sim: SimWorld, opts: { hidden?: boolean } = {}): stri
   peopleFacts(
     sim,
     facts,
-    [...sim.people].map(([id, p]): [string, Vec3] => [id, p.position]),
+    [...sim.people].map(([id, p]): [string, string, Vec3] => [id, id, p.position]),
     shown,
   );
   return [...facts].sort();

@@ -4,7 +4,7 @@
 // make becomes an incident: an object that fell out of a box, was knocked off a
 // table or over, slipped out of the fingers, or that the world guard had to put
 // back. The physics decides; the words only name what the poses show.
-import { rotate, v3 } from '../math';
+import { type Vec3, dist, rotate, v3 } from '../math';
 import { isKnown } from '../perception/believed';
 import { look, record } from '../perception/observe';
 import { visibleEntityIds } from '../perception/visibility';
@@ -15,6 +15,8 @@ import { type Claim, type SkillOutcome, failure } from './outcome';
 
 /** Seconds a skill waits, at most, for what it set moving to come to rest. */
 export const SETTLE_SECONDS = 1.5;
+/** A perceived object pushed farther than this (metres) while staying where it was has been shoved: said, with how far. */
+export const SHOVE = 0.02;
 /** An object whose up axis turned more than this (cos of ~60°) has been knocked over. */
 const TIPPED = 0.5;
 
@@ -24,6 +26,8 @@ interface Before {
   events: number;
   places: ReadonlyMap<string, Place>;
   up: Map<string, number>;
+  /** Where each movable object's body was. */
+  pos: Map<string, Vec3>;
 }
 
 function upOf(sim: SimWorld, id: string): { x: number; y: number; z: number } {
@@ -32,17 +36,22 @@ function upOf(sim: SimWorld, id: string): { x: number; y: number; z: number } {
 
 function readWorld(sim: SimWorld): Before {
   const up = new Map<string, number>();
-  for (const e of sim.entities.values()) if (!e.fixed) up.set(e.id, upOf(sim, e.id).y);
+  const pos = new Map<string, Vec3>();
+  for (const e of sim.entities.values())
+    if (!e.fixed) {
+      up.set(e.id, upOf(sim, e.id).y);
+      pos.set(e.id, sim.pose(e.id).p);
+    }
   const known = new Set([...sim.belief.objects.keys()]);
-  return { known, events: sim.events.lastId, places: new Map(locations(sim)), up };
+  return { known, events: sim.events.lastId, places: new Map(locations(sim)), up, pos };
 }
 
 export { describePlace };
 
-/** Who moved an object, as the robot may say it: a person it has seen by id, anyone else as "a person". */
+/** Who moved an object, as the robot may say it: a person it has seen by what it calls them (a handle until recognised), anyone else as "a person". */
 function moverName(sim: SimWorld, by: string | undefined): string {
   const person = by ? [...sim.people.values()].find((p) => p.spec.id === by || p.spec.name === by) : undefined;
-  return person && sim.belief.people.has(person.spec.id) ? person.spec.id : 'a person';
+  return (person && sim.belief.people.get(person.spec.id)?.handle) ?? 'a person';
 }
 
 /** How an object left where it was (the support named only if the robot knows it). */
@@ -77,7 +86,7 @@ function whatHappened(was: Place, now: Place | undefined, knows: (id: string) =>
 export function noteWhereItIs(sim: SimWorld, id: string, opts: { fromHand?: boolean } = {}): string {
   const p = locationOf(sim, id);
   if (p.kind === 'held') return 'in the hand';
-  if (p.kind === 'handed') return `with ${p.person}`;
+  if (p.kind === 'handed') return `with ${sim.belief.people.get(p.person)?.handle ?? 'a person'}`;
   // The robot feels what rests on its own body (the links' load), seen or not.
   if (p.kind === 'robot') {
     record(sim, id, 'placed');
@@ -152,9 +161,34 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>, said: str
     }
     const up0 = b.up.get(id) ?? 1;
     const up1 = upOf(sim, id).y;
-    if (now?.kind !== 'held' && up0 > TIPPED && up1 < TIPPED) out.set(id, `${name(id)} was knocked over; ${where(id)}`);
+    if (now?.kind !== 'held' && up0 > TIPPED && up1 < TIPPED) {
+      out.set(id, `${name(id)} was knocked over; ${where(id)}`);
+      continue;
+    }
+    // Shoved along where it stands: a perceived object is no longer where the robot saw it (a pick there would miss).
+    const was0 = b.pos.get(id);
+    const shoved = was0 ? dist(was0, sim.pose(id).p) : 0;
+    if (shoved > SHOVE && knows(id) && !carriedAlong(id, b.places, own)) {
+      const on =
+        was.kind === 'on' || was.kind === 'in'
+          ? ` ${was.kind === 'on' ? 'along' : 'within'} ${knows(was.id) ? was.id : 'what it stood on'}`
+          : '';
+      out.set(id, `${id} was pushed ${Math.round(shoved * 100)} cm${on}; ${where(id)}`);
+    }
   }
   return [...out.values()];
+}
+
+/** Does the object ride on or in the skill's own object, the hand or the robot (it moved with them, not shoved)? */
+function carriedAlong(id: string, places: ReadonlyMap<string, Place>, own: ReadonlySet<string>): boolean {
+  let p = places.get(id);
+  for (let i = 0; p && i < 8; i++) {
+    if (p.kind === 'held' || p.kind === 'robot' || p.kind === 'handed') return true;
+    if (p.kind !== 'in' && p.kind !== 'on') return false;
+    if (own.has(p.id)) return true;
+    p = places.get(p.id);
+  }
+  return false;
 }
 
 const running = new WeakMap<SimWorld, boolean>();
@@ -200,6 +234,8 @@ export function tracked<A extends unknown[], Own extends unknown[]>(
       await settle(sim);
       const outcome = recheck(sim, first);
       const extra = incidents(sim, before, mine, [outcome.summary, ...(outcome.incidents ?? [])].join(' '));
+      // Something moved that the skill did not mean to move: a storage out of view may hold it now.
+      if (extra.length) sim.belief.noteMissable();
       return extra.length ? { ...outcome, incidents: [...(outcome.incidents ?? []), ...extra] } : outcome;
     } finally {
       running.delete(sim);

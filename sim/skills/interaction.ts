@@ -7,6 +7,7 @@
 import { type Vec3, add, normalize, round, scale, sub, v3 } from '../math';
 import { robotHumanDistance } from '../perception/distance';
 import { approachPoint, gazeAtRobot } from '../perception/people';
+import { personLabel, seePerson } from '../perception/person-names';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, solve } from './arm';
 import { armPreconditions, displayName, interruptOutcome } from './common';
@@ -85,7 +86,9 @@ async function runApproachPerson(sim: SimWorld, personId: string, opts: SkillOpt
   const stand = p ? approachPoint(sim, personId) : undefined;
   if (!p || !stand) return failure('invalid_argument', `no person "${personId}"`);
   const yaw = Math.atan2(-(p.position.z - stand.z), p.position.x - stand.x);
-  return navigate(sim, { kind: 'pose', position: stand, yaw, label: `${p.spec.name} (${personId})` }, { ...opts, ignore: [personId] });
+  // Said as the robot knows them: by name once recognised, else by handle and where it saw them.
+  seePerson(sim, personId);
+  return navigate(sim, { kind: 'pose', position: stand, yaw, label: personLabel(sim, personId) }, { ...opts, ignore: [personId] });
 }
 
 async function runHandover(sim: SimWorld, personId: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
@@ -95,7 +98,8 @@ async function runHandover(sim: SimWorld, personId: string, opts: SkillOptions =
   if (!p) return failure('invalid_argument', `no person "${personId}"`);
   if (!sim.grasp) return failure('hand_empty', 'the hand is empty: there is nothing to hand over');
   const held = sim.grasp.objectId;
-  const who = `${p.spec.name} (${personId})`;
+  seePerson(sim, personId);
+  const who = personLabel(sim, personId);
   const gap = robotHumanDistance(sim, personId, { noise: false });
   if (gap > HANDOVER_DISTANCE)
     return failure('out_of_reach', `${who} is ${round(gap, 2)} m away; handovers happen within ${HANDOVER_DISTANCE} m`);
@@ -127,7 +131,7 @@ async function runHandover(sim: SimWorld, personId: string, opts: SkillOptions =
   }
   return success(`handed ${displayName(sim, held)} to ${who}`, {
     object: held,
-    person: personId,
+    person: sim.belief.people.get(personId)?.handle ?? 'a person',
     ...claims({ kind: 'handed', object: held, person: personId }),
   });
 }

@@ -4,17 +4,20 @@
 // footprint is refused, as on Mobipick (paper 003 §4); robots configured to
 // tuck their arm do so first.
 import type { Location } from '../../scenes/schema';
-import { type Pose, type Vec3, add, dist, fromTuple, poseApply, poseInv, qYaw, rad, round, sub, v3, yawOf } from '../math';
+import { type Pose, type Vec3, add, dist, fromTuple, poseApply, poseInv, qYaw, rad, round, v3, yawOf } from '../math';
 import { BaseMotion, type BasePathPoint } from '../body/motion';
-import { QUERY } from '../groups';
 import { isKnown } from '../perception/believed';
 import { visibleEntityIds, visiblePersonIds } from '../perception/visibility';
 import { look, record } from '../perception/observe';
+import { seePerson } from '../perception/person-names';
+import { planRoute, sweepObstacle } from '../perception/route';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
 import { movePosture } from './arm';
 import { interruptOutcome } from './common';
 import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
 import { tracked } from './incidents';
+
+export { planRoute, sweepObstacle };
 
 export type NavTarget = { kind: 'location'; id: string } | { kind: 'pose'; position: Vec3; yaw: number; label: string };
 
@@ -39,73 +42,13 @@ export function armOutsideFootprint(sim: SimWorld): number {
   return Math.max(0, worst);
 }
 
-/** First obstacle the footprint would hit driving straight from a to b, if any. */
-export function sweepObstacle(sim: SimWorld, from: Vec3, to: Vec3, ignore: ReadonlySet<string> = new Set()): string | undefined {
-  const d = sub(to, from);
-  const len = Math.hypot(d.x, d.z);
-  if (len < 1e-3) return undefined;
-  const [sx, sy, sz] = sim.scene.robot.base.size;
-  // A little slimmer than the real footprint: approach poses sit close to furniture.
-  const shape = new sim.R.Cuboid(Math.max(0.05, sx / 2 - 0.04), sy / 2, Math.max(0.05, sz / 2 - 0.04));
-  const rot = qYaw(Math.atan2(-d.z, d.x));
-  const start = v3(from.x, from.y + sy / 2 + 0.02, from.z);
-  const held = sim.grasp ? new Set(sim.entity(sim.grasp.objectId).colliders) : new Set<number>();
-  const hit = sim.world.castShape(start, rot, v3(d.x, 0, d.z), shape, 0, 1, true, undefined, QUERY.drive, undefined, undefined, (c) => {
-    if (sim.bodyLinks.colliders.has(c.handle) || held.has(c.handle)) return false;
-    const owner = sim.colliderOwner.get(c.handle);
-    return !(owner && ignore.has(owner));
-  });
-  return hit ? (sim.colliderOwner.get(hit.collider.handle) ?? 'an obstacle') : undefined;
-}
-
-interface Node {
-  id: string;
-  p: Vec3;
-}
-
-/** Shortest free route over the scene's named places (locations and waypoints). */
-export function planRoute(sim: SimWorld, goal: Vec3, ignore: ReadonlySet<string>): { path: Vec3[] } | { blockedBy: string } {
-  const start = sim.body.basePose.p;
-  const direct = sweepObstacle(sim, start, goal, ignore);
-  if (!direct) return { path: [goal] };
-  const nodes: Node[] = [{ id: '__start', p: start }];
-  for (const l of sim.locations.values()) nodes.push({ id: l.id, p: fromTuple(l.pose.position) });
-  nodes.push({ id: '__goal', p: goal });
-  // Dijkstra with lazily checked edges; graphs here have tens of nodes.
-  const distTo = new Map<string, number>([['__start', 0]]);
-  const prev = new Map<string, string>();
-  const done = new Set<string>();
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  while (true) {
-    let cur: string | undefined;
-    let best = Infinity;
-    for (const [id, d] of distTo) if (!done.has(id) && d < best) [cur, best] = [id, d];
-    if (!cur) break;
-    if (cur === '__goal') break;
-    done.add(cur);
-    const a = byId.get(cur)!;
-    for (const n of nodes) {
-      if (done.has(n.id) || n.id === cur) continue;
-      const nd = best + dist(a.p, n.p);
-      if (nd >= (distTo.get(n.id) ?? Infinity)) continue;
-      if (sweepObstacle(sim, a.p, n.p, ignore)) continue;
-      distTo.set(n.id, nd);
-      prev.set(n.id, cur);
-    }
-  }
-  if (!distTo.has('__goal')) return { blockedBy: direct };
-  const path: Vec3[] = [];
-  for (let id: string | undefined = '__goal'; id && id !== '__start'; id = prev.get(id)) path.unshift(byId.get(id)!.p);
-  return { path };
-}
-
 /**
  * How the robot may name an obstacle: what it knows (furniture, what it
  * perceived, a person in view) or sees now (then it is perceived), else only
  * that something it had not perceived is in the way.
  */
 function nameable(sim: SimWorld, by: string): string {
-  if (sim.people.has(by)) return visiblePersonIds(sim).includes(by) ? by : 'a person';
+  if (sim.people.has(by)) return visiblePersonIds(sim).includes(by) ? seePerson(sim, by).handle : 'a person';
   if (!sim.entities.has(by) || isKnown(sim, by)) return by;
   look(sim);
   if (isKnown(sim, by)) return by;

@@ -1,8 +1,11 @@
 // The robot's belief: what it has perceived, one record per object (where it
-// saw it, resting on or in what, when, and from where) and the people it has
-// seen. Only perception (sim/perception/observe.ts) and the robot's own actions
-// on what it holds (pick, place, handover) write it. Every tool, planner and
-// message reads it; the physics and the scorer read the world itself.
+// saw it, resting on or in what, in which states, when, and from where), the
+// people it has seen (a handle, and a name only once it recognised them), the
+// storages it has looked inside and when, and what an operator told it. Only
+// perception (sim/perception/observe.ts), the robot's own actions on what it
+// holds (pick, place, handover) and the world-model setters write it. Every
+// tool, planner and message reads it; the physics and the scorer read the world.
+import type { ObjectStates } from '../../scenes/schema';
 import type { Pose, Vec3 } from '../math';
 import type { BelievedPlace } from './place';
 
@@ -20,17 +23,45 @@ export interface BeliefEntry {
   at: string | undefined;
   /** How the robot knows: it saw it, or it put it there / holds it / handed it over itself. */
   how: 'seen' | 'placed' | 'held' | 'handed';
+  /** Its states (dirty, sliced, filled, ...) as perceived then: a change out of view is not known. */
+  states?: ObjectStates;
 }
 
 export interface PersonSeen {
+  /** The person's id in the world (never shown unless recognised: `handle` is what the robot calls them). */
   id: string;
   position: Vec3;
+  time: number;
+  /** What the robot calls this person: their id once recognised, else a tracker handle ("person_1"). */
+  handle: string;
+  /** The robot has recognised their face (known to it, close enough, facing it): it may use their name. */
+  recognised: boolean;
+}
+
+/** When the robot last looked inside a storage, and how many changes it could have missed had happened then. */
+export interface InsideSeen {
+  time: number;
+  missable: number;
+}
+
+type Attr = string | number | boolean;
+
+/** A node an operator added (AIMM's AddObject): where it is, in the operator's words. */
+export interface OperatorNode {
+  id: string;
+  type: string;
+  parent: string;
+  relation: 'on' | 'in';
   time: number;
 }
 
 export interface BeliefState {
   objects: BeliefEntry[];
   people: PersonSeen[];
+  insides?: Array<[string, InsideSeen]>;
+  missable?: number;
+  added?: OperatorNode[];
+  overrides?: Array<[string, Record<string, Attr>]>;
 }
 
 /** A map that counts its changes, so readers can cache what they derive from it. */
@@ -53,6 +84,19 @@ class CountedMap<V> extends Map<string, V> {
 export class Belief {
   readonly objects: Map<string, BeliefEntry> = new CountedMap<BeliefEntry>();
   readonly people: Map<string, PersonSeen> = new CountedMap<PersonSeen>();
+  /** Storages the robot has looked inside (its whole bottom in plain view), by id. */
+  readonly insides = new Map<string, InsideSeen>();
+  /** What operators added (AddObject), by id. */
+  readonly added = new Map<string, OperatorNode>();
+  /** Properties operators set (SetObjectProperty), by node id: said by an operator, not perceived. */
+  readonly overrides = new Map<string, Record<string, Attr>>();
+
+  /**
+   * Changes the robot could have missed so far: a person's move, a drop, a
+   * physics fault, an incident of its own skill. A storage looked inside before
+   * the last of them may hold something new: its contents are not known.
+   */
+  private missableCount = 0;
 
   /** Writes that only renewed the time of a record (seen again, unchanged). */
   private renewals = 0;
@@ -109,8 +153,46 @@ export class Belief {
     this.objects.delete(id);
   }
 
+  /**
+   * A person seen now: a new one gets `handle()` (a tracker handle, or their id
+   * when recognised at first sight); one recognised once stays recognised.
+   */
+  seePerson(id: string, position: Vec3, time: number, recognisedNow: boolean, handle: () => string): PersonSeen {
+    const was = this.people.get(id);
+    const recognised = Boolean(was?.recognised) || recognisedNow;
+    const p: PersonSeen = { id, position, time, recognised, handle: recognised ? id : (was?.handle ?? handle()) };
+    this.people.set(id, p);
+    return p;
+  }
+
+  /** Something happened that the robot may not have watched (see missableCount). */
+  noteMissable(): void {
+    this.missableCount++;
+  }
+
+  get missable(): number {
+    return this.missableCount;
+  }
+
+  /** The robot sees the whole inside of a storage now. */
+  sawInside(id: string, time: number): void {
+    this.insides.set(id, { time, missable: this.missableCount });
+  }
+
+  /** Has the robot looked inside since the last change it could have missed? */
+  contentsKnown(id: string): boolean {
+    return this.insides.get(id)?.missable === this.missableCount;
+  }
+
   snapshot(): BeliefState {
-    return { objects: [...this.objects.values()], people: [...this.people.values()] };
+    return {
+      objects: [...this.objects.values()],
+      people: [...this.people.values()],
+      insides: [...this.insides],
+      missable: this.missableCount,
+      added: [...this.added.values()],
+      overrides: [...this.overrides].map(([id, o]) => [id, { ...o }]),
+    };
   }
 
   restore(s: BeliefState): void {
@@ -120,6 +202,14 @@ export class Belief {
       this.objects.set(o.id, o);
       this.learnt.add(o.id);
     }
-    for (const p of s.people) this.people.set(p.id, p);
+    // A snapshot from before people had handles: none of them counts as recognised.
+    s.people.forEach((p, i) => this.people.set(p.id, { ...p, handle: p.handle ?? `person_${i + 1}`, recognised: p.recognised ?? false }));
+    this.insides.clear();
+    for (const [id, i] of s.insides ?? []) this.insides.set(id, i);
+    this.missableCount = s.missable ?? 0;
+    this.added.clear();
+    for (const n of s.added ?? []) this.added.set(n.id, n);
+    this.overrides.clear();
+    for (const [id, o] of s.overrides ?? []) this.overrides.set(id, { ...o });
   }
 }

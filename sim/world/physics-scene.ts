@@ -5,7 +5,7 @@
 import type { ResolvedScene } from '../../scenes/resolve';
 import type { Location } from '../../scenes/schema';
 import { G, QUERY } from '../groups';
-import { type Aabb, type Pose, type Vec3, qYaw, rotate, v3 } from '../math';
+import { type Aabb, type Pose, type Vec3, aabbContainsPoint, qYaw, rotate, v3 } from '../math';
 import type { Rapier, RAPIER } from '../rapier';
 import { buildEntity, buildFloor, doorPose, placementPoses } from './build';
 import { type Entity, aabbToWorld, interiorAt, surfacesAt } from './entity';
@@ -129,7 +129,8 @@ export class PhysicsScene {
    * thing below (furniture, another object, the robot's hand or arm, what the
    * hand holds, the floor). Asked for a spot inside something (an appliance's
    * body, the robot's arm), it is lowered from the first free height above it,
-   * so it lands on top of that thing. It rests there at once, neither floating
+   * so it lands on top of that thing; a spot inside a closed appliance or
+   * cupboard puts it on top of it too (nobody reaches through a shut door). It rests there at once, neither floating
    * nor inside anything, and queries see it there; where no free height exists
    * within 2.5 m the move is refused with the reason.
    */
@@ -158,25 +159,43 @@ export class PhysicsScene {
         undefined,
         (c) => !mine.has(c.handle),
       );
-    const base = v3(to.x + offset.x, Math.max(to.y, 0) + half.y + offset.y + 0.01, to.z + offset.z);
-    let start = base;
-    let hit = cast(start);
-    // Asked for a spot inside something: the first free height above it, in 2 cm steps.
-    for (let lift = LIFT_STEP; hit && hit.time_of_impact < 1e-6; lift += LIFT_STEP) {
-      if (lift > MAX_LIFT + 1e-9) {
-        const at = [to.x, to.y, to.z].map((x) => x.toFixed(2)).join(', ');
-        throw new Error(`cannot set "${e.id}" down at (${at}): no free height within ${MAX_LIFT} m above that spot`);
+    /** Lowers the box from `base` (lifting it first out of anything it starts in): where its centre comes to rest. */
+    const land = (base: Vec3): Vec3 => {
+      let start = base;
+      let hit = cast(start);
+      // Asked for a spot inside something: the first free height above it, in 2 cm steps.
+      for (let lift = LIFT_STEP; hit && hit.time_of_impact < 1e-6; lift += LIFT_STEP) {
+        if (lift > MAX_LIFT + 1e-9) {
+          const at = [to.x, to.y, to.z].map((x) => x.toFixed(2)).join(', ');
+          throw new Error(`cannot set "${e.id}" down at (${at}): no free height within ${MAX_LIFT} m above that spot`);
+        }
+        start = v3(base.x, base.y + lift, base.z);
+        hit = cast(start);
       }
-      start = v3(base.x, base.y + lift, base.z);
-      hit = cast(start);
-    }
-    const drop = hit ? hit.time_of_impact : start.y - half.y;
-    const centreY = start.y - drop + 0.002;
-    b.setTranslation(v3(start.x - offset.x, centreY - offset.y, start.z - offset.z), true);
+      const drop = hit ? hit.time_of_impact : start.y - half.y;
+      return v3(start.x, start.y - drop + 0.002, start.z);
+    };
+    const base = v3(to.x + offset.x, Math.max(to.y, 0) + half.y + offset.y + 0.01, to.z + offset.z);
+    let centre = land(base);
+    // Nobody puts a thing through a closed door: asked for a spot inside a closed
+    // appliance or cupboard, it is set on top of it instead.
+    const shut = this.closedAround(e.id, centre);
+    if (shut) centre = land(v3(base.x, Math.max(base.y, this.aabb(shut).max.y + half.y + 0.01), base.z));
+    b.setTranslation(v3(centre.x - offset.x, centre.y - offset.y, centre.z - offset.z), true);
     b.setRotation(q, true);
     b.setLinvel(v3(), true);
     b.setAngvel(v3(), true);
     this.refreshQueries();
+  }
+
+  /** A closed storage (its door or drawer shut) whose inside holds this point, other than `self`. */
+  private closedAround(self: string, p: Vec3): string | undefined {
+    for (const x of this.entities.values()) {
+      if (x.id === self || !x.door || x.states.open) continue;
+      const inside = this.interior(x.id);
+      if (inside && aabbContainsPoint(inside, p, 0.01)) return x.id;
+    }
+    return undefined;
   }
 
   /** Moves a door or drawer to an opening value: next-step target, or at once. */

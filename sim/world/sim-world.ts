@@ -281,6 +281,8 @@ export class SimWorld extends RobotScene {
   // ---------------------------------------------------------------- events
 
   post(body: SimEventBody): SimEvent {
+    // Something moved that the robot may not have watched: what it saw inside a storage may be out of date.
+    if (body.type === 'object_moved' || body.type === 'object_dropped' || body.type === 'physics_fault') this.belief.noteMissable();
     return this.events.post(body, this.time);
   }
 

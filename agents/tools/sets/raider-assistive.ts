@@ -1,11 +1,16 @@
 // RAIDER's human-assistive tools (paper 001 §5.2, Fig. 16): who is around, what
 // they hold, see and need, answered from what the robot perceives of people.
 import { z } from 'zod';
-import { guarded, metres, ok, resolveName } from '../common';
+import { fail, guarded, metres, ok, resolveName } from '../common';
 import { type Tool, defineTool } from '../tool';
 import { objectDetection, reachAnswer, robotHolding } from './raider';
 
-const humanParam = z.strictObject({ specific_human: z.string().min(1).describe('the person (id or name)') });
+const humanParam = z.strictObject({
+  specific_human: z
+    .string()
+    .min(1)
+    .describe('the person: a recognised person by id or name, anyone else by the handle check_humans_around gave (person_1)'),
+});
 
 export const RAIDER_ASSISTIVE: Tool[] = [
   objectDetection,
@@ -23,9 +28,13 @@ export const RAIDER_ASSISTIVE: Tool[] = [
     },
     execute: async ({ target }, { robot }) =>
       guarded(async () => {
-        const id = await resolveName(robot, target, ['person', 'object', 'location']);
+        // Named as move_to names it, and planned as move_to drives it: "blocked" here is "blocked" there.
+        const id = await resolveName(robot, target, ['location', 'person', 'object']);
         const r = await robot.people!.freePath(id);
-        return ok(r.free ? `The path to ${id} is free.` : `The path to ${id} is blocked by ${r.obstacle}.`, r);
+        if (r.reason) return fail(`No path to ${id}: ${r.reason}.`, r);
+        if (!r.free) return ok(`The path to ${id} is blocked by ${r.obstacle ?? 'an obstacle'}.`, r);
+        const via = r.via ? ` (the straight way is blocked; it goes round via ${r.via} named place${r.via > 1 ? 's' : ''})` : '';
+        return ok(`The path to ${id} is free${via}.`, r);
       }),
   }),
   defineTool({
@@ -69,19 +78,31 @@ export const RAIDER_ASSISTIVE: Tool[] = [
   }),
   defineTool({
     name: 'check_humans_around',
-    description: 'Checks for humans present (not necessarily recognized; can be an id).',
+    description:
+      'Checks for humans present (not necessarily recognized): a recognized person by name, anyone else by a handle (person_1) and where they are.',
     category: 'information',
     params: z.strictObject({}),
     card: {
-      outputs: 'ids of the people in view',
+      outputs: 'the people in view: names of those recognised, handles and places of the others',
       whenToUse: 'before any action that involves a person',
       dimension: 'perception',
       requires: ['people'],
       tags: ['human', 'people', 'person', 'present'],
     },
     execute: async (_a, { robot }) => {
-      const ids = await robot.people!.around();
-      return ok(ids.length ? `Humans around: ${ids.join(', ')}.` : 'No humans around.', ids);
+      const people = robot.people!;
+      const ids = await people.around();
+      const known = new Map((await people.recognize()).map((p) => [p.id, p.name]));
+      // A name only for someone recognised; anyone else is their handle and where they stand.
+      const said = await Promise.all(
+        ids.map(async (id) => {
+          const name = known.get(id);
+          if (name) return `${name} (${id})`;
+          const where = people.describe ? await people.describe(id) : 'a person not recognized';
+          return `${id} (${where}, not recognized)`;
+        }),
+      );
+      return ok(ids.length ? `Humans around: ${said.join(', ')}.` : 'No humans around.', ids);
     },
   }),
   defineTool({

@@ -142,10 +142,13 @@ const retrieveParentOrChild = defineTool({
         (n) =>
           `- ${direction === 'parent' ? `${id} is ${edge(n)} ${n.id}` : `${n.id} is ${edge(n)} ${id}`}${return_attribute === 'id' ? '' : `; ${return_attribute}: ${show(field(n, return_attribute, base))}`}`,
       );
-      // Inside a storage whose inside has not been seen, "nothing" would be a guess.
+      // Inside a storage the robot has not looked into since it could last have changed, "nothing" would be a guess.
       const hidden = direction === 'children' && relation !== 'on' && start.attributes['contents_known'] === false;
-      const none = hidden ? `(unknown: ${id} is closed and its inside has not been seen)` : '(nothing related)';
-      const more = hidden && lines.length ? `\n(${id} is closed: there may be more inside)` : '';
+      const closed = start.attributes['open'] === false ? `${id} is closed and ` : '';
+      const none = hidden
+        ? `(unknown: ${closed}the robot has not looked inside ${id} since something could have changed there)`
+        : '(nothing related)';
+      const more = hidden && lines.length ? `\n(as last perceived: there may be more inside ${id}, or less)` : '';
       return ok(`${query}\n${lines.length ? lines.join('\n') + more : none}`, {
         query,
         nodes: related.map((n) => n.id),

@@ -1,17 +1,48 @@
 // World-model getters and setters in the spirit of AIMM (paper 000 §II.C.3): the
 // operator can ask for object poses and empty storages, and tell the robot about
-// objects and properties. Setters write the robot's belief, not the physics.
+// objects and properties. Every answer is the robot's world model, i.e. its
+// belief (what it perceived, with when; what operators set, marked so), never
+// the world behind it:
+// - get_object_poses: the pose and support where the object was last perceived
+//   (or put by the robot's own hand), and says when ("last seen at 12.4 s on
+//   table_1"); an object moved out of view keeps its old place until seen again.
+// - get_empty_storages: "empty" only for a storage the robot has looked inside
+//   since the last change it could have missed; every other storage it believes
+//   empty is "not known" (closed, or its inside not in view since).
+// - add_object / set_object_property write the belief, as the operator's word.
 import { z } from 'zod';
+import type { WorldModelNode } from '../../../robot/robot';
 import { fail, ok } from '../common';
 import { BASE_FRAME, toBase } from '../frames';
 import { type Tool, defineTool } from '../tool';
+
+/** When and how the robot knows where a node is, in words. */
+function knownHow(n: WorldModelNode, now: number): string {
+  if (n.source === 'operator') return `${n.where ?? 'where the operator said'}; not perceived`;
+  if (!n.known) return n.type === 'robot' ? 'where the robot localises itself' : 'from the map (it does not move)';
+  const t = `${n.known.time.toFixed(1)} s`;
+  const where = n.where ?? 'somewhere unknown';
+  const said =
+    n.known.how === 'held'
+      ? "in the robot's hand now"
+      : n.known.how === 'handed'
+        ? `handed over at ${t} (${where})`
+        : n.known.how === 'placed'
+          ? /^resting on the robot/.test(where)
+            ? `${where}, felt at ${t}`
+            : `put ${where} by the robot itself at ${t}`
+          : `last seen at ${t} ${where}`;
+  const age = n.known.how === 'held' ? '' : ` (now ${now.toFixed(1)} s${n.known.time < now - 0.05 ? '; it may have moved since' : ''})`;
+  const stale = n.known.stale ? '; seen by the wrist camera before the base last moved, so that pose is stale' : '';
+  return `${said}${age}${stale}`;
+}
 
 const Value = z.union([z.string(), z.number(), z.boolean()]);
 
 export const WORLD_MODEL_ACCESSORS: Tool[] = [
   defineTool({
     name: 'get_object_poses',
-    description: `Returns the pose of an object in the world model: its position in the ${BASE_FRAME}, and what it is on or in.`,
+    description: `Returns the pose of an object in the robot's world model: its position in the ${BASE_FRAME} and what it is on or in, where the robot last perceived it, and when.`,
     category: 'information',
     params: z.strictObject({ object_name: z.string().min(1) }),
     card: {
@@ -28,15 +59,16 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
       if (!node) return fail(r.ok ? `${r.id} is not in the world model` : r.message);
       // The pose of the thing asked, never of a place or a parent standing in for it.
       if (!node.position) return fail(`the world model has no position for ${node.id}`);
-      const where = node.parent ? `${node.relation} ${node.parent}` : 'not on anything known';
+      const where = node.parent ? `${node.relation} ${node.parent}` : (node.where ?? 'not on anything known');
       const position = toBase(node.position, await robot.perception.basePose());
-      return ok(`${node.id}: position ${JSON.stringify(position)} (base frame), ${where}.`, { ...node, position, frame: 'base' });
+      const how = knownHow(node, await robot.time());
+      return ok(`${node.id}: position ${JSON.stringify(position)} (base frame), ${where}; ${how}.`, { ...node, position, frame: 'base' });
     },
   }),
   defineTool({
     name: 'get_empty_storages',
     description:
-      'Returns the storages (containers and receptacles) that hold nothing, and those whose contents are not known (closed, inside not seen).',
+      'Returns the storages (containers and receptacles) the robot knows to hold nothing (it looked inside since anything could have changed), and those whose contents it does not know.',
     category: 'information',
     params: z.strictObject({}),
     card: {
@@ -50,11 +82,13 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
       const nodes = await robot.worldModel!.nodes();
       const storages = nodes.filter((n) => n.attributes['storage'] === true);
       const holds = (s: { id: string }): boolean => nodes.some((n) => n.parent === s.id && n.relation === 'in');
-      // A storage whose inside has not been seen is neither empty nor full: its contents are unknown.
-      const unknown = storages.filter((s) => s.attributes['contents_known'] === false && !holds(s)).map((s) => s.id);
-      const empty = storages.filter((s) => s.attributes['contents_known'] !== false && !holds(s)).map((s) => s.id);
+      // Empty only when the robot looked inside since the last change it could have missed; else neither empty nor full.
+      const unknown = storages.filter((s) => s.attributes['contents_known'] !== true && !holds(s)).map((s) => s.id);
+      const empty = storages.filter((s) => s.attributes['contents_known'] === true && !holds(s)).map((s) => s.id);
       const said = empty.length ? `Empty storages: ${empty.join(', ')}.` : 'No storage is known to be empty.';
-      const notKnown = unknown.length ? ` Contents unknown (closed, inside not seen): ${unknown.join(', ')}.` : '';
+      const notKnown = unknown.length
+        ? ` Contents unknown (closed, or not looked inside since something could have changed there): ${unknown.join(', ')}.`
+        : '';
       return ok(`${said}${notKnown}`, { empty, unknown });
     },
   }),
@@ -78,7 +112,7 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
     execute: async ({ object_name, parent_name, object_type, relation }, { robot }) => {
       try {
         const n = await robot.worldModel!.addNode({ id: object_name, type: object_type, parent: parent_name, relation });
-        return ok(`Added ${n.id} ${relation} ${n.parent}.`, n);
+        return ok(`Added ${n.id} ${relation} ${n.parent} (operator-set: the robot has not perceived it).`, n);
       } catch (e) {
         return fail((e as Error).message);
       }
@@ -104,7 +138,7 @@ export const WORLD_MODEL_ACCESSORS: Tool[] = [
       try {
         const r = await robot.perception.resolve(object_name, { kinds: ['object'] });
         const n = await robot.worldModel!.setAttribute(r.ok ? r.id : object_name, property_name, value);
-        return ok(`${n.id}.${property_name} = ${JSON.stringify(value)}.`, n);
+        return ok(`${n.id}.${property_name} = ${JSON.stringify(value)} (operator-set, not perceived).`, n);
       } catch (e) {
         return fail((e as Error).message);
       }
