@@ -5,8 +5,8 @@ import type { ScaleOptions } from '../../../eval/scale/runner-hook';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { scaleOptions } from './scale-flags';
 
-export async function queueScale(p: Parsed): Promise<ScaleOptions> {
-  const o = scaleOptions(p);
+export async function queueScale(p: Parsed, opts: { namesRuns?: boolean } = {}): Promise<ScaleOptions> {
+  const o = scaleOptions(p, opts);
   const url = stringFlag(p.flags, 'queue');
   if (url === undefined) return o;
   if (o.concurrency !== undefined || o.rpm !== undefined || o.tpm !== undefined)

@@ -24,13 +24,14 @@ export function rateFlags(p: Parsed): { rpm?: number; tpm?: number } {
   return { ...(rpm !== undefined ? { rpm } : {}), ...(tpm !== undefined ? { tpm } : {}) };
 }
 
-export function scaleOptions(p: Parsed): ScaleOptions {
+/** `namesRuns`: the command names each run itself (sweep), so shards of it agree without --run-id. */
+export function scaleOptions(p: Parsed, opts: { namesRuns?: boolean } = {}): ScaleOptions {
   const concurrency = concurrencyFlag(p);
   const shard = parseShard(stringFlag(p.flags, 'shard'));
   const runId = stringFlag(p.flags, 'run-id');
   if (runId !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(runId))
     throw new UsageError(`--run-id must be letters, digits, ".", "_" or "-" (up to 100), got "${runId}"`);
-  if (shard && !runId)
+  if (shard && !runId && !opts.namesRuns)
     throw new UsageError(
       '--shard needs --run-id ID, the same on every shard, so "skillbridge report DIR1 DIR2 …" merges the shards into one run',
     );

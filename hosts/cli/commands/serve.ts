@@ -9,7 +9,7 @@ import { isBuiltinScene } from '../../../scenes/registry';
 import type { RealRobotForm } from '../../service/app-service';
 import { prebuiltWorker } from '../../service/worker-bundle';
 import { startWorkerSession } from '../../service/worker-session';
-import { robotChoice } from '../robot-flag';
+import { realRobot } from '../robot-flag';
 import { startWebServer } from '../../web/server';
 import { sessionFolders } from '../../web/session-files';
 import { DEFAULT_MAX_SESSIONS, type HostedSession } from '../../web/sessions';
@@ -32,13 +32,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   const scene = stringFlag(p.flags, 'scene') ?? 'tabletop/fruits';
   if (!isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
   // --robot: agent runs act on a real robot; the scene is its shadow (the view shows each prediction).
-  let robot: RealRobotForm | undefined;
-  if (stringFlag(p.flags, 'robot')) {
-    const { form, acceptNoEstop } = robotChoice({ ...p, flags: { ...p.flags, scene, shadow: true } });
-    if (form.kind === 'sim') throw new UsageError('--robot: give a real robot URL');
-    const { shadow: _s, ...real } = form;
-    robot = { ...real, ...(acceptNoEstop ? { acceptNoEstop } : {}) };
-  }
+  const robot: RealRobotForm | undefined = stringFlag(p.flags, 'robot') ? realRobot(p) : undefined;
   const staticDir = rendererDir();
   const build = rendererBuildState(path.resolve(staticDir, '../..'));
   if (build.state === 'missing') o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
@@ -48,7 +42,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
     );
   // Agent runs trace to ./traces; API keys (OPENAI_API_KEY, SKILLBRIDGE_API_KEY) come from
   // this process's environment, read in the worker, and never go to the browser.
-  const traceDir = path.resolve(stringFlag(p.flags, 'traces') ?? 'traces');
+  const traceDir = path.resolve('traces');
   const maxSessions = intFlag(p.flags, 'max-sessions', DEFAULT_MAX_SESSIONS);
   if (maxSessions < 1 || maxSessions > 64) throw new UsageError(`--max-sessions must be 1-64, got ${maxSessions}`);
   const seed = intFlag(p.flags, 'seed', 1);

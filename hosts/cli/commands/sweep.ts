@@ -13,7 +13,7 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   if (p.positionals.length !== 1) throw new UsageError('give one sweep file: skillbridge sweep FILE.json [--out DIR]');
   const sweep = loadSweep(p.positionals[0]!);
   const outDir = stringFlag(p.flags, 'out') ?? 'sweep-results';
-  const scale = await queueScale(p);
+  const scale = await queueScale(p, { namesRuns: true });
   const asJson = Boolean(p.flags['json']);
   const ac = new AbortController();
   const onSigint = () => (ac.signal.aborted ? process.exit(130) : ac.abort());

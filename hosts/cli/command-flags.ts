@@ -1,0 +1,326 @@
+// Which options each command takes. A command runs only with options it
+// applies: any other is refused at parse time, in one line naming it and what
+// the command takes, before anything runs. Commands whose parts take different
+// options (bench sim|cli|…, models list|pull|rm|add, report RUN|--leaderboard)
+// have one entry per part. `flag-table.test.ts` checks the help text agrees
+// with this table and that each command reads every option its entry lists.
+
+/** Every option of the command line: its type (and short form). */
+export const OPTIONS = {
+  json: { type: 'boolean' },
+  scene: { type: 'string' },
+  set: { type: 'string' },
+  seed: { type: 'string' },
+  script: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  workflow: { type: 'string' },
+  model: { type: 'string' },
+  trace: { type: 'string' },
+  approve: { type: 'string' },
+  answers: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  quick: { type: 'boolean' },
+  unsettled: { type: 'boolean' },
+  out: { type: 'string' },
+  'time-limit': { type: 'string' },
+  'max-iterations': { type: 'string' },
+  verbose: { type: 'boolean' },
+  noise: { type: 'string' },
+  'in-process': { type: 'boolean' },
+  'max-sessions': { type: 'string' },
+  'allow-key-for': { type: 'string' },
+  scripts: { type: 'string' },
+  classroom: { type: 'boolean' },
+  exercises: { type: 'string' },
+  db: { type: 'string' },
+  junit: { type: 'string' },
+  csv: { type: 'string' },
+  diff: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  leaderboard: { type: 'string' },
+  md: { type: 'string' },
+  calls: { type: 'string' },
+  suite: { type: 'string' },
+  judge: { type: 'string' },
+  'off-protocol': { type: 'boolean' },
+  trials: { type: 'string' },
+  jobs: { type: 'string' },
+  filter: { type: 'string' },
+  resume: { type: 'string' },
+  sample: { type: 'string' },
+  http: { type: 'string' },
+  robots: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  mcp: { type: 'string' },
+  mcap: { type: 'string' },
+  foxglove: { type: 'string' },
+  paced: { type: 'boolean' },
+  width: { type: 'string' },
+  robot: { type: 'string' },
+  mapping: { type: 'string' },
+  shadow: { type: 'boolean' },
+  'accept-no-estop': { type: 'boolean' },
+  speed: { type: 'string' },
+  fast: { type: 'boolean' },
+  concurrency: { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+  prices: { type: 'string' },
+  shard: { type: 'string' },
+  queue: { type: 'string' },
+  'run-id': { type: 'string' },
+  scale: { type: 'boolean' },
+  latency: { type: 'string' },
+  dir: { type: 'string' },
+  name: { type: 'string' },
+  'allow-model-pull': { type: 'boolean' },
+  episode: { type: 'string' },
+} as const;
+
+export type FlagName = keyof typeof OPTIONS;
+
+/** Options every command takes: they print and exit, and the command does not run. */
+export const GLOBAL_FLAGS: readonly FlagName[] = ['help', 'version'];
+
+export interface Door {
+  /** As the help names it: "scenes", "bench eval --scale", "models pull". */
+  name: string;
+  /** The options it takes besides --help and --version. */
+  flags: readonly FlagName[];
+  /** How many arguments it takes after its name, and what they are (for the refusal). */
+  args: { min: number; max: number; what: string };
+  /** Options that apply only beside another: given alone they would change nothing. */
+  needs?: Partial<Record<FlagName, { flag: FlagName; why: string }>>;
+  /** Pairs that cannot both apply. */
+  conflicts?: ReadonlyArray<{ a: FlagName; b: FlagName; why: string }>;
+  /** What to say instead of the plain refusal, where the reason helps. */
+  refuse?: Partial<Record<FlagName, string>>;
+  /** Internal: not in the help. */
+  hidden?: boolean;
+}
+
+const NONE = { min: 0, max: 0, what: 'no arguments' };
+/** Arguments the command checks itself (its message says what is missing). */
+const OWN = (what: string) => ({ min: 0, max: Infinity, what });
+const UP_TO_ONE = (what: string) => ({ min: 0, max: 1, what });
+const ROBOT: readonly FlagName[] = ['robot', 'mapping', 'accept-no-estop'];
+const ROBOT_NEEDS = {
+  mapping: { flag: 'robot', why: 'it maps a rosbridge robot (--robot ws://HOST:PORT)' },
+  'accept-no-estop': { flag: 'robot', why: 'the simulator always reports its e-stop' },
+  shadow: { flag: 'robot', why: 'it runs the --scene simulator beside a real robot' },
+} as const satisfies Door['needs'];
+const SCALE: readonly FlagName[] = ['concurrency', 'rpm', 'tpm', 'prices', 'shard'];
+const EVAL_ON_ROBOT =
+  "eval runs each case in a simulated world it builds and scores it from that world's physics; a real robot (--robot) " +
+  "can neither be put into a case's starting state nor read for ground truth. Measure the workflow here, then try it on " +
+  'the robot with "skillbridge run --robot URL"';
+
+const door = (name: string, flags: readonly FlagName[], args: Door['args'], more: Partial<Door> = {}): Door => ({
+  name,
+  flags,
+  args,
+  ...more,
+});
+
+export const DOORS: Readonly<Record<string, Door>> = {
+  help: door('help', [], { min: 0, max: Infinity, what: 'topics' }, { hidden: true }),
+  scenes: door('scenes', ['json'], NONE),
+  workflows: door('workflows', ['json'], OWN('no arguments')),
+  tools: door('tools', ['scene', 'set', 'json'], NONE),
+  call: door('call', ['scene', 'seed', 'set', 'noise', 'script', ...ROBOT, 'shadow', 'json'], OWN('TOOL [JSON_ARGS]'), {
+    needs: ROBOT_NEEDS,
+    conflicts: [{ a: 'noise', b: 'robot', why: "--noise perturbs the simulator's readings; a real robot's are its own" }],
+  }),
+  audit: door('audit', ['scene', 'calls', 'seed', 'episode', 'out', 'json'], OWN('no arguments')),
+  run: door(
+    'run',
+    [
+      'scene',
+      'model',
+      'workflow',
+      'set',
+      'seed',
+      'trace',
+      'approve',
+      'time-limit',
+      'max-iterations',
+      'answers',
+      'mcp',
+      ...ROBOT,
+      'shadow',
+      'json',
+    ],
+    OWN('a message'),
+    { needs: ROBOT_NEEDS },
+  ),
+  trace: door('trace', ['json'], UP_TO_ONE('one trace FILE')),
+  export: door('export', ['mcap', 'width', 'json'], OWN('TRACE files')),
+  'bench sim': door('bench sim', ['scene', 'quick', 'in-process', 'json'], NONE),
+  'bench cli': door('bench cli', ['quick', 'json'], NONE),
+  'bench agent': door('bench agent', ['quick', 'json'], NONE),
+  'bench app': door('bench app', ['scene', 'quick', 'unsettled', 'json'], NONE),
+  'bench eval': door('bench eval', ['suite', 'jobs', 'json'], NONE),
+  'bench eval --scale': door('bench eval --scale', ['scale', 'suite', 'latency', 'json'], NONE),
+  'bench _job': door('bench _job', [], UP_TO_ONE('one JSON job'), { hidden: true }),
+  eval: door(
+    'eval',
+    [
+      'suite',
+      'model',
+      'workflow',
+      'trials',
+      'jobs',
+      'seed',
+      'filter',
+      'sample',
+      'resume',
+      'out',
+      'judge',
+      'off-protocol',
+      'time-limit',
+      'max-iterations',
+      ...SCALE,
+      'run-id',
+      'queue',
+      'json',
+    ],
+    OWN('no arguments'),
+    {
+      refuse: { robot: EVAL_ON_ROBOT, shadow: EVAL_ON_ROBOT },
+      // A resumed run goes on with the cases it was started with.
+      conflicts: [
+        { a: 'resume', b: 'filter', why: 'a resumed run keeps the --filter it was started with' },
+        { a: 'resume', b: 'sample', why: 'a resumed run keeps the --sample it was started with' },
+        { a: 'resume', b: 'off-protocol', why: 'a resumed run keeps the protocol it was started with' },
+      ],
+    },
+  ),
+  worker: door('worker', ['queue', 'concurrency', 'rpm', 'tpm', 'json'], OWN('no arguments')),
+  // Each run of a sweep is named by the sweep (NAME-SUITE-MODEL-WORKFLOW), so shards need no --run-id.
+  sweep: door('sweep', ['out', ...SCALE, 'queue', 'json'], OWN('one sweep FILE'), {
+    refuse: { 'run-id': 'sweep names each of its runs itself (NAME-SUITE-MODEL-WORKFLOW), the same on every shard: leave --run-id out' },
+  }),
+  report: door('report', ['db', 'out', 'junit', 'csv', 'md', 'diff', 'json'], OWN('RUN ids or folders')),
+  'report --leaderboard': door('report --leaderboard', ['leaderboard', 'md', 'json'], OWN('no arguments')),
+  rescore: door('rescore', ['db', 'dry-run', 'json'], OWN('one RUN id')),
+  serve: door(
+    'serve',
+    [
+      'port',
+      'host',
+      'scene',
+      'seed',
+      'max-sessions',
+      'scripts',
+      ...ROBOT,
+      'allow-key-for',
+      'classroom',
+      'exercises',
+      'allow-model-pull',
+      'verbose',
+    ],
+    NONE,
+    {
+      needs: { mapping: ROBOT_NEEDS.mapping, 'accept-no-estop': ROBOT_NEEDS['accept-no-estop'] },
+      refuse: { shadow: 'serve --robot always runs the --scene beside the robot as its shadow: leave --shadow out' },
+    },
+  ),
+  'robot-api': door('robot-api', ['scene', 'port', 'seed', 'speed', 'fast', 'read-only', 'json'], NONE, {
+    conflicts: [{ a: 'speed', b: 'fast', why: '--fast runs unpaced, --speed X paces at X times wall time' }],
+  }),
+  'models list': door('models list', ['dir', 'json'], NONE),
+  'models pull': door('models pull', ['dir', 'json'], OWN('one model ID')),
+  'models rm': door('models rm', ['dir', 'json'], OWN('one model ID')),
+  'models add': door('models add', ['name', 'dir', 'json'], OWN('one .gguf FILE')),
+  mcp: door(
+    'mcp',
+    ['scene', 'robots', ...ROBOT, 'shadow', 'set', 'seed', 'http', 'approve', 'read-only', 'paced', 'trace', 'foxglove', 'verbose', 'json'],
+    NONE,
+    {
+      needs: {
+        ...ROBOT_NEEDS,
+        json: { flag: 'http', why: "it prints the HTTP server's address; on stdio, stdout carries only the protocol" },
+        verbose: { flag: 'http', why: 'it logs the HTTP requests' },
+      },
+      conflicts: [{ a: 'seed', b: 'robots', why: 'a robots file gives each robot its own "seed"' }],
+    },
+  ),
+  foxglove: door('foxglove', ['scene', 'port', 'seed', 'script', 'set', 'json'], NONE, {
+    needs: { set: { flag: 'script', why: "it picks the tool set of the script's calls" } },
+  }),
+};
+
+/** The commands, for "unknown command" and the help. */
+export const COMMAND_NAMES = [...new Set(Object.keys(DOORS).map((k) => k.split(' ')[0]!))];
+
+const BENCHES = new Set(['sim', 'cli', 'agent', 'app', 'eval', '_job']);
+const MODELS = new Set(['list', 'pull', 'rm', 'add']);
+
+/**
+ * The entry an invocation goes through, and its arguments after the entry's
+ * name. Undefined for an unknown command or part: the command says so itself.
+ */
+export function doorOf(
+  command: string,
+  positionals: string[],
+  flags: Readonly<Record<string, unknown>>,
+): { door: Door; args: string[] } | undefined {
+  const at = (key: string, words: number) =>
+    Object.hasOwn(DOORS, key) ? { door: DOORS[key]!, args: positionals.slice(words) } : undefined;
+  switch (command) {
+    case 'bench': {
+      const what = positionals[0];
+      if (what === undefined || !BENCHES.has(what)) return undefined;
+      return at(what === 'eval' && flags['scale'] !== undefined ? 'bench eval --scale' : `bench ${what}`, 1);
+    }
+    case 'models': {
+      const sub = positionals[0];
+      if (sub === undefined) return at('models list', 0);
+      return MODELS.has(sub) ? at(`models ${sub}`, 1) : undefined;
+    }
+    case 'report':
+      return at(flags['leaderboard'] !== undefined ? 'report --leaderboard' : 'report', 0);
+    default:
+      return Object.hasOwn(DOORS, command) && !command.includes(' ') ? at(command, 0) : undefined;
+  }
+}
+
+const listed = (flags: readonly FlagName[]): string => (flags.length ? flags.map((f) => `--${f}`).join(', ') : 'no options');
+
+/** A refused option: the one line says which and what the command takes. */
+export interface Refusal {
+  /** The option refused, when one is. */
+  flag?: FlagName;
+  message: string;
+}
+
+/**
+ * Why an invocation is refused before it runs, or undefined when its entry
+ * takes every option given, each beside what it needs, and as many arguments.
+ * With --help or --version nothing runs, so nothing else is checked.
+ */
+export function refusal(command: string, positionals: string[], flags: Readonly<Record<string, unknown>>): Refusal | undefined {
+  const found = doorOf(command, positionals, flags);
+  if (!found || flags['help'] !== undefined || flags['version'] !== undefined) return undefined;
+  const { door: d, args } = found;
+  const given = Object.keys(flags).filter((k) => flags[k] !== undefined) as FlagName[];
+  for (const f of given) {
+    if (d.flags.includes(f)) continue;
+    const said = d.refuse?.[f];
+    return { flag: f, message: said ?? `${d.name} does not take --${f}; it takes ${listed(d.flags)}` };
+  }
+  for (const f of given) {
+    const need = d.needs?.[f];
+    if (need && flags[need.flag] === undefined) return { flag: f, message: `--${f} needs --${need.flag}: ${need.why}` };
+  }
+  for (const c of d.conflicts ?? [])
+    if (flags[c.a] !== undefined && flags[c.b] !== undefined)
+      return { flag: c.a, message: `give --${c.a} or --${c.b}, not both: ${c.why}` };
+  if (args.length < d.args.min || args.length > d.args.max) {
+    const got = args.length ? `got ${args.map((a) => JSON.stringify(a.length > 60 ? `${a.slice(0, 60)}…` : a)).join(' ')}` : 'got none';
+    return { message: `${d.name} takes ${d.args.max === 0 ? 'no arguments' : d.args.what}, ${got}` };
+  }
+  return undefined;
+}
