@@ -22,6 +22,14 @@ export interface Parsed {
 }
 
 export function parse(argv: string[]): Parsed {
+  const { command, positionals, flags } = parseWords(argv);
+  const refused = refusal(command, positionals, flags);
+  if (refused) throw new FlagRefused(refused.message, refused.flag);
+  return { command, positionals, flags: flagReads ? watched(flags, flagReads) : flags };
+}
+
+/** The words of a command line as options and arguments, before the command's entry is checked. */
+export function parseWords(argv: string[]): Parsed {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -38,10 +46,7 @@ export function parse(argv: string[]): Parsed {
     throw new UsageError(`${line}. Run "skillbridge help" for the options.`);
   }
   const [command = 'help', ...positionals] = parsed.positionals;
-  const flags = parsed.values as Parsed['flags'];
-  const refused = refusal(command, positionals, flags);
-  if (refused) throw new FlagRefused(refused.message, refused.flag);
-  return { command, positionals, flags: flagReads ? watched(flags, flagReads) : flags };
+  return { command, positionals, flags: parsed.values as Parsed['flags'] };
 }
 
 let flagReads: ((flag: string) => void) | undefined;
