@@ -99,7 +99,47 @@ export interface Door {
   refuse?: Partial<Record<FlagName, string>>;
   /** Internal: not in the help. */
   hidden?: boolean;
+  /** Its arguments name files or folders (checked as paths are). */
+  pathArgs?: boolean;
 }
+
+/** Options whose value names a file or folder (some also take an id: a scene, a suite). */
+export const PATH_FLAGS: ReadonlySet<FlagName> = new Set<FlagName>([
+  'scene',
+  'script',
+  'trace',
+  'answers',
+  'mcp',
+  'out',
+  'mcap',
+  'db',
+  'junit',
+  'csv',
+  'md',
+  'leaderboard',
+  'exercises',
+  'scripts',
+  'robots',
+  'mapping',
+  'prices',
+  'dir',
+  'suite',
+]);
+
+/** Linux's limits: a path of at most 4095 bytes, each name in it at most 255. */
+const PATH_MAX = 4095;
+const NAME_MAX = 255;
+
+/** Why a value cannot name a file, or undefined when it can be tried. */
+function badPath(value: string): string | undefined {
+  if (Buffer.byteLength(value) > PATH_MAX)
+    return `a path of ${Buffer.byteLength(value)} bytes is longer than the ${PATH_MAX} a path may have`;
+  const long = value.split('/').find((name) => Buffer.byteLength(name) > NAME_MAX);
+  if (long !== undefined) return `a name in the path is ${Buffer.byteLength(long)} bytes long, more than the ${NAME_MAX} a name may have`;
+  return undefined;
+}
+
+const shown = (v: string): string => JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
 
 const NONE = { min: 0, max: 0, what: 'no arguments' };
 /** Arguments the command checks itself (its message says what is missing). */
@@ -155,8 +195,8 @@ export const DOORS: Readonly<Record<string, Door>> = {
     OWN('a message'),
     { needs: ROBOT_NEEDS },
   ),
-  trace: door('trace', ['json'], UP_TO_ONE('one trace FILE')),
-  export: door('export', ['mcap', 'width', 'json'], OWN('TRACE files')),
+  trace: door('trace', ['json'], UP_TO_ONE('one trace FILE'), { pathArgs: true }),
+  export: door('export', ['mcap', 'width', 'json'], OWN('TRACE files'), { pathArgs: true }),
   'bench sim': door('bench sim', ['scene', 'quick', 'in-process', 'json'], NONE),
   'bench cli': door('bench cli', ['quick', 'json'], NONE),
   'bench agent': door('bench agent', ['quick', 'json'], NONE),
@@ -200,9 +240,10 @@ export const DOORS: Readonly<Record<string, Door>> = {
   worker: door('worker', ['queue', 'concurrency', 'rpm', 'tpm', 'json'], OWN('no arguments')),
   // Each run of a sweep is named by the sweep (NAME-SUITE-MODEL-WORKFLOW), so shards need no --run-id.
   sweep: door('sweep', ['out', ...SCALE, 'queue', 'json'], OWN('one sweep FILE'), {
+    pathArgs: true,
     refuse: { 'run-id': 'sweep names each of its runs itself (NAME-SUITE-MODEL-WORKFLOW), the same on every shard: leave --run-id out' },
   }),
-  report: door('report', ['db', 'out', 'junit', 'csv', 'md', 'diff', 'json'], OWN('RUN ids or folders')),
+  report: door('report', ['db', 'out', 'junit', 'csv', 'md', 'diff', 'json'], OWN('RUN ids or folders'), { pathArgs: true }),
   'report --leaderboard': door('report --leaderboard', ['leaderboard', 'md', 'json'], OWN('no arguments')),
   rescore: door('rescore', ['db', 'dry-run', 'json'], OWN('one RUN id')),
   serve: door(
@@ -233,7 +274,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
   'models list': door('models list', ['dir', 'json'], NONE),
   'models pull': door('models pull', ['dir', 'json'], OWN('one model ID')),
   'models rm': door('models rm', ['dir', 'json'], OWN('one model ID')),
-  'models add': door('models add', ['name', 'dir', 'json'], OWN('one .gguf FILE')),
+  'models add': door('models add', ['name', 'dir', 'json'], OWN('one .gguf FILE'), { pathArgs: true }),
   mcp: door(
     'mcp',
     ['scene', 'robots', ...ROBOT, 'shadow', 'set', 'seed', 'http', 'approve', 'read-only', 'paced', 'trace', 'foxglove', 'verbose', 'json'],
@@ -318,8 +359,21 @@ export function refusal(command: string, positionals: string[], flags: Readonly<
   for (const c of d.conflicts ?? [])
     if (flags[c.a] !== undefined && flags[c.b] !== undefined)
       return { flag: c.a, message: `give --${c.a} or --${c.b}, not both: ${c.why}` };
+  // A value no command could use: refused here, where its option is known, not as a crash of the code it reaches.
+  for (const f of given) {
+    const v = flags[f];
+    if (typeof v !== 'string') continue;
+    if (v.includes('\u0000')) return { flag: f, message: `--${f} ${shown(v)}: a value cannot hold a NUL character` };
+    const why = PATH_FLAGS.has(f) ? badPath(v) : undefined;
+    if (why) return { flag: f, message: `--${f}: ${why}` };
+  }
+  for (const a of args) {
+    if (a.includes('\u0000')) return { message: `the argument ${shown(a)} holds a NUL character, which no argument can` };
+    const why = d.pathArgs ? badPath(a) : undefined;
+    if (why) return { message: `${shown(a)}: ${why}` };
+  }
   if (args.length < d.args.min || args.length > d.args.max) {
-    const got = args.length ? `got ${args.map((a) => JSON.stringify(a.length > 60 ? `${a.slice(0, 60)}…` : a)).join(' ')}` : 'got none';
+    const got = args.length ? `got ${args.map(shown).join(' ')}` : 'got none';
     return { message: `${d.name} takes ${d.args.max === 0 ? 'no arguments' : d.args.what}, ${got}` };
   }
   return undefined;

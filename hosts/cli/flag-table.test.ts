@@ -6,7 +6,7 @@
 // stopped as Ctrl-C stops them; benchmarks and the queue worker have their
 // work stubbed (the options are read before it starts). fast-check picks the
 // subsets; an option outside an entry is refused before anything is read.
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
@@ -307,11 +307,12 @@ async function watchedRun(argv: string[], ready?: RegExp): Promise<Outcome> {
   let out = '';
   let err = '';
   let stopping = false;
+  let running = true;
   const seen = (t: string) => {
     if (ready && !stopping && ready.test(t)) {
       stopping = true;
       // After the line the command waits for Ctrl-C; the listener is added right after it writes.
-      setTimeout(() => process.emit('SIGINT', 'SIGINT'), 50);
+      setTimeout(() => running && process.emit('SIGINT', 'SIGINT'), 50);
     }
   };
   const unwatch = watchFlagReads((f) => reads.add(f));
@@ -329,6 +330,7 @@ async function watchedRun(argv: string[], ready?: RegExp): Promise<Outcome> {
     });
   } finally {
     unwatch();
+    running = false;
   }
   const stub = err.includes(REACHED);
   return { argv, door: found.door, code, stub, ran: code !== 2, err, out, given, reads };
@@ -385,6 +387,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeRobot?.();
+  rmSync(root, { recursive: true, force: true });
   delete process.env['SKILLBRIDGE_ROBOT_TOKEN'];
 });
 

@@ -94,7 +94,7 @@ export async function main(argv: string[], out: Output = stdio): Promise<number>
         // (Not when --json itself was refused: that command does not speak JSON.)
         const asJson = argv.includes('--json') && !(e instanceof FlagRefused && e.flag === 'json');
         if (asJson) json(o, { error: { code, message: (e as Error).message } });
-        else o.err(`skillbridge: ${(e as Error).message}`);
+        else o.err(`skillbridge: ${oneLine((e as Error).message)}`);
         return 2;
       }
       o.err(
@@ -103,6 +103,15 @@ export async function main(argv: string[], out: Output = stdio): Promise<number>
       return 70;
     });
   }
+}
+
+/** A message of several lines (a list of problems) as the one line bad input gets: "X is not valid: a: …; b: …". */
+export function oneLine(message: string): string {
+  const [first = '', ...rest] = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return rest.length ? `${first} ${rest.map((l) => l.replace(/^- /, '')).join('; ')}` : first;
 }
 
 /** Reports a failure; should the output have been closed meanwhile, the exit code still tells it. */

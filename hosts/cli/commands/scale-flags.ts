@@ -1,6 +1,7 @@
 // The command-line flags of evaluation at scale, shared by eval, worker and
 // sweep: --concurrency, --rpm, --tpm, --prices, --shard, --run-id.
 import { loadPrices } from '../../../eval/scale/prices';
+import { parseQueueUrl } from '../../../eval/scale/queue-protocol';
 import type { ScaleOptions, Shard } from '../../../eval/scale/runner-hook';
 import { type Parsed, UsageError, intFlag, numberFlag, stringFlag } from '../args';
 
@@ -43,4 +44,15 @@ export function scaleOptions(p: Parsed, opts: { namesRuns?: boolean } = {}): Sca
     ...(shard ? { shard } : {}),
     ...(runId ? { runId } : {}),
   };
+}
+
+/** A --queue URL checked as the queue's client reads it, so a malformed one is one line here, not a crash there. */
+export function checkQueueUrl(url: string): string {
+  if (!url.startsWith('redis://')) throw new UsageError(`--queue must be a redis:// URL (BullMQ on Redis), got "${url}"`);
+  try {
+    parseQueueUrl(url);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return url;
 }

@@ -34,12 +34,6 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   // --robot: agent runs act on a real robot; the scene is its shadow (the view shows each prediction).
   const robot: RealRobotForm | undefined = stringFlag(p.flags, 'robot') ? realRobot(p) : undefined;
   const staticDir = rendererDir();
-  const build = rendererBuildState(path.resolve(staticDir, '../..'));
-  if (build.state === 'missing') o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
-  else if (build.state === 'stale')
-    o.err(
-      `skillbridge: the renderer build is older than its sources (${build.newer} changed since); run "npm run build:renderer" to serve today's code`,
-    );
   // Agent runs trace to ./traces; API keys (OPENAI_API_KEY, SKILLBRIDGE_API_KEY) come from
   // this process's environment, read in the worker, and never go to the browser.
   const traceDir = path.resolve('traces');
@@ -112,6 +106,13 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
     throw e;
   }
+  // Said once serving: bad input before it is one line alone.
+  const build = rendererBuildState(path.resolve(staticDir, '../..'));
+  if (build.state === 'missing') o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
+  else if (build.state === 'stale')
+    o.err(
+      `skillbridge: the renderer build is older than its sources (${build.newer} changed since); run "npm run build:renderer" to serve today's code`,
+    );
   if (server.teacherUrl) {
     o.out(`Skillbridge classroom mode (up to ${maxSessions} sessions).`);
     o.out(`Groups:  ${server.url}`);

@@ -4,12 +4,12 @@
 import { runQueueWorker } from '../../../eval/scale/queue-worker';
 import { type Parsed, UsageError, intFlag, requireFlag } from '../args';
 import { type Output, json } from '../output';
-import { concurrencyFlag, rateFlags } from './scale-flags';
+import { checkQueueUrl, concurrencyFlag, rateFlags } from './scale-flags';
 
 export async function workerCommand(p: Parsed, o: Output): Promise<number> {
   if (p.positionals.length) throw new UsageError(`worker takes no positional arguments, got "${p.positionals.join(' ')}"`);
   const url = requireFlag(p.flags, 'queue', 'the Redis URL the evaluation enqueues on, e.g. --queue redis://127.0.0.1:6379');
-  if (!url.startsWith('redis://')) throw new UsageError(`--queue must be a redis:// URL (BullMQ on Redis), got "${url}"`);
+  checkQueueUrl(url);
   const concurrency = concurrencyFlag(p) ?? 1;
   const rates = rateFlags(p);
   const lockEnv = process.env['SKILLBRIDGE_QUEUE_LOCK_MS'];
