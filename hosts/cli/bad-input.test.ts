@@ -1,11 +1,13 @@
 // Bad input the command-line fuzzer (test/fuzz/boundary-cli.test.ts) found
 // answered with a crash (exit 70) or in several lines, each kept as a named
 // example: one line, exit 2, before any work.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { syntheticAlrmRun } from '../../eval/report/synthetic';
+import { openResults } from '../../eval/results/index';
 import { parse } from './args';
 import { scaleOptions } from './commands/scale-flags';
 import { main, oneLine } from './main';
@@ -44,6 +46,44 @@ describe('paths no file can have', () => {
     );
     oneLineExit2(await cli('call', '--scene', 'tabletop/fruits', 'get_objects', '{"a":"\u0000"}'), /holds a NUL character/);
     expect(() => parse(['scenes', '--json'])).not.toThrow();
+  });
+});
+
+describe('results databases', () => {
+  it('a /proc file given for results is refused at once (SQLite waited on it for ever)', async () => {
+    oneLineExit2(
+      await cli('report', '--leaderboard', '/proc/self/environ'),
+      /--leaderboard "\/proc\/self\/environ": not a results database/,
+    );
+    oneLineExit2(await cli('report', '/proc/self/environ'), /"\/proc\/self\/environ": not a results database/);
+    oneLineExit2(await cli('rescore', 'r1', '--db', '/proc/self/environ'), /--db .*: not a results database/);
+  });
+
+  it('an empty results.db is not made into a database', async () => {
+    const folder = mkdtempSync(join(dir, 'empty-'));
+    writeFileSync(join(folder, 'results.db'), '');
+    oneLineExit2(await cli('report', folder), /results\.db there is an empty file, not a results database/);
+    oneLineExit2(
+      await cli('eval', '--suite', 'alrm', '--model', 'oracle', '--out', folder),
+      /--out .*: results\.db there is an empty file/,
+    );
+    expect(readFileSync(join(folder, 'results.db'), 'utf8')).toBe('');
+    oneLineExit2(await cli('report', '--leaderboard', '/dev/zero'), /a device, not a results database/);
+  });
+});
+
+describe('files written', () => {
+  it('one in a folder not there yet is written (--md crashed: ENOENT, exit 70); one through a file is one line', async () => {
+    const db = mkdtempSync(join(dir, 'db-'));
+    const store = openResults(db, { durability: 'process' });
+    const run = syntheticAlrmRun(store, { model: 'm', variant: 'TaP', skill: 0.9, latency: 5, trials: 1 }).runId;
+    store.close();
+    const md = join(dir, 'new', 'folder', 'board.md');
+    const r = await cli('report', '--leaderboard', db, '--md', md);
+    expect(r.code, r.err).toBe(0);
+    expect(readFileSync(md, 'utf8')).toContain(run.split('-')[0]!);
+    writeFileSync(join(dir, 'plain'), 'x');
+    oneLineExit2(await cli('report', run, '--db', db, '--md', join(dir, 'plain', 'r.md')), /--md .*: a part of the path is not a folder/);
   });
 });
 

@@ -5,6 +5,8 @@
 // have one entry per part. `flag-table.test.ts` checks the help text agrees
 // with this table and that each command reads every option its entry lists.
 
+import { notResults } from './results-path';
+
 /** Every option of the command line: its type (and short form). */
 export const OPTIONS = {
   json: { type: 'boolean' },
@@ -101,6 +103,8 @@ export interface Door {
   hidden?: boolean;
   /** Its arguments name files or folders (checked as paths are). */
   pathArgs?: boolean;
+  /** Options (and arguments) naming evaluation results: what is there must be a results folder or database. */
+  results?: { flags: readonly FlagName[]; args?: boolean };
 }
 
 /** Options whose value names a file or folder (some also take an id: a scene, a suite). */
@@ -228,6 +232,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
     ],
     OWN('no arguments'),
     {
+      results: { flags: ['out'] },
       refuse: { robot: EVAL_ON_ROBOT, shadow: EVAL_ON_ROBOT },
       // A resumed run goes on with the cases it was started with.
       conflicts: [
@@ -241,11 +246,17 @@ export const DOORS: Readonly<Record<string, Door>> = {
   // Each run of a sweep is named by the sweep (NAME-SUITE-MODEL-WORKFLOW), so shards need no --run-id.
   sweep: door('sweep', ['out', ...SCALE, 'queue', 'json'], OWN('one sweep FILE'), {
     pathArgs: true,
+    results: { flags: ['out'] },
     refuse: { 'run-id': 'sweep names each of its runs itself (NAME-SUITE-MODEL-WORKFLOW), the same on every shard: leave --run-id out' },
   }),
-  report: door('report', ['db', 'out', 'junit', 'csv', 'md', 'diff', 'json'], OWN('RUN ids or folders'), { pathArgs: true }),
-  'report --leaderboard': door('report --leaderboard', ['leaderboard', 'md', 'json'], OWN('no arguments')),
-  rescore: door('rescore', ['db', 'dry-run', 'json'], OWN('one RUN id')),
+  report: door('report', ['db', 'out', 'junit', 'csv', 'md', 'diff', 'json'], OWN('RUN ids or folders'), {
+    pathArgs: true,
+    results: { flags: ['db'], args: true },
+  }),
+  'report --leaderboard': door('report --leaderboard', ['leaderboard', 'md', 'json'], OWN('no arguments'), {
+    results: { flags: ['leaderboard'] },
+  }),
+  rescore: door('rescore', ['db', 'dry-run', 'json'], OWN('one RUN id'), { results: { flags: ['db'] } }),
   serve: door(
     'serve',
     [
@@ -370,6 +381,15 @@ export function refusal(command: string, positionals: string[], flags: Readonly<
   for (const a of args) {
     if (a.includes('\u0000')) return { message: `the argument ${shown(a)} holds a NUL character, which no argument can` };
     const why = d.pathArgs ? badPath(a) : undefined;
+    if (why) return { message: `${shown(a)}: ${why}` };
+  }
+  for (const f of d.results?.flags ?? []) {
+    const v = flags[f];
+    const why = typeof v === 'string' ? notResults(v) : undefined;
+    if (why) return { flag: f, message: `--${f} ${shown(v as string)}: ${why}` };
+  }
+  for (const a of d.results?.args ? args : []) {
+    const why = notResults(a);
     if (why) return { message: `${shown(a)}: ${why}` };
   }
   if (args.length < d.args.min || args.length > d.args.max) {

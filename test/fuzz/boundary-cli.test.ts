@@ -16,12 +16,14 @@
 // to write get only hostile paths inside the fuzzer's own folders: the machine
 // running this may be root.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { syntheticAlrmRun } from '../../eval/report/synthetic';
+import { openResults } from '../../eval/results/index';
 import { DOORS, type Door, OPTIONS } from '../../hosts/cli/command-flags';
 import { type OpenAIServer, startOpenAIServer } from '../support/openai-server';
 import { fuzzRuns, fuzzSeed } from './support/budget';
@@ -115,16 +117,10 @@ beforeAll(async () => {
   const { main } = await import('../../hosts/cli/main');
   if ((await main(['run', '--scene', SCENE, '--model', `scripted:${fixtures.turns}`, '--trace', fixtures['trace']!, 'hi'], quiet)) !== 0)
     throw new Error('the trace fixture did not run');
-  let text = '';
-  const e = await main(
-    ['eval', '--suite', 'alrm', '--filter', 'boxes/3', '--sample', '1', '--model', 'floor:noop', '--out', evalDir, '--json'],
-    {
-      out: (t) => (text += t),
-      err: () => undefined,
-    },
-  );
-  if (e !== 0) throw new Error(`the eval fixture did not run: ${text}`);
-  fixtures['runId'] = (JSON.parse(text) as { runId: string }).runId;
+  // A recorded run (made up, as the report tests make theirs): report, rescore and resume read it.
+  const db = openResults(evalDir, { durability: 'process' });
+  fixtures['runId'] = syntheticAlrmRun(db, { model: 'floor:noop', variant: 'TaP', skill: 0.5, latency: 1, trials: 1 }).runId;
+  db.close();
 }, 120_000);
 
 afterAll(async () => {
@@ -413,10 +409,18 @@ function problems(argv: string[], r: CliRun, bound: boolean): string[] {
     if (seen.includes(OPENAI_KEY)) out.push(`OPENAI_API_KEY went to the listener (${q.method} ${q.path})`);
     if (bound && seen.includes(SB_KEY))
       out.push(`SKILLBRIDGE_API_KEY went to the listener while SKILLBRIDGE_API_BASE_URL names another server (${q.method} ${q.path})`);
+    // Unbound, the key goes to the server the person typed: a model request there carries it.
+    if (q.path.endsWith('/chat/completions')) {
+      modelRequests[bound ? 'bound' : 'typed']++;
+      if (!bound && q.headers['authorization'] !== `Bearer ${SB_KEY}`)
+        out.push(`a model request to the server typed on the command line went without SKILLBRIDGE_API_KEY (${q.path})`);
+    }
   }
   return out.map((p) => `${at}: ${p}`);
 }
 
+/** Model requests the listener got, while SKILLBRIDGE_API_BASE_URL named another server and while it was unset. */
+const modelRequests = { bound: 0, typed: 0 };
 let caseNo = 0;
 /** Runs one invocation, every other one with SKILLBRIDGE_API_BASE_URL naming another server. */
 async function tryCase(argv: string[], ready: RegExp | undefined): Promise<string[]> {
@@ -424,6 +428,8 @@ async function tryCase(argv: string[], ready: RegExp | undefined): Promise<strin
   const bound = caseNo++ % 2 === 0;
   if (bound) process.env['SKILLBRIDGE_API_BASE_URL'] = 'http://127.0.0.1:9/v1';
   else delete process.env['SKILLBRIDGE_API_BASE_URL'];
+  // FUZZ_LOG=FILE: each invocation, written before it runs (a case that blocks the process is the last line).
+  if (process.env['FUZZ_LOG']) appendFileSync(process.env['FUZZ_LOG'], `${JSON.stringify(argv).slice(0, 600)}\n`);
   const r = await runCli(argv, { ...(ready ? { ready } : {}), timeoutMs: CASE_MS });
   return problems(argv, r, bound);
 }
@@ -488,6 +494,9 @@ describe('the command line, fuzzed from its table of options', () => {
     }
     expect(tried).toBeGreaterThan(150);
     expect(summarize(found)).toEqual([]);
+    console.log(
+      `boundary-cli sweep: ${tried} invocations, ${found.length} problems, model requests at the listener ${JSON.stringify(modelRequests)}`,
+    );
   }, 600_000);
 
   it('random: an entry, a field and a generated hostile value', async () => {
@@ -508,12 +517,26 @@ describe('the command line, fuzzed from its table of options', () => {
     expect(summarize(found)).toEqual([]);
   }, 600_000);
 
-  it('through bin/skillbridge.js: a FIFO, /proc and a huge value end at once in one line, exit 2', () => {
+  it('the keys go where spec.ts says: a model server typed on the command line gets SKILLBRIDGE_API_KEY unless it is bound to another; OPENAI_API_KEY never', async () => {
+    const spec = `openai-compatible:m@${ctx.listener}`;
+    const runs = [
+      ['run', '--scene', SCENE, '--model', spec, 'hi'],
+      ['eval', '--suite', 'alrm', '--filter', 'boxes/3', '--sample', '1', '--model', spec, '--out', path.join(sandbox, 'keys')],
+    ];
+    const found: string[] = [];
+    const before = { ...modelRequests };
+    // Each twice: once with SKILLBRIDGE_API_BASE_URL naming another server, once unset.
+    for (const argv of runs) for (let i = 0; i < 2; i++) found.push(...(await tryCase(argv, undefined)));
+    expect(found).toEqual([]);
+    expect(modelRequests.bound).toBeGreaterThan(before.bound);
+    expect(modelRequests.typed).toBeGreaterThan(before.typed);
+  }, 120_000);
+
+  it('through bin/skillbridge.js: a FIFO, a /proc file and a huge value end at once in one line, exit 2', () => {
     const cases = [
       ['run', '--scene', SCENE, '--model', `scripted:${fixtures.turns}`, '--answers', outside.files.fifo, 'hi'],
-      ['call', '--scene', '/proc/self/environ', 'get_objects'],
-      ['eval', '--suite', 'A'.repeat(100_000), '--model', 'floor:noop', '--out', path.join(sandbox, 'bin-eval')],
-      ['models', 'add', outside.files.fifo, '--dir', path.join(sandbox, 'bin-models')],
+      ['report', '--leaderboard', '/proc/self/environ'],
+      ['call', '--scene', 'A'.repeat(100_000), 'get_objects'],
     ];
     for (const argv of cases) {
       const r = spawnSync(process.execPath, [BIN, ...argv], { cwd: sandbox, encoding: 'utf8', timeout: 60_000, env: process.env });
