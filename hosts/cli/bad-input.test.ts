@@ -87,6 +87,25 @@ describe('files written', () => {
   });
 });
 
+describe('folders', () => {
+  it('a file given for a folder is refused before any work (audit ran and then crashed: EEXIST, exit 70; so did mcp --trace)', async () => {
+    const file = join(dir, 'a-file.txt');
+    writeFileSync(file, 'x');
+    const audit = await cli('audit', '--scene', 'tabletop/fruits', '--calls', '5', '--out', file);
+    oneLineExit2(audit, /--out .*a-file\.txt": a file, not a folder/);
+    oneLineExit2(await cli('mcp', '--scene', 'tabletop/fruits', '--http', '0', '--trace', file), /--trace .*: a file, not a folder/);
+    oneLineExit2(await cli('models', 'list', '--dir', join(file, 'sub')), /--dir .*: a part of the path is not a folder/);
+  });
+
+  it('sweep --out naming a file that is no results database is one line (a progress line came first)', async () => {
+    const sweep = join(dir, 'sweep.json');
+    writeFileSync(sweep, JSON.stringify({ name: 's', suites: ['alrm'], models: ['floor:noop'], sample: 1 }));
+    const notDb = join(dir, 'not-a-db.json');
+    writeFileSync(notDb, JSON.stringify({ hello: 'world' }));
+    oneLineExit2(await cli('sweep', sweep, '--out', notDb), /not-a-db\.json is not a readable skillbridge results database/);
+  });
+});
+
 describe('messages of several lines', () => {
   it('a scene file with several problems is one line naming each (it was one line per problem)', async () => {
     const scene = join(dir, 'scene.json');

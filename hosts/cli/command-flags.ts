@@ -5,7 +5,7 @@
 // have one entry per part. `flag-table.test.ts` checks the help text agrees
 // with this table and that each command reads every option its entry lists.
 
-import { notResults } from './results-path';
+import { notFolder, notResults } from './results-path';
 
 /** Every option of the command line: its type (and short form). */
 export const OPTIONS = {
@@ -105,6 +105,8 @@ export interface Door {
   pathArgs?: boolean;
   /** Options (and arguments) naming evaluation results: what is there must be a results folder or database. */
   results?: { flags: readonly FlagName[]; args?: boolean };
+  /** Options naming a folder: what is there must be one (a missing one is made, or the command says so). */
+  folders?: readonly FlagName[];
 }
 
 /** Options whose value names a file or folder (some also take an id: a scene, a suite). */
@@ -177,7 +179,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
     needs: ROBOT_NEEDS,
     conflicts: [{ a: 'noise', b: 'robot', why: "--noise perturbs the simulator's readings; a real robot's are its own" }],
   }),
-  audit: door('audit', ['scene', 'calls', 'seed', 'episode', 'out', 'json'], OWN('no arguments')),
+  audit: door('audit', ['scene', 'calls', 'seed', 'episode', 'out', 'json'], OWN('no arguments'), { folders: ['out'] }),
   run: door(
     'run',
     [
@@ -276,16 +278,17 @@ export const DOORS: Readonly<Record<string, Door>> = {
     NONE,
     {
       needs: { mapping: ROBOT_NEEDS.mapping, 'accept-no-estop': ROBOT_NEEDS['accept-no-estop'] },
+      folders: ['scripts', 'exercises'],
       refuse: { shadow: 'serve --robot always runs the --scene beside the robot as its shadow: leave --shadow out' },
     },
   ),
   'robot-api': door('robot-api', ['scene', 'port', 'seed', 'speed', 'fast', 'read-only', 'json'], NONE, {
     conflicts: [{ a: 'speed', b: 'fast', why: '--fast runs unpaced, --speed X paces at X times wall time' }],
   }),
-  'models list': door('models list', ['dir', 'json'], NONE),
-  'models pull': door('models pull', ['dir', 'json'], OWN('one model ID')),
-  'models rm': door('models rm', ['dir', 'json'], OWN('one model ID')),
-  'models add': door('models add', ['name', 'dir', 'json'], OWN('one .gguf FILE'), { pathArgs: true }),
+  'models list': door('models list', ['dir', 'json'], NONE, { folders: ['dir'] }),
+  'models pull': door('models pull', ['dir', 'json'], OWN('one model ID'), { folders: ['dir'] }),
+  'models rm': door('models rm', ['dir', 'json'], OWN('one model ID'), { folders: ['dir'] }),
+  'models add': door('models add', ['name', 'dir', 'json'], OWN('one .gguf FILE'), { pathArgs: true, folders: ['dir'] }),
   mcp: door(
     'mcp',
     ['scene', 'robots', ...ROBOT, 'shadow', 'set', 'seed', 'http', 'approve', 'read-only', 'paced', 'trace', 'foxglove', 'verbose', 'json'],
@@ -297,6 +300,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
         verbose: { flag: 'http', why: 'it logs the HTTP requests' },
       },
       conflicts: [{ a: 'seed', b: 'robots', why: 'a robots file gives each robot its own "seed"' }],
+      folders: ['trace'],
     },
   ),
   foxglove: door('foxglove', ['scene', 'port', 'seed', 'script', 'set', 'json'], NONE, {
@@ -370,7 +374,11 @@ export function refusal(command: string, positionals: string[], flags: Readonly<
   for (const c of d.conflicts ?? [])
     if (flags[c.a] !== undefined && flags[c.b] !== undefined)
       return { flag: c.a, message: `give --${c.a} or --${c.b}, not both: ${c.why}` };
-  // A value no command could use: refused here, where its option is known, not as a crash of the code it reaches.
+  return valueRefusal(d, given, flags, args);
+}
+
+/** A value no command could use: refused here, where its option is known, not as a crash of the code it reaches. */
+function valueRefusal(d: Door, given: FlagName[], flags: Readonly<Record<string, unknown>>, args: string[]): Refusal | undefined {
   for (const f of given) {
     const v = flags[f];
     if (typeof v !== 'string') continue;
@@ -386,6 +394,11 @@ export function refusal(command: string, positionals: string[], flags: Readonly<
   for (const f of d.results?.flags ?? []) {
     const v = flags[f];
     const why = typeof v === 'string' ? notResults(v) : undefined;
+    if (why) return { flag: f, message: `--${f} ${shown(v as string)}: ${why}` };
+  }
+  for (const f of d.folders ?? []) {
+    const v = flags[f];
+    const why = typeof v === 'string' ? notFolder(v) : undefined;
     if (why) return { flag: f, message: `--${f} ${shown(v as string)}: ${why}` };
   }
   for (const a of d.results?.args ? args : []) {

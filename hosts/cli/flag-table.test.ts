@@ -316,6 +316,7 @@ async function watchedRun(argv: string[], ready?: RegExp): Promise<Outcome> {
     }
   };
   const unwatch = watchFlagReads((f) => reads.add(f));
+  const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   let code: number;
   try {
     code = await main(argv, {
@@ -331,6 +332,9 @@ async function watchedRun(argv: string[], ready?: RegExp): Promise<Outcome> {
   } finally {
     unwatch();
     running = false;
+    // Signal listeners a command left behind (its process ends in real use) must not hear the next one's Ctrl-C.
+    for (const sig of ['SIGINT', 'SIGTERM'] as const)
+      for (const l of process.listeners(sig)) if (!before[sig].includes(l)) process.off(sig, l);
   }
   const stub = err.includes(REACHED);
   return { argv, door: found.door, code, stub, ran: code !== 2, err, out, given, reads };

@@ -1,8 +1,9 @@
-// A path given for evaluation results (a results folder, or its results.db) is
-// checked before the database code opens it: SQLite waits for ever on a file
-// the kernel makes up as it is read (/proc), and writes its tables into an
-// empty file; a pipe or a device is no database either.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+// Paths checked before the code that opens them: one given for evaluation
+// results (a results folder, or its results.db) — SQLite waits for ever on a
+// file the kernel makes up as it is read (/proc) and writes its tables into an
+// empty file; a pipe or a device is no database either — and one given for a
+// folder, which must not be a file.
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { kindOf } from '../../base/user-file';
 
@@ -34,5 +35,17 @@ export function notResults(p: string, depth = 0): string | undefined {
     return 'it cannot be read as a results database';
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Why `p` cannot be a folder to read or write in, or undefined when it is one or is not there yet (it is made). */
+export function notFolder(p: string): string | undefined {
+  try {
+    const st = statSync(p);
+    if (st.isDirectory()) return undefined;
+    return st.isFile() ? 'a file, not a folder' : `${kindOf(st)}, not a folder`;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOTDIR' ? 'a part of the path is not a folder' : undefined;
   }
 }

@@ -4,6 +4,7 @@
 // folder and a leaderboard per suite.
 import path from 'node:path';
 import { loadRuns, writeReports } from '../../../eval/report/index';
+import { openResults } from '../../../eval/results/index';
 import { loadSweep, runSweep, sweepCells } from '../../../eval/scale/sweep';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { type Output, json } from '../output';
@@ -14,6 +15,8 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   const sweep = loadSweep(p.positionals[0]!);
   const outDir = stringFlag(p.flags, 'out') ?? 'sweep-results';
   const scale = await queueScale(p, { namesRuns: true });
+  // The results database is opened (made, checked) before the first run says anything: bad input is one line.
+  openResults(outDir).close();
   const asJson = Boolean(p.flags['json']);
   const ac = new AbortController();
   const onSigint = () => (ac.signal.aborted ? process.exit(130) : ac.abort());

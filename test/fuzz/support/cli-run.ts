@@ -26,6 +26,7 @@ export async function runCli(argv: string[], o: { ready?: RegExp; timeoutMs: num
       setTimeout(() => running && process.emit('SIGINT', 'SIGINT'), 50);
     }
   };
+  const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   const t0 = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const code = await Promise.race([
@@ -43,5 +44,10 @@ export async function runCli(argv: string[], o: { ready?: RegExp; timeoutMs: num
   ]);
   clearTimeout(timer);
   running = false;
+  // A command that ended left its signal listeners behind (it ends its process in real use): removed, so a
+  // later invocation's Ctrl-C does not reach them (a second one would end this process).
+  if (code !== 'timeout')
+    for (const sig of ['SIGINT', 'SIGTERM'] as const)
+      for (const l of process.listeners(sig)) if (!before[sig].includes(l)) process.off(sig, l);
   return { code, out, err, ms: performance.now() - t0, served };
 }
