@@ -1,5 +1,6 @@
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import hostRefs from './eslint-rules/host-refs.js';
 import layers from './eslint-rules/layers.js';
 import { CHECKER, ROBOT_VOICE, checkerRestrictions, truthRestrictions } from './eslint-rules/truth.js';
 
@@ -8,9 +9,11 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' },
-    plugins: { layers, '@typescript-eslint': tseslint.plugin },
+    plugins: { layers, 'host-refs': hostRefs, '@typescript-eslint': tseslint.plugin },
     rules: {
       'layers/direction': 'error',
+      // Host refs (a suite, model, run id… a request named) are made by the host policy only (eslint-rules/host-refs.js).
+      'host-refs/minted-by-policy': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },

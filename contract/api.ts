@@ -29,6 +29,12 @@ import {
 } from './schemas';
 import { ExerciseInfo, ExerciseResult, RunReplay, RunSummary, WorldSettings } from './teaching';
 import { RobotSafety } from './robot-safety';
+import { hostField } from './host-fields';
+
+/** A run of this session by the id it gave it (a trace of the session's own). */
+const SessionRunId = hostField(z.string().regex(/^[\w-]{1,100}$/), 'trace');
+/** A model server's base URL a key is stored for. */
+const KeyBaseUrl = hostField(BaseUrl, 'server-url');
 
 const Empty = z.object({}).strict();
 const Ack = z.object({ ok: z.boolean(), message: z.string() });
@@ -38,7 +44,7 @@ export const METHODS = {
   ...LOCAL_MODEL_METHODS,
   listScenes: { request: Empty, response: z.array(SceneSummary) },
   /** Loads a scene and returns its static metadata; poses then stream. */
-  loadScene: { request: z.object({ id: z.string().min(1).max(200) }).strict(), response: SceneMeta },
+  loadScene: { request: z.object({ id: hostField(z.string().min(1).max(200), 'scene') }).strict(), response: SceneMeta },
   /** Rebuilds the current scene from its data (same seed). */
   resetScene: { request: Empty, response: SceneMeta },
   /** The metadata of the scene now loaded (after a reconnect). */
@@ -82,7 +88,7 @@ export const METHODS = {
       .object({
         message: z.string().min(1).max(20_000),
         workflow: z.string().min(1).max(100),
-        model: z.string().min(1).max(500),
+        model: hostField(z.string().min(1).max(500), 'model'),
         toolSet: z.string().min(1).max(100).optional(),
         approval: ApprovalMode.optional(),
         /** Forget the conversation before this turn. */
@@ -108,26 +114,29 @@ export const METHODS = {
   },
   listWorkflows: { request: Empty, response: z.array(WorkflowInfo) },
   /** Checks a model server: reachable, native tool calls, text fallback; an error says how to fix it. */
-  probeModel: { request: z.object({ spec: z.string().min(1).max(500), script: ScriptText.optional() }).strict(), response: ProbeResult },
+  probeModel: {
+    request: z.object({ spec: hostField(z.string().min(1).max(500), 'model'), script: ScriptText.optional() }).strict(),
+    response: ProbeResult,
+  },
   /** Model servers found on this machine (Ollama on 127.0.0.1:11434). */
   detectModels: { request: Empty, response: LocalModels },
   /** The JSONL trace of a run of this session. */
   exportTrace: {
-    request: z.object({ runId: z.string().regex(/^[\w-]{1,100}$/) }).strict(),
+    request: z.object({ runId: SessionRunId }).strict(),
     response: z.object({ name: z.string(), text: z.string() }),
   },
   /** Every run of this session, oldest first (kept while the session lives, up to a limit). */
   listRuns: { request: Empty, response: z.array(RunSummary) },
   /** A run's trace and its recorded poses, to watch it again in 3D. */
-  getRunReplay: { request: z.object({ runId: z.string().regex(/^[\w-]{1,100}$/) }).strict(), response: RunReplay },
+  getRunReplay: { request: z.object({ runId: SessionRunId }).strict(), response: RunReplay },
   /** Validates a JSONL trace (for read-only replay). */
   importTrace: { request: z.object({ text: bytesString(MAX_TRACE_IMPORT_BYTES, 'the trace') }).strict(), response: ImportedTrace },
   // API keys live in the desktop host only (encrypted with the OS keychain), one
   // per model server base URL: a key is sent to the server it was stored for and
   // no other. The renderer can set or clear one and learn whether one is stored, never read it.
-  setApiKey: { request: z.object({ baseURL: BaseUrl, key: z.string().min(1).max(500) }).strict(), response: Ack },
-  hasApiKey: { request: z.object({ baseURL: BaseUrl }).strict(), response: z.object({ stored: z.boolean() }) },
-  clearApiKey: { request: z.object({ baseURL: BaseUrl }).strict(), response: Ack },
+  setApiKey: { request: z.object({ baseURL: KeyBaseUrl, key: z.string().min(1).max(500) }).strict(), response: Ack },
+  hasApiKey: { request: z.object({ baseURL: KeyBaseUrl }).strict(), response: z.object({ stored: z.boolean() }) },
+  clearApiKey: { request: z.object({ baseURL: KeyBaseUrl }).strict(), response: Ack },
   // ---- exercises: task cards for the loaded scene, checked on the world's facts and the runs' tool calls.
   listExercises: { request: Empty, response: z.array(ExerciseInfo) },
   /** Adds a card written as JSON (for this session); a wrong field is named in the error. */

@@ -2,6 +2,7 @@
 // size, the current model), its progress as events, its cases, the report as one
 // self-contained HTML page, and replaying a case in the 3D view.
 import { z } from 'zod';
+import { hostField } from './host-fields';
 
 export const SuiteInfo = z.object({
   id: z.string(),
@@ -55,7 +56,8 @@ export const EvalEvent = z.discriminatedUnion('kind', [
 ]);
 export type EvalEvent = z.infer<typeof EvalEvent>;
 
-export const EvalRunId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,200}$/);
+/** An evaluated run's id: looked up in the host's results, never a path (hostField: the policy parses it). */
+export const EvalRunId = hostField(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,200}$/), 'run-id');
 
 export const EVAL_METHODS = {
   listSuites: { request: z.object({}).strict(), response: z.array(SuiteInfo) },
@@ -63,8 +65,9 @@ export const EVAL_METHODS = {
   startEval: {
     request: z
       .object({
-        suite: z.string().min(1).max(40),
-        model: z.string().min(1).max(500),
+        /** A built-in suite's id (listSuites); a page names no suite file. */
+        suite: hostField(z.string().min(1).max(40), 'suite'),
+        model: hostField(z.string().min(1).max(500), 'model'),
         workflow: z.string().min(1).max(100).optional(),
         /** Cases drawn across the suite's categories (omitted: all). */
         sample: z.number().int().min(1).max(100_000).optional(),

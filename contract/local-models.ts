@@ -1,8 +1,9 @@
 // The app's local models (GGUF files in the host's models folder): the list, a download with
 // progress events, cancel, remove. Pages select one by setting the model spec to `local:ID`.
 import { z } from 'zod';
+import { hostField } from './host-fields';
 
-const ModelId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._ -]{0,119}$/, 'a model id from listLocalModels');
+const ModelId = hostField(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._ -]{0,119}$/, 'a model id from listLocalModels'), 'local-model');
 const Ack = z.object({ ok: z.boolean(), message: z.string() });
 
 export const LocalModelInfo = z.object({

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Runs the rosbridge conformance suite (robot/conformance/) against a real
+# Runs the rosbridge conformance suite (robot/conformance/) and replays the
+# safety fuzzer's cases (test/fuzz/rosbridge-safety.ts) against a real
 # rosbridge_suite 0.11.17 (ROS 1) built from its source folder with Debian's ROS 1
-# packages: ros-core, python3-rospy, python3-genpy, python3-tornado, python3-bson,
-# python3-autobahn, python3-twisted, ros-std-msgs, ros-geometry-msgs, ros-actionlib-msgs.
+# packages: ros-core python3-rospy python3-genpy python3-tornado python3-bson
+# python3-autobahn python3-twisted python3-pil, and for the messages the tests use
+# (their definitions and their Python modules, which rosbridge and rosapi load):
+# ros-std-msgs ros-geometry-msgs ros-sensor-msgs ros-actionlib-msgs ros-move-base-msgs
+# ros-visualization-msgs ros-std-srvs python3-geometry-msgs python3-sensor-msgs
+# python3-actionlib-msgs python3-move-base-msgs python3-visualization-msgs python3-std-srvs.
 #
 #   scripts/real-rosbridge.sh SRC     SRC = a checkout of RobotWebTools/rosbridge_suite, tag 0.11.17
+#
+# The cases: ROSBRIDGE_SAFETY_CASES=FILE replays that file; otherwise
+# ROSBRIDGE_SAFETY_COUNT cases (default 40, seed ROSBRIDGE_SAFETY_SEED) are
+# written first with `npx tsx test/fuzz/rosbridge-safety.ts export FILE COUNT SEED`.
 #
 # rosbridge_suite is not packaged by Debian: its messages (rosbridge_msgs, rosapi) are
 # generated here with genpy, rosauth is stubbed (no authentication is used), and the
@@ -20,7 +29,7 @@ command -v roscore >/dev/null || skip "roscore not found (apt-get install ros-co
 GENPY=/usr/lib/genpy
 [ -x "$GENPY/genmsg_py.py" ] || [ -f "$GENPY/genmsg_py.py" ] || skip "genpy's generators not found in $GENPY (apt-get install python3-genpy)"
 [ -n "$SRC" ] && [ -d "$SRC/rosbridge_server" ] || { echo "usage: scripts/real-rosbridge.sh ROSBRIDGE_SUITE_0.11.17_FOLDER" >&2; exit 2; }
-for m in tornado bson autobahn twisted; do "$PY" -c "import $m" 2>/dev/null || skip "python module $m missing (apt-get install python3-$m)"; done
+for m in tornado bson autobahn twisted PIL; do "$PY" -c "import $m" 2>/dev/null || skip "python module $m missing (apt-get install python3-$(echo "$m" | tr A-Z a-z))"; done
 
 WORK=$(mktemp -d /tmp/sb-rosbridge-XXXX)
 PIDS=()
@@ -84,4 +93,10 @@ PIDS+=($!)
 sleep 5
 echo "real-rosbridge: rosbridge_server on ws://127.0.0.1:$PORT (logs in $WORK)"
 cd "$ROOT"
-SKILLBRIDGE_REAL_ROSBRIDGE=ws://127.0.0.1:$PORT SKILLBRIDGE_REAL_ROS=1 npx vitest run robot/conformance/rosbridge.test.ts -t "a real rosbridge_server"
+CASES=${ROSBRIDGE_SAFETY_CASES:-$WORK/safety-cases.json}
+[ -f "$CASES" ] || npx tsx test/fuzz/rosbridge-safety.ts export "$CASES" "${ROSBRIDGE_SAFETY_COUNT:-40}" "${ROSBRIDGE_SAFETY_SEED:-20260521}"
+export SKILLBRIDGE_REAL_ROSBRIDGE=ws://127.0.0.1:$PORT SKILLBRIDGE_REAL_ROS=1
+status=0
+npx vitest run robot/conformance/rosbridge.test.ts -t "a real rosbridge_server" || status=1
+ROSBRIDGE_SAFETY_CASES=$CASES npx vitest run test/fuzz/rosbridge-safety-replay.test.ts || status=1
+exit $status

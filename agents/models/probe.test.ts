@@ -79,7 +79,7 @@ describe('probeModel', () => {
   });
 
   it('names the provider start command when the preset server is down', async () => {
-    const r = await probeSpec('ollama:qwen3:8b', { env: { SKILLBRIDGE_API_BASE_URL: undefined }, timeoutMs: 3000 });
+    const r = await probeSpec('ollama:qwen3:8b', { env: { SKILLBRIDGE_API_BASE_URL: undefined }, timeoutMs: 3000, localModels: 'any' });
     if (r.reachable) return; // an Ollama runs on this machine: nothing to check
     expect(r.error?.fix).toBe('Start it with `ollama serve`.');
   });
@@ -111,7 +111,7 @@ describe('probeModel', () => {
 describe('probeSpec', () => {
   it('probes the endpoint a spec names, with the key from the environment', async () => {
     const s = await start([{ toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] }], { apiKey: 'k', models: ['m'] });
-    const r = await probeSpec(`openai-compatible:m@${s.url}`, { env: { SKILLBRIDGE_API_KEY: 'k' } });
+    const r = await probeSpec(`openai-compatible:m@${s.url}`, { env: { SKILLBRIDGE_API_KEY: 'k' }, localModels: 'any' });
     expect(r).toMatchObject({ reachable: true, model: 'm', nativeToolCalls: true });
   });
 });

@@ -8,7 +8,7 @@ import { ModelError, type ChatMessage, type ModelErrorKind, type ModelTool } fro
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible';
 import { parseModelSpec, providerHints, resolveApiKey, type CreateModelOptions } from './spec';
 import { checkGgufFile } from './local/local-model';
-import { localSpecFile } from './local/local-spec';
+import { type LocalModelFiles, localSpecFile } from './local/local-spec';
 import { parseTextToolCalls, withTextToolCalls } from './text-tool-calls';
 
 export interface ProbeOptions {
@@ -191,7 +191,11 @@ export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
 /** Probes the endpoint a spec names, with its key from the secret store or environment. */
 export async function probeSpec(
   spec: string,
-  opts: Pick<CreateModelOptions, 'env' | 'secrets' | 'allowEnvKeyFor' | 'fetch' | 'timeoutMs'> & { signal?: AbortSignal } = {},
+  opts: Pick<CreateModelOptions, 'env' | 'secrets' | 'allowEnvKeyFor' | 'fetch' | 'timeoutMs'> & {
+    signal?: AbortSignal;
+    /** Where `local:` may look (the host's models folder for a page; 'any' for the person at a terminal): no default. */
+    localModels: LocalModelFiles;
+  },
 ): Promise<ProbeReport> {
   const parsed = parseModelSpec(spec);
   if (parsed.provider === 'scripted') {
@@ -207,7 +211,7 @@ export async function probeSpec(
     };
   }
   if (parsed.provider === 'local') {
-    const file = localSpecFile(parsed.name, 'any', opts.env ?? process.env);
+    const file = localSpecFile(parsed.name, opts.localModels, opts.env ?? process.env);
     let problem: string | undefined;
     try {
       checkGgufFile(file);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -221,6 +221,14 @@ describe('scripted models from a host serving pages', () => {
       expect(e.message).not.toMatch(/OPENAI_API_KEY_NAME|sk-do-not/);
     }
     expect(errorOf(() => createModel(`scripted:${secret}`, { scriptFiles: 'none' })).message).toMatch(/upload the script/);
+  });
+
+  it('read no file a name in the folder links to elsewhere (where it leads counts, not how it is spelled)', () => {
+    symlinkSync(secret, join(dir, 'escape.json'));
+    const e = errorOf(() => createModel('scripted:escape.json', { scriptFiles: { dir } }));
+    expect(e.kind).toBe('config');
+    expect(e.message).toMatch(/leads outside it/);
+    expect(e.message).not.toMatch(/OPENAI_API_KEY_NAME|sk-do-not/);
   });
 
   it('take uploaded content instead of a file (a UTF-8 BOM is fine)', async () => {

@@ -11,7 +11,8 @@
 // terminal typed the URL); a host serving pages asks its person (serve
 // --allow-key-for URL, a confirmation in the desktop app), so a page cannot send
 // the host's key to a server of its choosing.
-import { basename, join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, join, sep } from 'node:path';
 import { ModelError, type Model } from './model';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible';
 import { localModelFromSpec, type LocalModelFiles } from './local/local-spec';
@@ -285,6 +286,20 @@ function scriptedModel(spec: string, file: string, opts: CreateModelOptions): Mo
   if (!/^[\w][\w.-]{0,99}\.json$/i.test(file) || basename(file) !== file)
     throw new ModelError(
       `"${file}" is not a script name: give the name of a .json file in the host's scripts folder (no folders), or upload the script.`,
+      'config',
+    );
+  // Where the name leads, not how it is spelled: a link in the folder to a file elsewhere is not a script in it.
+  const inFolder = (() => {
+    try {
+      const dir = realpathSync(files.dir);
+      return realpathSync(join(dir, file)).startsWith(dir + sep);
+    } catch {
+      return true; // missing: loadScriptedModel says so, as for any name
+    }
+  })();
+  if (!inFolder)
+    throw new ModelError(
+      `"${file}" is not a script in the host's scripts folder (it leads outside it); upload the script instead.`,
       'config',
     );
   return loadScriptedModel(join(files.dir, file));

@@ -43,6 +43,8 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
     reach: z.string().optional(),
     /** The worker should not run another program (QuickJS failed in a way it may not recover from). */
     retire: z.boolean(),
+    /** The sandbox's WebAssembly memory at the end: every byte QuickJS holds, capped at the memory limit plus the build's start. */
+    heapBytes: z.int().nonnegative(),
   }),
 ]);
 export type FromWorker = z.infer<typeof FromWorkerSchema>;

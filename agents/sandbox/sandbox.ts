@@ -80,6 +80,16 @@ export class Sandbox {
   private queue: Promise<unknown> = Promise.resolve();
   private nextRun = 1;
   private disposed = false;
+  private heap = 0;
+
+  /**
+   * The WebAssembly memory QuickJS had when the last program ended: all it
+   * allocated, typed arrays and strings included, and never more than that
+   * program's memory limit plus the build's own 16 MiB start.
+   */
+  get lastHeapBytes(): number {
+    return this.heap;
+  }
 
   /** Runs one program; programs on one sandbox run one after another. Rejects only for a caller's mistake (SandboxConfigError). */
   async run(code: string, opts: RunOptions): Promise<SandboxResult> {
@@ -127,7 +137,8 @@ export class Sandbox {
     const signal = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { ...quickjsPaths(), replies: port2, signal: signal.buffer },
+      // The first module is made for the default limit; a run with another gets its own (worker-source.ts).
+      workerData: { ...quickjsPaths(), replies: port2, signal: signal.buffer, memoryBytes: DEFAULT_LIMITS.memoryBytes },
       transferList: [port2],
       // QuickJS recurses on the thread's native stack as well as its own: room for a 1 MiB QuickJS stack.
       // The worker's own heap is bounded too (values leave QuickJS only as capped JSON text).
@@ -271,8 +282,10 @@ export class Sandbox {
           else if (m.type === 'output' && m.run === id) {
             const chunk = output.add(m.text, m.dropped);
             safely(() => opts.onOutput?.(chunk));
-          } else if (m.type === 'done' && m.run === id)
+          } else if (m.type === 'done' && m.run === id) {
+            this.heap = m.heapBytes;
             finish(this.ended(m, code, names, limits, calls), m.retire, 'the time limit was reached while this call was running');
+          }
         },
         onDeath: (error) => finish(error, false),
       };

@@ -7,6 +7,15 @@
 //
 // One QuickJS module per worker (~20 ms to instantiate); a fresh runtime and
 // context per program, so nothing a program leaves behind reaches the next.
+//
+// The memory limit is the module's WebAssembly memory, not QuickJS's own
+// accounting: this build cannot ask its allocator a block's size, so QuickJS
+// counts every allocation as 8 bytes and its limit refuses only a single block
+// over the limit (a thousand 1 MB typed arrays or strings passed;
+// quickjs-emscripten#271). Every allocation lives in the linear memory, so the module
+// gets a memory whose maximum is the build's own start (its code, stack and
+// first heap) plus the limit; an allocation past it fails inside QuickJS as
+// "out of memory". A run with another limit gets a module of its own.
 // API calls are synchronous for the program: the worker posts the call, then
 // blocks in Atomics.wait until the host has answered on `replies` and bumped
 // `signal` (receiveMessageOnPort reads the answer without an event loop turn).
@@ -18,7 +27,40 @@ const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_th
 
 const replies = workerData.replies;
 const signal = new Int32Array(workerData.signal);
+let core;
+let variant;
+// The module for the current limit, and that limit (bytes of program heap).
 let Q;
+let qFor = -1;
+// Times the memory could not grow (an allocation then fails inside QuickJS): how a run knows it hit the cap.
+let growFailures = 0;
+
+const PAGE = 65536;
+// The build's own initial memory (its INITIAL_MEMORY, 16 MiB): data, stack and the first heap.
+// The memory it imports may not start smaller; it may stop at any size above.
+const BASE_PAGES = 256;
+
+function pagesFor(memoryBytes) {
+  return BASE_PAGES + Math.ceil(memoryBytes / PAGE);
+}
+
+async function moduleFor(memoryBytes) {
+  if (Q && qFor === memoryBytes) return Q;
+  Q = undefined;
+  const wasmMemory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum: pagesFor(memoryBytes) });
+  const grow = wasmMemory.grow.bind(wasmMemory);
+  wasmMemory.grow = (delta) => {
+    try {
+      return grow(delta);
+    } catch (e) {
+      growFailures++;
+      throw e;
+    }
+  };
+  Q = await core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmMemory }));
+  qFor = memoryBytes;
+  return Q;
+}
 
 function post(m) {
   parentPort.postMessage(m);
@@ -102,6 +144,7 @@ function show(v) {
 function runProgram(msg) {
   const run = msg.run;
   const limits = msg.limits;
+  const failuresBefore = growFailures;
   const deadline = Date.now() + limits.timeMs;
   // Set once the program must end whatever it catches; the interrupt handler then stops it.
   let fatal;
@@ -134,6 +177,7 @@ function runProgram(msg) {
   const handles = [];
   let outcome;
   try {
+    // Still set: it refuses one block over the limit before the memory would have to grow for it.
     rt.setMemoryLimit(limits.memoryBytes);
     rt.setMaxStackSize(limits.stackBytes);
     rt.setInterruptHandler(() => {
@@ -149,6 +193,9 @@ function runProgram(msg) {
     });
 
     const global = ctx.global;
+    // A growable SharedArrayBuffer here grows past its allocation (writes land on QuickJS's own heap);
+    // a program has no second thread to share memory with, so neither it nor Atomics is there.
+    ctx.evalCode('delete globalThis.SharedArrayBuffer; delete globalThis.Atomics;', 'setup.js').dispose();
     const print = ctx.newFunction('print', (...args) => {
       write(
         args
@@ -269,7 +316,13 @@ function runProgram(msg) {
   if (fatal !== undefined && (outcome.ok || !/program\.js:/.test(outcome.error.stack))) {
     outcome = { ok: false, error: { name: 'Stopped', message: fatal, stack: fatalStack } };
   }
-  post({ type: 'done', run, ...outcome, ...(fatal !== undefined ? { fatal } : {}), ...(reach ? { reach } : {}), retire });
+  const heapBytes = Q.getWasmMemory().buffer.byteLength;
+  // With the memory full (it could not grow in this run), QuickJS may fail outside the program's code (reading its result) or have no
+  // room left to build its own "out of memory" error (the program then seems to throw null): both are the limit.
+  const full = growFailures > failuresBefore;
+  if (!outcome.ok && full && (outcome.error.name === 'SandboxError' || (outcome.error.name === 'Thrown' && outcome.error.message === 'null')))
+    outcome = { ok: false, error: { name: 'InternalError', message: 'out of memory', stack: outcome.error.stack } };
+  post({ type: 'done', run, ...outcome, ...(fatal !== undefined ? { fatal } : {}), ...(reach ? { reach } : {}), retire, heapBytes });
 
   // Marks the program as having to end, and returns the guest error to throw at the point it happened.
   function stop(kind, name, message) {
@@ -335,15 +388,27 @@ function settle(ctx, rt, evaluated, limits) {
 
 (async () => {
   try {
-    const core = require(workerData.core);
-    const variant = require(workerData.variant);
-    Q = await core.newQuickJSWASMModuleFromVariant(variant.default || variant);
+    core = require(workerData.core);
+    const v = require(workerData.variant);
+    variant = v.default || v;
+    await moduleFor(workerData.memoryBytes);
   } catch (e) {
     post({ type: 'boot_failed', message: String(e && e.message) });
     return;
   }
+  // One run at a time (the host waits for 'done'); a run with another memory limit first gets its module.
+  let queue = Promise.resolve();
   parentPort.on('message', (msg) => {
-    if (msg && msg.type === 'run') runProgram(msg);
+    if (!msg || msg.type !== 'run') return;
+    queue = queue.then(async () => {
+      try {
+        await moduleFor(msg.limits.memoryBytes);
+      } catch (e) {
+        post({ type: 'done', run: msg.run, ok: false, error: { name: 'SandboxError', message: 'QuickJS could not start: ' + String(e && e.message), stack: '' }, retire: true, heapBytes: 0 });
+        return;
+      }
+      runProgram(msg);
+    });
   });
   post({ type: 'ready' });
 })();

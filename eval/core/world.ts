@@ -111,7 +111,8 @@ export async function buildCaseWorld(spec: WorldSpec, opts: WorldOptions): Promi
     if (e instanceof CaseWorldError) throw e;
     throw new CaseWorldError(`world ${spec.key}: ${(e as Error).message}`);
   }
-  const world = await SimWorld.create(resolved, { seed: opts.seed, ...(opts.noise ? { noise: opts.noise } : {}) });
+  // The case's start is built as written; noise (--noise) acts on the case's own run from there.
+  const world = await SimWorld.create(resolved, { seed: opts.seed });
   const control = new SimControl(world);
   const robot = new SimRobot(world);
   for (const step of spec.setup) {
@@ -121,6 +122,7 @@ export async function buildCaseWorld(spec: WorldSpec, opts: WorldOptions): Promi
       throw new CaseWorldError(`world ${spec.key}: setup ${JSON.stringify(step)} failed (${o.code}): ${o.summary}`);
     }
   }
+  if (opts.noise) Object.assign(world.noise, opts.noise);
   const snapshot = control.snapshot();
   return { world, control, snapshot, hash: control.hash(), buildMs: performance.now() - t0, resolved };
 }

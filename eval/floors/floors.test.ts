@@ -15,6 +15,7 @@ import { SUITES } from '../suites/index';
 import { ADVERSARIES } from './adversaries';
 import { offProtocolReason } from '../core/protocol';
 import { sharedSmallCases } from '../../test/support/shared-cases';
+import { typedModel } from '../../test/support/host-refs';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-floors-'));
 const SAMPLE = Number(process.env['FLOORS_SAMPLE'] ?? 8);
@@ -33,7 +34,16 @@ describe.each(SUITES.map((s) => [s.id, s] as const))('adversarial floors on %s',
     for (const model of MODELS) {
       const rows: ResultRecord[] = [];
       for (const c of sample) {
-        const r = await runCase({ suite, case: c, trial: 1, workflow: suite.defaultWorkflow, model, seed: 1, pool, traceDir });
+        const r = await runCase({
+          suite,
+          case: c,
+          trial: 1,
+          workflow: suite.defaultWorkflow,
+          ...typedModel(model),
+          seed: 1,
+          pool,
+          traceDir,
+        });
         rows.push({ ...r.record, labels: c.labels, metrics: r.record.metrics ?? {} } as unknown as ResultRecord);
       }
       const f: Record<string, number | null> = { headline: headline(suite.report, rows).value };

@@ -22,6 +22,7 @@ import { runCase } from '../runner/run-case';
 import { SUITES } from '../suites/index';
 import { CLAIM } from './adversaries';
 import { sharedSmallCases } from '../../test/support/shared-cases';
+import { typedModel } from '../../test/support/host-refs';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-held-out-'));
 const pool = new WorldPool({ seed: 1 });
@@ -96,7 +97,7 @@ describe.each(SUITES.map((s) => [s.id, s] as const))('held-out gaming models on 
           case: c,
           trial: 1,
           workflow: suite.defaultWorkflow,
-          model,
+          ...typedModel(model),
           seed: 1,
           pool,
           traceDir,

@@ -42,9 +42,9 @@ export interface FailuresChart extends ChartBase {
 
 export type ChartSpec = BarsChart | LatencyChart | PassKChart | FailuresChart;
 
-/** Mean case score with errors as 0 (stopped trials left out). */
+/** Mean case score over the scored trials (errors, which have none, and stopped trials left out). */
 function meanScore(results: LoadedRun['results']): { value: number; n: number } | undefined {
-  const xs = results.filter((r) => r.status !== 'stopped').map((r) => (r.status === 'error' ? 0 : (r.score ?? 0)));
+  const xs = results.flatMap((r) => (r.status === 'ok' && r.score !== null ? [r.score] : []));
   return xs.length ? { value: xs.reduce((a, b) => a + b, 0) / xs.length, n: xs.length } : undefined;
 }
 
@@ -69,7 +69,7 @@ export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries:
         id: id('score-by-category'),
         kind: 'bars',
         title: `Score per ${axis.label.toLowerCase()}`,
-        caption: `Mean case score (0–1; errors count as 0) per ${axis.label.toLowerCase()}, one bar per run.`,
+        caption: `Mean case score (0–1, over the scored trials; errors left out) per ${axis.label.toLowerCase()}, one bar per run.`,
         xLabel: axis.label,
         yLabel: 'Mean case score',
         groups: values.map((v) => v.label),
@@ -119,7 +119,7 @@ export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries:
       ];
       return rows
         .filter((x): x is { group: string; value: number } => x.value !== null)
-        .map((x) => ({ ...x, series: labels.get(r)!, n: s.cases }));
+        .map((x) => ({ ...x, series: labels.get(r)!, n: s.scored }));
     });
     charts.push({
       id: id('comparison'),
@@ -146,7 +146,7 @@ export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries:
       id: id('failures'),
       kind: 'failures',
       title: 'Failure reasons',
-      caption: 'Failed or errored trials by failure class, per run.',
+      caption: 'Failed trials by failure class, per run (errors have no outcome and are counted in the summary).',
       series,
       classes: [...new Set([...spec.failureClasses.map((c) => c.label), ...data.map((d) => d.failure)])].filter((c) =>
         data.some((d) => d.failure === c),

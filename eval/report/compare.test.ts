@@ -2,7 +2,7 @@
 // the refusal of runs that are not comparable, and the leaderboard's ranking.
 import { describe, expect, it } from 'vitest';
 import type { ResultRecord, RunRecord } from '../results/index';
-import { ComparisonError, compareRuns, exactPaired } from './compare';
+import { ComparisonError, compareRuns, comparisonLines, exactPaired } from './compare';
 import { leaderboard, leaderboardLines, leaderboardMarkdown } from './leaderboard';
 import type { LoadedRun } from './load';
 
@@ -45,6 +45,7 @@ function result(runId: string, caseId: string, pass: boolean | 'error', over: Pa
     toolCalls: null,
     failureClass: null,
     error: pass === 'error' ? 'boom' : null,
+    errorKind: pass === 'error' ? 'crash' : null,
     tracePath: null,
     worldHashStart: null,
     worldHashEnd: null,
@@ -74,24 +75,31 @@ describe('compareRuns', () => {
     run('A'),
     ids.map((id, i) => result('A', id, i < 10)),
   );
-  // B loses c0 (pass → fail, as an error) and gains c10 and c11 (fail → pass).
+  // B loses c1 (pass → fail), errors on c0 (no outcome: left out) and gains c10 and c11 (fail → pass).
   const B = loaded(
     run('B', { model: 'n' }),
-    ids.map((id, i) => result('B', id, i === 0 ? 'error' : true)),
+    ids.map((id, i) => result('B', id, i === 0 ? 'error' : i !== 1)),
   );
 
-  it('lists the flips both ways with score deltas, errors counting as 0', () => {
+  it('lists the flips both ways with score deltas, leaving out a pair with an error (no outcome), and says so', () => {
     const c = compareRuns(A, B);
-    expect(c.paired).toBe(12);
+    expect(c.paired).toBe(11);
+    expect(c.leftOut).toEqual({ errors: 1, stopped: 0 });
     expect(c.flipped.map((x) => [x.caseId, x.flip, x.delta])).toEqual([
-      ['c0', 'pass→fail', -1],
+      ['c1', 'pass→fail', -1],
       ['c10', 'fail→pass', 1],
       ['c11', 'fail→pass', 1],
     ]);
+    expect(c.cases.find((x) => x.caseId === 'c0')).toMatchObject({
+      b: { status: 'error', score: null, pass: null },
+      delta: null,
+      flip: null,
+    });
     expect(c.mcnemar).toEqual({ up: 2, down: 1, p: 1 });
-    expect(c.scores.meanDelta).toBeCloseTo(1 / 12, 12);
+    expect(c.scores.meanDelta).toBeCloseTo(1 / 11, 12);
     expect(c.scores.sign).toMatchObject({ up: 2, down: 1 });
-    expect(c.scores.interval!.low).toBeLessThan(1 / 12);
+    expect(c.scores.interval!.low).toBeLessThan(1 / 11);
+    expect(comparisonLines(c)[0]).toMatch(/over 11 paired case × trials \(left out: 1 with an error\)/);
     expect(compareRuns(A, B)).toEqual(c);
   });
 
@@ -132,5 +140,18 @@ describe('leaderboard', () => {
     expect(lines[1]).toContain('0.800 [0.490, 0.943]');
     expect(lines[3]).toContain('(off-protocol)');
     expect(leaderboardMarkdown(rows).split('\n')[1]).toBe('|---|---|---|---:|---:|---:|---:|---:|---:|---|');
+  });
+
+  it('ranks by the score over the scored trials and shows the errors apart (an error is no 0)', () => {
+    const ids = Array.from({ length: 10 }, (_, i) => `c${i}`);
+    // 4 passes of 5 scored, 5 errors: 0.8, not 0.4.
+    const [row] = leaderboard([
+      loaded(
+        run('half'),
+        ids.map((id, i) => result('half', id, i >= 5 ? 'error' : i < 4)),
+      ),
+    ]);
+    expect(row).toMatchObject({ score: 0.8, errors: 5, cases: 10 });
+    expect(leaderboardLines([row!])[1]).toMatch(/0\.800 \[[0-9.]+, [0-9.]+\] +10 +1 +5 /);
   });
 });

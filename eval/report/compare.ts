@@ -15,7 +15,7 @@ export class ComparisonError extends Error {
 
 export interface Side {
   status: ResultRecord['status'];
-  /** Errors count as 0, as in the headline. */
+  /** null for an error or a stopped trial: no score, so the pair is left out, as in the headline. */
   score: number | null;
   pass: boolean | null;
 }
@@ -25,7 +25,7 @@ export interface CaseDiff {
   trial: number;
   a: Side;
   b: Side;
-  /** b − a; null when either trial was stopped. */
+  /** b − a; null when either trial was stopped or ended in an error. */
   delta: number | null;
   flip: 'pass→fail' | 'fail→pass' | null;
 }
@@ -42,8 +42,10 @@ export interface Comparison {
   suite: string;
   a: string;
   b: string;
-  /** Case × trials finished in both runs. */
+  /** Case × trials scored in both runs. */
   paired: number;
+  /** Case × trials left out: an error (no score) or a stop in either run. */
+  leftOut: { errors: number; stopped: number };
   /** McNemar's exact test on pass/fail flips: up = fail→pass, down = pass→fail. */
   mcnemar: PairedTest;
   /** Score deltas: mean of b − a, its 95 % paired bootstrap interval (resampling cases), and the exact sign test. */
@@ -56,8 +58,7 @@ export interface Comparison {
 const key = (r: { caseId: string; trial: number }) => `${r.caseId}#${r.trial}`;
 
 function side(r: ResultRecord): Side {
-  if (r.status === 'stopped') return { status: r.status, score: null, pass: null };
-  if (r.status === 'error') return { status: r.status, score: 0, pass: false };
+  if (r.status !== 'ok') return { status: r.status, score: null, pass: null };
   return { status: r.status, score: r.score ?? 0, pass: Boolean(r.success) };
 }
 
@@ -123,6 +124,12 @@ export function compareRuns(A: LoadedRun, B: LoadedRun): Comparison {
     a,
     b,
     paired: paired.length,
+    leftOut: {
+      errors: cases.filter((c) => c.a.status === 'error' || c.b.status === 'error').length,
+      stopped: cases.filter(
+        (c) => c.a.status !== 'error' && c.b.status !== 'error' && (c.a.status === 'stopped' || c.b.status === 'stopped'),
+      ).length,
+    },
     mcnemar: exactPaired(cases.filter((c) => c.flip === 'fail→pass').length, cases.filter((c) => c.flip === 'pass→fail').length),
     scores: {
       meanDelta: mean(deltas),
@@ -135,6 +142,10 @@ export function compareRuns(A: LoadedRun, B: LoadedRun): Comparison {
 }
 
 const f3 = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+const leftOut = (c: Comparison) =>
+  c.leftOut.errors || c.leftOut.stopped
+    ? ` (left out: ${[c.leftOut.errors ? `${c.leftOut.errors} with an error` : '', c.leftOut.stopped ? `${c.leftOut.stopped} stopped` : ''].filter(Boolean).join(', ')})`
+    : '';
 const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(3)}`;
 
 /** The comparison as terminal lines (markdown-friendly). */
@@ -143,12 +154,11 @@ export function comparisonLines(c: Comparison, limit = 20): string[] {
   const down = c.flipped.filter((x) => x.flip === 'pass→fail');
   const iv = c.scores.interval;
   const lines = [
-    `${c.suite}: ${c.b} vs ${c.a} over ${c.paired} paired case × trials`,
+    `${c.suite}: ${c.b} vs ${c.a} over ${c.paired} paired case × trials${leftOut(c)}`,
     `  flips: ${up.length} fail→pass, ${down.length} pass→fail; McNemar exact p = ${c.mcnemar.p.toPrecision(3)}`,
     `  score: mean delta ${c.scores.meanDelta === null ? '—' : signed(c.scores.meanDelta)}${iv ? ` [${signed(iv.low)}, ${signed(iv.high)}]` : ''}; ${c.scores.sign.up} up, ${c.scores.sign.down} down; sign test p = ${c.scores.sign.p.toPrecision(3)}`,
   ];
-  for (const x of [...down, ...up].slice(0, limit))
-    lines.push(`  ${x.flip}  ${x.caseId}#${x.trial}  ${f3(x.a.score)} → ${f3(x.b.score)}${x.b.status === 'error' ? ' (error)' : ''}`);
+  for (const x of [...down, ...up].slice(0, limit)) lines.push(`  ${x.flip}  ${x.caseId}#${x.trial}  ${f3(x.a.score)} → ${f3(x.b.score)}`);
   if (c.flipped.length > limit) lines.push(`  … ${c.flipped.length - limit} more flips (--json lists every case)`);
   return lines;
 }
@@ -160,7 +170,7 @@ export function comparisonTable(c: Comparison): TableModel {
     id: `${c.suite}-comparison`,
     title: `Per-case comparison: ${c.b} vs ${c.a}`,
     caption:
-      `${c.paired} case × trials matched by case id and trial. Flips: ${c.mcnemar.up} fail→pass, ${c.mcnemar.down} pass→fail ` +
+      `${c.paired} case × trials matched by case id and trial${leftOut(c)}. Flips: ${c.mcnemar.up} fail→pass, ${c.mcnemar.down} pass→fail ` +
       `(McNemar exact p = ${c.mcnemar.p.toPrecision(3)}). Mean score delta ${c.scores.meanDelta === null ? '—' : signed(c.scores.meanDelta)}` +
       `${iv ? ` [${signed(iv.low)}, ${signed(iv.high)}] (95 %, paired bootstrap over cases)` : ''}; sign test p = ${c.scores.sign.p.toPrecision(3)}.`,
     head: [

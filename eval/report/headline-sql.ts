@@ -1,7 +1,7 @@
 // The SQL that reproduces a suite's headline from the results database, made
 // from the same report spec the reports use (so the two cannot drift apart):
-// a mean of the headline metric × its scale over the covered cases, errors
-// counting 0 and stopped trials left out (ALRM, DFKI, RTW; ETP over its
+// a mean of the headline metric × its scale over the covered scored cases,
+// errors and stopped trials left out (ALRM, DFKI, RTW; ETP over its
 // tool-execution cases only), or Cohen's κ over the finished cases (RAIDER).
 // The README quotes these; test/headline-sql.test.ts runs them against real runs.
 import { BUILTIN_METRICS, type SuiteReportSpec } from './spec';
@@ -49,7 +49,7 @@ export function headlineSql(spec: SuiteReportSpec): string {
   const v = valueSql(m.key);
   const scaled = spec.headline.scale === 1 ? v : `${v} * ${spec.headline.scale}`;
   return [
-    `SELECT AVG(CASE WHEN status = 'error' THEN 0 ELSE MIN(1, MAX(0, ${scaled})) END) AS headline`,
-    `FROM results WHERE ${covered} AND status != 'stopped' AND (status = 'error' OR ${v} IS NOT NULL);`,
+    `SELECT AVG(MIN(1, MAX(0, ${scaled}))) AS headline`,
+    `FROM results WHERE ${covered} AND status = 'ok' AND ${v} IS NOT NULL;`,
   ].join('\n');
 }

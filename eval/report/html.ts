@@ -13,7 +13,7 @@ import { type Comparison, comparisonTable } from './compare';
 import { formatValue } from './format';
 import type { LoadedRun } from './load';
 import { reportSpecFor } from './specs';
-import { type RunSummary, summarize } from './stats';
+import { type RunSummary, errorsLine, summarize } from './stats';
 import { type Cell, type TableModel, breakdownTable, failureTable, paperTable, provenanceTable, runLabels, summaryTable } from './tables';
 import { OFF_PROTOCOL, isOffProtocol } from '../results/off-protocol';
 
@@ -83,7 +83,7 @@ function traceHref(run: LoadedRun, tracePath: string, outDir: string): { href: s
 }
 
 function casesTable(run: LoadedRun, label: string, outDir: string): TableModel {
-  const heads = ['Case', 'Trial', 'Status', 'Score', 'Labels', 'Failure', 'Time (s)', 'Tokens in / out', 'Trace', 'Error'];
+  const heads = ['Case', 'Trial', 'Status', 'Score', 'Labels', 'Failure or error kind', 'Time (s)', 'Tokens in / out', 'Trace', 'Error'];
   return {
     id: `cases-${run.run.runId}`,
     title: `Cases — ${label}`,
@@ -105,7 +105,7 @@ function casesTable(run: LoadedRun, label: string, outDir: string): TableModel {
             .join(' '),
           cls: 'small',
         },
-        { text: r.failureClass ?? '' },
+        { text: r.failureClass ?? r.errorKind ?? '' },
         { text: formatValue(r.durationMs === null ? null : r.durationMs / 1000, 'seconds'), align: 'right' },
         { text: r.tokensIn === null && r.tokensOut === null ? '—' : `${r.tokensIn ?? '—'} / ${r.tokensOut ?? '—'}`, align: 'right' },
         trace
@@ -171,7 +171,7 @@ export function buildReport(input: ReportInput): BuiltReport {
       const s = sums.get(r)!;
       const t = keep(casesTable(r, labels.get(r)!, outDir))!;
       parts.push(
-        `<details class="cases"><summary>${esc(labels.get(r)!)} — ${r.results.length} results, ${s.errors} errors</summary>${table(t, undefined, 'cases')}</details>`,
+        `<details class="cases"><summary>${esc(labels.get(r)!)} — ${r.results.length} results, ${esc(errorsLine(s))}</summary>${table(t, undefined, 'cases')}</details>`,
       );
     }
     toc.push(`<li><a href="#suite-${esc(suite)}">${esc(spec.title)}</a></li>`);
@@ -206,7 +206,7 @@ export function buildReport(input: ReportInput): BuiltReport {
 <main>
 ${sections.join('\n')}
 </main>
-<footer>Scores are 0–1; percentages are of the results a figure rests on (the small number beside it). Results that ended in an error count as failures in the score and pass^k and are left out of the other metrics.</footer>
+<footer>Scores are 0–1; percentages are of the results a figure rests on (the small number beside it). A result that ended in an error has no score (its outcome is unknown: an unreachable model, a scorer that did not decide): it is left out of every figure, the score and pass^k included, and counted in the errors column.</footer>
 <script type="application/json" id="chart-data">${data}</script>
 ${lib.scripts.map((s) => `<script data-lib="${esc(s.name)}">${s.code}</script>`).join('\n')}
 <script>${CLIENT_SCRIPT}</script>

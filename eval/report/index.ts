@@ -14,7 +14,16 @@ export { junitXml } from './junit';
 export { DEFAULT_RESULTS_DIR, type LoadedRun, loadRuns } from './load';
 export * from './spec';
 export { REPORT_SPECS, reportSpecFor } from './specs';
-export { type RunSummary, headlineInterval, metricInterval, passHatK, summarize } from './stats';
+export {
+  type ErrorReason,
+  type RunSummary,
+  errorReasons,
+  errorsLine,
+  headlineInterval,
+  metricInterval,
+  passHatK,
+  summarize,
+} from './stats';
 export { INTERVAL_METHOD, type Interval, bootstrap, wilson, withInterval } from './intervals';
 
 export { type CaseDiff, type Comparison, ComparisonError, compareRuns, comparisonLines, exactPaired } from './compare';

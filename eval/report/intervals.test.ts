@@ -24,6 +24,7 @@ function result(caseId: string, over: Partial<ResultRecord> = {}): ResultRecord 
     toolCalls: null,
     failureClass: null,
     error: null,
+    errorKind: null,
     tracePath: null,
     worldHashStart: null,
     worldHashEnd: null,

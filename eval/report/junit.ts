@@ -60,7 +60,7 @@ export function junitXml(runs: LoadedRun[]): string {
         .join('\n');
       if (r.status === 'stopped') return `${open}>\n      <skipped message="stopped before the trial finished"/>\n    </testcase>`;
       if (r.status === 'error')
-        return `${open}>\n      <error message="${xml(r.error ?? 'error')}" type="${xml(r.failureClass ?? 'error')}">${xml(detail)}</error>\n    </testcase>`;
+        return `${open}>\n      <error message="${xml(r.error ?? 'error')}" type="${xml(r.errorKind ?? r.failureClass ?? 'error')}">${xml(detail)}</error>\n    </testcase>`;
       if (!r.success) {
         return `${open}>\n      <failure message="${xml(`score ${r.score ?? '—'}${r.failureClass ? ` (${r.failureClass})` : ''}`)}" type="${xml(r.failureClass ?? 'failed')}">${xml(detail)}</failure>\n    </testcase>`;
       }

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type ResultRecord, type RunRecord, openResults, resultsFile } from '../results/index';
 import { mergeShards } from './shards';
+import type { RunId } from '../../base/host-refs';
 
 /** Where `skillbridge eval` writes unless told otherwise (--out DIR). */
 export const DEFAULT_RESULTS_DIR = 'eval-results';
@@ -15,6 +16,18 @@ export interface LoadedRun {
   /** The database file and its folder (trace paths are relative to the folder). */
   db: string;
   dir: string;
+}
+
+/** Runs of one results folder by id: an id is looked up in its database, never read as a path (what a page or a job names). */
+export function loadRunsById(ids: readonly RunId[], dbDir: string): LoadedRun[] {
+  const store = openResults(resultsFile(dbDir), { mode: 'read' });
+  try {
+    return mergeShards(
+      ids.map((id) => store.requireRun(id)).map((run) => ({ run, results: store.results(run.runId), db: store.file, dir: store.dir })),
+    );
+  } finally {
+    store.close();
+  }
 }
 
 function looksLikePath(arg: string): boolean {

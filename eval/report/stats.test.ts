@@ -24,6 +24,7 @@ function result(over: Partial<ResultRecord>): ResultRecord {
     toolCalls: null,
     failureClass: null,
     error: null,
+    errorKind: null,
     tracePath: null,
     worldHashStart: null,
     worldHashEnd: null,
@@ -35,7 +36,7 @@ function result(over: Partial<ResultRecord>): ResultRecord {
 function trials(caseId: string, outcomes: Array<boolean | 'error' | 'stopped'>): ResultRecord[] {
   return outcomes.map((o, i) =>
     o === 'error'
-      ? result({ caseId, trial: i + 1, status: 'error', success: false, score: null, error: 'x' })
+      ? result({ caseId, trial: i + 1, status: 'error', success: null, score: null, error: 'x', errorKind: 'model-unreachable' })
       : o === 'stopped'
         ? result({ caseId, trial: i + 1, status: 'stopped', success: null, score: null })
         : result({ caseId, trial: i + 1, success: o, score: o ? 1 : 0 }),
@@ -52,10 +53,10 @@ describe('pass^k (τ-bench)', () => {
     expect(k[2]).toBeCloseTo(0.5);
   });
 
-  it('counts errors as failed trials, leaves stopped ones out, and drops short cases from larger k only', () => {
-    const k = passHatK([...trials('a', [true, 'error']), ...trials('b', [true, 'stopped'])]);
-    // k=1: a 1/2, b 1/1 → 0.75; k=2: only a (n=2, c=1) → 0
-    expect(k).toEqual([0.75, 0]);
+  it('leaves errored and stopped trials out (no outcome), and drops short cases from larger k only', () => {
+    const k = passHatK([...trials('a', [true, 'error']), ...trials('b', [true, 'stopped']), ...trials('c', [true, false])]);
+    // k=1: a 1/1, b 1/1, c 1/2 → 5/6; k=2: only c (n=2, c=1) → 0
+    expect(k).toEqual([5 / 6, 0]);
     expect(passHatK([])).toEqual([]);
   });
 });
@@ -66,7 +67,7 @@ describe('aggregates', () => {
       result({ metrics: { grnd: 1, t: 2 } }),
       result({ metrics: { grnd: 0, t: 4 } }),
       result({ metrics: { t: 9 } }),
-      result({ status: 'error', error: 'x', metrics: {} }),
+      result({ status: 'error', error: 'x', errorKind: 'crash', score: null, metrics: {} }),
     ];
     expect(aggregate(rs, { key: 'grnd', label: 'Grnd', description: '', format: 'percent' })).toEqual({ value: 0.5, n: 2 });
     expect(aggregate(rs, { key: 't', label: 't', description: '', format: 'number', aggregate: { kind: 'median' } })).toEqual({
@@ -108,13 +109,16 @@ describe('aggregates', () => {
     expect(headline(alrmReport, rs).value).toBeCloseTo(100 / 108);
   });
 
-  it('scores the headline over the cases it covers, an error counting 0', () => {
+  it('scores the headline over the scored cases it covers, an error (no outcome) left out', () => {
     const rs = [
       result({ labels: { task: 'execution' }, metrics: { tusr: 1 } }),
-      result({ labels: { task: 'execution' }, status: 'error', error: 'crashed' }),
+      result({ labels: { task: 'execution' }, metrics: { tusr: 0 } }),
+      result({ labels: { task: 'execution' }, status: 'error', error: 'unreachable', errorKind: 'model-unreachable', score: null }),
       result({ labels: { task: 'selection' }, metrics: { csr: 0 } }),
     ];
     expect(headline(etpReport, rs)).toEqual({ value: 0.5, n: 2 });
+    // Every case errored: no headline at all, not a 0.
+    expect(headline(etpReport, [rs[2]!])).toEqual({ value: null, n: 0 });
     // RAIDER's headline is κ over the verdicts: right on both cases is 1, a constant verdict 0.
     const v = (verdict: number, gold: number) => result({ metrics: { verdict, verdict_gold: gold } });
     expect(headline(raiderReport, [v(1, 1), v(2, 2)]).value).toBe(1);

@@ -1,8 +1,9 @@
 // Figures from results: metric values and aggregates, the headline score, pass^k
-// and a run's summary. Results that ended in an error have no metrics, so metric
-// aggregates leave them out (n says how many counted); the headline score and
-// pass^k count them as failures, as τ-bench does.
-import type { ResultRecord, RunRecord } from '../results/index';
+// and a run's summary. A result that ended in an error has no score: its outcome
+// is unknown (an unreachable model, a scorer that did not decide), so every
+// figure leaves it out (n says how many counted) and the summary counts errors
+// apart, with their commonest reasons.
+import type { ErrorKind, ResultRecord, RunRecord } from '../results/index';
 import { type Interval, intervalOf } from './intervals';
 import type { AxisSpec, MetricSpec, SuiteReportSpec } from './spec';
 import { isOffProtocol } from '../results/off-protocol';
@@ -132,25 +133,22 @@ export function cohensKappa(pairs: ReadonlyArray<readonly [number, number]>): nu
   return (po - pe) / (1 - pe);
 }
 
-/** The results a headline covers and, unless it is κ, each one's 0–1 value (errors 0). */
+/** The results a headline covers and, unless it is κ, each one's 0–1 value (errors and stopped trials left out). */
 function headlineParts(spec: SuiteReportSpec, results: ResultRecord[]): { covered: ResultRecord[]; xs: number[] | null } {
   const m = spec.metrics[spec.headline.metric];
   if (!m) return { covered: [], xs: [] };
   const w = spec.headline.where;
-  const covered = (w ? where(results, w.axis, w.value) : results).filter((r) => r.status !== 'stopped');
+  const covered = (w ? where(results, w.axis, w.value) : results).filter((r) => r.status === 'ok');
   if (m.aggregate?.kind === 'kappa') return { covered, xs: null };
   const xs: number[] = [];
   for (const r of covered) {
-    if (r.status === 'error') xs.push(0);
-    else {
-      const v = valueOf(r, m.key);
-      if (v !== undefined) xs.push(Math.min(1, Math.max(0, v * spec.headline.scale)));
-    }
+    const v = valueOf(r, m.key);
+    if (v !== undefined) xs.push(Math.min(1, Math.max(0, v * spec.headline.scale)));
   }
   return { covered, xs };
 }
 
-/** The headline score: the headline metric × scale over the cases it covers, errors counting 0 (κ: errors are left out, n says how many counted). */
+/** The headline score: the headline metric × scale over the scored cases it covers (errors left out; n says how many counted). */
 export function headline(spec: SuiteReportSpec, results: ResultRecord[]): Figure {
   const m = spec.metrics[spec.headline.metric];
   if (!m) return { value: null, n: 0 };
@@ -181,7 +179,7 @@ export function metricInterval(results: ResultRecord[], m: MetricSpec): Interval
 
 /** pass^k's 95 % interval: Wilson for pass^1 with one trial per case, else the case bootstrap. */
 export function passHatKInterval(results: ResultRecord[], k: number): Interval | null {
-  const finished = results.filter((r) => r.status !== 'stopped');
+  const finished = results.filter((r) => r.status === 'ok');
   return intervalOf(finished, (rs) => passHatK(rs)[k - 1] ?? null, k === 1 ? finished.map((r) => (r.success ? 1 : 0)) : undefined);
 }
 
@@ -197,12 +195,12 @@ function choose(n: number, k: number): number {
  * succeeded, C(c, k) / C(n, k) — the chance that k trials drawn from them all
  * succeed — averaged over the cases with at least k trials, for k = 1 … the most
  * trials any case has (a stopped run's unfinished cases drop out of the larger k
- * only). Errors count as failed trials; stopped ones are left out.
+ * only). Only scored trials count: an error (its outcome unknown) is left out like a stopped one.
  */
 export function passHatK(results: ResultRecord[]): number[] {
   const byCase = new Map<string, { n: number; c: number }>();
   for (const r of results) {
-    if (r.status === 'stopped') continue;
+    if (r.status !== 'ok') continue;
     const t = byCase.get(r.caseId) ?? { n: 0, c: 0 };
     t.n++;
     if (r.success) t.c++;
@@ -237,10 +235,14 @@ export interface RunSummary {
   runId: string;
   db: string;
   status: RunRecord['status'];
-  /** Distinct cases with a finished trial. */
+  /** Distinct cases with a finished trial (scored or errored). */
   cases: number;
-  /** Case × trial results that ended in an error. */
+  /** Case × trial results that were scored (status ok): every mean is over these. */
+  scored: number;
+  /** Case × trial results that ended in an error: no score, left out of every figure, run again by --resume. */
   errors: number;
+  /** Why, by kind, commonest first, each with one of its messages. */
+  errorReasons: ErrorReason[];
   stopped: number;
   /** The suite's headline (0–1). */
   score: number | null;
@@ -251,6 +253,43 @@ export interface RunSummary {
   /** Each metric's 95 % interval (null for counts and sums). */
   intervals: Record<string, Interval | null>;
   seconds: number | null;
+}
+
+export interface ErrorReason {
+  kind: ErrorKind;
+  count: number;
+  /** The commonest message of this kind. */
+  example: string;
+}
+
+/** The errors' kinds, commonest first (ties by name), each with its commonest message. */
+export function errorReasons(results: readonly ResultRecord[]): ErrorReason[] {
+  const byKind = new Map<ErrorKind, Map<string, number>>();
+  for (const r of results) {
+    if (r.status !== 'error') continue;
+    const kind = r.errorKind ?? 'crash';
+    const msgs = byKind.get(kind) ?? new Map<string, number>();
+    const m = r.error ?? '';
+    msgs.set(m, (msgs.get(m) ?? 0) + 1);
+    byKind.set(kind, msgs);
+  }
+  return [...byKind.entries()]
+    .map(([kind, msgs]) => {
+      const count = [...msgs.values()].reduce((a, b) => a + b, 0);
+      const example = [...msgs.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+      return { kind, count, example };
+    })
+    .sort((a, b) => b.count - a.count || (a.kind < b.kind ? -1 : 1));
+}
+
+/** "3 errors (model-unreachable ×3: Could not reach …)": the count and the commonest reason, for one line. */
+export function errorsLine(s: Pick<RunSummary, 'errors' | 'errorReasons'>, width = 120): string {
+  const head = `${s.errors} error${s.errors === 1 ? '' : 's'}`;
+  const top = s.errorReasons[0];
+  if (!s.errors || !top) return head;
+  const ex = top.example.length > width ? `${top.example.slice(0, width - 1)}…` : top.example;
+  const more = s.errorReasons.length > 1 ? `; ${s.errorReasons.length - 1} other kind${s.errorReasons.length > 2 ? 's' : ''}` : '';
+  return `${head} (commonest: ${top.kind} ×${top.count}: ${ex}${more})`;
 }
 
 export function summarize(run: RunRecord, results: ResultRecord[], spec: SuiteReportSpec, db: string): RunSummary {
@@ -284,7 +323,9 @@ export function summarize(run: RunRecord, results: ResultRecord[], spec: SuiteRe
     db,
     status: run.status,
     cases: new Set(finished.map((r) => r.caseId)).size,
+    scored: results.filter((r) => r.status === 'ok').length,
     errors: results.filter((r) => r.status === 'error').length,
+    errorReasons: errorReasons(results),
     stopped: results.filter((r) => r.status === 'stopped').length,
     score: headline(spec, results).value,
     interval: headlineInterval(spec, results),

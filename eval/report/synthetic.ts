@@ -64,8 +64,8 @@ export function syntheticAlrmRun(db: ResultsDb, o: SyntheticRun): RunRecord {
               status: 'error',
               labels,
               error: 'model server closed the connection (ECONNRESET)',
+              errorKind: 'model-server',
               durationMs,
-              failureClass: 'crash',
             };
           } else {
             const p = o.skill - (difficulty[category] ?? 0);

@@ -80,7 +80,7 @@ export function summaryTable(spec: SuiteReportSpec, runs: LoadedRun[], summaries
   return {
     id: `${spec.suite}-summary`,
     title: 'Summary',
-    caption: `Headline score (${spec.headline.description}; 0–1, errors count as failures), cases, errors and the summary metrics per run, each with its 95 % interval in brackets (Wilson for a pass rate with one trial per case, else a seeded bootstrap over cases).${passCols.length ? ' pass^k as τ-bench defines it.' : ''}`,
+    caption: `Headline score (${spec.headline.description}; 0–1, over the scored trials; errors, which have no score, are left out and counted apart), cases, errors and the summary metrics per run, each with its 95 % interval in brackets (Wilson for a pass rate with one trial per case, else a seeded bootstrap over cases).${passCols.length ? ' pass^k as τ-bench defines it.' : ''}`,
     head: [
       [
         head('Run', { align: 'left' }),
@@ -98,7 +98,12 @@ export function summaryTable(spec: SuiteReportSpec, runs: LoadedRun[], summaries
         { text: labels.get(r)!, align: 'left' },
         { text: s.status, align: 'left', cls: `status-${s.status}` },
         { text: String(s.cases), align: 'right' },
-        { text: String(s.errors), align: 'right', cls: s.errors ? 'bad' : undefined },
+        {
+          text: String(s.errors),
+          align: 'right',
+          cls: s.errors ? 'bad' : undefined,
+          ...(s.errors ? { title: s.errorReasons.map((e) => `${e.kind} ×${e.count}: ${e.example}`).join('\n') } : {}),
+        },
         { text: withInterval(formatValue(s.score, 'ratio'), s.interval, (v) => formatValue(v, 'ratio')), align: 'right', cls: 'strong' },
         ...passCols.map((k) => ({
           text: withInterval(formatValue(s.metrics[`pass^${k}`], 'ratio'), s.intervals[`pass^${k}`], (v) => formatValue(v, 'ratio')),
@@ -259,7 +264,7 @@ export function breakdownTable(
   };
 }
 
-/** Failure reasons per run (RAIDER Figure 12): count and share of the failed or errored trials. */
+/** Failure reasons per run (RAIDER Figure 12): count and share of the failed trials (an error has no outcome: its kind is in the summary). */
 export function failureTable(spec: SuiteReportSpec, runs: LoadedRun[]): TableModel | undefined {
   const seen = new Set(runs.flatMap((r) => r.results.map((x) => x.failureClass).filter((c): c is string => c !== null)));
   if (seen.size === 0) return undefined;
@@ -271,7 +276,8 @@ export function failureTable(spec: SuiteReportSpec, runs: LoadedRun[]): TableMod
   return {
     id: `${spec.suite}-failures`,
     title: 'Failure reasons',
-    caption: 'Failed or errored trials by failure class: count and share of the classified ones.',
+    caption:
+      'Failed trials by failure class: count and share of the classified ones. Errors have no outcome and are counted in the summary.',
     head: [[head('Run', { align: 'left' }), ...classes.map((c) => head(c.label, { title: c.description, align: 'right' }))]],
     body: runs.map((r) => {
       const classified = r.results.filter((x) => x.failureClass !== null);

@@ -2,6 +2,8 @@
 export { ResultsError, type ResultsErrorCode } from './errors';
 export { PACKAGE_VERSION, gitCommit, hostInfo, newRunId } from './provenance';
 export {
+  ERROR_KINDS,
+  type ErrorKind,
   type HostInfo,
   type ResultInput,
   type ResultRecord,

@@ -9,6 +9,43 @@ export type RunStatus = z.infer<typeof RunStatusSchema>;
 export const ResultStatusSchema = z.enum(['ok', 'error', 'stopped']);
 export type ResultStatus = z.infer<typeof ResultStatusSchema>;
 
+/**
+ * Why a case × trial has no score (status "error"): its outcome is unknown, so it
+ * is left out of every mean and counted apart, and --resume runs it again.
+ */
+export const ERROR_KINDS = [
+  /** The model's server refused the connection or its name did not resolve. */
+  'model-unreachable',
+  /** The model's server did not answer in time. */
+  'model-timeout',
+  /** The server failed (5xx, a dropped stream) after the adapter's retries. */
+  'model-server',
+  /** Rate limited (429) after the adapter's retries. */
+  'model-rate-limit',
+  /** The server refused the key (401, 403) or there was none. */
+  'model-auth',
+  /** The server sent an answer that is not a chat completion. */
+  'model-bad-response',
+  /** The model spec, its script or the model name does not work (404, 400, a missing file). */
+  'model-config',
+  /** A model call failed and did not say how. */
+  'model-failed',
+  /** The thread or process running the case died. */
+  'worker-died',
+  /** The scorer threw, or gave no value for the headline metric. */
+  'scorer-undecided',
+  /** The queue gave the case up (its tries used, a result that does not validate). */
+  'queue',
+  /** rescore: the recorded end state cannot be scored again. */
+  'not-rescorable',
+  /** The row could not be stored as the case reported it. */
+  'unrecordable',
+  /** Anything else that ended the case before a score (a workflow's or the harness's exception). */
+  'crash',
+] as const;
+export const ErrorKindSchema = z.enum(ERROR_KINDS);
+export type ErrorKind = z.infer<typeof ErrorKindSchema>;
+
 export const HostInfoSchema = z.object({
   platform: z.string(),
   arch: z.string(),
@@ -77,7 +114,10 @@ export const ResultInputSchema = z
     toolCalls: optInt,
     /** A suite's failure reason (RAIDER: GR, MC, WR, WF; ETP: missed, invalid, …). */
     failureClass: optText,
+    /** Why an error result has no score, in a person's words (the endpoint, the status, the fix). */
     error: optText,
+    /** The kind of that reason, for counting them (required with status "error", absent otherwise). */
+    errorKind: ErrorKindSchema.nullable().default(null),
     /** The case's trace file; stored relative to the results folder when inside it. */
     tracePath: optText,
     worldHashStart: optText,
@@ -85,6 +125,17 @@ export const ResultInputSchema = z
   })
   .superRefine((r, ctx) => {
     if (r.status === 'error' && !r.error) ctx.addIssue({ code: 'custom', path: ['error'], message: 'an error result needs its cause' });
+    if (r.status === 'error' && !r.errorKind)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['errorKind'],
+        message: `an error result needs the kind of its cause: one of ${ERROR_KINDS.join(', ')}`,
+      });
+    if (r.status !== 'error' && r.errorKind)
+      ctx.addIssue({ code: 'custom', path: ['errorKind'], message: 'only an error result has an error kind' });
+    // An error's outcome is unknown: a score beside it would be read as one.
+    if (r.status === 'error' && r.score !== null)
+      ctx.addIssue({ code: 'custom', path: ['score'], message: 'an error result has no score (its outcome is unknown)' });
     if (r.status === 'ok' && r.score === null) ctx.addIssue({ code: 'custom', path: ['score'], message: 'an ok result needs a score' });
   });
 export type ResultInput = z.input<typeof ResultInputSchema>;
@@ -126,6 +177,8 @@ export interface ResultRecord {
   toolCalls: number | null;
   failureClass: string | null;
   error: string | null;
+  /** Set exactly when status is "error". */
+  errorKind: ErrorKind | null;
   tracePath: string | null;
   worldHashStart: string | null;
   worldHashEnd: string | null;
@@ -191,6 +244,7 @@ export const ResultRowSchema = z
     tool_calls: int.nullable(),
     failure_class: z.string().nullable(),
     error: z.string().nullable(),
+    error_kind: ErrorKindSchema.nullable(),
     trace_path: z.string().nullable(),
     world_hash_start: z.string().nullable(),
     world_hash_end: z.string().nullable(),
@@ -213,6 +267,7 @@ export const ResultRowSchema = z
     toolCalls: r.tool_calls,
     failureClass: r.failure_class,
     error: r.error,
+    errorKind: r.error_kind,
     tracePath: r.trace_path,
     worldHashStart: r.world_hash_start,
     worldHashEnd: r.world_hash_end,

@@ -2,7 +2,7 @@
 // One SQLite file per results folder: a row per run and a row per case × trial.
 // Bump SCHEMA_VERSION when the tables change and add the step to MIGRATIONS.
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** The file name inside a results folder. */
 export const DB_FILE = 'results.db';
@@ -50,6 +50,7 @@ CREATE TABLE results (
   world_hash_start TEXT,
   world_hash_end   TEXT,
   recorded_at      TEXT NOT NULL,
+  error_kind       TEXT,
   PRIMARY KEY (run_id, case_id, trial)
 );
 CREATE INDEX runs_by_suite ON runs (suite, model, workflow);
@@ -61,4 +62,21 @@ CREATE INDEX results_by_case ON results (case_id);
  * MIGRATIONS[v] upgrades a database at schema version v to v + 1. Each runs in the
  * same transaction as the version bump, so a crash mid-migration leaves the old file.
  */
-export const MIGRATIONS: Record<number, string> = {};
+export const MIGRATIONS: Record<number, string> = {
+  // error_kind: why an error has no score, counted in summaries. Older errors get the
+  // kind their message names. A case whose model call failed was recorded by version 1
+  // as a 0 ("model-error"): its outcome is unknown, so it becomes the error it was.
+  1: `
+ALTER TABLE results ADD COLUMN error_kind TEXT;
+UPDATE results SET error_kind = CASE
+    WHEN error LIKE 'the evaluation worker thread died:%' THEN 'worker-died'
+    WHEN error LIKE 'not rescored:%' THEN 'not-rescorable'
+    WHEN error LIKE 'result not recordable:%' THEN 'unrecordable'
+    WHEN error LIKE 'failed on the queue%' OR error LIKE 'the queue failed:%' OR error LIKE 'a worker sent a result%' THEN 'queue'
+    ELSE 'crash' END
+  WHERE status = 'error';
+UPDATE results SET status = 'error', score = NULL, success = NULL, error_kind = 'model-failed',
+    error = 'a model call failed (recorded as a 0 by an older version; the trace names the cause)'
+  WHERE status = 'ok' AND failure_class = 'model-error';
+`,
+};

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ResultsError } from './errors';
 import { doneKey } from './records';
 import { migrate, openResults } from './store';
+import { SCHEMA_VERSION } from './schema';
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'skillbridge-results-'));
@@ -53,7 +54,13 @@ describe('results database', () => {
       worldHashEnd: 'h1',
     });
     db.record('r1', { caseId: 'fruits/1/LEX', trial: 1, status: 'ok', score: 0.5, metrics: { alrm_score: 1 }, failureClass: 'partial' });
-    db.record('r1', { caseId: 'fruits/1/SYN', trial: 1, status: 'error', error: 'model server closed the connection' });
+    db.record('r1', {
+      caseId: 'fruits/1/SYN',
+      trial: 1,
+      status: 'error',
+      error: 'model server closed the connection',
+      errorKind: 'model-server',
+    });
     db.record('r1', { caseId: 'fruits/1/SEM', trial: 1, status: 'stopped' });
     db.finishRun('r1', 'stopped', 'Ctrl-C');
     db.close();
@@ -65,7 +72,7 @@ describe('results database', () => {
       ['fruits/1/CAN', 'ok', true, 1],
       ['fruits/1/LEX', 'ok', false, 0.5],
       ['fruits/1/SEM', 'stopped', null, null],
-      ['fruits/1/SYN', 'error', false, null],
+      ['fruits/1/SYN', 'error', null, null],
     ]);
     expect(results[0]).toMatchObject({
       metrics: { alrm_score: 2, judged: 1 },
@@ -76,17 +83,18 @@ describe('results database', () => {
       tracePath: 'traces/fruits-1-CAN-1.jsonl',
       worldHashEnd: 'h1',
     });
-    expect(results[3]!.error).toBe('model server closed the connection');
+    expect(results[3]).toMatchObject({ error: 'model server closed the connection', errorKind: 'model-server' });
+    expect(results[0]!.errorKind).toBeNull();
     back.close();
   });
 
-  it('answers the resume query: ok and error pairs are done, stopped ones run again and replace their row', () => {
+  it('answers the resume query: only scored pairs are done; errored and stopped ones run again and replace their row', () => {
     const db = openResults(folder());
     db.startRun({ ...RUN, runId: 'r' });
     db.record('r', { caseId: 'a', trial: 1, status: 'ok', score: 1 });
-    db.record('r', { caseId: 'a', trial: 2, status: 'error', error: 'crashed' });
+    db.record('r', { caseId: 'a', trial: 2, status: 'error', error: 'crashed', errorKind: 'crash' });
     db.record('r', { caseId: 'b', trial: 1, status: 'stopped' });
-    expect(db.done('r')).toEqual(new Set([doneKey('a', 1), doneKey('a', 2)]));
+    expect(db.done('r')).toEqual(new Set([doneKey('a', 1)]));
     db.finishRun('r', 'stopped');
     expect(db.resumeRun('r')).toMatchObject({ status: 'running', finishedAt: null });
     db.record('r', { caseId: 'b', trial: 1, status: 'ok', score: 0 });
@@ -100,7 +108,22 @@ describe('results database', () => {
     const db = openResults(folder());
     db.startRun({ ...RUN, runId: 'known' });
     const cases: [() => unknown, string, RegExp][] = [
-      [() => db.record('known', { caseId: 'x', status: 'error' }), 'results-input', /record x: error: an error result needs its cause/],
+      [
+        () => db.record('known', { caseId: 'x', status: 'error', errorKind: 'crash' }),
+        'results-input',
+        /record x: error: an error result needs its cause/,
+      ],
+      [
+        () => db.record('known', { caseId: 'x', status: 'error', error: 'down' }),
+        'results-input',
+        /record x: errorKind: an error result needs the kind/,
+      ],
+      [
+        () => db.record('known', { caseId: 'x', status: 'error', error: 'down', errorKind: 'model-unreachable', score: 0 }),
+        'results-input',
+        /record x: score: an error result has no score/,
+      ],
+      [() => db.record('known', { caseId: 'x', status: 'ok', score: 0, errorKind: 'crash' }), 'results-input', /only an error result/],
       [() => db.record('known', { caseId: 'x', status: 'ok' }), 'results-input', /score/],
       [() => db.record('known', { caseId: 'x', status: 'ok', score: 1.5 }), 'results-input', /score/],
       [() => db.record('known', { caseId: 'x', status: 'ok', score: 1, metrics: { t: Number.NaN } }), 'results-input', /metrics\.t/],
@@ -147,7 +170,46 @@ describe('results database', () => {
     raw.close();
     const version = errorOf(() => openResults(newer, { mode: 'read' }));
     expect(version.code).toBe('results-version');
-    expect(version.message).toMatch(/newer skillbridge \(results schema 99; this version reads up to 1\); upgrade skillbridge/);
+    expect(version.message).toMatch(
+      `newer skillbridge (results schema 99; this version reads up to ${SCHEMA_VERSION}); upgrade skillbridge`,
+    );
+  });
+
+  it('migrates a version 1 file: errors get the kind their message names, and a model failure recorded as a 0 becomes the error it was', () => {
+    const dir = folder();
+    openResults(dir).close();
+    // A version 1 file: the same tables without error_kind.
+    const raw = new sqlite.Database(join(dir, 'results.db'));
+    raw.exec("ALTER TABLE results DROP COLUMN error_kind; UPDATE meta SET value = '1' WHERE key = 'schema_version'");
+    raw.run(
+      `INSERT INTO runs (run_id, suite, model, workflow, seed, trials, args_json, started_at, status, package_version, host_json)
+       VALUES ('old', 'alrm', 'ollama:qwen3:8b', 'alrm/tap', 1, 1, '{}', '2026-01-01T00:00:00.000Z', 'finished', '0.1.0', ?)`,
+      [JSON.stringify({ platform: 'x', arch: 'x', release: 'x', node: 'x', cpus: 1, cpuModel: 'x', memoryGb: 1 })],
+    );
+    const row = (id: string, status: string, score: number | null, success: number | null, failure: string | null, error: string | null) =>
+      raw.run(
+        `INSERT INTO results (run_id, case_id, trial, status, success, score, metrics_json, labels_json, failure_class, error, recorded_at)
+         VALUES ('old', ?, 1, ?, ?, ?, '{}', '{}', ?, ?, '2026-01-01T00:00:00.000Z')`,
+        [id, status, success, score, failure, error],
+      );
+    row('scored', 'ok', 1, 1, null, null);
+    row('missed', 'ok', 0, 0, 'partial', null);
+    row('refused', 'ok', 0, 0, 'model-error', null);
+    row('died', 'error', null, 0, null, 'the evaluation worker thread died: it exited with code 1');
+    row('crashed', 'error', null, 0, null, 'boom');
+    raw.close();
+    const db = openResults(dir);
+    const by = new Map(db.results('old').map((r) => [r.caseId, r]));
+    db.close();
+    expect(by.get('scored')).toMatchObject({ status: 'ok', score: 1, errorKind: null });
+    expect(by.get('missed')).toMatchObject({ status: 'ok', score: 0, failureClass: 'partial', errorKind: null });
+    expect(by.get('refused')).toMatchObject({ status: 'error', score: null, success: null, errorKind: 'model-failed' });
+    expect(by.get('refused')!.error).toMatch(/a model call failed/);
+    expect(by.get('died')).toMatchObject({ status: 'error', errorKind: 'worker-died' });
+    expect(by.get('crashed')).toMatchObject({ status: 'error', errorKind: 'crash', error: 'boom' });
+    const again = new sqlite.Database(join(dir, 'results.db'));
+    expect(again.get("SELECT value FROM meta WHERE key = 'schema_version'")).toEqual({ value: String(SCHEMA_VERSION) });
+    again.close();
   });
 
   it('migrates an older schema one step at a time, and refuses a gap', () => {

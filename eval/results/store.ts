@@ -200,14 +200,15 @@ export class ResultsDb {
     }
     const r = parsed.data;
     const metrics = Object.fromEntries(Object.entries(r.metrics).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v]));
-    const success = r.status === 'ok' ? (r.success ?? r.score === 1) : r.status === 'error' ? false : null;
+    // Only a scored result passed or failed: an error's outcome is unknown.
+    const success = r.status === 'ok' ? (r.success ?? r.score === 1) : null;
     return this.guard(() => {
       this.requireRun(runId);
       this.db.run(
         `INSERT OR REPLACE INTO results (run_id, case_id, trial, status, success, score, metrics_json, labels_json,
-           duration_ms, model_ms, tokens_in, tokens_out, cost_usd, tool_calls, failure_class, error, trace_path,
+           duration_ms, model_ms, tokens_in, tokens_out, cost_usd, tool_calls, failure_class, error, error_kind, trace_path,
            world_hash_start, world_hash_end, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           runId,
           r.caseId,
@@ -225,6 +226,7 @@ export class ResultsDb {
           r.toolCalls,
           r.failureClass,
           r.error,
+          r.errorKind,
           this.storedTracePath(r.tracePath),
           r.worldHashStart,
           r.worldHashEnd,
@@ -277,11 +279,14 @@ export class ResultsDb {
     });
   }
 
-  /** The case × trial pairs a resumed run need not repeat (doneKey form): those that ended ok or in error, not stopped. */
+  /**
+   * The case × trial pairs a resumed run need not repeat (doneKey form): those that were
+   * scored. An error (its outcome unknown) and a stopped or missing pair run again.
+   */
   done(runId: string): Set<string> {
     return this.guard(() => {
       this.requireRun(runId);
-      const rows = this.db.all("SELECT case_id, trial FROM results WHERE run_id = ? AND status IN ('ok', 'error')", runId);
+      const rows = this.db.all("SELECT case_id, trial FROM results WHERE run_id = ? AND status = 'ok'", runId);
       return new Set(rows.map((r) => doneKey(String(r['case_id']), Number(r['trial']))));
     });
   }

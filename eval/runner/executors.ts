@@ -26,7 +26,7 @@ export function inlineSlot(init: WorkerInit): Slot {
   const suite = suiteOf(init);
   if (!suite) throw new Error(`no suite "${init.suite}"`);
   const capacity = init.concurrency ?? 1;
-  const pool = new WorldPool({ seed: init.seed, maxIdle: Math.max(4, capacity) });
+  const pool = new WorldPool({ seed: init.seed, ...(init.noise ? { noise: init.noise } : {}), maxIdle: Math.max(4, capacity) });
   const built = new Set<string>();
   const running = new Set<AbortController>();
   const hooks = caseHooks(init);
@@ -48,12 +48,12 @@ export function inlineSlot(init: WorkerInit): Slot {
           pool,
           traceDir: init.traceDir,
           env: init.env,
-          ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
-          ...(init.localModels ? { localModels: init.localModels } : {}),
+          files: init.files,
           signal: ac.signal,
           ...hooks,
           ...(init.limits ? { limits: init.limits } : {}),
           ...(init.judge ? { judge: init.judge } : {}),
+          ...(init.judgeEnv ? { judgeEnv: init.judgeEnv } : {}),
         });
       } finally {
         running.delete(ac);
@@ -68,7 +68,14 @@ export function inlineSlot(init: WorkerInit): Slot {
 
 function crashed(c: EvalCase, trial: number, why: string): CaseResult {
   return {
-    record: { caseId: c.id, trial, status: 'error', labels: c.labels, error: `the evaluation worker thread died: ${why}` },
+    record: {
+      caseId: c.id,
+      trial,
+      status: 'error',
+      labels: c.labels,
+      error: `the evaluation worker thread died: ${why}`,
+      errorKind: 'worker-died',
+    },
     timing: { totalMs: 0, restoreMs: 0, buildMs: 0, modelMs: 0, toolMs: 0, overheadMs: 0 },
   };
 }

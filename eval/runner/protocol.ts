@@ -1,27 +1,29 @@
 // Messages between the evaluation runner and its worker threads (--jobs N).
 // Cases and results are plain data (zod-validated where they enter the database).
 import type { EvalCase } from '../core/case';
-import type { ScriptFiles } from '../../agents/models/spec';
-import type { LocalModelFiles } from '../../agents/models/local/local-spec';
+import type { ModelFiles, ModelSpec, SuiteFile } from '../../base/host-refs';
 import type { CaseResult } from './run-case';
+import type { NoiseOptions } from '../../sim/world/types';
 
 /** What every worker needs to run cases of one run. */
 export interface WorkerInit {
   suite: string;
   /** A suite a user wrote (eval --suite FILE): read from this file instead of looked up by id. */
-  suiteFile?: string;
+  suiteFile?: SuiteFile;
   workflow: string;
-  model: string;
+  model: ModelSpec;
   seed: number;
   traceDir: string;
   env: Record<string, string | undefined>;
-  /** Where `scripted:FILE` may read (a run started from a page: the host's policy; the CLI: any). */
-  scriptFiles?: ScriptFiles;
-  /** Where `local:NAME` loads from (a run started from a page: the host's models folder; the CLI: any). */
-  localModels?: LocalModelFiles;
+  /** Where the model may read `scripted:FILE` and `local:` files: the door's grant (a page: its folders; the CLI: any). */
+  files: ModelFiles;
   limits?: { timeLimitS?: number; maxIterations?: number };
+  /** Perception and skill noise of every case's world (--noise), seeded by the run's seed; absent: none. */
+  noise?: NoiseOptions;
   /** The judge's model spec (--judge), for suites with a free-text judge. */
-  judge?: string;
+  judge?: ModelSpec;
+  /** The judge's environment where it differs from the model's (a queue job: keys bound to the judge's own server). */
+  judgeEnv?: Record<string, string | undefined>;
   /** Cases in flight at once in each thread (--concurrency spread over the threads); each leases its own world. */
   concurrency?: number;
   /** Requests and tokens per minute for the model, shared by this thread's cases (--rpm/--tpm spread over the threads). */

@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { headlineScore } from '../report/spec';
 import { type RunSummary, summarize } from '../report/stats';
 import { type ResultInput, type ResultRecord, gitCommit, openResults } from '../results/index';
 import { endStateFile, readEndState } from '../core/end-state';
@@ -20,6 +19,14 @@ import type { WorldSnapshot } from '../../sim/world/types';
 import { findSuite } from '../suites/index';
 import { loadCases } from './cases';
 import { EvalInputError } from './errors';
+import { type Unscored, caseScore, isUnscored, modelFailure } from './verdict';
+
+/** A trial the current scorer does not score either: an error of this kind. */
+class StillUnscored extends Error {
+  constructor(readonly unscored: Unscored) {
+    super(unscored.why);
+  }
+}
 
 export interface RescoreOptions {
   /** The results folder (or its .db file) holding the run. */
@@ -54,6 +61,8 @@ export interface RescoreResult {
   failed: RescoredCase[];
   /** Trials that had ended in an error or were stopped: copied as they were. */
   copied: number;
+  /** Of those, the errors (no score before, none now). */
+  copiedErrors: number;
   summary: RunSummary | null;
 }
 
@@ -112,11 +121,19 @@ async function scoreAgain(
   if (end.worldModel && simRobot.worldModel instanceof SimWorldModel) simRobot.worldModel.restoreEdits(end.worldModel);
   const robot = withSimulatedUser(simRobot, cw.control, c.answers);
   const outcome: CaseOutcome = { events: end.events, times: end.times, turn: end.turn, control: cw.control, robot, extra: end.extra };
-  const scored = await suite.score({ ...c, gold }, outcome);
+  const failed = modelFailure(end.events, end.turn);
+  if (failed) throw new StillUnscored(failed);
+  let scored;
+  try {
+    scored = await suite.score({ ...c, gold }, outcome);
+  } catch (e) {
+    throw new StillUnscored({ kind: 'scorer-undecided', why: `the scorer failed: ${e instanceof Error ? e.message : String(e)}` });
+  }
   const metrics = stored(scored.metrics);
   // The free-text judge's verdict is not the scorer's: it is kept as recorded.
   const judged = suite.judge && suite.judge.metric in r.metrics ? { [suite.judge.metric]: r.metrics[suite.judge.metric] ?? null } : {};
-  const score = headlineScore(suite.report, scored.metrics) ?? 0;
+  const score = caseScore(suite.report, scored.metrics);
+  if (isUnscored(score)) throw new StillUnscored(score);
   return {
     metrics: { ...metrics, ...judged },
     input: {
@@ -158,6 +175,7 @@ function copied(r: ResultRecord, dir: string): ResultInput {
     toolCalls: r.toolCalls,
     failureClass: r.failureClass,
     error: r.error,
+    errorKind: r.errorKind,
     tracePath: r.tracePath ? path.resolve(dir, r.tracePath) : null,
     worldHashStart: r.worldHashStart,
     worldHashEnd: r.worldHashEnd,
@@ -187,11 +205,13 @@ export async function rescoreRun(o: RescoreOptions): Promise<RescoreResult> {
     const failed: RescoredCase[] = [];
     let rescored = 0;
     let copiedN = 0;
+    let copiedErrors = 0;
     try {
       for (const r of results) {
         if (r.status !== 'ok') {
           rows.push(copied(r, db.dir));
           copiedN++;
+          if (r.status === 'error') copiedErrors++;
           continue;
         }
         const before = { score: r.score, metrics: r.metrics };
@@ -206,14 +226,16 @@ export async function rescoreRun(o: RescoreOptions): Promise<RescoreResult> {
             changed.push({ caseId: r.caseId, trial: r.trial, before, after });
         } catch (e) {
           const why = `not rescored: ${e instanceof Error ? e.message : String(e)}`;
+          const errorKind = e instanceof StillUnscored ? e.unscored.kind : 'not-rescorable';
           failed.push({ caseId: r.caseId, trial: r.trial, before, after: null, error: why });
-          rows.push({ ...copied(r, db.dir), status: 'error', score: null, success: false, metrics: {}, error: why });
+          rows.push({ ...copied(r, db.dir), status: 'error', score: null, metrics: {}, error: why, errorKind });
         }
       }
     } finally {
       await pool.dispose();
     }
-    if (!write) return { from: run.runId, runId: null, suite: suite.id, rescored, changed, failed, copied: copiedN, summary: null };
+    if (!write)
+      return { from: run.runId, runId: null, suite: suite.id, rescored, changed, failed, copied: copiedN, copiedErrors, summary: null };
     const next = db.startRun({
       suite: run.suite,
       model: run.model,
@@ -228,7 +250,7 @@ export async function rescoreRun(o: RescoreOptions): Promise<RescoreResult> {
     db.finishRun(next.runId, run.status === 'running' ? 'stopped' : run.status, `rescored from ${run.runId}`);
     const final = db.requireRun(next.runId);
     const summary = summarize(final, db.results(next.runId), suite.report, db.file);
-    return { from: run.runId, runId: next.runId, suite: suite.id, rescored, changed, failed, copied: copiedN, summary };
+    return { from: run.runId, runId: next.runId, suite: suite.id, rescored, changed, failed, copied: copiedN, copiedErrors, summary };
   } finally {
     db.close();
   }

@@ -1,35 +1,36 @@
 // Runs one case × trial: restore the case's world from its snapshot, open a
 // conversation through the one conversation service, send the instruction,
 // score from the final physical state and the event order, and return the row
-// for the results database. A case that crashes comes back as status "error"
-// with its cause; a stopped one as "stopped". Nothing here throws.
+// for the results database. A case whose outcome is unknown (its model could not
+// be reached, the scorer did not decide, it crashed) comes back as status "error"
+// with the kind and cause (verdict.ts); a stopped one as "stopped". Nothing here throws.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { ConversationSpecError, openConversation } from '../../agents/conversation';
-import type { Model } from '../../agents/models/model';
-import { type ScriptFiles, createModel } from '../../agents/models/spec';
-import type { LocalModelFiles } from '../../agents/models/local/local-spec';
+import { type Model, ModelError } from '../../agents/models/model';
+import { createModel } from '../../agents/models/spec';
+import type { ModelFiles, ModelSpec } from '../../base/host-refs';
 import type { FlowEvent } from '../../agents/runtime/events';
 import type { TurnResult } from '../../agents/runtime/conversation';
 import { JsonlSink } from '../../agents/runtime/trace';
-import { headlineScore } from '../report/spec';
 import type { ResultInput } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { endStateFile, writeEndState } from '../core/end-state';
-import { modelFailed, toolMs } from '../core/events';
+import { toolMs } from '../core/events';
 import { type AnySuite, type CaseOutcome, type MetricValue, PER_CASE } from '../core/suite';
 import type { WorldPool } from '../core/world';
 import { SimWorldModel } from '../../robot/sim/world-model';
 import { referenceModelFactories } from '../reference/factories';
 import { simulatedAskUser, withSimulatedUser } from '../core/simulated-user';
 import { CaseClock, type MachineTurns, releasingWhileWaiting } from '../scale/machine-turns';
+import { type Unscored, caseScore, isUnscored, modelErrorKind, modelFailure } from './verdict';
 
 export interface CaseRunInput {
   suite: AnySuite;
   case: EvalCase;
   trial: number;
   workflow: string;
-  model: string;
+  model: ModelSpec;
   seed: number;
   pool: WorldPool;
   /** Lease a world of its own (several cases in flight in this thread) instead of sharing the key's one. */
@@ -41,15 +42,15 @@ export interface CaseRunInput {
   /** Traces of this run go here (one file per case × trial). */
   traceDir: string;
   env?: Readonly<Record<string, string | undefined>>;
-  /** Where `scripted:FILE` may read (default any: the person typed the spec). */
-  scriptFiles?: ScriptFiles;
-  /** Where `local:NAME` loads from (default any: the person typed the spec). */
-  localModels?: LocalModelFiles;
+  /** Where the model and the judge may read `scripted:FILE` and `local:` files: the door's grant, never a default. */
+  files: ModelFiles;
   signal?: AbortSignal;
   /** Overrides the case's own turn bounds (--time-limit, --max-iterations). */
   limits?: { timeLimitS?: number; maxIterations?: number };
   /** The free-text judge's model spec (--judge), where the suite has a judge. */
-  judge?: string;
+  judge?: ModelSpec;
+  /** The judge's environment, where it is not the model's. */
+  judgeEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface CaseTiming {
@@ -142,8 +143,8 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       factories,
       factoryContext: { robot, sim: cw.control, scene: c.world.scene, seed: input.seed },
       ...(input.env ? { env: input.env } : {}),
-      ...(input.scriptFiles ? { scriptFiles: input.scriptFiles } : {}),
-      ...(input.localModels ? { localModels: input.localModels } : {}),
+      scriptFiles: input.files.scripts,
+      localModels: input.files.localModels,
     });
     const model0 = timed(input.wrapModel ? input.wrapModel(created) : created, modelTime);
     const model = machine ? releasingWhileWaiting(model0, machine.turns, machine.who, machine.clock) : model0;
@@ -216,18 +217,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       turn,
       extra,
     });
-    const scored = await suite.score(c, outcome);
-    const metrics = numeric(scored.metrics);
-    // A case whose model failed is a miss in its own right, whatever state the world is in.
-    const failed = modelFailed(events);
-    const score = failed ? 0 : (headlineScore(suite.report, scored.metrics) ?? 0);
-    const done = finish({
-      ...base,
-      status: 'ok',
-      score,
-      success: failed ? false : (scored.success ?? score >= 1),
-      metrics,
-      failureClass: failed ? 'model-error' : (scored.failureClass ?? null),
+    const usage = {
       tokensIn: turn.usage.promptTokens,
       tokensOut: turn.usage.completionTokens,
       ...(turn.usage.costUsd !== undefined ? { costUsd: turn.usage.costUsd } : {}),
@@ -235,6 +225,29 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       tracePath,
       worldHashStart: hashStart,
       worldHashEnd: cw.control.hash(),
+    };
+    const unscored = (u: Unscored & { metrics?: Record<string, number | boolean | null> }) =>
+      finish({ ...base, status: 'error', error: u.why, errorKind: u.kind, ...usage, ...(u.metrics ? { metrics: u.metrics } : {}) });
+    // A model that was never heard (unreachable, refused, failing after its retries) did not show what it would do.
+    const failed = modelFailure(events, turn);
+    if (failed) return unscored(failed);
+    let scored;
+    try {
+      scored = await suite.score(c, outcome);
+    } catch (e) {
+      return unscored({ kind: 'scorer-undecided', why: `the scorer failed: ${oneLine(e)}` });
+    }
+    const metrics = numeric(scored.metrics);
+    const score = caseScore(suite.report, scored.metrics);
+    if (isUnscored(score)) return unscored({ ...score, metrics });
+    const done = finish({
+      ...base,
+      status: 'ok',
+      score,
+      success: scored.success ?? score >= 1,
+      metrics,
+      failureClass: scored.failureClass ?? null,
+      ...usage,
     });
     // The judge runs after the case's clock stopped: its time is not the case's.
     letGo();
@@ -246,7 +259,9 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
   } catch (e) {
     if (input.signal?.aborted) return finish({ ...base, status: 'stopped', worldHashStart: hashStart });
     const why = e instanceof ConversationSpecError ? `${e.field}: ${e.message}` : oneLine(e);
-    return finish({ ...base, status: 'error', error: why, tracePath, worldHashStart: hashStart });
+    // A model that cannot be made (a missing script, a bad key) is the model's kind of error; anything else a crash.
+    const errorKind = e instanceof ModelError ? modelErrorKind(e.kind) : 'crash';
+    return finish({ ...base, status: 'error', error: why, errorKind, tracePath, worldHashStart: hashStart });
   } finally {
     letGo();
     release?.();
@@ -254,9 +269,10 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
 }
 
 /** The judge's yes or no as 1 or 0; null when it cannot be reached or answers neither. */
-async function judgeCase(spec: string, asked: { system: string; user: string }, input: CaseRunInput): Promise<number | null> {
+async function judgeCase(spec: ModelSpec, asked: { system: string; user: string }, input: CaseRunInput): Promise<number | null> {
   try {
-    const model = createModel(spec, input.env ? { env: input.env } : {});
+    const env = input.judgeEnv ?? input.env;
+    const model = createModel(spec, { ...(env ? { env } : {}), scriptFiles: input.files.scripts, localModels: input.files.localModels });
     const r = await model.complete({
       messages: [
         { role: 'system', content: asked.system },

@@ -3,7 +3,9 @@
 // cases, starts or resumes a run in the results database, hands case × trial
 // pairs to this thread or to worker threads (a world built once per thread and
 // restored for every case), records each result as it arrives (a Ctrl-C or a
-// crash loses nothing recorded), and summarises the run as `report` does.
+// crash loses nothing recorded), and summarises the run as `report` does. A case
+// whose outcome is unknown (verdict.ts) is an error, not a 0: counted apart, left
+// out of the means, and run again by --resume with the stopped and missing ones.
 import path from 'node:path';
 import { validateModelSpec } from '../../agents/models/spec';
 import { ModelError } from '../../agents/models/model';
@@ -11,25 +13,29 @@ import { WORKFLOWS } from '../../agents/workflows';
 import { type RunSummary, summarize } from '../report/stats';
 import { isOffProtocol, markedVariant, offProtocolReason } from '../core/protocol';
 import { DEFAULT_RESULTS_DIR } from '../report/load';
-import { PACKAGE_VERSION, type ResultInput, type RunRecord, doneKey, gitCommit, openResults } from '../results/index';
+import { PACKAGE_VERSION, type ResultInput, type RunRecord, gitCommit, openResults } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { PER_CASE } from '../core/suite';
 import { referenceModelFactories } from '../reference/factories';
 import { SUITES, findSuite } from '../suites/index';
-import { isSuiteFile, loadSuiteFile } from '../suites/file/index';
+import { loadSuiteFile } from '../suites/file/index';
+import type { ModelFiles, ModelSpec, ResumeRefs, RunId, SuiteFile, SuiteRef } from '../../base/host-refs';
 import { EvalInputError } from './errors';
 import { casesSourceKey, filterCases, generateCases, loadCases, sampleCases } from './cases';
 import { type Slot, inlineSlot, workerSlot } from './executors';
 import type { WorkerInit } from './protocol';
 import type { CaseTiming } from './run-case';
 import { type ScaleFigures, type ScaleOptions, startScale } from '../scale/runner-hook';
+import { type CaseTrial, type RunCounts, tally, toRun } from './tally';
+import { checkNoise, noiseClash, recordedNoise } from './noise';
+import type { NoiseOptions } from '../../sim/world/types';
 
 export { EvalInputError, type EvalInputCode } from './errors';
 
 export interface EvalOptions {
-  /** Required unless resuming. */
-  suite?: string;
-  model?: string;
+  /** Required unless resuming: a built-in suite, or a suite file the door's policy allowed. */
+  suite?: SuiteRef;
+  model?: ModelSpec;
   workflow?: string;
   trials?: number;
   jobs?: number;
@@ -38,17 +44,19 @@ export interface EvalOptions {
   filter?: string;
   /** A deterministic sample of this many cases, spread over the suite's categories. */
   sample?: number;
-  /** A run id to continue: its stopped and missing case × trials run, the rest is kept. */
-  resume?: string;
+  /** A run id to continue: its errored, stopped and missing case × trials run, the scored ones are kept. */
+  resume?: RunId;
+  /** How the door reads again what the resumed run recorded (its model, judge and suite file); without it a run cannot be resumed. */
+  reopen?: ResumeRefs;
   outDir?: string;
   limits?: { timeLimitS?: number; maxIterations?: number };
+  /** Perception and skill noise in every case's world (seeded by --seed); recorded with the run as applied. */
+  noise?: Partial<NoiseOptions>;
   /** A model spec that judges each finished case's free text where the suite has a judge (RAIDER's explanations). */
-  judge?: string;
+  judge?: ModelSpec;
   env?: Record<string, string | undefined>;
-  /** Where `scripted:FILE` may read (default any). */
-  scriptFiles?: WorkerInit['scriptFiles'];
-  /** Where `local:NAME` loads from (a host's models folder; default any path and the environment's folder). */
-  localModels?: WorkerInit['localModels'];
+  /** Where the model and judge may read `scripted:FILE` and `local:` files: the door's grant (no default). */
+  files: ModelFiles;
   signal?: AbortSignal;
   onProgress?: (p: EvalProgress) => void;
   onLog?: (line: string) => void;
@@ -71,7 +79,7 @@ export interface EvalProgress {
   done: number;
   errors: number;
   stopped: number;
-  /** Running mean of the case scores so far (errors count 0). */
+  /** Running mean of the case scores so far (errors, which have none, left out). */
   score: number | null;
   elapsedMs: number;
   etaMs: number | null;
@@ -101,7 +109,27 @@ export interface EvalResult {
   summary: RunSummary;
   run: RunRecord;
   timings: EvalTimings;
+  /** The planned case × trials: scored, errored, stopped and missing (they add up). */
+  counts: RunCounts;
   interrupted: boolean;
+}
+
+/** The turn bounds a run was started with: recorded as `limits`, or (older runs) as the command line's flags. */
+function recordedLimits(args: Record<string, unknown>): EvalOptions['limits'] {
+  const l = args['limits'];
+  const num = (v: unknown) =>
+    typeof v === 'number' && Number.isFinite(v)
+      ? v
+      : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+        ? Number(v)
+        : undefined;
+  const src =
+    l && typeof l === 'object' ? (l as Record<string, unknown>) : { timeLimitS: args['time-limit'], maxIterations: args['max-iterations'] };
+  const timeLimitS = num(src['timeLimitS']);
+  const maxIterations = num(src['maxIterations']);
+  return timeLimitS === undefined && maxIterations === undefined
+    ? undefined
+    : { ...(timeLimitS !== undefined ? { timeLimitS } : {}), ...(maxIterations !== undefined ? { maxIterations } : {}) };
 }
 
 export function suiteIds(): string[] {
@@ -117,14 +145,14 @@ function positive(name: string, v: number | undefined, fallback: number, max = 1
 
 interface Plan {
   suiteId: string;
-  model: string;
+  model: ModelSpec;
   workflow: string;
   seed: number;
   trials: number;
 }
 
 /** A judge is a model of the user's own: the reference policies cannot judge. */
-function checkJudge(judge: string): void {
+function checkJudge(judge: ModelSpec): void {
   try {
     validateModelSpec(judge);
   } catch (e) {
@@ -133,7 +161,7 @@ function checkJudge(judge: string): void {
   }
 }
 
-function checkModel(model: string): void {
+function checkModel(model: ModelSpec): void {
   try {
     validateModelSpec(model, referenceModelFactories());
   } catch (e) {
@@ -157,7 +185,9 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     // ---- what to run: a new run from the options, or the run being resumed
     let plan: Plan;
     let resumed: RunRecord | undefined;
+    const suiteGiven = o.suite ? (o.suite.kind === 'builtin' ? o.suite.id : o.suite.given) : undefined;
     if (o.resume) {
+      if (!o.reopen) throw new EvalInputError('bad-option', 'this host does not resume runs; start a new one');
       resumed = db.requireRun(o.resume);
       const clash = (name: string, given: string | number | undefined, was: string | number) => {
         if (given !== undefined && given !== was)
@@ -166,11 +196,37 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
             `run ${resumed!.runId} was started with --${name} ${was}, not ${given}; leave --${name} out to resume it, or start a new run`,
           );
       };
-      clash('suite', o.suite, resumed.suite);
+      clash('suite', suiteGiven, resumed.suite);
       clash('model', o.model, resumed.model);
       clash('workflow', o.workflow, resumed.workflow);
       clash('seed', o.seed, resumed.seed);
       clash('trials', o.trials, resumed.trials);
+      // What the run was started with is what its remaining cases run with: a different value would be ignored, so it is refused.
+      const recorded = resumed.args;
+      const text = (v: unknown) => (v === undefined ? 'none' : String(v));
+      const kept = (name: string, given: unknown, was: unknown) => {
+        if (given !== undefined && JSON.stringify(given) !== JSON.stringify(was))
+          throw new EvalInputError(
+            'resume-mismatch',
+            `run ${resumed!.runId} was started with --${name} ${text(was)}, not ${text(given)}; leave --${name} out to resume it, or start a new run`,
+          );
+      };
+      kept('filter', o.filter, recorded['filter']);
+      kept('sample', o.sample, recorded['sample']);
+      if (o.offProtocol !== undefined && o.offProtocol !== isOffProtocol(resumed))
+        throw new EvalInputError(
+          'resume-mismatch',
+          `run ${resumed.runId} was started ${isOffProtocol(resumed) ? 'off' : 'on'} its suite's protocol; leave --off-protocol out to resume it`,
+        );
+      const wasLimits = recordedLimits(recorded);
+      kept('time-limit', o.limits?.timeLimitS, wasLimits?.timeLimitS);
+      kept('max-iterations', o.limits?.maxIterations, wasLimits?.maxIterations);
+      const was = recordedNoise(resumed.args);
+      if (o.noise !== undefined && noiseClash(checkNoise(o.noise), was))
+        throw new EvalInputError(
+          'resume-mismatch',
+          `run ${resumed.runId} was started with ${was ? `--noise ${JSON.stringify(was)}` : 'no --noise'}; leave --noise out to resume it, or start a new run`,
+        );
       if (resumed.packageVersion !== PACKAGE_VERSION) {
         throw new EvalInputError(
           'resume-mismatch',
@@ -184,7 +240,13 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           `run ${resumed.runId} was recorded with other scenes or code (cases ${key}, now ${casesSourceKey(resumed.suite)}): its cases may differ; start a new run`,
         );
       }
-      plan = { suiteId: resumed.suite, model: resumed.model, workflow: resumed.workflow, seed: resumed.seed, trials: resumed.trials };
+      plan = {
+        suiteId: resumed.suite,
+        model: o.reopen.model(resumed.model, "the resumed run's model"),
+        workflow: resumed.workflow,
+        seed: resumed.seed,
+        trials: resumed.trials,
+      };
     } else {
       if (!o.suite) throw new EvalInputError('bad-option', `--suite is required: one of ${suiteIds().join(', ')}`);
       if (!o.model)
@@ -192,12 +254,16 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           'bad-option',
           '--model is required: a model spec (ollama:qwen3:8b, openai:gpt-4.1-mini) or oracle, floor:noop',
         );
-      plan = { suiteId: o.suite, model: o.model, workflow: '', seed: o.seed ?? 1, trials: positive('trials', o.trials, 1, 100) };
+      plan = { suiteId: suiteGiven!, model: o.model, workflow: '', seed: o.seed ?? 1, trials: positive('trials', o.trials, 1, 100) };
     }
-    // A suite file (a path): the user's own cases; a resumed run reads the file it was started with.
+    // A suite file the door allowed: the user's own cases; a resumed run reads the file it was started with.
     const recordedFile = resumed?.args['suiteFile'];
-    const suiteFile =
-      typeof recordedFile === 'string' ? recordedFile : !resumed && o.suite && isSuiteFile(o.suite) ? path.resolve(o.suite) : undefined;
+    const suiteFile: SuiteFile | undefined =
+      typeof recordedFile === 'string' && o.reopen
+        ? o.reopen.suiteFile(recordedFile)
+        : !resumed && o.suite?.kind === 'file'
+          ? o.suite.file
+          : undefined;
     const suite = suiteFile ? loadSuiteFile(suiteFile) : findSuite(plan.suiteId);
     if (!suite) throw new EvalInputError('unknown-suite', `unknown suite "${plan.suiteId}"; suites: ${suiteIds().join(', ')}`);
     plan.workflow ||= o.workflow ?? suite.defaultWorkflow;
@@ -209,10 +275,21 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     if (offWorkflow && !offAllowed) throw new EvalInputError('off-protocol', offWorkflow);
     // A resumed run keeps its judge (recorded with the run) unless told otherwise.
     const recordedJudge = resumed?.args['judge'];
-    const judge = o.judge ?? (typeof recordedJudge === 'string' ? recordedJudge : undefined);
+    const judge = o.judge ?? (typeof recordedJudge === 'string' && o.reopen ? o.reopen.model(recordedJudge, '--judge') : undefined);
     if (judge !== undefined) checkJudge(judge);
+    // A judge is asked only where the suite has free text to judge: elsewhere it would be accepted and never asked.
+    if (o.judge !== undefined && !suite.judge)
+      throw new EvalInputError(
+        'bad-option',
+        `--judge: suite ${suite.id} has no free-text answer to judge (${SUITES.filter((s) => s.judge)
+          .map((s) => s.id)
+          .join(', ')} has); leave --judge out`,
+      );
     if (!Number.isInteger(plan.seed) || plan.seed < 0)
       throw new EvalInputError('bad-option', `--seed must be a whole number ≥ 0, got ${plan.seed}`);
+    // The noise and limits applied are those recorded: a resumed run keeps its own.
+    const noise = resumed ? recordedNoise(resumed.args) : o.noise === undefined ? undefined : checkNoise(o.noise);
+    const limits = resumed ? recordedLimits(resumed.args) : o.limits;
 
     // ---- the cases
     const loaded = suiteFile
@@ -243,7 +320,9 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         trials: plan.trials,
         commit: gitCommit(),
         args: {
-          ...(o.args ?? {}),
+          ...Object.fromEntries(Object.entries(o.args ?? {}).filter(([k]) => k !== 'noise')),
+          ...(noise ? { noise } : {}),
+          ...(limits ? { limits } : {}),
           ...(suiteFile ? { suiteFile } : { casesKey: casesSourceKey(plan.suiteId) }),
           ...(o.filter ? { filter: o.filter } : {}),
           ...(sample !== undefined ? { sample } : {}),
@@ -254,14 +333,16 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         ...(o.scale?.runId ? { runId: o.scale.runId } : {}),
       });
     if (resumed) db.resumeRun(run.runId);
-    const done = db.done(run.runId);
     const scale = startScale(o.scale, jobs, plan.model);
-    const items: Array<{ c: EvalCase; trial: number }> = [];
+    const planned: Array<CaseTrial & { c: EvalCase }> = [];
     for (let trial = 1; trial <= plan.trials; trial++) {
       // Cases of one world together: a thread builds each world once.
       const byWorld = [...cases].sort((a, b) => (a.world.key < b.world.key ? -1 : a.world.key > b.world.key ? 1 : 0));
-      for (const c of byWorld) if (!done.has(doneKey(c.id, trial)) && scale.mine(c.id, trial)) items.push({ c, trial });
+      for (const c of byWorld) if (scale.mine(c.id, trial)) planned.push({ caseId: c.id, trial, c });
     }
+    const recorded = db.results(run.runId);
+    // Only a scored pair is kept: an error (its outcome unknown), a stopped and a missing one run (again).
+    const items = toRun(planned, recorded).map((p) => ({ c: p.c, trial: p.trial }));
     const init: WorkerInit = {
       suite: suite.id,
       workflow: plan.workflow,
@@ -270,22 +351,21 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       traceDir: path.resolve(path.dirname(db.file), 'traces', run.runId),
       ...(suiteFile ? { suiteFile } : {}),
       env: o.env ?? { ...process.env },
-      ...(o.scriptFiles ? { scriptFiles: o.scriptFiles } : {}),
-      ...(o.localModels ? { localModels: o.localModels } : {}),
-      ...(o.limits ? { limits: o.limits } : {}),
+      files: o.files,
+      ...(limits ? { limits } : {}),
+      ...(noise ? { noise } : {}),
       ...(judge ? { judge } : {}),
       ...scale.init,
     };
 
     // ---- progress over everything the run holds (a resumed run starts from what it has)
-    const prior = db
-      .results(run.runId)
-      .filter((r) => r.status !== 'stopped' && done.has(doneKey(r.caseId, r.trial)) && scale.mine(r.caseId, r.trial));
+    const plannedKeys = new Set(planned.map((p) => `${p.caseId}#${p.trial}`));
+    const prior = recorded.filter((r) => r.status === 'ok' && plannedKeys.has(`${r.caseId}#${r.trial}`));
     const total = prior.length + items.length;
     let finished = prior.length;
-    let errors = prior.filter((r) => r.status === 'error').length;
+    let errors = 0;
     let stopped = 0;
-    let scoreSum = prior.reduce((s, r) => s + (r.status === 'error' ? 0 : (r.score ?? 0)), 0);
+    let scoreSum = prior.reduce((s, r) => s + (r.score ?? 0), 0);
     let scored = prior.length;
     const t0 = performance.now();
     const timings: CaseTiming[] = [];
@@ -347,6 +427,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
             status: 'error',
             labels: r.labels ?? {},
             error: `result not recordable: ${(e as Error).message}`,
+            errorKind: 'unrecordable',
           };
           db.record(run.runId, rec);
         }
@@ -357,8 +438,10 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           thisRun++;
           timings.push(timing);
           if (rec.status === 'error') errors++;
-          scoreSum += rec.status === 'error' ? 0 : (rec.score ?? 0);
-          scored++;
+          else {
+            scoreSum += rec.score ?? 0;
+            scored++;
+          }
         }
         progress({ caseId: rec.caseId, trial: rec.trial ?? 1, status: rec.status, score: rec.score ?? null, error: rec.error ?? null });
       };
@@ -398,6 +481,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     return {
       summary,
       run: final,
+      counts: tally(planned, results),
       interrupted,
       timings: {
         cases: timings.length,

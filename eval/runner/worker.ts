@@ -16,7 +16,7 @@ const init = data.init;
 adoptModelProcessPort(data.modelProcesses);
 const post = (m: FromWorker) => port.postMessage(m);
 const suite = suiteOf(init);
-const pool = new WorldPool({ seed: init.seed, maxIdle: Math.max(4, init.concurrency ?? 1) });
+const pool = new WorldPool({ seed: init.seed, ...(init.noise ? { noise: init.noise } : {}), maxIdle: Math.max(4, init.concurrency ?? 1) });
 const running = new Set<AbortController>();
 const hooks = caseHooks(init);
 
@@ -48,12 +48,12 @@ if (!suite) {
       pool,
       traceDir: init.traceDir,
       env: init.env,
-      ...(init.scriptFiles ? { scriptFiles: init.scriptFiles } : {}),
-      ...(init.localModels ? { localModels: init.localModels } : {}),
+      files: init.files,
       signal: ac.signal,
       ...hooks,
       ...(init.limits ? { limits: init.limits } : {}),
       ...(init.judge ? { judge: init.judge } : {}),
+      ...(init.judgeEnv ? { judgeEnv: init.judgeEnv } : {}),
     }).then((result) => {
       running.delete(ac);
       post({ type: 'result', job: m.job, result });

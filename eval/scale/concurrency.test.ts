@@ -10,12 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openResults } from '../results/index';
 import { runEval } from '../runner/runner';
 import { type OracleServer, recordOracleReplies, startOracleServer } from '../../test/support/oracle-server';
+import { TERMINAL, typedModel } from '../../test/support/host-refs';
 
 const fresh = () => mkdtempSync(path.join(tmpdir(), 'skillbridge-scale-'));
 
 async function rows(sel: { suite: string; filter?: string }, spec: string, concurrency: number, jobs = 1) {
   const out = fresh();
-  const r = await runEval({ ...sel, model: spec, outDir: out, jobs, scale: { concurrency } });
+  const r = await runEval({ ...sel, suite: TERMINAL.suite(sel.suite), ...typedModel(spec), outDir: out, jobs, scale: { concurrency } });
   const db = openResults(out, { mode: 'read' });
   const got = db
     .results(r.run.runId)

@@ -4,8 +4,10 @@
 // while it was away. Workers (`skillbridge worker`, any number, any machine)
 // run them; each result comes back here and is recorded in the one results
 // database with its traces written into this results folder. Retries (a case
-// that errors is tried again) and stalled-job recovery (a killed worker's job
-// goes back to the queue) are BullMQ's.
+// that errors is tried again; on --resume an errored case runs again) and stalled-job recovery (a killed worker's job
+// goes back to the queue) are BullMQ's. Every job goes on signed with the
+// queue's secret, and a result is recorded only when a worker signed it for
+// that job and it is the case × trial the job named (queue-protocol.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
@@ -16,7 +18,7 @@ import { EvalInputError } from '../runner/errors';
 import type { Slot } from '../runner/executors';
 import type { WorkerInit } from '../runner/protocol';
 import type { CaseResult } from '../runner/run-case';
-import { type CaseJob, CaseJobResult, QUEUE_NAME, jobId, parseQueueUrl } from './queue-protocol';
+import { type CaseJob, QUEUE_NAME, type QueueSecret, jobId, parseQueueUrl, signJob, verifyJob, verifyResult } from './queue-protocol';
 
 /** Tries per case × trial: a case that errors (an unreachable model, a crash) runs again on any worker. */
 export const JOB_ATTEMPTS = 3;
@@ -30,7 +32,13 @@ function connection(url: string) {
 }
 
 const stoppedResult = (c: EvalCase, trial: number, why: string, status: 'stopped' | 'error'): CaseResult => ({
-  record: { caseId: c.id, trial, status, labels: c.labels, ...(status === 'error' ? { error: why } : {}) },
+  record: {
+    caseId: c.id,
+    trial,
+    status,
+    labels: c.labels,
+    ...(status === 'error' ? { error: why, errorKind: /stalled/i.test(why) ? ('worker-died' as const) : ('queue' as const) } : {}),
+  },
   timing: { totalMs: 0, restoreMs: 0, buildMs: 0, modelMs: 0, toolMs: 0, overheadMs: 0 },
 });
 
@@ -59,7 +67,7 @@ export async function checkQueue(url: string): Promise<void> {
 }
 
 /** The queue as the runner's one slot: run() enqueues a case × trial and resolves with its result. */
-export async function queueSlots(url: string, init: WorkerInit, runId: string): Promise<Slot[]> {
+export async function queueSlots(url: string, init: WorkerInit, runId: string, secret: QueueSecret): Promise<Slot[]> {
   const conn = connection(url);
   const queue = new Queue(QUEUE_NAME, { connection: conn });
   queue.on('error', () => undefined);
@@ -74,11 +82,10 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string): 
   const pending = new Map<string, { c: EvalCase; trial: number; resolve: (r: CaseResult) => void }>();
   const traceDir = init.traceDir;
 
-  const gather = (raw: unknown, c: EvalCase, trial: number): CaseResult => {
-    const parsed = CaseJobResult.safeParse(raw);
-    if (!parsed.success)
-      return stoppedResult(c, trial, `a worker sent a result that does not validate: ${parsed.error.issues[0]?.message}`, 'error');
-    const { record, timing, traces } = parsed.data;
+  const gather = (raw: unknown, id: string, c: EvalCase, trial: number): CaseResult => {
+    const checked = verifyResult(raw, { jobId: id, runId, caseId: c.id, trial }, secret);
+    if (!checked.ok) return stoppedResult(c, trial, checked.why, 'error');
+    const { record, timing, traces } = checked.result;
     mkdirSync(traceDir, { recursive: true });
     let main: string | undefined;
     for (const t of traces) {
@@ -90,10 +97,10 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string): 
     return { record: { ...rest, ...(main ? { tracePath: main } : {}) }, timing };
   };
 
-  const wait = async (job: Job, c: EvalCase, trial: number): Promise<CaseResult> => {
+  const wait = async (job: Job, id: string, c: EvalCase, trial: number): Promise<CaseResult> => {
     try {
       const value: unknown = await job.waitUntilFinished(events);
-      return gather(value, c, trial);
+      return gather(value, id, c, trial);
     } catch (e) {
       return stoppedResult(c, trial, `failed on the queue after ${JOB_ATTEMPTS} tries: ${(e as Error).message.split('\n')[0]}`, 'error');
     }
@@ -109,10 +116,22 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string): 
         return new Promise<CaseResult>((resolve) => {
           pending.set(id, { c, trial, resolve });
           void (async () => {
-            const known = await queue.getJob(id);
+            let known = await queue.getJob(id);
+            // A job under this id that this coordinator did not sign (someone else wrote it) is replaced by ours.
+            if (known && !verifyJob(known.data, secret).ok) {
+              await known.remove().catch(() => undefined);
+              known = undefined;
+            }
             const state = known ? await known.getState() : undefined;
-            // A result a worker finished while no coordinator listened is taken as it is; a failed job runs again.
-            if (known && state === 'failed') await known.retry('failed').catch(() => undefined);
+            // A result a worker finished while no coordinator listened is taken as it is; a failed job, or one that
+            // ended in an error (no score: the runner only asks again for those), runs again with all its tries.
+            const prior =
+              state === 'completed' ? verifyResult(known?.returnvalue, { jobId: id, runId, caseId: c.id, trial }, secret) : undefined;
+            const unscored = prior !== undefined && (!prior.ok || prior.result.record.status !== 'ok');
+            if (known && (state === 'failed' || unscored))
+              await known
+                .retry(state as 'failed' | 'completed', { resetAttemptsMade: true, resetAttemptsStarted: true })
+                .catch(() => undefined);
             const data: CaseJob = {
               runId,
               suite: init.suite,
@@ -124,18 +143,19 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string): 
               casesKey,
               packageVersion: PACKAGE_VERSION,
               ...(init.limits ? { limits: init.limits } : {}),
+              ...(init.noise ? { noise: init.noise } : {}),
               ...(init.judge ? { judge: init.judge } : {}),
             };
             const job =
               known ??
-              (await queue.add('case', data, {
+              (await queue.add('case', signJob(data, secret), {
                 jobId: id,
                 attempts: JOB_ATTEMPTS,
                 backoff: { type: 'exponential', delay: 1000 },
                 removeOnComplete: { age: 7 * 24 * 3600 },
                 removeOnFail: { age: 7 * 24 * 3600 },
               }));
-            const r = await wait(job, c, trial);
+            const r = await wait(job, id, c, trial);
             if (pending.delete(id)) resolve(r);
           })().catch((e: unknown) => {
             if (pending.delete(id)) resolve(stoppedResult(c, trial, `the queue failed: ${(e as Error).message}`, 'error'));

@@ -1,16 +1,18 @@
 // A sweep: suites × models × workflows × trials in one command, one results
 // folder, one report. Each combination is a run with an id made from the
-// sweep's name and the combination, so running the sweep again skips the
-// finished runs and resumes the others (their missing and stopped case ×
-// trials). The leaderboard ranks each suite's runs by headline score.
+// sweep's name and the combination, so running the sweep again skips the runs
+// whose every case × trial was scored and resumes the others (their errored,
+// stopped and missing case × trials). The leaderboard ranks each suite's runs by headline score.
 import { parse as parseYaml } from 'yaml';
 import { UserFileError, readFailure, readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
 import { openResults } from '../results/index';
 import { EvalInputError } from '../runner/errors';
 import { type EvalOptions, runEval } from '../runner/runner';
+import { type RunCounts, tally } from '../runner/tally';
 import { SUITES } from '../suites/index';
 import type { ScaleOptions } from './runner-hook';
+import type { RefPolicy } from '../../base/host-refs';
 
 export const SweepFile = z.strictObject({
   /** Names the runs (their ids start with it), so a second sweep in the same folder does not collide. */
@@ -87,6 +89,8 @@ export interface SweepRow {
   runId: string;
   cases: number;
   errors: number;
+  /** The run's case × trials: scored, errored, stopped, missing. */
+  counts: RunCounts;
   status: string;
   /** What this invocation did with the run. */
   action: 'ran' | 'resumed' | 'kept';
@@ -97,6 +101,8 @@ export async function runSweep(
   o: Pick<EvalOptions, 'signal' | 'onProgress' | 'onLog' | 'env' | 'cacheDir'> & {
     outDir: string;
     scale?: ScaleOptions;
+    /** The door's policy: the sweep file's suites and models are parsed by it (the command line's). */
+    door: RefPolicy;
     onCell?: (c: SweepCell, i: number, n: number) => void;
   },
 ): Promise<SweepRow[]> {
@@ -107,6 +113,8 @@ export async function runSweep(
     o.onCell?.(cell, i, cells.length);
     const db = openResults(o.outDir);
     const known = db.run(cell.runId);
+    // A finished run is kept only when every case × trial was scored: an error (its outcome unknown) runs again.
+    const unscored = known ? db.results(cell.runId).some((x) => x.status !== 'ok') : false;
     db.close();
     const scale: ScaleOptions = {
       ...(s.concurrency !== undefined ? { concurrency: s.concurrency } : {}),
@@ -123,25 +131,30 @@ export async function runSweep(
       ...(o.onLog ? { onLog: o.onLog } : {}),
       ...(o.env ? { env: o.env } : {}),
       ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
+      files: o.door.files(),
+      reopen: o.door,
     };
     let action: SweepRow['action'] = 'ran';
-    if (known?.status === 'finished') action = 'kept';
+    let counts: RunCounts | undefined;
+    if (known?.status === 'finished' && !unscored) action = 'kept';
     else if (known) {
       action = 'resumed';
-      await runEval({ ...common, resume: cell.runId });
+      counts = (await runEval({ ...common, resume: o.door.runId(cell.runId) })).counts;
     } else
-      await runEval({
-        ...common,
-        suite: cell.suite,
-        model: cell.model,
-        ...(cell.workflow ? { workflow: cell.workflow } : {}),
-        trials: s.trials,
-        seed: s.seed,
-        ...(s.sample !== undefined ? { sample: s.sample } : {}),
-        ...(s.filter ? { filter: s.filter } : {}),
-        ...(s.offProtocol ? { offProtocol: true } : {}),
-        args: { sweep: s.name },
-      });
+      counts = (
+        await runEval({
+          ...common,
+          suite: o.door.suite(cell.suite, 'suites'),
+          model: o.door.model(cell.model, 'models'),
+          ...(cell.workflow ? { workflow: cell.workflow } : {}),
+          trials: s.trials,
+          seed: s.seed,
+          ...(s.sample !== undefined ? { sample: s.sample } : {}),
+          ...(s.filter ? { filter: s.filter } : {}),
+          ...(s.offProtocol ? { offProtocol: true } : {}),
+          args: { sweep: s.name },
+        })
+      ).counts;
     const db2 = openResults(o.outDir, { mode: 'read' });
     const run = db2.requireRun(cell.runId);
     const results = db2.results(cell.runId);
@@ -154,6 +167,7 @@ export async function runSweep(
       runId: cell.runId,
       cases: scored.length,
       errors: scored.filter((x) => x.status === 'error').length,
+      counts: counts ?? tally(results, results),
       status: run.status,
       action,
     });

@@ -6,6 +6,7 @@ import { etpSuite } from './etp/index';
 import { rtwSuite } from './rtw/index';
 import { loadSuiteFile } from './file/index';
 import { raiderSuite } from './raider/index';
+import type { SuiteFile } from '../../base/host-refs';
 
 export const SUITES: readonly AnySuite[] = [
   raiderSuite as AnySuite,
@@ -20,6 +21,6 @@ export function findSuite(id: string): AnySuite | undefined {
 }
 
 /** The suite a worker runs: a user's suite file, else the built-in suite of that id. */
-export function suiteOf(init: { suite: string; suiteFile?: string }): AnySuite | undefined {
+export function suiteOf(init: { suite: string; suiteFile?: SuiteFile }): AnySuite | undefined {
   return init.suiteFile ? loadSuiteFile(init.suiteFile) : findSuite(init.suite);
 }

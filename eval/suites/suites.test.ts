@@ -14,6 +14,7 @@ import { sampleCases } from '../runner/cases';
 import { type CaseResult, runCase } from '../runner/run-case';
 import { SUITES } from './index';
 import { sharedSmallCases } from '../../test/support/shared-cases';
+import { TERMINAL, typedModel } from '../../test/support/host-refs';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-suites-'));
 /** Cases per suite the oracle and the floors run on. */
@@ -27,7 +28,7 @@ function workflowOf(suite: AnySuite): string {
 }
 
 async function play(suite: AnySuite, c: EvalCase, model: string, trial = 1): Promise<CaseResult> {
-  return runCase({ suite, case: c, trial, workflow: workflowOf(suite), model, seed: 1, pool, traceDir });
+  return runCase({ suite, case: c, trial, workflow: workflowOf(suite), ...typedModel(model), seed: 1, pool, traceDir });
 }
 
 const mean = (rs: CaseResult[]) => rs.reduce((s, r) => s + (r.record.score ?? 0), 0) / rs.length;
@@ -87,7 +88,17 @@ describe.each(SUITES.map((s) => [s.id, s] as const))('suite %s', (_id, suite) =>
       };
       const c = sample[0]!;
       const judged = (spec: string) =>
-        runCase({ suite, case: c, trial: 1, workflow: workflowOf(suite), model: 'oracle', seed: 1, pool, traceDir, judge: spec });
+        runCase({
+          suite,
+          case: c,
+          trial: 1,
+          workflow: workflowOf(suite),
+          ...typedModel('oracle'),
+          seed: 1,
+          pool,
+          traceDir,
+          judge: TERMINAL.model(spec),
+        });
       const yes = await judged(script('yes', 'Yes.'));
       const no = await judged(script('no', 'No: it names another object.'));
       const mute = await judged(script('mute', 'I cannot tell.'));

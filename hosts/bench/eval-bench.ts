@@ -9,6 +9,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { loadCases } from '../../eval/runner/cases';
 import { runEval } from '../../eval/runner/runner';
+import { TERMINAL } from '../service/host-policy';
 import { SUITES, findSuite } from '../../eval/suites/index';
 
 export interface EvalBenchSuite {
@@ -52,7 +53,7 @@ export async function benchEval(o: { suites?: string[]; jobs?: number; onProgres
       o.onProgress?.(`${id}: oracle, --jobs ${jobs}`);
       const started = performance.now();
       const cpu0 = process.cpuUsage();
-      const r = await runEval({ suite: id, model: 'oracle', jobs, outDir: dir });
+      const r = await runEval({ suite: TERMINAL.suite(id), model: TERMINAL.model('oracle'), files: TERMINAL.files(), jobs, outDir: dir });
       const seconds = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpu0);
       const t = r.timings;

@@ -214,14 +214,18 @@ Usage:
   skillbridge eval --suite SUITE --model SPEC [--workflow W] [--trials K] [--jobs N]
                    [--seed S] [--filter TEXT] [--sample N] [--resume RUN] [--out DIR]
                    [--judge SPEC] [--off-protocol] [--time-limit SECONDS] [--max-iterations N]
-                   [--concurrency N] [--rpm N] [--tpm N] [--prices FILE] [--shard K/N]
-                   [--run-id ID] [--queue redis://HOST:PORT] [--json]
+                   [--noise SPEC] [--concurrency N] [--rpm N] [--tpm N] [--prices FILE]
+                   [--shard K/N] [--run-id ID] [--queue redis://:PASSWORD@HOST:PORT] [--json]
       Runs a benchmark suite (raider, alrm, etp, dfki, rtw): each case in a world
       restored from a snapshot, scored from the final physical state and the
       order of events; every case × trial is recorded in DIR/results.db (default
       eval-results/). Reference models: oracle, floor:noop, floor:random,
       floor:none. Ctrl-C stops cleanly; --resume RUN continues a stopped run
-      (with the cases, filter and sample it was started with).
+      (with the cases, filter, sample, noise and limits it was started with).
+      A case whose model cannot be reached, whose worker dies or whose scorer
+      does not decide is an error, not a 0: counted apart, left out of the
+      score, exit 3; --resume RUN runs exactly the errored, stopped and missing
+      ones. --noise gives every case's world seeded perception and skill noise.
       --judge SPEC also asks your own model whether each RAIDER explanation is
       right (expl_judge, reported apart from the structural Expl).
       Each suite runs only the workflows and tool sets it is defined for (its
@@ -232,11 +236,18 @@ Usage:
       this machine's part of the run (same --run-id on every shard; report the
       folders together), --queue redis://HOST:PORT enqueue the case × trials for
       "skillbridge worker" processes and gather their results here.
-  skillbridge worker --queue redis://HOST:PORT [--concurrency N] [--rpm N] [--tpm N] [--json]
+  skillbridge worker --queue redis://:PASSWORD@HOST:PORT [--concurrency N] [--rpm N] [--tpm N]
+                    [--allow-key-for URL[,URL]] [--scripts DIR] [--private-redis] [--json]
       Runs queued evaluation cases (from "eval --queue") until stopped; a worker
-      killed mid-case loses nothing (its case goes back to the queue).
+      killed mid-case loses nothing (its case goes back to the queue). Jobs and
+      results are signed with SKILLBRIDGE_QUEUE_SECRET (or the file named by
+      SKILLBRIDGE_QUEUE_SECRET_FILE), the same on every machine; each job's model,
+      suite and run id pass the worker's policy (scripts only from --scripts DIR,
+      local models only from its models folder, SKILLBRIDGE_API_KEY only to
+      SKILLBRIDGE_API_BASE_URL or --allow-key-for URLs). A Redis without a
+      password or ACL is refused unless --private-redis says no one else reaches it.
   skillbridge sweep FILE [--out DIR] [--concurrency N] [--rpm N] [--tpm N] [--prices FILE]
-                   [--shard K/N] [--queue redis://HOST:PORT] [--json]
+                   [--shard K/N] [--queue redis://:PASSWORD@HOST:PORT] [--json]
       Suites × models × workflows × trials from a YAML or JSON sweep file, resumable, into
       one results folder, with one report and a leaderboard. The options at scale are
       eval's; each run is named by the sweep (NAME-SUITE-MODEL-WORKFLOW), alike on every shard.
@@ -276,7 +287,7 @@ Usage:
       --verbose logs refused connections and socket errors to stderr.
   skillbridge robot-api --scene S [--port N] [--seed N] [--speed X | --fast] [--read-only] [--json]
       Serves the scene's simulated robot over the robot HTTP API on 127.0.0.1
-      with a token (SKILLBRIDGE_ROBOT_TOKEN, or a random one): info, queries,
+      with a token (SKILLBRIDGE_ROBOT_TOKEN, 16+ characters, or a random one): info, queries,
       skills as jobs, events (SSE), ALRM's eight actions, /openapi.json. Paced
       to wall time (--speed X faster; --fast unpaced). --json prints one line
       {"url", "token", "openapi"} when ready. --read-only refuses every skill.
@@ -302,14 +313,16 @@ Real robots (call, run, serve, mcp):
                                   mode; each action is first played in the scene's
                                   simulator (serve always runs its scene so)
 
-  skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT [--json] [--verbose]]
+  skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT [--max-sessions N] [--json] [--verbose]]
                   [--approve ask|auto|deny] [--read-only] [--paced] [--trace DIR] [--foxglove PORT]
   skillbridge mcp --scene arm=tabletop/fruits,rover=farm …   |   --robots FILE …
   skillbridge mcp --robot URL [--mapping FILE] [--accept-no-estop] [--shadow --scene S [--seed N]] …
       An MCP server for any MCP client: the robot's tool set (cards as descriptions,
       read-only/destructive annotations), its snapshot, events and camera as
       resources, progress and cancellation for long skills. stdio by default;
-      --http PORT serves Streamable HTTP on 127.0.0.1 (0 picks a port). Acting
+      --http PORT serves Streamable HTTP on 127.0.0.1 (0 picks a port) with a
+      token (SKILLBRIDGE_MCP_TOKEN, or a random one), at most --max-sessions
+      sessions at once (default 32; idle ones close after 30 min). Acting
       tools ask a person first (MCP elicitation) unless --approve auto; a client
       that cannot ask gets a refusal that says so. --read-only leaves acting tools
       out. Several robots: tool names get the robot's name ("arm__pick").
@@ -323,6 +336,9 @@ Real robots (call, run, serve, mcp):
       A live Foxglove WebSocket server (ws://127.0.0.1:8765 by default) over a
       world running in wall time: /tf, /scene, /joint_states, /camera/image,
       /facts, /log. --script runs a call --script file once a viewer connects.
+      The printed URL carries the token (SKILLBRIDGE_FOXGLOVE_TOKEN, or a random
+      one); pages from other sites than Foxglove's, file:// and this machine need
+      SKILLBRIDGE_FOXGLOVE_ORIGINS=ORIGIN[,ORIGIN].
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:

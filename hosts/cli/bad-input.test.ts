@@ -1,7 +1,7 @@
 // Bad input the command-line fuzzer (test/fuzz/boundary-cli.test.ts) found
 // answered with a crash (exit 70) or in several lines, each kept as a named
 // example: one line, exit 2, before any work.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,7 +102,15 @@ describe('folders', () => {
     writeFileSync(sweep, JSON.stringify({ name: 's', suites: ['alrm'], models: ['floor:noop'], sample: 1 }));
     const notDb = join(dir, 'not-a-db.json');
     writeFileSync(notDb, JSON.stringify({ hello: 'world' }));
-    oneLineExit2(await cli('sweep', sweep, '--out', notDb), /not-a-db\.json is not a readable skillbridge results database/);
+    oneLineExit2(await cli('sweep', sweep, '--out', notDb), /--out .*not-a-db\.json": a file, not a folder/);
+  });
+
+  it("sweep --out naming a .db is one line (the database was made there, then the sweep's folder could not be: EEXIST, exit 70)", async () => {
+    const sweep = join(dir, 'sweep-db.json');
+    writeFileSync(sweep, JSON.stringify({ name: 's', suites: ['alrm'], models: ['floor:noop'], filter: 'boxes/3', sample: 1 }));
+    const out = join(dir, 'sweep-out', 'results.db');
+    oneLineExit2(await cli('sweep', sweep, '--out', out), /--out .*results\.db": a sweep's --out is its folder/);
+    expect(existsSync(out)).toBe(false);
   });
 });
 

@@ -72,6 +72,7 @@ export const OPTIONS = {
   prices: { type: 'string' },
   shard: { type: 'string' },
   queue: { type: 'string' },
+  'private-redis': { type: 'boolean' },
   'run-id': { type: 'string' },
   scale: { type: 'boolean' },
   latency: { type: 'string' },
@@ -99,6 +100,8 @@ export interface Door {
   conflicts?: ReadonlyArray<{ a: FlagName; b: FlagName; why: string }>;
   /** What to say instead of the plain refusal, where the reason helps. */
   refuse?: Partial<Record<FlagName, string>>;
+  /** Said after the plain refusal: where what it does not take comes from instead. */
+  hint?: string;
   /** Internal: not in the help. */
   hidden?: boolean;
   /** Its arguments name files or folders (checked as paths are). */
@@ -227,6 +230,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
       'off-protocol',
       'time-limit',
       'max-iterations',
+      'noise',
       ...SCALE,
       'run-id',
       'queue',
@@ -236,19 +240,24 @@ export const DOORS: Readonly<Record<string, Door>> = {
     {
       results: { flags: ['out'] },
       refuse: { robot: EVAL_ON_ROBOT, shadow: EVAL_ON_ROBOT },
-      // A resumed run goes on with the cases it was started with.
+      // A resumed run takes its own filter, sample, noise, limits and protocol again, and refuses others (the runner
+      // compares them with the run's); its id is the run's, and with a queue the workers run the cases.
       conflicts: [
-        { a: 'resume', b: 'filter', why: 'a resumed run keeps the --filter it was started with' },
-        { a: 'resume', b: 'sample', why: 'a resumed run keeps the --sample it was started with' },
-        { a: 'resume', b: 'off-protocol', why: 'a resumed run keeps the protocol it was started with' },
+        { a: 'resume', b: 'run-id', why: '--resume RUN names the run already; leave --run-id out' },
+        { a: 'queue', b: 'jobs', why: 'with --queue the workers run the cases: --jobs (threads here) has no effect; leave it out' },
       ],
     },
   ),
-  worker: door('worker', ['queue', 'concurrency', 'rpm', 'tpm', 'json'], OWN('no arguments')),
+  worker: door('worker', ['queue', 'concurrency', 'rpm', 'tpm', 'allow-key-for', 'scripts', 'private-redis', 'json'], OWN('no arguments'), {
+    folders: ['scripts'],
+  }),
   // Each run of a sweep is named by the sweep (NAME-SUITE-MODEL-WORKFLOW), so shards need no --run-id.
   sweep: door('sweep', ['out', ...SCALE, 'queue', 'json'], OWN('one sweep FILE'), {
     pathArgs: true,
     results: { flags: ['out'] },
+    // The sweep's folder: its results.db, and the report beside it.
+    folders: ['out'],
+    hint: 'The rest (suites, models, workflows, trials, seed, sample, filter) is in the sweep file',
     refuse: { 'run-id': 'sweep names each of its runs itself (NAME-SUITE-MODEL-WORKFLOW), the same on every shard: leave --run-id out' },
   }),
   report: door('report', ['db', 'out', 'junit', 'csv', 'md', 'diff', 'json'], OWN('RUN ids or folders'), {
@@ -291,13 +300,30 @@ export const DOORS: Readonly<Record<string, Door>> = {
   'models add': door('models add', ['name', 'dir', 'json'], OWN('one .gguf FILE'), { pathArgs: true, folders: ['dir'] }),
   mcp: door(
     'mcp',
-    ['scene', 'robots', ...ROBOT, 'shadow', 'set', 'seed', 'http', 'approve', 'read-only', 'paced', 'trace', 'foxglove', 'verbose', 'json'],
+    [
+      'scene',
+      'robots',
+      ...ROBOT,
+      'shadow',
+      'set',
+      'seed',
+      'http',
+      'max-sessions',
+      'approve',
+      'read-only',
+      'paced',
+      'trace',
+      'foxglove',
+      'verbose',
+      'json',
+    ],
     NONE,
     {
       needs: {
         ...ROBOT_NEEDS,
         json: { flag: 'http', why: "it prints the HTTP server's address; on stdio, stdout carries only the protocol" },
         verbose: { flag: 'http', why: 'it logs the HTTP requests' },
+        'max-sessions': { flag: 'http', why: 'it caps the sessions of --http; stdio serves one client' },
       },
       conflicts: [{ a: 'seed', b: 'robots', why: 'a robots file gives each robot its own "seed"' }],
       folders: ['trace'],
@@ -362,10 +388,15 @@ export function refusal(command: string, positionals: string[], flags: Readonly<
   if (!found || flags['help'] !== undefined || flags['version'] !== undefined) return undefined;
   const { door: d, args } = found;
   const given = Object.keys(flags).filter((k) => flags[k] !== undefined) as FlagName[];
-  for (const f of given) {
-    if (d.flags.includes(f)) continue;
-    const said = d.refuse?.[f];
-    return { flag: f, message: said ?? `${d.name} does not take --${f}; it takes ${listed(d.flags)}` };
+  const foreign = given.filter((f) => !d.flags.includes(f));
+  const said = foreign.find((f) => d.refuse?.[f] !== undefined);
+  if (said) return { flag: said, message: d.refuse![said]! };
+  if (foreign.length) {
+    const nor = foreign.length > 1 ? ` (nor ${listed(foreign.slice(1))})` : '';
+    return {
+      flag: foreign[0]!,
+      message: `${d.name} does not take --${foreign[0]!}${nor}; it takes ${listed(d.flags)}${d.hint ? `. ${d.hint}` : ''}`,
+    };
   }
   for (const f of given) {
     const need = d.needs?.[f];

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { openResults } from '../../eval/results/index';
 import { runEval } from '../../eval/runner/runner';
 import { main } from './main';
+import { TERMINAL, typedModel } from '../../test/support/host-refs';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -37,6 +38,8 @@ describe('skillbridge eval', () => {
       'db',
       'cases',
       'errors',
+      'errorReasons',
+      'counts',
       'score',
       'interval',
       'metrics',
@@ -83,11 +86,11 @@ describe('skillbridge eval', () => {
     const out = fresh();
     const ac = new AbortController();
     const first = await runEval({
-      suite: 'alrm',
+      suite: TERMINAL.suite('alrm'),
       workflow: 'flat',
       offProtocol: true,
       filter: 'boxes/3',
-      model: 'oracle',
+      ...typedModel('oracle'),
       outDir: out,
       signal: ac.signal,
       onProgress: (p) => {
@@ -149,15 +152,20 @@ describe('skillbridge eval', () => {
     expect(r.err).toMatch(/recorded by skillbridge 0\.0\.1, this is \d+\.\d+\.\d+/);
   });
 
-  it('marks a case that crashes as an error with its cause and goes on with the others', async () => {
+  it('marks a case that crashes as an error with its cause (no score), goes on with the others, and exits 3', async () => {
     const out = fresh();
     const r = await cli('eval', ...SMALL, '--model', 'scripted:/no/such/script.json', '--out', out, '--json');
-    expect(r.code).toBe(0);
-    const body = JSON.parse(r.out) as { runId: string; cases: number; errors: number; score: number };
-    expect(body).toMatchObject({ cases: 6, errors: 6, score: 0 });
+    expect(r.code).toBe(3);
+    const body = JSON.parse(r.out) as { runId: string; cases: number; errors: number; score: number | null };
+    expect(body).toMatchObject({ cases: 6, errors: 6, score: null, errorReasons: [{ kind: 'model-config', count: 6 }] });
     const db = openResults(out, { mode: 'read' });
     const rows = db.results(body.runId);
     db.close();
-    expect(rows.every((x) => x.status === 'error' && /Cannot read the script \/no\/such\/script\.json/.test(x.error ?? ''))).toBe(true);
+    expect(
+      rows.every(
+        (x) =>
+          x.status === 'error' && x.errorKind === 'model-config' && /Cannot read the script \/no\/such\/script\.json/.test(x.error ?? ''),
+      ),
+    ).toBe(true);
   }, 300_000);
 });

@@ -64,7 +64,7 @@ const DOORS: Array<[string, string[]]> = [
   ['export TRACE', ['export', fifoTrace, '--mcap', join(dir, 'out.mcap')]],
   ['export --mcap', ['export', trace, '--mcap', fifo]],
   ['report --junit', ['report', 'r1', '--junit', fifo]],
-  ['eval --prices', ['eval', '--suite', 'pick-place', '--model', `scripted:${script}`, '--prices', fifo]],
+  ['eval --prices', ['eval', '--suite', 'rtw', '--model', `scripted:${script}`, '--prices', fifo]],
 ];
 
 describe('a named pipe given for a file', () => {

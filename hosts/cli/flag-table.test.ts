@@ -15,6 +15,7 @@ import { SafetyChain } from '../../agents/runtime/safety';
 import { syntheticAlrmRun } from '../../eval/report/synthetic';
 import { openResults } from '../../eval/results/index';
 import { openRobot } from '../../robot/sources';
+import { chosenToken } from '../../base/server-token';
 import { fakeGguf } from '../../test/support/model-host';
 import { fuzzRuns, fuzzSeed } from '../../test/fuzz/support/budget';
 import { type RobotApiServer, startRobotApi } from '../robot-api/server';
@@ -43,6 +44,7 @@ vi.mock('../../eval/scale/queue', async (original) => ({
 }));
 
 const TOKEN = 'flag-table-token-0123456789';
+const QUEUE_SECRET = 'flag-table-queue-secret-0123456789abcdef';
 const SCENE = 'tabletop/fruits';
 const root = mkdtempSync(join(tmpdir(), 'sb-flag-table-'));
 const file = (name: string, data: unknown): string => {
@@ -160,9 +162,9 @@ const VARIANTS = (): Variant[] => [
       ['--trials', '2'],
       ['--jobs', '1'],
       ['--seed', '2'],
-      ['--judge', `scripted:${turns}`],
       ['--time-limit', '30'],
       ['--max-iterations', '5'],
+      ['--noise', 'distance=0.01,dropout=0.1,failure=0.05'],
       ['--concurrency', '2'],
       ['--rpm', '1000'],
       ['--tpm', '1000000'],
@@ -172,11 +174,26 @@ const VARIANTS = (): Variant[] => [
     ],
   },
   { door: 'eval', base: () => ['eval', '--resume', runId, '--out', evalDir], parts: [['--jobs', '1'], ['--json']] },
+  // A judge is read and refused where the suite has no free text to judge (RAIDER's cases take minutes to make).
+  {
+    door: 'eval',
+    base: () => ['eval', ...SMALL, '--model', 'floor:noop', '--judge', `scripted:${turns}`, '--out', fresh('eval')],
+    parts: [['--json']],
+    refused: true,
+  },
   { door: 'eval', base: () => ['eval', ...SMALL, '--model', 'floor:noop', '--queue', 'redis://127.0.0.1:1'], parts: [['--json']] },
   {
     door: 'worker',
     base: () => ['worker', '--queue', 'redis://127.0.0.1:1'],
-    parts: [['--concurrency', '2'], ['--rpm', '10'], ['--tpm', '1000'], ['--json']],
+    parts: [
+      ['--concurrency', '2'],
+      ['--rpm', '10'],
+      ['--tpm', '1000'],
+      ['--allow-key-for', 'http://127.0.0.1:9/v1'],
+      ['--scripts', scripts],
+      ['--private-redis'],
+      ['--json'],
+    ],
   },
   {
     door: 'sweep',
@@ -257,6 +274,7 @@ const VARIANTS = (): Variant[] => [
     parts: [
       ['--set', 'alrm'],
       ['--seed', '2'],
+      ['--max-sessions', '4'],
       ['--approve', 'auto'],
       ['--read-only'],
       ['--paced'],
@@ -361,9 +379,11 @@ function problems(o: Outcome): string[] {
 
 beforeAll(async () => {
   process.env['SKILLBRIDGE_ROBOT_TOKEN'] = TOKEN;
+  // The queue's shared secret: eval --queue and the worker refuse to run without one.
+  process.env['SKILLBRIDGE_QUEUE_SECRET'] = QUEUE_SECRET;
   const opened = await openRobot({ kind: 'sim', scene: SCENE, seed: 1 });
   const chain = new SafetyChain(opened.robot);
-  robot = await startRobotApi({ robot: opened.robot, chain, port: 0, token: TOKEN });
+  robot = await startRobotApi({ robot: opened.robot, chain, port: 0, token: chosenToken(TOKEN, 'the test') });
   closeRobot = async () => {
     await robot.close();
     chain.dispose();
@@ -393,6 +413,7 @@ afterAll(async () => {
   await closeRobot?.();
   rmSync(root, { recursive: true, force: true });
   delete process.env['SKILLBRIDGE_ROBOT_TOKEN'];
+  delete process.env['SKILLBRIDGE_QUEUE_SECRET'];
 });
 
 describe('the table of options is truthful', () => {

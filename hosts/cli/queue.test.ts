@@ -3,10 +3,10 @@
 // killed in the middle of a case, and the merged results database equals a
 // single-process run case by case (scores, metrics, tool calls, world hashes at
 // start and end). Needs `redis-server` (CI installs it); skips with a message
-// where it is absent.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+// where it is absent. The Redis asks for a password and jobs are signed with
+// the queue's secret, as the README's recipe has it.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,51 +14,17 @@ import { openResults } from '../../eval/results/index';
 import { runEval } from '../../eval/runner/runner';
 import { main } from './main';
 import { type OracleServer, recordOracleReplies, startOracleServer } from '../../test/support/oracle-server';
+import { TERMINAL, typedModel } from '../../test/support/host-refs';
+import { type TestRedis, hasRedis, startRedis } from '../../test/support/redis-server';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SUITE = { suite: 'rtw' };
 
-function hasRedis(): boolean {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const given = process.env['SKILLBRIDGE_TEST_REDIS_URL'];
-const available = Boolean(given) || hasRedis();
+const available = hasRedis();
 if (!available) console.warn('queue.test.ts skipped: no redis-server on PATH (apt-get install redis-server; CI installs it)');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  // Ready when it accepts a connection.
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1');
-      s.once('connect', () => (s.end(), resolve(true)));
-      s.once('error', () => resolve(false));
-    });
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { url, stop: () => child.kill('SIGKILL') };
-}
+// The queue's shared secret, as the coordinator and every worker have it.
+const SECRET = 'test-queue-secret-0123456789abcdef';
 
 interface Worker {
   child: ChildProcess;
@@ -69,7 +35,7 @@ interface Worker {
 function startWorker(url: string): Worker {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/skillbridge.js'), 'worker', '--queue', url, '--concurrency', '2'], {
     cwd: ROOT,
-    env: { ...process.env, SKILLBRIDGE_FROM_SOURCES: '1', SKILLBRIDGE_QUEUE_LOCK_MS: '3000' },
+    env: { ...process.env, SKILLBRIDGE_FROM_SOURCES: '1', SKILLBRIDGE_QUEUE_LOCK_MS: '3000', SKILLBRIDGE_QUEUE_SECRET: SECRET },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];
@@ -111,26 +77,28 @@ const rowsOf = (dir: string, runId: string) => {
 
 describe.skipIf(!available)('eval --queue with three workers (BullMQ on Redis)', () => {
   let srv: OracleServer;
-  let redis: { url: string; stop: () => void } | undefined;
+  let redis: TestRedis | undefined;
   let url: string;
   const workers: Worker[] = [];
+  const savedSecret = process.env['SKILLBRIDGE_QUEUE_SECRET'];
   beforeAll(async () => {
     srv = await startOracleServer(await recordOracleReplies(SUITE), 400);
-    if (given) url = given;
-    else {
-      redis = await startRedis();
-      url = redis.url;
-    }
+    // The README's recipe: a Redis with a password, and the secret in the environment of every side.
+    redis = await startRedis();
+    url = redis.url;
+    process.env['SKILLBRIDGE_QUEUE_SECRET'] = SECRET;
   }, 300_000);
   afterAll(async () => {
     for (const w of workers) w.child.kill('SIGKILL');
-    redis?.stop();
+    await redis?.stop();
     await srv?.close();
+    if (savedSecret === undefined) delete process.env['SKILLBRIDGE_QUEUE_SECRET'];
+    else process.env['SKILLBRIDGE_QUEUE_SECRET'] = savedSecret;
   });
 
   it('a worker killed mid-case loses nothing: the merged run equals a single-process run case by case', async () => {
     const single = mkdtempSync(path.join(tmpdir(), 'skillbridge-queue-single-'));
-    const one = await runEval({ ...SUITE, model: srv.spec, outDir: single, scale: { concurrency: 4 } });
+    const one = await runEval({ suite: TERMINAL.suite(SUITE.suite), ...typedModel(srv.spec), outDir: single, scale: { concurrency: 4 } });
     expect(one.summary.errors).toBe(0);
 
     for (let i = 0; i < 3; i++) workers.push(startWorker(url));

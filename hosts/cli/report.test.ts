@@ -60,7 +60,7 @@ describe('skillbridge report', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(
       new RegExp(
-        `alrm {2}${tap} {2}TaP · openai:gpt-4\\.1-mini: score \\d\\.\\d\\d \\[\\d\\.\\d\\d, \\d\\.\\d\\d\\] over 54 cases, \\d+ errors, pass\\^2`,
+        `alrm {2}${tap} {2}TaP · openai:gpt-4\\.1-mini: score \\d\\.\\d\\d \\[\\d\\.\\d\\d, \\d\\.\\d\\d\\] over 54 cases, \\d+ errors \\(commonest: model-server ×\\d+: model server closed the connection \\(ECONNRESET\\)\\), pass\\^2`,
       ),
     );
     expect(r.out).toContain(`wrote report: ${join(dir, 'report.html')}`);

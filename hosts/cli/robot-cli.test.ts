@@ -15,7 +15,7 @@ describe('skillbridge with --robot', () => {
   let api: RobotApiProcess;
   const saved = process.env['SKILLBRIDGE_ROBOT_TOKEN'];
   beforeAll(async () => {
-    api = await startRobotApiProcess(['--scene', 'tabletop/fruits', '--fast'], { SKILLBRIDGE_ROBOT_TOKEN: 'test-token-123' });
+    api = await startRobotApiProcess(['--scene', 'tabletop/fruits', '--fast'], { SKILLBRIDGE_ROBOT_TOKEN: 'test-token-123-robot' });
   }, 90_000);
   afterAll(async () => {
     if (saved === undefined) delete process.env['SKILLBRIDGE_ROBOT_TOKEN'];
@@ -25,7 +25,7 @@ describe('skillbridge with --robot', () => {
 
   it('robot-api prints {url, token, openapi} and serves an OpenAPI 3.1 document of every query, skill and ALRM action', async () => {
     expect(api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(api.token).toBe('test-token-123');
+    expect(api.token).toBe('test-token-123-robot');
     const doc = (await (await fetch(api.openapi)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     for (const p of [

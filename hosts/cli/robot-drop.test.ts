@@ -21,8 +21,8 @@ describe('call --robot when the robot drops mid-skill', () => {
   });
 
   it('is a failure with a reason and exit 1', async () => {
-    api = await startRobotApiProcess(['--scene', 'tabletop/fruits', '--speed', '0.2'], { SKILLBRIDGE_ROBOT_TOKEN: 'drop-token' });
-    process.env['SKILLBRIDGE_ROBOT_TOKEN'] = 'drop-token';
+    api = await startRobotApiProcess(['--scene', 'tabletop/fruits', '--speed', '0.2'], { SKILLBRIDGE_ROBOT_TOKEN: 'drop-token-0000000' });
+    process.env['SKILLBRIDGE_ROBOT_TOKEN'] = 'drop-token-0000000';
     const dying = api;
     // Warm up (modules load, the robot answers), then the robot dies while it picks.
     expect((await cli('call', '--robot', dying.url, '--set', 'alrm', 'get_objects')).code).toBe(0);

@@ -29,7 +29,10 @@ describe('examples/rosbridge/README.md', () => {
   beforeAll(async () => {
     server = await startRosbridgeServer();
     server.repeat('/emergency_stop', { data: false }, 200, { type: 'std_msgs/msg/Bool', latch: true });
-    server.repeat('/battery_state', { percentage: 0.9 }, 200, { type: 'sensor_msgs/msg/BatteryState', latch: true });
+    server.repeat('/battery_state', { percentage: 0.9, power_supply_status: 2 }, 200, {
+      type: 'sensor_msgs/msg/BatteryState',
+      latch: true,
+    });
     server.publish(
       '/amcl_pose',
       { pose: { pose: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } } } },

@@ -50,7 +50,7 @@ describe('eval at scale', () => {
     const r = await cli('eval', ...SMALL, '--concurrency', '4', '--out', fresh());
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/in flight: up to [2-4] \(--concurrency 4\); memory [\d.]+ → [\d.]+ MB peak RSS/);
-    expect(r.out).toMatch(/score 1\.000 \[[\d.]+, 1\.000\] over 6 cases, 0 errors/);
+    expect(r.out).toMatch(/score 1\.000 \[[\d.]+, 1\.000\] over 6 scored of 6 case × trials, 0 errors/);
   }, 300_000);
 
   it('answers bad input to the new flags and commands in one line with exit 2', async () => {

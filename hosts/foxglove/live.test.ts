@@ -78,7 +78,7 @@ describe('skillbridge foxglove --script (a real process)', () => {
       });
       child.once('exit', (code) => reject(new Error(`foxglove exited with ${code}: ${err}`)));
     });
-    expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/);
     const v = viewer(url, ['/tf']);
     try {
       await expect.poll(() => lemonOf(v.last('/tf')), { timeout: 20_000 }).toBeDefined();

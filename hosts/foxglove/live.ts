@@ -5,8 +5,12 @@
 // (Foxglove is for watching; commands go through MCP or the tools). Work is done
 // only for topics someone subscribed to; poses go out when they change, with a
 // heartbeat each second; the camera is rendered once a second while watched.
+//
+// A viewer must show the token, a Host header naming this machine and an
+// allowed Origin before it sees anything (access.ts).
 import { createRequire } from 'node:module';
 import { WebSocketServer } from 'ws';
+import { type ServerToken, serverToken } from '../../base/server-token';
 import type { SceneMeta } from '../../contract/schemas';
 import {
   type Body,
@@ -22,6 +26,7 @@ import {
   sceneUpdate,
   timeOf,
 } from './messages';
+import { parseOrigin, refusal } from './access';
 import { TOPICS, type TopicKey, jsonSchemaOf } from './topics';
 
 // The package is CommonJS whose named exports Node's ESM loader cannot see; require it.
@@ -40,8 +45,10 @@ export interface LiveWorld {
 }
 
 export interface FoxgloveLive {
+  /** The address to open in Foxglove or Lichtblick, token included. */
   url: string;
   port: number;
+  token: ServerToken;
   clients(): number;
   close(): Promise<void>;
 }
@@ -53,7 +60,13 @@ export async function startFoxgloveLive(o: {
   worlds: readonly LiveWorld[];
   rateHz?: number;
   log?: (l: string) => void;
+  /** Default: a fresh random token (base/server-token.ts). */
+  token?: ServerToken;
+  /** Origins allowed besides FOXGLOVE_ORIGINS and this machine's pages (parseOrigin). */
+  origins?: readonly string[];
 }): Promise<FoxgloveLive> {
+  const token = serverToken(o.token, 'SKILLBRIDGE_FOXGLOVE_TOKEN');
+  const origins = (o.origins ?? []).map(parseOrigin);
   const server = new FoxgloveServer({ name: 'skillbridge', capabilities: [], supportedEncodings: ['json'] });
   const channels = new Map<TopicKey, number>();
   for (const key of LIVE_TOPICS) {
@@ -130,10 +143,16 @@ export async function startFoxgloveLive(o: {
     }
   };
 
+  let port = 0;
   const wss = new WebSocketServer({
     host: '127.0.0.1',
     port: o.port,
     handleProtocols: (protocols) => server.handleProtocols(protocols),
+    verifyClient: (info, cb) => {
+      const no = refusal(info.req, port, token, origins);
+      if (no) o.log?.(`foxglove: refused a viewer (${no.status}): ${no.message}`);
+      cb(!no, no?.status, no?.message);
+    },
     // A viewer sends small control messages only.
     maxPayload: 1024 * 1024,
   });
@@ -151,10 +170,11 @@ export async function startFoxgloveLive(o: {
   });
   const fast = setInterval(tick, 1000 / (o.rateHz ?? 20));
   const second = setInterval(slow, 1000);
-  const port = (wss.address() as { port: number }).port;
+  port = (wss.address() as { port: number }).port;
   return {
-    url: `ws://127.0.0.1:${port}`,
+    url: `ws://127.0.0.1:${port}/?token=${token}`,
     port,
+    token,
     clients: () => clients,
     close: async () => {
       clearInterval(fast);

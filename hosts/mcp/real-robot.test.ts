@@ -9,7 +9,7 @@ import { type RobotApiProcess, startRobotApiProcess } from '../../test/support/r
 describe('skillbridge mcp --robot', () => {
   let api: RobotApiProcess;
   beforeAll(async () => {
-    api = await startRobotApiProcess(['--scene', 'tabletop/fruits', '--fast'], { SKILLBRIDGE_ROBOT_TOKEN: 'mcp-token-456' });
+    api = await startRobotApiProcess(['--scene', 'tabletop/fruits', '--fast'], { SKILLBRIDGE_ROBOT_TOKEN: 'mcp-token-456-robot' });
   }, 90_000);
   afterAll(async () => api?.kill());
 

@@ -115,7 +115,7 @@ describe('skillbridge mcp over stdio: two robots, one server', () => {
   }, 90_000);
 
   it('shows both worlds side by side in a live Foxglove view (--foxglove paces them)', async () => {
-    const url = /Foxglove live view: (ws:\/\/127\.0\.0\.1:\d+)/.exec(stderr())![1]!;
+    const url = /Foxglove live view: (ws:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(stderr())![1]!;
     const v = viewer(url, ['/tf', '/scene']);
     try {
       // One FrameTransforms message per world: each robot's frames under its name, its "sim" frame moved aside.

@@ -5,7 +5,7 @@
 // actions by their paper names, and the OpenAPI document generated from the
 // same zod schemas the `http` robot source reads with. Every skill and every
 // ALRM action passes the safety chain (via 'http').
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApprovalMode } from '../../agents/runtime/approval';
@@ -24,6 +24,8 @@ import {
 } from '../../robot/http/protocol';
 import type { Robot } from '../../robot/robot';
 import { type SkillCall, type SkillName, callSkill, groupOf } from '../../robot/skills';
+import { BodyLimitError, type ReadLimits, answerClientErrors, closeAfter, readBody, serverOptions, targetOf } from '../../base/http-limits';
+import { type ServerToken, bearer, sameToken, serverToken } from '../../base/server-token';
 import { Jobs } from './jobs';
 import { UNSUPPORTED, runQuery } from './queries';
 
@@ -33,7 +35,10 @@ export interface RobotApiOptions {
   /** ALRM's eight tools (agents/tools/sets/alrm), served at /pick, /place…; omitted for robots without an arm. */
   alrm?: readonly Tool[];
   port?: number;
-  token?: string;
+  /** Default: a fresh random token (base/server-token.ts). */
+  token?: ServerToken;
+  /** How long and how much one request may send (default: headers 10 s, body 10 s, 64 KiB). */
+  limits?: Partial<ReadLimits>;
   /** 'deny' serves a read-only robot: every skill is refused. */
   actions?: Extract<ApprovalMode, 'auto' | 'deny'>;
   log?: (line: string) => void;
@@ -49,8 +54,9 @@ export interface RobotApiServer {
 }
 
 const HOST = '127.0.0.1';
-const MAX_BODY = 64 * 1024;
 const MAX_WAIT_S = 30;
+/** A skill's or a query's arguments are a few hundred bytes; no request has reason to take long. */
+export const ROBOT_API_LIMITS: ReadLimits = { maxBodyBytes: 64 * 1024, headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000 };
 
 class HttpError extends Error {
   constructor(
@@ -62,22 +68,15 @@ class HttpError extends Error {
   }
 }
 
-function sameToken(given: string | undefined, token: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size > MAX_BODY) throw new HttpError(413, 'too_large', `the request body is over ${MAX_BODY / 1024} KiB`);
-    chunks.push(c);
+async function readJson(req: IncomingMessage, limits: ReadLimits): Promise<unknown> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(req, limits);
+  } catch (e) {
+    if (e instanceof BodyLimitError) throw new HttpError(e.status, e.status === 413 ? 'too_large' : 'too_slow', e.message);
+    throw e;
   }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  const text = raw.toString('utf8').trim();
   if (!text) return {};
   try {
     return JSON.parse(text) as unknown;
@@ -97,7 +96,8 @@ function waitParam(url: URL): number {
 
 export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServer> {
   const { robot, chain } = opts;
-  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const token = serverToken(opts.token);
+  const limits: ReadLimits = { ...ROBOT_API_LIMITS, ...opts.limits };
   const log = opts.log ?? (() => undefined);
   const mode = opts.actions ?? 'auto';
   const alrm = new Map((opts.alrm ?? []).map((t) => [t.name, t] as const));
@@ -160,18 +160,13 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://${HOST}`);
+    const url = targetOf(req.url, `http://${HOST}`);
+    if (!url) throw new HttpError(400, 'bad_request', 'the request target is not a path on this server');
     const path = url.pathname;
     if (req.headers.host !== `${HOST}:${port}` && req.headers.host !== `localhost:${port}`)
       throw new HttpError(421, 'wrong_host', 'wrong Host header: this server answers to 127.0.0.1 only');
     if (path === '/openapi.json' && req.method === 'GET') return send(res, 200, openApiDocument(`http://${HOST}:${port}`));
-    const auth = req.headers[TOKEN_HEADER];
-    const given =
-      typeof auth === 'string' && auth.startsWith('Bearer ')
-        ? auth.slice(7)
-        : path === '/v1/events'
-          ? (url.searchParams.get('token') ?? undefined)
-          : undefined;
+    const given = bearer(req.headers.authorization) ?? (path === '/v1/events' ? url.searchParams.get('token') : undefined);
     if (!sameToken(given, token))
       throw new HttpError(401, 'unauthorized', 'missing or wrong token: send "Authorization: Bearer TOKEN" (the token robot-api printed)');
 
@@ -189,7 +184,7 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
       return send(res, 200, { job });
     }
     if (req.method !== 'POST') throw new HttpError(404, 'not_found', `no ${req.method} ${path}; see /openapi.json`);
-    const body = await readBody(req);
+    const body = await readJson(req, limits);
     if (path.startsWith('/v1/query/')) {
       const name = path.slice('/v1/query/'.length);
       if (!Object.hasOwn(QUERIES, name))
@@ -255,14 +250,24 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
     });
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer(serverOptions(limits), (req, res) => {
     route(req, res).catch((e: unknown) => {
       if (res.headersSent) return void res.end();
+      // An answer before the body was read (401, 408, 413…) ends the connection: the rest is never read.
+      if (!req.complete) closeAfter(res);
       if (e instanceof HttpError) return send(res, e.status, { error: { code: e.code, message: e.message } });
       log(`internal error: ${(e as Error).stack ?? String(e)}`);
       send(res, 500, { error: { code: 'internal', message: `the robot API failed: ${(e as Error).message ?? String(e)}` } });
     });
   });
+  answerClientErrors(
+    server,
+    (status, message) => ({
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify({ error: { code: status === 408 ? 'too_slow' : status === 431 ? 'too_large' : 'bad_request', message } }),
+    }),
+    limits,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, HOST, () => resolve());
@@ -284,5 +289,3 @@ export async function startRobotApi(opts: RobotApiOptions): Promise<RobotApiServ
     },
   };
 }
-
-const TOKEN_HEADER = 'authorization';

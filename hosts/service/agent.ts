@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
-import { type CreateModelOptions, createModel } from '../../agents/models/spec';
+import { createModel } from '../../agents/models/spec';
+import type { TraceRef } from '../../base/host-refs';
+import type { HostModel } from './host-policy';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
 import type { SafetyOptions } from '../../agents/runtime/safety';
@@ -25,8 +27,6 @@ export interface AgentHostOptions {
   traceDir?: string;
   /** Ollama's OpenAI-compatible endpoint, for detection. */
   ollamaURL?: string;
-  /** The host's policy for a model a page names: keys, the key rule, script sources (host-policy.ts). */
-  modelOptions: (script: string | undefined) => CreateModelOptions;
   emit: (event: AppEvent) => void;
   /** Ids of objects, people and places that tool arguments name. */
   targetsOf: (args: unknown) => string[];
@@ -52,6 +52,9 @@ interface Running {
 
 const KEEP_TRACES = 20;
 
+/** A run request as the host policy parsed it: its model with the options (keys, file grant) it is built with. */
+export type ParsedRun = Omit<Request<'run'>, 'model' | 'script'> & { model: HostModel };
+
 export class AgentHost {
   private conversation: Conversation | undefined;
   private running: Running | undefined;
@@ -73,10 +76,6 @@ export class AgentHost {
 
   get busy(): boolean {
     return this.running !== undefined;
-  }
-
-  private modelOptions(script: string | undefined): CreateModelOptions {
-    return this.opts.modelOptions(script);
   }
 
   async listWorkflows(robot: Robot): Promise<Response<'listWorkflows'>> {
@@ -102,8 +101,8 @@ export class AgentHost {
     return out;
   }
 
-  probe(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
-    return probeModelSpec(req, (script) => this.modelOptions(script));
+  probe(model: HostModel): Promise<Response<'probeModel'>> {
+    return probeModelSpec(model);
   }
 
   detect(): Promise<Response<'detectModels'>> {
@@ -111,7 +110,7 @@ export class AgentHost {
   }
 
   /** Starts a turn and returns at once; events follow. */
-  async run(robot: Robot, req: Request<'run'>, safety?: SafetyOptions): Promise<Response<'run'>> {
+  async run(robot: Robot, req: ParsedRun, safety?: SafetyOptions): Promise<Response<'run'>> {
     if (this.running || this.starting) throw new AppApiError('busy', 'a run is already going: stop it or wait for it to finish');
     this.starting = true;
     try {
@@ -121,8 +120,8 @@ export class AgentHost {
     }
   }
 
-  private async start(robot: Robot, req: Request<'run'>, safety?: SafetyOptions): Promise<Response<'run'>> {
-    const spec = req.model.trim();
+  private async start(robot: Robot, req: ParsedRun, safety?: SafetyOptions): Promise<Response<'run'>> {
+    const spec = req.model.spec;
     const setKey = req.toolSet ?? '';
     const key = `${req.workflow}|${spec}|${setKey}|${req.systemPrompt ?? ''}`;
     let conv = this.conversation;
@@ -134,7 +133,7 @@ export class AgentHost {
           workflow: req.workflow,
           ...(req.toolSet ? { toolSet: req.toolSet } : {}),
           // Built here: the host's key policy and script sources apply to what a page names (spec.ts).
-          model: createModel(spec, this.modelOptions(req.script)),
+          model: createModel(spec, req.model.options),
           ...(safety ? { safety } : {}),
           // An edited prompt replaces only the prompt: tools, limits and routing stay the workflow's.
           ...(req.systemPrompt ? { systemPrompt: req.systemPrompt } : {}),
@@ -369,7 +368,7 @@ export class AgentHost {
     this.conversation = undefined;
   }
 
-  async exportTrace(req: Request<'exportTrace'>): Promise<Response<'exportTrace'>> {
+  async exportTrace(req: { runId: TraceRef }): Promise<Response<'exportTrace'>> {
     const name = `${req.runId}.jsonl`;
     const mem = this.traces.get(req.runId);
     if (mem) return { name, text: toJsonl(mem.lines) };

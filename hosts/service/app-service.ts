@@ -4,6 +4,8 @@
 // exogenous events and reports the operator's view of the world. Headless it lets
 // skills step the world as fast as they can; paced (the app), the pose stream's
 // ticker steps physics in wall time so the view shows motion while skills run.
+// Every field that names a suite, a model, a run, a trace, a scene or a server is
+// parsed here, once, by the host policy (./host-policy.ts), before any part sees it.
 import {
   type AppApi,
   AppApiError,
@@ -19,7 +21,7 @@ import type { GoalCall } from '../../eval/goals/predicates';
 import type { SimControl } from '../../robot/sim/control';
 import { openSim } from '../../robot/sim/open';
 import type { SimRobot } from '../../robot/sim/sim-robot';
-import { isBuiltinScene, listScenes } from '../../scenes/registry';
+import { listScenes } from '../../scenes/registry';
 import { SceneDataError } from '../../scenes/validation';
 import { AgentHost } from './agent';
 import { EvalHost } from './eval-host';
@@ -92,7 +94,6 @@ export class AppService implements AppApi {
     this.agent = new AgentHost({
       ...(opts.traceDir ? { traceDir: opts.traceDir } : {}),
       ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
-      modelOptions: (script) => this.policy.modelOptions(script),
       emit: (e) => this.emit(e),
       targetsOf: (args) => this.loaded?.tools.targetsOf(args) ?? [],
       wake: () => this.loaded?.control.wake(),
@@ -101,7 +102,6 @@ export class AppService implements AppApi {
     this.evals = new EvalHost({
       dir: opts.evalDir ?? 'eval-results',
       emit: (e) => this.emit(e),
-      evalModel: (spec) => this.policy.evalModel(spec),
       replay: (c, calls, seed) =>
         replayCase(c, calls, {
           seed,
@@ -162,14 +162,11 @@ export class AppService implements AppApi {
   }
 
   private async doLoad(id: string): Promise<SceneMeta> {
-    if (!isBuiltinScene(id) && !this.policy.sceneFile(id)) {
-      const known = listScenes().map((s) => s.id);
-      throw new AppApiError('unknown_scene', `unknown scene "${id}"; known scenes: ${known.join(', ')}`);
-    }
+    const scene = this.policy.scene(id);
     let robot: SimRobot;
     let control: SimControl;
     try {
-      ({ robot, control } = await openSim(id, { seed: this.clock.world.seed, noise: this.clock.world.noise }));
+      ({ robot, control } = await openSim(scene.id, { seed: this.clock.world.seed, noise: this.clock.world.noise }));
     } catch (e) {
       if (e instanceof SceneDataError) throw new AppApiError('unknown_scene', e.message);
       throw e;
@@ -189,10 +186,13 @@ export class AppService implements AppApi {
     const unsubscribe = robot.events.subscribe((e) =>
       this.emit({ type: 'robot_event', event: { id: e.id, time: e.time, type: e.type, text: e.text } }),
     );
+    const real = this.real;
     const tools = new ToolConsole(
       { robot, control, toolSet: meta.toolSet },
       (e) => this.emit(e),
       () => this.poses.publish(true),
+      // serve --robot: the console acts on the real robot, the scene its shadow.
+      real ? () => real.console({ robot, control }) : undefined,
     );
     this.loaded = { robot, control, meta, tools, unsubscribe };
     this.poses.attach({ control, entries, joints: meta.robot.jointNames.length, generation: this.generation });
@@ -270,14 +270,18 @@ export class AppService implements AppApi {
       // A real robot's running job is cancelled at once (its skill would not see the shadow's e-stop);
       // in simulation the running skill reports the e-stop, then the run stops.
       const why = `the emergency stop was pressed${req.by ? ` by ${req.by}` : ''}`;
-      if (this.real) this.agent.stop(why);
-      else this.agent.stopAfterRunningCall(why);
+      if (this.real) {
+        this.agent.stop(why);
+        await cur.tools.abortAll();
+      } else this.agent.stopAfterRunningCall(why);
     }
     return r;
   }
 
   async getBattery(_req?: Request<'getBattery'>): Promise<Response<'getBattery'>> {
-    return this.require().robot.battery();
+    const cur = this.require();
+    // serve --robot: the robot's own battery; the shadow's would be a guess.
+    return this.real ? (await this.real.robot()).battery() : cur.robot.battery();
   }
 
   getRobotSafety = async (_req?: Request<'getRobotSafety'>): Promise<Response<'getRobotSafety'>> => (this.real ? this.real.safety() : null);
@@ -298,7 +302,8 @@ export class AppService implements AppApi {
   }
 
   async startEval(req: Request<'startEval'>): Promise<Response<'startEval'>> {
-    return this.evals.startEval(req);
+    const suite = this.policy.suite(req.suite);
+    return this.evals.startEval({ ...req, suite, model: await this.policy.evalModel(req.model) });
   }
 
   async stopEval(_req?: Request<'stopEval'>): Promise<Response<'stopEval'>> {
@@ -310,19 +315,19 @@ export class AppService implements AppApi {
   }
 
   async evalCases(req: Request<'evalCases'>): Promise<Response<'evalCases'>> {
-    return this.evals.evalCases(req);
+    return this.evals.evalCases({ ...req, runId: this.policy.runId(req.runId) });
   }
 
   async evalReport(req: Request<'evalReport'>): Promise<Response<'evalReport'>> {
-    return this.evals.evalReport(req);
+    return this.evals.evalReport({ ...req, runId: this.policy.runId(req.runId) });
   }
 
   async caseReplay(req: Request<'caseReplay'>): Promise<Response<'caseReplay'>> {
-    return this.evals.caseReplay(req);
+    return this.evals.caseReplay({ ...req, runId: this.policy.runId(req.runId) });
   }
 
   async replayCase(req: Request<'replayCase'>): Promise<Response<'replayCase'>> {
-    return this.evals.replayCase(req);
+    return this.evals.replayCase({ ...req, runId: this.policy.runId(req.runId) });
   }
 
   // ---------------------------------------------------------------- the physics clock and world settings
@@ -351,9 +356,11 @@ export class AppService implements AppApi {
 
   async run(req: Request<'run'>): Promise<Response<'run'>> {
     const cur = this.require();
-    if (!this.real) return this.agent.run(cur.robot, req);
+    const { script, ...rest } = req;
+    const parsed = { ...rest, model: this.policy.model(req.model, script) };
+    if (!this.real) return this.agent.run(cur.robot, parsed);
     const { robot, predictor, acceptNoEstop } = await this.real.open(cur);
-    return this.agent.run(robot, req, { predictor, ...(acceptNoEstop ? { acceptNoEstop } : {}) });
+    return this.agent.run(robot, parsed, { predictor, ...(acceptNoEstop ? { acceptNoEstop } : {}) });
   }
 
   async stop(_req?: Request<'stop'>): Promise<Response<'stop'>> {
@@ -373,7 +380,7 @@ export class AppService implements AppApi {
   }
 
   async probeModel(req: Request<'probeModel'>): Promise<Response<'probeModel'>> {
-    return this.agent.probe(req);
+    return this.agent.probe(this.policy.model(req.spec, req.script, 'spec'));
   }
 
   async detectModels(_req?: Request<'detectModels'>): Promise<Response<'detectModels'>> {
@@ -381,7 +388,7 @@ export class AppService implements AppApi {
   }
 
   async exportTrace(req: Request<'exportTrace'>): Promise<Response<'exportTrace'>> {
-    return this.agent.exportTrace(req);
+    return this.agent.exportTrace({ runId: this.policy.traceId(req.runId) });
   }
 
   async importTrace(req: Request<'importTrace'>): Promise<Response<'importTrace'>> {
@@ -393,8 +400,9 @@ export class AppService implements AppApi {
   }
 
   async getRunReplay(req: Request<'getRunReplay'>): Promise<Response<'getRunReplay'>> {
-    const { text } = await this.agent.exportTrace(req);
-    return this.archive.replay(req.runId, this.agent.importTrace({ text }));
+    const runId = this.policy.traceId(req.runId);
+    const { text } = await this.agent.exportTrace({ runId });
+    return this.archive.replay(runId, this.agent.importTrace({ text }));
   }
 
   // ---------------------------------------------------------------- exercises
@@ -436,15 +444,21 @@ export class AppService implements AppApi {
   // ---------------------------------------------------------------- local models (./local-models.ts)
 
   listLocalModels = (req: Request<'listLocalModels'>): Promise<Response<'listLocalModels'>> => this.models.list(req);
-  pullLocalModel = (req: Request<'pullLocalModel'>): Promise<Response<'pullLocalModel'>> => this.models.pull(req);
-  cancelLocalModelPull = (req: Request<'cancelLocalModelPull'>): Promise<Response<'cancelLocalModelPull'>> => this.models.cancel(req);
-  removeLocalModel = (req: Request<'removeLocalModel'>): Promise<Response<'removeLocalModel'>> => this.models.remove(req);
+  pullLocalModel = (req: Request<'pullLocalModel'>): Promise<Response<'pullLocalModel'>> =>
+    this.models.pull({ id: this.policy.localModelId(req.id) });
+  cancelLocalModelPull = (req: Request<'cancelLocalModelPull'>): Promise<Response<'cancelLocalModelPull'>> =>
+    this.models.cancel({ id: this.policy.localModelId(req.id) });
+  removeLocalModel = (req: Request<'removeLocalModel'>): Promise<Response<'removeLocalModel'>> =>
+    this.models.remove({ id: this.policy.localModelId(req.id) });
 
   // ---------------------------------------------------------------- keys (the host policy's store)
 
-  setApiKey = async (req: Request<'setApiKey'>): Promise<Response<'setApiKey'>> => this.policy.keyStore().setApiKey(req);
+  setApiKey = async (req: Request<'setApiKey'>): Promise<Response<'setApiKey'>> =>
+    this.policy.keyStore().setApiKey({ ...req, baseURL: this.policy.serverUrl(req.baseURL) });
 
-  hasApiKey = async (req: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> => this.policy.keyStore().hasApiKey(req);
+  hasApiKey = async (req: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> =>
+    this.policy.keyStore().hasApiKey({ baseURL: this.policy.serverUrl(req.baseURL) });
 
-  clearApiKey = async (req: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> => this.policy.keyStore().clearApiKey(req);
+  clearApiKey = async (req: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> =>
+    this.policy.keyStore().clearApiKey({ baseURL: this.policy.serverUrl(req.baseURL) });
 }

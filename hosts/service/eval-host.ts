@@ -2,18 +2,20 @@
 // its cases, the current model) on an evaluation worker thread so the live view
 // keeps stepping, streams progress as { type: 'eval' } events, lists runs and
 // cases from the results database, builds the report page, and hands a case to
-// the session to replay in the 3D view.
+// the session to replay in the 3D view. What a page names — the suite, the
+// model, a run id — reaches here already parsed by the host policy.
 import path from 'node:path';
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { EvalCaseRow, EvalRunInfo } from '../../contract/eval';
 import type { AppEvent } from '../../contract/schemas';
-import type { EvalModelSetup } from './host-policy';
+import type { EvalModel } from './host-policy';
+import type { RunId, SuiteRef } from '../../base/host-refs';
 import { readTrace } from '../../agents/runtime/trace';
 import { buildReport } from '../../eval/report/html';
-import { loadRuns } from '../../eval/report/load';
+import { loadRunsById } from '../../eval/report/load';
 import { reportSpecFor } from '../../eval/report/specs';
 import { summarize } from '../../eval/report/stats';
-import { type RunRecord, openResults } from '../../eval/results/index';
+import { ResultsError, type RunRecord, openResults } from '../../eval/results/index';
 import type { EvalCase } from '../../eval/core/case';
 import { EvalInputError } from '../../eval/runner/errors';
 import { loadCases } from '../../eval/runner/cases';
@@ -21,13 +23,24 @@ import { runEval } from '../../eval/runner/runner';
 import { SUITES, findSuite } from '../../eval/suites/index';
 import { caseReplay } from './case-replay';
 import { protocolOf } from '../../eval/core/protocol';
+import { redactHostPaths } from './page-errors';
+
+/** startEval as the policy parsed it: a built-in suite, a model with its environment and file grant. */
+export type EvalStart = Omit<Request<'startEval'>, 'suite' | 'model'> & { suite: SuiteRef; model: EvalModel };
+
+/** A request naming an evaluated run, its id parsed by the policy. */
+export type WithRunId<M extends 'evalCases' | 'evalReport' | 'caseReplay' | 'replayCase'> = Omit<Request<M>, 'runId'> & { runId: RunId };
+
+/** A results database's answer for a page: an unknown run is the page's mistake, said without the host's paths. */
+function resultsAnswer(e: unknown): never {
+  if (e instanceof ResultsError) throw new AppApiError('invalid_request', redactHostPaths(e.message));
+  throw e;
+}
 
 export interface EvalHostOptions {
   /** The results folder (web mode ./eval-results, desktop userData/eval-results). */
   dir: string;
   emit: (e: AppEvent) => void;
-  /** The host's policy for the model a page names: the environment and script sources its worker builds it with (host-policy.ts). */
-  evalModel: (spec: string) => Promise<EvalModelSetup>;
   /** Replays a case's recorded calls in its world, built with the run's seed (so it ends where the case ended). */
   replay: (c: EvalCase, calls: Array<{ tool: string; args: unknown }>, seed: number) => Promise<Response<'replayCase'>>;
 }
@@ -48,11 +61,11 @@ export class EvalHost {
     }));
   }
 
-  async startEval(req: Request<'startEval'>): Promise<Response<'startEval'>> {
+  async startEval(req: EvalStart): Promise<Response<'startEval'>> {
     if (this.running) throw new AppApiError('busy', 'an evaluation is running; stop it first');
     const ac = new AbortController();
-    const { env, scriptFiles, localModels } = await this.opts.evalModel(req.model);
-    if (this.running) throw new AppApiError('busy', 'an evaluation is running; stop it first');
+    const { spec, env, files } = req.model;
+    const suiteId = req.suite.kind === 'builtin' ? req.suite.id : req.suite.given;
     let resolveId: (id: string) => void = () => undefined;
     let rejectStart: (e: Error) => void = () => undefined;
     const started = new Promise<string>((res, rej) => {
@@ -68,18 +81,17 @@ export class EvalHost {
     const emit = this.opts.emit;
     running.done = runEval({
       suite: req.suite,
-      model: req.model,
+      model: spec,
       ...(req.workflow ? { workflow: req.workflow } : {}),
       ...(req.sample ? { sample: req.sample } : {}),
       ...(req.trials ? { trials: req.trials } : {}),
       outDir: this.opts.dir,
       env,
-      scriptFiles,
-      localModels,
+      files,
       signal: ac.signal,
       // Always on a worker thread: the session's own thread keeps stepping the live view.
       inline: false,
-      args: { from: 'app', ...req },
+      args: { from: 'app', ...req, suite: suiteId, model: spec },
       onLog: (text) => emit({ type: 'eval', event: { kind: 'log', text } }),
       onProgress: (p) => {
         if (!running.runId) {
@@ -113,8 +125,8 @@ export class EvalHost {
               kind: 'ended',
               run: {
                 runId: running.runId,
-                suite: req.suite,
-                model: req.model,
+                suite: suiteId,
+                model: spec,
                 workflow: req.workflow ?? '',
                 status: 'failed',
                 startedAt: '',
@@ -170,15 +182,22 @@ export class EvalHost {
   }
 
   private withDb<T>(fn: (db: ReturnType<typeof openResults>) => T): T {
-    const db = openResults(this.opts.dir, { mode: 'read' });
+    let db;
+    try {
+      db = openResults(this.opts.dir, { mode: 'read' });
+    } catch (e) {
+      return resultsAnswer(e);
+    }
     try {
       return fn(db);
+    } catch (e) {
+      return resultsAnswer(e);
     } finally {
       db.close();
     }
   }
 
-  evalCases(req: Request<'evalCases'>): Response<'evalCases'> {
+  evalCases(req: WithRunId<'evalCases'>): Response<'evalCases'> {
     return this.withDb((db) => {
       db.requireRun(req.runId);
       return db.results(req.runId).map((r): EvalCaseRow => ({
@@ -194,13 +213,19 @@ export class EvalHost {
     });
   }
 
-  evalReport(req: Request<'evalReport'>): Response<'evalReport'> {
-    const runs = loadRuns([req.runId], this.opts.dir);
+  /** One run of this host's results folder, by id (never a path: the folder's other runs and files stay out of it). */
+  evalReport(req: WithRunId<'evalReport'>): Response<'evalReport'> {
+    let runs;
+    try {
+      runs = loadRunsById([req.runId], this.opts.dir);
+    } catch (e) {
+      return resultsAnswer(e);
+    }
     const name = `report-${req.runId}.html`;
     return { name, html: buildReport({ runs, outFile: path.join(runs[0]?.dir ?? this.opts.dir, name) }).html };
   }
 
-  async caseReplay(req: Request<'caseReplay'>): Promise<Response<'caseReplay'>> {
+  async caseReplay(req: WithRunId<'caseReplay'>): Promise<Response<'caseReplay'>> {
     const { run, row, dir } = this.withDb((db) => {
       const run = db.requireRun(req.runId);
       const row = db.results(req.runId).find((r) => r.caseId === req.caseId && r.trial === req.trial);
@@ -210,7 +235,7 @@ export class EvalHost {
     return caseReplay(dir, run, row);
   }
 
-  async replayCase(req: Request<'replayCase'>): Promise<Response<'replayCase'>> {
+  async replayCase(req: WithRunId<'replayCase'>): Promise<Response<'replayCase'>> {
     const { run, row, dir } = this.withDb((db) => {
       const run = db.requireRun(req.runId);
       const row = db.results(req.runId).find((r) => r.caseId === req.caseId && r.trial === req.trial);

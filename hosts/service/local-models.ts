@@ -11,6 +11,7 @@ import { defaultModelsDir } from '../../agents/models/local/models-dir';
 import { ModelStore } from '../../agents/models/local/store';
 import { ModelStoreError } from '../../agents/models/local/store-errors';
 import { parseModelSpec } from '../../agents/models/spec';
+import type { LocalModelId } from '../../base/host-refs';
 
 export interface ModelStoreAccess {
   canManage: boolean;
@@ -108,7 +109,7 @@ export class LocalModelsHost {
     };
   }
 
-  async pull(req: Request<'pullLocalModel'>): Promise<Response<'pullLocalModel'>> {
+  async pull(req: { id: LocalModelId }): Promise<Response<'pullLocalModel'>> {
     this.manage('downloading a model');
     const store = this.open();
     if (!store.catalogue.some((c) => c.id === req.id))
@@ -155,7 +156,7 @@ export class LocalModelsHost {
     return { ok: true, message: `downloading ${req.id}` };
   }
 
-  async cancel(req: Request<'cancelLocalModelPull'>): Promise<Response<'cancelLocalModelPull'>> {
+  async cancel(req: { id: LocalModelId }): Promise<Response<'cancelLocalModelPull'>> {
     this.manage('stopping a download');
     const p = this.pulls.get(req.id);
     if (!p) return { ok: false, message: `${req.id} is not downloading` };
@@ -163,7 +164,7 @@ export class LocalModelsHost {
     return { ok: true, message: `stopping ${req.id}; the next pull resumes it` };
   }
 
-  async remove(req: Request<'removeLocalModel'>): Promise<Response<'removeLocalModel'>> {
+  async remove(req: { id: LocalModelId }): Promise<Response<'removeLocalModel'>> {
     this.manage('removing a model');
     try {
       const r = await this.open().rm(req.id);

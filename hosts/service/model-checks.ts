@@ -1,20 +1,22 @@
 // Checking models from the app: Test connection (the capability probe of
 // agents/models/probe.ts, answered in the contract's shape) and detecting a
-// local Ollama. Neither throws: a failure is a report the panel shows.
-import type { Request, Response } from '../../contract/api';
+// local Ollama. Neither throws: a failure is a report the panel shows. The
+// model comes parsed by the host policy, with its key rule and file grant: a
+// `local:` or `scripted:` spec is checked in the folders the host allows, and
+// nothing else of the host is opened.
+import type { Response } from '../../contract/api';
 import { ModelError } from '../../agents/models/model';
 import { probeSpec } from '../../agents/models/probe';
-import { type CreateModelOptions, createModel } from '../../agents/models/spec';
+import { createModel } from '../../agents/models/spec';
+import type { HostModel } from './host-policy';
 
-export async function probeModelSpec(
-  req: Request<'probeModel'>,
-  options: (script: string | undefined) => CreateModelOptions,
-): Promise<Response<'probeModel'>> {
-  const spec = req.spec.trim();
+export async function probeModelSpec(model: HostModel): Promise<Response<'probeModel'>> {
+  const spec = model.spec;
   try {
     // A scripted model is built (so a bad script or name fails here, as in a run); there is nothing to probe.
-    if (/^scripted:/i.test(spec)) createModel(spec, options(req.script));
-    const r = await probeSpec(spec, { ...options(undefined), timeoutMs: 8000 });
+    if (/^scripted:/i.test(spec)) createModel(spec, model.options);
+    const { scriptText: _upload, ...options } = model.options;
+    const r = await probeSpec(spec, { ...options, timeoutMs: 8000 });
     return {
       spec,
       baseURL: r.baseURL,

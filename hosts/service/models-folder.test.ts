@@ -30,31 +30,33 @@ describe("the host's models folder", () => {
   it('is where runs and evaluations of a page resolve local:NAME, whatever the environment names', async () => {
     const policy = new HostPolicy({ modelsDir: hostDir, env: { SKILLBRIDGE_MODELS_DIR: envDir } });
     expect(policy.modelsDir()).toBe(hostDir);
-    expect(policy.modelOptions().localModels).toEqual({ dir: hostDir });
+    expect(policy.model('local:tiny').options.localModels).toEqual({ dir: hostDir });
     const setup = await policy.evalModel('local:tiny');
-    expect(setup.localModels).toEqual({ dir: hostDir });
+    expect(setup.files.localModels).toEqual({ dir: hostDir });
     expect(setup.env['SKILLBRIDGE_MODELS_DIR']).toBe(envDir);
     // What the evaluation worker builds: found in the host's folder; the environment's alone would not have it.
     expect(() =>
-      createModel('local:tiny', { env: setup.env, scriptFiles: setup.scriptFiles, localModels: setup.localModels }),
+      createModel('local:tiny', { env: setup.env, scriptFiles: setup.files.scripts, localModels: setup.files.localModels }),
     ).not.toThrow();
     expect(() => createModel('local:tiny', { env: setup.env })).toThrow(/No model file at .*env-models/);
   });
 
   it("reaches an evaluation's worker thread", async () => {
     const out = path.join(dir, 'eval');
+    const policy = new HostPolicy({ modelsDir: hostDir, env: { SKILLBRIDGE_MODELS_DIR: envDir } });
+    const setup = await policy.evalModel('local:tiny');
     const r = await runEval({
-      suite: 'alrm',
+      suite: policy.suite('alrm'),
       workflow: 'flat',
       offProtocol: true,
       filter: 'boxes/3',
       sample: 1,
-      model: 'local:tiny',
+      model: setup.spec,
       outDir: out,
       inline: false,
       limits: { maxIterations: 1, timeLimitS: 300 },
       env: { ...process.env, SKILLBRIDGE_MODELS_DIR: envDir, SKILLBRIDGE_LOCAL_MAX_TOKENS: '16' },
-      localModels: { dir: hostDir },
+      files: setup.files,
     });
     const db = openResults(out, { mode: 'read' });
     const results = db.results(r.run.runId);

@@ -1,6 +1,8 @@
-// The real robot behind `serve --robot`: opened on the first run or the first
-// read of its safety state (and again after a failed open), with the loaded
-// scene as its shadow (each action predicted there first).
+// The real robot behind `serve --robot`: opened on the first run, console call
+// or read of its safety state (and again after a failed open), with the loaded
+// scene as its shadow (each action predicted there first). Everything that acts
+// in such a session acts here, through the safety chain; the shadow only predicts.
+import { SafetyChain } from '../../agents/runtime/safety';
 import { AppApiError } from '../../contract/api';
 import type { RobotSafety } from '../../contract/robot-safety';
 import type { Robot } from '../../robot/robot';
@@ -16,7 +18,7 @@ const OPEN_WAIT_MS = 1500;
 export class RealLink {
   private real: Promise<AnyOpenedRobot> | undefined;
   private opened: AnyOpenedRobot | undefined;
-  private shadowOf: { world: object; shadow: Shadow } | undefined;
+  private shadowOf: { world: object; shadow: Shadow; chain: SafetyChain } | undefined;
 
   constructor(private readonly form: RealRobotForm) {}
 
@@ -45,9 +47,28 @@ export class RealLink {
     } catch (e) {
       throw new AppApiError('invalid_request', `the robot did not open: ${(e as Error).message}`);
     }
-    if (this.shadowOf?.world !== world)
-      this.shadowOf = { world, shadow: new Shadow(real.robot, { robot: world.robot, control: world.control }) };
+    if (this.shadowOf?.world !== world) {
+      this.shadowOf?.chain.dispose();
+      const shadow = new Shadow(real.robot, { robot: world.robot, control: world.control });
+      const acceptNoEstop = this.form.acceptNoEstop === true;
+      this.shadowOf = { world, shadow, chain: new SafetyChain(real.robot, { predictor: shadow, acceptNoEstop }) };
+    }
     return { robot: real.robot, predictor: this.shadowOf.shadow, acceptNoEstop: this.form.acceptNoEstop === true };
+  }
+
+  /** The real robot and the safety chain the tool console's calls pass (the shadow as its predictor). */
+  async console(world: { robot: SimRobot; control: SimControl }): Promise<{ robot: Robot; chain: SafetyChain }> {
+    const { robot } = await this.open(world);
+    return { robot, chain: this.shadowOf!.chain };
+  }
+
+  /** The real robot, opened if it is not yet. */
+  async robot(): Promise<Robot> {
+    try {
+      return (await this.connect()).robot;
+    } catch (e) {
+      throw new AppApiError('invalid_request', `the robot did not open: ${(e as Error).message}`);
+    }
   }
 
   /**
@@ -80,6 +101,8 @@ export class RealLink {
   }
 
   async close(): Promise<void> {
+    this.shadowOf?.chain.dispose();
+    this.shadowOf = undefined;
     const real = this.real;
     this.real = undefined;
     this.opened = undefined;

@@ -30,6 +30,7 @@ describe("the page's view of a real robot's safety readings", () => {
   beforeAll(async () => {
     robot = await startFakeRobotServer((_req, res, path) => {
       if (path === '/v1/info') return sendJson(res, 200, fakeInfo());
+      if (path === '/v1/events') return void res.writeHead(200, { 'Content-Type': 'text/event-stream' }).write(': open\n\n');
       if (path === '/v1/query/robot.safety')
         return safety === 404 ? sendJson(res, 404, { error: { code: 'not_found', message: path } }) : sendJson(res, 200, safety);
       sendJson(res, 404, { error: { code: 'not_found', message: path } });

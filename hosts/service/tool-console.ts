@@ -1,7 +1,12 @@
 // The tool console: tools called by a person exactly as a model's calls run
 // (same registry, same validation text), on the loaded robot, with the objects
-// they name highlighted and a Stop for the calls in flight.
+// they name highlighted and a Stop for the calls in flight. With a real robot
+// (serve --robot) every call acts on that robot through its safety chain (the
+// person's click is the approval; the shadow predicts); the simulator never
+// answers for it, not even when the robot cannot be reached.
 import { jsonSafe } from '../../base/json';
+import { type SafetyChain, runToolSafely } from '../../agents/runtime/safety';
+import type { Robot } from '../../robot/robot';
 import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, ToolInfo } from '../../contract/schemas';
 import type { ToolRegistry } from '../../agents/tools/registry';
@@ -18,8 +23,12 @@ export interface ConsoleWorld {
   toolSet: string;
 }
 
+/** A real robot the console's calls act on, and the chain they pass (serve --robot). */
+export type RealActor = () => Promise<{ robot: Robot; chain: SafetyChain }>;
+
 export class ToolConsole {
   private readonly sets = new Map<string, ToolRegistry>();
+  private readonly realSets = new Map<string, ToolRegistry>();
   private readonly toolState = new Map<string, unknown>();
   private readonly inflight = new Map<number, { ctl: AbortController; done: Promise<unknown> }>();
   private callIds = 0;
@@ -29,22 +38,24 @@ export class ToolConsole {
     private readonly emit: (e: AppEvent) => void,
     /** Re-publishes poses after a call. */
     private readonly afterCall: () => void,
+    private readonly real?: RealActor,
   ) {}
 
   get busy(): boolean {
     return this.inflight.size > 0;
   }
 
-  private async registry(setId: string | undefined): Promise<{ id: string; reg: ToolRegistry }> {
+  private async registry(setId: string | undefined, robot: Robot = this.world.robot): Promise<{ id: string; reg: ToolRegistry }> {
     const id = setId ?? this.world.toolSet;
-    let reg = this.sets.get(id);
+    const sets = robot === this.world.robot ? this.sets : this.realSets;
+    let reg = sets.get(id);
     if (!reg) {
       try {
-        reg = await buildToolSet(id, this.world.robot);
+        reg = await buildToolSet(id, robot);
       } catch (e) {
         throw new AppApiError('invalid_request', (e as Error).message);
       }
-      this.sets.set(id, reg);
+      sets.set(id, reg);
     }
     return { id, reg };
   }
@@ -88,8 +99,19 @@ export class ToolConsole {
   }
 
   async callTool(req: Request<'callTool'>): Promise<Response<'callTool'>> {
-    const { robot, control } = this.world;
-    const { id: set, reg } = await this.registry(req.set);
+    const { control } = this.world;
+    let actor: Awaited<ReturnType<RealActor>> | undefined;
+    if (this.real) {
+      try {
+        actor = await this.real();
+      } catch (e) {
+        const set = req.set ?? this.world.toolSet;
+        const content = `${req.name} was not run: ${(e as Error).message}`;
+        return { callId: ++this.callIds, tool: req.name, set, ok: false, content, data: undefined, elapsedMs: 0, simSeconds: 0 };
+      }
+    }
+    const robot = actor?.robot ?? this.world.robot;
+    const { id: set, reg } = await this.registry(req.set, robot);
     const callId = ++this.callIds;
     const tool = reg.get(req.name);
     const t0 = performance.now();
@@ -102,7 +124,15 @@ export class ToolConsole {
     const targets = this.targetsOf(req.args);
     this.emit({ type: 'tool_activity', phase: 'start', callId, tool: tool.name, args: req.args, targets, ok: null, source: 'console' });
     const ctl = new AbortController();
-    const running = runTool(tool, req.args, { robot, signal: ctl.signal, state: this.toolState });
+    const running = actor
+      ? runToolSafely(actor.chain, tool, req.args, {
+          via: 'tool',
+          // The person's click approves the call; the chain still checks the robot's state and holds what the shadow doubts.
+          gate: { policy: { information: 'auto', action: 'auto' } },
+          signal: ctl.signal,
+          state: this.toolState,
+        }).then((r) => r.result)
+      : runTool(tool, req.args, { robot, signal: ctl.signal, state: this.toolState });
     this.inflight.set(callId, { ctl, done: running });
     let r: ToolResult;
     try {

@@ -8,6 +8,7 @@ import { MAX_REPLY_BYTES, formatBytes, utf8Bytes } from '../../contract/limits';
 import { CallMessage, type ServerMessage } from '../../contract/wire';
 import { nameSession, observerEstop, stopGroups } from './class-controls';
 import { pageEvent, pageReply } from './session-files';
+import { pageError } from '../service/page-errors';
 import type { Hosted, SessionClient, SessionPool } from './sessions';
 
 /** A client this far behind on the socket gets no new pose frames until it catches up. */
@@ -230,13 +231,11 @@ export class Connection implements SessionClient {
     }
   }
 
+  /** A page never reads a host path in an error: `internal` ones become a numbered sentence (the host logs the whole), the rest lose their paths. */
   private fail(id: number, e: unknown): void {
-    const error =
-      e instanceof AppApiError
-        ? { code: e.code, message: e.message }
-        : { code: 'internal' as const, message: (e as Error).message ?? String(e) };
-    if (error.code === 'internal') this.log(`api error: ${error.message}`);
-    this.send({ t: 'reply', id, ok: false, error });
+    const code = e instanceof AppApiError ? e.code : ('internal' as const);
+    const raw = e instanceof AppApiError ? e.message : ((e as Error).message ?? String(e));
+    this.send({ t: 'reply', id, ok: false, error: { code, message: pageError(code, raw, (l) => this.log(l)).message } });
   }
 
   private async call(method: MethodName, request: unknown): Promise<unknown> {

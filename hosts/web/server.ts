@@ -5,12 +5,13 @@
 // session (sessions.ts); its calls and streams are in connection.ts. Pose frames
 // go out as binary messages, latest frame wins: a client that falls behind skips
 // frames rather than queueing them.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { serverOptions, targetOf } from '../../base/http-limits';
+import { type ServerToken, sameToken, serverToken } from '../../base/server-token';
 import { MAX_REQUEST_BYTES } from '../../contract/limits';
 import { CLOSE, SESSION_PARAM, TOKEN_CHECK_PATH, TOKEN_HEADER, TOKEN_PARAM, VIEW_PARAM, WS_PATH } from '../../contract/wire';
 import { Connection, type Role } from './connection';
@@ -26,14 +27,15 @@ export interface WebServerOptions {
   /** The renderer build (vite build output, with index.html). */
   staticDir: string;
   port?: number;
-  token?: string;
+  /** Default: a fresh random token (base/server-token.ts). */
+  token?: ServerToken;
   /**
    * Classroom mode: the groups' link gives each tab its own session and no view
    * of the others; the teacher's link (its own token) also lists every group's
    * session and watches any of them read-only.
    */
   classroom?: boolean;
-  teacherToken?: string;
+  teacherToken?: ServerToken;
   log?: (line: string) => void;
 }
 
@@ -77,16 +79,10 @@ function csp(port: number): string {
   ].join('; ');
 }
 
-function sameToken(given: string | null, token: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
-  const token = opts.token ?? randomBytes(24).toString('base64url');
-  const teacherToken = opts.classroom ? (opts.teacherToken ?? randomBytes(24).toString('base64url')) : null;
+  const token = serverToken(opts.token, 'SKILLBRIDGE_WEB_TOKEN');
+  const teacherToken = opts.classroom ? serverToken(opts.teacherToken, 'the teacher token') : null;
+  if (teacherToken !== null && teacherToken === token) throw new RangeError('the teacher token must differ from the groups token');
   /** Which token a request carries: the tab's role, or null when it carries neither. */
   const roleOf = (given: string | null): Role | null => {
     if (sameToken(given, token)) return opts.classroom ? 'group' : 'solo';
@@ -154,7 +150,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     }
   }
 
-  const server = createServer((req, res) => {
+  // Pages send no bodies: a request's headers come within 10 s and the whole of it within 30 s, or it is dropped.
+  const server = createServer(serverOptions({ headersTimeoutMs: 10_000, bodyTimeoutMs: 20_000 }), (req, res) => {
     serveStatic(req, res).catch((e: Error) => {
       log(`http error: ${e.message}`);
       if (!res.headersSent) res.writeHead(500).end();
@@ -179,8 +176,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       socket.write(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       socket.destroy();
     };
-    const url = new URL(req.url ?? '/', `http://${HOST}`);
-    if (url.pathname !== WS_PATH) return refuse(403, `path ${url.pathname}`);
+    const url = targetOf(req.url, `http://${HOST}`);
+    if (!url || url.pathname !== WS_PATH) return refuse(403, `path ${url?.pathname ?? String(req.url).slice(0, 80)}`);
     if (!allowedHosts().has(req.headers.host ?? '')) return refuse(403, `Host ${req.headers.host ?? '(none)'}`);
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) return refuse(403, `Origin ${origin}`);

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { AppEvent } from '../../contract/schemas';
+import { redactHostPaths } from '../service/page-errors';
 
 /** Per-session folders under the server's trace and results folders (a new name for each session opened). */
 export function sessionFolders(traceBase: string, evalBase: string): { traceDir: string; evalDir: string; name: string } {
@@ -18,11 +19,17 @@ export function pagePath(p: string | null): string | null {
   return p === null ? null : path.basename(p);
 }
 
-/** An event as a page sees it: run events name their trace by file name only. */
+/** An event as a page sees it: run events name their trace by file name only; errors and logs name no host path. */
 export function pageEvent(event: AppEvent): AppEvent {
   if (event.type === 'run' && (event.event.kind === 'started' || event.event.kind === 'final') && event.event.tracePath) {
     return { ...event, event: { ...event.event, tracePath: pagePath(event.event.tracePath) } };
   }
+  if (event.type === 'run' && event.event.kind === 'error')
+    return { ...event, event: { ...event.event, message: redactHostPaths(event.event.message) } };
+  if (event.type === 'eval' && event.event.kind === 'ended' && event.event.error)
+    return { ...event, event: { ...event.event, error: redactHostPaths(event.event.error) } };
+  if (event.type === 'eval' && event.event.kind === 'log')
+    return { ...event, event: { ...event.event, text: redactHostPaths(event.event.text) } };
   return event;
 }
 

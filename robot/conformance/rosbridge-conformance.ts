@@ -118,7 +118,7 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
     await expect(robot.perception.holding()).rejects.toThrow(/what the hand holds is unknown/);
   }, 40_000);
 
-  it('latched messages count from the first moment: detections published once before connecting are seen at once', async (ctx) => {
+  it('a latched message replayed on subscribing is not current: detections published once before connecting count once a live one comes', async (ctx) => {
     const { expect } = ctx;
     const { ns, double, connect } = await setup(ctx);
     double.repeat(`${ns}/emergency_stop`, 'std_msgs/Bool', { data: false }, 200);
@@ -127,11 +127,16 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
     const markers: Msg[] = ['cup_1', 'lemon_1', 'bowl_1'].map((id, i) => ({
       ns: id,
       id: i,
-      pose: { position: { x: 1 + i, y: 0, z: 0.8 } },
+      pose: { position: { x: 1 + i, y: 0, z: 0.8 }, orientation: { x: 0, y: 0, z: 0, w: 1 } },
     }));
     double.publish(`${ns}/detections`, { markers });
     await settle(300);
     const { robot } = await connect();
+    await expect(robot.perception.detect()).rejects.toThrow(
+      `what the robot sees is unknown: the only messages on ${ns}/detections came on subscribing and may be a latched replay of an old one (unstamped); no live message since`,
+    );
+    double.publish(`${ns}/detections`, { markers });
+    await settle(300);
     const seen = await robot.perception.detect();
     expect(seen.map((d) => d.id)).toEqual(['cup_1', 'lemon_1', 'bowl_1']);
     expect(seen[0]!.position).toEqual([1, 0.8, 0]);
@@ -143,8 +148,8 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
     double.repeat(`${ns}/emergency_stop`, 'std_msgs/Bool', { data: false }, 200);
     await settle(400);
     const { robot } = await connect();
-    await expect(robot.perception.detect()).rejects.toThrow(`detections not received yet (no message on ${ns}/detections)`);
-    await expect(robot.perception.snapshot()).rejects.toThrow(/not received yet/);
+    await expect(robot.perception.detect()).rejects.toThrow(`what the robot sees is unknown: no message received yet on ${ns}/detections`);
+    await expect(robot.perception.snapshot()).rejects.toThrow(/no message received yet/);
   }, 30_000);
 
   it('a mapping whose type differs from the robot’s is a start-up error naming the field', async (ctx) => {

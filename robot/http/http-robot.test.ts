@@ -67,8 +67,13 @@ describe('the http robot source against robot-api in a child process', () => {
     expect(out).toMatchObject({ ok: false, code: 'skill_failure' });
     expect(out.summary).toMatch(/lost the robot while robot\.wait\(seconds=60\) was (starting or )?running.*may have stopped part-way/);
     await expect(robot.perception.detect()).rejects.toThrow(/could not be reached.*nothing is listening/);
+    // A motion is not even posted: the robot's safety cannot be read.
     const pick = await robot.arm!.pick('lemon_1');
-    expect(pick).toMatchObject({ ok: false, code: 'skill_failure', summary: expect.stringMatching(/nothing is listening.*did not start/) });
+    expect(pick).toMatchObject({
+      ok: false,
+      code: 'refused',
+      summary: expect.stringMatching(/was not sent to the robot: the link to the robot is down.*nothing is listening/),
+    });
     await close();
   }, 90_000);
 });
@@ -112,15 +117,16 @@ describe('the http robot source against a misbehaving server', () => {
 
   it('turns a job answer outside the schema and a dropped connection into failed outcomes', async () => {
     let n = 0;
-    fake = await startFakeRobotServer((_q, res, path) => {
-      if (path === '/v1/info') return sendJson(res, 200, fakeInfo());
+    fake = await startFakeRobotServer((q, res, path) => {
+      if (path === '/v1/info') return sendJson(res, 200, fakeInfo({ capabilities: ['arm', 'perception'] }));
+      if (path === '/v1/query/robot.safety') return sendJson(res, 200, { value: { estop: { state: 'released', ageS: 0 }, maxAgeS: 2 } });
       if (path === '/v1/skills/arm.pick') return sendJson(res, 200, { job: { id: 'j1', status: 'levitating' } });
       if (path === '/v1/skills/arm.perceive')
         return sendJson(res, 202, {
           job: { id: 'j2', skill: 'arm.perceive', args: {}, status: 'running', progress: { elapsedS: 0 }, outcome: null },
         });
       if (path.startsWith('/v1/jobs/j2')) {
-        n++;
+        if (q.method === 'GET') n++;
         res.socket?.destroy(); // the robot's server drops the line mid-skill
       }
     });
@@ -134,6 +140,8 @@ describe('the http robot source against a misbehaving server', () => {
       summary: expect.stringMatching(/lost the robot while arm\.perceive\(\) was running.*was dropped/),
     });
     expect(n).toBe(1);
+    // The job may still run there: the cancel was tried.
+    expect(fake.seen).toContain('POST /v1/jobs/j2/cancel');
     robot.close();
     await fake.close();
   });

@@ -213,7 +213,7 @@ export const AlrmResponse = z.object({ ok: z.boolean(), result: z.string(), data
 
 export const ErrorResponse = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 export type ErrorCode =
-  'unauthorized' | 'bad_request' | 'not_found' | 'unsupported' | 'too_large' | 'query_failed' | 'internal' | 'wrong_host';
+  'unauthorized' | 'bad_request' | 'not_found' | 'unsupported' | 'too_large' | 'too_slow' | 'query_failed' | 'internal' | 'wrong_host';
 
 /** One line naming the first wrong field of a zod error. */
 export function firstIssue(e: z.ZodError, what: string): string {

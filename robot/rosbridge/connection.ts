@@ -6,11 +6,15 @@
 // Actions: ROS 2's native send_action_goal / action_feedback / action_result /
 // cancel_action_goal (rosbridge 2.x), or ROS 1's actionlib over its five topics.
 // Every goal ends within its timeout plus GOAL_GRACE_MS: a cancel the robot
-// does not confirm in that time ends the goal anyway, saying so.
+// does not confirm in that time ends the goal anyway, saying so. A goal the
+// link dropped under is cancelled first thing when the link is back: neither
+// rosbridge cancels the goals of a client that went away.
 import { Ros } from 'roslib';
 
 /** How long a cancelled goal may take to confirm before it ends unconfirmed. */
 export const GOAL_GRACE_MS = 5000;
+/** How long a connection must last before the cancels it carried for dropped goals count as delivered. */
+export const ORPHAN_HOLD_MS = 2000;
 /** How long a ROS 1 goal waits for its action server's first status message before it is not sent. */
 export const SERVER_WAIT_MS = 3000;
 
@@ -34,6 +38,8 @@ export type GoalEnd =
   /** Cancelled by the caller, and the robot did not confirm within the grace. */
   | { status: 'unconfirmed'; values: undefined }
   | { status: 'dropped'; values: undefined }
+  /** Not sent: the caller's check refused it, or the call was stopped, just before sending. */
+  | { status: 'refused'; values: undefined; why: string }
   /** ROS 1: no action server answered (no status message); the goal was not sent. */
   | { status: 'no_server'; values: undefined };
 
@@ -52,9 +58,11 @@ export class RosConnection {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private seq = 0;
   private readonly pending = new Set<(why: string) => void>();
-  private readonly subs = new Map<string, { type: string; listeners: Set<(m: Msg) => void> }>();
+  private readonly subs = new Map<string, { type: string; listeners: Set<(m: unknown) => void> }>();
   private readonly stateListeners = new Set<(connected: boolean, why: string) => void>();
   private readonly statusListeners = new Set<(s: RosStatus) => void>();
+  /** Cancels of goals the link dropped under, sent first when it is back. */
+  private orphans: Array<{ ros: 1 | 2; action: string; id: string }> = [];
   /** ROS 1 action servers: when each last published a status message (this connection). */
   private readonly serverSeen = new Map<string, number>();
   /** Counts connections: readings from an earlier one are not current. */
@@ -66,6 +74,7 @@ export class RosConnection {
       this.attempt = 0;
       this.epoch++;
       this.serverSeen.clear();
+      this.cancelOrphans();
       for (const [topic, s] of this.subs) this.sendTracked({ op: 'subscribe', id: `sub:${topic}`, topic, type: s.type });
       for (const l of this.stateListeners) l(true, 'connected');
     });
@@ -165,6 +174,35 @@ export class RosConnection {
     this.ros.close();
   }
 
+  /**
+   * Sends the cancels of the goals the link dropped under. They are kept until
+   * a connection has lasted ORPHAN_HOLD_MS: one that drops at once (a flapping
+   * link) may not have carried them, and the next connection says them again.
+   */
+  private cancelOrphans(): void {
+    const epoch = this.epoch;
+    const orphans = [...this.orphans];
+    if (!orphans.length) return;
+    const send = () => {
+      if (!this.connected || this.epoch !== epoch) return;
+      for (const g of orphans) this.sendCancel(g.ros, g.action, g.id);
+    };
+    send();
+    // A ROS 1 publisher rosbridge makes anew may lose its first messages while subscribers connect: say it again.
+    if (orphans.some((g) => g.ros === 1)) for (const ms of [300, 1000]) setTimeout(send, ms).unref?.();
+    setTimeout(() => {
+      if (this.connected && this.epoch === epoch) this.orphans = this.orphans.filter((g) => !orphans.includes(g));
+    }, ORPHAN_HOLD_MS).unref?.();
+  }
+
+  private sendCancel(ros: 1 | 2, action: string, id: string): void {
+    if (ros === 2) this.send({ op: 'cancel_action_goal', id, action });
+    else {
+      this.sendTracked({ op: 'advertise', id: `adv:${action}/cancel`, topic: `${action}/cancel`, type: 'actionlib_msgs/GoalID' });
+      this.send({ op: 'publish', topic: `${action}/cancel`, msg: { id, stamp: { secs: 0, nsecs: 0 } } });
+    }
+  }
+
   /** Throws the reason when there is no connection now (instead of queueing the call). */
   ensure(what: string): void {
     if (!this.connected)
@@ -183,16 +221,21 @@ export class RosConnection {
     this.send({ op: 'publish', topic, msg });
   }
 
-  /** Keeps a subscription across reconnects; returns the unsubscribe. */
-  subscribe(topic: string, type: string, listener: (m: Msg) => void): () => void {
+  /**
+   * Keeps a subscription across reconnects; returns the unsubscribe. Every
+   * message goes to the listeners as it came, whatever its shape (null, a
+   * string, absent): a listener that drops what it cannot read would keep the
+   * reading before it.
+   */
+  subscribe(topic: string, type: string, listener: (m: unknown) => void): () => void {
     let s = this.subs.get(topic);
     if (!s) {
       s = { type, listeners: new Set() };
       this.subs.set(topic, s);
       const entry = s;
       this.ros.on(topic, (m: unknown) => {
-        const msg = (m as { msg?: Msg }).msg;
-        if (msg && typeof msg === 'object') for (const l of [...entry.listeners]) l(msg);
+        const msg = m !== null && typeof m === 'object' ? (m as { msg?: unknown }).msg : undefined;
+        for (const l of [...entry.listeners]) l(msg);
       });
       if (this.connected) this.sendTracked({ op: 'subscribe', id: `sub:${topic}`, topic, type });
     }
@@ -248,14 +291,22 @@ export class RosConnection {
    * Sends an action goal and resolves when it ends: succeeded, failed (with the
    * status code), cancelled (after `signal` aborts), dropped (the connection
    * went), timeout (cancelled after `timeoutMs`) — always within `timeoutMs` +
-   * GOAL_GRACE_MS, whether or not the robot answers the cancel.
+   * GOAL_GRACE_MS, whether or not the robot answers the cancel. `mayStart`
+   * is asked just before the goal leaves (after any wait for a ROS 1 server):
+   * a reason refuses it, and nothing is sent.
    */
   async sendGoal(
     ros: 1 | 2,
     action: string,
     type: string,
     goal: Msg,
-    o: { signal?: AbortSignal; timeoutMs: number; graceMs?: number; onFeedback?: (values: Msg) => void },
+    o: {
+      signal?: AbortSignal;
+      timeoutMs: number;
+      graceMs?: number;
+      onFeedback?: (values: Msg) => void;
+      mayStart?: () => string | undefined;
+    },
   ): Promise<GoalEnd> {
     this.ensure(`the goal for ${action}`);
     if (ros === 1) {
@@ -266,6 +317,9 @@ export class RosConnection {
     const graceMs = o.graceMs ?? GOAL_GRACE_MS;
     const id = `goal:${action}:${Date.now().toString(36)}:${++this.seq}`;
     return new Promise((resolve) => {
+      // Checked in the same turn as the send below: nothing can change the answer in between.
+      const no = o.signal?.aborted ? 'the call was stopped before the goal was sent' : o.mayStart?.();
+      if (no !== undefined) return resolve({ status: 'refused', values: undefined, why: no });
       let timedOut = false;
       let grace: ReturnType<typeof setTimeout> | undefined;
       const cleanups: Array<() => void> = [];
@@ -281,7 +335,10 @@ export class RosConnection {
             : end,
         );
       };
-      const drop = () => finish({ status: 'dropped', values: undefined });
+      const drop = () => {
+        this.orphans.push({ ros, action, id });
+        finish({ status: 'dropped', values: undefined });
+      };
       const cancel = () => {
         if (grace) return;
         grace = setTimeout(
@@ -289,9 +346,7 @@ export class RosConnection {
             finish(timedOut ? { status: 'timeout', values: undefined, confirmed: false } : { status: 'unconfirmed', values: undefined }),
           graceMs,
         );
-        if (!this.connected) return;
-        if (ros === 2) this.send({ op: 'cancel_action_goal', id, action });
-        else this.send({ op: 'publish', topic: `${action}/cancel`, msg: { id, stamp: { secs: 0, nsecs: 0 } } });
+        if (this.connected) this.sendCancel(ros, action, id);
       };
       const timer = setTimeout(() => {
         timedOut = true;
@@ -316,13 +371,13 @@ export class RosConnection {
       } else {
         // actionlib: goal, cancel, status, feedback and result topics under the action's name.
         const base = actionBase(type);
-        const mine = (m: Msg, path: string[]) => (dig(m, path) as string | undefined) === id;
+        const mine = (m: unknown): m is Msg => (dig(m, ['status', 'goal_id', 'id']) as string | undefined) === id;
         cleanups.push(
           this.subscribe(`${action}/feedback`, `${base}ActionFeedback`, (m) => {
-            if (mine(m, ['status', 'goal_id', 'id'])) o.onFeedback?.((m['feedback'] as Msg) ?? {});
+            if (mine(m)) o.onFeedback?.((m['feedback'] as Msg) ?? {});
           }),
           this.subscribe(`${action}/result`, `${base}ActionResult`, (m) => {
-            if (!mine(m, ['status', 'goal_id', 'id'])) return;
+            if (!mine(m)) return;
             const s = (dig(m, ['status', 'status']) as number | undefined) ?? -1;
             const values = m['result'];
             if (s === ROS1.SUCCEEDED) finish({ status: 'succeeded', values });

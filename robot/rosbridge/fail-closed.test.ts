@@ -27,21 +27,28 @@ afterEach(async () => {
   opened = server = undefined;
 });
 
-async function open(mapping = EXAMPLE, firstMessagesMs = 500): Promise<OpenedRosRobot> {
+async function open(mapping = EXAMPLE, firstMessagesMs = 2000): Promise<OpenedRosRobot> {
   opened = (await openRobot({ kind: 'rosbridge', url: server!.url, mapping, firstMessagesMs })) as OpenedRosRobot;
   return opened;
 }
 
 function released(s: RosbridgeTestServer, everyMs = 200): void {
   s.repeat('/emergency_stop', { data: false }, everyMs, { type: 'std_msgs/msg/Bool', latch: true });
-  s.repeat('/battery_state', { percentage: 0.8 }, everyMs, { type: 'sensor_msgs/msg/BatteryState', latch: true });
+  s.repeat('/battery_state', { percentage: 0.8, power_supply_status: 2 }, everyMs, { type: 'sensor_msgs/msg/BatteryState', latch: true });
 }
 
 describe('rosbridge errors are read', () => {
-  it('a subscription rosbridge rejects in a status message is a start-up error naming the mapping field', async () => {
-    // A ROS 1 rosbridge without rosapi: the ROS 2 spelling cannot be corrected, and rosbridge says why.
-    server = await startRosbridgeServer({ ros: 1, rosapi: false, statusMessages: true });
+  it('without rosapi the mapping cannot be checked: a start-up error naming the way out', async () => {
+    server = await startRosbridgeServer({ ros: 1, rosapi: false });
     await expect(open()).rejects.toThrow(
+      /mapping\.rosapi: the robot's rosapi did not answer \(\/rosapi\/topics\), so the mapping cannot be checked against the robot; .*set "rosapi": false in the mapping to connect unchecked/,
+    );
+  });
+
+  it('a subscription rosbridge rejects in a status message is a start-up error naming the mapping field', async () => {
+    // A ROS 1 rosbridge without rosapi, opted out: the ROS 2 spelling cannot be corrected, and rosbridge says why.
+    server = await startRosbridgeServer({ ros: 1, rosapi: false, statusMessages: true });
+    await expect(open(mappingFile({ rosapi: false }))).rejects.toThrow(
       'mapping.estop.type: rosbridge rejected the subscription of /emergency_stop (type "std_msgs/msg/Bool"): subscribe: std_msgs/msg/Bool is not a valid type string',
     );
   });
@@ -64,15 +71,17 @@ describe('rosbridge errors are read', () => {
 describe('unknown is never fine', () => {
   it('an e-stop older than maxAgeS is stale: motion refused with its age, nothing sent', async () => {
     server = await startRosbridgeServer();
-    server.publish('/emergency_stop', { data: false }, { type: 'std_msgs/msg/Bool', latch: true });
+    const stop = server.repeat('/emergency_stop', { data: false }, 100, { type: 'std_msgs/msg/Bool', latch: true });
     const r = await open(mappingFile({ maxAgeS: 0.3, battery: undefined }));
+    expect((await r.robot.safety()).estop).toMatchObject({ state: 'released', freshness: 'fresh' });
+    stop();
     await settle(600);
     const s = await r.robot.safety();
     expect(s.estop).toMatchObject({ state: 'unknown', freshness: 'stale' });
     const out = await r.robot.base!.navigate('dock');
     expect(out).toMatchObject({ ok: false, code: 'estop' });
     expect(out.summary).toMatch(
-      /^base\.navigate\(place=dock\) was not sent: e-stop state stale: last received [\d.]+ s ago, max 0\.3 s \(it was released\)$/,
+      /^base\.navigate\(place=dock\) was not sent: e-stop state stale: last received [\d.]+ s ago, max 0\.3 s \(it said released\)$/,
     );
     expect(server.received.filter((m) => m['op'] === 'send_action_goal')).toEqual([]);
   });
@@ -90,14 +99,18 @@ describe('unknown is never fine', () => {
 
   it('a pressed e-stop at connect refuses motion; only changes after the first known state are events', async () => {
     server = await startRosbridgeServer();
-    server.publish('/emergency_stop', { data: true }, { type: 'std_msgs/msg/Bool', latch: true });
-    server.repeat('/battery_state', { percentage: 0.8 }, 200, { type: 'sensor_msgs/msg/BatteryState', latch: true });
+    const pressed = server.repeat('/emergency_stop', { data: true }, 200, { type: 'std_msgs/msg/Bool', latch: true });
+    server.repeat('/battery_state', { percentage: 0.8, power_supply_status: 2 }, 200, {
+      type: 'sensor_msgs/msg/BatteryState',
+      latch: true,
+    });
     const r = await open();
     expect(await r.robot.base!.navigate('dock')).toMatchObject({
       ok: false,
       code: 'estop',
       summary: expect.stringMatching(/emergency stop is pressed/),
     });
+    pressed();
     server.repeat('/emergency_stop', { data: false }, 200);
     await settle(300);
     const types = (await r.robot.events.since(0)).map((e) => e.type);
@@ -107,15 +120,20 @@ describe('unknown is never fine', () => {
   it('while the link is down, snapshot and detections say they are stale and how old; a reconnect reads them again', async () => {
     server = await startRosbridgeServer();
     released(server);
-    server.publish(
-      '/amcl_pose',
-      { pose: { pose: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } } } },
-      { latch: true },
-    );
-    server.publish(
+    server.repeat('/amcl_pose', { pose: { pose: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } } } }, 200, {
+      latch: true,
+    });
+    server.repeat(
       '/detections',
-      { detections: [{ id: 'cup_1', bbox: { center: { position: { x: 1, y: 0, z: 0.8 } } } }] },
-      { latch: true },
+      {
+        detections: [
+          { id: 'cup_1', results: [{ hypothesis: { class_id: 'cup' } }], bbox: { center: { position: { x: 1, y: 0, z: 0.8 } } } },
+        ],
+      },
+      200,
+      {
+        latch: true,
+      },
     );
     const r = await open();
     expect(await r.robot.perception.snapshot()).toEqual(['visible(cup_1)']);
@@ -129,6 +147,7 @@ describe('unknown is never fine', () => {
     server.refuse(false);
     for (let t = 0; t < 80 && (await r.robot.safety()).estop.state !== 'released'; t++) await settle(100);
     expect((await r.robot.safety()).estop).toMatchObject({ state: 'released', freshness: 'fresh' });
+    for (let t = 0; t < 20 && (await r.robot.perception.snapshot().catch(() => []))[0] !== 'visible(cup_1)'; t++) await settle(100);
     expect(await r.robot.perception.snapshot()).toEqual(['visible(cup_1)']);
   }, 20_000);
 });
@@ -173,16 +192,25 @@ describe('goals end, and say what is known after', () => {
     expect(out.summary).toMatch(/was cancelled, but the robot did not confirm it stopped within 5 s; the robot's state is now unknown/);
     expect(server.received.some((m) => m['op'] === 'cancel_action_goal')).toBe(true);
     await expect(r.robot.perception.holding()).rejects.toThrow(/what the hand holds is unknown/);
-    await expect(r.robot.perception.basePose()).rejects.toThrow(/position is unknown since a goal ended without confirmation/);
+    await expect(r.robot.perception.basePose()).rejects.toThrow(
+      /position is unknown: it is unknown since a goal ended without confirmation/,
+    );
   }, 15_000);
 
   it('place onto an object sends a full PoseStamped at the object with a unit quaternion; a point sends no label as target_id', async () => {
     server = await startRosbridgeServer();
     released(server);
-    server.publish(
+    server.repeat(
       '/detections',
-      { detections: [{ id: 'tray_1', bbox: { center: { position: { x: 1.5, y: -0.5, z: 0.7 } } } }] },
-      { latch: true },
+      {
+        detections: [
+          { id: 'tray_1', results: [{ hypothesis: { class_id: 'tray' } }], bbox: { center: { position: { x: 1.5, y: -0.5, z: 0.7 } } } },
+        ],
+      },
+      200,
+      {
+        latch: true,
+      },
     );
     const goals: Array<Record<string, unknown>> = [];
     server.actions.set('/place', async (g) => (goals.push(g.args), { status: GOAL.SUCCEEDED, values: { success: true } }));

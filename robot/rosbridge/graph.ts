@@ -5,8 +5,9 @@
 // Type strings are respelled for the version found: ROS 1 "std_msgs/Bool",
 // ROS 2 "std_msgs/msg/Bool"; actions "move_base_msgs/MoveBaseAction" and
 // "move_base_msgs/action/MoveBase".
-import type { RosConnection, RosStatus } from './connection';
+import { type RosConnection, RosbridgeError, type RosStatus } from './connection';
 import type { Mapping, SkillMapping } from './mapping';
+import { type MessageDefs, type Want, arrayItem, checkPath, fromFullText, fromTypedefs } from './message-types';
 
 type Kind = 'msg' | 'srv' | 'action';
 
@@ -54,6 +55,9 @@ export interface GraphReport {
 
 const MS = 3000;
 
+const dropped = (conn: RosConnection) =>
+  new RosbridgeError(`the connection to rosbridge at ${conn.url} dropped while the mapping was being checked; try again`);
+
 async function ask(conn: RosConnection, service: string, type: string): Promise<Record<string, unknown> | undefined> {
   try {
     return (await conn.callService(service, type, {}, MS)) as Record<string, unknown>;
@@ -66,26 +70,38 @@ async function ask(conn: RosConnection, service: string, type: string): Promise<
 export async function checkGraph(conn: RosConnection, m: Mapping): Promise<GraphReport> {
   const errors: string[] = [];
   const warnings: string[] = [];
+  if (!m.rosapi)
+    return {
+      ros: undefined,
+      how: `the mapping says the robot runs no rosapi ("rosapi": false): ROS ${m.ros} is taken from the mapping, and the mapping was not checked against the robot`,
+      errors,
+      warnings,
+    };
   const v = await ask(conn, '/rosapi/get_ros_version', 'rosapi_msgs/srv/GetROSVersion');
   const t = await ask(conn, '/rosapi/topics', 'rosapi/Topics');
+  // A link lost while asking is not rosapi's silence: say what happened.
+  if (!conn.isConnected) throw dropped(conn);
   const topics = new Map<string, string>();
+  // A topic whose type rosapi cannot tell now ("": only subscribed, or its publisher just went) is not known here.
   if (t && Array.isArray(t['topics']) && Array.isArray(t['types']))
-    (t['topics'] as unknown[]).forEach((name, i) => topics.set(String(name), String((t['types'] as unknown[])[i] ?? '')));
+    (t['topics'] as unknown[]).forEach((name, i) => {
+      const type = (t['types'] as unknown[])[i];
+      if (typeof type === 'string' && type) topics.set(String(name), type);
+    });
   let ros: 1 | 2 | undefined;
   let how: string;
   if (v && (v['version'] === 1 || v['version'] === 2)) {
     ros = v['version'];
     how = `rosapi reports ROS ${ros}${v['distro'] ? ` (${String(v['distro'])})` : ''}`;
-  } else if (topics.size) {
+  } else if (t && Array.isArray(t['topics'])) {
     ros = [...topics.values()].some((ty) => /\/msg\//.test(ty)) ? 2 : 1;
     how = `rosapi has no get_ros_version; topic types are spelled as on ROS ${ros}`;
   } else {
-    return {
-      ros: undefined,
-      how: 'rosapi did not answer',
-      errors,
-      warnings: ['rosapi did not answer: the mapping was not checked against the robot'],
-    };
+    // Without rosapi nothing can be checked: fail closed, naming the way out.
+    errors.push(
+      'mapping.rosapi: the robot\'s rosapi did not answer (/rosapi/topics), so the mapping cannot be checked against the robot; start rosapi beside rosbridge (rosbridge_websocket_launch starts both), or set "rosapi": false in the mapping to connect unchecked',
+    );
+    return { ros: undefined, how: 'rosapi did not answer', errors, warnings };
   }
   if (ros !== m.ros) errors.push(`mapping.ros: ${m.ros}, but the robot runs ROS ${ros} (${how}); set "ros": ${ros}`);
   const mm = respell(m, ros);
@@ -119,7 +135,85 @@ export async function checkGraph(conn: RosConnection, m: Mapping): Promise<Graph
         errors.push(`mapping.${field}.type: "${sk.type}", but ${sk.action}/goal carries "${goal}" on the robot`);
     } else if (a && !servers.has(sk.action)) warnings.push(`mapping.${field}.action: no action server ${sk.action} on the robot now`);
   }
+  errors.push(...(await checkFields(conn, mm)));
+  if (!conn.isConnected) throw dropped(conn);
   return { ros, how, errors, warnings };
+}
+
+/** One mapped path: the mapping field that names it, the path, and what it must lead to. */
+type PathCheck = [field: string, path: string, want: Want];
+
+/**
+ * The mapped readings' paths against the message definitions the robot's
+ * rosapi gives: a path that names no field, or a field of the wrong kind
+ * (the e-stop's must be a bool), is an error naming the mapping field.
+ */
+async function checkFields(conn: RosConnection, m: Mapping): Promise<string[]> {
+  const errors: string[] = [];
+  let raw: Promise<Record<string, unknown> | undefined> | undefined;
+  const describe = async (type: string, topic: string): Promise<MessageDefs | string> => {
+    let why: string;
+    try {
+      const defs = fromTypedefs(await conn.callService('/rosapi/message_details', 'rosapi/MessageDetails', { type }, MS), type);
+      if (defs) return defs;
+      why = 'message_details gave no definition of it';
+    } catch (e) {
+      why = `message_details failed: ${(e as Error).message}`;
+    }
+    // rosapi 2.x fails message_details on Iron and later; the definition text of a published topic still comes.
+    raw ??= ask(conn, '/rosapi/topics_and_raw_types', 'rosapi/TopicsAndRawTypes');
+    const t = await raw;
+    const i = Array.isArray(t?.['topics']) ? (t['topics'] as unknown[]).indexOf(topic) : -1;
+    const text = i >= 0 && Array.isArray(t?.['typedefs_full_text']) ? (t['typedefs_full_text'] as unknown[])[i] : undefined;
+    const defs = typeof text === 'string' ? fromFullText(text, type) : undefined;
+    return (
+      defs ??
+      `${why}; and ${i >= 0 ? `the definition text of ${topic} did not parse` : `${topic} is not published now (no definition text)`}`
+    );
+  };
+  const check = async (name: string, topic: string, type: string, paths: PathCheck[], items?: [path: string, each: PathCheck[]]) => {
+    const defs = await describe(type, topic);
+    if (typeof defs === 'string') {
+      errors.push(
+        `mapping.${name}.type: "${type}" could not be checked: the robot's rosapi did not describe it (${defs}); check the type's spelling, or set "rosapi": false to connect unchecked`,
+      );
+      return;
+    }
+    const path = (root: string, [field, p, want]: PathCheck) => {
+      const why = checkPath(defs, root, p, want);
+      if (why) errors.push(`mapping.${name}.${field}: "${p}": ${why}`);
+    };
+    for (const c of paths) path(type, c);
+    if (!items) return;
+    const item = arrayItem(defs, type, items[0]);
+    if (typeof item === 'string') errors.push(`mapping.${name}.items: "${items[0]}": ${item}`);
+    else for (const c of items[1]) path(item.item, c);
+  };
+  if ('topic' in m.estop) await check('estop', m.estop.topic, m.estop.type, [['path', m.estop.path, 'bool']]);
+  if (m.battery)
+    await check('battery', m.battery.topic, m.battery.type, [
+      ['type', 'percentage', 'number'],
+      ['type', 'power_supply_status', 'number'],
+    ]);
+  if (m.pose) await check('pose', m.pose.topic, m.pose.type, [['path', m.pose.path, 'pose']]);
+  const d = m.detections;
+  if (d)
+    await check(
+      'detections',
+      d.topic,
+      d.type,
+      [],
+      [
+        d.items,
+        [
+          ['id', d.id, 'string'],
+          ...(d.name ? ([['name', d.name, 'string']] as PathCheck[]) : []),
+          ...(d.category ? ([['category', d.category, 'string']] as PathCheck[]) : []),
+          ['position', d.position, 'point'],
+        ],
+      ],
+    );
+  return errors;
 }
 
 /**

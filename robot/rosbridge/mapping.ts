@@ -102,10 +102,18 @@ export const Mapping = z.strictObject({
         ? 'required: map the e-stop topic ({"topic": "/emergency_stop", "type": "std_msgs/msg/Bool", "path": "data"}) or declare {"none": true} if the robot cannot report one'
         : 'must be {"topic", "type", "path"} or {"none": true, "why"}',
   }),
-  /** The oldest an e-stop or battery reading may be and still count, seconds. */
+  /** The oldest a reading may be and still count, seconds: by arrival, and by its header.stamp where it has one. */
   maxAgeS: z.number().positive().max(3600).default(2),
+  /**
+   * false: the robot runs no rosapi node. The ROS version is then the mapping's
+   * `ros`, and the mapping is not checked against the robot at connect (a path
+   * that names no field still never reads as a value: it stays unknown).
+   */
+  rosapi: z.boolean().default(true),
   /** Where the robot is (its localisation): a pose topic and the path to a geometry_msgs/Pose in it. */
-  pose: z.strictObject({ topic: RosName, type: RosType, path: Path.default('pose.pose') }).optional(),
+  pose: z
+    .strictObject({ topic: RosName, type: RosType, path: Path.default('pose.pose'), maxAgeS: z.number().positive().max(86_400).optional() })
+    .optional(),
   /** What the robot sees: an array topic, with paths to each item's id, name and position (ROS frame). */
   detections: z
     .strictObject({
@@ -116,6 +124,7 @@ export const Mapping = z.strictObject({
       name: Path.optional(),
       category: Path.optional(),
       position: Path,
+      maxAgeS: z.number().positive().max(86_400).optional(),
     })
     .optional(),
   skills: z.record(z.string(), SkillMapping).superRefine((skills, ctx) => {

@@ -1,71 +1,66 @@
 // What a rosbridge robot perceives: the latest message on the mapped detection
-// topic (positions crossed into Skillbridge's frame once) and its own pose.
-// Nothing not received reads as fine: before the first message a query says
-// "not received yet" (never "none"); while the link is down, or before the
-// first message after a reconnect, it says the reading is stale and how old.
+// topic (positions crossed into Skillbridge's frame once) and its own pose,
+// each as it stands now (./topic-reader.ts). Nothing not known reads as fine:
+// a query before the first message, on an unreadable one (null, NaN, a field
+// missing), on a replay or a stale one says so and why, never "none" or "at
+// the origin".
 import type { Detection, Perception, RobotInfo, Vec3Tuple } from '../robot';
-import { RosbridgeError, dig } from './connection';
-import { type RosPoint, fromRos } from './frames';
+import { RosbridgeError } from './connection';
+import { fromRos } from './frames';
 import type { Mapping } from './mapping';
-import { type Link, type Reading, freshness, staleness } from './safety-state';
-
-type Msg = Record<string, unknown>;
+import type { RosDetection, RosPose } from './readings';
+import type { Current } from './topic-reader';
 
 /** The parts of the robot's state perception reads. */
 export interface RosView {
   readonly info: RobotInfo;
   readonly mapping: Mapping;
-  detections(): Reading<Msg> | undefined;
-  /** The latest pose still believed (none after the robot's position became unknown). */
-  pose(): Reading<{ position: RosPoint; yawDeg: number }> | undefined;
-  poseUnknown(): boolean;
+  detections(): Current<RosDetection[]>;
+  /** The pose as it stands (unknown after the robot's position became unknown, until a pose arrives). */
+  pose(): Current<RosPose>;
   held(): { known: true; id: string | undefined } | { known: false; why: string };
-  clock(): { epoch: number; link: Link; now: number };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-/** Where the robot stands: from the pose topic; without one mapped, at the map frame's origin. */
+/**
+ * Where the robot stands: from the pose topic. Without one mapped, a fixed
+ * arm stands at the map frame's origin (its mapping's frame is its base);
+ * anything that moves has no known position.
+ */
 function here(v: RosView): { position: Vec3Tuple; yawDeg: number } {
-  const p = v.mapping.pose;
-  if (!p) return { position: [0, 0, 0], yawDeg: 0 };
-  const r = v.pose();
-  if (!r)
-    throw new RosbridgeError(
-      v.poseUnknown()
-        ? `the robot's position is unknown since a goal ended without confirmation; no pose received on ${p.topic} since`
-        : `the robot's position is not received yet (no message on ${p.topic})`,
-    );
-  const c = v.clock();
-  if (freshness(r, c) !== 'fresh') throw new RosbridgeError(`the robot's position is stale: ${staleness(r, c)}`);
-  return { position: fromRos(r.value.position).map(round) as Vec3Tuple, yawDeg: round(r.value.yawDeg) };
+  if (!v.mapping.pose) {
+    if (v.mapping.robot.kind === 'fixed_arm') return { position: [0, 0, 0], yawDeg: 0 };
+    throw new RosbridgeError(`the robot's position is unknown: no pose topic is mapped for this ${v.mapping.robot.kind} (map "pose")`);
+  }
+  const c = v.pose();
+  if (!c.reading.known)
+    throw new RosbridgeError(`the robot's position is ${c.freshness === 'stale' ? 'stale' : 'unknown'}: ${c.reading.why}`);
+  const p = c.reading.value;
+  return { position: fromRos(p.position).map(round) as Vec3Tuple, yawDeg: round(p.yawDeg) };
 }
 
-/** What the robot sees now, with a staleness note when the reading is not current; throws when never received. */
+/** What the robot sees now, or a staleness note; throws when unknown (never received, unreadable, a replay). */
 function current(v: RosView): { items: Detection[]; stale?: string } {
   const d = v.mapping.detections;
   if (!d) throw new RosbridgeError('what the robot sees is unknown: no detections topic is mapped for this robot');
-  const r = v.detections();
-  if (!r) throw new RosbridgeError(`detections not received yet (no message on ${d.topic})`);
-  const items = dig(r.value, d.items);
-  if (!Array.isArray(items)) throw new RosbridgeError(`detections unreadable: ${d.topic} has no array at "${d.items}"`);
+  const c = v.detections();
+  if (!c.reading.known) {
+    if (c.freshness === 'stale') return { items: [], stale: c.reading.why };
+    throw new RosbridgeError(`what the robot sees is unknown: ${c.reading.why}`);
+  }
   let me: Vec3Tuple | undefined;
   try {
     me = here(v).position;
   } catch {
     me = undefined;
   }
-  const seen = items.flatMap((it): Detection[] => {
-    const id = dig(it, d.id);
-    const p = dig(it, d.position) as RosPoint | undefined;
-    if (typeof id !== 'string' || !p || ![p.x, p.y, p.z].every(Number.isFinite)) return [];
-    const position = fromRos(p).map(round) as Vec3Tuple;
-    const name = d.name ? String(dig(it, d.name) ?? id) : id.replace(/_\d+$/, '');
-    const category = d.category ? String(dig(it, d.category) ?? 'object') : 'object';
-    return [{ id, name, category, distanceM: me ? round(dist(position, me)) : Number.NaN, position }];
-  });
-  const c = v.clock();
-  return freshness(r, c) === 'fresh' ? { items: seen } : { items: seen, stale: staleness(r, c) };
+  return {
+    items: c.reading.value.map((it): Detection => {
+      const position = fromRos(it.position).map(round) as Vec3Tuple;
+      return { id: it.id, name: it.name, category: it.category, distanceM: me ? round(dist(position, me)) : Number.NaN, position };
+    }),
+  };
 }
 
 /** Current detections; a stale reading is an error that says how old it is. */
@@ -155,7 +150,6 @@ export function rosPerception(v: RosView): Perception {
       const r = v.info.referencePositions.find((x) => x.id === name);
       return r ? { position: r.position, label: r.id } : undefined;
     },
-    // Without a pose topic the robot is taken to stand at the map frame's origin, facing +x.
     basePose: async () => here(v),
   };
 }

@@ -2,8 +2,13 @@
 // ROS action (feedback → `skill_progress` events, the AbortSignal → cancel, the
 // result → an Outcome with a readable reason), a service or a topic; the
 // battery from sensor_msgs/BatteryState, the e-stop from a Bool topic, what the
-// robot sees from a detection topic. Positions cross frames once (./frames.ts).
-// While the connection is down every skill fails at once with the reason.
+// robot sees from a detection topic, each parsed strictly and judged by age,
+// stamp and replay (./readings.ts, ./topic-reader.ts). Positions cross frames
+// once (./frames.ts). While the connection is down every skill fails at once
+// with the reason. Motion only on green: no motion command leaves unless the
+// e-stop is known released (./safety-state.ts), checked in the same turn as the
+// send, and a goal in flight is cancelled within CONTROL_PERIOD_MS of anything
+// else (pressed, unknown, stale, the link gone), its result saying why.
 import type {
   Arm,
   Base,
@@ -21,12 +26,15 @@ import type {
 } from '../robot';
 import { type SkillCall, describeCall, interceptSkills, isMotion, skillSkeleton } from '../skills';
 import { GOAL_GRACE_MS, type GoalEnd, type RosConnection, RosbridgeError, SERVER_WAIT_MS, dig } from './connection';
-import { type RosPoint, fromRos, quaternionYawDeg } from './frames';
+import { type RosPoint, fromRos } from './frames';
 import { type Mapping, type MappedSkills, type SkillMapping, kindOf } from './mapping';
 import { rejectionLine } from './graph';
 import { fill, say, skillValues } from './ros-messages';
 import { rosPerception, whereIs } from './ros-perception';
-import { type Link, type Reading, type SafetyState, freshness, motionRefusal, safetyState, staleness } from './safety-state';
+import { type Battery, type RosDetection, type RosPose, readBattery, readDetections, readEstop, readPose } from './readings';
+import { type Refusal, type SafetyInputs, type SafetyState, motionRefusal, safetyState } from './safety-state';
+import { type Current, type Link, type ReaderClock, TopicReader } from './topic-reader';
+import { unknown } from '../../base/reading';
 
 type Msg = Record<string, unknown>;
 
@@ -34,6 +42,13 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 const GRACE_S = GOAL_GRACE_MS / 1000;
 /** How long a motion command waits for the e-stop to be read again after a reconnect. */
 const REREAD_MS = 3000;
+/**
+ * A goal in flight is checked against the safety state on every e-stop and
+ * battery message, on every change of the link, and at least this often (a
+ * reading going stale is noticed by the clock, not by a message): it is
+ * cancelled within one period of the state turning from green.
+ */
+export const CONTROL_PERIOD_MS = 100;
 
 /** RobotInfo with the e-stop declaration of the seam's safety shape. */
 export interface RosRobotInfo extends RobotInfo {
@@ -62,11 +77,16 @@ export class RosRobot implements Robot {
   private heldUnknown: string | undefined;
   /** Pose readings before this time (ms) do not count: the robot's position became unknown then. */
   private poseUnknownSince = -Infinity;
-  private battery$: Reading<Msg> | undefined;
-  private detections$: Reading<Msg> | undefined;
-  private pose$: Reading<{ position: RosPoint; yawDeg: number }> | undefined;
-  private estop$: Reading<boolean> | undefined;
+  private readonly estop$: TopicReader<boolean> | undefined;
+  private readonly battery$: TopicReader<Battery> | undefined;
+  private readonly pose$: TopicReader<RosPose> | undefined;
+  private readonly detections$: TopicReader<RosDetection[]> | undefined;
+  /** The last known e-stop value: events are changes from it. */
+  private estopWas: boolean | undefined;
   private level: BatteryStatus['level'] | undefined;
+  /** Goals in flight: each checks the safety state and cancels its goal when it is not green. */
+  private readonly guards = new Set<() => void>();
+  private ticker: ReturnType<typeof setInterval> | undefined;
   private closed = false;
   /** Errors rosbridge reported about our subscriptions and advertisements, one line each naming the mapping field. */
   readonly problems: string[] = [];
@@ -78,6 +98,26 @@ export class RosRobot implements Robot {
     private readonly m: Mapping,
   ) {
     this.skills = m.skills as MappedSkills;
+    if ('topic' in m.estop) {
+      const e = m.estop;
+      this.estop$ = new TopicReader(
+        e.topic,
+        'the e-stop',
+        m.maxAgeS,
+        (msg, at) => readEstop(msg, e.path, at),
+        (v) => (v ? 'pressed' : 'released'),
+      );
+    }
+    if (m.battery)
+      this.battery$ = new TopicReader(m.battery.topic, 'the battery', m.maxAgeS, readBattery, (b) => `${Math.round(b.percent * 10) / 10}%`);
+    if (m.pose) {
+      const p = m.pose;
+      this.pose$ = new TopicReader(p.topic, 'the pose', p.maxAgeS ?? m.maxAgeS, (msg, at) => readPose(msg, p.path, at));
+    }
+    if (m.detections) {
+      const d = m.detections;
+      this.detections$ = new TopicReader(d.topic, 'the detections', d.maxAgeS ?? m.maxAgeS, (msg, at) => readDetections(msg, d, at));
+    }
     const names = Object.keys(this.skills);
     const caps: Capability[] = ['perception', 'events'];
     if (names.some((n) => n.startsWith('arm.'))) caps.push('arm');
@@ -119,11 +159,10 @@ export class RosRobot implements Robot {
     this.perception = rosPerception({
       info: this.info,
       mapping: m,
-      detections: () => this.detections$,
-      pose: () => (this.pose$ && this.pose$.at >= this.poseUnknownSince ? this.pose$ : undefined),
-      poseUnknown: () => this.poseUnknownSince > -Infinity,
+      detections: () =>
+        this.detections$?.current(this.clock()) ?? { reading: unknown('no detections topic is mapped'), freshness: 'unknown' },
+      pose: () => this.poseNow(),
       held: () => (this.heldUnknown ? { known: false, why: this.heldUnknown } : { known: true, id: this.held }),
-      clock: () => this.clock(),
     });
     const s = interceptSkills(skillSkeleton(this.info), (call, signal) => this.skill(call, signal));
     if (this.caps.has('arm'))
@@ -135,51 +174,45 @@ export class RosRobot implements Robot {
     this.watch();
   }
 
-  private clock(): { epoch: number; link: Link; now: number } {
-    return { epoch: this.conn.epoch, link: this.link(), now: performance.now() };
+  private clock(): ReaderClock {
+    return { epoch: this.conn.epoch, link: this.link(), now: performance.now(), wall: Date.now() };
   }
 
   link(): Link {
     return this.closed ? 'down' : this.conn.isConnected ? 'up' : 'reconnecting';
   }
 
-  private reading<T>(value: T): Reading<T> {
-    return { value, at: performance.now(), epoch: this.conn.epoch };
+  /** The pose as it stands; one from before the robot's position became unknown does not count. */
+  private poseNow(): Current<RosPose> {
+    const c = this.pose$?.current(this.clock()) ?? { reading: unknown('no pose topic is mapped'), freshness: 'unknown' as const };
+    if (this.poseUnknownSince > -Infinity && (!c.reading.known || c.reading.at < this.poseUnknownSince))
+      return { reading: unknown('it is unknown since a goal ended without confirmation; no pose received since'), freshness: 'unknown' };
+    return c;
   }
 
   private watch(): void {
     const { m, conn } = this;
-    const sub = (field: string, topic: string, type: string, on: (msg: Msg) => void) => {
+    const sub = <T>(field: string, topic: string, type: string, reader: TopicReader<T>, after?: () => void) => {
       this.fields.set(topic, field);
-      this.unsubscribe.push(conn.subscribe(topic, type, on));
+      this.unsubscribe.push(
+        conn.subscribe(topic, type, (msg) => {
+          reader.receive(msg, this.clock());
+          after?.();
+        }),
+      );
     };
-    if (m.battery) sub('battery', m.battery.topic, m.battery.type, (msg) => this.onBattery(msg));
-    if ('topic' in m.estop) {
-      const e = m.estop;
-      sub('estop', e.topic, e.type, (msg) => {
-        const on = Boolean(dig(msg, e.path));
-        // Only a change from a known state is an event: the first message at connect is not.
-        const before = this.estop$?.value;
-        this.estop$ = this.reading(on);
-        if (before !== undefined && on !== before)
-          this.post(
-            on ? 'estop_pressed' : 'estop_released',
-            on ? 'emergency stop pressed: the robot cannot move until it is released' : 'emergency stop released',
-            {},
-          );
-        if (before === undefined && on)
-          this.post('estop_pressed', 'emergency stop pressed: the robot cannot move until it is released', {});
+    if (m.battery && this.battery$)
+      sub('battery', m.battery.topic, m.battery.type, this.battery$, () => {
+        this.onBattery();
+        this.checkGuards();
       });
-    }
-    if (m.detections) sub('detections', m.detections.topic, m.detections.type, (msg) => (this.detections$ = this.reading(msg)));
-    if (m.pose) {
-      const p = m.pose;
-      sub('pose', p.topic, p.type, (msg) => {
-        const pose = dig(msg, p.path) as { position?: RosPoint; orientation?: { x: number; y: number; z: number; w: number } } | undefined;
-        if (pose?.position)
-          this.pose$ = this.reading({ position: pose.position, yawDeg: pose.orientation ? quaternionYawDeg(pose.orientation) : 0 });
+    if ('topic' in m.estop && this.estop$)
+      sub('estop', m.estop.topic, m.estop.type, this.estop$, () => {
+        this.onEstop();
+        this.checkGuards();
       });
-    }
+    if (m.detections && this.detections$) sub('detections', m.detections.topic, m.detections.type, this.detections$);
+    if (m.pose && this.pose$) sub('pose', m.pose.topic, m.pose.type, this.pose$);
     if (m.ros === 1)
       for (const [name, sk] of Object.entries(this.skills))
         if (sk && 'action' in sk) {
@@ -188,9 +221,10 @@ export class RosRobot implements Robot {
         }
     for (const [name, sk] of Object.entries(this.skills)) if (sk && 'topic' in sk) this.fields.set(sk.topic, `skills.${name}`);
     this.unsubscribe.push(
-      conn.onState((up, why) =>
-        this.post(up ? 'connected' : 'disconnected', up ? 'reconnected to rosbridge' : `lost the connection to rosbridge: ${why}`, {}),
-      ),
+      conn.onState((up, why) => {
+        this.post(up ? 'connected' : 'disconnected', up ? 'reconnected to rosbridge' : `lost the connection to rosbridge: ${why}`, {});
+        this.checkGuards();
+      }),
       conn.onStatus((st) => {
         if (st.level !== 'error' && st.level !== 'warning') return;
         const line = rejectionLine(st, this.fields, (f) => this.typeOf(f));
@@ -200,52 +234,83 @@ export class RosRobot implements Robot {
     );
   }
 
+  /** Only a change from a known state is an event; a first known state that is pressed is one too. */
+  private onEstop(): void {
+    const r = this.estop$!.current(this.clock()).reading;
+    if (!r.known) return;
+    const before = this.estopWas;
+    this.estopWas = r.value;
+    if (before === r.value || (before === undefined && !r.value)) return;
+    this.post(
+      r.value ? 'estop_pressed' : 'estop_released',
+      r.value ? 'emergency stop pressed: the robot cannot move until it is released' : 'emergency stop released',
+      {},
+    );
+  }
+
   private typeOf(field: string): string | undefined {
     const m = this.m as unknown as Record<string, { type?: string } | undefined>;
     return field.startsWith('skills.') ? this.skills[field.slice(7) as keyof MappedSkills]?.type : m[field]?.type;
   }
 
-  /** Waits (at most `ms`) until every mapped reading has arrived on this connection; latched ones come at once. */
+  /** Waits (at most `ms`) until every mapped reading has come on this connection and any replay window is over. */
   async ready(ms: number): Promise<void> {
-    const want = () => {
-      const e = this.conn.epoch;
-      return [
-        'topic' in this.m.estop ? this.estop$ : true,
-        this.m.battery ? this.battery$ : true,
-        this.m.pose ? this.pose$ : true,
-        this.m.detections ? this.detections$ : true,
-      ].every((r) => r === true || (r !== undefined && r !== false && r.epoch === e));
-    };
-    for (let t = 0; t < ms && !want(); t += 25) await new Promise((r) => setTimeout(r, 25));
+    const readers = [this.estop$, this.battery$, this.pose$, this.detections$];
+    for (let t = 0; t < ms && readers.some((r) => r?.pending(this.clock())); t += 25) await new Promise((r) => setTimeout(r, 25));
   }
 
-  /** While the link is up, waits (at most `ms`) for e-stop and battery readings from this connection. */
+  /** While the link is up, waits (at most `ms`) until the e-stop and battery are read on this connection. */
   private async reread(ms: number): Promise<void> {
-    const stale = (r: Reading<unknown> | undefined, mapped: boolean) => mapped && r !== undefined && r.epoch !== this.conn.epoch;
-    for (
-      let t = 0;
-      t < ms && this.conn.isConnected && (stale(this.estop$, 'topic' in this.m.estop) || stale(this.battery$, !!this.m.battery));
-      t += 25
-    )
+    for (let t = 0; t < ms && [this.estop$, this.battery$].some((r) => r?.pending(this.clock())); t += 25)
       await new Promise((r) => setTimeout(r, 25));
+  }
+
+  private safetyInputs(): SafetyInputs {
+    const c = this.clock();
+    return {
+      estop: this.estop$?.current(c),
+      noEstopWhy: 'none' in this.m.estop ? this.m.estop.why : undefined,
+      battery: this.battery$?.current(c),
+      maxAgeS: this.m.maxAgeS,
+      link: c.link,
+    };
+  }
+
+  /** Why no motion may leave (or go on) now, or undefined on green. */
+  refusal(): Refusal | undefined {
+    return motionRefusal(this.safetyInputs(), this.info.batteryThresholds.critical);
   }
 
   /** The e-stop, battery and link, each with its age (the Robot seam's SafetyState). */
   async safety(): Promise<SafetyState> {
-    const b = this.battery$;
-    return safetyState({
-      estopTopic: 'topic' in this.m.estop ? this.m.estop.topic : undefined,
-      noEstopWhy: 'none' in this.m.estop ? this.m.estop.why : undefined,
-      estop: this.estop$,
-      batteryTopic: this.m.battery?.topic,
-      battery: b && { ...b, value: batteryPercent(b.value) },
-      maxAgeS: this.m.maxAgeS,
-      ...this.clock(),
-    });
+    return safetyState(this.safetyInputs());
+  }
+
+  /** Checks every goal in flight now (on a message, a link change, and every CONTROL_PERIOD_MS). */
+  private checkGuards(): void {
+    for (const g of [...this.guards]) g();
+  }
+
+  private guard(g: () => void): () => void {
+    this.guards.add(g);
+    if (!this.ticker) {
+      this.ticker = setInterval(() => this.checkGuards(), CONTROL_PERIOD_MS);
+      this.ticker.unref?.();
+    }
+    g();
+    return () => {
+      this.guards.delete(g);
+      if (this.guards.size === 0) {
+        clearInterval(this.ticker);
+        this.ticker = undefined;
+      }
+    };
   }
 
   close(): void {
     this.closed = true;
+    this.checkGuards();
+    clearInterval(this.ticker);
     for (const u of this.unsubscribe) u();
     this.listeners.clear();
   }
@@ -257,8 +322,7 @@ export class RosRobot implements Robot {
     for (const l of [...this.listeners]) l(e);
   }
 
-  private onBattery(msg: Msg): void {
-    this.battery$ = this.reading(msg);
+  private onBattery(): void {
     const b = this.batteryNow();
     if (b && b.level !== this.level) {
       if (this.level !== undefined)
@@ -268,27 +332,23 @@ export class RosRobot implements Robot {
   }
 
   private batteryNow(): BatteryStatus | undefined {
-    const msg = this.battery$?.value;
-    if (!msg) return undefined;
-    // sensor_msgs/BatteryState: power_supply_status 1 = charging.
-    const percent = batteryPercent(msg);
-    if (percent === undefined) return undefined;
+    const r = this.battery$?.current(this.clock()).reading;
+    if (!r?.known) return undefined;
+    const { charging } = r.value;
+    const percent = Math.round(r.value.percent * 10) / 10;
     const t = this.info.batteryThresholds;
     const level = percent <= 0 ? 'empty' : percent <= t.critical ? 'critical' : percent <= t.low ? 'low' : 'okay';
-    return { percent, level, charging: msg['power_supply_status'] === 1, docked: false };
+    return { percent, level, charging, docked: false };
   }
 
   async battery(): Promise<BatteryStatus> {
-    if (!this.m.battery) throw new RosbridgeError('this robot has no battery topic in its mapping');
-    const r = this.battery$;
+    if (!this.m.battery || !this.battery$) throw new RosbridgeError('this robot has no battery topic in its mapping');
+    const c = this.battery$.current(this.clock());
     const b = this.batteryNow();
-    if (!r)
+    if (!c.reading.known || !b)
       throw new RosbridgeError(
-        `battery not received yet: no BatteryState on ${this.m.battery.topic}${this.conn.isConnected ? '' : ' (not connected to rosbridge)'}`,
+        `battery ${c.freshness === 'stale' ? 'reading stale' : 'unknown'}: ${c.reading.known ? 'not readable' : c.reading.why}`,
       );
-    if (!b) throw new RosbridgeError(`battery unknown: the last BatteryState on ${this.m.battery.topic} has no percentage`);
-    const o = { ...this.clock(), maxAgeS: this.m.maxAgeS };
-    if (freshness(r, o) !== 'fresh') throw new RosbridgeError(`battery reading stale (${b.percent}%): ${staleness(r, o)}`);
     return b;
   }
 
@@ -314,15 +374,16 @@ export class RosRobot implements Robot {
     const values = await skillValues(call, this.m, { position: (id) => whereIs(this.perception, id) });
     if ('ok' in values) return values as Outcome;
     if (signal?.aborted) return { ok: false, code: 'aborted', summary: `${what} was not sent: the call was stopped` };
-    if (isMotion(call.skill)) {
+    const motion = isMotion(call.skill);
+    if (motion) {
       // The robot's own check, whatever runs above it: no motion unless the e-stop is known released.
       // Just after a reconnect the e-stop and battery are read again first (bounded).
       await this.reread(REREAD_MS);
-      const no = motionRefusal(await this.safety(), this.info.batteryThresholds.critical);
+      const no = this.refusal();
       if (no) return { ok: false, code: no.code, summary: `${what} was not sent: ${no.reason}` };
     }
     try {
-      const out = await this.run(call, map, values, what, signal);
+      const out = await this.run(call, map, values, what, motion, signal);
       if (out.ok && call.skill === 'arm.pick') ((this.held = call.args.object), (this.heldUnknown = undefined));
       if (out.ok && (call.skill === 'arm.place' || call.skill === 'arm.handover'))
         ((this.held = undefined), (this.heldUnknown = undefined));
@@ -333,33 +394,75 @@ export class RosRobot implements Robot {
     }
   }
 
-  private async run(call: SkillCall, map: SkillMapping, values: Msg, what: string, signal?: AbortSignal): Promise<Outcome> {
+  private async run(
+    call: SkillCall,
+    map: SkillMapping,
+    values: Msg,
+    what: string,
+    motion: boolean,
+    signal?: AbortSignal,
+  ): Promise<Outcome> {
     const kind = kindOf(map);
+    // Asked again in the same turn as the send (the awaits above may have let the state turn).
+    const no = motion ? this.refusal() : undefined;
     if ('topic' in map) {
+      if (no) return { ok: false, code: no.code, summary: `${what} was not sent: ${no.reason}` };
       this.conn.publish(map.topic, map.type, fill(map.msg, values) as Msg);
       return { ok: true, summary: `${what}: published on ${map.topic}` };
     }
     if ('service' in map) {
+      if (no) return { ok: false, code: no.code, summary: `${what} was not sent: ${no.reason}` };
       const r = await this.conn.callService(map.service, map.type, fill(map.request, values) as Msg, map.timeoutS * 1000);
       return this.judge(map, r, what, map.service);
     }
     if (kind !== 'action' || !('action' in map)) throw new RosbridgeError(`the mapping of ${call.skill} is incomplete`);
-    const end: GoalEnd = await this.conn.sendGoal(this.m.ros, map.action, map.type, fill(map.goal, values) as Msg, {
-      timeoutMs: map.timeoutS * 1000,
-      ...(signal ? { signal } : {}),
-      onFeedback: (fb) => {
-        const f = map.feedback;
-        const fraction = f?.fraction ? Number(dig(fb, f.fraction)) : undefined;
-        const text = f?.text ? say(f.text, fb) : `${call.skill} is running`;
-        this.post('skill_progress', text, {
-          skill: call.skill,
-          ...(fraction !== undefined && Number.isFinite(fraction) ? { fraction: Math.min(1, Math.max(0, fraction)) } : {}),
-        });
-      },
-    });
+    // The goal is cancelled when the caller stops it, or when the safety state turns from green (`halted`).
+    const stop = new AbortController();
+    let halted: Refusal | undefined;
+    const onAbort = () => stop.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) stop.abort();
+    const unguard = motion
+      ? this.guard(() => {
+          if (halted || stop.signal.aborted) return;
+          halted = this.refusal();
+          if (halted) stop.abort();
+        })
+      : () => undefined;
+    let end: GoalEnd;
+    try {
+      end = await this.conn.sendGoal(this.m.ros, map.action, map.type, fill(map.goal, values) as Msg, {
+        timeoutMs: map.timeoutS * 1000,
+        signal: stop.signal,
+        ...(motion
+          ? {
+              mayStart: () => {
+                halted ??= this.refusal();
+                return halted?.reason;
+              },
+            }
+          : {}),
+        onFeedback: (fb) => {
+          const f = map.feedback;
+          const fraction = f?.fraction ? Number(dig(fb, f.fraction)) : undefined;
+          const text = f?.text ? say(f.text, fb) : `${call.skill} is running`;
+          this.post('skill_progress', text, {
+            skill: call.skill,
+            ...(fraction !== undefined && Number.isFinite(fraction) ? { fraction: Math.min(1, Math.max(0, fraction)) } : {}),
+          });
+        },
+      });
+    } finally {
+      unguard();
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if (halted && end.status !== 'succeeded' && end.status !== 'dropped' && end.status !== 'no_server')
+      return this.halted(end, halted, what, map.action);
     switch (end.status) {
       case 'succeeded':
         return this.judge(map, end.values, what, map.action);
+      case 'refused':
+        return { ok: false, code: 'aborted', summary: `${what} was not sent: ${end.why}` };
       case 'cancelled':
         return { ok: false, code: 'aborted', summary: `${what} was cancelled on the robot (${map.action})` };
       case 'timeout':
@@ -387,7 +490,7 @@ export class RosRobot implements Robot {
         return {
           ok: false,
           code: 'skill_failure',
-          summary: `the connection to rosbridge dropped while ${what} was running; the robot may have stopped part-way or still be moving; ${UNKNOWN_AFTER}`,
+          summary: `the connection to rosbridge dropped while ${what} was running; its cancel is sent first when the link is back, but the robot may have stopped part-way or still be moving; ${UNKNOWN_AFTER}`,
         };
       case 'failed': {
         const reason = map.result?.reason ? dig(end.values, map.result.reason) : undefined;
@@ -399,6 +502,22 @@ export class RosRobot implements Robot {
               : `ended with status ${end.code}`;
         return { ok: false, code: 'skill_failure', summary: `${what} ${status} (${map.action})${reason ? `: ${String(reason)}` : ''}` };
       }
+    }
+  }
+
+  /** A goal the safety state stopped (not sent, or cancelled): the result says why. */
+  private halted(end: GoalEnd, why: Refusal, what: string, action: string): Outcome {
+    const fail = (summary: string): Outcome => ({ ok: false, code: why.code, summary });
+    switch (end.status) {
+      case 'refused':
+        return fail(`${what} was not sent: ${why.reason}`);
+      case 'cancelled':
+        return fail(`${what} was cancelled: ${why.reason}; the robot confirmed the cancel (${action})`);
+      case 'failed':
+        return fail(`${what} was cancelled: ${why.reason}; the robot ended it with status ${end.code} (${action})`);
+      default:
+        this.unknownState(what);
+        return fail(`${what} was cancelled: ${why.reason}; the robot did not confirm it stopped within ${GRACE_S} s; ${UNKNOWN_AFTER}`);
     }
   }
 
@@ -420,12 +539,6 @@ export class RosRobot implements Robot {
     const reason = r?.reason ? dig(values, r.reason) : undefined;
     return { ok: false, code: 'skill_failure', summary: `${what} failed on the robot (${where})${reason ? `: ${String(reason)}` : ''}` };
   }
-}
-
-/** sensor_msgs/BatteryState's percentage (0…1, NaN when unknown) as percent, or undefined. */
-function batteryPercent(msg: Msg): number | undefined {
-  const raw = Number(msg['percentage']);
-  return Number.isFinite(raw) ? round(raw <= 1 ? raw * 100 : raw) : undefined;
 }
 
 function xyz(p: [number, number, number]): RosPoint {

@@ -85,11 +85,13 @@ beforeAll(async () => {
     'SKILLBRIDGE_API_BASE_URL',
     'SKILLBRIDGE_ROBOT_TOKEN',
     'SKILLBRIDGE_MODELS_DIR',
+    'SKILLBRIDGE_QUEUE_SECRET',
   ])
     saved[k] = process.env[k];
   process.env['OPENAI_API_KEY'] = OPENAI_KEY;
   process.env['SKILLBRIDGE_API_KEY'] = SB_KEY;
   process.env['SKILLBRIDGE_ROBOT_TOKEN'] = 'robot-token-of-the-fuzzer';
+  process.env['SKILLBRIDGE_QUEUE_SECRET'] = 'queue-secret-of-the-fuzzer-0123456789abcdef';
   // Relative paths (odd values, "..") land in a folder of the fuzzer's own, not in the checkout.
   sandbox = realpathSync(mkdtempSync(path.join(tmpdir(), 'sb-fuzz-cli-cwd-')));
   process.chdir(sandbox);
@@ -215,12 +217,12 @@ const BASES = (): Base[] => {
         '1',
         '--seed',
         '1',
-        '--judge',
-        `scripted:${x.turns}`,
         '--time-limit',
         '30',
         '--max-iterations',
         '5',
+        '--noise',
+        'distance=0.01,dropout=0.1',
         '--concurrency',
         '2',
         '--rpm',
@@ -238,12 +240,37 @@ const BASES = (): Base[] => {
       ],
     },
     { door: 'eval', argv: () => ['eval', '--resume', x.runId!, '--out', x.evalDir!] },
+    // A judge where the suite has none is refused after the spec is parsed: the spec is still a field to attack.
+    {
+      door: 'eval',
+      argv: () => [
+        'eval',
+        ...['--suite', 'alrm', '--filter', 'boxes/3', '--sample', '1', '--model', 'floor:noop'],
+        ...['--judge', `scripted:${x.turns}`, '--out', path.join(sandbox, 'eval-judge')],
+      ],
+    },
     { door: 'eval', argv: () => ['eval', '--suite', 'alrm', '--model', 'floor:noop', '--queue', 'redis://127.0.0.1:1'] },
     ...(redis
       ? [
           {
             door: 'worker',
-            argv: () => ['worker', '--queue', `redis://127.0.0.1:${redis!.port}`, '--concurrency', '1', '--rpm', '10', '--tpm', '1000'],
+            // The fuzzer's Redis has no password: --private-redis says no one else reaches it.
+            argv: () => [
+              'worker',
+              '--queue',
+              `redis://127.0.0.1:${redis!.port}`,
+              '--private-redis',
+              '--concurrency',
+              '1',
+              '--rpm',
+              '10',
+              '--tpm',
+              '1000',
+              '--allow-key-for',
+              'http://127.0.0.1:9/v1',
+              '--scripts',
+              outside.allowed.scripts,
+            ],
             ready: /worker \S+ on redis:/,
           },
         ]
@@ -328,6 +355,8 @@ const BASES = (): Base[] => {
         '1',
         '--http',
         port,
+        '--max-sessions',
+        '4',
         '--approve',
         'auto',
         '--trace',

@@ -80,6 +80,8 @@ export interface OpenAIServerOptions {
   rejectToolChoice?: boolean;
   /** What to do when the script is empty (default: 500 "script exhausted"). */
   whenEmpty?: StepSource;
+  /** Listen on this port (default: a free one), e.g. one a test found closed before: the server comes back where a client expects it. */
+  port?: number;
 }
 
 export interface OpenAIServer {
@@ -269,7 +271,7 @@ export async function startOpenAIServer(script: StepSource[] = [], options: Open
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
 

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { ChatMessage, Completion, Model } from '../../agents/models/model';
 import { tapModels } from '../../eval/scale/hooks';
 import { type EvalOptions, runEval } from '../../eval/runner/runner';
+import { TERMINAL } from '../../hosts/service/host-policy';
 import { type OpenAIServer, type ReplyStep, startOpenAIServer } from './openai-server';
 
 export type Replies = Map<string, ReplyStep>;
@@ -38,7 +39,9 @@ function toStep(c: Completion): ReplyStep {
 }
 
 /** Runs the oracle over the cases `opts` selects (in this thread) and keeps its replies by request. */
-export async function recordOracleReplies(opts: Omit<EvalOptions, 'model' | 'outDir' | 'jobs'>): Promise<Replies> {
+export async function recordOracleReplies(
+  opts: Omit<EvalOptions, 'model' | 'outDir' | 'jobs' | 'suite' | 'files'> & { suite: string },
+): Promise<Replies> {
   const replies: Replies = new Map();
   const untap = tapModels((m: Model): Model => ({
     id: m.id,
@@ -50,7 +53,14 @@ export async function recordOracleReplies(opts: Omit<EvalOptions, 'model' | 'out
   }));
   const dir = mkdtempSync(path.join(tmpdir(), 'skillbridge-oracle-replies-'));
   try {
-    await runEval({ ...opts, model: 'oracle', outDir: dir, jobs: 1 });
+    await runEval({
+      ...opts,
+      suite: TERMINAL.suite(opts.suite),
+      model: TERMINAL.model('oracle'),
+      files: TERMINAL.files(),
+      outDir: dir,
+      jobs: 1,
+    });
   } finally {
     untap();
     rmSync(dir, { recursive: true, force: true });

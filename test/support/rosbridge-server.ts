@@ -11,6 +11,16 @@
 //   goal reaches only a subscription made well before it;
 // - rosapi: /rosapi/topics, /rosapi/services,
 //   /rosapi/action_servers, and /rosapi/get_ros_version on ROS 2 only (0.11.17 has none);
+//   /rosapi/message_details as rosapi's objectutils answers it (ROS 1: field
+//   names as written, `time` a special type; ROS 2: Python slot names "_data",
+//   IDL type names "boolean", "double"), failing for a type it does not know,
+//   or for every type (`messageDetails: false`, as rosapi 2.x on Iron and later
+//   does); /rosapi/topics_and_raw_types with each topic's definition text;
+// - rosbridge does not cancel the goals of a client that went away: after
+//   dropAll() a goal runs on and a cancel by its id from a new connection
+//   reaches it (rosbridge 2.x keeps action clients in a class-wide table);
+//   restart() forgets them (a new rosbridge process cannot cancel them);
+// - NaN and ±Inf in a float field are sent as null;
 // - call_service to a missing service answers result:false "Service … does not exist";
 // - ROS 2 native actions (send_action_goal …) and ROS 1 actionlib servers over
 //   their five topics, with status published at 5 Hz.
@@ -38,6 +48,8 @@ export interface StandInOptions {
   connectMs?: number;
   /** Serve the rosapi services (default true). */
   rosapi?: boolean;
+  /** /rosapi/message_details answers (default true); false fails it for every type, as rosapi 2.x does on Iron and later. */
+  messageDetails?: boolean;
 }
 
 export interface RosbridgeTestServer {
@@ -62,8 +74,12 @@ export interface RosbridgeTestServer {
   /** A ROS 1 actionlib server on `action` (type e.g. move_base_msgs/MoveBaseAction). */
   actionlib(action: string, type: string, handler: ActionHandler): void;
   subscribers(topic: string): number;
-  /** Drops every connection now (the robot's network went away). */
+  /** Message definitions rosapi knows: type ("pkg/Name") → .msg text; tests may add their own. */
+  types: Map<string, string>;
+  /** Drops every connection now (the robot's network went away); goals in flight run on. */
   dropAll(): void;
+  /** rosbridge restarted: every connection dropped, and the goals in flight can no longer be cancelled through it. */
+  restart(): void;
   /** Refuse (true) or accept (false) new connections. */
   refuse(on: boolean): void;
   close(): Promise<void>;
@@ -101,8 +117,11 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
   const timers: Array<ReturnType<typeof setInterval>> = [];
   let refusing = false;
 
+  const types = new Map(Object.entries(ros === 1 ? { ...MSGS, ...MSGS1 } : { ...MSGS, ...MSGS2 }));
+  // rosbridge's JSON has no NaN or Infinity: they go out as null.
   const send = (ws: WebSocket, m: Msg) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    if (ws.readyState === ws.OPEN)
+      ws.send(JSON.stringify(m, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)));
   };
   const error = (ws: WebSocket, msg: string, id?: unknown) => {
     log.push({ level: 'error', msg, ...(id !== undefined ? { id } : {}) });
@@ -140,9 +159,24 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
       }
       case '/rosapi/get_ros_version':
         return ros === 2 ? { version: 2, distro: 'jazzy' } : undefined;
+      case '/rosapi/topics_and_raw_types':
+        return {
+          topics: all.map(([t]) => t),
+          types: all.map(([, ty]) => ty),
+          typedefs_full_text: all.map(
+            ([, ty]) => fullText(types, ty, ros) ?? (ros === 1 ? '' : `# failed to get full definition text for ${ty}`),
+          ),
+        };
       default:
         return undefined;
     }
+  };
+  /** /rosapi/message_details: the typedefs, or the error rosapi's service raises. */
+  const messageDetails = (args: Msg): { values: unknown; ok: boolean } => {
+    const type = String(args['type'] ?? '');
+    if (o.messageDetails === false) return { values: `Service call failed: KeyError: 'check_fields'`, ok: false };
+    const defs = typedefs(types, type, ros);
+    return defs ? { values: { typedefs: defs }, ok: true } : { values: `Service call failed: no message type ${type}`, ok: false };
   };
 
   wss.on('connection', (ws) => {
@@ -152,7 +186,7 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
     ws.on('message', (raw) => {
       let m: Msg;
       try {
-        m = JSON.parse(String(raw)) as Msg;
+        m = parseAsPython(String(raw));
       } catch {
         return error(ws, 'not JSON');
       }
@@ -196,6 +230,11 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
           const api = h ? undefined : rosapi(service);
           const answer = (values: unknown, result: boolean) => send(ws, { op: 'service_response', id: m['id'], service, values, result });
           if (api) return answer(api, true);
+          if (!h && service === '/rosapi/message_details' && o.rosapi !== false) {
+            const r = messageDetails((m['args'] as Msg) ?? {});
+            if (!r.ok) error(ws, `call_service ServiceException: ${String(r.values)}`, m['id']);
+            return answer(r.values, r.ok);
+          }
           if (!h) {
             error(ws, `call_service InvalidServiceException: Service ${service} does not exist`, m['id']);
             return answer(`Service ${service} does not exist`, false);
@@ -218,7 +257,7 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
             feedback: (values) => feedback && send(ws, { op: 'action_feedback', id, action, values }),
             signal: ctl.signal,
           }).then((r) => {
-            goals.delete(id);
+            if (goals.get(id) === ctl) goals.delete(id);
             send(ws, { op: 'action_result', id, action, values: r.values, status: r.status, result: true });
           });
           return;
@@ -291,8 +330,11 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
     repeat,
     actionlib,
     subscribers: (topic) => [...subs.values()].filter((t) => t.has(topic)).length,
+    types,
     dropAll: () => {
-      for (const ctl of goals.values()) ctl.abort();
+      for (const ws of wss.clients) ws.terminate();
+    },
+    restart: () => {
       goals.clear();
       for (const ws of wss.clients) ws.terminate();
     },
@@ -307,7 +349,138 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
   };
 }
 
-const ROSAPI = ['/rosapi/topics', '/rosapi/services', '/rosapi/action_servers', '/rosapi/get_ros_version'];
+/**
+ * rosbridge reads JSON with Python's json module, which takes NaN and
+ * ±Infinity; in a float field they come out as null (here at once).
+ */
+function parseAsPython(text: string): Msg {
+  try {
+    return JSON.parse(text) as Msg;
+  } catch (e) {
+    const loose = text.replace(/([:,[]\s*)-?(?:NaN|Infinity)(?=\s*[,\]}])/g, '$1null');
+    if (loose === text) throw e;
+    return JSON.parse(loose) as Msg;
+  }
+}
+
+const ROSAPI = [
+  '/rosapi/topics',
+  '/rosapi/services',
+  '/rosapi/action_servers',
+  '/rosapi/get_ros_version',
+  '/rosapi/message_details',
+  '/rosapi/topics_and_raw_types',
+];
+
+// Message definitions, as the .msg files of the packages say (the fields a
+// mapping names; constants left out). Header and Time differ by version.
+const MSGS: Record<string, string> = {
+  'std_msgs/Bool': 'bool data',
+  'std_msgs/Int32': 'int32 data',
+  'std_msgs/String': 'string data',
+  'std_msgs/Empty': '',
+  'std_msgs/ColorRGBA': 'float32 r\nfloat32 g\nfloat32 b\nfloat32 a',
+  'geometry_msgs/Point': 'float64 x\nfloat64 y\nfloat64 z',
+  'geometry_msgs/Vector3': 'float64 x\nfloat64 y\nfloat64 z',
+  'geometry_msgs/Quaternion': 'float64 x\nfloat64 y\nfloat64 z\nfloat64 w',
+  'geometry_msgs/Pose': 'geometry_msgs/Point position\ngeometry_msgs/Quaternion orientation',
+  'geometry_msgs/PoseStamped': 'std_msgs/Header header\ngeometry_msgs/Pose pose',
+  'geometry_msgs/PoseWithCovariance': 'geometry_msgs/Pose pose\nfloat64[36] covariance',
+  'geometry_msgs/PoseWithCovarianceStamped': 'std_msgs/Header header\ngeometry_msgs/PoseWithCovariance pose',
+  'sensor_msgs/BatteryState':
+    'std_msgs/Header header\nfloat32 voltage\nfloat32 temperature\nfloat32 current\nfloat32 charge\nfloat32 capacity\nfloat32 design_capacity\nfloat32 percentage\nuint8 power_supply_status\nuint8 power_supply_health\nuint8 power_supply_technology\nbool present\nfloat32[] cell_voltage\nfloat32[] cell_temperature\nstring location\nstring serial_number',
+  'vision_msgs/Detection3DArray': 'std_msgs/Header header\nvision_msgs/Detection3D[] detections',
+  'vision_msgs/Detection3D':
+    'std_msgs/Header header\nvision_msgs/ObjectHypothesisWithPose[] results\nvision_msgs/BoundingBox3D bbox\nstring id',
+  'vision_msgs/ObjectHypothesisWithPose': 'vision_msgs/ObjectHypothesis hypothesis\ngeometry_msgs/PoseWithCovariance pose',
+  'vision_msgs/ObjectHypothesis': 'string class_id\nfloat64 score',
+  'vision_msgs/BoundingBox3D': 'geometry_msgs/Pose center\ngeometry_msgs/Vector3 size',
+  'visualization_msgs/MarkerArray': 'visualization_msgs/Marker[] markers',
+  'visualization_msgs/Marker':
+    'std_msgs/Header header\nstring ns\nint32 id\nint32 type\nint32 action\ngeometry_msgs/Pose pose\ngeometry_msgs/Vector3 scale\nstd_msgs/ColorRGBA color\nduration lifetime\nbool frame_locked\ngeometry_msgs/Point[] points\nstd_msgs/ColorRGBA[] colors\nstring text\nstring mesh_resource\nbool mesh_use_embedded_materials',
+};
+const MSGS1: Record<string, string> = { 'std_msgs/Header': 'uint32 seq\ntime stamp\nstring frame_id' };
+const MSGS2: Record<string, string> = {
+  'std_msgs/Header': 'builtin_interfaces/Time stamp\nstring frame_id',
+  'builtin_interfaces/Time': 'int32 sec\nuint32 nanosec',
+  'builtin_interfaces/Duration': 'int32 sec\nuint32 nanosec',
+};
+
+interface Field {
+  type: string;
+  name: string;
+  arraylen: number;
+}
+
+function fieldsOf(types: Map<string, string>, type: string, ros: 1 | 2): Field[] | undefined {
+  const text = types.get(bare(type));
+  if (text === undefined) return undefined;
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      const [t, name] = l.trim().split(/\s+/) as [string, string];
+      const arr = /\[(\d*)\]$/.exec(t);
+      let base = t.replace(/\[\d*\]$/, '');
+      if (ros === 2 && base === 'duration') base = 'builtin_interfaces/Duration';
+      return { type: base, name, arraylen: arr ? (arr[1] ? Number(arr[1]) : 0) : -1 };
+    });
+}
+
+const PRIMITIVE2: Record<string, string> = { bool: 'boolean', float64: 'double', float32: 'float', byte: 'octet' };
+const isPrimitive = (t: string) => !t.includes('/');
+
+/** rosapi's get_typedef_recursive for `type`, or undefined for a type it cannot load. */
+function typedefs(types: Map<string, string>, type: string, ros: 1 | 2): Msg[] | undefined {
+  const out: Msg[] = [];
+  const seen = new Set<string>();
+  const visit = (t: string): boolean => {
+    if (seen.has(t)) return true;
+    seen.add(t);
+    if (t === 'time' || t === 'duration') {
+      out.push({
+        type: t,
+        fieldnames: ['secs', 'nsecs'],
+        fieldtypes: ['int32', 'int32'],
+        fieldarraylen: [-1, -1],
+        examples: ['0', '0'],
+        constnames: [],
+        constvalues: [],
+      });
+      return true;
+    }
+    if (isPrimitive(t)) return true;
+    const fields = fieldsOf(types, t, ros);
+    if (!fields) return false;
+    out.push({
+      type: bare(t),
+      fieldnames: fields.map((f) => (ros === 2 ? `_${f.name}` : f.name)),
+      fieldtypes: fields.map((f) => (ros === 2 ? (PRIMITIVE2[f.type] ?? f.type) : f.type)),
+      fieldarraylen: fields.map((f) => f.arraylen),
+      examples: fields.map((f) => (f.arraylen >= 0 ? '[]' : isPrimitive(f.type) ? '0' : '{}')),
+      constnames: [],
+      constvalues: [],
+    });
+    return fields.every((f) => visit(f.type));
+  };
+  return visit(bare(type)) ? out : undefined;
+}
+
+/** The definition text as gendeps --cat (ROS 1) or rosapi's stringify_field_types (ROS 2) writes it. */
+function fullText(types: Map<string, string>, type: string, ros: 1 | 2): string | undefined {
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  const visit = (t: string, root: boolean): boolean => {
+    if (isPrimitive(t) || seen.has(t)) return true;
+    seen.add(t);
+    const text = types.get(t);
+    if (text === undefined) return false;
+    const own = ros === 1 ? text.replace(/^std_msgs\/Header /m, 'Header ') : text;
+    parts.push(root ? own : `${'='.repeat(80)}\nMSG: ${t}\n${own}`);
+    return (fieldsOf(types, t, ros) ?? []).every((f) => visit(f.type, false));
+  };
+  return visit(bare(type), true) ? parts.join('\n') : undefined;
+}
 
 /** Resolves after `ms`, or when the goal is cancelled (then with CANCELED). */
 export function runFor(ms: number, g: GoalContext, tick?: (fraction: number) => void): Promise<'done' | 'cancelled'> {

@@ -11,6 +11,7 @@ export const MUST_ISOLATE = [
   'eval/audit/on-robot.test.ts',
   'hosts/cli/flag-table.test.ts',
   'hosts/cli/models.test.ts',
+  'hosts/cli/queue.test.ts',
   'hosts/cli/robot-cli.test.ts',
   'hosts/cli/robot-drop.test.ts',
   'hosts/service/host-policy.test.ts',

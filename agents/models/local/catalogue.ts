@@ -8,6 +8,9 @@ import { readFailure, readUserTextSync } from '../../../base/user-file';
 import { z } from 'zod';
 import { ModelStoreError } from './store-errors';
 
+/** The largest file a catalogue may offer: far above any model a laptop CPU runs. */
+export const MAX_MODEL_BYTES = 64 * 2 ** 30;
+
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lower-case hex digits');
 
 export const CatalogueEntrySchema = z.strictObject({
@@ -20,7 +23,12 @@ export const CatalogueEntrySchema = z.strictObject({
   licence: z.string().min(3),
   parameters: z.string().min(2),
   quantisation: z.string().min(2),
-  sizeBytes: z.number().int().positive(),
+  /** The file's exact size: a pull reads no byte past it. */
+  sizeBytes: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_MODEL_BYTES, `sizeBytes: at most ${MAX_MODEL_BYTES / 2 ** 30} GiB (a model a laptop runs)`),
   /** An estimate of memory while running with a few thousand tokens of context. */
   ramBytes: z.number().int().positive(),
   url: z.url({ protocol: /^https?$/ }).refine((u) => u.endsWith('.gguf'), 'url: the address of a .gguf file'),

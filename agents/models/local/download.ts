@@ -1,10 +1,14 @@
 // One HTTP(S) download into a `.part` file: follows redirects (Hugging Face answers with one),
 // resumes from the bytes already there with a Range request, starts over when the server
 // ignores Range, reports progress, and hashes as it writes so the SHA-256 costs no second
-// read. An abort or a broken connection keeps the part for the next try.
+// read. The catalogue's size is a cap, not a hint: a server that declares another size
+// (Content-Length, Content-Range) is refused before a byte is read, and one that sends a
+// byte more than the size is cut off there. The digest is checked from the stream as it
+// ends. A part that failed a check (size, range, digest) is deleted; an abort or a broken
+// connection keeps it for the next try (it can only hold bytes under the cap).
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat, truncate } from 'node:fs/promises';
+import { rm, stat, truncate } from 'node:fs/promises';
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Transform } from 'node:stream';
@@ -23,8 +27,10 @@ export interface DownloadProgress {
 export interface DownloadOptions {
   url: string;
   part: string;
-  /** From the catalogue: a resumed part longer than this starts over. */
-  expectedSize?: number;
+  /** From the catalogue: the file's size and the most bytes read (a resumed part longer than this starts over). */
+  expectedSize: number;
+  /** From the catalogue: the file's SHA-256, checked as the stream ends; null: checked by size only. */
+  expectedSha256: string | null;
   signal?: AbortSignal;
   onProgress?: (p: DownloadProgress) => void;
   /** One-line notices: resuming, the server not resuming. */
@@ -131,17 +137,31 @@ function contentRange(res: IncomingMessage): { start: number; total: number | nu
   return { start: Number(m[1]), total: m[2] === '*' ? null : Number(m[2]) };
 }
 
+/** Deletes the part and says why: it failed a check, so no later pull may resume from it. */
+async function refused(part: string, code: 'size' | 'checksum' | 'http', message: string): Promise<never> {
+  await rm(part, { force: true });
+  throw new ModelStoreError(code, `${message}; the partial file was removed`);
+}
+
+/** The SHA-256 the stream gave, checked against the catalogue's (a mismatch deletes the part). */
+async function checked(part: string, digest: string, expected: string | null): Promise<string> {
+  if (expected !== null && digest !== expected)
+    return refused(part, 'checksum', `checksum mismatch (SHA-256 ${digest}, expected ${expected})`);
+  return digest;
+}
+
 export async function download(opts: DownloadOptions): Promise<DownloadResult> {
+  const cap = opts.expectedSize;
   let from = await partSize(opts.part);
-  if (opts.expectedSize !== undefined && from > opts.expectedSize) {
+  if (from > cap) {
     await truncate(opts.part, 0).catch(() => undefined);
     from = 0;
   }
   const hash = createHash('sha256');
   // A part already at full size was downloaded but not checked (e.g. the app closed): check it.
-  if (from > 0 && from === opts.expectedSize) {
+  if (from > 0 && from === cap) {
     await hashFile(opts.part, hash);
-    return { bytes: from, sha256: hash.digest('hex'), resumedFrom: from, restarted: false };
+    return { bytes: from, sha256: await checked(opts.part, hash.digest('hex'), opts.expectedSha256), resumedFrom: from, restarted: false };
   }
   let res = await get(opts.url, from, opts);
   let restarted = false;
@@ -155,17 +175,21 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
     res = await get(opts.url, 0, opts);
     status = res.statusCode ?? 0;
   }
-  let total: number | null = null;
+  const declared = res.headers['content-length'] === undefined ? null : Number(res.headers['content-length']);
   if (status === 206) {
     const range = contentRange(res);
     if (!range || range.start !== from) {
-      res.resume();
-      throw new ModelStoreError(
-        'http',
-        `the server answered a resume with the wrong range (${String(res.headers['content-range'])}); remove the .part file and pull again`,
+      res.destroy();
+      return refused(opts.part, 'http', `the server answered a resume with the wrong range (${String(res.headers['content-range'])})`);
+    }
+    if ((range.total !== null && range.total !== cap) || (declared !== null && declared !== cap - from)) {
+      res.destroy();
+      return refused(
+        opts.part,
+        'size',
+        `the server offers a file of ${range.total ?? '?'} bytes (${declared ?? '?'} from byte ${from}), the catalogue says ${cap}: refused before downloading`,
       );
     }
-    total = range.total;
     opts.onNotice?.(`resuming at ${from} bytes`);
   } else if (status === 200) {
     if (from > 0) {
@@ -173,8 +197,10 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
       restarted = true;
       from = 0;
     }
-    const len = Number(res.headers['content-length']);
-    total = Number.isFinite(len) && len > 0 ? len : null;
+    if (declared !== null && declared !== cap) {
+      res.destroy();
+      return refused(opts.part, 'size', `the server offers ${declared} bytes, the catalogue says ${cap}: refused before downloading`);
+    }
   } else {
     res.resume();
     const host = new URL(opts.url).host;
@@ -183,7 +209,7 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
       status === 404 ? `${host} has no such file (HTTP 404): ${opts.url}` : `${host} answered HTTP ${status} for ${opts.url}`,
     );
   }
-  total ??= opts.expectedSize ?? null;
+  const total = cap;
   if (from > 0) await hashFile(opts.part, hash);
 
   let received = from;
@@ -209,6 +235,8 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
   };
   const counter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
+      // Not a byte past the catalogue's size reaches the disk.
+      if (received + chunk.length > cap) return cb(new ModelStoreError('size', `the server sent more than the catalogue's ${cap} bytes`));
       hash.update(chunk);
       received += chunk.length;
       windowBytes += chunk.length;
@@ -226,13 +254,14 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
     await pipeline(res, counter, out, opts.signal ? { signal: opts.signal } : {});
   } catch (e) {
     if (opts.signal?.aborted) throw abortedError();
+    if (e instanceof ModelStoreError && e.code === 'size') return refused(opts.part, 'size', `${e.message}: cut off there`);
     if (e instanceof ModelStoreError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EACCES' || code === 'EROFS') throw fileError(e, 'writing the download');
     throw new ModelStoreError('unreachable', `the connection broke after ${received} bytes; pull again to resume`);
   }
-  if (endedEarly || (total !== null && received < total))
-    throw new ModelStoreError('unreachable', `the connection broke after ${received} of ${total ?? '?'} bytes; pull again to resume`);
+  if (endedEarly || received < total)
+    throw new ModelStoreError('unreachable', `the connection broke after ${received} of ${total} bytes; pull again to resume`);
   report(true);
-  return { bytes: received, sha256: hash.digest('hex'), resumedFrom: from, restarted };
+  return { bytes: received, sha256: await checked(opts.part, hash.digest('hex'), opts.expectedSha256), resumedFrom: from, restarted };
 }

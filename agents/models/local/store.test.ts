@@ -131,7 +131,7 @@ describe('model store', () => {
     const short = new ModelStore(dir, { catalogue: [entry({ sha256: null, sizeBytes: BODY.length + 5 })], mirror: host.url });
     const sized = await rejection(short.pull('tiny'));
     expect(sized.code).toBe('size');
-    expect(sized.message).toMatch(/the catalogue says \d+; the file was removed/);
+    expect(sized.message).toMatch(/the catalogue says \d+: refused before downloading; the partial file was removed/);
     expect(existsSync(join(dir, 'tiny.gguf.part'))).toBe(false);
   });
 

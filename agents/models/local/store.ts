@@ -236,7 +236,7 @@ export class ModelStore {
     }
   }
 
-  /** Downloads into the part, checks size, digest and header, then renames it into place. */
+  /** Downloads into the part (capped at the catalogue's size, its digest checked), checks the header, then renames it into place. */
   private async fetchChecked(
     id: string,
     entry: CatalogueEntry,
@@ -251,6 +251,7 @@ export class ModelStore {
         url,
         part,
         expectedSize: entry.sizeBytes,
+        expectedSha256: entry.sha256,
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
         ...(opts.onNotice ? { onNotice: opts.onNotice } : {}),
@@ -262,21 +263,10 @@ export class ModelStore {
           'unreachable',
           `${e.message}: no internet here? Download ${url} another way and run "skillbridge models add FILE"`,
         );
+      // Size and digest are checked as the bytes arrive (download.ts); a refusal names the model.
+      if (e instanceof ModelStoreError && (e.code === 'size' || e.code === 'checksum'))
+        throw new ModelStoreError(e.code, `${id}: ${e.message}${e.code === 'size' ? ' (the server may have changed the file)' : ''}`);
       throw e;
-    }
-    if (got.bytes !== entry.sizeBytes) {
-      await rm(part, { force: true });
-      throw new ModelStoreError(
-        'size',
-        `${id}: got ${got.bytes} bytes, the catalogue says ${entry.sizeBytes}; the file was removed (the server may have changed it)`,
-      );
-    }
-    if (entry.sha256 && got.sha256 !== entry.sha256) {
-      await rm(part, { force: true });
-      throw new ModelStoreError(
-        'checksum',
-        `${id}: checksum mismatch (SHA-256 ${got.sha256}, expected ${entry.sha256}); the file was removed`,
-      );
     }
     try {
       await readGgufVersion(part);

@@ -166,6 +166,9 @@ describe('an HTTP robot job that never ends', () => {
       req.resume();
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       if (path === '/v1/info') return sendJson(res, 200, fakeInfo());
+      // Green, so the motion is posted (an HTTP robot posts none on a safety state it cannot read).
+      if (path === '/v1/query/robot.safety') return sendJson(res, 200, { value: { estop: { state: 'released', ageS: 0 }, maxAgeS: 2 } });
+      if (path === '/v1/events') return void res.writeHead(200, { 'Content-Type': 'text/event-stream' }).write(': open\n\n');
       if (path.endsWith('/cancel')) {
         cancels.push(path);
         return sendJson(res, 200, running); // the robot does not confirm it stopped

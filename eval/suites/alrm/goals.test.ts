@@ -12,6 +12,7 @@ import { generateCases } from '../../runner/cases';
 import { runCase } from '../../runner/run-case';
 import { AT_SLACK_M, goalHolds } from './goals';
 import { alrmSuite } from './index';
+import { typedModel } from '../../../test/support/host-refs';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-alrm-goals-'));
 const pools: WorldPool[] = [];
@@ -34,7 +35,7 @@ describe('ALRM goals', () => {
           case: c,
           trial: 1,
           workflow: 'alrm/tap',
-          model: 'floor:noop',
+          ...typedModel('floor:noop'),
           seed,
           pool,
           traceDir,
@@ -68,7 +69,7 @@ describe('ALRM goals', () => {
     expect(AT_SLACK_M).toBeLessThan(0.04);
   }, 120_000);
 
-  it('a case whose model failed scores 0 even when the world reached the goal', async () => {
+  it('a case whose model failed is an error with no score (never a pass) even when the world reached the goal', async () => {
     const pool = new WorldPool({ seed: 1 });
     pools.push(pool);
     const c = (
@@ -94,7 +95,7 @@ describe('ALRM goals', () => {
         case: c,
         trial: 1,
         workflow: 'flat',
-        model: 'oracle',
+        ...typedModel('oracle'),
         seed: 1,
         pool,
         traceDir,
@@ -103,10 +104,9 @@ describe('ALRM goals', () => {
     const clean = await run(false);
     expect(clean.record.metrics?.['alrm_score']).toBe(2);
     const failed = await run(true);
-    expect(failed.record.status).toBe('ok');
-    expect(failed.record.metrics?.['alrm_score']).toBe(0);
-    expect(failed.record.score).toBe(0);
-    expect(failed.record.success).toBe(false);
-    expect(failed.record.failureClass).toBe('model-error');
+    expect(failed.record).toMatchObject({ status: 'error', errorKind: 'model-auth' });
+    expect(failed.record.error).toMatch(/refused the key/);
+    expect(failed.record.score ?? null).toBeNull();
+    expect(failed.record.success).toBeUndefined();
   }, 120_000);
 });

@@ -13,6 +13,7 @@ import { callsOf } from '../../core/events';
 import type { AnySuite, Suite } from '../../core/suite';
 import { type Goal, GoalError, checkGoal, parseGoal } from '../../goals/predicates';
 import { EvalInputError } from '../../runner/errors';
+import type { SuiteFile } from '../../../base/host-refs';
 
 /** A path given to --suite rather than a suite id. */
 export function isSuiteFile(arg: string): boolean {
@@ -70,8 +71,8 @@ function issue(file: string, prefix: string, e: z.ZodError): never {
   fail(file, field, what);
 }
 
-/** Reads and validates a suite file; every error is one line naming the file and the field. */
-export function loadSuiteFile(file: string): AnySuite {
+/** Reads and validates a suite file the door's policy allowed; every error is one line naming the file and the field. */
+export function loadSuiteFile(file: SuiteFile): AnySuite {
   let text: string;
   try {
     text = readUserTextSync(file);

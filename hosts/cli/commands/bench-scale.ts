@@ -23,7 +23,7 @@ export async function scaleBench(p: Parsed, o: Output): Promise<number> {
   const base = r.points.find((x) => x.mode === 'process' && x.concurrency === 1)?.casesPerMinute;
   for (const x of r.points)
     o.out(
-      `  ${x.mode.padEnd(8)} ${String(x.workers).padStart(7)}  ${String(x.concurrency * x.workers).padStart(9)}  ${String(x.cases).padStart(5)}  ${x.seconds.toFixed(1).padStart(8)}  ${x.casesPerMinute.toFixed(1).padStart(9)}  ${base ? `${(x.casesPerMinute / base).toFixed(1)}×`.padStart(8) : '       –'}  ${(x.score ?? 0).toFixed(3)}  ${String(x.errors).padStart(6)}  ${String(x.timeLimited).padStart(12)}  ${x.rssPeakMb === null ? '       –' : `${x.rssPeakMb} MB`.padStart(8)}  ${x.mbPerExtraCase === null ? '–' : x.mbPerExtraCase}`,
+      `  ${x.mode.padEnd(8)} ${String(x.workers).padStart(7)}  ${String(x.concurrency * x.workers).padStart(9)}  ${String(x.cases).padStart(5)}  ${x.seconds.toFixed(1).padStart(8)}  ${x.casesPerMinute.toFixed(1).padStart(9)}  ${base ? `${(x.casesPerMinute / base).toFixed(1)}×`.padStart(8) : '       –'}  ${x.score === null ? '    –' : x.score.toFixed(3)}  ${String(x.errors).padStart(6)}  ${String(x.timeLimited).padStart(12)}  ${x.rssPeakMb === null ? '       –' : `${x.rssPeakMb} MB`.padStart(8)}  ${x.mbPerExtraCase === null ? '–' : x.mbPerExtraCase}`,
     );
   if (r.queueSkipped) o.out(`  queue points skipped: ${r.queueSkipped}`);
   o.out('  cases: case × trials run; time-limited: turns that ended at their time limit (counted as misses).');

@@ -1,13 +1,19 @@
 // skillbridge eval: runs a suite's cases against a model through a workflow and
 // records every case × trial in the results database. A live progress bar on
 // stderr (counts, running score, ETA); Ctrl-C stops cleanly (the run can go on
-// with --resume RUN), a second Ctrl-C quits at once.
+// with --resume RUN), a second Ctrl-C quits at once. A case whose outcome is
+// unknown (an unreachable model, a scorer that did not decide) is an error: the
+// summary counts them with the commonest reason, and the exit code is 3
+// (eval-exit.ts); --resume RUN runs exactly the errored, stopped and missing ones.
 import cliProgress from 'cli-progress';
-import { withInterval } from '../../../eval/report/index';
-import { type EvalProgress, type EvalResult, runEval } from '../../../eval/runner/runner';
+import { errorsLine, withInterval } from '../../../eval/report/index';
+import { type EvalOptions, type EvalProgress, type EvalResult, runEval } from '../../../eval/runner/runner';
 import { type Parsed, UsageError, intFlag, numberFlag, stringFlag } from '../args';
+import { resultsExitCode } from '../eval-exit';
+import { parseNoise } from '../noise';
 import { type Output, json } from '../output';
 import { queueScale, scaleLine } from './scale-eval';
+import { TERMINAL } from '../../service/host-policy';
 
 function seconds(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
@@ -31,6 +37,8 @@ export function evalJson(r: EvalResult) {
     db: s.db,
     cases: s.cases,
     errors: s.errors,
+    errorReasons: s.errorReasons,
+    counts: r.counts,
     score: s.score,
     interval: s.interval,
     metrics: s.metrics,
@@ -39,17 +47,57 @@ export function evalJson(r: EvalResult) {
   };
 }
 
-export async function evalCommand(p: Parsed, o: Output): Promise<number> {
+/** The run's options from the command line (scale and the host's hooks apart); each flag is applied here or refused. */
+export function evalOptions(p: Parsed): Omit<EvalOptions, 'scale' | 'env' | 'signal' | 'onProgress' | 'onLog'> {
   if (p.positionals.length)
     throw new UsageError(`eval takes no positional arguments, got "${p.positionals.join(' ')}"; use --suite and --model`);
-  // A suite scores each case from the simulated world's physics (its ground truth)
-  // and starts it from a world the runner builds; a real robot offers neither.
-  if (p.flags['robot'] !== undefined || p.flags['shadow'] !== undefined)
-    throw new UsageError(
-      "eval runs each case in a simulated world it builds and scores it from that world's physics; a real robot (--robot) " +
-        "can neither be put into a case's starting state nor read for ground truth. Measure the workflow here, then try it on " +
-        'the robot with "skillbridge run --robot URL"',
-    );
+  // The table of options (command-flags.ts) refused what eval does not take: a real robot, a run id beside --resume,
+  // threads beside a queue. A resumed run refuses a filter, sample, noise, limit or protocol other than its own (runner).
+  const resume = stringFlag(p.flags, 'resume');
+  const timeLimit = p.flags['time-limit'] === undefined ? undefined : numberFlag(p.flags, 'time-limit', 0, { min: 0.001 });
+  const maxIterations = p.flags['max-iterations'] === undefined ? undefined : intFlag(p.flags, 'max-iterations', 1, { min: 1 });
+  const suite = stringFlag(p.flags, 'suite');
+  const model = stringFlag(p.flags, 'model');
+  const workflow = stringFlag(p.flags, 'workflow');
+  const filter = stringFlag(p.flags, 'filter');
+  const out = stringFlag(p.flags, 'out');
+  const trials = optionalInt(p, 'trials');
+  const jobs = optionalInt(p, 'jobs');
+  const seed = optionalInt(p, 'seed');
+  const sample = optionalInt(p, 'sample');
+  const judge = stringFlag(p.flags, 'judge');
+  const noise = parseNoise(stringFlag(p.flags, 'noise'));
+  // What the person typed, parsed by the command line's policy (a suite may be a file, a script any file).
+  return {
+    ...(suite !== undefined ? { suite: TERMINAL.suite(suite) } : {}),
+    ...(model !== undefined ? { model: TERMINAL.model(model) } : {}),
+    ...(workflow !== undefined ? { workflow } : {}),
+    ...(filter !== undefined ? { filter } : {}),
+    ...(resume !== undefined ? { resume: TERMINAL.runId(resume) } : {}),
+    files: TERMINAL.files(),
+    reopen: TERMINAL,
+    ...(out !== undefined ? { outDir: out } : {}),
+    ...(trials !== undefined ? { trials } : {}),
+    ...(jobs !== undefined ? { jobs } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(sample !== undefined ? { sample } : {}),
+    ...(judge !== undefined ? { judge: TERMINAL.model(judge, '--judge') } : {}),
+    ...(noise ? { noise } : {}),
+    ...(p.flags['off-protocol'] ? { offProtocol: true } : {}),
+    ...(timeLimit !== undefined || maxIterations !== undefined
+      ? {
+          limits: {
+            ...(timeLimit !== undefined ? { timeLimitS: timeLimit } : {}),
+            ...(maxIterations !== undefined ? { maxIterations } : {}),
+          },
+        }
+      : {}),
+    args: Object.fromEntries(Object.entries(p.flags).filter(([k]) => k !== 'json')),
+  };
+}
+
+export async function evalCommand(p: Parsed, o: Output): Promise<number> {
+  const options = evalOptions(p);
   const asJson = Boolean(p.flags['json']);
   const ac = new AbortController();
   let sigints = 0;
@@ -104,65 +152,35 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
       if (bar) bar.start(pr.total, pr.done, payload);
     }
   };
-  const timeLimit = p.flags['time-limit'] === undefined ? undefined : numberFlag(p.flags, 'time-limit', 0);
-  const maxIterations = optionalInt(p, 'max-iterations');
   let r: EvalResult;
   try {
-    const suite = stringFlag(p.flags, 'suite');
-    const model = stringFlag(p.flags, 'model');
-    const workflow = stringFlag(p.flags, 'workflow');
-    const filter = stringFlag(p.flags, 'filter');
-    const resume = stringFlag(p.flags, 'resume');
-    const out = stringFlag(p.flags, 'out');
-    const trials = optionalInt(p, 'trials');
-    const jobs = optionalInt(p, 'jobs');
-    const seed = optionalInt(p, 'seed');
-    const sample = optionalInt(p, 'sample');
-    const judge = stringFlag(p.flags, 'judge');
     const scale = await queueScale(p);
     r = await runEval({
+      ...options,
       scale,
-      ...(suite ? { suite } : {}),
-      ...(model ? { model } : {}),
-      ...(workflow ? { workflow } : {}),
-      ...(filter ? { filter } : {}),
-      ...(resume ? { resume } : {}),
-      ...(out ? { outDir: out } : {}),
-      ...(trials !== undefined ? { trials } : {}),
-      ...(jobs !== undefined ? { jobs } : {}),
-      ...(seed !== undefined ? { seed } : {}),
-      ...(sample !== undefined ? { sample } : {}),
-      ...(judge ? { judge } : {}),
-      ...(p.flags['off-protocol'] ? { offProtocol: true } : {}),
-      ...(timeLimit !== undefined || maxIterations !== undefined
-        ? {
-            limits: {
-              ...(timeLimit !== undefined ? { timeLimitS: timeLimit } : {}),
-              ...(maxIterations !== undefined ? { maxIterations } : {}),
-            },
-          }
-        : {}),
       env: process.env,
       signal: ac.signal,
       onProgress,
       onLog: (l) => {
         if (!asJson) o.err(l);
       },
-      args: Object.fromEntries(Object.entries(p.flags).filter(([k]) => k !== 'json')),
     });
   } finally {
     bar?.stop();
     process.off('SIGINT', onSigint);
   }
+  const code = resultsExitCode([r.counts], r.interrupted);
   if (asJson) {
     json(o, evalJson(r));
-    return r.interrupted ? 130 : 0;
+    return code;
   }
   const s = r.summary;
   const passK = Object.keys(s.metrics).filter((k) => k.startsWith('pass^'));
   const pk = passK.length ? `, ${passK.map((k) => `${k} ${s.metrics[k]?.toFixed(2) ?? '–'}`).join(', ')}` : '';
   const score = withInterval(s.score === null ? '–' : s.score.toFixed(3), s.interval, (v) => v.toFixed(3));
-  o.out(`${s.suite}  ${s.runId}  ${s.variant ?? s.workflow} · ${s.model}: score ${score} over ${s.cases} cases, ${s.errors} errors${pk}`);
+  o.out(
+    `${s.suite}  ${s.runId}  ${s.variant ?? s.workflow} · ${s.model}: score ${score} over ${s.scored} scored of ${r.counts.planned} case × trials, ${errorsLine(s)}${pk}`,
+  );
   const t = r.timings;
   if (t.cases) {
     o.out(
@@ -173,7 +191,15 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
   if (mem) o.out(mem);
   o.out(`  results: ${s.db}`);
   const dir = stringFlag(p.flags, 'out');
-  if (r.interrupted) o.out(`  stopped: continue with "skillbridge eval --resume ${s.runId}${dir ? ` --out ${dir}` : ''}"`);
-  else o.out(`  report: skillbridge report ${s.runId}${dir ? ` --db ${dir}` : ''}`);
-  return r.interrupted ? 130 : 0;
+  const resumeLine = `skillbridge eval --resume ${s.runId}${dir ? ` --out ${dir}` : ''}`;
+  if (r.interrupted) o.out(`  stopped: continue with "${resumeLine}"`);
+  else {
+    o.out(`  report: skillbridge report ${s.runId}${dir ? ` --db ${dir}` : ''}`);
+    const c = r.counts;
+    if (c.scored < c.planned)
+      o.out(
+        `  not scored: ${c.errors} errored, ${c.stopped + c.missing} not run of ${c.planned} (exit 3); run them again with "${resumeLine}"`,
+      );
+  }
+  return code;
 }

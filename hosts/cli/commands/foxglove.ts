@@ -10,6 +10,7 @@ import { type Parsed, UsageError, intFlag, requireFlag, stringFlag } from '../ar
 import { type Output, json } from '../output';
 import { findTool, readScript } from './call';
 import { isCall } from '../../../eval/audit/script';
+import { envToken, foxgloveOrigins } from '../server-token';
 
 export const FOXGLOVE_PORT = 8765;
 
@@ -17,6 +18,8 @@ export async function foxgloveCommand(p: Parsed, o: Output, opts: { untilSignal?
   const scene = requireFlag(p.flags, 'scene', 'the scene to watch, e.g. --scene tabletop/fruits');
   const port = intFlag(p.flags, 'port', FOXGLOVE_PORT);
   if (port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got ${port}`);
+  const token = envToken('SKILLBRIDGE_FOXGLOVE_TOKEN');
+  const origins = foxgloveOrigins();
   const scriptPath = stringFlag(p.flags, 'script');
   const steps = scriptPath ? await readScript(scriptPath) : [];
   const { robot, control } = await openSim(scene, { seed: intFlag(p.flags, 'seed', 1) });
@@ -41,6 +44,8 @@ export async function foxgloveCommand(p: Parsed, o: Output, opts: { untilSignal?
     live = await startFoxgloveLive({
       port,
       worlds: [liveWorld(feed, robot, spacesFor([{ name: 'robot', feed }])[0]!)],
+      ...(token ? { token } : {}),
+      origins,
       log: (l) => o.err(`skillbridge: ${l}`),
     });
   } catch (e) {
@@ -50,8 +55,11 @@ export async function foxgloveCommand(p: Parsed, o: Output, opts: { untilSignal?
       throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
     throw e;
   }
-  if (p.flags['json']) json(o, { url: live.url, scene, script: scriptPath ?? null });
-  else o.out(`Foxglove live view of ${scene}: ${live.url}  (Foxglove: Open connection → Foxglove WebSocket). Ctrl+C stops.`);
+  if (p.flags['json']) json(o, { url: live.url, token: live.token, scene, script: scriptPath ?? null });
+  else
+    o.out(
+      `Foxglove live view of ${scene}: ${live.url}  (Foxglove: Open connection → Foxglove WebSocket, paste this URL with its token). Ctrl+C stops.`,
+    );
   const stop = new Promise<void>((resolve) => {
     if (opts.untilSignal === false) return resolve();
     process.once('SIGINT', () => resolve());

@@ -3,17 +3,19 @@
 // On stdio, stdout carries only the protocol: every word for people goes to stderr.
 import path from 'node:path';
 import { traceVersions } from '../../../agents/runtime/trace';
+import type { ServerToken } from '../../../base/server-token';
 import { type FoxgloveLive, startFoxgloveLive } from '../../foxglove/live';
 import { SimFeed, liveWorld, spacesFor } from '../../foxglove/sim-feed';
 import { APPROVE_MODES } from '../../mcp/approval';
 import { type Fleet, McpSetupError, type RobotSpec, openFleet, robotsFromFile, robotsFromSceneFlag } from '../../mcp/fleet';
-import { startMcpHttp } from '../../mcp/http';
+import { DEFAULT_MAX_SESSIONS, startMcpHttp } from '../../mcp/http';
 import { createMcpServer } from '../../mcp/server';
 import { guardedStdio } from '../../mcp/stdio';
 import { McpTraceLog } from '../../mcp/trace-log';
 import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { robotChoice } from '../robot-flag';
+import { envToken, foxgloveOrigins } from '../server-token';
 
 async function robotSpecs(p: Parsed): Promise<RobotSpec[]> {
   const scene = stringFlag(p.flags, 'scene');
@@ -53,13 +55,24 @@ function pace(fleet: Fleet): () => void {
 }
 
 /** The live Foxglove view of every simulated robot, side by side. */
-async function startLive(fleet: Fleet, port: number, log: (l: string) => void): Promise<FoxgloveLive> {
+async function startLive(
+  fleet: Fleet,
+  port: number,
+  log: (l: string) => void,
+  access: { token: ServerToken | undefined; origins: string[] },
+): Promise<FoxgloveLive> {
   if (port < 0 || port > 65535) throw new UsageError(`--foxglove must be a port 0-65535, got ${port}`);
   const feeds = fleet.robots.flatMap((r) => (r.sim ? [{ name: r.name, feed: new SimFeed(r.sim), robot: r.robot }] : []));
   if (!feeds.length) throw new UsageError('--foxglove shows simulated robots, and none of these robots is simulated');
   const spaces = spacesFor(feeds);
   try {
-    return await startFoxgloveLive({ port, worlds: feeds.map((f, i) => liveWorld(f.feed, f.robot, spaces[i]!)), log });
+    return await startFoxgloveLive({
+      port,
+      worlds: feeds.map((f, i) => liveWorld(f.feed, f.robot, spaces[i]!)),
+      ...(access.token ? { token: access.token } : {}),
+      origins: access.origins,
+      log,
+    });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
       throw new UsageError(`port ${port} is in use; choose another with --foxglove N (0 picks a free one)`);
@@ -74,6 +87,13 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
   const httpFlag = stringFlag(p.flags, 'http');
   const httpPort = httpFlag === undefined ? undefined : intFlag(p.flags, 'http', 0);
   if (httpPort !== undefined && (httpPort < 0 || httpPort > 65535)) throw new UsageError(`--http must be a port 0-65535, got ${httpPort}`);
+  // Checked before anything opens: a bad token or cap is one line, not a half-started server.
+  const token = httpPort === undefined ? undefined : envToken('SKILLBRIDGE_MCP_TOKEN');
+  const maxSessions = intFlag(p.flags, 'max-sessions', DEFAULT_MAX_SESSIONS, { min: 1, max: 10_000 });
+  const liveAccess =
+    stringFlag(p.flags, 'foxglove') === undefined
+      ? { token: undefined, origins: [] }
+      : { token: envToken('SKILLBRIDGE_FOXGLOVE_TOKEN'), origins: foxgloveOrigins() };
   const log = (line: string) => o.err(`skillbridge mcp: ${line}`);
   let specs: RobotSpec[];
   let fleet: Fleet;
@@ -93,7 +113,7 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
   let live: FoxgloveLive | undefined;
   if (foxglove !== undefined) {
     try {
-      live = await startLive(fleet, foxglove, log);
+      live = await startLive(fleet, foxglove, log, liveAccess);
     } catch (e) {
       unpace();
       trace?.close();
@@ -131,8 +151,13 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
 
   let http;
   try {
-    const token = process.env['SKILLBRIDGE_MCP_TOKEN'] || undefined;
-    http = await startMcpHttp({ port: httpPort, makeServer: make, ...(token ? { token } : {}), ...(p.flags['verbose'] ? { log } : {}) });
+    http = await startMcpHttp({
+      port: httpPort,
+      makeServer: make,
+      maxSessions,
+      ...(token ? { token } : {}),
+      ...(p.flags['verbose'] ? { log } : {}),
+    });
   } catch (e) {
     await shutdown();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')

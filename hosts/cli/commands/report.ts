@@ -12,6 +12,7 @@ import {
   type RunSummary,
   compareRuns,
   comparisonLines,
+  errorsLine,
   leaderboard,
   leaderboardLines,
   leaderboardMarkdown,
@@ -34,7 +35,7 @@ function line(s: RunSummary): string {
   const passK = Object.keys(s.metrics).filter((k) => k.startsWith('pass^'));
   const last = passK.length > 1 ? `, ${passK.at(-1)} ${s.metrics[passK.at(-1)!]?.toFixed(2) ?? '—'}` : '';
   const score = withInterval(s.score === null ? '—' : s.score.toFixed(2), s.interval, (v) => v.toFixed(2));
-  return `${s.suite}  ${s.runId}  ${label}: score ${score} over ${s.cases} cases, ${s.errors} errors${last} (${s.status})`;
+  return `${s.suite}  ${s.runId}  ${label}: score ${score} over ${s.cases} cases, ${errorsLine(s)}${last} (${s.status})`;
 }
 
 function leaderboardCommand(p: Parsed, o: Output, dir: string): number {

@@ -4,11 +4,17 @@
 // jobs a client can watch and cancel.
 import { SafetyChain } from '../../../agents/runtime/safety';
 import { findToolSet } from '../../../agents/tools/sets';
+import type { Robot } from '../../../robot/robot';
+import { interceptSkills } from '../../../robot/skills';
 import { openRobot } from '../../../robot/sources';
 import { RobotSourceError } from '../../../robot/source';
 import { startRobotApi } from '../../robot-api/server';
 import { type Parsed, UsageError, intFlag, numberFlag, requireFlag } from '../args';
 import type { Output } from '../output';
+import { envToken } from '../server-token';
+
+/** The maximum age of a reading an unpaced (--fast) simulator states, seconds. */
+const FAST_MAX_AGE_S = 10;
 
 export async function robotApiCommand(p: Parsed, o: Output, opts: { untilSignal?: boolean } = {}): Promise<number> {
   const scene = requireFlag(p.flags, 'scene', 'the scene whose robot to serve, e.g. --scene tabletop/fruits');
@@ -17,6 +23,7 @@ export async function robotApiCommand(p: Parsed, o: Output, opts: { untilSignal?
   const speed = numberFlag(p.flags, 'speed', 1);
   if (speed <= 0 || speed > 1000) throw new UsageError(`--speed must be above 0 and at most 1000, got ${speed}`);
   const asJson = Boolean(p.flags['json']);
+  const token = envToken('SKILLBRIDGE_ROBOT_TOKEN');
   let opened;
   try {
     opened = await openRobot({ kind: 'sim', scene, seed: intFlag(p.flags, 'seed', 1) });
@@ -24,16 +31,26 @@ export async function robotApiCommand(p: Parsed, o: Output, opts: { untilSignal?
     if (e instanceof RobotSourceError) throw new UsageError(`--scene: ${e.message}`);
     throw e;
   }
-  const { robot, sim } = opened;
+  const { sim } = opened;
+  let robot: Robot = opened.robot;
   let ticker: ReturnType<typeof setInterval> | undefined;
   if (!p.flags['fast']) {
     sim.pace(true);
     sim.setSpeed(speed);
     ticker = setInterval(() => sim.tick(performance.now()), 1000 / 60);
+  } else {
+    // Unpaced, a skill's physics runs between this server's answers: a safety answer can wait
+    // longer than the simulator's 1 s, though its state changes only as that physics runs (a
+    // press goes out on the event stream at once). It states the age it can keep, so a client
+    // watching a job does not read the wait as a stale e-stop.
+    const inner = robot;
+    robot = {
+      ...interceptSkills(inner, (c, _s, next) => next(c)),
+      safety: async () => ({ ...(await inner.safety()), maxAgeS: FAST_MAX_AGE_S }),
+    };
   }
   const chain = new SafetyChain(robot);
   const alrm = robot.arm ? await findToolSet('alrm')!.build(robot) : undefined;
-  const token = process.env['SKILLBRIDGE_ROBOT_TOKEN'] || undefined;
   let server;
   try {
     server = await startRobotApi({

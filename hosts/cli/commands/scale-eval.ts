@@ -13,8 +13,15 @@ export async function queueScale(p: Parsed, opts: { namesRuns?: boolean } = {}):
     throw new UsageError('with --queue the workers run the cases: give --concurrency, --rpm and --tpm to "skillbridge worker" instead');
   checkQueueUrl(url);
   const { checkQueue, queueSlots } = await import('../../../eval/scale/queue');
+  const { queueSecret } = await import('../../../eval/scale/queue-protocol');
   await checkQueue(url);
-  return { ...o, slots: (init, runId) => queueSlots(url, init, runId) };
+  let secret;
+  try {
+    secret = queueSecret(process.env);
+  } catch (e) {
+    throw new UsageError(`--queue: ${(e as Error).message}`);
+  }
+  return { ...o, slots: (init, runId) => queueSlots(url, init, runId, secret) };
 }
 
 /** Cases in flight and the memory they held, where more than one ran at once. */

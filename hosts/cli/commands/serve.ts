@@ -15,6 +15,7 @@ import { sessionFolders } from '../../web/session-files';
 import { DEFAULT_MAX_SESSIONS, type HostedSession } from '../../web/sessions';
 import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
 import type { Output } from '../output';
+import { envToken } from '../server-token';
 
 export const DEFAULT_PORT = 4317;
 
@@ -29,6 +30,9 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   if (host && host !== '127.0.0.1' && host !== 'localhost') {
     throw new UsageError('--host: web mode listens on 127.0.0.1 only (the robot API must not be reachable from the network)');
   }
+  // A fixed token (from the environment, never the command line where others can read it) keeps the
+  // links a class was given valid across a restart; pages reconnect by themselves.
+  const fixedToken = envToken('SKILLBRIDGE_WEB_TOKEN');
   const scene = stringFlag(p.flags, 'scene') ?? 'tabletop/fruits';
   if (!isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
   // --robot: agent runs act on a real robot; the scene is its shadow (the view shows each prediction).
@@ -78,11 +82,6 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
     s.loadScene({ id: scene }).catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));
     return s;
   };
-  // A fixed token (from the environment, never the command line where others can read it) keeps the
-  // links a class was given valid across a restart; pages reconnect by themselves.
-  const fixedToken = process.env['SKILLBRIDGE_WEB_TOKEN'];
-  if (fixedToken !== undefined && !/^[\w-]{16,128}$/.test(fixedToken))
-    throw new UsageError('SKILLBRIDGE_WEB_TOKEN must be 16-128 letters, digits, - or _ (or unset for a random token)');
   let warm: Promise<HostedSession> | undefined = open();
   const openSession = (): Promise<HostedSession> => {
     const w = warm;

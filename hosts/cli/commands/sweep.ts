@@ -1,19 +1,27 @@
 // skillbridge sweep FILE: suites × models × workflows × trials from a JSON
 // sweep file into one results folder (default sweep-results/), resumable (run
 // it again: finished runs are kept, the rest resumed), then one report over the
-// folder and a leaderboard per suite.
+// folder and a leaderboard per suite. Exit 3 (eval-exit.ts) when a run has a case
+// × trial without a score; running the sweep again retries those.
 import path from 'node:path';
-import { loadRuns, writeReports } from '../../../eval/report/index';
+import { errorsLine, loadRuns, writeReports } from '../../../eval/report/index';
 import { openResults } from '../../../eval/results/index';
 import { loadSweep, runSweep, sweepCells } from '../../../eval/scale/sweep';
 import { type Parsed, UsageError, stringFlag } from '../args';
+import { resultsExitCode } from '../eval-exit';
 import { type Output, json } from '../output';
 import { queueScale } from './scale-eval';
+import { TERMINAL } from '../../service/host-policy';
 
 export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   if (p.positionals.length !== 1) throw new UsageError('give one sweep file: skillbridge sweep FILE.json [--out DIR]');
   const sweep = loadSweep(p.positionals[0]!);
   const outDir = stringFlag(p.flags, 'out') ?? 'sweep-results';
+  // The results code takes a name ending in .db for the database itself; a sweep writes its report beside it.
+  if (outDir.endsWith('.db'))
+    throw new UsageError(
+      `--out ${JSON.stringify(outDir)}: a sweep's --out is its folder (results.db and the report go in it), not a .db file`,
+    );
   const scale = await queueScale(p, { namesRuns: true });
   // The results database is opened (made, checked) before the first run says anything: bad input is one line.
   openResults(outDir).close();
@@ -26,6 +34,7 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
     rows = await runSweep(sweep, {
       outDir,
       scale,
+      door: TERMINAL,
       signal: ac.signal,
       env: process.env,
       onCell: (c, i, n) => {
@@ -51,13 +60,18 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
       score: s.score,
       cases: s.cases,
       errors: s.errors,
+      errorReasons: s.errorReasons,
       runId: s.runId,
       status: s.status,
     }));
   const interrupted = ac.signal.aborted;
+  const code = resultsExitCode(
+    rows.map((r) => r.counts),
+    interrupted,
+  );
   if (asJson) {
     json(o, { sweep: sweep.name, db: path.join(outDir, 'results.db'), report: html, runs: rows, leaderboard: board, interrupted });
-    return interrupted ? 130 : 0;
+    return code;
   }
   o.out(
     `sweep ${sweep.name}: ${rows.length} runs (${rows.filter((r) => r.action === 'kept').length} kept from before), results in ${outDir}/`,
@@ -70,11 +84,12 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
     }
     const rank = board.filter((x, j) => x.suite === suite && j <= i).length;
     o.out(
-      `    ${String(rank).padStart(2)}. ${(b.score === null ? '–' : b.score.toFixed(3)).padStart(5)}  ${b.model} · ${b.workflow}  (${b.cases} cases, ${b.errors} errors${b.status === 'finished' ? '' : `, ${b.status}`})`,
+      `    ${String(rank).padStart(2)}. ${(b.score === null ? '–' : b.score.toFixed(3)).padStart(5)}  ${b.model} · ${b.workflow}  (${b.cases} cases, ${errorsLine(b)}${b.status === 'finished' ? '' : `, ${b.status}`})`,
     );
   }
   o.out(`  report: ${html}`);
-  if (interrupted)
-    o.out(`  stopped: run "skillbridge sweep ${p.positionals[0]}${stringFlag(p.flags, 'out') ? ` --out ${outDir}` : ''}" again to go on`);
-  return interrupted ? 130 : 0;
+  const again = `skillbridge sweep ${p.positionals[0]}${stringFlag(p.flags, 'out') ? ` --out ${outDir}` : ''}`;
+  if (interrupted) o.out(`  stopped: run "${again}" again to go on`);
+  else if (code !== 0) o.out(`  some case × trials have no score (exit 3): run "${again}" again to retry them`);
+  return code;
 }

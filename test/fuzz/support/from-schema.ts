@@ -35,7 +35,7 @@ export type JsonSchema = {
 export interface FromSchemaOptions {
   /** Strings for string fields (the hostile mix). */
   hostile: fc.Arbitrary<string>;
-  /** The chance (0…1) a string field gets a hostile value rather than one the schema accepts. */
+  /** The chance (0…1) a string field gets a hostile value rather than one the schema accepts (0: every value in range). */
   hostileShare?: number;
   /** Give every optional field a value (a base for the sweep, which then attacks each string in turn). */
   allKeys?: boolean;
@@ -88,6 +88,8 @@ export function fromSchema(schema: JsonSchema, o: FromSchemaOptions): fc.Arbitra
         const max = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : 1e6);
         const inRange =
           type === 'integer' ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) }) : fc.double({ min, max, noNaN: true });
+        // A base the sweep starts from stays in range: only its strings are attacked.
+        if (share <= 0) return inRange;
         return fc.oneof({ weight: 8, arbitrary: inRange }, { weight: 1, arbitrary: fc.constantFrom(-1, 0, 1e12, -1e12) });
       }
       case 'boolean':

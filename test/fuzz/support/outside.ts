@@ -18,8 +18,9 @@ export interface Outside {
   canary: string;
   files: { suite: string; script: string; gguf: string; notes: string; emptyDb: string; fifo: string; folder: string };
   /**
-   * Folders the host allows. The ones a request may name files in (scripts, models) hold symlinks
-   * `escape*` into the outside folder: the policy checks where a path leads, not how it is spelled.
+   * Folders the host allows. The scripts folder holds symlinks `escape*` into the outside folder: the
+   * policy checks where a path leads, not how it is spelled. The models folder holds none: there a link
+   * is how `models add FILE` puts a model the person has in place, so following it is by design.
    */
   allowed: { scripts: string; models: string; evalDir: string; traceDir: string; exercises: string };
   /** Every path inside `allowed` that leads outside. */
@@ -76,7 +77,6 @@ export function makeOutside(): Outside {
   };
   link(script, join(allowed.scripts, 'escape.json'));
   link(dir, join(allowed.scripts, 'escape-dir'));
-  link(gguf, join(allowed.models, 'escape.gguf'));
   return {
     dir,
     canary,
