@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticAlrmRun } from '../../eval/report/synthetic';
 import { openResults } from '../../eval/results/index';
+import { startOpenAIServer } from '../../test/support/openai-server';
 import { parse } from './args';
 import { scaleOptions } from './commands/scale-flags';
 import { main, oneLine } from './main';
@@ -133,6 +134,19 @@ describe('messages of several lines', () => {
     const port = (busy.address() as { port: number }).port;
     try {
       oneLineExit2(await cli('serve', '--port', String(port)), new RegExp(`^skillbridge: port ${port} is in use`));
+      // A robot URL naming a server that is no robot (a model server, as the fuzzer tried): when the first session's
+      // scene was still loading as it was closed, that load's failure came first ("the session is closed").
+      const notRobot = await startOpenAIServer([], { whenEmpty: { content: 'ok' } });
+      const robot = `${notRobot.url}/../`;
+      const token = process.env['SKILLBRIDGE_ROBOT_TOKEN'];
+      process.env['SKILLBRIDGE_ROBOT_TOKEN'] = 'bad-input-robot-token-0123';
+      try {
+        oneLineExit2(await cli('serve', '--port', String(port), '--robot', robot), new RegExp(`^skillbridge: port ${port} is in use`));
+      } finally {
+        await notRobot.close();
+        if (token === undefined) delete process.env['SKILLBRIDGE_ROBOT_TOKEN'];
+        else process.env['SKILLBRIDGE_ROBOT_TOKEN'] = token;
+      }
     } finally {
       busy.close();
     }

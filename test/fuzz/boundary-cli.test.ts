@@ -541,7 +541,7 @@ describe('the command line, fuzzed from its table of options', () => {
           found.push(...(await tryCase(withValue(b.argv(), field, value), b.ready)));
         },
       ),
-      { numRuns: fuzzRuns(40), seed: fuzzSeed(34) },
+      { numRuns: fuzzRuns(25), seed: fuzzSeed(34) },
     );
     expect(summarize(found)).toEqual([]);
   }, 600_000);

@@ -62,6 +62,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   // the page loads (the page's first request waits for the scene). The first one
   // starts now, so the first tab finds it warm.
   const workerUrl = prebuiltWorker();
+  let closing = false;
   const open = async (): Promise<HostedSession> => {
     // Each session (a group's tab) keeps its traces and evaluation results in folders of its own.
     const own = sessionFolders(traceDir, path.resolve('eval-results'));
@@ -79,7 +80,10 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       ...(p.flags['allow-model-pull'] ? { manageModels: true } : {}),
       onLog: (l) => o.err(`skillbridge: ${l}`),
     });
-    s.loadScene({ id: scene }).catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));
+    // A session closed while its scene loads (serve refused to start) fails that load: not news, and not a second line.
+    s.loadScene({ id: scene }).catch((e: unknown) => {
+      if (!closing) o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`);
+    });
     return s;
   };
   let warm: Promise<HostedSession> | undefined = open();
@@ -100,6 +104,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       log: p.flags['verbose'] ? (l) => o.err(`skillbridge: ${l}`) : undefined,
     });
   } catch (e) {
+    closing = true;
     if (warm !== undefined) await (await warm).dispose();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
       throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
