@@ -1,8 +1,19 @@
 // Command-line parsing: one place that turns argv into typed options and turns
 // every mistake into one line that says what to type instead.
 import { parseArgs } from 'node:util';
+import { type FlagName, OPTIONS, refusal } from './command-flags';
 
 export class UsageError extends Error {}
+
+/** An option the command does not take (or not without another, or not beside another). */
+export class FlagRefused extends UsageError {
+  constructor(
+    message: string,
+    readonly flag: FlagName | undefined,
+  ) {
+    super(message);
+  }
+}
 
 export interface Parsed {
   command: string;
@@ -10,83 +21,15 @@ export interface Parsed {
   flags: Record<string, string | boolean | undefined>;
 }
 
-const OPTIONS = {
-  json: { type: 'boolean' },
-  scene: { type: 'string' },
-  set: { type: 'string' },
-  seed: { type: 'string' },
-  script: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-  workflow: { type: 'string' },
-  model: { type: 'string' },
-  trace: { type: 'string' },
-  approve: { type: 'string' },
-  answers: { type: 'string' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  quick: { type: 'boolean' },
-  unsettled: { type: 'boolean' },
-  out: { type: 'string' },
-  'time-limit': { type: 'string' },
-  'max-iterations': { type: 'string' },
-  stream: { type: 'boolean' },
-  verbose: { type: 'boolean' },
-  noise: { type: 'string' },
-  'in-process': { type: 'boolean' },
-  'max-sessions': { type: 'string' },
-  'allow-key-for': { type: 'string' },
-  scripts: { type: 'string' },
-  classroom: { type: 'boolean' },
-  exercises: { type: 'string' },
-  db: { type: 'string' },
-  junit: { type: 'string' },
-  csv: { type: 'string' },
-  diff: { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  leaderboard: { type: 'string' },
-  md: { type: 'string' },
-  calls: { type: 'string' },
-  suite: { type: 'string' },
-  judge: { type: 'string' },
-  'off-protocol': { type: 'boolean' },
-  trials: { type: 'string' },
-  jobs: { type: 'string' },
-  filter: { type: 'string' },
-  resume: { type: 'string' },
-  sample: { type: 'string' },
-  http: { type: 'string' },
-  robots: { type: 'string' },
-  'read-only': { type: 'boolean' },
-  mcp: { type: 'string' },
-  mcap: { type: 'string' },
-  foxglove: { type: 'string' },
-  paced: { type: 'boolean' },
-  width: { type: 'string' },
-  robot: { type: 'string' },
-  mapping: { type: 'string' },
-  shadow: { type: 'boolean' },
-  'accept-no-estop': { type: 'boolean' },
-  speed: { type: 'string' },
-  fast: { type: 'boolean' },
-  concurrency: { type: 'string' },
-  rpm: { type: 'string' },
-  tpm: { type: 'string' },
-  prices: { type: 'string' },
-  shard: { type: 'string' },
-  queue: { type: 'string' },
-  'private-redis': { type: 'boolean' },
-  'run-id': { type: 'string' },
-  workers: { type: 'string' },
-  scale: { type: 'boolean' },
-  latency: { type: 'string' },
-  dir: { type: 'string' },
-  name: { type: 'string' },
-  'allow-model-pull': { type: 'boolean' },
-  episode: { type: 'string' },
-} as const;
-
 export function parse(argv: string[]): Parsed {
+  const { command, positionals, flags } = parseWords(argv);
+  const refused = refusal(command, positionals, flags);
+  if (refused) throw new FlagRefused(refused.message, refused.flag);
+  return { command, positionals, flags: flagReads ? watched(flags, flagReads) : flags };
+}
+
+/** The words of a command line as options and arguments, before the command's entry is checked. */
+export function parseWords(argv: string[]): Parsed {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -104,6 +47,55 @@ export function parse(argv: string[]): Parsed {
   }
   const [command = 'help', ...positionals] = parsed.positionals;
   return { command, positionals, flags: parsed.values as Parsed['flags'] };
+}
+
+let flagReads: ((flag: string) => void) | undefined;
+
+/**
+ * Tests: calls `see` with each option a command reads, from parse until the
+ * returned function is called (the proof that the table of options is truthful).
+ */
+export function watchFlagReads(see: (flag: string) => void): () => void {
+  flagReads = see;
+  return () => {
+    if (flagReads === see) flagReads = undefined;
+  };
+}
+
+/**
+ * The options as a command sees them, each read reported. Copying them all
+ * (a spread, Object.entries, JSON) is not reading one: it applies none.
+ */
+function watched(flags: Parsed['flags'], see: (flag: string) => void): Parsed['flags'] {
+  let listed = new Set<string>();
+  let copying: string | undefined;
+  return new Proxy(flags, {
+    ownKeys(t) {
+      const keys = Reflect.ownKeys(t);
+      listed = new Set(keys.filter((k): k is string => typeof k === 'string'));
+      queueMicrotask(() => listed.clear());
+      return keys;
+    },
+    getOwnPropertyDescriptor(t, k) {
+      if (typeof k === 'string') {
+        if (listed.has(k)) copying = k;
+        else see(k);
+      }
+      return Reflect.getOwnPropertyDescriptor(t, k);
+    },
+    get(t, k, r) {
+      if (typeof k === 'string') {
+        if (copying === k) listed.delete(k);
+        else see(k);
+        copying = undefined;
+      }
+      return Reflect.get(t, k, r) as unknown;
+    },
+    has(t, k) {
+      if (typeof k === 'string') see(k);
+      return Reflect.has(t, k);
+    },
+  });
 }
 
 /** Bounds of a numeric flag; `off` is one more value accepted outside them (e.g. 0 = no limit). */
@@ -158,21 +150,26 @@ Usage:
       List the workflows: id, title, paper and section, and the stages a turn runs.
   skillbridge tools --scene S [--set NAME] [--json]
       Show what a model would receive: each tool's name, description and JSON Schema.
-  skillbridge call --scene S [--seed N] [--set NAME] TOOL [JSON_ARGS] [--json]
-  skillbridge call --scene S [--seed N] [--set NAME] --script FILE [--json]
+  skillbridge call --scene S [--seed N] [--set NAME] [--noise SPEC] TOOL [JSON_ARGS] [--json]
+  skillbridge call --scene S [--seed N] [--set NAME] [--noise SPEC] --script FILE [--json]
+  skillbridge call --robot URL [--mapping FILE] [--accept-no-estop] [--shadow --scene S [--seed N]]
+                   [--set NAME] TOOL [JSON_ARGS] | --script FILE [--json]
       Call tools on a fresh world (one call, or a JSON array of steps run in order in
       one world: {"tool", "args"}, or {"event": {...}} injected before the next call,
       or {"event": {...}, "during": SECONDS} injected that far into it). Prints each
-      result and the final semantic facts.
+      result and the final semantic facts. --noise SPEC (e.g.
+      "distance=0.01,dropout=0.1,failure=0.05"; off by default) perturbs the
+      simulator's perception and skills, repeatably for one --seed.
   skillbridge audit [--scene S] [--calls N] [--seed K] [--episode N] [--out DIR] [--json]
       The truth audit: seeded random but valid tool calls on every scene and tool set
       (with e-stops, people moving things, battery changes), each checked against the
       world and the robot's belief. Counts lies, leaks, invariant breaks, message
       contradictions and crashes, with a script reproducing each (--out DIR writes them).
       --episode N runs one episode of that run alone (a violation names its episode).
-  skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--trace FILE]
+  skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--seed N] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
                   [--answers FILE] [--mcp FILE] [--json] ["message"]
+  skillbridge run --robot URL [--mapping FILE] [--accept-no-estop] [--shadow --scene S] --model SPEC …
       A model drives the robot through a workflow (see "skillbridge workflows").
       Without a message, turns are read from stdin. When a workflow asks the
       person, the question is asked at the terminal, or answered from --answers
@@ -199,6 +196,9 @@ Usage:
   skillbridge bench cli [--quick] [--json]
       Command-line start-up: wall time and peak memory of "scenes" and one "call",
       medians of fresh processes, with "node -e 0" as the floor.
+  skillbridge bench agent [--quick] [--json]
+      Agent runtime benchmark: the runtime's own time per turn with scripted models,
+      tool dispatch, trace writes, beside other agent runtimes on the same server.
   skillbridge bench eval [--suite S] [--jobs N] [--json]
       Evaluation benchmark: the oracle through each suite (default --jobs 2), wall
       and CPU seconds, the harness's cost per case beside the robot's.
@@ -213,13 +213,15 @@ Usage:
       opens it at once after the launch.
   skillbridge eval --suite SUITE --model SPEC [--workflow W] [--trials K] [--jobs N]
                    [--seed S] [--filter TEXT] [--sample N] [--resume RUN] [--out DIR]
-                   [--judge SPEC] [--off-protocol] [--time-limit S] [--max-iterations N]
-                   [--noise SPEC] [--json]
+                   [--judge SPEC] [--off-protocol] [--time-limit SECONDS] [--max-iterations N]
+                   [--noise SPEC] [--concurrency N] [--rpm N] [--tpm N] [--prices FILE]
+                   [--shard K/N] [--run-id ID] [--queue redis://:PASSWORD@HOST:PORT] [--json]
       Runs a benchmark suite (raider, alrm, etp, dfki, rtw): each case in a world
       restored from a snapshot, scored from the final physical state and the
       order of events; every case × trial is recorded in DIR/results.db (default
       eval-results/). Reference models: oracle, floor:noop, floor:random,
-      floor:none. Ctrl-C stops cleanly; --resume RUN continues a stopped run.
+      floor:none. Ctrl-C stops cleanly; --resume RUN continues a stopped run
+      (with the cases, filter, sample, noise and limits it was started with).
       A case whose model cannot be reached, whose worker dies or whose scorer
       does not decide is an error, not a 0: counted apart, left out of the
       score, exit 3; --resume RUN runs exactly the errored, stopped and missing
@@ -244,9 +246,11 @@ Usage:
       local models only from its models folder, SKILLBRIDGE_API_KEY only to
       SKILLBRIDGE_API_BASE_URL or --allow-key-for URLs). A Redis without a
       password or ACL is refused unless --private-redis says no one else reaches it.
-  skillbridge sweep FILE [--out DIR] [--concurrency N] [--queue URL] [--json]
+  skillbridge sweep FILE [--out DIR] [--concurrency N] [--rpm N] [--tpm N] [--prices FILE]
+                   [--shard K/N] [--queue redis://:PASSWORD@HOST:PORT] [--json]
       Suites × models × workflows × trials from a YAML or JSON sweep file, resumable, into
-      one results folder, with one report and a leaderboard.
+      one results folder, with one report and a leaderboard. The options at scale are
+      eval's; each run is named by the sweep (NAME-SUITE-MODEL-WORKFLOW), alike on every shard.
   skillbridge report RUN [RUN…] [--db DIR] [--out FILE.html] [--junit FILE] [--csv FILE] [--md FILE] [--diff] [--json]
   skillbridge report --leaderboard DIR [--md FILE] [--json]
       A self-contained HTML report over recorded evaluation runs: the suite's
@@ -262,8 +266,10 @@ Usage:
       Scores a recorded run's cases again from their recorded end states (world
       snapshot, events, answer) with the current scorer, without running a model,
       and records a new run beside it (--dry-run only compares); prints what changed.
-  skillbridge serve [--port N] [--scene S] [--max-sessions N] [--scripts DIR] [--robot URL]
-                    [--allow-key-for URL[,URL]] [--classroom] [--exercises DIR] [--allow-model-pull]
+  skillbridge serve [--port N] [--host 127.0.0.1] [--scene S] [--seed N] [--max-sessions N]
+                    [--scripts DIR] [--robot URL [--mapping FILE] [--accept-no-estop]]
+                    [--allow-key-for URL[,URL]] [--classroom] [--exercises DIR]
+                    [--allow-model-pull] [--verbose]
       The app in a browser: serves the built renderer and the app API on
       127.0.0.1 (default port 4317; 0 picks a free one) and prints the URL with
       its access token. Each browser tab gets its own session (its own world);
@@ -278,6 +284,7 @@ Usage:
       With --robot URL, agent runs act on that robot and the scene runs beside
       it as its shadow. Pages list and select local models; --allow-model-pull
       also lets them download and remove (classroom: the teacher only).
+      --verbose logs refused connections and socket errors to stderr.
   skillbridge robot-api --scene S [--port N] [--seed N] [--speed X | --fast] [--read-only] [--json]
       Serves the scene's simulated robot over the robot HTTP API on 127.0.0.1
       with a token (SKILLBRIDGE_ROBOT_TOKEN, 16+ characters, or a random one): info, queries,
@@ -285,13 +292,15 @@ Usage:
       to wall time (--speed X faster; --fast unpaced). --json prints one line
       {"url", "token", "openapi"} when ready. --read-only refuses every skill.
   skillbridge models [list] [--dir DIR] [--json]
-  skillbridge models pull ID | rm ID | add FILE [--name NAME] [--dir DIR] [--json]
+  skillbridge models pull ID [--dir DIR] [--json]
+  skillbridge models rm ID [--dir DIR] [--json]
+  skillbridge models add FILE [--name NAME] [--dir DIR] [--json]
       Local GGUF models for --model local:ID: the catalogue (size, RAM, licence,
       installed or not) and any other .gguf in the folder (SKILLBRIDGE_MODELS_DIR,
       else the user's data folder). pull downloads with a progress bar, resumes
       and checks the SHA-256; add links a .gguf you have into the folder.
 
-Real robots (call, run, serve):
+Real robots (call, run, serve, mcp):
   --robot http://HOST:PORT        a robot that speaks the robot HTTP API; the
                                   token comes from SKILLBRIDGE_ROBOT_TOKEN
   --robot ws://HOST:PORT --mapping FILE
@@ -300,12 +309,14 @@ Real robots (call, run, serve):
   --accept-no-estop               with --robot: accept a robot that declares it
                                   reports no e-stop state (recorded in the trace);
                                   otherwise motion needs a known, fresh, released e-stop
-  --shadow                        with --robot and --scene: shadow mode; each
-                                  action is first played in the scene's simulator
+  --shadow                        with --robot and --scene (call, run, mcp): shadow
+                                  mode; each action is first played in the scene's
+                                  simulator (serve always runs its scene so)
 
-  skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT [--max-sessions N]] [--approve ask|auto|deny]
-                  [--read-only] [--paced] [--trace DIR] [--foxglove PORT] [--json]
-  skillbridge mcp --scene arm=tabletop/fruits,rover=farm …   |   --robots FILE …   |   --robot URL …
+  skillbridge mcp --scene S [--set NAME] [--seed N] [--http PORT [--max-sessions N] [--json] [--verbose]]
+                  [--approve ask|auto|deny] [--read-only] [--paced] [--trace DIR] [--foxglove PORT]
+  skillbridge mcp --scene arm=tabletop/fruits,rover=farm …   |   --robots FILE …
+  skillbridge mcp --robot URL [--mapping FILE] [--accept-no-estop] [--shadow --scene S [--seed N]] …
       An MCP server for any MCP client: the robot's tool set (cards as descriptions,
       read-only/destructive annotations), its snapshot, events and camera as
       resources, progress and cancellation for long skills. stdio by default;
@@ -319,8 +330,9 @@ Real robots (call, run, serve):
       call passes the robot's safety chain.
 
       --foxglove PORT also serves the live Foxglove view of every simulated robot
-      (implies --paced).
-  skillbridge foxglove --scene S [--port N] [--seed N] [--script FILE] [--json]
+      (implies --paced). With --http, --json prints {"url", "token", …} when ready
+      and --verbose logs sessions and failed requests to stderr.
+  skillbridge foxglove --scene S [--port N] [--seed N] [--script FILE [--set NAME]] [--json]
       A live Foxglove WebSocket server (ws://127.0.0.1:8765 by default) over a
       world running in wall time: /tf, /scene, /joint_states, /camera/image,
       /facts, /log. --script runs a call --script file once a viewer connects.
@@ -330,8 +342,15 @@ Real robots (call, run, serve):
 
 Scenes are ids (see "skillbridge scenes") or paths to scene JSON files.
 Options:
-  --json        machine-readable output
-  --seed N      seed for noise and failure injection (default 1)
-  --noise SPEC  e.g. "distance=0.01,dropout=0.1,failure=0.05" (off by default)
-  -h, --help    this help
+  --json          machine-readable output (the commands whose line shows it)
+  --seed N        the world's seed: noise, injected failures, random policies (default 1)
+  -h, --help      this help
+  -v, --version   the version
+A command takes only the options its line shows: any other, or one that needs
+another or clashes with one, is refused before anything runs (one line naming it
+and the options the command takes; exit 2).
+Exit codes: 0 done; 1 a tool call, an audit, a download or a trace write failed;
+2 bad input (one line on stderr, or {"error": {"code", "message"}} on stdout under
+--json); 3 the model failed (run); 130 stopped by Ctrl-C, 143 by SIGTERM;
+70 a bug in skillbridge (please report it).
 `;

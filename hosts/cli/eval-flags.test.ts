@@ -11,7 +11,8 @@ import type { Slot } from '../../eval/runner/executors';
 import type { WorkerInit } from '../../eval/runner/protocol';
 import { type EvalOptions, runEval } from '../../eval/runner/runner';
 import { parse } from './args';
-import { EVAL_FLAGS, evalOptions } from './commands/eval';
+import { DOORS } from './command-flags';
+import { evalOptions } from './commands/eval';
 import { main } from './main';
 import { TERMINAL } from '../service/host-policy';
 
@@ -48,15 +49,16 @@ function spySlots() {
 describe('options a command does not use are refused', () => {
   it('eval, sweep and rescore refuse the others in one line (a JSON error under --json), exit 2', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['eval', '--suite', SUITE, '--model', SCRIPT, '--scene', 'tabletop/fruits'], /eval does not use --scene; its options: --suite/],
-      [['eval', '--suite', SUITE, '--model', SCRIPT, '--db', 'x', '--port', '1'], /eval does not use --db \(nor --port\)/],
-      [['eval', '--suite', SUITE, '--model', SCRIPT, '--approve', 'auto'], /eval does not use --approve/],
-      [['eval', '--resume', 'r1', '--run-id', 'r2'], /--resume r1 names the run already; leave --run-id out/],
+      [['eval', '--suite', SUITE, '--model', SCRIPT, '--scene', 'tabletop/fruits'], /eval does not take --scene; it takes --suite/],
+      [['eval', '--suite', SUITE, '--model', SCRIPT, '--db', 'x', '--port', '1'], /eval does not take --db \(nor --port\)/],
+      [['eval', '--suite', SUITE, '--model', SCRIPT, '--approve', 'auto'], /eval does not take --approve/],
+      [['eval', '--resume', 'r1', '--run-id', 'r2'], /--resume RUN names the run already; leave --run-id out/],
       [['eval', '--suite', SUITE, '--model', SCRIPT, '--queue', 'redis://127.0.0.1:1', '--jobs', '2'], /with --queue .*--jobs/],
-      [['sweep', 'sweep.yaml', '--seed', '3'], /sweep does not use --seed; .*The rest is in the sweep file/],
-      [['sweep', 'sweep.yaml', '--shard', '1/2', '--run-id', 'x'], /sweep does not use --shard \(nor --run-id\)/],
-      [['rescore', 'r1', '--model', 'oracle'], /rescore does not use --model; its options: --db, --dry-run/],
-      [['rescore', 'r1', '--out', 'x'], /rescore does not use --out/],
+      [['sweep', 'sweep.yaml', '--seed', '3'], /sweep does not take --seed; .*The rest .* is in the sweep file/],
+      // Each run of a sweep is named by the sweep, alike on every shard.
+      [['sweep', 'sweep.yaml', '--shard', '1/2', '--run-id', 'x'], /sweep names each of its runs itself .*leave --run-id out/],
+      [['rescore', 'r1', '--model', 'oracle'], /rescore does not take --model; it takes --db, --dry-run/],
+      [['rescore', 'r1', '--out', 'x'], /rescore does not take --out/],
     ];
     for (const [argv, msg] of cases) {
       const r = await cli(...argv);
@@ -95,7 +97,7 @@ describe('each eval option reaches the run', () => {
     });
     expect(evalOptions(parse(['eval', '--resume', 'r1']))).toMatchObject({ resume: TERMINAL.runId('r1') });
     // The scale flags (concurrency, rpm, tpm, prices, shard, queue, run-id) go through scaleOptions (scale.test.ts); --json is the output.
-    expect(EVAL_FLAGS).toEqual(expect.arrayContaining(['concurrency', 'rpm', 'tpm', 'prices', 'shard', 'queue', 'run-id']));
+    expect(DOORS['eval']!.flags).toEqual(expect.arrayContaining(['concurrency', 'rpm', 'tpm', 'prices', 'shard', 'queue', 'run-id']));
     expect(() => evalOptions(parse(['eval', '--time-limit', '0']))).toThrow(/--time-limit must be at least 0.001/);
     expect(() => evalOptions(parse(['eval', '--max-iterations', '0']))).toThrow(/--max-iterations must be at least 1/);
   });

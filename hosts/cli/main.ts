@@ -4,7 +4,7 @@ import { phase } from '../../base/phase';
 import { ResultsError } from '../../eval/results/errors';
 import { EvalInputError } from '../../eval/runner/errors';
 import { SceneDataError } from '../../scenes/validation';
-import { HELP, type Parsed, UsageError, parse } from './args';
+import { FlagRefused, HELP, type Parsed, UsageError, parse } from './args';
 import { ClosedOutputError, type Output, directStdio, json, stdio } from './output';
 
 type Command = (p: Parsed, o: Output) => number | Promise<number>;
@@ -51,12 +51,13 @@ export async function main(argv: string[], out: Output = stdio): Promise<number>
     const p = parse(argv);
     // A one-shot command writes straight to the descriptors (output.ts), and the process ends when it returns.
     if (o === stdio && ONE_SHOT.has(p.command)) o = directStdio;
-    if (p.flags['help'] || p.command === 'help') {
-      o.out(HELP);
+    // --version asks for the version alone: `skillbridge --version` (no command) too.
+    if (p.flags['version'] && !p.flags['help']) {
+      o.out('skillbridge 0.1.0');
       return 0;
     }
-    if (p.flags['version']) {
-      o.out('skillbridge 0.1.0');
+    if (p.flags['help'] || p.command === 'help') {
+      o.out(HELP);
       return 0;
     }
     const load = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
@@ -90,8 +91,10 @@ export async function main(argv: string[], out: Output = stdio): Promise<number>
     return say(() => {
       if (code) {
         // Under --json a bad input is a JSON object on stdout, as the command's answer would be.
-        if (argv.includes('--json')) json(o, { error: { code, message: (e as Error).message } });
-        else o.err(`skillbridge: ${(e as Error).message}`);
+        // (Not when --json itself was refused: that command does not speak JSON.)
+        const asJson = argv.includes('--json') && !(e instanceof FlagRefused && e.flag === 'json');
+        if (asJson) json(o, { error: { code, message: (e as Error).message } });
+        else o.err(`skillbridge: ${oneLine((e as Error).message)}`);
         return 2;
       }
       o.err(
@@ -100,6 +103,15 @@ export async function main(argv: string[], out: Output = stdio): Promise<number>
       return 70;
     });
   }
+}
+
+/** A message of several lines (a list of problems) as the one line bad input gets: "X is not valid: a: …; b: …". */
+export function oneLine(message: string): string {
+  const [first = '', ...rest] = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return rest.length ? `${first} ${rest.map((l) => l.replace(/^- /, '')).join('; ')}` : first;
 }
 
 /** Reports a failure; should the output have been closed meanwhile, the exit code still tells it. */

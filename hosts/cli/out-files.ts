@@ -1,8 +1,10 @@
 // Files a command writes, checked before any work: a folder, a named pipe or a
-// socket cannot be a file (opening a pipe would wait for a reader for ever). That
-// is the user's mistake (one line, exit 2), not our bug. Devices such as
+// socket cannot be a file (opening a pipe would wait for a reader for ever), and
+// a path that leads through a file cannot be written. That is the user's mistake
+// (one line, exit 2), not our bug. A missing folder is made. Devices such as
 // /dev/null stay allowed; a write error on one stops the run later.
-import { type Stats, statSync } from 'node:fs';
+import { type Stats, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { kindOf } from '../../base/user-file';
 import { UsageError } from './args';
 
@@ -11,8 +13,22 @@ export function checkWritableFile(path: string, flag: string): void {
   let st: Stats;
   try {
     st = statSync(path);
-  } catch {
-    return; // not there yet: it is created
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT')
+      throw new UsageError(
+        `${flag} ${path}: ${code === 'ENOTDIR' ? 'a part of the path is not a folder' : `cannot write there (${code ?? (e as Error).message})`}`,
+      );
+    // Not there yet: it is created, in a folder made for it as every output's is.
+    try {
+      mkdirSync(dirname(resolve(path)), { recursive: true });
+    } catch (m) {
+      const c = (m as NodeJS.ErrnoException).code;
+      throw new UsageError(
+        `${flag} ${path}: cannot make its folder (${c === 'ENOTDIR' || c === 'EEXIST' ? 'a part of the path is not a folder' : (c ?? (m as Error).message)})`,
+      );
+    }
+    return;
   }
   if (st.isDirectory()) {
     throw new UsageError(`${flag} ${path} is a folder: give a file path, e.g. ${path.replace(/\/+$/, '')}/out${extOf(flag)}`);

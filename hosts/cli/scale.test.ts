@@ -73,7 +73,8 @@ describe('eval at scale', () => {
       [['worker', '--queue', 'redis://127.0.0.1:1', 'extra'], /worker takes no positional arguments/],
     ];
     for (const [argv, msg] of cases) {
-      const r = await cli(...argv, '--out', dir);
+      // worker takes no --out (it would be refused before what is tested here).
+      const r = await cli(...argv, ...(argv[0] === 'eval' ? ['--out', dir] : []));
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.err.trim().split('\n'), argv.join(' ')).toHaveLength(1);
       expect(r.err, argv.join(' ')).toMatch(msg);

@@ -40,7 +40,7 @@ describe('server commands and the token rule', () => {
   it('--max-sessions is for mcp --http, and a whole number of at least 1', () => {
     expect(run(['mcp', '--scene', 'tabletop/fruits', '--max-sessions', '4'], {})).toMatchObject({
       code: 2,
-      lines: [expect.stringMatching(/--max-sessions caps the sessions of --http/)],
+      lines: [expect.stringMatching(/--max-sessions needs --http: it caps the sessions of --http/)],
     });
     expect(run(['mcp', '--scene', 'tabletop/fruits', '--http', '0', '--max-sessions', '0'], {})).toMatchObject({
       code: 2,

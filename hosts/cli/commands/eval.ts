@@ -9,38 +9,11 @@ import cliProgress from 'cli-progress';
 import { errorsLine, withInterval } from '../../../eval/report/index';
 import { type EvalOptions, type EvalProgress, type EvalResult, runEval } from '../../../eval/runner/runner';
 import { type Parsed, UsageError, intFlag, numberFlag, stringFlag } from '../args';
-import { onlyFlags } from '../command-flags';
 import { resultsExitCode } from '../eval-exit';
 import { parseNoise } from '../noise';
 import { type Output, json } from '../output';
 import { queueScale, scaleLine } from './scale-eval';
 import { TERMINAL } from '../../service/host-policy';
-
-/** Every option eval uses; any other is refused (command-flags.ts). */
-export const EVAL_FLAGS = [
-  'suite',
-  'model',
-  'workflow',
-  'trials',
-  'jobs',
-  'seed',
-  'filter',
-  'sample',
-  'resume',
-  'out',
-  'judge',
-  'off-protocol',
-  'time-limit',
-  'max-iterations',
-  'noise',
-  'concurrency',
-  'rpm',
-  'tpm',
-  'prices',
-  'shard',
-  'queue',
-  'run-id',
-] as const;
 
 function seconds(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
@@ -78,21 +51,9 @@ export function evalJson(r: EvalResult) {
 export function evalOptions(p: Parsed): Omit<EvalOptions, 'scale' | 'env' | 'signal' | 'onProgress' | 'onLog'> {
   if (p.positionals.length)
     throw new UsageError(`eval takes no positional arguments, got "${p.positionals.join(' ')}"; use --suite and --model`);
-  // A suite scores each case from the simulated world's physics (its ground truth)
-  // and starts it from a world the runner builds; a real robot offers neither.
-  if (p.flags['robot'] !== undefined || p.flags['shadow'] !== undefined)
-    throw new UsageError(
-      "eval runs each case in a simulated world it builds and scores it from that world's physics; a real robot (--robot) " +
-        "can neither be put into a case's starting state nor read for ground truth. Measure the workflow here, then try it on " +
-        'the robot with "skillbridge run --robot URL"',
-    );
-  onlyFlags(p, 'eval', EVAL_FLAGS);
+  // The table of options (command-flags.ts) refused what eval does not take: a real robot, a run id beside --resume,
+  // threads beside a queue. A resumed run refuses a filter, sample, noise, limit or protocol other than its own (runner).
   const resume = stringFlag(p.flags, 'resume');
-  // The run's id is the one resumed (the runner refuses a filter, sample, noise or limit other than the run's own).
-  if (resume !== undefined && p.flags['run-id'] !== undefined)
-    throw new UsageError(`--resume ${resume} names the run already; leave --run-id out`);
-  if (p.flags['queue'] !== undefined && p.flags['jobs'] !== undefined)
-    throw new UsageError('with --queue the workers run the cases: --jobs (threads here) has no effect; leave it out');
   const timeLimit = p.flags['time-limit'] === undefined ? undefined : numberFlag(p.flags, 'time-limit', 0, { min: 0.001 });
   const maxIterations = p.flags['max-iterations'] === undefined ? undefined : intFlag(p.flags, 'max-iterations', 1, { min: 1 });
   const suite = stringFlag(p.flags, 'suite');

@@ -89,8 +89,6 @@ export async function mcpCommand(p: Parsed, o: Output, opts: { untilSignal?: boo
   if (httpPort !== undefined && (httpPort < 0 || httpPort > 65535)) throw new UsageError(`--http must be a port 0-65535, got ${httpPort}`);
   // Checked before anything opens: a bad token or cap is one line, not a half-started server.
   const token = httpPort === undefined ? undefined : envToken('SKILLBRIDGE_MCP_TOKEN');
-  if (httpPort === undefined && p.flags['max-sessions'] !== undefined)
-    throw new UsageError('--max-sessions caps the sessions of --http; stdio serves one client');
   const maxSessions = intFlag(p.flags, 'max-sessions', DEFAULT_MAX_SESSIONS, { min: 1, max: 10_000 });
   const liveAccess =
     stringFlag(p.flags, 'foxglove') === undefined

@@ -4,7 +4,6 @@
 import { DEFAULT_RESULTS_DIR, errorsLine, withInterval } from '../../../eval/report/index';
 import { rescoreRun } from '../../../eval/runner/rescore';
 import { type Parsed, UsageError, stringFlag } from '../args';
-import { onlyFlags } from '../command-flags';
 import { EXIT_OK, EXIT_UNSCORED } from '../eval-exit';
 import { type Output, json } from '../output';
 
@@ -15,7 +14,6 @@ export async function rescoreCommand(p: Parsed, o: Output): Promise<number> {
     throw new UsageError(
       `give one run: skillbridge rescore RUN [--db DIR] [--dry-run] (a run id in --db DIR, default ${DEFAULT_RESULTS_DIR}/)`,
     );
-  onlyFlags(p, 'rescore', ['db', 'dry-run']);
   const r = await rescoreRun({
     db: stringFlag(p.flags, 'db') ?? DEFAULT_RESULTS_DIR,
     runId: p.positionals[0]!,

@@ -207,7 +207,8 @@ async function interactiveCommand(line: string, session: Conversation): Promise<
 }
 
 export async function runCommand(p: Parsed, o: Output): Promise<number> {
-  const choice = robotChoice(p);
+  // --seed also seeds a reference policy (floor:random) beside a real robot.
+  const choice = robotChoice(p, process.env, { seedElsewhere: true });
   const sceneId = choice.label;
   const workflowId = stringFlag(p.flags, 'workflow') ?? 'rtw/basic';
   if (!WORKFLOWS.some((w) => w.id === workflowId)) {

@@ -3,15 +3,15 @@
 import type { EvalResult } from '../../../eval/runner/runner';
 import type { ScaleOptions } from '../../../eval/scale/runner-hook';
 import { type Parsed, UsageError, stringFlag } from '../args';
-import { scaleOptions } from './scale-flags';
+import { checkQueueUrl, scaleOptions } from './scale-flags';
 
-export async function queueScale(p: Parsed): Promise<ScaleOptions> {
-  const o = scaleOptions(p);
+export async function queueScale(p: Parsed, opts: { namesRuns?: boolean } = {}): Promise<ScaleOptions> {
+  const o = scaleOptions(p, opts);
   const url = stringFlag(p.flags, 'queue');
   if (url === undefined) return o;
   if (o.concurrency !== undefined || o.rpm !== undefined || o.tpm !== undefined)
     throw new UsageError('with --queue the workers run the cases: give --concurrency, --rpm and --tpm to "skillbridge worker" instead');
-  if (!url.startsWith('redis://')) throw new UsageError(`--queue must be a redis:// URL (BullMQ on Redis), got "${url}"`);
+  checkQueueUrl(url);
   const { checkQueue, queueSlots } = await import('../../../eval/scale/queue');
   const { queueSecret } = await import('../../../eval/scale/queue-protocol');
   await checkQueue(url);

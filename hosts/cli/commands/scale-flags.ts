@@ -1,6 +1,7 @@
 // The command-line flags of evaluation at scale, shared by eval, worker and
 // sweep: --concurrency, --rpm, --tpm, --prices, --shard, --run-id.
 import { loadPrices } from '../../../eval/scale/prices';
+import { parseQueueUrl } from '../../../eval/scale/queue-protocol';
 import type { ScaleOptions, Shard } from '../../../eval/scale/runner-hook';
 import { type Parsed, UsageError, intFlag, numberFlag, stringFlag } from '../args';
 
@@ -24,13 +25,14 @@ export function rateFlags(p: Parsed): { rpm?: number; tpm?: number } {
   return { ...(rpm !== undefined ? { rpm } : {}), ...(tpm !== undefined ? { tpm } : {}) };
 }
 
-export function scaleOptions(p: Parsed): ScaleOptions {
+/** `namesRuns`: the command names each run itself (sweep), so shards of it agree without --run-id. */
+export function scaleOptions(p: Parsed, opts: { namesRuns?: boolean } = {}): ScaleOptions {
   const concurrency = concurrencyFlag(p);
   const shard = parseShard(stringFlag(p.flags, 'shard'));
   const runId = stringFlag(p.flags, 'run-id');
   if (runId !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(runId))
     throw new UsageError(`--run-id must be letters, digits, ".", "_" or "-" (up to 100), got "${runId}"`);
-  if (shard && !runId)
+  if (shard && !runId && !opts.namesRuns)
     throw new UsageError(
       '--shard needs --run-id ID, the same on every shard, so "skillbridge report DIR1 DIR2 …" merges the shards into one run',
     );
@@ -42,4 +44,15 @@ export function scaleOptions(p: Parsed): ScaleOptions {
     ...(shard ? { shard } : {}),
     ...(runId ? { runId } : {}),
   };
+}
+
+/** A --queue URL checked as the queue's client reads it, so a malformed one is one line here, not a crash there. */
+export function checkQueueUrl(url: string): string {
+  if (!url.startsWith('redis://')) throw new UsageError(`--queue must be a redis:// URL (BullMQ on Redis), got "${url}"`);
+  try {
+    parseQueueUrl(url);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return url;
 }

@@ -9,7 +9,7 @@ import { isBuiltinScene } from '../../../scenes/registry';
 import type { RealRobotForm } from '../../service/app-service';
 import { prebuiltWorker } from '../../service/worker-bundle';
 import { startWorkerSession } from '../../service/worker-session';
-import { robotChoice } from '../robot-flag';
+import { realRobot } from '../robot-flag';
 import { startWebServer } from '../../web/server';
 import { sessionFolders } from '../../web/session-files';
 import { DEFAULT_MAX_SESSIONS, type HostedSession } from '../../web/sessions';
@@ -36,23 +36,11 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   const scene = stringFlag(p.flags, 'scene') ?? 'tabletop/fruits';
   if (!isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
   // --robot: agent runs act on a real robot; the scene is its shadow (the view shows each prediction).
-  let robot: RealRobotForm | undefined;
-  if (stringFlag(p.flags, 'robot')) {
-    const { form, acceptNoEstop } = robotChoice({ ...p, flags: { ...p.flags, scene, shadow: true } });
-    if (form.kind === 'sim') throw new UsageError('--robot: give a real robot URL');
-    const { shadow: _s, ...real } = form;
-    robot = { ...real, ...(acceptNoEstop ? { acceptNoEstop } : {}) };
-  }
+  const robot: RealRobotForm | undefined = stringFlag(p.flags, 'robot') ? realRobot(p) : undefined;
   const staticDir = rendererDir();
-  const build = rendererBuildState(path.resolve(staticDir, '../..'));
-  if (build.state === 'missing') o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
-  else if (build.state === 'stale')
-    o.err(
-      `skillbridge: the renderer build is older than its sources (${build.newer} changed since); run "npm run build:renderer" to serve today's code`,
-    );
   // Agent runs trace to ./traces; API keys (OPENAI_API_KEY, SKILLBRIDGE_API_KEY) come from
   // this process's environment, read in the worker, and never go to the browser.
-  const traceDir = path.resolve(stringFlag(p.flags, 'traces') ?? 'traces');
+  const traceDir = path.resolve('traces');
   const maxSessions = intFlag(p.flags, 'max-sessions', DEFAULT_MAX_SESSIONS);
   if (maxSessions < 1 || maxSessions > 64) throw new UsageError(`--max-sessions must be 1-64, got ${maxSessions}`);
   const seed = intFlag(p.flags, 'seed', 1);
@@ -74,6 +62,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   // the page loads (the page's first request waits for the scene). The first one
   // starts now, so the first tab finds it warm.
   const workerUrl = prebuiltWorker();
+  let closing = false;
   const open = async (): Promise<HostedSession> => {
     // Each session (a group's tab) keeps its traces and evaluation results in folders of its own.
     const own = sessionFolders(traceDir, path.resolve('eval-results'));
@@ -91,7 +80,10 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       ...(p.flags['allow-model-pull'] ? { manageModels: true } : {}),
       onLog: (l) => o.err(`skillbridge: ${l}`),
     });
-    s.loadScene({ id: scene }).catch((e: unknown) => o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`));
+    // A session closed while its scene loads (serve refused to start) fails that load: not news, and not a second line.
+    s.loadScene({ id: scene }).catch((e: unknown) => {
+      if (!closing) o.err(`skillbridge: the scene ${scene} did not load: ${(e as Error).message}`);
+    });
     return s;
   };
   let warm: Promise<HostedSession> | undefined = open();
@@ -112,11 +104,19 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       log: p.flags['verbose'] ? (l) => o.err(`skillbridge: ${l}`) : undefined,
     });
   } catch (e) {
+    closing = true;
     if (warm !== undefined) await (await warm).dispose();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
       throw new UsageError(`port ${port} is in use; choose another with --port N (0 picks a free one)`);
     throw e;
   }
+  // Said once serving: bad input before it is one line alone.
+  const build = rendererBuildState(path.resolve(staticDir, '../..'));
+  if (build.state === 'missing') o.err('skillbridge: the renderer is not built yet; run "npm run build:renderer" (the page says so too)');
+  else if (build.state === 'stale')
+    o.err(
+      `skillbridge: the renderer build is older than its sources (${build.newer} changed since); run "npm run build:renderer" to serve today's code`,
+    );
   if (server.teacherUrl) {
     o.out(`Skillbridge classroom mode (up to ${maxSessions} sessions).`);
     o.out(`Groups:  ${server.url}`);

@@ -5,9 +5,9 @@
 // × trial without a score; running the sweep again retries those.
 import path from 'node:path';
 import { errorsLine, loadRuns, writeReports } from '../../../eval/report/index';
+import { openResults } from '../../../eval/results/index';
 import { loadSweep, runSweep, sweepCells } from '../../../eval/scale/sweep';
 import { type Parsed, UsageError, stringFlag } from '../args';
-import { onlyFlags } from '../command-flags';
 import { resultsExitCode } from '../eval-exit';
 import { type Output, json } from '../output';
 import { queueScale } from './scale-eval';
@@ -15,11 +15,16 @@ import { TERMINAL } from '../../service/host-policy';
 
 export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   if (p.positionals.length !== 1) throw new UsageError('give one sweep file: skillbridge sweep FILE.json [--out DIR]');
-  // Each run's id, seed, trials, sample and filter come from the sweep file.
-  onlyFlags(p, 'sweep', ['out', 'concurrency', 'rpm', 'tpm', 'prices', 'queue'], 'The rest is in the sweep file');
   const sweep = loadSweep(p.positionals[0]!);
   const outDir = stringFlag(p.flags, 'out') ?? 'sweep-results';
-  const scale = await queueScale(p);
+  // The results code takes a name ending in .db for the database itself; a sweep writes its report beside it.
+  if (outDir.endsWith('.db'))
+    throw new UsageError(
+      `--out ${JSON.stringify(outDir)}: a sweep's --out is its folder (results.db and the report go in it), not a .db file`,
+    );
+  const scale = await queueScale(p, { namesRuns: true });
+  // The results database is opened (made, checked) before the first run says anything: bad input is one line.
+  openResults(outDir).close();
   const asJson = Boolean(p.flags['json']);
   const ac = new AbortController();
   const onSigint = () => (ac.signal.aborted ? process.exit(130) : ac.abort());

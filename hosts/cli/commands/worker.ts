@@ -11,7 +11,7 @@ import { HostPolicy } from '../../service/host-policy';
 import { queueDoor } from '../../service/queue-door';
 import { type Parsed, UsageError, intFlag, requireFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
-import { concurrencyFlag, rateFlags } from './scale-flags';
+import { checkQueueUrl, concurrencyFlag, rateFlags } from './scale-flags';
 
 /** The worker's policy: its own folders and keys, as `serve` has for pages. */
 function workerPolicy(p: Parsed): HostPolicy {
@@ -29,8 +29,9 @@ function workerPolicy(p: Parsed): HostPolicy {
 
 export async function workerCommand(p: Parsed, o: Output): Promise<number> {
   if (p.positionals.length) throw new UsageError(`worker takes no positional arguments, got "${p.positionals.join(' ')}"`);
-  const url = requireFlag(p.flags, 'queue', 'the Redis URL the evaluation enqueues on, e.g. --queue redis://:PASSWORD@127.0.0.1:6379');
-  if (!url.startsWith('redis://')) throw new UsageError(`--queue must be a redis:// URL (BullMQ on Redis), got "${url}"`);
+  const url = checkQueueUrl(
+    requireFlag(p.flags, 'queue', 'the Redis URL the evaluation enqueues on, e.g. --queue redis://:PASSWORD@127.0.0.1:6379'),
+  );
   let secret;
   try {
     secret = queueSecret(process.env);
