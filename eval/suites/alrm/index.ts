@@ -149,6 +149,16 @@ function alrmOracle(c: CaseOf<AlrmGold>, workflow: string): Policy {
   };
 }
 
+let canonical: Array<CaseOf<AlrmGold>> | undefined;
+
+/** The subtasks of every task of a case's scene (each task's canonical instruction), the case's own task last. */
+function everyTask(c: CaseOf<AlrmGold>): AlrmGold {
+  canonical ??= alrmCases().filter((x) => x.labels['category'] === 'CAN');
+  const others = canonical.filter((x) => x.world.key === c.world.key && x.labels['task'] !== c.labels['task']);
+  const subtasks = [...others.flatMap((x) => x.gold.subtasks), ...c.gold.subtasks];
+  return { subtasks, ordered: false, taskObjects: [...new Set(subtasks.flatMap((g) => [g.object, ...(g.into ? [g.into] : [])]))] };
+}
+
 export const alrmSuite: Suite<AlrmGold> = {
   id: 'alrm',
   title: 'ALRM: 3 environments × 3 tasks × 6 instructions',
@@ -211,6 +221,10 @@ export const alrmSuite: Suite<AlrmGold> = {
     { floor: 'none', maxScore: 0 },
     { floor: 'random', maxScore: 0.25 },
   ],
+  adversary: {
+    // Every task of the scene in turn, whatever the instruction asked.
+    everything: (c, workflow) => alrmOracle({ ...c, gold: everyTask(c) }, workflow),
+  },
   variant: (wf) => (wf === 'alrm/tap' ? 'TaP' : wf === 'alrm/cap' ? 'CaP' : null),
 };
 
