@@ -34,7 +34,9 @@ function instructionOf(req: CompletionRequest): string {
 
 /** Calls made so far in this conversation (the assistant's tool calls). */
 function callsSoFar(req: CompletionRequest): number {
-  return req.messages.filter((m) => m.role === 'assistant').reduce((n, m) => n + ((m as { tool_calls?: unknown[] }).tool_calls?.length ?? 0), 0);
+  return req.messages
+    .filter((m) => m.role === 'assistant')
+    .reduce((n, m) => n + ((m as { tool_calls?: unknown[] }).tool_calls?.length ?? 0), 0);
 }
 
 function toolOf(req: CompletionRequest, name: string): ModelTool | undefined {

@@ -57,7 +57,9 @@ export async function executionCases(ctx: GenerateContext, infos: ReadonlyMap<st
     const vis = [...w.visible.values()].sort((a, b) => hash32(`ex${a.id}`) - hash32(`ex${b.id}`));
     const drafts: Draft[] = [];
     const subjectOf = (o: WorldInfo['visible'] extends Map<string, infer V> ? V : never) => ({ id: o.id, names: namesOf(o) });
-    const container = vis.find((o) => o.props['receptacle'] && !(o.props['openable'] && o.state['open'] === false) && o.inside.length === 1);
+    const container = vis.find(
+      (o) => o.props['receptacle'] && !(o.props['openable'] && o.state['open'] === false) && o.inside.length === 1,
+    );
     if (container) {
       drafts.push({
         id: `execution/${at}/inside-${container.id}`,

@@ -58,8 +58,13 @@ function actionMatches(c: CallRecord, next: EtpNext, o: CaseOutcome, world: stri
     // Only what a tool of this case revealed counts: a value or id guessed, or copied from elsewhere, is not the output read.
     const at = o.events.findIndex((e) => e.type === 'tool_start' && e.id === c.id);
     const got = receivedText(o.events.slice(0, at < 0 ? undefined : at), '');
-    const received = names.every((alts) => mentions(got, alts)) && values.every((v) => numbersIn(got).some((x) => Math.abs(x - v) <= tolOf(v)));
-    return received && namesMatch(text, names, names.length, world, allow) && numbersMatch(withoutNames(text, [...allow, ...names.flat()]), values);
+    const received =
+      names.every((alts) => mentions(got, alts)) && values.every((v) => numbersIn(got).some((x) => Math.abs(x - v) <= tolOf(v)));
+    return (
+      received &&
+      namesMatch(text, names, names.length, world, allow) &&
+      numbersMatch(withoutNames(text, [...allow, ...names.flat()]), values)
+    );
   }
   const arg = targetOf(c);
   if (!next.target.length || arg === undefined || !isName(arg, next.target)) return false;

@@ -20,7 +20,17 @@ export const PLACES = ['counter_1', 'fridge_1', 'counter_2', 'sink_1', 'stove_1'
 export const step = (tool: string, args: Record<string, unknown> = {}): PlanStep => ({ tool, args });
 
 export type Case = CaseOf<EtpGold>;
-const blank = { needTrue: null, tool: null, toolArgs: null, argNames: {}, next: null, chainSet: [], order: [], plan: [], goalFacts: [] } as const;
+const blank = {
+  needTrue: null,
+  tool: null,
+  toolArgs: null,
+  argNames: {},
+  next: null,
+  chainSet: [],
+  order: [],
+  plan: [],
+  goalFacts: [],
+} as const;
 
 export function kitchen(at: string, tag = '', setup: WorldSpec['setup'] = []): WorldSpec {
   return { key: `etp/kitchen/${at}${tag}`, scene: 'kitchen', edits: [{ kind: 'robot', at }], setup };
@@ -58,5 +68,9 @@ export function shuffled(xs: string[], salt: string): string[] {
 
 /** The names each argument that holds `id` goes by: the gold a call's arguments are matched against, exactly. */
 export function objectArgs(args: Record<string, unknown>, id: string, names: readonly string[]): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(args).filter(([, v]) => v === id).map(([k]) => [k, [...names]]));
+  return Object.fromEntries(
+    Object.entries(args)
+      .filter(([, v]) => v === id)
+      .map(([k]) => [k, [...names]]),
+  );
 }
