@@ -7,6 +7,7 @@ import { cohensKappa } from '../report/stats';
 import { namesMatch, numbersMatch } from '../suites/rtw/answer';
 import type { RaiderGold } from '../suites/raider/gold';
 import { receivedOf, scoreAnswer } from '../suites/raider/score';
+import { receivedText } from '../core/received';
 import type { FlowEvent } from '../../agents/runtime/events';
 
 describe("Cohen's κ", () => {
@@ -171,5 +172,30 @@ describe('RTW information answers', () => {
     const world = ['mug_1', 'mug_2', 'table_1', 'counter_1'];
     expect(namesMatch('The blue mug (mug_2) is on table_1.', [['table_1']], 1, world, ['mug_2'])).toBe(true);
     expect(namesMatch('mug_1, mug_2, table_1, counter_1', [['table_1']], 1, world, ['mug_2'])).toBe(false);
+  });
+  it('checks precision by every name an object goes by: display names name other objects as ids do', () => {
+    const world = [
+      ['mug_1', 'white mug'],
+      ['mug_2', 'blue mug'],
+      ['kettle_1', 'kettle'],
+      ['counter_1', 'counter'],
+    ];
+    // The static answer: display names of objects the question does not ask about.
+    expect(
+      namesMatch('I see a white mug, a blue mug and a kettle; the blue mug is on the counter.', [['counter_1']], 1, world, ['mug_2']),
+    ).toBe(false);
+    expect(namesMatch('The blue mug (mug_2) is on counter_1.', [['counter_1']], 1, world, ['mug_2'])).toBe(true);
+  });
+  it('takes facts only from what the case returned: successful calls and inputs, never the instruction or a failed call', () => {
+    const events: FlowEvent[] = [
+      ...call('describe_yourself', {}, 'Arm payload 3 kg.'),
+      ...call('what_do_you_see', {}, 'mug_9 (green mug)', false),
+      { type: 'history', stage: 'main', newFrom: 0, messages: [{ role: 'user', content: 'How heavy is mug_4? Scene: kettle_1.' }] },
+    ];
+    const got = receivedText(events, 'How heavy is mug_4?');
+    expect(got).toMatch(/3 kg/);
+    expect(got).toMatch(/kettle_1/);
+    expect(got).not.toMatch(/mug_9/);
+    expect(got).not.toMatch(/mug_4/);
   });
 });
