@@ -114,6 +114,11 @@ describe('RAIDER structured answer', () => {
     expect(score(absent, iu3, []).expl).toBe(false);
     expect(score(absent, iu3, []).grnd).toBe(false);
     expect(score(absent, iu3, checked.slice(0, 2)).expl).toBe(true);
+    // Naming back the absent object the query asked for reveals nothing, and costs nothing; another name no tool gave loses.
+    const seen = call('object_detection', {}, 'Visible objects: plate_2 (plate).');
+    const named = (o: string) => score({ ...absent, mustName: [['white mug']] }, answer({ category: 'IU3', objects: [o] }), seen).expl;
+    expect(named('white mug')).toBe(true);
+    expect(named('knife_1')).toBe(false);
     const empty: RaiderGold = {
       ...gold,
       action: 'place',

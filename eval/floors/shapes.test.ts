@@ -63,7 +63,7 @@ describe.each(WHERE.map((w) => [`${w.suite}${w.workflow ? ` (${w.workflow})` : '
       for (const k of ['headline', ...w.metrics]) if (f[k]! > noop[k]! + 0.1) over.push(`${m} ${k} ${f[k]} vs noop ${noop[k]}`);
     }
     console.log(`${w.suite} ${workflow} shapes: ${JSON.stringify(all)}`);
-    expect(oracle['headline']).toBe(1);
+    for (const k of ['headline', ...w.metrics]) expect(oracle[k], `oracle ${k}`).toBe(1);
     expect(over).toEqual([]);
   }, 1_800_000);
 });

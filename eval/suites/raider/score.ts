@@ -109,6 +109,8 @@ export interface Received {
   calls: readonly CallRecord[];
   /** A whole-scene observation was given as input (RAIDER's LLMVisualObs): every visible object, its states, relations and the hand. */
   scene: boolean;
+  /** The query: the object it names (an absent one, IU3) may be named back, which reveals nothing. */
+  asked: string;
 }
 
 /** The perception a whole-scene observation stands in for (distances and properties are not in it). */
@@ -126,6 +128,7 @@ export function receivedOf(events: readonly FlowEvent[], instruction: string, vi
   return {
     text: receivedText(detection, instruction),
     calls: okCalls(detection),
+    asked: instruction,
     scene: visible.length > 0 && visible.every((id) => names(inputs, [id])),
   };
 }
@@ -163,7 +166,7 @@ export function scoreAnswer(
   abstraction: string,
   finalText: string | undefined,
   events: readonly FlowEvent[],
-  got: Received = { text: '', calls: [], scene: false },
+  got: Received = { text: '', calls: [], scene: false, asked: '' },
 ): RaiderScore {
   const a = parseRaiderAnswer(finalText);
   const expected: Category = categoryOf(gold.issue);
@@ -173,8 +176,9 @@ export function scoreAnswer(
   const allowed = [...gold.mustName, gold.targetNames, ...(gold.issue === 'IA' ? gold.candidates.map((x) => [x]) : [])];
   const required = gold.mustName;
   const checked = decisiveChecked(gold, got);
-  // Every object the answer names must have come from what the case's tools (or its observation) said.
-  const received = objects.every((o) => names(got.text, [o]));
+  // Every object the answer names must have come from what the case's tools (or its observation) said, or be
+  // the query's own words (naming back what was asked reveals nothing, and earns nothing by itself).
+  const received = objects.every((o) => names(got.text, [o]) || names(got.asked, [o]));
   // Not present (IU3): nothing to ground, so naming it is optional; naming something else still loses.
   const atLeast = gold.issue === 'IU3' ? 0 : gold.nameAtLeast || required.length;
   const expl = det && issueOk && checked && received && objectsMatch(objects, required, atLeast, allowed);
