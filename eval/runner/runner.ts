@@ -21,7 +21,7 @@ import { SUITES, findSuite } from '../suites/index';
 import { loadSuiteFile } from '../suites/file/index';
 import type { ModelFiles, ModelSpec, ResumeRefs, RunId, SuiteFile, SuiteRef } from '../../base/host-refs';
 import { EvalInputError } from './errors';
-import { casesSourceKey, filterCases, generateCases, loadCases, sampleCases } from './cases';
+import { casesSourceKey, filterCases, generateCases, loadCases, sampleCases, scorerVersion } from './cases';
 import { type Slot, inlineSlot, workerSlot } from './executors';
 import type { WorkerInit } from './protocol';
 import type { CaseTiming } from './run-case';
@@ -240,6 +240,13 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           `run ${resumed.runId} was recorded with other scenes or code (cases ${key}, now ${casesSourceKey(resumed.suite)}): its cases may differ; start a new run`,
         );
       }
+      const scorer = resumed.args['scorer'];
+      if (typeof scorer === 'string' && scorer !== scorerVersion(resumed.suite)) {
+        throw new EvalInputError(
+          'resume-mismatch',
+          `run ${resumed.runId} was scored by another version of the ${resumed.suite} scorer (${scorer}, now ${scorerVersion(resumed.suite)}): its trials would not be comparable; start a new run`,
+        );
+      }
       plan = {
         suiteId: resumed.suite,
         model: o.reopen.model(resumed.model, "the resumed run's model"),
@@ -324,6 +331,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           ...(noise ? { noise } : {}),
           ...(limits ? { limits } : {}),
           ...(suiteFile ? { suiteFile } : { casesKey: casesSourceKey(plan.suiteId) }),
+          scorer: scorerVersion(suite.id),
           ...(o.filter ? { filter: o.filter } : {}),
           ...(sample !== undefined ? { sample } : {}),
           ...(judge ? { judge } : {}),
