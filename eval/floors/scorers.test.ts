@@ -7,7 +7,7 @@ import { cohensKappa } from '../report/stats';
 import { namesMatch, numbersMatch } from '../suites/rtw/answer';
 import type { RaiderGold } from '../suites/raider/gold';
 import { receivedOf, scoreAnswer } from '../suites/raider/score';
-import { receivedText } from '../core/received';
+import { receivedText, withoutEcho } from '../core/received';
 import type { FlowEvent } from '../../agents/runtime/events';
 
 describe("Cohen's κ", () => {
@@ -202,5 +202,14 @@ describe('RTW information answers', () => {
     expect(got).toMatch(/kettle_1/);
     expect(got).not.toMatch(/mug_9/);
     expect(got).not.toMatch(/mug_4/);
+  });
+  it('takes out what a result echoes of its own call: a said statement, a setter, the name asked about', () => {
+    expect(withoutEcho('Success: said: "I am holding mug_1.".', { statement: 'I am holding mug_1.' })).not.toMatch(/mug_1/);
+    expect(withoutEcho('mug is 0.5 m from the robot.', { target: 'mug' })).not.toMatch(/\bmug\b/);
+    expect(withoutEcho('mug_1 (white mug) is 0.5 m away; nothing on mug_10.', { target: 'mug_1' })).toBe(
+      '  (white mug) is 0.5 m away; nothing on mug_10.',
+    );
+    expect(withoutEcho('mug_1: 0.35 kg, mug_2: 0.3 kg', { node_type: 'mug', limit: 0 })).toBe('mug_1: 0.35 kg, mug_2: 0.3 kg');
+    expect(withoutEcho('stepped 0.1 m forward', { forward: 0.1 })).toBe('stepped   m forward');
   });
 });

@@ -179,6 +179,8 @@ export function scoreAnswer(
   // Every object the answer names must have come from what the case's tools (or its observation) said, or be
   // the query's own words (naming back what was asked reveals nothing, and earns nothing by itself).
   const received = objects.every((o) => names(got.text, [o]) || names(got.asked, [o]));
+  // Grounding names what the query means: only a tool's result can say which object that is, never the query's words.
+  const heard = objects.every((o) => names(got.text, [o]));
   // Not present (IU3): nothing to ground, so naming it is optional; naming something else still loses.
   const atLeast = gold.issue === 'IU3' ? 0 : gold.nameAtLeast || required.length;
   const expl = det && issueOk && checked && received && objectsMatch(objects, required, atLeast, allowed);
@@ -189,7 +191,8 @@ export function scoreAnswer(
     : !received
       ? false
       : gold.issue === 'IA'
-        ? a?.category === 'ambiguity' &&
+        ? heard &&
+          a?.category === 'ambiguity' &&
           objectsMatch(
             objects,
             gold.candidates.map((x) => [x]),
@@ -198,7 +201,7 @@ export function scoreAnswer(
           )
         : gold.issue === 'IU3'
           ? a?.category === 'unfeasibility' && issueOk && checked && objects.every((o) => allowed.some((alts) => isName(o, alts)))
-          : gold.target !== null && objectsMatch(objects, [gold.targetNames], 1, allowed);
+          : heard && gold.target !== null && objectsMatch(objects, [gold.targetNames], 1, allowed);
   let failureClass: RaiderScore['failureClass'] = null;
   if (!expl) {
     const warned = events.some((e) => e.type === 'warning' && (e.code === 'made_up_tool_name' || e.code === 'unsuccessful_tool_call'));
