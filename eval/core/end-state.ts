@@ -20,6 +20,8 @@ const EndStateFile = z.object({
   trial: z.number().int(),
   /** The hash of the world as snapshotted: a restore must give it back. */
   hash: z.string(),
+  /** The version of the scorer that scored the case (absent in files that predate it). */
+  scorer: z.string().optional(),
   world: z.object({ physics: z.string(), state: z.string() }),
   worldModel: z.object({ added: z.array(z.unknown()), overrides: z.record(z.string(), z.record(z.string(), z.unknown())) }).nullable(),
   events: z.array(z.unknown()),
@@ -32,6 +34,8 @@ export interface EndState {
   caseId: string;
   trial: number;
   hash: string;
+  /** The scorer's version when the case was scored (eval/runner/cases.ts scorerVersion). */
+  scorer?: string;
   world: WorldSnapshot;
   worldModel: WorldModelEdits | null;
   events: FlowEvent[];
@@ -73,6 +77,7 @@ export function readEndState(file: string): EndState {
     caseId: d.caseId,
     trial: d.trial,
     hash: d.hash,
+    ...(d.scorer !== undefined ? { scorer: d.scorer } : {}),
     world: { physics: new Uint8Array(Buffer.from(d.world.physics, 'base64')), state: d.world.state },
     worldModel: d.worldModel as WorldModelEdits | null,
     events: d.events as FlowEvent[],

@@ -87,6 +87,8 @@ export interface SuiteAdversary<G = unknown> {
   constant?(c: CaseOf<G>): string;
   /** An answer naming every name in `names` and every issue word the suite knows (default: the claim and the names). */
   stuff?(c: CaseOf<G>, names: readonly string[]): string;
+  /** Every task the case's scene has, whatever the instruction asks (ALRM's do-everything shape); default: the claim. */
+  everything?(c: CaseOf<G>, workflow: string): Policy;
 }
 
 export interface AfterTurnContext {

@@ -47,13 +47,20 @@ function firstClassify(req: CompletionRequest): PolicyTurn {
 
 /** Replaces every object name in a tool's arguments by another object the robot sees (deterministically), and negates amounts. */
 export function swapObjects(args: unknown, swap: (id: string) => string | undefined): unknown {
-  if (typeof args === 'string') return swap(args) ?? args;
+  if (typeof args === 'string') return swap(args) ?? swapInText(args, swap);
   // Amounts too (a step, a nudge): the same tool, the wrong way.
   if (typeof args === 'number') return args === 0 ? 0.1 : -args;
   if (Array.isArray(args)) return args.map((a) => swapObjects(a, swap));
   if (args && typeof args === 'object')
     return Object.fromEntries(Object.entries(args as Record<string, unknown>).map(([k, v]) => [k, swapObjects(v, swap)]));
   return args;
+}
+
+/** A sentence with every id in it swapped and every number changed: the oracle's statement about other objects, other amounts. */
+function swapInText(text: string, swap: (id: string) => string | undefined): string {
+  return text
+    .replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)*_\d+\b/gi, (id) => swap(id) ?? id)
+    .replace(/(?<![\w.])\d+(?:\.\d+)?(?![\w.])/g, (n) => String(Math.round((Number(n) * 1.5 + 0.1) * 100) / 100));
 }
 
 /**
@@ -66,7 +73,8 @@ export function wrongPolicy(oracle: Policy, claim: string): Policy {
   return {
     async next(req, ctx) {
       if (!swap) {
-        const objects = (await ctx.robot.perception.detect()).map((d) => d.id).sort();
+        const held = await ctx.robot.perception.holding();
+        const objects = [...new Set([...(await ctx.robot.perception.detect()).map((d) => d.id), ...(held ? [held] : [])])].sort();
         const places = ctx.robot.info.places.map((p) => p.id).sort();
         const refs = ctx.robot.info.referencePositions.map((r) => r.id).sort();
         const next = (list: string[], id: string) => (list.length > 1 ? list[(list.indexOf(id) + 1) % list.length] : undefined);

@@ -9,11 +9,12 @@ import type { ModelFactory } from '../../agents/models/spec';
 import type { EvalCase } from '../core/case';
 import type { AnySuite } from '../core/suite';
 import { ADVERSARIES, CLAIM, cheatPolicy, sayPolicy, worldNames, wrongPolicy } from '../floors/adversaries';
+import { SHAPES, branchPolicy, staticAnswerPolicy, verbOnlyPolicy } from '../floors/shapes';
 import { answerPolicy, noopPolicy, policyModel, randomPolicy } from './policies';
 import { hash32 } from './rng';
 
-/** The floors: noop, random and none, then the adversarial ones (eval/floors/). */
-export const FLOORS = ['noop', 'random', 'none', ...ADVERSARIES] as const;
+/** The floors: noop, random and none, then the adversarial ones and the named shapes (eval/floors/). */
+export const FLOORS = ['noop', 'random', 'none', ...ADVERSARIES, ...SHAPES] as const;
 export type FloorId = (typeof FLOORS)[number];
 
 /** The case a reference model is playing, when the evaluation runner opened the conversation. */
@@ -51,6 +52,16 @@ function adversary(rest: FloorId, b: ReferenceBinding | undefined, ctx: ModelHos
         const names = await worldNames(pctx);
         return c && adv?.stuff ? adv.stuff(c, names) : `${claim} ${names.join(', ')}`;
       });
+    case 'first-branch':
+      return branchPolicy(false);
+    case 'pack-ids':
+      return branchPolicy(true);
+    case 'static-answer':
+      return staticAnswerPolicy();
+    case 'verb-only':
+      return verbOnlyPolicy();
+    case 'do-everything':
+      return c && b && adv?.everything ? adv.everything(c, b.workflow) : sayPolicy(() => claim);
     case 'wrong': {
       if (!b || !c)
         throw new ModelError('floor:wrong plays the oracle\'s tools on other objects: run it with "skillbridge eval"', 'config');

@@ -53,6 +53,29 @@ export function casesSourceKey(suite: string): string {
   return key;
 }
 
+const scorerKeys = new Map<string, string>();
+
+/**
+ * The version of a suite's scorer: a hash of the sources a score is computed by
+ * (the suite's own folder, the shared scoring code, its report spec, the verdict).
+ * Recorded with a run and in each end state, so a rescore knows whether it scores
+ * with the scorer that scored the run, and then must reproduce it.
+ */
+export function scorerVersion(suite: string): string {
+  const known = scorerKeys.get(suite);
+  if (known) return known;
+  const h = createHash('sha256').update(PACKAGE_VERSION);
+  const dirs = ['eval/core', 'eval/suites/index.ts', `eval/suites/${suite}`, `eval/report/specs/${suite}.ts`, 'eval/runner/verdict.ts'];
+  const files = dirs.flatMap((d) => {
+    const p = path.join(root, d);
+    return existsSync(p) && statSync(p).isFile() ? [p] : filesUnder(p);
+  });
+  for (const f of files) h.update(path.relative(root, f)).update(readFileSync(f));
+  const key = h.digest('hex').slice(0, 16);
+  scorerKeys.set(suite, key);
+  return key;
+}
+
 const CacheFile = z.object({ suite: z.string(), key: z.string(), cases: z.array(EvalCase) });
 
 export function defaultCacheDir(): string {

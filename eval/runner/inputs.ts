@@ -8,6 +8,8 @@ import { WORKFLOWS } from '../../agents/workflows';
 import type { ModelSpec } from '../../base/host-refs';
 import { referenceModelFactories } from '../reference/factories';
 import { EvalInputError } from './errors';
+import { PACKAGE_VERSION } from '../results/index';
+import { casesSourceKey, scorerVersion } from './cases';
 
 export type TurnLimits = { timeLimitS?: number; maxIterations?: number } | undefined;
 
@@ -58,5 +60,29 @@ export function checkModel(model: ModelSpec): void {
 export function checkWorkflow(id: string): void {
   if (!WORKFLOWS.some((w) => w.id === id)) {
     throw new EvalInputError('unknown-workflow', `unknown workflow "${id}"; workflows: ${WORKFLOWS.map((w) => w.id).join(', ')}`);
+  }
+}
+
+/** A resumed run's trials are comparable only when made by the same release, cases and scorer. */
+export function checkSameCode(resumed: { runId: string; suite: string; packageVersion: string; args: Record<string, unknown> }): void {
+  if (resumed.packageVersion !== PACKAGE_VERSION) {
+    throw new EvalInputError(
+      'resume-mismatch',
+      `run ${resumed.runId} was recorded by skillbridge ${resumed.packageVersion}, this is ${PACKAGE_VERSION}: its cases may differ; start a new run`,
+    );
+  }
+  const key = resumed.args['casesKey'];
+  if (typeof key === 'string' && key !== casesSourceKey(resumed.suite)) {
+    throw new EvalInputError(
+      'resume-mismatch',
+      `run ${resumed.runId} was recorded with other scenes or code (cases ${key}, now ${casesSourceKey(resumed.suite)}): its cases may differ; start a new run`,
+    );
+  }
+  const scorer = resumed.args['scorer'];
+  if (typeof scorer === 'string' && scorer !== scorerVersion(resumed.suite)) {
+    throw new EvalInputError(
+      'resume-mismatch',
+      `run ${resumed.runId} was scored by another version of the ${resumed.suite} scorer (${scorer}, now ${scorerVersion(resumed.suite)}): its trials would not be comparable; start a new run`,
+    );
   }
 }

@@ -3,13 +3,17 @@
 // running a model or a skill, and records the result as a new run beside it. A
 // trial that cannot be scored again (no end state recorded, its case no longer
 // generated, a world that does not restore to its recorded hash) is recorded as
-// an error naming why: it counts as a miss, never as its old score.
+// an error naming why: it counts as a miss, never as its old score. An end state
+// that is not the one the trial recorded (another case's or trial's, a world whose
+// hash is not the recorded world_hash_end, a scorer version other than the run's,
+// or a score the run's own scorer does not reproduce) refuses the whole rescore,
+// naming the case: a file copied from another run must not launder its scores.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type RunSummary, summarize } from '../report/stats';
 import { type ResultInput, type ResultRecord, gitCommit, openResults } from '../results/index';
-import { endStateFile, readEndState } from '../core/end-state';
+import { type EndState, endStateFile, readEndState } from '../core/end-state';
 import type { AnySuite, CaseOutcome } from '../core/suite';
 import { WorldPool } from '../core/world';
 import { withSimulatedUser } from '../core/simulated-user';
@@ -17,9 +21,12 @@ import type { EvalCase } from '../core/case';
 import { SimWorldModel } from '../../robot/sim/world-model';
 import type { WorldSnapshot } from '../../sim/world/types';
 import { findSuite } from '../suites/index';
-import { loadCases } from './cases';
+import { loadCases, scorerVersion } from './cases';
 import { EvalInputError } from './errors';
 import { type Unscored, caseScore, isUnscored, modelFailure } from './verdict';
+
+/** An end state that is not the recorded trial's: the rescore is refused. */
+class NotThisTrial extends Error {}
 
 /** A trial the current scorer does not score either: an error of this kind. */
 class StillUnscored extends Error {
@@ -100,12 +107,39 @@ function stored(m: Record<string, number | boolean | null>): Record<string, numb
   return out;
 }
 
+/** The scorer versions a rescore compares: the one the run recorded (absent before they were recorded) and this one. */
+interface Scorers {
+  /** The scorer that scored the run's rows. */
+  recorded: string | undefined;
+  /** The scorer the end states were written under (a rescored run keeps its origin's end states). */
+  written: string | undefined;
+  current: string;
+}
+
+/** Whether an end state is the one its trial recorded: its case and trial, the recorded end world, the run's scorer. */
+function checkIsTrial(end: EndState, r: ResultRecord, scorers: Scorers): void {
+  if (end.caseId !== r.caseId || end.trial !== r.trial)
+    throw new NotThisTrial(`the end state is of case "${end.caseId}" trial ${end.trial}, not this trial's`);
+  if (r.worldHashEnd === null) throw new NotThisTrial('the run recorded no end world hash to check the end state against');
+  if (end.hash !== r.worldHashEnd)
+    throw new NotThisTrial(
+      `the end state's world hashes to ${end.hash}, the run recorded ${r.worldHashEnd}: it is not this trial's end state`,
+    );
+  if (end.scorer !== scorers.written)
+    throw new NotThisTrial(
+      `the end state was written under scorer ${end.scorer ?? '(none recorded)'}, the run records scorer ${scorers.written ?? '(none recorded)'}`,
+    );
+  const calls = end.events.filter((e) => e.type === 'tool_start').length;
+  if (calls !== r.toolCalls) throw new NotThisTrial(`the end state holds ${calls} tool calls, the run recorded ${r.toolCalls}`);
+}
+
 async function scoreAgain(
   suite: AnySuite,
   c: EvalCase,
   r: ResultRecord,
   dir: string,
   pool: WorldPool,
+  scorers: Scorers,
 ): Promise<{ input: ResultInput; metrics: Record<string, number | null> }> {
   if (!r.tracePath) throw new Error('no trace recorded');
   const trace = path.resolve(dir, r.tracePath);
@@ -113,6 +147,7 @@ async function scoreAgain(
   if (!existsSync(file))
     throw new Error(`no end state recorded (${path.relative(dir, file)}): the run predates end-state recording; run it again`);
   const end = readEndState(file);
+  checkIsTrial(end, r, scorers);
   const gold = suite.gold.parse(c.gold);
   const { cw, robot: simRobot } = await pool.checkout(c.world);
   if (snapshotHash(end.world) !== end.hash) throw new Error(`the recorded world is damaged: it does not hash to ${end.hash}`);
@@ -199,6 +234,12 @@ export async function rescoreRun(o: RescoreOptions): Promise<RescoreResult> {
       ...(o.onLog ? { onProgress: o.onLog } : {}),
     });
     const byId = new Map(cases.map((c) => [c.id, c]));
+    const text = (k: string) => (typeof run.args[k] === 'string' ? (run.args[k] as string) : undefined);
+    const scorers: Scorers = {
+      recorded: text('scorer'),
+      written: text('endStateScorer') ?? text('scorer'),
+      current: scorerVersion(suite.id),
+    };
     const pool = new WorldPool({ seed: run.seed });
     const rows: ResultInput[] = [];
     const changed: RescoredCase[] = [];
@@ -218,13 +259,21 @@ export async function rescoreRun(o: RescoreOptions): Promise<RescoreResult> {
         try {
           const c = byId.get(r.caseId);
           if (!c) throw new Error(`case "${r.caseId}" is no longer generated by ${suite.id}`);
-          const again = await scoreAgain(suite, c, r, db.dir, pool);
+          const again = await scoreAgain(suite, c, r, db.dir, pool, scorers);
           rows.push(again.input);
           rescored++;
           const after = { score: again.input.score ?? null, metrics: again.metrics };
-          if (after.score !== before.score || !sameMetrics(before.metrics, after.metrics))
+          if (after.score !== before.score || !sameMetrics(before.metrics, after.metrics)) {
+            // The scorer that scored the run scores its end state as it did then, or the end state is not what it scored.
+            if (scorers.recorded === scorers.current)
+              throw new NotThisTrial(
+                `the run's own scorer (${scorers.current}) scores this end state ${after.score}, the run recorded ${before.score}: it is not what was scored`,
+              );
             changed.push({ caseId: r.caseId, trial: r.trial, before, after });
+          }
         } catch (e) {
+          if (e instanceof NotThisTrial)
+            throw new EvalInputError('not-rescorable', `case "${r.caseId}" trial ${r.trial}: ${e.message}; nothing was rescored`);
           const why = `not rescored: ${e instanceof Error ? e.message : String(e)}`;
           const errorKind = e instanceof StillUnscored ? e.unscored.kind : 'not-rescorable';
           failed.push({ caseId: r.caseId, trial: r.trial, before, after: null, error: why });
@@ -244,7 +293,7 @@ export async function rescoreRun(o: RescoreOptions): Promise<RescoreResult> {
       seed: run.seed,
       trials: run.trials,
       commit: gitCommit(),
-      args: { ...run.args, rescoredFrom: run.runId },
+      args: { ...run.args, rescoredFrom: run.runId, scorer: scorers.current, endStateScorer: scorers.written },
     });
     for (const row of rows) db.record(next.runId, row);
     db.finishRun(next.runId, run.status === 'running' ? 'stopped' : run.status, `rescored from ${run.runId}`);

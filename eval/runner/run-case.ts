@@ -23,6 +23,7 @@ import { SimWorldModel } from '../../robot/sim/world-model';
 import { referenceModelFactories } from '../reference/factories';
 import { simulatedAskUser, withSimulatedUser } from '../core/simulated-user';
 import { CaseClock, type MachineTurns, releasingWhileWaiting } from '../scale/machine-turns';
+import { scorerVersion } from './cases';
 import { type Unscored, caseScore, isUnscored, modelErrorKind, modelFailure } from './verdict';
 
 export interface CaseRunInput {
@@ -210,6 +211,7 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       caseId: c.id,
       trial,
       hash: cw.control.hash(),
+      scorer: scorerVersion(suite.id),
       world: cw.control.snapshot(),
       worldModel: simRobot.worldModel instanceof SimWorldModel ? simRobot.worldModel.edits() : null,
       events,

@@ -10,15 +10,15 @@ import path from 'node:path';
 import { type RunSummary, summarize } from '../report/stats';
 import { isOffProtocol, markedVariant, offProtocolReason } from '../core/protocol';
 import { DEFAULT_RESULTS_DIR } from '../report/load';
-import { PACKAGE_VERSION, type ResultInput, type RunRecord, gitCommit, openResults } from '../results/index';
+import { type ResultInput, type RunRecord, gitCommit, openResults } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { PER_CASE } from '../core/suite';
 import { SUITES, findSuite } from '../suites/index';
 import { loadSuiteFile } from '../suites/file/index';
 import type { ModelFiles, ModelSpec, ResumeRefs, RunId, SuiteFile, SuiteRef } from '../../base/host-refs';
 import { EvalInputError } from './errors';
-import { checkJudge, checkModel, checkWorkflow, positive, recordedLimits } from './inputs';
-import { casesSourceKey, filterCases, generateCases, loadCases, sampleCases } from './cases';
+import { checkJudge, checkModel, checkSameCode, checkWorkflow, positive, recordedLimits } from './inputs';
+import { casesSourceKey, filterCases, generateCases, loadCases, sampleCases, scorerVersion } from './cases';
 import { type Slot, inlineSlot, workerSlot } from './executors';
 import type { WorkerInit } from './protocol';
 import type { CaseTiming } from './run-case';
@@ -174,19 +174,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           'resume-mismatch',
           `run ${resumed.runId} was started with ${was ? `--noise ${JSON.stringify(was)}` : 'no --noise'}; leave --noise out to resume it, or start a new run`,
         );
-      if (resumed.packageVersion !== PACKAGE_VERSION) {
-        throw new EvalInputError(
-          'resume-mismatch',
-          `run ${resumed.runId} was recorded by skillbridge ${resumed.packageVersion}, this is ${PACKAGE_VERSION}: its cases may differ; start a new run`,
-        );
-      }
-      const key = resumed.args['casesKey'];
-      if (typeof key === 'string' && key !== casesSourceKey(resumed.suite)) {
-        throw new EvalInputError(
-          'resume-mismatch',
-          `run ${resumed.runId} was recorded with other scenes or code (cases ${key}, now ${casesSourceKey(resumed.suite)}): its cases may differ; start a new run`,
-        );
-      }
+      checkSameCode(resumed);
       plan = {
         suiteId: resumed.suite,
         model: o.reopen.model(resumed.model, "the resumed run's model"),
@@ -271,6 +259,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           ...(noise ? { noise } : {}),
           ...(limits ? { limits } : {}),
           ...(suiteFile ? { suiteFile } : { casesKey: casesSourceKey(plan.suiteId) }),
+          scorer: scorerVersion(suite.id),
           ...(o.filter ? { filter: o.filter } : {}),
           ...(sample !== undefined ? { sample } : {}),
           ...(judge ? { judge } : {}),

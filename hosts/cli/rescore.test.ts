@@ -1,11 +1,14 @@
 // skillbridge rescore: a small eval scored again from its recorded end states
 // reproduces every recorded score and metric exactly; the scores come from the
-// recorded end state (another run's end states give that run's scores); a trial
-// without an end state is recorded as an error, never with its old score.
+// recorded end state, which must be the trial's own (its case, its recorded end
+// world, the run's scorer reproducing the recorded score), or the rescore is
+// refused naming the case; a trial without an end state is recorded as an error,
+// never with its old score.
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readEndState, writeEndState } from '../../eval/core/end-state';
 import { openResults } from '../../eval/results/index';
 import { main } from './main';
 
@@ -61,19 +64,66 @@ describe('skillbridge rescore', () => {
     );
   });
 
-  it('scores what the end state holds: the oracle end states under the floor run give the oracle scores', async () => {
-    const copy = mkdtempSync(join(tmpdir(), 'skillbridge-cli-rescore-swap-'));
-    const from = join(dir, 'traces', oracle);
+  it('refuses, naming the case, end states that are not its own: copied from another run, another case, or altered', async () => {
     const to = join(dir, 'traces', noop);
-    for (const f of readdirSync(to).filter((x) => x.endsWith('.end.json.gz'))) copyFileSync(join(to, f), join(copy, f));
+    const saved = mkdtempSync(join(tmpdir(), 'skillbridge-cli-rescore-swap-'));
+    const ends = readdirSync(to).filter((x) => x.endsWith('.end.json.gz'));
+    for (const f of ends) copyFileSync(join(to, f), join(saved, f));
+    const restore = () => {
+      for (const f of ends) copyFileSync(join(saved, f), join(to, f));
+    };
+    const refused = async (run: string, why: RegExp) => {
+      const runs = () => {
+        const db = openResults(dir, { mode: 'read' });
+        const n = db.runs().length;
+        db.close();
+        return n;
+      };
+      const before = runs();
+      const r = await cli('rescore', run, '--db', dir, '--json');
+      expect(r.code, r.out).toBe(2);
+      const body = JSON.parse(r.out) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('not-rescorable');
+      expect(body.error.message).toMatch(/^case "boxes\/3\/[A-Z]+\d?" trial 1: /);
+      expect(body.error.message).toMatch(why);
+      // Nothing recorded: a refused rescore leaves no run behind.
+      expect(runs()).toBe(before);
+      const text = await cli('rescore', run, '--db', dir);
+      expect(text.code).toBe(2);
+      expect(text.err.trim().split('\n')).toHaveLength(1);
+    };
     try {
+      // The oracle's end states over the floor's: their worlds are not the ones the floor's trials recorded.
+      const from = join(dir, 'traces', oracle);
       for (const f of readdirSync(from).filter((x) => x.endsWith('.end.json.gz'))) copyFileSync(join(from, f), join(to, f));
-      const r = await cli('rescore', noop, '--db', dir, '--dry-run', '--json');
-      const body = JSON.parse(r.out) as Rescored;
-      expect(body.changed.length).toBeGreaterThan(0);
-      for (const c of body.changed) expect(c.after.score).toBe(1);
+      await refused(noop, /world hashes to [0-9a-f]{16}, the run recorded [0-9a-f]{16}/);
+      restore();
+      // Another case's end state of the same run.
+      copyFileSync(join(saved, ends[1]!), join(to, ends[0]!));
+      await refused(noop, /the end state is of case "boxes\/3\/[A-Z]+\d?" trial 1, not this trial's/);
+      restore();
+      // An end state written under another scorer version than the run recorded.
+      const other = readEndState(join(to, ends[0]!));
+      writeEndState(join(to, ends[0]!), { ...other, scorer: '0123456789abcdef' });
+      await refused(noop, /the end state was written under scorer 0123456789abcdef, the run records scorer [0-9a-f]{16}/);
+      restore();
+      // The oracle's own end state with its world and tool calls kept but a pick made on another object: the run's
+      // own scorer no longer gives the score it recorded.
+      const oracleEnds = readdirSync(from).filter((x) => x.endsWith('.end.json.gz'));
+      const keep = mkdtempSync(join(tmpdir(), 'skillbridge-cli-rescore-alter-'));
+      copyFileSync(join(from, oracleEnds[0]!), join(keep, oracleEnds[0]!));
+      try {
+        const end = readEndState(join(from, oracleEnds[0]!));
+        const altered = end.events.map((e) =>
+          e.type === 'tool_end' && /pick/.test(e.name) ? { ...e, data: { data: { object: 'trash_can_9' } } } : e,
+        ) as typeof end.events;
+        writeEndState(join(from, oracleEnds[0]!), { ...end, events: altered });
+        await refused(oracle, /the run's own scorer \([0-9a-f]{16}\) scores this end state 0, the run recorded 1/);
+      } finally {
+        copyFileSync(join(keep, oracleEnds[0]!), join(from, oracleEnds[0]!));
+      }
     } finally {
-      for (const f of readdirSync(copy)) copyFileSync(join(copy, f), join(to, f));
+      restore();
     }
   });
 

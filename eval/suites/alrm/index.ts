@@ -1,8 +1,10 @@
 // The ALRM suite (paper 002 §IV–V): 54 instructions, each scored 0 / 1 / 2 with
 // the paper's rubric (Table II) — 2: every subtask done and nothing irrelevant
-// done; 1: at least one subtask done; 0: none — but decided by goal predicates on
-// the final physical state (the lemon is in the trash) and the order of the
-// successful placements in the trace, not by an LLM judge.
+// done; 1: at least one subtask done and nothing irrelevant done; 0: none, or any
+// irrelevant action (an object outside the instruction picked, a task object put
+// down where it was not asked to go), which is a violation, never partial credit.
+// Decided by goal predicates on the final physical state (the lemon is in the
+// trash) and the successful placements in the trace, not by an LLM judge.
 import { z } from 'zod';
 import { builtinScene } from '../../../scenes/registry';
 import type { ResolvedObject } from '../../../scenes/resolve';
@@ -149,6 +151,16 @@ function alrmOracle(c: CaseOf<AlrmGold>, workflow: string): Policy {
   };
 }
 
+let canonical: Array<CaseOf<AlrmGold>> | undefined;
+
+/** The subtasks of every task of a case's scene (each task's canonical instruction), the case's own task last. */
+function everyTask(c: CaseOf<AlrmGold>): AlrmGold {
+  canonical ??= alrmCases().filter((x) => x.labels['category'] === 'CAN');
+  const others = canonical.filter((x) => x.world.key === c.world.key && x.labels['task'] !== c.labels['task']);
+  const subtasks = [...others.flatMap((x) => x.gold.subtasks), ...c.gold.subtasks];
+  return { subtasks, ordered: false, taskObjects: [...new Set(subtasks.flatMap((g) => [g.object, ...(g.into ? [g.into] : [])]))] };
+}
+
 export const alrmSuite: Suite<AlrmGold> = {
   id: 'alrm',
   title: 'ALRM: 3 environments × 3 tasks × 6 instructions',
@@ -191,17 +203,35 @@ export const alrmSuite: Suite<AlrmGold> = {
         else last = at;
       });
     }
-    const irrelevant = calls.filter((x) => {
-      if (!x.ok || !/pick|grasp|take/i.test(x.name)) return false;
+    // Irrelevant actions: picking an object the task does not involve, and putting a task object down more often
+    // than its subtasks ask (somewhere it was not asked to go, then again where it was).
+    const objectOf = (x: (typeof calls)[number]) => {
       const d = x.data as { data?: { object?: unknown } } | undefined;
-      return typeof d?.data?.object === 'string' && !c.gold.taskObjects.includes(d.data.object);
+      return typeof d?.data?.object === 'string' ? d.data.object : undefined;
+    };
+    const succeeded = calls.filter((x) => x.ok && x.status === 'ok');
+    const pickedOther = succeeded.filter((x) => {
+      const ob = /pick|grasp|take/i.test(x.name) ? objectOf(x) : undefined;
+      return ob !== undefined && !c.gold.taskObjects.includes(ob);
     }).length;
+    const placed = new Map<string, number>();
+    for (const x of succeeded) {
+      const ob = /place|put|drop/i.test(x.name) ? objectOf(x) : undefined;
+      if (ob !== undefined) placed.set(ob, (placed.get(ob) ?? 0) + 1);
+    }
+    const placedAgain = c.gold.subtasks
+      .map((g) => g.object)
+      .filter((ob, i, all) => all.indexOf(ob) === i)
+      .reduce((n, ob) => n + Math.max(0, (placed.get(ob) ?? 0) - c.gold.subtasks.filter((g) => g.object === ob).length), 0);
+    const irrelevant = pickedOther + placedAgain;
     const n = done.filter(Boolean).length;
-    const score = n === done.length && irrelevant === 0 ? 2 : n >= 1 ? 1 : 0;
+    // Acting on an object the instruction does not involve is a violation, never partial credit: a model that
+    // does every task of the scene would otherwise earn the rubric's "at least one subtask done" whatever it asked.
+    const score = irrelevant > 0 ? 0 : n === done.length ? 2 : n >= 1 ? 1 : 0;
     return {
       metrics: { alrm_score: score, subtasks_done: n, subtasks: done.length, irrelevant_actions: irrelevant },
       success: score === 2,
-      failureClass: score === 2 ? null : n === 0 ? 'none-done' : irrelevant ? 'irrelevant-action' : 'partial',
+      failureClass: score === 2 ? null : irrelevant ? 'irrelevant-action' : n === 0 ? 'none-done' : 'partial',
     };
   },
   oracle: (c, workflow) => alrmOracle(c, workflow),
@@ -211,6 +241,10 @@ export const alrmSuite: Suite<AlrmGold> = {
     { floor: 'none', maxScore: 0 },
     { floor: 'random', maxScore: 0.25 },
   ],
+  adversary: {
+    // Every task of the scene in turn, whatever the instruction asked.
+    everything: (c, workflow) => alrmOracle({ ...c, gold: everyTask(c) }, workflow),
+  },
   variant: (wf) => (wf === 'alrm/tap' ? 'TaP' : wf === 'alrm/cap' ? 'CaP' : null),
 };
 

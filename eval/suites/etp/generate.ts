@@ -4,11 +4,13 @@
 // (hence the next action) and the chains, which are played in the physics and
 // kept only when they reach their goal.
 import type { WorldSpec } from '../../core/case';
+import { playPlan } from '../../core/play';
 import type { GenerateContext } from '../../core/suite';
 import { hash32 } from '../../reference/rng';
-import { CATEGORY_WORDS, type WorldInfo, readWorld } from '../raider/world-info';
+import { CATEGORY_WORDS, type WorldInfo, namesOf, readWorld } from '../raider/world-info';
 import { chainCases } from './chains';
-import { ACTION_TOOLS, ALRM, type Case, HOUSEHOLD, PLACES, distractors, kitchen, mk, shuffled, step } from './make';
+import { executionCases } from './execution';
+import { ALRM, type Case, HOUSEHOLD, PLACES, distractors, kitchen, mk, objectArgs, shuffled, step } from './make';
 
 export async function generateEtp(ctx: GenerateContext): Promise<Case[]> {
   const out: Case[] = [];
@@ -139,6 +141,7 @@ export async function generateEtp(ctx: GenerateContext): Promise<Case[]> {
             tools,
             tool: a.tool,
             toolArgs: a.args(o),
+            argNames: objectArgs(a.args(o), o.id, namesOf(o)),
             final: 'Done.',
           },
         ),
@@ -148,7 +151,15 @@ export async function generateEtp(ctx: GenerateContext): Promise<Case[]> {
   for (const scene of ['tabletop/fruits', 'tabletop/utensils', 'tabletop/boxes'] as const) {
     const world: WorldSpec = { key: scene, scene, edits: [], setup: [] };
     const env = scene.split('/')[1]!;
-    const first = await ctx.inWorld(world, async ({ robot }) => (await robot.perception.detect()).find((d) => d.category !== 'furniture'));
+    // An object the right tools work on (a grasp pose exists): the selection's call must succeed to count.
+    const first = await ctx.inWorld(world, async ({ robot, control }) => {
+      for (const d of await robot.perception.detect()) {
+        if (d.category === 'furniture') continue;
+        const r = await playPlan(robot, control, 'alrm', [step('compute_grasp', { object_name: d.id }), step('get_pose', { name: d.id })]);
+        if (r.ok) return d;
+      }
+      return undefined;
+    });
     if (!first) continue;
     for (const [tool, text, args] of [
       ['get_pose', `Where exactly is the ${first.name}?`, { name: first.id }],
@@ -168,147 +179,17 @@ export async function generateEtp(ctx: GenerateContext): Promise<Case[]> {
             tools,
             tool,
             toolArgs: args,
+            argNames: objectArgs(args, first.id, [first.id, first.name]),
             final: 'Done.',
           },
         ),
       );
     }
   }
-  // ---- 3. tool execution: call the designated tool, then do what its real output calls for
-  for (const [at, w] of infos) {
-    const vis = [...w.visible.values()].sort((a, b) => hash32(`ex${a.id}`) - hash32(`ex${b.id}`));
-    const tools = (z: string) => [z, ...ACTION_TOOLS];
-    const pickable = vis.find((o) => o.props['pickable'] && !o.fixed && o.onTop.length === 0);
-    if (pickable) {
-      const d = await ctx.inWorld(kitchen(at), ({ robot }) => robot.perception.distanceTo(pickable.id));
-      const near = d <= 1.1;
-      const place = w.placeOf.get(pickable.id) ?? at;
-      out.push(
-        mk(
-          `execution/${at}/reach-${pickable.id}`,
-          kitchen(at),
-          `Use dist_to_target on the ${pickable.name}. If it is within the arm's reach of 1.1 m, pick it up; if not, move to ${place}.`,
-          { task: 'execution', difficulty: 'medium', capability: 'perception' },
-          {
-            task: 'execution',
-            tools: tools('dist_to_target'),
-            tool: 'dist_to_target',
-            toolArgs: { target: pickable.id },
-            next: near ? { tool: 'pick', target: [pickable.id, pickable.name] } : { tool: 'move_to', target: [place] },
-            plan: [
-              step('dist_to_target', { target: pickable.id }),
-              near ? step('pick', { object: pickable.id }) : step('move_to', { location: place }),
-            ],
-            final: 'Done.',
-          },
-        ),
-      );
-      out.push(
-        mk(
-          `execution/${at}/props-${pickable.id}`,
-          kitchen(at),
-          `Use get_obj_properties on the ${pickable.name}. If it can be picked up, pick it up; otherwise say that it cannot be picked.`,
-          { task: 'execution', difficulty: 'easy', capability: 'cognition' },
-          {
-            task: 'execution',
-            tools: tools('get_obj_properties'),
-            tool: 'get_obj_properties',
-            toolArgs: { obj: pickable.id },
-            next: { tool: 'pick', target: [pickable.id, pickable.name] },
-            plan: [step('get_obj_properties', { obj: pickable.id }), step('pick', { object: pickable.id })],
-            final: 'Done.',
-          },
-        ),
-      );
-    }
-    const fixedThing = vis.find((o) => o.fixed && !o.props['openable']);
-    if (fixedThing) {
-      out.push(
-        mk(
-          `execution/${at}/props-${fixedThing.id}`,
-          kitchen(at),
-          `Use get_obj_properties on the ${fixedThing.name}. If it can be picked up, pick it up; otherwise say that it cannot be picked.`,
-          { task: 'execution', difficulty: 'easy', capability: 'cognition' },
-          {
-            task: 'execution',
-            tools: tools('get_obj_properties'),
-            tool: 'get_obj_properties',
-            toolArgs: { obj: fixedThing.id },
-            next: { tool: 'say', target: [] },
-            plan: [
-              step('get_obj_properties', { obj: fixedThing.id }),
-              step('say', { statement: `The ${fixedThing.name} cannot be picked up.` }),
-            ],
-            final: 'Done.',
-          },
-        ),
-      );
-    }
-    const openable = vis.find((o) => o.props['openable'] && o.fixed);
-    if (openable) {
-      const isOpen = openable.state['open'] === true;
-      out.push(
-        mk(
-          `execution/${at}/state-${openable.id}`,
-          kitchen(at),
-          `Use get_obj_state on the ${openable.name}. If it is closed, open it; if it is open, close it.`,
-          { task: 'execution', difficulty: 'easy', capability: 'perception' },
-          {
-            task: 'execution',
-            tools: tools('get_obj_state'),
-            tool: 'get_obj_state',
-            toolArgs: { obj: openable.id },
-            next: { tool: isOpen ? 'close' : 'open', target: [openable.id, openable.name] },
-            plan: [step('get_obj_state', { obj: openable.id }), step(isOpen ? 'close' : 'open', { object: openable.id })],
-            final: 'Done.',
-          },
-        ),
-      );
-    }
-    const container = vis.find((o) => o.props['receptacle'] && o.props['pickable']);
-    if (container) {
-      const inside = container.inside[0];
-      out.push(
-        mk(
-          `execution/${at}/inside-${container.id}`,
-          kitchen(at),
-          `Use check_obj_relationship to see what is inside the ${container.name}. If something is inside, pick that item up; if it is empty, pick up the ${container.name} itself.`,
-          { task: 'execution', difficulty: 'hard', capability: 'reasoning' },
-          {
-            task: 'execution',
-            tools: tools('check_obj_relationship'),
-            tool: 'check_obj_relationship',
-            toolArgs: { relationship: 'inside', obj: container.id },
-            next: { tool: 'pick', target: inside ? [inside, w.visible.get(inside)?.name ?? inside] : [container.id, container.name] },
-            plan: [
-              step('check_obj_relationship', { relationship: 'inside', obj: container.id }),
-              step('pick', { object: inside ?? container.id }),
-            ],
-            final: 'Done.',
-          },
-        ),
-      );
-    }
-    if (pickable) {
-      out.push(
-        mk(
-          `execution/${at}/holding`,
-          kitchen(at),
-          `Use robot_holding. If your hand is empty, pick up the ${pickable.name}; otherwise place what you hold on the free_table.`,
-          { task: 'execution', difficulty: 'easy', capability: 'perception' },
-          {
-            task: 'execution',
-            tools: tools('robot_holding'),
-            tool: 'robot_holding',
-            toolArgs: {},
-            next: { tool: 'pick', target: [pickable.id, pickable.name] },
-            plan: [step('robot_holding'), step('pick', { object: pickable.id })],
-            final: 'Done.',
-          },
-        ),
-      );
-    }
-  }
+  // ---- 3. tool execution: call the designated tool, then the action its real output calls for. The action's
+  // argument is what only that output reveals (what lies inside, the distance, the mass, what the hand holds),
+  // so an answer that ignores the output can only guess it.
+  await executionCases(ctx, infos, out);
   // ---- 4. tool-chain composition (./chains.ts)
   await chainCases(ctx, infos, out);
   ctx.onProgress?.(`etp: ${out.length} cases`);

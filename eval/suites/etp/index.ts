@@ -7,9 +7,12 @@
 // played in the physics before they are kept.
 import { etpReport } from '../../report/specs/etp';
 import { type CallRecord, callsOf } from '../../core/events';
-import type { Scored, Suite } from '../../core/suite';
+import { receivedText, worldVocabulary } from '../../core/received';
+import type { CaseOutcome, Scored, Suite } from '../../core/suite';
 import { planPolicy } from '../../reference/policies';
-import { names } from '../raider/score';
+import { isName, names as mentions } from '../raider/score';
+import { namesMatch, numbersIn, numbersMatch, tolOf, withoutNames } from '../rtw/answer';
+import type { EtpNext } from './gold';
 import { generateEtp } from './generate';
 import { EtpGold } from './gold';
 import { ETP_CANDIDATES, candidatesWorkflow } from './workflow';
@@ -23,6 +26,58 @@ function targetOf(c: CallRecord): string | undefined {
   const a = c.args as Record<string, unknown>;
   const v = a['object'] ?? a['location'] ?? a['target'] ?? a['obj'] ?? a['statement'];
   return typeof v === 'string' ? v : undefined;
+}
+
+const succeeded = (c: CallRecord) => c.ok && c.status === 'ok';
+
+/** Whether a call's arguments are the gold's: an argument naming an object is one of its names exactly, any other equal. */
+export function argsMatch(args: unknown, want: Record<string, unknown>, objectNames: Record<string, string[]>): boolean {
+  const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+  return Object.entries(want).every(([k, v]) => {
+    const names = objectNames[k];
+    if (names) return typeof a[k] === 'string' && isName(a[k], names);
+    return JSON.stringify(a[k]) === JSON.stringify(v);
+  });
+}
+
+function vocabulary(o: CaseOutcome): string[][] {
+  return worldVocabulary(o.control, o.robot.info.places);
+}
+
+/**
+ * The next action against the gold: the right tool, successful, its argument one
+ * of the target's names exactly (not a list of ids that contains one), its effect
+ * in the world; a statement gives the entities and quantities asked, with nothing
+ * else of the world.
+ */
+function actionMatches(c: CallRecord, next: EtpNext, o: CaseOutcome, world: string[][]): boolean {
+  if (c.name !== next.tool || !succeeded(c)) return false;
+  if (next.said) {
+    const text = targetOf(c) ?? '';
+    const { names, values, allow } = next.said;
+    // Only what a tool of this case revealed counts: a value or id guessed, or copied from elsewhere, is not the output read.
+    const at = o.events.findIndex((e) => e.type === 'tool_start' && e.id === c.id);
+    const got = receivedText(o.events.slice(0, at < 0 ? undefined : at), '');
+    const received =
+      names.every((alts) => mentions(got, alts)) && values.every((v) => numbersIn(got).some((x) => Math.abs(x - v) <= tolOf(v)));
+    return (
+      received &&
+      namesMatch(text, names, names.length, world, allow) &&
+      numbersMatch(withoutNames(text, [...allow, ...names.flat()]), values)
+    );
+  }
+  const arg = targetOf(c);
+  if (!next.target.length || arg === undefined || !isName(arg, next.target)) return false;
+  const e = next.effect;
+  if (!e) return true;
+  switch (e.kind) {
+    case 'holding':
+      return o.control.holding() === e.object;
+    case 'at':
+      return o.control.world.body.at === e.place;
+    case 'state':
+      return (o.control.world.entities.get(e.object)?.states as Record<string, boolean> | undefined)?.[e.state] === e.value;
+  }
 }
 
 /** The registry's own tools (the etp workflow): finding and describing a tool is not using one. */
@@ -77,18 +132,20 @@ export const etpSuite: Suite<EtpGold> = {
         };
       }
       case 'selection': {
+        // The right tool, on the right object, and it worked: a tool named on the wrong object is not the selection asked for.
         const first = calls[0];
-        const ok = first?.name === g.tool;
+        const ok = first !== undefined && first.name === g.tool && succeeded(first) && argsMatch(first.args, g.toolArgs ?? {}, g.argNames);
         return { metrics: { csr: ok }, success: ok, failureClass: ok ? null : first ? 'wrong-selection' : 'missed' };
       }
       case 'execution': {
         const i = calls.findIndex((x) => x.name === g.tool);
         const inv = calls[i];
-        const isr = i === 0 && inv !== undefined && inv.status !== 'invalid_arguments' && inv.status !== 'unknown_tool';
+        // Stage 1: the designated tool first, called as the case needs it (its arguments, not only its name) and successful.
+        const isr = i === 0 && inv !== undefined && succeeded(inv) && argsMatch(inv.args, g.toolArgs ?? {}, g.argNames);
         const nxt = i >= 0 ? calls[i + 1] : undefined;
-        const amr = Boolean(
-          nxt && g.next && nxt.name === g.next.tool && (g.next.target.length === 0 || names(targetOf(nxt) ?? '', g.next.target)),
-        );
+        // Stage 2: the one action the output calls for; another action besides it acts outside what was asked.
+        const others = i >= 0 ? calls.slice(i + 2).filter((x) => ACTIONS.has(x.name)).length : 0;
+        const amr = Boolean(nxt && g.next && others === 0 && actionMatches(nxt, g.next, o, vocabulary(o)));
         const tusr = isr && amr;
         return {
           metrics: { isr, amr, tusr },

@@ -20,7 +20,17 @@ export const PLACES = ['counter_1', 'fridge_1', 'counter_2', 'sink_1', 'stove_1'
 export const step = (tool: string, args: Record<string, unknown> = {}): PlanStep => ({ tool, args });
 
 export type Case = CaseOf<EtpGold>;
-const blank = { needTrue: null, tool: null, toolArgs: null, next: null, chainSet: [], order: [], plan: [], goalFacts: [] } as const;
+const blank = {
+  needTrue: null,
+  tool: null,
+  toolArgs: null,
+  argNames: {},
+  next: null,
+  chainSet: [],
+  order: [],
+  plan: [],
+  goalFacts: [],
+} as const;
 
 export function kitchen(at: string, tag = '', setup: WorldSpec['setup'] = []): WorldSpec {
   return { key: `etp/kitchen/${at}${tag}`, scene: 'kitchen', edits: [{ kind: 'robot', at }], setup };
@@ -40,7 +50,7 @@ export function mk(
     instruction,
     labels: { scene: world.scene, ...labels },
     limits: { maxIterations: 14 },
-    gold: { ...blank, order: [], chainSet: [], plan: [], goalFacts: [], ...gold } as EtpGold,
+    gold: { ...blank, argNames: {}, order: [], chainSet: [], plan: [], goalFacts: [], ...gold } as EtpGold,
   };
 }
 
@@ -54,4 +64,13 @@ export function distractors(right: string, pool: readonly string[], salt: string
 
 export function shuffled(xs: string[], salt: string): string[] {
   return [...xs].sort((a, b) => hash32(`${salt}${a}`) - hash32(`${salt}${b}`));
+}
+
+/** The names each argument that holds `id` goes by: the gold a call's arguments are matched against, exactly. */
+export function objectArgs(args: Record<string, unknown>, id: string, names: readonly string[]): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(args)
+      .filter(([, v]) => v === id)
+      .map(([k]) => [k, [...names]]),
+  );
 }

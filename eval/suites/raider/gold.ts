@@ -34,6 +34,8 @@ export const RaiderGold = z.object({
   targetNames: z.array(z.string()),
   /** Visible objects matching the query's argument. */
   candidates: z.array(z.string()),
+  /** Every object the robot sees where the case starts (a whole-scene observation names them all). */
+  visible: z.array(z.string()).default([]),
   issue: z.enum(ISSUES),
   /** The failure code the dry run of the action returned (null: it succeeded, or it was not run). */
   code: z.string().nullable(),

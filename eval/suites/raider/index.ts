@@ -10,7 +10,7 @@ import type { CaseOf, Suite } from '../../core/suite';
 import { freshFlow, lastUserText, offered, planCode, planPolicy } from '../../reference/policies';
 import { generateRaider } from './generate';
 import { ISSUE_WORDS, RaiderGold, categoryOf } from './gold';
-import { goalReached, scoreAnswer } from './score';
+import { goalReached, receivedOf, scoreAnswer } from './score';
 
 const RECOVERY_TOOLS = ['move_to', 'pick', 'place', 'ask', 'say'];
 
@@ -80,7 +80,13 @@ export const raiderSuite: Suite<RaiderGold> = {
   generate: (ctx) => generateRaider(ctx),
   async afterTurn(ctx) {
     const { case: c } = ctx;
-    const s = scoreAnswer(c.gold, c.labels['abstraction'] ?? 'AS', ctx.turn.final, ctx.events);
+    const s = scoreAnswer(
+      c.gold,
+      c.labels['abstraction'] ?? 'AS',
+      ctx.turn.final,
+      ctx.events,
+      receivedOf(ctx.events, c.instruction, c.gold.visible),
+    );
     ctx.extra['score'] = s;
     // A workflow that recovered on its own (a recovery stage, or actions taken) is scored on what it did.
     const acted = callsOf(ctx.events).some((x) => RECOVERY_TOOLS.slice(1, 3).includes(x.name) || /recover/.test(x.stage));
@@ -101,9 +107,17 @@ export const raiderSuite: Suite<RaiderGold> = {
     ctx.extra['recoveryFrom'] = from;
   },
   score(c, o) {
-    const s = scoreAnswer(c.gold, c.labels['abstraction'] ?? 'AS', o.turn.final, o.events);
     const how = o.extra['recovered'];
     const from = typeof o.extra['recoveryFrom'] === 'number' ? o.extra['recoveryFrom'] : 0;
+    // The verdict is judged on what was received before any recovery turn.
+    const detection = how === 'turn' ? o.events.slice(0, from) : o.events;
+    const s = scoreAnswer(
+      c.gold,
+      c.labels['abstraction'] ?? 'AS',
+      o.turn.final,
+      o.events,
+      receivedOf(detection, c.instruction, c.gold.visible),
+    );
     // A recovery counts only from a correct structured explanation and only when its goal holds in the world.
     const recov = how === undefined ? null : s.expl && goalReached(c.gold.goal, o.control, o.events.slice(from));
     return {

@@ -81,7 +81,13 @@ export async function makeCase(c: Candidate, dry: (v: Variant, a: RaiderAction, 
   const w = v.info;
   const held = w.held;
   const detect = { tool: 'object_detection', args: {} };
-  const base = { action, held, candidates: ref.matches, targetNames: ref.matches.length === 1 ? namesFor(w, ref.matches[0]!) : [] };
+  const base = {
+    action,
+    held,
+    candidates: ref.matches,
+    targetNames: ref.matches.length === 1 ? namesFor(w, ref.matches[0]!) : [],
+    visible: [...w.visible.keys()].sort(),
+  };
   // ---- IU3: nothing visible matches; the object is elsewhere in the kitchen
   if (ref.matches.length === 0) {
     const obj = ref.elsewhere!;
@@ -148,7 +154,10 @@ export async function makeCase(c: Candidate, dry: (v: Variant, a: RaiderAction, 
   if (!issue) return undefined;
   const tName = label(w, t);
   const gold = (
-    x: Omit<RaiderGold, 'action' | 'held' | 'candidates' | 'targetNames' | 'target' | 'issue' | 'code' | 'keywords' | 'nameAtLeast'>,
+    x: Omit<
+      RaiderGold,
+      'action' | 'held' | 'candidates' | 'targetNames' | 'visible' | 'target' | 'issue' | 'code' | 'keywords' | 'nameAtLeast'
+    >,
   ): Made => ({
     gold: { ...base, ...x, target: t, issue, code: o.ok ? null : o.code, keywords: ISSUE_WORDS[issue], nameAtLeast: 0 },
   });

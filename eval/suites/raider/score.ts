@@ -6,7 +6,8 @@
 // goal in the physics (§4.3). Failure reasons as §4.2.3: GR, MC, WR, WF.
 import type { FlowEvent } from '../../../agents/runtime/events';
 import type { SimControl } from '../../../robot/sim/control';
-import { argOf, callsOf } from '../../core/events';
+import { type CallRecord, argOf, callsOf } from '../../core/events';
+import { okCalls, receivedText } from '../../core/received';
 import type { Category, RaiderGold, RecoveryGoal } from './gold';
 import { categoryOf } from './gold';
 
@@ -100,6 +101,60 @@ function objectsMatch(
   return hit >= atLeast;
 }
 
+/** What the model received in the case before its verdict: the facts an explanation may use. */
+export interface Received {
+  /** Successful tool results of the detection (not the recovery) and the inputs given besides the query. */
+  text: string;
+  /** The detection's successful calls. */
+  calls: readonly CallRecord[];
+  /** A whole-scene observation was given as input (RAIDER's LLMVisualObs): every visible object, its states, relations and the hand. */
+  scene: boolean;
+  /** The query: the object it names (an absent one, IU3) may be named back, which reveals nothing. */
+  asked: string;
+}
+
+/** The perception a whole-scene observation stands in for (distances and properties are not in it). */
+const SCENE_TOOLS = new Set(['object_detection', 'robot_holding', 'get_obj_state', 'check_obj_relationship']);
+/** The arguments of the perception tools that name an object. */
+const OBJECT_ARGS = new Set(['obj', 'target', 'object']);
+
+/** The detection's evidence from a case's events: what was received before the recovery began. */
+export function receivedOf(events: readonly FlowEvent[], instruction: string, visible: readonly string[]): Received {
+  const detection = events.filter((e) => !e.stage.startsWith('recovery'));
+  const inputs = receivedText(
+    detection.filter((e) => e.type === 'history'),
+    instruction,
+  );
+  return {
+    text: receivedText(detection, instruction),
+    calls: okCalls(detection),
+    asked: instruction,
+    scene: visible.length > 0 && visible.every((id) => names(inputs, [id])),
+  };
+}
+
+/**
+ * Whether the check that decides the case (the last of the oracle's evidence: the
+ * distance for out of reach, the properties for IU5, the hand for IU6, what is
+ * visible for IA and IU3) was made on the case's object and succeeded, or a whole
+ * scene observation gave its answer. Without it a verdict is a guess: the paper's
+ * "missed checks" failure (§4.2.3).
+ */
+export function decisiveChecked(gold: RaiderGold, got: Received): boolean {
+  const check = gold.evidence.at(-1);
+  if (!check) return true;
+  if (got.scene && SCENE_TOOLS.has(check.tool)) return true;
+  return got.calls.some((c) => {
+    if (c.name !== check.tool) return false;
+    const args = (c.args ?? {}) as Record<string, unknown>;
+    return Object.entries(check.args).every(([k, v]) => {
+      if (!OBJECT_ARGS.has(k) || typeof v !== 'string') return true;
+      const alts = v === gold.target ? gold.targetNames : [v];
+      return typeof args[k] === 'string' && isName(args[k], alts);
+    });
+  });
+}
+
 /**
  * Scores the final answer. Det is the paper's: the verdict's category. Expl and Grnd
  * are decided by the structured answer only ({"category": issue code, "objects":
@@ -111,6 +166,7 @@ export function scoreAnswer(
   abstraction: string,
   finalText: string | undefined,
   events: readonly FlowEvent[],
+  got: Received = { text: '', calls: [], scene: false, asked: '' },
 ): RaiderScore {
   const a = parseRaiderAnswer(finalText);
   const expected: Category = categoryOf(gold.issue);
@@ -119,36 +175,36 @@ export function scoreAnswer(
   const issueOk = a?.issue?.trim().toUpperCase() === gold.issue;
   const allowed = [...gold.mustName, gold.targetNames, ...(gold.issue === 'IA' ? gold.candidates.map((x) => [x]) : [])];
   const required = gold.mustName;
+  const checked = decisiveChecked(gold, got);
+  // Every object the answer names must have come from what the case's tools (or its observation) said, or be
+  // the query's own words (naming back what was asked reveals nothing, and earns nothing by itself).
+  const received = objects.every((o) => names(got.text, [o]) || names(got.asked, [o]));
+  // Grounding names what the query means: only a tool's result can say which object that is, never the query's words.
+  const heard = objects.every((o) => names(got.text, [o]));
   // Not present (IU3): nothing to ground, so naming it is optional; naming something else still loses.
   const atLeast = gold.issue === 'IU3' ? 0 : gold.nameAtLeast || required.length;
-  const expl = det && issueOk && objectsMatch(objects, required, atLeast, allowed);
+  const expl = det && issueOk && checked && received && objectsMatch(objects, required, atLeast, allowed);
   // Grounding is needed when the argument is not named specifically, or its name fits several objects.
   const needsGrounding = abstraction !== 'AS' || gold.issue === 'IA';
   const grnd = !needsGrounding
     ? null
-    : gold.issue === 'IA'
-      ? a?.category === 'ambiguity' &&
-        objectsMatch(
-          objects,
-          gold.candidates.map((x) => [x]),
-          Math.max(2, gold.nameAtLeast),
-          gold.candidates.map((x) => [x]),
-        )
-      : gold.issue === 'IU3'
-        ? a?.category === 'unfeasibility' && issueOk && objects.every((o) => allowed.some((alts) => isName(o, alts)))
-        : gold.target !== null && objectsMatch(objects, [gold.targetNames], 1, allowed);
+    : !received
+      ? false
+      : gold.issue === 'IA'
+        ? heard &&
+          a?.category === 'ambiguity' &&
+          objectsMatch(
+            objects,
+            gold.candidates.map((x) => [x]),
+            Math.max(2, gold.nameAtLeast),
+            gold.candidates.map((x) => [x]),
+          )
+        : gold.issue === 'IU3'
+          ? a?.category === 'unfeasibility' && issueOk && checked && objects.every((o) => allowed.some((alts) => isName(o, alts)))
+          : heard && gold.target !== null && objectsMatch(objects, [gold.targetNames], 1, allowed);
   let failureClass: RaiderScore['failureClass'] = null;
   if (!expl) {
     const warned = events.some((e) => e.type === 'warning' && (e.code === 'made_up_tool_name' || e.code === 'unsuccessful_tool_call'));
-    const check = gold.evidence.at(-1);
-    const calls = callsOf(events);
-    const checked =
-      !check ||
-      calls.some(
-        (c) =>
-          c.name === check.tool &&
-          (gold.target === null || Object.values((c.args ?? {}) as object).some((v) => typeof v === 'string' && names(v, [gold.target!]))),
-      );
     if (!a || (warned && !det)) failureClass = 'WF';
     else if (grnd === false) failureClass = 'GR';
     else if (!checked) failureClass = 'MC';
@@ -158,7 +214,8 @@ export function scoreAnswer(
     det,
     expl,
     grnd,
-    verdict: a?.category !== undefined && a.category in VERDICT_CODE ? VERDICT_CODE[a.category]! : -1,
+    // A verdict without the check that decides it is a guess: for κ it is no verdict.
+    verdict: checked && a?.category !== undefined && a.category in VERDICT_CODE ? VERDICT_CODE[a.category]! : -1,
     verdictGold: VERDICT_CODE[expected]!,
     failureClass,
     answer: a,

@@ -11,8 +11,10 @@ import { rtwReport } from '../../report/specs/rtw';
 import { PlanStep } from '../../core/case';
 import { playPlan } from '../../core/play';
 import type { CaseOf, GenerateContext, Suite } from '../../core/suite';
+import { receivedText, worldVocabulary } from '../../core/received';
 import { planPolicy } from '../../reference/policies';
-import { namesMatch, numbersMatch } from './answer';
+import { names } from '../raider/score';
+import { namesMatch, numbersIn, numbersMatch, tolOf } from './answer';
 
 const Check = z.discriminatedUnion('kind', [
   /** The base moved this far in its own start frame (m, m, degrees), within a tolerance. */
@@ -200,9 +202,10 @@ const SPECS: RtwSpec[] = [
     instruction: 'What do you see in front of you?',
     plan: [step('what_do_you_see')],
     expect: ({ results }) => {
+      // By id: a display name ("white mug") can be said without looking; only the tool's output gives the ids.
       const seen = ((results[0]?.data ?? []) as Array<{ id: string; name: string }>).map((d) => [d.id, d.name]);
       return {
-        checks: [{ kind: 'answer', mentions: seen, atLeast: Math.min(3, seen.length), precise: true }],
+        checks: [{ kind: 'answer', mentions: seen.map((s) => [s[0]!]), atLeast: Math.min(3, seen.length), precise: true }],
         final: `I see ${seen.map((s) => `${s[1]} (${s[0]})`).join(', ')}.`,
       };
     },
@@ -218,7 +221,7 @@ const SPECS: RtwSpec[] = [
     expect: ({ results }) => {
       const parent = String((results[0]?.data as { parent?: string } | undefined)?.parent ?? '?');
       return {
-        checks: [{ kind: 'answer', mentions: [[parent, parent.replace(/_\d+$/, '')]], atLeast: 1, precise: true, allow: ['mug_2'] }],
+        checks: [{ kind: 'answer', mentions: [[parent]], atLeast: 1, precise: true, allow: ['mug_2'] }],
         final: `The blue mug (mug_2) is on ${parent}.`,
       };
     },
@@ -358,7 +361,12 @@ export const rtwSuite: Suite<RtwGold> = {
     const calls = o.events.filter((e) => e.type === 'tool_end');
     const final = o.turn.final ?? '';
     const w = o.control.world;
-    const universe = [...w.entities.keys(), ...o.robot.info.places.map((p) => p.id)];
+    // Precision by every name an object goes by (id and display name): "the counter" names counter_1 as its id does.
+    const universe = worldVocabulary(o.control, o.robot.info.places);
+    // An answer earns credit only for facts a tool of this case gave the model: a name or a quantity said without
+    // a successful call that revealed it is a guess, however often it is right (one static answer for every case).
+    const got = receivedText(o.events, c.instruction);
+    const gotNumbers = numbersIn(got);
     const ok = await Promise.all(
       c.gold.checks.map(async (k) => {
         switch (k.kind) {
@@ -392,12 +400,14 @@ export const rtwSuite: Suite<RtwGold> = {
                 Object.entries(k.args).every(
                   ([a, v]) => JSON.stringify((JSON.parse(e.arguments) as Record<string, unknown>)[a]) === JSON.stringify(v),
                 ) &&
-                o.events.slice(i).some((x) => x.type === 'tool_end' && x.id === e.id && x.ok),
+                o.events.slice(i).some((x) => x.type === 'tool_end' && x.id === e.id && x.ok && x.status === 'ok'),
             );
-          case 'answer':
-            return namesMatch(final, k.mentions, k.atLeast, k.precise ? universe : undefined, k.allow);
+          case 'answer': {
+            const heard = k.mentions.filter((alts) => names(got, alts));
+            return namesMatch(final, heard, k.atLeast, k.precise ? universe : undefined, k.allow);
+          }
           case 'numbers':
-            return numbersMatch(final, k.values);
+            return k.values.every((v) => gotNumbers.some((x) => Math.abs(x - v) <= tolOf(v))) && numbersMatch(final, k.values);
           case 'wm_node': {
             const n = await o.robot.worldModel?.node(k.id);
             return n?.parent === k.parent;
