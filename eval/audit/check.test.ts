@@ -33,6 +33,12 @@ function call(w: SimWorld, over: Partial<CallUnderCheck>): CallUnderCheck {
     movedByEvent: new Set(),
     beliefBefore: new Map(w.belief.objects),
     ended: r.time,
+    eventsBefore: w.events.lastId,
+    eventsRead: w.events.lastId,
+    recognised: new Set(),
+    added: new Map(),
+    props: new Map(),
+    paths: new Map(),
     ...over,
   };
 }
