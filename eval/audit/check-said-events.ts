@@ -7,7 +7,7 @@
 // believes each object is, and people where it saw them.
 import { type Judge, type Rule, readEach } from './check-read';
 import { ID, NUM, exists, recordOf, stateIs } from './check-judge';
-import { batteryLevel } from './check-said-farm';
+import { PERCENT_SAID, batteryLevel } from './check-said-farm';
 import { recognisedName } from './check-said-people';
 import { checkFacts } from './check-facts';
 
@@ -51,7 +51,7 @@ function eventLine(j: Judge, line: string, used: Set<number>): void {
     const [level, pct] = [r[1]!, Number(r[2])];
     e = find((x) => x.type === 'battery_threshold' && x.level === level);
     if (e && e.type === 'battery_threshold') {
-      if (Math.abs(e.percent - pct) > 0.51) j.lie(`said the battery is at ${pct}%, but it was at ${e.percent.toFixed(1)}%`);
+      if (Math.abs(e.percent - pct) > PERCENT_SAID) j.lie(`said the battery is at ${pct}%, but it was at ${e.percent.toFixed(1)}%`);
       batteryLevel(j, level, e.percent);
     }
   } else if ((r = new RegExp(`^(.+?) moved (${ID})$`).exec(body))) {
@@ -115,7 +115,7 @@ const FACT_RULES: readonly Rule[] = [
     /battery_percent\(robot, (\d+)\)/,
     (m, j) => {
       const [a, b] = [j.c.before.batteryPercent, j.c.after.batteryPercent];
-      if (Number(m[1]) < Math.min(a, b) - 0.51 || Number(m[1]) > Math.max(a, b) + 0.51)
+      if (Number(m[1]) < Math.min(a, b) - PERCENT_SAID || Number(m[1]) > Math.max(a, b) + PERCENT_SAID)
         j.lie(`reported battery_percent ${m[1]}, but the battery was at ${Math.min(a, b).toFixed(2)}–${Math.max(a, b).toFixed(2)}%`);
     },
   ],

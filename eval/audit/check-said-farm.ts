@@ -79,6 +79,12 @@ export function readScan(j: Judge, poi: string, count: number, list: string | un
     if (!near.sure.has(id) && !near.edge.has(id)) j.lie(`scanned ${id} at ${poi}, farther than ${SCAN_RADIUS} m from it`);
 }
 
+/**
+ * How far a whole percent may stray from the charge: the robot reads it to 0.1 % and the tools
+ * round that reading (2.46 % reads 2.5 %, said "3%").
+ */
+export const PERCENT_SAID = 0.5 + 0.05 + 1e-6;
+
 /** The battery's charge and level (with the scene's thresholds), docked and charging. */
 export const BATTERY_RULES: readonly Rule[] = [
   [
@@ -90,7 +96,7 @@ export const BATTERY_RULES: readonly Rule[] = [
       // Read during the call: between the charge as it began and as the world came to rest.
       const lo = Math.min(c.before.batteryPercent, pct);
       const hi = Math.max(c.before.batteryPercent, pct);
-      if (Number(m[1]) < lo - 0.51 || Number(m[1]) > hi + 0.51)
+      if (Number(m[1]) < lo - PERCENT_SAID || Number(m[1]) > hi + PERCENT_SAID)
         j.lie(`said the battery is at ${m[1]}%, but it was at ${lo.toFixed(2)}–${hi.toFixed(2)}%`);
       if (Number(m[3]) !== t.low || Number(m[4]) !== t.critical)
         j.lie(`gave thresholds ${m[3]}%/${m[4]}%, but they are ${t.low}%/${t.critical}%`);
