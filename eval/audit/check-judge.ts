@@ -178,11 +178,16 @@ export function stateIs(j: Judge, id: string, key: string, value: boolean, said:
   if (s !== value) j.lie(`said "${said}", but ${id}'s ${key} is ${String(s)}${perceived ? ' as the robot perceived it' : ''}`);
 }
 
+/** Where an object's box was as the call returned (what a look then saw), not where a roll took it after. */
+function boxAsCallEnded(j: Judge, id: string): Box | undefined {
+  return (j.c.after.atEnd?.bodies.get(id) ?? j.c.after.bodies.get(id))?.box;
+}
+
 /** Is the thing in view now? A movable object: the robot recorded it this call, and the camera does not certainly miss it. */
 export function visibleNow(j: Judge, id: string, said: string): void {
   const w = j.c.world;
   const e = w.entities.get(id);
-  const sight = sightOf(w, id, j.c.after.bodies.get(id)?.box);
+  const sight = sightOf(w, id, boxAsCallEnded(j, id));
   if (sight === 'hidden') j.lie(`said "${said}", but ${id} is outside the camera's view`);
   if (e && !e.fixed && !seenThisCall(j, id) && j.c.after.held !== id)
     j.lie(`said "${said}", but the robot recorded no sight of ${id} in this call`);
@@ -196,7 +201,7 @@ export function notVisibleNow(j: Judge, id: string, said: string): void {
     j.lie(`said "${said}", but the robot saw ${id} in this call`);
     return;
   }
-  if (sightOf(w, id, j.c.after.bodies.get(id)?.box) === 'seen') j.lie(`said "${said}", but ${id} is in plain view of the camera`);
+  if (sightOf(w, id, boxAsCallEnded(j, id)) === 'seen') j.lie(`said "${said}", but ${id} is in plain view of the camera`);
 }
 
 /** A world point in the robot's base frame (REP 103: x forward, y left, z up), from the base's pose after the call. */

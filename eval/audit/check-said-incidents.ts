@@ -20,6 +20,13 @@ function tiltBefore(j: Judge, id: string): number | undefined {
   return (Math.acos(Math.max(-1, Math.min(1, rot(b.q, vec(0, 1, 0)).y))) * 180) / Math.PI;
 }
 
+/** The tilt of an object as the call returned, when it still moved then. */
+function tiltAtEnd(j: Judge, id: string): number | undefined {
+  const b = j.c.after.atEnd?.bodies.get(id);
+  if (!b) return undefined;
+  return (Math.acos(Math.max(-1, Math.min(1, rot(b.q, vec(0, 1, 0)).y))) * 180) / Math.PI;
+}
+
 /** Did this change happen to the object? true, false, or undefined when the readings cannot tell. */
 function happened(j: Judge, id: string, what: string): boolean | undefined {
   const c = j.c;
@@ -56,9 +63,10 @@ function happened(j: Judge, id: string, what: string): boolean | undefined {
   if (what === 'came to rest') return true;
   if (what === 'was knocked over') {
     const t0 = tiltBefore(j, id);
-    const t1 = tiltOf(j, id);
-    if (t0 === undefined || t1 === undefined) return undefined;
-    return !(t1 < 55 || t0 > 65);
+    // Still rolling as the call returned (a fruit): tipped then, or where it came to rest.
+    const t1s = [tiltOf(j, id), tiltAtEnd(j, id)].filter((t): t is number => t !== undefined);
+    if (t0 === undefined || !t1s.length) return undefined;
+    return t0 <= 65 && t1s.some((t1) => t1 >= 55);
   }
   return undefined;
 }

@@ -124,7 +124,7 @@ function judgedAt(atEnd: WorldReading | undefined, settled: WorldReading): World
   if (!atEnd) return settled;
   const places = new Map(settled.places);
   for (const [id, r] of atEnd.places) if (r.kind !== 'unsure' || r.plausible?.length) places.set(id, r);
-  return { ...settled, places, moving: atEnd.moving };
+  return { ...settled, places, moving: atEnd.moving, atEnd };
 }
 
 /** Opens a world for an episode and a way to find its tools by name. */

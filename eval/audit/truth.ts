@@ -91,6 +91,8 @@ export interface WorldReading {
   docked: boolean;
   batteryPercent: number;
   batteryLevel: string;
+  /** When something still moved as the call returned: the reading then (this one is where it came to rest). */
+  atEnd?: WorldReading;
 }
 
 /** Rapier's shape types for the shapes scenes build. */
