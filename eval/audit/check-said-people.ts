@@ -91,7 +91,19 @@ export const PEOPLE_RULES: readonly Rule[] = [
   [
     /Humans around: (.+)\./,
     (m, j) => {
-      for (const who of m[1]!.split(', ')) {
+      // Items may carry a parenthesis with commas in it: "person_1 (by fridge_1, not recognized)".
+      for (const item of m[1]!.split(/, (?![^()]*\))/)) {
+        const named = new RegExp(`^(.+) \\((${ID})\\)$`).exec(item);
+        const handle = new RegExp(`^(${ID}) \\((.+), not recognized\\)$`).exec(item);
+        let who = item;
+        if (handle) {
+          who = handle[1]!;
+          if (whoIs(j, who)?.byName) j.lie(`called ${who} not recognized, but named them`);
+        } else if (named) {
+          who = named[2]!;
+          const p = j.c.world.people.get(who);
+          if (p && p.spec.name !== named[1]) j.lie(`named ${who} "${named[1]}", but they are "${p.spec.name}"`);
+        }
         const p = whoIs(j, who);
         if (p) {
           if (p.byName) recognisedName(j, p.id);

@@ -220,33 +220,77 @@ function valueSaid(j: Judge, n: Node, key: string, said: string): void {
   if (said !== show(want)) j.lie(`gave ${n.id}.${key} as ${said}, but the robot's belief gives ${show(want)}`);
 }
 
-/** Where an object is, in the words of get_object_poses: "on table_1", "in robot", "not on anything known", "last seen at 12.4 s". */
+/** A time the robot gave for its record of a node, against the record's. */
+function recordTime(j: Judge, n: Node, said: string, what: string): void {
+  if (n.seenAt === undefined || Math.abs(n.seenAt - Number(said)) > 0.051)
+    j.lie(`said ${n.id} was ${what} at ${said} s, but the robot's record is from ${n.seenAt?.toFixed(2) ?? 'no time'}`);
+}
+
+/** A place in words ("on table_1", "resting on the robot's hand") against the node's record. */
+function placeSaid(j: Judge, n: Node, part: string): boolean {
+  const p = placeWords(part);
+  if (p && !(p.kind === 'on' || p.kind === 'in')) {
+    if (n.seenAt !== undefined && p.kind !== 'held') believedThere(j, n.id, p, `${n.id} is ${part}`);
+    else if (p.kind === 'held' && j.c.after.held !== n.id)
+      j.lie(`said ${n.id} is in the hand, but the hand holds ${j.c.after.held ?? 'nothing'}`);
+    return true;
+  }
+  const m = new RegExp(`^(on|in|at) (${ID})$`).exec(part);
+  if (!m) return false;
+  if (n.parent !== m[2] || n.relation !== m[1])
+    j.lie(`said ${n.id} is ${part}, but the robot's belief has it ${n.parent ? `${n.relation} ${n.parent}` : 'on nothing it knows'}`);
+  return true;
+}
+
+/**
+ * Where an object is, and since when, in the words of get_object_poses: "on table_1", "in robot",
+ * "not on anything known", "last seen at 12.4 s on table_1 (now 20.1 s; it may have moved since)",
+ * "put on table_1 by the robot itself at 3.0 s", "in the robot's hand now", a stale wrist-camera pose.
+ */
 function whereSaid(j: Judge, n: Node, words: string): void {
+  // The robot's clock as it answered, and whether the record is older than that.
+  const now = new RegExp(` \\(now (${NUM}) s(; it may have moved since)?\\)`).exec(words);
+  if (now) {
+    words = words.replace(now[0], '');
+    if (Math.abs(Number(now[1]) - j.c.ended) > 0.11) j.lie(`said it is now ${now[1]} s, but the call ended at ${j.c.ended.toFixed(2)} s`);
+    const older = n.seenAt !== undefined && n.seenAt < Number(now[1]) - 0.05;
+    if (Boolean(now[2]) && !older) j.lie(`said ${n.id} may have moved since its record, but the record is from now`);
+  }
+  let m = new RegExp(`^(?:handed over at (${NUM}) s \\((.+)\\)|put (.+) by the robot itself at (${NUM}) s)`).exec(words);
+  if (m) {
+    recordTime(j, n, (m[1] ?? m[4])!, m[1] ? 'handed over' : 'put down');
+    words = words.slice(m[0].length).replace(/^(?:, |; )/, '');
+    const where = (m[2] ?? m[3])!;
+    if (!placeSaid(j, n, where)) j.unread(where);
+    if (!words) return;
+  }
   for (const part of words.replace(/ \(the operator said so\)/, '').split(/, |; /)) {
-    const p = placeWords(part);
-    if (p && !(p.kind === 'on' || p.kind === 'in')) {
-      if (n.seenAt !== undefined && p.kind !== 'held') believedThere(j, n.id, p, `${n.id} is ${part}`);
-      else if (p.kind === 'held' && j.c.after.held !== n.id)
-        j.lie(`said ${n.id} is in the hand, but the hand holds ${j.c.after.held ?? 'nothing'}`);
+    if (placeSaid(j, n, part)) continue;
+    if (/^(?:stale|its record is stale|stale: .+|seen by the wrist camera before the base last moved, so that pose is stale)$/.test(part))
       continue;
-    }
-    if (/^(?:stale|its record is stale|stale: .+)$/.test(part)) continue;
-    let m = new RegExp(`^(on|in|at) (${ID})$`).exec(part);
-    if (m) {
-      if (n.parent !== m[2] || n.relation !== m[1])
-        j.lie(`said ${n.id} is ${part}, but the robot's belief has it ${n.parent ? `${n.relation} ${n.parent}` : 'on nothing it knows'}`);
-      continue;
-    }
-    if (part === 'not on anything known') {
+    if (part === 'not on anything known' || part === 'somewhere unknown') {
       if (n.parent) j.lie(`said ${n.id} is on nothing known, but the robot's belief has it ${n.relation} ${n.parent}`);
       continue;
     }
-    m = new RegExp(`^(?:last )?(?:seen|perceived|recorded) at (${NUM}) ?s(?: (on|in|at) (${ID}))?$`).exec(part);
+    if (part === "in the robot's hand now") {
+      if (j.c.after.held !== n.id) j.lie(`said ${n.id} is in the robot's hand, but the hand holds ${j.c.after.held ?? 'nothing'}`);
+      continue;
+    }
+    if (
+      ['where the robot localises itself', 'from the map (it does not move)', 'where the operator said', 'not perceived'].includes(part)
+    ) {
+      if (n.seenAt !== undefined) j.lie(`said of ${n.id} "${part}", but the robot perceived it at ${n.seenAt.toFixed(2)} s`);
+      continue;
+    }
+    m = new RegExp(`^felt at (${NUM}) s$`).exec(part);
     if (m) {
-      if (n.seenAt === undefined || Math.abs(n.seenAt - Number(m[1])) > 0.051)
-        j.lie(`said ${n.id} was last seen at ${m[1]} s, but the robot's record is from ${n.seenAt?.toFixed(2) ?? 'no time'}`);
-      if (m[3] && (n.parent !== m[3] || n.relation !== m[2]))
-        j.lie(`said ${n.id} was seen ${m[2]} ${m[3]}, but its record has it ${n.relation ?? 'on'} ${n.parent ?? 'nothing known'}`);
+      recordTime(j, n, m[1]!, 'felt');
+      continue;
+    }
+    m = new RegExp(`^(?:last )?(?:seen|perceived|recorded) at (${NUM}) ?s(?: (.+))?$`).exec(part);
+    if (m) {
+      recordTime(j, n, m[1]!, 'last seen');
+      if (m[2] && !placeSaid(j, n, m[2])) j.unread(m[2]);
       continue;
     }
     j.unread(part);
@@ -416,6 +460,15 @@ export const WORLD_RULES: Record<string, readonly Rule[]> = {
             new RegExp(`^\\((${ID}) is closed: there may be more inside\\)$`).exec(line);
           if (u) {
             if (j.c.world.entities.get(u[1]!)?.states.open) j.lie(`said ${u[1]} is closed, but it is open`);
+            continue;
+          }
+          // The robot has not looked inside since a change it could have missed: the contents are not known, which is no claim.
+          u =
+            new RegExp(
+              `^\\(unknown: (?:(${ID}) is closed and )?the robot has not looked inside (${ID}) since something could have changed there\\)$`,
+            ).exec(line) ?? new RegExp(`^\\(as last perceived: there may be more inside (${ID}), or less\\)$`).exec(line);
+          if (u) {
+            if (u[1] && j.c.world.entities.get(u[1])?.states.open) j.lie(`said ${u[1]} is closed, but it is open`);
             continue;
           }
           u = new RegExp(`^- (${ID}) is (on|in|at|related to) (${ID})(?:; (\\S+): (.*))?$`).exec(line);

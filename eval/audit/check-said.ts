@@ -61,5 +61,6 @@ export function checkSaid(c: CallUnderCheck, skip: Skip): Finding[] {
   const o = outcomeOf(c.result.data, text);
   if (o) readOutcome(j, o);
   else readText(j, text, c.result.ok);
-  return out;
+  // A name judged by two readers (the whole text, and its own sentence) is one finding.
+  return out.filter((f, i) => out.findIndex((g) => g.class === f.class && g.detail === f.detail) === i);
 }
