@@ -512,6 +512,22 @@ const FAILURE: Record<string, readonly Rule[]> = {
   ],
   out_of_reach: [
     [
+      // A door the arm could swing only part of the way: how open it stands, and whether that counts as open (over 5 %).
+      new RegExp(
+        `${THING} (opened|closed) only part of the way: the handle left the arm's reach along the door's swing; it is (\\d+)% open(, which counts as closed)?`,
+      ),
+      (m, j) => {
+        const e = j.c.world.entities.get(m[1]!);
+        if (!exists(j, m[1]!, m[2]) || !e) return;
+        if (!e.door) return void j.lie(`said ${m[1]}'s door swung part of the way, but it has no door`);
+        const pct = Number(m[4]);
+        if (pct < 0 || pct > 100) j.message(`said ${m[1]} is ${pct}% open`);
+        if (Boolean(m[5]) === e.states.open)
+          j.lie(`said ${m[1]} ${m[5] ? 'counts as closed' : 'is open'}, but it is ${e.states.open ? 'open' : 'closed'}`);
+        if (pct > 5 !== e.states.open && pct !== 5) j.message(`said ${m[1]} is ${pct}% open and ${e.states.open ? 'open' : 'closed'}`);
+      },
+    ],
+    [
       new RegExp(`cannot (?:pick|grasp) ${THING}: (.+?)(?:; it still holds (${ID}))?`),
       (m, j) => {
         exists(j, m[1]!, m[2]);

@@ -396,3 +396,21 @@ describe('world-model answers that say when (a record, its age, the hand, a hand
     expect(unjudged).toEqual([]);
   }, 60_000);
 });
+
+describe('a door opened only part of the way', () => {
+  it('is read whole; its state said against the door', async () => {
+    const KITCHEN: Episode = { scene: 'kitchen', set: 'alrm', seed: 1 };
+    const partly =
+      (tail: string): Said =>
+      () => {
+        const summary = `fridge_1 (fridge) opened only part of the way: the handle left the arm's reach along the door's swing; it is 3% open${tail}`;
+        return { ok: false, content: `Failed (out_of_reach): ${summary}.`, data: { ok: false, code: 'out_of_reach', summary } };
+      };
+    const unjudged: Unjudged[] = [];
+    // The fridge is shut: 3 % open counts as closed.
+    const f = await replay(KITCHEN, [{ tool: 'get_objects', args: {} }], { said: partly(', which counts as closed'), unjudged });
+    expect({ f, unjudged }).toEqual({ f: [], unjudged: [] });
+    const open = await judge(KITCHEN, [{ tool: 'get_objects', args: {} }], partly(''));
+    expect(open).toContainEqual(expect.stringMatching(/^lies: get_objects: said fridge_1 is open, but it is closed/));
+  }, 120_000);
+});
