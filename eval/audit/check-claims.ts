@@ -1,17 +1,7 @@
 // Lies about where things are and what the robot did: a claim in a tool's
 // structured result that does not hold, a change of place the result does not
 // name, a belief record untrue when written, a world-model node that is wrong.
-import {
-  type CallUnderCheck,
-  type Finding,
-  type Skip,
-  WORLD_MODEL_SETS,
-  claimsOf,
-  mentions,
-  near,
-  readable,
-  unsureWhy,
-} from './check-core';
+import { type CallUnderCheck, type Finding, type Skip, claimsOf, mentions, near, readable, unsureWhy } from './check-core';
 import { type Reading, ROBOT, agrees, certainlyMoved } from './truth';
 
 export function checkClaims(c: CallUnderCheck, skip: Skip): Finding[] {
@@ -170,30 +160,6 @@ export function checkFreshBelief(c: CallUnderCheck, skip: Skip = () => {}): Find
         detail: `perception recorded ${e.id} as ${JSON.stringify(p)}, but it is ${JSON.stringify(readable(c.after.places.get(e.id)))}`,
       });
     }
-  }
-  return out;
-}
-
-/** A world-model node must be true: its position (base frame) where the object is, its parent what it rests on or in. */
-export function checkWorldModel(c: CallUnderCheck): Finding[] {
-  if (!WORLD_MODEL_SETS.has(c.set) || !c.result?.ok) return [];
-  const d = c.result.data as { id?: unknown; position?: unknown; parent?: unknown; relation?: unknown; frame?: unknown } | undefined;
-  if (!d || typeof d.id !== 'string' || d.frame !== 'base') return [];
-  const out: Finding[] = [];
-  const lie = (detail: string): void => void out.push({ class: 'lies', detail: `${c.tool} said ${d.id as string} ${detail}` });
-  const body = c.after.bodies.get(d.id);
-  if (!body) return [];
-  const pos = d.position as { x: number; y: number; z: number } | null;
-  if (!pos) lie('has no position');
-  else {
-    // Independent of the frames code: the floor-plane distance from the base is frame-free.
-    const said = Math.hypot(pos.x, pos.y);
-    const real = Math.hypot(body.pos.x - c.after.base.pos.x, body.pos.z - c.after.base.pos.z);
-    if (Math.abs(said - real) > 0.02) lie(`is ${said.toFixed(2)} m from the base, but it is ${real.toFixed(2)} m`);
-  }
-  if (!body.fixed && (d.relation === 'on' || d.relation === 'in') && typeof d.parent === 'string' && d.parent !== 'robot') {
-    if (agrees(c.after.places.get(d.id), d.relation, d.parent) === false)
-      lie(`is ${d.relation} ${d.parent}, but it is ${JSON.stringify(readable(c.after.places.get(d.id)))}`);
   }
   return out;
 }

@@ -20,20 +20,12 @@ export interface Unjudged {
 }
 
 /** Where the checks of one call put what they could not judge. */
-/** Where the checks of one call put what they could not judge. */
 export type Skip = (cls: ViolationClass, reason: string) => void;
 
 /** Faster than anything thrown or dropped here (the world guard holds bodies to 8 m/s). */
 export const THROWN_SPEED = 8.5;
 /** Below the floor's top by more than contact depth. */
 export const BELOW_FLOOR = -0.03;
-/**
- * Tool sets over the AIMM world model (paper 000 §II.C.3): its tree reflects the
- * world as perception filled it (furniture, perceived objects, places, people
- * seen) and what operators added, with true poses. They are held to that grant:
- * no names beyond it, and every pose and parent they give must be true.
- */
-export const WORLD_MODEL_SETS = new Set(['world-model', 'world-model-queries']);
 
 export interface CallUnderCheck {
   world: SimWorld;
@@ -59,6 +51,31 @@ export interface CallUnderCheck {
   ended: number;
   /** The belief's records before the call (a record the call wrote is a new object). */
   beliefBefore: ReadonlyMap<string, unknown>;
+  /** The event queue's last id as the call began. */
+  eventsBefore: number;
+  /** The last event id check_events reported before this call. */
+  eventsRead: number;
+  /** People the robot could recognise (on record, facing its camera, in range) at some call's end so far, or in view now. */
+  recognised: ReadonlySet<string>;
+  /** Nodes an operator added to the world model (add_object), as their results said. */
+  added: ReadonlyMap<string, AddedNode>;
+  /** Properties an operator set (set_object_property), per node. */
+  props: ReadonlyMap<string, Readonly<Record<string, string | number | boolean>>>;
+  /** What check_free_path said last of each target, and the world then. */
+  paths: ReadonlyMap<string, PathVerdict>;
+}
+
+export interface AddedNode {
+  type: string;
+  parent: string;
+  relation: 'on' | 'in';
+}
+
+/** check_free_path's verdict on a target, with where the robot and the obstacle stood. */
+export interface PathVerdict {
+  obstacle: string;
+  base: V;
+  obstacleAt: V | undefined;
 }
 
 export interface Claim {
@@ -98,4 +115,12 @@ export function unsureWhy(r: Reading | undefined): string {
 export function readable(r: unknown): unknown {
   if (r && typeof r === 'object' && 'ids' in r) return { ...(r as object), ids: [...(r as { ids: Set<string> }).ids] };
   return r;
+}
+
+/** A tool's name with the ids in it made generic: MAYA's generated tools (pick_lemon_1) count as one (pick_<id>). */
+export function toolFamily(w: SimWorld, tool: string): string {
+  const ids = [...w.entities.keys(), ...w.locations.keys(), ...w.people.keys()].sort((a, b) => b.length - a.length);
+  let s = tool;
+  for (const id of ids) s = s.replace(new RegExp(`(?<=_|^)${id}(?=_|$)`, 'g'), '<id>');
+  return s;
 }

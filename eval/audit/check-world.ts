@@ -36,13 +36,10 @@ export function checkLeaks(c: CallUnderCheck, text: string): Finding[] {
   if (c.tool === 'check_events') return [];
   const out: Finding[] = [];
   const argText = JSON.stringify(c.args);
-  const ids = [...c.world.entities.keys(), ...c.world.people.keys()];
+  // People are judged by name (check-said-people.ts): only one the robot recognises may be named.
+  const ids = [...c.world.entities.keys()];
   for (const id of mentions(text, ids)) {
-    const person = c.world.people.has(id);
-    const allowed =
-      (person ? c.peopleSeen.has(id) : c.knownBefore.has(id) || c.knownAfter.has(id) || c.learnt.has(id)) ||
-      c.mentioned.has(id) ||
-      argText.includes(id);
+    const allowed = c.knownBefore.has(id) || c.knownAfter.has(id) || c.learnt.has(id) || c.mentioned.has(id) || argText.includes(id);
     if (!allowed) out.push({ class: 'leaks', detail: `${c.tool} named ${id}, which the robot has not perceived` });
   }
   return out;

@@ -33,6 +33,12 @@ function call(w: SimWorld, over: Partial<CallUnderCheck>): CallUnderCheck {
     movedByEvent: new Set(),
     beliefBefore: new Map(w.belief.objects),
     ended: r.time,
+    eventsBefore: w.events.lastId,
+    eventsRead: w.events.lastId,
+    recognised: new Set(),
+    added: new Map(),
+    props: new Map(),
+    paths: new Map(),
     ...over,
   };
 }
@@ -45,7 +51,11 @@ describe('the truth audit checker', () => {
       call(w, { args: { object_name: 'lemon_1' }, result: { ok: true, content: 'Success: picked up lemon_1.', data: outcome } }),
       new Map(),
     );
-    expect(f).toEqual([expect.objectContaining({ class: 'lies', detail: expect.stringContaining('the hand holds nothing') })]);
+    // The structured claim and the sentence each say it.
+    expect(f).toEqual([
+      expect.objectContaining({ class: 'lies', detail: expect.stringContaining('the hand holds nothing') }),
+      expect.objectContaining({ class: 'lies', detail: 'pick: said "picked up lemon_1", but the hand holds nothing' }),
+    ]);
   });
 
   it('calls a name the robot has not perceived a leak, unless the model used it (the world-model set too)', async () => {
@@ -143,16 +153,27 @@ describe('the truth audit checker', () => {
     expect(r?.kind === 'on' && r.ids.has(ROBOT) && !r.ids.has('table_1')).toBe(true);
     const outcome = {
       ok: true,
-      summary: 'placed',
+      summary: 'placed basket_1 on table_1',
       data: { claims: [{ kind: 'rests', object: 'basket_1', relation: 'on', support: 'table_1' }] },
     };
     const unjudged: Unjudged[] = [];
     const f = checkCall(
-      call(w, { args: { target: 'basket_1' }, result: { ok: true, content: 'Success: placed basket_1 on table_1.', data: outcome } }),
+      call(w, {
+        tool: 'place',
+        args: { target: 'basket_1' },
+        result: { ok: true, content: 'Success: placed basket_1 on table_1.', data: outcome },
+      }),
       new Map(),
       unjudged,
     );
-    expect(f).toEqual([expect.objectContaining({ class: 'lies', detail: expect.stringContaining('(robot)') })]);
+    // The structured claim and the sentence each say it.
+    expect(f).toEqual([
+      expect.objectContaining({ class: 'lies', detail: expect.stringContaining('(robot)') }),
+      expect.objectContaining({
+        class: 'lies',
+        detail: expect.stringMatching(/^place: said "placed basket_1 on table_1", but .*\(robot\)/),
+      }),
+    ]);
     expect(unjudged).toEqual([]);
   });
 
@@ -162,16 +183,20 @@ describe('the truth audit checker', () => {
     r.places.set('lemon_1', { kind: 'unsure', why: 'on the boundary of a container' });
     const outcome = {
       ok: true,
-      summary: 'placed',
+      summary: 'placed lemon_1 on table_1',
       data: { claims: [{ kind: 'rests', object: 'lemon_1', relation: 'on', support: 'table_1' }] },
     };
     const unjudged: Unjudged[] = [];
     checkCall(
-      call(w, { after: r, result: { ok: true, content: 'Success: placed lemon_1 on table_1.', data: outcome } }),
+      call(w, { tool: 'place', after: r, result: { ok: true, content: 'Success: placed lemon_1 on table_1.', data: outcome } }),
       new Map(),
       unjudged,
     );
-    expect(unjudged).toEqual([{ class: 'lies', reason: expect.stringContaining('on the boundary of a container') }]);
+    // Neither the structured claim nor the sentence is passed.
+    expect(unjudged).toEqual([
+      { class: 'lies', reason: expect.stringContaining('on the boundary of a container') },
+      { class: 'lies', reason: expect.stringContaining('on the boundary of a container') },
+    ]);
   });
 
   it('a location fact in a snapshot must be what the robot believes', async () => {
@@ -180,20 +205,21 @@ describe('the truth audit checker', () => {
     const [id, entry] = [...w.belief.objects][0]!;
     expect(entry.place.kind).toBe('on');
     const text = `hand_empty(robot)\non(${id}, floor)`;
-    expect(checkCall(call(w, { result: { ok: true, content: text } }), new Map())).toEqual([
+    const snapshot = { tool: 'get_semantic_environment_representation_snapshot', result: { ok: true, content: text } };
+    expect(checkCall(call(w, snapshot), new Map())).toContainEqual(
       expect.objectContaining({ class: 'lies', detail: expect.stringContaining(`on(${id}, floor)`) }),
-    ]);
+    );
   });
 
-  it('holds the world-model tools to their grant: no unperceived names, true poses', async () => {
+  it('holds the world-model tools to the belief: no unperceived names, poses as perceived', async () => {
     const w = await world('kitchen');
     expect(w.belief.has('apple_1')).toBe(false);
     const leak = { set: 'world-model', result: { ok: true, content: 'Empty storages: fridge_1. apple_1 is in it.' } };
     expect(checkCall(call(w, leak), new Map())).toEqual([expect.objectContaining({ class: 'leaks' })]);
-    const node = { id: 'counter_1', position: { x: 0, y: 0, z: 0 }, frame: 'base', parent: undefined, relation: undefined };
-    const wrong = { set: 'world-model', tool: 'get_object_poses', result: { ok: true, content: 'counter_1: position', data: node } };
+    const content = 'counter_1: position {"x":0,"y":0,"z":0} (base frame), not on anything known.';
+    const wrong = { set: 'world-model', tool: 'get_object_poses', result: { ok: true, content } };
     expect(checkCall(call(w, wrong), new Map())).toEqual([
-      expect.objectContaining({ class: 'lies', detail: expect.stringContaining('from the base') }),
+      expect.objectContaining({ class: 'lies', detail: expect.stringContaining("counter_1's pose") }),
     ]);
   });
 

@@ -1,22 +1,26 @@
-// The independent checker: after every call it compares what the tool said
-// with the world (its own reading, truth.ts) and with what the robot knows (its
-// belief), and checks invariants and the numbers inside messages. It does not
-// use the simulator's perception helpers; it reads Rapier bodies itself.
+// The independent checker: after every call it reads everything the tool said
+// into claims (check-said*.ts) and judges each against the world (its own
+// reading, truth.ts) where the tool speaks for the physics, and against what
+// the robot knows (its belief) where the tool answers from it; and it checks
+// invariants and the numbers inside messages. It does not use the simulator's
+// perception helpers; it reads Rapier bodies itself.
 import { type CallUnderCheck, type Finding, type Skip, type Unjudged } from './check-core';
-import { checkAccounted, checkClaims, checkFreshBelief, checkWorldModel } from './check-claims';
-import { checkFacts } from './check-facts';
+import { checkAccounted, checkClaims, checkFreshBelief } from './check-claims';
+import { checkSaid } from './check-said';
 import { checkDistance, checkInvariants, checkLeaks, checkMessage } from './check-world';
 import type { V } from './truth';
 
 export {
   BELOW_FLOOR,
   CLASSES,
+  type AddedNode,
   type CallUnderCheck,
   type Finding,
+  type PathVerdict,
   THROWN_SPEED,
   type Unjudged,
   type ViolationClass,
-  WORLD_MODEL_SETS,
+  toolFamily,
 } from './check-core';
 export { checkFreshBelief } from './check-claims';
 export { checkMessage } from './check-world';
@@ -33,9 +37,6 @@ export function checkCall(c: CallUnderCheck, believedAfter: ReadonlyMap<string, 
     ...checkAccounted(c, text, skip),
     ...checkMessage(text, Boolean(c.result?.ok)),
   ];
-  if (/^(robot_at|battery|hand_empty|holding|robot_has_arm_posture)\(/m.test(text)) {
-    out.push(...checkFacts(c, text));
-  }
-  out.push(...checkLeaks(c, text), ...checkDistance(c, believedAfter), ...checkFreshBelief(c, skip), ...checkWorldModel(c));
+  out.push(...checkLeaks(c, text), ...checkDistance(c, believedAfter), ...checkFreshBelief(c, skip), ...checkSaid(c, skip));
   return out;
 }

@@ -6,13 +6,23 @@
 // earlier steps.
 import { listScenes } from '../../scenes/registry';
 import { buildToolSet, setsFor } from '../../agents/tools/sets';
-import type { Tool } from '../../agents/tools/tool';
+import type { Tool, ToolResult } from '../../agents/tools/tool';
 import { openSim } from '../../robot/sim/open';
 import type { SimControl } from '../../robot/sim/control';
 import type { Robot } from '../../robot/robot';
 import { visiblePersonIds } from '../../sim/perception/visibility';
 import type { SimWorld } from '../../sim/world/sim-world';
-import { CLASSES, type Finding, type Unjudged, type ViolationClass, checkCall } from './check';
+import {
+  type AddedNode,
+  CLASSES,
+  type Finding,
+  type PathVerdict,
+  type Unjudged,
+  type ViolationClass,
+  checkCall,
+  toolFamily,
+} from './check';
+import { recognisable } from './check-sight';
 import { Draw, argsFor } from './generate';
 import { type CallStep, type ScriptEvent, type ScriptStep, ScriptRunner, isCall } from './script';
 import { type V, type WorldReading, readWorld } from './truth';
@@ -61,6 +71,13 @@ export interface AuditReport {
   unjudged: Partial<Record<ViolationClass, Record<string, number>>>;
   /** The first few calls of each unjudged reason, with the steps up to them. */
   unjudgedCases: Array<Omit<Violation, 'class' | 'detail'> & Unjudged>;
+  /**
+   * Per tool ("set/tool"; MAYA's generated tools by family, pick_<id>): its outputs, and
+   * how many of them had every claim judged. Coverage is judged / outputs; the goal is all.
+   */
+  coverage: Record<string, { outputs: number; judged: number }>;
+  /** Outputs with a claim the checker could not read or decide (the goal is none). */
+  unjudgedOutputs: number;
   violations: Violation[];
   seconds: number;
   scenes: Record<string, { calls: number; sets: string[] }>;
@@ -69,7 +86,7 @@ export interface AuditReport {
 /** Tool sets whose tools the model sees change with the world (rebuilt before every call). */
 const DYNAMIC_SETS = new Set(['rtw-hierarchical']);
 
-interface Episode {
+export interface Episode {
   scene: string;
   set: string;
   seed: number;
@@ -107,7 +124,7 @@ function judgedAt(atEnd: WorldReading | undefined, settled: WorldReading): World
   if (!atEnd) return settled;
   const places = new Map(settled.places);
   for (const [id, r] of atEnd.places) if (r.kind !== 'unsure' || r.plausible?.length) places.set(id, r);
-  return { ...settled, places, moving: atEnd.moving };
+  return { ...settled, places, moving: atEnd.moving, atEnd };
 }
 
 /** Opens a world for an episode and a way to find its tools by name. */
@@ -125,6 +142,15 @@ async function open(ep: Episode): Promise<{ robot: Robot; control: SimControl; t
 class Watch {
   readonly mentioned = new Set<string>();
   readonly peopleSeen = new Set<string>();
+  /** People the robot could recognise at a call's boundary: it may name them from then on. */
+  readonly recognised = new Set<string>();
+  /** The last event id check_events has reported. */
+  private eventsRead = 0;
+  /** What operators added to the world model and the properties they set, as the results said. */
+  readonly added = new Map<string, AddedNode>();
+  readonly props = new Map<string, Record<string, string | number | boolean>>();
+  /** What check_free_path said last of each target. */
+  readonly paths = new Map<string, PathVerdict>();
 
   constructor(
     readonly ep: Episode,
@@ -132,23 +158,29 @@ class Watch {
     readonly runner: ScriptRunner,
   ) {}
 
-  async call(step: CallStep, movedByEvent: ReadonlySet<string>, unjudged: Unjudged[] = []): Promise<Finding[]> {
+  /** Runs and judges one call; `said` may stand in for what the tool said (a planted lie, in tests of the checker). */
+  async call(step: CallStep, movedByEvent: ReadonlySet<string>, unjudged: Unjudged[] = [], said?: Said): Promise<Finding[]> {
     const w = this.world;
     // What an earlier event left moving comes to rest first: it is not this call's doing.
     this.runner.rest();
-    for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
+    this.lookAtPeople();
     const before = readWorld(w);
+    const eventsBefore = w.events.lastId;
+    let eventsAtEnd = eventsBefore;
     const knownBefore = knownIds(w);
     const beliefBefore = new Map(w.belief.objects);
     // Where things were as the call returned, if something still moved then.
     let atEnd: WorldReading | undefined;
-    this.runner.onEnded = () => void (w.objectsSettled() ? undefined : (atEnd = readWorld(w)));
-    const run = await this.runner.step(step);
+    this.runner.onEnded = () => {
+      eventsAtEnd = w.events.lastId;
+      if (!w.objectsSettled()) atEnd = readWorld(w);
+    };
+    const ran = await this.runner.step(step);
+    const run = said ? { ...ran, result: said(ran.result, w) } : ran;
     this.runner.onEnded = undefined;
     const after = judgedAt(atEnd, readWorld(w));
     const knownAfter = knownIds(w);
     const learnt = new Set([...w.entities.keys()].filter((id) => w.belief.everKnew(id)));
-    for (const p of visiblePersonIds(w)) this.peopleSeen.add(p);
     for (const p of w.belief.people.keys()) this.peopleSeen.add(p);
     const findings = checkCall(
       {
@@ -169,10 +201,19 @@ class Watch {
         movedByEvent: new Set([...movedByEvent, ...[...before.bodies.values()].filter((b) => !b.fixed && b.speed > 0.01).map((b) => b.id)]),
         beliefBefore,
         ended: run.ended ?? after.time,
+        eventsBefore,
+        eventsRead: this.eventsRead,
+        recognised: this.recognised,
+        added: this.added,
+        props: this.props,
+        paths: this.paths,
       },
       believedCentres(w, after),
       unjudged,
     );
+    this.remember(step, run.result, after);
+    if (step.tool === 'check_events' && run.result?.ok) this.eventsRead = eventsAtEnd;
+    this.lookAtPeople();
     // What a tool said once is known from then on (a leak is reported the first time).
     const text = run.result?.content ?? '';
     for (const id of [...w.entities.keys(), ...w.people.keys()]) if (text.includes(id)) this.mentioned.add(id);
@@ -180,6 +221,40 @@ class Watch {
     for (const e of w.events.all())
       if ('object' in e && typeof e.object === 'string' && /check_events/.test(step.tool)) this.mentioned.add(e.object);
     return findings;
+  }
+
+  /** People in view now, and whom of them the robot could recognise. */
+  private lookAtPeople(): void {
+    for (const p of visiblePersonIds(this.world)) {
+      this.peopleSeen.add(p);
+      if (recognisable(this.world, p, true) === 'yes') this.recognised.add(p);
+    }
+  }
+
+  /** What a result told the robot's side that later outputs may build on: world-model edits, free-path verdicts. */
+  private remember(step: CallStep, result: { ok: boolean; content: string } | undefined, after: WorldReading): void {
+    if (!result?.ok) return;
+    let m = /^Added ([a-z][a-z0-9_]*) (on|in) ([a-z][a-z0-9_]*)\.$/.exec(result.content);
+    if (m && step.tool === 'add_object') {
+      const type = typeof step.args['object_type'] === 'string' ? step.args['object_type'] : 'object';
+      this.added.set(m[1]!, { type, parent: m[3]!, relation: m[2] as 'on' | 'in' });
+    }
+    m = /^([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*) = /.exec(result.content);
+    if (m && step.tool === 'set_object_property') {
+      const v = step.args['value'];
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+        this.props.set(m[1]!, { ...(this.props.get(m[1]!) ?? {}), [m[2]!]: v });
+    }
+    m = /^The path to ([a-z][a-z0-9_]*) is (?:free|blocked by (.+))\.$/.exec(result.content);
+    if (m && step.tool === 'check_free_path') {
+      const [target, obstacle] = [m[1]!, m[2]];
+      if (!obstacle || (!this.world.entities.has(obstacle) && !this.world.people.has(obstacle))) this.paths.delete(target);
+      else {
+        const p = this.world.people.get(obstacle);
+        const at = p ? { x: p.position.x, y: p.position.y, z: p.position.z } : after.bodies.get(obstacle)?.pos;
+        this.paths.set(target, { obstacle, base: after.base.pos, obstacleAt: at });
+      }
+    }
   }
 }
 
@@ -227,8 +302,19 @@ function drawEvent(d: Draw, w: SimWorld): ScriptStep | undefined {
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Replays a script in a fresh world and checks its last call: the findings there. */
-export async function replay(ep: Episode, steps: readonly ScriptStep[]): Promise<Finding[]> {
+/** What a tool said, replaced (a planted lie): given what it said and the world after the call. */
+export type Said = (result: ToolResult | undefined, world: SimWorld) => ToolResult | undefined;
+
+/**
+ * Replays a script in a fresh world and checks its last call: the findings there. `said`
+ * replaces the last call's result before it is judged; `unjudged` collects what the checker
+ * could not judge of it.
+ */
+export async function replay(
+  ep: Episode,
+  steps: readonly ScriptStep[],
+  opts: { said?: Said; unjudged?: Unjudged[] } = {},
+): Promise<Finding[]> {
   const { robot, control, toolFor } = await open(ep);
   const runner = new ScriptRunner(robot, control, toolFor);
   const watch = new Watch(ep, control.world, runner);
@@ -237,7 +323,10 @@ export async function replay(ep: Episode, steps: readonly ScriptStep[]): Promise
   try {
     for (const [i, s] of steps.entries()) {
       if (isCall(s)) {
-        findings = i === steps.length - 1 ? await watch.call(s, moved) : (await runner.step(s), []);
+        // Every call is watched: what earlier calls told (events read, people recognised) shapes the last one's judgement.
+        const last = i === steps.length - 1;
+        const f = await watch.call(s, moved, last ? opts.unjudged : [], last ? opts.said : undefined);
+        if (last) findings = f;
         moved.clear();
       } else {
         if (s.during !== undefined && s.event.type === 'object_moved') moved.add(s.event.object);
@@ -281,6 +370,8 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     crashes: 0,
     unjudged: {},
     unjudgedCases: [],
+    coverage: {},
+    unjudgedOutputs: 0,
     violations: [],
     seconds: 0,
     scenes: {},
@@ -342,6 +433,10 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
         moved = new Set();
         report.calls++;
         stat.calls++;
+        const cov = (report.coverage[`${set}/${toolFamily(w, step.tool)}`] ??= { outputs: 0, judged: 0 });
+        cov.outputs++;
+        if (skipped.length) report.unjudgedOutputs++;
+        else cov.judged++;
         for (const f of findings) {
           report[f.class]++;
           // Shorten the first few of each kind; keep the rest as the whole prefix.

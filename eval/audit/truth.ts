@@ -10,7 +10,7 @@ export interface V {
   y: number;
   z: number;
 }
-interface Q {
+export interface Q {
   x: number;
   y: number;
   z: number;
@@ -21,18 +21,18 @@ export interface Box {
   max: V;
 }
 
-const vec = (x: number, y: number, z: number): V => ({ x, y, z });
-function rot(q: Q, v: V): V {
+export const vec = (x: number, y: number, z: number): V => ({ x, y, z });
+export function rot(q: Q, v: V): V {
   const tx = 2 * (q.y * v.z - q.z * v.y);
   const ty = 2 * (q.z * v.x - q.x * v.z);
   const tz = 2 * (q.x * v.y - q.y * v.x);
   return vec(v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz), v.z + q.w * tz + (q.x * ty - q.y * tx));
 }
-const conj = (q: Q): Q => ({ x: -q.x, y: -q.y, z: -q.z, w: q.w });
+export const conj = (q: Q): Q => ({ x: -q.x, y: -q.y, z: -q.z, w: q.w });
 const finite = (...xs: number[]): boolean => xs.every(Number.isFinite);
 
 /** World box of a local half-extent box at a pose. */
-function boxOf(c: V, q: Q, h: V): Box {
+export function boxOf(c: V, q: Q, h: V): Box {
   let min = vec(Infinity, Infinity, Infinity);
   let max = vec(-Infinity, -Infinity, -Infinity);
   for (const sx of [-1, 1])
@@ -91,15 +91,16 @@ export interface WorldReading {
   docked: boolean;
   batteryPercent: number;
   batteryLevel: string;
+  /** When something still moved as the call returned: the reading then (this one is where it came to rest). */
+  atEnd?: WorldReading;
 }
 
-/** The collider's shape as half extents of a box around it, in its own frame. */
 /** Rapier's shape types for the shapes scenes build. */
 const BALL = 0;
 const CAPSULE = 2;
 const CYLINDER = 10;
 
-function halfExtents(shape: unknown): V | undefined {
+export function halfExtents(shape: unknown): V | undefined {
   const s = shape as { type?: number; halfExtents?: V; radius?: number; halfHeight?: number };
   if (s.halfExtents) return s.halfExtents;
   if (s.radius !== undefined && s.halfHeight !== undefined) {
@@ -110,6 +111,41 @@ function halfExtents(shape: unknown): V | undefined {
   }
   if (s.radius !== undefined) return vec(s.radius, s.radius, s.radius);
   return undefined;
+}
+
+/** Quaternion product a·b. */
+export function qmul(a: Q, b: Q): Q {
+  return {
+    x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+    y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+    z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+    w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+  };
+}
+
+/**
+ * The box an entity's colliders would fill with its body at another pose (where the
+ * robot believes it is): each collider keeps its place on the body.
+ */
+export function boxAtPose(w: SimWorld, id: string, at: { p: V; q: Q }): Box | undefined {
+  const e = w.entities.get(id);
+  if (!e) return undefined;
+  const body = w.world.getRigidBody(e.body);
+  const bt = body.translation();
+  const bq = body.rotation();
+  let box: Box | undefined;
+  for (const h of e.colliders) {
+    const col = w.world.getCollider(h);
+    const he = halfExtents(col.shape);
+    if (!he) continue;
+    const ct = col.translation();
+    const local = rot(conj(bq), vec(ct.x - bt.x, ct.y - bt.y, ct.z - bt.z));
+    const lq = qmul(conj(bq), col.rotation());
+    const c = rot(at.q, local);
+    const q = (col.shape as { type?: number }).type === BALL ? { x: 0, y: 0, z: 0, w: 1 } : qmul(at.q, lq);
+    box = unite(box, boxOf(vec(at.p.x + c.x, at.p.y + c.y, at.p.z + c.z), q, he));
+  }
+  return box;
 }
 
 function readBody(w: SimWorld, id: string, handle: number, colliders: readonly number[], fixed: boolean): BodyReading {

@@ -84,7 +84,8 @@ export function reachDistance(sim: SimWorld, id: string): number {
     const b = sim.body.basePose.p;
     return Math.hypot(Math.max(0, box.min.x - b.x, b.x - box.max.x), Math.max(0, box.min.z - b.z, b.z - box.max.z));
   }
-  if (!e.fixed && e.spec.properties.pickable && !sim.isHeld(id)) return dist(shoulder, graspTarget(sim, id).tcp);
+  // Pickable as tools say it (the gripper closes on it): one too wide for the fingers is measured to its box, as they say.
+  if (!e.fixed && objectProperties(sim, id).properties['pickable'] && !sim.isHeld(id)) return dist(shoulder, graspTarget(sim, id).tcp);
   return dist(shoulder, closestPoint(box, shoulder));
 }
 

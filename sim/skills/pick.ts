@@ -2,7 +2,7 @@
 // reach from inverse kinematics, blockage from shape casts along the approach,
 // weight from the grasp giving way while lifting, containment and stacking from
 // the relation rules. Reasons name the objects and the numbers.
-import { round, v3 } from '../math';
+import { dist, round, v3 } from '../math';
 import { Grasp, slipReason } from '../body/grasp';
 import { believedGeos } from '../perception/believed';
 import { look, recordPlacement } from '../perception/observe';
@@ -106,6 +106,13 @@ async function runPick(sim: SimWorld, id: string, opts: SkillOptions = {}): Prom
     await followLine(sim, plan.down, opts);
     if (!betweenFingers(sim, id)) {
       await moveLine(sim, { position: plan.pre, pitch: plan.pitch, closing: plan.closing }, name, opts);
+      // Still where it was seen: the fingers missed it (a rim or a neighbour in the way), it did not go anywhere.
+      const seen = sim.belief.get(id);
+      if (seen && dist(sim.pose(id).p, seen.pose.p) < 0.02)
+        return failure(
+          'skill_failure',
+          `the fingers came down at ${name} but it was not between them as they closed; it is still where it was seen`,
+        );
       // The robot learns that it is not there any more.
       sim.belief.forget(id);
       return failure('skill_failure', `the fingers found nothing at the place where ${name} was last seen; it is not there any more`);

@@ -61,6 +61,8 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
       crashes: report.crashes,
       unjudged: report.unjudged,
       unjudgedCases: report.unjudgedCases,
+      coverage: report.coverage,
+      unjudgedOutputs: report.unjudgedOutputs,
       violations: report.violations.map((v) => ({
         class: v.class,
         scene: v.scene,
@@ -92,6 +94,7 @@ function printReport(o: Output, r: AuditReport, dir: string | undefined, rerun: 
   );
   o.out(unjudged.length ? `unjudged:\n${unjudged.join('\n')}` : 'unjudged 0');
   for (const u of r.unjudgedCases) o.out(`  ${u.class} not judged (${u.reason}) in ${u.scene} (${u.set}): ${rerun(u.episode)}`);
+  printCoverage(o, r);
   r.violations.slice(0, SHOWN).forEach((v, i) => {
     const file = dir ? join(dir, `violation-${i + 1}.json`) : 'FILE';
     o.out(`\n${i + 1}. [${v.class}] ${v.scene} (${v.set}): ${v.detail}`);
@@ -101,4 +104,24 @@ function printReport(o: Output, r: AuditReport, dir: string | undefined, rerun: 
   });
   if (r.violations.length > SHOWN)
     o.out(`\n… and ${r.violations.length - SHOWN} more (all of them with --json, or their scripts with --out DIR)`);
+}
+
+/** Coverage per tool, by tool set: outputs whose every claim was judged, of all outputs. */
+function printCoverage(o: Output, r: AuditReport): void {
+  const rows = Object.entries(r.coverage);
+  const outputs = rows.reduce((n, [, c]) => n + c.outputs, 0);
+  const judged = rows.reduce((n, [, c]) => n + c.judged, 0);
+  const below = rows.filter(([, c]) => c.judged < c.outputs).length;
+  const pct = (c: { outputs: number; judged: number }): string => `${c.outputs ? Math.floor((c.judged / c.outputs) * 1000) / 10 : 100} %`;
+  o.out(
+    `coverage: ${judged}/${outputs} outputs had every claim judged (${pct({ outputs, judged })}) over ${rows.length} tools; ${below} tools below 100 %; unjudged outputs ${r.unjudgedOutputs}`,
+  );
+  const bySet = new Map<string, string[]>();
+  for (const [key, c] of rows.sort(([a], [b]) => a.localeCompare(b))) {
+    const [set, tool] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+    const cells = bySet.get(set) ?? [];
+    cells.push(`${tool} ${c.judged}/${c.outputs}${c.judged < c.outputs ? ` (${pct(c)})` : ''}`);
+    bySet.set(set, cells);
+  }
+  for (const [set, cells] of bySet) o.out(`  ${set}: ${cells.join(', ')}`);
 }

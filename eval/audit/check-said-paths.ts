@@ -1,0 +1,69 @@
+// Path and motion agree: what check_free_path said of the way to a target
+// holds when the robot then drives there. "Blocked by X" names something near
+// the straight way; and a way said to be blocked, with neither the robot nor
+// the obstacle moved since, is not then driven to "arrived".
+import type { Judge, Rule } from './check-read';
+import { ID, exists } from './check-judge';
+import { recognisedName, whoIs } from './check-said-people';
+import { personBox } from './check-sight';
+import type { V } from './truth';
+
+/** Where an obstacle stands now (a person's feet, an object's centre). */
+export function obstacleAt(j: Judge, id: string): V | undefined {
+  const p = j.c.world.people.get(whoIs(j, id)?.id ?? id);
+  if (p) return { x: p.position.x, y: p.position.y, z: p.position.z };
+  return j.c.after.bodies.get(id)?.pos;
+}
+
+/** Where the way to a target ends, as far as the audit can tell: a place's pose, a person, an object. */
+function targetAt(j: Judge, id: string): V | undefined {
+  const l = j.c.world.locations.get(id);
+  if (l) return { x: l.pose.position[0], y: l.pose.position[1], z: l.pose.position[2] };
+  return obstacleAt(j, id);
+}
+
+function gapToSegment(box: { min: V; max: V }, a: V, b: V): number {
+  let best = Infinity;
+  for (let i = 0; i <= 40; i++) {
+    const x = a.x + ((b.x - a.x) * i) / 40;
+    const z = a.z + ((b.z - a.z) * i) / 40;
+    best = Math.min(best, Math.hypot(Math.max(0, box.min.x - x, x - box.max.x), Math.max(0, box.min.z - z, z - box.max.z)));
+  }
+  return best;
+}
+
+export const PATH_RULES: readonly Rule[] = [
+  [new RegExp(`The path to (${ID}) is free\\.`), (m, j) => void exists(j, m[1]!)],
+  [
+    new RegExp(`The path to (${ID}) is blocked by (${ID}|a person|an obstacle|an object the robot had not perceived)\\.`),
+    (m, j) => {
+      const [target, what] = [m[1]!, m[2]!];
+      exists(j, target);
+      if (!/^(a person|an obstacle|an object)/.test(what)) {
+        const who = whoIs(j, what);
+        if (!who && !exists(j, what)) return;
+        if (who?.byName) recognisedName(j, who.id);
+        const box = who ? personBox(j.c.world, who.id) : j.c.after.bodies.get(what)?.box;
+        const to = targetAt(j, target);
+        const [sx, , sz] = j.c.world.scene.robot.base.size;
+        // Anywhere along the straight way, allowing for the base's size and the approach pose near the target.
+        if (box && to && gapToSegment(box, j.c.after.base.pos, to) > Math.hypot(sx, sz) / 2 + 0.6)
+          j.lie(
+            `said the path to ${target} is blocked by ${what}, which stands ${gapToSegment(box, j.c.after.base.pos, to).toFixed(2)} m from the way`,
+          );
+      }
+    },
+  ],
+];
+
+/** An arrival at a target a free-path check called blocked, with nothing moved since, contradicts it. */
+export function checkArrived(j: Judge, target: string): void {
+  const v = j.c.paths.get(target);
+  if (!v) return;
+  const b = j.c.before.base.pos;
+  const still = Math.hypot(b.x - v.base.x, b.z - v.base.z) < 0.01;
+  const o = obstacleAt(j, v.obstacle);
+  const obstacleStill = !v.obstacleAt || (o !== undefined && Math.hypot(o.x - v.obstacleAt.x, o.z - v.obstacleAt.z) < 0.01);
+  if (still && obstacleStill)
+    j.lie(`said it arrived at ${target}, but check_free_path said the way there is blocked by ${v.obstacle}, and neither has moved since`);
+}
