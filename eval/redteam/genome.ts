@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { pickOne } from '../reference/rng';
 
 /** Where an argument's name comes from — always something the model was shown. */
-export const NAME_SOURCES = ['noun', 'matched', 'first', 'other', 'all', 'display', 'place', 'random', 'next'] as const;
+export const NAME_SOURCES = ['noun', 'matched', 'first', 'other', 'all', 'display', 'place', 'random', 'next', 'dest'] as const;
 export type NameSource = (typeof NAME_SOURCES)[number];
 
 export const ActZ = z.discriminatedUnion('do', [
@@ -44,6 +44,8 @@ export const PARTS = [
   'template',
   'status',
   'codes',
+  'plain',
+  'lore',
 ] as const;
 export type Part = (typeof PARTS)[number];
 
@@ -109,14 +111,26 @@ export const SEEDS: Record<string, Genome> = {
   }),
   'id stuffing': base({ acts: [{ do: 'stuff', tool: 0 }], answer: answer(['template', 'ids', 'displays'], 1, 'all') }),
   'right skill, wrong object': base({ acts: [{ do: 'first-branch', probe: 'other', object: 'all' }], answer: answer(['claim']) }),
+  // Every object of the scene to where the request sends things: acting on the request's
+  // objects and on all the others too (handed out one by one where a planner delegates).
   'do everything': base({
     acts: [
       { do: 'gather', object: 'first' },
-      { do: 'every-object', verb: 0, then: 1, dest: 'next' },
+      { do: 'every-object', verb: 0, then: 1, dest: 'dest' },
     ],
     maxCalls: 40,
     delegate: 'every',
-    answer: answer(['claim', 'status']),
+    answer: answer(['claim', 'status', 'ids']),
+  }),
+  'do everything, one subtask each': base({
+    acts: [
+      { do: 'gather', object: 'first' },
+      { do: 'verb', nth: 0, object: 'matched' },
+      { do: 'verb', nth: 1, object: 'dest' },
+    ],
+    maxCalls: 12,
+    delegate: 'every',
+    answer: answer(['ids', 'claim']),
   }),
   'first branch': base({ acts: [{ do: 'first-branch', probe: 'matched', object: 'noun' }], answer: answer(['claim']) }),
   'claim after a partial act': base({
@@ -125,6 +139,7 @@ export const SEEDS: Record<string, Genome> = {
     answer: answer(['claim', 'status']),
   }),
   'setters that make facts true': base({ acts: [{ do: 'setters', value: 0 }], answer: answer(['claim', 'template']) }),
+  'static answer: plain names, a quantity, what robots have': base({ answer: answer(['lore', 'plain', 'quantity']) }),
   'early give-up': base({ answer: answer(['giveup', 'refuse', 'status'], 1) }),
   'seeded random valid calls': base({ acts: [{ do: 'random', n: 4 }], answer: answer(['template', 'results'], 0, 'first') }),
   'look, then answer from the results': base({

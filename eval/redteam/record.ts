@@ -72,6 +72,19 @@ export function writeRecord(file: string, r: RedTeamRecord): void {
   writeFileSync(file, `${JSON.stringify(r, null, 1)}\n`);
 }
 
+/** Why a recorded run does not hold the line: each figure over it, and each suite no strategy was tried on. */
+export function breaches(r: RedTeamRecord, margin = 0.1): string[] {
+  return r.suites.flatMap((s) =>
+    s.strategies === 0
+      ? [
+          `${s.suite}: untested (floor:noop's ${s.cases} cases spent the budget of ${r.budget}; give --budget more, or --sample fewer cases)`,
+        ]
+      : s.metrics
+          .filter((m) => !m.raw && m.best !== null && m.best > (m.noop ?? 0) + margin + 1e-9)
+          .map((m) => `${s.suite} ${m.label} ${fmt(m.best)} (floor:noop ${fmt(m.noop)}) by ${m.name}: ${m.strategy}`),
+  );
+}
+
 /** The champions a record holds for a suite (each strategy once): the first strategies a later run plays. */
 export function championsOf(r: RedTeamRecord | undefined, suite: string): Array<{ name: string; genome: z.infer<typeof GenomeZ> }> {
   const s = r?.suites.find((x) => x.suite === suite);
@@ -101,7 +114,7 @@ export function renderTable(r: RedTeamRecord): string {
     const budget = `${s.suite} (${s.cases}${s.cases < s.of ? ` of ${s.of}` : ''}; ${s.plays} played, ${s.replayed} replayed, ${minutes(s.seconds)} min)`;
     s.metrics.forEach((m, i) => {
       const over = m.best !== null && m.best > (m.noop ?? 0) + 0.1 + 1e-9;
-      const line = m.raw ? '*raw*' : over ? '**over**' : 'holds';
+      const line = s.strategies === 0 ? '**untested**' : m.raw ? '*raw*' : over ? '**over**' : 'holds';
       const who = m.name && m.best !== null && m.best > (m.noop ?? 0) ? `${m.name}: ${m.strategy}` : '—';
       lines.push(
         `| ${i === 0 ? budget : ''} | ${m.label}${m.raw ? ' (raw)' : ''} | ${fmt(m.noop)} | ${fmt(m.best)} | ${line} | ${fmt(m.withGoals)} | ${who.replace(/\|/g, '\\|')} |`,

@@ -228,12 +228,15 @@ export async function attackSuite(
       if (!top || better(e.figures[m.id], top.figures[m.id])) top = e;
       if (better(e.withGoals[m.id], withGoals)) withGoals = e.withGoals[m.id] ?? null;
     }
+    // No strategy beat floor:noop on the race prefix: the best known is floor:noop's own
+    // (none was tried at all when floor:noop's plays spent the budget: left null, untested).
+    const floor = seen.size ? (noopFull[m.id] ?? null) : null;
     return {
       id: m.id,
       label: m.label,
       raw: Boolean(m.raw),
       noop: noopFull[m.id] ?? null,
-      best: top?.figures[m.id] ?? null,
+      best: better(top?.figures[m.id], floor) ? (top?.figures[m.id] ?? null) : floor,
       withGoals,
       goals: top?.goals ?? 0,
       name: top?.name ?? null,

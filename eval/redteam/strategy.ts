@@ -72,8 +72,16 @@ function toolForVerb(v: number, tools: readonly OfferedTool[]): { tool: OfferedT
   const verb = VERBS[v];
   if (!verb) return undefined;
   const words = TOOL_WORDS[verb];
-  const named = tools.find((t) => tokens(t.name).some((k) => words.includes(k)) || words.includes(t.name.replace(/_/g, '')));
-  if (named) return { tool: named };
+  // The tool named by the verb itself first, then one whose name starts with it, then
+  // any that mentions it: "pick" before "compute_grasp".
+  const rank = (t: OfferedTool) => {
+    const ts = tokens(t.name);
+    if (words.includes(t.name.replace(/_/g, ''))) return 0;
+    if (words.includes(ts[0] ?? '')) return 1;
+    return ts.some((k) => words.includes(k)) ? 2 : 3;
+  };
+  const named = [...tools].sort((a, b) => rank(a) - rank(b))[0];
+  if (named && rank(named) < 3) return { tool: named };
   for (const t of tools)
     for (const p of t.params) {
       const value = p.enum.find((e) => words.includes(e.toLowerCase()) || SYNONYMS[verb].includes(e.toLowerCase()));
@@ -100,6 +108,9 @@ function nameFrom(src: NameSource, ob: Observation, rnd: Rnd, near?: string): st
   const noun = ns.slice(0, 2).join(' ') || ob.words[0] || 'it';
   const pool = [...ob.nearIds, ...ob.ids.filter((x) => !ob.nearIds.includes(x))];
   const matched = () => {
+    // An id the request itself names ("Pick up lemon_1 …") is what it is about.
+    const inInput = ob.input.match(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)*_\d+\b/g);
+    if (inInput?.length) return inInput[0];
     let best: string | undefined;
     let score = 0;
     for (const id of pool) {
@@ -130,6 +141,18 @@ function nameFrom(src: NameSource, ob: Observation, rnd: Rnd, near?: string): st
     case 'next': {
       const i = near ? pool.indexOf(near) : -1;
       return pool.length ? pool[(i + 1) % pool.length]! : noun;
+    }
+    case 'dest': {
+      // The id that best matches the words after the request's last "in/into/on/onto/to": where things go.
+      const after = /.*\b(?:in|into|on|onto|to|inside)\b(.*)$/is.exec(ob.input)?.[1] ?? '';
+      const ws = tokens(after);
+      let best: string | undefined;
+      let score = 0;
+      for (const id of pool) {
+        const s = overlap(id, ws);
+        if (s > score) [best, score] = [id, s];
+      }
+      return best ?? nameFrom('place', ob, rnd);
     }
   }
 }
@@ -218,6 +241,13 @@ function isSubAgent(t: OfferedTool): boolean {
   return t.params.length === 1 && strings.length === 1 && /task|subtask|instruction|request/.test(t.params[0]!.name);
 }
 
+/** The objects seen: ids with a number ("lemon_1") first, near ones before the prompt's; no places. */
+function objectIds(ob: Observation): string[] {
+  const all = [...ob.nearIds, ...ob.ids.filter((x) => !ob.nearIds.includes(x))].filter((id) => !ob.places.includes(id));
+  const numbered = all.filter((id) => /_\d+$/.test(id));
+  return numbered.length ? numbered : all;
+}
+
 /** The calls an act makes, given what is seen now. */
 function actCalls(a: Act, ob: Observation, rnd: Rnd, tools: readonly OfferedTool[]): Call[] {
   const call = (t: OfferedTool, object: string, dest: string, value?: string, setter?: number): Call => ({
@@ -246,7 +276,7 @@ function actCalls(a: Act, ob: Observation, rnd: Rnd, tools: readonly OfferedTool
     case 'every-object': {
       const first = toolForVerb(a.verb % VERBS.length, tools);
       const then = toolForVerb(a.then % VERBS.length, tools);
-      const objects = (ob.nearIds.length ? ob.nearIds : ob.ids).filter((id) => !ob.places.includes(id));
+      const objects = objectIds(ob);
       return objects.flatMap((o) => [
         ...(first ? [call(first.tool, o, nameFrom(a.dest, ob, rnd, o), first.value)] : []),
         ...(then ? [call(then.tool, nameFrom(a.dest, ob, rnd, o), o, then.value)] : []),
@@ -277,7 +307,9 @@ function actCalls(a: Act, ob: Observation, rnd: Rnd, tools: readonly OfferedTool
       ].slice(0, 8);
     }
     case 'stuff': {
-      const t = tools.length ? tools[a.tool % tools.length]! : undefined;
+      // Among the tools that take a name: a tool without one has nothing to stuff.
+      const takers = tools.filter((x) => x.params.some((p) => p.type === 'string' && !p.enum.length));
+      const t = takers.length ? takers[a.tool % takers.length]! : undefined;
       if (!t) return [];
       const all = nameFrom('all', ob, rnd);
       return [call(t, all, all)];
@@ -297,6 +329,10 @@ function chosen(a: Answer, i: number, verb: number, choices: readonly string[]):
   const k = a.byVerb ? a.table[verb]![i % FIELDS]! : a.pick[i % FIELDS]!;
   return k < 0 ? choices.join(', ') : choices[k % choices.length]!;
 }
+
+/** What any model knows robots have, said without looking: a constant answer's common knowledge. */
+const LORE =
+  'I have an emergency stop that halts every motion, collision detection, speed and force limits, and I can pick up, carry, open and close things.';
 
 /** The final answer: its parts joined, the template filled with choices, names and the request. */
 export function answerText(a: Answer, ob: Observation): string {
@@ -343,6 +379,17 @@ export function answerText(a: Answer, ob: Observation): string {
         break;
       case 'codes':
         out.push(ob.codes.join(', '));
+        break;
+      case 'plain':
+        // The object ids seen, said as names ("counter_1" → "counter"): what a model says without copying ids.
+        out.push(
+          [
+            ...new Set([...ob.nearIds, ...ob.ids].filter((id) => /_\d+$/.test(id)).map((id) => id.replace(/_\d+$/, '').replace(/_/g, ' '))),
+          ].join(', '),
+        );
+        break;
+      case 'lore':
+        out.push(LORE);
         break;
       case 'status':
         if (ob.statuses.length) out.push(`STATUS: ${chosen(a, FIELDS - 1, verb, ob.statuses)}`);
@@ -468,15 +515,11 @@ function delegated(g: Genome, ob: Observation): string[] {
   const listing = templates.find((t) => !t.includes('<') && /names|objects|list/i.test(t)) ?? 'List the objects present.';
   const each =
     templates.find((t) => /<object>/.test(t) && /<destination>|<spatial/.test(t)) ?? 'Pick up <object> and place it in <destination>.';
-  const objects = (ob.nearIds.length ? ob.nearIds : ob.ids).filter((id) => !ob.places.includes(id));
+  const objects = objectIds(ob);
+  const dest = nameFrom('dest', ob, () => 0.5);
   return [
     listing,
-    ...objects.map((o, i) =>
-      each
-        .replace('<object>', o)
-        .replace('<spatial relation>', 'in')
-        .replace('<destination>', objects[(i + 1) % objects.length] ?? o),
-    ),
+    ...objects.map((o, i) => each.replace('<object>', o).replace('<spatial relation>', 'in').replace('<destination>', dest)),
   ];
 }
 

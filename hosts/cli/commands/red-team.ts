@@ -7,9 +7,8 @@
 // renders its table). Exit 1 when a figure that is not a paper's raw one is more
 // than 0.1 above floor:noop's (the line CI holds).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type RedTeamRecord, readRecord, renderTable, withTable, writeRecord } from '../../../eval/redteam/record';
+import { type RedTeamRecord, breaches, readRecord, renderTable, withTable, writeRecord } from '../../../eval/redteam/record';
 import { redTeam } from '../../../eval/redteam/run';
-import { fmt } from '../../../eval/redteam/search';
 import { findSuite } from '../../../eval/suites/index';
 import type { AnySuite } from '../../../eval/core/suite';
 import { TERMINAL } from '../../service/host-policy';
@@ -34,14 +33,6 @@ function suitesOf(p: Parsed): AnySuite[] {
     if (!s) throw new UsageError(`--suite ${id}: the red team attacks the built-in suites (${ALL.join(', ')}), whose goals it knows`);
     return s;
   });
-}
-
-function over(r: RedTeamRecord): string[] {
-  return r.suites.flatMap((s) =>
-    s.metrics
-      .filter((m) => !m.raw && m.best !== null && m.best > (m.noop ?? 0) + 0.1 + 1e-9)
-      .map((m) => `${s.suite} ${m.label} ${fmt(m.best)} (floor:noop ${fmt(m.noop)}) by ${m.name}: ${m.strategy}`),
-  );
 }
 
 export async function redTeamCommand(p: Parsed, o: Output): Promise<number> {
@@ -103,7 +94,7 @@ export async function redTeamCommand(p: Parsed, o: Output): Promise<number> {
     }
     writeFileSync(md, withTable(text, renderTable(record)));
   }
-  const broken = over(record);
+  const broken = breaches(record);
   if (asJson) json(o, { ...record, overTheLine: broken });
   else {
     o.out(renderTable(record));
