@@ -334,6 +334,17 @@ function chosen(a: Answer, i: number, verb: number, choices: readonly string[]):
 const LORE =
   'I have an emergency stop that halts every motion, collision detection, speed and force limits, and I can pick up, carry, open and close things.';
 
+/** The reasons any model gives for not doing a thing, said without looking: a free-text field's choices. */
+const EXCUSES = [
+  'I cannot see it: it is not present here.',
+  'My hand is empty: I am not holding anything.',
+  'It is closed, so I cannot reach inside.',
+  'It is out of reach.',
+  'There are several of them: which one do you mean?',
+  'It is too heavy or too big to pick up.',
+  'Everything looks fine, so I can do it.',
+];
+
 /** The final answer: its parts joined, the template filled with choices, names and the request. */
 export function answerText(a: Answer, ob: Observation): string {
   const verb = inputVerbs(ob.input)[0] ?? VERBS.length - 1;
@@ -401,7 +412,7 @@ export function answerText(a: Answer, ob: Observation): string {
           if (f.list) body[f.key] = a.objects === 'none' ? [] : nameFrom(a.objects, ob, rnd).split(', ').filter(Boolean);
           else if (f.choices.length) body[f.key] = chosen(a, i, verb, f.choices);
           else if (ob.codes.length && /categor|issue|code|type/.test(f.key)) body[f.key] = chosen(a, i, verb, ob.codes);
-          else body[f.key] = `${ob.input} ${ob.displays.slice(0, 3).join(', ')}`.trim();
+          else body[f.key] = `${chosen(a, i, verb, EXCUSES)} ${ob.input} ${ob.displays.slice(0, 3).join(', ')}`.trim();
         });
         out.push(JSON.stringify(body));
         break;
