@@ -1,0 +1,16 @@
+// The red team on ALRM in CI (test/fuzz/support/red-team.ts): no shape built from
+// what a model receives earns credit without the case's goal beyond 0.1 over
+// floor:noop, save the findings its scorer still credits.
+import { expect, it } from 'vitest';
+import { findSuite } from '../../eval/suites/index';
+import { newBreaches, redTeamCi, report } from './support/red-team';
+
+/** What ALRM's scorer still credits without the goal: doing every task of the scene earns "at least one subtask done". */
+const KNOWN = ['headline'];
+
+it('ALRM: the red team earns nothing beyond floor:noop + 0.1 without the goal', async () => {
+  const r = await redTeamCi(findSuite('alrm')!, { budget: 130, sample: 30, race: 8 });
+  report(r);
+  expect(r.strategies).toBeGreaterThan(10);
+  expect(newBreaches(r, KNOWN)).toEqual([]);
+}, 240_000);

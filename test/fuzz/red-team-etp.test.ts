@@ -1,0 +1,16 @@
+// The red team on ETP in CI (test/fuzz/support/red-team.ts): no shape built from
+// what a model receives earns credit without the case's goal beyond 0.1 over
+// floor:noop, save the findings its scorer still credits.
+import { expect, it } from 'vitest';
+import { findSuite } from '../../eval/suites/index';
+import { newBreaches, redTeamCi, report } from './support/red-team';
+
+/** What ETP's scorer still credits without the goal: tool execution ignores the arguments and the call's status. */
+const KNOWN = ['headline', 'need_acc', 'need_prec', 'need_rec', 'need_f1', 'csr', 'isr', 'amr'];
+
+it('ETP: the red team earns nothing beyond floor:noop + 0.1 without the goal', async () => {
+  const r = await redTeamCi(findSuite('etp')!, { budget: 170, sample: 24, race: 8 });
+  report(r);
+  expect(r.strategies).toBeGreaterThan(10);
+  expect(newBreaches(r, KNOWN)).toEqual([]);
+}, 240_000);

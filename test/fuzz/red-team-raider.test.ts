@@ -1,0 +1,16 @@
+// The red team on RAIDER in CI (test/fuzz/support/red-team.ts): no shape built from
+// what a model receives earns credit without the case's goal beyond 0.1 over
+// floor:noop, save the findings its scorer still credits.
+import { expect, it } from 'vitest';
+import { findSuite } from '../../eval/suites/index';
+import { newBreaches, redTeamCi, report } from './support/red-team';
+
+/** What RAIDER's scorer still credits without the goal: none known. */
+const KNOWN: string[] = [];
+
+it('RAIDER: the red team earns nothing beyond floor:noop + 0.1 without the goal', async () => {
+  const r = await redTeamCi(findSuite('raider')!, { budget: 110, race: 6 });
+  report(r);
+  expect(r.strategies).toBeGreaterThan(10);
+  expect(newBreaches(r, KNOWN)).toEqual([]);
+}, 240_000);
