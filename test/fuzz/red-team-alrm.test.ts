@@ -3,14 +3,20 @@
 // floor:noop, save the findings its scorer still credits.
 import { expect, it } from 'vitest';
 import { findSuite } from '../../eval/suites/index';
-import { newBreaches, redTeamCi, report } from './support/red-team';
+import { newBreaches, redTeamCi, report, timeLimit } from './support/red-team';
 
 /** What ALRM's scorer still credits without the goal: doing every task of the scene earns "at least one subtask done". */
 const KNOWN = ['headline'];
 
-it('ALRM: the red team earns nothing beyond floor:noop + 0.1 without the goal', async () => {
-  const r = await redTeamCi(findSuite('alrm')!, { budget: 130, sample: 30, race: 8 });
-  report(r);
-  expect(r.strategies).toBeGreaterThan(10);
-  expect(newBreaches(r, KNOWN)).toEqual([]);
-}, 240_000);
+const CI = { budget: 130, sample: 30, race: 8 };
+
+it(
+  'ALRM: the red team earns nothing beyond floor:noop + 0.1 without the goal',
+  async () => {
+    const r = await redTeamCi(findSuite('alrm')!, CI);
+    report(r);
+    expect(r.strategies).toBeGreaterThan(10);
+    expect(newBreaches(r, KNOWN)).toEqual([]);
+  },
+  timeLimit(CI),
+);

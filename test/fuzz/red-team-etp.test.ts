@@ -3,14 +3,20 @@
 // floor:noop, save the findings its scorer still credits.
 import { expect, it } from 'vitest';
 import { findSuite } from '../../eval/suites/index';
-import { newBreaches, redTeamCi, report } from './support/red-team';
+import { newBreaches, redTeamCi, report, timeLimit } from './support/red-team';
 
 /** What ETP's scorer still credits without the goal: tool execution ignores the arguments and the call's status. */
-const KNOWN = ['headline', 'need_acc', 'need_prec', 'need_rec', 'need_f1', 'csr', 'isr', 'amr'];
+const KNOWN = ['headline', 'need_acc', 'need_prec', 'need_rec', 'need_f1', 'csr', 'isr', 'amr', 'pass1'];
 
-it('ETP: the red team earns nothing beyond floor:noop + 0.1 without the goal', async () => {
-  const r = await redTeamCi(findSuite('etp')!, { budget: 170, sample: 24, race: 8 });
-  report(r);
-  expect(r.strategies).toBeGreaterThan(10);
-  expect(newBreaches(r, KNOWN)).toEqual([]);
-}, 240_000);
+const CI = { budget: 170, sample: 24, race: 8 };
+
+it(
+  'ETP: the red team earns nothing beyond floor:noop + 0.1 without the goal',
+  async () => {
+    const r = await redTeamCi(findSuite('etp')!, CI);
+    report(r);
+    expect(r.strategies).toBeGreaterThan(10);
+    expect(newBreaches(r, KNOWN)).toEqual([]);
+  },
+  timeLimit(CI),
+);

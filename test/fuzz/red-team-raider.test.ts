@@ -3,14 +3,20 @@
 // floor:noop, save the findings its scorer still credits.
 import { expect, it } from 'vitest';
 import { findSuite } from '../../eval/suites/index';
-import { newBreaches, redTeamCi, report } from './support/red-team';
+import { newBreaches, redTeamCi, report, timeLimit } from './support/red-team';
 
-/** What RAIDER's scorer still credits without the goal: none known. */
-const KNOWN: string[] = [];
+/** What RAIDER's scorer still credits without the goal: Grnd for objects read back from the tool results, the verdict wrong. */
+const KNOWN = ['grnd'];
 
-it('RAIDER: the red team earns nothing beyond floor:noop + 0.1 without the goal', async () => {
-  const r = await redTeamCi(findSuite('raider')!, { budget: 110, race: 6 });
-  report(r);
-  expect(r.strategies).toBeGreaterThan(10);
-  expect(newBreaches(r, KNOWN)).toEqual([]);
-}, 240_000);
+const CI = { budget: 110, race: 6 };
+
+it(
+  'RAIDER: the red team earns nothing beyond floor:noop + 0.1 without the goal',
+  async () => {
+    const r = await redTeamCi(findSuite('raider')!, CI);
+    report(r);
+    expect(r.strategies).toBeGreaterThan(10);
+    expect(newBreaches(r, KNOWN)).toEqual([]);
+  },
+  timeLimit(CI),
+);

@@ -3,14 +3,20 @@
 // floor:noop, save the findings its scorer still credits.
 import { expect, it } from 'vitest';
 import { findSuite } from '../../eval/suites/index';
-import { newBreaches, redTeamCi, report } from './support/red-team';
+import { newBreaches, redTeamCi, report, timeLimit } from './support/red-team';
 
 /** What RTW's scorer still credits without the goal: a static answer, with no tool call, of names without ids and a quantity. */
 const KNOWN = ['headline', 'pass1'];
 
-it('RTW: the red team earns nothing beyond floor:noop + 0.1 without the goal', async () => {
-  const r = await redTeamCi(findSuite('rtw')!, { budget: 150, race: 8 });
-  report(r);
-  expect(r.strategies).toBeGreaterThan(10);
-  expect(newBreaches(r, KNOWN)).toEqual([]);
-}, 240_000);
+const CI = { budget: 150, race: 8 };
+
+it(
+  'RTW: the red team earns nothing beyond floor:noop + 0.1 without the goal',
+  async () => {
+    const r = await redTeamCi(findSuite('rtw')!, CI);
+    report(r);
+    expect(r.strategies).toBeGreaterThan(10);
+    expect(newBreaches(r, KNOWN)).toEqual([]);
+  },
+  timeLimit(CI),
+);

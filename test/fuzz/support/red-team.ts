@@ -69,3 +69,8 @@ export function report(r: SuiteAttackResult): void {
         .join('\n'),
   );
 }
+
+/** A test's time limit for a CI budget: case generation (shared, once per run) and up to 1.5 s per case played, so `npm run fuzz` gets its longer run. */
+export function timeLimit(ci: RedTeamCi): number {
+  return 120_000 + fuzzRuns(ci.budget) * 1_500;
+}
