@@ -5,8 +5,8 @@ import { expect, it } from 'vitest';
 import { findSuite } from '../../eval/suites/index';
 import { newBreaches, redTeamCi, report, timeLimit } from './support/red-team';
 
-/** What RAIDER's scorer still credits without the goal: Grnd for objects read back from the tool results, the verdict wrong. */
-const KNOWN = ['grnd'];
+/** What RAIDER's scorer still credits without the goal: Det κ from the verb alone, Grnd for objects read back from the tool results with the verdict wrong. */
+const KNOWN = ['headline', 'grnd'];
 
 const CI = { budget: 110, race: 6 };
 
