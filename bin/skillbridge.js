@@ -30,7 +30,8 @@ const optimise =
   process.argv[2] === 'eval' ||
   process.argv[2] === 'audit' ||
   process.argv[2] === 'worker' ||
-  process.argv[2] === 'sweep';
+  process.argv[2] === 'sweep' ||
+  process.argv[2] === 'red-team';
 // The V8 flags set here, which V8's code cache depends on (base/code-cache.ts keys its files by them).
 const v8Flags = [];
 const setFlag = (flag) => {

@@ -266,6 +266,19 @@ Usage:
       Scores a recorded run's cases again from their recorded end states (world
       snapshot, events, answer) with the current scorer, without running a model,
       and records a new run beside it (--dry-run only compares); prints what changed.
+  skillbridge red-team [--suite S[,S…]] [--budget N] [--sample N] [--seed S] [--minutes M]
+                       [--from FILE] [--out FILE] [--md FILE] [--dry-run] [--json]
+      The red team: per suite, strategies built only from what a model receives
+      (constant answers, hedges, copies of the prompt, verb-only answers, id
+      stuffing, the right skill on the wrong object, doing everything, the first
+      branch, claims after a partial act, setters, giving up, random valid calls)
+      play the cases, and a small evolutionary search breeds them, selected by the
+      metric attacked, until --budget cases are played per suite (default 2000).
+      Prints per metric the best figure found without reaching the case's goal
+      beside floor:noop's; exit 1 when one not marked raw is more than 0.1 above
+      it. --out FILE records the run, --md FILE writes its table between the
+      markers in FILE (the README), --from FILE plays a recorded run's champions
+      first (with --dry-run it only renders that run's table).
   skillbridge serve [--port N] [--host 127.0.0.1] [--scene S] [--seed N] [--max-sessions N]
                     [--scripts DIR] [--robot URL [--mapping FILE] [--accept-no-estop]]
                     [--allow-key-for URL[,URL]] [--classroom] [--exercises DIR]

@@ -80,6 +80,9 @@ export const OPTIONS = {
   name: { type: 'string' },
   'allow-model-pull': { type: 'boolean' },
   episode: { type: 'string' },
+  budget: { type: 'string' },
+  minutes: { type: 'string' },
+  from: { type: 'string' },
 } as const;
 
 export type FlagName = keyof typeof OPTIONS;
@@ -115,6 +118,7 @@ export interface Door {
 /** Options whose value names a file or folder (some also take an id: a scene, a suite). */
 export const PATH_FLAGS: ReadonlySet<FlagName> = new Set<FlagName>([
   'scene',
+  'from',
   'script',
   'trace',
   'answers',
@@ -267,6 +271,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
   'report --leaderboard': door('report --leaderboard', ['leaderboard', 'md', 'json'], OWN('no arguments'), {
     results: { flags: ['leaderboard'] },
   }),
+  'red-team': door('red-team', ['suite', 'budget', 'sample', 'seed', 'minutes', 'from', 'out', 'md', 'dry-run', 'json'], NONE),
   rescore: door('rescore', ['db', 'dry-run', 'json'], OWN('one RUN id'), { results: { flags: ['db'] } }),
   serve: door(
     'serve',
