@@ -3,7 +3,20 @@
 // pointer that pressed STOP, presentation mode fits a zoomed laptop screen, a
 // run's end mark follows its trace, and a classroom's names and stops.
 import { contrastOf } from './contrast.mjs';
-import { assert, lastEnd, scriptFile, sendMessage, shot, test, until, useScript, waitScene } from './harness.mjs';
+import {
+  assert,
+  lastEnd,
+  openTab,
+  pickScript,
+  scriptFile,
+  sendMessage,
+  shot,
+  startServer,
+  test,
+  until,
+  useScript,
+  waitScene,
+} from './harness.mjs';
 
 const ZOOMED = { viewport: { width: Math.round(1280 / 1.5), height: Math.round(720 / 1.5) }, deviceScaleFactor: 1.5 };
 
@@ -41,10 +54,13 @@ export async function shownFlows({ browser, url }) {
       await page.mouse.down();
       await page.mouse.up();
       await pressed.waitFor({ timeout: 5_000 });
-      const under = await release.evaluate((el, [px, py]) => {
-        const at = document.elementFromPoint(px, py);
-        return !!at && (at === el || el.contains(at));
-      }, [x, y]);
+      const under = await release.evaluate(
+        (el, [px, py]) => {
+          const at = document.elementFromPoint(px, py);
+          return !!at && (at === el || el.contains(at));
+        },
+        [x, y],
+      );
       assert(!under, `Release is under the pointer that pressed STOP (at ${x.toFixed(0)}, ${y.toFixed(0)})`);
       const r = await release.boundingBox();
       await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
@@ -94,7 +110,9 @@ export async function shownFlows({ browser, url }) {
       await p.waitForTimeout(400);
       const vw = ZOOMED.viewport.width;
       await p.screenshot({ path: shot('e2e-present-zoomed.png') });
-      const head = await p.locator('header.app-head').evaluate((h) => ({ scroll: h.scrollWidth, client: h.clientWidth, right: h.getBoundingClientRect().right }));
+      const head = await p
+        .locator('header.app-head')
+        .evaluate((h) => ({ scroll: h.scrollWidth, client: h.clientWidth, right: h.getBoundingClientRect().right }));
       assert(head.scroll <= head.client + 1 && head.right <= vw + 1, `the header is ${head.scroll} px wide in a ${vw} px window`);
       const help = p.getByRole('button', { name: 'Help and keyboard shortcuts (?)' });
       const hb = await help.boundingBox();
@@ -111,4 +129,85 @@ export async function shownFlows({ browser, url }) {
       await z.ctx.close();
     }
   });
+
+  await classroom(browser);
+}
+
+/** A group's finished runs when the teacher watches it; a rename, a stop note and a stop only the teacher releases. */
+async function classroom(browser) {
+  const server = startServer(['--classroom']);
+  const pages = [];
+  try {
+    const [groupsUrl, teacherUrl] = await server.urls;
+    const group = await openPage(browser, groupsUrl);
+    pages.push(group.ctx);
+    const g = group.page;
+    /** The teacher's page, opened once the group has a finished run. */
+    let t;
+    await test('classroom: the teacher watching a group sees the runs it finished before (not "No runs yet")', async () => {
+      await g.selectOption('select[aria-label="Scene"]', 'tabletop/fruits');
+      await waitScene('tabletop/fruits', g);
+      await useScript(pickScript('shown-class-run', 'plum'), g);
+      await sendMessage('pick the plum (finished before the teacher watches)', { approval: 'auto' }, g);
+      await lastEnd(g).waitFor({ timeout: 30_000 });
+      const teacher = await openPage(browser, teacherUrl);
+      pages.push(teacher.ctx);
+      t = teacher.page;
+      await openTab('Class', t);
+      const row = t.locator('[data-testid="class-row"]').first();
+      await row.waitFor({ timeout: 15_000 });
+      await row.getByRole('button', { name: 'Watch' }).click();
+      await t.getByText(/Watching .* read-only/).waitFor({ timeout: 10_000 });
+      await openTab('Runs', t);
+      const item = t.locator('[data-testid="run-item"]').filter({ hasText: 'finished before the teacher watches' });
+      await item.waitFor({ timeout: 10_000 });
+      const box = await item.boundingBox();
+      assert(box && box.height > 10, 'the run is not drawn in the list');
+      assert((await t.getByText('No runs yet').count()) === 0, 'the list still says "No runs yet"');
+      await t.getByRole('button', { name: 'back to my session', exact: true }).click();
+      await t.getByText(/Watching .* read-only/).waitFor({ state: 'detached', timeout: 10_000 });
+    });
+    if (!t) return;
+
+    await test('classroom: the teacher\'s stop note names an unnamed group as shown ("Group 1"), and the group cannot release the teacher\'s stop', async () => {
+      await openTab('Class', t);
+      const row = t.locator('[data-testid="class-row"]').first();
+      const shown = (await row.locator('.class-card-name strong').innerText()).trim();
+      assert(/^Group \d+$/.test(shown), `the group is shown as ${shown}`);
+      await row.getByRole('button', { name: `Stop ${shown}` }).click();
+      const note = t.locator('.class-stop [role="status"]');
+      await note.waitFor({ timeout: 10_000 });
+      const said = await note.innerText();
+      assert(said.includes(shown) && !/\bs\d+\b/.test(said), `the stop note says: ${said}`);
+      const pressed = g.locator('.estop-head.pressed');
+      await pressed.waitFor({ timeout: 10_000 });
+      await pressed.getByRole('button', { name: 'Release' }).click();
+      await g
+        .getByRole('alert')
+        .filter({ hasText: /teacher/ })
+        .waitFor({ timeout: 5_000 });
+      await g.waitForTimeout(500);
+      assert(await pressed.isVisible(), "the group released the teacher's stop");
+      assert((await g.locator('[data-testid="estop-note"]').count()) === 1, "the group's note says the stop is gone");
+      await g.locator('header.app-head').screenshot({ path: shot('e2e-class-teacher-stop.png') });
+      await row.getByRole('button', { name: `Release ${shown}` }).click();
+      await g.getByRole('button', { name: 'Emergency stop (Esc)' }).waitFor({ timeout: 10_000 });
+    });
+
+    await test("classroom: the teacher's rename shows in the group's own header at once (no reload)", async () => {
+      const row = t.locator('[data-testid="class-row"]').first();
+      await row.getByRole('button', { name: /^Rename / }).click();
+      const field = row.getByRole('textbox', { name: /^New name for / });
+      await field.fill('Team Renamed');
+      await field.press('Enter');
+      await until(
+        async () => (await g.locator('input[aria-label="Group name"]').inputValue()) === 'Team Renamed',
+        "the group's header to show the new name",
+        10_000,
+      );
+    });
+  } finally {
+    for (const c of pages) await c.close();
+    await server.stop();
+  }
 }
