@@ -78,6 +78,41 @@ describe("the teacher's e-stop", () => {
     expect((await teacher.stopGroups({ id: 's99' })).ok).toBe(false);
   });
 
+  it('a group cannot release a stop the teacher pressed; its own stop it releases; notes name a group as shown, not by id', async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    const id = g1.session!.session.id;
+    const stopped = await teacher.stopGroups({ id });
+    expect(stopped.message).toBe(`e-stop pressed for Group ${id.slice(1)}`);
+    const refused = await g1.injectEvent({ type: 'estop_released' });
+    expect(refused).toMatchObject({ ok: false, message: expect.stringMatching(/only the teacher releases it/) });
+    expect((await g1.getSnapshot({})).estop).toBe(true);
+    // Pressed while watching, too.
+    expect((await teacher.stopGroups({ id, release: true })).ok).toBe(true);
+    await teacher.observeSession({ id });
+    await teacher.injectEvent({ type: 'estop_pressed' });
+    expect((await g1.injectEvent({ type: 'estop_released' })).ok).toBe(false);
+    await teacher.injectEvent({ type: 'estop_released' });
+    await teacher.observeSession({ id: null });
+    // A stop the group pressed itself, the group releases.
+    await g1.injectEvent({ type: 'estop_pressed' });
+    expect((await g1.injectEvent({ type: 'estop_released' })).ok).toBe(true);
+    expect((await g1.getSnapshot({})).estop).toBe(false);
+  });
+
+  it("the teacher's rename reaches the group's own tab at once", async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    const heard: Array<string | null | undefined> = [];
+    g1.onSession((x) => heard.push(x.label));
+    const r = await teacher.setSessionLabel({ id: g1.session!.session.id, label: 'Team Renamed' });
+    expect(r.message).toMatch(/^Group \d+ is now called "Team Renamed"/);
+    for (let i = 0; i < 50 && !heard.includes('Team Renamed'); i++) await new Promise((x) => setTimeout(x, 20));
+    expect(heard).toContain('Team Renamed');
+  });
+
   it("groups read their own runs and traces only, named by file name; the teacher reads a group's by watching it", async () => {
     const s = await start();
     const g1 = await tab(s.token);

@@ -5,6 +5,7 @@
 import { contrastOf } from './contrast.mjs';
 import {
   assert,
+  freshScene,
   lastEnd,
   openTab,
   pickScript,
@@ -96,6 +97,56 @@ export async function shownFlows({ browser, url }) {
       assert(live.length === 0, `still clickable after the stop ended the run: ${live.join(', ')}`);
       await release.click();
       await estop.waitFor({ timeout: 10_000 });
+    });
+
+    const GREEN = 'rgb(63, 185, 80)';
+    const runEnd = async (name, message, turns, { reject = false } = {}) => {
+      await freshScene('tabletop/fruits', page);
+      await useScript(scriptFile(name, turns), page);
+      await sendMessage(message, { approval: reject ? 'ask' : 'auto' }, page);
+      if (reject) {
+        const no = page.locator('aside.right .approval').last().getByRole('button', { name: 'Reject' });
+        await no.waitFor({ timeout: 15_000 });
+        await no.click();
+      }
+      await lastEnd(page).waitFor({ timeout: 30_000 });
+      const end = lastEnd(page);
+      const shown = { text: await end.innerText(), colour: await end.evaluate((el) => getComputedStyle(el).color) };
+      await openTab('Runs', page);
+      const item = page.locator('[data-testid="run-item"]').first();
+      await until(async () => (await item.innerText()).includes(message), 'the run at the top of the Runs list');
+      const bar = await item.evaluate((el) => getComputedStyle(el).borderLeftColor);
+      const listed = await item.innerText();
+      await openTab('Agent', page);
+      return { ...shown, bar, listed };
+    };
+    const pick = call('c1', 'pick', { object_name: 'lemon' });
+
+    await test('a false final answer after successful calls is not "✓ done": the goal check marks it contradicted, red, in the run and the Runs list', async () => {
+      const r = await runEnd('shown-false-answer', 'Put the lemon in the bowl.', [pick, { content: 'The lemon is in the bowl.' }]);
+      await page.locator('aside.right').screenshot({ path: shot('e2e-false-answer.png') });
+      assert(!/✓/.test(r.text) && /contradicts/.test(r.text), `the run's end says: ${r.text}`);
+      assert(r.colour !== GREEN && r.bar !== GREEN, `drawn green: end ${r.colour}, bar ${r.bar}`);
+      assert(/contradicts/.test(r.listed), `the Runs list says: ${r.listed}`);
+    });
+
+    await test('a run whose call was rejected gets its own mark and no green bar in the Runs list', async () => {
+      const r = await runEnd('shown-rejected', 'pick the lemon (rejected)', [pick, { content: 'I picked up the lemon.' }], {
+        reject: true,
+      });
+      assert(r.bar !== GREEN, `the Runs list bar is green (${r.bar})`);
+      assert(/rejected/.test(r.listed) && !/\bdone\b/.test(r.listed), `the Runs list says: ${r.listed}`);
+    });
+
+    await test('green only when the goal was checked and met; an answer nothing checked is not green', async () => {
+      const met = await runEnd('shown-met', 'Put the lemon in the bowl.', [
+        pick,
+        call('c2', 'place', { target: 'bowl' }),
+        { content: 'The lemon is in the bowl.' },
+      ]);
+      assert(/✓ goal met/.test(met.text) && met.colour === GREEN && met.bar === GREEN, `met: ${met.text} (${met.colour}, bar ${met.bar})`);
+      const free = await runEnd('shown-unchecked', 'pick the lemon please', [pick, { content: 'I picked up the lemon.' }]);
+      assert(!/✓/.test(free.text) && free.bar !== GREEN, `an unchecked answer: ${free.text} (bar ${free.bar})`);
     });
   } finally {
     await ctx.close();
