@@ -70,6 +70,15 @@ export async function evaluateFlows(tag = '') {
     const text = (await lines.allInnerTexts()).join('\n');
     assert(/\w+\(/.test(text), `the case's trace shows no tool call: ${text.slice(0, 300)}`);
     assert((await page.locator('.replay-caption').innerText()).includes(caseId), 'the replay does not name the case');
+    // A finished case: not captioned "running", and its world drawn in the 3D view (not "No poses were recorded").
+    const caption = await page.locator('.replay-caption').innerText();
+    assert(!/\brunning\b/.test(caption), `a finished case is captioned: ${caption}`);
+    assert((await page.getByText('No poses were recorded').count()) === 0, 'the 3D view says no poses were recorded');
+    const canvas = page.locator('[data-testid="replay-pane"] canvas');
+    await canvas.waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(800);
+    const drawn = await pixelStats(await canvas.screenshot({ path: shot('e2e-case-replay.png') }));
+    assert(drawn.colours >= 20 && drawn.std > 8, `the case's 3D view looks empty: ${JSON.stringify(drawn)}`);
     const after = await page.evaluate(() => [window.__skillbridge.sceneId, window.__skillbridge.generation]);
     assert(after[0] === before[0] && after[1] === before[1], `the live world changed: ${before} → ${after}`);
     await page.getByRole('button', { name: 'Back to live' }).click();
