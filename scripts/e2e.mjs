@@ -86,6 +86,7 @@ const SECS = {
   models: 11,
   glance: 108,
   robotstate: 10,
+  shown: 150,
 };
 /** The areas that drive the shared page: its console errors and WebGL context are checked after them. */
 const PAGE_AREAS = ['hardening', 'defects', 'teacher', 'runs'];
