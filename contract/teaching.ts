@@ -2,6 +2,7 @@
 // single steps), the world's seed and noise, the runs a session keeps (with
 // recorded poses for replay in 3D), and exercise cards with their checks.
 import { z } from 'zod';
+import { RunOutcome } from './run-outcome';
 import { ImportedTrace, RunEndReason, SceneMeta } from './schemas';
 
 export { ExerciseScore, SimState } from './schemas';
@@ -42,6 +43,8 @@ export const RunSummary = z.object({
   durationMs: z.number(),
   /** Poses were recorded: it can be watched again in 3D. */
   poses: z.boolean(),
+  /** How it ended as the app marks it (contract/run-outcome.ts), from its recorded events; absent while it runs or when not followed live. */
+  outcome: RunOutcome.optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

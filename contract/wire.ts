@@ -38,6 +38,8 @@ export const SessionMessage = z.object({
    * teacher may list every group's session and watch any of them read-only.
    */
   role: z.enum(['solo', 'group', 'teacher']).optional(),
+  /** The name this session has on the host (its own or the teacher's rename), sent again when it changes. */
+  label: z.string().nullable().optional(),
 });
 export type SessionMessage = z.infer<typeof SessionMessage>;
 

@@ -127,7 +127,12 @@ export function connectWs(url: string, factory: SocketFactory, opts: { validate?
       return;
     }
     if (parsed.t === 'session') {
-      const state: SessionState = { session: parsed.session, observing: parsed.observing, ...(parsed.role ? { role: parsed.role } : {}) };
+      const state: SessionState = {
+        session: parsed.session,
+        observing: parsed.observing,
+        ...(parsed.role ? { role: parsed.role } : {}),
+        ...(parsed.label !== undefined ? { label: parsed.label } : {}),
+      };
       session = state;
       ready();
       for (const l of sessionListeners) l(state);

@@ -43,6 +43,7 @@ import { sceneFlows } from '../test/e2e/scenes.mjs';
 import { modelFlows } from '../test/e2e/models.mjs';
 import { glanceFlows } from '../test/e2e/glance.mjs';
 import { robotStateFlows } from '../test/e2e/robot-state.mjs';
+import { shownFlows } from '../test/e2e/shown.mjs';
 
 /** The flows every host must pass: web mode here, the desktop app too (names prefixed by `tag`). */
 const HOST_AREAS = [
@@ -69,6 +70,7 @@ const AREAS = [
   { name: 'models', ownPages: true, run: ({ browser }) => modelFlows({ browser }) },
   { name: 'glance', ownPages: true, run: ({ browser }) => glanceFlows({ browser }) },
   { name: 'robotstate', ownPages: true, run: ({ browser }) => robotStateFlows({ browser }) },
+  { name: 'shown', ownPages: true, run: ({ browser, url }) => shownFlows({ browser, url }) },
 ];
 const SECS = {
   scenes: 37,
@@ -84,6 +86,7 @@ const SECS = {
   models: 11,
   glance: 108,
   robotstate: 10,
+  shown: 150,
 };
 /** The areas that drive the shared page: its console errors and WebGL context are checked after them. */
 const PAGE_AREAS = ['hardening', 'defects', 'teacher', 'runs'];

@@ -15,6 +15,7 @@ import {
   type Response,
   type Unsubscribe,
 } from '../../contract/api';
+import type { RunEvent } from '../../contract/agent-runs';
 import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
 import { frameLength } from '../../contract/frames';
 import type { SimControl } from '../../robot/sim/control';
@@ -25,7 +26,7 @@ import { SceneDataError } from '../../scenes/validation';
 import { AgentHost } from './agent';
 import { EvalHost } from './eval-host';
 import { replayCase } from './replay';
-import { ExerciseBook, loadCardFolder } from './exercises';
+import { ExerciseBook, leaves as goalLeaves, loadCardFolder } from './exercises';
 import { ExerciseProgress } from './exercise-progress';
 import { PhysicsClock } from './physics-clock';
 import { PoseStream } from './pose-stream';
@@ -122,8 +123,36 @@ export class AppService implements AppApi {
   }
 
   private emit(event: AppEvent): void {
+    // A run asked to do a task card's task gets the card's goal checked on the world before its end is told.
+    if (event.type === 'run' && event.event.kind === 'final' && event.event.reason === 'done') {
+      const note = this.goalCheckOf(event.event.runId, event.event.text);
+      if (note) this.relay({ type: 'run', event: note });
+    }
+    this.relay(event);
+  }
+
+  private relay(event: AppEvent): void {
     this.follow(event);
     for (const l of this.eventListeners) l(event);
+  }
+
+  /** The goal check of a finished run, as a note event (contract/run-outcome.ts); none when no card is its task. */
+  private goalCheckOf(runId: string, answer: string): RunEvent | undefined {
+    const cur = this.loaded;
+    const message = this.archive.list().find((r) => r.runId === runId)?.message;
+    if (!cur || message === undefined) return undefined;
+    const id = this.exercises.forMessage(cur.meta.id, message);
+    if (!id) return undefined;
+    const { result, score } = this.exercises.check(id, cur.meta.id, { facts: cur.control.facts(), ...this.progress.done(), answer });
+    const unmet = goalLeaves(result.checks).filter((c) => !c.ok);
+    const detail = result.ok ? 'the world agrees' : unmet.map((c) => `${c.label}: ${c.missing ?? 'not so'}`).join('; ');
+    return {
+      kind: 'note',
+      runId,
+      stage: '',
+      text: `goal check (task card "${score.title}"): ${result.ok ? '✓ met' : `✗ not met: ${detail}`}`,
+      data: { goalCheck: { title: score.title, ok: result.ok, detail } },
+    };
   }
 
   /** What the service keeps from its own events: the runs, the calls and answers exercises are checked on. */

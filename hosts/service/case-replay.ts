@@ -9,8 +9,16 @@ import type { RunEndReason } from '../../contract/schemas';
 import type { RunReplay } from '../../contract/teaching';
 import { TRACE_MAX_BYTES, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
 import type { ResultRecord, RunRecord } from '../../eval/results/records';
+import { casePoses } from './case-poses';
 
-const REASONS: readonly RunEndReason[] = ['done', 'stopped', 'limit', 'error'];
+/** A trace's end reasons (agents/runtime) as a run's (the same table the app reads an imported trace with). */
+const REASONS: Record<string, RunEndReason> = {
+  final: 'done',
+  stopped: 'stopped',
+  model_error: 'error',
+  time_limit: 'limit',
+  max_iterations: 'limit',
+};
 
 export async function caseReplay(dir: string, run: RunRecord, row: ResultRecord): Promise<RunReplay> {
   if (!row.tracePath) throw new AppApiError('invalid_request', `case ${row.caseId} trial ${row.trial} recorded no trace`);
@@ -32,9 +40,15 @@ export async function caseReplay(dir: string, run: RunRecord, row: ResultRecord)
     throw new AppApiError('invalid_request', e instanceof TraceFormatError ? e.message : `not a trace: ${(e as Error).message}`);
   }
   const end = t.records.find((r) => r.type === 'end');
-  const reason = end && REASONS.includes(end['reason'] as RunEndReason) ? (end['reason'] as RunEndReason) : null;
+  // A finished case always has a reason: one its trace does not name is an error, never "running".
+  const reason: RunEndReason = (typeof end?.['reason'] === 'string' ? REASONS[end['reason']] : undefined) ?? 'error';
   const calls = t.records.filter((r) => r.type === 'tool_call').length;
   const startedAt = typeof t.header['startedAt'] === 'string' ? t.header['startedAt'] : run.startedAt;
+  const stamps = t.records.map((r) => Date.parse(typeof r['t'] === 'string' ? r['t'] : '')).filter(Number.isFinite);
+  const startMs = Math.min(Date.parse(startedAt), ...stamps);
+  const endMs = Math.max(startMs, ...stamps);
+  // Its start and end in 3D where they can be had as they were; a replay without them still shows the trace.
+  const poses = Number.isFinite(startMs) ? await casePoses(run, row, file, startMs, endMs).catch(() => null) : null;
   return {
     run: {
       runId: `${run.runId}-${row.caseId}-${row.trial}`.replace(/[^\w-]/g, '-'),
@@ -47,9 +61,9 @@ export async function caseReplay(dir: string, run: RunRecord, row: ResultRecord)
       reason,
       toolCalls: calls,
       durationMs: row.durationMs ?? 0,
-      poses: false,
+      poses: poses !== null,
     },
     trace: { header: t.header, records: t.records, truncated: t.truncated !== undefined, notes: traceNotes(t) },
-    poses: null,
+    poses,
   };
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EvalEvent } from '../../contract/eval';
+import { FRAME_HEADER, decodeFrames, readHeader } from '../../contract/frames';
 import type { AppEvent } from '../../contract/schemas';
 import { AppService } from './app-service';
 
@@ -67,7 +68,14 @@ describe('Evaluate (session)', () => {
     const [c] = await session.evalCases({ runId: run!.runId });
     const scene = await session.currentScene({});
     const r = await session.caseReplay({ runId: run!.runId, caseId: c!.caseId, trial: 1 });
-    expect(r.poses).toBeNull();
+    // Finished, with how it ended (never "running"), and its world at the start and at the end in 3D.
+    expect(r.run).toMatchObject({ running: false, reason: 'done', poses: true });
+    const rec = r.poses!;
+    expect(rec.count).toBe(2);
+    const [start, end] = decodeFrames(rec.frames, rec.frameLength);
+    expect(readHeader(end!).wallMs).toBeGreaterThan(readHeader(start!).wallMs);
+    // The oracle moved something: the two frames differ in the objects' poses.
+    expect([...start!.slice(FRAME_HEADER)].some((v, i) => Math.abs(v - end![FRAME_HEADER + i]!) > 1e-3)).toBe(true);
     expect(r.run.message).toContain(c!.caseId);
     expect(r.trace.records.some((x) => x.type === 'tool_call')).toBe(true);
     expect((await session.currentScene({}))?.generation).toBe(scene?.generation);

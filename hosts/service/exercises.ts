@@ -47,7 +47,7 @@ export function loadCardFolder(dir: string, log?: (line: string) => void): Exerc
   return out;
 }
 
-function leaves(c: GoalCheckInfo): GoalCheckInfo[] {
+export function leaves(c: GoalCheckInfo): GoalCheckInfo[] {
   return c.children?.length ? c.children.flatMap(leaves) : [c];
 }
 
@@ -62,6 +62,23 @@ export class ExerciseBook {
 
   list(scene: string | undefined): ExerciseInfo[] {
     return [...this.cards.values()].filter((c) => c.card.scene === scene).map(({ card, source }) => info(card, source));
+  }
+
+  /**
+   * The card a run was asked to do: its task (or title) is the run's message, in
+   * the scene loaded. A run asked in other words has no card, so no goal check.
+   */
+  forMessage(scene: string | undefined, message: string): string | undefined {
+    const norm = (s: string) =>
+      s
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, ' ')
+        .trim();
+    const m = norm(message);
+    if (!m) return undefined;
+    for (const { card } of this.cards.values())
+      if (card.scene === scene && (norm(card.task) === m || norm(card.title) === m)) return card.id;
+    return undefined;
   }
 
   /** Adds a card written as JSON; throws invalid_request with the field when it is wrong. */

@@ -3,11 +3,13 @@
 // (pose-recorder.ts), in memory for the last runs and beside the trace file
 // (`<runId>.poses.json`) when the session writes traces.
 import type { AppEvent, ImportedTrace, SceneMeta } from '../../contract/schemas';
+import { type OutcomeTally, emptyTally, runOutcome, tallyEvent } from '../../contract/run-outcome';
 import type { RunReplay, RunSummary } from '../../contract/teaching';
 import { type PoseRecording, PoseRecorder, type RecorderOptions, readRecording, recordingInfo, writeRecording } from './pose-recorder';
 
 interface Archived {
   summary: RunSummary;
+  tally: OutcomeTally;
   recorder: PoseRecorder | undefined;
   recording: PoseRecording | undefined;
 }
@@ -52,15 +54,18 @@ export class RunArchive {
         },
         recorder: scene ? new PoseRecorder(scene.meta, scene.frameLength, this.opts) : undefined,
         recording: undefined,
+        tally: emptyTally(),
       });
       while (this.runs.size > this.keep) this.runs.delete(this.runs.keys().next().value!);
       return;
     }
     const run = this.runs.get(ev.runId);
     if (!run) return;
+    run.tally = tallyEvent(run.tally, ev);
     if (ev.kind === 'tool_call') run.summary = { ...run.summary, toolCalls: run.summary.toolCalls + 1 };
     if (ev.kind === 'final') {
-      run.summary = { ...run.summary, running: false, reason: ev.reason, durationMs: ev.durationMs };
+      const outcome = runOutcome(run.tally);
+      run.summary = { ...run.summary, running: false, reason: ev.reason, durationMs: ev.durationMs, ...(outcome ? { outcome } : {}) };
       this.finish(run);
     }
   }

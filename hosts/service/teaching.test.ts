@@ -123,6 +123,23 @@ describe('seed, noise, e-stop, exercises and runs (headless)', () => {
     await expect(session.checkExercise({ id: 'farm-survey' })).rejects.toThrow(/set in farm; load that scene/);
   });
 
+  it("a run asked a task card's task gets the card's goal checked on the world: its mark comes from that, not from the answer", async () => {
+    const outcome = async (name: string, turns: unknown[], message = 'Put the lemon in the bowl.') => {
+      await session.resetScene({});
+      const { runId } = await session.run({ message, workflow: 'flat', model: script(name, turns), fresh: true, approval: 'auto' });
+      await seen.final(runId);
+      return (await session.listRuns({})).find((r) => r.runId === runId)?.outcome;
+    };
+    const pick = call('pick', { object_name: 'lemon' }, 'c1');
+    // The calls succeeded, the answer is false: the lemon is still in the hand.
+    expect(await outcome('goal-false', [pick, { content: 'The lemon is in the bowl.' }])).toBe('contradicted');
+    const note = seen.all.filter((e) => e.type === 'run' && e.event.kind === 'note').at(-1);
+    expect(note).toMatchObject({ event: { data: { goalCheck: { title: 'Lemon in the bowl', ok: false } } } });
+    expect(await outcome('goal-met', [pick, call('place', { target: 'bowl' }, 'c2'), { content: 'Done.' }])).toBe('met');
+    // In other words than a card's task: nothing checks it, and it is not marked met.
+    expect(await outcome('goal-none', [pick, { content: 'Picked.' }], 'pick the lemon')).toBe('answered');
+  });
+
   it('keeps every run with its poses; a replay has the trace and frames from the lemon on the table to the lemon lifted', async () => {
     await session.resetScene({});
     const model = script('replay', [call('pick', { object_name: 'lemon' }), { content: 'Picked.' }]);

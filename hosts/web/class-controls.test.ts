@@ -78,6 +78,50 @@ describe("the teacher's e-stop", () => {
     expect((await teacher.stopGroups({ id: 's99' })).ok).toBe(false);
   });
 
+  it('a group cannot release a stop the teacher pressed; its own stop it releases', async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    const id = g1.session!.session.id;
+    await teacher.stopGroups({ id });
+    const refused = await g1.injectEvent({ type: 'estop_released' });
+    expect(refused).toMatchObject({ ok: false, message: expect.stringMatching(/only the teacher releases it/) });
+    expect((await g1.getSnapshot({})).estop).toBe(true);
+    // Pressed while watching, too.
+    expect((await teacher.stopGroups({ id, release: true })).ok).toBe(true);
+    await teacher.observeSession({ id });
+    await teacher.injectEvent({ type: 'estop_pressed' });
+    expect((await g1.injectEvent({ type: 'estop_released' })).ok).toBe(false);
+    await teacher.injectEvent({ type: 'estop_released' });
+    await teacher.observeSession({ id: null });
+    // A stop the group pressed itself, the group releases.
+    await g1.injectEvent({ type: 'estop_pressed' });
+    expect((await g1.injectEvent({ type: 'estop_released' })).ok).toBe(true);
+    expect((await g1.getSnapshot({})).estop).toBe(false);
+  });
+
+  it('the teacher\'s notes name an unnamed group as shown ("Group 1"), never by its session id', async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    const id = g1.session!.session.id;
+    const shown = `Group ${id.slice(1)}`;
+    expect((await teacher.stopGroups({ id })).message).toBe(`e-stop pressed for ${shown}`);
+    expect((await teacher.stopGroups({ id: null, release: true })).message).toBe(`e-stop released for ${shown}`);
+    expect((await teacher.setSessionLabel({ id, label: 'Team A' })).message).toBe(`${shown} is now called "Team A"`);
+  });
+
+  it("the teacher's rename reaches the group's own tab at once", async () => {
+    const s = await start();
+    const g1 = await tab(s.token);
+    const teacher = await tab(new URL(s.teacherUrl!).searchParams.get('token')!);
+    const heard: Array<string | null | undefined> = [];
+    g1.onSession((x) => heard.push(x.label));
+    expect((await teacher.setSessionLabel({ id: g1.session!.session.id, label: 'Team Renamed' })).ok).toBe(true);
+    for (let i = 0; i < 50 && !heard.includes('Team Renamed'); i++) await new Promise((x) => setTimeout(x, 20));
+    expect(heard).toContain('Team Renamed');
+  });
+
   it("groups read their own runs and traces only, named by file name; the teacher reads a group's by watching it", async () => {
     const s = await start();
     const g1 = await tab(s.token);

@@ -4,6 +4,7 @@
 // group from the class overview; each press names the teacher, so a run it ends
 // says in its trace who stopped it.
 import { AppApiError, type Request, type Response } from '../../contract/api';
+import { groupName } from '../../contract/group-name';
 import type { ExternalEvent } from '../../contract/schemas';
 import type { Hosted, SessionPool } from './sessions';
 
@@ -30,8 +31,10 @@ export async function stopGroups(
 ): Promise<Response<'stopGroups'>> {
   if (role !== 'teacher') throw new AppApiError('forbidden', "stopGroups: only the teacher's link stops groups (classroom mode)");
   const targets = req.id === null ? pool.all().filter((h) => h !== own) : [pool.byId(req.id)].filter((h): h is Hosted => !!h);
-  if (req.id !== null && targets.length === 0) return { ok: false, message: `no group "${req.id}" (it may have closed)` };
+  if (req.id !== null && targets.length === 0)
+    return { ok: false, message: `no group "${groupName({ id: req.id, label: null })}" (it may have closed)` };
   const event: ExternalEvent = req.release ? { type: 'estop_released', by: BY.teacher } : { type: 'estop_pressed', by: BY.teacher };
+  if (!req.release) for (const h of targets) h.estopByTeacher = true;
   const results = await Promise.allSettled(targets.map((h) => h.api.injectEvent(event)));
   const failed = targets.filter((_, i) => {
     const r = results[i]!;
@@ -40,9 +43,9 @@ export async function stopGroups(
     return !/no scene/i.test(String((r.reason as Error)?.message));
   });
   const verb = req.release ? 'released' : 'pressed';
-  const names = targets.map((h) => h.label ?? h.id).join(', ') || 'no group is open';
+  const names = targets.map(groupName).join(', ') || 'no group is open';
   if (failed.length) {
-    return { ok: false, message: `e-stop not ${verb} for ${failed.map((h) => h.label ?? h.id).join(', ')}` };
+    return { ok: false, message: `e-stop not ${verb} for ${failed.map(groupName).join(', ')}` };
   }
   return { ok: true, message: `e-stop ${verb} for ${names}` };
 }
@@ -63,7 +66,19 @@ export function nameSession(pool: SessionPool, own: Hosted, role: ClassRole, req
   }
   if (role !== 'teacher') throw new AppApiError('forbidden', "setSessionLabel: only the teacher's link names another group");
   const target = pool.byId(req.id);
-  if (!target) return { ok: false, message: `no group "${req.id}" (it may have closed)` };
+  if (!target) return { ok: false, message: `no group "${groupName({ id: req.id, label: null })}" (it may have closed)` };
+  const was = groupName(target);
   target.label = req.label;
-  return { ok: true, message: `group ${req.id} is now called "${req.label}"`, label: target.label };
+  // The group's own tabs show the new name at once (its header's name field).
+  for (const c of target.clients) c.renamed?.();
+  return { ok: true, message: `${was} is now called "${req.label}"`, label: target.label };
+}
+
+/**
+ * A group's own release of a stop the teacher pressed is refused: the teacher
+ * stopped the class and decides when it goes on. Undefined when the event may go through.
+ */
+export function groupRelease(role: ClassRole, own: Hosted, event: ExternalEvent): { ok: false; message: string } | undefined {
+  if (role !== 'group' || event.type !== 'estop_released' || !own.estopByTeacher || !own.estop) return undefined;
+  return { ok: false, message: 'the teacher pressed this emergency stop: only the teacher releases it' };
 }

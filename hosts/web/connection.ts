@@ -6,7 +6,7 @@ import type { WebSocket } from 'ws';
 import { AppApiError, type MethodName, type Unsubscribe, describeZodError, dispatch, isMethodName, parseRequest } from '../../contract/api';
 import { MAX_REPLY_BYTES, formatBytes, utf8Bytes } from '../../contract/limits';
 import { CallMessage, type ServerMessage } from '../../contract/wire';
-import { nameSession, observerEstop, stopGroups } from './class-controls';
+import { groupRelease, nameSession, observerEstop, stopGroups } from './class-controls';
 import { pageEvent, pageReply } from './session-files';
 import { pageError } from '../service/page-errors';
 import type { Hosted, SessionClient, SessionPool } from './sessions';
@@ -115,6 +115,10 @@ export class Connection implements SessionClient {
     this.watch(this.own);
   }
 
+  renamed(): void {
+    this.sendSession();
+  }
+
   private send(m: ServerMessage): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     let text = JSON.stringify(m);
@@ -143,11 +147,16 @@ export class Connection implements SessionClient {
       offEvent();
       offPoses();
     };
+    this.sendSession();
+  }
+
+  private sendSession(): void {
     this.send({
       t: 'session',
       session: { id: this.own.id, token: this.own.token, resumed: this.resumed },
-      observing: target === this.own ? null : target.id,
+      observing: this.observing(),
       role: this.role,
+      label: this.own.label,
     });
   }
 
@@ -266,7 +275,12 @@ export class Connection implements SessionClient {
     if (this.watching !== this.own && method === 'injectEvent') {
       // The stop always wins: an observer presses the e-stop of the session it watches (the teacher also releases it).
       const event = observerEstop(this.role, parseRequest('injectEvent', request));
+      if (event?.type === 'estop_pressed' && this.role === 'teacher') this.watching.estopByTeacher = true;
       if (event) return this.watching.api.injectEvent(event);
+    }
+    if (this.watching === this.own && method === 'injectEvent') {
+      const refused = groupRelease(this.role, this.own, parseRequest('injectEvent', request));
+      if (refused) return refused;
     }
     if (this.watching !== this.own && !READ_ONLY.has(method)) {
       throw new AppApiError(

@@ -18,6 +18,8 @@ export interface HostedSession extends AppApi {
 export interface SessionClient {
   /** The session it observed was closed: it goes back to its own. */
   observedClosed(): void;
+  /** Its own session was renamed (the teacher renamed the group): the page shows the new name. */
+  renamed?(): void;
 }
 
 export interface Hosted {
@@ -37,6 +39,8 @@ export interface Hosted {
   exercise: ExerciseScore | null;
   /** Its e-stop is pressed (followed from its events; a new scene's world starts released). */
   estop: boolean;
+  /** The teacher pressed it (stop one, stop all, or while watching): only the teacher releases it. */
+  estopByTeacher: boolean;
   /** The loaded scene and the newest pose frame: what the teacher's thumbnail is drawn from. */
   meta: SceneMeta | null;
   frame: Float32Array | null;
@@ -109,6 +113,7 @@ export class SessionPool {
       lastRun: null,
       exercise: null,
       estop: false,
+      estopByTeacher: false,
       meta: null,
       frame: null,
       grace: undefined,
@@ -132,9 +137,11 @@ export class SessionPool {
         if (hosted.scene !== e.sceneId) hosted.exercise = null;
         hosted.scene = e.sceneId;
         hosted.estop = false;
+        hosted.estopByTeacher = false;
         void readMeta();
       } else if (e.type === 'robot_event' && (e.event.type === 'estop_pressed' || e.event.type === 'estop_released')) {
         hosted.estop = e.event.type === 'estop_pressed';
+        if (!hosted.estop) hosted.estopByTeacher = false;
       } else if (e.type === 'exercise') hosted.exercise = e.score;
       else if (e.type === 'run' && e.event.kind === 'started') {
         hosted.running = true;

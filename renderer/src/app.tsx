@@ -175,7 +175,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
               {role === 'teacher' ? ' · teacher' : role === 'group' ? ' · group' : ''}
             </span>
           </div>
-          {role === 'group' && <GroupName api={api} sessionId={session?.session.id} />}
+          {role === 'group' && <GroupName api={api} sessionId={session?.session.id} onSession={onSession} />}
           <SceneBar
             scenes={host.scenes}
             current={meta?.id ?? null}
@@ -340,7 +340,10 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
                 </>
               )}
               <div hidden={tab !== 'runs'} className="tab-page">
-                {(drawn || tab === 'runs' || replaying) && <RunsPanel api={api} watching={watching} clock={clock} onWatch={watchRuns} />}
+                {(drawn || tab === 'runs' || replaying) && (
+                  // A fresh list for the session shown: the watched group's runs, or this tab's own again.
+                  <RunsPanel key={observing ?? 'own'} api={api} watching={watching} clock={clock} onWatch={watchRuns} />
+                )}
               </div>
               {tab === 'tasks' && <ExercisesPanel api={api} sceneId={meta?.id ?? null} readOnly={readOnly} />}
               {/* Kept mounted too: an evaluation's progress keeps arriving. */}
@@ -378,7 +381,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
 }
 
 /** A group names itself for the teacher's overview (classroom mode). */
-function GroupName({ api, sessionId }: { api: AppApi; sessionId: string | undefined }) {
+function GroupName({ api, sessionId, onSession }: { api: AppApi; sessionId: string | undefined; onSession: AppProps['onSession'] }) {
   const [name, setName] = useState(() => globalThis.sessionStorage?.getItem('skillbridge.group') ?? '');
   /** The name the host has for this session, as last heard: leaving the field unchanged is not a rename. */
   const known = useRef<string | null>(null);
@@ -406,6 +409,16 @@ function GroupName({ api, sessionId }: { api: AppApi; sessionId: string | undefi
       () => undefined,
     );
   }, [api, sessionId]);
+  // The teacher renamed the group: the host says so, and the new name shows here at once.
+  useEffect(
+    () =>
+      onSession?.((s) => {
+        if (!s.label || s.label === known.current) return;
+        keep(s.label);
+        setName(s.label);
+      }),
+    [onSession],
+  );
   return (
     <label className="inline group-name">
       <span className="wide-only">Group</span>

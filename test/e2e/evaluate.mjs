@@ -1,7 +1,7 @@
 // The Evaluate view: a small oracle evaluation started from the view,
 // its progress and a result row per case, then a case opened as a replay of its
 // recorded trace (the live world untouched). The server's results go to ./eval-results (ignored by git).
-import { assert, openTab, shot, state, test } from './harness.mjs';
+import { assert, openTab, pixelStats, shot, state, test } from './harness.mjs';
 
 export async function evaluateFlows(tag = '') {
   const page = state.page;
@@ -29,6 +29,36 @@ export async function evaluateFlows(tag = '') {
     await page.screenshot({ path: shot('e2e-evaluate.png') });
   });
 
+  await test(`${tag}the report opened from the app shows its figures drawn: bars and marks in the window it opens`, async () => {
+    const opened = page.waitForEvent('popup', { timeout: 60_000 });
+    await view.locator('ul.eval-runs li.selected').getByRole('button', { name: 'Report' }).click();
+    const report = await opened;
+    const refused = [];
+    report.on('console', (m) => m.type() === 'error' && refused.push(m.text()));
+    await report.waitForLoadState('load');
+    await report.locator('.chart').first().waitFor({ timeout: 30_000 });
+    await report.waitForTimeout(300);
+    const charts = await report.$$eval('.chart', (els) =>
+      els.map((el) => {
+        const svg = el.querySelector('svg');
+        const r = (svg ?? el).getBoundingClientRect();
+        const marks = el.querySelectorAll(
+          'svg g[aria-label="bar"] rect, svg g[aria-label="dot"] circle, svg g[aria-label="line"] path, svg g[aria-label="box"] path, svg g[aria-label="box"] rect',
+        ).length;
+        return { id: el.id, svg: !!svg, marks, w: r.width, h: r.height, text: el.textContent.trim().slice(0, 80) };
+      }),
+    );
+    assert(charts.length >= 1, 'the report has no figure');
+    for (const c of charts) assert(c.svg && c.marks >= 1 && c.w > 200 && c.h > 50, `figure ${c.id} is not drawn: ${JSON.stringify(c)}`);
+    // As a person sees it: the first figure's pixels are more than a blank box.
+    const first = report.locator('.chart').first();
+    await first.scrollIntoViewIfNeeded();
+    const stats = await pixelStats(await first.screenshot({ path: shot('e2e-report-figure.png') }));
+    assert(stats.colours >= 4 && stats.std > 5, `the first figure looks blank: ${JSON.stringify(stats)}`);
+    assert(!refused.some((t) => /Content Security Policy/i.test(t)), `the report page refused its scripts: ${refused[0]}`);
+    await report.close();
+  });
+
   await test(`${tag}clicking a case opens a replay of its recorded trace; the live world is left as it was`, async () => {
     const before = await page.evaluate(() => [window.__skillbridge.sceneId, window.__skillbridge.generation]);
     const row = view.locator('table.eval-cases tbody tr').first();
@@ -40,6 +70,15 @@ export async function evaluateFlows(tag = '') {
     const text = (await lines.allInnerTexts()).join('\n');
     assert(/\w+\(/.test(text), `the case's trace shows no tool call: ${text.slice(0, 300)}`);
     assert((await page.locator('.replay-caption').innerText()).includes(caseId), 'the replay does not name the case');
+    // A finished case: not captioned "running", and its world drawn in the 3D view (not "No poses were recorded").
+    const caption = await page.locator('.replay-caption').innerText();
+    assert(!/\brunning\b/.test(caption), `a finished case is captioned: ${caption}`);
+    assert((await page.getByText('No poses were recorded').count()) === 0, 'the 3D view says no poses were recorded');
+    const canvas = page.locator('[data-testid="replay-pane"] canvas');
+    await canvas.waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(800);
+    const drawn = await pixelStats(await canvas.screenshot({ path: shot('e2e-case-replay.png') }));
+    assert(drawn.colours >= 20 && drawn.std > 8, `the case's 3D view looks empty: ${JSON.stringify(drawn)}`);
     const after = await page.evaluate(() => [window.__skillbridge.sceneId, window.__skillbridge.generation]);
     assert(after[0] === before[0] && after[1] === before[1], `the live world changed: ${before} → ${after}`);
     await page.getByRole('button', { name: 'Back to live' }).click();

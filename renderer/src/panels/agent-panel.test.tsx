@@ -265,7 +265,8 @@ describe('AgentPanel', () => {
     expect(await screen.findByText(/Replay of run old-run/)).toBeTruthy();
     expect(screen.getByText('you: pick the lemon')).toBeTruthy();
     expect(screen.getByTestId('trace-row').textContent).toMatch(/picked up lemon_1/);
-    expect(screen.getByTestId('run-end').textContent).toMatch(/answer: Done\./);
+    // No goal check in the trace: the answer is shown as answered, not as done.
+    expect(screen.getByTestId('run-end').textContent).toMatch(/^○ answered, not checked against a goal \(answer: “Done\.”\)/);
   });
 });
 
@@ -313,7 +314,9 @@ describe('the conversation says the answer and an error once', () => {
     const text = container.textContent ?? '';
     expect(text.split('The lemon is in the bowl.').length - 1).toBe(1);
     expect(text.split('the model server is down').length - 1).toBe(1);
-    expect(text).toContain('✓ done');
+    // Nothing checked the answer against a goal: no green "✓".
+    expect(text).toContain('○ answered, not checked against a goal');
+    expect(text).not.toContain('✓');
     expect(text).toContain('run ended (error)');
   });
 });

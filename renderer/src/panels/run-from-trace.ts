@@ -1,7 +1,7 @@
 // A run rebuilt from an imported trace (read-only replay): each recorded line becomes
 // the run event it stood for, applied as a live run's would be, so both look alike.
 import type { CodeRunCall, ImportedTrace, RunEndReason, TokenUsage, TraceLineInfo } from '../../../contract/schemas';
-import { type CodeEntry, type Entry, type RunView, applyEvent, counts, insertApproval, patchTool } from './run-view';
+import { type CodeEntry, type Entry, type RunView, applyEvent, counts, insertApproval, outcomeOf, patchTool } from './run-view';
 
 const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
@@ -186,13 +186,15 @@ export function fromTrace(t: ImportedTrace): RunView {
         // Nested flows run inside their parent's time: the longest end is the closest to the run's.
         total.durationMs = Math.max(total.durationMs, num(r['durationMs']));
         if (t.records.indexOf(r) !== lastEnd) break;
+        const reason = END[str(r['reason'])] ?? 'error';
         push({
           k: 'end',
-          reason: END[str(r['reason'])] ?? 'error',
+          reason,
           text: final,
           detail: str(r['reason']),
           ...total,
           ...counts(view.entries),
+          ...outcomeOf(view.entries, reason),
         });
         break;
       }

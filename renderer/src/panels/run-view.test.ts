@@ -74,3 +74,52 @@ describe('run views, live and replayed', () => {
     expect(end(r.entries)).toMatchObject({ toolCalls: 2, ran: 1 });
   });
 });
+
+describe("a run's end mark comes from its records, not from the model's words", () => {
+  const start = newRun('r', 'Put the lemon in the bowl.');
+  const call = { kind: 'tool_call' as const, runId: 'r', callId: 'c1', iteration: 0, name: 'pick', args: {} };
+  const result = (ok: boolean, status: string) => ({
+    kind: 'tool_result' as const,
+    runId: 'r',
+    callId: 'c1',
+    name: 'pick',
+    ok,
+    status,
+    content: '',
+    durationMs: 1,
+  });
+  const final = (reason: 'done' | 'stopped' | 'error' | 'limit' = 'done') => ({
+    kind: 'final' as const,
+    runId: 'r',
+    text: 'The lemon is in the bowl.',
+    reason,
+    detail: '',
+    tracePath: null,
+    iterations: 2,
+    toolCalls: 1,
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    durationMs: 1,
+  });
+  const goal = (ok: boolean) => ({
+    kind: 'note' as const,
+    runId: 'r',
+    text: 'goal check',
+    data: { goalCheck: { title: 'Lemon in the bowl', ok, detail: ok ? 'the world agrees' : 'lemon_1 is in bowl_1: held' } },
+  });
+  const outcome = (events: RunEvent[]) => {
+    const v = events.reduce(applyEvent, start);
+    const end = v.entries.at(-1);
+    return end?.k === 'end' ? end.outcome : undefined;
+  };
+
+  it('marks each ending on its own; green (met) only with a goal check that passed', () => {
+    expect(outcome([call, result(true, 'ok'), goal(true), final()])).toBe('met');
+    expect(outcome([call, result(true, 'ok'), goal(false), final()])).toBe('contradicted');
+    expect(outcome([call, result(true, 'ok'), final()])).toBe('answered');
+    expect(outcome([call, result(false, 'rejected'), goal(true), final()])).toBe('rejected');
+    expect(outcome([call, result(false, 'denied'), final()])).toBe('refused');
+    expect(outcome([call, result(false, 'failed'), final()])).toBe('failed');
+    expect(outcome([call, result(true, 'ok'), goal(true), final('stopped')])).toBe('stopped');
+    expect(outcome([call, final('error')])).toBe('error');
+  });
+});

@@ -1,5 +1,6 @@
 // What the agent panel shows of a run, built either live from the host's run
 // events or from an imported trace (read-only replay): the same entries either way.
+import { type GoalCheck, GoalCheckNote, type RunOutcome, emptyTally, runOutcome, tallyEvent } from '../../../contract/run-outcome';
 import type { CodeRunCall, RunEndReason, RunEvent, TokenUsage } from '../../../contract/schemas';
 
 /** Every entry but the person's message carries the stage path of the flow it came from ("" for a single loop). */
@@ -35,7 +36,7 @@ export type Entry =
   | { k: 'assistant'; stage: string; iteration: number; text: string; reasoning: string; streaming: boolean; usage: TokenUsage | null }
   | ToolEntry
   | CodeEntry
-  | { k: 'note'; stage: string; text: string }
+  | { k: 'note'; stage: string; text: string; goal?: GoalCheck }
   | { k: 'warning'; stage: string; code: string; message: string }
   | {
       k: 'approval';
@@ -61,6 +62,10 @@ export type Entry =
       ran: number;
       /** Calls that failed, were refused or were rejected: a run with any is not shown as plainly done. */
       failed: number;
+      /** How it ended as the app marks it, from the run's own records (contract/run-outcome.ts). */
+      outcome: RunOutcome;
+      /** The goal check at its end, when a task card's goal decided. */
+      goal: GoalCheck | null;
       usage: TokenUsage;
       durationMs: number;
     };
@@ -89,6 +94,18 @@ export function counts(entries: readonly Entry[]): { toolCalls: number; ran: num
     ran: tools.filter((t) => t.result && RAN.has(t.result.status)).length,
     failed: tools.filter((t) => t.result && !t.result.ok).length,
   };
+}
+
+/** The run's mark from its entries: each call's result and the goal check, as the host tallies its events. */
+export function outcomeOf(entries: readonly Entry[], reason: RunEndReason): { outcome: RunOutcome; goal: GoalCheck | null } {
+  let t = emptyTally();
+  let goal: GoalCheck | null = null;
+  for (const x of entries) {
+    if (x.k === 'tool' && x.result)
+      t = tallyEvent(t, { kind: 'tool_result', runId: '', stage: x.stage, callId: x.callId, name: x.name, ...x.result });
+    if (x.k === 'note' && x.goal) goal = x.goal;
+  }
+  return { outcome: runOutcome({ ...t, goal, reason }), goal };
 }
 
 /** Puts an approval prompt just before the line of the call it gates (the call's line appears first in the events). */
@@ -194,8 +211,10 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
     case 'ask':
     case 'answer':
       return view; // the question is shown and answered in AskDialog
-    case 'note':
-      return { ...view, entries: [...entries, { k: 'note', stage, text: e.text }] };
+    case 'note': {
+      const g = GoalCheckNote.safeParse(e.data);
+      return { ...view, entries: [...entries, { k: 'note', stage, text: e.text, ...(g.success ? { goal: g.data.goalCheck } : {}) }] };
+    }
     case 'code_run':
       return {
         ...view,
@@ -235,6 +254,7 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
             detail: e.detail,
             iterations: e.iterations,
             ...counts(entries),
+            ...outcomeOf(entries, e.reason),
             usage: e.usage,
             durationMs: e.durationMs,
           },

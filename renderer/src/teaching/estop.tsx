@@ -2,6 +2,8 @@
 // Pressed, it says so in red until someone releases it deliberately (no key
 // releases it). The host also ends the agent's run when it is pressed. It sits
 // above every dialog and overlay (styles.css), so a click on it always lands.
+import { useLayoutEffect, useRef, useState } from 'react';
+
 export function EstopButton({
   pressed,
   disabled,
@@ -16,18 +18,52 @@ export function EstopButton({
   onPress: () => void;
   onRelease: () => void;
 }) {
+  // Where STOP was, kept for the pressed state: its words are at least as wide, and if the
+  // header put Release where STOP was (it grows towards whichever side has room), Release
+  // goes to the other end, so the pointer that pressed STOP does not rest on Release.
+  const stopRef = useRef<HTMLButtonElement>(null);
+  const releaseRef = useRef<HTMLButtonElement>(null);
+  const stopRect = useRef<DOMRect | null>(null);
+  const [stopWidth, setStopWidth] = useState(0);
+  const [releaseFirst, setReleaseFirst] = useState(false);
+  useLayoutEffect(() => {
+    if (!pressed) {
+      const r = stopRef.current?.getBoundingClientRect() ?? null;
+      stopRect.current = r;
+      if (r) setStopWidth(r.width);
+      setReleaseFirst(false);
+      return;
+    }
+    const was = stopRect.current;
+    const rel = releaseRef.current?.getBoundingClientRect();
+    if (!was || !rel) return;
+    const x = was.left + was.width / 2;
+    const y = was.top + was.height / 2;
+    if (!releaseFirst && x >= rel.left && x <= rel.right && y >= rel.top && y <= rel.bottom) setReleaseFirst(true);
+  }, [pressed, releaseFirst]);
   return pressed ? (
-    <div className="estop-head pressed" role="status" aria-live="assertive">
-      <span className="estop-state">E-STOP PRESSED</span>
-      <button type="button" className="estop-release" onClick={onRelease} disabled={disabled || releaseDisabled}>
+    <div className={`estop-head pressed${releaseFirst ? ' release-first' : ''}`} role="status" aria-live="assertive">
+      <span className="estop-state" style={{ minWidth: stopWidth }}>
+        E-STOP PRESSED
+      </span>
+      <button ref={releaseRef} type="button" className="estop-release" onClick={onRelease} disabled={disabled || releaseDisabled}>
         Release
       </button>
     </div>
   ) : (
     <button
+      ref={stopRef}
       type="button"
       className="estop-head"
-      onClick={onPress}
+      onClick={() => {
+        // Where it is now (the header may have reflowed since it was drawn).
+        const r = stopRef.current?.getBoundingClientRect();
+        if (r) {
+          stopRect.current = r;
+          setStopWidth(r.width);
+        }
+        onPress();
+      }}
       disabled={disabled}
       aria-label="Emergency stop (Esc)"
       aria-keyshortcuts="Escape"

@@ -1,13 +1,12 @@
 // One group in the teacher's overview: its scene from above, its name (the
 // teacher renames it), run state, last run, task card score, and Watch / Stop.
 import { useState } from 'react';
+import { groupName } from '../../../contract/group-name';
 import type { SessionInfo } from '../../../contract/schemas';
 import { GroupThumbnail } from './group-thumbnail';
 
 /** A group as people call it: the name it gave itself, else "Group 3" (never the session's id "s3"). */
-export function groupName(s: Pick<SessionInfo, 'id' | 'label'>): string {
-  return s.label ?? `Group ${s.id.replace(/^s/, '')}`;
-}
+export { groupName };
 
 function runState(s: SessionInfo): { text: string; cls: string } {
   if (s.estop) return { text: '■ e-stop pressed', cls: 'stopped' };

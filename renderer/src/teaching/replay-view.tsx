@@ -111,6 +111,8 @@ function ReplayPane({ run, t, labels }: { run: ReplayRun; t: number; labels: boo
   }, [run, t, labels]);
 
   const ev = run.events[eventIndexAt(run, t)];
+  // Two frames only (an evaluated case: its start and its end as recorded) are not the motion between.
+  const keyFramesOnly = run.meta !== null && run.frames.length === 2 && run.events.length > 2;
   return (
     <div className="replay-pane" data-testid="replay-pane">
       {run.meta ? (
@@ -138,9 +140,12 @@ function ReplayPane({ run, t, labels }: { run: ReplayRun; t: number; labels: boo
         <strong>{run.run.message || run.run.runId}</strong>
         <span className="muted">
           {' '}
-          · {run.run.model} · {run.run.reason ?? 'running'}
+          · {run.run.model} · {run.run.running ? 'running' : (run.run.outcome ?? run.run.reason ?? 'ended')}
         </span>
         {ev && <div className={`replay-now ${ev.kind}`}>{ev.label}</div>}
+        {keyFramesOnly && (
+          <div className="muted small">3D: the world at the start and at the end, as recorded (the motion between was not)</div>
+        )}
       </div>
       {error && (
         <div className="view-message overlay" role="alert">

@@ -3,6 +3,7 @@
 // their trace follows the timeline here.
 import { useCallback, useEffect, useState } from 'react';
 import type { AppApi } from '../../../contract/api';
+import { OUTCOME_WORDS, type RunOutcome } from '../../../contract/run-outcome';
 import type { RunSummary } from '../../../contract/teaching';
 import type { ReplayRun } from './replay';
 import { type ReplayClock, ReplayTrace } from './replay-view';
@@ -66,7 +67,7 @@ export function RunsPanel({
       {runs.length === 0 && <p className="muted">No runs yet. Every agent run of this session is kept here, to watch again in 3D.</p>}
       <ol className="run-list">
         {[...runs].reverse().map((r) => (
-          <li key={r.runId} className={`run-item ${r.reason ?? 'running'}`} data-testid="run-item">
+          <li key={r.runId} className={`run-item ${r.outcome ?? r.reason ?? 'running'}`} data-testid="run-item" data-outcome={r.outcome}>
             <label className="check">
               <input
                 type="checkbox"
@@ -79,7 +80,7 @@ export function RunsPanel({
                 <span className="muted small">
                   {' '}
                   {new Date(r.startedAt).toLocaleTimeString()} · {r.model} · {r.toolCalls} call{r.toolCalls === 1 ? '' : 's'} ·{' '}
-                  {r.running ? 'running' : r.reason}
+                  {r.running ? 'running' : r.outcome ? <OutcomeMark outcome={r.outcome} /> : r.reason}
                   {r.durationMs ? ` · ${(r.durationMs / 1000).toFixed(1)} s` : ''}
                 </span>
               </span>
@@ -101,5 +102,15 @@ export function RunsPanel({
         </div>
       )}
     </section>
+  );
+}
+
+/** A run's end as its mark and words ("✗ a call was rejected"), the same the agent panel shows. */
+function OutcomeMark({ outcome }: { outcome: RunOutcome }) {
+  const { mark, words } = OUTCOME_WORDS[outcome];
+  return (
+    <span className="run-mark" data-testid="run-mark">
+      {mark} {words}
+    </span>
   );
 }

@@ -35,10 +35,10 @@ export function SimClock({
       >
         {paused ? '▶ Resume' : '❚❚ Pause'}
       </button>
-      <button type="button" onClick={onStep} disabled={!paused || readOnly} title="One step forward, 1/60 s (. or N)">
+      <button type="button" className="step" onClick={onStep} disabled={!paused || readOnly} title="One step forward, 1/60 s (. or N)">
         Step
       </button>
-      <label className="inline">
+      <label className="inline speed">
         <span className="wide-only">Speed</span>
         <select
           aria-label="Simulation speed"

@@ -2,6 +2,7 @@
 // (a thinking model's reasoning collapsed above it), tool calls with their
 // outcome, warnings, approval prompts (Approve / Reject with a note), stops,
 // errors and how each run ended.
+import { OUTCOME_WORDS } from '../../../../contract/run-outcome';
 import type { Entry, RunView } from '../run-view';
 
 export function short(v: unknown, max = 400): string {
@@ -26,7 +27,7 @@ export function ConversationView({ run, ...approval }: { run: RunView } & Approv
   return (
     <div className="turn" data-run={run.runId}>
       {run.entries.map((e, i) => (
-        <ConversationEntry key={i} entry={e} readOnly={run.imported} said={said} {...approval} />
+        <ConversationEntry key={i} entry={e} readOnly={run.imported} ended={!run.running} said={said} {...approval} />
       ))}
       {run.running && <div className="muted">running…</div>}
     </div>
@@ -36,11 +37,12 @@ export function ConversationView({ run, ...approval }: { run: RunView } & Approv
 function ConversationEntry({
   entry: e,
   readOnly,
+  ended,
   said,
   note,
   setNote,
   onAnswer,
-}: { entry: Entry; readOnly: boolean; said: ReadonlySet<string> } & ApprovalProps) {
+}: { entry: Entry; readOnly: boolean; ended: boolean; said: ReadonlySet<string> } & ApprovalProps) {
   switch (e.k) {
     case 'user':
       return <div className="msg user">you: {e.text}</div>;
@@ -99,12 +101,26 @@ function ConversationEntry({
       );
     case 'approval':
       return (
-        <div className="approval" role="group" aria-label={`Approve ${e.tool}`} ref={e.answered || readOnly ? undefined : intoView}>
+        <div
+          className={`approval${ended && !e.answered ? ' expired' : ''}`}
+          role="group"
+          aria-label={`Approve ${e.tool}`}
+          ref={e.answered || readOnly || ended ? undefined : intoView}
+        >
           <div>
             <strong>Approve {e.tool}</strong>({short(e.args, 200)})? <span className="muted">{e.reason}</span>
           </div>
-          {e.answered || readOnly ? (
-            <div className="muted">{e.answered === 'approve' ? 'approved' : e.answered === 'reject' ? 'rejected' : 'asked'}</div>
+          {e.answered || readOnly || ended ? (
+            // A run that ended (a stop, an error) while it waited takes its question with it: nothing is left to answer.
+            <div className="muted" data-testid="approval-outcome">
+              {e.answered === 'approve'
+                ? 'approved'
+                : e.answered === 'reject'
+                  ? 'rejected'
+                  : ended
+                    ? 'not answered: the run ended while it waited'
+                    : 'asked'}
+            </div>
           ) : (
             <div className="field-row">
               <input
@@ -130,24 +146,44 @@ function ConversationEntry({
     case 'end':
       return (
         <div
-          className={`msg end ${e.reason}${e.reason === 'done' && e.failed > 0 ? ' unchecked' : ''}`}
+          className={`msg end ${e.reason} outcome-${e.outcome}`}
           data-testid="run-end"
           data-reason={e.reason}
+          data-outcome={e.outcome}
           ref={readOnly ? undefined : intoView}
         >
-          {e.reason === 'done' && e.failed > 0
-            ? // The model answered, but calls it relied on did not succeed: its answer is its word, not a result.
-              `⚠ the model answered, but ${e.failed} of ${e.toolCalls} tool call${e.toolCalls === 1 ? '' : 's'} failed or ${e.failed === 1 ? 'was' : 'were'} rejected: check its answer against the world${said.has(e.text) ? '' : ` (“${e.text}”)`}`
-            : e.reason === 'done'
-              ? said.has(e.text)
-                ? '✓ done'
-                : `answer: ${e.text}`
-              : `run ended (${e.reason})${said.has(e.detail) ? '' : `: ${e.detail}`}`}
+          {endLine(e, said)}
           <div className="muted">
             {e.iterations} model turns, {e.toolCalls} tool call{e.toolCalls === 1 ? '' : 's'}
             {e.ran !== e.toolCalls ? ` (${e.ran} ran)` : ''}, {e.usage.totalTokens} tokens, {(e.durationMs / 1000).toFixed(1)} s
           </div>
         </div>
       );
+  }
+}
+
+/**
+ * The run's end in words, from its own records: a green "✓ goal met" only when a
+ * goal check decided so; an answer nothing checked says so, and one the world
+ * contradicts, a rejected, refused or failed call each says what happened.
+ */
+function endLine(e: Extract<Entry, { k: 'end' }>, said: ReadonlySet<string>): string {
+  const { mark, words } = OUTCOME_WORDS[e.outcome];
+  const answer = said.has(e.text) || !e.text ? '' : ` (answer: “${e.text}”)`;
+  const calls = `${e.toolCalls} tool call${e.toolCalls === 1 ? '' : 's'}`;
+  switch (e.outcome) {
+    case 'met':
+      return `${mark} ${words}: ${e.goal?.title ?? ''}`;
+    case 'contradicted':
+      return `${mark} ${words}: ${e.goal?.detail ?? ''}${answer}`;
+    case 'answered':
+      return `${mark} ${words}${answer}`;
+    case 'rejected':
+    case 'refused':
+    case 'failed':
+      // The model answered, but calls it relied on did not succeed: its answer is its word, not a result.
+      return `${mark} ${words}: ${e.failed} of ${calls} did not succeed; the answer is the model's word, not a result${answer}`;
+    default:
+      return `${mark} run ended (${e.reason})${said.has(e.detail) ? '' : `: ${e.detail}`}`;
   }
 }

@@ -7,6 +7,7 @@ import type { AppApi } from '../../../../contract/api';
 import type { EvalCaseRow, EvalEvent, EvalRunInfo, SuiteInfo } from '../../../../contract/eval';
 import type { AppEvent } from '../../../../contract/schemas';
 import type { RunReplay } from '../../../../contract/teaching';
+import { drawnReport } from './report-figures';
 
 type Progress = Extract<EvalEvent, { kind: 'progress' }>;
 
@@ -119,15 +120,18 @@ export function EvaluatePanel({ api, onWatch }: { api: AppApi; onWatch?: (replay
   };
 
   const openReport = (runId: string) => {
-    api.evalReport({ runId }).then(
-      (r) => {
-        // A window of its own where the host allows one; otherwise the page shows here.
-        const url = URL.createObjectURL(new Blob([r.html], { type: 'text/html' }));
-        const w = globalThis.open?.(url, '_blank');
-        if (!w) setReport(r.html);
-      },
-      (e: unknown) => setNote(msg(e)),
-    );
+    api
+      .evalReport({ runId })
+      .then((r) => drawnReport(r.html))
+      .then(
+        (html) => {
+          // A window of its own where the host allows one; otherwise the page shows here.
+          const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
+          const w = globalThis.open?.(url, '_blank');
+          if (!w) setReport(html);
+        },
+        (e: unknown) => setNote(msg(e)),
+      );
   };
 
   const replay = (row: EvalCaseRow) => {
@@ -279,7 +283,7 @@ export function EvaluatePanel({ api, onWatch }: { api: AppApi; onWatch?: (replay
           <button type="button" onClick={() => setReport(null)}>
             Close report
           </button>
-          <iframe title="Report" sandbox="allow-scripts" srcDoc={report} />
+          <iframe title="Report" sandbox="" srcDoc={report} />
         </div>
       )}
     </section>
