@@ -191,7 +191,8 @@ describe('skillbridge mcp: bad settings', () => {
     expect(approve.stderr).toContain('--approve must be one of ask, auto, deny');
     const name = run(['--scene', 'arm=tabletop/fruits,arm=farm']);
     expect(name.stderr).toContain('"arm" is used twice');
-    const file = run(['--robots', '/nonexistent/robots.json', '--json']);
+    // --json is the HTTP server's (stdout carries the protocol on stdio).
+    const file = run(['--http', '0', '--robots', '/nonexistent/robots.json', '--json']);
     expect(file.status).toBe(2);
     expect(JSON.parse(file.stdout)).toMatchObject({ error: { code: 'usage', message: expect.stringContaining('no such file') } });
     const set = run(['--scene', 'farm', '--set', 'alrm']);

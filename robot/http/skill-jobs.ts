@@ -67,7 +67,6 @@ export class SkillJobs {
     };
   }
 
-
   /** A skill that does not move the robot (speech, wait): a job, long-polled until it ends. */
   private async job(call: SkillCall, signal?: AbortSignal): Promise<Outcome> {
     const what = describeCall(call);

@@ -55,11 +55,7 @@ export function goalOutcome(end: GoalEnd, map: ActionMapping, what: string, ros:
     case 'failed': {
       const reason = map.result?.reason ? dig(end.values, map.result.reason) : undefined;
       const status =
-        end.code === 6
-          ? 'aborted by the robot'
-          : end.code === 4 && ros === 1
-            ? 'aborted by the robot'
-            : `ended with status ${end.code}`;
+        end.code === 6 ? 'aborted by the robot' : end.code === 4 && ros === 1 ? 'aborted by the robot' : `ended with status ${end.code}`;
       return { ok: false, code: 'skill_failure', summary: `${what} ${status} (${map.action})${reason ? `: ${String(reason)}` : ''}` };
     }
   }

@@ -9,6 +9,7 @@ export const SHARED = [`{${SHARED_ROOTS.join(',')}}/**/*.test.ts`];
 /** Files under those folders that mock a module or change the environment: their own module graph each. */
 export const MUST_ISOLATE = [
   'eval/audit/on-robot.test.ts',
+  'hosts/cli/bad-input.test.ts',
   'hosts/cli/flag-table.test.ts',
   'hosts/cli/models.test.ts',
   'hosts/cli/queue.test.ts',

@@ -237,8 +237,12 @@ const SPECS: RtwSpec[] = [
       // The tool answers { empty, unknown }: only storages known to be empty are the gold (closed ones are unknown, not empty).
       const data = results[0]?.data as { empty?: unknown } | undefined;
       const ids = Array.isArray(data?.empty) ? data.empty.filter((i): i is string => typeof i === 'string') : [];
+      // When none is known empty, naming none is the answer: credit then needs the answer to come from the tool.
       return {
-        checks: [{ kind: 'answer', mentions: ids.map((i) => [i]), atLeast: ids.length, precise: true }],
+        checks: [
+          { kind: 'called', tool: 'get_empty_storages', args: {} },
+          { kind: 'answer', mentions: ids.map((i) => [i]), atLeast: ids.length, precise: true },
+        ],
         final: ids.length ? `Empty storages: ${ids.join(', ')}.` : 'No storage is known to be empty.',
       };
     },
