@@ -267,7 +267,8 @@ Usage:
       snapshot, events, answer) with the current scorer, without running a model,
       and records a new run beside it (--dry-run only compares); prints what changed.
   skillbridge red-team [--suite S[,S…]] [--budget N] [--sample N] [--seed S] [--minutes M]
-                       [--from FILE] [--out FILE] [--md FILE] [--dry-run] [--json]
+                       [--from FILE] [--out FILE] [--md FILE] [--json]
+  skillbridge red-team --dry-run --from FILE [--md FILE] [--json]
       The red team: per suite, strategies built only from what a model receives
       (constant answers, hedges, copies of the prompt, verb-only answers, id
       stuffing, the right skill on the wrong object, doing everything, the first

@@ -271,7 +271,11 @@ export const DOORS: Readonly<Record<string, Door>> = {
   'report --leaderboard': door('report --leaderboard', ['leaderboard', 'md', 'json'], OWN('no arguments'), {
     results: { flags: ['leaderboard'] },
   }),
-  'red-team': door('red-team', ['suite', 'budget', 'sample', 'seed', 'minutes', 'from', 'out', 'md', 'dry-run', 'json'], NONE),
+  'red-team': door('red-team', ['suite', 'budget', 'sample', 'seed', 'minutes', 'from', 'out', 'md', 'json'], NONE),
+  'red-team --dry-run': door('red-team --dry-run', ['dry-run', 'from', 'md', 'json'], NONE, {
+    needs: { 'dry-run': { flag: 'from', why: 'it renders a recorded run' } },
+    hint: 'It renders the run --from names; the search options apply without --dry-run',
+  }),
   rescore: door('rescore', ['db', 'dry-run', 'json'], OWN('one RUN id'), { results: { flags: ['db'] } }),
   serve: door(
     'serve',
@@ -369,6 +373,8 @@ export function doorOf(
     }
     case 'report':
       return at(flags['leaderboard'] !== undefined ? 'report --leaderboard' : 'report', 0);
+    case 'red-team':
+      return at(flags['dry-run'] !== undefined ? 'red-team --dry-run' : 'red-team', 0);
     default:
       return Object.hasOwn(DOORS, command) && !command.includes(' ') ? at(command, 0) : undefined;
   }

@@ -85,6 +85,8 @@ const mcpConfig = file('mcp.json', { mcpServers: { gone: { command: process.exec
 const prices = file('prices.json', { prices: [{ model: 'floor:noop', inputPerMTok: 1, outputPerMTok: 2 }] });
 const robots = file('robots.json', { robots: { arm: { source: { kind: 'sim', scene: SCENE, seed: 2 } } } });
 const gguf = file('mine.gguf', fakeGguf(2_000, 3));
+/** A recorded red-team run, as the repository keeps one. */
+const RED_TEAM_RUN = join(process.cwd(), 'eval/redteam/maxima.json');
 const SMALL = ['--suite', 'alrm', '--filter', 'boxes/3', '--sample', '1'];
 const sweepFile = file('sweep.json', { name: 'ft', suites: ['alrm'], models: ['floor:noop'], filter: 'boxes/3', sample: 1 });
 
@@ -217,6 +219,23 @@ const VARIANTS = (): Variant[] => [
     door: 'report --leaderboard',
     base: () => ['report', '--leaderboard', reportDir],
     parts: [['--md', join(fresh('lb'), 'l.md')], ['--json']],
+  },
+  {
+    door: 'red-team',
+    base: () => ['red-team', '--suite', 'dfki', '--budget', '3', '--minutes', '0.05'],
+    parts: [
+      ['--sample', '8'],
+      ['--seed', '2'],
+      ['--from', RED_TEAM_RUN],
+      ['--out', join(fresh('red-team'), 'r.json')],
+      ['--md', join(fresh('red-team'), 'r.md')],
+      ['--json'],
+    ],
+  },
+  {
+    door: 'red-team --dry-run',
+    base: () => ['red-team', '--dry-run', '--from', RED_TEAM_RUN],
+    parts: [['--md', join(fresh('red-team'), 'r.md')], ['--json']],
   },
   { door: 'rescore', base: () => ['rescore', runId, '--db', evalDir], parts: [['--dry-run'], ['--json']] },
   { door: 'models list', base: () => ['models', 'list', '--dir', fresh('models')], parts: [['--json']] },

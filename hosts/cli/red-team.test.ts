@@ -56,10 +56,11 @@ describe('skillbridge red-team', () => {
     [['--budget', '0'], /--budget/],
     [['--sample', '3'], /--sample must be at least 8/],
     [['--minutes', '-1'], /--minutes/],
-    [['raider'], /takes no positional argument/],
-    [['--dry-run'], /--dry-run renders a recorded run: give it with --from FILE/],
+    [['raider'], /red-team takes no arguments, got "raider"/],
+    [['--dry-run', '--budget', '5'], /red-team --dry-run does not take --budget/],
+    [['--dry-run'], /--dry-run needs --from: it renders a recorded run/],
     [['--from', join(dir, 'missing.json')], /--from .*missing\.json: not a red-team record/],
-    [['--rpm', '3'], /red-team does not use --rpm/],
+    [['--rpm', '3'], /red-team does not take --rpm; it takes --suite/],
   ])('refuses %j in one line, exit 2', async (args, why) => {
     const r = await cli('red-team', ...args);
     expect(r.code).toBe(2);

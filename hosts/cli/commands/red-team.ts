@@ -35,13 +35,8 @@ function suitesOf(p: Parsed): AnySuite[] {
 }
 
 export async function redTeamCommand(p: Parsed, o: Output): Promise<number> {
-  const suites = suitesOf(p);
-  const budget = intFlag(p.flags, 'budget', 2000, { min: 1 });
-  const sample = p.flags['sample'] === undefined ? undefined : intFlag(p.flags, 'sample', 0, { min: 8 });
-  const seed = intFlag(p.flags, 'seed', 1, { min: 0 });
-  const minutes = p.flags['minutes'] === undefined ? undefined : numberFlag(p.flags, 'minutes', 0, { min: 0.01 });
   const fromFile = stringFlag(p.flags, 'from');
-  const out = stringFlag(p.flags, 'out');
+  const out = p.flags['dry-run'] ? undefined : stringFlag(p.flags, 'out');
   const md = stringFlag(p.flags, 'md');
   if (out) checkWritableFile(out, '--out');
   if (md) checkWritableFile(md, '--md');
@@ -53,33 +48,9 @@ export async function redTeamCommand(p: Parsed, o: Output): Promise<number> {
       throw new UsageError(`--from ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  if (p.flags['dry-run'] && !from) throw new UsageError('--dry-run renders a recorded run: give it with --from FILE');
   const asJson = Boolean(p.flags['json']);
-  let record: RedTeamRecord;
-  if (p.flags['dry-run']) record = from!;
-  else {
-    const ac = new AbortController();
-    const onSigint = () => {
-      o.err('\nstopping: the suites played so far are reported');
-      ac.abort();
-    };
-    process.on('SIGINT', onSigint);
-    try {
-      record = await redTeam({
-        suites,
-        budget,
-        seed,
-        refs: TERMINAL,
-        signal: ac.signal,
-        ...(sample !== undefined ? { sample } : {}),
-        ...(minutes !== undefined ? { minutes } : {}),
-        ...(from ? { from } : {}),
-        ...(asJson ? {} : { onProgress: (l: string) => o.err(l) }),
-      });
-    } finally {
-      process.off('SIGINT', onSigint);
-    }
-  }
+  // --dry-run renders the recorded run (the table's entry makes it need --from and take no search option).
+  const record: RedTeamRecord = p.flags['dry-run'] && from ? from : await search(p, o, from, asJson);
   if (out) writeRecord(out, record);
   if (md) {
     let text = '';
@@ -99,4 +70,34 @@ export async function redTeamCommand(p: Parsed, o: Output): Promise<number> {
     );
   }
   return broken.length ? EXIT_OVER_THE_LINE : 0;
+}
+
+/** The search itself, over the suites and budget the options name. */
+async function search(p: Parsed, o: Output, from: RedTeamRecord | undefined, asJson: boolean): Promise<RedTeamRecord> {
+  const suites = suitesOf(p);
+  const budget = intFlag(p.flags, 'budget', 2000, { min: 1 });
+  const sample = p.flags['sample'] === undefined ? undefined : intFlag(p.flags, 'sample', 0, { min: 8 });
+  const seed = intFlag(p.flags, 'seed', 1, { min: 0 });
+  const minutes = p.flags['minutes'] === undefined ? undefined : numberFlag(p.flags, 'minutes', 0, { min: 0.01 });
+  const ac = new AbortController();
+  const onSigint = () => {
+    o.err('\nstopping: the suites played so far are reported');
+    ac.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    return await redTeam({
+      suites,
+      budget,
+      seed,
+      refs: TERMINAL,
+      signal: ac.signal,
+      ...(sample !== undefined ? { sample } : {}),
+      ...(minutes !== undefined ? { minutes } : {}),
+      ...(from ? { from } : {}),
+      ...(asJson ? {} : { onProgress: (l: string) => o.err(l) }),
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
 }
