@@ -11,6 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFailure, readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
 import { ResultInputSchema } from '../results/records';
+import { RunContent } from '../runner/run-identity';
 
 export const QUEUE_NAME = 'skillbridge-eval';
 
@@ -19,6 +20,8 @@ export const JOB_REFS = { runId: 'run-id', suite: 'suite', model: 'model', judge
 
 export const CaseJob = z.object({
   runId: z.string().min(1).max(200),
+  /** The run's identity (eval/runner/run-identity.ts): the job id holds it, so a run id used again for other content names other jobs. */
+  identity: z.string().regex(/^[0-9a-f]{16}$/),
   suite: z.string().min(1).max(200),
   workflow: z.string().min(1).max(100),
   model: z.string().min(1).max(500),
@@ -134,6 +137,26 @@ export function verifyJob(raw: unknown, secret: QueueSecret): { ok: true; job: C
   return { ok: true, job: job.data };
 }
 
+/** A run id's content as the queue remembers it, signed so no one without the secret can claim an id. */
+export function signClaim(runId: string, content: RunContent, secret: QueueSecret): { content: RunContent; sig: string } {
+  return { content, sig: mac(secret, 'skillbridge-queue-run', canonicalJson({ runId, content })) };
+}
+
+/** The content a claim holds when this secret signed it for this run id; undefined otherwise. */
+export function verifyClaim(text: string, runId: string, secret: QueueSecret): RunContent | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const env = z.object({ content: RunContent, sig: z.string() }).strict().safeParse(raw);
+  if (!env.success) return undefined;
+  return same(env.data.sig, mac(secret, 'skillbridge-queue-run', canonicalJson({ runId, content: env.data.content })))
+    ? env.data.content
+    : undefined;
+}
+
 /** Which job a result answers: its id and the case × trial it named. */
 export interface JobBinding {
   jobId: string;
@@ -171,9 +194,12 @@ export function verifyResult(
   return { ok: true, result: parsed.data };
 }
 
-/** A job id per run × case × trial: adding it twice (a resumed coordinator) adds nothing. */
-export function jobId(runId: string, caseId: string, trial: number): string {
-  return `${runId}|${caseId}|${trial}`.replace(/:/g, '_');
+/**
+ * A job id per run × content × case × trial: adding it twice (a resumed coordinator) adds nothing, and
+ * a run id used again for other content (another model, seed, case set) never finds the old run's results.
+ */
+export function jobId(runId: string, identity: string, caseId: string, trial: number): string {
+  return `${runId}|${identity}|${caseId}|${trial}`.replace(/:/g, '_');
 }
 
 /** redis://HOST:PORT[/DB] → ioredis options; anything else is a one-line error. */

@@ -135,7 +135,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
       throw refuse((e as Error).message);
     }
     // The id the coordinator gave the job is its run × case × trial: a signed job copied under another id is refused.
-    if (job.id !== jobId(d.runId, d.caseId, d.trial)) throw refuse('the job id is not its run, case and trial');
+    if (job.id !== jobId(d.runId, d.identity, d.caseId, d.trial)) throw refuse('the job id is not its run, content, case and trial');
     const suite = findSuite(d.suite.id);
     if (!suite) throw refuse(`this worker has no suite "${d.suite.id}"`);
     if (d.packageVersion !== PACKAGE_VERSION || d.casesKey !== casesSourceKey(d.suite.id))

@@ -43,6 +43,7 @@ const WORKER_KEY = 'sk-WORKER-KEY-must-stay-home';
 function job(over: Partial<CaseJob> = {}): CaseJob {
   return {
     runId: 'run-1',
+    identity: '0123456789abcdef',
     suite: 'alrm',
     workflow: 'flat',
     model: 'oracle',
@@ -200,7 +201,7 @@ describe.skipIf(!hasRedis())('a worker on a real Redis', () => {
   /** Puts a job on the queue as the coordinator would (signed) or as a stranger (unsigned), and waits for its end. */
   async function enqueue(j: CaseJob, how: 'signed' | 'unsigned' | 'stranger'): Promise<{ ok: boolean; value: string }> {
     const data = how === 'signed' ? signJob(j, SECRET) : how === 'stranger' ? signJob(j, STRANGER) : j;
-    const added: Job = await queue.add('case', data, { jobId: jobId(j.runId, j.caseId, j.trial), attempts: 1 });
+    const added: Job = await queue.add('case', data, { jobId: jobId(j.runId, j.identity, j.caseId, j.trial), attempts: 1 });
     try {
       return { ok: true, value: JSON.stringify(await added.waitUntilFinished(events, 120_000)) };
     } catch (e) {

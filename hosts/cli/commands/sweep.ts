@@ -33,7 +33,7 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
       signal: ac.signal,
       env: process.env,
       onCell: (c, i, n) => {
-        if (!asJson) o.err(`[${i + 1}/${n}] ${c.suite} · ${c.model} · ${c.workflow ?? 'default'} (${c.runId})`);
+        if (!asJson) o.err(`[${i + 1}/${n}] ${c.suite} · ${c.model} · ${c.workflow ?? 'default'} · seed ${c.seed} (${c.runId})`);
       },
       onLog: (l) => {
         if (!asJson) o.err(l);
@@ -42,7 +42,9 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
   }
-  const ids = new Set(sweepCells(sweep).map((c) => c.runId));
+  const cells = sweepCells(sweep);
+  const ids = new Set(cells.map((c) => c.runId));
+  const seedOf = new Map(cells.map((c) => [c.runId, c.seed]));
   const runs = loadRuns([outDir]).filter((r) => ids.has(r.run.runId));
   const html = path.join(outDir, `report-${sweep.name}.html`);
   const built = writeReports(runs, { html });
@@ -52,6 +54,7 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
       suite: s.suite,
       model: s.model,
       workflow: s.variant ?? s.workflow,
+      seed: seedOf.get(s.runId) ?? null,
       score: s.score,
       cases: s.cases,
       errors: s.errors,
@@ -79,7 +82,7 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
     }
     const rank = board.filter((x, j) => x.suite === suite && j <= i).length;
     o.out(
-      `    ${String(rank).padStart(2)}. ${(b.score === null ? '–' : b.score.toFixed(3)).padStart(5)}  ${b.model} · ${b.workflow}  (${b.cases} cases, ${errorsLine(b)}${b.status === 'finished' ? '' : `, ${b.status}`})`,
+      `    ${String(rank).padStart(2)}. ${(b.score === null ? '–' : b.score.toFixed(3)).padStart(5)}  ${b.model} · ${b.workflow} · seed ${b.seed ?? '–'}  (${b.cases} cases, ${errorsLine(b)}${b.status === 'finished' ? '' : `, ${b.status}`})`,
     );
   }
   o.out(`  report: ${html}`);
