@@ -108,9 +108,9 @@ describe('skillbridge sweep', () => {
       leaderboard: Array<{ model: string; score: number; cases: number }>;
       report: string;
     };
-    expect(body.runs.map((r) => [r.runId, r.action, r.cases])).toEqual([
-      ['tiny-alrm-oracle-alrm_tap', 'ran', 6],
-      ['tiny-alrm-floor_noop-alrm_tap', 'ran', 6],
+    expect(body.runs.map((r) => [r.runId.replace(/-[0-9a-f]{10}$/, '-HASH'), r.action, r.cases])).toEqual([
+      ['tiny-alrm-oracle-alrm_tap-s1-HASH', 'ran', 6],
+      ['tiny-alrm-floor_noop-alrm_tap-s1-HASH', 'ran', 6],
     ]);
     expect(body.leaderboard.map((b) => b.model)).toEqual(['oracle', 'floor:noop']);
     expect(body.leaderboard[0]!.score).toBe(1);
@@ -118,7 +118,7 @@ describe('skillbridge sweep', () => {
     const again = await cli('sweep', file, '--out', out);
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/2 runs \(2 kept from before\)/);
-    expect(again.out).toMatch(/1\. 1\.000 {2}oracle · TaP/);
+    expect(again.out).toMatch(/1\. 1\.000 {2}oracle · TaP · seed 1/);
   }, 300_000);
 
   it('names the field of a bad sweep file in one line', async () => {

@@ -107,6 +107,7 @@ describe("the worker's policy for a job's fields (no Redis needed)", () => {
     caseId: "a case id, looked up in the suite's cases",
     casesKey: "compared with the worker's own cases key",
     packageVersion: "compared with the worker's own version",
+    identity: "the run's content hash (16 hex digits), part of the job id the worker checks",
   };
 
   it('classifies every string field of the job schema, and parses each host field through the policy', async () => {
@@ -248,6 +249,7 @@ describe.skipIf(!hasRedis())('a worker on a real Redis', () => {
   it("records a result only for the case its job named: a result forged for another case is an error, not that case's row", async () => {
     const init = {
       suite: 'alrm',
+      identity: '0123456789abcdef',
       workflow: 'flat',
       model: TERMINAL.model('oracle'),
       seed: 1,
