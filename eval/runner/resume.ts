@@ -8,6 +8,7 @@ import { PACKAGE_VERSION, type ResultsDb, type RunRecord } from '../results/inde
 import type { ModelSpec, ResumeRefs, RunId } from '../../base/host-refs';
 import type { NoiseOptions } from '../../sim/world/types';
 import type { ScaleOptions, Shard } from '../scale/runner-hook';
+import { type RunContent, contentDifference, recordedContent } from '../results/identity';
 import { casesSourceKey } from './cases';
 import { EvalInputError } from './errors';
 import { recordedLimits } from './inputs';
@@ -138,4 +139,24 @@ export function resumedScale(
     },
     jobs: jobs ?? num(a['jobs']),
   };
+}
+
+/**
+ * A new run under an id the results folder already holds is refused in one line:
+ * naming what differs when the content is another's, or saying how to continue it.
+ */
+export function refuseReuse(db: ResultsDb, runId: string, content: RunContent): void {
+  const known = db.run(runId);
+  if (!known) return;
+  const was = recordedContent(known.args);
+  const diff = was ? contentDifference(was, content) : undefined;
+  if (diff)
+    throw new EvalInputError(
+      'run-id-reused',
+      `run id "${runId}" is already a run in ${db.file} with other content (${diff}); choose another --run-id, or continue that run with --resume ${runId}`,
+    );
+  throw new EvalInputError(
+    'run-id-reused',
+    `run "${runId}" is already in ${db.file}; continue it with --resume ${runId} (its scored case × trials are kept), or choose another --run-id`,
+  );
 }

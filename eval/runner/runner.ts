@@ -25,17 +25,11 @@ import type { CaseTiming } from './run-case';
 import { type ScaleFigures, type ScaleOptions, startScale } from '../scale/runner-hook';
 import { type CaseTrial, type RunCounts, tally, toRun } from './tally';
 import { checkNoise, recordedNoise } from './noise';
-import { type Plan, resumePlan, resumedScale } from './resume';
-import {
-  type RunContent,
-  casesHash,
-  contentDifference,
-  contentHash,
-  contentNoise,
-  recordedContent,
-  refuseReuse,
-  scorerOf,
-} from './run-identity';
+import { type Plan, refuseReuse, resumePlan, resumedScale } from './resume';
+import { type RunContent, casesHash, contentDifference, contentHash, contentNoise, recordedContent } from '../results/identity';
+
+/** The scorer's version: the hash of the sources its suite's cases and scores come from (a suite file's: the file suites' code). */
+const scorerOf = (suiteId: string) => casesSourceKey(suiteId);
 import type { NoiseOptions } from '../../sim/world/types';
 
 export { EvalInputError, type EvalInputCode } from './errors';

@@ -11,7 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFailure, readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
 import { ResultInputSchema } from '../results/records';
-import { RunContent } from '../runner/run-identity';
+import { RunContent } from '../results/identity';
 
 export const QUEUE_NAME = 'skillbridge-eval';
 
@@ -20,7 +20,7 @@ export const JOB_REFS = { runId: 'run-id', suite: 'suite', model: 'model', judge
 
 export const CaseJob = z.object({
   runId: z.string().min(1).max(200),
-  /** The run's identity (eval/runner/run-identity.ts): the job id holds it, so a run id used again for other content names other jobs. */
+  /** The run's identity (eval/results/identity.ts): the job id holds it, so a run id used again for other content names other jobs. */
   identity: z.string().regex(/^[0-9a-f]{16}$/),
   suite: z.string().min(1).max(200),
   workflow: z.string().min(1).max(100),
@@ -41,6 +41,17 @@ export const CaseJob = z.object({
     })
     .optional(),
   judge: z.string().max(500).optional(),
+  /** A suite file's text and its file name (eval --suite FILE): the worker builds the suite from this data and reads no file. */
+  suiteFile: z
+    .strictObject({
+      name: z
+        .string()
+        .min(1)
+        .max(200)
+        .regex(/^[^/\\]+$/, 'a file name, no folder'),
+      text: z.string().max(4_000_000),
+    })
+    .optional(),
 });
 export type CaseJob = z.infer<typeof CaseJob>;
 
@@ -58,6 +69,8 @@ export const CaseJobResult = z.object({
   timing: Timing,
   /** The case's trace files (name → JSONL text), written into the coordinator's results folder. */
   traces: z.array(z.object({ name: z.string(), text: z.string() })),
+  /** The case's end state (gzip, base64), written beside its trace there, so `rescore` scores it again. */
+  endState: z.object({ name: z.string().regex(/^[^/\\]+\.end\.json\.gz$/), base64: z.string().max(64_000_000) }).optional(),
   worker: z.string(),
 });
 export type CaseJobResult = z.input<typeof CaseJobResult>;

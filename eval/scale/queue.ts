@@ -14,11 +14,12 @@ import { Queue, QueueEvents, type Job } from 'bullmq';
 import { PACKAGE_VERSION } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { casesSourceKey } from '../runner/cases';
+import { readSuiteText } from '../suites/file/index';
 import { EvalInputError } from '../runner/errors';
 import type { Slot } from '../runner/executors';
 import type { WorkerInit } from '../runner/protocol';
 import type { CaseResult } from '../runner/run-case';
-import { type RunContent, contentDifference } from '../runner/run-identity';
+import { type RunContent, contentDifference } from '../results/identity';
 import {
   type CaseJob,
   QUEUE_NAME,
@@ -124,8 +125,10 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string, s
   events.setMaxListeners(0);
   await events.waitUntilReady();
   const casesKey = casesSourceKey(init.suite);
+  // A suite file goes with each job as data: the workers read no file of the coordinator's.
+  const suiteFile = init.suiteFile ? { name: path.basename(init.suiteFile), text: readSuiteText(init.suiteFile) } : undefined;
   const identity = init.identity;
-  if (!identity) throw new Error('a queued run needs its identity (run-identity.ts)');
+  if (!identity) throw new Error('a queued run needs its identity (eval/results/identity.ts)');
   const pending = new Map<string, { c: EvalCase; trial: number; resolve: (r: CaseResult) => void }>();
   const traceDir = init.traceDir;
 
@@ -140,6 +143,11 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string, s
       writeFileSync(file, t.text);
       if (!/\.turn\d+\.jsonl$/.test(t.name)) main = file;
     }
+    if (checked.result.endState)
+      writeFileSync(
+        path.join(traceDir, path.basename(checked.result.endState.name)),
+        Buffer.from(checked.result.endState.base64, 'base64'),
+      );
     const { tracePath: _remote, ...rest } = record;
     return { record: { ...rest, ...(main ? { tracePath: main } : {}) }, timing };
   };
@@ -193,6 +201,7 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string, s
               ...(init.limits ? { limits: init.limits } : {}),
               ...(init.noise ? { noise: init.noise } : {}),
               ...(init.judge ? { judge: init.judge } : {}),
+              ...(suiteFile ? { suiteFile } : {}),
             };
             const job =
               known ??

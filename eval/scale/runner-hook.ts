@@ -7,7 +7,7 @@ import type { ResultInput } from '../results/index';
 import { hash32 } from '../reference/rng';
 import type { Slot } from '../runner/executors';
 import type { WorkerInit } from '../runner/protocol';
-import type { RunContent } from '../runner/run-identity';
+import type { RunContent } from '../results/identity';
 import { BUILTIN_PRICES, type PriceTable, priceOf } from './prices';
 
 export interface Shard {

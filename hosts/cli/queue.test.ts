@@ -161,7 +161,7 @@ describe.skipIf(!available)('a run id on the queue is its content', () => {
     worker = runQueueWorker({
       url: redis.url,
       secret: queueSecret({ SKILLBRIDGE_QUEUE_SECRET: SECRET }),
-      admit: queueDoor(new HostPolicy({ env: {} })),
+      admit: queueDoor(new HostPolicy({ env: {}, scriptFiles: { dir: path.join(ROOT, 'examples/suites') } })),
       concurrency: 2,
       signal: ac.signal,
     });
@@ -188,6 +188,28 @@ describe.skipIf(!available)('a run id on the queue is its content', () => {
     expect(other.code, other.err).toBe(0);
     expect(JSON.parse(other.out)).toMatchObject({ score: 1, cases: 6 });
   }, 600_000);
+
+  it('a queued run keeps its end states in the results folder: rescore scores every trial again', async () => {
+    const dir = fresh();
+    const run = await cli('eval', ...small('oracle'), '--queue', redis!.url, '--run-id', 'queued-rescore', '--out', dir, '--json');
+    expect(run.code, run.err).toBe(0);
+    const r = await cli('rescore', 'queued-rescore', '--db', dir, '--json');
+    expect(r.code, r.out).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ rescored: 6, failed: [], changed: [] });
+  }, 300_000);
+
+  it('a suite file runs through the queue (the job carries it) and its run is rescored', async () => {
+    const dir = fresh();
+    const suite = path.join(ROOT, 'examples/suites/fruits.json');
+    // A floor the worker runs (a script would have to be in the worker's --scripts folder): scored, no errors.
+    const run = await cli('eval', '--suite', suite, '--model', 'floor:noop', '--queue', redis!.url, '--out', dir, '--json');
+    expect(run.code, run.out).toBe(0);
+    const body = JSON.parse(run.out) as { runId: string };
+    expect(body).toMatchObject({ suite: 'my-fruits', cases: 2, errors: 0, score: 0 });
+    const r = await cli('rescore', body.runId, '--db', dir, '--json');
+    expect(r.code, r.out).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ rescored: 2, failed: [], changed: [] });
+  }, 300_000);
 
   it('a run id a results folder holds is refused for a new run: naming the difference, or saying how to resume it', async () => {
     const dir = fresh();

@@ -108,6 +108,8 @@ describe("the worker's policy for a job's fields (no Redis needed)", () => {
     casesKey: "compared with the worker's own cases key",
     packageVersion: "compared with the worker's own version",
     identity: "the run's content hash (16 hex digits), part of the job id the worker checks",
+    'suiteFile.name': "a file name (no folder), for the suite file's messages only",
+    'suiteFile.text': "a suite file's text, parsed as data (cases, scenes, goals): nothing of the worker's is read",
   };
 
   it('classifies every string field of the job schema, and parses each host field through the policy', async () => {

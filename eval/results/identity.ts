@@ -6,10 +6,6 @@
 // of taking the old results as the new run's.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ResultsDb } from '../results/index';
-import type { NoiseOptions } from '../../sim/world/types';
-import { casesSourceKey } from './cases';
-import { EvalInputError } from './errors';
 
 const Noise = z.strictObject({
   distanceSigma: z.number(),
@@ -90,34 +86,9 @@ export function recordedContent(args: Record<string, unknown>): RunContent | und
 }
 
 /** The noise as the content holds it (none: null). */
-export const contentNoise = (n: NoiseOptions | undefined): RunContent['noise'] => n ?? null;
+export const contentNoise = (n: z.infer<typeof Noise> | undefined): RunContent['noise'] => n ?? null;
 
 /** A suite file's version: a hash of its cases as loaded (the file's text may differ in spacing only). */
 export function casesHash(cases: readonly unknown[]): string {
   return createHash('sha256').update(canonical(cases)).digest('hex').slice(0, 16);
-}
-
-/** The scorer's version: the hash of the sources its suite's cases and scores come from (a suite file's: the file suites' code). */
-export function scorerOf(suiteId: string): string {
-  return casesSourceKey(suiteId);
-}
-
-/**
- * A new run under an id the results folder already holds is refused in one line:
- * naming what differs when the content is another's, or saying how to continue it.
- */
-export function refuseReuse(db: ResultsDb, runId: string, content: RunContent): void {
-  const known = db.run(runId);
-  if (!known) return;
-  const was = recordedContent(known.args);
-  const diff = was ? contentDifference(was, content) : undefined;
-  if (diff)
-    throw new EvalInputError(
-      'run-id-reused',
-      `run id "${runId}" is already a run in ${db.file} with other content (${diff}); choose another --run-id, or continue that run with --resume ${runId}`,
-    );
-  throw new EvalInputError(
-    'run-id-reused',
-    `run "${runId}" is already in ${db.file}; continue it with --resume ${runId} (its scored case × trials are kept), or choose another --run-id`,
-  );
 }
