@@ -25,6 +25,8 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   const onSigint = () => (ac.signal.aborted ? process.exit(130) : ac.abort());
   process.on('SIGINT', onSigint);
   let rows;
+  let cell = '';
+  let lastLine = 0;
   try {
     rows = await runSweep(sweep, {
       outDir,
@@ -32,12 +34,17 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
       door: TERMINAL,
       signal: ac.signal,
       env: process.env,
+      // Progress goes to stderr always (under --json too): stdout holds only the answer.
       onCell: (c, i, n) => {
-        if (!asJson) o.err(`[${i + 1}/${n}] ${c.suite} · ${c.model} · ${c.workflow ?? 'default'} · seed ${c.seed} (${c.runId})`);
+        cell = `[${i + 1}/${n}]`;
+        o.err(`${cell} ${c.suite} · ${c.model} · ${c.workflow ?? 'default'} · seed ${c.seed} (${c.runId})`);
       },
-      onLog: (l) => {
-        if (!asJson) o.err(l);
+      onProgress: (pr) => {
+        if (pr.done !== pr.total && performance.now() - lastLine < 5000) return;
+        lastLine = performance.now();
+        o.err(`${cell} ${pr.done}/${pr.total} cases, score ${pr.score === null ? '–' : pr.score.toFixed(3)}, ${pr.errors} errors`);
       },
+      onLog: (l) => o.err(l),
     });
   } finally {
     process.off('SIGINT', onSigint);
