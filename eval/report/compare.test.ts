@@ -136,10 +136,11 @@ describe('leaderboard', () => {
     expect(rows[1]!.costUsd).toBeNull();
     expect(rows[2]!.offProtocol).toBe(true);
     const lines = leaderboardLines(rows);
-    expect(lines[0]).toMatch(/^suite +model +workflow +score \[95 %\]/);
+    expect(lines[0]).toMatch(/^suite +model +workflow +seed +score \[95 %\]/);
+    expect(rows[0]!.seed).toBe(1);
     expect(lines[1]).toContain('0.800 [0.490, 0.943]');
     expect(lines[3]).toContain('(off-protocol)');
-    expect(leaderboardMarkdown(rows).split('\n')[1]).toBe('|---|---|---|---:|---:|---:|---:|---:|---:|---|');
+    expect(leaderboardMarkdown(rows).split('\n')[1]).toBe('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
   });
 
   it('ranks by the score over the scored trials and shows the errors apart (an error is no 0)', () => {

@@ -1,4 +1,4 @@
-// One table over every run in a results folder: model, workflow, suite, the
+// One table over every run in a results folder: model, workflow, seed, suite, the
 // headline with its 95 % interval, cases, trials, tokens, cost where priced, and
 // a mark on runs made outside the suite's protocol. Rows are grouped by suite
 // (headlines of different suites are different quantities) and ranked by headline.
@@ -12,6 +12,8 @@ export interface LeaderboardRow {
   model: string;
   workflow: string;
   variant: string | null;
+  /** The run's seed: runs of one model and workflow over several seeds (a sweep's `seeds`) are told apart. */
+  seed: number;
   runId: string;
   status: string;
   score: number | null;
@@ -49,6 +51,7 @@ export function leaderboard(runs: LoadedRun[]): LeaderboardRow[] {
       model: run.model,
       workflow: run.workflow,
       variant: run.variant,
+      seed: run.seed,
       runId: run.runId,
       status: run.status,
       score: headline(spec, results).value,
@@ -64,7 +67,7 @@ export function leaderboard(runs: LoadedRun[]): LeaderboardRow[] {
   return rows.sort((x, y) => x.suite.localeCompare(y.suite) || (y.score ?? -1) - (x.score ?? -1) || x.runId.localeCompare(y.runId));
 }
 
-const HEAD = ['suite', 'model', 'workflow', 'score [95 %]', 'cases', 'trials', 'errors', 'tokens', 'cost $', 'run'];
+const HEAD = ['suite', 'model', 'workflow', 'seed', 'score [95 %]', 'cases', 'trials', 'errors', 'tokens', 'cost $', 'run'];
 
 function cells(r: LeaderboardRow): string[] {
   const score = r.score === null ? '—' : r.score.toFixed(3);
@@ -72,6 +75,7 @@ function cells(r: LeaderboardRow): string[] {
     r.suite,
     r.model,
     `${r.variant ?? r.workflow}${r.offProtocol ? ' (off-protocol)' : ''}`,
+    String(r.seed),
     r.interval ? `${score} [${r.interval.low.toFixed(3)}, ${r.interval.high.toFixed(3)}]` : score,
     String(r.cases),
     String(r.trials),
@@ -88,7 +92,7 @@ export function leaderboardLines(rows: LeaderboardRow[]): string[] {
   const widths = HEAD.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   return table.map((r) =>
     r
-      .map((c, i) => (i >= 3 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .map((c, i) => (i >= 3 && i <= 9 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd(),
   );
@@ -99,7 +103,7 @@ export function leaderboardMarkdown(rows: LeaderboardRow[]): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   return [
     `| ${HEAD.join(' | ')} |`,
-    `|${HEAD.map((_, i) => (i >= 3 && i <= 8 ? '---:' : '---')).join('|')}|`,
+    `|${HEAD.map((_, i) => (i >= 3 && i <= 9 ? '---:' : '---')).join('|')}|`,
     ...rows.map((r) => `| ${cells(r).map(esc).join(' | ')} |`),
     '',
   ].join('\n');

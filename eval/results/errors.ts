@@ -8,7 +8,8 @@ export type ResultsErrorCode =
   | 'results-locked' // another process holds it for too long
   | 'results-input' // a record the caller passed does not validate
   | 'unknown-run' // a run id that is not in the database
-  | 'run-exists'; // startRun with an id already used
+  | 'run-exists' // startRun with an id already used
+  | 'not-shards'; // runs sharing an id across folders that are not shares of one run
 
 export class ResultsError extends Error {
   constructor(

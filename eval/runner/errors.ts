@@ -10,7 +10,9 @@ export type EvalInputCode =
   | 'not-comparable'
   | 'bad-suite-file'
   | 'not-rescorable'
-  | 'off-protocol';
+  | 'off-protocol'
+  /** A run id used again for a new run (its content named when it differs). */
+  | 'run-id-reused';
 
 /** Input the runner cannot use: one line naming it and the fix. */
 export class EvalInputError extends Error {

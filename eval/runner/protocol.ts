@@ -8,6 +8,8 @@ import type { NoiseOptions } from '../../sim/world/types';
 /** What every worker needs to run cases of one run. */
 export interface WorkerInit {
   suite: string;
+  /** The run's identity (eval/results/identity.ts): a queue names the run's jobs with it. */
+  identity?: string;
   /** A suite a user wrote (eval --suite FILE): read from this file instead of looked up by id. */
   suiteFile?: SuiteFile;
   workflow: string;

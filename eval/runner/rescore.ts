@@ -21,7 +21,9 @@ import type { EvalCase } from '../core/case';
 import { SimWorldModel } from '../../robot/sim/world-model';
 import type { WorldSnapshot } from '../../sim/world/types';
 import { findSuite } from '../suites/index';
-import { loadCases, scorerVersion } from './cases';
+import { generateCases, loadCases, scorerVersion } from './cases';
+import { loadSuiteFile } from '../suites/file/index';
+import type { ResumeRefs } from '../../base/host-refs';
 import { EvalInputError } from './errors';
 import { type Unscored, caseScore, isUnscored, modelFailure } from './verdict';
 
@@ -44,6 +46,8 @@ export interface RescoreOptions {
   cacheDir?: string;
   /** The suite, when the run's suite is not a built-in one (a --suite FILE run). */
   suite?: AnySuite;
+  /** How the host reads again the suite file a run was made from (its policy); without it such a run is not rescored. */
+  reopen?: Pick<ResumeRefs, 'suiteFile'>;
   onLog?: (text: string) => void;
 }
 
@@ -145,7 +149,9 @@ async function scoreAgain(
   const trace = path.resolve(dir, r.tracePath);
   const file = endStateFile(trace);
   if (!existsSync(file))
-    throw new Error(`no end state recorded (${path.relative(dir, file)}): the run predates end-state recording; run it again`);
+    throw new Error(
+      `no end state at ${path.relative(dir, file)}${existsSync(trace) ? ' beside its trace' : ''}: it was not kept with the run's results (or was removed); run the case again`,
+    );
   const end = readEndState(file);
   checkIsTrial(end, r, scorers);
   const gold = suite.gold.parse(c.gold);
@@ -222,17 +228,24 @@ export async function rescoreRun(o: RescoreOptions): Promise<RescoreResult> {
   const db = openResults(o.db, write ? {} : { mode: 'read' });
   try {
     const run = db.requireRun(o.runId);
-    const suite = o.suite ?? findSuite(run.suite);
+    // A run of a suite file is scored again with the file it recorded, read again under the host's policy.
+    const file = typeof run.args['suiteFile'] === 'string' ? run.args['suiteFile'] : undefined;
+    const suite = o.suite ?? (file && o.reopen ? loadSuiteFile(o.reopen.suiteFile(file)) : findSuite(run.suite));
     if (!suite)
       throw new EvalInputError(
         'unknown-suite',
-        `run ${run.runId} is of suite "${run.suite}", which this version does not have; give --suite FILE for a suite of your own`,
+        file
+          ? `run ${run.runId} is of the suite file ${file}, which this host does not read again`
+          : `run ${run.runId} is of suite "${run.suite}", which this version does not have`,
       );
     const results = db.results(run.runId);
-    const { cases } = await loadCases(suite, {
-      ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
-      ...(o.onLog ? { onProgress: o.onLog } : {}),
-    });
+    const { cases } =
+      file && !o.suite
+        ? { cases: await generateCases(suite) }
+        : await loadCases(suite, {
+            ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
+            ...(o.onLog ? { onProgress: o.onLog } : {}),
+          });
     const byId = new Map(cases.map((c) => [c.id, c]));
     const text = (k: string) => (typeof run.args[k] === 'string' ? (run.args[k] as string) : undefined);
     const scorers: Scorers = {

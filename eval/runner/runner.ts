@@ -10,21 +10,26 @@ import path from 'node:path';
 import { type RunSummary, summarize } from '../report/stats';
 import { isOffProtocol, markedVariant, offProtocolReason } from '../core/protocol';
 import { DEFAULT_RESULTS_DIR } from '../report/load';
-import { type ResultInput, type RunRecord, gitCommit, openResults } from '../results/index';
+import { type ResultInput, type RunRecord, gitCommit, newRunId, openResults } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { PER_CASE } from '../core/suite';
 import { SUITES, findSuite } from '../suites/index';
 import { loadSuiteFile } from '../suites/file/index';
 import type { ModelFiles, ModelSpec, ResumeRefs, RunId, SuiteFile, SuiteRef } from '../../base/host-refs';
 import { EvalInputError } from './errors';
-import { checkJudge, checkModel, checkSameCode, checkWorkflow, positive, recordedLimits } from './inputs';
+import { checkJudge, checkModel, checkWorkflow, positive, recordedLimits } from './inputs';
 import { casesSourceKey, filterCases, generateCases, loadCases, sampleCases, scorerVersion } from './cases';
 import { type Slot, inlineSlot, workerSlot } from './executors';
 import type { WorkerInit } from './protocol';
 import type { CaseTiming } from './run-case';
 import { type ScaleFigures, type ScaleOptions, startScale } from '../scale/runner-hook';
 import { type CaseTrial, type RunCounts, tally, toRun } from './tally';
-import { checkNoise, noiseClash, recordedNoise } from './noise';
+import { checkNoise, recordedNoise } from './noise';
+import { type Plan, refuseReuse, resumePlan, resumedScale } from './resume';
+import { type RunContent, casesHash, contentDifference, contentHash, contentNoise, recordedContent } from '../results/identity';
+
+/** The scorer's version: the hash of the sources its suite's scores come from (a suite file's: the file suites' code). */
+const scorerOf = (suiteId: string) => scorerVersion(suiteId);
 import type { NoiseOptions } from '../../sim/world/types';
 
 export { EvalInputError, type EvalInputCode } from './errors';
@@ -115,17 +120,8 @@ export function suiteIds(): string[] {
   return SUITES.map((s) => s.id);
 }
 
-interface Plan {
-  suiteId: string;
-  model: ModelSpec;
-  workflow: string;
-  seed: number;
-  trials: number;
-}
-
 export async function runEval(o: EvalOptions): Promise<EvalResult> {
   const log = o.onLog ?? (() => undefined);
-  const jobs = positive('jobs', o.jobs, 1, 64);
   const outDir = o.outDir ?? DEFAULT_RESULTS_DIR;
   const db = openResults(outDir);
   try {
@@ -134,54 +130,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     let resumed: RunRecord | undefined;
     const suiteGiven = o.suite ? (o.suite.kind === 'builtin' ? o.suite.id : o.suite.given) : undefined;
     if (o.resume) {
-      if (!o.reopen) throw new EvalInputError('bad-option', 'this host does not resume runs; start a new one');
-      resumed = db.requireRun(o.resume);
-      const clash = (name: string, given: string | number | undefined, was: string | number) => {
-        if (given !== undefined && given !== was)
-          throw new EvalInputError(
-            'resume-mismatch',
-            `run ${resumed!.runId} was started with --${name} ${was}, not ${given}; leave --${name} out to resume it, or start a new run`,
-          );
-      };
-      clash('suite', suiteGiven, resumed.suite);
-      clash('model', o.model, resumed.model);
-      clash('workflow', o.workflow, resumed.workflow);
-      clash('seed', o.seed, resumed.seed);
-      clash('trials', o.trials, resumed.trials);
-      // What the run was started with is what its remaining cases run with: a different value would be ignored, so it is refused.
-      const recorded = resumed.args;
-      const text = (v: unknown) => (v === undefined ? 'none' : String(v));
-      const kept = (name: string, given: unknown, was: unknown) => {
-        if (given !== undefined && JSON.stringify(given) !== JSON.stringify(was))
-          throw new EvalInputError(
-            'resume-mismatch',
-            `run ${resumed!.runId} was started with --${name} ${text(was)}, not ${text(given)}; leave --${name} out to resume it, or start a new run`,
-          );
-      };
-      kept('filter', o.filter, recorded['filter']);
-      kept('sample', o.sample, recorded['sample']);
-      if (o.offProtocol !== undefined && o.offProtocol !== isOffProtocol(resumed))
-        throw new EvalInputError(
-          'resume-mismatch',
-          `run ${resumed.runId} was started ${isOffProtocol(resumed) ? 'off' : 'on'} its suite's protocol; leave --off-protocol out to resume it`,
-        );
-      const wasLimits = recordedLimits(recorded);
-      kept('time-limit', o.limits?.timeLimitS, wasLimits?.timeLimitS);
-      kept('max-iterations', o.limits?.maxIterations, wasLimits?.maxIterations);
-      const was = recordedNoise(resumed.args);
-      if (o.noise !== undefined && noiseClash(checkNoise(o.noise), was))
-        throw new EvalInputError(
-          'resume-mismatch',
-          `run ${resumed.runId} was started with ${was ? `--noise ${JSON.stringify(was)}` : 'no --noise'}; leave --noise out to resume it, or start a new run`,
-        );
-      checkSameCode(resumed);
-      plan = {
-        suiteId: resumed.suite,
-        model: o.reopen.model(resumed.model, "the resumed run's model"),
-        workflow: resumed.workflow,
-        seed: resumed.seed,
-        trials: resumed.trials,
-      };
+      ({ resumed, plan } = resumePlan({ ...o, resume: o.resume }, db, suiteGiven));
     } else {
       if (!o.suite) throw new EvalInputError('bad-option', `--suite is required: one of ${suiteIds().join(', ')}`);
       if (!o.model)
@@ -191,6 +140,10 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
         );
       plan = { suiteId: suiteGiven!, model: o.model, workflow: '', seed: o.seed ?? 1, trials: positive('trials', o.trials, 1, 100) };
     }
+    // A resumed run runs with its own jobs, concurrency, rates and shard unless given again.
+    const restored = resumed ? resumedScale(resumed, o.scale, o.jobs) : { scale: o.scale, jobs: o.jobs };
+    const jobs = positive('jobs', restored.jobs, 1, 64);
+    const scaleAsked = restored.scale;
     // A suite file the door allowed: the user's own cases; a resumed run reads the file it was started with.
     const recordedFile = resumed?.args['suiteFile'];
     const suiteFile: SuiteFile | undefined =
@@ -204,6 +157,12 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     plan.workflow ||= o.workflow ?? suite.defaultWorkflow;
     if ((plan.workflow !== PER_CASE || !suite.caseWorkflow) && !suite.ownWorkflows?.[plan.workflow]) checkWorkflow(plan.workflow);
     checkModel(plan.model);
+    // The oracle follows a built-in suite's plan for each case; a suite file's cases have goals, not plans.
+    if (suiteFile && String(plan.model) === 'oracle')
+      throw new EvalInputError(
+        'unknown-model',
+        `--model oracle has no plan for a suite file's cases (${suite.id}): run a model, a scripted one (scripted:FILE) or a floor (floor:noop)`,
+      );
     // Off the suite's protocol only when asked; a resumed run keeps what it was started as.
     const offAllowed = resumed ? isOffProtocol(resumed) : o.offProtocol === true;
     const offWorkflow = offProtocolReason(suite, plan.workflow);
@@ -243,6 +202,34 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     const off = Boolean(offReason) && offAllowed;
     if (offReason && !off) throw new EvalInputError('off-protocol', offReason);
 
+    // ---- the run's identity: its content, hashed; an id used before for other content is refused
+    const shard = scaleAsked?.shard;
+    const filter = resumed ? (resumed.args['filter'] as string | undefined) : o.filter;
+    const content: RunContent = {
+      suite: suite.id,
+      suiteVersion: suiteFile ? casesHash(loaded.cases) : casesSourceKey(plan.suiteId),
+      scorer: scorerOf(suiteFile ? 'file' : suite.id),
+      filter: filter ?? null,
+      sample: sample ?? null,
+      shard: shard ? `${shard.index}/${shard.count}` : null,
+      model: plan.model,
+      workflow: plan.workflow,
+      seed: plan.seed,
+      trials: plan.trials,
+      noise: contentNoise(noise),
+      limits: limits ?? null,
+      judge: judge ?? null,
+      offProtocol: off,
+    };
+    const identity = contentHash(content);
+    const was = resumed ? recordedContent(resumed.args) : undefined;
+    const changed = was && contentDifference(was, content);
+    if (resumed && changed)
+      throw new EvalInputError('resume-mismatch', `run ${resumed.runId} cannot go on as it was started: ${changed}; start a new run`);
+    const runId = resumed?.runId ?? scaleAsked?.runId ?? newRunId(suite.id);
+    if (!resumed) refuseReuse(db, runId, content);
+    await scaleAsked?.claim?.(runId, content);
+
     // ---- the run
     const run =
       resumed ??
@@ -265,11 +252,17 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           ...(judge ? { judge } : {}),
           ...(off ? { offProtocol: true } : {}),
           jobs,
+          ...(scaleAsked?.concurrency !== undefined ? { concurrency: scaleAsked.concurrency } : {}),
+          ...(scaleAsked?.rpm !== undefined ? { rpm: scaleAsked.rpm } : {}),
+          ...(scaleAsked?.tpm !== undefined ? { tpm: scaleAsked.tpm } : {}),
+          ...(content.shard ? { shard: content.shard } : {}),
+          identity: content,
+          identityHash: identity,
         },
-        ...(o.scale?.runId ? { runId: o.scale.runId } : {}),
+        runId,
       });
     if (resumed) db.resumeRun(run.runId);
-    const scale = startScale(o.scale, jobs, plan.model);
+    const scale = startScale(scaleAsked, jobs, plan.model);
     const planned: Array<CaseTrial & { c: EvalCase }> = [];
     for (let trial = 1; trial <= plan.trials; trial++) {
       // Cases of one world together: a thread builds each world once.
@@ -281,6 +274,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     const items = toRun(planned, recorded).map((p) => ({ c: p.c, trial: p.trial }));
     const init: WorkerInit = {
       suite: suite.id,
+      identity,
       workflow: plan.workflow,
       model: plan.model,
       seed: plan.seed,
@@ -335,7 +329,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const n = Math.min(jobs, Math.max(1, items.length));
-      if (o.scale?.slots) slots.push(...(await o.scale.slots(init, run.runId)));
+      if (scaleAsked?.slots) slots.push(...(await scaleAsked.slots(init, run.runId)));
       else if (jobs === 1 && o.inline !== false) slots.push(inlineSlot(init));
       else for (let i = 0; i < n; i++) slots.push(await workerSlot(init, log));
       const queue = [...items];

@@ -11,6 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFailure, readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
 import { ResultInputSchema } from '../results/records';
+import { RunContent } from '../results/identity';
 
 export const QUEUE_NAME = 'skillbridge-eval';
 
@@ -19,6 +20,8 @@ export const JOB_REFS = { runId: 'run-id', suite: 'suite', model: 'model', judge
 
 export const CaseJob = z.object({
   runId: z.string().min(1).max(200),
+  /** The run's identity (eval/results/identity.ts): the job id holds it, so a run id used again for other content names other jobs. */
+  identity: z.string().regex(/^[0-9a-f]{16}$/),
   suite: z.string().min(1).max(200),
   workflow: z.string().min(1).max(100),
   model: z.string().min(1).max(500),
@@ -38,6 +41,17 @@ export const CaseJob = z.object({
     })
     .optional(),
   judge: z.string().max(500).optional(),
+  /** A suite file's text and its file name (eval --suite FILE): the worker builds the suite from this data and reads no file. */
+  suiteFile: z
+    .strictObject({
+      name: z
+        .string()
+        .min(1)
+        .max(200)
+        .regex(/^[^/\\]+$/, 'a file name, no folder'),
+      text: z.string().max(4_000_000),
+    })
+    .optional(),
 });
 export type CaseJob = z.infer<typeof CaseJob>;
 
@@ -55,6 +69,8 @@ export const CaseJobResult = z.object({
   timing: Timing,
   /** The case's trace files (name → JSONL text), written into the coordinator's results folder. */
   traces: z.array(z.object({ name: z.string(), text: z.string() })),
+  /** The case's end state (gzip, base64), written beside its trace there, so `rescore` scores it again. */
+  endState: z.object({ name: z.string().regex(/^[^/\\]+\.end\.json\.gz$/), base64: z.string().max(64_000_000) }).optional(),
   worker: z.string(),
 });
 export type CaseJobResult = z.input<typeof CaseJobResult>;
@@ -134,6 +150,26 @@ export function verifyJob(raw: unknown, secret: QueueSecret): { ok: true; job: C
   return { ok: true, job: job.data };
 }
 
+/** A run id's content as the queue remembers it, signed so no one without the secret can claim an id. */
+export function signClaim(runId: string, content: RunContent, secret: QueueSecret): { content: RunContent; sig: string } {
+  return { content, sig: mac(secret, 'skillbridge-queue-run', canonicalJson({ runId, content })) };
+}
+
+/** The content a claim holds when this secret signed it for this run id; undefined otherwise. */
+export function verifyClaim(text: string, runId: string, secret: QueueSecret): RunContent | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const env = z.object({ content: RunContent, sig: z.string() }).strict().safeParse(raw);
+  if (!env.success) return undefined;
+  return same(env.data.sig, mac(secret, 'skillbridge-queue-run', canonicalJson({ runId, content: env.data.content })))
+    ? env.data.content
+    : undefined;
+}
+
 /** Which job a result answers: its id and the case × trial it named. */
 export interface JobBinding {
   jobId: string;
@@ -171,9 +207,12 @@ export function verifyResult(
   return { ok: true, result: parsed.data };
 }
 
-/** A job id per run × case × trial: adding it twice (a resumed coordinator) adds nothing. */
-export function jobId(runId: string, caseId: string, trial: number): string {
-  return `${runId}|${caseId}|${trial}`.replace(/:/g, '_');
+/**
+ * A job id per run × content × case × trial: adding it twice (a resumed coordinator) adds nothing, and
+ * a run id used again for other content (another model, seed, case set) never finds the old run's results.
+ */
+export function jobId(runId: string, identity: string, caseId: string, trial: number): string {
+  return `${runId}|${identity}|${caseId}|${trial}`.replace(/:/g, '_');
 }
 
 /** redis://HOST:PORT[/DB] → ioredis options; anything else is a one-line error. */

@@ -19,7 +19,9 @@ import { PACKAGE_VERSION } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { WorldPool } from '../core/world';
 import { findSuite } from '../suites/index';
-import { casesSourceKey, loadCases } from '../runner/cases';
+import { casesSourceKey, generateCases, loadCases } from '../runner/cases';
+import { endStateFile } from '../core/end-state';
+import type { AnySuite } from '../core/suite';
 import { runCase } from '../runner/run-case';
 import { caseHooks } from './hooks';
 import { MachineTurns } from './machine-turns';
@@ -37,9 +39,12 @@ import {
 import { redisAsksForCredentials } from './queue-auth';
 
 /** A job as the worker's policy let it in: what it names parsed into host refs, with the environment and file grant its model gets. */
-export interface AdmittedJob extends Omit<CaseJob, 'runId' | 'suite' | 'model' | 'judge'> {
+export interface AdmittedJob extends Omit<CaseJob, 'runId' | 'suite' | 'model' | 'judge' | 'suiteFile'> {
   runId: RunId;
-  suite: SuiteRef & { readonly kind: 'builtin' };
+  /** A built-in suite, or a suite file's text the job carried, built into a suite (data only: no file of the worker's is read). */
+  suite:
+    | (SuiteRef & { readonly kind: 'builtin' })
+    | { readonly kind: 'text'; readonly id: string; readonly version: string; readonly suite: AnySuite };
   model: ModelSpec;
   /** The model's environment: no key but the one the worker's rule lets go to the model's own server. */
   env: Record<string, string | undefined>;
@@ -70,6 +75,17 @@ export interface QueueWorkerSummary {
   errors: number;
   /** This process's peak resident memory while it ran (MB). */
   rssPeakMb: number;
+}
+
+/** The case's end state beside its trace (gzip), as base64. */
+function endStateOf(tracePath: string | null | undefined): { name: string; base64: string } | undefined {
+  if (!tracePath) return undefined;
+  const file = endStateFile(tracePath);
+  try {
+    return { name: path.basename(file), base64: readFileSync(file).toString('base64') };
+  } catch {
+    return undefined;
+  }
 }
 
 function tracesOf(tracePath: string | null | undefined): Array<{ name: string; text: string }> {
@@ -106,15 +122,17 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
   const sampler = setInterval(sample, 250);
   sampler.unref();
 
-  const casesOf = (suiteId: string) => {
-    let m = cases.get(suiteId);
+  // A built-in suite's cases come from the cache; a suite file's (a job's text) are generated, kept per version of the text.
+  const casesOf = (suite: AnySuite, textVersion: string | undefined) => {
+    const key = textVersion ? `${suite.id}#${textVersion}` : suite.id;
+    let m = cases.get(key);
     if (!m) {
-      const suite = findSuite(suiteId)!;
-      m = loadCases(suite, { ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), onProgress: log }).then(
-        (l) => new Map(l.cases.map((c) => [c.id, c])),
-      );
-      cases.set(suiteId, m);
-      m.catch(() => cases.delete(suiteId));
+      const loaded = textVersion
+        ? generateCases(suite)
+        : loadCases(suite, { ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), onProgress: log }).then((l) => l.cases);
+      m = loaded.then((list) => new Map(list.map((c) => [c.id, c])));
+      cases.set(key, m);
+      m.catch(() => cases.delete(key));
     }
     return m;
   };
@@ -135,14 +153,14 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
       throw refuse((e as Error).message);
     }
     // The id the coordinator gave the job is its run × case × trial: a signed job copied under another id is refused.
-    if (job.id !== jobId(d.runId, d.caseId, d.trial)) throw refuse('the job id is not its run, case and trial');
-    const suite = findSuite(d.suite.id);
+    if (job.id !== jobId(d.runId, d.identity, d.caseId, d.trial)) throw refuse('the job id is not its run, content, case and trial');
+    const suite = d.suite.kind === 'text' ? d.suite.suite : findSuite(d.suite.id);
     if (!suite) throw refuse(`this worker has no suite "${d.suite.id}"`);
     if (d.packageVersion !== PACKAGE_VERSION || d.casesKey !== casesSourceKey(d.suite.id))
       throw new UnrecoverableError(
         `worker ${me} runs other code or scenes (skillbridge ${PACKAGE_VERSION}, cases ${casesSourceKey(d.suite.id)}; the run wants ${d.packageVersion}, ${d.casesKey}): update it to the coordinator's commit`,
       );
-    const c = (await casesOf(d.suite.id)).get(d.caseId);
+    const c = (await casesOf(suite, d.suite.kind === 'text' ? d.suite.version : undefined)).get(d.caseId);
     if (!c) throw refuse(`suite ${d.suite.id} has no case "${d.caseId}"`);
     // A run id is one folder name (the policy's pattern): its traces stay under this worker's folder.
     const traceDir = path.join(traceRoot, d.runId);
@@ -180,7 +198,14 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
       if (rec.status === 'error') summary.errors++;
       summary.done++;
       log(`done ${d.caseId}#${d.trial} ${rec.status}${rec.status === 'ok' ? ` ${rec.score}` : ''}`);
-      const result: CaseJobResult = { record: rec, timing: r.timing, traces: tracesOf(rec.tracePath), worker: me };
+      const end = endStateOf(rec.tracePath);
+      const result: CaseJobResult = {
+        record: rec,
+        timing: r.timing,
+        traces: tracesOf(rec.tracePath),
+        ...(end ? { endState: end } : {}),
+        worker: me,
+      };
       return signResult({ jobId: job.id ?? '', runId: d.runId, caseId: d.caseId, trial: d.trial }, result, o.secret);
     }
   };

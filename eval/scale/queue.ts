@@ -14,11 +14,24 @@ import { Queue, QueueEvents, type Job } from 'bullmq';
 import { PACKAGE_VERSION } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { casesSourceKey } from '../runner/cases';
+import { readSuiteText } from '../suites/file/index';
 import { EvalInputError } from '../runner/errors';
 import type { Slot } from '../runner/executors';
 import type { WorkerInit } from '../runner/protocol';
 import type { CaseResult } from '../runner/run-case';
-import { type CaseJob, QUEUE_NAME, type QueueSecret, jobId, parseQueueUrl, signJob, verifyJob, verifyResult } from './queue-protocol';
+import { type RunContent, contentDifference } from '../results/identity';
+import {
+  type CaseJob,
+  QUEUE_NAME,
+  type QueueSecret,
+  jobId,
+  parseQueueUrl,
+  signClaim,
+  signJob,
+  verifyClaim,
+  verifyJob,
+  verifyResult,
+} from './queue-protocol';
 
 /** Tries per case × trial: a case that errors (an unreachable model, a crash) runs again on any worker. */
 export const JOB_ATTEMPTS = 3;
@@ -66,6 +79,39 @@ export async function checkQueue(url: string): Promise<void> {
   }
 }
 
+/** How long the queue remembers a run id's content: as long as it keeps the run's jobs, and more. */
+const CLAIM_SECONDS = 30 * 24 * 3600;
+
+/**
+ * Registers a run id's content on the queue's Redis (signed with the queue's secret), or refuses the run in
+ * one line when the id was used there for other content: another folder's run under the same id would
+ * otherwise be taken for this one. A claim not signed with this secret is not believed and is replaced.
+ */
+export async function claimRun(url: string, runId: string, content: RunContent, secret: QueueSecret): Promise<void> {
+  const queue = new Queue(QUEUE_NAME, { connection: connection(url) });
+  queue.on('error', () => undefined);
+  try {
+    await reachable(queue, url);
+    const client = await queue.client;
+    const key = `skillbridge:run:${runId}`;
+    const mine = JSON.stringify(signClaim(runId, content, secret));
+    const held = await client.get(key);
+    const theirs = held === null ? undefined : verifyClaim(held, runId, secret);
+    if (!theirs) {
+      await client.set(key, mine, { EX: CLAIM_SECONDS });
+      return;
+    }
+    const diff = contentDifference(theirs, content);
+    if (diff)
+      throw new EvalInputError(
+        'run-id-reused',
+        `run id "${runId}" was used on this queue for other content (${diff}); choose another --run-id`,
+      );
+  } finally {
+    await queue.close().catch(() => undefined);
+  }
+}
+
 /** The queue as the runner's one slot: run() enqueues a case × trial and resolves with its result. */
 export async function queueSlots(url: string, init: WorkerInit, runId: string, secret: QueueSecret): Promise<Slot[]> {
   const conn = connection(url);
@@ -79,6 +125,10 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string, s
   events.setMaxListeners(0);
   await events.waitUntilReady();
   const casesKey = casesSourceKey(init.suite);
+  // A suite file goes with each job as data: the workers read no file of the coordinator's.
+  const suiteFile = init.suiteFile ? { name: path.basename(init.suiteFile), text: readSuiteText(init.suiteFile) } : undefined;
+  const identity = init.identity;
+  if (!identity) throw new Error('a queued run needs its identity (eval/results/identity.ts)');
   const pending = new Map<string, { c: EvalCase; trial: number; resolve: (r: CaseResult) => void }>();
   const traceDir = init.traceDir;
 
@@ -93,6 +143,11 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string, s
       writeFileSync(file, t.text);
       if (!/\.turn\d+\.jsonl$/.test(t.name)) main = file;
     }
+    if (checked.result.endState)
+      writeFileSync(
+        path.join(traceDir, path.basename(checked.result.endState.name)),
+        Buffer.from(checked.result.endState.base64, 'base64'),
+      );
     const { tracePath: _remote, ...rest } = record;
     return { record: { ...rest, ...(main ? { tracePath: main } : {}) }, timing };
   };
@@ -112,7 +167,7 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string, s
       // Every case × trial goes on the queue at once: the workers decide how many run.
       capacity: 100_000,
       run(c, trial) {
-        const id = jobId(runId, c.id, trial);
+        const id = jobId(runId, identity, c.id, trial);
         return new Promise<CaseResult>((resolve) => {
           pending.set(id, { c, trial, resolve });
           void (async () => {
@@ -134,6 +189,7 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string, s
                 .catch(() => undefined);
             const data: CaseJob = {
               runId,
+              identity,
               suite: init.suite,
               workflow: init.workflow,
               model: init.model,
@@ -145,6 +201,7 @@ export async function queueSlots(url: string, init: WorkerInit, runId: string, s
               ...(init.limits ? { limits: init.limits } : {}),
               ...(init.noise ? { noise: init.noise } : {}),
               ...(init.judge ? { judge: init.judge } : {}),
+              ...(suiteFile ? { suiteFile } : {}),
             };
             const job =
               known ??

@@ -7,6 +7,7 @@ import type { ResultInput } from '../results/index';
 import { hash32 } from '../reference/rng';
 import type { Slot } from '../runner/executors';
 import type { WorkerInit } from '../runner/protocol';
+import type { RunContent } from '../results/identity';
 import { BUILTIN_PRICES, type PriceTable, priceOf } from './prices';
 
 export interface Shard {
@@ -24,11 +25,15 @@ export interface ScaleOptions {
   shard?: Shard;
   /** The run's id (shards of one run share it, so `report` merges them). */
   runId?: string;
+  /** Registers the run id's content where others may use the same id (the queue's Redis); throws when it was another's. */
+  claim?: (runId: string, content: RunContent) => Promise<void>;
   /** Who runs the cases instead of this process's threads (the queue). */
   slots?: (init: WorkerInit, runId: string) => Promise<Slot[]>;
 }
 
 export interface ScaleFigures {
+  /** Physics threads running the cases (--jobs; 1 with a queue, whose workers run them). */
+  jobs: number;
   concurrency: number;
   /** Most case × trials in flight at once. */
   maxInFlight: number;
@@ -64,7 +69,14 @@ export function startScale(o: ScaleOptions | undefined, jobs: number, model: str
   const start = process.memoryUsage().rss;
   let peak = start;
   let inFlight = 0;
-  const figures: ScaleFigures = { concurrency, maxInFlight: 0, rssStartMb: mb(start), rssPeakMb: mb(start), mbPerCaseInFlight: null };
+  const figures: ScaleFigures = {
+    jobs: threads,
+    concurrency,
+    maxInFlight: 0,
+    rssStartMb: mb(start),
+    rssPeakMb: mb(start),
+    mbPerCaseInFlight: null,
+  };
   const sample = () => {
     peak = Math.max(peak, process.memoryUsage().rss);
     figures.rssPeakMb = mb(peak);

@@ -1,8 +1,11 @@
-// A sweep: suites × models × workflows × trials in one command, one results
+// A sweep: suites × models × workflows × seeds × trials in one command, one results
 // folder, one report. Each combination is a run with an id made from the
-// sweep's name and the combination, so running the sweep again skips the runs
+// sweep's name, readable parts of the combination and a hash of all of it (the
+// whole model spec, workflow, seed, trials, sample, filter and protocol), so two
+// combinations never share an id and running the sweep again skips the runs
 // whose every case × trial was scored and resumes the others (their errored,
 // stopped and missing case × trials). The leaderboard ranks each suite's runs by headline score.
+import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { UserFileError, readFailure, readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
@@ -11,6 +14,7 @@ import { EvalInputError } from '../runner/errors';
 import { type EvalOptions, runEval } from '../runner/runner';
 import { type RunCounts, tally } from '../runner/tally';
 import { SUITES } from '../suites/index';
+import { canonicalJson } from './queue-protocol';
 import type { ScaleOptions } from './runner-hook';
 import type { RefPolicy } from '../../base/host-refs';
 
@@ -22,7 +26,9 @@ export const SweepFile = z.strictObject({
   /** "default" is each suite's own workflow; a list applies to every suite, a map names each suite's. */
   workflows: z.union([z.array(z.string().min(1)).min(1), z.record(z.string(), z.array(z.string().min(1)).min(1))]).default(['default']),
   trials: z.number().int().min(1).max(100).default(1),
-  seed: z.number().int().min(0).default(1),
+  /** One seed for every run (default 1), or `seeds`: each combination runs once per seed. */
+  seed: z.number().int().min(0).optional(),
+  seeds: z.array(z.number().int().min(0)).min(1).max(100).optional(),
   sample: z.number().int().min(1).optional(),
   filter: z.string().optional(),
   concurrency: z.number().int().min(1).max(1024).optional(),
@@ -52,6 +58,10 @@ export function loadSweep(file: string): SweepFile {
     const i = r.error.issues[0]!;
     throw new EvalInputError('bad-option', `sweep file ${file}: ${i.path.join('.') || '(top)'}: ${i.message}`);
   }
+  if (r.data.seed !== undefined && r.data.seeds !== undefined)
+    throw new EvalInputError('bad-option', `sweep file ${file}: seeds: give "seed" (one) or "seeds" (a list), not both`);
+  if (r.data.seeds && new Set(r.data.seeds).size !== r.data.seeds.length)
+    throw new EvalInputError('bad-option', `sweep file ${file}: seeds: each seed once`);
   const known = SUITES.map((s) => s.id);
   for (const s of r.data.suites)
     if (!known.includes(s))
@@ -64,20 +74,45 @@ export interface SweepCell {
   model: string;
   /** undefined: the suite's own. */
   workflow: string | undefined;
+  seed: number;
   runId: string;
 }
 
-const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
+const slug = (s: string, n: number) => s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, n);
+
+/** The seeds a sweep runs each combination with. */
+export const sweepSeeds = (s: SweepFile): number[] => s.seeds ?? [s.seed ?? 1];
+
+/**
+ * A combination's run id: the sweep's name, the suite, the model and workflow cut short to read, the seed,
+ * and a hash of everything that makes the run (so models whose names differ late, or a changed seed,
+ * trials, sample or filter, never share an id).
+ */
+export function cellRunId(s: SweepFile, suite: string, model: string, wf: string, seed: number): string {
+  const content = canonicalJson({
+    suite,
+    model,
+    workflow: wf,
+    seed,
+    trials: s.trials,
+    sample: s.sample ?? null,
+    filter: s.filter ?? null,
+    offProtocol: s.offProtocol,
+  });
+  const hash = createHash('sha256').update(content).digest('hex').slice(0, 10);
+  return `${s.name}-${suite}-${slug(model, 20)}-${slug(wf, 12)}-s${seed}-${hash}`;
+}
 
 export function sweepCells(s: SweepFile): SweepCell[] {
   const cells: SweepCell[] = [];
   for (const suite of s.suites) {
     const flows = Array.isArray(s.workflows) ? s.workflows : (s.workflows[suite] ?? ['default']);
     for (const model of s.models)
-      for (const wf of flows) {
-        const workflow = wf === 'default' ? undefined : wf;
-        cells.push({ suite, model, workflow, runId: `${s.name}-${suite}-${slug(model)}-${slug(wf)}` });
-      }
+      for (const wf of flows)
+        for (const seed of sweepSeeds(s)) {
+          const workflow = wf === 'default' ? undefined : wf;
+          cells.push({ suite, model, workflow, seed, runId: cellRunId(s, suite, model, wf, seed) });
+        }
   }
   return cells;
 }
@@ -86,6 +121,7 @@ export interface SweepRow {
   suite: string;
   model: string;
   workflow: string;
+  seed: number;
   runId: string;
   cases: number;
   errors: number;
@@ -148,7 +184,7 @@ export async function runSweep(
           model: o.door.model(cell.model, 'models'),
           ...(cell.workflow ? { workflow: cell.workflow } : {}),
           trials: s.trials,
-          seed: s.seed,
+          seed: cell.seed,
           ...(s.sample !== undefined ? { sample: s.sample } : {}),
           ...(s.filter ? { filter: s.filter } : {}),
           ...(s.offProtocol ? { offProtocol: true } : {}),
@@ -164,6 +200,7 @@ export async function runSweep(
       suite: cell.suite,
       model: cell.model,
       workflow: run.workflow,
+      seed: run.seed,
       runId: cell.runId,
       cases: scored.length,
       errors: scored.filter((x) => x.status === 'error').length,

@@ -14,6 +14,8 @@ function entryOf(command: string, rest: string): string {
       return first === '[list]' ? 'models list' : `models ${first}`;
     case 'report':
       return rest.includes('--leaderboard') ? 'report --leaderboard' : 'report';
+    case 'red-team':
+      return first === '--dry-run' ? 'red-team --dry-run' : 'red-team';
     default:
       return command;
   }

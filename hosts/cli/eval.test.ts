@@ -35,6 +35,7 @@ describe('skillbridge eval', () => {
       'workflow',
       'offProtocol',
       'runId',
+      'status',
       'db',
       'cases',
       'errors',

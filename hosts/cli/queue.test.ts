@@ -136,3 +136,89 @@ describe.skipIf(!available)('eval --queue with three workers (BullMQ on Redis)',
     expect(b.every((r) => r.trace)).toBe(true);
   }, 600_000);
 });
+
+// A run's identity on the queue, with one worker in this process: a run id is its content.
+describe.skipIf(!available)('a run id on the queue is its content', () => {
+  let redis: TestRedis | undefined;
+  const ac = new AbortController();
+  let worker: Promise<unknown> | undefined;
+  const savedSecret = process.env['SKILLBRIDGE_QUEUE_SECRET'];
+  const fresh = () => mkdtempSync(path.join(tmpdir(), 'skillbridge-queue-id-'));
+  const small = (model: string) => ['--suite', 'alrm', '--workflow', 'flat', '--off-protocol', '--filter', 'boxes/3', '--model', model];
+  const cli = async (...argv: string[]) => {
+    let out = '';
+    let err = '';
+    const code = await main(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
+    return { code, out, err };
+  };
+  beforeAll(async () => {
+    redis = await startRedis();
+    process.env['SKILLBRIDGE_QUEUE_SECRET'] = SECRET;
+    const { runQueueWorker } = await import('../../eval/scale/queue-worker');
+    const { queueSecret } = await import('../../eval/scale/queue-protocol');
+    const { queueDoor } = await import('../service/queue-door');
+    const { HostPolicy } = await import('../service/host-policy');
+    worker = runQueueWorker({
+      url: redis.url,
+      secret: queueSecret({ SKILLBRIDGE_QUEUE_SECRET: SECRET }),
+      admit: queueDoor(new HostPolicy({ env: {}, scriptFiles: { dir: path.join(ROOT, 'examples/suites') } })),
+      concurrency: 2,
+      signal: ac.signal,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    ac.abort();
+    await worker?.catch(() => undefined);
+    await redis?.stop();
+    if (savedSecret === undefined) delete process.env['SKILLBRIDGE_QUEUE_SECRET'];
+    else process.env['SKILLBRIDGE_QUEUE_SECRET'] = savedSecret;
+  });
+
+  it('a run id used again for another model is refused in one line naming the difference, not filled with the old results', async () => {
+    const first = await cli('eval', ...small('floor:noop'), '--queue', redis!.url, '--run-id', 'reused-id', '--out', fresh(), '--json');
+    expect(first.code, first.err).toBe(0);
+    expect(JSON.parse(first.out)).toMatchObject({ score: 0, cases: 6 });
+    // A new folder, the same run id, another model: the queue remembers what the id was.
+    const again = await cli('eval', ...small('oracle'), '--queue', redis!.url, '--run-id', 'reused-id', '--out', fresh());
+    expect(again.code).toBe(2);
+    expect(again.err.trim().split('\n')).toHaveLength(1);
+    expect(again.err).toMatch(/run id "reused-id" was used on this queue for other content \(--model floor:noop there, oracle here\)/);
+    // Under another id the oracle runs and scores as it does.
+    const other = await cli('eval', ...small('oracle'), '--queue', redis!.url, '--run-id', 'oracle-id', '--out', fresh(), '--json');
+    expect(other.code, other.err).toBe(0);
+    expect(JSON.parse(other.out)).toMatchObject({ score: 1, cases: 6 });
+  }, 600_000);
+
+  it('a queued run keeps its end states in the results folder: rescore scores every trial again', async () => {
+    const dir = fresh();
+    const run = await cli('eval', ...small('oracle'), '--queue', redis!.url, '--run-id', 'queued-rescore', '--out', dir, '--json');
+    expect(run.code, run.err).toBe(0);
+    const r = await cli('rescore', 'queued-rescore', '--db', dir, '--json');
+    expect(r.code, r.out).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ rescored: 6, failed: [], changed: [] });
+  }, 300_000);
+
+  it('a suite file runs through the queue (the job carries it) and its run is rescored', async () => {
+    const dir = fresh();
+    const suite = path.join(ROOT, 'examples/suites/fruits.json');
+    // A floor the worker runs (a script would have to be in the worker's --scripts folder): scored, no errors.
+    const run = await cli('eval', '--suite', suite, '--model', 'floor:noop', '--queue', redis!.url, '--out', dir, '--json');
+    expect(run.code, run.out).toBe(0);
+    const body = JSON.parse(run.out) as { runId: string };
+    expect(body).toMatchObject({ suite: 'my-fruits', cases: 2, errors: 0, score: 0 });
+    const r = await cli('rescore', body.runId, '--db', dir, '--json');
+    expect(r.code, r.out).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ rescored: 2, failed: [], changed: [] });
+  }, 300_000);
+
+  it('a run id a results folder holds is refused for a new run: naming the difference, or saying how to resume it', async () => {
+    const dir = fresh();
+    expect((await cli('eval', ...small('floor:noop'), '--run-id', 'local-id', '--out', dir, '--json')).code).toBe(0);
+    const other = await cli('eval', ...small('oracle'), '--run-id', 'local-id', '--out', dir);
+    expect(other.code).toBe(2);
+    expect(other.err).toMatch(/already a run in .* with other content \(--model floor:noop there, oracle here\)/);
+    const same = await cli('eval', ...small('floor:noop'), '--run-id', 'local-id', '--out', dir);
+    expect(same.code).toBe(2);
+    expect(same.err).toMatch(/continue it with --resume local-id/);
+  }, 300_000);
+});

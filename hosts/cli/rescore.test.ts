@@ -137,7 +137,10 @@ describe('skillbridge rescore', () => {
       const r = await cli('rescore', noop, '--db', dir, '--json');
       const body = JSON.parse(r.out) as Rescored;
       expect(body.failed).toHaveLength(1);
-      expect(body.failed[0]!.error).toMatch(/^not rescored: no end state recorded/);
+      // Where it should be and why it is not: the run's results did not keep it (no claim about when the run was made).
+      expect(body.failed[0]!.error).toMatch(
+        /^not rescored: no end state at traces\/.*\.end\.json\.gz beside its trace: it was not kept with the run's results/,
+      );
       const db = openResults(dir, { mode: 'read' });
       const rows = db.results(body.runId!).filter((x) => x.status === 'error');
       db.close();

@@ -46,6 +46,27 @@ describe('eval at scale', () => {
     expect(runs[0]).toMatchObject({ runId: 'boxes-sharded', cases: 6, score: 1 });
   }, 300_000);
 
+  it('report merges shards only of one content and names the shards missing', async () => {
+    const a = fresh();
+    const b = fresh();
+    const c = fresh();
+    expect((await cli('eval', ...SMALL, '--shard', '1/3', '--run-id', 'checked-shards', '--out', a)).code).toBe(0);
+    expect((await cli('eval', ...SMALL, '--shard', '2/3', '--run-id', 'checked-shards', '--out', b)).code).toBe(0);
+    // The same run id on a third machine, another model: not a shard of that run.
+    const other = [...SMALL.slice(0, -1), 'floor:noop'];
+    expect((await cli('eval', ...other, '--shard', '3/3', '--run-id', 'checked-shards', '--out', c)).code).toBe(0);
+    const bad = await cli('report', a, b, c, '--out', join(fresh(), 'r.html'));
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim().split('\n')).toHaveLength(1);
+    expect(bad.err).toMatch(/are not shards of one run \(--model oracle there, floor:noop here\)/);
+    // Two of three shares: merged, but not finished, and the missing share named.
+    const two = await cli('report', a, b, '--out', join(fresh(), 'r.html'), '--json');
+    expect(two.code).toBe(0);
+    const runs = (JSON.parse(two.out) as { runs: Array<{ runId: string; status: string; note: string | null }> }).runs;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ runId: 'checked-shards', status: 'stopped' });
+  }, 300_000);
+
   it('--concurrency runs several cases at once and prints how many and their memory', async () => {
     const r = await cli('eval', ...SMALL, '--concurrency', '4', '--out', fresh());
     expect(r.code).toBe(0);
@@ -109,9 +130,9 @@ describe('skillbridge sweep', () => {
       leaderboard: Array<{ model: string; score: number; cases: number }>;
       report: string;
     };
-    expect(body.runs.map((r) => [r.runId, r.action, r.cases])).toEqual([
-      ['tiny-alrm-oracle-alrm_tap', 'ran', 6],
-      ['tiny-alrm-floor_noop-alrm_tap', 'ran', 6],
+    expect(body.runs.map((r) => [r.runId.replace(/-[0-9a-f]{10}$/, '-HASH'), r.action, r.cases])).toEqual([
+      ['tiny-alrm-oracle-alrm_tap-s1-HASH', 'ran', 6],
+      ['tiny-alrm-floor_noop-alrm_tap-s1-HASH', 'ran', 6],
     ]);
     expect(body.leaderboard.map((b) => b.model)).toEqual(['oracle', 'floor:noop']);
     expect(body.leaderboard[0]!.score).toBe(1);
@@ -119,7 +140,7 @@ describe('skillbridge sweep', () => {
     const again = await cli('sweep', file, '--out', out);
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/2 runs \(2 kept from before\)/);
-    expect(again.out).toMatch(/1\. 1\.000 {2}oracle · TaP/);
+    expect(again.out).toMatch(/1\. 1\.000 {2}oracle · TaP · seed 1/);
   }, 300_000);
 
   it('names the field of a bad sweep file in one line', async () => {

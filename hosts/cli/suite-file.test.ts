@@ -42,6 +42,24 @@ describe('eval --suite FILE', () => {
     ]);
   }, 120_000);
 
+  it('rescores a suite file run from its recorded end states, reading the file again', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'skillbridge-cli-suite-rescore-'));
+    const model = `scripted:${join(root, 'examples/suites/fruits.script.json')}`;
+    const r = await cli('eval', '--suite', join(root, 'examples/suites/fruits.json'), '--model', model, '--out', out, '--json');
+    expect(r.code, r.err).toBe(0);
+    const again = await cli('rescore', (JSON.parse(r.out) as { runId: string }).runId, '--db', out, '--json');
+    expect(again.code, again.out).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ suite: 'my-fruits', rescored: 2, failed: [], changed: [] });
+  }, 120_000);
+
+  it("refuses --model oracle on a suite file in one line (its cases have goals, not the oracle's plans), exit 2", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'skillbridge-cli-suite-oracle-'));
+    const r = await cli('eval', '--suite', join(root, 'examples/suites/fruits.json'), '--model', 'oracle', '--out', out);
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/--model oracle has no plan for a suite file's cases/);
+  }, 120_000);
+
   it('answers a broken suite file with one line naming the field, exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skillbridge-cli-suite-bad-'));
     const cases: Array<[unknown, RegExp]> = [

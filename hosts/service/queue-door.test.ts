@@ -43,6 +43,7 @@ const WORKER_KEY = 'sk-WORKER-KEY-must-stay-home';
 function job(over: Partial<CaseJob> = {}): CaseJob {
   return {
     runId: 'run-1',
+    identity: '0123456789abcdef',
     suite: 'alrm',
     workflow: 'flat',
     model: 'oracle',
@@ -106,6 +107,9 @@ describe("the worker's policy for a job's fields (no Redis needed)", () => {
     caseId: "a case id, looked up in the suite's cases",
     casesKey: "compared with the worker's own cases key",
     packageVersion: "compared with the worker's own version",
+    identity: "the run's content hash (16 hex digits), part of the job id the worker checks",
+    'suiteFile.name': "a file name (no folder), for the suite file's messages only",
+    'suiteFile.text': "a suite file's text, parsed as data (cases, scenes, goals): nothing of the worker's is read",
   };
 
   it('classifies every string field of the job schema, and parses each host field through the policy', async () => {
@@ -200,7 +204,7 @@ describe.skipIf(!hasRedis())('a worker on a real Redis', () => {
   /** Puts a job on the queue as the coordinator would (signed) or as a stranger (unsigned), and waits for its end. */
   async function enqueue(j: CaseJob, how: 'signed' | 'unsigned' | 'stranger'): Promise<{ ok: boolean; value: string }> {
     const data = how === 'signed' ? signJob(j, SECRET) : how === 'stranger' ? signJob(j, STRANGER) : j;
-    const added: Job = await queue.add('case', data, { jobId: jobId(j.runId, j.caseId, j.trial), attempts: 1 });
+    const added: Job = await queue.add('case', data, { jobId: jobId(j.runId, j.identity, j.caseId, j.trial), attempts: 1 });
     try {
       return { ok: true, value: JSON.stringify(await added.waitUntilFinished(events, 120_000)) };
     } catch (e) {
@@ -247,6 +251,7 @@ describe.skipIf(!hasRedis())('a worker on a real Redis', () => {
   it("records a result only for the case its job named: a result forged for another case is an error, not that case's row", async () => {
     const init = {
       suite: 'alrm',
+      identity: '0123456789abcdef',
       workflow: 'flat',
       model: TERMINAL.model('oracle'),
       seed: 1,

@@ -73,12 +73,23 @@ function issue(file: string, prefix: string, e: z.ZodError): never {
 
 /** Reads and validates a suite file the door's policy allowed; every error is one line naming the file and the field. */
 export function loadSuiteFile(file: SuiteFile): AnySuite {
-  let text: string;
+  return suiteFromText(readSuiteText(file), file);
+}
+
+/** A suite file's text, or one line saying why it cannot be read. */
+export function readSuiteText(file: SuiteFile): string {
   try {
-    text = readUserTextSync(file);
+    return readUserTextSync(file);
   } catch (e) {
     throw new EvalInputError('bad-suite-file', `${file}: cannot read the suite file (${readFailure(e)})`);
   }
+}
+
+/**
+ * A suite from a suite file's text (a queued job carries it, so a worker reads no file): `file` names
+ * it in errors and decides YAML or JSON; the text is data only (cases, scenes, goals).
+ */
+export function suiteFromText(text: string, file: string): AnySuite {
   // YAML when the name says so; JSON otherwise (its errors read better).
   const asYaml = /\.ya?ml$/i.test(file);
   let raw: unknown;

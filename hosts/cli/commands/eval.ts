@@ -34,6 +34,8 @@ export function evalJson(r: EvalResult) {
     workflow: s.workflow,
     offProtocol: s.offProtocol,
     runId: s.runId,
+    /** finished, or stopped (Ctrl-C: continue with --resume RUN). */
+    status: r.run.status,
     db: s.db,
     cases: s.cases,
     errors: s.errors,
@@ -140,12 +142,12 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
       if (!started) bar.start(pr.total, pr.done, payload);
       else bar.update(pr.done, payload);
       started = true;
-    } else if (!asJson && (pr.done === pr.total || performance.now() - lastLine > 5000)) {
-      // Without a terminal (CI logs): a line every few seconds.
+    } else if (pr.done === pr.total || performance.now() - lastLine > 5000) {
+      // Without a terminal (CI logs, --json into a file): a line every few seconds on stderr, stdout kept for the answer.
       lastLine = performance.now();
       o.err(`${pr.done}/${pr.total} cases, score ${payload.score}, ${pr.errors} errors, ETA ${payload.remaining}`);
     }
-    if (pr.last?.status === 'error' && !asJson) {
+    if (pr.last?.status === 'error') {
       const line = `  ${pr.last.caseId}: error: ${pr.last.error ?? ''}`;
       if (bar) bar.stop();
       o.err(line);
@@ -161,9 +163,7 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
       env: process.env,
       signal: ac.signal,
       onProgress,
-      onLog: (l) => {
-        if (!asJson) o.err(l);
-      },
+      onLog: (l) => o.err(l),
     });
   } finally {
     bar?.stop();

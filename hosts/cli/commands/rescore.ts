@@ -6,6 +6,7 @@ import { rescoreRun } from '../../../eval/runner/rescore';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { EXIT_OK, EXIT_UNSCORED } from '../eval-exit';
 import { type Output, json } from '../output';
+import { TERMINAL } from '../../service/host-policy';
 
 const f3 = (v: number | null) => (v === null ? '—' : v.toFixed(3));
 
@@ -18,6 +19,8 @@ export async function rescoreCommand(p: Parsed, o: Output): Promise<number> {
     db: stringFlag(p.flags, 'db') ?? DEFAULT_RESULTS_DIR,
     runId: p.positionals[0]!,
     write: !p.flags['dry-run'],
+    // A run of a suite file reads its file again, as the command line reads any file the person names.
+    reopen: TERMINAL,
     ...(p.flags['json'] ? {} : { onLog: (t: string) => o.err(t) }),
   });
   // Without a score: the trials not scored again and those copied as errors.

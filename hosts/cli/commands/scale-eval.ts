@@ -12,7 +12,7 @@ export async function queueScale(p: Parsed, opts: { namesRuns?: boolean } = {}):
   if (o.concurrency !== undefined || o.rpm !== undefined || o.tpm !== undefined)
     throw new UsageError('with --queue the workers run the cases: give --concurrency, --rpm and --tpm to "skillbridge worker" instead');
   checkQueueUrl(url);
-  const { checkQueue, queueSlots } = await import('../../../eval/scale/queue');
+  const { checkQueue, claimRun, queueSlots } = await import('../../../eval/scale/queue');
   const { queueSecret } = await import('../../../eval/scale/queue-protocol');
   await checkQueue(url);
   let secret;
@@ -21,7 +21,11 @@ export async function queueScale(p: Parsed, opts: { namesRuns?: boolean } = {}):
   } catch (e) {
     throw new UsageError(`--queue: ${(e as Error).message}`);
   }
-  return { ...o, slots: (init, runId) => queueSlots(url, init, runId, secret) };
+  return {
+    ...o,
+    claim: (runId, content) => claimRun(url, runId, content, secret),
+    slots: (init, runId) => queueSlots(url, init, runId, secret),
+  };
 }
 
 /** Cases in flight and the memory they held, where more than one ran at once. */
@@ -29,5 +33,5 @@ export function scaleLine(r: EvalResult): string | undefined {
   const f = r.timings.scale;
   if (f.maxInFlight <= 1 && f.concurrency <= 1) return undefined;
   const per = f.mbPerCaseInFlight === null ? '–' : `${f.mbPerCaseInFlight} MB`;
-  return `  in flight: up to ${f.maxInFlight} (--concurrency ${f.concurrency}); memory ${f.rssStartMb} → ${f.rssPeakMb} MB peak RSS, ≤ ${per} per case in flight (worlds included)`;
+  return `  in flight: up to ${f.maxInFlight} (--concurrency ${f.concurrency}${f.jobs > 1 ? ` over --jobs ${f.jobs}` : ''}); memory ${f.rssStartMb} → ${f.rssPeakMb} MB peak RSS, ≤ ${per} per case in flight (worlds included)`;
 }

@@ -30,6 +30,8 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   const onSigint = () => (ac.signal.aborted ? process.exit(130) : ac.abort());
   process.on('SIGINT', onSigint);
   let rows;
+  let cell = '';
+  let lastLine = 0;
   try {
     rows = await runSweep(sweep, {
       outDir,
@@ -37,17 +39,24 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
       door: TERMINAL,
       signal: ac.signal,
       env: process.env,
+      // Progress goes to stderr always (under --json too): stdout holds only the answer.
       onCell: (c, i, n) => {
-        if (!asJson) o.err(`[${i + 1}/${n}] ${c.suite} · ${c.model} · ${c.workflow ?? 'default'} (${c.runId})`);
+        cell = `[${i + 1}/${n}]`;
+        o.err(`${cell} ${c.suite} · ${c.model} · ${c.workflow ?? 'default'} · seed ${c.seed} (${c.runId})`);
       },
-      onLog: (l) => {
-        if (!asJson) o.err(l);
+      onProgress: (pr) => {
+        if (pr.done !== pr.total && performance.now() - lastLine < 5000) return;
+        lastLine = performance.now();
+        o.err(`${cell} ${pr.done}/${pr.total} cases, score ${pr.score === null ? '–' : pr.score.toFixed(3)}, ${pr.errors} errors`);
       },
+      onLog: (l) => o.err(l),
     });
   } finally {
     process.off('SIGINT', onSigint);
   }
-  const ids = new Set(sweepCells(sweep).map((c) => c.runId));
+  const cells = sweepCells(sweep);
+  const ids = new Set(cells.map((c) => c.runId));
+  const seedOf = new Map(cells.map((c) => [c.runId, c.seed]));
   const runs = loadRuns([outDir]).filter((r) => ids.has(r.run.runId));
   const html = path.join(outDir, `report-${sweep.name}.html`);
   const built = writeReports(runs, { html });
@@ -57,6 +66,7 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
       suite: s.suite,
       model: s.model,
       workflow: s.variant ?? s.workflow,
+      seed: seedOf.get(s.runId) ?? null,
       score: s.score,
       cases: s.cases,
       errors: s.errors,
@@ -84,7 +94,7 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
     }
     const rank = board.filter((x, j) => x.suite === suite && j <= i).length;
     o.out(
-      `    ${String(rank).padStart(2)}. ${(b.score === null ? '–' : b.score.toFixed(3)).padStart(5)}  ${b.model} · ${b.workflow}  (${b.cases} cases, ${errorsLine(b)}${b.status === 'finished' ? '' : `, ${b.status}`})`,
+      `    ${String(rank).padStart(2)}. ${(b.score === null ? '–' : b.score.toFixed(3)).padStart(5)}  ${b.model} · ${b.workflow} · seed ${b.seed ?? '–'}  (${b.cases} cases, ${errorsLine(b)}${b.status === 'finished' ? '' : `, ${b.status}`})`,
     );
   }
   o.out(`  report: ${html}`);
