@@ -414,3 +414,37 @@ describe('a door opened only part of the way', () => {
     expect(open).toContainEqual(expect.stringMatching(/^lies: get_objects: said fridge_1 is open, but it is closed/));
   }, 120_000);
 });
+
+describe("the operator's word in the world model (add_object, set_object_property)", () => {
+  const ADD: ScriptStep = { tool: 'add_object', args: { object_name: 'sponge_4', parent_name: 'table_1', object_type: 'sponge' } };
+  const SET: ScriptStep = { tool: 'set_object_property', args: { object_name: 'lemon_1', property_name: 'owner', value: 'ann' } };
+
+  it('"X.p = "v" (operator-set, not perceived)." is read and judged: the value given passes, another is a lie', async () => {
+    const unjudged: Unjudged[] = [];
+    expect(await replay(FRUITS, [...LEMON, SET], { unjudged }).then((f) => f.map((x) => x.detail))).toEqual([]);
+    expect(unjudged).toEqual([]);
+    const f = await judge(FRUITS, [...LEMON, SET], saying('lemon_1.owner = "bob" (operator-set, not perceived).'));
+    expect(f).toEqual([expect.stringMatching(/^lies: set_object_property: said lemon_1\.owner = "bob", but the value given was "ann"/)]);
+  }, 60_000);
+
+  it('"Added X on Y (operator-set: …)." is read; an added node is a node of the world model in what later answers list', async () => {
+    const unjudged: Unjudged[] = [];
+    // The add's own answer, then a failed add whose message lists every node, the operator's among them.
+    const bad: ScriptStep = { tool: 'add_object', args: { object_name: 'cloth_1', parent_name: 'nowhere_9' } };
+    expect(await replay(FRUITS, [ADD], { unjudged })).toEqual([]);
+    expect(await replay(FRUITS, [ADD, bad], { unjudged })).toEqual([]);
+    expect(unjudged).toEqual([]);
+    // Left out of the list, the operator's node is missed.
+    const f = await judge(
+      FRUITS,
+      [ADD, bad],
+      saying((was) => was.replace(', sponge_4', '')),
+    );
+    expect(f).toEqual([expect.stringMatching(/^lies: add_object: left sponge_4 out of the world model's nodes/)]);
+  }, 60_000);
+
+  it('"(operator-set: the robot has not perceived it)" of an object the robot perceived is a lie', async () => {
+    const f = await judge(FRUITS, [...LEMON, ADD], saying('Added lemon_1 on table_1 (operator-set: the robot has not perceived it).'));
+    expect(f).toContainEqual(expect.stringMatching(/^lies: add_object: said the robot has not perceived lemon_1, but it has/));
+  }, 60_000);
+});
