@@ -12,6 +12,8 @@ import { recognisedName, whoIs } from './check-said-people';
 
 const UNNAMED = 'an object the robot had not perceived';
 const UNKNOWN_SUPPORT = 'something it had not perceived';
+/** The said distance is rounded to 1 cm; the readings are taken a step apart from the skill's own. */
+const PUSH_TOLERANCE_CM = 1.5;
 
 /** The tilt of an object before the call, in degrees from upright. */
 function tiltBefore(j: Judge, id: string): number | undefined {
@@ -51,6 +53,17 @@ function happened(j: Judge, id: string, what: string): boolean | undefined {
     return still ? false : true;
   }
   if (what === 'was pushed across the floor') return agrees(was, 'floor');
+  m = new RegExp(`^was pushed (\\d+) cm(?: (along|within) (${ID}|what it stood on))?$`).exec(what);
+  if (m) {
+    // Shoved where it stood, by about that much: from the reading as the call began to the one as it returned.
+    const b0 = c.before.bodies.get(id);
+    const b1 = (c.after.atEnd ?? c.after).bodies.get(id);
+    if (!b0 || !b1) return undefined;
+    const moved = Math.hypot(b1.pos.x - b0.pos.x, b1.pos.y - b0.pos.y, b1.pos.z - b0.pos.z);
+    if (Math.abs(moved * 100 - Number(m[1])) > PUSH_TOLERANCE_CM) return false;
+    const s = m[3] === 'what it stood on' ? undefined : m[3];
+    return s ? agrees(was, m[2] === 'along' ? 'on' : 'in', s) !== false : true;
+  }
   if (what === 'left the hand') return was?.kind === 'held' && now?.kind !== 'held';
   m = /^fell off the robot's (hand|arm|base)$/.exec(what);
   if (m) {

@@ -343,6 +343,40 @@ describe('incidents', () => {
       ),
     );
   }, 120_000);
+
+  it('"X was pushed N cm along Y" is read and judged: its distance and support against the readings', async () => {
+    // The box slips from the fingers and shoves metal_box_1 3 cm along the table.
+    const BOXES: Episode = { scene: 'tabletop/boxes', set: 'alrm', seed: 7023 };
+    const steps: ScriptStep[] = [
+      { tool: 'get_objects', args: {} },
+      { tool: 'pick', args: { object_name: 'cardboard_box_1' } },
+      { tool: 'move_to', args: { pose: { position: { x: 0.253, y: -0.043, z: 0.01 } } } },
+    ];
+    const PUSH = /metal_box_1 was pushed \d+ cm along table_1/;
+    const unjudged: Unjudged[] = [];
+    const f = await replay(BOXES, steps, {
+      unjudged,
+      said: (r) => {
+        expect(r?.content).toMatch(PUSH);
+        return r;
+      },
+    });
+    expect(f).toEqual([]);
+    expect(unjudged).toEqual([]);
+    const planted =
+      (to: string): Said =>
+      (r) => {
+        const d = r!.data as { incidents: string[] };
+        const incidents = d.incidents.map((i) => i.replace(PUSH, to));
+        return { ...r!, content: r!.content.replace(PUSH, to), data: { ...d, incidents } };
+      };
+    expect(await judge(BOXES, steps, planted('metal_box_1 was pushed 30 cm along table_1'))).toContainEqual(
+      expect.stringMatching(/^lies: move_to: said metal_box_1 was pushed 30 cm along table_1, but the readings/),
+    );
+    expect(await judge(BOXES, steps, planted('metal_box_1 was pushed 3 cm within cardboard_box_1'))).toContainEqual(
+      expect.stringMatching(/^lies: move_to: said metal_box_1 was pushed 3 cm within cardboard_box_1, but the readings/),
+    );
+  }, 120_000);
 });
 
 describe('world-model answers that say when (a record, its age, the hand, a handle for a person)', () => {
