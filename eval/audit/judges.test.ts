@@ -380,10 +380,13 @@ describe('incidents', () => {
 });
 
 describe('world-model answers that say when (a record, its age, the hand, a handle for a person)', () => {
-  /** The pose answer with "; <how>." in place of its closing stop. */
+  /** The pose answer with "; <how>." in place of the tool's own "; last seen …" clause. */
   const withHow =
     (how: (seenAt: number, now: number) => string): Said =>
-    (r, w) => ({ ok: true, content: `${r!.content.replace(/\.$/, '')}; ${how(w.belief.get('lemon_1')!.time, w.time)}.` });
+    (r, w) => {
+      expect(r!.content).toMatch(/; last seen at [\d.]+ s on table_1 \(now [\d.]+ s\)\.$/);
+      return { ok: true, content: `${r!.content.replace(/; [^;]*\.$/, '')}; ${how(w.belief.get('lemon_1')!.time, w.time)}.` };
+    };
 
   it('"last seen at T s on table_1 (now N s)" is read and judged: the record\'s time and place, the clock', async () => {
     expect(
