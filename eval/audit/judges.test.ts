@@ -485,3 +485,30 @@ describe("the operator's word in the world model (add_object, set_object_propert
     expect(f).toContainEqual(expect.stringMatching(/^lies: add_object: said the robot has not perceived lemon_1, but it has/));
   }, 60_000);
 });
+
+describe("check_free_path's failures", () => {
+  it('"No path to X: no known place to approach X from." is read: true of a fence no place serves, a lie of a mug on a served counter', async () => {
+    const unjudged: Unjudged[] = [];
+    const fence = await replay(
+      { scene: 'farm', set: 'raider-assistive', seed: 1090 },
+      [{ tool: 'check_free_path', args: { target: 'fence_12' } }],
+      {
+        unjudged,
+        said: (r) => {
+          expect(r).toMatchObject({ ok: false, content: 'No path to fence_12: no known place to approach fence_12 from.' });
+          return r;
+        },
+      },
+    );
+    expect(fence).toEqual([]);
+    expect(unjudged).toEqual([]);
+    const mug = await judge(
+      { scene: 'kitchen/assistive', set: 'raider-assistive', seed: 1 },
+      [{ tool: 'check_free_path', args: { target: 'mug_1' } }],
+      saying('No path to mug_1: no known place to approach mug_1 from.', false),
+    );
+    expect(mug).toEqual([
+      expect.stringMatching(/^lies: check_free_path: said there is no known place to approach mug_1 from, but \S+ serves/),
+    ]);
+  }, 60_000);
+});
