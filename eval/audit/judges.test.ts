@@ -379,6 +379,46 @@ describe('incidents', () => {
   }, 120_000);
 });
 
+describe('a ball rolling as a skill begins', () => {
+  // A person's move sets plum_1 rolling; it is still rolling as pick begins.
+  const ROLL: Episode = { scene: 'tabletop/fruits', set: 'alrm', seed: 1161 };
+  const steps: ScriptStep[] = [
+    { event: { type: 'object_moved', object: 'sponge_1', to: [0.157, 1.076, 0], by: 'a person' } },
+    { tool: 'pick', args: { object_name: 'lemon' } },
+  ];
+  const ALSO = /plum_1 was already moving and went on \d+ cm along table_1; it is now on table_1/;
+
+  it('is said to have gone on (not knocked over, not pushed), and that is judged true', async () => {
+    const unjudged: Unjudged[] = [];
+    const f = await replay(ROLL, steps, {
+      unjudged,
+      said: (r) => {
+        expect(r?.content).toMatch(ALSO);
+        return r;
+      },
+    });
+    expect(f).toEqual([]);
+    expect(unjudged).toEqual([]);
+  }, 60_000);
+
+  it('"knocked over" of a ball is a lie; so is "pushed" by more than it went', async () => {
+    const planted =
+      (to: string): Said =>
+      (r) => {
+        const d = r!.data as { incidents: string[] };
+        return { ...r!, content: r!.content.replace(ALSO, to), data: { ...d, incidents: d.incidents.map((i) => i.replace(ALSO, to)) } };
+      };
+    expect(await judge(ROLL, steps, planted('plum_1 was knocked over; it is now on table_1'))).toContainEqual(
+      expect.stringMatching(/^lies: pick: said plum_1 was knocked over, but the readings/),
+    );
+    expect(
+      await judge(ROLL, steps, planted('plum_1 was already moving and went on 60 cm along table_1; it is now on table_1')),
+    ).toContainEqual(
+      expect.stringMatching(/^lies: pick: said plum_1 was already moving and went on 60 cm along table_1, but the readings/),
+    );
+  }, 60_000);
+});
+
 describe('world-model answers that say when (a record, its age, the hand, a handle for a person)', () => {
   /** The pose answer with "; <how>." in place of the tool's own "; last seen …" clause. */
   const withHow =
