@@ -419,6 +419,29 @@ describe('a ball rolling as a skill begins', () => {
   }, 60_000);
 });
 
+describe('a placement that did not stay', () => {
+  it('says where the object is once the world has settled (cup_1 slid off the table after "now on table_1")', async () => {
+    const steps: ScriptStep[] = [
+      { tool: 'ask', args: { question: 'could you look at me?' } },
+      { event: { type: 'object_moved', object: 'trash_1', to: [0.157, 1.076, 0], by: 'a person' } },
+      { tool: 'pick', args: { object: 'cup_1' } },
+      { tool: 'place', args: { object: 'peach_1' } },
+    ];
+    const unjudged: Unjudged[] = [];
+    const f = await replay({ scene: 'tabletop/fruits', set: 'raider-recovery', seed: 1224 }, steps, {
+      unjudged,
+      said: (r) => {
+        expect(r?.content).toMatch(
+          /^Failed \(placement_failed\): cup_1 \(cup\) was released on peach_1 \(peach\) but did not stay there; it is now on the floor\./,
+        );
+        return r;
+      },
+    });
+    expect(f).toEqual([]);
+    expect(unjudged).toEqual([]);
+  }, 60_000);
+});
+
 describe('world-model answers that say when (a record, its age, the hand, a handle for a person)', () => {
   /** The pose answer with "; <how>." in place of the tool's own "; last seen …" clause. */
   const withHow =

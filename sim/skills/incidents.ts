@@ -227,6 +227,18 @@ function recheck(sim: SimWorld, o: SkillOutcome): SkillOutcome {
 }
 
 /**
+ * A failure that ends saying where its object is now (`data.where`) says it
+ * again once the world has settled: an object set down at an edge may have
+ * slid off since.
+ */
+function restate(sim: SimWorld, o: SkillOutcome): SkillOutcome {
+  const d = o.data as { object?: unknown; where?: unknown } | undefined;
+  if (o.ok || typeof d?.object !== 'string' || typeof d.where !== 'string' || !o.summary.endsWith(d.where)) return o;
+  const where = noteWhereItIs(sim, d.object, { fromHand: true });
+  return where === d.where ? o : { ...o, summary: o.summary.slice(0, o.summary.length - d.where.length) + where, data: { ...d, where } };
+}
+
+/**
  * Wraps a skill so its outcome accounts for the whole world: the objects the
  * skill acts on (`own`) are its own business; every other change becomes an
  * incident. Nested skills (perceive moving the arm) report once, at the top.
@@ -244,7 +256,7 @@ export function tracked<A extends unknown[], Own extends unknown[]>(
       const mine = new Set(own(sim, ...(args as unknown as Own)).filter((x): x is string => Boolean(x)));
       const first = await skill(sim, ...args);
       await settle(sim);
-      const outcome = recheck(sim, first);
+      const outcome = restate(sim, recheck(sim, first));
       const extra = incidents(sim, before, mine, [outcome.summary, ...(outcome.incidents ?? [])].join(' '));
       // Something moved that the skill did not mean to move: a storage out of view may hold it now.
       if (extra.length) sim.belief.noteMissable();
