@@ -12,6 +12,7 @@ import { type CallUnderCheck, type Unjudged, checkCall } from './check';
 import { type Episode, type Said, replay } from './run';
 import { readWorld } from './truth';
 import type { ScriptStep } from './script';
+import pushedOnPick from './pushed-on-pick.fixture.json';
 
 const POSE = /^(\S+): position \{"x":(-?[\d.]+),"y":(-?[\d.]+),"z":(-?[\d.]+)\} \(base frame\), (.+)$/;
 
@@ -440,6 +441,52 @@ describe('a placement that did not stay', () => {
     expect(f).toEqual([]);
     expect(unjudged).toEqual([]);
   }, 60_000);
+});
+
+describe('a pick whose object moved as the fingers came down', () => {
+  // 100 steps leave metal_box_1 where the robot saw it and wooden_box_1 on the hand; the pick's descent moves the metal box 18 cm.
+  const EP: Episode = { scene: 'tabletop/boxes', set: 'alrm', seed: 1023 };
+  const steps = pushedOnPick as ScriptStep[];
+  const MISS = /it moved (\d+) cm from where it was seen as they came down/;
+
+  it('says so, with how far, not that it "was not where it was last seen"; judged true', async () => {
+    const unjudged: Unjudged[] = [];
+    const f = await replay(EP, steps, {
+      unjudged,
+      said: (r) => {
+        expect(r?.content).toMatch(MISS);
+        return r;
+      },
+    });
+    expect(f).toEqual([]);
+    expect(unjudged).toEqual([]);
+  }, 120_000);
+
+  it('"found nothing where it was last seen" there is a lie; so is a distance it did not move', async () => {
+    const planted =
+      (summary: string): Said =>
+      (r) => ({
+        ...r!,
+        content: r!.content.replace(/^Failed \(skill_failure\): [^.]+\./, `Failed (skill_failure): ${summary}.`),
+        data: { ...(r!.data as object), summary },
+      });
+    expect(
+      await judge(
+        EP,
+        steps,
+        planted('the fingers found nothing at the place where metal_box_1 (metal box) was last seen; it is not there any more'),
+      ),
+    ).toContainEqual(expect.stringMatching(/^lies: pick: said metal_box_1 was not where it was last seen, but it was there/));
+    expect(
+      await judge(
+        EP,
+        steps,
+        planted(
+          'the fingers came down at metal_box_1 (metal box) but it was not between them as they closed; it moved 60 cm from where it was seen as they came down',
+        ),
+      ),
+    ).toContainEqual(expect.stringMatching(/^lies: pick: said metal_box_1 moved 60 cm from where it was seen, but it is/));
+  }, 120_000);
 });
 
 describe('world-model answers that say when (a record, its age, the hand, a handle for a person)', () => {
