@@ -12,6 +12,8 @@ import { recognisedName, whoIs } from './check-said-people';
 
 const UNNAMED = 'an object the robot had not perceived';
 const UNKNOWN_SUPPORT = 'something it had not perceived';
+/** The said distance is rounded to 1 cm; the readings are taken a step apart from the skill's own. */
+const PUSH_TOLERANCE_CM = 1.5;
 
 /** The tilt of an object before the call, in degrees from upright. */
 function tiltBefore(j: Judge, id: string): number | undefined {
@@ -51,6 +53,20 @@ function happened(j: Judge, id: string, what: string): boolean | undefined {
     return still ? false : true;
   }
   if (what === 'was pushed across the floor') return agrees(was, 'floor');
+  m = new RegExp(`^(was pushed|was already moving and went on) (\\d+) cm(?: (along|within) (${ID}|what it stood on))?$`).exec(what);
+  if (m) {
+    // Shoved where it stood, by about that much: from the reading as the call began to the one as it returned.
+    // Already moving as the call began, it may have gone part of the way before the skill's own first reading.
+    const b0 = c.before.bodies.get(id);
+    const b1 = (c.after.atEnd ?? c.after).bodies.get(id);
+    if (!b0 || !b1) return undefined;
+    const moved = Math.hypot(b1.pos.x - b0.pos.x, b1.pos.y - b0.pos.y, b1.pos.z - b0.pos.z) * 100;
+    const said = Number(m[2]);
+    const rolling = b0.speed > 0.005 || c.movedByEvent.has(id);
+    if (m[1] === 'was pushed' ? Math.abs(moved - said) > PUSH_TOLERANCE_CM : !rolling || said > moved + PUSH_TOLERANCE_CM) return false;
+    const s = m[4] === 'what it stood on' ? undefined : m[4];
+    return s ? agrees(was, m[3] === 'along' ? 'on' : 'in', s) !== false : true;
+  }
   if (what === 'left the hand') return was?.kind === 'held' && now?.kind !== 'held';
   m = /^fell off the robot's (hand|arm|base)$/.exec(what);
   if (m) {
@@ -62,6 +78,8 @@ function happened(j: Judge, id: string, what: string): boolean | undefined {
   if (what === 'moved') return was?.kind === 'handed';
   if (what === 'came to rest') return true;
   if (what === 'was knocked over') {
+    // A ball has no upright to be knocked from: turned, it rolled.
+    if (c.world.entities.get(id)?.spec.parts.every((p) => p.collider === false || p.shape === 'sphere')) return false;
     const t0 = tiltBefore(j, id);
     // Still rolling as the call returned (a fruit): tipped then, or where it came to rest.
     const t1s = [tiltOf(j, id), tiltAtEnd(j, id)].filter((t): t is number => t !== undefined);
@@ -113,7 +131,9 @@ export function readIncident(j: Judge, s: string): void {
     if (verdicts.every((v) => v === false)) j.lie(`said ${who} ${change}, but the readings before and after the call do not show it`);
     else if (
       verdicts.every((v) => v === undefined) &&
-      !/^(came off|came to rest|fell out of|was knocked off|was pushed|left the hand|fell off|moved$|was knocked over)/.test(change!)
+      !/^(came off|came to rest|fell out of|was knocked off|was pushed|was already moving|left the hand|fell off|moved$|was knocked over)/.test(
+        change!,
+      )
     )
       j.unread(head);
     else if (id && verdicts[0] === undefined) j.skip(`an incident where the readings are unsure (${change})`);

@@ -3,7 +3,7 @@
 // the straight way; and a way said to be blocked, with neither the robot nor
 // the obstacle moved since, is not then driven to "arrived".
 import type { Judge, Rule } from './check-read';
-import { ID, exists } from './check-judge';
+import { ID, exists, recordOf } from './check-judge';
 import { recognisedName, whoIs } from './check-said-people';
 import { personBox } from './check-sight';
 import type { V } from './truth';
@@ -52,6 +52,47 @@ export const PATH_RULES: readonly Rule[] = [
             `said the path to ${target} is blocked by ${what}, which stands ${gapToSegment(box, j.c.after.base.pos, to).toFixed(2)} m from the way`,
           );
       }
+    },
+  ],
+];
+
+/**
+ * "No known place to approach X from": no named place serves X, nor the fixed
+ * furniture the robot believes it rests on or in (a drive goes where the robot
+ * believes things are).
+ */
+export function noPlaceToApproach(j: Judge, target: string): void {
+  const w = j.c.world;
+  if (!w.entities.has(target)) {
+    if (w.people.has(target) || w.locations.has(target))
+      j.lie(`said there is no place to approach ${target} from, but it is approached directly`);
+    else exists(j, target);
+    return;
+  }
+  const served = (id: string): string | undefined => [...w.locations.values()].find((l) => l.serves.includes(id))?.id;
+  let id: string | undefined = target;
+  for (let i = 0; id && i < 8; i++) {
+    const fixed = w.entities.get(id)?.fixed === true;
+    const by = id === target || fixed ? served(id) : undefined;
+    if (by) {
+      const what = id === target ? 'it' : `${id}, which the robot believes it rests on or in`;
+      return void j.lie(`said there is no known place to approach ${target} from, but ${by} serves ${what}`);
+    }
+    if (fixed) return;
+    const p: NonNullable<ReturnType<typeof recordOf>>['place'] | undefined = recordOf(j, id)?.place;
+    id = p?.kind === 'in' || p?.kind === 'on' ? p.id : undefined;
+  }
+}
+
+/** check_free_path's failures: a target it cannot drive to at all. */
+export const PATH_FAILURES: readonly Rule[] = [
+  [new RegExp(`No path to (${ID}): no known place to approach (${ID}) from\\.`), (m, j) => noPlaceToApproach(j, m[2]!)],
+  [
+    new RegExp(`No path to (${ID}): (.+) is fixed in place; it cannot move to (${ID})\\.`),
+    (m, j) => {
+      const cfg = j.c.world.scene.robot;
+      if (cfg.kind !== 'fixed_arm') j.lie('said the robot is fixed in place, but it drives');
+      if (m[2] !== cfg.title) j.lie(`called the robot "${m[2]}", but it is "${cfg.title}"`);
     },
   ],
 ];

@@ -487,6 +487,25 @@ const FAILURE: Record<string, readonly Rule[]> = {
     [new RegExp(`the fingers found nothing at the place where ${THING} was last seen; it is not there any more`), (m, j) => notThere(j, m)],
     [new RegExp(`the knife came down where ${THING} was last seen, but it was not there any more`), (m, j) => notThere(j, m)],
     [
+      new RegExp(
+        `the fingers came down at ${THING} but it was not between them as they closed; it moved (\\d+) cm from where it was seen as they came down`,
+      ),
+      (m, j) => {
+        exists(j, m[1]!, m[2]);
+        // There as the call began (as the robot last saw it), and that far from there as it returned.
+        const was = j.c.beliefBefore.get(m[1]!) as { pose?: { p: { x: number; y: number; z: number } } } | undefined;
+        const b0 = j.c.before.bodies.get(m[1]!);
+        const b1 = (j.c.after.atEnd ?? j.c.after).bodies.get(m[1]!);
+        if (!was?.pose || !b0 || !b1) return void j.skip(`a miss where the record or the readings are missing (${m[1]})`);
+        const from = (b: { pos: { x: number; y: number; z: number } }): number =>
+          Math.hypot(b.pos.x - was.pose!.p.x, b.pos.y - was.pose!.p.y, b.pos.z - was.pose!.p.z) * 100;
+        if (from(b0) > 3 && !j.c.movedByEvent.has(m[1]!))
+          j.lie(`said ${m[1]} moved as the fingers came down, but it was ${from(b0).toFixed(0)} cm from where it was seen before the call`);
+        if (Math.abs(from(b1) - Number(m[3])) > 1.5)
+          j.lie(`said ${m[1]} moved ${m[3]} cm from where it was seen, but it is ${from(b1).toFixed(1)} cm from there`);
+      },
+    ],
+    [
       new RegExp(`the fingers came down at ${THING} but it was not between them as they closed; it is still where it was seen`),
       (m, j) => {
         exists(j, m[1]!, m[2]);

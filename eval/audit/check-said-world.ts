@@ -144,19 +144,21 @@ export function expectedModel(j: Judge): Model {
       seenAt: seen.time,
     });
   }
+  // What the robot perceives comes first: an operator's node of the same id is not listed beside it.
   for (const [id, a] of c.added)
-    out.set(id, {
-      id,
-      type: a.type,
-      name: id,
-      category: a.type,
-      parent: a.parent,
-      relation: a.relation,
-      position: undefined,
-      attributes: { ...props(id) },
-      source: 'operator',
-      seenAt: undefined,
-    });
+    if (!out.has(id))
+      out.set(id, {
+        id,
+        type: a.type,
+        name: id,
+        category: a.type,
+        parent: a.parent,
+        relation: a.relation,
+        position: undefined,
+        attributes: { ...props(id) },
+        source: 'operator',
+        seenAt: undefined,
+      });
   return out;
 }
 
@@ -372,10 +374,12 @@ export const WORLD_RULES: Record<string, readonly Rule[]> = {
   ],
   add_object: [
     [
-      new RegExp(`Added (${ID}) (on|in) (${ID})\\.`),
+      new RegExp(`Added (${ID}) (on|in) (${ID})( \\(operator-set: the robot has not perceived it\\))?\\.`),
       (m, j) => {
         const before = expectedModel(j);
         if (!before.has(m[3]!)) j.lie(`added ${m[1]} under ${m[3]}, which is not in the world model`);
+        // An operator's node is the operator's word; an object the robot perceived is never one.
+        if (m[4] && j.c.knownBefore.has(m[1]!)) j.lie(`said the robot has not perceived ${m[1]}, but it has`);
       },
     ],
     [
@@ -396,7 +400,7 @@ export const WORLD_RULES: Record<string, readonly Rule[]> = {
   ],
   set_object_property: [
     [
-      new RegExp(`(${ID})\\.(${ID}) = (.+)\\.`),
+      new RegExp(`(${ID})\\.(${ID}) = (.+?)(?: \\(operator-set, not perceived\\))?\\.`),
       (m, j) => {
         if (!expectedModel(j).has(m[1]!)) j.lie(`set a property of ${m[1]}, which is not in the world model`);
         if (m[3] !== JSON.stringify(j.c.args['value']))

@@ -12,7 +12,7 @@ import { readWorldModel } from './check-said-world';
 import { EVENT_RULES, readSnapshot } from './check-said-events';
 import { PEOPLE_RULES, peopleNamed } from './check-said-people';
 import { BATTERY_RULES } from './check-said-farm';
-import { PATH_RULES } from './check-said-paths';
+import { PATH_FAILURES, PATH_RULES } from './check-said-paths';
 
 interface OutcomeData {
   ok: boolean;
@@ -46,7 +46,8 @@ function readText(j: Judge, text: string, ok: boolean): void {
     return j.unread(text);
   }
   // A tool's own failure forms first (a name failure with a list after it is one of them), then a name not resolved.
-  if (STATIC_FAILURES.some(([re]) => new RegExp(`^(?:${re.source})$`).test(text))) return void readOne(j, text, STATIC_FAILURES);
+  const failures = tool === 'check_free_path' ? [...PATH_FAILURES, ...STATIC_FAILURES] : STATIC_FAILURES;
+  if (failures.some(([re]) => new RegExp(`^(?:${re.source})$`).test(text))) return void readOne(j, text, failures);
   if (!readNameFailure(j, text)) j.unread(text);
 }
 

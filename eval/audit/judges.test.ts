@@ -12,6 +12,7 @@ import { type CallUnderCheck, type Unjudged, checkCall } from './check';
 import { type Episode, type Said, replay } from './run';
 import { readWorld } from './truth';
 import type { ScriptStep } from './script';
+import pushedOnPick from './pushed-on-pick.fixture.json';
 
 const POSE = /^(\S+): position \{"x":(-?[\d.]+),"y":(-?[\d.]+),"z":(-?[\d.]+)\} \(base frame\), (.+)$/;
 
@@ -343,13 +344,159 @@ describe('incidents', () => {
       ),
     );
   }, 120_000);
+
+  it('"X was pushed N cm along Y" is read and judged: its distance and support against the readings', async () => {
+    // The box slips from the fingers and shoves metal_box_1 3 cm along the table.
+    const BOXES: Episode = { scene: 'tabletop/boxes', set: 'alrm', seed: 7023 };
+    const steps: ScriptStep[] = [
+      { tool: 'get_objects', args: {} },
+      { tool: 'pick', args: { object_name: 'cardboard_box_1' } },
+      { tool: 'move_to', args: { pose: { position: { x: 0.253, y: -0.043, z: 0.01 } } } },
+    ];
+    const PUSH = /metal_box_1 was pushed \d+ cm along table_1/;
+    const unjudged: Unjudged[] = [];
+    const f = await replay(BOXES, steps, {
+      unjudged,
+      said: (r) => {
+        expect(r?.content).toMatch(PUSH);
+        return r;
+      },
+    });
+    expect(f).toEqual([]);
+    expect(unjudged).toEqual([]);
+    const planted =
+      (to: string): Said =>
+      (r) => {
+        const d = r!.data as { incidents: string[] };
+        const incidents = d.incidents.map((i) => i.replace(PUSH, to));
+        return { ...r!, content: r!.content.replace(PUSH, to), data: { ...d, incidents } };
+      };
+    expect(await judge(BOXES, steps, planted('metal_box_1 was pushed 30 cm along table_1'))).toContainEqual(
+      expect.stringMatching(/^lies: move_to: said metal_box_1 was pushed 30 cm along table_1, but the readings/),
+    );
+    expect(await judge(BOXES, steps, planted('metal_box_1 was pushed 3 cm within cardboard_box_1'))).toContainEqual(
+      expect.stringMatching(/^lies: move_to: said metal_box_1 was pushed 3 cm within cardboard_box_1, but the readings/),
+    );
+  }, 120_000);
+});
+
+describe('a ball rolling as a skill begins', () => {
+  // A person's move sets plum_1 rolling; it is still rolling as pick begins.
+  const ROLL: Episode = { scene: 'tabletop/fruits', set: 'alrm', seed: 1161 };
+  const steps: ScriptStep[] = [
+    { event: { type: 'object_moved', object: 'sponge_1', to: [0.157, 1.076, 0], by: 'a person' } },
+    { tool: 'pick', args: { object_name: 'lemon' } },
+  ];
+  const ALSO = /plum_1 was already moving and went on \d+ cm along table_1; it is now on table_1/;
+
+  it('is said to have gone on (not knocked over, not pushed), and that is judged true', async () => {
+    const unjudged: Unjudged[] = [];
+    const f = await replay(ROLL, steps, {
+      unjudged,
+      said: (r) => {
+        expect(r?.content).toMatch(ALSO);
+        return r;
+      },
+    });
+    expect(f).toEqual([]);
+    expect(unjudged).toEqual([]);
+  }, 60_000);
+
+  it('"knocked over" of a ball is a lie; so is "pushed" by more than it went', async () => {
+    const planted =
+      (to: string): Said =>
+      (r) => {
+        const d = r!.data as { incidents: string[] };
+        return { ...r!, content: r!.content.replace(ALSO, to), data: { ...d, incidents: d.incidents.map((i) => i.replace(ALSO, to)) } };
+      };
+    expect(await judge(ROLL, steps, planted('plum_1 was knocked over; it is now on table_1'))).toContainEqual(
+      expect.stringMatching(/^lies: pick: said plum_1 was knocked over, but the readings/),
+    );
+    expect(
+      await judge(ROLL, steps, planted('plum_1 was already moving and went on 60 cm along table_1; it is now on table_1')),
+    ).toContainEqual(
+      expect.stringMatching(/^lies: pick: said plum_1 was already moving and went on 60 cm along table_1, but the readings/),
+    );
+  }, 60_000);
+});
+
+describe('a placement that did not stay', () => {
+  it('says where the object is once the world has settled (cup_1 slid off the table after "now on table_1")', async () => {
+    const steps: ScriptStep[] = [
+      { tool: 'ask', args: { question: 'could you look at me?' } },
+      { event: { type: 'object_moved', object: 'trash_1', to: [0.157, 1.076, 0], by: 'a person' } },
+      { tool: 'pick', args: { object: 'cup_1' } },
+      { tool: 'place', args: { object: 'peach_1' } },
+    ];
+    const unjudged: Unjudged[] = [];
+    const f = await replay({ scene: 'tabletop/fruits', set: 'raider-recovery', seed: 1224 }, steps, {
+      unjudged,
+      said: (r) => {
+        expect(r?.content).toMatch(
+          /^Failed \(placement_failed\): cup_1 \(cup\) was released on peach_1 \(peach\) but did not stay there; it is now on the floor\./,
+        );
+        return r;
+      },
+    });
+    expect(f).toEqual([]);
+    expect(unjudged).toEqual([]);
+  }, 60_000);
+});
+
+describe('a pick whose object moved as the fingers came down', () => {
+  // 100 steps leave metal_box_1 where the robot saw it and wooden_box_1 on the hand; the pick's descent moves the metal box 18 cm.
+  const EP: Episode = { scene: 'tabletop/boxes', set: 'alrm', seed: 1023 };
+  const steps = pushedOnPick as ScriptStep[];
+  const MISS = /it moved (\d+) cm from where it was seen as they came down/;
+
+  it('says so, with how far, not that it "was not where it was last seen"; judged true', async () => {
+    const unjudged: Unjudged[] = [];
+    const f = await replay(EP, steps, {
+      unjudged,
+      said: (r) => {
+        expect(r?.content).toMatch(MISS);
+        return r;
+      },
+    });
+    expect(f).toEqual([]);
+    expect(unjudged).toEqual([]);
+  }, 120_000);
+
+  it('"found nothing where it was last seen" there is a lie; so is a distance it did not move', async () => {
+    const planted =
+      (summary: string): Said =>
+      (r) => ({
+        ...r!,
+        content: r!.content.replace(/^Failed \(skill_failure\): [^.]+\./, `Failed (skill_failure): ${summary}.`),
+        data: { ...(r!.data as object), summary },
+      });
+    expect(
+      await judge(
+        EP,
+        steps,
+        planted('the fingers found nothing at the place where metal_box_1 (metal box) was last seen; it is not there any more'),
+      ),
+    ).toContainEqual(expect.stringMatching(/^lies: pick: said metal_box_1 was not where it was last seen, but it was there/));
+    expect(
+      await judge(
+        EP,
+        steps,
+        planted(
+          'the fingers came down at metal_box_1 (metal box) but it was not between them as they closed; it moved 60 cm from where it was seen as they came down',
+        ),
+      ),
+    ).toContainEqual(expect.stringMatching(/^lies: pick: said metal_box_1 moved 60 cm from where it was seen, but it is/));
+  }, 120_000);
 });
 
 describe('world-model answers that say when (a record, its age, the hand, a handle for a person)', () => {
-  /** The pose answer with "; <how>." in place of its closing stop. */
+  /** The pose answer with "; <how>." in place of the tool's own "; last seen …" clause. */
   const withHow =
     (how: (seenAt: number, now: number) => string): Said =>
-    (r, w) => ({ ok: true, content: `${r!.content.replace(/\.$/, '')}; ${how(w.belief.get('lemon_1')!.time, w.time)}.` });
+    (r, w) => {
+      expect(r!.content).toMatch(/; last seen at [\d.]+ s on table_1 \(now [\d.]+ s\)\.$/);
+      return { ok: true, content: `${r!.content.replace(/; [^;]*\.$/, '')}; ${how(w.belief.get('lemon_1')!.time, w.time)}.` };
+    };
 
   it('"last seen at T s on table_1 (now N s)" is read and judged: the record\'s time and place, the clock', async () => {
     expect(
@@ -413,4 +560,65 @@ describe('a door opened only part of the way', () => {
     const open = await judge(KITCHEN, [{ tool: 'get_objects', args: {} }], partly(''));
     expect(open).toContainEqual(expect.stringMatching(/^lies: get_objects: said fridge_1 is open, but it is closed/));
   }, 120_000);
+});
+
+describe("the operator's word in the world model (add_object, set_object_property)", () => {
+  const ADD: ScriptStep = { tool: 'add_object', args: { object_name: 'sponge_4', parent_name: 'table_1', object_type: 'sponge' } };
+  const SET: ScriptStep = { tool: 'set_object_property', args: { object_name: 'lemon_1', property_name: 'owner', value: 'ann' } };
+
+  it('"X.p = "v" (operator-set, not perceived)." is read and judged: the value given passes, another is a lie', async () => {
+    const unjudged: Unjudged[] = [];
+    expect(await replay(FRUITS, [...LEMON, SET], { unjudged }).then((f) => f.map((x) => x.detail))).toEqual([]);
+    expect(unjudged).toEqual([]);
+    const f = await judge(FRUITS, [...LEMON, SET], saying('lemon_1.owner = "bob" (operator-set, not perceived).'));
+    expect(f).toEqual([expect.stringMatching(/^lies: set_object_property: said lemon_1\.owner = "bob", but the value given was "ann"/)]);
+  }, 60_000);
+
+  it('"Added X on Y (operator-set: …)." is read; an added node is a node of the world model in what later answers list', async () => {
+    const unjudged: Unjudged[] = [];
+    // The add's own answer, then a failed add whose message lists every node, the operator's among them.
+    const bad: ScriptStep = { tool: 'add_object', args: { object_name: 'cloth_1', parent_name: 'nowhere_9' } };
+    expect(await replay(FRUITS, [ADD], { unjudged })).toEqual([]);
+    expect(await replay(FRUITS, [ADD, bad], { unjudged })).toEqual([]);
+    expect(unjudged).toEqual([]);
+    // Left out of the list, the operator's node is missed.
+    const f = await judge(
+      FRUITS,
+      [ADD, bad],
+      saying((was) => was.replace(', sponge_4', '')),
+    );
+    expect(f).toEqual([expect.stringMatching(/^lies: add_object: left sponge_4 out of the world model's nodes/)]);
+  }, 60_000);
+
+  it('"(operator-set: the robot has not perceived it)" of an object the robot perceived is a lie', async () => {
+    const f = await judge(FRUITS, [...LEMON, ADD], saying('Added lemon_1 on table_1 (operator-set: the robot has not perceived it).'));
+    expect(f).toContainEqual(expect.stringMatching(/^lies: add_object: said the robot has not perceived lemon_1, but it has/));
+  }, 60_000);
+});
+
+describe("check_free_path's failures", () => {
+  it('"No path to X: no known place to approach X from." is read: true of a fence no place serves, a lie of a mug on a served counter', async () => {
+    const unjudged: Unjudged[] = [];
+    const fence = await replay(
+      { scene: 'farm', set: 'raider-assistive', seed: 1090 },
+      [{ tool: 'check_free_path', args: { target: 'fence_12' } }],
+      {
+        unjudged,
+        said: (r) => {
+          expect(r).toMatchObject({ ok: false, content: 'No path to fence_12: no known place to approach fence_12 from.' });
+          return r;
+        },
+      },
+    );
+    expect(fence).toEqual([]);
+    expect(unjudged).toEqual([]);
+    const mug = await judge(
+      { scene: 'kitchen/assistive', set: 'raider-assistive', seed: 1 },
+      [{ tool: 'check_free_path', args: { target: 'mug_1' } }],
+      saying('No path to mug_1: no known place to approach mug_1 from.', false),
+    );
+    expect(mug).toEqual([
+      expect.stringMatching(/^lies: check_free_path: said there is no known place to approach mug_1 from, but \S+ serves/),
+    ]);
+  }, 60_000);
 });

@@ -234,7 +234,9 @@ class Watch {
   /** What a result told the robot's side that later outputs may build on: world-model edits, free-path verdicts. */
   private remember(step: CallStep, result: { ok: boolean; content: string } | undefined, after: WorldReading): void {
     if (!result?.ok) return;
-    let m = /^Added ([a-z][a-z0-9_]*) (on|in) ([a-z][a-z0-9_]*)\.$/.exec(result.content);
+    let m = /^Added ([a-z][a-z0-9_]*) (on|in) ([a-z][a-z0-9_]*)(?: \(operator-set: the robot has not perceived it\))?\.$/.exec(
+      result.content,
+    );
     if (m && step.tool === 'add_object') {
       const type = typeof step.args['object_type'] === 'string' ? step.args['object_type'] : 'object';
       this.added.set(m[1]!, { type, parent: m[3]!, relation: m[2] as 'on' | 'in' });

@@ -28,6 +28,8 @@ interface Before {
   up: Map<string, number>;
   /** Where each movable object's body was. */
   pos: Map<string, Vec3>;
+  /** Movable objects already moving (faster than 1 cm/s): how far they go on is not the skill's doing. */
+  moving: Set<string>;
 }
 
 function upOf(sim: SimWorld, id: string): { x: number; y: number; z: number } {
@@ -37,13 +39,16 @@ function upOf(sim: SimWorld, id: string): { x: number; y: number; z: number } {
 function readWorld(sim: SimWorld): Before {
   const up = new Map<string, number>();
   const pos = new Map<string, Vec3>();
+  const moving = new Set<string>();
   for (const e of sim.entities.values())
     if (!e.fixed) {
       up.set(e.id, upOf(sim, e.id).y);
       pos.set(e.id, sim.pose(e.id).p);
+      const v = sim.world.getRigidBody(e.body).linvel();
+      if (Math.hypot(v.x, v.y, v.z) > 0.01) moving.add(e.id);
     }
   const known = new Set([...sim.belief.objects.keys()]);
-  return { known, events: sim.events.lastId, places: new Map(locations(sim)), up, pos };
+  return { known, events: sim.events.lastId, places: new Map(locations(sim)), up, pos, moving };
 }
 
 export { describePlace };
@@ -161,7 +166,7 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>, said: str
     }
     const up0 = b.up.get(id) ?? 1;
     const up1 = upOf(sim, id).y;
-    if (now?.kind !== 'held' && up0 > TIPPED && up1 < TIPPED) {
+    if (now?.kind !== 'held' && hasUpright(sim, id) && up0 > TIPPED && up1 < TIPPED) {
       out.set(id, `${name(id)} was knocked over; ${where(id)}`);
       continue;
     }
@@ -173,10 +178,17 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>, said: str
         was.kind === 'on' || was.kind === 'in'
           ? ` ${was.kind === 'on' ? 'along' : 'within'} ${knows(was.id) ? was.id : 'what it stood on'}`
           : '';
-      out.set(id, `${id} was pushed ${Math.round(shoved * 100)} cm${on}; ${where(id)}`);
+      // Already rolling as the skill began: it went on, nobody pushed it.
+      const how = b.moving.has(id) ? 'was already moving and went on' : 'was pushed';
+      out.set(id, `${id} ${how} ${Math.round(shoved * 100)} cm${on}; ${where(id)}`);
     }
   }
   return [...out.values()];
+}
+
+/** A ball (every solid part a sphere) has no upright: turned, it rolled, it was not knocked over. */
+function hasUpright(sim: SimWorld, id: string): boolean {
+  return !sim.entity(id).spec.parts.every((p) => p.collider === false || p.shape === 'sphere');
 }
 
 /** Does the object ride on or in the skill's own object, the hand or the robot (it moved with them, not shoved)? */
@@ -215,6 +227,18 @@ function recheck(sim: SimWorld, o: SkillOutcome): SkillOutcome {
 }
 
 /**
+ * A failure that ends saying where its object is now (`data.where`) says it
+ * again once the world has settled: an object set down at an edge may have
+ * slid off since.
+ */
+function restate(sim: SimWorld, o: SkillOutcome): SkillOutcome {
+  const d = o.data as { object?: unknown; where?: unknown } | undefined;
+  if (o.ok || typeof d?.object !== 'string' || typeof d.where !== 'string' || !o.summary.endsWith(d.where)) return o;
+  const where = noteWhereItIs(sim, d.object, { fromHand: true });
+  return where === d.where ? o : { ...o, summary: o.summary.slice(0, o.summary.length - d.where.length) + where, data: { ...d, where } };
+}
+
+/**
  * Wraps a skill so its outcome accounts for the whole world: the objects the
  * skill acts on (`own`) are its own business; every other change becomes an
  * incident. Nested skills (perceive moving the arm) report once, at the top.
@@ -232,7 +256,7 @@ export function tracked<A extends unknown[], Own extends unknown[]>(
       const mine = new Set(own(sim, ...(args as unknown as Own)).filter((x): x is string => Boolean(x)));
       const first = await skill(sim, ...args);
       await settle(sim);
-      const outcome = recheck(sim, first);
+      const outcome = restate(sim, recheck(sim, first));
       const extra = incidents(sim, before, mine, [outcome.summary, ...(outcome.incidents ?? [])].join(' '));
       // Something moved that the skill did not mean to move: a storage out of view may hold it now.
       if (extra.length) sim.belief.noteMissable();

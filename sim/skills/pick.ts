@@ -98,6 +98,8 @@ async function runPick(sim: SimWorld, id: string, opts: SkillOptions = {}): Prom
   const plan = planned.plan;
   const blocker = approachBlocker(sim, plan, id);
   if (blocker) return failure('blocked', `${name} is blocked: ${displayName(sim, blocker)} is in the way of the gripper`);
+  // Where it is as the arm sets off: a miss after this is the skill's own doing, not a move it could not see.
+  const atStart = sim.pose(id).p;
   try {
     const liftY = Math.max(plan.pre.y, sim.tcp()!.p.y);
     await gripperTo(sim, plan.open, opts);
@@ -115,6 +117,12 @@ async function runPick(sim: SimWorld, id: string, opts: SkillOptions = {}): Prom
         );
       // The robot learns that it is not there any more.
       sim.belief.forget(id);
+      // It was there as the arm set off: it moved while the fingers came down (they, or something falling, pushed it).
+      if (seen && dist(atStart, seen.pose.p) < 0.02)
+        return failure(
+          'skill_failure',
+          `the fingers came down at ${name} but it was not between them as they closed; it moved ${Math.round(dist(sim.pose(id).p, seen.pose.p) * 100)} cm from where it was seen as they came down`,
+        );
       return failure('skill_failure', `the fingers found nothing at the place where ${name} was last seen; it is not there any more`);
     }
     if (sim.rng.chance(sim.noise.skillFailureRate)) {

@@ -359,10 +359,12 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
   const now = locationOf(sim, heldId);
   const arrived = (now.kind === 'in' || now.kind === 'on') && now.id === region.support && now.kind === region.relation;
   if (!arrived) {
+    // Where it is now is said again once the world has settled (tracked): it may still slide off.
+    const where = noteWhereItIs(sim, heldId, { fromHand: true });
     return failure(
       'placement_failed',
-      `${held} was released ${region.relation === 'in' ? 'over' : 'on'} ${region.label} but did not stay there; it is ${noteWhereItIs(sim, heldId, { fromHand: true })}`,
-      { object: heldId },
+      `${held} was released ${region.relation === 'in' ? 'over' : 'on'} ${region.label} but did not stay there; it is ${where}`,
+      { object: heldId, where },
     );
   }
   // The robot watched its own hand set it down.
