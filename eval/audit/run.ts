@@ -25,7 +25,8 @@ import {
 import { recognisable } from './check-sight';
 import { Draw, argsFor } from './generate';
 import { type CallStep, type ScriptEvent, type ScriptStep, ScriptRunner, isCall } from './script';
-import { type V, type WorldReading, readWorld } from './truth';
+import { type WorldReading, readWorld } from './truth';
+import { knownIds, believedCentres, judgedAt } from './believed-readings';
 
 export interface AuditOptions {
   /** Scene ids (default: every built-in scene). */
@@ -96,36 +97,6 @@ export interface Episode {
 const drawSeed = (seed: number, episode: number): number => (Math.imul(seed + 1, 0x9e3779b1) ^ Math.imul(episode + 1, 0x85ebca6b)) >>> 0;
 /** Unjudged calls kept with their steps, per reason. */
 const UNJUDGED_CASES = 3;
-
-function knownIds(w: SimWorld): Set<string> {
-  const out = new Set<string>();
-  for (const e of w.entities.values()) if (e.fixed || w.belief.has(e.id)) out.add(e.id);
-  return out;
-}
-
-function believedCentres(w: SimWorld, truth: ReturnType<typeof readWorld>): Map<string, V> {
-  const out = new Map<string, V>();
-  for (const e of w.belief.objects.values()) {
-    const t = truth.bodies.get(e.id);
-    if (!t) continue;
-    const c = { x: (t.box.min.x + t.box.max.x) / 2, y: (t.box.min.y + t.box.max.y) / 2, z: (t.box.min.z + t.box.max.z) / 2 };
-    out.set(e.id, { x: e.pose.p.x + c.x - t.pos.x, y: e.pose.p.y + c.y - t.pos.y, z: e.pose.p.z + c.z - t.pos.z });
-  }
-  return out;
-}
-
-/**
- * The places a call is judged by: where each object was as the call returned (a record
- * made then, a change the call caused), except where it was in flight then: there,
- * where it came to rest. A ball still rolling on the table as the call ended was on the table.
- * What moved as the call returned is read then: "still moving" is true of those alone.
- */
-function judgedAt(atEnd: WorldReading | undefined, settled: WorldReading): WorldReading {
-  if (!atEnd) return settled;
-  const places = new Map(settled.places);
-  for (const [id, r] of atEnd.places) if (r.kind !== 'unsure' || r.plausible?.length) places.set(id, r);
-  return { ...settled, places, moving: atEnd.moving, atEnd };
-}
 
 /** Opens a world for an episode and a way to find its tools by name. */
 async function open(ep: Episode): Promise<{ robot: Robot; control: SimControl; toolFor: (name: string) => Promise<Tool | undefined> }> {
