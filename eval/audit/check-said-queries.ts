@@ -381,12 +381,15 @@ export const QUERY_RULES: Record<string, readonly Rule[]> = {
   check_obj_relationship: [
     [
       new RegExp(
-        `No objects (blocking|inside|on top of|above|below|on the right of|on the left of|near|occluding) ${THING}( \\((${ID}) is closed, so its inside cannot be seen\\))?\\.`,
+        `No objects (blocking|inside|on top of|above|below|on the right of|on the left of|near|occluding) ${THING}(?: \\((${ID}) is closed, so its inside cannot be seen\\)| \\(the robot has not looked inside (${ID}) since something could have changed there, so what is inside is not known\\))?\\.`,
       ),
       (m, j) => {
         if (!exists(j, m[2]!, m[3])) return;
         if (m[4]) stateIs(j, m[2]!, 'open', false, m[4]);
-        relationSaid(j, m[1]!, m[2]!, [], Boolean(m[4]));
+        // Not looked inside since a change it could have missed: the robot's belief says so, or it is a lie.
+        if (m[5] && j.c.world.belief.contentsKnown(m[5]))
+          j.lie(`said the robot has not looked inside ${m[5]} since something could have changed there, but it has`);
+        relationSaid(j, m[1]!, m[2]!, [], Boolean(m[4] ?? m[5]));
       },
     ],
     [

@@ -622,3 +622,28 @@ describe("check_free_path's failures", () => {
     ]);
   }, 60_000);
 });
+
+describe('check_obj_relationship inside an open storage the robot has not looked into', () => {
+  const EP: Episode = { scene: 'kitchen', set: 'raider-preferences', seed: 2011 };
+  const ASK: ScriptStep[] = [{ tool: 'check_obj_relationship', args: { relationship: 'inside', obj: 'sink_1' } }];
+
+  it('says the contents are not known (bowl_3 is in sink_1, out of view), and that is judged true', async () => {
+    const unjudged: Unjudged[] = [];
+    const f = await replay(EP, ASK, {
+      unjudged,
+      said: (r) => {
+        expect(r?.content).toBe(
+          'No objects inside sink_1 (sink) (the robot has not looked inside sink_1 since something could have changed there, so what is inside is not known).',
+        );
+        return r;
+      },
+    });
+    expect(f).toEqual([]);
+    expect(unjudged).toEqual([]);
+  }, 60_000);
+
+  it('"No objects inside sink_1" without the hedge is a lie', async () => {
+    const f = await judge(EP, ASK, saying('No objects inside sink_1 (sink).'));
+    expect(f).toContainEqual(expect.stringMatching(/^lies: check_obj_relationship: said nothing is inside sink_1, but bowl_3 is in it/));
+  }, 60_000);
+});

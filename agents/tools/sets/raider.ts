@@ -156,7 +156,12 @@ export const checkObjRelationship = defineTool({
       const id = await resolveName(robot, obj, ['object'], 'visible');
       const found = await robot.perception.related(relationship, id);
       const st = await robot.perception.objectState(id);
-      const hidden = relationship === 'inside' && st['open'] === false ? ` (${id} is closed, so its inside cannot be seen)` : '';
+      // Nothing seen inside is not nothing inside: closed, or not looked into since a change it could have missed.
+      const unlooked =
+        relationship === 'inside' && (await robot.worldModel?.node(id))?.attributes['contents_known'] === false
+          ? ` (the robot has not looked inside ${id} since something could have changed there, so what is inside is not known)`
+          : '';
+      const hidden = relationship === 'inside' && st['open'] === false ? ` (${id} is closed, so its inside cannot be seen)` : unlooked;
       const labels = await Promise.all(found.map((f) => label(robot, f)));
       return ok(
         found.length
