@@ -40,6 +40,7 @@ vi.mock('../../eval/scale/queue-worker', () => ({
 vi.mock('../../eval/scale/queue', async (original) => ({
   ...(await original<object>()),
   checkQueue: async () => undefined,
+  claimRun: async () => undefined,
   queueSlots: reached('queueSlots'),
 }));
 
