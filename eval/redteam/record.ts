@@ -1,7 +1,8 @@
 // A red-team run as a file (what `skillbridge red-team --out FILE` writes, and
 // the committed eval/redteam/maxima.json the README's table is generated from),
 // and the table itself: written between markers by `--md FILE`, never by hand.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { readUserTextSync } from '../../base/user-file';
 import { z } from 'zod';
 import { GenomeZ } from './genome';
 import { type SuiteAttackResult, fmt } from './search';
@@ -56,7 +57,7 @@ export function suiteRecord(r: SuiteAttackResult, of: number): SuiteRecord {
 export function readRecord(file: string): RedTeamRecord {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readUserTextSync(file));
   } catch (e) {
     throw new Error(`${file}: not a red-team record (${e instanceof Error ? e.message : String(e)})`);
   }

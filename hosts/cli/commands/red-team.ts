@@ -6,7 +6,8 @@
 // markers, --from FILE plays a recorded run's champions first (--dry-run: only
 // renders its table). Exit 1 when a figure that is not a paper's raw one is more
 // than 0.1 above floor:noop's (the line CI holds).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { readUserTextSync } from '../../../base/user-file';
 import { type RedTeamRecord, breaches, readRecord, renderTable, withTable, writeRecord } from '../../../eval/redteam/record';
 import { redTeam } from '../../../eval/redteam/run';
 import { findSuite } from '../../../eval/suites/index';
@@ -55,7 +56,7 @@ export async function redTeamCommand(p: Parsed, o: Output): Promise<number> {
   if (md) {
     let text = '';
     try {
-      text = readFileSync(md, 'utf8');
+      text = readUserTextSync(md);
     } catch {
       // a new file: the table alone
     }
