@@ -341,6 +341,12 @@ export type SessionInfo = z.infer<typeof SessionInfo>;
 export const AppEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('scene_loaded'), sceneId: z.string(), generation: z.number().int() }),
   z.object({ type: z.literal('robot_event'), event: RobotEventInfo }),
+  /**
+   * Someone in the scene spoke, as the view shows it: the speaker as the scene
+   * knows them (null: a voice the scene does not draw). The robot's own event
+   * names only people it has identified; the view draws the world.
+   */
+  z.object({ type: z.literal('person_spoke'), id: z.number().int(), person: z.string().nullable(), text: z.string() }),
   z.object({
     type: z.literal('tool_activity'),
     phase: z.enum(['start', 'end']),

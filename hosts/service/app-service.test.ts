@@ -151,3 +151,20 @@ describe('AppService (paced)', () => {
     }
   });
 });
+
+describe('AppService: a person speaks', () => {
+  it('the robot names a speaker it has not identified "a person"; the view is told who spoke', async () => {
+    const session = new AppService({ paced: false });
+    const events: AppEvent[] = [];
+    session.onEvent((e) => events.push(e));
+    try {
+      await session.loadScene({ id: 'kitchen/assistive' });
+      await session.injectEvent({ type: 'person_said', person: 'adriana', text: 'a glass of water, please' });
+      const robotSaid = events.find((e) => e.type === 'robot_event' && e.event.type === 'person_said');
+      expect(robotSaid?.type === 'robot_event' && robotSaid.event.text).toMatch(/a person said: "a glass of water, please"/);
+      expect(events.find((e) => e.type === 'person_spoke')).toMatchObject({ person: 'adriana', text: 'a glass of water, please' });
+    } finally {
+      await session.dispose();
+    }
+  });
+});

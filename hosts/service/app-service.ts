@@ -203,9 +203,17 @@ export class AppService implements AppApi {
     this.progress.reset();
     this.generation++;
     const { meta, entries } = buildSceneMeta(control.world, this.generation);
-    const unsubscribe = robot.events.subscribe((e) =>
+    const offRobot = robot.events.subscribe((e) =>
       this.emit({ type: 'robot_event', event: { id: e.id, time: e.time, type: e.type, text: e.text } }),
     );
+    // The view draws the world: its speech bubble goes over the real speaker, whom the robot may not know.
+    const offWorld = control.world.events.onEvent((e) => {
+      if (e.type === 'person_said') this.emit({ type: 'person_spoke', id: e.id, person: e.person ?? null, text: e.text });
+    });
+    const unsubscribe = () => {
+      offRobot();
+      offWorld();
+    };
     const real = this.real;
     const tools = new ToolConsole(
       { robot, control, toolSet: meta.toolSet },

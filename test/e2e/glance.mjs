@@ -128,7 +128,11 @@ export async function glanceFlows({ browser }) {
       await loaded('kitchen/assistive');
       await openTab('World', a);
       await a.selectOption('select[aria-label="Who speaks"]', 'adriana');
-      await a.fill('input[aria-label="What they say"]', 'Could you bring me a glass of water?');
+      // Long enough to stay up about nine seconds: a slow software-rendered frame still sees it placed.
+      await a.fill(
+        'input[aria-label="What they say"]',
+        'Could you bring me a glass of water? The tall glass on the left of the shelf, please.',
+      );
       await a.getByRole('button', { name: 'Say', exact: true }).click();
       const bubble = a.locator('[data-testid="speech-bubble"]');
       // Read at once in the page: where the bubble is, where Adriana is drawn, and what it says.
@@ -148,7 +152,8 @@ export async function glanceFlows({ browser }) {
           };
         },
         null,
-        { timeout: 15_000 },
+        // Polled on a timer, not on animation frames: under load the page draws a frame a second or less.
+        { timeout: 20_000, polling: 100 },
       );
       const { b, head, canvas, said } = await seen.jsonValue();
       assert(/Adriana/.test(said) && /glass of water/.test(said), said);

@@ -18,13 +18,11 @@ export function speechMs(text: string): number {
   return Math.min(15_000, Math.max(6_000, 2_000 + text.length * 80));
 }
 
-/** The speaker and words of a robot event's text (`t=3.0s anna said: "hello"`), or null when it is not speech. */
-export function parseSpeech(text: string, meta: SceneMeta | null): Omit<Speech, 'key'> | null {
-  const m = /^(?:t=\S+\s+)?(.+?) said: "([\s\S]*)"$/.exec(text);
-  if (!m) return null;
-  const who = m[1]!;
-  const p = meta?.people.find((x) => x.id === who || x.name.toLowerCase() === who.toLowerCase());
-  return { person: p?.id ?? null, name: p?.name ?? (who === 'a person' ? 'Someone' : who), text: m[2]! };
+/** The speaker as the scene draws them (by id or name), or null for a voice it does not draw. */
+export function speakerOf(person: string | null, text: string, meta: SceneMeta | null): Omit<Speech, 'key'> {
+  const who = person?.toLowerCase();
+  const p = who === undefined ? undefined : meta?.people.find((x) => x.id.toLowerCase() === who || x.name.toLowerCase() === who);
+  return { person: p?.id ?? null, name: p?.name ?? person ?? 'Someone', text };
 }
 
 /** The speech showing now (null: nobody is speaking). */
@@ -37,10 +35,9 @@ export function useSpeech(api: AppApi, meta: SceneMeta | null): Speech | null {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const off = api.onEvent((e) => {
-      if (e.type !== 'robot_event' || e.event.type !== 'person_said') return;
-      const s = parseSpeech(e.event.text, metaRef.current);
-      if (!s) return;
-      setSpeech({ ...s, key: e.event.id });
+      if (e.type !== 'person_spoke') return;
+      const s = speakerOf(e.person, e.text, metaRef.current);
+      setSpeech({ ...s, key: e.id });
       clearTimeout(timer);
       timer = setTimeout(() => setSpeech(null), speechMs(s.text));
     });
