@@ -1,7 +1,7 @@
-// The README's headline SQL reproduces the reported headline: for every suite, a
+// The headline SQL in docs/evaluation.md reproduces the reported headline: for every suite, a
 // real small run (the oracle on a sample of the suite's small case set, half its cases replaced by floor:noop's
 // results so the figure is neither 0 nor 1, and one an error) gives the same number from
-// headlineSql() in SQLite as from the report's headline(); and the README
+// headlineSql() in SQLite as from the report's headline(); and the page
 // quotes exactly that SQL.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,12 +16,12 @@ import { headline } from '../eval/report/stats';
 import { smallCasesCacheDir } from './support/shared-cases';
 import { TERMINAL, typedModel } from './support/host-refs';
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../docs/evaluation.md', import.meta.url), 'utf8');
 
 describe.each(SUITES.map((s) => [s.id, s] as const))('the headline SQL of %s', (_id, suite) => {
-  it('is quoted in the README and gives the reported headline on a real mixed run', async () => {
+  it('is quoted in docs/evaluation.md and gives the reported headline on a real mixed run', async () => {
     const sql = headlineSql(suite.report);
-    expect(README, `README.md quotes the ${suite.id} headline SQL`).toContain(sql);
+    expect(README, `docs/evaluation.md quotes the ${suite.id} headline SQL`).toContain(sql);
     const out = mkdtempSync(join(tmpdir(), `skillbridge-headline-${suite.id}-`));
     const cacheDir = await smallCasesCacheDir(suite);
     const oracle = await runEval({ suite: TERMINAL.suite(suite.id), ...typedModel('oracle'), sample: 8, outDir: out, cacheDir });

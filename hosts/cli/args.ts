@@ -278,7 +278,7 @@ Usage:
       Prints per metric the best figure found without reaching the case's goal
       beside floor:noop's; exit 1 when one not marked raw is more than 0.1 above
       it. --out FILE records the run, --md FILE writes its table between the
-      markers in FILE (the README), --from FILE plays a recorded run's champions
+      markers in FILE (docs/red-team.md), --from FILE plays a recorded run's champions
       first (with --dry-run it only renders that run's table).
   skillbridge serve [--port N] [--host 127.0.0.1] [--scene S] [--seed N] [--max-sessions N]
                     [--scripts DIR] [--robot URL [--mapping FILE] [--accept-no-estop]]

@@ -1,4 +1,4 @@
-// The README's worked examples for raider and ALRM, run as written through the
+// The worked examples of docs/workflows.md for raider and ALRM, run as written through the
 // CLI (in process), so they keep working: each ends in the world state it
 // promises and writes a trace with the stages of its workflow.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
 // single-process run case by case (scores, metrics, tool calls, world hashes at
 // start and end). Needs `redis-server` (CI installs it); skips with a message
 // where it is absent. The Redis asks for a password and jobs are signed with
-// the queue's secret, as the README's recipe has it.
+// the queue's secret, as the recipe in docs/evaluation-at-scale.md has it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,7 +83,7 @@ describe.skipIf(!available)('eval --queue with three workers (BullMQ on Redis)',
   const savedSecret = process.env['SKILLBRIDGE_QUEUE_SECRET'];
   beforeAll(async () => {
     srv = await startOracleServer(await recordOracleReplies(SUITE), 400);
-    // The README's recipe: a Redis with a password, and the secret in the environment of every side.
+    // The recipe in docs/evaluation-at-scale.md: a Redis with a password, and the secret in the environment of every side.
     redis = await startRedis();
     url = redis.url;
     process.env['SKILLBRIDGE_QUEUE_SECRET'] = SECRET;

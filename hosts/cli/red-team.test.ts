@@ -1,5 +1,5 @@
 // skillbridge red-team: bad input is one line and exit 2; a recorded run renders
-// its table (--dry-run --from), writes it between the README's markers (--md) and
+// its table (--dry-run --from), writes it between the markers of docs/red-team.md (--md) and
 // exits 1 when a figure not marked raw is over the line or a suite went untested;
 // a small real run records a file that --from reads back.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

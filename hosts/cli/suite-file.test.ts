@@ -1,4 +1,4 @@
-// eval --suite FILE: the README's example suite runs with a scripted model and is
+// eval --suite FILE: the example suite of docs/evaluation.md runs with a scripted model and is
 // scored by the physics (the goal predicate on the world), and a broken file is
 // one line naming the field.
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// skillbridge workflows, and the README's worked examples for dfki and etp run as
+// skillbridge workflows, and the worked examples of docs/workflows.md for dfki and etp run as
 // written (in process through main(), as cli.test.ts does).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,7 +2,7 @@
 // receives play the suite's cases and a small evolutionary search breeds them,
 // selected by the metric attacked; it prints, per metric, the best figure found
 // without reaching the case's goal beside floor:noop's, with the budget spent.
-// --out FILE records the run, --md FILE writes its table between the README's
+// --out FILE records the run, --md FILE writes its table between docs/red-team.md's
 // markers, --from FILE plays a recorded run's champions first (--dry-run: only
 // renders its table). Exit 1 when a figure that is not a paper's raw one is more
 // than 0.1 above floor:noop's (the line CI holds).
