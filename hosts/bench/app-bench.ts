@@ -30,6 +30,8 @@ export interface AppBenchScene {
    * fps, other load on the machine barely changes them.
    */
   cpuMsPerFrame: { renderer: number; gpu: number } | null;
+  /** The resolution drawn at the end, % of the screen's pixels per side (adaptive resolution lowers it to keep the rate). */
+  resolutionPercent: number | null;
 }
 
 export interface AppBenchResult {
@@ -104,6 +106,7 @@ interface Probe {
   renderer: string;
   resetStats(): void;
   drawStats?(): { drawCalls: number; activeMeshes: number; activeIndices: number };
+  scaling?(): number;
   poseLatency(): { median: number | null; p95: number | null; samples: number };
 }
 /** The page's globals as seen from page.evaluate (this file compiles without DOM types). */
@@ -278,6 +281,8 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
         () => (globalThis as unknown as ProbeGlobal).__skillbridge?.poseLatency() ?? { median: null, p95: null, samples: 0 },
       );
       const draw = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.drawStats?.() ?? null);
+      // The resolution adaptive resolution settled at (pixels per side, % of the screen's).
+      const level = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.scaling?.() ?? null);
       const s: AppBenchScene = {
         id,
         drawCalls: draw?.drawCalls ?? null,
@@ -288,10 +293,11 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
         poseLatencyP95Ms: lat.p95 === null ? null : Math.round(lat.p95),
         framesMeasured: f1 - f0,
         cpuMsPerFrame: perFrame(cpu0, cpu1, f1 - f0),
+        resolutionPercent: level ? Math.round(100 / level) : null,
       };
       scenes.push(s);
       say(
-        `${id}: ${s.fps} fps, pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames), ${s.drawCalls ?? 'n/a'} draw calls${s.cpuMsPerFrame ? `, CPU per frame ${s.cpuMsPerFrame.renderer} ms page + ${s.cpuMsPerFrame.gpu} ms GPU process` : ''}`,
+        `${id}: ${s.fps} fps at ${s.resolutionPercent ?? 'n/a'} % resolution, pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames), ${s.drawCalls ?? 'n/a'} draw calls${s.cpuMsPerFrame ? `, CPU per frame ${s.cpuMsPerFrame.renderer} ms page + ${s.cpuMsPerFrame.gpu} ms GPU process` : ''}`,
       );
     }
 

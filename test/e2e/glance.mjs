@@ -214,8 +214,14 @@ export async function glanceFlows({ browser }) {
     await test('frame rate: an fps readout and a quality setting, both remembered; a hidden tab does not draw', async () => {
       await a.getByRole('button', { name: 'FPS', exact: true }).click();
       const fps = a.locator('[data-testid="fps-readout"]');
-      await until(async () => /^\d+ fps$/.test(await fps.innerText()), 'an fps figure');
-      const scaling = () => a.evaluate(() => window.__skillbridge.scaling());
+      // The readout says the resolution the view draws at now: adaptive resolution lowers it on a slow machine.
+      await until(async () => /^\d+ fps · \d+ % res$/.test(await fps.innerText()), 'an fps figure and the resolution');
+      const drawn = await a.evaluate(() => ({ level: window.__skillbridge.scaling(), range: window.__skillbridge.scalingRange() }));
+      const shown = Number(/· (\d+) % res/.exec(await fps.innerText())[1]);
+      assert(Math.abs(shown - 100 / drawn.level) <= 9, `readout ${shown} % for level ${drawn.level}`);
+      assert(drawn.level >= drawn.range[0] && drawn.level <= drawn.range[1], `level ${drawn.level} outside ${drawn.range}`);
+      // The quality's own resolution (adaptive resolution moves the level between it and its floor).
+      const scaling = () => a.evaluate(() => window.__skillbridge.scalingRange()[0]);
       const medium = await scaling();
       await a.selectOption('select[aria-label="Rendering quality"]', 'low');
       await until(async () => (await scaling()) > medium, 'fewer pixels at low quality');

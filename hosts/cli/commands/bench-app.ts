@@ -51,6 +51,7 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
         activeMeshes: s.activeMeshes,
         activeIndices: s.activeIndices,
         cpuMsPerFrame: s.cpuMsPerFrame,
+        resolutionPercent: s.resolutionPercent,
       })),
       rendererMB: r.rendererMB,
       details: r,

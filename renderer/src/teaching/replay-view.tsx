@@ -2,7 +2,8 @@
 // timeline from each run's start) driven by the recorded poses, a timeline with
 // play, pause, step, seek and speed, and the trace lines following the playhead.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type LabelPoint, type ViewOptions, World, webglSupport } from '../view/world';
+import { webglSupport } from '../view/early-canvas';
+import { type LabelPoint, type ViewOptions, World } from '../view/world';
 import { type ReplayRun, bodyAt, eventIndexAt, framesAt, isBookmark, stepEvent } from './replay';
 
 export interface ReplayClock {

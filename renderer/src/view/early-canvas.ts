@@ -34,3 +34,16 @@ export function takeCanvas(): HTMLCanvasElement | null {
   early = null;
   return c;
 }
+
+/** Whether this browser can draw the 3D view, and with which WebGL. */
+export function webglSupport(): 'webgl2' | 'webgl' | null {
+  if (hasEarlyContext()) return 'webgl2';
+  try {
+    const c = document.createElement('canvas');
+    if (c.getContext('webgl2')) return 'webgl2';
+    if (c.getContext('webgl')) return 'webgl';
+  } catch {
+    // Some environments throw instead of returning null.
+  }
+  return null;
+}

@@ -37,6 +37,8 @@ export interface ViewProbe {
   robotInView(): boolean;
   /** The hardware scaling level (pixels drawn per side = 1/level): the quality setting's resolution. */
   scaling(): number;
+  /** The quality setting's level and the floor adaptive resolution may go to: [base, floor]. */
+  scalingRange(): [number, number];
   /** The orbit camera's distance from its target, metres (how the view is framed). */
   cameraRadius(): number;
   /** The distance the default view would pick for the canvas as it is now (what reframing sets). */

@@ -4,7 +4,8 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AppApi } from '../../../contract/api';
 import type { SceneMeta } from '../../../contract/schemas';
-import { type DropHandler, type Hover, INSET_H, INSET_W, type LabelPoint, type ViewOptions, World, webglSupport } from './world';
+import { webglSupport } from './early-canvas';
+import { type DropHandler, type Hover, INSET_H, INSET_W, type LabelPoint, type ViewOptions, World } from './world';
 import { labelSize } from './world-labels';
 import { takeCanvas } from './early-canvas';
 import { SpeechBubble, useSpeech } from './speech';
@@ -81,7 +82,10 @@ export function SceneView({
   const prefsRef = useRef(prefs);
   prefsRef.current = prefs;
   const [software, setSoftware] = useState<boolean | null>(null);
-  const readFps = useCallback(() => worldRef.current?.fps(), []);
+  const readFps = useCallback(() => {
+    const w = worldRef.current;
+    return w ? { fps: w.fps(), level: w.engine.getHardwareScalingLevel() } : undefined;
+  }, []);
   const [speechAt, setSpeechAt] = useState<[number, number] | null>(null);
 
   useEffect(() => {
@@ -104,7 +108,7 @@ export function SceneView({
     // The quality's settings before the first scene is built: building it with shadows
     // that software GL then turns off built (and compiled shaders for) the scene twice.
     const q = qualitySettings(prefsRef.current.quality, world.software, globalThis.devicePixelRatio);
-    world.setScaling(q.scaling);
+    world.setScaling(q.scaling, q.floor);
     world.setAntialias(q.antialias);
     world.setOptions({ ...DEFAULTS, shadows: q.shadows });
     setOpts((o) => ({ ...o, shadows: q.shadows }));
@@ -155,6 +159,7 @@ export function SceneView({
       screenBox: (id) => world.screenBox(id),
       robotInView: () => world.robotInView(),
       scaling: () => world.engine.getHardwareScalingLevel(),
+      scalingRange: () => [world.adaptive.base, world.adaptive.floor],
       cameraRadius: () => world.cameraRadius(),
       framedRadius: () => world.framedRadius(),
       cameraAngles: () => world.cameraAngles(),
@@ -208,7 +213,7 @@ export function SceneView({
     if (software === null) return;
     // The quality level sets the resolution, antialiasing and the shadows (shadows stay one click away in the toolbar).
     const q = qualitySettings(prefs.quality, software, globalThis.devicePixelRatio);
-    worldRef.current?.setScaling(q.scaling);
+    worldRef.current?.setScaling(q.scaling, q.floor);
     worldRef.current?.setAntialias(q.antialias);
     setOpts((o) => ({ ...o, shadows: q.shadows }));
   }, [prefs.quality, software]);

@@ -17,6 +17,8 @@ export const DEFAULT_PREFS: ViewPrefs = { quality: 'medium', fps: false };
 export interface QualitySettings {
   /** Hardware scaling level: pixels drawn per side = 1/level. */
   scaling: number;
+  /** The highest level adaptive resolution may go to when frames come slowly (equal to `scaling`: it stays fixed). */
+  floor: number;
   shadows: boolean;
   /** An antialiasing pass over the image (FXAA: smooth edges for one cheap full-screen pass). */
   antialias: boolean;
@@ -27,17 +29,20 @@ export interface QualitySettings {
  * antialiasing. Medium is the default: full resolution, shadows and antialiasing
  * on a GPU; on software GL (no GPU) a quarter of the pixels, no shadows and no
  * antialiasing pass, which keeps a class's laptops fluid. High turns everything
- * on; low turns everything off.
+ * on; low turns everything off. At low and medium a slow machine draws fewer
+ * pixels, down to the floor (adaptive-scale.ts); high keeps its resolution.
  */
 export function qualitySettings(q: Quality, software: boolean, dpr = 1): QualitySettings {
   switch (q) {
     case 'low':
-      return { scaling: software ? 2.5 : 2, shadows: false, antialias: false };
+      return { scaling: software ? 2.5 : 2, floor: software ? 3.5 : 3, shadows: false, antialias: false };
     case 'medium':
-      return { scaling: software ? 2 : 1, shadows: !software, antialias: !software };
-    case 'high':
-      // Sharp on a high-density screen; software GL draws 70 % of the pixels per side.
-      return { scaling: software ? 1.4 : 1 / Math.min(2, Math.max(1, dpr)), shadows: true, antialias: true };
+      return { scaling: software ? 2 : 1, floor: software ? 3 : 1.5, shadows: !software, antialias: !software };
+    case 'high': {
+      // Sharp on a high-density screen; software GL draws 70 % of the pixels per side. Never lowered.
+      const scaling = software ? 1.4 : 1 / Math.min(2, Math.max(1, dpr));
+      return { scaling, floor: scaling, shadows: true, antialias: true };
+    }
   }
 }
 

@@ -4,12 +4,13 @@
 // (world-cameras.ts), with hover labels and probes (world-pick.ts). The sim's
 // frame (right-handed, Y up, metres) is drawn as is: the scene is switched to
 // right-handed, so poses need no conversion. Deep imports keep the bundle to the parts used.
+import { AdaptiveScale } from './adaptive-scale';
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { Engine } from '@babylonjs/core/Engines/engine';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { FxaaPostProcess } from '@babylonjs/core/PostProcesses/fxaaPostProcess';
 import type { SceneMeta } from '../../../contract/schemas';
-import { GL_ATTRIBUTES, hasEarlyContext } from './early-canvas';
+import { GL_ATTRIBUTES } from './early-canvas';
 import type { LatencyStats } from './probe';
 import { type SceneGraph, buildScene } from './world-build';
 import { INSET_PERIOD_MS, RobotCamera, defaultFraming, followRobot, makeOrbitCamera, seesRobot } from './world-cameras';
@@ -100,7 +101,11 @@ export class World {
     const s = this.cur?.graph.scene;
     if (!s || this.contextLost) return;
     s.render();
+    const level = this.adaptive.frame(performance.now());
+    if (level !== null) this.applyLevel(level);
   };
+  /** Adaptive resolution within the quality setting's base level and floor. */
+  readonly adaptive = new AdaptiveScale(1, 1);
 
   private drawing = true;
 
@@ -113,6 +118,8 @@ export class World {
     if (on === this.drawing) return;
     this.drawing = on;
     if (on) {
+      // The time hidden is not a slow frame.
+      this.adaptive.reset(this.adaptive.base, this.adaptive.floor, this.adaptive.current);
       this.engine.runRenderLoop(this.renderFrame);
       this.applyCameras();
     } else {
@@ -122,8 +129,13 @@ export class World {
     }
   }
 
-  /** Pixels drawn per side are 1/level of the canvas's (the quality setting). */
-  setScaling(level: number): void {
+  /** Pixels drawn per side are 1/level of the canvas's: the quality setting's level, up to its floor when frames come slowly. */
+  setScaling(level: number, floor = level): void {
+    this.adaptive.reset(level, floor);
+    this.applyLevel(level);
+  }
+
+  private applyLevel(level: number): void {
     if (this.engine.getHardwareScalingLevel() === level) return;
     this.engine.setHardwareScalingLevel(level);
     this.engine.resize();
@@ -431,16 +443,4 @@ export class World {
   bodyPosition(id: string): [number, number, number] | null {
     return this.cur?.picker.bodyPosition(id) ?? null;
   }
-}
-
-export function webglSupport(): 'webgl2' | 'webgl' | null {
-  if (hasEarlyContext()) return 'webgl2';
-  try {
-    const c = document.createElement('canvas');
-    if (c.getContext('webgl2')) return 'webgl2';
-    if (c.getContext('webgl')) return 'webgl';
-  } catch {
-    // Some environments throw instead of returning null.
-  }
-  return null;
 }
