@@ -76,6 +76,8 @@ export interface AppBenchResult {
   rendererRssMB: number | null;
   gl: string;
   chromium: string;
+  /** The browser measured (the classroom figure opens its pages in the same one). */
+  browserPath: string;
   viewport: [number, number];
   secondsPerScene: number;
   node: string;
@@ -94,8 +96,8 @@ export interface AppBenchOptions {
 // Chromium as it runs on a machine without a usable GPU: WebGL on SwiftShader,
 // pages composited in software. (Also forcing the compositor onto SwiftShader,
 // as --ignore-gpu-blocklist does, costs about 40 % of the frame rate here.)
-const GL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu-compositing', '--no-sandbox'];
-const VIEWPORT: [number, number] = [1440, 860];
+export const GL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu-compositing', '--no-sandbox'];
+export const VIEWPORT: [number, number] = [1440, 860];
 
 interface Probe {
   ready: boolean;
@@ -315,6 +317,7 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
       rendererRssMB: rendererRss(process.pid),
       gl,
       chromium: browser.version(),
+      browserPath: exe,
       viewport: VIEWPORT,
       secondsPerScene: seconds,
       node: process.version,
