@@ -37,6 +37,8 @@ function withinLimits(chain: Chain, q: ArrayLike<number>): boolean {
   return chain.variables.every((v, i) => q[i]! >= v.lower && q[i]! <= v.upper);
 }
 
+const coord = (r: number) => fc.double({ min: -r, max: r, noNaN: true });
+
 const HALF_DEGREE = (0.5 * Math.PI) / 180;
 
 describe.each(ARMS)('IK of the $name arm', ({ chain }) => {
@@ -61,8 +63,8 @@ describe.each(ARMS)('IK of the $name arm', ({ chain }) => {
     const reach = chain.reach;
     fc.assert(
       fc.property(
-        fc.tuple(...[0, 1, 2].map(() => fc.double({ min: -reach, max: reach, noNaN: true }))),
-        fc.tuple(...[0, 1, 2, 3].map(() => fc.double({ min: -1, max: 1, noNaN: true }))),
+        fc.tuple(coord(reach), coord(reach), coord(reach)),
+        fc.tuple(coord(1), coord(1), coord(1), coord(1)),
         fc.boolean(),
         (p, q, oriented) => {
           const n = Math.hypot(...q);
@@ -81,28 +83,29 @@ describe.each(ARMS)('IK of the $name arm', ({ chain }) => {
 
   it('answers a target beyond its reach with the distance and the reach, never joints', () => {
     fc.assert(
-      fc.property(
-        fc.tuple(...[0, 1, 2].map(() => fc.double({ min: -1, max: 1, noNaN: true }))),
-        fc.double({ min: 1.001, max: 10, noNaN: true }),
-        (dir, k) => {
-          const n = Math.hypot(...dir);
-          fc.pre(n > 1e-3);
-          const d = (chain.reach * k) / n;
-          const s = chain.shoulder;
-          const r = solver.solve({ position: [s[0] + dir[0] * d, s[1] + dir[1] * d, s[2] + dir[2] * d], orientation: null });
-          expect(r.ok).toBe(false);
-          if (r.ok) return;
-          expect(r.failure.kind).toBe('out_of_reach');
-          if (r.failure.kind === 'out_of_reach') expect(r.failure.distance).toBeGreaterThan(r.failure.reach);
-          expect(describeIkFailure(r.failure)).toMatch(/reaches .* m at most/);
-        },
-      ),
+      fc.property(fc.tuple(coord(1), coord(1), coord(1)), fc.double({ min: 1.001, max: 10, noNaN: true }), (dir, k) => {
+        const n = Math.hypot(...dir);
+        fc.pre(n > 1e-3);
+        const d = (chain.reach * k) / n;
+        const s = chain.shoulder;
+        const r = solver.solve({ position: [s[0] + dir[0] * d, s[1] + dir[1] * d, s[2] + dir[2] * d], orientation: null });
+        expect(r.ok).toBe(false);
+        if (r.ok) return;
+        expect(r.failure.kind).toBe('out_of_reach');
+        if (r.failure.kind === 'out_of_reach') expect(r.failure.distance).toBeGreaterThan(r.failure.reach);
+        expect(describeIkFailure(r.failure)).toMatch(/reaches .* m at most/);
+      }),
       { numRuns: fuzzRuns(30), seed: fuzzSeed(39) },
     );
   });
 
   it('gives the same answer to the same question', () => {
-    const goal = goalOf(tipPose(chain, chain.variables.map((v) => (v.lower + v.upper) / 3)));
+    const goal = goalOf(
+      tipPose(
+        chain,
+        chain.variables.map((v) => (v.lower + v.upper) / 3),
+      ),
+    );
     const a = solver.solve(goal);
     const b = solver.solve(goal);
     expect(a.ok && b.ok && Array.from(a.joints)).toEqual(b.ok && Array.from(b.joints));
@@ -127,8 +130,21 @@ function planar(limits: Array<[number, number] | null>): Chain {
     limit: l ? { lower: l[0], upper: l[1], effort: null, velocity: null } : null,
     mimic: null,
   }));
-  joints.push({ ...joints[0]!, name: 'tip', kind: 'fixed', parent: `l${limits.length}`, child: 'tip', origin: { xyz: [0.5, 0, 0], rpy: [0, 0, 0] }, limit: null });
-  const links = ['tip', ...limits.map((_, i) => `l${i}`), `l${limits.length}`].map((name) => ({ name, inertial: null, collisions: [], visuals: [] }));
+  joints.push({
+    ...joints[0]!,
+    name: 'tip',
+    kind: 'fixed',
+    parent: `l${limits.length}`,
+    child: 'tip',
+    origin: { xyz: [0.5, 0, 0], rpy: [0, 0, 0] },
+    limit: null,
+  });
+  const links = ['tip', ...limits.map((_, i) => `l${i}`), `l${limits.length}`].map((name) => ({
+    name,
+    inertial: null,
+    collisions: [],
+    visuals: [],
+  }));
   return chainOf({ name: 'planar', root: 'l0', joints, links }, 'l0', 'tip');
 }
 
@@ -155,7 +171,12 @@ describe('why IK fails', () => {
   });
 
   it('finds a point inside a small in-limit window from a start outside it', () => {
-    const solver = chainSolver(planar([[-3, 3], [2, 2.2]]));
+    const solver = chainSolver(
+      planar([
+        [-3, 3],
+        [2, 2.2],
+      ]),
+    );
     const q = [0.4, 2.1];
     const goal = goalOf(tipPose(solver.chain, q), false);
     const r = solver.solve(goal, { seed: [-2, 2] });

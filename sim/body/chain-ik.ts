@@ -72,7 +72,9 @@ export function chainSolver(chain: Chain): ChainSolver {
   const k = chain.moving.length;
   const lower = Float64Array.from(chain.variables, (v) => v.lower);
   const upper = Float64Array.from(chain.variables, (v) => v.upper);
-  const mid = Float64Array.from(chain.variables, (v) => (Number.isFinite(v.lower) && Number.isFinite(v.upper) ? (v.lower + v.upper) / 2 : 0));
+  const mid = Float64Array.from(chain.variables, (v) =>
+    Number.isFinite(v.lower) && Number.isFinite(v.upper) ? (v.lower + v.upper) / 2 : 0,
+  );
   const s = {
     target: new Float64Array(12),
     tip: new Float64Array(12),
@@ -128,21 +130,21 @@ export function chainSolver(chain: Chain): ChainSolver {
       const zy = s.axes[j * 3 + 1]!;
       const zz = s.axes[j * 3 + 2]!;
       if (mv.prismatic) {
-        J[c] += g * zx;
-        J[n + c] += g * zy;
-        J[2 * n + c] += g * zz;
+        J[c]! += g * zx;
+        J[n + c]! += g * zy;
+        J[2 * n + c]! += g * zz;
         continue;
       }
       const rx = px - s.origins[j * 3]!;
       const ry = py - s.origins[j * 3 + 1]!;
       const rz = pz - s.origins[j * 3 + 2]!;
-      J[c] += g * (zy * rz - zz * ry);
-      J[n + c] += g * (zz * rx - zx * rz);
-      J[2 * n + c] += g * (zx * ry - zy * rx);
+      J[c]! += g * (zy * rz - zz * ry);
+      J[n + c]! += g * (zz * rx - zx * rz);
+      J[2 * n + c]! += g * (zx * ry - zy * rx);
       if (m === 6) {
-        J[3 * n + c] += g * zx * ROTATION_SCALE;
-        J[4 * n + c] += g * zy * ROTATION_SCALE;
-        J[5 * n + c] += g * zz * ROTATION_SCALE;
+        J[3 * n + c]! += g * zx * ROTATION_SCALE;
+        J[4 * n + c]! += g * zy * ROTATION_SCALE;
+        J[5 * n + c]! += g * zz * ROTATION_SCALE;
       }
     }
   }
@@ -210,7 +212,14 @@ export function chainSolver(chain: Chain): ChainSolver {
   }
 
   /** One start: iterates from s.q; true when within tolerance (s.q holds the answer). */
-  function descend(m: number, iterations: number, lo: Float64Array, hi: Float64Array, tolP: number, tolR: number): { done: boolean; E: number; iterations: number } {
+  function descend(
+    m: number,
+    iterations: number,
+    lo: Float64Array,
+    hi: Float64Array,
+    tolP: number,
+    tolR: number,
+  ): { done: boolean; E: number; iterations: number } {
     const { q, qTry, dq, e, eTry } = s;
     let E = error(q, m, e, true);
     let mu = 1;
@@ -247,7 +256,11 @@ export function chainSolver(chain: Chain): ChainSolver {
   }
 
   function solve(goal: IkGoal, options: IkOptions = {}): ChainIkResult {
-    const distance = Math.hypot(goal.position[0] - chain.shoulder[0], goal.position[1] - chain.shoulder[1], goal.position[2] - chain.shoulder[2]);
+    const distance = Math.hypot(
+      goal.position[0] - chain.shoulder[0],
+      goal.position[1] - chain.shoulder[1],
+      goal.position[2] - chain.shoulder[2],
+    );
     if (!(distance <= chain.reach + 1e-9)) return { ok: false, failure: { kind: 'out_of_reach', distance, reach: chain.reach } };
     const m = goal.orientation ? 6 : 3;
     fromPose(goal.position, goal.orientation ?? [0, 0, 0, 1], s.target);

@@ -162,7 +162,8 @@ export function fromPose(p: V3, q: Quat4, out: Transform = new Float64Array(12))
  */
 export function rotationError(to: Transform, from: Transform, out: Float64Array, at: number): void {
   // E = R_to · R_fromᵀ
-  const e = (r: number, c: number): number => to[r * 4]! * from[c * 4]! + to[r * 4 + 1]! * from[c * 4 + 1]! + to[r * 4 + 2]! * from[c * 4 + 2]!;
+  const e = (r: number, c: number): number =>
+    to[r * 4]! * from[c * 4]! + to[r * 4 + 1]! * from[c * 4 + 1]! + to[r * 4 + 2]! * from[c * 4 + 2]!;
   const e00 = e(0, 0);
   const e11 = e(1, 1);
   const e22 = e(2, 2);

@@ -90,7 +90,7 @@ export function buildChain(robot: RobotDescription, base: string, tip: string, o
   const byChild = new Map(robot.joints.map((j) => [j.child, j]));
   const byName = new Map(robot.joints.map((j) => [j.name, j]));
   const path = [];
-  for (let at = tip; at !== base; ) {
+  for (let at = tip; at !== base;) {
     const j = byChild.get(at);
     if (!j || path.length > robot.joints.length) return { ok: false, problem: { kind: 'not_below', base, tip } };
     path.push(j);
@@ -139,7 +139,16 @@ export function buildChain(robot: RobotDescription, base: string, tip: string, o
   const first = moving[0]!.pre;
   return {
     ok: true,
-    chain: { base, tip, variables, moving, tipOffset, links, reach: reachOf(moving, variables, tipOffset), shoulder: [first[3]!, first[7]!, first[11]!] },
+    chain: {
+      base,
+      tip,
+      variables,
+      moving,
+      tipOffset,
+      links,
+      reach: reachOf(moving, variables, tipOffset),
+      shoulder: [first[3]!, first[7]!, first[11]!],
+    },
   };
 }
 
@@ -157,7 +166,7 @@ function followMimic(name: string, byName: Map<string, RobotDescription['joints'
   let multiplier = 1;
   let offset = 0;
   const seen = new Set<string>();
-  for (let at = name; ; ) {
+  for (let at = name; ;) {
     const j = byName.get(at);
     if (!j) return { ok: false, why: `it mimics "${at}", which is not a joint of the robot` };
     if (!j.mimic) {

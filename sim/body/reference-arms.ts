@@ -36,7 +36,14 @@ export const UR5E_DH = {
 export function ur5eClass(): RobotDescription {
   const { d, a, alpha } = UR5E_DH;
   const tau = 2 * Math.PI;
-  const limits: Array<[number, number]> = [[-tau, tau], [-tau, tau], [-Math.PI, Math.PI], [-tau, tau], [-tau, tau], [-tau, tau]];
+  const limits: Array<[number, number]> = [
+    [-tau, tau],
+    [-tau, tau],
+    [-Math.PI, Math.PI],
+    [-tau, tau],
+    [-tau, tau],
+    [-tau, tau],
+  ];
   const links = ['base_link', 'shoulder_link', 'upper_arm_link', 'forearm_link', 'wrist_1_link', 'wrist_2_link', 'wrist_3_link', 'tool0'];
   const names = ['shoulder_pan_joint', 'shoulder_lift_joint', 'elbow_joint', 'wrist_1_joint', 'wrist_2_joint', 'wrist_3_joint'];
   const joints: Joint[] = [];
