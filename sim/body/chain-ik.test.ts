@@ -149,6 +149,14 @@ function planar(limits: Array<[number, number] | null>): Chain {
 }
 
 describe('why IK fails', () => {
+  it('refuses a goal that is not numbers, rather than reading NaN as far away', () => {
+    const solver = chainSolver(planar([null]));
+    const r = solver.solve({ position: [Number.NaN, 0, 0], orientation: null });
+    expect(!r.ok && r.failure).toEqual({ kind: 'bad_goal', field: 'position' });
+    const q = solver.solve({ position: [0.5, 0, 0], orientation: [0, 0, 0, 0] });
+    expect(!q.ok && describeIkFailure(q.failure)).toMatch(/orientation is not a quaternion/);
+  });
+
   it('names the joint whose limit stands between the arm and a reachable point', () => {
     // One joint of 0.5 m swinging only 0..0.5 rad: the point at 1 rad is on its circle, past the limit.
     const solver = chainSolver(planar([[0, 0.5]]));

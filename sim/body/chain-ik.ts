@@ -30,6 +30,7 @@ export interface IkOptions {
 }
 
 export type ChainIkFailure =
+  | { kind: 'bad_goal'; field: 'position' | 'orientation' }
   | { kind: 'out_of_reach'; distance: number; reach: number }
   | { kind: 'joint_limit'; joint: string; value: number; lower: number; upper: number }
   | { kind: 'no_convergence'; positionError: number; orientationError: number; attempts: number };
@@ -41,6 +42,10 @@ export type ChainIkResult =
 export function describeIkFailure(f: ChainIkFailure): string {
   const mm = (m: number) => `${(m * 1000).toFixed(1)} mm`;
   switch (f.kind) {
+    case 'bad_goal':
+      return f.field === 'position'
+        ? 'the goal position is not three finite numbers'
+        : 'the goal orientation is not a quaternion of four finite numbers, not all zero';
     case 'out_of_reach':
       return `the target is ${f.distance.toFixed(3)} m from the first joint; the arm reaches ${f.reach.toFixed(3)} m at most`;
     case 'joint_limit':
@@ -256,6 +261,10 @@ export function chainSolver(chain: Chain): ChainSolver {
   }
 
   function solve(goal: IkGoal, options: IkOptions = {}): ChainIkResult {
+    if (!goal.position.every(Number.isFinite)) return { ok: false, failure: { kind: 'bad_goal', field: 'position' } };
+    const o = goal.orientation;
+    if (o && (!o.every(Number.isFinite) || !(Math.hypot(...o) > 1e-9)))
+      return { ok: false, failure: { kind: 'bad_goal', field: 'orientation' } };
     const distance = Math.hypot(
       goal.position[0] - chain.shoulder[0],
       goal.position[1] - chain.shoulder[1],
