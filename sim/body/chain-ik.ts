@@ -262,8 +262,8 @@ export function chainSolver(chain: Chain): ChainSolver {
 
   function solve(goal: IkGoal, options: IkOptions = {}): ChainIkResult {
     if (!goal.position.every(Number.isFinite)) return { ok: false, failure: { kind: 'bad_goal', field: 'position' } };
-    const o = goal.orientation;
-    if (o && (!o.every(Number.isFinite) || !(Math.hypot(...o) > 1e-9)))
+    const orient = goal.orientation;
+    if (orient && (!orient.every(Number.isFinite) || !(Math.hypot(...orient) > 1e-9)))
       return { ok: false, failure: { kind: 'bad_goal', field: 'orientation' } };
     const distance = Math.hypot(
       goal.position[0] - chain.shoulder[0],
