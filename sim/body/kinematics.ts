@@ -6,7 +6,7 @@
 // (URDF frame, Z up, converted here and only here).
 import type { ArmConfig } from '../../scenes/schema';
 import type { V3 } from '../../scenes/urdf/model';
-import { type Pose, type Quat, type Vec3, cross, dot, length, normalize, qMul, rad, rotate, scale, sub, v3 } from '../math';
+import { type Pose, type Quat, type Vec3, dot, length, normalize, qMul, rad, rotate, scale, sub, v3 } from '../math';
 import {
   type IkFailure,
   type IkTarget,
