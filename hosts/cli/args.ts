@@ -206,6 +206,10 @@ Usage:
       Cases per minute against --concurrency 1, 8, 32, 128 and 1 or 3 queue
       workers, with memory, against a local server answering with the oracle's
       replies after MS (default 2000) per call.
+  skillbridge bench robot [--poses N] [--seed S] [--quick] [--json]
+      Robot benchmark: inverse kinematics of a UR5e-class and a Panda-class arm
+      over N random reachable poses (default 2000, --quick 300): success rate
+      (goal >= 99 %) and solve time p50/p99 (goal p99 <= 2 ms).
   skillbridge bench app [--scene S] [--quick] [--unsettled] [--json]
       App benchmark (web mode in Chromium): cold start to first frame, fps per
       scene in software rendering, pose latency sim step -> screen, renderer memory.

@@ -41,6 +41,7 @@ vi.mock('../../hosts/bench/agent-bench', () => ({ benchAgent: stub() }));
 vi.mock('../../hosts/bench/eval-bench', () => ({ benchEval: stub() }));
 vi.mock('../../hosts/bench/eval-scale-bench', () => ({ benchEvalScale: stub() }));
 vi.mock('../../hosts/bench/app-bench', () => ({ benchApp: stub() }));
+vi.mock('../../hosts/bench/robot-bench', () => ({ benchRobot: stub() }));
 vi.mock('../../hosts/bench/cli-bench', async (original) => ({ ...(await original<object>()), benchCli: stub() }));
 
 const OPENAI_KEY = `sk-openai-canary-${process.pid}-0123456789abcdef`;
@@ -195,6 +196,7 @@ const BASES = (): Base[] => {
     { door: 'bench sim', argv: () => ['bench', 'sim', '--scene', SCENE] },
     { door: 'bench app', argv: () => ['bench', 'app', '--scene', SCENE] },
     { door: 'bench eval', argv: () => ['bench', 'eval', '--suite', 'alrm', '--jobs', '1'] },
+    { door: 'bench robot', argv: () => ['bench', 'robot', '--poses', '5', '--seed', '2'] },
     { door: 'bench eval --scale', argv: () => ['bench', 'eval', '--scale', '--suite', 'alrm', '--latency', '10'] },
     {
       door: 'eval',

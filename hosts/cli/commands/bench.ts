@@ -4,7 +4,7 @@ import { Job, REFERENCE } from '../../bench/jobs';
 import type { SimBenchResult } from '../../bench/sim-bench';
 import type { StepBreakdown } from '../../bench/step-breakdown';
 import { PART_LABELS, STEP_PARTS } from '../../bench/step-parts';
-import { type Parsed, UsageError, stringFlag } from '../args';
+import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
 import { type Output, json } from '../output';
 import { isBuiltinScene } from '../../../scenes/registry';
 
@@ -15,7 +15,8 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
   if (what === 'cli') return (await import('./bench-cli')).cliBenchCommand(p, o);
   if (what === '_job') return jobCommand(p, o);
   if (what === 'eval') return evalBench(p, o);
-  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app, cli, eval`);
+  if (what === 'robot') return robotBench(p, o);
+  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app, cli, eval, robot`);
   const { benchSim } = await import('../../bench/sim-bench');
   const scene = stringFlag(p.flags, 'scene');
   if (scene && scene !== REFERENCE && !isBuiltinScene(scene))
@@ -263,5 +264,17 @@ async function evalBench(p: Parsed, o: Output): Promise<number> {
       `  ${s.id.padEnd(7)} ${String(s.cases).padStart(4)} cases  ${String(s.oracleSeconds).padStart(6)} s (CPU ${s.cpuSeconds} s)  harness ${s.overheadMsPerCase} ms/case (restore ${s.restoreMsPerCase}, record ${s.recordMsPerCase})  robot ${s.robotMsPerCase} ms/case  score ${s.score}`,
     );
   o.out('Targets: raider ≤ 60 s and alrm ≤ 120 s with --jobs 2; harness ≤ 200 ms per case.');
+  return 0;
+}
+
+/** bench robot [--poses N] [--seed S] [--quick] [--json]: IK success rate and solve time of the reference arms. */
+async function robotBench(p: Parsed, o: Output): Promise<number> {
+  const poses = intFlag(p.flags, 'poses', p.flags['quick'] ? 300 : 2000, { min: 1, max: 1_000_000 });
+  const seed = intFlag(p.flags, 'seed', 1, { min: 0, max: 2 ** 32 - 1 });
+  const asJson = Boolean(p.flags['json']);
+  const bench = await import('../../bench/robot-bench');
+  const r = await bench.benchRobot({ poses, seed, onProgress: asJson ? undefined : (l) => o.err(l) });
+  if (asJson) json(o, r);
+  else for (const line of bench.robotBenchLines(r)) o.out(line);
   return 0;
 }
