@@ -77,4 +77,5 @@ export const OPTIONS = {
   budget: { type: 'string' },
   minutes: { type: 'string' },
   from: { type: 'string' },
+  'package-dir': { type: 'string' },
 } as const;
