@@ -8,7 +8,7 @@ import { fieldPath } from '../validation';
 import type { Geometry, Joint, JointKind, Link, Origin, Problem, V3 } from './model';
 import { type XmlElement, elements } from './xml';
 
-const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const finite = z.number({ error: 'must be a finite number' });
 const positive = finite.refine((n) => n > 0, 'must be more than 0');
 const v3 = z.tuple([finite, finite, finite]);
 const OriginSchema = z.object({ xyz: v3, rpy: v3 });
@@ -195,15 +195,18 @@ export interface ReadUrdf {
   name: string;
   links: Link[];
   joints: Joint[];
-  /** Every link and joint name declared, also of elements left out for an error (so their users are not reported again). */
-  declared: { links: Set<string>; joints: Set<string> };
+  /**
+   * Every link and joint name declared, and the links each <joint> names, also of elements left out for
+   * an error (so what they connect is not reported again as disconnected).
+   */
+  declared: { links: Set<string>; joints: Set<string>; edges: Array<{ parent: string; child: string }> };
   problems: Problem[];
 }
 
 export function readUrdf(root: XmlElement): ReadUrdf {
   const problems: Problem[] = [];
   const r = new Reader(problems);
-  const declared = { links: new Set<string>(), joints: new Set<string>() };
+  const declared: ReadUrdf['declared'] = { links: new Set(), joints: new Set(), edges: [] };
   if (root.name !== 'robot') {
     r.problem(
       `<${root.name}>`,
@@ -234,6 +237,10 @@ export function readUrdf(root: XmlElement): ReadUrdf {
     return true;
   };
   const links = elements(root, 'link').flatMap((e) => (unique('link', e) ? (readLink(r, e, materials) ?? []) : []));
+  for (const e of elements(root, 'joint')) {
+    const [parent, child] = [elements(e, 'parent')[0]?.attrs['link'], elements(e, 'child')[0]?.attrs['link']];
+    if (parent && child) declared.edges.push({ parent, child });
+  }
   const joints = elements(root, 'joint').flatMap((e) => (unique('joint', e) ? (readJoint(r, e) ?? []) : []));
   for (const e of elements(root))
     if (!['link', 'joint', 'material', 'transmission', 'gazebo', 'ros2_control'].includes(e.name))

@@ -56,6 +56,10 @@ export function structure(read: ReadUrdf): { description: RobotDescription | nul
     used.add(j.parent).add(j.child);
     usable.push(j);
   }
+  // A joint left out for an error still joins its links: they are not reported again as disconnected or as roots.
+  const dropped = declared.edges.filter((e) => declared.links.has(e.parent) && declared.links.has(e.child) && !parentOf.has(e.child));
+  for (const e of dropped) used.add(e.parent).add(e.child);
+  const hasParent = (l: string) => parentOf.has(l) || dropped.some((e) => e.child === l);
   const byName = new Map(joints.map((j) => [j.name, j]));
   for (const j of joints) {
     if (!j.mimic) continue;
@@ -84,7 +88,7 @@ export function structure(read: ReadUrdf): { description: RobotDescription | nul
     for (const l of names)
       if (!used.has(l))
         out.push(problem(`link "${l}"`, 'no joint connects this link: it is disconnected', 'join it to the robot, or remove it'));
-  const roots = names.filter((l) => !parentOf.has(l) && (used.has(l) || names.length === 1));
+  const roots = names.filter((l) => !hasParent(l) && (used.has(l) || names.length === 1));
   if (roots.length === 0) {
     out.push(
       problem(
