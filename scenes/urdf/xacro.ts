@@ -143,16 +143,14 @@ export function expandXacro(root: XmlElement, file: string, host: XacroHost): Xm
       }
       case 'macro': {
         const name = required(n, 'name', f);
-        const params = (n.attrs['params'] ?? '')
-          .split(/\s+/)
-          .filter(Boolean)
-          .map((p) => {
-            const block = p.startsWith('**') ? 2 : p.startsWith('*') ? 1 : 0;
-            const [key = '', fallback] = p.replace(/^\*+/, '').split(':=', 2) as [string, string | undefined];
-            const inherit = fallback?.startsWith('^') ?? false;
-            const rest = inherit ? fallback!.slice(1).replace(/^\|/, '') : fallback;
-            return { name: key, block, fallback: inherit && rest === '' ? undefined : rest, inherit } as const;
-          });
+        // Split at white space outside `${…}` (a default may be an expression with spaces).
+        const params = ((n.attrs['params'] ?? '').match(/(?:[^\s$]|\$(?!\{)|\$\{[^}]*\})+/g) ?? []).map((p) => {
+          const block = p.startsWith('**') ? 2 : p.startsWith('*') ? 1 : 0;
+          const [key = '', fallback] = p.replace(/^\*+/, '').split(':=', 2) as [string, string | undefined];
+          const inherit = fallback?.startsWith('^') ?? false;
+          const rest = inherit ? fallback!.slice(1).replace(/^\|/, '') : fallback;
+          return { name: key, block, fallback: inherit && rest === '' ? undefined : rest, inherit } as const;
+        });
         scope.macros.set(name, { params, body: n.children });
         return [];
       }
