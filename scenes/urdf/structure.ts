@@ -154,12 +154,13 @@ export function chainTo(d: RobotDescription, link: string): Chain | undefined {
 
 /**
  * An upper bound of the reach of a chain: the sum of the joint offsets after its
- * first moving joint (and each prismatic joint's stroke), in metres.
+ * first arm joint (revolute, continuous or prismatic; a planar or floating base
+ * is not part of the arm), and each prismatic joint's stroke, in metres.
  */
 export function reach(d: RobotDescription, c: Chain): number {
   const byName = new Map(d.joints.map((j) => [j.name, j]));
   const js = c.joints.map((n) => byName.get(n)!);
-  const first = js.findIndex((j) => j.kind !== 'fixed');
+  const first = js.findIndex((j) => j.kind === 'revolute' || j.kind === 'continuous' || j.kind === 'prismatic');
   if (first < 0) return 0;
   return js.slice(first + 1).reduce((sum, j) => {
     const stroke = j.kind === 'prismatic' && j.limit ? Math.max(Math.abs(j.limit.lower), Math.abs(j.limit.upper)) : 0;

@@ -69,7 +69,7 @@ export function parseXml(src: string): XmlElement {
   const name = (): string => {
     NAME.lastIndex = i;
     const m = NAME.exec(src);
-    if (!m) return fail(`expected a name at "${src.slice(i, i + 12)}"`);
+    if (!m) return fail(`expected a name at ${JSON.stringify(src.slice(i, i + 12))}`);
     i += m[0].length;
     return m[0];
   };

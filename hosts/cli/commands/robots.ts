@@ -66,7 +66,7 @@ function armOf(d: RobotDescription, endEffector: string): Report['arm'] {
   return {
     endEffector,
     joints: c.joints,
-    movingJoints: c.joints.filter((n) => kinds.get(n) !== 'fixed').length,
+    movingJoints: c.joints.filter((n) => ['revolute', 'continuous', 'prismatic'].includes(kinds.get(n) ?? 'fixed')).length,
     reachM: round(reach(d, c), 3),
   };
 }
