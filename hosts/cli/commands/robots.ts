@@ -118,7 +118,7 @@ function print(o: Output, rep: Report): void {
   }
   if (rep.arm)
     o.out(
-      `\nArm: ${rep.arm.movingJoints} moving joints to "${rep.arm.endEffector}"; reach at most ${rep.arm.reachM} m from the first moving joint`,
+      `\nArm: ${rep.arm.movingJoints} moving joints to "${rep.arm.endEffector}"; reach at most ${rep.arm.reachM} m from the first arm joint`,
     );
   if (rep.extras) {
     const g = rep.extras.gripper;
