@@ -125,15 +125,15 @@ describe('HTML report', () => {
     expect(latency?.kind === 'latency' && latency.data.length).toBe(
       runs.filter((r) => r.run.suite === 'alrm').flatMap((r) => r.results.filter((x) => x.status === 'ok')).length,
     );
-    expect(byId.get('alrm-comparison')?.kind).toBe('bars');
+    expect(byId.get('alrm-model-comparison')?.kind).toBe('bars');
     // One RAIDER run: nothing to compare, and one trial: no pass^k curve.
-    expect(byId.has('raider-comparison')).toBe(false);
+    expect(byId.has('raider-model-comparison')).toBe(false);
     expect(byId.has('raider-passk')).toBe(false);
     for (const c of charts) expect(doc.getElementById(c.id)?.className).toBe('chart');
   });
 
   it("links every case to its trace, relative to the report's folder", () => {
-    const links = [...doc.querySelectorAll('table.cases a')].map((a) => a.getAttribute('href')!);
+    const links = [...doc.querySelectorAll('table.cases a:not([href^="#"])')].map((a) => a.getAttribute('href')!);
     expect(links.length).toBe(runs.reduce((n, r) => n + r.results.length, 0));
     for (const href of links) {
       expect(href).toMatch(/^\.\.\/traces\//);
