@@ -154,6 +154,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
       'filter',
       'sample',
       'resume',
+      'errors-only',
       'out',
       'judge',
       'off-protocol',
@@ -169,6 +170,9 @@ export const DOORS: Readonly<Record<string, Door>> = {
     {
       results: { flags: ['out'] },
       refuse: { robot: EVAL_ON_ROBOT, shadow: EVAL_ON_ROBOT },
+      needs: {
+        'errors-only': { flag: 'resume', why: 'it narrows a recorded run (--resume RUN) to the case × trials that ended in an error' },
+      },
       // A resumed run takes its own filter, sample, noise, limits and protocol again, and refuses others (the runner
       // compares them with the run's); its id is the run's, and with a queue the workers run the cases.
       conflicts: [

@@ -176,7 +176,7 @@ const VARIANTS = (): Variant[] => [
       ['--json'],
     ],
   },
-  { door: 'eval', base: () => ['eval', '--resume', runId, '--out', evalDir], parts: [['--jobs', '1'], ['--json']] },
+  { door: 'eval', base: () => ['eval', '--resume', runId, '--out', evalDir], parts: [['--jobs', '1'], ['--errors-only'], ['--json']] },
   // A judge is read and refused where the suite has no free text to judge (RAIDER's cases take minutes to make).
   {
     door: 'eval',

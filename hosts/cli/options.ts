@@ -45,6 +45,7 @@ export const OPTIONS = {
   jobs: { type: 'string' },
   filter: { type: 'string' },
   resume: { type: 'string' },
+  'errors-only': { type: 'boolean' },
   sample: { type: 'string' },
   http: { type: 'string' },
   robots: { type: 'string' },

@@ -240,6 +240,7 @@ const BASES = (): Base[] => {
       ],
     },
     { door: 'eval', argv: () => ['eval', '--resume', x.runId!, '--out', x.evalDir!] },
+    { door: 'eval', argv: () => ['eval', '--resume', x.runId!, '--errors-only', '--out', x.evalDir!] },
     // A judge where the suite has none is refused after the spec is parsed: the spec is still a field to attack.
     {
       door: 'eval',

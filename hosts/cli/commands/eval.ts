@@ -76,6 +76,7 @@ export function evalOptions(p: Parsed): Omit<EvalOptions, 'scale' | 'env' | 'sig
     ...(workflow !== undefined ? { workflow } : {}),
     ...(filter !== undefined ? { filter } : {}),
     ...(resume !== undefined ? { resume: TERMINAL.runId(resume) } : {}),
+    ...(p.flags['errors-only'] ? { errorsOnly: true } : {}),
     files: TERMINAL.files(),
     reopen: TERMINAL,
     ...(out !== undefined ? { outDir: out } : {}),
