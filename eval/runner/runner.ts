@@ -48,6 +48,8 @@ export interface EvalOptions {
   sample?: number;
   /** A run id to continue: its errored, stopped and missing case × trials run, the scored ones are kept. */
   resume?: RunId;
+  /** Answer the model's requests from, and record them into, this folder (eval/scale/response-cache.ts). */
+  responseCache?: string;
   /** With resume: run again only the case × trials that ended in an error (not the stopped or missing ones). */
   errorsOnly?: boolean;
   /** How the door reads again what the resumed run recorded (its model, judge and suite file); without it a run cannot be resumed. */
@@ -292,6 +294,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       ...(limits ? { limits } : {}),
       ...(noise ? { noise } : {}),
       ...(judge ? { judge } : {}),
+      ...(o.responseCache ? { responseCache: path.resolve(o.responseCache) } : {}),
       ...scale.init,
     };
 

@@ -173,6 +173,7 @@ const VARIANTS = (): Variant[] => [
       ['--tpm', '1000000'],
       ['--prices', prices],
       ['--shard', '1/1', '--run-id', 'ft-shard'],
+      ['--cache', join(root, 'ft-cache')],
       ['--json'],
     ],
   },

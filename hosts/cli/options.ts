@@ -46,6 +46,7 @@ export const OPTIONS = {
   filter: { type: 'string' },
   resume: { type: 'string' },
   'errors-only': { type: 'boolean' },
+  cache: { type: 'string' },
   sample: { type: 'string' },
   http: { type: 'string' },
   robots: { type: 'string' },

@@ -235,6 +235,8 @@ const BASES = (): Base[] => {
         '1/1',
         '--run-id',
         'fz-run',
+        '--cache',
+        path.join(sandbox, 'eval-cache'),
         '--out',
         path.join(sandbox, 'eval-out'),
       ],
