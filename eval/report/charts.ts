@@ -2,8 +2,8 @@
 // (client.ts) draws them with Observable Plot; tests read them straight from the HTML.
 import type { LoadedRun } from './load';
 import type { SuiteReportSpec } from './spec';
-import { intervalOf } from './intervals';
-import { type RunSummary, axisValues, passHatK, passHatKInterval, where } from './stats';
+import { type TaskOf, intervalOf } from './intervals';
+import { type RunSummary, axisValues, passHatK, passHatKInterval, taskOf, where } from './stats';
 import { runLabels } from './tables';
 
 interface ChartBase {
@@ -45,12 +45,12 @@ export interface FailuresChart extends ChartBase {
 export type ChartSpec = BarsChart | LatencyChart | PassKChart | FailuresChart;
 
 /** Mean case score over the scored trials (errors, which have none, and stopped trials left out), with its 95 % interval. */
-function meanScore(results: LoadedRun['results']): { value: number; n: number; low?: number; high?: number } | undefined {
+function meanScore(results: LoadedRun['results'], task?: TaskOf): { value: number; n: number; low?: number; high?: number } | undefined {
   const ok = results.filter((r) => r.status === 'ok' && r.score !== null);
   const xs = ok.map((r) => r.score!);
   if (!xs.length) return undefined;
   const mean = (rs: LoadedRun['results']) => (rs.length ? rs.reduce((a, r) => a + r.score!, 0) / rs.length : null);
-  const iv = intervalOf(ok, mean, xs);
+  const iv = intervalOf(ok, mean, xs, task);
   return { value: mean(ok)!, n: xs.length, ...(iv ? { low: iv.low, high: iv.high } : {}) };
 }
 
@@ -68,7 +68,7 @@ export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries:
     const values = axisValues(axis, all).filter((v) => where(all, axis.key, v.value).length);
     const data = runs.flatMap((r) =>
       values.flatMap((v) => {
-        const s = meanScore(where(r.results, axis.key, v.value));
+        const s = meanScore(where(r.results, axis.key, v.value), taskOf(spec));
         return s ? [{ ...s, group: v.label, series: labels.get(r)! }] : [];
       }),
     );
@@ -109,7 +109,7 @@ export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries:
       k: i + 1,
       value,
       // The summary has each pass^k's interval already (a bootstrap: not computed twice).
-      ...whisker(summaries.get(r)?.intervals[`pass^${i + 1}`] ?? passHatKInterval(r.results, i + 1)),
+      ...whisker(summaries.get(r)?.intervals[`pass^${i + 1}`] ?? passHatKInterval(r.results, i + 1, taskOf(spec))),
     })),
   );
   if (passk.some((p) => p.k >= 2)) {

@@ -12,7 +12,7 @@ import { buildReport } from './html';
 import { junitXml } from './junit';
 import { type LoadedRun, loadRuns } from './load';
 import { reportSpecFor } from './specs';
-import { metricInterval } from './stats';
+import { metricInterval, taskOf } from './stats';
 import { syntheticAlrmRun, syntheticRaiderRun } from './synthetic';
 
 let dir: string;
@@ -98,7 +98,7 @@ describe('HTML report', () => {
     for (const c of tapRow.slice(5)) bracketed(c);
     // AVG's interval is the one the JSON summary gives for the same results.
     const tap = runs.find((r) => r.run.variant === 'TaP')!;
-    const iv = metricInterval(tap.results, reportSpecFor('alrm').metrics.success_rate!)!;
+    const iv = metricInterval(tap.results, reportSpecFor('alrm').metrics.success_rate!, taskOf(reportSpecFor('alrm')))!;
     expect(bracketed(tapRow[10]!)).toMatchObject({ low: Number((iv.low * 100).toFixed(1)), high: Number((iv.high * 100).toFixed(1)) });
     // RAIDER's paper tables and every filled breakdown cell, with the n the cell rests on beside it.
     for (const c of tableText('raider-by-issue')[2]!.slice(2)) if (c !== '—') bracketed(c);
