@@ -33,10 +33,26 @@ export function runLabel(run: LoadedRun['run']): string {
   return `${run.variant ?? run.workflow} · ${run.model}`;
 }
 
-/** Labels unique across a report: runs that would read the same get their run id appended. */
+/** The scorer version a run's rows were scored with (recorded with the run; a rescore records its own); null before it was recorded. */
+export function scorerOf(run: LoadedRun['run']): string | null {
+  const v = run.args['scorer'];
+  return typeof v === 'string' && v ? v : null;
+}
+
+/**
+ * Labels unique across a report: runs that would read the same are told apart by
+ * their scorer version where that differs (a run and its rescore beside it), else by run id.
+ */
 export function runLabels(runs: LoadedRun[]): Map<LoadedRun, string> {
   const base = runs.map((r) => runLabel(r.run));
-  return new Map(runs.map((r, i) => [r, base.filter((b) => b === base[i]).length > 1 ? `${base[i]} (${r.run.runId})` : base[i]!]));
+  const label = (r: LoadedRun, i: number): string => {
+    const same = runs.filter((_, j) => base[j] === base[i]);
+    if (same.length === 1) return base[i]!;
+    const scorer = scorerOf(r.run);
+    const byScorer = same.filter((x) => scorerOf(x.run) === scorer).length === 1 && scorer !== null;
+    return byScorer ? `${base[i]} (scorer ${scorer.slice(0, 8)})` : `${base[i]} (${r.run.runId})`;
+  };
+  return new Map(runs.map((r, i) => [r, label(r, i)]));
 }
 
 const INTERVAL_NOTE =
@@ -129,12 +145,14 @@ export function provenanceTable(runs: LoadedRun[]): TableModel {
     'Started (UTC)',
     'Finished',
     'Version',
+    'Scorer',
     'Host',
   ];
   return {
     id: 'provenance',
     title: 'Reproducibility',
-    caption: 'Everything recorded to reproduce each run: model spec, workflow, commit, seed, trials and the machine.',
+    caption:
+      'Everything recorded to reproduce each run: model spec, workflow, commit, seed, trials, the scorer version that scored it and the machine.',
     head: [cols.map((c) => head(c, { align: 'left' }))],
     body: runs.map(({ run }) =>
       [
@@ -149,12 +167,14 @@ export function provenanceTable(runs: LoadedRun[]): TableModel {
         run.startedAt.replace('T', ' ').slice(0, 19),
         run.finishedAt ? run.finishedAt.replace('T', ' ').slice(0, 19) : run.status,
         run.packageVersion,
+        (scorerOf(run)?.slice(0, 12) ?? '—') +
+          (typeof run.args['rescoredFrom'] === 'string' ? ` (rescored from ${run.args['rescoredFrom']})` : ''),
         `${run.host.platform}/${run.host.arch}, ${run.host.cpus} CPU, node ${run.host.node}`,
       ].map((text, i) => ({
         text,
         align: 'left' as const,
-        cls: i === 0 || i === 5 ? 'mono' : undefined,
-        title: i === 5 ? (run.commit ?? undefined) : undefined,
+        cls: i === 0 || i === 5 || i === 11 ? 'mono' : undefined,
+        title: i === 5 ? (run.commit ?? undefined) : i === 11 ? (scorerOf(run) ?? undefined) : undefined,
       })),
     ),
   };
