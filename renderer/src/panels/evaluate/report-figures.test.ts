@@ -54,7 +54,13 @@ describe('drawnReport', () => {
     const bare = await drawnReport(page(CHARTS));
     const long = 'openai:a-checkpoint-with-a-very-long-name-that-goes-on-and-on';
     const withIv = [
-      { ...CHARTS[0], data: CHARTS[0]!.data!.map((d) => ({ ...d, low: d.value - 0.2, high: Math.min(1, d.value + 0.2) })) },
+      {
+        ...CHARTS[0],
+        data: [
+          { group: 'CAN', series: 'oracle', value: 1, n: 2, low: 0.8, high: 1 },
+          { group: 'LEX', series: 'oracle', value: 0.5, n: 2, low: 0.3, high: 0.7 },
+        ],
+      },
       { ...CHARTS[1], series: [long], data: [{ series: long, seconds: 1.5, caseId: 'a' }] },
     ];
     const drawn = await drawnReport(page(withIv));
