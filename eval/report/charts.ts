@@ -2,7 +2,8 @@
 // (client.ts) draws them with Observable Plot; tests read them straight from the HTML.
 import type { LoadedRun } from './load';
 import type { SuiteReportSpec } from './spec';
-import { type RunSummary, axisValues, passHatK, where } from './stats';
+import { type TaskOf, intervalOf } from './intervals';
+import { type RunSummary, axisValues, passHatK, passHatKInterval, taskOf, where } from './stats';
 import { runLabels } from './tables';
 
 interface ChartBase {
@@ -18,7 +19,8 @@ export interface BarsChart extends ChartBase {
   yLabel: string;
   groups: string[];
   series: string[];
-  data: Array<{ group: string; series: string; value: number; n: number }>;
+  /** low, high: the value's 95 % interval (drawn as a whisker), absent where it has none. */
+  data: Array<{ group: string; series: string; value: number; n: number; low?: number; high?: number }>;
 }
 
 export interface LatencyChart extends ChartBase {
@@ -30,7 +32,7 @@ export interface LatencyChart extends ChartBase {
 export interface PassKChart extends ChartBase {
   kind: 'passk';
   series: string[];
-  data: Array<{ series: string; k: number; value: number }>;
+  data: Array<{ series: string; k: number; value: number; low?: number; high?: number }>;
 }
 
 export interface FailuresChart extends ChartBase {
@@ -42,11 +44,17 @@ export interface FailuresChart extends ChartBase {
 
 export type ChartSpec = BarsChart | LatencyChart | PassKChart | FailuresChart;
 
-/** Mean case score over the scored trials (errors, which have none, and stopped trials left out). */
-function meanScore(results: LoadedRun['results']): { value: number; n: number } | undefined {
-  const xs = results.flatMap((r) => (r.status === 'ok' && r.score !== null ? [r.score] : []));
-  return xs.length ? { value: xs.reduce((a, b) => a + b, 0) / xs.length, n: xs.length } : undefined;
+/** Mean case score over the scored trials (errors, which have none, and stopped trials left out), with its 95 % interval. */
+function meanScore(results: LoadedRun['results'], task?: TaskOf): { value: number; n: number; low?: number; high?: number } | undefined {
+  const ok = results.filter((r) => r.status === 'ok' && r.score !== null);
+  const xs = ok.map((r) => r.score!);
+  if (!xs.length) return undefined;
+  const mean = (rs: LoadedRun['results']) => (rs.length ? rs.reduce((a, r) => a + r.score!, 0) / rs.length : null);
+  const iv = intervalOf(ok, mean, xs, task);
+  return { value: mean(ok)!, n: xs.length, ...(iv ? { low: iv.low, high: iv.high } : {}) };
 }
+
+const whisker = (iv: { low: number; high: number } | null | undefined) => (iv ? { low: iv.low, high: iv.high } : {});
 
 export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries: Map<LoadedRun, RunSummary>): ChartSpec[] {
   const labels = runLabels(runs);
@@ -60,8 +68,8 @@ export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries:
     const values = axisValues(axis, all).filter((v) => where(all, axis.key, v.value).length);
     const data = runs.flatMap((r) =>
       values.flatMap((v) => {
-        const s = meanScore(where(r.results, axis.key, v.value));
-        return s ? [{ group: v.label, series: labels.get(r)!, value: s.value, n: s.n }] : [];
+        const s = meanScore(where(r.results, axis.key, v.value), taskOf(spec));
+        return s ? [{ ...s, group: v.label, series: labels.get(r)! }] : [];
       }),
     );
     if (data.length) {
@@ -69,7 +77,7 @@ export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries:
         id: id('score-by-category'),
         kind: 'bars',
         title: `Score per ${axis.label.toLowerCase()}`,
-        caption: `Mean case score (0–1, over the scored trials; errors left out) per ${axis.label.toLowerCase()}, one bar per run.`,
+        caption: `Mean case score (0–1, over the scored trials; errors left out) per ${axis.label.toLowerCase()}, one bar per run, with its 95 % interval.`,
         xLabel: axis.label,
         yLabel: 'Mean case score',
         groups: values.map((v) => v.label),
@@ -95,14 +103,22 @@ export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries:
     });
   }
 
-  const passk = runs.flatMap((r) => passHatK(r.results).map((value, i) => ({ series: labels.get(r)!, k: i + 1, value })));
+  const passk = runs.flatMap((r) =>
+    passHatK(r.results).map((value, i) => ({
+      series: labels.get(r)!,
+      k: i + 1,
+      value,
+      // The summary has each pass^k's interval already (a bootstrap: not computed twice).
+      ...whisker(summaries.get(r)?.intervals[`pass^${i + 1}`] ?? passHatKInterval(r.results, i + 1, taskOf(spec))),
+    })),
+  );
   if (passk.some((p) => p.k >= 2)) {
     charts.push({
       id: id('passk'),
       kind: 'passk',
       title: 'pass^k',
       caption:
-        'pass^k: the chance that k trials of a case all succeed, C(c,k)/C(n,k) for a case with c successes in n trials, averaged over cases (τ-bench). pass^1 is the mean success rate.',
+        'pass^k: the chance that k trials of a case all succeed, C(c,k)/C(n,k) for a case with c successes in n trials, averaged over cases (τ-bench), with its 95 % interval (cases resampled whole). pass^1 is the mean success rate.',
       series,
       data: passk,
     });
@@ -114,18 +130,18 @@ export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries:
     const data = runs.flatMap((r) => {
       const s = summaries.get(r)!;
       const rows = [
-        { group: 'Score', value: s.score },
-        ...fractions.map((m) => ({ group: spec.metrics[m]!.label, value: s.metrics[m] ?? null })),
+        { group: 'Score', value: s.score, ...whisker(s.interval) },
+        ...fractions.map((m) => ({ group: spec.metrics[m]!.label, value: s.metrics[m] ?? null, ...whisker(s.intervals[m]) })),
       ];
       return rows
         .filter((x): x is { group: string; value: number } => x.value !== null)
         .map((x) => ({ ...x, series: labels.get(r)!, n: s.scored }));
     });
     charts.push({
-      id: id('comparison'),
+      id: id('model-comparison'),
       kind: 'bars',
       title: 'Model comparison',
-      caption: 'The headline score and the summary rates of each run side by side (0–1).',
+      caption: 'The headline score and the summary rates of each run side by side (0–1), each with its 95 % interval.',
       xLabel: 'Metric',
       yLabel: 'Value',
       groups,
@@ -146,7 +162,8 @@ export function suiteCharts(spec: SuiteReportSpec, runs: LoadedRun[], summaries:
       id: id('failures'),
       kind: 'failures',
       title: 'Failure reasons',
-      caption: 'Failed trials by failure class, per run (errors have no outcome and are counted in the summary).',
+      caption:
+        'Failed trials by failure class, per run (counts, not estimates: no interval; errors have no outcome and are counted in the summary).',
       series,
       classes: [...new Set([...spec.failureClasses.map((c) => c.label), ...data.map((d) => d.failure)])].filter((c) =>
         data.some((d) => d.failure === c),

@@ -140,7 +140,7 @@ describe('leaderboard', () => {
     expect(rows[0]!.seed).toBe(1);
     expect(lines[1]).toContain('0.800 [0.490, 0.943]');
     expect(lines[3]).toContain('(off-protocol)');
-    expect(leaderboardMarkdown(rows).split('\n')[1]).toBe('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
+    expect(leaderboardMarkdown(rows).split('\n')[1]).toBe('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   });
 
   it('ranks by the score over the scored trials and shows the errors apart (an error is no 0)', () => {
@@ -153,6 +153,6 @@ describe('leaderboard', () => {
       ),
     ]);
     expect(row).toMatchObject({ score: 0.8, errors: 5, cases: 10 });
-    expect(leaderboardLines([row!])[1]).toMatch(/0\.800 \[[0-9.]+, [0-9.]+\] +10 +1 +5 /);
+    expect(leaderboardLines([row!])[1]).toMatch(/0\.800 \[[0-9.]+, [0-9.]+\] +— +10 +1 +5 /);
   });
 });

@@ -16,6 +16,7 @@ import { reportSpecFor } from './specs';
 import { type RunSummary, errorsLine, summarize } from './stats';
 import { type Cell, type TableModel, breakdownTable, failureTable, paperTable, provenanceTable, runLabels, summaryTable } from './tables';
 import { OFF_PROTOCOL, isOffProtocol } from '../results/off-protocol';
+import { Anchors, type EvidenceReader, TRANSCRIPT_STYLE, transcriptHtml, transcriptName } from './transcript';
 
 export interface ReportInput {
   runs: LoadedRun[];
@@ -25,6 +26,8 @@ export interface ReportInput {
   title?: string;
   /** Two runs of one suite compared case by case (report A B). */
   comparison?: Comparison;
+  /** Reads each case's trace and end state for its transcript (eval/runner/evidence.ts); without it transcripts show the score only. */
+  evidence?: EvidenceReader;
 }
 
 export interface BuiltReport {
@@ -82,17 +85,17 @@ function traceHref(run: LoadedRun, tracePath: string, outDir: string): { href: s
   return { href: encodeURI(rel).replace(/#/g, '%23').replace(/\?/g, '%3F'), exists: existsSync(abs) };
 }
 
-function casesTable(run: LoadedRun, label: string, outDir: string): TableModel {
+function casesTable(run: LoadedRun, label: string, outDir: string, transcripts: readonly string[]): TableModel {
   const heads = ['Case', 'Trial', 'Status', 'Score', 'Labels', 'Failure or error kind', 'Time (s)', 'Tokens in / out', 'Trace', 'Error'];
   return {
     id: `cases-${run.run.runId}`,
     title: `Cases — ${label}`,
     caption: 'Every case × trial with its status, score, taxonomy labels, timing, tokens and a link to its trace.',
     head: [heads.map((h, i) => ({ text: h, head: true, align: i === 1 || i === 3 || i === 6 || i === 7 ? 'right' : 'left' }))],
-    body: run.results.map((r): Cell[] => {
+    body: run.results.map((r, i): Cell[] => {
       const trace = r.tracePath ? traceHref(run, r.tracePath, outDir) : undefined;
       return [
-        { text: r.caseId, cls: 'mono' },
+        { text: r.caseId, cls: 'mono', href: `#${transcripts[i]!}`, title: 'the transcript' },
         { text: String(r.trial), align: 'right' },
         {
           text: r.status === 'ok' ? (r.success ? 'pass' : 'fail') : r.status,
@@ -133,6 +136,11 @@ export function buildReport(input: ReportInput): BuiltReport {
   const suites = [...new Set(input.runs.map((r) => r.run.suite))];
   const sections: string[] = [];
   const toc: string[] = [];
+  // One namespace for every id in the page: a table, a chart or a transcript never shares another's anchor.
+  const anchors = new Anchors();
+  anchors.take('chart-data');
+  const anchored = (t: TableModel | undefined) => (t ? { ...t, id: anchors.take(t.id) } : undefined);
+  const sectionIds = suites.map((suite) => anchors.take(`suite-${suite}`));
 
   suites.forEach((suite, si) => {
     const spec = reportSpecFor(suite);
@@ -140,8 +148,7 @@ export function buildReport(input: ReportInput): BuiltReport {
     const labels = runLabels(runs);
     const sums = new Map(runs.map((r) => [r, summarize(r.run, r.results, spec, r.db)]));
     summaries.push(...sums.values());
-    const suiteCharts_ = suiteCharts(spec, runs, sums);
-    charts.push(...suiteCharts_);
+    const drawn = suiteCharts(spec, runs, sums);
     const sec = si + 1;
     const parts: string[] = [];
     parts.push(`<p class="source">${esc(spec.source)}. Headline: ${esc(spec.headline.description)}.</p>`);
@@ -150,38 +157,48 @@ export function buildReport(input: ReportInput): BuiltReport {
       parts.push(
         `<p class="warning"><strong>${esc(OFF_PROTOCOL)}:</strong> ${off.map((r) => esc(labels.get(r)!)).join(', ')} ran with a workflow or tool set the suite is not defined for; ${off.length === 1 ? 'its scores do' : 'their scores do'} not compare with the paper's or with on-protocol runs.</p>`,
       );
-    parts.push(table(keep(summaryTable(spec, runs, sums))!, num, 'summary'));
-    if (input.comparison?.suite === suite) parts.push(table(keep(comparisonTable(input.comparison))!, num, 'comparison'));
-    for (const t of spec.tables) parts.push(table(keep(paperTable(spec, t, runs))!, num, 'paper'));
+    parts.push(table(keep(anchored(summaryTable(spec, runs, sums)))!, num, 'summary'));
+    if (input.comparison?.suite === suite) parts.push(table(keep(anchored(comparisonTable(input.comparison)))!, num, 'comparison'));
+    for (const t of spec.tables) parts.push(table(keep(anchored(paperTable(spec, t, runs)))!, num, 'paper'));
+    // Tables first keep the ids they are known by (a figure yields: "alrm-comparison" is the table of two runs).
+    const suiteCharts_ = drawn.map((c) => ({ ...c, id: anchors.take(c.id) }));
+    charts.push(...suiteCharts_);
     if (suiteCharts_.length) {
-      parts.push(`<h3 id="s${sec}-figures">${sec}.1 Figures</h3>`);
+      parts.push(`<h3 id="${anchors.take(`s${sec}-figures`)}">${sec}.1 Figures</h3>`);
       parts.push(`<div class="figures">${suiteCharts_.map((c) => figure(c, num)).join('\n')}</div>`);
     }
     const breakdowns = spec.breakdowns
-      .flatMap((b) => runs.map((r) => keep(breakdownTable(spec, b, r, labels.get(r)!))))
+      .flatMap((b) => runs.map((r) => keep(anchored(breakdownTable(spec, b, r, labels.get(r)!)))))
       .filter((t) => t !== undefined);
     if (breakdowns.length) {
-      parts.push(`<h3 id="s${sec}-breakdowns">${sec}.2 Breakdowns per taxonomy cell</h3>`);
+      parts.push(`<h3 id="${anchors.take(`s${sec}-breakdowns`)}">${sec}.2 Breakdowns per taxonomy cell</h3>`);
       parts.push(...breakdowns.map((t) => table(t, num, 'breakdown')));
     }
-    const failures = keep(failureTable(spec, runs));
+    const failures = keep(anchored(failureTable(spec, runs)));
     if (failures) parts.push(table(failures, num));
-    parts.push(`<h3 id="s${sec}-cases">${sec}.3 Cases</h3>`);
+    parts.push(`<h3 id="${anchors.take(`s${sec}-cases`)}">${sec}.3 Cases</h3>`);
+    const transcripts: string[] = [];
     for (const r of runs) {
       const s = sums.get(r)!;
-      const t = keep(casesTable(r, labels.get(r)!, outDir))!;
+      const ids = r.results.map((x) => anchors.take(transcriptName(r.run.runId, x.caseId, x.trial)));
+      const t = keep(anchored(casesTable(r, labels.get(r)!, outDir, ids)))!;
       parts.push(
         `<details class="cases"><summary>${esc(labels.get(r)!)} — ${r.results.length} results, ${esc(errorsLine(s))}</summary>${table(t, undefined, 'cases')}</details>`,
       );
+      transcripts.push(
+        `<details class="transcripts"><summary>${esc(labels.get(r)!)} — ${r.results.length} transcripts</summary>${r.results.map((x, i) => transcriptHtml(r, x, ids[i]!, input.evidence)).join('\n')}</details>`,
+      );
     }
-    toc.push(`<li><a href="#suite-${esc(suite)}">${esc(spec.title)}</a></li>`);
-    sections.push(`<section id="suite-${esc(suite)}"><h2>${sec}. ${esc(spec.title)}</h2>\n${parts.join('\n')}</section>`);
+    parts.push(`<h3 id="${anchors.take(`s${sec}-transcripts`)}">${sec}.4 Transcripts</h3>`, ...transcripts);
+    toc.push(`<li><a href="#${sectionIds[si]!}">${esc(spec.title)}</a></li>`);
+    sections.push(`<section id="${sectionIds[si]!}"><h2>${sec}. ${esc(spec.title)}</h2>\n${parts.join('\n')}</section>`);
   });
 
-  const provenance = keep(provenanceTable(input.runs))!;
+  const provenance = keep(anchored(provenanceTable(input.runs)))!;
   const repro = suites.length + 1;
-  toc.push(`<li><a href="#reproducibility">Reproducibility</a></li>`);
-  sections.push(`<section id="reproducibility"><h2>${repro}. Reproducibility</h2>\n${table(provenance, num, 'provenance')}</section>`);
+  const reproId = anchors.take('reproducibility');
+  toc.push(`<li><a href="#${reproId}">Reproducibility</a></li>`);
+  sections.push(`<section id="${reproId}"><h2>${repro}. Reproducibility</h2>\n${table(provenance, num, 'provenance')}</section>`);
 
   const now = input.now ?? new Date();
   const title = input.title ?? `Evaluation report: ${suites.join(', ')}`;
@@ -195,7 +212,7 @@ export function buildReport(input: ReportInput): BuiltReport {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
 <meta name="generator" content="skillbridge ${esc(PACKAGE_VERSION)}">
 <title>${esc(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${TRANSCRIPT_STYLE}</style>
 </head>
 <body>
 <header>

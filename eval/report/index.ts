@@ -6,10 +6,12 @@ import type { Comparison } from './compare';
 import { type BuiltReport, buildReport } from './html';
 import { junitXml } from './junit';
 import type { LoadedRun } from './load';
+import type { EvidenceReader } from './transcript';
 
 export { type ChartSpec } from './charts';
 export { resultsCsv } from './csv';
 export { type BuiltReport, buildReport } from './html';
+export { type CaseEvidence, type EvidenceReader, type TranscriptEntry } from './transcript';
 export { junitXml } from './junit';
 export { DEFAULT_RESULTS_DIR, type LoadedRun, loadRuns } from './load';
 export * from './spec';
@@ -35,6 +37,8 @@ export interface ReportOutputs {
   html?: string;
   junit?: string;
   csv?: string;
+  /** The host's reader of each case's recorded files, for the transcripts. */
+  evidence?: EvidenceReader;
 }
 
 function write(file: string, text: string): void {
@@ -49,6 +53,7 @@ export function writeReports(runs: LoadedRun[], out: ReportOutputs, now = new Da
     outFile: out.html ?? path.join(runs[0]?.dir ?? '.', 'report.html'),
     now,
     ...(out.comparison ? { comparison: out.comparison } : {}),
+    ...(out.evidence ? { evidence: out.evidence } : {}),
   });
   if (out.html) write(out.html, built.html);
   if (out.junit) write(out.junit, junitXml(runs));

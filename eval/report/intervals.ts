@@ -17,14 +17,19 @@ export interface Interval {
   low: number;
   high: number;
   method: 'wilson' | 'bootstrap';
+  /** Set when the bootstrap resampled whole tasks (several cases of one task), not cases. */
+  over?: 'tasks';
 }
+
+/** The task a result belongs to, where a suite groups cases into tasks (SuiteReportSpec.task). */
+export type TaskOf = (r: ResultRecord) => string;
 
 /** How every interval in a summary was computed (printed with them, so anyone can recompute). */
 export const INTERVAL_METHOD = {
   level: LEVEL,
   proportions: 'wilson',
   other: 'bootstrap',
-  resample: 'cases',
+  resample: 'cases, or whole tasks where a suite has several cases per task',
   reps: BOOTSTRAP_REPS,
   seed: BOOTSTRAP_SEED,
 } as const;
@@ -79,11 +84,16 @@ export function bootstrap<T>(
 
 /** Results grouped by case, in first-seen order (the bootstrap's clusters). */
 export function byCase(results: readonly ResultRecord[]): ResultRecord[][] {
+  return groupBy(results, (r) => r.caseId);
+}
+
+function groupBy(results: readonly ResultRecord[], key: (r: ResultRecord) => string): ResultRecord[][] {
   const m = new Map<string, ResultRecord[]>();
   for (const r of results) {
-    const list = m.get(r.caseId);
+    const k = key(r);
+    const list = m.get(k);
     if (list) list.push(r);
-    else m.set(r.caseId, [r]);
+    else m.set(k, [r]);
   }
   return [...m.values()];
 }
@@ -97,7 +107,14 @@ export function intervalOf(
   results: readonly ResultRecord[],
   stat: (rs: ResultRecord[]) => number | null,
   values?: readonly number[],
+  taskOf?: TaskOf,
 ): Interval | null {
+  // Cases of one task are not independent: resample whole tasks, where there are two or more to resample.
+  const tasks = taskOf ? groupBy(results, taskOf) : [];
+  if (tasks.length >= 2 && tasks.some((t) => new Set(t.map((r) => r.caseId)).size > 1)) {
+    const iv = bootstrap(tasks, stat);
+    return iv ? { ...iv, over: 'tasks' } : null;
+  }
   const clusters = byCase(results);
   const oneEach = clusters.every((c) => c.length === 1);
   if (values && oneEach && values.every((v) => v === 0 || v === 1)) {

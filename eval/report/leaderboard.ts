@@ -5,7 +5,7 @@
 import type { Interval } from './intervals';
 import type { LoadedRun } from './load';
 import { reportSpecFor } from './specs';
-import { headline, headlineInterval } from './stats';
+import { headline, headlineInterval, passHatK, passHatKInterval, taskOf } from './stats';
 
 export interface LeaderboardRow {
   suite: string;
@@ -18,6 +18,8 @@ export interface LeaderboardRow {
   status: string;
   score: number | null;
   interval: Interval | null;
+  /** With several trials: pass^k for k = the run's trials (τ-bench: all k trials of a case succeed), with its interval; else null. */
+  passK: { k: number; value: number; interval: Interval | null } | null;
   cases: number;
   trials: number;
   errors: number;
@@ -45,6 +47,8 @@ export function leaderboard(runs: LoadedRun[]): LeaderboardRow[] {
   const rows = runs.map(({ run, results }): LeaderboardRow => {
     const spec = reportSpecFor(run.suite);
     const finished = results.filter((r) => r.status !== 'stopped');
+    const k = run.trials;
+    const pk = k > 1 ? passHatK(results)[k - 1] : undefined;
     const tokens = sumOf(results.map((r) => (r.tokensIn === null && r.tokensOut === null ? null : (r.tokensIn ?? 0) + (r.tokensOut ?? 0))));
     return {
       suite: run.suite,
@@ -56,6 +60,7 @@ export function leaderboard(runs: LoadedRun[]): LeaderboardRow[] {
       status: run.status,
       score: headline(spec, results).value,
       interval: headlineInterval(spec, results),
+      passK: pk === undefined ? null : { k, value: pk, interval: passHatKInterval(results, k, taskOf(spec)) },
       cases: new Set(finished.map((r) => r.caseId)).size,
       trials: run.trials,
       errors: results.filter((r) => r.status === 'error').length,
@@ -67,7 +72,22 @@ export function leaderboard(runs: LoadedRun[]): LeaderboardRow[] {
   return rows.sort((x, y) => x.suite.localeCompare(y.suite) || (y.score ?? -1) - (x.score ?? -1) || x.runId.localeCompare(y.runId));
 }
 
-const HEAD = ['suite', 'model', 'workflow', 'seed', 'score [95 %]', 'cases', 'trials', 'errors', 'tokens', 'cost $', 'run'];
+const HEAD = [
+  'suite',
+  'model',
+  'workflow',
+  'seed',
+  'score [95 %]',
+  'pass^k [95 %]',
+  'cases',
+  'trials',
+  'errors',
+  'tokens',
+  'cost $',
+  'run',
+];
+/** The columns of figures (aligned right). */
+const FIGURES = (i: number) => i >= 3 && i <= 10;
 
 function cells(r: LeaderboardRow): string[] {
   const score = r.score === null ? '—' : r.score.toFixed(3);
@@ -77,6 +97,9 @@ function cells(r: LeaderboardRow): string[] {
     `${r.variant ?? r.workflow}${r.offProtocol ? ' (off-protocol)' : ''}`,
     String(r.seed),
     r.interval ? `${score} [${r.interval.low.toFixed(3)}, ${r.interval.high.toFixed(3)}]` : score,
+    r.passK
+      ? `^${r.passK.k} ${r.passK.value.toFixed(3)}${r.passK.interval ? ` [${r.passK.interval.low.toFixed(3)}, ${r.passK.interval.high.toFixed(3)}]` : ''}`
+      : '—',
     String(r.cases),
     String(r.trials),
     String(r.errors),
@@ -92,7 +115,7 @@ export function leaderboardLines(rows: LeaderboardRow[]): string[] {
   const widths = HEAD.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   return table.map((r) =>
     r
-      .map((c, i) => (i >= 3 && i <= 9 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .map((c, i) => (FIGURES(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd(),
   );
@@ -103,7 +126,7 @@ export function leaderboardMarkdown(rows: LeaderboardRow[]): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   return [
     `| ${HEAD.join(' | ')} |`,
-    `|${HEAD.map((_, i) => (i >= 3 && i <= 9 ? '---:' : '---')).join('|')}|`,
+    `|${HEAD.map((_, i) => (FIGURES(i) ? '---:' : '---')).join('|')}|`,
     ...rows.map((r) => `| ${cells(r).map(esc).join(' | ')} |`),
     '',
   ].join('\n');

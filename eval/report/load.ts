@@ -40,7 +40,11 @@ export function loadRuns(args: string[], dbDir = DEFAULT_RESULTS_DIR): LoadedRun
   const take = (db: string, ids: string[] | 'all') => {
     const store = openResults(db, { mode: 'read' });
     try {
-      const runs = ids === 'all' ? store.runs() : ids.map((id) => store.requireRun(id));
+      const named = ids === 'all' ? store.runs() : ids.map((id) => store.requireRun(id));
+      // A run rescored with a newer scorer is shown beside the run it was rescored from.
+      const rescores =
+        ids === 'all' ? [] : store.runs().filter((r) => typeof r.args['rescoredFrom'] === 'string' && ids.includes(r.args['rescoredFrom']));
+      const runs = [...named, ...rescores];
       for (const run of runs) {
         const key = `${path.resolve(store.file)}#${run.runId}`;
         if (seen.has(key)) continue;

@@ -12,7 +12,7 @@ import { buildReport } from './html';
 import { junitXml } from './junit';
 import { type LoadedRun, loadRuns } from './load';
 import { reportSpecFor } from './specs';
-import { metricInterval } from './stats';
+import { metricInterval, taskOf } from './stats';
 import { syntheticAlrmRun, syntheticRaiderRun } from './synthetic';
 
 let dir: string;
@@ -98,7 +98,7 @@ describe('HTML report', () => {
     for (const c of tapRow.slice(5)) bracketed(c);
     // AVG's interval is the one the JSON summary gives for the same results.
     const tap = runs.find((r) => r.run.variant === 'TaP')!;
-    const iv = metricInterval(tap.results, reportSpecFor('alrm').metrics.success_rate!)!;
+    const iv = metricInterval(tap.results, reportSpecFor('alrm').metrics.success_rate!, taskOf(reportSpecFor('alrm')))!;
     expect(bracketed(tapRow[10]!)).toMatchObject({ low: Number((iv.low * 100).toFixed(1)), high: Number((iv.high * 100).toFixed(1)) });
     // RAIDER's paper tables and every filled breakdown cell, with the n the cell rests on beside it.
     for (const c of tableText('raider-by-issue')[2]!.slice(2)) if (c !== '—') bracketed(c);
@@ -125,15 +125,15 @@ describe('HTML report', () => {
     expect(latency?.kind === 'latency' && latency.data.length).toBe(
       runs.filter((r) => r.run.suite === 'alrm').flatMap((r) => r.results.filter((x) => x.status === 'ok')).length,
     );
-    expect(byId.get('alrm-comparison')?.kind).toBe('bars');
+    expect(byId.get('alrm-model-comparison')?.kind).toBe('bars');
     // One RAIDER run: nothing to compare, and one trial: no pass^k curve.
-    expect(byId.has('raider-comparison')).toBe(false);
+    expect(byId.has('raider-model-comparison')).toBe(false);
     expect(byId.has('raider-passk')).toBe(false);
     for (const c of charts) expect(doc.getElementById(c.id)?.className).toBe('chart');
   });
 
   it("links every case to its trace, relative to the report's folder", () => {
-    const links = [...doc.querySelectorAll('table.cases a')].map((a) => a.getAttribute('href')!);
+    const links = [...doc.querySelectorAll('table.cases a:not([href^="#"])')].map((a) => a.getAttribute('href')!);
     expect(links.length).toBe(runs.reduce((n, r) => n + r.results.length, 0));
     for (const href of links) {
       expect(href).toMatch(/^\.\.\/traces\//);

@@ -100,6 +100,12 @@ export interface SuiteReportSpec {
   axes: AxisSpec[];
   /** The axis the "score per category" figure uses. */
   categoryAxis?: string;
+  /**
+   * The labels that name a case's task, where several cases are one task said
+   * differently (ALRM: a scene's task in six paraphrases). Their results are not
+   * independent, so intervals resample whole tasks; absent: each case is its own.
+   */
+  task?: string[];
   tables: TableSpec[];
   breakdowns: BreakdownSpec[];
   failureClasses: Array<{ value: string; label: string; description: string }>;

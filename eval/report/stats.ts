@@ -4,7 +4,7 @@
 // figure leaves it out (n says how many counted) and the summary counts errors
 // apart, with their commonest reasons.
 import type { ErrorKind, ResultRecord, RunRecord } from '../results/index';
-import { type Interval, intervalOf } from './intervals';
+import { type Interval, type TaskOf, intervalOf } from './intervals';
 import type { AxisSpec, MetricSpec, SuiteReportSpec } from './spec';
 import { isOffProtocol } from '../results/off-protocol';
 
@@ -157,14 +157,21 @@ export function headline(spec: SuiteReportSpec, results: ResultRecord[]): Figure
   return { value: xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null, n: xs.length };
 }
 
-/** The headline's 95 % interval (Wilson for a pass rate, else the case bootstrap). */
+/** A result's task where the spec groups cases into tasks (its task labels; a result without them is a task of its own). */
+export function taskOf(spec: SuiteReportSpec): TaskOf | undefined {
+  const keys = spec.task;
+  if (!keys?.length) return undefined;
+  return (r) => (keys.every((k) => r.labels[k] !== undefined) ? JSON.stringify(keys.map((k) => r.labels[k])) : `case:${r.caseId}`);
+}
+
+/** The headline's 95 % interval (Wilson for a pass rate, else the bootstrap over cases, or over tasks where cases share one). */
 export function headlineInterval(spec: SuiteReportSpec, results: ResultRecord[]): Interval | null {
   const { covered, xs } = headlineParts(spec, results);
-  return intervalOf(covered, (rs) => headline(spec, rs).value, xs ?? undefined);
+  return intervalOf(covered, (rs) => headline(spec, rs).value, xs ?? undefined, taskOf(spec));
 }
 
 /** A metric's 95 % interval; null for counts and sums, which are not estimates. */
-export function metricInterval(results: ResultRecord[], m: MetricSpec): Interval | null {
+export function metricInterval(results: ResultRecord[], m: MetricSpec, task?: TaskOf): Interval | null {
   const kind = m.aggregate?.kind ?? 'mean';
   if (kind === 'count' || kind === 'sum') return null;
   const values =
@@ -174,13 +181,13 @@ export function metricInterval(results: ResultRecord[], m: MetricSpec): Interval
           .map((r) => valueOf(r, m.key))
           .filter((v): v is number => v !== undefined)
       : undefined;
-  return intervalOf(results, (rs) => aggregate(rs, m).value, values);
+  return intervalOf(results, (rs) => aggregate(rs, m).value, values, task);
 }
 
-/** pass^k's 95 % interval: Wilson for pass^1 with one trial per case, else the case bootstrap. */
-export function passHatKInterval(results: ResultRecord[], k: number): Interval | null {
+/** pass^k's 95 % interval: Wilson for pass^1 with one trial per case, else the bootstrap over cases (or tasks). */
+export function passHatKInterval(results: ResultRecord[], k: number, task?: TaskOf): Interval | null {
   const finished = results.filter((r) => r.status === 'ok');
-  return intervalOf(finished, (rs) => passHatK(rs)[k - 1] ?? null, k === 1 ? finished.map((r) => (r.success ? 1 : 0)) : undefined);
+  return intervalOf(finished, (rs) => passHatK(rs)[k - 1] ?? null, k === 1 ? finished.map((r) => (r.success ? 1 : 0)) : undefined, task);
 }
 
 function choose(n: number, k: number): number {
@@ -300,12 +307,12 @@ export function summarize(run: RunRecord, results: ResultRecord[], spec: SuiteRe
     const m = spec.metrics[id];
     if (m && (!m.optional || results.some((r) => m.key in r.metrics))) {
       metrics[id] = aggregate(results, m).value;
-      intervals[id] = metricInterval(results, m);
+      intervals[id] = metricInterval(results, m, taskOf(spec));
     }
   }
   passHatK(results).forEach((v, i) => {
     metrics[`pass^${i + 1}`] = v;
-    intervals[`pass^${i + 1}`] = passHatKInterval(results, i + 1);
+    intervals[`pass^${i + 1}`] = passHatKInterval(results, i + 1, taskOf(spec));
   });
   const end =
     run.finishedAt ??

@@ -4,7 +4,7 @@ import { formatValue, unitOf } from './format';
 import { type Interval, withInterval } from './intervals';
 import type { LoadedRun } from './load';
 import type { MetricSpec, SuiteReportSpec, TableSpec } from './spec';
-import { type Figure, type RunSummary, aggregate, axisValues, metricInterval, where } from './stats';
+import { type Figure, type RunSummary, aggregate, axisValues, metricInterval, taskOf, where } from './stats';
 
 export interface Cell {
   text: string;
@@ -33,14 +33,30 @@ export function runLabel(run: LoadedRun['run']): string {
   return `${run.variant ?? run.workflow} · ${run.model}`;
 }
 
-/** Labels unique across a report: runs that would read the same get their run id appended. */
+/** The scorer version a run's rows were scored with (recorded with the run; a rescore records its own); null before it was recorded. */
+export function scorerOf(run: LoadedRun['run']): string | null {
+  const v = run.args['scorer'];
+  return typeof v === 'string' && v ? v : null;
+}
+
+/**
+ * Labels unique across a report: runs that would read the same are told apart by
+ * their scorer version where that differs (a run and its rescore beside it), else by run id.
+ */
 export function runLabels(runs: LoadedRun[]): Map<LoadedRun, string> {
   const base = runs.map((r) => runLabel(r.run));
-  return new Map(runs.map((r, i) => [r, base.filter((b) => b === base[i]).length > 1 ? `${base[i]} (${r.run.runId})` : base[i]!]));
+  const label = (r: LoadedRun, i: number): string => {
+    const same = runs.filter((_, j) => base[j] === base[i]);
+    if (same.length === 1) return base[i]!;
+    const scorer = scorerOf(r.run);
+    const byScorer = same.filter((x) => scorerOf(x.run) === scorer).length === 1 && scorer !== null;
+    return byScorer ? `${base[i]} (scorer ${scorer.slice(0, 8)})` : `${base[i]} (${r.run.runId})`;
+  };
+  return new Map(runs.map((r, i) => [r, label(r, i)]));
 }
 
 const INTERVAL_NOTE =
-  'Each estimate has its 95 % interval in brackets (Wilson for a pass rate with one trial per case, else a seeded bootstrap over cases; counts have none); the small number is how many results it rests on.';
+  'Each estimate has its 95 % interval in brackets (Wilson for a pass rate with one trial per case, else a seeded bootstrap over cases, or over whole tasks where a task has several cases; counts have none); the small number is how many results it rests on.';
 
 function head(text: string, extra: Partial<Cell> = {}): Cell {
   return { text, head: true, ...extra };
@@ -48,7 +64,8 @@ function head(text: string, extra: Partial<Cell> = {}): Cell {
 
 function figureCell(f: Figure, m: MetricSpec, iv?: Interval | null): Cell {
   // The interval's method goes in the hover text so a reader can tell Wilson from the bootstrap.
-  const how = iv && f.value !== null ? `; 95 % interval by ${iv.method === 'wilson' ? "Wilson's score" : 'a bootstrap over cases'}` : '';
+  const by = iv?.method === 'wilson' ? "Wilson's score" : iv?.over === 'tasks' ? 'a bootstrap over tasks' : 'a bootstrap over cases';
+  const how = iv && f.value !== null ? `; 95 % interval by ${by}` : '';
   return {
     text: withInterval(formatValue(f.value, m.format), f.value === null ? null : iv, (v) => formatValue(v, m.format)),
     n: f.n,
@@ -58,8 +75,8 @@ function figureCell(f: Figure, m: MetricSpec, iv?: Interval | null): Cell {
 }
 
 /** A metric over some results with its 95 % interval (none for counts and sums, which are not estimates). */
-function measuredCell(results: LoadedRun['results'], m: MetricSpec): Cell {
-  return figureCell(aggregate(results, m), m, metricInterval(results, m));
+function measuredCell(results: LoadedRun['results'], m: MetricSpec, spec: SuiteReportSpec): Cell {
+  return figureCell(aggregate(results, m), m, metricInterval(results, m, taskOf(spec)));
 }
 
 function metricHead(m: MetricSpec, label?: string, extra: Partial<Cell> = {}): Cell {
@@ -80,7 +97,7 @@ export function summaryTable(spec: SuiteReportSpec, runs: LoadedRun[], summaries
   return {
     id: `${spec.suite}-summary`,
     title: 'Summary',
-    caption: `Headline score (${spec.headline.description}; 0–1, over the scored trials; errors, which have no score, are left out and counted apart), cases, errors and the summary metrics per run, each with its 95 % interval in brackets (Wilson for a pass rate with one trial per case, else a seeded bootstrap over cases).${passCols.length ? ' pass^k as τ-bench defines it.' : ''}`,
+    caption: `Headline score (${spec.headline.description}; 0–1, over the scored trials; errors, which have no score, are left out and counted apart), cases, errors and the summary metrics per run, each with its 95 % interval in brackets (Wilson for a pass rate with one trial per case, else a seeded bootstrap over cases, or over whole tasks where a task has several cases).${passCols.length ? ' pass^k as τ-bench defines it.' : ''}`,
     head: [
       [
         head('Run', { align: 'left' }),
@@ -128,12 +145,14 @@ export function provenanceTable(runs: LoadedRun[]): TableModel {
     'Started (UTC)',
     'Finished',
     'Version',
+    'Scorer',
     'Host',
   ];
   return {
     id: 'provenance',
     title: 'Reproducibility',
-    caption: 'Everything recorded to reproduce each run: model spec, workflow, commit, seed, trials and the machine.',
+    caption:
+      'Everything recorded to reproduce each run: model spec, workflow, commit, seed, trials, the scorer version that scored it and the machine.',
     head: [cols.map((c) => head(c, { align: 'left' }))],
     body: runs.map(({ run }) =>
       [
@@ -148,12 +167,14 @@ export function provenanceTable(runs: LoadedRun[]): TableModel {
         run.startedAt.replace('T', ' ').slice(0, 19),
         run.finishedAt ? run.finishedAt.replace('T', ' ').slice(0, 19) : run.status,
         run.packageVersion,
+        (scorerOf(run)?.slice(0, 12) ?? '—') +
+          (typeof run.args['rescoredFrom'] === 'string' ? ` (rescored from ${run.args['rescoredFrom']})` : ''),
         `${run.host.platform}/${run.host.arch}, ${run.host.cpus} CPU, node ${run.host.node}`,
       ].map((text, i) => ({
         text,
         align: 'left' as const,
-        cls: i === 0 || i === 5 ? 'mono' : undefined,
-        title: i === 5 ? (run.commit ?? undefined) : undefined,
+        cls: i === 0 || i === 5 || i === 11 ? 'mono' : undefined,
+        title: i === 5 ? (run.commit ?? undefined) : i === 11 ? (scorerOf(run) ?? undefined) : undefined,
       })),
     ),
   };
@@ -196,7 +217,7 @@ export function paperTable(spec: SuiteReportSpec, t: TableSpec, runs: LoadedRun[
     const cells = t.groups.flatMap((g) =>
       g.columns.map((c) => {
         const m = spec.metrics[c.metric]!;
-        return measuredCell(c.where ? where(r.results, c.where.axis, c.where.value) : r.results, m);
+        return measuredCell(c.where ? where(r.results, c.where.axis, c.where.value) : r.results, m, spec);
       }),
     );
     return [...keys, ...cells];
@@ -251,7 +272,7 @@ export function breakdownTable(
     const inRow = where(labelled, rowAxis.key, v.value);
     return [
       { text: v.label, align: 'left' as const, title: rowAxis.values.find((x) => x.value === v.value)?.description },
-      ...(colAxes.length === 0 ? [measuredCell(inRow, m)] : cols.map((c) => measuredCell(c.filter(inRow), m))),
+      ...(colAxes.length === 0 ? [measuredCell(inRow, m, spec)] : cols.map((c) => measuredCell(c.filter(inRow), m, spec))),
     ];
   });
   const unit = unitOf(m.format);

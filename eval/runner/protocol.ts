@@ -30,6 +30,8 @@ export interface WorkerInit {
   concurrency?: number;
   /** Requests and tokens per minute for the model, shared by this thread's cases (--rpm/--tpm spread over the threads). */
   rates?: { rpm?: number; tpm?: number };
+  /** A folder of model answers keyed by the request (--cache DIR): a request asked before is answered from it. */
+  responseCache?: string;
 }
 
 export type ToWorker =

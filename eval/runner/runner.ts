@@ -10,7 +10,7 @@ import path from 'node:path';
 import { type RunSummary, summarize } from '../report/stats';
 import { isOffProtocol, markedVariant, offProtocolReason } from '../core/protocol';
 import { DEFAULT_RESULTS_DIR } from '../report/load';
-import { type ResultInput, type RunRecord, gitCommit, newRunId, openResults } from '../results/index';
+import { type ResultInput, type RunRecord, doneKey, gitCommit, newRunId, openResults } from '../results/index';
 import type { EvalCase } from '../core/case';
 import { PER_CASE } from '../core/suite';
 import { SUITES, findSuite } from '../suites/index';
@@ -48,6 +48,10 @@ export interface EvalOptions {
   sample?: number;
   /** A run id to continue: its errored, stopped and missing case × trials run, the scored ones are kept. */
   resume?: RunId;
+  /** Answer the model's requests from, and record them into, this folder (eval/scale/response-cache.ts). */
+  responseCache?: string;
+  /** With resume: run again only the case × trials that ended in an error (not the stopped or missing ones). */
+  errorsOnly?: boolean;
   /** How the door reads again what the resumed run recorded (its model, judge and suite file); without it a run cannot be resumed. */
   reopen?: ResumeRefs;
   outDir?: string;
@@ -129,6 +133,8 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     let plan: Plan;
     let resumed: RunRecord | undefined;
     const suiteGiven = o.suite ? (o.suite.kind === 'builtin' ? o.suite.id : o.suite.given) : undefined;
+    if (o.errorsOnly && !o.resume)
+      throw new EvalInputError('bad-option', 'errors-only retries the errored case × trials of a recorded run: give it with --resume RUN');
     if (o.resume) {
       ({ resumed, plan } = resumePlan({ ...o, resume: o.resume }, db, suiteGiven));
     } else {
@@ -271,7 +277,10 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     }
     const recorded = db.results(run.runId);
     // Only a scored pair is kept: an error (its outcome unknown), a stopped and a missing one run (again).
-    const items = toRun(planned, recorded).map((p) => ({ c: p.c, trial: p.trial }));
+    const errored = new Set(recorded.filter((r) => r.status === 'error').map((r) => doneKey(r.caseId, r.trial)));
+    const items = toRun(planned, recorded)
+      .filter((p) => !o.errorsOnly || errored.has(doneKey(p.caseId, p.trial)))
+      .map((p) => ({ c: p.c, trial: p.trial }));
     const init: WorkerInit = {
       suite: suite.id,
       identity,
@@ -285,6 +294,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       ...(limits ? { limits } : {}),
       ...(noise ? { noise } : {}),
       ...(judge ? { judge } : {}),
+      ...(o.responseCache ? { responseCache: path.resolve(o.responseCache) } : {}),
       ...scale.init,
     };
 

@@ -8,6 +8,7 @@ import type { Model } from '../../agents/models/model';
 import { sharedRateLimiter, withRateLimit } from '../../agents/models/rate-limit';
 import type { WorkerInit } from '../runner/protocol';
 import { MachineTurns } from './machine-turns';
+import { withResponseCache } from './response-cache';
 
 export interface CaseHooks {
   lease?: boolean;
@@ -25,13 +26,15 @@ export function tapModels(tap: Tap): () => void {
   return () => taps.delete(tap);
 }
 
-export function caseHooks(init: Pick<WorkerInit, 'model' | 'concurrency' | 'rates'>): CaseHooks {
+export function caseHooks(init: Pick<WorkerInit, 'model' | 'concurrency' | 'rates' | 'responseCache'>): CaseHooks {
   const rates = init.rates;
   const limited = rates && (rates.rpm !== undefined || rates.tpm !== undefined);
   return {
     ...((init.concurrency ?? 1) > 1 ? { lease: true, turns: new MachineTurns() } : {}),
     wrapModel: (m: Model) => {
       let out = limited ? withRateLimit(m, sharedRateLimiter(init.model, rates)) : m;
+      // Outside the limiter: an answer from the cache spends none of the model's rate.
+      if (init.responseCache) out = withResponseCache(out, init.responseCache);
       for (const t of taps) out = t(out);
       return out;
     },

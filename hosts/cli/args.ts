@@ -216,7 +216,7 @@ Usage:
       The page opens once the browser's own start-up work is over; --unsettled
       opens it at once after the launch.
   skillbridge eval --suite SUITE --model SPEC [--workflow W] [--trials K] [--jobs N]
-                   [--seed S] [--filter TEXT] [--sample N] [--resume RUN] [--out DIR]
+                   [--seed S] [--filter TEXT] [--sample N] [--resume RUN [--errors-only]] [--out DIR] [--cache DIR]
                    [--judge SPEC] [--off-protocol] [--time-limit SECONDS] [--max-iterations N]
                    [--noise SPEC] [--concurrency N] [--rpm N] [--tpm N] [--prices FILE]
                    [--shard K/N] [--run-id ID] [--queue redis://:PASSWORD@HOST:PORT] [--json]
@@ -229,7 +229,10 @@ Usage:
       A case whose model cannot be reached, whose worker dies or whose scorer
       does not decide is an error, not a 0: counted apart, left out of the
       score, exit 3; --resume RUN runs exactly the errored, stopped and missing
-      ones. --noise gives every case's world seeded perception and skill noise.
+      ones, and with --errors-only only the errored ones (scored rows are kept).
+      --cache DIR answers each model request asked before (same model spec,
+      messages, tools and sampling) from DIR and records new answers there: run
+      again, a run makes no model call and gives the same rows. --noise gives every case's world seeded perception and skill noise.
       --judge SPEC also asks your own model whether each RAIDER explanation is
       right (expl_judge, reported apart from the structural Expl).
       Each suite runs only the workflows and tool sets it is defined for (its

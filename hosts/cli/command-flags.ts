@@ -155,6 +155,8 @@ export const DOORS: Readonly<Record<string, Door>> = {
       'filter',
       'sample',
       'resume',
+      'errors-only',
+      'cache',
       'out',
       'judge',
       'off-protocol',
@@ -169,12 +171,21 @@ export const DOORS: Readonly<Record<string, Door>> = {
     OWN('no arguments'),
     {
       results: { flags: ['out'] },
+      folders: ['cache'],
       refuse: { robot: EVAL_ON_ROBOT, shadow: EVAL_ON_ROBOT },
+      needs: {
+        'errors-only': { flag: 'resume', why: 'it narrows a recorded run (--resume RUN) to the case × trials that ended in an error' },
+      },
       // A resumed run takes its own filter, sample, noise, limits and protocol again, and refuses others (the runner
       // compares them with the run's); its id is the run's, and with a queue the workers run the cases.
       conflicts: [
         { a: 'resume', b: 'run-id', why: '--resume RUN names the run already; leave --run-id out' },
         { a: 'queue', b: 'jobs', why: 'with --queue the workers run the cases: --jobs (threads here) has no effect; leave it out' },
+        {
+          a: 'queue',
+          b: 'cache',
+          why: 'with --queue the workers call the model on their machines: a cache folder here would not be read; leave it out',
+        },
       ],
     },
   ),

@@ -176,10 +176,11 @@ const VARIANTS = (): Variant[] => [
       ['--tpm', '1000000'],
       ['--prices', prices],
       ['--shard', '1/1', '--run-id', 'ft-shard'],
+      ['--cache', join(root, 'ft-cache')],
       ['--json'],
     ],
   },
-  { door: 'eval', base: () => ['eval', '--resume', runId, '--out', evalDir], parts: [['--jobs', '1'], ['--json']] },
+  { door: 'eval', base: () => ['eval', '--resume', runId, '--out', evalDir], parts: [['--jobs', '1'], ['--errors-only'], ['--json']] },
   // A judge is read and refused where the suite has no free text to judge (RAIDER's cases take minutes to make).
   {
     door: 'eval',

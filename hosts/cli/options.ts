@@ -45,6 +45,8 @@ export const OPTIONS = {
   jobs: { type: 'string' },
   filter: { type: 'string' },
   resume: { type: 'string' },
+  'errors-only': { type: 'boolean' },
+  cache: { type: 'string' },
   sample: { type: 'string' },
   http: { type: 'string' },
   robots: { type: 'string' },

@@ -116,10 +116,15 @@ describe('skillbridge report', () => {
     const r = await cli('report', '--leaderboard', dir);
     expect(r.code).toBe(0);
     const lines = r.out.trim().split('\n');
-    expect(lines[0]).toMatch(/^suite +model +workflow +seed +score \[95 %\] +cases +trials +errors +tokens +cost \$ +run$/);
+    expect(lines[0]).toMatch(
+      /^suite +model +workflow +seed +score \[95 %\] +pass\^k \[95 %\] +cases +trials +errors +tokens +cost \$ +run$/,
+    );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain('ollama:qwen3:14b');
-    for (const l of lines.slice(1)) expect(l).toMatch(/^alrm +\S+ +\S+ +\d+ +\d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] +54 +[12] /);
+    for (const l of lines.slice(1))
+      expect(l).toMatch(
+        /^alrm +\S+ +\S+ +\d+ +\d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] +(?:—|\^2 \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]) +54 +[12] /,
+      );
     const j = await cli('report', '--leaderboard', dir, '--json');
     const body = JSON.parse(j.out) as { leaderboard: Array<{ runId: string; interval: { method: string } }> };
     expect(body.leaderboard.map((x) => x.runId)).toContain(tap);

@@ -24,6 +24,7 @@ import { SUITES, findSuite } from '../../eval/suites/index';
 import { caseReplay } from './case-replay';
 import { protocolOf } from '../../eval/core/protocol';
 import { redactHostPaths } from './page-errors';
+import { readCaseEvidence } from '../../eval/runner/evidence';
 
 /** startEval as the policy parsed it: a built-in suite, a model with its environment and file grant. */
 export type EvalStart = Omit<Request<'startEval'>, 'suite' | 'model'> & { suite: SuiteRef; model: EvalModel };
@@ -222,7 +223,7 @@ export class EvalHost {
       return resultsAnswer(e);
     }
     const name = `report-${req.runId}.html`;
-    return { name, html: buildReport({ runs, outFile: path.join(runs[0]?.dir ?? this.opts.dir, name) }).html };
+    return { name, html: buildReport({ runs, outFile: path.join(runs[0]?.dir ?? this.opts.dir, name), evidence: readCaseEvidence }).html };
   }
 
   async caseReplay(req: WithRunId<'caseReplay'>): Promise<Response<'caseReplay'>> {

@@ -237,11 +237,14 @@ const BASES = (): Base[] => {
         '1/1',
         '--run-id',
         'fz-run',
+        '--cache',
+        path.join(sandbox, 'eval-cache'),
         '--out',
         path.join(sandbox, 'eval-out'),
       ],
     },
     { door: 'eval', argv: () => ['eval', '--resume', x.runId!, '--out', x.evalDir!] },
+    { door: 'eval', argv: () => ['eval', '--resume', x.runId!, '--errors-only', '--out', x.evalDir!] },
     // A judge where the suite has none is refused after the spec is parsed: the spec is still a field to attack.
     {
       door: 'eval',

@@ -63,6 +63,7 @@ export function evalOptions(p: Parsed): Omit<EvalOptions, 'scale' | 'env' | 'sig
   const workflow = stringFlag(p.flags, 'workflow');
   const filter = stringFlag(p.flags, 'filter');
   const out = stringFlag(p.flags, 'out');
+  const cache = stringFlag(p.flags, 'cache');
   const trials = optionalInt(p, 'trials');
   const jobs = optionalInt(p, 'jobs');
   const seed = optionalInt(p, 'seed');
@@ -76,6 +77,8 @@ export function evalOptions(p: Parsed): Omit<EvalOptions, 'scale' | 'env' | 'sig
     ...(workflow !== undefined ? { workflow } : {}),
     ...(filter !== undefined ? { filter } : {}),
     ...(resume !== undefined ? { resume: TERMINAL.runId(resume) } : {}),
+    ...(p.flags['errors-only'] ? { errorsOnly: true } : {}),
+    ...(cache !== undefined ? { responseCache: cache } : {}),
     files: TERMINAL.files(),
     reopen: TERMINAL,
     ...(out !== undefined ? { outDir: out } : {}),

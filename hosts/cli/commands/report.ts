@@ -24,6 +24,7 @@ import { EvalInputError } from '../../../eval/runner/errors';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { checkWritableFile } from '../out-files';
 import { type Output, json } from '../output';
+import { readCaseEvidence } from '../../../eval/runner/evidence';
 
 function defaultHtml(runs: LoadedRun[]): string {
   const first = runs[0]!;
@@ -93,7 +94,7 @@ export function reportCommand(p: Parsed, o: Output): number {
   const html = stringFlag(p.flags, 'out') ?? (junit || csv || md ? undefined : defaultHtml(runs));
   if (html && !html.endsWith('.html')) throw new UsageError(`--out must name an .html file, got "${html}"`);
   if (html) checkWritableFile(html, '--out');
-  const built = writeReports(runs, { html, junit, csv, ...(comparison ? { comparison } : {}) });
+  const built = writeReports(runs, { html, junit, csv, evidence: readCaseEvidence, ...(comparison ? { comparison } : {}) });
   if (md) writeFileSync(md, markdown(built.summaries, comparison));
   if (p.flags['json']) {
     json(o, { runs: built.summaries, comparison, html: html ?? null, junit: junit ?? null, csv: csv ?? null, md: md ?? null });

@@ -12,6 +12,7 @@ import { resultsExitCode } from '../eval-exit';
 import { type Output, json } from '../output';
 import { queueScale } from './scale-eval';
 import { TERMINAL } from '../../service/host-policy';
+import { readCaseEvidence } from '../../../eval/runner/evidence';
 
 export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   if (p.positionals.length !== 1) throw new UsageError('give one sweep file: skillbridge sweep FILE.json [--out DIR]');
@@ -59,7 +60,7 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   const seedOf = new Map(cells.map((c) => [c.runId, c.seed]));
   const runs = loadRuns([outDir]).filter((r) => ids.has(r.run.runId));
   const html = path.join(outDir, `report-${sweep.name}.html`);
-  const built = writeReports(runs, { html });
+  const built = writeReports(runs, { html, evidence: readCaseEvidence });
   const board = [...built.summaries]
     .sort((a, b) => (a.suite < b.suite ? -1 : a.suite > b.suite ? 1 : (b.score ?? -1) - (a.score ?? -1)))
     .map((s) => ({

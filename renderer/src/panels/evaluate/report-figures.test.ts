@@ -48,6 +48,27 @@ describe('drawnReport', () => {
     expect(html.match(/<script\b[^>]*>/g)).toEqual(['<script type="application/json" id="chart-data">']);
   });
 
+  it("draws each bar's interval where it has one, and cuts a long run name on an axis", async () => {
+    const lines = (html: string) =>
+      html.slice(html.indexOf('id="alrm-categories"'), html.indexOf('id="alrm-latency"')).match(/<line\b/g)?.length ?? 0;
+    const bare = await drawnReport(page(CHARTS));
+    const long = 'openai:a-checkpoint-with-a-very-long-name-that-goes-on-and-on';
+    const withIv = [
+      {
+        ...CHARTS[0],
+        data: [
+          { group: 'CAN', series: 'oracle', value: 1, n: 2, low: 0.8, high: 1 },
+          { group: 'LEX', series: 'oracle', value: 0.5, n: 2, low: 0.3, high: 0.7 },
+        ],
+      },
+      { ...CHARTS[1], series: [long], data: [{ series: long, seconds: 1.5, caseId: 'a' }] },
+    ];
+    const drawn = await drawnReport(page(withIv));
+    expect(lines(drawn) - lines(bare)).toBe(2);
+    expect(drawn).toContain(`${long.slice(0, 33)}…`);
+    expect(drawn).not.toContain(`>${long}<`);
+  });
+
   it('names a figure whose description does not parse and draws the rest', async () => {
     const bad = [{ ...CHARTS[0], data: [{ group: 'CAN', series: 'oracle', value: 'high', n: 2 }] }, CHARTS[1]];
     const html = await drawnReport(page(bad));

@@ -14,7 +14,16 @@ const Chart = z.discriminatedUnion('kind', [
     yLabel: z.string(),
     groups: z.array(z.string()),
     series: z.array(z.string()),
-    data: z.array(z.object({ group: z.string(), series: z.string(), value: z.number(), n: z.number() })),
+    data: z.array(
+      z.object({
+        group: z.string(),
+        series: z.string(),
+        value: z.number(),
+        n: z.number(),
+        low: z.number().optional(),
+        high: z.number().optional(),
+      }),
+    ),
   }),
   z.object({
     ...Base,
@@ -26,7 +35,9 @@ const Chart = z.discriminatedUnion('kind', [
     ...Base,
     kind: z.literal('passk'),
     series: z.array(z.string()),
-    data: z.array(z.object({ series: z.string(), k: z.number(), value: z.number() })),
+    data: z.array(
+      z.object({ series: z.string(), k: z.number(), value: z.number(), low: z.number().optional(), high: z.number().optional() }),
+    ),
   }),
   z.object({
     ...Base,
@@ -44,6 +55,14 @@ const WIDTH = 820;
 const font = { fontSize: '12px', fontFamily: 'inherit', overflow: 'visible' };
 const colors = (domain: string[]) => ({ type: 'categorical' as const, scheme: 'tableau10' as const, domain, legend: domain.length > 1 });
 const longest = (xs: string[]) => xs.reduce((m, x) => Math.max(m, x.length), 0);
+/** A run's name longer than this is cut with an ellipsis on an axis, so the plot keeps its width. */
+const LABEL = 34;
+const clip = (n: number) => (x: unknown) => {
+  const t = String(x);
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+};
+const left = (series: string[]) => Math.min(14 + 6.5 * LABEL, 14 + 6.5 * longest(series));
+const withIv = <T extends { low?: number | undefined }>(data: T[]) => data.filter((d) => d.low !== undefined);
 
 /** One chart as the report's own script draws it (eval/report/client.ts): same marks, same sizes. */
 function draw(Plot: PlotModule, s: ReportChart, document: Document): Element {
@@ -57,7 +76,12 @@ function draw(Plot: PlotModule, s: ReportChart, document: Document): Element {
         style: font,
         marginBottom: 44,
         marginTop: 24,
-        fx: { label: s.xLabel, domain: s.groups, padding: 0.15 },
+        fx: {
+          label: s.xLabel,
+          domain: s.groups,
+          padding: 0.15,
+          tickFormat: clip(Math.max(8, Math.floor(WIDTH / Math.max(1, s.groups.length) / 7))),
+        },
         x: { axis: many ? null : 'bottom', domain: s.series, label: null, tickFormat: () => '' },
         y: { label: s.yLabel, domain: [0, 1], grid: true },
         color: colors(s.series),
@@ -69,6 +93,8 @@ function draw(Plot: PlotModule, s: ReportChart, document: Document): Element {
             fill: 'series',
             title: (d: (typeof s.data)[number]) => `${d.series}\n${d.group}: ${d.value.toFixed(3)} (n = ${d.n})`,
           }),
+          // Each bar's 95 % interval.
+          Plot.ruleX(withIv(s.data), { fx: 'group', x: 'series', y1: 'low', y2: 'high', stroke: '#222', strokeWidth: 1.5 }),
           Plot.ruleY([0]),
         ],
       });
@@ -79,9 +105,9 @@ function draw(Plot: PlotModule, s: ReportChart, document: Document): Element {
         width: WIDTH,
         height: 70 + 46 * s.series.length,
         style: font,
-        marginLeft: Math.min(320, 14 + 6.5 * longest(s.series)),
+        marginLeft: left(s.series),
         x: { label: 'Latency (s)', grid: true, nice: true, zero: true },
-        y: { label: null, domain: s.series },
+        y: { label: null, domain: s.series, tickFormat: clip(LABEL) },
         color: colors(s.series),
         marks: [
           Plot.boxX(s.data, { x: 'seconds', y: 'series', fill: 'series', fillOpacity: 0.25, stroke: 'series', r: 0 }),
@@ -104,10 +130,11 @@ function draw(Plot: PlotModule, s: ReportChart, document: Document): Element {
         height: 300,
         style: font,
         marginTop: 24,
-        x: { label: 'k (trials that must all succeed)', domain: [1, K], ticks: ks, tickFormat: 'd' },
+        x: { label: 'k (trials that must all succeed)', domain: [0.8, K + 0.2], ticks: ks, tickFormat: 'd' },
         y: { label: 'pass^k', domain: [0, 1], grid: true },
         color: colors(s.series),
         marks: [
+          Plot.ruleX(withIv(s.data), { x: 'k', y1: 'low', y2: 'high', stroke: 'series', strokeOpacity: 0.55, strokeWidth: 3 }),
           Plot.line(s.data, { x: 'k', y: 'value', stroke: 'series', strokeWidth: 2 }),
           Plot.dot(s.data, {
             x: 'k',
@@ -125,9 +152,9 @@ function draw(Plot: PlotModule, s: ReportChart, document: Document): Element {
         width: WIDTH,
         height: 70 + 40 * s.series.length,
         style: font,
-        marginLeft: Math.min(320, 14 + 6.5 * longest(s.series)),
+        marginLeft: left(s.series),
         x: { label: 'Trials', grid: true },
-        y: { label: null, domain: s.series },
+        y: { label: null, domain: s.series, tickFormat: clip(LABEL) },
         color: { type: 'categorical', scheme: 'set2', domain: s.classes, legend: true },
         marks: [
           Plot.barX(s.data, {
