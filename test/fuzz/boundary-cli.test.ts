@@ -43,6 +43,13 @@ vi.mock('../../hosts/bench/eval-scale-bench', () => ({ benchEvalScale: stub() })
 vi.mock('../../hosts/bench/app-bench', () => ({ benchApp: stub() }));
 vi.mock('../../hosts/bench/robot-bench', () => ({ benchRobot: stub() }));
 vi.mock('../../hosts/bench/cli-bench', async (original) => ({ ...(await original<object>()), benchCli: stub() }));
+// The red team's search is its own tests' (minutes of play under load); here its door answers with the recorded maxima.
+vi.mock('../../eval/redteam/run', async () => {
+  const { readRecord } = await import('../../eval/redteam/record');
+  const { resolve } = await import('node:path');
+  const maxima = resolve(import.meta.dirname, '../../eval/redteam/maxima.json');
+  return { redTeam: () => Promise.resolve(readRecord(maxima)) };
+});
 
 const OPENAI_KEY = `sk-openai-canary-${process.pid}-0123456789abcdef`;
 const SB_KEY = `sk-sb-canary-${process.pid}-fedcba9876543210`;
@@ -472,8 +479,13 @@ function problems(argv: string[], r: CliRun, bound: boolean): string[] {
   else if (!stubbed && !DOCUMENTED.includes(r.code)) out.push(`exit ${r.code}: ${r.err.slice(0, 300)}`);
   const text = r.out + r.err;
   if (/^\s+at .+:\d+:\d+\)?$/m.test(text)) out.push(`a stack trace: ${r.err.slice(0, 300)}`);
-  if (r.code === 2 && !argv.includes('--json') && r.err.trim().split('\n').length !== 1)
-    out.push(`bad input answered in ${r.err.trim().split('\n').length} lines: ${r.err.slice(0, 300)}`);
+  // A case set generated before the filter could be checked says so first: progress, not the answer.
+  const answer = r.err
+    .trim()
+    .split('\n')
+    .filter((l) => !/^generating the \S+ cases from the world/.test(l));
+  if (r.code === 2 && !argv.includes('--json') && answer.length !== 1)
+    out.push(`bad input answered in ${answer.length} lines: ${r.err.slice(0, 300)}`);
   if (text.includes(OPENAI_KEY) || text.includes(SB_KEY)) out.push('the output quotes an API key');
   for (const q of listener.requests) {
     const seen = JSON.stringify(q.headers) + JSON.stringify(q.body ?? '');
