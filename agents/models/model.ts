@@ -10,8 +10,23 @@ export const ToolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
+/**
+ * A picture in the conversation (the robot's camera): base64 bytes in memory, sent
+ * as an image content part by adapters that can, dropped by those that cannot
+ * (the text of the message says what it shows). `ref` is where the trace keeps it.
+ */
+export const ImagePartSchema = z.object({
+  mimeType: z.enum(['image/png', 'image/jpeg']),
+  data: z.string(),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  ref: z.string().optional(),
+});
+export type ImagePart = z.infer<typeof ImagePartSchema>;
+
 export const SystemMessageSchema = z.object({ role: z.literal('system'), content: z.string() });
-export const UserMessageSchema = z.object({ role: z.literal('user'), content: z.string() });
+/** `images` go with the text; every reader of `content` keeps working as before. */
+export const UserMessageSchema = z.object({ role: z.literal('user'), content: z.string(), images: z.array(ImagePartSchema).optional() });
 export const AssistantMessageSchema = z.object({
   role: z.literal('assistant'),
   content: z.string().nullable().optional(),
@@ -92,6 +107,11 @@ export interface Completion {
 export interface Model {
   /** The spec string this model was made from, e.g. `ollama:qwen3:8b` (never holds a key). */
   readonly id: string;
+  /**
+   * 'images': the model reads image parts in user messages (declared by its spec, or
+   * found by the probe); absent or 'text': images are dropped, so no camera tool is offered.
+   */
+  readonly input?: 'text' | 'images';
   complete(req: CompletionRequest): Promise<Completion>;
 }
 

@@ -28,6 +28,8 @@ export interface OpenAICompatibleOptions {
   apiKey?: string | (() => Promise<string | undefined>);
   /** The server's model name, e.g. qwen3:8b. */
   model: string;
+  /** 'images': the model takes image parts (a vision-language model); default 'text'. */
+  input?: 'text' | 'images';
   stream?: boolean;
   /** Longest wait for the server to start answering or send the next chunk (default 120 s). */
   timeoutMs?: number;
@@ -164,6 +166,7 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
 
   return {
     id: opts.id,
+    ...(opts.input ? { input: opts.input } : {}),
     async complete(req: CompletionRequest): Promise<Completion> {
       if (req.signal?.aborted) throw aborted(endpoint);
       if (typeof opts.apiKey === 'function') {
@@ -225,7 +228,15 @@ function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
     case 'system':
       return { role: 'system', content: m.content };
     case 'user':
-      return { role: 'user', content: m.content };
+      // Chat Completions carries images only in user messages (not tool messages), as content parts.
+      if (!m.images?.length) return { role: 'user', content: m.content };
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: m.content },
+          ...m.images.map((i) => ({ type: 'image_url' as const, image_url: { url: `data:${i.mimeType};base64,${i.data}` } })),
+        ],
+      };
     case 'tool':
       return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content };
     case 'assistant':

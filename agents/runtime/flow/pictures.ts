@@ -1,0 +1,39 @@
+// Pictures in the loop. A tool that gives images (the robot's camera) answers its
+// call with text as every tool does; the images follow all the turn's tool
+// messages as one user message, because Chat Completions accepts image parts in
+// user messages only (a tool message's content is text for most servers: OpenAI
+// takes parts there, Ollama, llama.cpp and vLLM do not). The camera is offered to
+// a model that reads images and to no other: a text model would be shown nothing.
+import type { ImagePart, Model, UserMessage } from '../../models/model';
+import type { Robot } from '../../../robot/robot';
+import { cameraTool, CAMERA_TOOL } from '../../tools/camera';
+import type { Tool } from '../../tools/tool';
+
+/** The images one call gave. */
+export interface Shot {
+  id: string;
+  name: string;
+  images: ImagePart[];
+}
+
+/** The user message carrying a turn's pictures to a model that reads images; undefined for a text model. */
+export function pictureMessage(shots: readonly Shot[], model: Pick<Model, 'input'>): UserMessage | undefined {
+  if (model.input !== 'images') return undefined;
+  const images = shots.flatMap((s) => s.images);
+  const from = shots.map((s) => `${s.name} (${s.id})`).join(', ');
+  return {
+    role: 'user',
+    content: `${images.length === 1 ? 'The picture' : `The ${images.length} pictures`} from ${from}, as the tool result said.`,
+    images,
+  };
+}
+
+let camera: Tool | undefined;
+
+/** The tools with the camera added, for a model that reads images and a robot with a camera. */
+export function withCamera(tools: readonly Tool[], model: Pick<Model, 'input'>, robot: Robot): readonly Tool[] {
+  if (model.input !== 'images' || !robot.camera || tools.some((t) => t.name === CAMERA_TOOL)) return tools;
+  // One tool for every robot: it reads the camera of the robot its call is given.
+  camera ??= cameraTool();
+  return [...tools, camera];
+}
