@@ -1,0 +1,72 @@
+// A model that sees gets the robot's camera: the tool is offered, its picture is
+// sent on the wire as an image part in a user message after the tool messages
+// (what the real `openai` client posts), and the trace keeps the picture as a
+// file beside it, never inlined. A text model is offered no camera.
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSim } from '../../../robot/sim/open';
+import { serverPerTest } from '../../../test/support/model-tests';
+import { model } from '../../../test/support/openai-adapter';
+import { MemorySink, Trace } from '../trace';
+import { runFlow } from './run-flow';
+import { CAMERA_TOOL } from '../../tools/camera';
+import type { ChatMessage } from '../../models/model';
+
+const start = serverPerTest();
+const closers: Array<() => void> = [];
+afterEach(() => closers.splice(0).forEach((c) => c()));
+
+type Part = { type: string; text?: string; image_url?: { url: string } };
+type Sent = { role: string; content: string | Part[] | null; tool_call_id?: string };
+
+async function fruits() {
+  const h = await openSim('tabletop/fruits');
+  closers.push(() => h.control.world.dispose());
+  return h.robot;
+}
+
+describe('pictures in the loop', () => {
+  it('sends the camera picture to a model that reads images, as an image part after the tool messages', async () => {
+    const s = await start([{ toolCalls: [{ id: 'c1', name: CAMERA_TOOL, arguments: { width: 64 } }] }, { content: 'A lemon on a table.' }]);
+    const robot = await fruits();
+    const sink = new MemorySink();
+    const messages: ChatMessage[] = [{ role: 'user', content: 'What do you see?' }];
+    const r = await runFlow({
+      model: model(s, { input: 'images' }),
+      messages,
+      tools: () => [],
+      robot,
+      trace: new Trace({ sinks: [sink] }),
+    });
+    expect(r.final).toBe('A lemon on a table.');
+    const [first, second] = s.chatRequests().map((q) => q.body as { tools?: Array<{ function: { name: string } }>; messages: Sent[] });
+    expect(first!.tools?.map((t) => t.function.name)).toEqual([CAMERA_TOOL]);
+    const sent = second!.messages;
+    const toolAt = sent.findIndex((m) => m.role === 'tool');
+    expect(sent[toolAt]!.content).toMatch(/^Camera picture taken \(64×48 PNG/);
+    const after = sent[toolAt + 1]!;
+    expect(after.role).toBe('user');
+    const parts = after.content as Part[];
+    expect(parts[0]).toMatchObject({ type: 'text' });
+    expect(parts[1]!.type).toBe('image_url');
+    const url = parts[1]!.image_url!.url;
+    expect(url.startsWith('data:image/png;base64,')).toBe(true);
+    const png = Buffer.from(url.slice('data:image/png;base64,'.length), 'base64');
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+
+    // The trace names the picture by reference and holds its bytes beside it, not in a record.
+    const result = sink.records.find((x) => x.type === 'tool_result');
+    expect(result).toMatchObject({ name: CAMERA_TOOL, images: [{ mimeType: 'image/png', width: 64, height: 48 }] });
+    const ref = (result as { images: Array<{ ref: string }> }).images[0]!.ref;
+    expect(sink.files.get(ref)?.equals(png)).toBe(true);
+    expect(JSON.stringify(sink.lines)).not.toContain(url.slice(22, 80));
+  });
+
+  it('offers no camera to a text model, and sends no image part', async () => {
+    const s = await start([{ content: 'I cannot see.' }]);
+    const robot = await fruits();
+    await runFlow({ model: model(s), messages: [{ role: 'user', content: 'What do you see?' }], tools: () => [], robot });
+    const body = s.chatRequests()[0]!.body as { tools?: unknown[]; messages: Sent[] };
+    expect(body.tools).toBeUndefined();
+    expect(body.messages.every((m) => typeof m.content === 'string')).toBe(true);
+  });
+});
