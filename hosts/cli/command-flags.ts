@@ -141,6 +141,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
   'bench app': door('bench app', ['scene', 'quick', 'unsettled', 'json'], NONE),
   'bench eval': door('bench eval', ['suite', 'jobs', 'json'], NONE),
   'bench eval --scale': door('bench eval --scale', ['scale', 'suite', 'latency', 'json'], NONE),
+  'bench camera': door('bench camera', ['scene', 'json'], NONE),
   'bench _job': door('bench _job', [], UP_TO_ONE('one JSON job'), { hidden: true }),
   eval: door(
     'eval',
@@ -271,7 +272,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
 /** The commands, for "unknown command" and the help. */
 export const COMMAND_NAMES = [...new Set(Object.keys(DOORS).map((k) => k.split(' ')[0]!))];
 
-const BENCHES = new Set(['sim', 'cli', 'agent', 'app', 'eval', '_job']);
+const BENCHES = new Set(['sim', 'cli', 'agent', 'app', 'eval', 'camera', '_job']);
 const MODELS = new Set(['list', 'pull', 'rm', 'add']);
 
 /**

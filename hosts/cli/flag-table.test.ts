@@ -33,6 +33,7 @@ vi.mock('../bench/agent-bench', () => ({ benchAgent: reached('benchAgent') }));
 vi.mock('../bench/eval-bench', () => ({ benchEval: reached('benchEval') }));
 vi.mock('../bench/eval-scale-bench', () => ({ benchEvalScale: reached('benchEvalScale') }));
 vi.mock('../bench/app-bench', () => ({ benchApp: reached('benchApp') }));
+vi.mock('../bench/camera-bench', async (original) => ({ ...(await original<object>()), benchCamera: reached('benchCamera') }));
 vi.mock('../bench/cli-bench', async (original) => ({ ...(await original<object>()), benchCli: reached('benchCli') }));
 vi.mock('../../eval/scale/queue-worker', () => ({
   runQueueWorker: async () => ({ done: 0, errors: 0, rssPeakMb: 0 }),
@@ -157,6 +158,7 @@ const VARIANTS = (): Variant[] => [
   { door: 'bench app', base: () => ['bench', 'app'], parts: [['--scene', SCENE], ['--quick'], ['--unsettled'], ['--json']] },
   { door: 'bench eval', base: () => ['bench', 'eval'], parts: [['--suite', 'alrm'], ['--jobs', '1'], ['--json']] },
   { door: 'bench eval --scale', base: () => ['bench', 'eval', '--scale'], parts: [['--suite', 'alrm'], ['--latency', '10'], ['--json']] },
+  { door: 'bench camera', base: () => ['bench', 'camera'], parts: [['--scene', SCENE], ['--json']] },
   {
     door: 'eval',
     base: () => ['eval', ...SMALL, '--model', 'floor:noop', '--out', fresh('eval')],

@@ -15,7 +15,8 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
   if (what === 'cli') return (await import('./bench-cli')).cliBenchCommand(p, o);
   if (what === '_job') return jobCommand(p, o);
   if (what === 'eval') return evalBench(p, o);
-  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app, cli, eval`);
+  if (what === 'camera') return (await import('./bench-camera')).cameraBenchCommand(p, o);
+  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app, cli, eval, camera`);
   const { benchSim } = await import('../../bench/sim-bench');
   const scene = stringFlag(p.flags, 'scene');
   if (scene && scene !== REFERENCE && !isBuiltinScene(scene))
