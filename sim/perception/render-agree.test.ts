@@ -42,7 +42,9 @@ describe('rasterised camera', () => {
         ),
         async (objects) => {
           const sim = await layoutWorld(
-            tableLayout(objects.map((o, i) => ({ id: `${o.type}_${i + 1}`, type: o.type, position: [o.x, 0.76, o.z] as [number, number, number] }))),
+            tableLayout(
+              objects.map((o, i) => ({ id: `${o.type}_${i + 1}`, type: o.type, position: [o.x, 0.76, o.z] as [number, number, number] })),
+            ),
           );
           try {
             const fast = renderCamera(sim, { width: WIDTH });

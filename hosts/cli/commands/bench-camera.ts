@@ -8,9 +8,10 @@ export async function cameraBenchCommand(p: Parsed, o: Output): Promise<number> 
   const scene = stringFlag(p.flags, 'scene');
   if (scene !== undefined && !isBuiltinScene(scene))
     throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
+  const asJson = Boolean(p.flags['json']);
   const { benchCamera } = await import('../../bench/camera-bench');
   const r = await benchCamera({ scenes: scene ? [scene] : CAMERA_SCENES });
-  if (p.flags['json']) {
+  if (asJson) {
     json(o, r);
     return 0;
   }
