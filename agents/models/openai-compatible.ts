@@ -117,7 +117,7 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
     arm();
     try {
       const client = await getClient();
-      const base = buildParams(req, opts.model, rejected);
+      const base = buildParams(req, opts.model, rejected, opts.input === 'images');
       let result: Completion;
       if (opts.stream ?? true) {
         const params: ChatCompletionCreateParamsStreaming = {
@@ -207,7 +207,12 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
 
 // --- request --------------------------------------------------------------------
 
-function buildParams(req: CompletionRequest, model: string, rejected: ReadonlySet<string>): ChatCompletionCreateParamsNonStreaming {
+function buildParams(
+  req: CompletionRequest,
+  model: string,
+  rejected: ReadonlySet<string>,
+  images: boolean,
+): ChatCompletionCreateParamsNonStreaming {
   const tools: ChatCompletionFunctionTool[] | undefined = req.tools?.length
     ? req.tools.map((t) => ({
         type: 'function',
@@ -216,20 +221,21 @@ function buildParams(req: CompletionRequest, model: string, rejected: ReadonlySe
     : undefined;
   return {
     model,
-    messages: req.messages.map(toSdkMessage),
+    messages: req.messages.map((m) => toSdkMessage(m, images)),
     ...(tools ? { tools } : {}),
     ...(tools && req.toolChoice && !rejected.has('tool_choice') ? { tool_choice: req.toolChoice } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
   };
 }
 
-function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
+/** `images`: the model reads them; a text model gets the text alone (many servers answer image parts with a 400). */
+function toSdkMessage(m: ChatMessage, images: boolean): ChatCompletionMessageParam {
   switch (m.role) {
     case 'system':
       return { role: 'system', content: m.content };
     case 'user':
       // Chat Completions carries images only in user messages (not tool messages), as content parts.
-      if (!m.images?.length) return { role: 'user', content: m.content };
+      if (!images || !m.images?.length) return { role: 'user', content: m.content };
       return {
         role: 'user',
         content: [
