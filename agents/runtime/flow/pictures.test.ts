@@ -10,8 +10,18 @@ import { MemorySink, Trace } from '../trace';
 import { runFlow } from './run-flow';
 import { CAMERA_TOOL } from '../../tools/camera';
 import type { ChatMessage } from '../../models/model';
+import { defineTool } from '../../tools/tool';
+import { z } from 'zod';
 
 const start = serverPerTest();
+const echo = defineTool({
+  name: 'echo',
+  description: 'Says its text back.',
+  category: 'information',
+  params: z.strictObject({ text: z.string() }),
+  card: { outputs: 'the text', whenToUse: 'never', dimension: 'cognition' },
+  execute: ({ text }) => ({ ok: true, content: text }),
+});
 const closers: Array<() => void> = [];
 afterEach(() => closers.splice(0).forEach((c) => c()));
 
@@ -33,13 +43,13 @@ describe('pictures in the loop', () => {
     const r = await runFlow({
       model: model(s, { input: 'images' }),
       messages,
-      tools: () => [],
+      tools: () => [echo],
       robot,
       trace: new Trace({ sinks: [sink] }),
     });
     expect(r.final).toBe('A lemon on a table.');
     const [first, second] = s.chatRequests().map((q) => q.body as { tools?: Array<{ function: { name: string } }>; messages: Sent[] });
-    expect(first!.tools?.map((t) => t.function.name)).toEqual([CAMERA_TOOL]);
+    expect(first!.tools?.map((t) => t.function.name)).toEqual(['echo', CAMERA_TOOL]);
     const sent = second!.messages;
     const toolAt = sent.findIndex((m) => m.role === 'tool');
     expect(sent[toolAt]!.content).toMatch(/^Camera picture taken \(64×48 PNG/);
@@ -64,9 +74,9 @@ describe('pictures in the loop', () => {
   it('offers no camera to a text model, and sends no image part', async () => {
     const s = await start([{ content: 'I cannot see.' }]);
     const robot = await fruits();
-    await runFlow({ model: model(s), messages: [{ role: 'user', content: 'What do you see?' }], tools: () => [], robot });
-    const body = s.chatRequests()[0]!.body as { tools?: unknown[]; messages: Sent[] };
-    expect(body.tools).toBeUndefined();
+    await runFlow({ model: model(s), messages: [{ role: 'user', content: 'What do you see?' }], tools: () => [echo], robot });
+    const body = s.chatRequests()[0]!.body as { tools?: Array<{ function: { name: string } }>; messages: Sent[] };
+    expect(body.tools?.map((t) => t.function.name)).toEqual(['echo']);
     expect(body.messages.every((m) => typeof m.content === 'string')).toBe(true);
   });
 });

@@ -30,9 +30,12 @@ export function pictureMessage(shots: readonly Shot[], model: Pick<Model, 'input
 
 let camera: Tool | undefined;
 
-/** The tools with the camera added, for a model that reads images and a robot with a camera. */
+/**
+ * The tools with the camera added, for a model that reads images and a robot with a camera.
+ * A step offered no tools (a verdict, a classifier, the VQA baseline) stays without.
+ */
 export function withCamera(tools: readonly Tool[], model: Pick<Model, 'input'>, robot: Robot): readonly Tool[] {
-  if (model.input !== 'images' || !robot.camera || tools.some((t) => t.name === CAMERA_TOOL)) return tools;
+  if (!tools.length || model.input !== 'images' || !robot.camera || tools.some((t) => t.name === CAMERA_TOOL)) return tools;
   // One tool for every robot: it reads the camera of the robot its call is given.
   camera ??= cameraTool();
   return [...tools, camera];
