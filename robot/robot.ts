@@ -8,17 +8,7 @@
 // here: it lives on SimControl (robot/sim/control.ts), which tools never see.
 
 export type Capability =
-  | 'arm'
-  | 'base'
-  | 'rover'
-  | 'perception'
-  | 'people'
-  | 'speech'
-  | 'battery'
-  | 'events'
-  | 'world_model'
-  | 'partial_observability'
-  | 'camera';
+  'arm' | 'base' | 'rover' | 'perception' | 'people' | 'speech' | 'battery' | 'events' | 'world_model' | 'partial_observability' | 'camera';
 
 export type Vec3Tuple = [number, number, number];
 

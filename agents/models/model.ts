@@ -2,6 +2,7 @@
 // assistant turn out. Adapters (OpenAI-compatible servers, scripted replays)
 // hide server quirks so the flow manager sees one shape.
 import { z } from 'zod';
+import { ImagePartSchema, type ImagePart } from '../../base/image-part';
 
 export const ToolCallSchema = z.object({
   id: z.string(),
@@ -10,19 +11,8 @@ export const ToolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
-/**
- * A picture in the conversation (the robot's camera): base64 bytes in memory, sent
- * as an image content part by adapters that can, dropped by those that cannot
- * (the text of the message says what it shows). `ref` is where the trace keeps it.
- */
-export const ImagePartSchema = z.object({
-  mimeType: z.enum(['image/png', 'image/jpeg']),
-  data: z.string(),
-  width: z.number().int().positive().optional(),
-  height: z.number().int().positive().optional(),
-  ref: z.string().optional(),
-});
-export type ImagePart = z.infer<typeof ImagePartSchema>;
+// Pictures (the robot's camera) travel with user messages; see base/image-part.ts.
+export { ImagePartSchema, type ImagePart };
 
 export const SystemMessageSchema = z.object({ role: z.literal('system'), content: z.string() });
 /** `images` go with the text; every reader of `content` keeps working as before. */

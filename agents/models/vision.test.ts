@@ -42,7 +42,9 @@ describe('+images in a model spec', () => {
 });
 
 const start = serverPerTest();
-const png = fc.uint8Array({ minLength: 1, maxLength: 64 }).map((b): ImagePart => ({ mimeType: 'image/png', data: Buffer.from(b).toString('base64') }));
+const png = fc
+  .uint8Array({ minLength: 1, maxLength: 64 })
+  .map((b): ImagePart => ({ mimeType: 'image/png', data: Buffer.from(b).toString('base64') }));
 
 describe('image parts on the wire', () => {
   it("sends a user message's images after its text, byte for byte, and other messages as strings", async () => {

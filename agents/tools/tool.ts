@@ -5,7 +5,7 @@
 // outputs, when to use it, its mode, and the robot capabilities it needs.
 import { z } from 'zod';
 import type { Capability, Robot } from '../../robot/robot';
-import type { ImagePart } from '../models/model';
+import type { ImagePart } from '../../base/image-part';
 import { MAX_TOOL_ARGUMENT_CHARS, argumentProblem, cutArgumentsSize } from './limits';
 
 export type ToolCategory = 'information' | 'action';

@@ -99,7 +99,13 @@ function toCallResult(r: ToolResult, robot: FleetRobot): CallToolResult {
     // The picture travels once, as image content; the structured result says where to read it again.
     const uri = resourceUri(robot.name, 'camera');
     for (const i of r.images) content.push({ type: 'image', data: i.data, mimeType: i.mimeType });
-    content.push({ type: 'resource_link', uri, name: `${robot.name}-camera`, mimeType: r.images[0]!.mimeType, description: 'the camera now' });
+    content.push({
+      type: 'resource_link',
+      uri,
+      name: `${robot.name}-camera`,
+      mimeType: r.images[0]!.mimeType,
+      description: 'the camera now',
+    });
     const picture = PictureData.safeParse(r.data);
     if (picture.success) data = { picture: { ...picture.data.picture, uri } };
   }

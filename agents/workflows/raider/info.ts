@@ -71,7 +71,8 @@ export const RAIDER_INFO = [
     paper: '001',
     section: 'App. B.2',
     source: 'RAIDER baseline VQA',
-    description: "No tools: the model sees the robot camera's picture and the query (VQA); a model that reads no images answers from the query alone.",
+    description:
+      "No tools: the model sees the robot camera's picture and the query (VQA); a model that reads no images answers from the query alone.",
     stages: ['detect'],
   },
 ] as const;

@@ -37,7 +37,7 @@ async function ask(input: 'images' | undefined) {
 }
 
 describe('raider/vqa (VQA, Appendix B.2)', () => {
-  it("sends the camera picture and the query to a model that reads images, offers no tools, and reads its verdict", async () => {
+  it('sends the camera picture and the query to a model that reads images, offers no tools, and reads its verdict', async () => {
     const { r, body, sink } = await ask('images');
     expect(JSON.parse(r.final!)).toMatchObject({ final_response: 'unfeasibility', category: 'IU5' });
     expect(body.tools).toBeUndefined();
@@ -45,7 +45,9 @@ describe('raider/vqa (VQA, Appendix B.2)', () => {
     expect(user[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^Query action: close\(blue mug\)/) });
     expect(user[1]!.image_url!.url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
     expect(String(body.messages[0]!.content)).toContain('the picture from the robot camera');
-    const shot = sink.records.find((x) => x.type === 'tool_result' && x.name === 'get_camera_image') as { images: Array<{ ref: string; width: number }> };
+    const shot = sink.records.find((x) => x.type === 'tool_result' && x.name === 'get_camera_image') as {
+      images: Array<{ ref: string; width: number }>;
+    };
     expect(shot.images[0]!.width).toBe(640);
     expect(sink.files.get(shot.images[0]!.ref)?.subarray(1, 4).toString()).toBe('PNG');
   });

@@ -38,6 +38,10 @@ export async function vqaBaseline(ctx: WorkflowRun, kit: DetectionKit): Promise<
   if (r.reason !== 'final') return { reason: r.reason, final: r.final, ...(r.error ? { error: r.error } : {}) };
   const v = parseVerdict(r.final ?? '');
   if (!v.ok) return { reason: 'final', final: r.final, error: { message: v.message } };
-  ctx.note(`verdict: ${v.verdict.final_response}${v.verdict.category ? ` (${v.verdict.category})` : ''} — ${v.verdict.explanation}`, v.verdict, VQA_STAGE);
+  ctx.note(
+    `verdict: ${v.verdict.final_response}${v.verdict.category ? ` (${v.verdict.category})` : ''} — ${v.verdict.explanation}`,
+    v.verdict,
+    VQA_STAGE,
+  );
   return { reason: 'final', final: verdictText(v.verdict) };
 }

@@ -83,7 +83,16 @@ export const raiderSuite: Suite<RaiderGold> = {
   ],
   // RAIDER, its prompt ablations and its baselines (§4), over the perception tool set.
   protocol: {
-    workflows: ['raider', 'raider/basic', 'raider/qgen', 'raider/grnd', 'raider/qgen-grnd', 'raider/precond', 'raider/full-scene', 'raider/vqa'],
+    workflows: [
+      'raider',
+      'raider/basic',
+      'raider/qgen',
+      'raider/grnd',
+      'raider/qgen-grnd',
+      'raider/precond',
+      'raider/full-scene',
+      'raider/vqa',
+    ],
     toolSets: ['raider-household'],
   },
   gold: RaiderGold,

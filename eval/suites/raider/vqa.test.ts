@@ -10,12 +10,13 @@ import type { ResultRecord } from '../../results/index';
 import { WorldPool } from '../../core/world';
 import { sampleCases } from '../../runner/cases';
 import { runCase } from '../../runner/run-case';
-import { raiderSuite } from './index';
+import { SUITES } from '../index';
 import { sharedSmallCases } from '../../../test/support/shared-cases';
 import { typedModel } from '../../../test/support/host-refs';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-vqa-'));
 const pool = new WorldPool({ seed: 1 });
+const raiderSuite = SUITES.find((s) => s.id === 'raider')!;
 afterAll(() => pool.dispose());
 
 async function score(workflow: string, model: string): Promise<number | null> {
