@@ -133,7 +133,7 @@ function specError(spec: string, why: string, extra: readonly string[] = []): Mo
 /**
  * A spec ending in `+images` names a model that reads images (a vision-language
  * model: gpt-4o, qwen2.5vl, gemma3): it is offered the robot's camera. Nothing
- * guesses it from the name; `skillbridge models probe` tests it.
+ * guesses it from the name; the capability probe (probeSpec) tests it.
  */
 export const IMAGES_SUFFIX = '+images';
 
