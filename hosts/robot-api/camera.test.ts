@@ -45,7 +45,7 @@ describe('robot-api: the camera', () => {
       expect(r.ok).toBe(true);
       expect(r.images?.[0]).toMatchObject({ mimeType: 'image/png', width: 48, height: 36 });
     } finally {
-      await robot.close?.();
+      robot.close();
     }
   });
 });
