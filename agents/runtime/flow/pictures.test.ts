@@ -9,7 +9,10 @@ import { model } from '../../../test/support/openai-adapter';
 import { MemorySink, Trace } from '../trace';
 import { runFlow } from './run-flow';
 import { CAMERA_TOOL } from '../../tools/camera';
-import type { ChatMessage } from '../../models/model';
+import fc from 'fast-check';
+import type { ChatMessage, ImagePart } from '../../models/model';
+import { fuzzRuns, fuzzSeed } from '../../../test/fuzz/support/budget';
+import { dropOlderPictures } from './pictures';
 import { defineTool } from '../../tools/tool';
 import { z } from 'zod';
 
@@ -78,5 +81,33 @@ describe('pictures in the loop', () => {
     const body = s.chatRequests()[0]!.body as { tools?: Array<{ function: { name: string } }>; messages: Sent[] };
     expect(body.tools?.map((t) => t.function.name)).toEqual(['echo']);
     expect(body.messages.every((m) => typeof m.content === 'string')).toBe(true);
+  });
+});
+
+describe('older pictures', () => {
+  const img = (n: number): ImagePart => ({ mimeType: 'image/png', data: `p${n}` });
+  it('keeps the last pictures attached, and only those, whatever the history', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 12 }), fc.integer({ min: 0, max: 5 }), (counts, keep) => {
+        let n = 0;
+        const messages: ChatMessage[] = counts.map((k, i) =>
+          k === 0
+            ? { role: 'assistant', content: `a${i}` }
+            : { role: 'user', content: `u${i}`, images: Array.from({ length: k }, () => img(n++)) },
+        );
+        const text = (m: ChatMessage) => m.content ?? '';
+        const before = messages.map(text);
+        dropOlderPictures(messages, keep);
+        const attached = messages.flatMap((m) => (m.role === 'user' ? (m.images ?? []) : [])).map((i) => i.data);
+        // The newest `keep` pictures, in order; nothing else.
+        expect(attached).toEqual(Array.from({ length: n }, (_, i) => `p${i}`).slice(Math.max(0, n - keep)));
+        // Every message keeps its text; one that lost a picture says so.
+        expect(messages.map((m, i) => text(m).slice(0, before[i]!.length))).toEqual(before);
+        messages.forEach((m, i) => {
+          if (text(m) !== before[i]) expect(text(m)).toMatch(/^u\d+ \(\d+ older pictures? (is|are) no longer attached\.\)$/);
+        });
+      }),
+      { numRuns: fuzzRuns(200), seed: fuzzSeed(43) },
+    );
   });
 });

@@ -4,7 +4,7 @@
 // user messages only (a tool message's content is text for most servers: OpenAI
 // takes parts there, Ollama, llama.cpp and vLLM do not). The camera is offered to
 // a model that reads images and to no other: a text model would be shown nothing.
-import type { ImagePart, Model, UserMessage } from '../../models/model';
+import type { ChatMessage, ImagePart, Model, UserMessage } from '../../models/model';
 import type { Robot } from '../../../robot/robot';
 import { cameraTool, CAMERA_TOOL } from '../../tools/camera';
 import type { Tool } from '../../tools/tool';
@@ -26,6 +26,34 @@ export function pictureMessage(shots: readonly Shot[], model: Pick<Model, 'input
     content: `${images.length === 1 ? 'The picture' : `The ${images.length} pictures`} from ${from}, as the tool result said.`,
     images,
   };
+}
+
+/** Pictures a conversation keeps attached: each costs the model hundreds of tokens in every later request. */
+export const PICTURES_KEPT = 3;
+
+/**
+ * Detaches all but the last `keep` pictures of the history, in place: a message
+ * keeps its text and says its picture is gone, so a model asks again.
+ */
+export function dropOlderPictures(messages: ChatMessage[], keep = PICTURES_KEPT): void {
+  let seen = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'user' || !m.images?.length) continue;
+    if (seen + m.images.length <= keep) {
+      seen += m.images.length;
+      continue;
+    }
+    const left = Math.max(0, keep - seen);
+    const gone = m.images.length - left;
+    seen += left;
+    const images = m.images.slice(gone);
+    messages[i] = {
+      role: 'user',
+      content: `${m.content} (${gone} older picture${gone === 1 ? ' is' : 's are'} no longer attached.)`,
+      ...(images.length ? { images } : {}),
+    };
+  }
 }
 
 let camera: Tool | undefined;

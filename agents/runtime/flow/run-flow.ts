@@ -28,7 +28,7 @@ import { recordEvents } from '../trace-recorder';
 import { DEFAULT_LIMITS, Deadline, type FlowLimits, mergeLimits } from './limits';
 import { Preemptor, errorText, handleCall } from './tool-call';
 import { looksLikeFinalAnswer, warningText } from './warnings';
-import { pictureMessage, withCamera, type Shot } from './pictures';
+import { dropOlderPictures, pictureMessage, withCamera, type Shot } from './pictures';
 import { SafetyChain } from '../safety/chain';
 
 export type ToolChoice = NonNullable<CompletionRequest['toolChoice']>;
@@ -318,7 +318,10 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
       }
       // After every tool message (they must follow the assistant turn): Chat Completions carries images in user messages only.
       const pictures = shots.length ? pictureMessage(shots, model) : undefined;
-      if (pictures) messages.push(pictures);
+      if (pictures) {
+        messages.push(pictures);
+        dropOlderPictures(messages);
+      }
       if (controller.stopped) return finish(stoppedReason());
       if (madeUp) {
         // After the tool messages: they must directly follow the assistant turn that called them.
