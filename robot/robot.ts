@@ -8,7 +8,7 @@
 // here: it lives on SimControl (robot/sim/control.ts), which tools never see.
 
 export type Capability =
-  'arm' | 'base' | 'rover' | 'perception' | 'people' | 'speech' | 'battery' | 'events' | 'world_model' | 'partial_observability';
+  'arm' | 'base' | 'rover' | 'perception' | 'people' | 'speech' | 'battery' | 'events' | 'world_model' | 'partial_observability' | 'camera';
 
 export type Vec3Tuple = [number, number, number];
 
@@ -256,9 +256,26 @@ export interface WorldModelApi {
   setAttribute(id: string, key: string, value: string | number | boolean): Promise<WorldModelNode>;
 }
 
+/** One picture from the robot's camera, as a PNG file's bytes in base64. */
+export interface CameraFrame {
+  mimeType: 'image/png';
+  data: string;
+  width: number;
+  height: number;
+  /** The robot's clock when it was taken, seconds. */
+  time: number;
+}
+
+export interface CameraApi {
+  /** A picture now; `width` in pixels (the height is 3/4 of it), clamped to what the camera gives. */
+  picture(opts?: { width?: number }): Promise<CameraFrame>;
+}
+
 export interface Robot {
   readonly info: RobotInfo;
   readonly perception: Perception;
+  /** Present with the 'camera' capability. */
+  readonly camera?: CameraApi;
   readonly arm?: Arm;
   readonly base?: Base;
   readonly rover?: Rover;

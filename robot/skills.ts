@@ -202,6 +202,7 @@ export function interceptSkills(inner: Robot, around: SkillInterceptor): Robot {
     ...(inner.people ? { people: inner.people } : {}),
     events: inner.events,
     ...(inner.worldModel ? { worldModel: inner.worldModel } : {}),
+    ...(inner.camera ? { camera: inner.camera } : {}),
     battery: () => inner.battery(),
     safety: () => inner.safety(),
     wait: (seconds, s) => run({ skill: 'robot.wait', args: { seconds } }, s),

@@ -2,6 +2,7 @@
 // assistant turn out. Adapters (OpenAI-compatible servers, scripted replays)
 // hide server quirks so the flow manager sees one shape.
 import { z } from 'zod';
+import { ImagePartSchema, type ImagePart } from '../../base/image-part';
 
 export const ToolCallSchema = z.object({
   id: z.string(),
@@ -10,8 +11,12 @@ export const ToolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
+// Pictures (the robot's camera) travel with user messages; see base/image-part.ts.
+export { ImagePartSchema, type ImagePart };
+
 export const SystemMessageSchema = z.object({ role: z.literal('system'), content: z.string() });
-export const UserMessageSchema = z.object({ role: z.literal('user'), content: z.string() });
+/** `images` go with the text; every reader of `content` keeps working as before. */
+export const UserMessageSchema = z.object({ role: z.literal('user'), content: z.string(), images: z.array(ImagePartSchema).optional() });
 export const AssistantMessageSchema = z.object({
   role: z.literal('assistant'),
   content: z.string().nullable().optional(),
@@ -92,6 +97,11 @@ export interface Completion {
 export interface Model {
   /** The spec string this model was made from, e.g. `ollama:qwen3:8b` (never holds a key). */
   readonly id: string;
+  /**
+   * 'images': the model reads image parts in user messages (declared by its spec, or
+   * found by the probe); absent or 'text': images are dropped, so no camera tool is offered.
+   */
+  readonly input?: 'text' | 'images';
   complete(req: CompletionRequest): Promise<Completion>;
 }
 

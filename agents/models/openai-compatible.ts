@@ -28,6 +28,8 @@ export interface OpenAICompatibleOptions {
   apiKey?: string | (() => Promise<string | undefined>);
   /** The server's model name, e.g. qwen3:8b. */
   model: string;
+  /** 'images': the model takes image parts (a vision-language model); default 'text'. */
+  input?: 'text' | 'images';
   stream?: boolean;
   /** Longest wait for the server to start answering or send the next chunk (default 120 s). */
   timeoutMs?: number;
@@ -115,7 +117,7 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
     arm();
     try {
       const client = await getClient();
-      const base = buildParams(req, opts.model, rejected);
+      const base = buildParams(req, opts.model, rejected, opts.input === 'images');
       let result: Completion;
       if (opts.stream ?? true) {
         const params: ChatCompletionCreateParamsStreaming = {
@@ -164,6 +166,7 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
 
   return {
     id: opts.id,
+    ...(opts.input ? { input: opts.input } : {}),
     async complete(req: CompletionRequest): Promise<Completion> {
       if (req.signal?.aborted) throw aborted(endpoint);
       if (typeof opts.apiKey === 'function') {
@@ -204,7 +207,12 @@ export function createOpenAICompatibleModel(opts: OpenAICompatibleOptions): Mode
 
 // --- request --------------------------------------------------------------------
 
-function buildParams(req: CompletionRequest, model: string, rejected: ReadonlySet<string>): ChatCompletionCreateParamsNonStreaming {
+function buildParams(
+  req: CompletionRequest,
+  model: string,
+  rejected: ReadonlySet<string>,
+  images: boolean,
+): ChatCompletionCreateParamsNonStreaming {
   const tools: ChatCompletionFunctionTool[] | undefined = req.tools?.length
     ? req.tools.map((t) => ({
         type: 'function',
@@ -213,19 +221,28 @@ function buildParams(req: CompletionRequest, model: string, rejected: ReadonlySe
     : undefined;
   return {
     model,
-    messages: req.messages.map(toSdkMessage),
+    messages: req.messages.map((m) => toSdkMessage(m, images)),
     ...(tools ? { tools } : {}),
     ...(tools && req.toolChoice && !rejected.has('tool_choice') ? { tool_choice: req.toolChoice } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
   };
 }
 
-function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
+/** `images`: the model reads them; a text model gets the text alone (many servers answer image parts with a 400). */
+function toSdkMessage(m: ChatMessage, images: boolean): ChatCompletionMessageParam {
   switch (m.role) {
     case 'system':
       return { role: 'system', content: m.content };
     case 'user':
-      return { role: 'user', content: m.content };
+      // Chat Completions carries images only in user messages (not tool messages), as content parts.
+      if (!images || !m.images?.length) return { role: 'user', content: m.content };
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: m.content },
+          ...m.images.map((i) => ({ type: 'image_url' as const, image_url: { url: `data:${i.mimeType};base64,${i.data}` } })),
+        ],
+      };
     case 'tool':
       return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content };
     case 'assistant':

@@ -10,6 +10,7 @@ import { parseModelSpec, providerHints, resolveApiKey, type CreateModelOptions }
 import { checkGgufFile } from './local/local-model';
 import { type LocalModelFiles, localSpecFile } from './local/local-spec';
 import { parseTextToolCalls, withTextToolCalls } from './text-tool-calls';
+import { encodePng } from '../../base/png';
 
 export interface ProbeOptions {
   baseURL: string;
@@ -22,6 +23,8 @@ export interface ProbeOptions {
   signal?: AbortSignal;
   /** The provider's start and pull commands, for the fix an error suggests. */
   hints?: { start?: string; pull?: string };
+  /** Also test image input (the spec says `+images`): one request with a small picture. */
+  images?: boolean;
 }
 
 export interface ProbeReport {
@@ -40,6 +43,8 @@ export interface ProbeReport {
   error?: { kind: ModelErrorKind; message: string; fix?: string };
   /** Things worth telling the user that are not errors. */
   notes: string[];
+  /** Whether the model read a test picture (its colour); absent when not tested. */
+  imageInput?: boolean;
 }
 
 const ModelsZ = z.object({ data: z.array(z.object({ id: z.string() })) });
@@ -63,6 +68,12 @@ const PROBE_MESSAGES: ChatMessage[] = [
 ];
 
 export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
+  const report = await probeTools(opts);
+  if (!opts.images || report.error || !report.model) return report;
+  return { ...report, ...(await probeImages(opts, report.model, report.notes)) };
+}
+
+async function probeTools(opts: ProbeOptions): Promise<ProbeReport> {
   const baseURL = opts.baseURL.replace(/\/+$/, '');
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const report: ProbeReport = {
@@ -188,6 +199,48 @@ export async function probeModel(opts: ProbeOptions): Promise<ProbeReport> {
   return report;
 }
 
+/** A 32×32 picture, all one colour a model names in one word. */
+function redSquare(): string {
+  const rgb = new Uint8Array(32 * 32 * 3);
+  for (let i = 0; i < rgb.length; i += 3) rgb[i] = 220;
+  return encodePng(32, 32, rgb).toString('base64');
+}
+
+/** Sends one small picture and asks its colour: a model that names it reads images. Said once, in the notes, when not. */
+async function probeImages(opts: ProbeOptions, model: string, notes: string[]): Promise<Pick<ProbeReport, 'imageInput' | 'notes'>> {
+  const llm = createOpenAICompatibleModel({
+    id: `probe:${model}@${opts.baseURL}`,
+    baseURL: opts.baseURL.replace(/\/+$/, ''),
+    model,
+    input: 'images',
+    ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+    stream: false,
+    timeoutMs: opts.timeoutMs ?? 30_000,
+    maxRetries: 0,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
+  const refused =
+    'The model did not read the test picture: it gets the text tools, without the camera. Drop "+images" from the spec, or load a vision model (with its projector).';
+  try {
+    const r = await llm.complete({
+      messages: [
+        {
+          role: 'user',
+          content: 'What colour fills this picture? Answer with one word.',
+          images: [{ mimeType: 'image/png', data: redSquare() }],
+        },
+      ],
+      temperature: 0,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    const read = /\bred\b/i.test(r.message.content ?? '');
+    return { imageInput: read, notes: read ? notes : [...notes, refused] };
+  } catch (e) {
+    if (!(e instanceof ModelError)) throw e;
+    return { imageInput: false, notes: [...notes, `${refused} (${e.message})`] };
+  }
+}
+
 /** Probes the endpoint a spec names, with its key from the secret store or environment. */
 export async function probeSpec(
   spec: string,
@@ -238,6 +291,7 @@ export async function probeSpec(
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(parsed.input === 'images' ? { images: true } : {}),
   });
 }
 

@@ -110,6 +110,7 @@ export function withRateLimit(model: Model, limiter: RateLimiter, opts: RateLimi
   const retries = opts.retries ?? 4;
   return {
     id: model.id,
+    ...(model.input ? { input: model.input } : {}),
     async complete(req) {
       for (let attempt = 0; ; attempt++) {
         const booked = await limiter.acquire(estimateTokens(req), req.signal);

@@ -24,8 +24,8 @@ export type ModelProvider = 'openai' | 'ollama' | 'lmstudio' | 'llamacpp' | 'vll
 export type ServerProvider = Exclude<ModelProvider, 'scripted' | 'local'>;
 
 export type ParsedModelSpec =
-  | { provider: ServerProvider; model: string; baseURL: string; spec: string }
-  | { provider: 'scripted'; file: string; spec: string }
+  | { provider: ServerProvider; model: string; baseURL: string; spec: string; input?: 'images' }
+  | { provider: 'scripted'; file: string; spec: string; input?: 'images' }
   | { provider: 'local'; name: string; spec: string };
 
 interface ProviderInfo {
@@ -130,16 +130,25 @@ function specError(spec: string, why: string, extra: readonly string[] = []): Mo
   return new ModelError(`Bad model spec "${spec}": ${why}. Accepted forms: ${[...FORMS, ...extra].join(', ')}.`, 'config');
 }
 
+/**
+ * A spec ending in `+images` names a model that reads images (a vision-language
+ * model: gpt-4o, qwen2.5vl, gemma3): it is offered the robot's camera. Nothing
+ * guesses it from the name; the capability probe (probeSpec) tests it.
+ */
+export const IMAGES_SUFFIX = '+images';
+
 /** Splits a spec at its first ':' (model names contain ':', e.g. qwen3:8b). */
 export function parseModelSpec(spec: string, extraForms: readonly string[] = []): ParsedModelSpec {
   const s = spec.trim();
   const colon = s.indexOf(':');
   if (colon <= 0) throw specError(spec, 'expected PROVIDER:MODEL', extraForms);
   const provider = s.slice(0, colon).toLowerCase();
-  const rest = s.slice(colon + 1).trim();
+  const images = s.endsWith(IMAGES_SUFFIX) && provider !== 'local';
+  const input = images ? { input: 'images' as const } : {};
+  const rest = s.slice(colon + 1, images ? -IMAGES_SUFFIX.length : undefined).trim();
   if (provider === 'scripted') {
     if (!rest) throw specError(spec, 'scripted needs a file, scripted:FILE');
-    return { provider: 'scripted', file: rest, spec: s };
+    return { provider: 'scripted', file: rest, spec: s, ...input };
   }
   if (provider === 'local') {
     if (!rest) throw specError(spec, 'local needs a .gguf file or a model name, local:FILE.gguf or local:NAME');
@@ -154,12 +163,12 @@ export function parseModelSpec(spec: string, extraForms: readonly string[] = [])
     const baseURL = rest.slice(at + 1).trim();
     if (!model) throw specError(spec, 'the model name is empty');
     if (!/^https?:\/\/[^\s/]+/.test(baseURL)) throw specError(spec, `"${baseURL}" is not an http(s) URL`);
-    return { provider, model, baseURL: baseURL.replace(/\/+$/, ''), spec: s };
+    return { provider, model, baseURL: baseURL.replace(/\/+$/, ''), spec: s, ...input };
   }
   if (!rest) throw specError(spec, `${provider} needs a model name, ${PROVIDERS[provider].form}`);
   if (/^https?:\/\//.test(rest) || rest.includes('@http'))
     throw specError(spec, `a base URL goes in openai-compatible:MODEL@BASE_URL, not ${provider}:`);
-  return { provider, model: rest, baseURL: PROVIDERS[provider].baseURL ?? '', spec: s };
+  return { provider, model: rest, baseURL: PROVIDERS[provider].baseURL ?? '', spec: s, ...input };
 }
 
 function isProvider(p: string): p is ServerProvider {
@@ -318,7 +327,9 @@ export function createModel(spec: string, opts: CreateModelOptions = {}): Model 
   );
   let model: Model;
   if (parsed.provider === 'scripted') {
-    model = scriptedModel(parsed.spec, parsed.file, opts);
+    const inner = scriptedModel(parsed.spec, parsed.file, opts);
+    // A scripted stand-in for a model that sees: offered the camera; its turns are its own.
+    model = parsed.input ? { id: inner.id, input: parsed.input, complete: (req) => inner.complete(req) } : inner;
   } else if (parsed.provider === 'local') {
     model = localModelFromSpec(parsed.spec, parsed.name, opts.localModels ?? 'any', opts.env ?? process.env);
   } else {
@@ -338,6 +349,7 @@ export function createModel(spec: string, opts: CreateModelOptions = {}): Model 
       id: parsed.spec,
       baseURL: parsed.baseURL,
       model: parsed.model,
+      ...(parsed.input ? { input: parsed.input } : {}),
       apiKey: async () => {
         const key = await resolveApiKey(parsed, opts);
         if (key) return key;

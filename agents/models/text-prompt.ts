@@ -103,7 +103,8 @@ export function textHistory(
   for (const m of out) {
     const prev = merged.at(-1);
     if (prev && prev.role === 'user' && m.role === 'user' && (fromTool.has(prev) || fromTool.has(m))) {
-      const joined: ChatMessage = { role: 'user', content: `${prev.content}\n\n${m.content}` };
+      const images = [...(prev.images ?? []), ...(m.images ?? [])];
+      const joined: ChatMessage = { role: 'user', content: `${prev.content}\n\n${m.content}`, ...(images.length ? { images } : {}) };
       fromTool.add(joined);
       merged[merged.length - 1] = joined;
     } else merged.push(m);

@@ -39,6 +39,7 @@ export function withTextToolCalls(model: Model, opts: TextToolCallOptions): Mode
   let seq = 0;
   return {
     id: opts.id ?? model.id,
+    ...(model.input ? { input: model.input } : {}),
     async complete(req: CompletionRequest): Promise<Completion> {
       const tools = req.tools ?? [];
       const messages = textHistory(req.messages, tools, opts.format, req.toolChoice);

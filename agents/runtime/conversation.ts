@@ -297,11 +297,11 @@ export class Conversation {
         messages = spec.messages;
         // What the caller's list held already was traced by the flow that wrote it.
         newFrom = messages.length && spec.input !== undefined ? messages.length : 0;
-        if (spec.input !== undefined) messages.push({ role: 'user', content: spec.input });
+        if (spec.input !== undefined) messages.push({ role: 'user', content: spec.input, ...(spec.images ? { images: spec.images } : {}) });
       } else {
         messages = [
           ...(spec.system ? [{ role: 'system' as const, content: spec.system }] : []),
-          { role: 'user', content: spec.input ?? userText },
+          { role: 'user', content: spec.input ?? userText, ...(spec.images ? { images: spec.images } : {}) },
         ];
       }
       const tools = spec.tools;

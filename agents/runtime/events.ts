@@ -3,7 +3,7 @@
 // run panel and tests are subscribers. Each event carries the stage path of the
 // flow that produced it ("planner", "planner/executor"), so a multi-agent turn
 // reads as a tree.
-import type { AssistantMessage, ChatMessage, Usage } from '../models/model';
+import type { AssistantMessage, ChatMessage, ImagePart, Usage } from '../models/model';
 import type { CodeRun } from '../tools/tool';
 import type { StopCause } from './controller';
 import type { DivergenceReport, SafetyDecision } from './safety/chain';
@@ -42,6 +42,8 @@ type Body =
       content: string;
       durationMs: number;
       data?: unknown;
+      /** Pictures the tool gave (base64 in memory); the trace keeps them as files beside it. */
+      images?: ImagePart[];
       parent?: string;
     }
   | { type: 'warning'; iteration: number; code: WarningCode; message: string; toolCallId?: string }

@@ -3,7 +3,7 @@
 // records keep the whole messages. Earlier turns' messages are stamped once and
 // reused, so a long conversation re-writes its history into each run's trace
 // without re-serialising it.
-import type { ChatMessage } from '../models/model';
+import type { ChatMessage, ImagePart } from '../models/model';
 import type { EventStream, FlowEvent } from './events';
 import type { Trace, TraceEvent, TraceRecord } from './trace';
 
@@ -71,7 +71,10 @@ function messageEvent(m: Exclude<ChatMessage, { role: 'tool' }>, stage: { stage?
 }
 
 /** The trace record(s) for one event; none for live-only events. */
-export function toRecords(e: FlowEvent): TraceEvent[] {
+/** Keeps one picture beside the trace; returns its reference (see Trace.attach). */
+export type Attach = (name: string, bytes: Buffer) => string | undefined;
+
+export function toRecords(e: FlowEvent, attach?: Attach): TraceEvent[] {
   const stage = e.stage ? { stage: e.stage } : {};
   switch (e.type) {
     case 'history': {
@@ -118,6 +121,7 @@ export function toRecords(e: FlowEvent): TraceEvent[] {
           ...(e.ok ? { result: e.content } : { error: e.content }),
           durationMs: e.durationMs,
           ...(e.data !== undefined ? { data: e.data } : {}),
+          ...(e.images?.length ? { images: imageRecords(e.stage ? `${e.stage}-${e.id}` : e.id, e.images, attach) } : {}),
           ...(e.parent ? { parent: e.parent } : {}),
           ...stage,
         },
@@ -187,6 +191,21 @@ export function toRecords(e: FlowEvent): TraceEvent[] {
   }
 }
 
+/** A tool's pictures as the trace keeps them: a file each, by reference (the bytes never go into a record). */
+function imageRecords(callId: string, images: readonly ImagePart[], attach: Attach | undefined) {
+  return images.map((i, n) => {
+    const bytes = Buffer.from(i.data, 'base64');
+    const ref = attach?.(`${callId}-${n + 1}.${i.mimeType === 'image/png' ? 'png' : 'jpg'}`, bytes);
+    return {
+      mimeType: i.mimeType,
+      ...(i.width !== undefined ? { width: i.width } : {}),
+      ...(i.height !== undefined ? { height: i.height } : {}),
+      ...(ref ? { ref } : {}),
+      bytes: bytes.length,
+    };
+  });
+}
+
 /** Subscribes a trace to a run's events (those `filter` keeps); returns the unsubscribe. */
 export function recordEvents(events: EventStream, trace: Trace, filter: (e: FlowEvent) => boolean = () => true): () => void {
   return events.subscribe((e) => {
@@ -195,6 +214,6 @@ export function recordEvents(events: EventStream, trace: Trace, filter: (e: Flow
     if (e.type === 'history') {
       const h = historyRecords(e.messages, e.newFrom, e.stage ? { stage: e.stage } : {});
       trace.recordMany(h.fresh, h.prior as readonly TraceRecord[]);
-    } else for (const r of toRecords(e)) trace.record(r);
+    } else for (const r of toRecords(e, (name, bytes) => trace.attach(name, bytes))) trace.record(r);
   });
 }

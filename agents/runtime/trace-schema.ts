@@ -92,6 +92,18 @@ const ToolResultEvent = z.object({
   error: z.string().optional(),
   durationMs: z.number(),
   data: z.unknown().optional(),
+  /** Pictures the tool gave: kept as files beside the trace (`ref`, relative to the trace's folder), never inlined. */
+  images: z
+    .array(
+      z.object({
+        mimeType: z.string(),
+        width: z.number().optional(),
+        height: z.number().optional(),
+        ref: z.string().optional(),
+        bytes: z.number().optional(),
+      }),
+    )
+    .optional(),
   parent: z.string().optional(),
 });
 const WarningEvent = z.object({

@@ -3,7 +3,8 @@
 // then one record per line, each written synchronously so a crash (or a killed
 // process) keeps everything up to the last event. The UI, the benchmarks and
 // replay all read the same records.
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { openAppend, openTraceFile } from './trace-files';
 import { TRACE_FORMAT, type TraceEvent, type TraceHeader, type TraceLine, type TraceRecord } from './trace-schema';
@@ -14,6 +15,8 @@ export * from './trace-read';
 /** Where stamped lines go: a JSONL file, memory, a UI stream. */
 export interface TraceSink {
   write(line: TraceLine): void;
+  /** Keeps a file that goes with the trace (a picture); returns where, relative to the trace's folder. */
+  attach?(name: string, bytes: Buffer): string;
   /** Several lines at once (the history at the start of a run), `lines` then `after`: one syscall instead of many. Neither array may be kept. */
   writeMany?(lines: readonly TraceLine[], after?: readonly TraceLine[]): void;
   close?(): void;
@@ -95,6 +98,24 @@ export class Trace {
         this.fail(s, error);
       }
     }
+  }
+
+  /**
+   * Keeps a file beside the trace (a camera picture) and returns its reference:
+   * the first sink that keeps files decides it. Undefined when none does (a trace
+   * in memory only) or the write failed; the record then says only what it was.
+   */
+  attach(name: string, bytes: Buffer): string | undefined {
+    for (const s of this.sinks) {
+      if (!s.attach) continue;
+      try {
+        return s.attach(name, bytes);
+      } catch (error) {
+        this.failures.push({ sink: s, error });
+        return undefined;
+      }
+    }
+    return undefined;
   }
 
   private fail(sink: TraceSink, error: unknown): void {
@@ -243,16 +264,33 @@ export class JsonlSink implements TraceSink {
     if (fd !== undefined) timedIo(() => closeSync(fd));
     this.fd = undefined;
   }
+
+  /** Into `<trace name>.files/` beside the trace file; the name is made safe for any file system. */
+  attach(name: string, bytes: Buffer): string {
+    const folder = `${basename(this.path).replace(/\.jsonl$/, '')}.files`;
+    const safe = name.replace(/[^\w.-]/g, '_').slice(0, 120);
+    mkdirSync(join(dirname(this.path), folder), { recursive: true });
+    writeFileSync(join(dirname(this.path), folder, safe), bytes);
+    return `${folder}/${safe}`;
+  }
 }
 
 /** Keeps lines in memory and tells listeners (tests, live UIs). */
 export class MemorySink implements TraceSink {
   readonly lines: TraceLine[] = [];
+  /** Files attached to the trace, by reference (as a file sink would name them). */
+  readonly files = new Map<string, Buffer>();
   private readonly listeners = new Set<(line: TraceLine) => void>();
 
   write(line: TraceLine): void {
     this.lines.push(line);
     for (const l of [...this.listeners]) l(line);
+  }
+
+  attach(name: string, bytes: Buffer): string {
+    const ref = `memory/${name}`;
+    this.files.set(ref, bytes);
+    return ref;
   }
 
   get header(): TraceHeader | undefined {

@@ -6,7 +6,7 @@
 // (planner + executor, router + critic, recovery plans) compose several.
 // The seams follow openai-agents-js (agents as tools, one concern per runner
 // file) without its god objects: the context below is all a workflow gets.
-import type { ChatMessage, Model } from '../models/model';
+import type { ChatMessage, ImagePart, Model } from '../models/model';
 import type { Robot } from '../../robot/robot';
 import type { CodeRun, InvokedResult, Tool, ToolCategory } from '../tools/tool';
 import type { FlowReason } from './events';
@@ -27,6 +27,8 @@ export interface FlowSpec {
   system?: string;
   /** The user message for this flow; default the turn's request. */
   input?: string;
+  /** Pictures that go with that message (a model that reads images sees them; others read the text only). */
+  images?: ImagePart[];
   tools: readonly Tool[] | ToolsFn;
   limits?: Partial<FlowLimits>;
   toolChoice?: ToolChoice | ((view: FlowView) => ToolChoice | undefined);

@@ -5,6 +5,7 @@
 // outputs, when to use it, its mode, and the robot capabilities it needs.
 import { z } from 'zod';
 import type { Capability, Robot } from '../../robot/robot';
+import type { ImagePart } from '../../base/image-part';
 import { MAX_TOOL_ARGUMENT_CHARS, argumentProblem, cutArgumentsSize } from './limits';
 
 export type ToolCategory = 'information' | 'action';
@@ -86,6 +87,8 @@ export interface ToolResult {
   ok: boolean;
   content: string;
   data?: unknown;
+  /** Pictures for a model that sees (the camera): sent after the tool messages as a user message, kept beside the trace. */
+  images?: ImagePart[];
 }
 
 export interface ToolSpec<P extends z.ZodObject> {

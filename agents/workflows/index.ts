@@ -125,6 +125,7 @@ export async function createWorkflow(id: string, robot: Robot, opts: { toolSet?:
     case 'raider/qgen-grnd':
     case 'raider/precond':
     case 'raider/full-scene':
+    case 'raider/vqa':
       return await raiderWorkflow(id, robot, opts.toolSet ? { toolSet: opts.toolSet } : {});
     case 'alrm/tap':
     case 'alrm/cap':

@@ -80,6 +80,7 @@ export function traceFileName(caseId: string, trial: number): string {
 function timed(model: Model, acc: { ms: number }): Model {
   return {
     id: model.id,
+    ...(model.input ? { input: model.input } : {}),
     async complete(req) {
       const t0 = performance.now();
       try {

@@ -83,6 +83,7 @@ export class MachineTurns {
 export function releasingWhileWaiting(model: Model, turns: MachineTurns, who: object, clock: CaseClock): Model {
   return {
     id: model.id,
+    ...(model.input ? { input: model.input } : {}),
     async complete(req) {
       turns.leave(who);
       try {

@@ -202,6 +202,9 @@ Usage:
   skillbridge bench eval [--suite S] [--jobs N] [--json]
       Evaluation benchmark: the oracle through each suite (default --jobs 2), wall
       and CPU seconds, the harness's cost per case beside the robot's.
+  skillbridge bench camera [--scene S] [--json]
+      Camera benchmark: milliseconds per 640×480 camera picture (the headless
+      rasterised rendering models that see receive), PNG encoding, per scene.
   skillbridge bench eval --scale [--suite S] [--latency MS] [--json]
       Cases per minute against --concurrency 1, 8, 32, 128 and 1 or 3 queue
       workers, with memory, against a local server answering with the oracle's

@@ -142,6 +142,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
   'bench eval': door('bench eval', ['suite', 'jobs', 'json'], NONE),
   'bench robot': door('bench robot', ['poses', 'seed', 'quick', 'json'], NONE),
   'bench eval --scale': door('bench eval --scale', ['scale', 'suite', 'latency', 'json'], NONE),
+  'bench camera': door('bench camera', ['scene', 'json'], NONE),
   'bench _job': door('bench _job', [], UP_TO_ONE('one JSON job'), { hidden: true }),
   eval: door(
     'eval',
@@ -284,7 +285,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
 /** The commands, for "unknown command" and the help. */
 export const COMMAND_NAMES = [...new Set(Object.keys(DOORS).map((k) => k.split(' ')[0]!))];
 
-const BENCHES = new Set(['sim', 'cli', 'agent', 'app', 'eval', 'robot', '_job']);
+const BENCHES = new Set(['sim', 'cli', 'agent', 'app', 'eval', 'robot', 'camera', '_job']);
 const MODELS = new Set(['list', 'pull', 'rm', 'add']);
 
 /**

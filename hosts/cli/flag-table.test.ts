@@ -34,6 +34,7 @@ vi.mock('../bench/eval-bench', () => ({ benchEval: reached('benchEval') }));
 vi.mock('../bench/eval-scale-bench', () => ({ benchEvalScale: reached('benchEvalScale') }));
 vi.mock('../bench/app-bench', () => ({ benchApp: reached('benchApp') }));
 vi.mock('../bench/robot-bench', () => ({ benchRobot: reached('benchRobot') }));
+vi.mock('../bench/camera-bench', async (original) => ({ ...(await original<object>()), benchCamera: reached('benchCamera') }));
 vi.mock('../bench/cli-bench', async (original) => ({ ...(await original<object>()), benchCli: reached('benchCli') }));
 vi.mock('../../eval/scale/queue-worker', () => ({
   runQueueWorker: async () => ({ done: 0, errors: 0, rssPeakMb: 0 }),
@@ -160,6 +161,7 @@ const VARIANTS = (): Variant[] => [
   { door: 'bench robot', base: () => ['bench', 'robot'], parts: [['--poses', '5'], ['--seed', '2'], ['--quick'], ['--json']] },
   { door: 'bench eval', base: () => ['bench', 'eval'], parts: [['--suite', 'alrm'], ['--jobs', '1'], ['--json']] },
   { door: 'bench eval --scale', base: () => ['bench', 'eval', '--scale'], parts: [['--suite', 'alrm'], ['--latency', '10'], ['--json']] },
+  { door: 'bench camera', base: () => ['bench', 'camera'], parts: [['--scene', SCENE], ['--json']] },
   {
     door: 'eval',
     base: () => ['eval', ...SMALL, '--model', 'floor:noop', '--out', fresh('eval')],

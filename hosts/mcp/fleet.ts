@@ -12,7 +12,7 @@ import type { Tool } from '../../agents/tools/tool';
 import type { Robot } from '../../robot/robot';
 import { RobotSourceError } from '../../robot/source';
 import { type RobotForm, type SimControl, openRobot } from '../../robot/sources';
-import { cameraTool } from './camera';
+import { CAMERA_TOOL, cameraTool } from '../../agents/tools/camera';
 
 /** A setting the server cannot start with; the CLI prints it as one line and exits 2. */
 export class McpSetupError extends Error {
@@ -155,7 +155,7 @@ export async function openFleet(specs: readonly RobotSpec[], o: { readOnly: bool
         throw new McpSetupError(`${label}${(e as Error).message}`);
       }
       const sim = handle.kind === 'sim' ? handle.sim : undefined;
-      if (sim && !tools.some((t) => t.name === 'get_camera_image')) tools.push(cameraTool(sim, robot));
+      if ((robot as Robot).camera && !tools.some((t) => t.name === CAMERA_TOOL)) tools.push(cameraTool());
       if (o.readOnly) tools = tools.filter((t) => t.category === 'information');
       const toolName = (t: Tool) => (prefixed ? `${spec.name}${PREFIX_SEPARATOR}${t.name}` : t.name);
       const long = tools.find((t) => toolName(t).length > MAX_TOOL_NAME);

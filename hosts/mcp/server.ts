@@ -93,16 +93,21 @@ function elicitor(server: McpServer, extra: Extra, timeoutMs: number): AskPerson
 }
 
 function toCallResult(r: ToolResult, robot: FleetRobot): CallToolResult {
-  const picture = PictureData.safeParse(r.data);
   const content: CallToolResult['content'] = [{ type: 'text', text: r.content }];
   let data = jsonSafe(r.data);
-  if (picture.success) {
-    const p = picture.data.picture;
-    const uri = resourceUri(robot.name, 'camera');
-    content.push({ type: 'image', data: p.data, mimeType: p.mimeType });
-    content.push({ type: 'resource_link', uri, name: `${robot.name}-camera`, mimeType: p.mimeType, description: 'the camera now' });
+  if (r.images?.length) {
     // The picture travels once, as image content; the structured result says where to read it again.
-    data = { picture: { mimeType: p.mimeType, width: p.width, height: p.height, time: p.time, uri } };
+    const uri = resourceUri(robot.name, 'camera');
+    for (const i of r.images) content.push({ type: 'image', data: i.data, mimeType: i.mimeType });
+    content.push({
+      type: 'resource_link',
+      uri,
+      name: `${robot.name}-camera`,
+      mimeType: r.images[0]!.mimeType,
+      description: 'the camera now',
+    });
+    const picture = PictureData.safeParse(r.data);
+    if (picture.success) data = { picture: { ...picture.data.picture, uri } };
   }
   return {
     content,

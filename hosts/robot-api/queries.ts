@@ -92,6 +92,8 @@ export async function runQuery(robot: Robot, name: QueryName, a: Args): Promise<
         maxAgeS: st.maxAgeS,
       };
     }
+    case 'camera.picture':
+      return robot.camera ? robot.camera.picture(a['width'] !== undefined ? { width: a['width'] as number } : {}) : UNSUPPORTED;
     case 'events.since':
       return robot.events.since(a['lastId'] as number);
     case 'events.lastId':

@@ -13,6 +13,7 @@
 // part-way.
 import { z } from 'zod';
 import type {
+  CameraApi,
   Arm,
   Base,
   BatteryStatus,
@@ -76,6 +77,7 @@ export class HttpRobot implements Robot {
   readonly people?: PeoplePerception;
   readonly events: EventSource;
   readonly worldModel?: WorldModelApi;
+  readonly camera?: CameraApi;
   private readonly caps: Set<Capability>;
   private readonly listeners = new Set<(e: RobotEvent) => void>();
   private sse: SseClient | undefined;
@@ -129,6 +131,8 @@ export class HttpRobot implements Robot {
         gazeAtRobot: (person) => q('people.gazeAtRobot', { person }),
         freePath: (target) => q('people.freePath', { target }),
       };
+    if (this.caps.has('camera'))
+      this.camera = { picture: (o = {}) => q('camera.picture', o.width !== undefined ? { width: o.width } : {}) };
     if (this.caps.has('world_model'))
       this.worldModel = {
         nodes: async () => (await q('worldModel.nodes')).map(toNode),

@@ -26,6 +26,7 @@ export const CapabilitySchema = z.enum([
   'events',
   'world_model',
   'partial_observability',
+  'camera',
 ]);
 
 export const RobotInfoSchema = z.object({
@@ -175,6 +176,16 @@ export const QUERIES = {
   'worldModel.setAttribute': {
     args: z.strictObject({ id: Id, key: Id, value: z.union([z.string().max(1000), z.number(), z.boolean()]) }),
     value: WorldNode,
+  },
+  'camera.picture': {
+    args: z.strictObject({ width: z.int().min(16).max(640).optional() }),
+    value: z.object({
+      mimeType: z.literal('image/png'),
+      data: z.base64().max(4_000_000),
+      width: z.int().positive(),
+      height: z.int().positive(),
+      time: z.number(),
+    }),
   },
   'robot.battery': { args: z.strictObject({}), value: BatterySchema },
   'robot.time': { args: z.strictObject({}), value: z.number() },

@@ -22,8 +22,11 @@ import { perceive } from '../../sim/skills/perceive';
 import { moveArm, moveTool, nudgeTool } from '../../sim/skills/posture';
 import { charge, dock, scan, undock } from '../../sim/skills/rover';
 import { type SimOptions, SimWorld } from '../../sim/world/sim-world';
+import { encodePng } from '../../base/png';
+import { renderCamera } from '../../sim/perception/render';
 import type {
   Arm,
+  CameraApi,
   Base,
   BatteryStatus,
   Capability,
@@ -74,6 +77,7 @@ export class SimRobot implements Robot {
   readonly people?: PeoplePerception;
   readonly events: EventSource;
   readonly worldModel: WorldModelApi;
+  readonly camera: CameraApi;
   private readonly caps: Set<Capability>;
   private readonly lock = new Exclusive();
 
@@ -84,7 +88,7 @@ export class SimRobot implements Robot {
   constructor(private readonly sim: SimWorld) {
     const cfg = sim.scene.robot;
     const scene = sim.scene.scene;
-    const caps: Capability[] = ['perception', 'speech', 'battery', 'events', 'world_model'];
+    const caps: Capability[] = ['perception', 'speech', 'battery', 'events', 'world_model', 'camera'];
     if (cfg.arm) caps.push('arm');
     if (cfg.kind !== 'fixed_arm') caps.push('base');
     if (cfg.kind === 'rover') caps.push('rover');
@@ -152,6 +156,14 @@ export class SimRobot implements Robot {
       subscribe: (l) => sim.events.onEvent((e) => l(toEvent(sim, e))),
     };
     this.worldModel = new SimWorldModel(sim);
+    // The headless rendering of the simulated camera (sim/perception/render.ts): what it sees, not a photograph.
+    this.camera = {
+      picture: async (o = {}) => {
+        const img = renderCamera(sim, { width: o.width ?? 640 });
+        const data = encodePng(img.width, img.height, img.rgb).toString('base64');
+        return { mimeType: 'image/png', data, width: img.width, height: img.height, time: img.time };
+      },
+    };
   }
 
   private act(fn: () => Promise<SkillOutcome>): Promise<Outcome> {

@@ -28,6 +28,7 @@ import { recordEvents } from '../trace-recorder';
 import { DEFAULT_LIMITS, Deadline, type FlowLimits, mergeLimits } from './limits';
 import { Preemptor, errorText, handleCall } from './tool-call';
 import { looksLikeFinalAnswer, warningText } from './warnings';
+import { dropOlderPictures, pictureMessage, withCamera, type Shot } from './pictures';
 import { SafetyChain } from '../safety/chain';
 
 export type ToolChoice = NonNullable<CompletionRequest['toolChoice']>;
@@ -241,7 +242,7 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
     for (let iteration = 0; iteration < limits.maxIterations; iteration++) {
       if (controller.stopped) return finish(stoppedReason());
       const view: FlowView = { iteration, messages, turnStart: newFrom, state, route };
-      const tools = await opts.tools(iteration, view);
+      const tools = withCamera(await opts.tools(iteration, view), model, robot);
       const offered = new Map(tools.map((t) => [t.name, t] as const));
       emit({ type: 'iteration', iteration, tools: [...offered.keys()] });
 
@@ -309,9 +310,17 @@ export async function runFlow(opts: FlowOptions): Promise<FlowResult> {
       messages.push(assistant);
       toolCalls += calls.length;
       const madeUp = text.trim() !== '' && looksFinal(text);
+      const shots: Shot[] = [];
       for (const [i, call] of calls.entries()) {
-        const content = await handleCall(callEnv, call, i, iteration, offered, opts.matchToolNames ? { matchToolNames: true } : {});
-        messages.push({ role: 'tool', tool_call_id: call.id, content });
+        const r = await handleCall(callEnv, call, i, iteration, offered, opts.matchToolNames ? { matchToolNames: true } : {});
+        messages.push({ role: 'tool', tool_call_id: call.id, content: r.content });
+        if (r.images) shots.push({ id: call.id, name: call.function.name, images: r.images });
+      }
+      // After every tool message (they must follow the assistant turn): Chat Completions carries images in user messages only.
+      const pictures = shots.length ? pictureMessage(shots, model) : undefined;
+      if (pictures) {
+        messages.push(pictures);
+        dropOlderPictures(messages);
       }
       if (controller.stopped) return finish(stoppedReason());
       if (madeUp) {

@@ -5,7 +5,7 @@
 import { distance } from 'fastest-levenshtein';
 import { didYouMeanOf } from '../../../base/did-you-mean';
 import { jsonSafe } from '../../../base/json';
-import type { ToolCall } from '../../models/model';
+import type { ImagePart, ToolCall } from '../../models/model';
 import type { Robot } from '../../../robot/robot';
 import { clipResult } from '../../tools/limits';
 import type { CodeRun, Tool, ToolContext, ToolResult } from '../../tools/tool';
@@ -137,6 +137,7 @@ export interface CallOutcome {
   status: ToolStatus;
   content: string;
   data?: unknown;
+  images?: ImagePart[];
 }
 
 /** Where a call comes from: the model's reply (index, offered tools), or a tool calling another (parent). */
@@ -152,7 +153,7 @@ export interface CallSite {
   matchToolNames?: boolean;
 }
 
-/** Runs (or declines) one tool call and returns the text of its tool message. */
+/** Runs (or declines) one tool call and returns the text of its tool message, and the pictures it gave. */
 export async function handleCall(
   env: CallEnv,
   call: ToolCall,
@@ -160,8 +161,9 @@ export async function handleCall(
   iteration: number,
   offered: ReadonlyMap<string, Tool>,
   site: Partial<Pick<CallSite, 'matchToolNames'>> = {},
-): Promise<string> {
-  return (await runCall(env, call, { index, iteration, offered, ...site })).content;
+): Promise<{ content: string; images?: ImagePart[] }> {
+  const r = await runCall(env, call, { index, iteration, offered, ...site });
+  return { content: r.content, ...(r.images?.length ? { images: r.images } : {}) };
 }
 
 /** The one offered tool a misspelt name means: same letters ignoring case and separators, or one edit away. */
@@ -207,7 +209,7 @@ export async function runCall(env: CallEnv, call: ToolCall, site: CallSite): Pro
   const started = performance.now();
   env.emit({ type: 'tool_start', iteration, id, name, arguments: call.function.arguments, ...parent });
   let nested = 0;
-  const end = (status: ToolStatus, ok: boolean, full: string, data?: unknown): CallOutcome => {
+  const end = (status: ToolStatus, ok: boolean, full: string, data?: unknown, images?: ImagePart[]): CallOutcome => {
     const content = clipResult(full);
     const durationMs = Math.round(performance.now() - started);
     const safe = jsonSafe(data);
@@ -221,9 +223,10 @@ export async function runCall(env: CallEnv, call: ToolCall, site: CallSite): Pro
       content,
       durationMs,
       ...(safe !== undefined ? { data: safe } : {}),
+      ...(images?.length ? { images } : {}),
       ...parent,
     });
-    return { ok, status, content, ...(safe !== undefined ? { data: safe } : {}) };
+    return { ok, status, content, ...(safe !== undefined ? { data: safe } : {}), ...(images?.length ? { images } : {}) };
   };
 
   if (controller.stopped) return end('stopped', false, `Not run: the run was stopped (${controller.stopCause?.message}).`);
@@ -333,7 +336,7 @@ export async function runCall(env: CallEnv, call: ToolCall, site: CallSite): Pro
   }
   if (settled.kind === 'done') {
     const r = settled.value;
-    return end(r.ok ? 'ok' : 'failed', r.ok, renamed + r.content, r.data);
+    return end(r.ok ? 'ok' : 'failed', r.ok, renamed + r.content, r.data, r.images);
   }
   if (settled.kind === 'abandoned') {
     return end(

@@ -65,4 +65,14 @@ export const RAIDER_INFO = [
     description: "No tools: the model reads the scene as text from the robot's belief (LLMVisualObs).",
     stages: ['detect'],
   },
+  {
+    id: 'raider/vqa',
+    title: "Check an instruction from the robot camera's picture",
+    paper: '001',
+    section: 'App. B.2',
+    source: 'RAIDER baseline VQA',
+    description:
+      "No tools: the model sees the robot camera's picture and the query (VQA); a model that reads no images answers from the query alone.",
+    stages: ['detect'],
+  },
 ] as const;

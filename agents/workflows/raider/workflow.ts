@@ -4,7 +4,7 @@
 // (raider/basic, raider/qgen, raider/grnd, raider/qgen-grnd) detect only, with
 // their procedure variant, and answer the verdict JSON, as do the baselines of
 // §4.2.1: raider/precond (no model, Table B.3) and raider/full-scene
-// (LLMVisualObs, Appendix B.3). The final answer starts with the verdict JSON,
+// (LLMVisualObs, Appendix B.3) and raider/vqa (VQA, Appendix B.2). The final answer starts with the verdict JSON,
 // so an evaluation reads it the same way from every variant.
 import type { Robot } from '../../../robot/robot';
 import type { Workflow, WorkflowOutcome, WorkflowRun } from '../../runtime/workflow';
@@ -14,6 +14,7 @@ import { type DetectionKit, detect, detectionKit } from './detect';
 import { type Variant, detectionPrompt, fullScenePrompt } from './prompts';
 import { CHECK_STAGE, RECOVERY_STAGE, recover } from './recovery';
 import { type Verdict, looksLikeVerdict, parseVerdict, verdictText } from './verdict';
+import { vqaBaseline, vqaPrompt } from './vqa';
 
 export const RAIDER_IDS = [
   'raider',
@@ -23,6 +24,7 @@ export const RAIDER_IDS = [
   'raider/qgen-grnd',
   'raider/precond',
   'raider/full-scene',
+  'raider/vqa',
 ] as const;
 export type RaiderId = (typeof RAIDER_IDS)[number];
 
@@ -97,6 +99,7 @@ const STAGES: Record<RaiderId, string[]> = {
   'raider/basic': [DETECT_STAGE],
   'raider/precond': ['precond'],
   'raider/full-scene': [DETECT_STAGE],
+  'raider/vqa': [DETECT_STAGE],
 };
 
 export async function raiderWorkflow(id: RaiderId, robot: Robot, opts: { toolSet?: string } = {}): Promise<Workflow> {
@@ -113,7 +116,9 @@ export async function raiderWorkflow(id: RaiderId, robot: Robot, opts: { toolSet
         ? ''
         : id === 'raider/full-scene'
           ? fullScenePrompt(r, kit.objective)
-          : detectionPrompt(r, kit.tools, kit.objective, variant),
+          : id === 'raider/vqa'
+            ? vqaPrompt(r, kit)
+            : detectionPrompt(r, kit.tools, kit.objective, variant),
     run: async (ctx) => {
       switch (id) {
         case 'raider':
@@ -125,6 +130,8 @@ export async function raiderWorkflow(id: RaiderId, robot: Robot, opts: { toolSet
         }
         case 'raider/full-scene':
           return fullScene(ctx, kit);
+        case 'raider/vqa':
+          return vqaBaseline(ctx, kit);
         default:
           return detectOnly(ctx, kit, variant);
       }

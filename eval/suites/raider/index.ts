@@ -70,10 +70,29 @@ export const raiderSuite: Suite<RaiderGold> = {
   paper: '001 §4',
   report: raiderReport,
   defaultWorkflow: 'raider',
-  workflows: ['raider', 'flat', 'raider/basic', 'raider/qgen', 'raider/grnd', 'raider/qgen-grnd', 'raider/precond', 'raider/full-scene'],
+  workflows: [
+    'raider',
+    'flat',
+    'raider/basic',
+    'raider/qgen',
+    'raider/grnd',
+    'raider/qgen-grnd',
+    'raider/precond',
+    'raider/full-scene',
+    'raider/vqa',
+  ],
   // RAIDER, its prompt ablations and its baselines (§4), over the perception tool set.
   protocol: {
-    workflows: ['raider', 'raider/basic', 'raider/qgen', 'raider/grnd', 'raider/qgen-grnd', 'raider/precond', 'raider/full-scene'],
+    workflows: [
+      'raider',
+      'raider/basic',
+      'raider/qgen',
+      'raider/grnd',
+      'raider/qgen-grnd',
+      'raider/precond',
+      'raider/full-scene',
+      'raider/vqa',
+    ],
     toolSets: ['raider-household'],
   },
   gold: RaiderGold,
@@ -170,6 +189,7 @@ export const raiderSuite: Suite<RaiderGold> = {
       'raider/grnd': 'GRND',
       'raider/precond': 'Precond',
       'raider/full-scene': 'LLMVisualObs',
+      'raider/vqa': 'VQA',
     };
     return v[wf] ?? null;
   },

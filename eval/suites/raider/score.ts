@@ -125,11 +125,13 @@ export function receivedOf(events: readonly FlowEvent[], instruction: string, vi
     detection.filter((e) => e.type === 'history'),
     instruction,
   );
+  // A camera picture given as input (RAIDER's VQA baseline) is a whole-scene observation too: what the camera shows.
+  const pictured = detection.some((e) => e.type === 'history' && e.messages.some((m) => m.role === 'user' && m.images?.length));
   return {
     text: receivedText(detection, instruction),
     calls: okCalls(detection),
     asked: instruction,
-    scene: visible.length > 0 && visible.every((id) => names(inputs, [id])),
+    scene: pictured || (visible.length > 0 && visible.every((id) => names(inputs, [id]))),
   };
 }
 

@@ -16,7 +16,8 @@ export async function benchCommand(p: Parsed, o: Output): Promise<number> {
   if (what === '_job') return jobCommand(p, o);
   if (what === 'eval') return evalBench(p, o);
   if (what === 'robot') return robotBench(p, o);
-  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app, cli, eval, robot`);
+  if (what === 'camera') return (await import('./bench-camera')).cameraBenchCommand(p, o);
+  if (what !== 'sim') throw new UsageError(`unknown benchmark "${what ?? ''}". Benchmarks: sim, agent, app, cli, eval, robot, camera`);
   const { benchSim } = await import('../../bench/sim-bench');
   const scene = stringFlag(p.flags, 'scene');
   if (scene && scene !== REFERENCE && !isBuiltinScene(scene))
