@@ -68,7 +68,7 @@ function happened(j: Judge, id: string, what: string): boolean | undefined {
     return s ? agrees(was, m[3] === 'along' ? 'on' : 'in', s) !== false : true;
   }
   if (what === 'left the hand') return was?.kind === 'held' && now?.kind !== 'held';
-  m = /^slid partly off the robot's (hand|arm|base), which still bears some of its weight$/.exec(what);
+  m = /^slid partly off the robot's (hand|arm|base); the robot still bears some of its weight$/.exec(what);
   if (m) {
     // Off the robot only partly: it was on it (or against the hand) and some of it still rests on it.
     const b = c.before.bodies.get(id);

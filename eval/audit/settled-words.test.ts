@@ -55,7 +55,7 @@ describe('what a skill says of where things are is read after they settled', () 
 
   it('a container that slid off the hand against a box, still leaning on the hand, did not "fall off"', async () => {
     const { said, findings } = await lastCall(CASES.onHand);
-    expect(said).toContain("container_1 slid partly off the robot's hand, which still bears some of its weight");
+    expect(said).toContain("container_1 slid partly off the robot's hand; the robot still bears some of its weight");
     expect(said).not.toContain('fell off');
     expect(findings).toEqual([]);
   }, 120_000);

@@ -81,7 +81,9 @@ function whatHappened(was: Place, now: Place | undefined, knows: (id: string) =>
       return 'left the hand';
     case 'robot':
       // The robot feels the load on its links: still leaning on one, it did not fall off.
-      return bears ? `slid partly off the robot's ${was.part}, which still bears some of its weight` : `fell off the robot's ${was.part}`;
+      return bears
+        ? `slid partly off the robot's ${was.part}; the robot still bears some of its weight`
+        : `fell off the robot's ${was.part}`;
     case 'handed':
       return 'moved';
     case 'moving':
