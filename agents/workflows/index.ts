@@ -27,6 +27,11 @@ export interface WorkflowInfo {
   description: string;
   /** The stages a turn may run, in order: each names a flow in the trace. */
   stages: readonly string[];
+  /**
+   * Set when the workflow calls no model (a paper's fixed baseline): the name its
+   * runs are recorded under in place of a model's, so no model is credited with them.
+   */
+  noModel?: string;
 }
 
 export const WORKFLOWS: readonly WorkflowInfo[] = [

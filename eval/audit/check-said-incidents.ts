@@ -68,6 +68,13 @@ function happened(j: Judge, id: string, what: string): boolean | undefined {
     return s ? agrees(was, m[3] === 'along' ? 'on' : 'in', s) !== false : true;
   }
   if (what === 'left the hand') return was?.kind === 'held' && now?.kind !== 'held';
+  m = /^slid partly off the robot's (hand|arm|base); the robot still bears some of its weight$/.exec(what);
+  if (m) {
+    // Off the robot only partly: it was on it (or against the hand) and some of it still rests on it.
+    const b = c.before.bodies.get(id);
+    const atHand = b && c.before.tcp ? gapTo(b.box, c.before.tcp) < 0.08 : false;
+    return (agrees(was, 'robot') !== false || atHand) && agrees(now, 'robot') !== false;
+  }
   m = /^fell off the robot's (hand|arm|base)$/.exec(what);
   if (m) {
     // On the robot as the call began: its reading says so, or it lay against the hand (contact the reading may not count).
@@ -131,7 +138,7 @@ export function readIncident(j: Judge, s: string): void {
     if (verdicts.every((v) => v === false)) j.lie(`said ${who} ${change}, but the readings before and after the call do not show it`);
     else if (
       verdicts.every((v) => v === undefined) &&
-      !/^(came off|came to rest|fell out of|was knocked off|was pushed|was already moving|left the hand|fell off|moved$|was knocked over)/.test(
+      !/^(came off|came to rest|fell out of|was knocked off|was pushed|was already moving|left the hand|fell off|slid partly off|moved$|was knocked over)/.test(
         change!,
       )
     )

@@ -393,16 +393,22 @@ export const QUERY_RULES: Record<string, readonly Rule[]> = {
       },
     ],
     [
-      new RegExp(`Objects (blocking|inside|on top of|above|below|on the right of|on the left of|near|occluding) ${THING}: (.+)\\.`),
+      new RegExp(
+        `Objects (blocking|inside|on top of|above|below|on the right of|on the left of|near|occluding) ${THING}: (.+?)(?: \\((${ID}) is closed, so its inside cannot be seen: these are what the robot last knew in it, there may be more\\)| \\(the robot has not looked inside (${ID}) since something could have changed there: these are as last seen, there may be more or fewer\\))?\\.`,
+      ),
       (m, j) => {
         if (!exists(j, m[2]!, m[3])) return;
+        // A list of an inside it cannot see now is hedged, and the hedge must hold.
+        if (m[5]) stateIs(j, m[5], 'open', false, m[5]);
+        if (m[6] && j.c.world.belief.contentsKnown(m[6]))
+          j.lie(`said the robot has not looked inside ${m[6]} since something could have changed there, but it has`);
         const listed: string[] = [];
         for (const it of items(m[4]!)) {
           const t = new RegExp(`^${THING}$`).exec(it);
           if (!t) return void j.unread(it);
           if (exists(j, t[1]!, t[2])) listed.push(t[1]!);
         }
-        relationSaid(j, m[1]!, m[2]!, listed, false);
+        relationSaid(j, m[1]!, m[2]!, listed, Boolean(m[5] ?? m[6]));
       },
     ],
   ],

@@ -36,7 +36,7 @@ const SUCCESS: readonly Rule[] = [
     },
   ],
   [
-    new RegExp(`(put|placed) ${THING} (into|on) (.+?)${WHERE_AT}${LIES}`),
+    new RegExp(`(put|placed) ${THING} (into|on) (.+?)${WHERE_AT}${LIES}(; it is still rolling)?`),
     (m, j) => {
       const id = m[2]!;
       exists(j, id, m[3]);
@@ -48,6 +48,8 @@ const SUCCESS: readonly Rule[] = [
       if (m[6] !== undefined) positionSaid(j, id, pointOf(j, m, 6, m[0]!), `${id}'s position`);
       offSaid(j, id, m[9], m[10]);
       liesSaid(j, id, m[11], m[12]);
+      // Still rolling as the call returned: no settled position could be said; at rest, one must be.
+      if (m[13] && !j.c.after.moving.has(id)) j.lie(`said ${id} is still rolling, but it was at rest as the call returned`);
     },
   ],
   [

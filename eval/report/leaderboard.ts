@@ -1,11 +1,14 @@
 // One table over every run in a results folder: model, workflow, seed, suite, the
 // headline with its 95 % interval, cases, trials, tokens, cost where priced, and
 // a mark on runs made outside the suite's protocol. Rows are grouped by suite
-// (headlines of different suites are different quantities) and ranked by headline.
+// (headlines of different suites are different quantities) and ranked by headline;
+// baselines (a workflow that calls no model, the oracle, the floors) are marked
+// and listed after the models, unranked.
 import type { Interval } from './intervals';
 import type { LoadedRun } from './load';
 import { reportSpecFor } from './specs';
 import { headline, headlineInterval, passHatK, passHatKInterval, taskOf } from './stats';
+import { isBaselineModel } from '../results/baseline';
 
 export interface LeaderboardRow {
   suite: string;
@@ -29,6 +32,10 @@ export interface LeaderboardRow {
   costUsd: number | null;
   /** The run was made with a workflow or tool set its suite is not defined for (--off-protocol). */
   offProtocol: boolean;
+  /** No model made it: a model-free workflow (shown under its own name, whatever model a run recorded), the oracle or a floor. */
+  baseline: boolean;
+  /** Its place among the suite's models (1 = best); null for a baseline, which is not ranked. */
+  rank: number | null;
 }
 
 /** Whether a run was recorded off its suite's protocol: a run field where the store has one, else the recorded option. */
@@ -43,16 +50,21 @@ function sumOf(xs: Array<number | null>): number | null {
   return known.length ? known.reduce((a, b) => a + b, 0) : null;
 }
 
-export function leaderboard(runs: LoadedRun[]): LeaderboardRow[] {
+/**
+ * `noModel` names a workflow that calls no model (the caller's workflow list, eval/runner
+ * baselineOf): a run of one recorded under a model's name is still shown as the baseline.
+ */
+export function leaderboard(runs: LoadedRun[], noModel: (workflow: string) => string | undefined = () => undefined): LeaderboardRow[] {
   const rows = runs.map(({ run, results }): LeaderboardRow => {
     const spec = reportSpecFor(run.suite);
     const finished = results.filter((r) => r.status !== 'stopped');
     const k = run.trials;
     const pk = k > 1 ? passHatK(results)[k - 1] : undefined;
     const tokens = sumOf(results.map((r) => (r.tokensIn === null && r.tokensOut === null ? null : (r.tokensIn ?? 0) + (r.tokensOut ?? 0))));
+    const baseline = noModel(run.workflow);
     return {
       suite: run.suite,
-      model: run.model,
+      model: baseline ?? run.model,
       workflow: run.workflow,
       variant: run.variant,
       seed: run.seed,
@@ -67,9 +79,24 @@ export function leaderboard(runs: LoadedRun[]): LeaderboardRow[] {
       tokens,
       costUsd: sumOf(results.map((r) => r.costUsd)),
       offProtocol: offProtocolOf(run),
+      baseline: baseline !== undefined || isBaselineModel(run.model),
+      rank: null,
     };
   });
-  return rows.sort((x, y) => x.suite.localeCompare(y.suite) || (y.score ?? -1) - (x.score ?? -1) || x.runId.localeCompare(y.runId));
+  rows.sort(
+    (x, y) =>
+      x.suite.localeCompare(y.suite) ||
+      Number(x.baseline) - Number(y.baseline) ||
+      (y.score ?? -1) - (x.score ?? -1) ||
+      x.runId.localeCompare(y.runId),
+  );
+  const ranked = new Map<string, number>();
+  for (const r of rows) {
+    if (r.baseline) continue;
+    r.rank = (ranked.get(r.suite) ?? 0) + 1;
+    ranked.set(r.suite, r.rank);
+  }
+  return rows;
 }
 
 const HEAD = [
@@ -93,7 +120,7 @@ function cells(r: LeaderboardRow): string[] {
   const score = r.score === null ? '—' : r.score.toFixed(3);
   return [
     r.suite,
-    r.model,
+    r.baseline ? `${r.model} (baseline)` : r.model,
     `${r.variant ?? r.workflow}${r.offProtocol ? ' (off-protocol)' : ''}`,
     String(r.seed),
     r.interval ? `${score} [${r.interval.low.toFixed(3)}, ${r.interval.high.toFixed(3)}]` : score,

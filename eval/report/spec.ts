@@ -37,6 +37,11 @@ export interface MetricSpec {
   aggregate?: Aggregate;
   /** Recorded only when asked for (RAIDER's --judge): left out of a run's summary when no result has it. */
   optional?: boolean;
+  /**
+   * A paper's raw figure, not checked against the case's gold structure (ETP's tool-name
+   * sets, its need judgement): its label says "raw" and a run's summary lists it as raw.
+   */
+  raw?: boolean;
 }
 
 export interface AxisSpec {

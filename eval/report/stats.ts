@@ -259,6 +259,8 @@ export interface RunSummary {
   metrics: Record<string, number | null>;
   /** Each metric's 95 % interval (null for counts and sums). */
   intervals: Record<string, Interval | null>;
+  /** The ids in `metrics` that are a paper's raw figures (MetricSpec.raw): reported, not credit. */
+  raw: string[];
   seconds: number | null;
 }
 
@@ -303,9 +305,11 @@ export function summarize(run: RunRecord, results: ResultRecord[], spec: SuiteRe
   const finished = results.filter((r) => r.status !== 'stopped');
   const metrics: Record<string, number | null> = {};
   const intervals: Record<string, Interval | null> = {};
+  const raw: string[] = [];
   for (const id of spec.summary) {
     const m = spec.metrics[id];
     if (m && (!m.optional || results.some((r) => m.key in r.metrics))) {
+      if (m.raw) raw.push(id);
       metrics[id] = aggregate(results, m).value;
       intervals[id] = metricInterval(results, m, taskOf(spec));
     }
@@ -338,6 +342,7 @@ export function summarize(run: RunRecord, results: ResultRecord[], spec: SuiteRe
     interval: headlineInterval(spec, results),
     metrics,
     intervals,
+    raw,
     seconds: end ? Math.max(0, (Date.parse(end) - Date.parse(run.startedAt)) / 1000) : null,
   };
 }

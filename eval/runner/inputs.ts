@@ -57,6 +57,11 @@ export function checkModel(model: ModelSpec): void {
   }
 }
 
+/** The name a model-free workflow's runs are recorded under (WorkflowInfo.noModel), or undefined when it calls a model. */
+export function baselineOf(workflow: string): string | undefined {
+  return WORKFLOWS.find((w) => w.id === workflow)?.noModel;
+}
+
 export function checkWorkflow(id: string): void {
   if (!WORKFLOWS.some((w) => w.id === id)) {
     throw new EvalInputError('unknown-workflow', `unknown workflow "${id}"; workflows: ${WORKFLOWS.map((w) => w.id).join(', ')}`);

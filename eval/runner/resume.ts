@@ -12,6 +12,7 @@ import { type RunContent, contentDifference, recordedContent } from '../results/
 import { EvalInputError } from './errors';
 import { checkSameCode, recordedLimits } from './inputs';
 import { checkNoise, noiseClash, recordedNoise } from './noise';
+import { startedWith } from '../results/baseline';
 
 export interface Plan {
   suiteId: string;
@@ -48,7 +49,7 @@ export function resumePlan(o: ResumeAsked, db: ResultsDb, suiteGiven: string | u
       );
   };
   clash('suite', suiteGiven, resumed.suite);
-  clash('model', o.model, resumed.model);
+  clash('model', o.model, startedWith(resumed));
   clash('workflow', o.workflow, resumed.workflow);
   clash('seed', o.seed, resumed.seed);
   clash('trials', o.trials, resumed.trials);
@@ -81,7 +82,7 @@ export function resumePlan(o: ResumeAsked, db: ResultsDb, suiteGiven: string | u
   checkSameCode(resumed);
   const plan: Plan = {
     suiteId: resumed.suite,
-    model: o.reopen.model(resumed.model, "the resumed run's model"),
+    model: o.reopen.model(startedWith(resumed), "the resumed run's model"),
     workflow: resumed.workflow,
     seed: resumed.seed,
     trials: resumed.trials,

@@ -17,7 +17,7 @@ import { SUITES, findSuite } from '../suites/index';
 import { loadSuiteFile } from '../suites/file/index';
 import type { ModelFiles, ModelSpec, ResumeRefs, RunId, SuiteFile, SuiteRef } from '../../base/host-refs';
 import { EvalInputError } from './errors';
-import { checkJudge, checkModel, checkWorkflow, positive, recordedLimits } from './inputs';
+import { baselineOf, checkJudge, checkModel, checkWorkflow, positive, recordedLimits } from './inputs';
 import { casesSourceKey, filterCases, generateCases, loadCases, sampleCases, scorerVersion } from './cases';
 import { type Slot, inlineSlot, workerSlot } from './executors';
 import type { WorkerInit } from './protocol';
@@ -163,6 +163,8 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     plan.workflow ||= o.workflow ?? suite.defaultWorkflow;
     if ((plan.workflow !== PER_CASE || !suite.caseWorkflow) && !suite.ownWorkflows?.[plan.workflow]) checkWorkflow(plan.workflow);
     checkModel(plan.model);
+    // A workflow that calls no model is recorded under its own name, never the model it was given.
+    const baseline = baselineOf(plan.workflow);
     // The oracle follows a built-in suite's plan for each case; a suite file's cases have goals, not plans.
     if (suiteFile && String(plan.model) === 'oracle')
       throw new EvalInputError(
@@ -218,7 +220,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       filter: filter ?? null,
       sample: sample ?? null,
       shard: shard ? `${shard.index}/${shard.count}` : null,
-      model: plan.model,
+      model: baseline ?? plan.model,
       workflow: plan.workflow,
       seed: plan.seed,
       trials: plan.trials,
@@ -241,7 +243,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       resumed ??
       db.startRun({
         suite: suite.id,
-        model: plan.model,
+        model: baseline ?? plan.model,
         workflow: plan.workflow,
         variant: markedVariant(suite.variant?.(plan.workflow) ?? null, plan.workflow, off),
         seed: plan.seed,
@@ -251,6 +253,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
           ...Object.fromEntries(Object.entries(o.args ?? {}).filter(([k]) => k !== 'noise')),
           ...(noise ? { noise } : {}),
           ...(limits ? { limits } : {}),
+          ...(baseline ? { modelSpec: plan.model } : {}),
           ...(suiteFile ? { suiteFile } : { casesKey: casesSourceKey(plan.suiteId) }),
           scorer: scorerVersion(suite.id),
           ...(o.filter ? { filter: o.filter } : {}),

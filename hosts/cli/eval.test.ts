@@ -45,6 +45,7 @@ describe('skillbridge eval', () => {
       'interval',
       'metrics',
       'intervals',
+      'rawMetrics',
       'seconds',
     ]);
     expect(body).toMatchObject({ suite: 'alrm', model: 'oracle', workflow: 'flat', cases: 6, errors: 0, score: 1 });

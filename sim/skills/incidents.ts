@@ -12,6 +12,7 @@ import { locationOf, locations } from '../world/location';
 import { type Place, describePlace, samePlace } from '../world/place';
 import type { SimWorld } from '../world/sim-world';
 import { type Claim, type SkillOutcome, failure } from './outcome';
+import { robotStillBears } from './robot-load';
 
 /** Seconds a skill waits, at most, for what it set moving to come to rest. */
 export const SETTLE_SECONDS = 1.5;
@@ -59,8 +60,11 @@ function moverName(sim: SimWorld, by: string | undefined): string {
   return (person && sim.belief.people.get(person.spec.id)?.handle) ?? 'a person';
 }
 
-/** How an object left where it was (the support named only if the robot knows it). */
-function whatHappened(was: Place, now: Place | undefined, knows: (id: string) => boolean): string {
+/**
+ * How an object left where it was (the support named only if the robot knows it).
+ * `bears`: the robot part that still bears part of it (it left the robot only partly).
+ */
+function whatHappened(was: Place, now: Place | undefined, knows: (id: string) => boolean, bears?: string): string {
   // Onto the robot: it did not fall, the robot's own body took it up.
   if (now?.kind === 'robot' && was.kind !== 'robot') {
     const from = was.kind === 'in' || was.kind === 'on' ? (knows(was.id) ? was.id : 'something it had not perceived') : undefined;
@@ -76,7 +80,10 @@ function whatHappened(was: Place, now: Place | undefined, knows: (id: string) =>
     case 'held':
       return 'left the hand';
     case 'robot':
-      return `fell off the robot's ${was.part}`;
+      // The robot feels the load on its links: still leaning on one, it did not fall off.
+      return bears
+        ? `slid partly off the robot's ${was.part}; the robot still bears some of its weight`
+        : `fell off the robot's ${was.part}`;
     case 'handed':
       return 'moved';
     case 'moving':
@@ -130,7 +137,8 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>, said: str
   if (held) record(sim, held, 'held');
   look(sim);
   const out = new Map<string, string>();
-  const knows = (id: string): boolean => b.known.has(id) || isKnown(sim, id);
+  // Perceived once is known by name, even where the robot lost track of it (dropped out of sight).
+  const knows = (id: string): boolean => b.known.has(id) || isKnown(sim, id) || sim.belief.everKnew(id);
   const name = (id: string): string => (knows(id) ? id : 'an object the robot had not perceived');
   const where = (id: string): string => (knows(id) ? `it is ${noteWhereItIs(sim, id)}` : 'where it is now is not known');
   for (const e of sim.events.since(b.events)) {
@@ -151,7 +159,8 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>, said: str
       // robot or leaving it (not into the hand), which is said unless the outcome says it.
       const onRobot = (p: Place | undefined): boolean => p?.kind === 'robot';
       if (onRobot(was) !== onRobot(now) && now?.kind !== 'held' && !/on the robot/.test(said)) {
-        out.set(id, `${name(id)} ${onRobot(was) ? whatHappened(was, now, knows) : 'came to rest on the robot'}; ${where(id)}`);
+        const change = onRobot(was) ? whatHappened(was, now, knows, robotStillBears(sim, id)) : 'came to rest on the robot';
+        out.set(id, `${name(id)} ${change}; ${where(id)}`);
       }
       continue;
     }
@@ -161,7 +170,7 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>, said: str
       continue;
     }
     if (!samePlace(was, now)) {
-      out.set(id, `${name(id)} ${whatHappened(was, now, knows)}; ${where(id)}`);
+      out.set(id, `${name(id)} ${whatHappened(was, now, knows, robotStillBears(sim, id))}; ${where(id)}`);
       continue;
     }
     const up0 = b.up.get(id) ?? 1;
@@ -226,16 +235,38 @@ function recheck(sim: SimWorld, o: SkillOutcome): SkillOutcome {
   return o;
 }
 
+const tellers = new WeakMap<SkillOutcome, (sim: SimWorld) => SkillOutcome>();
+
 /**
- * A failure that ends saying where its object is now (`data.where`) says it
- * again once the world has settled: an object set down at an edge may have
- * slid off since.
+ * An outcome that says where an object is (a position, a support, how far from
+ * the point asked): told now, and told again by `tracked` once the world has
+ * settled, so what it says is read after settling, never what was commanded
+ * or seen while the object still rolled. `tell` may run more than once.
  */
-function restate(sim: SimWorld, o: SkillOutcome): SkillOutcome {
-  const d = o.data as { object?: unknown; where?: unknown } | undefined;
-  if (o.ok || typeof d?.object !== 'string' || typeof d.where !== 'string' || !o.summary.endsWith(d.where)) return o;
-  const where = noteWhereItIs(sim, d.object, { fromHand: true });
-  return where === d.where ? o : { ...o, summary: o.summary.slice(0, o.summary.length - d.where.length) + where, data: { ...d, where } };
+export function told(sim: SimWorld, tell: (sim: SimWorld) => SkillOutcome): SkillOutcome {
+  const o = tell(sim);
+  tellers.set(o, tell);
+  return o;
+}
+
+/** Seconds more a skill watches its own object come to rest (a fruit set down that rolls on) before it says where it is. */
+export const OWN_SETTLE_SECONDS = 6;
+
+/** Is the object moving now (faster than the bounds under which SimWorld.objectsSettled counts a body as still)? */
+export function stillMoving(sim: SimWorld, id: string): boolean {
+  const e = sim.entities.get(id);
+  if (!e || sim.isHeld(id)) return false;
+  const b = sim.world.getRigidBody(e.body);
+  if (b.isSleeping()) return false;
+  const v = b.linvel();
+  const w = b.angvel();
+  return v.x * v.x + v.y * v.y + v.z * v.z > 1e-4 || w.x * w.x + w.y * w.y + w.z * w.z > 1e-2;
+}
+
+/** Waits, at most OWN_SETTLE_SECONDS, until none of the skill's own objects moves. */
+async function settleOwn(sim: SimWorld, own: ReadonlySet<string>): Promise<void> {
+  const rolling = (): boolean => [...own].some((id) => stillMoving(sim, id));
+  if (rolling()) await sim.idle(OWN_SETTLE_SECONDS, { until: () => !rolling(), ignoreEstop: true });
 }
 
 /**
@@ -256,7 +287,10 @@ export function tracked<A extends unknown[], Own extends unknown[]>(
       const mine = new Set(own(sim, ...(args as unknown as Own)).filter((x): x is string => Boolean(x)));
       const first = await skill(sim, ...args);
       await settle(sim);
-      const outcome = restate(sim, recheck(sim, first));
+      await settleOwn(sim, mine);
+      // Whatever the outcome says of where things are is told from the settled world.
+      const tell = tellers.get(first);
+      const outcome = recheck(sim, tell ? tell(sim) : first);
       const extra = incidents(sim, before, mine, [outcome.summary, ...(outcome.incidents ?? [])].join(' '));
       // Something moved that the skill did not mean to move: a storage out of view may hold it now.
       if (extra.length) sim.belief.noteMissable();

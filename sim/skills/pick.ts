@@ -2,7 +2,8 @@
 // reach from inverse kinematics, blockage from shape casts along the approach,
 // weight from the grasp giving way while lifting, containment and stacking from
 // the relation rules. Reasons name the objects and the numbers.
-import { dist, round, v3 } from '../math';
+import { type Vec3, dist, round, v3 } from '../math';
+import type { BeliefEntry } from '../world/belief';
 import { Grasp, slipReason } from '../body/grasp';
 import { believedGeos } from '../perception/believed';
 import { look, recordPlacement } from '../perception/observe';
@@ -13,7 +14,7 @@ import { MotionFailure, armConfig, followLine, gripperTo, moveJoints, moveLine }
 import { armPreconditions, displayName, interruptOutcome, observationProblem } from './common';
 import { approachBlocker, betweenFingers, planGrasp } from './grasp-plan';
 import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
-import { noteWhereItIs, settle, tracked } from './incidents';
+import { noteWhereItIs, settle, told, tracked } from './incidents';
 
 /** A wrapped handle holds by form, not friction: this many times the grip's friction torque. */
 const WRAP_TORQUE_FACTOR = 4;
@@ -45,6 +46,27 @@ export function contentsOf(sim: SimWorld, id: string): string[] {
 
 function massOf(sim: SimWorld, id: string): number {
   return sim.world.getRigidBody(sim.entity(id).body).mass();
+}
+
+/** The fingers closed on nothing: where the object is now against where it was seen, as the robot can tell. */
+function missed(sim: SimWorld, id: string, name: string, seen: BeliefEntry | undefined, atStart: Vec3): SkillOutcome {
+  // Still where it was seen: the fingers missed it (a rim or a neighbour in the way), it did not go anywhere.
+  if (seen && dist(sim.pose(id).p, seen.pose.p) < 0.02) {
+    if (!sim.belief.has(id)) sim.belief.set(seen);
+    return failure(
+      'skill_failure',
+      `the fingers came down at ${name} but it was not between them as they closed; it is still where it was seen`,
+    );
+  }
+  // The robot learns that it is not there any more.
+  sim.belief.forget(id);
+  // It was there as the arm set off: it moved while the fingers came down (they, or something falling, pushed it).
+  if (seen && dist(atStart, seen.pose.p) < 0.02)
+    return failure(
+      'skill_failure',
+      `the fingers came down at ${name} but it was not between them as they closed; it moved ${Math.round(dist(sim.pose(id).p, seen.pose.p) * 100)} cm from where it was seen as they came down`,
+    );
+  return failure('skill_failure', `the fingers found nothing at the place where ${name} was last seen; it is not there any more`);
 }
 
 async function runPick(sim: SimWorld, id: string, opts: SkillOptions = {}): Promise<SkillOutcome> {
@@ -108,22 +130,9 @@ async function runPick(sim: SimWorld, id: string, opts: SkillOptions = {}): Prom
     await followLine(sim, plan.down, opts);
     if (!betweenFingers(sim, id)) {
       await moveLine(sim, { position: plan.pre, pitch: plan.pitch, closing: plan.closing }, name, opts);
-      // Still where it was seen: the fingers missed it (a rim or a neighbour in the way), it did not go anywhere.
+      // Judged once what the fingers touched has come to rest (told again after settling).
       const seen = sim.belief.get(id);
-      if (seen && dist(sim.pose(id).p, seen.pose.p) < 0.02)
-        return failure(
-          'skill_failure',
-          `the fingers came down at ${name} but it was not between them as they closed; it is still where it was seen`,
-        );
-      // The robot learns that it is not there any more.
-      sim.belief.forget(id);
-      // It was there as the arm set off: it moved while the fingers came down (they, or something falling, pushed it).
-      if (seen && dist(atStart, seen.pose.p) < 0.02)
-        return failure(
-          'skill_failure',
-          `the fingers came down at ${name} but it was not between them as they closed; it moved ${Math.round(dist(sim.pose(id).p, seen.pose.p) * 100)} cm from where it was seen as they came down`,
-        );
-      return failure('skill_failure', `the fingers found nothing at the place where ${name} was last seen; it is not there any more`);
+      return told(sim, (s) => missed(s, id, name, seen, atStart));
     }
     if (sim.rng.chance(sim.noise.skillFailureRate)) {
       // An injected fumble reads like a real one; only the trace (data) says it was injected.
@@ -157,11 +166,12 @@ async function runPick(sim: SimWorld, id: string, opts: SkillOptions = {}): Prom
           ? slipReason(slip)
           : 'it slipped from the fingers';
       await settle(sim);
-      const now = noteWhereItIs(sim, id, { fromHand: true });
-      return failure(heavy ? 'too_heavy' : 'slipped', `could not lift ${name}: ${detail}; it is ${now}`, {
-        massKg: round(total, 3),
-        payloadKg: armConfig(sim).payloadKg,
-      });
+      return told(sim, (s) =>
+        failure(heavy ? 'too_heavy' : 'slipped', `could not lift ${name}: ${detail}; it is ${noteWhereItIs(s, id, { fromHand: true })}`, {
+          massKg: round(total, 3),
+          payloadKg: armConfig(sim).payloadKg,
+        }),
+      );
     }
     recordPlacement(sim, id);
     return success(`picked up ${name}`, {

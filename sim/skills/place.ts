@@ -5,7 +5,7 @@ import { type Aabb, type Vec3, aabbCenter, add, normalize, poseInv, poseMul, qAx
 import type { Joints } from '../body/arm-kinematics';
 import { QUERY } from '../groups';
 import { believedGeo, believedGeos, isKnown, isStale, knownObjectIds } from '../perception/believed';
-import { look, recordPlacement } from '../perception/observe';
+import { look, record } from '../perception/observe';
 import { slipReason } from '../body/grasp';
 import { aabbToWorld } from '../world/entity';
 import { locationOf } from '../world/location';
@@ -29,7 +29,7 @@ import { APPROACH } from './grasp-plan';
 import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
 import { contentsOf, liftTo } from './pick';
 import { POSE_TOLERANCE, offTarget, standing } from './placed';
-import { noteWhereItIs, settle, tracked } from './incidents';
+import { noteWhereItIs, settle, stillMoving, told, tracked } from './incidents';
 import { handMeets } from './hand-clear';
 
 export type PlaceTarget = { kind: 'object'; id: string; relation?: 'on' | 'in' } | { kind: 'point'; point: Vec3; label?: string };
@@ -343,10 +343,13 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
     if (err instanceof SkillInterrupt && lost.signal.aborted && !opts.signal?.aborted) {
       sim.halt();
       const slip = sim.lastSlip;
+      const why = slip?.object === heldId ? `: ${slipReason(slip)}` : '';
       await settle(sim);
-      return failure(
-        'slipped',
-        `${held} slipped out of the fingers on the way to ${region.label}${slip?.object === heldId ? `: ${slipReason(slip)}` : ''}; it is ${noteWhereItIs(sim, heldId, { fromHand: true })}`,
+      return told(sim, (s) =>
+        failure(
+          'slipped',
+          `${held} slipped out of the fingers on the way to ${region.label}${why}; it is ${noteWhereItIs(s, heldId, { fromHand: true })}`,
+        ),
       );
     }
     if (err instanceof SkillInterrupt) return interruptOutcome(sim, err, `placing ${held}`);
@@ -356,10 +359,19 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
     stopOnSlip();
   }
   await settle(sim);
+  return told(sim, (s) => placed(s, heldId, region, target));
+}
+
+/**
+ * Where the placed object ended, told from the world as it is when called (the
+ * tracked wrapper calls it again once everything has settled): the support it
+ * rests on, the position the robot records, how it lies, how far from a point asked.
+ */
+function placed(sim: SimWorld, heldId: string, region: PlaceRegion, target: PlaceTarget): SkillOutcome {
+  const held = displayName(sim, heldId);
   const now = locationOf(sim, heldId);
   const arrived = (now.kind === 'in' || now.kind === 'on') && now.id === region.support && now.kind === region.relation;
   if (!arrived) {
-    // Where it is now is said again once the world has settled (tracked): it may still slide off.
     const where = noteWhereItIs(sim, heldId, { fromHand: true });
     return failure(
       'placement_failed',
@@ -367,9 +379,8 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
       { object: heldId, where },
     );
   }
-  // The robot watched its own hand set it down.
-  recordPlacement(sim, heldId);
-  const p = sim.pose(heldId).p;
+  // The robot watched its own hand set it down: what it says is what it records now.
+  const p = record(sim, heldId, 'placed').pose.p;
   const position: [number, number, number] = [round(p.x), round(p.y), round(p.z)];
   const stands = standing(sim, heldId);
   // A container on its side or upside down does not hold things: that is no success.
@@ -380,9 +391,13 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
       { object: heldId, position, orientation: stands.way, tiltDeg: stands.tiltDeg },
     );
   }
-  const lies = stands && stands.way !== 'upright' ? `; it lies ${stands.way} (tilted ${stands.tiltDeg}° from upright)` : '';
-  const off = target.kind === 'point' ? offTarget(sim, heldId, target.point) : undefined;
+  // Still rolling once the skill stops watching: where it will rest is not known, so no position is said.
+  const rolling = stillMoving(sim, heldId);
+  const off = target.kind === 'point' && !rolling ? offTarget(sim, heldId, target.point) : undefined;
   const where = off ? ` at (${position.join(', ')}), ${off} cm from the requested point (the tolerance is ${POSE_TOLERANCE * 100} cm)` : '';
+  const lies =
+    (stands && stands.way !== 'upright' ? `; it lies ${stands.way} (tilted ${stands.tiltDeg}° from upright)` : '') +
+    (rolling ? '; it is still rolling' : '');
   const orientation = stands ? { orientation: stands.way } : {};
   return region.relation === 'in'
     ? success(`put ${held} into ${region.label}${where}${lies}`, {

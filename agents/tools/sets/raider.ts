@@ -161,11 +161,17 @@ export const checkObjRelationship = defineTool({
         relationship === 'inside' && (await robot.worldModel?.node(id))?.attributes['contents_known'] === false
           ? ` (the robot has not looked inside ${id} since something could have changed there, so what is inside is not known)`
           : '';
-      const hidden = relationship === 'inside' && st['open'] === false ? ` (${id} is closed, so its inside cannot be seen)` : unlooked;
+      const closed = relationship === 'inside' && st['open'] === false;
+      const hidden = closed ? ` (${id} is closed, so its inside cannot be seen)` : unlooked;
+      // What it lists of an inside it cannot see now is what it last knew: there may be more.
+      const partly = closed
+        ? ` (${id} is closed, so its inside cannot be seen: these are what the robot last knew in it, there may be more)`
+        : unlooked &&
+          ` (the robot has not looked inside ${id} since something could have changed there: these are as last seen, there may be more or fewer)`;
       const labels = await Promise.all(found.map((f) => label(robot, f)));
       return ok(
         found.length
-          ? `Objects ${relationship} ${await label(robot, id)}: ${labels.join(', ')}.`
+          ? `Objects ${relationship} ${await label(robot, id)}: ${labels.join(', ')}${partly}.`
           : `No objects ${relationship} ${await label(robot, id)}${hidden}.`,
         found,
       );

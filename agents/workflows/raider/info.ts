@@ -55,6 +55,7 @@ export const RAIDER_INFO = [
     source: 'RAIDER baseline Precond',
     description: 'No model: the precondition checks of Table B.3 on structured queries.',
     stages: ['precond'],
+    noModel: 'baseline:precond',
   },
   {
     id: 'raider/full-scene',

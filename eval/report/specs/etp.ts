@@ -6,12 +6,21 @@
 import { COMMON_METRICS, type MetricSpec, type SuiteReportSpec } from '../spec';
 
 const ratio = 'ratio' as const;
-const need = (kind: 'accuracy' | 'precision' | 'recall' | 'f1', label: string): MetricSpec => ({
+const need = (kind: 'accuracy' | 'precision' | 'recall' | 'f1', label: string, raw?: true): MetricSpec => ({
   key: 'need_pred',
-  label,
-  description: `tool-need recognition ${kind} (prediction need_pred against need_true)`,
+  label: raw ? `${label} (raw)` : label,
+  description: `tool-need recognition ${kind} (prediction need_pred against need_true)${raw ? "; raw: a constant answer scores well on it, so it is the paper's figure, not credit" : ''}`,
   format: ratio,
   aggregate: { kind, predicted: 'need_pred', actual: 'need_true' },
+  ...(raw ? { raw } : {}),
+});
+/** The paper's chain figures over tool names alone (no arguments, no effect in the world): raw. */
+const nameSet = (key: string, label: string, description: string): MetricSpec => ({
+  key,
+  label: `${label} (name set, raw)`,
+  description: `${description}; raw: tool names only, not checked against the gold calls or the world`,
+  format: ratio,
+  raw: true,
 });
 
 export const etpReport: SuiteReportSpec = {
@@ -28,9 +37,9 @@ export const etpReport: SuiteReportSpec = {
   metrics: {
     ...COMMON_METRICS,
     need_acc: need('accuracy', 'Acc.'),
-    need_prec: need('precision', 'Prec.'),
-    need_rec: need('recall', 'Rec.'),
-    need_f1: need('f1', 'F1'),
+    need_prec: need('precision', 'Prec.', true),
+    need_rec: need('recall', 'Rec.', true),
+    need_f1: need('f1', 'F1', true),
     need_correct: { key: 'need_correct', label: 'Need ok', description: 'the need decision matches the label', format: ratio },
     csr: { key: 'csr', label: 'CSR', description: 'correct selection rate: the right tool of four candidates', format: ratio },
     isr: { key: 'isr', label: 'ISR', description: 'input construction: a well-formed invocation', format: ratio },
@@ -43,9 +52,9 @@ export const etpReport: SuiteReportSpec = {
       format: ratio,
     },
     chain_goal: { key: 'chain_goal', label: 'Goal', description: "the chain's goal holds in the world at the end", format: ratio },
-    chain_prec: { key: 'chain_precision', label: 'Prec.', description: 'precision of the predicted tool set', format: ratio },
-    chain_rec: { key: 'chain_recall', label: 'Rec.', description: 'recall of the predicted tool set', format: ratio },
-    chain_f1: { key: 'chain_f1', label: 'F1', description: 'per-case F1 of the predicted tool set', format: ratio },
+    chain_prec: nameSet('chain_precision', 'Prec.', 'precision of the predicted tool set'),
+    chain_rec: nameSet('chain_recall', 'Rec.', 'recall of the predicted tool set'),
+    chain_f1: nameSet('chain_f1', 'F1', 'per-case F1 of the predicted tool set'),
     ocr: { key: 'ocr', label: 'OC', description: 'order consistency: ordering constraints respected', format: ratio },
   },
   summary: ['need_f1', 'csr', 'isr', 'amr', 'tusr', 'chain_goal', 'chain_acc', 'chain_f1', 'ocr'],

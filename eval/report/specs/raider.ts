@@ -34,9 +34,11 @@ export const raiderReport: SuiteReportSpec = {
     },
     det: {
       key: 'det',
-      label: 'Det',
-      description: 'the paper\'s issue detection success: the verdict\'s category is right (a constant "unfeasibility" gets 6 types of 8)',
+      label: 'Det (raw)',
+      description:
+        'the paper\'s issue detection success: the verdict\'s category is right (a constant "unfeasibility" gets 6 types of 8); raw: not credit',
       format: pct,
+      raw: true,
     },
     expl: {
       key: 'expl',

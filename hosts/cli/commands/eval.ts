@@ -45,6 +45,8 @@ export function evalJson(r: EvalResult) {
     interval: s.interval,
     metrics: s.metrics,
     intervals: s.intervals,
+    /** The ids in metrics that are a paper's raw figures (not checked against the gold structure). */
+    rawMetrics: s.raw,
     seconds: s.seconds,
   };
 }

@@ -21,6 +21,7 @@ import {
   writeReports,
 } from '../../../eval/report/index';
 import { EvalInputError } from '../../../eval/runner/errors';
+import { baselineOf } from '../../../eval/runner/inputs';
 import { type Parsed, UsageError, stringFlag } from '../args';
 import { checkWritableFile } from '../out-files';
 import { type Output, json } from '../output';
@@ -43,7 +44,7 @@ function leaderboardCommand(p: Parsed, o: Output, dir: string): number {
   if (p.positionals.length) throw new UsageError(`--leaderboard takes a results folder and no runs, got "${p.positionals.join(' ')}"`);
   const md = stringFlag(p.flags, 'md');
   if (md) checkWritableFile(md, '--md');
-  const rows = leaderboard(loadRuns([dir]));
+  const rows = leaderboard(loadRuns([dir]), baselineOf);
   if (rows.length === 0) throw new UsageError(`no runs recorded in ${dir}; run "skillbridge eval" first`);
   if (md) writeFileSync(md, leaderboardMarkdown(rows));
   if (p.flags['json']) {

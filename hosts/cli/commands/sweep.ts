@@ -13,6 +13,7 @@ import { type Output, json } from '../output';
 import { queueScale } from './scale-eval';
 import { TERMINAL } from '../../service/host-policy';
 import { readCaseEvidence } from '../../../eval/runner/evidence';
+import { isBaselineModel } from '../../../eval/results/baseline';
 
 export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   if (p.positionals.length !== 1) throw new UsageError('give one sweep file: skillbridge sweep FILE.json [--out DIR]');
@@ -62,10 +63,18 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
   const html = path.join(outDir, `report-${sweep.name}.html`);
   const built = writeReports(runs, { html, evidence: readCaseEvidence });
   const board = [...built.summaries]
-    .sort((a, b) => (a.suite < b.suite ? -1 : a.suite > b.suite ? 1 : (b.score ?? -1) - (a.score ?? -1)))
+    // Baselines (the oracle, the floors, a workflow that calls no model) after the models, unranked.
+    .sort((a, b) =>
+      a.suite < b.suite
+        ? -1
+        : a.suite > b.suite
+          ? 1
+          : Number(isBaselineModel(a.model)) - Number(isBaselineModel(b.model)) || (b.score ?? -1) - (a.score ?? -1),
+    )
     .map((s) => ({
       suite: s.suite,
       model: s.model,
+      baseline: isBaselineModel(s.model),
       workflow: s.variant ?? s.workflow,
       seed: seedOf.get(s.runId) ?? null,
       score: s.score,
@@ -93,9 +102,9 @@ export async function sweepCommand(p: Parsed, o: Output): Promise<number> {
       suite = b.suite;
       o.out(`  ${suite}:`);
     }
-    const rank = board.filter((x, j) => x.suite === suite && j <= i).length;
+    const rank = b.baseline ? ' –' : `${String(board.filter((x, j) => x.suite === suite && j <= i && !x.baseline).length).padStart(2)}.`;
     o.out(
-      `    ${String(rank).padStart(2)}. ${(b.score === null ? '–' : b.score.toFixed(3)).padStart(5)}  ${b.model} · ${b.workflow} · seed ${b.seed ?? '–'}  (${b.cases} cases, ${errorsLine(b)}${b.status === 'finished' ? '' : `, ${b.status}`})`,
+      `    ${rank} ${(b.score === null ? '–' : b.score.toFixed(3)).padStart(5)}  ${b.model}${b.baseline ? ' (baseline)' : ''} · ${b.workflow} · seed ${b.seed ?? '–'}  (${b.cases} cases, ${errorsLine(b)}${b.status === 'finished' ? '' : `, ${b.status}`})`,
     );
   }
   o.out(`  report: ${html}`);
