@@ -67,3 +67,14 @@ export interface RefPolicy extends ResumeRefs {
 
 /** The shape of a run id (letters, digits, `.`, `_`, `:`, `-`; no `/`): one folder name, never a path. */
 export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,200}$/;
+
+/**
+ * A robot description the host lets a door load: its URDF or xacro file, and the folders its
+ * meshes, includes and `package://` paths may be read from (the URDF's own folder among them).
+ * Nothing outside these folders is read for it.
+ */
+export interface RobotFileRule {
+  readonly file: string;
+  readonly folders: readonly string[];
+}
+export type RobotFiles = HostRef<RobotFileRule, 'RobotFiles'>;

@@ -20,6 +20,7 @@ export const HOST_REF_TYPES = [
   'SceneRef',
   'ServerUrl',
   'LocalModelId',
+  'RobotFiles',
 ];
 
 /** Where host refs are made: the policy, and the file that declares them. */

@@ -317,6 +317,14 @@ Usage:
       installed or not) and any other .gguf in the folder (SKILLBRIDGE_MODELS_DIR,
       else the user's data folder). pull downloads with a progress bar, resumes
       and checks the SHA-256; add links a .gguf you have into the folder.
+  skillbridge robots check FILE [--package-dir DIR[,DIR]] [--json]
+      Checks a robot description (URDF, or xacro: properties, macros, \${…}, include, if/unless)
+      and the NAME.skillbridge.json beside it: joints and their limits, the chains from the
+      root to each leaf, the arm's reach, meshes (STL, OBJ) and every problem per element with
+      its fix (missing inertials, zero mass, meshes not found or not supported, joints without
+      limits, mimics of unknown joints, disconnected links, several roots) and each sidecar
+      default taken. package:// paths are found in the URDF's ROS package and each --package-dir
+      folder. Exit 1 when a problem is an error.
 
 Real robots (call, run, serve, mcp):
   --robot http://HOST:PORT        a robot that speaks the robot HTTP API; the
@@ -367,7 +375,7 @@ Options:
 A command takes only the options its line shows: any other, or one that needs
 another or clashes with one, is refused before anything runs (one line naming it
 and the options the command takes; exit 2).
-Exit codes: 0 done; 1 a tool call, an audit, a download or a trace write failed;
+Exit codes: 0 done; 1 a tool call, an audit, a robot check, a download or a trace write failed;
 2 bad input (one line on stderr, or {"error": {"code", "message"}} on stdout under
 --json); 3 the model failed (run); 130 stopped by Ctrl-C, 143 by SIGTERM;
 70 a bug in skillbridge (please report it).

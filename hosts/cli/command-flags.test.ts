@@ -12,6 +12,8 @@ function entryOf(command: string, rest: string): string {
       return rest.includes('--scale') ? 'bench eval --scale' : `bench ${first}`;
     case 'models':
       return first === '[list]' ? 'models list' : `models ${first}`;
+    case 'robots':
+      return `robots ${first}`;
     case 'report':
       return rest.includes('--leaderboard') ? 'report --leaderboard' : 'report';
     case 'red-team':

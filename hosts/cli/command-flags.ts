@@ -264,6 +264,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
       folders: ['trace'],
     },
   ),
+  'robots check': door('robots check', ['package-dir', 'json'], OWN('one URDF or xacro FILE'), { pathArgs: true }),
   foxglove: door('foxglove', ['scene', 'port', 'seed', 'script', 'set', 'json'], NONE, {
     needs: { set: { flag: 'script', why: "it picks the tool set of the script's calls" } },
   }),
@@ -297,6 +298,9 @@ export function doorOf(
       if (sub === undefined) return at('models list', 0);
       return MODELS.has(sub) ? at(`models ${sub}`, 1) : undefined;
     }
+    case 'robots':
+      // Only `robots check` exists; anything else the command refuses itself, naming it.
+      return positionals[0] === 'check' ? at('robots check', 1) : undefined;
     case 'report':
       return at(flags['leaderboard'] !== undefined ? 'report --leaderboard' : 'report', 0);
     case 'red-team':

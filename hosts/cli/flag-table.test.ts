@@ -56,6 +56,7 @@ const file = (name: string, data: unknown): string => {
 };
 const fresh = (name: string): string => mkdtempSync(join(root, `${name}-`));
 const MAPPING = resolve(import.meta.dirname, '../../examples/rosbridge/nav2-moveit.json');
+const ROBOTS = resolve(import.meta.dirname, '../../test/fixtures/robots');
 
 interface Variant {
   door: string;
@@ -315,6 +316,11 @@ const VARIANTS = (): Variant[] => [
     ready: /http:\/\/127\.0\.0\.1/,
   },
   { door: 'mcp', base: () => ['mcp', '--robot', 'ws://127.0.0.1:1', '--mapping', MAPPING, '--http', '0'], parts: [], refused: true },
+  {
+    door: 'robots check',
+    base: () => ['robots', 'check', join(ROBOTS, 'mobile_manipulator/urdf/mobile_manipulator.urdf.xacro')],
+    parts: [['--package-dir', `${join(ROBOTS, 'mobile_manipulator')},${join(ROBOTS, 'ur5e_like')}`], ['--json']],
+  },
   {
     door: 'foxglove',
     base: () => ['foxglove', '--scene', SCENE, '--port', '0'],

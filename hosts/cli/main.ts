@@ -32,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   rescore: async () => (await import('./commands/rescore')).rescoreCommand,
   'red-team': async () => (await import('./commands/red-team')).redTeamCommand,
   sweep: async () => (await import('./commands/sweep')).sweepCommand,
+  robots: async () => (await import('./commands/robots')).robotsCommand,
 };
 
 /** Commands that parse a handful of inputs and exit. */
@@ -64,7 +65,7 @@ export async function main(argv: string[], out: Output = stdio): Promise<number>
     const load = Object.hasOwn(COMMANDS, p.command) ? COMMANDS[p.command] : undefined;
     if (!load)
       throw new UsageError(
-        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, eval, report, rescore, red-team, audit, bench, serve, worker, sweep, models, mcp, foxglove, robot-api. Run "skillbridge help".`,
+        `unknown command "${p.command}". Commands: scenes, tools, workflows, call, run, trace, export, eval, report, rescore, red-team, audit, bench, serve, worker, sweep, models, robots, mcp, foxglove, robot-api. Run "skillbridge help".`,
       );
     // zod compiles each object schema into a function on its first parse: worth it in a
     // process that parses thousands of times, a loss in one that parses a few dozen.

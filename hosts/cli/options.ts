@@ -78,4 +78,5 @@ export const OPTIONS = {
   minutes: { type: 'string' },
   from: { type: 'string' },
   poses: { type: 'string' },
+  'package-dir': { type: 'string' },
 } as const;

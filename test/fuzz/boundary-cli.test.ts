@@ -343,6 +343,16 @@ const BASES = (): Base[] => {
         path.join(sandbox, 'rt.md'),
       ],
     },
+    {
+      door: 'robots check',
+      argv: () => [
+        'robots',
+        'check',
+        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.urdf'),
+        '--package-dir',
+        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like'),
+      ],
+    },
     { door: 'models list', argv: () => ['models', 'list', '--dir', path.join(sandbox, 'models')] },
     { door: 'models pull', argv: () => ['models', 'pull', 'no-such-model', '--dir', path.join(sandbox, 'models')] },
     { door: 'models rm', argv: () => ['models', 'rm', 'no-such-model', '--dir', path.join(sandbox, 'models')] },

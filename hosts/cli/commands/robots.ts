@@ -1,0 +1,156 @@
+// skillbridge robots check FILE: what a URDF (or xacro) describes and what is
+// wrong with it — joints, chains, the arm's reach, meshes, the sidecar's values
+// and every problem per element. Exit 0 when nothing is an error, 1 when
+// something is (the report says what); a file that is no robot description is
+// bad input (one line, exit 2).
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { terminalRobotFiles } from '../../service/host-policy';
+import { type LoadedRobot, RobotFileError, loadRobot } from '../../../scenes/urdf/load';
+import type { Joint, RobotDescription } from '../../../scenes/urdf/model';
+import { type Chain, chainTo, chains, reach } from '../../../scenes/urdf/structure';
+import { type Parsed, UsageError, stringFlag } from '../args';
+import { type Output, json } from '../output';
+
+/** The folders --package-dir names (comma-separated), each an existing folder. */
+function packageDirs(flags: Parsed['flags']): string[] {
+  const raw = stringFlag(flags, 'package-dir');
+  if (raw === undefined) return [];
+  const dirs = raw.split(',').map((d) => d.trim());
+  for (const d of dirs) {
+    if (d === '') throw new UsageError('--package-dir: an empty folder name; give DIR[,DIR]');
+    let isDir = false;
+    try {
+      isDir = statSync(d).isDirectory();
+    } catch {
+      throw new UsageError(`--package-dir ${JSON.stringify(d.slice(0, 80))}: no such folder`);
+    }
+    if (!isDir) throw new UsageError(`--package-dir ${JSON.stringify(d.slice(0, 80))}: not a folder`);
+  }
+  return dirs;
+}
+
+const round = (n: number, k = 4): number => Math.round(n * 10 ** k) / 10 ** k;
+
+function limitText(j: Joint): string {
+  if (j.kind === 'fixed' || j.kind === 'planar' || j.kind === 'floating') return '';
+  if (!j.limit) return j.kind === 'continuous' ? 'unbounded' : 'NO LIMITS';
+  const unit = j.kind === 'prismatic' ? 'm' : 'rad';
+  const extra = [j.limit.effort !== null ? `effort ${j.limit.effort}` : '', j.limit.velocity !== null ? `velocity ${j.limit.velocity}` : '']
+    .filter(Boolean)
+    .join(' ');
+  return `[${round(j.limit.lower)}, ${round(j.limit.upper)}] ${unit}${extra ? `  ${extra}` : ''}`;
+}
+
+interface Report {
+  file: string;
+  name: string | null;
+  root: string | null;
+  links: string[];
+  joints: Joint[];
+  chains: Chain[];
+  arm: { endEffector: string; joints: string[]; movingJoints: number; reachM: number } | null;
+  extras: LoadedRobot['extras'];
+  meshes: Array<{ ref: string; file: string; format: string; triangles: number; sizeM: [number, number, number] }>;
+  sidecar: LoadedRobot['sidecar'];
+  problems: LoadedRobot['problems'];
+  notes: LoadedRobot['notes'];
+  errors: number;
+  warnings: number;
+}
+
+function armOf(d: RobotDescription, endEffector: string): Report['arm'] {
+  const c = chainTo(d, endEffector);
+  if (!c) return null;
+  const kinds = new Map(d.joints.map((j) => [j.name, j.kind]));
+  return {
+    endEffector,
+    joints: c.joints,
+    movingJoints: c.joints.filter((n) => ['revolute', 'continuous', 'prismatic'].includes(kinds.get(n) ?? 'fixed')).length,
+    reachM: round(reach(d, c), 3),
+  };
+}
+
+function report(r: LoadedRobot): Report {
+  const d = r.description;
+  return {
+    file: r.file,
+    name: d?.name ?? null,
+    root: d?.root ?? null,
+    links: d?.links.map((l) => l.name) ?? [],
+    joints: d?.joints ?? [],
+    chains: d ? chains(d) : [],
+    arm: d && r.extras ? armOf(d, r.extras.endEffector) : null,
+    extras: r.extras,
+    meshes: [...r.meshes.values()].map((m) => ({
+      ref: m.ref,
+      file: m.file,
+      format: m.mesh.format,
+      triangles: m.mesh.triangles,
+      sizeM: m.mesh.max.map((v, k) => round(v - m.mesh.min[k]!)) as [number, number, number],
+    })),
+    sidecar: r.sidecar,
+    problems: r.problems,
+    notes: r.notes,
+    errors: r.problems.filter((p) => p.severity === 'error').length,
+    warnings: r.problems.filter((p) => p.severity === 'warning').length,
+  };
+}
+
+function print(o: Output, rep: Report): void {
+  const kinds = new Map<string, number>();
+  for (const j of rep.joints) kinds.set(j.kind, (kinds.get(j.kind) ?? 0) + 1);
+  o.out(`${rep.name ?? '(no robot)'}  ${rep.file}`);
+  o.out(
+    `root ${rep.root ?? '(none)'}; ${rep.links.length} links, ${rep.joints.length} joints (${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || 'none'})`,
+  );
+  if (rep.joints.length) {
+    o.out('\nJoints:');
+    const w = Math.max(...rep.joints.map((j) => j.name.length));
+    for (const j of rep.joints)
+      o.out(
+        `  ${j.name.padEnd(w)}  ${j.kind.padEnd(10)}  ${j.parent} -> ${j.child}  ${limitText(j)}${j.mimic ? `  mimics ${j.mimic.joint} ×${j.mimic.multiplier}${j.mimic.offset ? ` +${j.mimic.offset}` : ''}` : ''}`,
+      );
+  }
+  if (rep.chains.length) {
+    o.out('\nChains (root to each leaf):');
+    for (const c of rep.chains) o.out(`  ${c.links.join(' > ')}`);
+  }
+  if (rep.arm)
+    o.out(
+      `\nArm: ${rep.arm.movingJoints} moving joints to "${rep.arm.endEffector}"; reach at most ${rep.arm.reachM} m from the first arm joint`,
+    );
+  if (rep.extras) {
+    const g = rep.extras.gripper;
+    o.out(
+      `Gripper: ${g.kind}${g.kind === 'fingers' ? ` (${g.joints.join(', ')})` : g.kind === 'mimic' ? ` (${g.joint})` : ''}; payload ${rep.extras.payloadKg} kg, grip ${rep.extras.gripForceN} N; base ${rep.extras.base}; camera ${rep.extras.cameraLink ?? 'none'}; postures ${Object.keys(rep.extras.postures).join(', ')}`,
+    );
+  }
+  if (rep.meshes.length) {
+    o.out('\nMeshes:');
+    for (const m of rep.meshes) o.out(`  ${m.ref}  ${m.format}, ${m.triangles} triangles, ${m.sizeM.join(' × ')} m`);
+  }
+  o.out(rep.sidecar.found ? `\nSidecar: ${rep.sidecar.file}` : `\nSidecar: none (${path.basename(rep.sidecar.file)} would be read)`);
+  for (const n of rep.notes) o.out(`  default ${n.field}: ${n.note}`);
+  o.out(rep.problems.length ? `\nProblems (${rep.errors} errors, ${rep.warnings} warnings):` : '\nNo problems.');
+  for (const p of rep.problems) o.out(`  ${p.severity.padEnd(7)}  ${p.element}: ${p.problem}. Fix: ${p.fix}`);
+}
+
+export function robotsCommand(p: Parsed, o: Output): number {
+  const [sub, file, ...rest] = p.positionals;
+  if (sub !== 'check')
+    throw new UsageError(`robots takes "check FILE"${sub ? `, not "${sub.slice(0, 40)}"` : ''}: skillbridge robots check robot.urdf`);
+  if (file === undefined || rest.length) throw new UsageError('robots check takes one URDF or xacro FILE');
+  const dirs = packageDirs(p.flags);
+  let loaded: LoadedRobot;
+  try {
+    loaded = loadRobot(terminalRobotFiles(file, dirs));
+  } catch (e) {
+    if (e instanceof RobotFileError) throw new UsageError(e.message);
+    throw e;
+  }
+  const rep = report(loaded);
+  if (p.flags['json']) json(o, rep);
+  else print(o, rep);
+  return rep.errors ? 1 : 0;
+}

@@ -1,0 +1,199 @@
+// A robot from its URDF (or xacro) file, the meshes it names and the sidecar
+// beside it, read only from the folders the host policy allowed (RobotFiles).
+// Every problem is reported on its element; a description with an error is
+// still reported in full, and nothing is ever replaced by another robot.
+import path from 'node:path';
+import type { RobotFiles } from '../../base/host-refs';
+import { UserFileError, readUserBytesSync, readUserTextSync } from '../../base/user-file';
+import { type MeshData, MeshError, isFlat, meshFormat, readMesh } from './mesh';
+import type { Geometry, Problem, RobotDescription } from './model';
+import { packageFolders, locate } from './paths';
+import { readUrdf } from './parse';
+import { type Note, type RobotExtras, parseSidecar, resolveExtras } from './sidecar';
+import { structure } from './structure';
+import { XacroError, expandXacro, usesXacro } from './xacro';
+import { XmlError, type XmlElement, parseXml } from './xml';
+
+/** The file itself cannot be read as a robot description (missing, not XML, not a <robot>): bad input, in one line. */
+export class RobotFileError extends Error {
+  override name = 'RobotFileError';
+}
+
+export interface LoadedMesh {
+  /** As the URDF writes it. */
+  ref: string;
+  /** The file it was read from. */
+  file: string;
+  mesh: MeshData;
+}
+
+export interface LoadedRobot {
+  file: string;
+  /** Null when the structure has no root (the problems say why). */
+  description: RobotDescription | null;
+  /** The sidecar's values and defaults; null without a description or with a sidecar that is not valid. */
+  extras: RobotExtras | null;
+  /** Meshes read, by their reference in the URDF. */
+  meshes: Map<string, LoadedMesh>;
+  sidecar: { file: string; found: boolean };
+  problems: Problem[];
+  notes: Note[];
+}
+
+const MAX_URDF_BYTES = 32 * 1024 * 1024;
+const MAX_MESH_BYTES = 128 * 1024 * 1024;
+
+/** The sidecar of a description file: `arm.urdf`, `arm.urdf.xacro` and `arm.xacro` all have `arm.skillbridge.json`. */
+export function sidecarPath(file: string): string {
+  const base = path.basename(file).replace(/(\.urdf)?(\.xacro)?$/i, '');
+  return path.join(path.dirname(file), `${base}.skillbridge.json`);
+}
+
+function readXml(file: string): XmlElement {
+  let text: string;
+  try {
+    text = readUserTextSync(file, { maxBytes: MAX_URDF_BYTES });
+  } catch (e) {
+    if (e instanceof UserFileError) throw new RobotFileError(`cannot read ${file}: ${e.reason}`);
+    throw e;
+  }
+  try {
+    return parseXml(text);
+  } catch (e) {
+    if (e instanceof XmlError) throw new RobotFileError(`${file} is not XML: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Loads and checks a robot description; throws RobotFileError only when the file itself is not one. */
+export function loadRobot(files: RobotFiles, args: Readonly<Record<string, string>> = {}): LoadedRobot {
+  const { file, folders } = files;
+  const problems: Problem[] = [];
+  let root = readXml(file);
+  if (root.name !== 'robot') throw new RobotFileError(`${file} is not a URDF: its root element is <${root.name}>, not <robot>`);
+  if (/\.xacro$/i.test(file) || usesXacro(root)) {
+    try {
+      root = expandXacro(root, file, {
+        args,
+        findPackage: (pkg) => packageFolders(pkg, folders)[0],
+        include: (name, from) => {
+          const { candidates, outside } = locate(name, from, folders);
+          if (!candidates.length)
+            throw new XacroError(
+              `xacro:include "${name}"`,
+              `${outside[0] ?? name} is outside the folders this robot may read`,
+              "keep included files in the URDF's folder or a named package folder",
+            );
+          const f = candidates[0]!;
+          try {
+            return { root: readXml(f), file: f };
+          } catch (e) {
+            if (e instanceof RobotFileError)
+              throw new XacroError(`xacro:include "${name}"`, e.message, 'give a file that exists and is XML');
+            throw e;
+          }
+        },
+      });
+    } catch (e) {
+      if (!(e instanceof XacroError)) throw e;
+      problems.push({ element: e.element, problem: e.message, fix: e.fix, severity: 'error' });
+      return {
+        file,
+        description: null,
+        extras: null,
+        meshes: new Map(),
+        sidecar: { file: sidecarPath(file), found: false },
+        problems,
+        notes: [],
+      };
+    }
+  }
+  const read = readUrdf(root);
+  problems.push(...read.problems);
+  const built = structure(read);
+  problems.push(...built.problems);
+  const meshes = built.description ? loadMeshes(built.description, file, folders, problems) : new Map<string, LoadedMesh>();
+  const side = loadSidecar(built.description, file, problems);
+  return { file, description: built.description, meshes, problems, ...side };
+}
+
+function loadMeshes(d: RobotDescription, file: string, folders: readonly string[], problems: Problem[]): Map<string, LoadedMesh> {
+  const meshes = new Map<string, LoadedMesh>();
+  const reported = new Set<string>();
+  for (const link of d.links)
+    for (const g of [...link.collisions, ...link.visuals]
+      .map((s) => s.geometry)
+      .filter((g): g is Extract<Geometry, { kind: 'mesh' }> => g.kind === 'mesh')) {
+      if (meshes.has(g.file) || reported.has(`${link.name} ${g.file}`)) continue;
+      reported.add(`${link.name} ${g.file}`);
+      const at = `link "${link.name}"`;
+      const warn = (problem: string, fix: string) => problems.push({ element: at, problem, fix, severity: 'warning' });
+      const format = meshFormat(g.file);
+      if (format === 'dae') {
+        warn(
+          `mesh "${g.file}": COLLADA (.dae) is not supported; the shape is left out`,
+          'convert it to STL or OBJ (e.g. with Blender or meshlab) and name that file',
+        );
+        continue;
+      }
+      if (format === 'other') {
+        warn(`mesh "${g.file}": not STL or OBJ; the shape is left out`, 'convert it to STL or OBJ');
+        continue;
+      }
+      const { candidates, outside } = locate(g.file, file, folders);
+      let found: LoadedMesh | undefined;
+      let unreadable = false;
+      for (const c of candidates) {
+        try {
+          found = { ref: g.file, file: c, mesh: readMesh(c, readUserBytesSync(c, { maxBytes: MAX_MESH_BYTES })) };
+          break;
+        } catch (e) {
+          if (e instanceof UserFileError && e.problem === 'missing') continue;
+          if (e instanceof UserFileError || e instanceof MeshError) {
+            warn(`mesh "${g.file}" (${c}) cannot be read: ${e instanceof UserFileError ? e.reason : e.message}`, 'give an STL or OBJ file');
+            unreadable = true;
+            break;
+          }
+          throw e;
+        }
+      }
+      if (found) {
+        meshes.set(g.file, found);
+        if (isFlat(found.mesh)) warn(`mesh "${g.file}" is flat: its points span no volume, so it has no convex hull`, 'give a solid mesh');
+        continue;
+      }
+      if (unreadable) continue;
+      const looked = [...candidates, ...outside.map((o) => `${o} (outside the allowed folders)`)];
+      warn(
+        `mesh "${g.file}" not found${looked.length ? `; looked at ${looked.join(', ')}` : g.file.startsWith('package://') ? `; no package folder "${/^package:\/\/([^/]+)/.exec(g.file)?.[1]}" among ${folders.join(', ')}` : ''}`,
+        'name the package folder with --package-dir DIR, or put the mesh there',
+      );
+    }
+  return meshes;
+}
+
+function loadSidecar(d: RobotDescription | null, file: string, problems: Problem[]): Pick<LoadedRobot, 'extras' | 'sidecar' | 'notes'> {
+  const at = sidecarPath(file);
+  const element = `sidecar ${path.basename(at)}`;
+  let data: unknown = {};
+  let found = true;
+  try {
+    data = JSON.parse(readUserTextSync(at)) as unknown;
+  } catch (e) {
+    if (e instanceof UserFileError && e.problem === 'missing') found = false;
+    else {
+      const why = e instanceof UserFileError ? e.reason : e instanceof SyntaxError ? `not JSON: ${e.message}` : String(e);
+      problems.push({ element, problem: why, fix: 'give a JSON object (or remove the file to take every default)', severity: 'error' });
+      return { extras: null, sidecar: { file: at, found: true }, notes: [] };
+    }
+  }
+  const parsed = parseSidecar(data, element);
+  problems.push(...parsed.problems);
+  if (!parsed.sidecar || !d) return { extras: null, sidecar: { file: at, found }, notes: [] };
+  const r = resolveExtras(d, parsed.sidecar, element);
+  problems.push(...r.problems);
+  const notes = found
+    ? r.notes
+    : [{ field: '(file)', note: `no ${path.basename(at)} beside the URDF: every field takes its default` }, ...r.notes];
+  return { extras: r.extras, sidecar: { file: at, found }, notes };
+}
