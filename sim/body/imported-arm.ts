@@ -100,7 +100,9 @@ function extentAlong(shapes: readonly LinkShape[], d: Vec3): number {
     if (s.kind === 'box') at(s.pose.p, Math.abs(s.half.x * d.x) + Math.abs(s.half.y * d.y) + Math.abs(s.half.z * d.z));
     else if (s.kind === 'ball') at(s.pose.p, s.radius);
     else if (s.kind === 'cylinder') at(s.pose.p, Math.max(s.halfHeight, s.radius));
-    else for (let i = 0; i < s.points.length; i += 3) at(v3(s.points[i]! + s.pose.p.x, s.points[i + 1]! + s.pose.p.y, s.points[i + 2]! + s.pose.p.z), 0);
+    else
+      for (let i = 0; i < s.points.length; i += 3)
+        at(v3(s.points[i]! + s.pose.p.x, s.points[i + 1]! + s.pose.p.y, s.points[i + 2]! + s.pose.p.z), 0);
   }
   return hi > lo ? hi - lo : 0;
 }
@@ -112,14 +114,32 @@ function chainBase(d: RobotDescription): string {
 }
 
 /** The imported arm, or every reason it cannot be simulated (each on its element). */
-export function importArm(
-  d: RobotDescription,
-  extras: RobotExtras,
-  meshes: ReadonlyMap<string, { mesh: MeshData }>,
-): ImportResult {
+export function importArm(d: RobotDescription, extras: RobotExtras, meshes: ReadonlyMap<string, { mesh: MeshData }>): ImportResult {
   const problems: Problem[] = [];
   const g = extras.gripper;
-  if (g.kind !== 'fingers') {
+  const joints = new Map(d.joints.map((j) => [j.name, j]));
+  let pair: [Joint, Joint] | undefined;
+  if (g.kind === 'fingers') {
+    const [ja, jb] = g.joints.map((n) => joints.get(n));
+    if (!ja || !jb)
+      return { ok: false, problems: [err('sidecar gripper', 'a finger joint is not in the description', 'name two joints of the URDF')] };
+    pair = [ja, jb];
+  } else if (g.kind === 'mimic') {
+    const driver = joints.get(g.joint);
+    const follower = d.joints.find((j) => j.mimic?.joint === g.joint && j.parent === driver?.parent);
+    if (!driver || !follower)
+      return {
+        ok: false,
+        problems: [
+          err(
+            'sidecar gripper',
+            `no finger joint on the link of "${g.joint}" mimics it`,
+            'give the second finger a <mimic joint="..."/> of the first',
+          ),
+        ],
+      };
+    pair = [driver, follower];
+  } else {
     problems.push(
       err(
         'sidecar gripper',
@@ -129,30 +149,43 @@ export function importArm(
     );
     return { ok: false, problems };
   }
-  const joints = new Map(d.joints.map((j) => [j.name, j]));
-  const fj = g.joints.map((n) => joints.get(n));
-  const [ja, jb] = fj;
-  if (!ja || !jb) return { ok: false, problems: [err('sidecar gripper', 'a finger joint is not in the description', 'name two joints of the URDF')] };
-  for (const j of [ja, jb])
-    if (j.kind !== 'prismatic' || !j.limit)
+  const [ja, jb] = pair;
+  for (const j of pair) {
+    const limited = j.mimic ? joints.get(j.mimic.joint)?.limit : j.limit;
+    if (j.kind !== 'prismatic' || !limited)
       problems.push(err(`joint "${j.name}"`, 'a finger joint must be prismatic with limits', 'give it type="prismatic" and a <limit>'));
+  }
   if (ja.parent !== jb.parent)
-    problems.push(err(`joint "${jb.name}"`, `the fingers move on different links ("${ja.parent}", "${jb.parent}")`, 'mount both fingers on one link'));
+    problems.push(
+      err(`joint "${jb.name}"`, `the fingers move on different links ("${ja.parent}", "${jb.parent}")`, 'mount both fingers on one link'),
+    );
   const base = chainBase(d);
   const built = buildChain(d, base, extras.endEffector);
   if (!built.ok) {
-    problems.push(err(`chain ${base} → ${extras.endEffector}`, describeChainProblem(built.problem), 'give an end effector below the arm base'));
+    problems.push(
+      err(`chain ${base} → ${extras.endEffector}`, describeChainProblem(built.problem), 'give an end effector below the arm base'),
+    );
     return { ok: false, problems };
   }
   const chain = built.chain;
   const onChain = new Set(chain.links.map((l) => l.link));
   if (!onChain.has(ja.parent))
     problems.push(
-      err(`joint "${ja.name}"`, `the fingers move on "${ja.parent}", which is not on the arm's chain to "${extras.endEffector}"`, 'name an end effector below the gripper link, or at it'),
+      err(
+        `joint "${ja.name}"`,
+        `the fingers move on "${ja.parent}", which is not on the arm's chain to "${extras.endEffector}"`,
+        'name an end effector below the gripper link, or at it',
+      ),
     );
   const movingLinks = chain.links.filter((l) => l.after >= 0);
   if (chain.variables.length < 3)
-    problems.push(err(`chain ${base} → ${extras.endEffector}`, `${chain.variables.length} moving joints: an arm needs at least 3`, 'name the arm\'s end effector'));
+    problems.push(
+      err(
+        `chain ${base} → ${extras.endEffector}`,
+        `${chain.variables.length} moving joints: an arm needs at least 3`,
+        "name the arm's end effector",
+      ),
+    );
   if (problems.length) return { ok: false, problems };
 
   const linkByName = new Map(d.links.map((l) => [l.name, l]));
@@ -164,12 +197,16 @@ export function importArm(
   const finger = (j: Joint): Finger => {
     const o = simPose(j.origin);
     const n = Math.hypot(...j.axis);
+    // A mimic finger travels as its driver's limits, through the multiplier and offset.
+    const m = j.mimic ?? { multiplier: 1, offset: 0 };
+    const lim = (j.mimic ? joints.get(j.mimic.joint)! : j).limit!;
+    const ends = [m.multiplier * lim.lower + m.offset, m.multiplier * lim.upper + m.offset];
     return {
       joint: j.name,
       origin: o,
       axis: urdfToSim([j.axis[0] / n, j.axis[1] / n, j.axis[2] / n]),
-      lower: j.limit!.lower,
-      upper: j.limit!.upper,
+      lower: Math.min(...ends),
+      upper: Math.max(...ends),
       shapes: shapesOf(linkByName.get(j.child)?.collisions ?? [], meshes),
     };
   };
@@ -201,7 +238,7 @@ export function importArm(
 function fixedRotation(d: RobotDescription, from: string, to: string): Float64Array {
   const byChild = new Map(d.joints.map((j) => [j.child, j]));
   const path: Joint[] = [];
-  for (let at = to; at !== from; ) {
+  for (let at = to; at !== from;) {
     const j = byChild.get(at);
     if (!j) return fromOrigin({ xyz: [0, 0, 0], rpy: [0, 0, 0] });
     path.unshift(j);

@@ -122,8 +122,7 @@ function baseYaw(kin: Kinematics, q: JointValues): boolean {
   const probe = kin.tool(turned).p;
   // A base yaw keeps the tool's height and its distance from the vertical through the shoulder.
   return (
-    Math.abs(probe.y - now.y) < 1e-6 &&
-    Math.abs(Math.hypot(probe.x - sh.x, probe.z - sh.z) - Math.hypot(now.x - sh.x, now.z - sh.z)) < 1e-6
+    Math.abs(probe.y - now.y) < 1e-6 && Math.abs(Math.hypot(probe.x - sh.x, probe.z - sh.z) - Math.hypot(now.x - sh.x, now.z - sh.z)) < 1e-6
   );
 }
 
@@ -232,7 +231,13 @@ export async function movePosture(sim: SimWorld, name: string, opts: SkillOption
  * MotionFailure if any point is unreachable, or if following it would need the
  * arm to swing round to another solution part-way (a jump no motor makes).
  */
-export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string, seed: JointValues | undefined = sim.body.q): JointValues[] {
+export function planLine(
+  sim: SimWorld,
+  from: Vec3,
+  to: ToolTarget,
+  what: string,
+  seed: JointValues | undefined = sim.body.q,
+): JointValues[] {
   const arm = armConfig(sim);
   const d = dist(from, to.position);
   const duration = Math.max(0.2, (d / arm.maxToolSpeed) * QUINTIC_PEAK);
@@ -276,8 +281,7 @@ function worstJump(a: JointValues, b: JointValues): { joint: number; delta: numb
 }
 
 export type ApproachPlan =
-  | { ok: true; startJoints: JointValues; line: JointValues[] }
-  | { ok: false; message: string; ik: KinematicsFailure | undefined };
+  { ok: true; startJoints: JointValues; line: JointValues[] } | { ok: false; message: string; ik: KinematicsFailure | undefined };
 
 /**
  * Joints that put the tool at `start`, and a continuous straight path from there

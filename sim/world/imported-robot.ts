@@ -35,7 +35,14 @@ export function withImportedRobot(scene: ResolvedScene, loaded: LoadedRobot): Re
       loaded.file,
       errors.length
         ? errors
-        : [{ element: 'robot', problem: 'the description could not be read', fix: 'run "skillbridge robots check FILE"', severity: 'error' }],
+        : [
+            {
+              element: 'robot',
+              problem: 'the description could not be read',
+              fix: 'run "skillbridge robots check FILE"',
+              severity: 'error',
+            },
+          ],
     );
   }
   const imported: ImportedDescription = { description: loaded.description, extras: loaded.extras, meshes: loaded.meshes };

@@ -198,10 +198,20 @@ async function openForCall(
   close: () => Promise<void>;
 }> {
   if (sceneId !== undefined) {
-    const { robot, control } = await openSim(sceneId, {
-      seed: intFlag(p.flags, 'seed', 1),
-      noise: parseNoise(stringFlag(p.flags, 'noise')),
-    });
+    // Loaded only for --urdf: the description reader is no part of a plain scene call's start-up.
+    const urdf = stringFlag(p.flags, 'urdf') !== undefined ? await import('../urdf-flag') : undefined;
+    const described = urdf?.urdfRobot(p.flags);
+    let opened: Awaited<ReturnType<typeof openSim>>;
+    try {
+      opened = await openSim(sceneId, {
+        seed: intFlag(p.flags, 'seed', 1),
+        noise: parseNoise(stringFlag(p.flags, 'noise')),
+        ...(described ? { robot: described } : {}),
+      });
+    } catch (e) {
+      throw urdf?.urdfRefusal(e) ?? e;
+    }
+    const { robot, control } = opened;
     return {
       robot,
       control,
