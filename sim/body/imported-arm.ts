@@ -191,6 +191,8 @@ export function importArm(d: RobotDescription, extras: RobotExtras, meshes: Read
   const linkByName = new Map(d.links.map((l) => [l.name, l]));
   const shapes = new Map<string, LinkShape[]>();
   for (const l of chain.links) {
+    // On a mobile base the base link is the robot's base body (its footprint), not a link of the arm.
+    if (l.link === base && base !== d.root) continue;
     const s = shapesOf(linkByName.get(l.link)?.collisions ?? [], meshes);
     if (s.length) shapes.set(l.link, s);
   }

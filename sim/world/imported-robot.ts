@@ -11,6 +11,8 @@ import type { ArmConfig, RobotConfig } from '../../scenes/schema';
 import type { LoadedRobot } from '../../scenes/urdf/load';
 import type { Problem } from '../../scenes/urdf/model';
 import { deg } from '../math';
+import { fromOrigin, identity, mul } from '../body/chain-math';
+import { urdfToSim } from '../body/kinematics';
 import { type ImportedArm, importArm } from '../body/imported-arm';
 
 /** The description cannot be the scene's robot: every problem, each on its element. */
@@ -63,8 +65,12 @@ function robotConfig(own: RobotConfig, arm: ImportedArm, im: ImportedDescription
     const l = k.limits[i];
     return l ? [Math.max(-360, deg(l[0])), Math.min(360, deg(l[1]))] : [0, 0];
   };
+  const planar = im.description.joints.find((j) => j.parent === im.description.root && (j.kind === 'planar' || j.kind === 'floating'));
+  const baseLink = im.description.links.find((l) => l.name === arm.base);
+  const box = baseLink?.collisions.find((c) => c.geometry.kind === 'box')?.geometry;
   const config: ArmConfig = {
-    mount: own.arm?.mount ?? [0, own.base.size[1], 0],
+    // A planar base joint stands the arm's base where the joint's origin is; a fixed arm stands on the scene robot's mount.
+    mount: planar ? [planar.origin.xyz[0], planar.origin.xyz[2], -planar.origin.xyz[1]] : (own.arm?.mount ?? [0, own.base.size[1], 0]),
     shoulderHeight: k.shoulder.y,
     // The built-in arm's segment lengths do not exist for a chain: they add up to its reach.
     upperArm: reach * 0.4,
@@ -87,12 +93,49 @@ function robotConfig(own: RobotConfig, arm: ImportedArm, im: ImportedDescription
     title: im.description.name,
     kind: mobile ? 'mobile_manipulator' : 'fixed_arm',
     description: `${im.description.name}, from its robot description (${k.jointNames.length} arm joints, about ${reach.toFixed(2)} m reach).`,
-    base: { ...own.base, maxSpeed: x.speed.baseMPerS },
+    // A planar base's footprint from its base link's box ([length, height, width], the sim's axes).
+    base: {
+      ...own.base,
+      maxSpeed: x.speed.baseMPerS,
+      ...(planar && box?.kind === 'box' ? { size: [box.size[0], box.size[2], box.size[1]] as [number, number, number] } : {}),
+    },
     arm: config,
-    camera: own.camera,
+    camera: cameraOf(own, im, arm.base, config.mount),
     // No battery in the sidecar: one that never runs down.
     battery: x.battery
       ? { ...x.battery, scanWh: own.battery.scanWh }
       : { capacityWh: own.battery.capacityWh, idleW: 0, driveWhPerM: 0, armW: 0, scanWh: 0, chargeW: own.battery.chargeW },
+  };
+}
+
+/**
+ * The sidecar's camera link, when fixed joints join it to the arm's base: a head
+ * camera there (its field of view and range the scene robot's). A camera on the
+ * moving arm, or none named, leaves the scene robot's camera.
+ */
+function cameraOf(own: RobotConfig, im: ImportedDescription, base: string, mount: readonly number[]): RobotConfig['camera'] {
+  const link = im.extras.cameraLink;
+  if (!link) return own.camera;
+  const byChild = new Map(im.description.joints.map((j) => [j.child, j]));
+  const path = [];
+  for (let at = link; at !== base;) {
+    const j = byChild.get(at);
+    if (!j || j.kind !== 'fixed') return own.camera;
+    path.unshift(j);
+    at = j.parent;
+  }
+  let t = identity();
+  let pitch = 0;
+  for (const j of path) {
+    t = mul(t, fromOrigin(j.origin), new Float64Array(12));
+    pitch += j.origin.rpy[1];
+  }
+  const p = urdfToSim([t[3]!, t[7]!, t[11]!]);
+  return {
+    ...own.camera,
+    mount: 'head',
+    position: [mount[0]! + p.x, mount[1]! + p.y, mount[2]! + p.z],
+    // URDF's pitch turns +X toward -Z (down) for a positive angle; the config's pitch is negative looking down.
+    pitch: -deg(pitch),
   };
 }
