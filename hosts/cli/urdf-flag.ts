@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { terminalRobotFiles } from '../service/host-policy';
 import { type LoadedRobot, RobotFileError, loadRobot } from '../../scenes/urdf/load';
 import { RobotImportError } from '../../sim/world/imported-robot';
+import type { SimWorld } from '../../sim/world/sim-world';
 import { type Parsed, UsageError, stringFlag } from './args';
 
 /** The folders --package-dir names (comma-separated), each an existing folder. */
@@ -44,4 +45,23 @@ export function urdfRefusal(e: unknown): UsageError | undefined {
   if (!(e instanceof RobotImportError)) return undefined;
   const each = e.problems.map((p) => `${p.element}: ${p.problem} (fix: ${p.fix})`);
   return new UsageError(`--urdf ${e.file}: ${each.length} problem${each.length > 1 ? 's' : ''}: ${each.join('; ')}`);
+}
+
+/** What to say of the robot --urdf put in the scene: its name, its arm, and the loader's warnings. */
+export function describeImport(loaded: LoadedRobot, world: SimWorld): { lines: string[]; data: Record<string, unknown> } {
+  const k = world.kinematics;
+  const warnings = loaded.problems.filter((p) => p.severity === 'warning').map((p) => `${p.element}: ${p.problem}`);
+  const data = {
+    name: world.scene.robot.id,
+    file: loaded.file,
+    sidecar: loaded.sidecar.found ? loaded.sidecar.file : null,
+    joints: k ? [...k.jointNames] : [],
+    reachM: k ? Math.round(k.reach * 1000) / 1000 : 0,
+    warnings,
+  };
+  const lines = [
+    `robot: ${data.name} from ${data.file} (${data.joints.length} arm joints, reach ${data.reachM} m)${data.sidecar ? `, sidecar ${data.sidecar}` : ', no sidecar (defaults)'}`,
+    ...warnings.map((w) => `  warning: ${w}`),
+  ];
+  return { lines, data };
 }

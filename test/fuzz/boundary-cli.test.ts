@@ -157,6 +157,21 @@ const BASES = (): Base[] => {
       argv: () => ['call', '--scene', SCENE, '--seed', '1', '--set', 'alrm', '--noise', 'distance=0.01', 'get_objects', '{}'],
     },
     { door: 'call', argv: () => ['call', '--scene', SCENE, '--script', x.script!] },
+    {
+      door: 'call',
+      argv: () => [
+        'call',
+        '--scene',
+        SCENE,
+        '--urdf',
+        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.urdf'),
+        '--robot-config',
+        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.skillbridge.json'),
+        '--package-dir',
+        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like'),
+        'get_objects',
+      ],
+    },
     { door: 'call', argv: () => ['call', '--robot', 'ws://127.0.0.1:1', '--mapping', x.mapping!, 'get_objects'] },
     {
       door: 'audit',
