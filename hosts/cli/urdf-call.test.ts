@@ -53,7 +53,7 @@ describe('skillbridge call --urdf', () => {
       expect(j.facts).toContain(`on(${o}, table_1)`);
   });
 
-  it('a Panda-class 7-DoF arm (its second finger mimics the first) picks the lemon and places it in the bowl', async () => {
+  it('a 7-DoF arm of the Panda class (its second finger mimics the first) picks the lemon and places it in the bowl', async () => {
     const dir = scratch();
     const script = join(dir, 'steps.json');
     writeFileSync(
