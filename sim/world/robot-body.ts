@@ -88,6 +88,22 @@ export function postureOf(kin: Kinematics, q: JointValues): string | undefined {
   return undefined;
 }
 
+/**
+ * How far (radians, the worst joint) the joints are from a named posture, or
+ * undefined when the arm has no such posture; joints that turn round compare
+ * modulo a full turn.
+ */
+export function postureOffset(kin: Kinematics, posture: string, q: JointValues): number | undefined {
+  const p = Object.hasOwn(kin.postures, posture) ? kin.postures[posture] : undefined;
+  if (!p) return undefined;
+  const wraps = turning(kin);
+  const off = p.map((v, i) => {
+    const d = q[i]! - v;
+    return wraps[i] ? Math.abs(Math.atan2(Math.sin(d), Math.cos(d))) : Math.abs(d);
+  });
+  return Math.max(...off);
+}
+
 /** Joints that turn round: the built-in arm's yaw and roll; a chain's joints whose range spans a full turn. */
 export function turning(kin: Kinematics): boolean[] {
   if (kin.kind === 'five_dof') return kin.jointNames.map((_, i) => i === 0 || i === 4);
