@@ -173,6 +173,7 @@ Usage:
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--seed N] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
                   [--answers FILE] [--mcp FILE] [--json] ["message"]
+                  [--urdf FILE [--robot-config FILE] [--package-dir DIR[,DIR]]]
   skillbridge run --robot URL [--mapping FILE] [--accept-no-estop] [--shadow --scene S] --model SPEC …
       A model drives the robot through a workflow (see "skillbridge workflows").
       Without a message, turns are read from stdin. When a workflow asks the

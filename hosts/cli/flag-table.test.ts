@@ -141,6 +141,16 @@ const VARIANTS = (): Variant[] => [
   },
   {
     door: 'run',
+    base: () => ['run', '--scene', SCENE, '--urdf', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf'), '--model', `scripted:${turns}`, 'hi'],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--trace', join(fresh('trace'), 't.jsonl')],
+      ['--json'],
+    ],
+  },
+  {
+    door: 'run',
     base: () => ['run', '--scene', SCENE, '--model', `scripted:${turns}`, '--mcp', mcpConfig, 'hi'],
     parts: [['--json']],
     refused: true,

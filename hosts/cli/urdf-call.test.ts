@@ -110,6 +110,33 @@ describe('skillbridge call --urdf', () => {
     expect(j.facts).toContain('robot_at(robot, table_1)');
   });
 
+  it("run --urdf: a scripted model picks the lemon with the described robot; the facts are its world's", async () => {
+    const dir = scratch();
+    const turns = join(dir, 'turns.json');
+    writeFileSync(
+      turns,
+      JSON.stringify([{ tool_calls: [{ function: { name: 'pick', arguments: { object_name: 'lemon' } } }] }, { content: 'done' }]),
+    );
+    const r = await run(
+      'run',
+      '--urdf',
+      UR5E,
+      '--scene',
+      'tabletop/fruits',
+      '--set',
+      'alrm',
+      '--model',
+      `scripted:${turns}`,
+      '--trace',
+      join(dir, 't.jsonl'),
+      'pick the lemon',
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^robot: ur5e_like from .*ur5e_like\.urdf \(6 arm joints, reach 1\.159 m\)/);
+    expect(r.out).toContain('Success: picked up lemon_1 (lemon).');
+    expect(r.out).toContain('answer: done');
+  });
+
   it('a description with errors is refused in one line naming each on its element; exit 2, no world built', async () => {
     const r = await run('call', '--urdf', join(ROBOTS, 'broken/broken.urdf'), '--scene', 'tabletop/fruits', 'get_objects');
     expect(r.code).toBe(2);
