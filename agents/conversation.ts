@@ -20,6 +20,8 @@ import { withExtraTools } from './workflows/kit/extra-tools';
 export interface ConversationSpec extends Omit<ConversationOptions, 'robot' | 'workflow' | 'model' | 'openRobot' | 'id'> {
   /** An open robot (the app's world), or the connection form of a robot to open. */
   robot: Robot | RobotForm;
+  /** The simulator's handle of an open simulated robot given as `robot` (the host opened it and closes it). */
+  sim?: SimControl;
   /** A workflow id (see `skillbridge workflows`), or a workflow object (tests, benchmarks). */
   workflow: string | Workflow;
   /** The tool set for workflows that take one (flat, rtw/basic); default the scene's. */
@@ -95,6 +97,7 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
   let close = async (): Promise<void> => undefined;
   if (isRobot(spec.robot)) {
     robot = spec.robot;
+    sim = spec.sim;
   } else {
     try {
       const opened = await openRobot(spec.robot);
@@ -130,7 +133,18 @@ export async function openConversation(spec: ConversationSpec): Promise<OpenConv
     throw e;
   }
   if (spec.extraTools?.length) workflow = withExtraTools(workflow, spec.extraTools);
-  const { robot: _r, workflow: _w, toolSet: _t, extraTools: _x, model: _m, env: _e, secrets: _s, modelFactories: _f, ...options } = spec;
+  const {
+    robot: _r,
+    sim: _sim,
+    workflow: _w,
+    toolSet: _t,
+    extraTools: _x,
+    model: _m,
+    env: _e,
+    secrets: _s,
+    modelFactories: _f,
+    ...options
+  } = spec;
   const safety = predictor ? { ...options.safety, predictor } : options.safety;
   const conversation = new Conversation({ ...options, model: model!, robot, workflow, ...(safety ? { safety } : {}) });
   return { conversation, robot, sim, close };

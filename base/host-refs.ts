@@ -76,5 +76,7 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,200}$/;
 export interface RobotFileRule {
   readonly file: string;
   readonly folders: readonly string[];
+  /** The sidecar JSON, when it is not the one beside the file (`NAME.skillbridge.json`). */
+  readonly sidecar?: string;
 }
 export type RobotFiles = HostRef<RobotFileRule, 'RobotFiles'>;

@@ -1,5 +1,8 @@
 // Joins a scene with the object catalogue and its robot config into the fully
 // specified description the simulator builds from. Pure: no file access.
+import type { MeshData } from './urdf/mesh';
+import type { RobotDescription } from './urdf/model';
+import type { RobotExtras } from './urdf/sidecar';
 import { z } from 'zod';
 import {
   type ObjectStates,
@@ -25,6 +28,15 @@ export interface ResolvedScene {
   scene: Scene;
   robot: RobotConfig;
   objects: ResolvedObject[];
+  /** A robot from a robot description standing in for the scene's own (its arm is the description's chain). */
+  imported?: ImportedDescription;
+}
+
+/** A robot description as loaded (without errors), its sidecar's values and the meshes it names. */
+export interface ImportedDescription {
+  description: RobotDescription;
+  extras: RobotExtras;
+  meshes: ReadonlyMap<string, { mesh: MeshData }>;
 }
 
 export type Catalogue = ReadonlyMap<string, ObjectType>;

@@ -3,6 +3,7 @@
 // name, a belief record untrue when written, a world-model node that is wrong.
 import { type CallUnderCheck, type Finding, type Skip, claimsOf, mentions, near, readable, unsureWhy } from './check-core';
 import { type Reading, ROBOT, agrees, certainlyMoved } from './truth';
+import { postureOffset } from '../../sim/world/robot-body';
 
 export function checkClaims(c: CallUnderCheck, skip: Skip): Finding[] {
   const out: Finding[] = [];
@@ -42,16 +43,12 @@ export function checkClaims(c: CallUnderCheck, skip: Skip): Finding[] {
         break;
       }
       case 'posture': {
-        const p = w.scene.robot.arm?.postures[String(claim['posture'])];
-        if (!p || !a.joints) {
+        const off = w.kinematics && a.joints ? postureOffset(w.kinematics, String(claim['posture']), a.joints) : undefined;
+        if (off === undefined || !a.joints) {
           lie(a.joints ? 'the arm has no such posture' : 'the robot has no arm');
           break;
         }
-        const off = p.map((deg, i) => {
-          const d = a.joints![i]! - (deg * Math.PI) / 180;
-          return i === 0 || i === 4 ? Math.abs(Math.atan2(Math.sin(d), Math.cos(d))) : Math.abs(d);
-        });
-        if (Math.max(...off) > 0.01 + 1e-9) lie(`a joint is ${Math.max(...off).toFixed(3)} rad from it`);
+        if (off > 0.01 + 1e-9) lie(`a joint is ${off.toFixed(3)} rad from it`);
         break;
       }
       case 'tool': {

@@ -8,6 +8,7 @@ import { recognisedName, whoIs } from './check-said-people';
 import { personBox } from './check-sight';
 import { readWho } from './check-said-incidents';
 import { agrees, vec } from './truth';
+import { postureOffset } from '../../sim/world/robot-body';
 
 export const TRIPLE = `\\((?:x )?(${NUM}), (?:y )?(${NUM}), (?:z )?(${NUM})\\)`;
 export const LIES = `(?:; it lies (on its side|upside down) \\(tilted (\\d+)° from upright\\))?`;
@@ -69,15 +70,11 @@ export function offSaid(j: Judge, id: string, cm: string | undefined, tol: strin
 
 /** The arm is in a named posture (every joint within 0.01 rad). */
 export function inPosture(j: Judge, posture: string): void {
-  const p = j.c.world.scene.robot.arm?.postures[posture];
   const q = j.c.after.joints;
-  if (!p || !q) return void j.lie(`said the arm is in the ${posture} posture, which it does not have`);
-  const off = p.map((deg, i) => {
-    const d = q[i]! - (deg * Math.PI) / 180;
-    return i === 0 || i === 4 ? Math.abs(Math.atan2(Math.sin(d), Math.cos(d))) : Math.abs(d);
-  });
-  if (Math.max(...off) > 0.01 + 1e-9)
-    j.lie(`said the arm is in the ${posture} posture, but a joint is ${Math.max(...off).toFixed(3)} rad from it`);
+  const kin = j.c.world.kinematics;
+  const off = kin && q ? postureOffset(kin, posture, q) : undefined;
+  if (off === undefined) return void j.lie(`said the arm is in the ${posture} posture, which it does not have`);
+  if (off > 0.01 + 1e-9) j.lie(`said the arm is in the ${posture} posture, but a joint is ${off.toFixed(3)} rad from it`);
 }
 
 /** The base stands at a named place (within 0.2 m), or the robot names the place it stands at. */

@@ -152,6 +152,10 @@ Usage:
       Show what a model would receive: each tool's name, description and JSON Schema.
   skillbridge call --scene S [--seed N] [--set NAME] [--noise SPEC] TOOL [JSON_ARGS] [--json]
   skillbridge call --scene S [--seed N] [--set NAME] [--noise SPEC] --script FILE [--json]
+  skillbridge call --scene S --urdf FILE [--robot-config FILE] [--package-dir DIR[,DIR]] TOOL [JSON_ARGS]
+      The robot a URDF (or xacro) describes, with its sidecar JSON, in place of the
+      scene's own, where it stood (see "robots check"); every problem is named, and the
+      scene's robot is never used instead.
   skillbridge call --robot URL [--mapping FILE] [--accept-no-estop] [--shadow --scene S [--seed N]]
                    [--set NAME] TOOL [JSON_ARGS] | --script FILE [--json]
       Call tools on a fresh world (one call, or a JSON array of steps run in order in
@@ -169,6 +173,7 @@ Usage:
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--seed N] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
                   [--answers FILE] [--mcp FILE] [--json] ["message"]
+                  [--urdf FILE [--robot-config FILE] [--package-dir DIR[,DIR]]]
   skillbridge run --robot URL [--mapping FILE] [--accept-no-estop] [--shadow --scene S] --model SPEC …
       A model drives the robot through a workflow (see "skillbridge workflows").
       Without a message, turns are read from stdin. When a workflow asks the

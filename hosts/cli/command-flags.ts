@@ -62,6 +62,8 @@ export const PATH_FLAGS: ReadonlySet<FlagName> = new Set<FlagName>([
   'prices',
   'dir',
   'suite',
+  'urdf',
+  'robot-config',
 ]);
 
 /** Linux's limits: a path of at most 4095 bytes, each name in it at most 255. */
@@ -89,6 +91,12 @@ const ROBOT_NEEDS = {
   'accept-no-estop': { flag: 'robot', why: 'the simulator always reports its e-stop' },
   shadow: { flag: 'robot', why: 'it runs the --scene simulator beside a real robot' },
 } as const satisfies Door['needs'];
+/** A robot description in place of the scene's robot, its sidecar and package folders. */
+const URDF: readonly FlagName[] = ['urdf', 'robot-config', 'package-dir'];
+const URDF_NEEDS = {
+  'robot-config': { flag: 'urdf', why: 'it is the sidecar of the robot description --urdf names' },
+  'package-dir': { flag: 'urdf', why: "it says where the --urdf robot's package:// meshes are" },
+} as const satisfies Door['needs'];
 const SCALE: readonly FlagName[] = ['concurrency', 'rpm', 'tpm', 'prices', 'shard'];
 const EVAL_ON_ROBOT =
   "eval runs each case in a simulated world it builds and scores it from that world's physics; a real robot (--robot) " +
@@ -107,9 +115,12 @@ export const DOORS: Readonly<Record<string, Door>> = {
   scenes: door('scenes', ['json'], NONE),
   workflows: door('workflows', ['json'], OWN('no arguments')),
   tools: door('tools', ['scene', 'set', 'json'], NONE),
-  call: door('call', ['scene', 'seed', 'set', 'noise', 'script', ...ROBOT, 'shadow', 'json'], OWN('TOOL [JSON_ARGS]'), {
-    needs: ROBOT_NEEDS,
-    conflicts: [{ a: 'noise', b: 'robot', why: "--noise perturbs the simulator's readings; a real robot's are its own" }],
+  call: door('call', ['scene', 'seed', 'set', 'noise', 'script', ...URDF, ...ROBOT, 'shadow', 'json'], OWN('TOOL [JSON_ARGS]'), {
+    needs: { ...ROBOT_NEEDS, ...URDF_NEEDS },
+    conflicts: [
+      { a: 'noise', b: 'robot', why: "--noise perturbs the simulator's readings; a real robot's are its own" },
+      { a: 'urdf', b: 'robot', why: 'a real robot (--robot) is its own; --urdf puts a described robot in the --scene simulator' },
+    ],
   }),
   audit: door('audit', ['scene', 'calls', 'seed', 'episode', 'out', 'json'], OWN('no arguments'), { folders: ['out'] }),
   run: door(
@@ -126,12 +137,18 @@ export const DOORS: Readonly<Record<string, Door>> = {
       'max-iterations',
       'answers',
       'mcp',
+      ...URDF,
       ...ROBOT,
       'shadow',
       'json',
     ],
     OWN('a message'),
-    { needs: ROBOT_NEEDS },
+    {
+      needs: { ...ROBOT_NEEDS, ...URDF_NEEDS },
+      conflicts: [
+        { a: 'urdf', b: 'robot', why: 'a real robot (--robot) is its own; --urdf puts a described robot in the --scene simulator' },
+      ],
+    },
   ),
   trace: door('trace', ['json'], UP_TO_ONE('one trace FILE'), { pathArgs: true }),
   export: door('export', ['mcap', 'width', 'json'], OWN('TRACE files'), { pathArgs: true }),

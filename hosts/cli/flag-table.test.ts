@@ -106,6 +106,16 @@ const VARIANTS = (): Variant[] => [
   { door: 'call', base: () => ['call', '--scene', SCENE, '--script', script], parts: [['--seed', '2'], ['--set', 'alrm'], ['--json']] },
   {
     door: 'call',
+    base: () => ['call', '--scene', SCENE, '--urdf', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf'), 'get_objects'],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--seed', '2'],
+      ['--json'],
+    ],
+  },
+  {
+    door: 'call',
     base: () => ['call', '--robot', robot.url, 'get_objects'],
     parts: [['--accept-no-estop'], ['--shadow', '--scene', SCENE, '--seed', '2'], ['--set', 'alrm'], ['--json']],
   },
@@ -127,6 +137,16 @@ const VARIANTS = (): Variant[] => [
       ['--time-limit', '30'],
       ['--max-iterations', '5'],
       ['--answers', answers],
+      ['--json'],
+    ],
+  },
+  {
+    door: 'run',
+    base: () => ['run', '--scene', SCENE, '--urdf', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf'), '--model', `scripted:${turns}`, 'hi'],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--trace', join(fresh('trace'), 't.jsonl')],
       ['--json'],
     ],
   },

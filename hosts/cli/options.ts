@@ -81,4 +81,6 @@ export const OPTIONS = {
   from: { type: 'string' },
   poses: { type: 'string' },
   'package-dir': { type: 'string' },
+  urdf: { type: 'string' },
+  'robot-config': { type: 'string' },
 } as const;

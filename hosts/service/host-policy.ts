@@ -405,7 +405,7 @@ const PACKAGE_LEVELS = 3;
  * from — its own folder, the ROS package it lies in (the nearest folder above with a package.xml), and
  * the package folders the person named (--package-dir).
  */
-export function terminalRobotFiles(file: string, packageDirs: readonly string[] = []): RobotFiles {
+export function terminalRobotFiles(file: string, packageDirs: readonly string[] = [], sidecar?: string): RobotFiles {
   const abs = path.resolve(file);
   const folders = [path.dirname(abs)];
   for (let dir = path.dirname(abs), k = 0; k < PACKAGE_LEVELS; k++, dir = path.dirname(dir)) {
@@ -416,5 +416,9 @@ export function terminalRobotFiles(file: string, packageDirs: readonly string[] 
     if (path.dirname(dir) === dir) break;
   }
   for (const d of packageDirs) folders.push(path.resolve(d));
-  return mint<RobotFileRule, 'RobotFiles'>({ file: abs, folders: [...new Set(folders)] });
+  return mint<RobotFileRule, 'RobotFiles'>({
+    file: abs,
+    folders: [...new Set(folders)],
+    ...(sidecar !== undefined ? { sidecar: path.resolve(sidecar) } : {}),
+  });
 }

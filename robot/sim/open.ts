@@ -2,6 +2,8 @@
 // SimControl the host keeps. Hosts (CLI, app, evaluation) and tests use this.
 import { phase } from '../../base/phase';
 import { loadScene } from '../../scenes/load';
+import type { LoadedRobot } from '../../scenes/urdf/load';
+import { withImportedRobot } from '../../sim/world/imported-robot';
 import { SimWorld, type NoiseOptions } from '../../sim/world/sim-world';
 import { SimControl } from './control';
 import { SimRobot } from './sim-robot';
@@ -9,6 +11,8 @@ import { SimRobot } from './sim-robot';
 export interface OpenOptions {
   seed?: number;
   noise?: Partial<NoiseOptions>;
+  /** A robot description to put in the scene in place of its own robot (RobotImportError when it cannot be). */
+  robot?: LoadedRobot;
 }
 
 export interface OpenedSim {
@@ -17,7 +21,8 @@ export interface OpenedSim {
 }
 
 export async function openSim(sceneIdOrPath: string, opts: OpenOptions = {}): Promise<OpenedSim> {
-  const scene = await loadScene(sceneIdOrPath);
+  const own = await loadScene(sceneIdOrPath);
+  const scene = opts.robot ? withImportedRobot(own, opts.robot) : own;
   phase('scene-loaded');
   const world = await SimWorld.create(scene, {
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),

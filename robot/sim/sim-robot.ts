@@ -5,7 +5,6 @@
 import type { ResolvedScene } from '../../scenes/resolve';
 import { deg, fromTuple, round, toTuple, v3 } from '../../sim/math';
 import { type Vec3 } from '../../sim/math';
-import { armReach } from '../../sim/body/arm-kinematics';
 import { describeEvent, type SimEvent } from '../../sim/events';
 import { isKnown } from '../../sim/perception/believed';
 import { look } from '../../sim/perception/observe';
@@ -105,7 +104,7 @@ export class SimRobot implements Robot {
       ...(cfg.arm
         ? {
             arm: {
-              reachM: round(armReach(sim.bodyLinks.geometry!), 3),
+              reachM: round(sim.kinematics!.reach, 3),
               payloadKg: cfg.arm.payloadKg,
               gripperOpeningM: cfg.arm.gripperMaxOpening,
               postures: Object.keys(cfg.arm.postures),

@@ -113,7 +113,7 @@ export function loadRobot(files: RobotFiles, args: Readonly<Record<string, strin
   const built = structure(read);
   problems.push(...built.problems);
   const meshes = built.description ? loadMeshes(built.description, file, folders, problems) : new Map<string, LoadedMesh>();
-  const side = loadSidecar(built.description, file, problems);
+  const side = loadSidecar(built.description, file, problems, files.sidecar);
   return { file, description: built.description, meshes, problems, ...side };
 }
 
@@ -172,15 +172,21 @@ function loadMeshes(d: RobotDescription, file: string, folders: readonly string[
   return meshes;
 }
 
-function loadSidecar(d: RobotDescription | null, file: string, problems: Problem[]): Pick<LoadedRobot, 'extras' | 'sidecar' | 'notes'> {
-  const at = sidecarPath(file);
+function loadSidecar(
+  d: RobotDescription | null,
+  file: string,
+  problems: Problem[],
+  named?: string,
+): Pick<LoadedRobot, 'extras' | 'sidecar' | 'notes'> {
+  const at = named ?? sidecarPath(file);
   const element = `sidecar ${path.basename(at)}`;
   let data: unknown = {};
   let found = true;
   try {
     data = JSON.parse(readUserTextSync(at)) as unknown;
   } catch (e) {
-    if (e instanceof UserFileError && e.problem === 'missing') found = false;
+    // A sidecar the person named must be there; the one beside the URDF may be left out.
+    if (e instanceof UserFileError && e.problem === 'missing' && named === undefined) found = false;
     else {
       const why = e instanceof UserFileError ? e.reason : e instanceof SyntaxError ? `not JSON: ${e.message}` : String(e);
       problems.push({ element, problem: why, fix: 'give a JSON object (or remove the file to take every default)', severity: 'error' });

@@ -26,7 +26,12 @@ export type KinematicsFailure = { arm: 'five_dof'; failure: IkFailure } | { arm:
 
 export type KinematicsResult = { ok: true; joints: number[] } | { ok: false; failure: KinematicsFailure; why: string };
 
+/** One value per joint of the arm (radians or metres), in the kinematics' joint order. */
+export type JointValues = readonly number[];
+
 export interface Kinematics {
+  /** The built-in closed-form arm, or a chain from a robot description. */
+  readonly kind: 'five_dof' | 'chain';
   readonly jointNames: readonly string[];
   /** Radians or metres, per joint. */
   readonly limits: ReadonlyArray<readonly [number, number]>;
@@ -50,6 +55,7 @@ export function fiveDofKinematics(cfg: ArmConfig): Kinematics {
   const postures = Object.fromEntries(Object.entries(cfg.postures).map(([name, d]) => [name, d.map(rad)]));
   const five = (q: readonly number[]): Joints => [q[0]!, q[1]!, q[2]!, q[3]!, q[4]!];
   return {
+    kind: 'five_dof',
     jointNames: JOINT_NAMES,
     limits: g.limits,
     reach: armReach(g),
@@ -105,6 +111,7 @@ export function chainKinematics(chain: Chain, axes: ToolAxes, postures: Record<s
     return { p: urdfToSim([t[3]!, t[7]!, t[11]!]), q: quatFromAxes(R(third), R(app), R(cl)) };
   };
   return {
+    kind: 'chain',
     jointNames: chain.variables.map((v) => v.name),
     limits: chain.variables.map((v) => [v.lower, v.upper] as const),
     reach: chain.reach,
@@ -179,7 +186,7 @@ function quatOfRows(m: number[][]): [number, number, number, number] {
 }
 
 /** A URDF-frame rotation as a sim-frame one: conjugated by the frame change (a quarter turn about X). */
-function urdfQuatToSim(q: [number, number, number, number]): Quat {
+export function urdfQuatToSim(q: [number, number, number, number]): Quat {
   const v = urdfToSim([q[0], q[1], q[2]]);
   return { x: v.x, y: v.y, z: v.z, w: q[3] };
 }

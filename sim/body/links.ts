@@ -8,6 +8,9 @@ import type { Rapier, RAPIER } from '../rapier';
 import { GROUPS } from '../groups';
 import { type ArmFk, type ArmGeometry, type Joints, armGeometry, forwardKinematics } from './arm-kinematics';
 import { FRAME, fingerFrames, frameAt, frameScratch, linkFrames } from './link-frames';
+import { ChainLinks } from './chain-links';
+import type { ImportedArm } from './imported-arm';
+import type { JointValues } from './kinematics';
 
 export const FINGER_THICKNESS = 0.012;
 
@@ -37,12 +40,17 @@ export class BodyLinks {
   /** Collider handles that belong to the robot (queries exclude them). */
   readonly colliders = new Set<number>();
   readonly mount: Pose;
+  /** The links of an arm from a robot description (then `geometry` is undefined). */
+  readonly chain: ChainLinks | undefined;
+  /** Bodies of an imported arm's links beyond the built-in arm's parts (wrists, flange): arm, not base. */
+  readonly armExtras = new Set<number>();
 
   constructor(
     R: Rapier,
     public world: RAPIER.World,
     readonly config: RobotConfig,
     basePose: Pose,
+    imported?: ImportedArm,
   ) {
     const [bx, by, bz] = config.base.size;
     const base = world.createRigidBody(
@@ -53,6 +61,22 @@ export class BodyLinks {
     const arm = config.arm;
     this.mount = { p: arm ? v3(...arm.mount) : v3(), q: { x: 0, y: 0, z: 0, w: 1 } };
     if (!arm) return;
+    if (imported) {
+      const c = new ChainLinks(R, world, imported, basePose, (d, b) => this.addCollider(d, b, GROUPS.arm));
+      this.chain = c;
+      const part = (name: string) => c.bodies.get(name)!;
+      this.arm = {
+        turret: part(imported.parts.turret),
+        upper: part(imported.parts.upper),
+        fore: part(imported.parts.fore),
+        hand: part(imported.gripperLink),
+        fingerA: c.fingerBodies[0],
+        fingerB: c.fingerBodies[1],
+      };
+      const named = new Set(Object.values(this.arm));
+      for (const b of c.bodies.values()) if (!named.has(b)) this.armExtras.add(b);
+      return;
+    }
     this.geometry = armGeometry(arm);
     const g = this.geometry;
     const r = arm.linkRadius;
@@ -128,6 +152,12 @@ export class BodyLinks {
     };
   }
 
+  /** Every part's world pose for a base pose, joints and opening: the built-in arm's linkPoses, or the chain's. */
+  partPoses(basePose: Pose, q: JointValues, opening: number): LinkPoses {
+    if (this.chain) return this.chain.poses(this.mountPose(basePose), q, opening).parts;
+    return this.linkPoses(basePose, q as Joints, opening).links;
+  }
+
   /** Scratch for the link poses of one step (link-frames.ts). */
   private readonly frames = frameScratch();
 
@@ -138,16 +168,17 @@ export class BodyLinks {
    * rest: while these are the same, so are those frames.
    */
   private framesBase: Pose | undefined;
-  private framesQ: Joints | undefined;
+  private framesQ: JointValues | undefined;
 
   /** The tool centre point's pose for a base pose and joints (linkPoses(...).links.tcp, bit for bit); a new object. */
-  tcpPose(basePose: Pose, q: Joints): Pose {
+  tcpPose(basePose: Pose, q: JointValues): Pose {
+    if (this.chain) return poseMul(this.mountPose(basePose), this.chain.arm.kinematics.tool(q));
     if (this.framesBase !== basePose || this.framesQ !== q) this.fillFrames(basePose, q, 0);
     return frameAt(this.frames, 'tcp');
   }
 
-  private fillFrames(basePose: Pose, q: Joints, opening: number): void {
-    linkFrames(this.frames, this.geometry!, this.config.arm!, FINGER_THICKNESS, basePose, this.mount, q, opening);
+  private fillFrames(basePose: Pose, q: JointValues, opening: number): void {
+    linkFrames(this.frames, this.geometry!, this.config.arm!, FINGER_THICKNESS, basePose, this.mount, q as Joints, opening);
     this.framesBase = basePose;
     this.framesQ = q;
   }
@@ -157,10 +188,15 @@ export class BodyLinks {
    * teleport. Called every step the robot moves, so it allocates nothing; the
    * tool centre point it placed is tcpPose's for the same base pose and joints.
    */
-  apply(basePose: Pose, q: Joints | undefined, opening: number, teleport = false): void {
+  apply(basePose: Pose, q: JointValues | undefined, opening: number, teleport = false): void {
     const { p, q: r } = basePose;
     this.put(this.base, p.x, p.y, p.z, r.x, r.y, r.z, r.w, teleport);
     if (!this.arm || !q) return;
+    if (this.chain) {
+      for (const [h, w] of this.chain.poses(this.mountPose(basePose), q, opening).bodies)
+        this.put(h, w.p.x, w.p.y, w.p.z, w.q.x, w.q.y, w.q.z, w.q.w, teleport);
+      return;
+    }
     const f = this.frames;
     if (this.framesBase === basePose && this.framesQ === q) fingerFrames(f, this.config.arm!, FINGER_THICKNESS, opening);
     else this.fillFrames(basePose, q, opening);

@@ -2,7 +2,7 @@
 // Quintic timing (zero velocity and acceleration at both ends) keeps held objects
 // from being jerked out of the fingers by the trajectory itself.
 import { type Pose, type Vec3, add, dist, qYaw, scale, sub, wrapAngle, yawOf } from '../math';
-import type { Joints } from './arm-kinematics';
+import type { JointValues } from './kinematics';
 
 /** Quintic smoothstep: s(0)=0, s(1)=1, zero slope and curvature at both ends. */
 export function smooth(t: number): number {
@@ -15,7 +15,7 @@ export const QUINTIC_PEAK = 1.875;
 export interface ArmMotion {
   readonly done: boolean;
   /** Joint targets for the next step. */
-  next(dt: number): Joints;
+  next(dt: number): JointValues;
 }
 
 export class JointMotion implements ArmMotion {
@@ -23,13 +23,13 @@ export class JointMotion implements ArmMotion {
   readonly duration: number;
 
   constructor(
-    private readonly from: Joints,
-    private readonly to: Joints,
+    private readonly from: JointValues,
+    private readonly to: JointValues,
     maxJointSpeed: number,
     minDuration = 0.15,
   ) {
     let worst = 0;
-    for (let i = 0; i < 5; i++) worst = Math.max(worst, Math.abs(to[i]! - from[i]!));
+    for (let i = 0; i < from.length; i++) worst = Math.max(worst, Math.abs(to[i]! - from[i]!));
     this.duration = Math.max(minDuration, (worst / maxJointSpeed) * QUINTIC_PEAK);
   }
 
@@ -37,28 +37,24 @@ export class JointMotion implements ArmMotion {
     return this.t >= this.duration;
   }
 
-  next(dt: number): Joints {
+  next(dt: number): JointValues {
     this.t = Math.min(this.duration, this.t + dt);
     const s = smooth(this.t / this.duration);
     const { from, to } = this;
-    return [
-      from[0] + (to[0] - from[0]) * s,
-      from[1] + (to[1] - from[1]) * s,
-      from[2] + (to[2] - from[2]) * s,
-      from[3] + (to[3] - from[3]) * s,
-      from[4] + (to[4] - from[4]) * s,
-    ];
+    const out = new Array<number>(from.length);
+    for (let i = 0; i < from.length; i++) out[i] = from[i]! + (to[i]! - from[i]!) * s;
+    return out;
   }
 }
 
 /** Follows precomputed joint samples (a straight tool-path solved by IK each step). */
 export class SampledMotion implements ArmMotion {
   private i = 0;
-  constructor(private readonly samples: Joints[]) {}
+  constructor(private readonly samples: readonly JointValues[]) {}
   get done(): boolean {
     return this.i >= this.samples.length;
   }
-  next(): Joints {
+  next(): JointValues {
     const q = this.samples[Math.min(this.i, this.samples.length - 1)]!;
     this.i++;
     return q;

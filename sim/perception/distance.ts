@@ -20,11 +20,11 @@ export interface DistanceOptions {
   noise?: boolean;
 }
 
-/** Shoulder of the arm in the world (mount pose, then up by the shoulder height). */
+/** Shoulder of the arm in the world (the kinematics' shoulder in the mount frame). */
 export function shoulderPoint(sim: SimWorld): Vec3 | undefined {
-  const g = sim.bodyLinks.geometry;
-  if (!g) return undefined;
-  return poseApply(sim.bodyLinks.mountPose(sim.body.basePose), v3(0, g.shoulderHeight, 0));
+  const k = sim.kinematics;
+  if (!k) return undefined;
+  return poseApply(sim.bodyLinks.mountPose(sim.body.basePose), k.shoulder);
 }
 
 export function closestPoint(box: Aabb, p: Vec3): Vec3 {

@@ -5,7 +5,7 @@
 // action model (paper 001, Table B.3) and are checked against the world.
 import { type Aabb, type Vec3, aabbCenter, add, dist, normalize, poseApply, qYaw, rotate, round, scale, v3 } from '../math';
 import { QUINTIC_PEAK, SampledMotion, SampledScalar, smooth } from '../body/motion';
-import type { Joints } from '../body/arm-kinematics';
+import type { JointValues } from '../body/kinematics';
 import { doorPose } from '../world/build';
 import { type Entity, primitiveAabb, unionAll } from '../world/entity';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
@@ -115,7 +115,7 @@ async function runSetOpen(sim: SimWorld, id: string, open: boolean, opts: SkillO
   const speed = door.kind === 'hinge' ? Math.PI / 3 : 0.25;
   const duration = Math.max(0.5, (Math.abs(to - from) / speed) * QUINTIC_PEAK);
   const n = Math.ceil(duration / sim.dt);
-  const armSamples: Joints[] = [];
+  const armSamples: JointValues[] = [];
   const doorSamples: number[] = [];
   for (let i = 1; i <= n; i++) {
     const v = from + (to - from) * smooth(i / n);
@@ -259,8 +259,8 @@ async function runSlice(sim: SimWorld, id: string, opts: SkillOptions = {}): Pro
   const box = food.box;
   const centre = aabbCenter(box);
   const q = sim.body.q!;
-  const pitch = q[1] + q[2] + q[3];
-  const roll = q[4];
+  const pitch = q[1]! + q[2]! + q[3]!;
+  const roll = q[4]!;
   const tcp = sim.tcp()!.p;
   // The blade hangs below the hand: keep the held knife's bottom just above the food.
   const knifeBottom = sim.aabb(tool.id).min.y;
@@ -273,13 +273,13 @@ async function runSlice(sim: SimWorld, id: string, opts: SkillOptions = {}): Pro
   const blade = bladePoint(sim, tool);
   const offset = v3(blade.x - tcp.x, 0, blade.z - tcp.z);
   const aimAt = (yaw: number): Vec3 => {
-    const o = rotate(qYaw(yaw - q[0]), offset);
+    const o = rotate(qYaw(yaw - q[0]!), offset);
     return v3(centre.x - o.x, 0, centre.z - o.z);
   };
-  let aim = aimAt(q[0]);
+  let aim = aimAt(q[0]!);
   let r = solve(sim, { position: v3(aim.x, aboveY, aim.z), pitch, roll });
   for (let i = 0; i < 3 && r.ok; i++) {
-    aim = aimAt(r.joints[0]);
+    aim = aimAt(r.joints[0]!);
     r = solve(sim, { position: v3(aim.x, aboveY, aim.z), pitch, roll });
   }
   const above = v3(aim.x, aboveY, aim.z);

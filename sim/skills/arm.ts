@@ -1,14 +1,16 @@
 // Arm motions for skills: joint moves, straight tool paths (IK every step) and
 // the fingers. World-frame targets are converted to the arm's mount frame once.
-import { type Pose, type Vec3, dist, lerp, poseApply, poseInv, rotate, qConj, round, deg } from '../math';
-import { type IkFailure, type IkResult, JOINT_NAMES, type Joints, inverseKinematics, jointsFromDeg } from '../body/arm-kinematics';
+import { type Pose, type Vec3, dist, dot, lerp, poseApply, poseInv, rotate, qConj, round, deg, v3 } from '../math';
+import { describeIkFailure } from '../body/chain-ik';
+import type { JointValues, Kinematics, KinematicsFailure, KinematicsResult } from '../body/kinematics';
+import { turning } from '../world/robot-body';
 import { JointMotion, QUINTIC_PEAK, SampledMotion, ScalarMotion, smooth } from '../body/motion';
 import type { SimWorld } from '../world/sim-world';
 import type { SkillOptions } from './outcome';
 
 export class MotionFailure extends Error {
   constructor(
-    readonly ik: IkFailure | undefined,
+    readonly ik: KinematicsFailure | undefined,
     message: string,
   ) {
     super(message);
@@ -38,21 +40,43 @@ interface MountFrame {
   inv: Pose;
 }
 
+/** The arm's kinematics (every skill that moves the arm has checked there is one). */
+export function kinematicsOf(sim: SimWorld): Kinematics {
+  const k = sim.kinematics;
+  if (!k) throw new Error('this robot has no arm');
+  return k;
+}
+
 function mountFrame(sim: SimWorld): MountFrame {
   const mount = sim.bodyLinks.mountPose(sim.body.basePose);
   return { mount, inv: poseInv(mount) };
 }
 
 /** IK for a world-frame tool target, nearest the arm's joints now (or `seed`). */
-export function solve(sim: SimWorld, t: ToolTarget, seed: Joints | undefined = sim.body.q): IkResult {
+export function solve(sim: SimWorld, t: ToolTarget, seed: JointValues | undefined = sim.body.q): KinematicsResult {
   return solveIn(sim, mountFrame(sim), t, seed);
 }
 
-function solveIn(sim: SimWorld, frame: MountFrame, t: ToolTarget, seed: Joints | undefined): IkResult {
+function solveIn(sim: SimWorld, frame: MountFrame, t: ToolTarget, seed: JointValues | undefined): KinematicsResult {
   const local = poseApply(frame.inv, t.position);
   const closing = t.closing ? rotate(qConj(frame.mount.q), t.closing) : undefined;
-  return inverseKinematics(
-    sim.bodyLinks.geometry!,
+  const kin = kinematicsOf(sim);
+  const target = {
+    position: local,
+    pitch: t.pitch,
+    ...(closing ? { closing } : {}),
+    ...(t.roll !== undefined ? { roll: t.roll } : {}),
+  };
+  if (kin.kind === 'chain' && seed) {
+    // A chain's IK answers nearest its seed, which may be another elbow branch:
+    // first turn the arm as it is to face the target (the base joint alone), then solve from there.
+    const facing = facingSeed(kin, seed, local);
+    if (facing) {
+      const r = kin.ik(target, facing);
+      if (r.ok) return r;
+    }
+  }
+  return kin.ik(
     {
       position: local,
       pitch: t.pitch,
@@ -63,10 +87,49 @@ function solveIn(sim: SimWorld, frame: MountFrame, t: ToolTarget, seed: Joints |
   );
 }
 
+/**
+ * The joints turned about the first joint so the tool faces `local` as it faces
+ * its own point now, when the first joint turns about the vertical through the
+ * shoulder (a base yaw); otherwise undefined.
+ */
+function facingSeed(kin: Kinematics, seed: JointValues, local: Vec3): JointValues | undefined {
+  const sh = kin.shoulder;
+  const now = kin.tool(seed).p;
+  const azimuth = (p: Vec3) => Math.atan2(-(p.z - sh.z), p.x - sh.x);
+  if (Math.hypot(now.x - sh.x, now.z - sh.z) < 1e-3 || Math.hypot(local.x - sh.x, local.z - sh.z) < 1e-3) return undefined;
+  const turned = seed.slice();
+  turned[0] = seed[0]! + 0.5;
+  const probe = kin.tool(turned).p;
+  if (!baseYaw(kin, seed)) return undefined;
+  const sign = Math.sin(azimuth(probe) - azimuth(now)) > 0 ? 1 : -1;
+  let d = Math.atan2(Math.sin(azimuth(local) - azimuth(now)), Math.cos(azimuth(local) - azimuth(now))) * sign;
+  const [lo, hi] = kin.limits[0]!;
+  let v = seed[0]! + d;
+  if (v > hi) v -= 2 * Math.PI;
+  if (v < lo) v += 2 * Math.PI;
+  if (v < lo || v > hi) return undefined;
+  d = v - seed[0]!;
+  turned[0] = v;
+  return turned;
+}
+
+/** Does the first joint turn the arm about the vertical through the shoulder (a base yaw), at these joints? */
+function baseYaw(kin: Kinematics, q: JointValues): boolean {
+  const sh = kin.shoulder;
+  const now = kin.tool(q).p;
+  const turned = q.slice();
+  turned[0] = q[0]! + 0.5;
+  const probe = kin.tool(turned).p;
+  // A base yaw keeps the tool's height and its distance from the vertical through the shoulder.
+  return (
+    Math.abs(probe.y - now.y) < 1e-6 && Math.abs(Math.hypot(probe.x - sh.x, probe.z - sh.z) - Math.hypot(now.x - sh.x, now.z - sh.z)) < 1e-6
+  );
+}
+
 /** Shoulder position in the world (reach is measured from here). */
 export function shoulderWorld(sim: SimWorld): Vec3 {
   const mount = sim.bodyLinks.mountPose(sim.body.basePose);
-  return poseApply(mount, { x: 0, y: sim.bodyLinks.geometry!.shoulderHeight, z: 0 });
+  return poseApply(mount, kinematicsOf(sim).shoulder);
 }
 
 /** How the hand is held, in words: pointing down, tilted, horizontal. */
@@ -84,7 +147,9 @@ function pairOf(a: number, b: number): [number, number] {
 }
 
 /** An IK failure in words whose numbers agree with the failure: beyond reach says what is farther than what. */
-export function describeIk(f: IkFailure, what: string): string {
+export function describeIk(k: KinematicsFailure, what: string): string {
+  if (k.arm === 'chain') return `reaching ${what}: ${describeIkFailure(k.failure)}`;
+  const f = k.failure;
   switch (f.kind) {
     case 'out_of_reach': {
       if (f.distance > f.reach) {
@@ -102,13 +167,25 @@ export function describeIk(f: IkFailure, what: string): string {
   }
 }
 
-/** Keeps yaw continuous between IK solutions (no half-turn jumps). */
-function continuous(q: Joints, prev: Joints | undefined, limits: Array<[number, number]>): Joints {
+/** Which joints of each arm turn round (yaw and roll of the built-in arm). */
+const turns = new WeakMap<Kinematics, boolean[]>();
+function turningOf(kin: Kinematics): boolean[] {
+  let t = turns.get(kin);
+  if (!t) turns.set(kin, (t = turning(kin)));
+  return t;
+}
+
+/** Keeps the joints that turn round continuous between IK solutions (no half-turn jumps). */
+function continuous(q: JointValues, prev: JointValues | undefined, kin: Kinematics): JointValues {
   if (!prev) return q;
-  const out: Joints = [q[0], q[1], q[2], q[3], q[4]];
-  // Joints 0 and 4 (yaw and roll), a turn back then forward; loops over indices
-  // rather than array literals (cold code allocates for those every sample).
-  for (let i = 0; i <= 4; i += 4) {
+  const out = q.slice();
+  const limits = kin.limits;
+  const wraps = turningOf(kin);
+  // Each joint that turns round (the built-in arm's yaw and roll), a turn back then
+  // forward; loops over indices rather than array literals (cold code allocates
+  // for those every sample).
+  for (let i = 0; i < out.length; i++) {
+    if (!wraps[i]) continue;
     for (let k = -1; k <= 1; k += 2) {
       const alt = out[i]! + k * 2 * Math.PI;
       const limit = limits[i]!;
@@ -118,20 +195,35 @@ function continuous(q: Joints, prev: Joints | undefined, limits: Array<[number, 
   return out;
 }
 
-export async function moveJoints(sim: SimWorld, q: Joints, opts: SkillOptions): Promise<void> {
+/** A base turn this large (radians) is made on its own before a chain changes its shape. */
+const SWING = 0.5;
+
+export async function moveJoints(sim: SimWorld, q: JointValues, opts: SkillOptions): Promise<void> {
   const arm = armConfig(sim);
   const from = sim.body.q!;
-  const to = continuous(q, from, sim.bodyLinks.geometry!.limits);
-  const m = new JointMotion(from, to, (arm.maxJointSpeed * Math.PI) / 180);
+  const kin = kinematicsOf(sim);
+  const to = continuous(q, from, kin);
+  const speed = (arm.maxJointSpeed * Math.PI) / 180;
+  if (kin.kind === 'chain' && Math.abs(to[0]! - from[0]!) > SWING && baseYaw(kin, from)) {
+    // A long arm swung round with every joint at once sweeps low through what
+    // stands about it: turn at the base first, as it is held, then take the new shape.
+    const turned = from.slice();
+    turned[0] = to[0]!;
+    sim.setArmMotion(new JointMotion(from, turned, speed));
+    await sim.runUntil(() => !sim.armBusy, opts);
+    sim.setArmMotion(new JointMotion(turned, to, speed));
+    await sim.runUntil(() => !sim.armBusy, opts);
+    return;
+  }
+  const m = new JointMotion(from, to, speed);
   sim.setArmMotion(m);
   await sim.runUntil(() => !sim.armBusy, opts);
 }
 
 export async function movePosture(sim: SimWorld, name: string, opts: SkillOptions): Promise<void> {
-  const arm = armConfig(sim);
-  const p = arm.postures[name];
+  const p = kinematicsOf(sim).postures[name];
   if (!p) throw new Error(`no posture "${name}"`);
-  await moveJoints(sim, jointsFromDeg(p), opts);
+  await moveJoints(sim, p, opts);
 }
 
 /**
@@ -139,12 +231,19 @@ export async function movePosture(sim: SimWorld, name: string, opts: SkillOption
  * MotionFailure if any point is unreachable, or if following it would need the
  * arm to swing round to another solution part-way (a jump no motor makes).
  */
-export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string, seed: Joints | undefined = sim.body.q): Joints[] {
+export function planLine(
+  sim: SimWorld,
+  from: Vec3,
+  to: ToolTarget,
+  what: string,
+  seed: JointValues | undefined = sim.body.q,
+): JointValues[] {
   const arm = armConfig(sim);
   const d = dist(from, to.position);
   const duration = Math.max(0.2, (d / arm.maxToolSpeed) * QUINTIC_PEAK);
   const n = Math.max(1, Math.ceil(duration / sim.dt));
-  const out: Joints[] = [];
+  const out: JointValues[] = [];
+  const kin = kinematicsOf(sim);
   // Planning does not move the base: every sample is in the same mount frame.
   const frame = mountFrame(sim);
   let prev = seed;
@@ -152,13 +251,13 @@ export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string
     const p = lerp(from, to.position, smooth(i / n));
     const r = solveIn(sim, frame, { ...to, position: p }, prev);
     if (!r.ok) throw new MotionFailure(r.failure, describeIk(r.failure, what));
-    const q = continuous(r.joints, prev, sim.bodyLinks.geometry!.limits);
+    const q = continuous(r.joints, prev, kin);
     if (prev) {
       const j = worstJump(prev, q);
       if (j.delta > BRANCH_JUMP) {
         throw new MotionFailure(
           undefined,
-          `reaching ${what} in a straight line would need the ${JOINT_NAMES[j.joint]} joint to swing ${round(deg(j.delta), 0)}° at once`,
+          `reaching ${what} in a straight line would need the ${kin.jointNames[j.joint]} joint to swing ${round(deg(j.delta), 0)}° at once`,
         );
       }
     }
@@ -168,10 +267,10 @@ export function planLine(sim: SimWorld, from: Vec3, to: ToolTarget, what: string
   return out;
 }
 
-function worstJump(a: Joints, b: Joints): { joint: number; delta: number } {
+function worstJump(a: JointValues, b: JointValues): { joint: number; delta: number } {
   let joint = 0;
   let delta = 0;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < a.length; i++) {
     const d = Math.abs(b[i]! - a[i]!);
     if (d > delta) {
       joint = i;
@@ -181,7 +280,8 @@ function worstJump(a: Joints, b: Joints): { joint: number; delta: number } {
   return { joint, delta };
 }
 
-export type ApproachPlan = { ok: true; startJoints: Joints; line: Joints[] } | { ok: false; message: string; ik: IkFailure | undefined };
+export type ApproachPlan =
+  { ok: true; startJoints: JointValues; line: JointValues[] } | { ok: false; message: string; ik: KinematicsFailure | undefined };
 
 /**
  * Joints that put the tool at `start`, and a continuous straight path from there
@@ -191,9 +291,10 @@ export type ApproachPlan = { ok: true; startJoints: Joints; line: Joints[] } | {
  */
 export function planApproach(sim: SimWorld, start: ToolTarget, end: ToolTarget, what: string): ApproachPlan {
   const q = sim.body.q!;
-  const mirrored = [q[0] + Math.PI, q[1], q[2], q[3], q[4]] as Joints;
+  // The built-in arm can reach round the other way (yaw half a turn off); a chain's IK tries several starts itself.
+  const seeds = kinematicsOf(sim).kind === 'five_dof' ? [q, [q[0]! + Math.PI, q[1]!, q[2]!, q[3]!, q[4]!]] : [q];
   let first: ApproachPlan | undefined;
-  for (const seed of [q, mirrored]) {
+  for (const seed of seeds) {
     const s = solve(sim, start, seed);
     if (!s.ok) {
       first ??= { ok: false, message: describeIk(s.failure, what), ik: s.failure };
@@ -209,7 +310,7 @@ export function planApproach(sim: SimWorld, start: ToolTarget, end: ToolTarget, 
   return first!;
 }
 
-export async function followLine(sim: SimWorld, samples: Joints[], opts: SkillOptions): Promise<void> {
+export async function followLine(sim: SimWorld, samples: JointValues[], opts: SkillOptions): Promise<void> {
   const m = new SampledMotion(samples);
   sim.setArmMotion(m);
   await sim.runUntil(() => !sim.armBusy, opts);
@@ -231,3 +332,22 @@ export async function gripperTo(sim: SimWorld, width: number, opts: SkillOptions
 
 /** Hand pitch angles to try, from straight down to tilted. */
 export const TOP_PITCHES = [Math.PI, (5 * Math.PI) / 6, (3 * Math.PI) / 4, (2 * Math.PI) / 3];
+
+/**
+ * How the hand is held now, as a tool target keeps it: the built-in arm's pitch
+ * and roll from its joints; a chain's pitch from its tool pose, and the world
+ * direction its fingers close along.
+ */
+export function handHold(sim: SimWorld): { pitch: number; roll?: number; closing?: Vec3 } {
+  const q = sim.body.q!;
+  if (kinematicsOf(sim).kind === 'five_dof') return { pitch: q[1]! + q[2]! + q[3]!, roll: q[4]! };
+  const tcp = sim.tcp()!;
+  const approach = rotate(tcp.q, v3(0, 1, 0));
+  return { pitch: Math.acos(Math.max(-1, Math.min(1, dot(approach, v3(0, 1, 0))))), closing: rotate(tcp.q, v3(0, 0, 1)) };
+}
+
+/** The hand's turn about its approach as it is now: the built-in arm's roll, or the direction a chain's fingers close along. */
+export function handTurn(sim: SimWorld): { roll: number } | { closing: Vec3 } {
+  const { roll, closing } = handHold(sim);
+  return roll !== undefined ? { roll } : { closing: closing! };
+}

@@ -3,7 +3,7 @@
 // the pick skill moves the arm.
 import type { RAPIER } from '../rapier';
 import { type Aabb, type Pose, type Vec3, aabbCenter, add, cross, dot, normalize, round, rotate, scale, sub, v3 } from '../math';
-import type { Joints } from '../body/arm-kinematics';
+import type { JointValues } from '../body/kinematics';
 import { FINGER_THICKNESS } from '../body/links';
 import { QUERY } from '../groups';
 import { believedGeos, isKnown } from '../perception/believed';
@@ -25,10 +25,10 @@ export interface GraspPlan {
   closing: Vec3;
   width: number;
   open: number;
-  joints: Joints;
-  preJoints: Joints;
+  joints: JointValues;
+  preJoints: JointValues;
   /** The straight path from the approach point down to the grasp, starting at preJoints. */
-  down: Joints[];
+  down: JointValues[];
 }
 
 /** Horizontal extent of a box along a horizontal unit direction. */

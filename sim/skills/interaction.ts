@@ -9,7 +9,7 @@ import { robotHumanDistance } from '../perception/distance';
 import { approachPoint, gazeAtRobot } from '../perception/people';
 import { personLabel, seePerson } from '../perception/person-names';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
-import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, solve } from './arm';
+import { MotionFailure, describeIk, handTurn, moveJoints, moveLine, movePosture, solve } from './arm';
 import { armPreconditions, displayName, interruptOutcome } from './common';
 import { navigate } from './navigation';
 import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
@@ -106,7 +106,7 @@ async function runHandover(sim: SimWorld, personId: string, opts: SkillOptions =
   if (!p.handsFree) return failure('blocked', `${who} has no free hand to take ${displayName(sim, held)}`);
   if (!gazeAtRobot(sim, personId)) return failure('blocked', `${who} is not looking at the robot; ask for their attention first`);
   const hand = handPoint(sim, personId);
-  const r = solve(sim, { position: hand, pitch: Math.PI / 2, roll: sim.body.q![4] });
+  const r = solve(sim, { position: hand, pitch: Math.PI / 2, ...handTurn(sim) });
   if (!r.ok) return failure('out_of_reach', describeIk(r.failure, `${who}'s hand`));
   try {
     await moveJoints(sim, r.joints, opts);
@@ -118,7 +118,7 @@ async function runHandover(sim: SimWorld, personId: string, opts: SkillOptions =
     p.handsFree = false;
     await moveLine(
       sim,
-      { position: add(hand, scale(normalize(sub(sim.body.basePose.p, hand)), 0.1)), pitch: Math.PI / 2, roll: sim.body.q![4] },
+      { position: add(hand, scale(normalize(sub(sim.body.basePose.p, hand)), 0.1)), pitch: Math.PI / 2, ...handTurn(sim) },
       'the retreat',
       opts,
     ).catch((e) => {

@@ -54,17 +54,17 @@ describe('robust contacts', () => {
   it('moves the joints no faster than their rated speed, even when a plan asks for a jump', async () => {
     const sim = await SimWorld.create(builtinScene('tabletop/fruits'));
     const q0 = sim.body.q!;
-    const far = [...q0] as typeof q0;
-    far[4] += Math.PI;
+    const far = [...q0];
+    far[4] = far[4]! + Math.PI;
     // A motion of one step that asks for a half turn of the wrist at once.
     const jump = new JointMotion(q0, far, 1e6, sim.dt);
     sim.setArmMotion(jump);
     sim.step();
     const limit = (sim.scene.robot.arm!.maxJointSpeed * Math.PI) / 180;
-    expect(Math.abs(sim.body.q![4] - q0[4])).toBeLessThanOrEqual(limit * 1.5 * sim.dt + 1e-9);
+    expect(Math.abs(sim.body.q![4]! - q0[4]!)).toBeLessThanOrEqual(limit * 1.5 * sim.dt + 1e-9);
     expect(sim.armBusy).toBe(true);
     await sim.runUntil(() => !sim.armBusy);
-    expect(sim.body.q![4]).toBeCloseTo(far[4], 9);
+    expect(sim.body.q![4]).toBeCloseTo(far[4]!, 9);
   });
 
   it('plans every straight tool path on one arm branch: no sample-to-sample joint jump (the fork into the basket)', async () => {

@@ -10,7 +10,7 @@ import { look, recordPlacement } from '../perception/observe';
 import { containerOf, isOnTopOf, related } from '../perception/relations';
 import type { SimWorld } from '../world/sim-world';
 import { SkillInterrupt } from '../world/types';
-import { MotionFailure, armConfig, followLine, gripperTo, moveJoints, moveLine } from './arm';
+import { MotionFailure, armConfig, followLine, gripperTo, handHold, moveJoints, moveLine } from './arm';
 import { armPreconditions, displayName, interruptOutcome, observationProblem } from './common';
 import { approachBlocker, betweenFingers, planGrasp } from './grasp-plan';
 import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
@@ -23,10 +23,8 @@ const WRAP_TORQUE_FACTOR = 4;
 export async function liftTo(sim: SimWorld, y: number, opts: SkillOptions): Promise<void> {
   const tcp = sim.tcp()!;
   if (tcp.p.y >= y - 0.01) return;
-  const q = sim.body.q!;
-  const pitch = q[1] + q[2] + q[3];
   try {
-    await moveLine(sim, { position: v3(tcp.p.x, y, tcp.p.z), pitch, roll: q[4] }, 'the lift', opts);
+    await moveLine(sim, { position: v3(tcp.p.x, y, tcp.p.z), ...handHold(sim) }, 'the lift', opts);
   } catch (e) {
     if (!(e instanceof MotionFailure)) throw e;
     // Cannot go straight up from here: swing with the joints instead.

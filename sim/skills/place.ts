@@ -2,7 +2,7 @@
 // nearest free spot the arm reaches; where it ends up is read back from the
 // world after it settles.
 import { type Aabb, type Vec3, aabbCenter, add, normalize, poseInv, poseMul, qAxisAngle, qMul, round, scale, sub, v3 } from '../math';
-import type { Joints } from '../body/arm-kinematics';
+import type { JointValues } from '../body/kinematics';
 import { QUERY } from '../groups';
 import { believedGeo, believedGeos, isKnown, isStale, knownObjectIds } from '../perception/believed';
 import { look, record } from '../perception/observe';
@@ -21,6 +21,8 @@ import {
   moveJoints,
   moveLine,
   planApproach,
+  handHold,
+  kinematicsOf,
   shoulderWorld,
   solve,
 } from './arm';
@@ -164,16 +166,18 @@ function placeRegion(sim: SimWorld, target: PlaceTarget): PlaceRegion | SkillOut
  */
 function alignHeld(sim: SimWorld, heldId: string, region: Aabb): { roll: number; box: Aabb } | undefined {
   const q = sim.body.q!;
-  if (Math.abs(q[1] + q[2] + q[3] - Math.PI) > 0.35) return undefined;
+  // Only the built-in arm's last joint is a roll about the approach; a chain keeps its hand as it is.
+  if (kinematicsOf(sim).kind !== 'five_dof') return undefined;
+  if (Math.abs(q[1]! + q[2]! + q[3]! - Math.PI) > 0.35) return undefined;
   const tcp = sim.tcp()!;
   const e = sim.entity(heldId);
   const rel = poseMul(poseInv(tcp), sim.pose(heldId));
-  const [lo, hi] = sim.bodyLinks.geometry!.limits[4]!;
+  const [lo, hi] = kinematicsOf(sim).limits[4]!;
   const alongX = region.max.x - region.min.x >= region.max.z - region.min.z;
   let best: { roll: number; box: Aabb; score: number } | undefined;
   for (let k = -12; k <= 12; k++) {
     const d = (k * Math.PI) / 24;
-    const r = q[4] + d;
+    const r = q[4]! + d;
     if (r < lo || r > hi) continue;
     const box = aabbToWorld(e.localAabb, poseMul({ p: tcp.p, q: qMul(tcp.q, qAxisAngle(v3(0, 1, 0), d)) }, rel));
     const sx = box.max.x - box.min.x;
@@ -223,11 +227,12 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
   const region = placeRegion(sim, target);
   if ('ok' in region) return region;
   const tcp = sim.tcp()!;
-  const q = sim.body.q!;
-  const pitch = q[1] + q[2] + q[3];
+  const hold = handHold(sim);
+  const pitch = hold.pitch;
   // Into a container, turn the wrist so a long object lies along the container.
   const turned = region.relation === 'in' ? alignHeld(sim, heldId, region.box) : undefined;
-  const roll = turned?.roll ?? q[4];
+  // The built-in arm keeps (or turns to) its roll; a chain keeps the direction its fingers close along.
+  const roll = turned ? { roll: turned.roll } : hold.closing ? { closing: hold.closing } : { roll: hold.roll! };
   const heldBox = turned?.box ?? sim.aabb(heldId);
   const size = sub(heldBox.max, heldBox.min);
   const heldCentre = aabbCenter(heldBox);
@@ -252,7 +257,7 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
   const fallShape = new sim.R.Cuboid(size.x / 2 + 0.004, fallHalf, size.z / 2 + 0.004);
   let reachable = 0;
   let lastReach: string | undefined;
-  let chosen: { release: Vec3; above: Vec3; joints: Joints; down: Joints[]; pitch: number } | undefined;
+  let chosen: { release: Vec3; above: Vec3; joints: JointValues; down: JointValues[]; pitch: number } | undefined;
   // Keep the hand as it is if possible; tilt it (and the object) when the spot is far.
   const pitches = [pitch, ...TOP_PITCHES.filter((p) => Math.abs(p - pitch) > 1e-3)];
   // Into a container, start from the inner corner nearest the arm so later
@@ -296,15 +301,15 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
     if (handMeets(sim, release, region.support, heldId)) continue;
     const above = v3(release.x, Math.max(release.y + APPROACH, clearY), release.z);
     for (const p of pitches) {
-      const r1 = solve(sim, { position: release, pitch: p, roll });
+      const r1 = solve(sim, { position: release, pitch: p, ...roll });
       if (!r1.ok) {
         lastReach ??= describeIk(r1.failure, `the nearest free spot ${region.relation === 'in' ? 'in' : 'on'} ${region.label}`);
         continue;
       }
       const r2 = planApproach(
         sim,
-        { position: above, pitch: p, roll },
-        { position: release, pitch: p, roll },
+        { position: above, pitch: p, ...roll },
+        { position: release, pitch: p, ...roll },
         `the approach above ${region.label}`,
       );
       if (!r2.ok) {
@@ -338,7 +343,7 @@ async function runPlace(sim: SimWorld, target: PlaceTarget, opts: SkillOptions =
     stopOnSlip();
     sim.releaseGrasp();
     await gripperTo(sim, Math.min(armConfig(sim).gripperMaxOpening, sim.body.opening + 0.03), opts);
-    await moveLine(sim, { position: chosen.above, pitch: chosen.pitch, roll }, region.label, opts);
+    await moveLine(sim, { position: chosen.above, pitch: chosen.pitch, ...roll }, region.label, opts);
   } catch (err) {
     if (err instanceof SkillInterrupt && lost.signal.aborted && !opts.signal?.aborted) {
       sim.halt();

@@ -4,7 +4,7 @@
 // reports what happened (incidents.ts).
 import { type Vec3, add, rotate, round, v3 } from '../math';
 import { SkillInterrupt, type SimWorld } from '../world/sim-world';
-import { MotionFailure, describeIk, moveJoints, moveLine, movePosture, solve } from './arm';
+import { MotionFailure, describeIk, handHold, handTurn, moveJoints, moveLine, movePosture, solve } from './arm';
 import { armPreconditions, interruptOutcome } from './common';
 import { type SkillOptions, type SkillOutcome, claims, failure, success } from './outcome';
 import { tracked } from './incidents';
@@ -37,7 +37,7 @@ async function runMoveTool(sim: SimWorld, position: Vec3, tiltDeg: number, opts:
   const pre = armPreconditions(sim);
   if (pre) return pre;
   const pitch = Math.PI - (tiltDeg * Math.PI) / 180;
-  const r = solve(sim, { position, pitch, roll: sim.body.q![4] });
+  const r = solve(sim, { position, pitch, ...handTurn(sim) });
   if (!r.ok)
     return failure(
       'out_of_reach',
@@ -61,9 +61,8 @@ async function runNudgeTool(sim: SimWorld, forward: number, left: number, up: nu
   const tcp = sim.tcp()!.p;
   const d = rotate(sim.body.basePose.q, v3(forward, up, -left));
   const to = add(tcp, d);
-  const q = sim.body.q!;
   try {
-    await moveLine(sim, { position: to, pitch: q[1] + q[2] + q[3], roll: q[4] }, 'that position', opts);
+    await moveLine(sim, { position: to, ...handHold(sim) }, 'that position', opts);
   } catch (e) {
     if (e instanceof SkillInterrupt) return interruptOutcome(sim, e, 'nudging the arm');
     if (e instanceof MotionFailure) return failure('out_of_reach', `cannot move the gripper there: ${e.message}`);

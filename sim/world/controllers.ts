@@ -3,7 +3,7 @@
 // joints never move faster than their rated speed (with a little headroom): a
 // plan that asks for a jump (an IK branch switch, a roll flip) is followed at
 // that speed instead, so a kinematic link can never fling what it touches.
-import type { Joints } from '../body/arm-kinematics';
+import type { JointValues } from '../body/kinematics';
 import type { ArmMotion, BaseMotion, ScalarTrack } from '../body/motion';
 import type { BodyState } from './types';
 
@@ -19,7 +19,7 @@ export interface Advance {
 export const JOINT_SPEED_HEADROOM = 1.5;
 
 export class Controllers {
-  private armTarget: Joints | undefined;
+  private armTarget: JointValues | undefined;
 
   /** `jointSpeed`: the arm's rated joint speed, rad/s (Infinity without an arm). */
   constructor(private readonly jointSpeed: number) {}
@@ -70,7 +70,7 @@ export class Controllers {
     if (this.arm && !this.arm.done) this.armTarget = this.arm.next(dt);
     if (this.armTarget && body.q) {
       // A new array each step: motions keep the joints they started from.
-      const q: Joints = [0, 0, 0, 0, 0];
+      const q = new Array<number>(body.q.length);
       if (stepToward(body.q, this.armTarget, this.jointSpeed * JOINT_SPEED_HEADROOM * dt, q)) this.armTarget = undefined;
       body.q = q;
       out.armMoved = true;
@@ -97,9 +97,9 @@ export class Controllers {
 }
 
 /** Moves each joint toward its target by at most `maxStep` radians, into `q`; true when every joint reached it. */
-function stepToward(from: Joints, to: Joints, maxStep: number, q: Joints): boolean {
+function stepToward(from: JointValues, to: JointValues, maxStep: number, q: number[]): boolean {
   let reached = true;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < from.length; i++) {
     const a = from[i]!;
     const d = to[i]! - a;
     if (Math.abs(d) <= maxStep) q[i] = to[i]!;

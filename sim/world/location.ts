@@ -33,6 +33,7 @@ export function robotPartOf(sim: SimWorld, collider: number): RobotPart | undefi
   const arm = sim.bodyLinks.arm;
   if (arm && (body === arm.hand || body === arm.fingerA || body === arm.fingerB)) return 'hand';
   if (arm && (body === arm.upper || body === arm.fore || body === arm.turret)) return 'arm';
+  if (body !== undefined && sim.bodyLinks.armExtras.has(body)) return 'arm';
   return 'base';
 }
 

@@ -4,6 +4,7 @@
 import type { ResolvedScene } from '../../scenes/resolve';
 import type { Battery } from '../body/battery';
 import type { Grasp, SlipReport } from '../body/grasp';
+import type { Kinematics } from '../body/kinematics';
 import type { BodyLinks, LinkPoses } from '../body/links';
 import type { ArmMotion, BaseMotion, ScalarTrack } from '../body/motion';
 import { GROUPS } from '../groups';
@@ -18,6 +19,8 @@ export class RobotScene extends PhysicsScene {
   readonly bodyLinks: BodyLinks;
   readonly body: BodyState;
   readonly battery: Battery;
+  /** The arm's kinematics (the built-in 5-DoF arm or a chain from a robot description); undefined without an arm. */
+  readonly kinematics: Kinematics | undefined;
   grasp: Grasp | undefined;
   /** The last slip, so the skill that was running can report it. */
   lastSlip: SlipReport | undefined;
@@ -31,6 +34,7 @@ export class RobotScene extends PhysicsScene {
     this.bodyLinks = robot.links;
     this.body = robot.body;
     this.battery = robot.battery;
+    this.kinematics = robot.kinematics;
   }
 
   isHeld(id: string): boolean {
@@ -45,7 +49,7 @@ export class RobotScene extends PhysicsScene {
   /** Tool centre point and finger poses now. */
   links(): LinkPoses | undefined {
     if (!this.body.q) return undefined;
-    return this.bodyLinks.linkPoses(this.body.basePose, this.body.q, this.body.opening).links;
+    return this.bodyLinks.partPoses(this.body.basePose, this.body.q, this.body.opening);
   }
 
   tcp(): Pose | undefined {

@@ -134,8 +134,8 @@ export class SimWorld extends RobotScene {
     const moved = this.estop ? { baseMoved: false, armMoved: false, driven: 0 } : this.ctl.advance(this.body, dt, this.moveDoor);
     const { baseMoved, armMoved, driven } = moved;
     // Labels follow the state: the posture from the joints, the place from the base pose.
-    const arm = this.scene.robot.arm;
-    if (armMoved && arm && this.body.q) this.body.posture = postureOf(arm, this.body.q);
+    const kin = this.kinematics;
+    if (armMoved && kin && this.body.q) this.body.posture = postureOf(kin, this.body.q);
     if (baseMoved) this.updateLocation();
     this.armMovedThisStep = armMoved;
     if (baseMoved || armMoved) this.bodyLinks.apply(this.body.basePose, this.body.q, this.body.opening);

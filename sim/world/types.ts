@@ -1,7 +1,7 @@
 // Plain types and options of the simulated world, apart from the SimWorld class
 // so skills, perception and hosts can name them without pulling the class in.
 import type { Person } from '../../scenes/schema';
-import type { Joints } from '../body/arm-kinematics';
+import type { JointValues } from '../body/kinematics';
 import type { Pose, Vec3 } from '../math';
 
 export const DEFAULT_DT = 1 / 240;
@@ -69,7 +69,8 @@ export interface ScanRecord {
 
 export interface BodyState {
   basePose: Pose;
-  q: Joints | undefined;
+  /** One value per arm joint (the kinematics' order), or undefined without an arm. */
+  q: JointValues | undefined;
   opening: number;
   posture: string | undefined;
   docked: boolean;

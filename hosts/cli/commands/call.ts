@@ -103,7 +103,8 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
       throw new UsageError('JSON_ARGS must be a JSON object, e.g. \'{"object_name": "lemon"}\'');
     steps = [{ tool, args: args as Record<string, unknown> }];
   }
-  const { robot, control, predictor, acceptNoEstop, facts, close } = await openForCall(p, sceneId);
+  const { robot, control, predictor, acceptNoEstop, facts, close, described } = await openForCall(p, sceneId);
+  if (described && !p.flags['json']) for (const line of described.lines) o.out(line);
   const setId = stringFlag(p.flags, 'set');
   // Validate every call whose tool exists now before running any: bad input never
   // half-runs a script. Tools a set generates from what the robot sees (pick_<x>)
@@ -177,7 +178,8 @@ export async function callCommand(p: Parsed, o: Output): Promise<number> {
   // The operator's view: what holds in the world, perceived by the robot or not.
   const f = await facts();
   chain.dispose();
-  if (p.flags['json']) json(o, { results, facts: f.facts, ...(accepted ? { safety: [accepted] } : {}) });
+  if (p.flags['json'])
+    json(o, { ...(described ? { robot: described.data } : {}), results, facts: f.facts, ...(accepted ? { safety: [accepted] } : {}) });
   else o.out(`\n${f.title}:\n  ${f.facts.join('\n  ')}`);
   phase('printed');
   await close();
@@ -196,15 +198,28 @@ async function openForCall(
   acceptNoEstop?: boolean;
   facts: () => Promise<{ title: string; facts: string[] }>;
   close: () => Promise<void>;
+  /** The robot --urdf put in the scene: what to say about it. */
+  described?: { lines: string[]; data: Record<string, unknown> };
 }> {
   if (sceneId !== undefined) {
-    const { robot, control } = await openSim(sceneId, {
-      seed: intFlag(p.flags, 'seed', 1),
-      noise: parseNoise(stringFlag(p.flags, 'noise')),
-    });
+    // Loaded only for --urdf: the description reader is no part of a plain scene call's start-up.
+    const urdf = stringFlag(p.flags, 'urdf') !== undefined ? await import('../urdf-flag') : undefined;
+    const described = urdf?.urdfRobot(p.flags);
+    let opened: Awaited<ReturnType<typeof openSim>>;
+    try {
+      opened = await openSim(sceneId, {
+        seed: intFlag(p.flags, 'seed', 1),
+        noise: parseNoise(stringFlag(p.flags, 'noise')),
+        ...(described ? { robot: described } : {}),
+      });
+    } catch (e) {
+      throw urdf?.urdfRefusal(e) ?? e;
+    }
+    const { robot, control } = opened;
     return {
       robot,
       control,
+      ...(urdf && described ? { described: urdf.describeImport(described, opened.control.world) } : {}),
       facts: async () => ({ title: `Facts (t=${control.time().toFixed(1)} s)`, facts: control.facts() }),
       close: async () => control.dispose(),
     };

@@ -3,32 +3,14 @@
 // and every problem per element. Exit 0 when nothing is an error, 1 when
 // something is (the report says what); a file that is no robot description is
 // bad input (one line, exit 2).
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { terminalRobotFiles } from '../../service/host-policy';
 import { type LoadedRobot, RobotFileError, loadRobot } from '../../../scenes/urdf/load';
 import type { Joint, RobotDescription } from '../../../scenes/urdf/model';
 import { type Chain, chainTo, chains, reach } from '../../../scenes/urdf/structure';
-import { type Parsed, UsageError, stringFlag } from '../args';
+import { type Parsed, UsageError } from '../args';
+import { packageDirs } from '../urdf-flag';
 import { type Output, json } from '../output';
-
-/** The folders --package-dir names (comma-separated), each an existing folder. */
-function packageDirs(flags: Parsed['flags']): string[] {
-  const raw = stringFlag(flags, 'package-dir');
-  if (raw === undefined) return [];
-  const dirs = raw.split(',').map((d) => d.trim());
-  for (const d of dirs) {
-    if (d === '') throw new UsageError('--package-dir: an empty folder name; give DIR[,DIR]');
-    let isDir = false;
-    try {
-      isDir = statSync(d).isDirectory();
-    } catch {
-      throw new UsageError(`--package-dir ${JSON.stringify(d.slice(0, 80))}: no such folder`);
-    }
-    if (!isDir) throw new UsageError(`--package-dir ${JSON.stringify(d.slice(0, 80))}: not a folder`);
-  }
-  return dirs;
-}
 
 const round = (n: number, k = 4): number => Math.round(n * 10 ** k) / 10 ** k;
 

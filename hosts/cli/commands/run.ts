@@ -1,6 +1,7 @@
 // skillbridge run: a conversation with a model driving the simulated robot
 // through a workflow. One message as an argument, or turns read from stdin.
 // Prints the conversation as it happens; every turn is traced to JSONL.
+import type { OpenedSim } from '../../../robot/sim/open';
 import { readFailure, readUserTextSync } from '../../../base/user-file';
 import { z } from 'zod';
 import { join } from 'node:path';
@@ -259,11 +260,28 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
       o.out(`MCP tools: ${toolbox.tools.map((t) => `${t.name}${t.category === 'action' ? ' (acts)' : ''}`).join(', ') || 'none'}`);
   }
 
+  // --urdf: the described robot in the scene's simulator, opened here (the conversation takes it open).
+  const urdf = stringFlag(p.flags, 'urdf') !== undefined ? await import('../urdf-flag') : undefined;
+  let described: OpenedSim | undefined;
+  if (urdf) {
+    const loaded = urdf.urdfRobot(p.flags)!;
+    try {
+      const { openSim } = await import('../../../robot/sim/open');
+      described = await openSim(sceneId, { seed, robot: loaded });
+    } catch (e) {
+      reader.close();
+      await toolbox?.close();
+      throw urdf.urdfRefusal(e) ?? e;
+    }
+    if (!asJson) for (const line of urdf.describeImport(loaded, described.control.world).lines) o.out(line);
+  }
+
   let traceCount = 0;
   let opened;
   try {
     opened = await openConversation({
-      robot: choice.form,
+      robot: described ? described.robot : choice.form,
+      ...(described ? { sim: described.control } : {}),
       ...(choice.acceptNoEstop ? { safety: { acceptNoEstop: true } } : {}),
       workflow: workflowId,
       ...(setFlag ? { toolSet: setFlag } : {}),
@@ -295,6 +313,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
     });
   } catch (e) {
     reader.close();
+    described?.control.dispose();
     await toolbox?.close();
     if (e instanceof ConversationSpecError)
       throw new UsageError(e.field === 'robot' ? e.message : `--${e.field === 'toolSet' ? 'set' : e.field}: ${e.message}`);
@@ -362,6 +381,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   // The operator's view of the world after the run, then the world goes.
   const facts = sim?.facts() ?? [];
   await opened.close();
+  described?.control.dispose();
   await toolbox?.close();
   // A run whose trace could not be written was stopped there: one line, exit 1.
   if (last?.traceError) {
