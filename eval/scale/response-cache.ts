@@ -7,7 +7,8 @@
 // per request, written whole and renamed into place, so threads and processes
 // sharing the folder never read half a file.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readUserTextSync } from '../../base/user-file';
 import path from 'node:path';
 import { z } from 'zod';
 import { AssistantMessageSchema, type Completion, type CompletionRequest, type Model, ToolCallSchema } from '../../agents/models/model';
@@ -53,7 +54,8 @@ function fileOf(dir: string, key: string): string {
 function read(file: string): Completion | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // The folder is one a person named: an entry is read as any file they name (a regular file, within the size cap).
+    text = readUserTextSync(file);
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 // Two arms written from published kinematic facts (not copied from any
-// description package), as robot descriptions: a UR5e-class 6-DoF arm from its
-// standard DH parameters and a Panda-class, 7-DoF arm from its modified (Craig)
+// description package), as robot descriptions: a 6-DoF arm of the UR5e class from its
+// standard DH parameters and a 7-DoF arm of the Panda class from its modified (Craig)
 // DH parameters and joint limits. Tests and `bench robot` use them; they carry
 // kinematics only (no geometry, no inertials).
 import type { Joint, Link, Origin, RobotDescription, V3 } from '../../scenes/urdf/model';
