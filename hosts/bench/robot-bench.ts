@@ -11,6 +11,7 @@ import { chainSolver, goalOf } from '../../sim/body/chain-ik';
 import { quatOf } from '../../sim/body/chain-math';
 import { pandaClass, ur5eClass } from '../../sim/body/reference-arms';
 import { runQueueWaitMs } from './preemption';
+import { seededRandom } from '../../base/seeded-random';
 
 export const IK_GOALS = { successRate: 0.99, p99Ms: 2 } as const;
 
@@ -114,7 +115,7 @@ type Measured = Omit<ChainBench, 'label' | 'loadMs'>;
 
 function benchChain(chain: Parameters<typeof chainSolver>[0], poses: number, seed: number): Measured {
   const solver = chainSolver(chain);
-  const rand = mulberry32(seed);
+  const rand = seededRandom(seed);
   const goalAt = () =>
     goalOf(
       tipPose(
@@ -197,17 +198,6 @@ function quantile(xs: number[], q: number): number {
 
 const lerp = (a: number, b: number, t: number): number => a + (b - a) * t;
 const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The benchmark as the command prints it. */
 export function robotBenchLines(r: RobotBenchResult): string[] {

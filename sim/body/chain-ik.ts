@@ -8,6 +8,7 @@
 import type { V3 } from '../../scenes/urdf/model';
 import { type Chain, forwardInto } from './chain';
 import { type Quat4, type Transform, choleskyBack, choleskySolve, fromPose, quatOf, rotationError } from './chain-math';
+import { seededRandom } from '../../base/seeded-random';
 
 export interface IkGoal {
   /** Tip position in the chain's base frame (metres). */
@@ -278,7 +279,7 @@ export function chainSolver(chain: Chain): ChainSolver {
     const tolP = options.positionTolerance ?? 1e-4;
     const tolR = options.orientationTolerance ?? 1e-3;
     const seed = options.seed;
-    const rand = mulberry32(0x5eed);
+    const rand = seededRandom(0x5eed);
     let bestE = Infinity;
     let total = 0;
     for (let a = 0; a < attempts; a++) {
@@ -326,7 +327,7 @@ export function chainSolver(chain: Chain): ChainSolver {
    * joint inside, that is an answer the clamped search missed.
    */
   function limitFailure(m: number, tolP: number, tolR: number, seed: ArrayLike<number> | undefined): ChainIkFailure | Float64Array | null {
-    const rand = mulberry32(0x11b7);
+    const rand = seededRandom(0x11b7);
     for (let a = 0; a < 4; a++) {
       startAt(a, seed, rand);
       if (!descend(m, 80, unbounded.lower, unbounded.upper, tolP, tolR).done) continue;
@@ -383,18 +384,6 @@ function intoRange(x: number, lo: number, hi: number): number {
   const down = x - t * Math.ceil((x - hi) / t);
   if (down >= lo) return down;
   return Math.abs(up - hi) < Math.abs(lo - down) ? up : down;
-}
-
-/** A small deterministic generator: the same goal gets the same starts, so the same answer. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The tip pose's position and orientation, for building goals from FK. */
