@@ -24,7 +24,7 @@ export const HOST_REF_TYPES = [
 ];
 
 /** Where host refs are made: the policy, and the file that declares them. */
-export const MINTS = ['hosts/service/host-policy.ts', 'base/host-refs.ts'];
+export const MINTS = ['hosts/service/host-policy.ts', 'hosts/service/robot-file-policy.ts', 'base/host-refs.ts'];
 
 /** Product code whose calls the proof covers: no assertion that fits any type there. */
 const PRODUCT = /^(hosts|eval)\//;

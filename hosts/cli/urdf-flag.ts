@@ -3,7 +3,7 @@
 // place of its own. A file that is no robot description, or a robot with an
 // error, is bad input: one line naming each problem on its element.
 import { statSync } from 'node:fs';
-import { terminalRobotFiles } from '../service/host-policy';
+import { terminalRobotFiles } from '../service/robot-file-policy';
 import { type LoadedRobot, RobotFileError, loadRobot } from '../../scenes/urdf/load';
 import { RobotImportError } from '../../sim/world/imported-robot';
 import type { SimWorld } from '../../sim/world/sim-world';

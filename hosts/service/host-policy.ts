@@ -12,7 +12,6 @@
 // local models in the models folder, and gets a key only for the base URL it is
 // for; a queue job is held to the same rule with the worker's folders and keys;
 // the command line (TERMINAL) takes what the person at it typed.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AppApiError, type MethodName } from '../../contract/api';
 import {
@@ -22,8 +21,6 @@ import {
   type ModelFiles,
   type ModelSpec,
   type RefPolicy,
-  type RobotFileRule,
-  type RobotFiles,
   type RunId,
   RUN_ID_PATTERN,
   type SceneRef,
@@ -397,28 +394,5 @@ export const TERMINAL: RefPolicy = {
   },
 };
 
-/** How far above a URDF's folder its ROS package (the folder with package.xml) is looked for. */
-const PACKAGE_LEVELS = 3;
-
-/**
- * A robot description named at the terminal: the file, and the folders it may read meshes and includes
- * from — its own folder, the ROS package it lies in (the nearest folder above with a package.xml), and
- * the package folders the person named (--package-dir).
- */
-export function terminalRobotFiles(file: string, packageDirs: readonly string[] = [], sidecar?: string): RobotFiles {
-  const abs = path.resolve(file);
-  const folders = [path.dirname(abs)];
-  for (let dir = path.dirname(abs), k = 0; k < PACKAGE_LEVELS; k++, dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.xml'))) {
-      folders.push(dir);
-      break;
-    }
-    if (path.dirname(dir) === dir) break;
-  }
-  for (const d of packageDirs) folders.push(path.resolve(d));
-  return mint<RobotFileRule, 'RobotFiles'>({
-    file: abs,
-    folders: [...new Set(folders)],
-    ...(sidecar !== undefined ? { sidecar: path.resolve(sidecar) } : {}),
-  });
-}
+// Robot files are granted by their own small module (the command line's `call` loads it without this one's imports).
+export { terminalRobotFiles } from './robot-file-policy';
