@@ -16,7 +16,8 @@ import { type V, vec } from './truth';
 /** The capabilities a simulated robot declares, from its configuration. */
 function capabilities(j: Judge): string[] {
   const cfg = j.c.world.scene.robot;
-  const caps = ['perception', 'speech', 'battery', 'events', 'world_model'];
+  // Every robot configuration has a camera (the schema requires one): its picture is a capability.
+  const caps = ['perception', 'speech', 'battery', 'events', 'world_model', 'camera'];
   if (cfg.arm) caps.push('arm');
   if (cfg.kind !== 'fixed_arm') caps.push('base');
   if (cfg.kind === 'rover') caps.push('rover');

@@ -140,7 +140,8 @@ describe('skillbridge sweep', () => {
     const again = await cli('sweep', file, '--out', out);
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/2 runs \(2 kept from before\)/);
-    expect(again.out).toMatch(/1\. 1\.000 {2}oracle · TaP · seed 1/);
+    // Baselines (the oracle, the floors) are listed after the models, marked and unranked.
+    expect(again.out).toMatch(/– 1\.000 {2}oracle \(baseline\) · TaP · seed 1/);
   }, 300_000);
 
   it('names the field of a bad sweep file in one line', async () => {

@@ -42,6 +42,7 @@ vi.mock('../../hosts/bench/eval-bench', () => ({ benchEval: stub() }));
 vi.mock('../../hosts/bench/eval-scale-bench', () => ({ benchEvalScale: stub() }));
 vi.mock('../../hosts/bench/app-bench', () => ({ benchApp: stub() }));
 vi.mock('../../hosts/bench/robot-bench', () => ({ benchRobot: stub() }));
+vi.mock('../../hosts/bench/camera-bench', async (original) => ({ ...(await original<object>()), benchCamera: stub() }));
 vi.mock('../../hosts/bench/cli-bench', async (original) => ({ ...(await original<object>()), benchCli: stub() }));
 // The red team's search is its own tests' (minutes of play under load); here its door answers with the recorded maxima.
 vi.mock('../../eval/redteam/run', async () => {
@@ -238,6 +239,7 @@ const BASES = (): Base[] => {
     { door: 'bench app', argv: () => ['bench', 'app', '--scene', SCENE] },
     { door: 'bench eval', argv: () => ['bench', 'eval', '--suite', 'alrm', '--jobs', '1'] },
     { door: 'bench robot', argv: () => ['bench', 'robot', '--poses', '5', '--seed', '2'] },
+    { door: 'bench camera', argv: () => ['bench', 'camera', '--scene', SCENE] },
     { door: 'bench eval --scale', argv: () => ['bench', 'eval', '--scale', '--suite', 'alrm', '--latency', '10'] },
     {
       door: 'eval',
