@@ -162,6 +162,23 @@ describe('one session per tab', () => {
     expect(later.session!.session.id).not.toBe(id);
   });
 
+  it('a reload whose new socket arrives before the old one closes still reattaches; a duplicated tab gets a new session', async () => {
+    await start({ graceMs: 60_000 });
+    const a = await tab();
+    const { id, token } = a.session!.session;
+    await a.loadScene({ id: 'tabletop/boxes' });
+    // The new connection first, the old tab's close a moment later (as on a loaded machine).
+    const reloaded = tab(token);
+    setTimeout(() => a.close(), 200);
+    const again = await reloaded;
+    expect(again.session!.session).toMatchObject({ id, resumed: true });
+    expect((await again.getSnapshot({})).sceneId).toBe('tabletop/boxes');
+    // A second tab with the same token while the first stays open is a duplicate: its own session.
+    const dup = await tab(token);
+    expect(dup.session!.session.resumed).toBe(false);
+    expect(dup.session!.session.id).not.toBe(id);
+  });
+
   it('caps the sessions with a clear message; a session waiting for its reload makes room', async () => {
     await start({ maxSessions: 2, graceMs: 60_000 });
     const a = await tab();

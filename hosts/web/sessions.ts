@@ -10,6 +10,9 @@ import type { ExerciseScore, RunEndReason, SceneMeta, SessionInfo } from '../../
 import { glanceOf } from './glance';
 
 /** A session a host can open and close: the AppApi over one world. */
+/** How long a connection naming a session that still has a tab waits for that tab's socket to close. */
+const RELOAD_CLOSE_MS = 2000;
+
 export interface HostedSession extends AppApi {
   dispose(): Promise<void>;
 }
@@ -86,7 +89,11 @@ export class SessionPool {
    */
   async attach(token: string | null): Promise<{ hosted: Hosted; resumed: boolean }> {
     const known = token ? this.sessions.get(token) : undefined;
-    if (known && known.clients.size === 0) {
+    // A reload's new socket can arrive before its old one's close (a loaded machine): wait a
+    // moment for the tab to let go before taking it for a duplicated tab, which gets a new session.
+    for (let waited = 0; known && known.clients.size > 0 && waited < RELOAD_CLOSE_MS; waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
+    if (known && known.clients.size === 0 && this.sessions.get(token!) === known) {
       clearTimeout(known.grace);
       known.grace = undefined;
       return { hosted: known, resumed: true };
