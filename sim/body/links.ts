@@ -8,21 +8,14 @@ import type { Rapier, RAPIER } from '../rapier';
 import { GROUPS } from '../groups';
 import { type ArmFk, type ArmGeometry, type Joints, armGeometry, forwardKinematics } from './arm-kinematics';
 import { FRAME, fingerFrames, frameAt, frameScratch, linkFrames } from './link-frames';
-import { ChainLinks } from './chain-links';
+import { ChainLinks, type PartPoses } from './chain-links';
 import type { ImportedArm } from './imported-arm';
 import type { JointValues } from './kinematics';
 
 export const FINGER_THICKNESS = 0.012;
 
-export interface LinkPoses {
-  turret: Pose;
-  upper: Pose;
-  fore: Pose;
-  hand: Pose;
-  fingerA: Pose;
-  fingerB: Pose;
-  tcp: Pose;
-}
+/** The same parts for the built-in arm and an imported chain. */
+export type LinkPoses = PartPoses;
 
 export interface ArmBodies {
   turret: number;

@@ -9,7 +9,7 @@ import type { WorkflowOutcome, WorkflowRun } from '../../runtime/workflow';
 import { cameraTool } from '../../tools/camera';
 import type { DetectionKit } from './detect';
 import { fullScenePrompt } from './prompts';
-import { looksLikeVerdict, parseVerdict, verdictText } from './verdict';
+import { oneVerdict } from './one-verdict';
 
 export const VQA_STAGE = 'detect';
 
@@ -26,22 +26,9 @@ export async function vqaBaseline(ctx: WorkflowRun, kit: DetectionKit): Promise<
     return { reason: 'final', final: undefined, error: { message: `the VQA baseline needs the robot camera: ${shot.content}` } };
   if (ctx.model.input !== 'images')
     ctx.note(`${ctx.model.id} reads no images (its spec has no +images): it answers from the query alone`, undefined, VQA_STAGE);
-  const r = await ctx.flow({
-    stage: VQA_STAGE,
+  return oneVerdict(ctx, VQA_STAGE, {
     system: ctx.promptOverride ?? vqaPrompt(ctx.robot, kit),
     input: `Query action: ${ctx.userText}\n\nThe picture from the robot camera follows.`,
     images: shot.images,
-    tools: [],
-    limits: { timeLimitMs: 20_000, maxIterations: 2 },
-    looksFinal: looksLikeVerdict,
   });
-  if (r.reason !== 'final') return { reason: r.reason, final: r.final, ...(r.error ? { error: r.error } : {}) };
-  const v = parseVerdict(r.final ?? '');
-  if (!v.ok) return { reason: 'final', final: r.final, error: { message: v.message } };
-  ctx.note(
-    `verdict: ${v.verdict.final_response}${v.verdict.category ? ` (${v.verdict.category})` : ''} — ${v.verdict.explanation}`,
-    v.verdict,
-    VQA_STAGE,
-  );
-  return { reason: 'final', final: verdictText(v.verdict) };
 }

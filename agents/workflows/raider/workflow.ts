@@ -13,8 +13,9 @@ import { RAIDER_INFO } from './info';
 import { type DetectionKit, detect, detectionKit } from './detect';
 import { type Variant, detectionPrompt, fullScenePrompt } from './prompts';
 import { CHECK_STAGE, RECOVERY_STAGE, recover } from './recovery';
-import { type Verdict, looksLikeVerdict, parseVerdict, verdictText } from './verdict';
+import { verdictText } from './verdict';
 import { vqaBaseline, vqaPrompt } from './vqa';
+import { noted, oneVerdict } from './one-verdict';
 
 export const RAIDER_IDS = [
   'raider',
@@ -29,10 +30,6 @@ export const RAIDER_IDS = [
 export type RaiderId = (typeof RAIDER_IDS)[number];
 
 const DETECT_STAGE = 'detect';
-
-function noted(ctx: WorkflowRun, v: Verdict, stage: string): void {
-  ctx.note(`verdict: ${v.final_response}${v.category ? ` (${v.category})` : ''} — ${v.explanation}`, v, stage);
-}
 
 /** Detection only: the verdict JSON is the answer. */
 async function detectOnly(ctx: WorkflowRun, kit: DetectionKit, variant: Variant): Promise<WorkflowOutcome> {
@@ -75,19 +72,10 @@ async function detectAndRecover(ctx: WorkflowRun, kit: DetectionKit): Promise<Wo
 /** LLMVisualObs: no tools, the whole scene as text, one answer. */
 async function fullScene(ctx: WorkflowRun, kit: DetectionKit): Promise<WorkflowOutcome> {
   const scene = await sceneDescription(ctx.robot);
-  const r = await ctx.flow({
-    stage: DETECT_STAGE,
+  return oneVerdict(ctx, DETECT_STAGE, {
     system: ctx.promptOverride ?? fullScenePrompt(ctx.robot, kit.objective),
     input: `Query action: ${ctx.userText}\n\nVisual observation: ${scene}`,
-    tools: [],
-    limits: { timeLimitMs: 20_000, maxIterations: 2 },
-    looksFinal: looksLikeVerdict,
   });
-  if (r.reason !== 'final') return { reason: r.reason, final: r.final, ...(r.error ? { error: r.error } : {}) };
-  const v = parseVerdict(r.final ?? '');
-  if (!v.ok) return { reason: 'final', final: r.final, error: { message: v.message } };
-  noted(ctx, v.verdict, DETECT_STAGE);
-  return { reason: 'final', final: verdictText(v.verdict) };
 }
 
 /** The stages each variant runs, in order. */

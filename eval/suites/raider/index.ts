@@ -4,6 +4,7 @@
 // recovery turn with the Fig. 7 actions runs in the physics and must reach the
 // action's goal. Workflows with their own recovery stage are scored on it.
 import { raiderReport } from '../../report/specs/raider';
+import { RAIDER_IDS } from '../../../agents/workflows/raider/workflow';
 import type { Policy } from '../../core/suite';
 import { callsOf } from '../../core/events';
 import type { CaseOf, Suite } from '../../core/suite';
@@ -70,29 +71,10 @@ export const raiderSuite: Suite<RaiderGold> = {
   paper: '001 §4',
   report: raiderReport,
   defaultWorkflow: 'raider',
-  workflows: [
-    'raider',
-    'flat',
-    'raider/basic',
-    'raider/qgen',
-    'raider/grnd',
-    'raider/qgen-grnd',
-    'raider/precond',
-    'raider/full-scene',
-    'raider/vqa',
-  ],
+  workflows: ['raider', 'flat', ...RAIDER_IDS.filter((w) => w !== 'raider')],
   // RAIDER, its prompt ablations and its baselines (§4), over the perception tool set.
   protocol: {
-    workflows: [
-      'raider',
-      'raider/basic',
-      'raider/qgen',
-      'raider/grnd',
-      'raider/qgen-grnd',
-      'raider/precond',
-      'raider/full-scene',
-      'raider/vqa',
-    ],
+    workflows: [...RAIDER_IDS],
     toolSets: ['raider-household'],
   },
   gold: RaiderGold,
