@@ -220,6 +220,7 @@ export async function glanceFlows({ browser }) {
       const shown = Number(/· (\d+) % res/.exec(await fps.innerText())[1]);
       assert(Math.abs(shown - 100 / drawn.level) <= 9, `readout ${shown} % for level ${drawn.level}`);
       assert(drawn.level >= drawn.range[0] && drawn.level <= drawn.range[1], `level ${drawn.level} outside ${drawn.range}`);
+      await a.screenshot({ path: shot('e2e-fps.png') });
       // The quality's own resolution (adaptive resolution moves the level between it and its floor).
       const scaling = () => a.evaluate(() => window.__skillbridge.scalingRange()[0]);
       const medium = await scaling();
