@@ -6,56 +6,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResultRecord, RunRecord } from '../results/index';
 import { fuzzRuns, fuzzSeed } from '../../test/fuzz/support/budget';
+import { resultRecord, runRecord } from '../../test/support/result-records';
 import { leaderboard, leaderboardLines } from './leaderboard';
 import { reportSpecFor } from './specs';
 import { headlineInterval, passHatK } from './stats';
 
-const HOST = { platform: 'x', arch: 'x', release: 'x', node: 'x', cpus: 1, cpuModel: 'x', memoryGb: 1 };
-
-function run(trials: number): RunRecord {
-  return {
-    runId: 'r',
-    suite: 'alrm',
-    model: 'm',
-    workflow: 'alrm/tap',
-    variant: null,
-    commit: null,
-    seed: 1,
-    trials,
-    args: {},
-    startedAt: '2026-11-23T00:00:00.000Z',
-    finishedAt: null,
-    status: 'finished',
-    note: null,
-    packageVersion: '0',
-    host: HOST,
-  };
-}
+const run = (trials: number): RunRecord => runRecord({ trials });
 
 function row(caseId: string, trial: number, pass: boolean, labels: Record<string, string>): ResultRecord {
-  return {
-    runId: 'r',
-    caseId,
-    trial,
-    status: 'ok',
-    success: pass,
-    score: pass ? 1 : 0,
-    metrics: { alrm_score: pass ? 2 : 0 },
-    labels,
-    durationMs: null,
-    modelMs: null,
-    tokensIn: null,
-    tokensOut: null,
-    costUsd: null,
-    toolCalls: null,
-    failureClass: null,
-    error: null,
-    errorKind: null,
-    tracePath: null,
-    worldHashStart: null,
-    worldHashEnd: null,
-    recordedAt: '2026-11-23T00:00:00.000Z',
-  };
+  return resultRecord(caseId, pass, { trial, metrics: { alrm_score: pass ? 2 : 0 }, labels });
 }
 
 /** `tasks` tasks of six paraphrases each: every case of a task passes, or every one fails. */

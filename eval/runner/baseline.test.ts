@@ -11,7 +11,7 @@ import { runEval } from './runner';
 import { TERMINAL, typedModel } from '../../test/support/host-refs';
 import { leaderboard, leaderboardLines, leaderboardMarkdown } from '../report/leaderboard';
 import { type LoadedRun, loadRuns } from '../report/load';
-import type { ResultRecord, RunRecord } from '../results/index';
+import { resultRecord, runRecord } from '../../test/support/result-records';
 import { isBaselineModel } from '../results/baseline';
 import { REFERENCE_SPECS } from '../reference/factories';
 import { baselineOf } from './inputs';
@@ -48,46 +48,10 @@ describe('a model-free workflow', () => {
 });
 
 function loaded(runId: string, model: string, workflow: string, wins: number): LoadedRun {
-  const run: RunRecord = {
-    runId,
-    suite: 'alrm',
-    model,
-    workflow,
-    variant: null,
-    commit: null,
-    seed: 1,
-    trials: 1,
-    args: {},
-    startedAt: '2026-11-29T00:00:00.000Z',
-    finishedAt: null,
-    status: 'finished',
-    note: null,
-    packageVersion: '0',
-    host: { platform: 'x', arch: 'x', release: 'x', node: 'x', cpus: 1, cpuModel: 'x', memoryGb: 1 },
-  };
-  const results = Array.from({ length: 4 }, (_, i): ResultRecord => ({
-    runId,
-    caseId: `c${i}`,
-    trial: 1,
-    status: 'ok',
-    success: i < wins,
-    score: i < wins ? 1 : 0,
-    metrics: { alrm_score: i < wins ? 2 : 0 },
-    labels: {},
-    durationMs: null,
-    modelMs: null,
-    tokensIn: null,
-    tokensOut: null,
-    costUsd: null,
-    toolCalls: null,
-    failureClass: null,
-    error: null,
-    errorKind: null,
-    tracePath: null,
-    worldHashStart: null,
-    worldHashEnd: null,
-    recordedAt: '2026-11-29T00:00:00.000Z',
-  }));
+  const run = runRecord({ runId, model, workflow });
+  const results = Array.from({ length: 4 }, (_, i) =>
+    resultRecord(`c${i}`, i < wins, { runId, metrics: { alrm_score: i < wins ? 2 : 0 } }),
+  );
   return { run, results, db: 'x/results.db', dir: 'x' };
 }
 
