@@ -130,7 +130,13 @@ function print(o: Output, rep: Report): void {
     o.out('\nMeshes:');
     for (const m of rep.meshes) o.out(`  ${m.ref}  ${m.format}, ${m.triangles} triangles, ${m.sizeM.join(' × ')} m`);
   }
-  o.out(rep.sidecar.found ? `\nSidecar: ${rep.sidecar.file}` : `\nSidecar: none (${path.basename(rep.sidecar.file)} would be read)`);
+  o.out(
+    !rep.sidecar
+      ? '\nSidecar: none (a description from the robot has none)'
+      : rep.sidecar.found
+        ? `\nSidecar: ${rep.sidecar.file}`
+        : `\nSidecar: none (${path.basename(rep.sidecar.file)} would be read)`,
+  );
   for (const n of rep.notes) o.out(`  default ${n.field}: ${n.note}`);
   o.out(rep.problems.length ? `\nProblems (${rep.errors} errors, ${rep.warnings} warnings):` : '\nNo problems.');
   for (const p of rep.problems) o.out(`  ${p.severity.padEnd(7)}  ${p.element}: ${p.problem}. Fix: ${p.fix}`);
