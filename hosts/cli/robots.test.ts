@@ -70,7 +70,7 @@ describe('skillbridge robots check', () => {
     [['robots', 'check', join(ROBOTS, 'ur5e_like/package.xml')], /is not a URDF: its root element is <package>/],
     [['robots', 'check', ROBOTS], /a folder, not a regular file/],
     [['robots', 'check'], /robots check takes one URDF or xacro FILE/],
-    [['robots', 'list'], /robots takes "check FILE", not "list"/],
+    [['robots', 'list'], /robots takes "check FILE" or "check rosbridge --robot ws:\/\/HOST:PORT", not "list"/],
     [['robots', 'check', join(ROBOTS, 'broken/broken.urdf'), '--package-dir', join(ROBOTS, 'nope')], /--package-dir .*: no such folder/],
   ])('bad input %j is one line, exit 2', async (argv, why) => {
     const r = await run(...argv);
