@@ -12,6 +12,7 @@ import { type LoadedRobot, RobotFileError, loadRobot, loadRobotText } from '../.
 import type { Joint, RobotDescription } from '../../../scenes/urdf/model';
 import { type Chain, chainTo, chains, reach } from '../../../scenes/urdf/structure';
 import { type Parsed, UsageError, stringFlag } from '../args';
+import { fkReach } from '../arm-reach';
 import { type Output, json } from '../output';
 
 /** The folders --package-dir names (comma-separated), each an existing folder. */
@@ -54,7 +55,21 @@ interface Report {
   links: string[];
   joints: Joint[];
   chains: Chain[];
-  arm: { endEffector: string; joints: string[]; movingJoints: number; reachM: number } | null;
+  /**
+   * The chain to the end effector. reachM: how far the end effector gets from the first arm joint by
+   * forward kinematics (null, with reachUnknown saying why, when the chain cannot be cut); reachBoundM:
+   * the sum of the offsets, an upper bound.
+   */
+  arm: {
+    endEffector: string;
+    joints: string[];
+    movingJoints: number;
+    reachM: number | null;
+    reachBoundM: number;
+    reachFrom: string | null;
+    reachSamples: number;
+    reachUnknown: string | null;
+  } | null;
   extras: LoadedRobot['extras'];
   meshes: Array<{ ref: string; file: string; format: string; triangles: number; sizeM: [number, number, number] }>;
   sidecar: LoadedRobot['sidecar'];
@@ -67,12 +82,17 @@ interface Report {
 function armOf(d: RobotDescription, endEffector: string): Report['arm'] {
   const c = chainTo(d, endEffector);
   if (!c) return null;
+  const fk = fkReach(d, endEffector);
   const kinds = new Map(d.joints.map((j) => [j.name, j.kind]));
   return {
     endEffector,
     joints: c.joints,
     movingJoints: c.joints.filter((n) => ['revolute', 'continuous', 'prismatic'].includes(kinds.get(n) ?? 'fixed')).length,
-    reachM: round(reach(d, c), 3),
+    reachM: fk.ok ? round(fk.reachM, 3) : null,
+    reachBoundM: round(reach(d, c), 3),
+    reachFrom: fk.ok ? fk.from : null,
+    reachSamples: fk.ok ? fk.samples : 0,
+    reachUnknown: fk.ok ? null : fk.why,
   };
 }
 
@@ -122,9 +142,14 @@ function print(o: Output, rep: Report): void {
     o.out('\nChains (root to each leaf):');
     for (const c of rep.chains) o.out(`  ${c.links.join(' > ')}`);
   }
-  if (rep.arm)
+  const arm = rep.arm;
+  if (arm)
     o.out(
-      `\nArm: ${rep.arm.movingJoints} moving joints to "${rep.arm.endEffector}"; reach at most ${rep.arm.reachM} m from the first arm joint`,
+      `\nArm: ${arm.movingJoints} moving joints to "${arm.endEffector}"; ${
+        arm.reachM !== null
+          ? `reach ${arm.reachM} m from the first arm joint (${arm.reachFrom}), by forward kinematics over ${arm.reachSamples} joint samples within the limits; at most ${arm.reachBoundM} m by the sum of the offsets`
+          : `reach unknown (${arm.reachUnknown}); at most ${arm.reachBoundM} m from the first arm joint by the sum of the offsets`
+      }`,
     );
   if (rep.extras) {
     const g = rep.extras.gripper;
