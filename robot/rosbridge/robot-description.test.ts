@@ -122,6 +122,14 @@ describe("the robot's robot_description over rosbridge", () => {
     expect(await failure(readRobotDescription(conn, { timeoutMs: 500 }))).toMatch(/did not say which ROS it runs/);
   });
 
+  it('fetchRobotDescription connects only to a URL the host policy allowed (a string does not type-check)', () => {
+    const refused = () => {
+      // @ts-expect-error the rosbridge URL is a RosbridgeUrl, made by the host policy
+      void fetchRobotDescription('ws://127.0.0.1:9090');
+    };
+    expect(typeof refused).toBe('function');
+  });
+
   it('fetchRobotDescription connects, reads and closes; nothing listening is an error', async () => {
     server = await startRosbridgeServer({ ros: 2 });
     server.params.set(KEY[2], URDF);

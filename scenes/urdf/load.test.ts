@@ -257,6 +257,14 @@ describe("a description given as text (the robot's own robot_description)", () =
     ]);
   });
 
+  it('reads meshes only under a grant the host policy made (a plain folder list does not type-check)', () => {
+    const refused = () => {
+      // @ts-expect-error package folders are RobotPackages, made by the host policy from what the person named
+      loadRobotText({ text, origin }, { folders: ['/'] });
+    };
+    expect(typeof refused).toBe('function');
+  });
+
   it('text that is no URDF is bad input naming where it came from', () => {
     expect(() => loadRobotText({ text: 'not xml <', origin }, robotPackages([]))).toThrow(RobotFileError);
     expect(() => loadRobotText({ text: '<launch/>', origin }, robotPackages([]))).toThrow(
