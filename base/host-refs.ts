@@ -80,3 +80,15 @@ export interface RobotFileRule {
   readonly sidecar?: string;
 }
 export type RobotFiles = HostRef<RobotFileRule, 'RobotFiles'>;
+
+/**
+ * The package folders a robot description that is not a file may read its meshes from (the robot's own
+ * `robot_description`, read over rosbridge): only the folders the person named, nothing beside a file.
+ */
+export interface RobotPackageRule {
+  readonly folders: readonly string[];
+}
+export type RobotPackages = HostRef<RobotPackageRule, 'RobotPackages'>;
+
+/** A rosbridge server a door may connect to: a ws:// or wss:// URL with a host (the terminal's: what the person typed). */
+export type RosbridgeUrl = HostRef<string, 'RosbridgeUrl'>;

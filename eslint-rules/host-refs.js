@@ -21,6 +21,8 @@ export const HOST_REF_TYPES = [
   'ServerUrl',
   'LocalModelId',
   'RobotFiles',
+  'RobotPackages',
+  'RosbridgeUrl',
 ];
 
 /** Where host refs are made: the policy, and the file that declares them. */

@@ -336,6 +336,11 @@ Usage:
       limits, mimics of unknown joints, disconnected links, several roots) and each sidecar
       default taken. package:// paths are found in the URDF's ROS package and each --package-dir
       folder. Exit 1 when a problem is an error.
+  skillbridge robots check rosbridge --robot ws://HOST:PORT [--package-dir DIR[,DIR]] [--json]
+      The same report for a real robot's own robot_description, read through rosbridge's
+      rosapi: ROS 1's parameter server, or ROS 2's robot_state_publisher parameter. Its
+      package:// meshes are read only from the --package-dir folders named. No
+      description, an empty or non-text one, or no answer within 5 s: one line, exit 2.
 
 Real robots (call, run, serve, mcp):
   --robot http://HOST:PORT        a robot that speaks the robot HTTP API; the

@@ -13,7 +13,7 @@ function entryOf(command: string, rest: string): string {
     case 'models':
       return first === '[list]' ? 'models list' : `models ${first}`;
     case 'robots':
-      return `robots ${first}`;
+      return /^\s*check rosbridge\b/.test(rest) ? 'robots check rosbridge' : `robots ${first}`;
     case 'report':
       return rest.includes('--leaderboard') ? 'report --leaderboard' : 'report';
     case 'red-team':
@@ -78,6 +78,11 @@ describe('the help and the table of options', () => {
     expect(doorOf('models', [], {})?.door.name).toBe('models list');
     expect(doorOf('models', ['add', 'f'], {})).toMatchObject({ door: { name: 'models add' }, args: ['f'] });
     expect(doorOf('report', [], { leaderboard: 'd' })?.door.name).toBe('report --leaderboard');
+    expect(doorOf('robots', ['check', 'rosbridge'], { robot: 'ws://h:1' })).toMatchObject({
+      door: { name: 'robots check rosbridge' },
+      args: [],
+    });
+    expect(doorOf('robots', ['check', 'arm.urdf'], {})).toMatchObject({ door: { name: 'robots check' }, args: ['arm.urdf'] });
     expect(doorOf('bench sim', [], {})).toBeUndefined();
     expect(doorOf('toString', [], {})).toBeUndefined();
   });

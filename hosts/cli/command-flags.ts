@@ -293,7 +293,11 @@ export const DOORS: Readonly<Record<string, Door>> = {
       folders: ['trace'],
     },
   ),
-  'robots check': door('robots check', ['package-dir', 'json'], OWN('one URDF or xacro FILE'), { pathArgs: true }),
+  'robots check': door('robots check', ['package-dir', 'json'], OWN('one URDF or xacro FILE'), {
+    pathArgs: true,
+    refuse: { robot: "--robot reads a real robot's own description: skillbridge robots check rosbridge --robot ws://HOST:PORT" },
+  }),
+  'robots check rosbridge': door('robots check rosbridge', ['robot', 'package-dir', 'json'], OWN('no arguments')),
   foxglove: door('foxglove', ['scene', 'port', 'seed', 'script', 'set', 'json'], NONE, {
     needs: { set: { flag: 'script', why: "it picks the tool set of the script's calls" } },
   }),
@@ -328,8 +332,9 @@ export function doorOf(
       return MODELS.has(sub) ? at(`models ${sub}`, 1) : undefined;
     }
     case 'robots':
-      // Only `robots check` exists; anything else the command refuses itself, naming it.
-      return positionals[0] === 'check' ? at('robots check', 1) : undefined;
+      // Only `robots check` exists (a file, or `rosbridge` for the real robot's own); anything else the command refuses itself, naming it.
+      if (positionals[0] !== 'check') return undefined;
+      return positionals[1] === 'rosbridge' ? at('robots check rosbridge', 2) : at('robots check', 1);
     case 'report':
       return at(flags['leaderboard'] !== undefined ? 'report --leaderboard' : 'report', 0);
     case 'red-team':

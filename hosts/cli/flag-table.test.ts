@@ -6,7 +6,7 @@
 // stopped as Ctrl-C stops them; benchmarks and the queue worker have their
 // work stubbed (the options are read before it starts). fast-check picks the
 // subsets; an option outside an entry is refused before anything is read.
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
@@ -17,6 +17,7 @@ import { openResults } from '../../eval/results/index';
 import { openRobot } from '../../robot/sources';
 import { chosenToken } from '../../base/server-token';
 import { fakeGguf } from '../../test/support/model-host';
+import { type RosbridgeTestServer, startRosbridgeServer } from '../../test/support/rosbridge-server';
 import { fuzzRuns, fuzzSeed } from '../../test/fuzz/support/budget';
 import { type RobotApiServer, startRobotApi } from '../robot-api/server';
 import { parseWords, watchFlagReads } from './args';
@@ -72,6 +73,8 @@ interface Variant {
 }
 
 let robot: RobotApiServer;
+/** A ROS 1 robot whose parameter server holds the UR5e-class fixture's URDF (robots check rosbridge). */
+let rosbridge: RosbridgeTestServer;
 let closeRobot: () => Promise<void>;
 let trace: string;
 let evalDir: string;
@@ -345,6 +348,11 @@ const VARIANTS = (): Variant[] => [
     parts: [['--package-dir', `${join(ROBOTS, 'mobile_manipulator')},${join(ROBOTS, 'ur5e_like')}`], ['--json']],
   },
   {
+    door: 'robots check rosbridge',
+    base: () => ['robots', 'check', 'rosbridge', '--robot', rosbridge.url],
+    parts: [['--package-dir', join(ROBOTS, 'ur5e_like')], ['--json']],
+  },
+  {
     door: 'foxglove',
     base: () => ['foxglove', '--scene', SCENE, '--port', '0'],
     parts: [['--seed', '2'], ['--script', script, '--set', 'alrm'], ['--json']],
@@ -432,6 +440,8 @@ beforeAll(async () => {
   process.env['SKILLBRIDGE_ROBOT_TOKEN'] = TOKEN;
   // The queue's shared secret: eval --queue and the worker refuse to run without one.
   process.env['SKILLBRIDGE_QUEUE_SECRET'] = QUEUE_SECRET;
+  rosbridge = await startRosbridgeServer({ ros: 1 });
+  rosbridge.params.set('/robot_description', readFileSync(join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf'), 'utf8'));
   const opened = await openRobot({ kind: 'sim', scene: SCENE, seed: 1 });
   const chain = new SafetyChain(opened.robot);
   robot = await startRobotApi({ robot: opened.robot, chain, port: 0, token: chosenToken(TOKEN, 'the test') });
@@ -462,6 +472,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeRobot?.();
+  await rosbridge?.close();
   rmSync(root, { recursive: true, force: true });
   delete process.env['SKILLBRIDGE_ROBOT_TOKEN'];
   delete process.env['SKILLBRIDGE_QUEUE_SECRET'];

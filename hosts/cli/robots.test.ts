@@ -20,7 +20,9 @@ describe('skillbridge robots check', () => {
     expect(r.out).toContain(
       'world > base_link > shoulder_link > upper_arm_link > forearm_link > wrist_1_link > wrist_2_link > wrist_3_link > tool0 > gripper_base > tcp',
     );
-    expect(r.out).toContain('Arm: 6 moving joints to "tcp"; reach at most 1.159 m');
+    expect(r.out).toContain(
+      'Arm: 6 moving joints to "tcp"; reach 1.069 m from the first arm joint (shoulder_pan_joint), by forward kinematics over 4096 joint samples within the limits; at most 1.159 m by the sum of the offsets',
+    );
     expect(r.out).toContain('package://ur5e_like/meshes/base.stl  stl-binary, 12 triangles, 0.15 × 0.15 × 0.09 m');
     expect(r.out).toContain('default battery: not given: no battery (it never runs down)');
     expect(r.out).toContain('No problems.');
@@ -70,7 +72,7 @@ describe('skillbridge robots check', () => {
     [['robots', 'check', join(ROBOTS, 'ur5e_like/package.xml')], /is not a URDF: its root element is <package>/],
     [['robots', 'check', ROBOTS], /a folder, not a regular file/],
     [['robots', 'check'], /robots check takes one URDF or xacro FILE/],
-    [['robots', 'list'], /robots takes "check FILE", not "list"/],
+    [['robots', 'list'], /robots takes "check FILE" or "check rosbridge --robot ws:\/\/HOST:PORT", not "list"/],
     [['robots', 'check', join(ROBOTS, 'broken/broken.urdf'), '--package-dir', join(ROBOTS, 'nope')], /--package-dir .*: no such folder/],
   ])('bad input %j is one line, exit 2', async (argv, why) => {
     const r = await run(...argv);

@@ -54,7 +54,7 @@ export function describeImport(loaded: LoadedRobot, world: SimWorld): { lines: s
   const data = {
     name: world.scene.robot.id,
     file: loaded.file,
-    sidecar: loaded.sidecar.found ? loaded.sidecar.file : null,
+    sidecar: loaded.sidecar?.found ? loaded.sidecar.file : null,
     joints: k ? [...k.jointNames] : [],
     reachM: k ? Math.round(k.reach * 1000) / 1000 : 0,
     warnings,

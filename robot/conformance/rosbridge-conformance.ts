@@ -5,10 +5,12 @@
 // ROS 1 actions, the message packages of move_base_msgs and actionlib_msgs).
 // Each test uses its own topic namespace (a real ROS graph outlives a test) and
 // closes what it opened itself, so the tests may run at once: they mostly wait.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { it, type TestContext } from 'vitest';
+import { RosConnection } from '../rosbridge/connection';
+import { readRobotDescription } from '../rosbridge/robot-description';
 import { type OpenedRosRobot, RosbridgeForm, rosbridgeSource } from '../rosbridge/source';
 import { RobotDouble } from './robot-double';
 
@@ -177,4 +179,23 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
       await settle(300);
       expect(sent()).toBe(1);
     }, 30_000);
+
+  it('ROS 1: robot_description set on the parameter server through rosapi is read back as it was set; one never set is an error naming it', async (ctx) => {
+    const { expect } = ctx;
+    const t = target();
+    // ROS 2 has no parameter server: its description is a node's parameter, and setting one needs that node running.
+    if (t.ros !== 1) return ctx.skip();
+    const ns = `/cf${process.pid}_${++seq}`;
+    const urdf = readFileSync(path.resolve(import.meta.dirname, '../../test/fixtures/robots/ur5e_like/urdf/ur5e_like.urdf'), 'utf8');
+    const conn = new RosConnection(t.url);
+    ctx.onTestFinished(() => conn.close());
+    await conn.open(5000);
+    await conn.callService('/rosapi/set_param', 'rosapi/SetParam', { name: `${ns}/robot_description`, value: JSON.stringify(urdf) }, 5000);
+    const got = await readRobotDescription(conn, { param: `${ns}/robot_description` });
+    expect(got).toMatchObject({ ros: 1, param: `${ns.slice(1)}/robot_description` });
+    expect(got.text).toBe(urdf);
+    await expect(readRobotDescription(conn, { param: `${ns}/never_set` })).rejects.toThrow(
+      `the robot at ${t.url} has no ${ns.slice(1)}/never_set: /rosapi/get_param "${ns.slice(1)}/never_set" gave no value`,
+    );
+  }, 30_000);
 }

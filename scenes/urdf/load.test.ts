@@ -2,12 +2,12 @@
 // parameters load with their kinematics intact (checked by composing the joint
 // origins at zero), every class of problem is reported on its element, reads stay
 // in the allowed folders, and a broken description is never replaced by another.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { robotFiles } from '../../test/support/robot-files';
-import { RobotFileError, loadRobot, sidecarPath } from './load';
+import { robotFiles, robotPackages } from '../../test/support/robot-files';
+import { RobotFileError, loadRobot, loadRobotText, sidecarPath } from './load';
 import type { Origin, RobotDescription } from './model';
 import { chainTo, reach } from './structure';
 
@@ -117,7 +117,7 @@ describe('problems, each on its element', () => {
       ].sort(),
     );
     expect(r.problems.every((p) => p.fix.length > 0)).toBe(true);
-    expect(r.sidecar.found).toBe(false);
+    expect(r.sidecar?.found).toBe(false);
     expect(r.notes[0]!.note).toContain('every field takes its default');
   });
 
@@ -193,5 +193,82 @@ describe('problems, each on its element', () => {
     ]);
     writeFileSync(sidecarPath(f), '{"payloadKg": ');
     expect(classes(load(f))[0]).toMatch(/^error sidecar arm.skillbridge.json: not JSON/);
+  });
+});
+
+describe("a description given as text (the robot's own robot_description)", () => {
+  const text = readFileSync(UR, 'utf8');
+  const origin = 'robot_description of ws://127.0.0.1:9090 (the ROS 1 parameter server)';
+
+  it('loads as the file does, its package:// meshes from the package folder named; no sidecar, every extra its default', () => {
+    const fromRobot = loadRobotText({ text, origin }, robotPackages([join(ROBOTS, 'ur5e_like')]));
+    const fromFile = load(UR);
+    expect(fromRobot.description).toEqual(fromFile.description);
+    expect(fromRobot.problems).toEqual([]);
+    expect([...fromRobot.meshes.keys()]).toEqual([...fromFile.meshes.keys()]);
+    expect(fromRobot.file).toBe(origin);
+    expect(fromRobot.sidecar).toBeNull();
+    expect(fromRobot.notes[0]).toEqual({
+      field: '(file)',
+      note: 'a description from the robot has no sidecar: every field takes its default',
+    });
+    expect(fromRobot.extras?.endEffector).toBeDefined();
+  });
+
+  it("meshes come only from the package folders named: without one each is a warning on its link, never another robot's", () => {
+    const r = loadRobotText({ text, origin }, robotPackages([]));
+    expect(r.meshes.size).toBe(0);
+    expect(r.description?.name).toBe('ur5e_like');
+    expect(r.problems.length).toBeGreaterThan(0);
+    for (const p of r.problems) {
+      expect(p.severity).toBe('warning');
+      expect(p.element).toMatch(/^link "/);
+      expect(p.problem).toMatch(/^mesh "package:\/\/ur5e_like\/meshes\/\w+\.(stl|obj)" not available from the robot$/);
+      expect(p.fix).toBe('give --package-dir DIR (the folder of the ROS package "ur5e_like", or one holding it)');
+    }
+    // A relative path names a file beside the URDF on the robot's disk: nothing here, whatever folders were named.
+    const rel = loadRobotText(
+      { text: text.replaceAll('package://ur5e_like/meshes/', '../meshes/'), origin },
+      robotPackages([join(ROBOTS, 'ur5e_like')]),
+    );
+    expect(rel.meshes.size).toBe(0);
+    expect(rel.problems[0]?.problem).toBe('mesh "../meshes/base.stl" not available from the robot');
+    // A package folder named that lacks the file: where it was looked for.
+    const other = loadRobotText(
+      { text: text.replaceAll('package://ur5e_like/', 'package://panda_like/'), origin },
+      robotPackages([ROBOTS]),
+    );
+    expect(other.problems[0]?.problem).toMatch(
+      /^mesh "package:\/\/panda_like\/meshes\/base.stl" not found; looked at .*panda_like\/meshes\/base.stl$/,
+    );
+  });
+
+  it('a xacro:include in it reads only from the package folders named', () => {
+    const xacro = `<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:include filename="arm.xacro"/><link name="a"/></robot>`;
+    const r = loadRobotText({ text: xacro, origin }, robotPackages([join(ROBOTS, 'mobile_manipulator')]));
+    expect(r.description).toBeNull();
+    expect(r.problems).toEqual([
+      {
+        element: 'xacro:include "arm.xacro"',
+        problem: 'arm.xacro is not available from the robot',
+        fix: 'name the package folder with --package-dir DIR, and include it as $(find PKG)/… or package://PKG/…',
+        severity: 'error',
+      },
+    ]);
+  });
+
+  it('reads meshes only under a grant the host policy made (a plain folder list does not type-check)', () => {
+    const refused = () => {
+      // @ts-expect-error package folders are RobotPackages, made by the host policy from what the person named
+      loadRobotText({ text, origin }, { folders: ['/'] });
+    };
+    expect(typeof refused).toBe('function');
+  });
+
+  it('text that is no URDF is bad input naming where it came from', () => {
+    expect(() => loadRobotText({ text: 'not xml <', origin }, robotPackages([]))).toThrow(RobotFileError);
+    expect(() => loadRobotText({ text: '<launch/>', origin }, robotPackages([]))).toThrow(
+      `${origin} is not a URDF: its root element is <launch>, not <robot>`,
+    );
   });
 });

@@ -1,9 +1,12 @@
 // A robot from its URDF (or xacro) file, the meshes it names and the sidecar
-// beside it, read only from the folders the host policy allowed (RobotFiles).
-// Every problem is reported on its element; a description with an error is
-// still reported in full, and nothing is ever replaced by another robot.
+// beside it, read only from the folders the host policy allowed (RobotFiles);
+// or from URDF text that is no file (the robot's own robot_description), whose
+// package:// meshes come only from the package folders the person named
+// (RobotPackages) and which has no sidecar. Every problem is reported on its
+// element; a description with an error is still reported in full, and nothing is
+// ever replaced by another robot.
 import path from 'node:path';
-import type { RobotFiles } from '../../base/host-refs';
+import type { RobotFiles, RobotPackages } from '../../base/host-refs';
 import { UserFileError, readUserBytesSync, readUserTextSync } from '../../base/user-file';
 import { type MeshData, MeshError, isFlat, meshFormat, readMesh } from './mesh';
 import type { Geometry, Problem, RobotDescription } from './model';
@@ -28,6 +31,7 @@ export interface LoadedMesh {
 }
 
 export interface LoadedRobot {
+  /** The file it was read from, or where the text came from (e.g. "robot_description of ws://…"). */
   file: string;
   /** Null when the structure has no root (the problems say why). */
   description: RobotDescription | null;
@@ -35,7 +39,8 @@ export interface LoadedRobot {
   extras: RobotExtras | null;
   /** Meshes read, by their reference in the URDF. */
   meshes: Map<string, LoadedMesh>;
-  sidecar: { file: string; found: boolean };
+  /** Null for a description given as text: there is no folder for a sidecar to lie in. */
+  sidecar: { file: string; found: boolean } | null;
   problems: Problem[];
   notes: Note[];
 }
@@ -57,32 +62,74 @@ function readXml(file: string): XmlElement {
     if (e instanceof UserFileError) throw new RobotFileError(`cannot read ${file}: ${e.reason}`);
     throw e;
   }
+  return xmlOf(text, file);
+}
+
+function xmlOf(text: string, what: string): XmlElement {
   try {
     return parseXml(text);
   } catch (e) {
-    if (e instanceof XmlError) throw new RobotFileError(`${file} is not XML: ${e.message}`);
+    if (e instanceof XmlError) throw new RobotFileError(`${what} is not XML: ${e.message}`);
     throw e;
   }
 }
 
+/** Where a description was read from: its file (null for text), what to call it, and the folders it may read. */
+interface Place {
+  file: string | null;
+  label: string;
+  folders: readonly string[];
+  /** The sidecar the person named (--robot-config); otherwise the one beside the file. */
+  sidecar?: string;
+}
+
 /** Loads and checks a robot description; throws RobotFileError only when the file itself is not one. */
 export function loadRobot(files: RobotFiles, args: Readonly<Record<string, string>> = {}): LoadedRobot {
-  const { file, folders } = files;
+  const { file, folders, sidecar } = files;
+  return loadRoot(readXml(file), { file, label: file, folders, ...(sidecar !== undefined ? { sidecar } : {}) }, args);
+}
+
+/** URDF given as text, not a file: what it is and where it came from (for messages). */
+export interface RobotText {
+  text: string;
+  /** E.g. `robot_description of ws://10.0.0.2:9090 (ROS 1 parameter server)`. */
+  origin: string;
+}
+
+/**
+ * Loads and checks a description given as text (the robot's own robot_description): its package://
+ * meshes are read only from the package folders named; it has no sidecar, so every extra takes its
+ * default. Throws RobotFileError only when the text is not a robot description at all.
+ */
+export function loadRobotText(source: RobotText, packages: RobotPackages, args: Readonly<Record<string, string>> = {}): LoadedRobot {
+  if (Buffer.byteLength(source.text) > MAX_URDF_BYTES)
+    throw new RobotFileError(
+      `${source.origin} is ${Buffer.byteLength(source.text)} bytes, more than the ${MAX_URDF_BYTES} a description may have`,
+    );
+  return loadRoot(xmlOf(source.text, source.origin), { file: null, label: source.origin, folders: packages.folders }, args);
+}
+
+function loadRoot(parsed: XmlElement, place: Place, args: Readonly<Record<string, string>>): LoadedRobot {
+  const { file, label, folders, sidecar } = place;
   const problems: Problem[] = [];
-  let root = readXml(file);
-  if (root.name !== 'robot') throw new RobotFileError(`${file} is not a URDF: its root element is <${root.name}>, not <robot>`);
-  if (/\.xacro$/i.test(file) || usesXacro(root)) {
+  let root = parsed;
+  if (root.name !== 'robot') throw new RobotFileError(`${label} is not a URDF: its root element is <${root.name}>, not <robot>`);
+  if ((file !== null && /\.xacro$/i.test(file)) || usesXacro(root)) {
     try {
-      root = expandXacro(root, file, {
+      root = expandXacro(root, file ?? label, {
         args,
         findPackage: (pkg) => packageFolders(pkg, folders)[0],
         include: (name, from) => {
-          const { candidates, outside } = locate(name, from, folders);
+          const { candidates, outside } = locate(name, file === null ? null : from, folders);
           if (!candidates.length)
             throw new XacroError(
               `xacro:include "${name}"`,
-              `${outside[0] ?? name} is outside the folders this robot may read`,
-              "keep included files in the URDF's folder or a named package folder",
+              file === null && !outside.length
+                ? `${name} is not available from the robot`
+                : `${outside[0] ?? name} is outside the folders this robot may read`,
+              file === null
+                ? 'name the package folder with --package-dir DIR, and include it as $(find PKG)/… or package://PKG/…'
+                : "keep included files in the URDF's folder or a named package folder",
             );
           const f = candidates[0]!;
           try {
@@ -98,11 +145,11 @@ export function loadRobot(files: RobotFiles, args: Readonly<Record<string, strin
       if (!(e instanceof XacroError)) throw e;
       problems.push({ element: e.element, problem: e.message, fix: e.fix, severity: 'error' });
       return {
-        file,
+        file: label,
         description: null,
         extras: null,
         meshes: new Map(),
-        sidecar: { file: sidecarPath(file), found: false },
+        sidecar: file === null ? null : { file: sidecar ?? sidecarPath(file), found: false },
         problems,
         notes: [],
       };
@@ -113,11 +160,26 @@ export function loadRobot(files: RobotFiles, args: Readonly<Record<string, strin
   const built = structure(read);
   problems.push(...built.problems);
   const meshes = built.description ? loadMeshes(built.description, file, folders, problems) : new Map<string, LoadedMesh>();
-  const side = loadSidecar(built.description, file, problems, files.sidecar);
-  return { file, description: built.description, meshes, problems, ...side };
+  const side = file === null ? noSidecar(built.description, problems) : loadSidecar(built.description, file, problems, sidecar);
+  return { file: label, description: built.description, meshes, problems, ...side };
 }
 
-function loadMeshes(d: RobotDescription, file: string, folders: readonly string[], problems: Problem[]): Map<string, LoadedMesh> {
+/** A description given as text: every extra takes its default (a robot publishes no sidecar). */
+function noSidecar(d: RobotDescription | null, problems: Problem[]): Pick<LoadedRobot, 'extras' | 'sidecar' | 'notes'> {
+  const element = 'sidecar (none)';
+  const parsed = parseSidecar({}, element);
+  problems.push(...parsed.problems);
+  if (!parsed.sidecar || !d) return { extras: null, sidecar: null, notes: [] };
+  const r = resolveExtras(d, parsed.sidecar, element);
+  problems.push(...r.problems);
+  return {
+    extras: r.extras,
+    sidecar: null,
+    notes: [{ field: '(file)', note: 'a description from the robot has no sidecar: every field takes its default' }, ...r.notes],
+  };
+}
+
+function loadMeshes(d: RobotDescription, file: string | null, folders: readonly string[], problems: Problem[]): Map<string, LoadedMesh> {
   const meshes = new Map<string, LoadedMesh>();
   const reported = new Set<string>();
   for (const link of d.links)
@@ -163,6 +225,15 @@ function loadMeshes(d: RobotDescription, file: string, folders: readonly string[
         continue;
       }
       if (unreadable) continue;
+      // Text from the robot: its meshes lie on the robot's disk, reachable here only through a package folder named.
+      if (file === null && !candidates.length && !outside.length) {
+        const pkg = /^package:\/\/([^/]+)/.exec(g.file)?.[1];
+        warn(
+          `mesh "${g.file}" not available from the robot`,
+          `give --package-dir DIR${pkg ? ` (the folder of the ROS package "${pkg}", or one holding it)` : ' (the ROS package holding it; name the mesh as package://PKG/…)'}`,
+        );
+        continue;
+      }
       const looked = [...candidates, ...outside.map((o) => `${o} (outside the allowed folders)`)];
       warn(
         `mesh "${g.file}" not found${looked.length ? `; looked at ${looked.join(', ')}` : g.file.startsWith('package://') ? `; no package folder "${/^package:\/\/([^/]+)/.exec(g.file)?.[1]}" among ${folders.join(', ')}` : ''}`,

@@ -23,14 +23,17 @@ export function packageFolders(pkg: string, folders: readonly string[]): string[
   return folders.flatMap((f) => (path.basename(f) === pkg ? [f] : [path.join(f, pkg)]));
 }
 
-/** The files a reference may be, written in a description at `from` (a file path). */
-export function locate(ref: string, from: string, folders: readonly string[]): Located {
+/**
+ * The files a reference may be, written in a description at `from` (a file path; null for a
+ * description that is no file, where a relative path names nothing here).
+ */
+export function locate(ref: string, from: string | null, folders: readonly string[]): Located {
   let raw: string[];
   const pkg = /^package:\/\/([^/]+)\/(.+)$/.exec(ref);
   if (pkg) raw = packageFolders(pkg[1]!, folders).map((dir) => path.join(dir, pkg[2]!));
   else {
     const p = ref.replace(/^file:\/\//, '');
-    raw = [path.resolve(path.dirname(from), p)];
+    raw = from !== null ? [path.resolve(path.dirname(from), p)] : path.isAbsolute(p) ? [p] : [];
   }
   const candidates = raw.filter((p) => folders.some((f) => inside(p, f)));
   return { candidates, outside: raw.filter((p) => !candidates.includes(p)) };

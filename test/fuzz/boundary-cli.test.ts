@@ -399,6 +399,18 @@ const BASES = (): Base[] => {
         path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like'),
       ],
     },
+    {
+      door: 'robots check rosbridge',
+      argv: () => [
+        'robots',
+        'check',
+        'rosbridge',
+        '--robot',
+        'ws://127.0.0.1:1',
+        '--package-dir',
+        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like'),
+      ],
+    },
     { door: 'models list', argv: () => ['models', 'list', '--dir', path.join(sandbox, 'models')] },
     { door: 'models pull', argv: () => ['models', 'pull', 'no-such-model', '--dir', path.join(sandbox, 'models')] },
     { door: 'models rm', argv: () => ['models', 'rm', 'no-such-model', '--dir', path.join(sandbox, 'models')] },

@@ -16,6 +16,13 @@
 //   IDL type names "boolean", "double"), failing for a type it does not know,
 //   or for every type (`messageDetails: false`, as rosapi 2.x on Iron and later
 //   does); /rosapi/topics_and_raw_types with each topic's definition text;
+// - parameters through rosapi as rosapi answers them: /rosapi/get_param and
+//   /rosapi/set_param with the value JSON-encoded; ROS 1 names a parameter of
+//   the parameter server (request fields name, default / name, value) and gives
+//   null for a missing one; ROS 2 names a node's parameter "NODE:PARAM"
+//   (request fields name, default_value) and gives "" for a missing one or node.
+//   A request field the service does not have fails the call, as rosbridge's
+//   message conversion does;
 // - rosbridge does not cancel the goals of a client that went away: after
 //   dropAll() a goal runs on and a cancel by its id from a new connection
 //   reaches it (rosbridge 2.x keeps action clients in a class-wide table);
@@ -76,6 +83,11 @@ export interface RosbridgeTestServer {
   /** A ROS 1 actionlib server on `action` (type e.g. move_base_msgs/MoveBaseAction). */
   actionlib(action: string, type: string, handler: ActionHandler): void;
   subscribers(topic: string): number;
+  /**
+   * Parameters rosapi serves, by full name: ROS 1 "/robot_description", ROS 2
+   * "/robot_state_publisher:robot_description". Values as ROS holds them (not encoded).
+   */
+  params: Map<string, unknown>;
   /** Message definitions rosapi knows: type ("pkg/Name") → .msg text; tests may add their own. */
   types: Map<string, string>;
   /** Drops every connection now (the robot's network went away); goals in flight run on. */
@@ -118,6 +130,7 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
   const timers: Array<ReturnType<typeof setInterval>> = [];
   let refusing = false;
 
+  const params = new Map<string, unknown>();
   const types = new Map(Object.entries(ros === 1 ? { ...MSGS, ...MSGS1 } : { ...MSGS, ...MSGS2 }));
   // rosbridge's JSON has no NaN or Infinity: they go out as null.
   const send = (ws: WebSocket, m: Msg) => {
@@ -171,6 +184,34 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
       default:
         return undefined;
     }
+  };
+  /** rosapi's parameter services: the answer, or the failure rosbridge gives for a request it cannot convert. */
+  const paramService = (service: string, args: Msg): { values: unknown; ok: boolean } | undefined => {
+    const fields = (
+      {
+        '/rosapi/get_param': ros === 1 ? ['name', 'default'] : ['name', 'default_value'],
+        '/rosapi/set_param': ['name', 'value'],
+      } as Record<string, string[]>
+    )[service];
+    if (!fields || o.rosapi === false) return undefined;
+    const extra = Object.keys(args).find((k) => !fields.includes(k));
+    if (extra !== undefined) return { values: `${service} request has no field ${extra}`, ok: false };
+    const raw = String(args['name'] ?? '');
+    let key: string;
+    if (ros === 1) key = raw.startsWith('/') ? raw : `/${raw}`;
+    else {
+      // rosapi 2.x splits NODE:PARAM; a name without one is logged as malformed and answered with an empty value.
+      const [node, param, ...more] = raw.split(':');
+      if (param === undefined || more.length) return { values: { value: '' }, ok: true };
+      key = `${node!.startsWith('/') ? node : `/${node}`}:${param}`;
+    }
+    if (service === '/rosapi/set_param') {
+      params.set(key, JSON.parse(String(args['value'] ?? 'null')));
+      return { values: {}, ok: true };
+    }
+    const fallback = String(args[ros === 1 ? 'default' : 'default_value'] ?? '');
+    const value = params.has(key) ? params.get(key) : ros === 1 ? (fallback === '' ? null : JSON.parse(fallback)) : fallback;
+    return { values: { value: JSON.stringify(value) }, ok: true };
   };
   /** /rosapi/message_details: the typedefs, or the error rosapi's service raises. */
   const messageDetails = (args: Msg): { values: unknown; ok: boolean } => {
@@ -231,6 +272,11 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
           const api = h ? undefined : rosapi(service);
           const answer = (values: unknown, result: boolean) => send(ws, { op: 'service_response', id: m['id'], service, values, result });
           if (api) return answer(api, true);
+          const param = h ? undefined : paramService(service, (m['args'] as Msg) ?? {});
+          if (param) {
+            if (!param.ok) error(ws, `call_service ${String(param.values)}`, m['id']);
+            return answer(param.values, param.ok);
+          }
           if (!h && service === '/rosapi/message_details' && o.rosapi !== false) {
             const r = messageDetails((m['args'] as Msg) ?? {});
             if (!r.ok) error(ws, `call_service ServiceException: ${String(r.values)}`, m['id']);
@@ -330,6 +376,7 @@ export async function startRosbridgeServer(o: StandInOptions = {}): Promise<Rosb
     publish,
     repeat,
     actionlib,
+    params,
     subscribers: (topic) => [...subs.values()].filter((t) => t.has(topic)).length,
     types,
     dropAll: () => {

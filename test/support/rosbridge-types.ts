@@ -13,6 +13,8 @@ export const ROSAPI = [
   '/rosapi/get_ros_version',
   '/rosapi/message_details',
   '/rosapi/topics_and_raw_types',
+  '/rosapi/get_param',
+  '/rosapi/set_param',
 ];
 
 // Message definitions, as the .msg files of the packages say (the fields a

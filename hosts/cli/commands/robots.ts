@@ -1,14 +1,17 @@
 // skillbridge robots check FILE: what a URDF (or xacro) describes and what is
 // wrong with it — joints, chains, the arm's reach, meshes, the sidecar's values
-// and every problem per element. Exit 0 when nothing is an error, 1 when
-// something is (the report says what); a file that is no robot description is
-// bad input (one line, exit 2).
+// and every problem per element. `robots check rosbridge --robot ws://…` reports
+// the same for the real robot's own robot_description (read through rosapi),
+// its meshes only from the --package-dir folders named. Exit 0 when nothing is
+// an error, 1 when something is (the report says what); a file that is no robot
+// description, or a robot that gives none, is bad input (one line, exit 2).
 import path from 'node:path';
-import { terminalRobotFiles } from '../../service/host-policy';
-import { type LoadedRobot, RobotFileError, loadRobot } from '../../../scenes/urdf/load';
+import { terminalRobotFiles, terminalRobotPackages, terminalRosbridgeUrl } from '../../service/host-policy';
+import { type LoadedRobot, RobotFileError, loadRobot, loadRobotText } from '../../../scenes/urdf/load';
 import type { Joint, RobotDescription } from '../../../scenes/urdf/model';
 import { type Chain, chainTo, chains, reach } from '../../../scenes/urdf/structure';
-import { type Parsed, UsageError } from '../args';
+import { type Parsed, UsageError, stringFlag } from '../args';
+import { fkReach } from '../arm-reach';
 import { packageDirs } from '../urdf-flag';
 import { type Output, json } from '../output';
 
@@ -25,13 +28,30 @@ function limitText(j: Joint): string {
 }
 
 interface Report {
+  /** The file, or where the robot's description came from. */
   file: string;
+  /** The real robot it was read from (robots check rosbridge); null for a file. */
+  robot: { url: string; ros: 1 | 2; param: string } | null;
   name: string | null;
   root: string | null;
   links: string[];
   joints: Joint[];
   chains: Chain[];
-  arm: { endEffector: string; joints: string[]; movingJoints: number; reachM: number } | null;
+  /**
+   * The chain to the end effector. reachM: how far the end effector gets from the first arm joint by
+   * forward kinematics (null, with reachUnknown saying why, when the chain cannot be cut); reachBoundM:
+   * the sum of the offsets, an upper bound.
+   */
+  arm: {
+    endEffector: string;
+    joints: string[];
+    movingJoints: number;
+    reachM: number | null;
+    reachBoundM: number;
+    reachFrom: string | null;
+    reachSamples: number;
+    reachUnknown: string | null;
+  } | null;
   extras: LoadedRobot['extras'];
   meshes: Array<{ ref: string; file: string; format: string; triangles: number; sizeM: [number, number, number] }>;
   sidecar: LoadedRobot['sidecar'];
@@ -44,19 +64,25 @@ interface Report {
 function armOf(d: RobotDescription, endEffector: string): Report['arm'] {
   const c = chainTo(d, endEffector);
   if (!c) return null;
+  const fk = fkReach(d, endEffector);
   const kinds = new Map(d.joints.map((j) => [j.name, j.kind]));
   return {
     endEffector,
     joints: c.joints,
     movingJoints: c.joints.filter((n) => ['revolute', 'continuous', 'prismatic'].includes(kinds.get(n) ?? 'fixed')).length,
-    reachM: round(reach(d, c), 3),
+    reachM: fk.ok ? round(fk.reachM, 3) : null,
+    reachBoundM: round(reach(d, c), 3),
+    reachFrom: fk.ok ? fk.from : null,
+    reachSamples: fk.ok ? fk.samples : 0,
+    reachUnknown: fk.ok ? null : fk.why,
   };
 }
 
-function report(r: LoadedRobot): Report {
+function report(r: LoadedRobot, robot: Report['robot'] = null): Report {
   const d = r.description;
   return {
     file: r.file,
+    robot,
     name: d?.name ?? null,
     root: d?.root ?? null,
     links: d?.links.map((l) => l.name) ?? [],
@@ -98,9 +124,14 @@ function print(o: Output, rep: Report): void {
     o.out('\nChains (root to each leaf):');
     for (const c of rep.chains) o.out(`  ${c.links.join(' > ')}`);
   }
-  if (rep.arm)
+  const arm = rep.arm;
+  if (arm)
     o.out(
-      `\nArm: ${rep.arm.movingJoints} moving joints to "${rep.arm.endEffector}"; reach at most ${rep.arm.reachM} m from the first arm joint`,
+      `\nArm: ${arm.movingJoints} moving joints to "${arm.endEffector}"; ${
+        arm.reachM !== null
+          ? `reach ${arm.reachM} m from the first arm joint (${arm.reachFrom}), by forward kinematics over ${arm.reachSamples} joint samples within the limits; at most ${arm.reachBoundM} m by the sum of the offsets`
+          : `reach unknown (${arm.reachUnknown}); at most ${arm.reachBoundM} m from the first arm joint by the sum of the offsets`
+      }`,
     );
   if (rep.extras) {
     const g = rep.extras.gripper;
@@ -112,17 +143,27 @@ function print(o: Output, rep: Report): void {
     o.out('\nMeshes:');
     for (const m of rep.meshes) o.out(`  ${m.ref}  ${m.format}, ${m.triangles} triangles, ${m.sizeM.join(' × ')} m`);
   }
-  o.out(rep.sidecar.found ? `\nSidecar: ${rep.sidecar.file}` : `\nSidecar: none (${path.basename(rep.sidecar.file)} would be read)`);
+  o.out(
+    !rep.sidecar
+      ? '\nSidecar: none (a description from the robot has none)'
+      : rep.sidecar.found
+        ? `\nSidecar: ${rep.sidecar.file}`
+        : `\nSidecar: none (${path.basename(rep.sidecar.file)} would be read)`,
+  );
   for (const n of rep.notes) o.out(`  default ${n.field}: ${n.note}`);
   o.out(rep.problems.length ? `\nProblems (${rep.errors} errors, ${rep.warnings} warnings):` : '\nNo problems.');
   for (const p of rep.problems) o.out(`  ${p.severity.padEnd(7)}  ${p.element}: ${p.problem}. Fix: ${p.fix}`);
 }
 
-export function robotsCommand(p: Parsed, o: Output): number {
+export async function robotsCommand(p: Parsed, o: Output): Promise<number> {
   const [sub, file, ...rest] = p.positionals;
   if (sub !== 'check')
-    throw new UsageError(`robots takes "check FILE"${sub ? `, not "${sub.slice(0, 40)}"` : ''}: skillbridge robots check robot.urdf`);
-  if (file === undefined || rest.length) throw new UsageError('robots check takes one URDF or xacro FILE');
+    throw new UsageError(
+      `robots takes "check FILE" or "check rosbridge --robot ws://HOST:PORT"${sub ? `, not "${sub.slice(0, 40)}"` : ''}: skillbridge robots check robot.urdf`,
+    );
+  if (file === 'rosbridge') return checkRosbridge(p, o, rest);
+  if (file === undefined || rest.length)
+    throw new UsageError('robots check takes one URDF or xacro FILE (or "rosbridge --robot ws://HOST:PORT")');
   const dirs = packageDirs(p.flags);
   let loaded: LoadedRobot;
   try {
@@ -131,8 +172,39 @@ export function robotsCommand(p: Parsed, o: Output): number {
     if (e instanceof RobotFileError) throw new UsageError(e.message);
     throw e;
   }
-  const rep = report(loaded);
+  return show(p, o, report(loaded));
+}
+
+function show(p: Parsed, o: Output, rep: Report): number {
   if (p.flags['json']) json(o, rep);
   else print(o, rep);
   return rep.errors ? 1 : 0;
+}
+
+/** robots check rosbridge --robot ws://HOST:PORT: the real robot's robot_description, through rosapi. */
+async function checkRosbridge(p: Parsed, o: Output, rest: string[]): Promise<number> {
+  const given = stringFlag(p.flags, 'robot');
+  const dirs = packageDirs(p.flags);
+  if (rest.length) throw new UsageError(`robots check rosbridge takes no more arguments, not "${rest[0]!.slice(0, 40)}"`);
+  if (given === undefined)
+    throw new UsageError(
+      'robots check rosbridge needs --robot ws://HOST:PORT: the rosbridge server of the robot whose robot_description to read',
+    );
+  const url = terminalRosbridgeUrl(given);
+  const { fetchRobotDescription, RobotDescriptionError } = await import('../../../robot/rosbridge/robot-description');
+  let fetched;
+  try {
+    fetched = await fetchRobotDescription(url);
+  } catch (e) {
+    if (e instanceof RobotDescriptionError) throw new UsageError(`--robot: ${e.message}`);
+    throw e;
+  }
+  let loaded: LoadedRobot;
+  try {
+    loaded = loadRobotText(fetched, terminalRobotPackages(dirs));
+  } catch (e) {
+    if (e instanceof RobotFileError) throw new UsageError(`--robot: ${e.message}`);
+    throw e;
+  }
+  return show(p, o, report(loaded, { url, ros: fetched.ros, param: fetched.param }));
 }
