@@ -1,6 +1,6 @@
 // skillbridge models: through main() against a loopback download host standing in for
 // Hugging Face (SKILLBRIDGE_MODELS_MIRROR), in a temporary folder.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,7 +15,13 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out, err };
 }
 
-const dir = (): string => mkdtempSync(join(tmpdir(), 'skillbridge-cli-models-'));
+// Every folder a test makes is removed after it (files a test keeps outside the models folder go in a folder of their own).
+const made: string[] = [];
+const dir = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'skillbridge-cli-models-'));
+  made.push(d);
+  return d;
+};
 const small = CATALOGUE.find((c) => c.sha256 === null)!;
 
 let host: ModelHost | undefined;
@@ -24,6 +30,7 @@ afterEach(async () => {
   delete process.env['SKILLBRIDGE_MODELS_CATALOGUE'];
   await host?.close();
   host = undefined;
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 describe('skillbridge models', () => {
@@ -47,7 +54,7 @@ describe('skillbridge models', () => {
     const body = fakeGguf(200_000);
     host = await startModelHost({ '/org/repo/resolve/main/tiny.gguf': body }, { trickle: { bytes: 20_000, everyMs: 5 } });
     process.env['SKILLBRIDGE_MODELS_MIRROR'] = host.url;
-    const catalogue = join(d, '..', `${Date.now()}-catalogue.json`);
+    const catalogue = join(dir(), 'catalogue.json');
     const tiny = {
       ...small,
       id: 'tiny',
@@ -65,7 +72,7 @@ describe('skillbridge models', () => {
     expect(readFileSync(join(d, 'tiny.gguf')).equals(body)).toBe(true);
     expect((await cli('models', 'list', '--dir', d)).out).toMatch(/tiny\s.*\sinstalled/);
 
-    const file = join(d, '..', `${Date.now()}-mine.gguf`);
+    const file = join(dir(), 'mine.gguf');
     writeFileSync(file, fakeGguf(2_000, 3));
     const added = await cli('models', 'add', file, '--dir', d, '--name', 'mine');
     expect(added.code).toBe(0);
