@@ -5,7 +5,8 @@
 // ROS 1 actions, the message packages of move_base_msgs and actionlib_msgs).
 // Each test uses its own topic namespace (a real ROS graph outlives a test) and
 // closes what it opened itself, so the tests may run at once: they mostly wait.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readUserTextSync } from '../../base/user-file';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { it, type TestContext } from 'vitest';
@@ -186,7 +187,7 @@ export function rosbridgeConformance(target: () => ConformanceTarget): void {
     // ROS 2 has no parameter server: its description is a node's parameter, and setting one needs that node running.
     if (t.ros !== 1) return ctx.skip();
     const ns = `/cf${process.pid}_${++seq}`;
-    const urdf = readFileSync(path.resolve(import.meta.dirname, '../../test/fixtures/robots/ur5e_like/urdf/ur5e_like.urdf'), 'utf8');
+    const urdf = readUserTextSync(path.resolve(import.meta.dirname, '../../test/fixtures/robots/ur5e_like/urdf/ur5e_like.urdf'));
     const conn = new RosConnection(t.url);
     ctx.onTestFinished(() => conn.close());
     await conn.open(5000);
