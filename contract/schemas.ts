@@ -55,7 +55,26 @@ export const SceneSummary = z.object({
 });
 export type SceneSummary = z.infer<typeof SceneSummary>;
 
+/** Most vertices one drawn mesh may carry (a described robot's link, as its convex hull). */
+export const MESH_MAX_VERTICES = 65_536;
+
+/** Triangles: x, y, z per vertex, three vertex indices per face, each naming a vertex there is. */
+const MeshPrimitive = z
+  .object({
+    shape: z.literal('mesh'),
+    positions: z.array(z.number().finite()).max(MESH_MAX_VERTICES * 3),
+    indices: z.array(z.number().int().nonnegative()).max(MESH_MAX_VERTICES * 6),
+  })
+  .superRefine((m, ctx) => {
+    if (m.positions.length % 3) ctx.addIssue({ code: 'custom', path: ['positions'], message: 'three numbers per vertex (x, y, z)' });
+    if (m.indices.length % 3) ctx.addIssue({ code: 'custom', path: ['indices'], message: 'three indices per triangle' });
+    const n = m.positions.length / 3;
+    if (m.indices.some((i) => i >= n))
+      ctx.addIssue({ code: 'custom', path: ['indices'], message: `an index beyond the ${Math.floor(n)} vertices` });
+  });
+
 export const Primitive = z.discriminatedUnion('shape', [
+  MeshPrimitive,
   z.object({ shape: z.literal('box'), size: Vec3 }),
   z.object({ shape: z.literal('sphere'), radius: z.number() }),
   z.object({ shape: z.literal('cylinder'), radius: z.number(), height: z.number() }),
@@ -111,7 +130,7 @@ export const RobotMeta = z.object({
   /** Base footprint box [length, height, width]. */
   baseSize: Vec3,
   wheelRadius: z.number().nullable(),
-  /** Robot bodies: "base", then arm links ("turret", "upper", ...). */
+  /** Robot bodies: "base", then arm links ("turret", "upper", ...; a described arm's other links as "link:<name>"). */
   bodies: z.array(BodyMeta.extend({ part: z.string() })),
   camera: z.object({
     mount: z.enum(['head', 'wrist']),
@@ -121,6 +140,7 @@ export const RobotMeta = z.object({
     fovDeg: z.number(),
     range: z.number(),
   }),
+  /** The arm's joints in frame order, the gripper opening last: the built-in arm's five, or a described arm's own. */
   jointNames: z.array(z.string()),
 });
 export type RobotMeta = z.infer<typeof RobotMeta>;

@@ -2,7 +2,28 @@
 // at most one location fact, and an object's location fact is what the robot
 // believes (on(x, robot_hand) for what rests on the hand, on(x, unperceived)
 // for a support it has not perceived, moving(x) for what it saw still moving).
+import { POSTURE_TOLERANCE, postureOffset } from '../../sim/world/robot-body';
 import { type CallUnderCheck, type Finding } from './check-core';
+
+/**
+ * The named postures the joints are within 0.01 rad of: the built-in arm's from its
+ * config (degrees; yaw and roll modulo a turn), a described arm's by value from its
+ * kinematics (joints that turn round modulo a turn).
+ */
+function postureNames(c: CallUnderCheck, q: readonly number[]): string[] {
+  const kin = c.world.kinematics;
+  if (kin?.kind === 'chain')
+    return Object.keys(kin.postures).filter((n) => (postureOffset(kin, n, q) ?? Infinity) <= POSTURE_TOLERANCE + 1e-9);
+  const postures = c.world.scene.robot.arm?.postures ?? {};
+  return Object.entries(postures)
+    .filter(([, p]) =>
+      p.every((deg, i) => {
+        const d = q[i]! - (deg * Math.PI) / 180;
+        return (i === 0 || i === 4 ? Math.abs(Math.atan2(Math.sin(d), Math.cos(d))) : Math.abs(d)) <= 0.01 + 1e-9;
+      }),
+    )
+    .map(([n]) => n);
+}
 
 /** Robot facts in a snapshot: the robot knows its own state, so each must hold exactly. */
 function checkRobotFacts(c: CallUnderCheck, text: string): Finding[] {
@@ -25,16 +46,10 @@ function checkRobotFacts(c: CallUnderCheck, text: string): Finding[] {
     m = /^robot_has_arm_posture\(robot, ([a-z0-9_]+)\)$/.exec(f);
     if (m && !a.joints) lie(f, 'the robot has no arm');
     if (m && a.joints) {
-      const postures = w.scene.robot.arm?.postures ?? {};
-      const within = Object.entries(postures)
-        .filter(([, p]) =>
-          p.every((deg, i) => {
-            const d = a.joints![i]! - (deg * Math.PI) / 180;
-            return (i === 0 || i === 4 ? Math.abs(Math.atan2(Math.sin(d), Math.cos(d))) : Math.abs(d)) <= 0.01 + 1e-9;
-          }),
-        )
-        .map(([n]) => n);
-      if (m[1] === 'unknown' ? within.length > 0 : !within.includes(m[1]!))
+      const within = postureNames(c, a.joints);
+      // An arm from a robot description says "none" between its postures; the built-in arms say "unknown".
+      const between = w.kinematics?.kind === 'chain' ? 'none' : 'unknown';
+      if (m[1] === between ? within.length > 0 : !within.includes(m[1]!))
         lie(f, `the joints are in ${within.join(' or ') || 'no named posture'}`);
       continue;
     }

@@ -132,15 +132,21 @@ export function frameTransforms(
 // Foxglove's cylinders stand on their Z axis; the simulator's on Y.
 const Z_TO_Y: Q = { x: -Math.SQRT1_2, y: 0, z: 0, w: Math.SQRT1_2 };
 
-function primitives(parts: readonly ShapePart[]): Record<'cubes' | 'spheres' | 'cylinders', object[]> {
+function primitives(parts: readonly ShapePart[]): Record<'cubes' | 'spheres' | 'cylinders' | 'triangles', object[]> {
   const cubes: object[] = [];
   const spheres: object[] = [];
   const cylinders: object[] = [];
+  const triangles: object[] = [];
   for (const p of parts) {
     const pose = { position: v3(p.position), orientation: q4(p.rotation) };
     const color = rgba(p.color);
     const g = p.geometry;
-    if (g.shape === 'box') cubes.push({ pose, size: v3(g.size), color });
+    if (g.shape === 'mesh') {
+      // A described robot's link as its triangles (Foxglove's TriangleListPrimitive).
+      const points = [];
+      for (let i = 0; i < g.positions.length; i += 3) points.push({ x: g.positions[i]!, y: g.positions[i + 1]!, z: g.positions[i + 2]! });
+      triangles.push({ pose, points, color, colors: [], indices: g.indices });
+    } else if (g.shape === 'box') cubes.push({ pose, size: v3(g.size), color });
     else if (g.shape === 'sphere') spheres.push({ pose, size: { x: 2 * g.radius, y: 2 * g.radius, z: 2 * g.radius }, color });
     else {
       const d = 2 * g.radius;
@@ -161,7 +167,7 @@ function primitives(parts: readonly ShapePart[]): Record<'cubes' | 'spheres' | '
       }
     }
   }
-  return { cubes, spheres, cylinders };
+  return { cubes, spheres, cylinders, triangles };
 }
 
 function rotate(q: Q, v: V3): V3 {

@@ -8,7 +8,7 @@ import type { SimControl } from '../../robot/sources';
 import { cameraView } from '../../sim/perception/camera';
 import { renderCamera } from '../../sim/perception/render';
 import { type StreamEntry, packPoses } from '../../sim/world/stream';
-import { buildSceneMeta } from '../service/scene-meta';
+import { buildSceneMeta, writeJoints } from '../service/scene-meta';
 import type { Robot } from '../../robot/robot';
 import type { LiveWorld } from './live';
 import type { ExtraFrame, Space } from './messages';
@@ -33,12 +33,7 @@ export class SimFeed {
     const joints = this.meta.robot.jointNames.length;
     const frame = new Float32Array(frameLength(this.entries.length, joints));
     packPoses(sim, this.entries, frame.subarray(FRAME_HEADER, FRAME_HEADER + this.entries.length * FLOATS_PER_POSE));
-    if (joints) {
-      const q = sim.body.q ?? [0, 0, 0, 0, 0];
-      const o = FRAME_HEADER + this.entries.length * FLOATS_PER_POSE;
-      for (let i = 0; i < 5; i++) frame[o + i] = q[i] ?? 0;
-      frame[o + 5] = sim.body.opening;
-    }
+    writeJoints(sim, frame, FRAME_HEADER + this.entries.length * FLOATS_PER_POSE, joints);
     writeHeader(frame, this.generation, ++this.seq, sim.time, Date.now());
     return frame;
   }

@@ -1,5 +1,6 @@
 // What a host tells the app service when it makes one (hosts/web, the desktop
 // worker, the CLI's serve): pacing, folders, the key and file policy's inputs, a real robot.
+import type { LoadedRobot } from '../../scenes/urdf/load';
 import type { RobotForm } from '../../robot/sources';
 import type { ScriptFiles, SecretLookup } from '../../agents/models/spec';
 import type { HostPolicy } from './host-policy';
@@ -35,6 +36,12 @@ export interface AppServiceOptions {
    * there first (so the view shows the prediction), divergences in the run view.
    */
   robot?: RealRobotForm;
+  /**
+   * A robot from its description (serve --urdf): every scene loaded puts it in
+   * place of its own, and the view draws it from its links. A scene it cannot
+   * stand in is refused with each problem, never shown with the scene's robot.
+   */
+  urdf?: LoadedRobot;
   /** The models folder for local:ID models (the desktop app: userData/models); default defaultModelsDir(). */
   modelsDir?: string;
   /** Pages may download and remove models there (the desktop app; serve --allow-model-pull). */

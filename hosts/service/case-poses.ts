@@ -15,7 +15,7 @@ import { findSuite } from '../../eval/suites/index';
 import { PosePacker } from '../../sim/world/stream';
 import type { WorldSnapshot } from '../../sim/world/types';
 import { recordingInfo } from './pose-recorder';
-import { buildSceneMeta } from './scene-meta';
+import { buildSceneMeta, writeJoints } from './scene-meta';
 
 const GENERATION = 1;
 
@@ -50,12 +50,7 @@ export async function casePoses(
       const sim = cw.control.world;
       const frame = new Float32Array(length);
       packer.pack(sim, frame.subarray(FRAME_HEADER, FRAME_HEADER + entries.length * FLOATS_PER_POSE));
-      if (joints) {
-        const q = sim.body.q ?? [0, 0, 0, 0, 0];
-        const o = FRAME_HEADER + entries.length * FLOATS_PER_POSE;
-        for (let i = 0; i < 5; i++) frame[o + i] = q[i] ?? 0;
-        frame[o + 5] = sim.body.opening;
-      }
+      writeJoints(sim, frame, FRAME_HEADER + entries.length * FLOATS_PER_POSE, joints);
       writeHeader(frame, GENERATION, seq, sim.time, wallMs);
       return frame;
     };

@@ -6,6 +6,7 @@ import type { PoseListener, Unsubscribe } from '../../contract/api';
 import { FLOATS_PER_POSE, FRAME_HEADER, frameLength, writeHeader } from '../../contract/frames';
 import type { SimControl } from '../../robot/sim/control';
 import { PosePacker, type StreamEntry } from '../../sim/world/stream';
+import { writeJoints } from './scene-meta';
 
 /** What the stream reads each frame. */
 export interface StreamedWorld {
@@ -87,12 +88,7 @@ export class PoseStream {
     const sim = w.control.world;
     const frame = new Float32Array(frameLength(w.entries.length, w.joints));
     this.packer.pack(sim, frame.subarray(FRAME_HEADER, FRAME_HEADER + w.entries.length * FLOATS_PER_POSE));
-    if (w.joints) {
-      const q = sim.body.q ?? [0, 0, 0, 0, 0];
-      const o = FRAME_HEADER + w.entries.length * FLOATS_PER_POSE;
-      for (let i = 0; i < 5; i++) frame[o + i] = q[i] ?? 0;
-      frame[o + 5] = sim.body.opening;
-    }
+    writeJoints(sim, frame, FRAME_HEADER + w.entries.length * FLOATS_PER_POSE, w.joints);
     const now = Date.now();
     if (!force && this.latest && now - this.lastSentAt < 1000 && samePoses(this.latest, frame)) return;
     writeHeader(frame, w.generation, ++this.seq, sim.time, now);

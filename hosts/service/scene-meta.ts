@@ -10,6 +10,21 @@ import type { SimWorld } from '../../sim/world/sim-world';
 
 export const ARM_JOINTS = ['yaw', 'shoulder', 'elbow', 'wristPitch', 'wristRoll', 'gripper'] as const;
 
+/** The joints a frame carries after the poses: the arm's own (a described arm's by their URDF names), then the gripper. */
+export function armJointNames(sim: SimWorld): string[] {
+  if (!sim.scene.robot.arm) return [];
+  const k = sim.kinematics;
+  return k?.kind === 'chain' ? [...k.jointNames, 'gripper'] : [...ARM_JOINTS];
+}
+
+/** The arm's joint values and the gripper opening into a frame at `offset`: `count` slots (armJointNames' length). */
+export function writeJoints(sim: SimWorld, frame: Float32Array, offset: number, count: number): void {
+  if (!count) return;
+  const q = sim.body.q;
+  for (let i = 0; i < count - 1; i++) frame[offset + i] = q?.[i] ?? 0;
+  frame[offset + count - 1] = sim.body.opening;
+}
+
 const COLLIDER_COLOUR = '#39d353';
 
 function tuple3(v: { x: number; y: number; z: number }): [number, number, number] {
@@ -168,7 +183,7 @@ export function buildSceneMeta(sim: SimWorld, generation: number): BuiltMeta {
         fovDeg: cfg.camera.fov,
         range: cfg.camera.range,
       },
-      jointNames: cfg.arm ? [...ARM_JOINTS] : [],
+      jointNames: armJointNames(sim),
     },
     locations: scene.locations.map((l) => ({
       id: l.id,

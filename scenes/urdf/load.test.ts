@@ -86,9 +86,9 @@ describe('the fixtures written from published parameters', () => {
     expect(d.joints.find((j) => j.name === 'base_joint')!.kind).toBe('planar');
     const arm = chainTo(d, 'tcp')!;
     expect(arm.joints.filter((n) => /^arm_joint_\d$/.test(n))).toHaveLength(6);
-    expect(d.joints.find((j) => j.name === 'arm_joint_3')!.origin.xyz).toEqual([0.4, 0, 0]);
-    expect(d.joints.find((j) => j.name === 'arm_joint_1')!.limit!.velocity).toBeCloseTo((120 * Math.PI) / 180, 9);
-    expect(d.links.find((l) => l.name === 'base_link')!.collisions[0]!.geometry).toEqual({ kind: 'box', size: [0.6, 0.45, 0.3] });
+    expect(d.joints.find((j) => j.name === 'arm_joint_3')!.origin.xyz).toEqual([-0.425, 0, 0]);
+    expect(d.joints.find((j) => j.name === 'arm_joint_1')!.limit!.velocity).toBeCloseTo(Math.PI, 9);
+    expect(d.links.find((l) => l.name === 'base_link')!.collisions[0]!.geometry).toEqual({ kind: 'box', size: [0.89, 0.58, 0.3] });
     expect(d.links.some((l) => l.name === 'head_camera')).toBe(true);
     expect(r.extras).toMatchObject({ base: 'planar', cameraLink: 'head_camera', battery: { capacityWh: 400 } });
     expect(reach(d, arm)).toBeGreaterThan(0.9);

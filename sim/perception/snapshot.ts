@@ -45,6 +45,15 @@ export function stateFacts(sim: SimWorld, id: string): string[] {
   return out;
 }
 
+/**
+ * The label of an arm in no named posture. The built-in arms say "unknown" (paper
+ * 003's snapshot); an arm from a robot description knows its joints and its
+ * sidecar's postures by value, so between them it says "none": no named posture.
+ */
+function postureless(sim: SimWorld): 'unknown' | 'none' {
+  return sim.kinematics?.kind === 'chain' ? 'none' : 'unknown';
+}
+
 /** Facts about the robot itself: it knows its own state. */
 function robotFacts(sim: SimWorld, facts: Set<string>): void {
   const r = 'robot';
@@ -52,7 +61,7 @@ function robotFacts(sim: SimWorld, facts: Set<string>): void {
   const at = robotLocation(sim);
   if (at || sim.scene.robot.kind !== 'fixed_arm') facts.add(`robot_at(${r}, ${at ?? 'unknown'})`);
   if (sim.scene.robot.arm) {
-    facts.add(`robot_has_arm_posture(${r}, ${sim.body.posture ?? 'unknown'})`);
+    facts.add(`robot_has_arm_posture(${r}, ${sim.body.posture ?? postureless(sim)})`);
     const held = sim.heldId();
     facts.add(held ? `holding(${r}, ${held})` : `hand_empty(${r})`);
   }

@@ -1,13 +1,20 @@
 // The colliders of a rigid body as plain primitives in the body's frame, read
-// back from Rapier: what the physics really collides with. The app's collider
+// back from Rapier: what the physics really collides with (a convex hull as its triangles). The app's collider
 // debug view draws these, and the robot is drawn from them (its links have no
 // separate visual description), so the picture cannot drift from the physics.
 import type { Primitive } from '../../scenes/shapes';
 import { type Quat, type Vec3, poseApply, poseInv, qConj, qMul } from '../math';
 import type { SimWorld } from './sim-world';
 
+/** A convex hull (a link of a described robot from its mesh) as triangles: x, y, z per vertex, three indices per face. */
+export interface MeshShape {
+  shape: 'mesh';
+  positions: number[];
+  indices: number[];
+}
+
 export interface BodyShape {
-  geometry: Primitive;
+  geometry: Primitive | MeshShape;
   position: [number, number, number];
   rotation: [number, number, number, number];
 }
@@ -16,6 +23,7 @@ export interface BodyShape {
 const BALL = 0;
 const CUBOID = 1;
 const CAPSULE = 2;
+const CONVEX_POLYHEDRON = 9;
 const CYLINDER = 10;
 
 export function bodyShapes(sim: SimWorld, handle: number): BodyShape[] {
@@ -26,8 +34,15 @@ export function bodyShapes(sim: SimWorld, handle: number): BodyShape[] {
   const out: BodyShape[] = [];
   for (let i = 0; i < body.numColliders(); i++) {
     const c = body.collider(i);
-    const shape = c.shape as unknown as { type: number; radius?: number; halfHeight?: number; halfExtents?: Vec3 };
-    let geometry: Primitive | undefined;
+    const shape = c.shape as unknown as {
+      type: number;
+      radius?: number;
+      halfHeight?: number;
+      halfExtents?: Vec3;
+      vertices?: Float32Array;
+      indices?: Uint32Array | null;
+    };
+    let geometry: Primitive | MeshShape | undefined;
     if (shape.type === CUBOID && shape.halfExtents) {
       const h = shape.halfExtents;
       geometry = { shape: 'box', size: [h.x * 2, h.y * 2, h.z * 2] };
@@ -37,6 +52,11 @@ export function bodyShapes(sim: SimWorld, handle: number): BodyShape[] {
       geometry = { shape: 'capsule', radius: shape.radius, height: shape.halfHeight * 2 };
     } else if (shape.type === CYLINDER && shape.radius !== undefined && shape.halfHeight !== undefined) {
       geometry = { shape: 'cylinder', radius: shape.radius, height: shape.halfHeight * 2 };
+    } else if (shape.type === CONVEX_POLYHEDRON && shape.vertices) {
+      // Rapier gives a computed hull back as a triangle soup (three vertices per face, no indices).
+      const positions = Array.from(shape.vertices);
+      const indices = shape.indices ? Array.from(shape.indices) : positions.slice(0, positions.length / 3).map((_, i) => i);
+      geometry = { shape: 'mesh', positions, indices };
     }
     if (!geometry) continue;
     // The offset from the parent when Rapier has it; else the world pose taken into the body frame.

@@ -15,7 +15,7 @@ export interface StreamEntry {
   body: number;
 }
 
-/** Bodies whose poses change, in a stable order: objects (scene order), doors, people, robot. */
+/** Bodies whose poses change, in a stable order: objects (scene order), doors, people, robot (base, arm parts, a described arm's other links). */
 export function streamEntries(sim: SimWorld): StreamEntry[] {
   const out: StreamEntry[] = [];
   for (const e of sim.entities.values()) {
@@ -28,6 +28,11 @@ export function streamEntries(sim: SimWorld): StreamEntry[] {
   if (arm) {
     for (const [part, body] of Object.entries(arm)) out.push({ id: `robot#${part}`, kind: 'arm', body });
   }
+  // A described arm's links beyond those parts (wrists, flange), by link name: every link is drawn where it is.
+  const chain = sim.bodyLinks.chain;
+  if (chain)
+    for (const [link, body] of chain.bodies)
+      if (sim.bodyLinks.armExtras.has(body)) out.push({ id: `robot#link:${link}`, kind: 'arm', body });
   return out;
 }
 

@@ -15,7 +15,7 @@ import { CreateCylinder, CreateCylinderVertexData } from '@babylonjs/core/Meshes
 import { CreateDiscVertexData } from '@babylonjs/core/Meshes/Builders/discBuilder';
 import { CreateSphere, CreateSphereVertexData } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
-import type { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
+import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import '@babylonjs/core/Rendering/outlineRenderer';
 // Every material here is a StandardMaterial: its shaders load with the page rather
@@ -118,11 +118,31 @@ export function buildScene(engine: Engine, meta: SceneMeta, opts: BuildOptions):
   return b.graph;
 }
 
+/**
+ * Triangles as vertex data, drawn from both sides: a described robot's mesh may
+ * wind its faces either way, and its convex hulls are small enough to send twice.
+ */
+function trianglesData(positions: readonly number[], indices: readonly number[]): VertexData {
+  const n = positions.length / 3;
+  const d = new VertexData();
+  d.positions = [...positions, ...positions];
+  const back: number[] = [];
+  for (let i = 0; i + 2 < indices.length; i += 3) back.push(indices[i]! + n, indices[i + 2]! + n, indices[i + 1]! + n);
+  d.indices = [...indices, ...back];
+  const normals: number[] = [];
+  VertexData.ComputeNormals(d.positions, d.indices, normals);
+  d.normals = normals;
+  return d;
+}
+
 /** A part's shape as vertex data, placed where the part sits in its body. */
 function partData(part: ShapePart): VertexData {
   const g = part.geometry;
   let d: VertexData;
   switch (g.shape) {
+    case 'mesh':
+      d = trianglesData(g.positions, g.indices);
+      break;
     case 'box':
       d = CreateBoxVertexData({ width: g.size[0], height: g.size[1], depth: g.size[2] });
       break;
@@ -213,6 +233,10 @@ class Builder {
     const scene = this.scene;
     let m: Mesh;
     switch (g.shape) {
+      case 'mesh':
+        m = new Mesh(name, scene);
+        trianglesData(g.positions, g.indices).applyToMesh(m);
+        break;
       case 'box':
         m = CreateBox(name, { width: g.size[0], height: g.size[1], depth: g.size[2] }, scene);
         break;
