@@ -3,6 +3,7 @@ import type { AnySuite } from '../core/suite';
 import { alrmSuite } from './alrm/index';
 import { dfkiSuite } from './dfki/index';
 import { etpSuite } from './etp/index';
+import { etpImagesSuite } from './etp/images';
 import { rtwSuite } from './rtw/index';
 import { loadSuiteFile } from './file/index';
 import { raiderSuite } from './raider/index';
@@ -12,6 +13,7 @@ export const SUITES: readonly AnySuite[] = [
   raiderSuite as AnySuite,
   alrmSuite as AnySuite,
   etpSuite as AnySuite,
+  etpImagesSuite as AnySuite,
   dfkiSuite as AnySuite,
   rtwSuite as AnySuite,
 ];

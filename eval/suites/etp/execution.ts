@@ -10,7 +10,7 @@ import type { PlanStep, SetupStep } from '../../core/case';
 import { playPlan } from '../../core/play';
 import type { GenerateContext } from '../../core/suite';
 import { hash32 } from '../../reference/rng';
-import { type WorldInfo, namesOf } from '../raider/world-info';
+import { type ObjInfo, type WorldInfo, namesOf } from '../raider/world-info';
 import type { EtpNext } from './gold';
 import { ACTION_TOOLS, type Case, kitchen, mk, objectArgs, step } from './make';
 
@@ -52,11 +52,22 @@ function sayValue(value: number, unit: string, subject: { id: string; names: str
   };
 }
 
-export async function executionCases(ctx: GenerateContext, infos: ReadonlyMap<string, WorldInfo>, out: Case[]): Promise<void> {
+/** How an instruction refers to an object: by its name (the text cases), or by where it is in the picture (undefined: not referable). */
+export type Refer = (o: ObjInfo) => string | undefined;
+const byName: Refer = (o) => `the ${o.name}`;
+
+export async function executionCases(
+  ctx: GenerateContext,
+  infos: ReadonlyMap<string, WorldInfo>,
+  out: Case[],
+  opts: { refer?: (at: string) => Refer } = {},
+): Promise<void> {
   for (const [at, w] of infos) {
-    const vis = [...w.visible.values()].sort((a, b) => hash32(`ex${a.id}`) - hash32(`ex${b.id}`));
+    const refer = opts.refer?.(at) ?? byName;
+    const vis = [...w.visible.values()].filter((o) => refer(o) !== undefined).sort((a, b) => hash32(`ex${a.id}`) - hash32(`ex${b.id}`));
+    const the = (o: ObjInfo) => refer(o)!;
     const drafts: Draft[] = [];
-    const subjectOf = (o: WorldInfo['visible'] extends Map<string, infer V> ? V : never) => ({ id: o.id, names: namesOf(o) });
+    const subjectOf = (o: ObjInfo) => ({ id: o.id, names: namesOf(o) });
     const container = vis.find(
       (o) => o.props['receptacle'] && !(o.props['openable'] && o.state['open'] === false) && o.inside.length === 1,
     );
@@ -65,7 +76,7 @@ export async function executionCases(ctx: GenerateContext, infos: ReadonlyMap<st
         id: `execution/${at}/inside-${container.id}`,
         setup: [],
         tag: '',
-        text: `Use check_obj_relationship to see what is inside the ${container.name}, then pick up what is inside it.`,
+        text: `Use check_obj_relationship to see what is inside ${the(container)}, then pick up what is inside it.`,
         tool: 'check_obj_relationship',
         args: { relationship: 'inside', obj: container.id },
         subject: subjectOf(container),
@@ -80,7 +91,7 @@ export async function executionCases(ctx: GenerateContext, infos: ReadonlyMap<st
         id: `execution/${at}/on-${base.id}`,
         setup: [],
         tag: '',
-        text: `Use check_obj_relationship to see what lies on top of the ${base.name}, then pick that up.`,
+        text: `Use check_obj_relationship to see what lies on top of ${the(base)}, then pick that up.`,
         tool: 'check_obj_relationship',
         args: { relationship: 'on top of', obj: base.id },
         subject: subjectOf(base),
@@ -95,7 +106,7 @@ export async function executionCases(ctx: GenerateContext, infos: ReadonlyMap<st
         id: `execution/${at}/distance-${far.id}`,
         setup: [],
         tag: '',
-        text: `Use dist_to_target on the ${far.name}, then say how far away it is, in metres.`,
+        text: `Use dist_to_target on ${the(far)}, then say how far away it is, in metres.`,
         tool: 'dist_to_target',
         args: { target: far.id },
         subject: subjectOf(far),
@@ -107,13 +118,14 @@ export async function executionCases(ctx: GenerateContext, infos: ReadonlyMap<st
         },
       });
     }
-    const heavy = vis.find((o) => o.props['pickable'] && !o.fixed && o.id !== far?.id);
+    // A text world asks its two questions of two objects; a picture's reference asks both of its one.
+    const heavy = vis.find((o) => o.props['pickable'] && !o.fixed && (opts.refer !== undefined || o.id !== far?.id));
     if (heavy) {
       drafts.push({
         id: `execution/${at}/mass-${heavy.id}`,
         setup: [],
         tag: '',
-        text: `Use get_obj_properties on the ${heavy.name}, then say how much it weighs, in kilograms.`,
+        text: `Use get_obj_properties on ${the(heavy)}, then say how much it weighs, in kilograms.`,
         tool: 'get_obj_properties',
         args: { obj: heavy.id },
         subject: subjectOf(heavy),
@@ -125,7 +137,10 @@ export async function executionCases(ctx: GenerateContext, infos: ReadonlyMap<st
         },
       });
     }
-    const held = vis.find((o) => o.props['pickable'] && !o.fixed && !o.props['receptacle'] && o.onTop.length === 0);
+    // What the hand holds is no object the instruction refers to: a text case only.
+    const held = opts.refer
+      ? undefined
+      : vis.find((o) => o.props['pickable'] && !o.fixed && !o.props['receptacle'] && o.onTop.length === 0);
     if (held) {
       drafts.push({
         id: `execution/${at}/holding`,

@@ -45,5 +45,10 @@ export const EtpGold = z.object({
   final: z.string(),
   /** Chain: the goal to reach in the world (a fact that must hold at the end). */
   goalFacts: z.array(z.string()),
+  /**
+   * An image case's answer without tools: the names the object it asks about goes by; the answer
+   * must give one of them, exactly, as {"object": name}. Empty: the answer is not scored.
+   */
+  answerNames: z.array(z.string()).default([]),
 });
 export type EtpGold = z.infer<typeof EtpGold>;

@@ -81,21 +81,34 @@ function actionMatches(c: CallRecord, next: EtpNext, o: CaseOutcome, world: stri
 }
 
 /** The registry's own tools (the etp workflow): finding and describing a tool is not using one. */
-const META = new Set(['discover_tools', 'describe_tool']);
+const META: ReadonlySet<string> = new Set(['discover_tools', 'describe_tool']);
 
 /**
  * The calls as tool use: a tool called through invoke_tool counts as a call of that
  * tool with its arguments; discovering and describing are left out, except that they
  * show a need for tools (kept as the first entry when nothing else was called).
  */
-function toolUse(calls: CallRecord[]): CallRecord[] {
+function toolUse(calls: CallRecord[], meta: ReadonlySet<string>): CallRecord[] {
   const used = calls.flatMap((c): CallRecord[] => {
-    if (META.has(c.name)) return [];
+    if (meta.has(c.name)) return [];
     if (c.name !== 'invoke_tool') return [c];
     const a = (c.args ?? {}) as { name?: unknown; args?: unknown };
     return typeof a.name === 'string' ? [{ ...c, name: a.name, args: a.args }] : [];
   });
   return used.length || !calls.length ? used : [calls[0]!];
+}
+
+/** Whether the answer gives one object, as {"object": name}, and it is one of `names` exactly. */
+export function answeredObject(text: string | undefined, names: readonly string[]): boolean {
+  const m = /\{[^{}]*\}/.exec(text ?? '');
+  if (!m) return false;
+  try {
+    const v = JSON.parse(m[0]) as unknown;
+    const o = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)['object'] : undefined;
+    return typeof o === 'string' && isName(o, names);
+  } catch {
+    return false;
+  }
 }
 
 /** The order of first use of each tool. */
@@ -107,28 +120,28 @@ function firstUse(seq: readonly string[]): Map<string, number> {
   return m;
 }
 
-export const etpSuite: Suite<EtpGold> = {
-  id: 'etp',
-  title: 'EmbodiedToolBench: need, selection, execution, chains',
-  paper: '004 §3.2',
-  report: etpReport,
-  defaultWorkflow: ETP_CANDIDATES,
-  workflows: [ETP_CANDIDATES, 'etp'],
-  // ETP's candidate-set loop and its discovery workflow over the tool registry.
-  protocol: { workflows: [ETP_CANDIDATES, 'etp'], toolSets: [] },
-  ownWorkflows: { [ETP_CANDIDATES]: (c, robot) => candidatesWorkflow(robot, c.gold.tools) },
-  gold: EtpGold,
-  generate: (ctx) => generateEtp(ctx),
-  score(c, o): Scored {
+/** The scorer; `meta`: calls that are not tool use; `own`: the workflow's own calls (a case's picture), left out. */
+export function scoreEtp(meta: ReadonlySet<string>, own: (c: CallRecord) => boolean = () => false): Suite<EtpGold>['score'] {
+  return (c, o): Scored => {
     const g = c.gold;
-    const calls = toolUse(callsOf(o.events));
+    const calls = toolUse(
+      callsOf(o.events).filter((x) => !own(x)),
+      meta,
+    );
     switch (g.task) {
       case 'need': {
         const pred = calls.length > 0;
+        // An image case also asks which object the picture shows: the needed tool called first on it, or an answer naming it.
+        const first = calls[0];
+        const which = pred
+          ? g.tool === null ||
+            (first !== undefined && first.name === g.tool && succeeded(first) && argsMatch(first.args, g.toolArgs ?? {}, g.argNames))
+          : !g.answerNames.length || answeredObject(o.turn.final, g.answerNames);
+        const ok = pred === g.needTrue && which;
         return {
-          metrics: { need_pred: pred, need_true: g.needTrue, need_correct: pred === g.needTrue },
-          success: pred === g.needTrue,
-          failureClass: pred === g.needTrue ? null : pred ? 'wrong-selection' : 'missed',
+          metrics: { need_pred: pred, need_true: g.needTrue, need_correct: ok },
+          success: ok,
+          failureClass: ok ? null : pred === g.needTrue ? 'wrong-objects' : pred ? 'wrong-selection' : 'missed',
         };
       }
       case 'selection': {
@@ -183,7 +196,22 @@ export const etpSuite: Suite<EtpGold> = {
         };
       }
     }
-  },
+  };
+}
+
+export const etpSuite: Suite<EtpGold> = {
+  id: 'etp',
+  title: 'EmbodiedToolBench: need, selection, execution, chains',
+  paper: '004 §3.2',
+  report: etpReport,
+  defaultWorkflow: ETP_CANDIDATES,
+  workflows: [ETP_CANDIDATES, 'etp'],
+  // ETP's candidate-set loop and its discovery workflow over the tool registry.
+  protocol: { workflows: [ETP_CANDIDATES, 'etp'], toolSets: [] },
+  ownWorkflows: { [ETP_CANDIDATES]: (c, robot) => candidatesWorkflow(robot, c.gold.tools) },
+  gold: EtpGold,
+  generate: (ctx) => generateEtp(ctx),
+  score: scoreEtp(META),
   oracle(c) {
     const g = c.gold;
     switch (g.task) {

@@ -30,6 +30,7 @@ const blank = {
   order: [],
   plan: [],
   goalFacts: [],
+  answerNames: [],
 } as const;
 
 export function kitchen(at: string, tag = '', setup: WorldSpec['setup'] = []): WorldSpec {
@@ -50,7 +51,7 @@ export function mk(
     instruction,
     labels: { scene: world.scene, ...labels },
     limits: { maxIterations: 14 },
-    gold: { ...blank, argNames: {}, order: [], chainSet: [], plan: [], goalFacts: [], ...gold } as EtpGold,
+    gold: { ...blank, argNames: {}, order: [], chainSet: [], plan: [], goalFacts: [], answerNames: [], ...gold } as EtpGold,
   };
 }
 

@@ -10,6 +10,7 @@ import type { Tool } from '../../../agents/tools/tool';
 import { toolsFor } from '../../core/play';
 import { loopWorkflow } from '../../../agents/workflows/kit/loop';
 import { ANSWER_RULES, robotContext } from '../../../agents/workflows/prompt';
+import { cameraTool } from '../../../agents/tools/camera';
 
 export const ETP_CANDIDATES = 'etp/candidates';
 
@@ -31,17 +32,61 @@ async function findTools(robot: Robot, names: readonly string[]): Promise<Map<st
   return out;
 }
 
-export async function candidatesWorkflow(robot: Robot, names: readonly string[]): Promise<Workflow> {
+/** The case's candidate tools, in its order. */
+async function candidateTools(robot: Robot, names: readonly string[], workflow: string): Promise<Tool[]> {
   const all = await findTools(robot, names);
   const missing = names.filter((n) => !all.has(n));
-  if (missing.length) throw new Error(`${ETP_CANDIDATES}: no tool ${missing.join(', ')} for ${robot.info.name}`);
-  const tools = names.map((n) => all.get(n)!);
+  if (missing.length) throw new Error(`${workflow}: no tool ${missing.join(', ')} for ${robot.info.name}`);
+  return names.map((n) => all.get(n)!);
+}
+
+const candidatesPrompt = (r: Robot) =>
+  `${robotContext(r)}\n\nCall a tool only when the request needs one; choose the tool that fits best among those offered.\n${ANSWER_RULES}`;
+
+export async function candidatesWorkflow(robot: Robot, names: readonly string[]): Promise<Workflow> {
+  const tools = await candidateTools(robot, names, ETP_CANDIDATES);
   return loopWorkflow({
     id: ETP_CANDIDATES,
     title: 'Candidate tools (EmbodiedToolBench)',
     description: "The case's candidate tools as one list, one call per turn.",
-    systemPrompt: (r) =>
-      `${robotContext(r)}\n\nCall a tool only when the request needs one; choose the tool that fits best among those offered.\n${ANSWER_RULES}`,
+    systemPrompt: candidatesPrompt,
     tools: () => tools,
   });
+}
+
+export const ETP_IMAGES = 'etp/images';
+/** The trace stage of the case's own picture (a call of the workflow, not of the model). */
+export const LOOK_STAGE = 'look';
+
+/**
+ * EmbodiedToolBench's image samples: the camera picture goes with the request
+ * (the paper's observation o_t), then the candidate-set loop. The picture is
+ * taken through get_camera_image under its own stage, so the trace keeps it; a
+ * model that reads no images gets the request alone, and the trace says so once.
+ */
+export async function picturesWorkflow(robot: Robot, names: readonly string[]): Promise<Workflow> {
+  const tools = await candidateTools(robot, names, ETP_IMAGES);
+  return {
+    id: ETP_IMAGES,
+    title: 'Candidate tools with the camera picture (EmbodiedToolBench images)',
+    description: "The robot camera's picture with the request, then the case's candidate tools, one call per turn.",
+    stages: [LOOK_STAGE, 'agent'],
+    systemPrompt: candidatesPrompt,
+    run: async (ctx) => {
+      const shot = await ctx.invoke(cameraTool(), { width: 640 }, { stage: LOOK_STAGE });
+      if (!shot.ok || !shot.images?.length)
+        return { reason: 'final', final: undefined, error: { message: `${ETP_IMAGES} needs the robot camera: ${shot.content}` } };
+      const sees = ctx.model.input === 'images';
+      if (!sees) ctx.note(`${ctx.model.id} reads no images (its spec has no +images): it gets the request alone`, undefined, LOOK_STAGE);
+      // One turn per case: a fresh conversation of the prompt and the request with its picture.
+      const r = await ctx.flow({
+        stage: 'agent',
+        system: ctx.promptOverride ?? candidatesPrompt(robot),
+        input: sees ? `${ctx.userText}\n\nThe picture from your camera follows.` : ctx.userText,
+        ...(sees ? { images: shot.images } : {}),
+        tools,
+      });
+      return { reason: r.reason, final: r.final, ...(r.error ? { error: r.error } : {}) };
+    },
+  };
 }

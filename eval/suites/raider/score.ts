@@ -109,6 +109,11 @@ export interface Received {
   calls: readonly CallRecord[];
   /** A whole-scene observation was given as input (RAIDER's LLMVisualObs): every visible object, its states, relations and the hand. */
   scene: boolean;
+  /**
+   * The camera picture was given as input (RAIDER's VQA baseline): everything in view as it looks, including
+   * how far it is and what it is (its properties by common sense). Absent: no picture.
+   */
+  pictured?: boolean;
   /** The query: the object it names (an absent one, IU3) may be named back, which reveals nothing. */
   asked: string;
 }
@@ -132,6 +137,7 @@ export function receivedOf(events: readonly FlowEvent[], instruction: string, vi
     calls: okCalls(detection),
     asked: instruction,
     scene: pictured || (visible.length > 0 && visible.every((id) => names(inputs, [id]))),
+    pictured,
   };
 }
 
@@ -146,6 +152,13 @@ export function decisiveChecked(gold: RaiderGold, got: Received): boolean {
   const check = gold.evidence.at(-1);
   if (!check) return true;
   if (got.scene && SCENE_TOOLS.has(check.tool)) return true;
+  // The paper's VQA answers every check from the image (Table 1 credits it on reach, IU1, and properties, IU5):
+  // a picture answers a check about an object the camera sees.
+  if (
+    got.pictured &&
+    Object.entries(check.args).every(([k, v]) => !OBJECT_ARGS.has(k) || typeof v !== 'string' || gold.visible.includes(v))
+  )
+    return true;
   return got.calls.some((c) => {
     if (c.name !== check.tool) return false;
     const args = (c.args ?? {}) as Record<string, unknown>;
@@ -180,9 +193,11 @@ export function scoreAnswer(
   const checked = decisiveChecked(gold, got);
   // Every object the answer names must have come from what the case's tools (or its observation) said, or be
   // the query's own words (naming back what was asked reveals nothing, and earns nothing by itself).
-  const received = objects.every((o) => names(got.text, [o]) || names(got.asked, [o]));
+  // A picture shows what the hand holds too (the robot's own arm is left out of it, the held thing is not).
+  const shown = (o: string) => got.pictured === true && gold.held !== null && isName(o, [gold.held]);
+  const received = objects.every((o) => names(got.text, [o]) || names(got.asked, [o]) || shown(o));
   // Grounding names what the query means: only a tool's result can say which object that is, never the query's words.
-  const heard = objects.every((o) => names(got.text, [o]));
+  const heard = objects.every((o) => names(got.text, [o]) || shown(o));
   // Not present (IU3): nothing to ground, so naming it is optional; naming something else still loses.
   const atLeast = gold.issue === 'IU3' ? 0 : gold.nameAtLeast || required.length;
   const expl = det && issueOk && checked && received && objectsMatch(objects, required, atLeast, allowed);

@@ -1,6 +1,8 @@
-// RAIDER's VQA baseline in evaluation: scored like the other baselines. The
-// camera picture counts as a whole-scene observation (as LLMVisualObs's text
-// does), so the oracle scores what it scores with LLMVisualObs; floor:noop 0.
+// RAIDER's VQA baseline in evaluation: scored like the other baselines, on every
+// issue type as the paper's Table 1 scores it. The camera picture answers the
+// checks about what the camera sees — reach (IU1) and properties (IU5) too, which
+// LLMVisualObs's scene text does not give — so the oracle scores 1 with VQA and
+// less with LLMVisualObs; floor:noop and the adversarial floors stay at 0.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import { WorldPool } from '../../core/world';
 import { sampleCases } from '../../runner/cases';
 import { runCase } from '../../runner/run-case';
 import { SUITES } from '../index';
+import { ADVERSARIES } from '../../floors/adversaries';
 import { sharedSmallCases } from '../../../test/support/shared-cases';
 import { typedModel } from '../../../test/support/host-refs';
 
@@ -30,10 +33,10 @@ async function score(workflow: string, model: string): Promise<number | null> {
 }
 
 describe('raider/vqa in evaluation', () => {
-  it("the oracle scores what LLMVisualObs's oracle scores, and above 0; floor:noop scores 0", async () => {
-    const vqa = await score('raider/vqa', 'oracle');
-    expect(vqa).toBe(await score('raider/full-scene', 'oracle'));
-    expect(vqa).toBeGreaterThan(0);
-    expect(await score('raider/vqa', 'floor:noop')).toBe(0);
-  }, 120_000);
+  it('the oracle scores 1 (LLMVisualObs less: no distances or properties in its text); floor:noop and the adversaries 0', async () => {
+    expect(await score('raider/vqa', 'oracle')).toBe(1);
+    expect(await score('raider/full-scene', 'oracle')).toBeLessThan(1);
+    for (const floor of ['floor:noop', ...ADVERSARIES.map((a) => `floor:${a}`)])
+      expect(await score('raider/vqa', floor), floor).toBeLessThanOrEqual(0.1);
+  }, 300_000);
 });
