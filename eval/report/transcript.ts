@@ -87,6 +87,10 @@ function verdictHtml(r: ResultRecord): string {
     ['score', formatValue(r.score, 'ratio')],
     ...(r.failureClass ? [['failure class', r.failureClass] as [string, string]] : []),
     ...(r.errorKind ? [['error kind', r.errorKind] as [string, string]] : []),
+    // Which scorer judged this row: a run rescored with a newer scorer shows its own beside the old run's.
+    ...(r.scorerVersion !== null || r.status === 'ok'
+      ? [['scorer', r.scorerVersion ?? '— (not recorded: older results)'] as [string, string]]
+      : []),
     ...(r.error ? [['error', r.error] as [string, string]] : []),
     ...Object.entries(r.metrics).map(([k, v]): [string, string] => [k, v === null ? '— (undecided)' : String(v)]),
   ];
