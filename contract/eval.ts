@@ -59,6 +59,34 @@ export type EvalEvent = z.infer<typeof EvalEvent>;
 /** An evaluated run's id: looked up in the host's results, never a path (hostField: the policy parses it). */
 export const EvalRunId = hostField(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,200}$/), 'run-id');
 
+/** One step of an evaluated case's conversation as its transcript shows it (eval/report/transcript.ts draws the same in a report). */
+export const TranscriptStep = z.object({
+  kind: z.enum(['system', 'user', 'assistant', 'call', 'result-ok', 'result-bad', 'warning', 'error', 'note', 'end', 'turn']),
+  /** Who, which tool, how it ended. */
+  title: z.string(),
+  text: z.string().optional(),
+  /** A tool call's arguments or a program. */
+  code: z.string().optional(),
+  reasoning: z.string().optional(),
+  /** Context from an earlier turn. */
+  prior: z.boolean().optional(),
+});
+export type TranscriptStep = z.infer<typeof TranscriptStep>;
+
+/** An evaluated case × trial's transcript: the verdict (status, score, what decided it, the scorer) and the conversation. */
+export const CaseTranscript = z.object({
+  caseId: z.string(),
+  trial: z.number().int(),
+  status: z.enum(['ok', 'error', 'stopped']),
+  score: z.number().nullable(),
+  /** Rows of name and value: status, score, failure class or error, the suite's metrics, the scorer's version. */
+  verdict: z.array(z.tuple([z.string(), z.string()])),
+  steps: z.array(TranscriptStep),
+  /** Why the conversation is not (wholly) shown: no trace, a damaged or cut-off one. */
+  problems: z.array(z.string()),
+});
+export type CaseTranscript = z.infer<typeof CaseTranscript>;
+
 export const EVAL_METHODS = {
   listSuites: { request: z.object({}).strict(), response: z.array(SuiteInfo) },
   /** Starts an evaluation on its own thread (the view keeps running); progress streams as { type: 'eval' } events. */
@@ -81,6 +109,11 @@ export const EVAL_METHODS = {
   evalCases: { request: z.object({ runId: EvalRunId }).strict(), response: z.array(EvalCaseRow) },
   /** The run's report: one self-contained HTML page (no network; figures inlined). */
   evalReport: { request: z.object({ runId: EvalRunId }).strict(), response: z.object({ name: z.string(), html: z.string() }) },
+  /** An evaluated case × trial's transcript, read from the run's recorded trace (nothing runs again). */
+  caseTranscript: {
+    request: z.object({ runId: EvalRunId, caseId: z.string().min(1).max(300), trial: z.number().int().min(1).max(1000) }).strict(),
+    response: CaseTranscript,
+  },
   /** Rebuilds the case's world as the current scene and plays its recorded tool calls again in the view. */
   replayCase: {
     request: z.object({ runId: EvalRunId, caseId: z.string().min(1).max(300), trial: z.number().int().min(1).max(1000) }).strict(),

@@ -132,6 +132,7 @@ function recordOf(c: EvalCase, r: Awaited<ReturnType<typeof runCase>>['record'])
     tracePath: r.tracePath ?? null,
     worldHashStart: r.worldHashStart ?? null,
     worldHashEnd: r.worldHashEnd ?? null,
+    scorerVersion: r.scorerVersion ?? null,
     recordedAt: '',
   };
 }

@@ -49,6 +49,7 @@ function result(runId: string, caseId: string, pass: boolean | 'error', over: Pa
     tracePath: null,
     worldHashStart: null,
     worldHashEnd: null,
+    scorerVersion: null,
     recordedAt: '2026-11-23T00:00:00.000Z',
     ...over,
   };

@@ -28,6 +28,7 @@ function result(caseId: string, over: Partial<ResultRecord> = {}): ResultRecord 
     tracePath: null,
     worldHashStart: null,
     worldHashEnd: null,
+    scorerVersion: null,
     recordedAt: '2026-11-23T00:00:00.000Z',
     ...over,
   };

@@ -79,17 +79,26 @@ export function transcriptName(runId: string, caseId: string, trial: number): st
   return `case-${runId}-${caseId}-t${trial}`;
 }
 
-/** The score and what decided it: the status, the headline score, success, the suite's metrics and its failure class or error. */
-function verdictHtml(r: ResultRecord): string {
+/** The score and what decided it, as rows of name and value: the status, the headline score, its failure class or error, the scorer, the suite's metrics. */
+export function verdictRows(r: ResultRecord): Array<[string, string]> {
   const status = r.status === 'ok' ? (r.success ? 'pass' : 'fail') : r.status;
   const rows: Array<[string, string]> = [
     ['status', status],
     ['score', formatValue(r.score, 'ratio')],
     ...(r.failureClass ? [['failure class', r.failureClass] as [string, string]] : []),
     ...(r.errorKind ? [['error kind', r.errorKind] as [string, string]] : []),
+    // Which scorer judged this row: a run rescored with a newer scorer shows its own beside the old run's.
+    ...(r.scorerVersion !== null || r.status === 'ok'
+      ? [['scorer', r.scorerVersion ?? '— (not recorded: older results)'] as [string, string]]
+      : []),
     ...(r.error ? [['error', r.error] as [string, string]] : []),
     ...Object.entries(r.metrics).map(([k, v]): [string, string] => [k, v === null ? '— (undecided)' : String(v)]),
   ];
+  return rows;
+}
+
+function verdictHtml(r: ResultRecord): string {
+  const rows = verdictRows(r);
   return `<table class="tx-verdict">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td class="tx-wrap">${esc(v)}</td></tr>`).join('')}</table>`;
 }
 

@@ -122,6 +122,8 @@ export const ResultInputSchema = z
     tracePath: optText,
     worldHashStart: optText,
     worldHashEnd: optText,
+    /** The scorer's version (eval/runner/cases.ts scorerVersion) that judged this row; null when no scorer did (an error before scoring, a stopped case). */
+    scorerVersion: optText,
   })
   .superRefine((r, ctx) => {
     if (r.status === 'error' && !r.error) ctx.addIssue({ code: 'custom', path: ['error'], message: 'an error result needs its cause' });
@@ -182,6 +184,8 @@ export interface ResultRecord {
   tracePath: string | null;
   worldHashStart: string | null;
   worldHashEnd: string | null;
+  /** The scorer's version that judged this row; null when none did, or the row predates results schema 3 and its run recorded none. */
+  scorerVersion: string | null;
   recordedAt: string;
 }
 
@@ -248,6 +252,7 @@ export const ResultRowSchema = z
     trace_path: z.string().nullable(),
     world_hash_start: z.string().nullable(),
     world_hash_end: z.string().nullable(),
+    scorer_version: z.string().nullable(),
     recorded_at: z.string(),
   })
   .transform((r): ResultRecord => ({
@@ -271,6 +276,7 @@ export const ResultRowSchema = z
     tracePath: r.trace_path,
     worldHashStart: r.world_hash_start,
     worldHashEnd: r.world_hash_end,
+    scorerVersion: r.scorer_version,
     recordedAt: r.recorded_at,
   }));
 

@@ -2,7 +2,7 @@
 // One SQLite file per results folder: a row per run and a row per case × trial.
 // Bump SCHEMA_VERSION when the tables change and add the step to MIGRATIONS.
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** The file name inside a results folder. */
 export const DB_FILE = 'results.db';
@@ -51,6 +51,7 @@ CREATE TABLE results (
   world_hash_end   TEXT,
   recorded_at      TEXT NOT NULL,
   error_kind       TEXT,
+  scorer_version   TEXT,
   PRIMARY KEY (run_id, case_id, trial)
 );
 CREATE INDEX runs_by_suite ON runs (suite, model, workflow);
@@ -78,5 +79,13 @@ UPDATE results SET error_kind = CASE
 UPDATE results SET status = 'error', score = NULL, success = NULL, error_kind = 'model-failed',
     error = 'a model call failed (recorded as a 0 by an older version; the trace names the cause)'
   WHERE status = 'ok' AND failure_class = 'model-error';
+`,
+  // scorer_version: the scorer that judged the row, so a run rescored with a newer scorer shows per row
+  // which one did. Older rows judged by a scorer get the version their run recorded (null where it
+  // recorded none: unknown, not guessed).
+  2: `
+ALTER TABLE results ADD COLUMN scorer_version TEXT;
+UPDATE results SET scorer_version = (SELECT json_extract(runs.args_json, '$.scorer') FROM runs WHERE runs.run_id = results.run_id)
+  WHERE status = 'ok' OR error_kind = 'scorer-undecided';
 `,
 };

@@ -180,7 +180,9 @@ describe('results database', () => {
     openResults(dir).close();
     // A version 1 file: the same tables without error_kind.
     const raw = new sqlite.Database(join(dir, 'results.db'));
-    raw.exec("ALTER TABLE results DROP COLUMN error_kind; UPDATE meta SET value = '1' WHERE key = 'schema_version'");
+    raw.exec(
+      "ALTER TABLE results DROP COLUMN error_kind; ALTER TABLE results DROP COLUMN scorer_version; UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+    );
     raw.run(
       `INSERT INTO runs (run_id, suite, model, workflow, seed, trials, args_json, started_at, status, package_version, host_json)
        VALUES ('old', 'alrm', 'ollama:qwen3:8b', 'alrm/tap', 1, 1, '{}', '2026-01-01T00:00:00.000Z', 'finished', '0.1.0', ?)`,
@@ -210,6 +212,57 @@ describe('results database', () => {
     const again = new sqlite.Database(join(dir, 'results.db'));
     expect(again.get("SELECT value FROM meta WHERE key = 'schema_version'")).toEqual({ value: String(SCHEMA_VERSION) });
     again.close();
+  });
+
+  it('migrates a version 2 file: each row a scorer judged gets the scorer version its run recorded, the rest none', () => {
+    const dir = folder();
+    openResults(dir).close();
+    // A version 2 file: the same tables without scorer_version; one run recorded its scorer, one (older) did not.
+    const raw = new sqlite.Database(join(dir, 'results.db'));
+    raw.exec("ALTER TABLE results DROP COLUMN scorer_version; UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+    const host = JSON.stringify({ platform: 'x', arch: 'x', release: 'x', node: 'x', cpus: 1, cpuModel: 'x', memoryGb: 1 });
+    for (const [id, args] of [
+      ['scored-by', JSON.stringify({ scorer: 'abc123' })],
+      ['older', '{}'],
+    ])
+      raw.run(
+        `INSERT INTO runs (run_id, suite, model, workflow, seed, trials, args_json, started_at, status, package_version, host_json)
+         VALUES (?, 'alrm', 'oracle', 'alrm/tap', 1, 1, ?, '2026-01-01T00:00:00.000Z', 'finished', '0.1.0', ?)`,
+        [id!, args!, host],
+      );
+    const row = (run: string, id: string, status: string, score: number | null, kind: string | null) =>
+      raw.run(
+        `INSERT INTO results (run_id, case_id, trial, status, score, metrics_json, labels_json, error, error_kind, recorded_at)
+         VALUES (?, ?, 1, ?, ?, '{}', '{}', ?, ?, '2026-01-01T00:00:00.000Z')`,
+        [run, id, status, score, kind ? 'why' : null, kind],
+      );
+    row('scored-by', 'scored', 'ok', 1, null);
+    row('scored-by', 'undecided', 'error', null, 'scorer-undecided');
+    row('scored-by', 'unreachable', 'error', null, 'model-unreachable');
+    row('scored-by', 'stopped', 'stopped', null, null);
+    row('older', 'scored', 'ok', 0, null);
+    raw.close();
+    const db = openResults(dir, { mode: 'read' });
+    const by = new Map(db.results('scored-by').map((r) => [r.caseId, r.scorerVersion]));
+    const older = db.results('older');
+    db.close();
+    expect(Object.fromEntries(by)).toEqual({ scored: 'abc123', undecided: 'abc123', unreachable: null, stopped: null });
+    expect(older.map((r) => r.scorerVersion)).toEqual([null]);
+    const again = new sqlite.Database(join(dir, 'results.db'));
+    expect(again.get("SELECT value FROM meta WHERE key = 'schema_version'")).toEqual({ value: '3' });
+    again.close();
+  });
+
+  it('records the scorer version each row carries, and reads it back', () => {
+    const db = openResults(folder());
+    const run = db.startRun({ ...RUN, runId: 'per-row' });
+    db.record(run.runId, { caseId: 'a', status: 'ok', score: 1, scorerVersion: 'v1' });
+    db.record(run.runId, { caseId: 'b', status: 'error', error: 'unreachable', errorKind: 'model-unreachable' });
+    expect(db.results(run.runId).map((r) => [r.caseId, r.scorerVersion])).toEqual([
+      ['a', 'v1'],
+      ['b', null],
+    ]);
+    db.close();
   });
 
   it('migrates an older schema one step at a time, and refuses a gap', () => {

@@ -207,8 +207,8 @@ export class ResultsDb {
       this.db.run(
         `INSERT OR REPLACE INTO results (run_id, case_id, trial, status, success, score, metrics_json, labels_json,
            duration_ms, model_ms, tokens_in, tokens_out, cost_usd, tool_calls, failure_class, error, error_kind, trace_path,
-           world_hash_start, world_hash_end, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           world_hash_start, world_hash_end, scorer_version, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           runId,
           r.caseId,
@@ -230,6 +230,7 @@ export class ResultsDb {
           this.storedTracePath(r.tracePath),
           r.worldHashStart,
           r.worldHashEnd,
+          r.scorerVersion,
           new Date().toISOString(),
         ],
       );

@@ -195,6 +195,7 @@ async function scoreAgain(
       tracePath: trace,
       worldHashStart: r.worldHashStart,
       worldHashEnd: r.worldHashEnd,
+      scorerVersion: scorers.current,
     },
   };
 }
@@ -220,6 +221,8 @@ function copied(r: ResultRecord, dir: string): ResultInput {
     tracePath: r.tracePath ? path.resolve(dir, r.tracePath) : null,
     worldHashStart: r.worldHashStart,
     worldHashEnd: r.worldHashEnd,
+    // Copied as recorded: judged (or not) by the scorer that judged it then.
+    scorerVersion: r.scorerVersion,
   };
 }
 
@@ -290,7 +293,16 @@ export async function rescoreRun(o: RescoreOptions): Promise<RescoreResult> {
           const why = `not rescored: ${e instanceof Error ? e.message : String(e)}`;
           const errorKind = e instanceof StillUnscored ? e.unscored.kind : 'not-rescorable';
           failed.push({ caseId: r.caseId, trial: r.trial, before, after: null, error: why });
-          rows.push({ ...copied(r, db.dir), status: 'error', score: null, metrics: {}, error: why, errorKind });
+          rows.push({
+            ...copied(r, db.dir),
+            status: 'error',
+            score: null,
+            metrics: {},
+            error: why,
+            errorKind,
+            // Only the current scorer's own failure was a judgement of this one; otherwise no scorer judged the row.
+            scorerVersion: errorKind === 'scorer-undecided' ? scorers.current : null,
+          });
         }
       }
     } finally {

@@ -229,22 +229,33 @@ export async function runCase(input: CaseRunInput): Promise<CaseResult> {
       worldHashStart: hashStart,
       worldHashEnd: cw.control.hash(),
     };
-    const unscored = (u: Unscored & { metrics?: Record<string, number | boolean | null> }) =>
-      finish({ ...base, status: 'error', error: u.why, errorKind: u.kind, ...usage, ...(u.metrics ? { metrics: u.metrics } : {}) });
+    const unscored = (u: Unscored & { metrics?: Record<string, number | boolean | null> }, judge?: string) =>
+      finish({
+        ...base,
+        status: 'error',
+        error: u.why,
+        errorKind: u.kind,
+        ...usage,
+        ...(u.metrics ? { metrics: u.metrics } : {}),
+        ...(judge ? { scorerVersion: judge } : {}),
+      });
     // A model that was never heard (unreachable, refused, failing after its retries) did not show what it would do.
     const failed = modelFailure(events, turn);
     if (failed) return unscored(failed);
+    // From here the suite's scorer judges the row: its version goes with the row (a rescore records its own).
+    const judge = scorerVersion(suite.id);
     let scored;
     try {
       scored = await suite.score(c, outcome);
     } catch (e) {
-      return unscored({ kind: 'scorer-undecided', why: `the scorer failed: ${oneLine(e)}` });
+      return unscored({ kind: 'scorer-undecided', why: `the scorer failed: ${oneLine(e)}` }, judge);
     }
     const metrics = numeric(scored.metrics);
     const score = caseScore(suite.report, scored.metrics);
-    if (isUnscored(score)) return unscored({ ...score, metrics });
+    if (isUnscored(score)) return unscored({ ...score, metrics }, judge);
     const done = finish({
       ...base,
+      scorerVersion: judge,
       status: 'ok',
       score,
       success: scored.success ?? score >= 1,

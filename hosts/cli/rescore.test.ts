@@ -4,12 +4,13 @@
 // world, the run's scorer reproducing the recorded score), or the rescore is
 // refused naming the case; a trial without an end state is recorded as an error,
 // never with its old score.
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readEndState, writeEndState } from '../../eval/core/end-state';
 import { openResults } from '../../eval/results/index';
+import { scorerVersion } from '../../eval/runner/cases';
 import { main } from './main';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -125,6 +126,50 @@ describe('skillbridge rescore', () => {
     } finally {
       restore();
     }
+  });
+
+  it('a rescore with a newer scorer shows per row which scorer judged it, in the results and the report', async () => {
+    const current = scorerVersion('alrm');
+    // The oracle's run as an older scorer would have recorded it: its run and every row name scorer "old-scorer"
+    // (its end states were written under the current one).
+    const old = `${oracle}-old-scorer`;
+    const w = openResults(dir);
+    try {
+      const { startedAt: _s, finishedAt: _f, status: _st, note: _n, ...run } = w.requireRun(oracle);
+      w.startRun({ ...run, runId: old, args: { ...run.args, scorer: 'old-scorer', endStateScorer: current } });
+      for (const x of w.results(oracle))
+        w.record(old, {
+          ...x,
+          errorKind: null,
+          tracePath: x.tracePath && join(dir, x.tracePath),
+          metrics: x.metrics,
+          success: x.success ?? undefined,
+          scorerVersion: 'old-scorer',
+        });
+      w.finishRun(old, 'finished');
+    } finally {
+      w.close();
+    }
+    const r = await cli('rescore', old, '--db', dir, '--json');
+    expect(r.code, r.err).toBe(0);
+    const body = JSON.parse(r.out) as Rescored;
+    expect(body).toMatchObject({ rescored: 6, failed: [] });
+    const db = openResults(dir, { mode: 'read' });
+    const before = db.results(old);
+    const after = db.results(body.runId!);
+    const first = db.results(oracle);
+    db.close();
+    expect(before.map((x) => x.scorerVersion)).toEqual(Array(6).fill('old-scorer'));
+    expect(after.map((x) => x.scorerVersion)).toEqual(Array(6).fill(current));
+    // A run scored as it ran records the scorer that scored it, row by row.
+    expect(first.map((x) => x.scorerVersion)).toEqual(Array(6).fill(current));
+    // The report's transcripts say which scorer judged each row.
+    const html = join(dir, 'scorers.html');
+    expect((await cli('report', old, body.runId!, '--db', dir, '--out', html)).code).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    const judged = [...page.matchAll(/<tr><th>scorer<\/th><td class="tx-wrap">([^<]*)<\/td><\/tr>/g)].map((m) => m[1]);
+    expect(judged.filter((v) => v === 'old-scorer')).toHaveLength(6);
+    expect(judged.filter((v) => v === current)).toHaveLength(6);
   });
 
   it('records a trial without an end state as an error naming why, and answers bad input with one line and exit 2', async () => {

@@ -346,6 +346,8 @@ export class AppService implements AppApi {
     return this.evals.evalReport({ ...req, runId: this.policy.runId(req.runId) });
   }
 
+  caseTranscript = async (req: Request<'caseTranscript'>): Promise<Response<'caseTranscript'>> =>
+    this.evals.caseTranscript({ ...req, runId: this.policy.runId(req.runId) });
   caseReplay = async (req: Request<'caseReplay'>): Promise<Response<'caseReplay'>> =>
     this.evals.caseReplay({ ...req, runId: this.policy.runId(req.runId) });
 

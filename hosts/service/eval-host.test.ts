@@ -63,6 +63,20 @@ describe('Evaluate (session)', () => {
     expect(facts.some((f) => /^in\(.+, (trash_1|bowl_1|basket_1|storage_container_1)\)$/.test(f) || /^on\(/.test(f))).toBe(true);
   }, 120_000);
 
+  it("gives a case's transcript: its verdict with the scorer, the messages, tool calls and their results; an unknown case in one line", async () => {
+    const [run] = await session.listEvalRuns({});
+    const [c] = await session.evalCases({ runId: run!.runId });
+    const t = await session.caseTranscript({ runId: run!.runId, caseId: c!.caseId, trial: 1 });
+    const verdict = Object.fromEntries(t.verdict);
+    expect(verdict).toMatchObject({ status: 'pass', score: expect.stringMatching(/1/) });
+    expect(verdict['scorer']).toMatch(/^[0-9a-f]{16}$/);
+    const kinds = new Set(t.steps.map((s) => s.kind));
+    for (const k of ['system', 'user', 'call', 'result-ok'] as const) expect(kinds, k).toContain(k);
+    expect(t.steps.find((s) => s.kind === 'call')!.code).toMatch(/^\{/);
+    expect(t.problems).toEqual([]);
+    await expect(session.caseTranscript({ runId: run!.runId, caseId: 'nope', trial: 1 })).rejects.toThrow(/has no case nope trial 1/);
+  });
+
   it('opens a case as its recorded trace for the replay timeline, leaving the live world as it is', async () => {
     const [run] = await session.listEvalRuns({});
     const [c] = await session.evalCases({ runId: run!.runId });

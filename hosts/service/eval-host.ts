@@ -25,12 +25,15 @@ import { caseReplay } from './case-replay';
 import { protocolOf } from '../../eval/core/protocol';
 import { redactHostPaths } from './page-errors';
 import { readCaseEvidence } from '../../eval/runner/evidence';
+import { TEXT_CAP, verdictRows } from '../../eval/report/transcript';
 
 /** startEval as the policy parsed it: a built-in suite, a model with its environment and file grant. */
 export type EvalStart = Omit<Request<'startEval'>, 'suite' | 'model'> & { suite: SuiteRef; model: EvalModel };
 
 /** A request naming an evaluated run, its id parsed by the policy. */
-export type WithRunId<M extends 'evalCases' | 'evalReport' | 'caseReplay' | 'replayCase'> = Omit<Request<M>, 'runId'> & { runId: RunId };
+export type WithRunId<M extends 'evalCases' | 'evalReport' | 'caseReplay' | 'caseTranscript' | 'replayCase'> = Omit<Request<M>, 'runId'> & {
+  runId: RunId;
+};
 
 /** A results database's answer for a page: an unknown run is the page's mistake, said without the host's paths. */
 function resultsAnswer(e: unknown): never {
@@ -224,6 +227,33 @@ export class EvalHost {
     }
     const name = `report-${req.runId}.html`;
     return { name, html: buildReport({ runs, outFile: path.join(runs[0]?.dir ?? this.opts.dir, name), evidence: readCaseEvidence }).html };
+  }
+
+  /** A case × trial's transcript from its recorded trace in this host's results folder (a row naming a file elsewhere is refused). */
+  caseTranscript(req: WithRunId<'caseTranscript'>): Response<'caseTranscript'> {
+    const { row, dir } = this.withDb((db) => {
+      db.requireRun(req.runId);
+      return { row: db.results(req.runId).find((r) => r.caseId === req.caseId && r.trial === req.trial), dir: db.dir };
+    });
+    if (!row) throw new AppApiError('invalid_request', `run ${req.runId} has no case ${req.caseId} trial ${req.trial}`);
+    const head = { caseId: row.caseId, trial: row.trial, status: row.status, score: row.score, verdict: verdictRows(row) };
+    if (!row.tracePath) return { ...head, steps: [], problems: ['No trace was recorded for this case.'] };
+    const file = path.resolve(dir, row.tracePath);
+    if (path.relative(path.resolve(dir), file).startsWith('..'))
+      throw new AppApiError('invalid_request', `case ${row.caseId}: its trace is outside the results folder`);
+    const ev = readCaseEvidence(file);
+    // Long texts are cut as the report cuts them: the trace file keeps the rest.
+    const cut = (t: string) =>
+      t.length > TEXT_CAP ? `${t.slice(0, TEXT_CAP)}… [${t.length - TEXT_CAP} more characters in the trace file]` : t;
+    const steps = ev.entries.map((e) => ({
+      kind: e.kind,
+      title: e.title,
+      ...(e.text !== undefined ? { text: cut(e.text) } : {}),
+      ...(e.code !== undefined ? { code: cut(e.code) } : {}),
+      ...(e.reasoning !== undefined ? { reasoning: cut(e.reasoning) } : {}),
+      ...(e.prior ? { prior: true } : {}),
+    }));
+    return { ...head, steps, problems: ev.problems };
   }
 
   async caseReplay(req: WithRunId<'caseReplay'>): Promise<Response<'caseReplay'>> {

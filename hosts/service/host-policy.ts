@@ -81,6 +81,7 @@ export const METHOD_POLICY: { readonly [M in MethodName]: readonly Capability[] 
   listEvalRuns: [],
   evalCases: ['run-id'],
   evalReport: ['run-id'],
+  caseTranscript: ['run-id'],
   replayCase: ['run-id'],
   listScenes: [],
   loadScene: ['scene-file'],

@@ -65,6 +65,7 @@ const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'listEvalRuns',
   'evalCases',
   'evalReport',
+  'caseTranscript',
   'caseReplay',
 ]);
 

@@ -29,6 +29,41 @@ export async function evaluateFlows(tag = '') {
     await page.screenshot({ path: shot('e2e-evaluate.png') });
   });
 
+  await test(`${tag}a case's transcript shows in the Evaluate view: its score and what decided it, the messages, tool calls and results`, async () => {
+    const row = view.locator('table.eval-cases tbody tr').first();
+    const caseId = (await row.locator('td').first().innerText()).trim();
+    await row.getByRole('button', { name: /^Transcript of / }).click();
+    const tx = view.getByRole('region', { name: 'Transcript' });
+    await tx.locator('ol.eval-steps li').first().waitFor({ timeout: 30_000 });
+    assert((await tx.locator('h4').innerText()).includes(caseId), `the transcript does not name ${caseId}`);
+    const verdict = Object.fromEntries(
+      await tx.locator('table.eval-verdict tr').evaluateAll((trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent])),
+    );
+    assert(verdict.status === 'pass' && /^1(\.0+)?$|^100/.test(verdict.score), `the verdict says: ${JSON.stringify(verdict)}`);
+    assert(/^[0-9a-f]{16}$/.test(verdict.scorer ?? ''), `the verdict names no scorer: ${JSON.stringify(verdict)}`);
+    // What is drawn: each step a box of its own inside the panel, its text wrapped (nothing cut off to the side).
+    const panel = await view.boundingBox();
+    const steps = await tx.locator('ol.eval-steps li').evaluateAll((lis) =>
+      lis.map((li) => {
+        const r = li.getBoundingClientRect();
+        return { kind: li.dataset.kind, text: li.innerText, x: r.left, w: r.width, h: r.height, wide: li.scrollWidth > li.clientWidth + 1 };
+      }),
+    );
+    const kinds = new Set(steps.map((x) => x.kind));
+    for (const k of ['user', 'call', 'result-ok']) assert(kinds.has(k), `no ${k} step drawn: ${[...kinds].join(', ')}`);
+    const call = steps.find((x) => x.kind === 'call');
+    assert(/\w+/.test(call.text) && /[{]/.test(call.text), `a tool call shows no name and arguments: ${call.text.slice(0, 200)}`);
+    for (const x of steps) {
+      assert(x.w > 100 && x.h > 10, `a ${x.kind} step is not drawn: ${JSON.stringify(x)}`);
+      assert(!x.wide && x.x + x.w <= panel.x + panel.width + 1, `a ${x.kind} step runs off the panel: ${JSON.stringify(x)}`);
+    }
+    await tx.scrollIntoViewIfNeeded();
+    const seen = await pixelStats(await tx.screenshot({ path: shot('e2e-case-transcript.png') }));
+    assert(seen.colours >= 4 && seen.std > 5, `the transcript looks blank: ${JSON.stringify(seen)}`);
+    await tx.getByRole('button', { name: 'Close transcript' }).click();
+    await tx.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
   await test(`${tag}the report opened from the app shows its figures drawn: bars and marks in the window it opens`, async () => {
     const opened = page.waitForEvent('popup', { timeout: 60_000 });
     await view.locator('ul.eval-runs li.selected').getByRole('button', { name: 'Report' }).click();
@@ -63,7 +98,7 @@ export async function evaluateFlows(tag = '') {
     const before = await page.evaluate(() => [window.__skillbridge.sceneId, window.__skillbridge.generation]);
     const row = view.locator('table.eval-cases tbody tr').first();
     const caseId = (await row.locator('td').first().innerText()).trim();
-    await row.click();
+    await row.locator('td').first().click();
     await page.locator('[data-testid="replay-view"]').waitFor({ timeout: 30_000 });
     const lines = page.locator('[data-testid="replay-trace"] [data-testid="replay-event"]');
     await lines.first().waitFor({ timeout: 10_000 });

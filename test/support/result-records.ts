@@ -50,6 +50,7 @@ export function resultRecord(caseId: string, pass: boolean, over: Partial<Result
     tracePath: null,
     worldHashStart: null,
     worldHashEnd: null,
+    scorerVersion: null,
     recordedAt: AT,
     ...over,
   };

@@ -4,7 +4,7 @@
 // thread; progress arrives as { type: 'eval' } events.
 import { useCallback, useEffect, useState } from 'react';
 import type { AppApi } from '../../../../contract/api';
-import type { EvalCaseRow, EvalEvent, EvalRunInfo, SuiteInfo } from '../../../../contract/eval';
+import type { CaseTranscript, EvalCaseRow, EvalEvent, EvalRunInfo, SuiteInfo } from '../../../../contract/eval';
 import type { AppEvent } from '../../../../contract/schemas';
 import type { RunReplay } from '../../../../contract/teaching';
 import { drawnReport } from './report-figures';
@@ -55,6 +55,7 @@ export function EvaluatePanel({ api, onWatch }: { api: AppApi; onWatch?: (replay
   const [cases, setCases] = useState<EvalCaseRow[]>([]);
   const [note, setNote] = useState<string | null>(null);
   const [report, setReport] = useState<string | null>(null);
+  const [transcript, setTranscript] = useState<CaseTranscript | null>(null);
 
   const refreshRuns = useCallback(() => {
     api.listEvalRuns({}).then(setRuns, (e: unknown) => setNote(msg(e)));
@@ -132,6 +133,11 @@ export function EvaluatePanel({ api, onWatch }: { api: AppApi; onWatch?: (replay
         },
         (e: unknown) => setNote(msg(e)),
       );
+  };
+
+  const openTranscript = (row: EvalCaseRow) => {
+    if (!selected) return;
+    api.caseTranscript({ runId: selected, caseId: row.caseId, trial: row.trial }).then(setTranscript, (e: unknown) => setNote(msg(e)));
   };
 
   const replay = (row: EvalCaseRow) => {
@@ -259,6 +265,7 @@ export function EvaluatePanel({ api, onWatch }: { api: AppApi; onWatch?: (replay
                 <th>case</th>
                 <th>status</th>
                 <th>score</th>
+                <th />
               </tr>
             </thead>
             <tbody>
@@ -272,12 +279,26 @@ export function EvaluatePanel({ api, onWatch }: { api: AppApi; onWatch?: (replay
                   </td>
                   <td>{c.status}</td>
                   <td>{c.score === null ? '–' : c.score.toFixed(2)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      aria-label={`Transcript of ${c.caseId}${c.trial > 1 ? ` #${c.trial}` : ''}`}
+                      onClick={(e) => {
+                        // The row's own click replays the case; this button shows its transcript instead.
+                        e.stopPropagation();
+                        openTranscript(c);
+                      }}
+                    >
+                      Transcript
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </>
       )}
+      {transcript && <TranscriptView transcript={transcript} onClose={() => setTranscript(null)} />}
       {report && (
         <div className="eval-report">
           <button type="button" onClick={() => setReport(null)}>
@@ -286,6 +307,62 @@ export function EvaluatePanel({ api, onWatch }: { api: AppApi; onWatch?: (replay
           <iframe title="Report" sandbox="" srcDoc={report} />
         </div>
       )}
+    </section>
+  );
+}
+
+/** A case × trial's transcript: the verdict (score and what decided it), then the conversation step by step. */
+function TranscriptView({ transcript: t, onClose }: { transcript: CaseTranscript; onClose: () => void }) {
+  return (
+    <section className="eval-transcript" aria-label="Transcript">
+      <div className="panel-head">
+        <h4>
+          Transcript of {t.caseId}
+          {t.trial > 1 ? ` #${t.trial}` : ''}
+        </h4>
+        <button type="button" onClick={onClose}>
+          Close transcript
+        </button>
+      </div>
+      <table className="eval-verdict" aria-label="Score">
+        <tbody>
+          {t.verdict.map(([k, v]) => (
+            <tr key={k}>
+              <th>{k}</th>
+              <td>{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ol className="eval-steps" aria-label="Conversation">
+        {t.steps.map((s, i) => (
+          <li key={i} className={`step step-${s.kind}${s.prior ? ' prior' : ''}`} data-kind={s.kind}>
+            <div className="step-title">{s.title}</div>
+            {s.reasoning && (
+              <details>
+                <summary>reasoning</summary>
+                <pre>{s.reasoning}</pre>
+              </details>
+            )}
+            {s.text &&
+              (s.kind === 'system' ? (
+                // The system prompt is long and the same for every case: folded, as the reasoning is.
+                <details>
+                  <summary>system prompt</summary>
+                  <pre className="step-text">{s.text}</pre>
+                </details>
+              ) : (
+                <pre className="step-text">{s.text}</pre>
+              ))}
+            {s.code !== undefined && <pre className="step-code">{s.code}</pre>}
+          </li>
+        ))}
+      </ol>
+      {t.problems.map((p) => (
+        <p key={p} className="note">
+          {p}
+        </p>
+      ))}
     </section>
   );
 }
