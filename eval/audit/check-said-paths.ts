@@ -7,6 +7,9 @@ import { ID, exists, recordOf } from './check-judge';
 import { recognisedName, whoIs } from './check-said-people';
 import { personBox } from './check-sight';
 import type { V } from './truth';
+import { type Vec3, fromTuple } from '../../sim/math';
+import { driveGoal } from '../../sim/perception/people';
+import { sweepObstacle } from '../../sim/perception/route';
 
 /** Where an obstacle stands now (a person's feet, an object's centre). */
 export function obstacleAt(j: Judge, id: string): V | undefined {
@@ -32,8 +35,37 @@ function gapToSegment(box: { min: V; max: V }, a: V, b: V): number {
   return best;
 }
 
+/**
+ * "Free, round the way": the straight way to the target is not free, and the base can go
+ * there in free straight legs through exactly `via` of the scene's named places (a place
+ * may be passed twice). Judged with the world's own sweep of the base's footprint, leg by
+ * leg, apart from the planner's search.
+ */
+function freeRoundAbout(j: Judge, target: string, via: number): void {
+  const w = j.c.world;
+  const person = whoIs(j, target);
+  const id = person?.id ?? target;
+  if (!person && !exists(j, target)) return;
+  const g = driveGoal(w, id);
+  if ('reason' in g) return void j.lie(`said the path to ${target} is free, but there is no way to drive there (${g.reason})`);
+  const ignore = new Set(g.ignore);
+  const start = w.body.basePose.p;
+  if (!sweepObstacle(w, start, g.goal, ignore)) j.lie(`said the straight way to ${target} is blocked, but it is free`);
+  const places = [...w.locations.values()].map((l) => fromTuple(l.pose.position));
+  if (via < 1 || !places.length) return void j.lie(`said the way to ${target} goes round via ${via} named places, but the scene has ${places.length}`);
+  // The places reachable after each leg: the goal must be one free leg from those after `via` legs.
+  let at: Vec3[] = [start];
+  for (let leg = 0; leg < via && at.length; leg++) at = places.filter((p) => at.some((a) => !sweepObstacle(w, a, p, ignore)));
+  if (!at.some((a) => !sweepObstacle(w, a, g.goal, ignore)))
+    j.lie(`said the way to ${target} goes round via ${via} named place${via > 1 ? 's' : ''}, but no chain of free straight legs through ${via} does`);
+}
+
 export const PATH_RULES: readonly Rule[] = [
   [new RegExp(`The path to (${ID}) is free\\.`), (m, j) => void exists(j, m[1]!)],
+  [
+    new RegExp(`The path to (${ID}) is free \\(the straight way is blocked; it goes round via (\\d+) named places?\\)\\.`),
+    (m, j) => freeRoundAbout(j, m[1]!, Number(m[2])),
+  ],
   [
     new RegExp(`The path to (${ID}) is blocked by (${ID}|a person|an obstacle|an object the robot had not perceived)\\.`),
     (m, j) => {
