@@ -170,7 +170,7 @@ function incidents(sim: SimWorld, b: Before, own: ReadonlySet<string>, said: str
       continue;
     }
     if (!samePlace(was, now)) {
-        out.set(id, `${name(id)} ${whatHappened(was, now, knows, robotStillBears(sim, id))}; ${where(id)}`);
+      out.set(id, `${name(id)} ${whatHappened(was, now, knows, robotStillBears(sim, id))}; ${where(id)}`);
       continue;
     }
     const up0 = b.up.get(id) ?? 1;
