@@ -91,11 +91,14 @@ export type Nudge = readonly [number, number, number];
  * move would say where things were mid-gesture ("it is now resting on the hand")
  * and how far each move pushed them, none of it true as the gesture ends.
  */
-export const nudgeGesture = tracked(async (sim: SimWorld, moves: readonly Nudge[], opts: SkillOptions = {}): Promise<SkillOutcome> => {
-  let last: SkillOutcome = success('the gripper did not move');
-  for (const [forward, left, up] of moves) {
-    last = await runNudgeTool(sim, forward, left, up, opts);
-    if (!last.ok) return last;
-  }
-  return last;
-}, () => []);
+export const nudgeGesture = tracked(
+  async (sim: SimWorld, moves: readonly Nudge[], opts: SkillOptions = {}): Promise<SkillOutcome> => {
+    let last: SkillOutcome = success('the gripper did not move');
+    for (const [forward, left, up] of moves) {
+      last = await runNudgeTool(sim, forward, left, up, opts);
+      if (!last.ok) return last;
+    }
+    return last;
+  },
+  () => [],
+);
