@@ -6,7 +6,7 @@ import type { Judge, Rule } from './check-read';
 import { ID, exists, recordOf } from './check-judge';
 import { recognisedName, whoIs } from './check-said-people';
 import { personBox } from './check-sight';
-import type { V } from './truth';
+import { ROBOT, type V } from './truth';
 import { QUERY } from '../../sim/groups';
 
 /** Where an obstacle stands now (a person's feet, an object's centre). */
@@ -38,7 +38,7 @@ function carriedColliders(j: Judge): Set<number> {
   const w = j.c.world;
   const out = new Set<number>(w.bodyLinks.colliders);
   for (const [id, p] of j.c.after.places)
-    if (p.kind === 'held' || p.kind === 'robot') for (const c of w.entities.get(id)?.colliders ?? []) out.add(c);
+    if (p.kind === 'held' || (p.kind === 'on' && p.ids.has(ROBOT))) for (const c of w.entities.get(id)?.colliders ?? []) out.add(c);
   return out;
 }
 

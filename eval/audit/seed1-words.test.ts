@@ -14,7 +14,9 @@
 // - a mug in a basket that still leans on the hand "slid partly off" it: true, and judged so;
 // - the audit waited twice for an egg rocking on the floor, so the call began seconds after
 //   the readings it was judged against;
-// - "free (the straight way is blocked; it goes round via 1 named place)" was not judged.
+// - "free (the straight way is blocked; it goes round via 1 named place)" was not judged;
+// and, found by `audit --calls 20000 --seed 3`, neither were a slip with no grip reading
+// ("it slipped from the fingers") nor a reach failure at a point the caller gave.
 import { describe, expect, it } from 'vitest';
 import { openSim } from '../../robot/sim/open';
 import { locationOf } from '../../sim/world/location';
@@ -34,7 +36,9 @@ const CASES = FIXTURE as unknown as Record<
   | 'leaningBoard'
   | 'leaningInBasket'
   | 'restTwice'
-  | 'roundAbout',
+  | 'roundAbout'
+  | 'bareSlip'
+  | 'pointSpot',
   Case
 >;
 
@@ -134,5 +138,19 @@ describe('the words of the 100,000-call audit on seed 1 are true, and judged', (
       },
     );
     expect(planted.map((f) => f.detail)).toContainEqual(expect.stringContaining('but it is free'));
+  }, 60_000);
+
+  it('a slip with no grip reading is judged: the fingers no longer hold it', async () => {
+    const { said, findings, unjudged } = await lastCall(CASES.bareSlip);
+    expect(said).toMatch(/^Failed \(slipped\): could not lift \w+ \([^)]+\): it slipped from the fingers; it is /);
+    expect(unjudged).toEqual([]);
+    expect(findings).toEqual([]);
+  }, 60_000);
+
+  it('a place at a point out of reach is judged: the spot is named by the point given', async () => {
+    const { said, findings, unjudged } = await lastCall(CASES.pointSpot);
+    expect(said).toMatch(/the nearest free spot on \{"x":\S+,"y":\S+,"z":\S+\} is \S+ m from the arm's shoulder; the arm reaches \S+ m\.$/);
+    expect(unjudged).toEqual([]);
+    expect(findings).toEqual([]);
   }, 60_000);
 });
