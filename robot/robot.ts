@@ -168,6 +168,11 @@ export interface Arm {
   moveTool(pose: Pose6, signal?: AbortSignal): Promise<Outcome>;
   /** A relative move of the tool, in the robot's frame (forward, left, up), metres. */
   nudge(forward: number, left: number, up: number, signal?: AbortSignal): Promise<Outcome>;
+  /**
+   * Several nudges as one motion (a gesture), ended by the first that fails; what
+   * happened meanwhile is reported once, as the whole gesture left things.
+   */
+  gesture?(moves: ReadonlyArray<readonly [number, number, number]>, signal?: AbortSignal): Promise<Outcome>;
   graspPose(object: string): Promise<{ ok: true; pose: Pose6 } | { ok: false; summary: string }>;
   setOpen(object: string, open: boolean, signal?: AbortSignal): Promise<Outcome>;
   setSwitch(object: string, on: boolean, signal?: AbortSignal): Promise<Outcome>;

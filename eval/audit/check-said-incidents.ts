@@ -7,7 +7,7 @@
 import type { Judge } from './check-read';
 import { ID, THING, gapTo, knows, tiltOf } from './check-judge';
 import { WHO, faultReason, slipReason, whereItIs } from './check-said-parts';
-import { agrees, certainlyMoved, rot, vec } from './truth';
+import { agrees, certainlyMoved, robotBearsNow, rot, vec } from './truth';
 import { recognisedName, whoIs } from './check-said-people';
 
 const UNNAMED = 'an object the robot had not perceived';
@@ -73,7 +73,8 @@ function happened(j: Judge, id: string, what: string): boolean | undefined {
     // Off the robot only partly: it was on it (or against the hand) and some of it still rests on it.
     const b = c.before.bodies.get(id);
     const atHand = b && c.before.tcp ? gapTo(b.box, c.before.tcp) < 0.08 : false;
-    return (agrees(was, 'robot') !== false || atHand) && agrees(now, 'robot') !== false;
+    // Where it is now may be a container it slid into while it still leans on the robot: the contacts tell.
+    return (agrees(was, 'robot') !== false || atHand) && (agrees(now, 'robot') !== false || robotBearsNow(c.world, id));
   }
   m = /^fell off the robot's (hand|arm|base)$/.exec(what);
   if (m) {

@@ -47,6 +47,11 @@ export function slipReason(j: Judge, id: string | undefined, s: string): void {
     return;
   }
   if (s === 'it twisted out of the fingers: something turned it against the grip') return;
+  // No grip reading to give: the bare fact, that the fingers no longer hold it.
+  if (s === 'it slipped from the fingers') {
+    if (id && j.c.after.held === id) j.lie(`said ${id} slipped from the fingers, but the hand holds it`);
+    return;
+  }
   if (s === 'it was pulled out of the fingers: something held it back as the arm moved') return;
   j.unread(s);
 }
@@ -84,6 +89,8 @@ function what(j: Judge, s: string): void {
   const m =
     new RegExp(`^the pose \\((?:x )?(${NUM}), (?:y )?(${NUM}), (?:z )?(${NUM})\\)$`).exec(s) ??
     new RegExp(`^(?:the approach above|the handle of|the switch of|the nearest free spot (?:in|on)) ${THING}$`).exec(s) ??
+    // A point the caller gave (place at a position): named as given, its spot as near it as the surface allows.
+    new RegExp(`^the nearest free spot (?:in|on) \\{"x":${NUM},"y":${NUM},"z":${NUM}\\}$`).exec(s) ??
     new RegExp(`^${WHO}'s hand$`).exec(s) ??
     new RegExp(`^${THING}$`).exec(s);
   if (!m) return void j.unread(s);

@@ -95,8 +95,9 @@ export function expectedModel(j: Judge): Model {
     for (const [k, v] of Object.entries(e.states))
       if ((s.properties as unknown as Record<string, boolean>)[STATE_PROPERTY[k] ?? 'cookable']) attributes[k] = v;
     const p = r?.place;
-    const parent = held ? 'robot' : p?.kind === 'on' || p?.kind === 'in' ? p.id : undefined;
-    const relation = held ? 'in' : p?.kind === 'on' || p?.kind === 'in' ? p.kind : undefined;
+    // Resting on the robot's own body (its hand, an arm link, the base) is on the robot.
+    const parent = held ? 'robot' : p?.kind === 'on' || p?.kind === 'in' ? p.id : p?.kind === 'robot' ? 'robot' : undefined;
+    const relation = held ? 'in' : p?.kind === 'on' || p?.kind === 'in' ? p.kind : p?.kind === 'robot' ? 'on' : undefined;
     const pos = e.fixed || held ? c.after.bodies.get(e.id)?.pos : r ? vec(r.pose.p.x, r.pose.p.y, r.pose.p.z) : undefined;
     out.set(e.id, {
       id: e.id,

@@ -83,14 +83,21 @@ export class ScriptRunner {
     this.ctx = { robot, signal: new AbortController().signal, state: new Map() };
   }
 
+  /** The world's clock when it last came to rest (or gave up waiting): a call starts from there. */
+  private restedAt: number | undefined;
+
   /** Lets what still moves come to rest (a person's move can leave something sliding): no call starts with something in flight. */
   rest(): void {
     comeToRest(this.control);
+    this.restedAt = this.control?.world.time;
   }
 
   async step(step: ScriptStep): Promise<StepRun> {
     if (isCall(step)) {
-      this.rest();
+      // Rested just now (the audit read the world there): the call starts at once. Waiting
+      // again for what never settles (an egg rocking on the floor) would start it seconds
+      // after the readings it is judged against.
+      if (this.restedAt === undefined || this.control?.world.time !== this.restedAt) this.rest();
       const tool = await this.toolFor(step.tool);
       let run: StepRun;
       if (!tool) run = { step, result: { ok: false, content: `no tool "${step.tool}" is offered now` } };

@@ -177,6 +177,9 @@ function readBody(w: SimWorld, id: string, handle: number, colliders: readonly n
   };
 }
 
+/** A receptacle's interior volume (m³). */
+const volOf = (w: SimWorld, id: string): number => w.entity(id).spec.receptacle!.interior.size.reduce((a, b) => a * b, 1);
+
 /** In a container: certainly (centre of mass well inside the interior, in the container's frame), certainly not, or unsure. */
 function containment(w: SimWorld, obj: BodyReading, c: BodyReading): 'in' | 'out' | 'unsure' {
   const r = w.entity(c.id).spec.receptacle;
@@ -235,6 +238,17 @@ function touchingBelow(w: SimWorld, id: string, com: V, pressing?: Set<string>):
   }
   if (!out.size && sideways) out.add(ROBOT);
   return out;
+}
+
+/**
+ * Does a robot link bear part of the object now (touching it below its centre of mass, or
+ * pushing it up)? An object in a container may still lean on the hand that set it there.
+ */
+export function robotBearsNow(w: SimWorld, id: string): boolean {
+  const e = w.entities.get(id);
+  if (!e) return false;
+  const c = w.world.getRigidBody(e.body).worldCom();
+  return touchingBelow(w, id, vec(c.x, c.y, c.z)).has(ROBOT);
 }
 
 /** Slower than this (m/s, rad/s) a body is at rest. */
@@ -302,12 +316,14 @@ export function readWorld(w: SimWorld): WorldReading {
     const candidates: string[] = [];
     for (const c of w.entities.values()) {
       if (c.id === e.id || !c.spec.receptacle) continue;
-      const k = containment(w, me, bodies.get(c.id)!);
+      let k = containment(w, me, bodies.get(c.id)!);
+      // Two containers each within the other's opening (a mug set down in a basket): the smaller is in the larger.
+      if (k === 'in' && e.spec.receptacle && volOf(w, c.id) <= volOf(w, e.id) && (volOf(w, c.id) < volOf(w, e.id) || c.id > e.id))
+        if (containment(w, bodies.get(c.id)!, me) === 'in') k = 'out';
       if (k !== 'out') candidates.push(c.id);
       if (k === 'in') {
         // The innermost: a smaller interior wins.
-        const vol = (x: string) => w.entity(x).spec.receptacle!.interior.size.reduce((a, b) => a * b, 1);
-        if (!inside || vol(c.id) < vol(inside)) inside = c.id;
+        if (!inside || volOf(w, c.id) < volOf(w, inside)) inside = c.id;
       } else if (k === 'unsure') unsure = true;
     }
     // On the edge of one container while inside another: which is innermost is not certain,

@@ -18,7 +18,7 @@ import { pick, place, planGrasp } from '../../sim/skills/manipulation';
 import { navigate, step } from '../../sim/skills/navigation';
 import type { SkillOutcome } from '../../sim/skills/outcome';
 import { perceive } from '../../sim/skills/perceive';
-import { moveArm, moveTool, nudgeTool } from '../../sim/skills/posture';
+import { moveArm, moveTool, nudgeGesture, nudgeTool } from '../../sim/skills/posture';
 import { charge, dock, scan, undock } from '../../sim/skills/rover';
 import { type SimOptions, SimWorld } from '../../sim/world/sim-world';
 import { encodePng } from '../../base/png';
@@ -187,6 +187,7 @@ export class SimRobot implements Robot {
       moveToPosture: (p, signal) => this.act(() => moveArm(sim, p, o(signal))),
       moveTool: (pose, signal) => this.act(() => moveTool(sim, fromTuple(pose.position), pose.tiltDeg, o(signal))),
       nudge: (f, l, u, signal) => this.act(() => nudgeTool(sim, f, l, u, o(signal))),
+      gesture: (moves, signal) => this.act(() => nudgeGesture(sim, moves, o(signal))),
       graspPose: async (id) => {
         look(sim);
         const unseen = observationProblem(sim, id);

@@ -3,9 +3,10 @@
 // boxes at the poses it perceived them. Tools, planners and messages read these;
 // sim/perception/geo.ts reads the world itself (physics, scoring).
 import type { ObjectStates } from '../../scenes/schema';
-import { type Aabb, type Pose, qMul, rotate, sub, v3 } from '../math';
+import { type Aabb, type Pose, fromTuple, qEulerDeg, qIdentity, qMul, rotate, sub, v3 } from '../math';
+import { primitiveHalfExtents } from '../../scenes/shapes';
 import type { BeliefEntry } from '../world/belief';
-import { aabbToWorld, interiorAt, surfacesAt } from '../world/entity';
+import { aabbToWorld, interiorAt, surfacesAt, transformBox, unionAll } from '../world/entity';
 import type { SimWorld } from '../world/sim-world';
 import { geoObject } from './geo';
 import { look } from './observe';
@@ -72,9 +73,26 @@ export function believedStates(sim: SimWorld, id: string): ObjectStates | undefi
   return e.fixed ? { ...e.states } : sim.belief.get(id)?.states;
 }
 
-/** The box of a believed object at the pose the robot last perceived it. */
+/**
+ * The box of a believed object at the pose the robot last perceived it: each part's
+ * box turned with the pose, then united. The body's own box turned whole would be
+ * far larger than the object when it lies tipped (a chair on its side would reach
+ * a toaster 16 cm away and be called "near" it).
+ */
 export function believedBox(sim: SimWorld, o: BeliefEntry): Aabb {
-  return aabbToWorld(sim.entity(o.id).localAabb, o.pose);
+  const e = sim.entity(o.id);
+  const parts = e.prims.filter((p) => p.collider);
+  if (!parts.length) return aabbToWorld(e.localAabb, o.pose);
+  return unionAll(
+    parts.map((p) => {
+      const h = primitiveHalfExtents(p.geometry);
+      const c = rotate(o.pose.q, fromTuple(p.position));
+      const at = v3(o.pose.p.x + c.x, o.pose.p.y + c.y, o.pose.p.z + c.z);
+      // A ball's box does not turn with it.
+      const q = p.geometry.shape === 'sphere' ? qIdentity() : qMul(o.pose.q, qEulerDeg(p.rotation));
+      return transformBox(at, q, v3(h[0], h[1], h[2]));
+    }),
+  );
 }
 
 /** The believed chain of supports: what it rests on or in, and every container up the chain. */

@@ -81,3 +81,24 @@ export const moveTool = tracked(runMoveTool, () => []);
 
 /** nudgeTool, answering for everything that happened while it ran (see incidents.ts). */
 export const nudgeTool = tracked(runNudgeTool, () => []);
+
+/** One small move of a gesture: forward, left, up (metres, the robot's frame). */
+export type Nudge = readonly [number, number, number];
+
+/**
+ * Several small tool moves as one gesture (a wave): the first that fails ends it.
+ * Answered for once, from before the first move to after the last: a sentence per
+ * move would say where things were mid-gesture ("it is now resting on the hand")
+ * and how far each move pushed them, none of it true as the gesture ends.
+ */
+export const nudgeGesture = tracked(
+  async (sim: SimWorld, moves: readonly Nudge[], opts: SkillOptions = {}): Promise<SkillOutcome> => {
+    let last: SkillOutcome = success('the gripper did not move');
+    for (const [forward, left, up] of moves) {
+      last = await runNudgeTool(sim, forward, left, up, opts);
+      if (!last.ok) return last;
+    }
+    return last;
+  },
+  () => [],
+);

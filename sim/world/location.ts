@@ -89,12 +89,17 @@ export function containerOf(sim: SimWorld, id: string): string | undefined {
   let best: { id: string; volume: number } | undefined;
   // The object's centre of mass, read once for every receptacle.
   let com: Vec3 | undefined;
+  const own = sim.entity(id).spec.receptacle;
+  const ownVolume = own ? aabbVolume(localBox(own.interior)) : 0;
   for (const e of sim.entities.values()) {
     const r = e.spec.receptacle;
     if (!r || e.id === id) continue;
     com ??= centreOfMass(sim, id);
     if (!comWithin(sim, com, e.id, r)) continue;
     const volume = aabbVolume(localBox(r.interior));
+    // Two containers each within the other's opening (a mug set down in a basket): the
+    // smaller is in the larger, never both ways round.
+    if (own && (volume < ownVolume || (volume === ownVolume && e.id > id)) && comWithin(sim, centreOfMass(sim, e.id), id, own)) continue;
     if (!best || volume < best.volume) best = { id: e.id, volume };
   }
   return best?.id;
@@ -138,7 +143,9 @@ export function supportByContact(sim: SimWorld, id: string): string | undefined 
         let push = 0;
         let touching = false;
         for (let k = 0; k < m.numContacts(); k++) {
-          if (m.contactDist(k) > TOUCH) continue;
+          // A contact the solver pushed through touches, however far apart its points read
+          // (a board leaning on a knife read 18 mm apart while bearing on it).
+          if (m.contactDist(k) > TOUCH && !(m.contactImpulse(k) > 0)) continue;
           if (part && m.contactImpulse(k) > 0) gripping.set(owner, (gripping.get(owner) ?? 0) + m.contactImpulse(k));
           const local = flipped ? m.localContactPoint2(k) : m.localContactPoint1(k);
           const y = local ? t.y + rotate(r, local).y : com.y;

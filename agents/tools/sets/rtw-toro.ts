@@ -1,10 +1,10 @@
 // TORO's tools (paper 000 §II.C.1): static information about the robot and
 // parameterised motions whose ranges are validated at run time.
 import { z } from 'zod';
-import type { Outcome, Robot } from '../../../robot/robot';
+import type { Robot } from '../../../robot/robot';
 import { ok, outcomeResult } from '../common';
 import { outcomeInBaseFrame } from '../frames';
-import { type Tool, type ToolResult, defineTool } from '../tool';
+import { type Tool, defineTool } from '../tool';
 
 // ---------------------------------------------------------------- TORO (basic)
 
@@ -112,24 +112,23 @@ const wave = defineTool({
   },
   execute: async ({ times }, { robot, signal }) => {
     const arm = robot.arm!;
-    // One gesture, several motions: whatever any of them knocked over is reported at the end.
+    const moves: Array<[number, number, number]> = [[0, 0, 0.08]];
+    for (let i = 0; i < times; i++) for (const left of [0.06, -0.12, 0.06]) moves.push([0, left, 0]);
+    moves.push([0, 0, -0.08]);
+    // Where the arm does a gesture as one motion, what happened is told once, as the gesture left things.
+    if (arm.gesture) {
+      const r = await arm.gesture(moves, signal);
+      const said = r.incidents?.length ? { incidents: r.incidents } : {};
+      return outcomeResult(r.ok ? { ok: true, summary: `waved ${times} time${times > 1 ? 's' : ''}`, ...said } : r);
+    }
+    // Otherwise move by move: whatever any of them knocked over is reported at the end.
     const incidents: string[] = [];
-    const each = async (forward: number, left: number, up: number): Promise<Outcome> => {
+    for (const [forward, left, up] of moves) {
       const r = await arm.nudge(forward, left, up, signal);
       incidents.push(...(r.incidents ?? []));
-      return r;
-    };
-    const end = (o: Outcome): ToolResult => outcomeResult(incidents.length ? { ...o, incidents } : o);
-    const up = await each(0, 0, 0.08);
-    if (!up.ok) return end(up);
-    for (let i = 0; i < times; i++) {
-      for (const left of [0.06, -0.12, 0.06]) {
-        const r = await each(0, left, 0);
-        if (!r.ok) return end(r);
-      }
+      if (!r.ok) return outcomeResult({ ...r, ...(incidents.length ? { incidents } : {}) });
     }
-    const down = await each(0, 0, -0.08);
-    return down.ok ? end({ ok: true, summary: `waved ${times} time${times > 1 ? 's' : ''}` }) : end(down);
+    return outcomeResult({ ok: true, summary: `waved ${times} time${times > 1 ? 's' : ''}`, ...(incidents.length ? { incidents } : {}) });
   },
 });
 

@@ -16,11 +16,17 @@ import { fail, ok } from '../common';
 import { BASE_FRAME, toBase } from '../frames';
 import { type Tool, defineTool } from '../tool';
 
+/**
+ * A time as the record keeps it (to the hundredth): rounded once. Rounding the record's
+ * 0.55 again to "0.6" told a time 0.05 s off the record, later than the "now 0.5 s" beside it.
+ */
+const seconds = (t: number): string => `${Number(t.toFixed(2))} s`;
+
 /** When and how the robot knows where a node is, in words. */
 function knownHow(n: WorldModelNode, now: number): string {
   if (n.source === 'operator') return `${n.where ?? 'where the operator said'}; not perceived`;
   if (!n.known) return n.type === 'robot' ? 'where the robot localises itself' : 'from the map (it does not move)';
-  const t = `${n.known.time.toFixed(1)} s`;
+  const t = seconds(n.known.time);
   const where = n.where ?? 'somewhere unknown';
   const said =
     n.known.how === 'held'
@@ -32,7 +38,7 @@ function knownHow(n: WorldModelNode, now: number): string {
             ? `${where}, felt at ${t}`
             : `put ${where} by the robot itself at ${t}`
           : `last seen at ${t} ${where}`;
-  const age = n.known.how === 'held' ? '' : ` (now ${now.toFixed(1)} s${n.known.time < now - 0.05 ? '; it may have moved since' : ''})`;
+  const age = n.known.how === 'held' ? '' : ` (now ${seconds(now)}${n.known.time < now - 0.05 ? '; it may have moved since' : ''})`;
   const stale = n.known.stale ? '; seen by the wrist camera before the base last moved, so that pose is stale' : '';
   return `${said}${age}${stale}`;
 }
