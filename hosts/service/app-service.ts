@@ -20,7 +20,6 @@ import type { AppEvent, SceneMeta, ToolInfo } from '../../contract/schemas';
 import { frameLength } from '../../contract/frames';
 import type { SimControl } from '../../robot/sim/control';
 import { openSim } from '../../robot/sim/open';
-import type { LoadedRobot } from '../../scenes/urdf/load';
 import { RobotImportError } from '../../sim/world/imported-robot';
 import type { SimRobot } from '../../robot/sim/sim-robot';
 import { listScenes } from '../../scenes/registry';
@@ -64,8 +63,6 @@ export class AppService implements AppApi {
   private readonly evals: EvalHost;
   private replayCalls = 1_000_000; // replayed calls number apart from the console's
   private readonly real: RealLink | undefined;
-  /** The described robot every loaded scene stands in place of its own (serve --urdf). */
-  private readonly urdf: LoadedRobot | undefined;
   private readonly createdAt = new Date().toISOString();
   private readonly archive: RunArchive;
   private readonly exercises: ExerciseBook;
@@ -73,7 +70,7 @@ export class AppService implements AppApi {
   /** Tool calls since the scene was loaded, and the last final answer: what exercise goals are checked on. */
   private readonly progress = new ExerciseProgress();
 
-  constructor(opts: AppServiceOptions = {}) {
+  constructor(private readonly opts: AppServiceOptions = {}) {
     this.clock = new PhysicsClock({
       paced: opts.paced ?? false,
       seed: opts.seed ?? 1,
@@ -86,7 +83,6 @@ export class AppService implements AppApi {
     this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), this.archive);
     this.policy = opts.policy ?? new HostPolicy(opts);
     this.real = opts.robot ? new RealLink(opts.robot) : undefined;
-    this.urdf = opts.urdf;
     this.models = new LocalModelsHost({
       // The one folder runs, evaluations and the store share (the host's, not the environment's).
       dir: this.policy.modelsDir(),
@@ -195,7 +191,7 @@ export class AppService implements AppApi {
       ({ robot, control } = await openSim(scene.id, {
         seed: this.clock.world.seed,
         noise: this.clock.world.noise,
-        ...(this.urdf ? { robot: this.urdf } : {}),
+        ...(this.opts.urdf ? { robot: this.opts.urdf } : {}),
       }));
     } catch (e) {
       if (e instanceof SceneDataError) throw new AppApiError('unknown_scene', e.message);

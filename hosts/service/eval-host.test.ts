@@ -22,7 +22,7 @@ describe('Evaluate (session)', () => {
 
   it('lists the suites with their workflows', async () => {
     const suites = await session.listSuites({});
-    expect(suites.map((s) => s.id)).toEqual(['raider', 'alrm', 'etp', 'dfki', 'rtw']);
+    expect(suites.map((s) => s.id)).toEqual(['raider', 'alrm', 'etp', 'etp-images', 'dfki', 'rtw']);
     expect(suites.find((s) => s.id === 'alrm')).toMatchObject({
       defaultWorkflow: 'alrm/tap',
       workflows: expect.arrayContaining(['alrm/cap']),
