@@ -3,20 +3,17 @@
 // reaching the case's goal) plays those cases again through the suite's workflow
 // and scorer; none may earn the metric without the goal. A finding stays here
 // after its scorer is fixed, so the class cannot come back unnoticed.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { EvalCase } from '../core/case';
 import { WorldPool } from '../core/world';
 import { findSuite } from '../suites/index';
 import { TERMINAL } from '../../test/support/host-refs';
-import { GenomeZ } from './genome';
+import { readFindings } from './findings';
 import { playCase } from './play';
 
-const Finding = z.object({ suite: z.string(), metric: z.string(), found: z.string(), genome: GenomeZ, cases: z.array(EvalCase) });
-const FINDINGS = z.array(Finding).parse(JSON.parse(readFileSync(path.join(import.meta.dirname, 'findings.json'), 'utf8')));
+const FINDINGS = readFindings();
 
 const traceDir = mkdtempSync(path.join(tmpdir(), 'skillbridge-findings-'));
 const pool = new WorldPool({ seed: 1 });
