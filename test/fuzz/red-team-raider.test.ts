@@ -8,7 +8,7 @@ import { newBreaches, redTeamCi, report, timeLimit } from './support/red-team';
 /** What the suite's scorer still credits without the goal: nothing. */
 const KNOWN: string[] = [];
 
-const CI = { budget: 110, race: 6 };
+const CI = { budget: 190, race: 6 };
 
 it(
   'RAIDER: the red team earns nothing beyond floor:noop + 0.1 without the goal',

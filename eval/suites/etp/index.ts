@@ -154,16 +154,22 @@ export function scoreEtp(meta: ReadonlySet<string>, own: (c: CallRecord) => bool
         const i = calls.findIndex((x) => x.name === g.tool);
         const inv = calls[i];
         // Stage 1: the designated tool first, called as the case needs it (its arguments, not only its name) and successful.
-        const isr = i === 0 && inv !== undefined && succeeded(inv) && argsMatch(inv.args, g.toolArgs ?? {}, g.argNames);
+        const valid = i === 0 && inv !== undefined && succeeded(inv) && argsMatch(inv.args, g.toolArgs ?? {}, g.argNames);
         const nxt = i >= 0 ? calls[i + 1] : undefined;
-        // Stage 2: the one action the output calls for; another action besides it acts outside what was asked.
-        const others = i >= 0 ? calls.slice(i + 2).filter((x) => ACTIONS.has(x.name)).length : 0;
-        const amr = Boolean(nxt && g.next && others === 0 && actionMatches(nxt, g.next, o, vocabulary(o)));
-        const tusr = isr && amr;
+        // Acting outside what was asked voids both stages: any action besides one call of the tool the output calls
+        // for (a pick when a statement was asked, a second action), whatever its status (an attempt is an act).
+        const acted = calls.filter((x, k) => k !== i && ACTIONS.has(x.name));
+        const outside = acted.length > 1 || acted.some((x) => x.name !== g.next?.tool);
+        const amr = Boolean(nxt && g.next && !outside && actionMatches(nxt, g.next, o, vocabulary(o)));
+        // ISR is the query the model constructs (paper 004 §3.2, Stage 1): a tool without parameters has none to
+        // construct, so its invocation tests nothing and is not scored (null); TUSR still needs it.
+        const constructs = Object.keys(g.toolArgs ?? {}).length > 0;
+        const isr = constructs ? valid && !outside : null;
+        const tusr = valid && amr;
         return {
           metrics: { isr, amr, tusr },
           success: tusr,
-          failureClass: tusr ? null : !inv ? 'missed' : !isr ? 'invalid' : nxt ? 'ignored-output' : 'missed',
+          failureClass: tusr ? null : !inv ? 'missed' : !valid ? 'invalid' : nxt ? 'ignored-output' : 'missed',
         };
       }
       case 'chain': {

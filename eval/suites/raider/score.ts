@@ -2,7 +2,7 @@
 // (ambiguity / unfeasibility / none) is the expected one; Expl — it is, and the
 // explanation names the objects involved and the kind of problem (matched
 // structurally, no judge); Grnd — for queries that need grounding, the right
-// objects named or the ambiguity found; Recov_Plan — the recovery reached its
+// objects named or the ambiguity found, inside a verdict that holds (Expl); Recov_Plan — the recovery reached its
 // goal in the physics (§4.3). Failure reasons as §4.2.3: GR, MC, WR, WF.
 import type { FlowEvent } from '../../../agents/runtime/events';
 import type { SimControl } from '../../../robot/sim/control';
@@ -203,7 +203,8 @@ export function scoreAnswer(
   const expl = det && issueOk && checked && received && objectsMatch(objects, required, atLeast, allowed);
   // Grounding is needed when the argument is not named specifically, or its name fits several objects.
   const needsGrounding = abstraction !== 'AS' || gold.issue === 'IA';
-  const grnd = !needsGrounding
+  // The query's objects as the answer grounds them (the paper's GR failure when wrong).
+  const grounded = !needsGrounding
     ? null
     : !received
       ? false
@@ -219,11 +220,15 @@ export function scoreAnswer(
         : gold.issue === 'IU3'
           ? a?.category === 'unfeasibility' && issueOk && checked && objects.every((o) => allowed.some((alts) => isName(o, alts)))
           : heard && gold.target !== null && objectsMatch(objects, [gold.targetNames], 1, allowed);
+  // Grnd credits a grounding only inside a verdict that holds (Expl: the category, the issue code, the check that
+  // decides it, the objects it concerns). The right object named in a wrong verdict is a false statement about it
+  // ("out of reach" when the tools said it is near): a wrong answer, never partial credit.
+  const grnd = grounded === null ? null : grounded && expl;
   let failureClass: RaiderScore['failureClass'] = null;
   if (!expl) {
     const warned = events.some((e) => e.type === 'warning' && (e.code === 'made_up_tool_name' || e.code === 'unsuccessful_tool_call'));
     if (!a || (warned && !det)) failureClass = 'WF';
-    else if (grnd === false) failureClass = 'GR';
+    else if (grounded === false) failureClass = 'GR';
     else if (!checked) failureClass = 'MC';
     else failureClass = 'WR';
   }

@@ -11,6 +11,7 @@ import { WorldPool } from '../../../eval/core/world';
 import type { EvalCase } from '../../../eval/core/case';
 import type { AnySuite } from '../../../eval/core/suite';
 import { sampleCases } from '../../../eval/runner/cases';
+import { readFindings } from '../../../eval/redteam/findings';
 import { type SearchOptions, type SuiteAttackResult, attackSuite, fmt, overTheLine, stratified } from '../../../eval/redteam/search';
 import { TERMINAL } from '../../support/host-refs';
 import { sharedSmallCases } from '../../support/shared-cases';
@@ -34,7 +35,15 @@ export async function redTeamCi(
   const seed = fuzzSeed(1);
   const all = given ?? (await sharedSmallCases(suite));
   const axis = suite.report.categoryAxis;
-  const cases = stratified(ci.sample && ci.sample < all.length ? sampleCases(all, ci.sample, seed, axis) : all, axis, seed);
+  const sampled = stratified(ci.sample && ci.sample < all.length ? sampleCases(all, ci.sample, seed, axis) : all, axis, seed);
+  // The cases of the findings kept as regressions join the sample, and their champions start the search: a small
+  // budget then searches around every class found before (a sample of a few cases can miss a class altogether).
+  const findings = given ? [] : readFindings().filter((f) => f.suite === suite.id);
+  const ids = new Set(sampled.map((c) => c.id));
+  const extra = findings.flatMap((f) => f.cases).filter((c) => !ids.has(c.id) && ids.add(c.id));
+  // Interleaved, so the cases a new strategy plays first hold some of them too.
+  const cases = interleave(sampled, extra);
+  const champions = findings.map((f) => ({ name: `finding: ${f.found}`, genome: f.genome }));
   const traceDir = mkdtempSync(path.join(tmpdir(), `skillbridge-red-team-${suite.id}-`));
   const pool = new WorldPool({ seed });
   try {
@@ -42,12 +51,17 @@ export async function redTeamCi(
       suite,
       cases,
       { pool, traceDir, seed, refs: TERMINAL },
-      { budget: fuzzRuns(ci.budget), seed, ...(ci.race ? { race: ci.race } : {}), ...o },
+      { budget: fuzzRuns(ci.budget), seed, ...(ci.race ? { race: ci.race } : {}), ...(champions.length ? { champions } : {}), ...o },
     );
   } finally {
     await pool.dispose();
     rmSync(traceDir, { recursive: true, force: true });
   }
+}
+
+/** `a` and `b` alternating, the rest of the longer after. */
+function interleave<T>(a: readonly T[], b: readonly T[]): T[] {
+  return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => [a[i], b[i]]).flatMap((p) => p.filter((x) => x !== undefined));
 }
 
 /** The figures over the line that are not known findings, as lines (empty: the line holds). */
