@@ -4,6 +4,25 @@
 // for a support it has not perceived, moving(x) for what it saw still moving).
 import { type CallUnderCheck, type Finding } from './check-core';
 
+/**
+ * The arm's named postures in joint values (radians or metres), and which joints turn round: the built-in arm's
+ * from its config in degrees (yaw and roll turn); a described robot's from its description, by value per joint
+ * (its config keeps only their names), a joint turning round when its range spans a full turn.
+ */
+function namedPostures(w: CallUnderCheck['world']): Record<string, { values: readonly number[]; turns: readonly boolean[] }> {
+  const k = w.kinematics;
+  if (k?.kind === 'chain') {
+    const turns = k.limits.map(([lo, hi]) => hi - lo >= 2 * Math.PI - 1e-9);
+    return Object.fromEntries(Object.entries(k.postures).map(([n, values]) => [n, { values, turns }]));
+  }
+  return Object.fromEntries(
+    Object.entries(w.scene.robot.arm?.postures ?? {}).map(([n, deg]) => [
+      n,
+      { values: deg.map((d) => (d * Math.PI) / 180), turns: deg.map((_, i) => i === 0 || i === 4) },
+    ]),
+  );
+}
+
 /** Robot facts in a snapshot: the robot knows its own state, so each must hold exactly. */
 function checkRobotFacts(c: CallUnderCheck, text: string): Finding[] {
   const out: Finding[] = [];
@@ -25,12 +44,11 @@ function checkRobotFacts(c: CallUnderCheck, text: string): Finding[] {
     m = /^robot_has_arm_posture\(robot, ([a-z0-9_]+)\)$/.exec(f);
     if (m && !a.joints) lie(f, 'the robot has no arm');
     if (m && a.joints) {
-      const postures = w.scene.robot.arm?.postures ?? {};
-      const within = Object.entries(postures)
+      const within = Object.entries(namedPostures(w))
         .filter(([, p]) =>
-          p.every((deg, i) => {
-            const d = a.joints![i]! - (deg * Math.PI) / 180;
-            return (i === 0 || i === 4 ? Math.abs(Math.atan2(Math.sin(d), Math.cos(d))) : Math.abs(d)) <= 0.01 + 1e-9;
+          p.values.every((v, i) => {
+            const d = a.joints![i]! - v;
+            return (p.turns[i] ? Math.abs(Math.atan2(Math.sin(d), Math.cos(d))) : Math.abs(d)) <= 0.01 + 1e-9;
           }),
         )
         .map(([n]) => n);

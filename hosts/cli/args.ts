@@ -165,11 +165,13 @@ Usage:
       "distance=0.01,dropout=0.1,failure=0.05"; off by default) perturbs the
       simulator's perception and skills, repeatably for one --seed.
   skillbridge audit [--scene S] [--calls N] [--seed K] [--episode N] [--out DIR] [--json]
+                    [--urdf FILE [--robot-config FILE] [--package-dir DIR[,DIR]]]
       The truth audit: seeded random but valid tool calls on every scene and tool set
       (with e-stops, people moving things, battery changes), each checked against the
       world and the robot's belief. Counts lies, leaks, invariant breaks, message
       contradictions and crashes, with a script reproducing each (--out DIR writes them).
       --episode N runs one episode of that run alone (a violation names its episode).
+      --urdf puts the described robot in every scene in place of its own.
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--seed N] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
                   [--answers FILE] [--mcp FILE] [--json] ["message"]

@@ -122,7 +122,10 @@ export const DOORS: Readonly<Record<string, Door>> = {
       { a: 'urdf', b: 'robot', why: 'a real robot (--robot) is its own; --urdf puts a described robot in the --scene simulator' },
     ],
   }),
-  audit: door('audit', ['scene', 'calls', 'seed', 'episode', 'out', 'json'], OWN('no arguments'), { folders: ['out'] }),
+  audit: door('audit', ['scene', 'calls', 'seed', 'episode', ...URDF, 'out', 'json'], OWN('no arguments'), {
+    folders: ['out'],
+    needs: URDF_NEEDS,
+  }),
   run: door(
     'run',
     [
@@ -181,6 +184,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
       'time-limit',
       'max-iterations',
       'noise',
+      ...URDF,
       ...SCALE,
       'run-id',
       'queue',
@@ -193,12 +197,18 @@ export const DOORS: Readonly<Record<string, Door>> = {
       refuse: { robot: EVAL_ON_ROBOT, shadow: EVAL_ON_ROBOT },
       needs: {
         'errors-only': { flag: 'resume', why: 'it narrows a recorded run (--resume RUN) to the case × trials that ended in an error' },
+        ...URDF_NEEDS,
       },
       // A resumed run takes its own filter, sample, noise, limits and protocol again, and refuses others (the runner
       // compares them with the run's); its id is the run's, and with a queue the workers run the cases.
       conflicts: [
         { a: 'resume', b: 'run-id', why: '--resume RUN names the run already; leave --run-id out' },
         { a: 'queue', b: 'jobs', why: 'with --queue the workers run the cases: --jobs (threads here) has no effect; leave it out' },
+        {
+          a: 'urdf',
+          b: 'queue',
+          why: "with --queue the workers build the cases' worlds on their machines, where the --urdf robot's files are not; run it here",
+        },
         {
           a: 'queue',
           b: 'cache',

@@ -177,6 +177,16 @@ const VARIANTS = (): Variant[] => [
     base: () => ['audit', '--scene', SCENE, '--calls', '10'],
     parts: [['--seed', '2'], ['--episode', '0'], ['--out', fresh('audit')], ['--json']],
   },
+  {
+    door: 'audit',
+    base: () => ['audit', '--scene', SCENE, '--calls', '5', '--urdf', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf')],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--seed', '2'],
+      ['--json'],
+    ],
+  },
   { door: 'bench sim', base: () => ['bench', 'sim'], parts: [['--scene', 'reference'], ['--quick'], ['--in-process'], ['--json']] },
   { door: 'bench cli', base: () => ['bench', 'cli'], parts: [['--quick'], ['--json']] },
   { door: 'bench agent', base: () => ['bench', 'agent'], parts: [['--quick'], ['--json']] },
@@ -206,6 +216,24 @@ const VARIANTS = (): Variant[] => [
     ],
   },
   { door: 'eval', base: () => ['eval', '--resume', runId, '--out', evalDir], parts: [['--jobs', '1'], ['--errors-only'], ['--json']] },
+  {
+    door: 'eval',
+    base: () => [
+      'eval',
+      ...SMALL,
+      '--model',
+      'floor:noop',
+      '--urdf',
+      join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf'),
+      '--out',
+      fresh('eval'),
+    ],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--json'],
+    ],
+  },
   // A judge is read and refused where the suite has no free text to judge (RAIDER's cases take minutes to make).
   {
     door: 'eval',

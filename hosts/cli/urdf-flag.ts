@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { terminalRobotFiles } from '../service/robot-file-policy';
 import { type LoadedRobot, RobotFileError, loadRobot } from '../../scenes/urdf/load';
-import { RobotImportError } from '../../sim/world/imported-robot';
+import { RobotImportError, importable } from '../../sim/world/imported-robot';
 import type { SimWorld } from '../../sim/world/sim-world';
 import { type Parsed, UsageError, stringFlag } from './args';
 
@@ -40,6 +40,21 @@ export function urdfRobot(flags: Parsed['flags']): LoadedRobot | undefined {
   }
 }
 
+/**
+ * The robot --urdf names, checked as one any scene can take (a command that builds many worlds:
+ * eval, audit, serve), or undefined without --urdf. Bad input names every problem.
+ */
+export function urdfRobotForScenes(flags: Parsed['flags']): LoadedRobot | undefined {
+  const loaded = urdfRobot(flags);
+  if (!loaded) return undefined;
+  try {
+    importable(loaded);
+  } catch (e) {
+    throw urdfRefusal(e) ?? e;
+  }
+  return loaded;
+}
+
 /** A robot that cannot stand in the scene, as the one line bad input gets. */
 export function urdfRefusal(e: unknown): UsageError | undefined {
   if (!(e instanceof RobotImportError)) return undefined;
@@ -64,4 +79,21 @@ export function describeImport(loaded: LoadedRobot, world: SimWorld): { lines: s
     ...warnings.map((w) => `  warning: ${w}`),
   ];
   return { lines, data };
+}
+
+/** The --urdf options as typed, after a space: what a command printed to run it again takes. */
+export function urdfFlagsText(flags: Parsed['flags']): string {
+  const q = (v: string): string => (/^[\w./:@,=+-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+  return (['urdf', 'robot-config', 'package-dir'] as const)
+    .flatMap((f) => {
+      const v = stringFlag(flags, f);
+      return v === undefined ? [] : [` --${f} ${q(v)}`];
+    })
+    .join('');
+}
+
+/** One line naming the described robot before a scene is built (a command that builds many). */
+export function describeLoaded(loaded: LoadedRobot): string {
+  const warnings = loaded.problems.filter((p) => p.severity === 'warning').length;
+  return `robot: ${loaded.description?.name ?? '(unnamed)'} from ${loaded.file} in place of each scene's own${warnings ? ` (${warnings} warning${warnings > 1 ? 's' : ''}: skillbridge robots check ${loaded.file})` : ''}`;
 }
