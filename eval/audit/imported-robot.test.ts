@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadRobot } from '../../scenes/urdf/load';
-import { terminalRobotFiles } from '../../hosts/service/robot-file-policy';
+import { robotFiles as terminalRobotFiles } from '../../test/support/robot-files';
 import { replay, runAudit } from './run';
 
 const ROBOTS = join(import.meta.dirname, '../../test/fixtures/robots');

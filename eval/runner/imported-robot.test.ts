@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { loadRobot } from '../../scenes/urdf/load';
-import { terminalRobotFiles } from '../../hosts/service/robot-file-policy';
+import { robotFiles as terminalRobotFiles } from '../../test/support/robot-files';
 import { openResults } from '../results/index';
 import { recordedContent } from '../results/identity';
 import { rescoreRun } from './rescore';
