@@ -117,10 +117,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
   tools: door('tools', ['scene', 'set', 'json'], NONE),
   call: door('call', ['scene', 'seed', 'set', 'noise', 'script', ...URDF, ...ROBOT, 'shadow', 'json'], OWN('TOOL [JSON_ARGS]'), {
     needs: { ...ROBOT_NEEDS, ...URDF_NEEDS },
-    conflicts: [
-      { a: 'noise', b: 'robot', why: "--noise perturbs the simulator's readings; a real robot's are its own" },
-      { a: 'urdf', b: 'robot', why: 'a real robot (--robot) is its own; --urdf puts a described robot in the --scene simulator' },
-    ],
+    conflicts: [{ a: 'noise', b: 'robot', why: "--noise perturbs the simulator's readings; a real robot's are its own" }],
   }),
   audit: door('audit', ['scene', 'calls', 'seed', 'episode', ...URDF, 'out', 'json'], OWN('no arguments'), {
     folders: ['out'],
@@ -148,9 +145,6 @@ export const DOORS: Readonly<Record<string, Door>> = {
     OWN('a message'),
     {
       needs: { ...ROBOT_NEEDS, ...URDF_NEEDS },
-      conflicts: [
-        { a: 'urdf', b: 'robot', why: 'a real robot (--robot) is its own; --urdf puts a described robot in the --scene simulator' },
-      ],
     },
   ),
   trace: door('trace', ['json'], UP_TO_ONE('one trace FILE'), { pathArgs: true }),

@@ -119,6 +119,16 @@ const VARIANTS = (): Variant[] => [
   },
   {
     door: 'call',
+    base: () => ['call', '--urdf', 'rosbridge', '--robot', rosbridge.url, '--scene', SCENE, 'get_objects'],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--seed', '2'],
+      ['--json'],
+    ],
+  },
+  {
+    door: 'call',
     base: () => ['call', '--robot', robot.url, 'get_objects'],
     parts: [['--accept-no-estop'], ['--shadow', '--scene', SCENE, '--seed', '2'], ['--set', 'alrm'], ['--json']],
   },
@@ -146,6 +156,16 @@ const VARIANTS = (): Variant[] => [
   {
     door: 'run',
     base: () => ['run', '--scene', SCENE, '--urdf', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf'), '--model', `scripted:${turns}`, 'hi'],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--trace', join(fresh('trace'), 't.jsonl')],
+      ['--json'],
+    ],
+  },
+  {
+    door: 'run',
+    base: () => ['run', '--urdf', 'rosbridge', '--robot', rosbridge.url, '--scene', SCENE, '--model', `scripted:${turns}`, 'hi'],
     parts: [
       ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
       ['--package-dir', join(ROBOTS, 'ur5e_like')],
