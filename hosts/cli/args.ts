@@ -230,12 +230,15 @@ Usage:
                    [--judge SPEC] [--off-protocol] [--time-limit SECONDS] [--max-iterations N]
                    [--noise SPEC] [--concurrency N] [--rpm N] [--tpm N] [--prices FILE]
                    [--shard K/N] [--run-id ID] [--queue redis://:PASSWORD@HOST:PORT] [--json]
+                   [--urdf FILE [--robot-config FILE] [--package-dir DIR[,DIR]]]
       Runs a benchmark suite (raider, alrm, etp, dfki, rtw): each case in a world
       restored from a snapshot, scored from the final physical state and the
       order of events; every case × trial is recorded in DIR/results.db (default
       eval-results/). Reference models: oracle, floor:noop, floor:random,
       floor:none. Ctrl-C stops cleanly; --resume RUN continues a stopped run
       (with the cases, filter, sample, noise and limits it was started with).
+      --urdf puts the described robot in every case's world in place of the
+      scene's own; its content hash is part of the run's identity.
       A case whose model cannot be reached, whose worker dies or whose scorer
       does not decide is an error, not a 0: counted apart, left out of the
       score, exit 3; --resume RUN runs exactly the errored, stopped and missing
