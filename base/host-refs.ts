@@ -87,6 +87,8 @@ export type RobotFiles = HostRef<RobotFileRule, 'RobotFiles'>;
  */
 export interface RobotPackageRule {
   readonly folders: readonly string[];
+  /** A sidecar JSON the person named (--robot-config): a robot publishes none. */
+  readonly sidecar?: string;
 }
 export type RobotPackages = HostRef<RobotPackageRule, 'RobotPackages'>;
 

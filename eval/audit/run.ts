@@ -8,6 +8,7 @@ import { listScenes } from '../../scenes/registry';
 import { buildToolSet, setsFor } from '../../agents/tools/sets';
 import type { Tool, ToolResult } from '../../agents/tools/tool';
 import { openSim } from '../../robot/sim/open';
+import type { LoadedRobot } from '../../scenes/urdf/load';
 import type { SimControl } from '../../robot/sim/control';
 import type { Robot } from '../../robot/robot';
 import { visiblePersonIds } from '../../sim/perception/visibility';
@@ -36,6 +37,8 @@ export interface AuditOptions {
   seed: number;
   /** Calls per fresh world. */
   episode?: number;
+  /** A robot description put in every scene in place of its own robot (RobotImportError when it cannot stand there). */
+  robot?: LoadedRobot;
   /**
    * Run only these episodes (their numbers in the run with this seed and scenes), each
    * once and whole: a violation's `episode` replays alone, as it ran in the long audit.
@@ -91,6 +94,8 @@ export interface Episode {
   scene: string;
   set: string;
   seed: number;
+  /** The described robot in the scene's place (audit --urdf). */
+  robot?: LoadedRobot;
 }
 
 /** Each episode draws from its own stream, so one episode runs alone exactly as in the whole run. */
@@ -100,7 +105,7 @@ const UNJUDGED_CASES = 3;
 
 /** Opens a world for an episode and a way to find its tools by name. */
 async function open(ep: Episode): Promise<{ robot: Robot; control: SimControl; toolFor: (name: string) => Promise<Tool | undefined> }> {
-  const { robot, control } = await openSim(ep.scene, { seed: ep.seed });
+  const { robot, control } = await openSim(ep.scene, { seed: ep.seed, ...(ep.robot ? { robot: ep.robot } : {}) });
   let reg = await buildToolSet(ep.set, robot);
   const toolFor = async (name: string): Promise<Tool | undefined> => {
     if (DYNAMIC_SETS.has(ep.set)) reg = await buildToolSet(ep.set, robot);
@@ -358,7 +363,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     next++;
     const scene = scenes[episodeNo % scenes.length]!;
     if (!setsOf.has(scene)) {
-      const { robot, control } = await openSim(scene);
+      const { robot, control } = await openSim(scene, opts.robot ? { robot: opts.robot } : {});
       setsOf.set(
         scene,
         setsFor(robot).map((s) => s.id),
@@ -367,7 +372,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     }
     const sets = setsOf.get(scene)!;
     const set = sets[Math.floor(episodeNo / scenes.length) % sets.length]!;
-    const ep: Episode = { scene, set, seed: opts.seed * 1000 + episodeNo };
+    const ep: Episode = { scene, set, seed: opts.seed * 1000 + episodeNo, ...(opts.robot ? { robot: opts.robot } : {}) };
     // Every eighth episode runs four times as long: drift shows only in long sequences.
     const length = episodeNo % 8 === 7 ? episodeLength * 4 : episodeLength;
     const draw = new Draw(drawSeed(opts.seed, episodeNo));
@@ -430,9 +435,9 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
   return report;
 }
 
-/** The command that reproduces a violation, given the file its script is written to. */
-export function reproduceCommand(v: Violation, file: string): string {
-  return `skillbridge call --scene ${v.scene} --set ${v.set} --seed ${v.seed} --script ${file}`;
+/** The command that reproduces a violation, given the file its script is written to (and the --urdf options of an imported robot). */
+export function reproduceCommand(v: Violation, file: string, robotFlags = ''): string {
+  return `skillbridge call --scene ${v.scene}${robotFlags} --set ${v.set} --seed ${v.seed} --script ${file}`;
 }
 
 export { CLASSES };

@@ -11,6 +11,8 @@ import { builtinScene, isBuiltinScene, resolveSceneData } from '../../scenes/reg
 import type { ResolvedScene } from '../../scenes/resolve';
 import type { Scene, SceneObject } from '../../scenes/schema';
 import { SimWorld, type NoiseOptions, type WorldSnapshot } from '../../sim/world/sim-world';
+import type { LoadedRobot } from '../../scenes/urdf/load';
+import { RobotImportError, withImportedRobot } from '../../sim/world/imported-robot';
 import type { SceneEdit, SetupStep, WorldSpec } from './case';
 
 /** A case's world cannot be built: a broken case (the scene changed under it, or its setup fails). */
@@ -32,6 +34,8 @@ export interface CaseWorld {
 export interface WorldOptions {
   seed: number;
   noise?: Partial<NoiseOptions>;
+  /** A described robot in every case's world in place of the scene's own (eval --urdf); never swapped back. */
+  robot?: LoadedRobot;
 }
 
 /** Applies a scene variant's edits to a copy of the scene data. */
@@ -107,8 +111,11 @@ export async function buildCaseWorld(spec: WorldSpec, opts: WorldOptions): Promi
   let resolved;
   try {
     resolved = spec.edits.length ? resolveSceneData(editScene(base, spec.edits), `${spec.scene} (${spec.key})`) : builtinScene(spec.scene);
+    // The case's world with the described robot: a case it cannot do is scored as that world ends, not run with the scene's.
+    if (opts.robot) resolved = withImportedRobot(resolved, opts.robot);
   } catch (e) {
     if (e instanceof CaseWorldError) throw e;
+    if (e instanceof RobotImportError) throw new CaseWorldError(`world ${spec.key}: the --urdf robot cannot stand in it: ${e.message}`);
     throw new CaseWorldError(`world ${spec.key}: ${(e as Error).message}`);
   }
   // The case's start is built as written; noise (--noise) acts on the case's own run from there.

@@ -1,6 +1,7 @@
 // A run's identity is its content: the suite and its version, the case set
 // (filter, sample, shard), the model spec, the workflow, the seed, the trials,
-// the noise, the turn limits, the judge, the protocol and the scorer's version.
+// the noise, the turn limits, the judge, the protocol, the scorer's version and
+// the robot in place of the scenes' own (its content hash).
 // Its hash names the run's jobs on a queue and is recorded with the run, so a
 // run id used again for other content is refused (naming what differs) instead
 // of taking the old results as the new run's.
@@ -31,6 +32,8 @@ export const RunContent = z.strictObject({
   limits: z.strictObject({ timeLimitS: z.number().optional(), maxIterations: z.number().int().optional() }).nullable(),
   judge: z.string().nullable(),
   offProtocol: z.boolean(),
+  /** The robot put in every case's world in place of the scene's (eval --urdf): its name and content hash; absent: the scenes' own. */
+  robot: z.string().optional(),
 });
 export type RunContent = z.infer<typeof RunContent>;
 
@@ -50,6 +53,7 @@ const FIELD_NAMES: Record<keyof RunContent, string> = {
   limits: '--time-limit/--max-iterations',
   judge: '--judge',
   offProtocol: '--off-protocol',
+  robot: '--urdf',
 };
 
 function canonical(v: unknown): string {

@@ -26,7 +26,12 @@ export function inlineSlot(init: WorkerInit): Slot {
   const suite = suiteOf(init);
   if (!suite) throw new Error(`no suite "${init.suite}"`);
   const capacity = init.concurrency ?? 1;
-  const pool = new WorldPool({ seed: init.seed, ...(init.noise ? { noise: init.noise } : {}), maxIdle: Math.max(4, capacity) });
+  const pool = new WorldPool({
+    seed: init.seed,
+    ...(init.noise ? { noise: init.noise } : {}),
+    ...(init.robot ? { robot: init.robot } : {}),
+    maxIdle: Math.max(4, capacity),
+  });
   const built = new Set<string>();
   const running = new Set<AbortController>();
   const hooks = caseHooks(init);

@@ -4,6 +4,7 @@ import type { EvalCase } from '../core/case';
 import type { ModelFiles, ModelSpec, SuiteFile } from '../../base/host-refs';
 import type { CaseResult } from './run-case';
 import type { NoiseOptions } from '../../sim/world/types';
+import type { LoadedRobot } from '../../scenes/urdf/load';
 
 /** What every worker needs to run cases of one run. */
 export interface WorkerInit {
@@ -22,6 +23,8 @@ export interface WorkerInit {
   limits?: { timeLimitS?: number; maxIterations?: number };
   /** Perception and skill noise of every case's world (--noise), seeded by the run's seed; absent: none. */
   noise?: NoiseOptions;
+  /** The described robot in every case's world in place of the scene's own (--urdf), as loaded by the door. */
+  robot?: LoadedRobot;
   /** The judge's model spec (--judge), for suites with a free-text judge. */
   judge?: ModelSpec;
   /** The judge's environment where it differs from the model's (a queue job: keys bound to the judge's own server). */

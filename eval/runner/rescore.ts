@@ -16,6 +16,7 @@ import { type ResultInput, type ResultRecord, gitCommit, openResults } from '../
 import { type EndState, endStateFile, readEndState } from '../core/end-state';
 import type { AnySuite, CaseOutcome } from '../core/suite';
 import { WorldPool } from '../core/world';
+import { recordedContent } from '../results/identity';
 import { withSimulatedUser } from '../core/simulated-user';
 import type { EvalCase } from '../core/case';
 import { SimWorldModel } from '../../robot/sim/world-model';
@@ -240,6 +241,13 @@ export async function rescoreRun(o: RescoreOptions): Promise<RescoreResult> {
         file
           ? `run ${run.runId} is of the suite file ${file}, which this host does not read again`
           : `run ${run.runId} is of suite "${run.suite}", which this version does not have`,
+      );
+    // A run with a described robot (eval --urdf) was played in worlds this rescore would build with the scenes' own robots.
+    const robot = recordedContent(run.args)?.robot;
+    if (robot !== undefined)
+      throw new EvalInputError(
+        'not-rescorable',
+        `run ${run.runId} ran with the robot ${robot} (--urdf) in place of the scenes' own; rescore builds the scenes' robots and would score another robot's run. Run it again with eval --urdf`,
       );
     const results = db.results(run.runId);
     const { cases } =

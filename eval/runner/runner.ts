@@ -31,6 +31,8 @@ import { type RunContent, casesHash, contentDifference, contentHash, contentNois
 /** The scorer's version: the hash of the sources its suite's scores come from (a suite file's: the file suites' code). */
 const scorerOf = (suiteId: string) => scorerVersion(suiteId);
 import type { NoiseOptions } from '../../sim/world/types';
+import type { LoadedRobot } from '../../scenes/urdf/load';
+import { robotIdentity } from '../../scenes/urdf/content-hash';
 
 export { EvalInputError, type EvalInputCode } from './errors';
 
@@ -76,6 +78,8 @@ export interface EvalOptions {
   scale?: ScaleOptions;
   /** Run a workflow or tool set the suite is not defined for; the run is marked "off protocol". */
   offProtocol?: boolean;
+  /** A described robot in every case's world in place of the scene's own (--urdf); its content hash is part of the run's identity. */
+  robot?: LoadedRobot;
 }
 
 export interface EvalProgress {
@@ -228,6 +232,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       limits: limits ?? null,
       judge: judge ?? null,
       offProtocol: off,
+      ...(o.robot ? { robot: robotIdentity(o.robot) } : {}),
     };
     const identity = contentHash(content);
     const was = resumed ? recordedContent(resumed.args) : undefined;
@@ -296,6 +301,7 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
       files: o.files,
       ...(limits ? { limits } : {}),
       ...(noise ? { noise } : {}),
+      ...(o.robot ? { robot: o.robot } : {}),
       ...(judge ? { judge } : {}),
       ...(o.responseCache ? { responseCache: path.resolve(o.responseCache) } : {}),
       ...scale.init,

@@ -16,7 +16,12 @@ const init = data.init;
 adoptModelProcessPort(data.modelProcesses);
 const post = (m: FromWorker) => port.postMessage(m);
 const suite = suiteOf(init);
-const pool = new WorldPool({ seed: init.seed, ...(init.noise ? { noise: init.noise } : {}), maxIdle: Math.max(4, init.concurrency ?? 1) });
+const pool = new WorldPool({
+  seed: init.seed,
+  ...(init.noise ? { noise: init.noise } : {}),
+  ...(init.robot ? { robot: init.robot } : {}),
+  maxIdle: Math.max(4, init.concurrency ?? 1),
+});
 const running = new Set<AbortController>();
 const hooks = caseHooks(init);
 

@@ -165,11 +165,13 @@ Usage:
       "distance=0.01,dropout=0.1,failure=0.05"; off by default) perturbs the
       simulator's perception and skills, repeatably for one --seed.
   skillbridge audit [--scene S] [--calls N] [--seed K] [--episode N] [--out DIR] [--json]
+                    [--urdf FILE [--robot-config FILE] [--package-dir DIR[,DIR]]]
       The truth audit: seeded random but valid tool calls on every scene and tool set
       (with e-stops, people moving things, battery changes), each checked against the
       world and the robot's belief. Counts lies, leaks, invariant breaks, message
       contradictions and crashes, with a script reproducing each (--out DIR writes them).
       --episode N runs one episode of that run alone (a violation names its episode).
+      --urdf puts the described robot in every scene in place of its own.
   skillbridge run --scene S --model SPEC [--workflow W] [--set NAME] [--seed N] [--trace FILE]
                   [--approve auto|ask|deny] [--time-limit SECONDS] [--max-iterations N]
                   [--answers FILE] [--mcp FILE] [--json] ["message"]
@@ -228,12 +230,15 @@ Usage:
                    [--judge SPEC] [--off-protocol] [--time-limit SECONDS] [--max-iterations N]
                    [--noise SPEC] [--concurrency N] [--rpm N] [--tpm N] [--prices FILE]
                    [--shard K/N] [--run-id ID] [--queue redis://:PASSWORD@HOST:PORT] [--json]
+                   [--urdf FILE [--robot-config FILE] [--package-dir DIR[,DIR]]]
       Runs a benchmark suite (raider, alrm, etp, dfki, rtw): each case in a world
       restored from a snapshot, scored from the final physical state and the
       order of events; every case × trial is recorded in DIR/results.db (default
       eval-results/). Reference models: oracle, floor:noop, floor:random,
       floor:none. Ctrl-C stops cleanly; --resume RUN continues a stopped run
       (with the cases, filter, sample, noise and limits it was started with).
+      --urdf puts the described robot in every case's world in place of the
+      scene's own; its content hash is part of the run's identity.
       A case whose model cannot be reached, whose worker dies or whose scorer
       does not decide is an error, not a 0: counted apart, left out of the
       score, exit 3; --resume RUN runs exactly the errored, stopped and missing

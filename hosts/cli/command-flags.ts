@@ -117,12 +117,12 @@ export const DOORS: Readonly<Record<string, Door>> = {
   tools: door('tools', ['scene', 'set', 'json'], NONE),
   call: door('call', ['scene', 'seed', 'set', 'noise', 'script', ...URDF, ...ROBOT, 'shadow', 'json'], OWN('TOOL [JSON_ARGS]'), {
     needs: { ...ROBOT_NEEDS, ...URDF_NEEDS },
-    conflicts: [
-      { a: 'noise', b: 'robot', why: "--noise perturbs the simulator's readings; a real robot's are its own" },
-      { a: 'urdf', b: 'robot', why: 'a real robot (--robot) is its own; --urdf puts a described robot in the --scene simulator' },
-    ],
+    conflicts: [{ a: 'noise', b: 'robot', why: "--noise perturbs the simulator's readings; a real robot's are its own" }],
   }),
-  audit: door('audit', ['scene', 'calls', 'seed', 'episode', 'out', 'json'], OWN('no arguments'), { folders: ['out'] }),
+  audit: door('audit', ['scene', 'calls', 'seed', 'episode', ...URDF, 'out', 'json'], OWN('no arguments'), {
+    folders: ['out'],
+    needs: URDF_NEEDS,
+  }),
   run: door(
     'run',
     [
@@ -145,9 +145,6 @@ export const DOORS: Readonly<Record<string, Door>> = {
     OWN('a message'),
     {
       needs: { ...ROBOT_NEEDS, ...URDF_NEEDS },
-      conflicts: [
-        { a: 'urdf', b: 'robot', why: 'a real robot (--robot) is its own; --urdf puts a described robot in the --scene simulator' },
-      ],
     },
   ),
   trace: door('trace', ['json'], UP_TO_ONE('one trace FILE'), { pathArgs: true }),
@@ -181,6 +178,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
       'time-limit',
       'max-iterations',
       'noise',
+      ...URDF,
       ...SCALE,
       'run-id',
       'queue',
@@ -193,12 +191,18 @@ export const DOORS: Readonly<Record<string, Door>> = {
       refuse: { robot: EVAL_ON_ROBOT, shadow: EVAL_ON_ROBOT },
       needs: {
         'errors-only': { flag: 'resume', why: 'it narrows a recorded run (--resume RUN) to the case × trials that ended in an error' },
+        ...URDF_NEEDS,
       },
       // A resumed run takes its own filter, sample, noise, limits and protocol again, and refuses others (the runner
       // compares them with the run's); its id is the run's, and with a queue the workers run the cases.
       conflicts: [
         { a: 'resume', b: 'run-id', why: '--resume RUN names the run already; leave --run-id out' },
         { a: 'queue', b: 'jobs', why: 'with --queue the workers run the cases: --jobs (threads here) has no effect; leave it out' },
+        {
+          a: 'urdf',
+          b: 'queue',
+          why: "with --queue the workers build the cases' worlds on their machines, where the --urdf robot's files are not; run it here",
+        },
         {
           a: 'queue',
           b: 'cache',

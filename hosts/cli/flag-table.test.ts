@@ -119,6 +119,16 @@ const VARIANTS = (): Variant[] => [
   },
   {
     door: 'call',
+    base: () => ['call', '--urdf', 'rosbridge', '--robot', rosbridge.url, '--scene', SCENE, 'get_objects'],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--seed', '2'],
+      ['--json'],
+    ],
+  },
+  {
+    door: 'call',
     base: () => ['call', '--robot', robot.url, 'get_objects'],
     parts: [['--accept-no-estop'], ['--shadow', '--scene', SCENE, '--seed', '2'], ['--set', 'alrm'], ['--json']],
   },
@@ -155,6 +165,16 @@ const VARIANTS = (): Variant[] => [
   },
   {
     door: 'run',
+    base: () => ['run', '--urdf', 'rosbridge', '--robot', rosbridge.url, '--scene', SCENE, '--model', `scripted:${turns}`, 'hi'],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--trace', join(fresh('trace'), 't.jsonl')],
+      ['--json'],
+    ],
+  },
+  {
+    door: 'run',
     base: () => ['run', '--scene', SCENE, '--model', `scripted:${turns}`, '--mcp', mcpConfig, 'hi'],
     parts: [['--json']],
     refused: true,
@@ -176,6 +196,16 @@ const VARIANTS = (): Variant[] => [
     door: 'audit',
     base: () => ['audit', '--scene', SCENE, '--calls', '10'],
     parts: [['--seed', '2'], ['--episode', '0'], ['--out', fresh('audit')], ['--json']],
+  },
+  {
+    door: 'audit',
+    base: () => ['audit', '--scene', SCENE, '--calls', '5', '--urdf', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf')],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--seed', '2'],
+      ['--json'],
+    ],
   },
   { door: 'bench sim', base: () => ['bench', 'sim'], parts: [['--scene', 'reference'], ['--quick'], ['--in-process'], ['--json']] },
   { door: 'bench cli', base: () => ['bench', 'cli'], parts: [['--quick'], ['--json']] },
@@ -206,6 +236,24 @@ const VARIANTS = (): Variant[] => [
     ],
   },
   { door: 'eval', base: () => ['eval', '--resume', runId, '--out', evalDir], parts: [['--jobs', '1'], ['--errors-only'], ['--json']] },
+  {
+    door: 'eval',
+    base: () => [
+      'eval',
+      ...SMALL,
+      '--model',
+      'floor:noop',
+      '--urdf',
+      join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf'),
+      '--out',
+      fresh('eval'),
+    ],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+      ['--json'],
+    ],
+  },
   // A judge is read and refused where the suite has no free text to judge (RAIDER's cases take minutes to make).
   {
     door: 'eval',

@@ -402,8 +402,11 @@ export const TERMINAL: RefPolicy = {
 export { terminalRobotFiles } from './robot-file-policy';
 
 /** Package folders named at the terminal (--package-dir) for a description that is no file: only those folders. */
-export function terminalRobotPackages(packageDirs: readonly string[]): RobotPackages {
-  return mint<RobotPackageRule, 'RobotPackages'>({ folders: [...new Set(packageDirs.map((d) => path.resolve(d)))] });
+export function terminalRobotPackages(packageDirs: readonly string[], sidecar?: string): RobotPackages {
+  return mint<RobotPackageRule, 'RobotPackages'>({
+    folders: [...new Set(packageDirs.map((d) => path.resolve(d)))],
+    ...(sidecar !== undefined ? { sidecar: path.resolve(sidecar) } : {}),
+  });
 }
 
 /**

@@ -106,7 +106,16 @@ export function loadRobotText(source: RobotText, packages: RobotPackages, args: 
     throw new RobotFileError(
       `${source.origin} is ${Buffer.byteLength(source.text)} bytes, more than the ${MAX_URDF_BYTES} a description may have`,
     );
-  return loadRoot(xmlOf(source.text, source.origin), { file: null, label: source.origin, folders: packages.folders }, args);
+  return loadRoot(
+    xmlOf(source.text, source.origin),
+    {
+      file: null,
+      label: source.origin,
+      folders: packages.folders,
+      ...(packages.sidecar !== undefined ? { sidecar: packages.sidecar } : {}),
+    },
+    args,
+  );
 }
 
 function loadRoot(parsed: XmlElement, place: Place, args: Readonly<Record<string, string>>): LoadedRobot {
@@ -160,7 +169,13 @@ function loadRoot(parsed: XmlElement, place: Place, args: Readonly<Record<string
   const built = structure(read);
   problems.push(...built.problems);
   const meshes = built.description ? loadMeshes(built.description, file, folders, problems) : new Map<string, LoadedMesh>();
-  const side = file === null ? noSidecar(built.description, problems) : loadSidecar(built.description, file, problems, sidecar);
+  // A description from the robot has no folder to find a sidecar beside; one the person named is read.
+  const side =
+    file !== null
+      ? loadSidecar(built.description, file, problems, sidecar)
+      : sidecar !== undefined
+        ? loadSidecar(built.description, sidecar, problems, sidecar)
+        : noSidecar(built.description, problems);
   return { file: label, description: built.description, meshes, problems, ...side };
 }
 

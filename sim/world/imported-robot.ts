@@ -31,6 +31,17 @@ const GRIP_LEVER = 0.015;
 
 /** The scene with the described robot in place of its own; throws RobotImportError. */
 export function withImportedRobot(scene: ResolvedScene, loaded: LoadedRobot): ResolvedScene {
+  const { imported, arm } = importable(loaded);
+  const robot = robotConfig(scene.robot, arm, imported);
+  return { ...scene, robot, imported };
+}
+
+/**
+ * The description as a robot any scene can take (what does not depend on the scene: its
+ * structure, its arm); throws RobotImportError naming every problem. A command that builds
+ * many worlds checks this once, before the first.
+ */
+export function importable(loaded: LoadedRobot): { imported: ImportedDescription; arm: ImportedArm } {
   const errors = loaded.problems.filter((p) => p.severity === 'error');
   if (errors.length || !loaded.description || !loaded.extras) {
     throw new RobotImportError(
@@ -50,8 +61,7 @@ export function withImportedRobot(scene: ResolvedScene, loaded: LoadedRobot): Re
   const imported: ImportedDescription = { description: loaded.description, extras: loaded.extras, meshes: loaded.meshes };
   const r = importArm(imported.description, imported.extras, imported.meshes);
   if (!r.ok) throw new RobotImportError(loaded.file, r.problems);
-  const robot = robotConfig(scene.robot, r.arm, imported);
-  return { ...scene, robot, imported };
+  return { imported, arm: r.arm };
 }
 
 function robotConfig(own: RobotConfig, arm: ImportedArm, im: ImportedDescription): RobotConfig {

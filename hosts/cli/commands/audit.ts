@@ -26,12 +26,18 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
   const episode = p.flags['episode'] === undefined ? undefined : intFlag(p.flags, 'episode', 0, { min: 0, max: 10_000_000 });
   const out = stringFlag(p.flags, 'out');
   const asJson = Boolean(p.flags['json']);
+  // --urdf: the described robot in every scene in place of its own; a robot that cannot stand there is bad input.
+  const urdf = stringFlag(p.flags, 'urdf') !== undefined ? await import('../urdf-flag') : undefined;
+  const robot = urdf?.urdfRobotForScenes(p.flags);
+  const robotFlags = urdf ? urdf.urdfFlagsText(p.flags) : '';
+  if (urdf && robot && !asJson) o.out(urdf.describeLoaded(robot));
   let last = 0;
   let told = 0;
   const t0 = performance.now();
   const report = await runAudit({
     calls,
     seed,
+    ...(robot ? { robot } : {}),
     ...(scene ? { scenes: [scene] } : {}),
     ...(episode !== undefined ? { episodes: [episode] } : {}),
     // Progress goes to stderr (stdout stays one JSON document under --json), with the counts so far,
@@ -48,9 +54,11 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
         );
       }
     },
+  }).catch((e: unknown) => {
+    throw urdf?.urdfRefusal(e) ?? e;
   });
   if (out) writeScripts(report, out);
-  const rerun = (n: number): string => `skillbridge audit --seed ${seed}${scene ? ` --scene ${scene}` : ''} --episode ${n}`;
+  const rerun = (n: number): string => `skillbridge audit --seed ${seed}${scene ? ` --scene ${scene}` : ''}${robotFlags} --episode ${n}`;
   if (asJson) {
     json(o, {
       calls: report.calls,
@@ -73,9 +81,10 @@ export async function auditCommand(p: Parsed, o: Output): Promise<number> {
         seed: v.seed,
         episode: v.episode,
       })),
+      ...(robot ? { robot: { name: robot.description?.name ?? null, file: robot.file } } : {}),
       seconds: report.seconds,
     });
-  } else printReport(o, report, out, rerun);
+  } else printReport(o, report, out, rerun, robotFlags);
   const bad = report.lies + report.leaks + report.invariants + report.messages + report.crashes;
   return bad ? 1 : 0;
 }
@@ -85,7 +94,7 @@ function writeScripts(r: AuditReport, dir: string): void {
   r.violations.forEach((v, i) => writeFileSync(join(dir, `violation-${i + 1}.json`), `${JSON.stringify(v.script, null, 2)}\n`));
 }
 
-function printReport(o: Output, r: AuditReport, dir: string | undefined, rerun: (episode: number) => string): void {
+function printReport(o: Output, r: AuditReport, dir: string | undefined, rerun: (episode: number) => string, robotFlags: string): void {
   o.out(`Truth audit: ${r.calls} calls in ${r.seconds} s over ${Object.keys(r.scenes).length} scenes`);
   for (const [id, s] of Object.entries(r.scenes)) o.out(`  ${id}: ${s.calls} calls; tool sets ${s.sets.join(', ')}`);
   o.out(`lies ${r.lies}, leaks ${r.leaks}, invariants ${r.invariants}, messages ${r.messages}, crashes ${r.crashes}`);
@@ -98,7 +107,7 @@ function printReport(o: Output, r: AuditReport, dir: string | undefined, rerun: 
   r.violations.slice(0, SHOWN).forEach((v, i) => {
     const file = dir ? join(dir, `violation-${i + 1}.json`) : 'FILE';
     o.out(`\n${i + 1}. [${v.class}] ${v.scene} (${v.set}): ${v.detail}`);
-    o.out(`   reproduce: ${reproduceCommand(v, file)}`);
+    o.out(`   reproduce: ${reproduceCommand(v, file, robotFlags)}`);
     o.out(`   episode: ${rerun(v.episode)}`);
     o.out(`   script: ${JSON.stringify(v.script)}`);
   });

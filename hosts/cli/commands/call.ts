@@ -79,9 +79,12 @@ export async function readScript(path: string): Promise<ScriptStep[]> {
 }
 
 export async function callCommand(p: Parsed, o: Output): Promise<number> {
-  const sceneId = stringFlag(p.flags, 'robot')
-    ? undefined
-    : requireFlag(p.flags, 'scene', 'a scene id such as "tabletop/fruits" or a scene file');
+  // --urdf rosbridge --robot ws://…: the robot is only read (its own description); its twin acts in --scene.
+  const twin = stringFlag(p.flags, 'urdf') !== undefined ? (await import('../urdf-flag')).twinOf(p.flags) : undefined;
+  const sceneId =
+    stringFlag(p.flags, 'robot') && !twin
+      ? undefined
+      : requireFlag(p.flags, 'scene', 'a scene id such as "tabletop/fruits" or a scene file');
   const scriptPath = stringFlag(p.flags, 'script');
   let steps: ScriptStep[];
   if (scriptPath) {
@@ -204,7 +207,7 @@ async function openForCall(
   if (sceneId !== undefined) {
     // Loaded only for --urdf: the description reader is no part of a plain scene call's start-up.
     const urdf = stringFlag(p.flags, 'urdf') !== undefined ? await import('../urdf-flag') : undefined;
-    const described = urdf?.urdfRobot(p.flags);
+    const described = await urdf?.urdfRobotOrTwin(p.flags);
     let opened: Awaited<ReturnType<typeof openSim>>;
     try {
       opened = await openSim(sceneId, {

@@ -14,6 +14,7 @@ import { parseNoise } from '../noise';
 import { type Output, json } from '../output';
 import { queueScale, scaleLine } from './scale-eval';
 import { TERMINAL } from '../../service/host-policy';
+import { urdfRobotForScenes } from '../urdf-flag';
 
 function seconds(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
@@ -72,6 +73,8 @@ export function evalOptions(p: Parsed): Omit<EvalOptions, 'scale' | 'env' | 'sig
   const sample = optionalInt(p, 'sample');
   const judge = stringFlag(p.flags, 'judge');
   const noise = parseNoise(stringFlag(p.flags, 'noise'));
+  // --urdf: the described robot in every case's world in place of the scene's own; a robot that cannot be is bad input.
+  const robot = urdfRobotForScenes(p.flags);
   // What the person typed, parsed by the command line's policy (a suite may be a file, a script any file).
   return {
     ...(suite !== undefined ? { suite: TERMINAL.suite(suite) } : {}),
@@ -91,6 +94,7 @@ export function evalOptions(p: Parsed): Omit<EvalOptions, 'scale' | 'env' | 'sig
     ...(judge !== undefined ? { judge: TERMINAL.model(judge, '--judge') } : {}),
     ...(noise ? { noise } : {}),
     ...(p.flags['off-protocol'] ? { offProtocol: true } : {}),
+    ...(robot ? { robot } : {}),
     ...(timeLimit !== undefined || maxIterations !== undefined
       ? {
           limits: {

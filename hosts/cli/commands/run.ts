@@ -209,7 +209,11 @@ async function interactiveCommand(line: string, session: Conversation): Promise<
 
 export async function runCommand(p: Parsed, o: Output): Promise<number> {
   // --seed also seeds a reference policy (floor:random) beside a real robot.
-  const choice = robotChoice(p, process.env, { seedElsewhere: true });
+  // --urdf rosbridge --robot ws://…: the robot is only read (its own description); its twin acts in --scene.
+  const twin = stringFlag(p.flags, 'urdf') !== undefined ? (await import('../urdf-flag')).twinOf(p.flags) : undefined;
+  const choice = twin
+    ? { form: { kind: 'sim' as const, scene: twin.scene, seed: intFlag(p.flags, 'seed', 1) }, label: twin.scene, acceptNoEstop: false }
+    : robotChoice(p, process.env, { seedElsewhere: true });
   const sceneId = choice.label;
   const workflowId = stringFlag(p.flags, 'workflow') ?? 'rtw/basic';
   if (!WORKFLOWS.some((w) => w.id === workflowId)) {
@@ -264,7 +268,7 @@ export async function runCommand(p: Parsed, o: Output): Promise<number> {
   const urdf = stringFlag(p.flags, 'urdf') !== undefined ? await import('../urdf-flag') : undefined;
   let described: OpenedSim | undefined;
   if (urdf) {
-    const loaded = urdf.urdfRobot(p.flags)!;
+    const loaded = (await urdf.urdfRobotOrTwin(p.flags))!;
     try {
       const { openSim } = await import('../../../robot/sim/open');
       described = await openSim(sceneId, { seed, robot: loaded });
