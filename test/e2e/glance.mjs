@@ -215,7 +215,21 @@ export async function glanceFlows({ browser }) {
       await a.getByRole('button', { name: 'FPS', exact: true }).click();
       const fps = a.locator('[data-testid="fps-readout"]');
       // The readout says the resolution the view draws at now: adaptive resolution lowers it on a slow machine.
-      await until(async () => /^\d+ fps · \d+ % res$/.test(await fps.innerText()), 'an fps figure and the resolution');
+      // The view draws only what changed: while a person turns it, the rate it draws at ...
+      const cbox = await a.locator('[data-testid="scene-canvas"]').boundingBox();
+      const [cx, cy] = [cbox.x + cbox.width / 2, cbox.y + cbox.height * 0.9];
+      await a.mouse.move(cx, cy);
+      await a.mouse.down();
+      let turning = '';
+      for (let i = 0; i < 60 && !/^\d+ fps · \d+ % res$/.test(turning); i++) {
+        await a.mouse.move(cx + (i % 2 ? 120 : -120), cy, { steps: 6 });
+        turning = await fps.innerText();
+      }
+      await a.mouse.up();
+      assert(/^\d+ fps · \d+ % res$/.test(turning), `while the view turns the readout shows "${turning}"`);
+      assert(Number(/^(\d+)/.exec(turning)[1]) > 0, `while the view turns the readout shows "${turning}"`);
+      // ... and once nothing changes, "idle" (not a low rate that would read as a slow machine).
+      await until(async () => /^idle · \d+ % res$/.test(await fps.innerText()), 'the readout to say idle once nothing changes', 10_000);
       const drawn = await a.evaluate(() => ({ level: window.__skillbridge.scaling(), range: window.__skillbridge.scalingRange() }));
       const shown = Number(/· (\d+) % res/.exec(await fps.innerText())[1]);
       assert(Math.abs(shown - 100 / drawn.level) <= 9, `readout ${shown} % for level ${drawn.level}`);
