@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DrawRate, FrameDemand, IDLE_MS, SAFETY_MS, SETTLE_FRAMES, type Wake } from './frame-demand';
+import { readoutText } from './fps-readout';
 
 const VIEW = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -2, -5, 1, 1280, 720];
 
@@ -90,5 +91,12 @@ describe('DrawRate: the readout and adaptive resolution see the rate while thing
     r.pause();
     r.tick(5000, true);
     expect(r.tick(5020, true)).toBe(20);
+  });
+});
+
+describe('the fps readout', () => {
+  it('says idle, not "0 fps", when nothing changed; the rate while something does', () => {
+    expect(readoutText({ fps: null, level: 2 })).toBe('idle');
+    expect(readoutText({ fps: 47.6, level: 2 })).toBe('48 fps');
   });
 });
