@@ -15,7 +15,7 @@ export const CLASSROOM_FPS_TARGET = 30;
 
 export interface ClassroomPage {
   who: string;
-  /** Frames drawn per second while every page's view turns. */
+  /** Frames drawn per second while every page's view is turned (or panned). */
   fps: number;
   /** Frames drawn per second before that, while nobody touched any view (only what the scenes changed). */
   stillFps: number;
@@ -114,7 +114,7 @@ export async function benchClassroom(opts: {
     const stops = await Promise.all(pages.map((p) => keepTurning(p.page)));
     await new Promise((r) => setTimeout(r, 500));
     const turning = await rate(opts.seconds);
-    await Promise.all(stops.map((stop) => (stop ? stop() : Promise.resolve())));
+    await Promise.all(stops.map((t) => (t ? t.stop() : Promise.resolve())));
     const out = pages.map((p, i) => ({
       who: p.who,
       fps: turning[i]!.fps,
@@ -124,7 +124,7 @@ export async function benchClassroom(opts: {
     }));
     for (const p of out)
       opts.say?.(
-        `classroom ${p.who}: ${p.fps} fps${p.viewTurned ? ' while every view turns' : ' (its view could not be turned)'} at ${p.resolutionPercent ?? 'n/a'} % resolution; ${p.stillFps} frames a second drawn while nobody touched a view`,
+        `classroom ${p.who}: ${p.fps} fps${p.viewTurned ? ' while every view is turned or panned' : ' (its view could not be turned)'} at ${p.resolutionPercent ?? 'n/a'} % resolution; ${p.stillFps} frames a second drawn while nobody touched a view`,
       );
     // A page whose view could not be turned measured only what its scene needed: it cannot show the goal met.
     const minFps = Math.min(...out.map((p) => (p.viewTurned ? p.fps : 0)));

@@ -1,8 +1,10 @@
 // Keeps a page's 3D view changing as a person dragging it would: the view
 // draws only what changed, so a frame rate measured on a still view would
-// count the frames nothing needed. The mouse is pressed on the canvas away from
-// every object (pressing on a movable one would drag it instead) and swung left
-// and right until stopped; the camera turns at every display frame.
+// count the frames nothing needed. The mouse is pressed on the canvas and swung
+// left and right until stopped: with the left button away from the objects it
+// turns the view (pressed on a movable object it would drag that instead);
+// where objects cover the spots tried, with the right button, which pans it
+// (and never drags). Either way the view changes at every display frame.
 import type { Page } from 'playwright-core';
 
 interface TurnProbe {
@@ -10,14 +12,17 @@ interface TurnProbe {
   screenBox?(id: string): [number, number, number, number] | null;
 }
 
-/** A canvas point (CSS pixels) in the lower middle of the view that no labelled thing covers. */
-async function clearPoint(page: Page): Promise<[number, number] | null> {
+/** How the view is kept changing. */
+export type Motion = 'turn' | 'pan';
+
+/** A canvas point (CSS pixels) in the lower middle of the view that none of `avoid` covers (all labelled things when not given). */
+async function clearPoint(page: Page, avoid: readonly string[] | undefined): Promise<[number, number] | null> {
   const box = await page.locator('[data-testid="scene-canvas"]').boundingBox();
   if (!box) return null;
-  const boxes = await page.evaluate(() => {
+  const boxes = await page.evaluate((ids) => {
     const p = (globalThis as unknown as { __skillbridge?: TurnProbe }).__skillbridge;
-    return (p?.labels?.() ?? []).map((l) => p?.screenBox?.(l.id) ?? null).filter((b) => b !== null);
-  });
+    return (ids ?? (p?.labels?.() ?? []).map((l) => l.id)).map((id) => p?.screenBox?.(id) ?? null).filter((b) => b !== null);
+  }, avoid ?? null);
   const margin = 12;
   // Rows low in the view (the toolbar and the robot camera's image sit at the top), across its middle.
   for (const fy of [0.86, 0.78, 0.7, 0.62])
@@ -30,23 +35,37 @@ async function clearPoint(page: Page): Promise<[number, number] | null> {
   return null;
 }
 
-/** Starts turning the view; resolves with a function that stops it (and releases the mouse). Null when no clear point was found. */
-export async function keepTurning(page: Page, swingPx = 140): Promise<(() => Promise<void>) | null> {
-  const at = await clearPoint(page);
-  if (!at) return null;
-  const [x, y] = at;
+/**
+ * Starts moving the view (`avoid`: the movable objects' ids, when known);
+ * resolves with how, and a function that stops it (and releases the mouse).
+ * Null when the page has no canvas.
+ */
+export async function keepTurning(
+  page: Page,
+  avoid?: readonly string[],
+  swingPx = 140,
+): Promise<{ motion: Motion; stop: () => Promise<void> } | null> {
+  const canvas = await page.locator('[data-testid="scene-canvas"]').boundingBox();
+  if (!canvas) return null;
+  const clear = await clearPoint(page, avoid);
+  const motion: Motion = clear ? 'turn' : 'pan';
+  const [x, y] = clear ?? [canvas.x + canvas.width / 2, canvas.y + canvas.height * 0.8];
+  const button = motion === 'turn' ? 'left' : 'right';
   await page.mouse.move(x, y);
-  await page.mouse.down();
+  await page.mouse.down({ button });
   let running = true;
   const loop = (async () => {
     for (let t = 0; running; t++) {
       await page.mouse.move(x + Math.sin(t / 25) * swingPx, y);
       await new Promise((r) => setTimeout(r, 16));
     }
-    await page.mouse.up();
+    await page.mouse.up({ button });
   })();
-  return async () => {
-    running = false;
-    await loop.catch(() => undefined);
+  return {
+    motion,
+    stop: async () => {
+      running = false;
+      await loop.catch(() => undefined);
+    },
   };
 }

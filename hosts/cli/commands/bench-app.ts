@@ -96,7 +96,7 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
   );
   if (classroom)
     o.out(
-      `Classroom (teacher and three groups, ${classroom.seconds} s, every view turning at once): ${classroom.pages.map((c) => `${c.who} ${c.fps} fps at ${c.resolutionPercent ?? 'n/a'} %${c.viewTurned ? '' : ' (not turned)'}`).join(', ')}; frames drawn a second while nobody touches a view: ${classroom.pages.map((c) => `${c.who} ${c.stillFps}`).join(', ')}`,
+      `Classroom (teacher and three groups, ${classroom.seconds} s, every view turned or panned at once): ${classroom.pages.map((c) => `${c.who} ${c.fps} fps at ${c.resolutionPercent ?? 'n/a'} %${c.viewTurned ? '' : ' (not turned)'}`).join(', ')}; frames drawn a second while nobody touches a view: ${classroom.pages.map((c) => `${c.who} ${c.stillFps}`).join(', ')}`,
     );
   o.out(`Targets (load average ${load.join(', ')} on ${r.cpus} CPUs):`);
   for (const t of targets) o.out(`  ${t.met ? '✓' : '✗'} ${t.what}: ${t.measured} (target ${t.target})`);
