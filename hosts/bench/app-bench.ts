@@ -1,6 +1,8 @@
 // `skillbridge bench app`: the app in web mode, measured in Chromium with
 // software WebGL. Cold start to the first drawn frame, frames per second per
-// scene while something moves, pose latency from the sim packing a frame to the
+// scene while the view changes at every display frame (the view draws only what
+// changed: the camera is turned as a person dragging it would, and objects
+// dropped now and then), pose latency from the sim packing a frame to the
 // browser drawing it (both stamp Date.now() on the same machine), and the
 // renderer's JavaScript heap and process memory.
 import { existsSync } from 'node:fs';
@@ -13,10 +15,16 @@ import { prebuiltWorker } from '../service/worker-bundle';
 import { findBrowser } from '../../test/support/find-browser.mjs';
 import { ensureRendererBuilt } from '../../base/renderer-build.mjs';
 import { type CpuTimes, chromiumCpu, rendererRss, settleBrowser } from './chromium-procs';
+import { type Motion, keepTurning } from './view-turner';
 
 export interface AppBenchScene {
   id: string;
+  /** Frames drawn per second while the view is turned or panned (every display frame needs one). */
   fps: number;
+  /** Whether the view was kept changing through the measurement (false: the page had no canvas to drag on; the figure counts only the frames the drops needed). */
+  viewTurned: boolean;
+  /** How: turned (left button, away from the movable objects) or panned (right button, where objects covered every spot tried). */
+  motion: Motion | null;
   poseLatencyMs: number | null;
   poseLatencyP95Ms: number | null;
   framesMeasured: number;
@@ -269,6 +277,12 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
         await session.injectEvent({ type: 'object_moved', object: movable.id, to: [p[0], p[1] + 0.15, p[2]], by: 'bench' });
       };
       await drop();
+      // A person turning the view: every display frame needs a new frame.
+      const turning = await keepTurning(
+        page,
+        meta?.objects.filter((o) => !o.fixed).map((o) => o.id),
+      );
+      await page.waitForTimeout(300);
       await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.resetStats());
       const f0 = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.framesRendered ?? 0);
       const cpu0 = chromiumCpu(process.pid);
@@ -279,6 +293,7 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
       const f1 = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.framesRendered ?? 0);
       const elapsed = (performance.now() - start) / 1000;
       const cpu1 = chromiumCpu(process.pid);
+      await turning?.stop();
       const lat = await page.evaluate(
         () => (globalThis as unknown as ProbeGlobal).__skillbridge?.poseLatency() ?? { median: null, p95: null, samples: 0 },
       );
@@ -287,6 +302,8 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
       const level = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.scaling?.() ?? null);
       const s: AppBenchScene = {
         id,
+        viewTurned: turning !== null,
+        motion: turning?.motion ?? null,
         drawCalls: draw?.drawCalls ?? null,
         activeMeshes: draw?.activeMeshes ?? null,
         activeIndices: draw?.activeIndices ?? null,
@@ -299,7 +316,7 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
       };
       scenes.push(s);
       say(
-        `${id}: ${s.fps} fps at ${s.resolutionPercent ?? 'n/a'} % resolution, pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames), ${s.drawCalls ?? 'n/a'} draw calls${s.cpuMsPerFrame ? `, CPU per frame ${s.cpuMsPerFrame.renderer} ms page + ${s.cpuMsPerFrame.gpu} ms GPU process` : ''}`,
+        `${id}: ${s.fps} fps${s.viewTurned ? ` while the view ${s.motion === 'pan' ? 'pans' : 'turns'}` : ' (the view could not be turned: frames the drops needed only)'} at ${s.resolutionPercent ?? 'n/a'} % resolution, pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames), ${s.drawCalls ?? 'n/a'} draw calls${s.cpuMsPerFrame ? `, CPU per frame ${s.cpuMsPerFrame.renderer} ms page + ${s.cpuMsPerFrame.gpu} ms GPU process` : ''}`,
       );
     }
 

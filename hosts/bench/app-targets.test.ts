@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { appTargets, fpsTarget } from './app-targets';
 
-const scene = (id: string, fps: number) => ({
+const scene = (id: string, fps: number, viewTurned = true) => ({
   id,
   fps,
+  viewTurned,
+  motion: viewTurned ? ('turn' as const) : null,
   poseLatencyMs: null,
   poseLatencyP95Ms: null,
   framesMeasured: 0,
@@ -25,8 +27,13 @@ describe('app targets', () => {
     const t = appTargets({ firstFrameMs: 2400, scenes: [scene('tabletop/fruits', 59.4), scene('farm', 52)] });
     expect(t.map((x) => [x.what, x.met])).toEqual([
       ['first frame (page opened → scene drawn)', false],
-      ['tabletop/fruits fps', true],
-      ['farm fps', false],
+      ['tabletop/fruits fps while the view changes', true],
+      ['farm fps while the view changes', false],
     ]);
+  });
+
+  it('a rate measured on a view that was not kept changing is never met: it counts only the frames something needed', () => {
+    const [, t] = appTargets({ firstFrameMs: 900, scenes: [scene('kitchen', 60, false)] });
+    expect(t).toMatchObject({ met: false, measured: '60 (the view was not turned)' });
   });
 });

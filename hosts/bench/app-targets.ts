@@ -35,16 +35,17 @@ export function appTargets(r: Pick<AppBenchResult, 'firstFrameMs' | 'scenes'>, c
       measured: `${r.firstFrameMs} ms`,
       met: r.firstFrameMs <= FIRST_FRAME_TARGET_MS,
     },
+    // A rate measured on a view that was not kept changing counts only the frames something needed: never met.
     ...r.scenes.map((s) => ({
-      what: `${s.id} fps`,
+      what: `${s.id} fps while the view changes`,
       target: `≥ ${fpsTarget(s.id)}`,
-      measured: String(s.fps),
-      met: s.fps >= fpsTarget(s.id),
+      measured: s.viewTurned ? String(s.fps) : `${s.fps} (the view was not turned)`,
+      met: s.viewTurned && s.fps >= fpsTarget(s.id),
     })),
     ...(classroom
       ? [
           {
-            what: 'classroom: the slowest of a teacher and three groups on one machine, fps',
+            what: 'classroom: the slowest of a teacher and three groups on one machine, fps while every view changes',
             target: `≥ ${CLASSROOM_FPS_TARGET}`,
             measured: String(classroom.minFps),
             met: classroom.minFps >= CLASSROOM_FPS_TARGET,

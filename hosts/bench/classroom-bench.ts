@@ -1,17 +1,26 @@
 // `skillbridge bench app`'s classroom figure: a teacher and three groups on one
 // machine (`serve --classroom`, one browser, a page each, all in front), each
-// page's frames per second over the same seconds while each group's scene
-// plays. The goal is 30 fps on every page: a class shares one laptop when the
-// projector's and the groups' windows are the same machine.
+// page's frames per second over the same seconds while every page's view is
+// turned at once (each view draws only what changed, so every display frame of
+// every page needs a frame: the heaviest moment, four people dragging). Beside
+// it, the frames each page draws while nobody touches it (what the scenes'
+// own changes need). The goal is 30 fps on every page while turning: a class
+// shares one laptop when the projector's and the groups' windows are the same machine.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Page, chromium } from 'playwright-core';
+import { keepTurning } from './view-turner';
 
 export const CLASSROOM_FPS_TARGET = 30;
 
 export interface ClassroomPage {
   who: string;
+  /** Frames drawn per second while every page's view is turned (or panned). */
   fps: number;
+  /** Frames drawn per second before that, while nobody touched any view (only what the scenes changed). */
+  stillFps: number;
+  /** Whether this page's view was turned (false: no clear spot to drag from). */
+  viewTurned: boolean;
   /** The resolution drawn at the end, % of the screen's pixels per side. */
   resolutionPercent: number | null;
 }
@@ -93,18 +102,33 @@ export async function benchClassroom(opts: {
     pages.push({ who: 'teacher', page: await open(teacherUrl) });
     // Let every page's shaders compile and the JIT warm up: the figure is the steady rate.
     await new Promise((r) => setTimeout(r, 2000));
-    const before = await Promise.all(pages.map((p) => probe(p.page)));
-    const start = performance.now();
-    await new Promise((r) => setTimeout(r, opts.seconds * 1000));
-    const after = await Promise.all(pages.map((p) => probe(p.page)));
-    const elapsed = (performance.now() - start) / 1000;
+    const rate = async (seconds: number): Promise<Array<{ fps: number; level: number | null }>> => {
+      const before = await Promise.all(pages.map((p) => probe(p.page)));
+      const start = performance.now();
+      await new Promise((r) => setTimeout(r, seconds * 1000));
+      const after = await Promise.all(pages.map((p) => probe(p.page)));
+      const elapsed = (performance.now() - start) / 1000;
+      return after.map((a, i) => ({ fps: Math.round(((a.frames - before[i]!.frames) / elapsed) * 10) / 10, level: a.level }));
+    };
+    const still = await rate(Math.max(2, opts.seconds / 2));
+    const stops = await Promise.all(pages.map((p) => keepTurning(p.page)));
+    await new Promise((r) => setTimeout(r, 500));
+    const turning = await rate(opts.seconds);
+    await Promise.all(stops.map((t) => (t ? t.stop() : Promise.resolve())));
     const out = pages.map((p, i) => ({
       who: p.who,
-      fps: Math.round(((after[i]!.frames - before[i]!.frames) / elapsed) * 10) / 10,
-      resolutionPercent: after[i]!.level ? Math.round(100 / after[i]!.level!) : null,
+      fps: turning[i]!.fps,
+      stillFps: still[i]!.fps,
+      viewTurned: stops[i] !== null,
+      resolutionPercent: turning[i]!.level ? Math.round(100 / turning[i]!.level!) : null,
     }));
-    for (const p of out) opts.say?.(`classroom ${p.who}: ${p.fps} fps at ${p.resolutionPercent ?? 'n/a'} % resolution`);
-    return { pages: out, minFps: Math.min(...out.map((p) => p.fps)), seconds: opts.seconds };
+    for (const p of out)
+      opts.say?.(
+        `classroom ${p.who}: ${p.fps} fps${p.viewTurned ? ' while every view is turned or panned' : ' (its view could not be turned)'} at ${p.resolutionPercent ?? 'n/a'} % resolution; ${p.stillFps} frames a second drawn while nobody touched a view`,
+      );
+    // A page whose view could not be turned measured only what its scene needed: it cannot show the goal met.
+    const minFps = Math.min(...out.map((p) => (p.viewTurned ? p.fps : 0)));
+    return { pages: out, minFps, seconds: opts.seconds };
   } finally {
     await browser.close();
     server.stop();

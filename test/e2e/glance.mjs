@@ -4,7 +4,7 @@
 // sees, a person's words in the 3D view), presentation mode reframing the view,
 // and the frame-rate controls (fps readout, quality with its antialiasing, a
 // hidden tab not drawing).
-import { assert, openTab, shot, startServer, test as run, until } from './harness.mjs';
+import { assert, openTab, pixelStats, shot, startServer, test as run, until } from './harness.mjs';
 
 /** GLANCE_TESTS=word,word runs only the tests whose names hold one of the words (a quicker loop while working on one). */
 const only = (process.env.GLANCE_TESTS ?? '').split(',').filter(Boolean);
@@ -215,7 +215,33 @@ export async function glanceFlows({ browser }) {
       await a.getByRole('button', { name: 'FPS', exact: true }).click();
       const fps = a.locator('[data-testid="fps-readout"]');
       // The readout says the resolution the view draws at now: adaptive resolution lowers it on a slow machine.
-      await until(async () => /^\d+ fps · \d+ % res$/.test(await fps.innerText()), 'an fps figure and the resolution');
+      // The view draws only what changed: while a person turns it, the rate it draws at ...
+      const cbox = await a.locator('[data-testid="scene-canvas"]').boundingBox();
+      const [cx, cy] = [cbox.x + cbox.width / 2, cbox.y + cbox.height * 0.9];
+      await a.mouse.move(cx, cy);
+      await a.mouse.down();
+      let turning = '';
+      for (let i = 0; i < 60 && !/^\d+ fps · \d+ % res$/.test(turning); i++) {
+        await a.mouse.move(cx + (i % 2 ? 120 : -120), cy, { steps: 6 });
+        turning = await fps.innerText();
+      }
+      await a.mouse.up();
+      assert(/^\d+ fps · \d+ % res$/.test(turning), `while the view turns the readout shows "${turning}"`);
+      assert(Number(/^(\d+)/.exec(turning)[1]) > 0, `while the view turns the readout shows "${turning}"`);
+      // ... and once nothing changes, "idle" (not a low rate that would read as a slow machine).
+      await until(async () => /^idle · \d+ % res$/.test(await fps.innerText()), 'the readout to say idle once nothing changes', 10_000);
+      // Idle, the canvas keeps showing the scene; a change (the view turned again) is drawn on it at once.
+      const canvasEl = a.locator('[data-testid="scene-canvas"]');
+      const idleShot = await canvasEl.screenshot();
+      const idle = await pixelStats(idleShot, a);
+      assert(idle.colours >= 24 && idle.std > 4, `the idle canvas: ${JSON.stringify(idle)}`);
+      await a.mouse.move(cx, cy);
+      await a.mouse.down();
+      await a.mouse.move(cx + 150, cy, { steps: 5 });
+      await a.mouse.up();
+      await until(async () => !(await canvasEl.screenshot()).equals(idleShot), 'the turned view drawn on an idle canvas', 5_000);
+      const turned = await pixelStats(await canvasEl.screenshot(), a);
+      assert(turned.colours >= 24 && turned.std > 4, `the turned view: ${JSON.stringify(turned)}`);
       const drawn = await a.evaluate(() => ({ level: window.__skillbridge.scaling(), range: window.__skillbridge.scalingRange() }));
       const shown = Number(/· (\d+) % res/.exec(await fps.innerText())[1]);
       assert(Math.abs(shown - 100 / drawn.level) <= 9, `readout ${shown} % for level ${drawn.level}`);

@@ -139,9 +139,9 @@ export function usePage(p) {
 
 // ------------------------------------------------------------------ page helpers
 
-/** Pixel statistics of a PNG, decoded by the browser itself. */
-export async function pixelStats(png) {
-  return state.page.evaluate(async (b64) => {
+/** Pixel statistics of a PNG, decoded by the browser itself (the shared page's, or `page`). */
+export async function pixelStats(png, page = state.page) {
+  return page.evaluate(async (b64) => {
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
     const c = new OffscreenCanvas(bmp.width, bmp.height);

@@ -85,18 +85,18 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
   );
   const w = Math.max(5, ...r.scenes.map((s) => s.id.length));
   o.out(
-    `${'scene'.padEnd(w)}  fps    pose latency median / p95 (ms)  draw calls / meshes / indices per frame  CPU ms per frame (page / GPU process)`,
+    `${'scene'.padEnd(w)}  fps (view turning)  pose latency median / p95 (ms)  draw calls / meshes / indices per frame  CPU ms per frame (page / GPU process)`,
   );
   for (const s of r.scenes)
     o.out(
-      `${s.id.padEnd(w)}  ${String(s.fps).padEnd(5)}  ${`${s.poseLatencyMs ?? 'n/a'} / ${s.poseLatencyP95Ms ?? 'n/a'}`.padEnd(32)}  ${`${s.drawCalls ?? 'n/a'} / ${s.activeMeshes ?? 'n/a'} / ${s.activeIndices ?? 'n/a'}`.padEnd(39)}  ${s.cpuMsPerFrame ? `${s.cpuMsPerFrame.renderer} / ${s.cpuMsPerFrame.gpu}` : 'n/a'}`,
+      `${s.id.padEnd(w)}  ${`${s.fps}${s.viewTurned ? '' : ' (not turned)'}`.padEnd(18)}  ${`${s.poseLatencyMs ?? 'n/a'} / ${s.poseLatencyP95Ms ?? 'n/a'}`.padEnd(32)}  ${`${s.drawCalls ?? 'n/a'} / ${s.activeMeshes ?? 'n/a'} / ${s.activeIndices ?? 'n/a'}`.padEnd(39)}  ${s.cpuMsPerFrame ? `${s.cpuMsPerFrame.renderer} / ${s.cpuMsPerFrame.gpu}` : 'n/a'}`,
     );
   o.out(
     `Renderer memory: ${r.rendererMB} MB JS heap${r.rendererRssMB !== null ? `, ${r.rendererRssMB} MB resident (renderer processes)` : ''}`,
   );
   if (classroom)
     o.out(
-      `Classroom (teacher and three groups, ${classroom.seconds} s): ${classroom.pages.map((c) => `${c.who} ${c.fps} fps at ${c.resolutionPercent ?? 'n/a'} %`).join(', ')}`,
+      `Classroom (teacher and three groups, ${classroom.seconds} s, every view turned or panned at once): ${classroom.pages.map((c) => `${c.who} ${c.fps} fps at ${c.resolutionPercent ?? 'n/a'} %${c.viewTurned ? '' : ' (not turned)'}`).join(', ')}; frames drawn a second while nobody touches a view: ${classroom.pages.map((c) => `${c.who} ${c.stillFps}`).join(', ')}`,
     );
   o.out(`Targets (load average ${load.join(', ')} on ${r.cpus} CPUs):`);
   for (const t of targets) o.out(`  ${t.met ? '✓' : '✗'} ${t.what}: ${t.measured} (target ${t.target})`);

@@ -6,7 +6,7 @@ import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateGround } from '@babylonjs/core/Meshes/Builders/groundBuilder';
-import type { Mesh } from '@babylonjs/core/Meshes/mesh';
+import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { Scene } from '@babylonjs/core/scene';
 import type { Environment, SceneMeta } from '../../../contract/schemas';
 
@@ -184,11 +184,12 @@ export function buildBackdrop(scene: Scene, meta: SceneMeta, software = false): 
     back.position.set(-w / 2 - 0.03, h / 2, 0);
     const side = CreateBox('wall-z', { width: w, height: h, depth: 0.06 }, scene);
     side.position.set(0, h / 2, -d / 2 - 0.03);
-    for (const m of [back, side]) {
-      m.material = wm;
-      m.isPickable = false;
-      receivers.push(m);
-    }
+    // One mesh, one draw call (software GL pays per draw call).
+    const walls = Mesh.MergeMeshes([back, side], true) ?? back;
+    walls.name = 'walls';
+    walls.material = wm;
+    walls.isPickable = false;
+    receivers.push(walls);
   }
   return { floor, receivers };
 }

@@ -15,14 +15,21 @@ export interface ViewProbe {
   software: boolean;
   sceneId: string | null;
   generation: number;
-  /** Frames drawn since the page loaded / since the current scene was built. */
+  /**
+   * Frames drawn since the page loaded / since the current scene was built. The
+   * view draws only when something changed (frame-demand.ts): a still scene adds
+   * a frame every half second.
+   */
   framesRendered: number;
   framesSinceLoad: number;
+  /** Display frames the view looked at, drawn or not: the page's main thread kept up with the display. */
+  displayFrames: number;
   /** Sequence number of the last pose frame drawn. */
   poseSeq: number;
   contextLost: boolean;
   meshCount: number;
-  fps(): number;
+  /** Frames per second while something changes, null when idle (nothing changed in the last second). */
+  fps(): number | null;
   /** What the last frame drew (draw calls, meshes, triangle indices): costs that do not depend on the machine's load. */
   drawStats(): { drawCalls: number; activeMeshes: number; activeIndices: number };
   poseLatency(): LatencyStats;

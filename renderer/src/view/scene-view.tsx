@@ -141,6 +141,9 @@ export function SceneView({
       get framesSinceLoad() {
         return world.framesSinceLoad;
       },
+      get displayFrames() {
+        return world.displayFrames;
+      },
       get poseSeq() {
         return world.poseSeq;
       },

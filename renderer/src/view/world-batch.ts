@@ -1,7 +1,8 @@
 // Static bodies drawn in batches: every mesh of the bodies that never move
 // (counters, walls, fences, location markers) is merged with the others of the
-// same material into one mesh, so a kitchen's ~50 still meshes cost ~25 draw
-// calls, not ~50 (software GL pays per draw call). The original meshes stay as
+// same material into one mesh; bodies share one vertex-coloured material, so a
+// kitchen's ~50 still bodies cost one draw call (software GL pays per draw
+// call, not per pixel), the location markers another. The original meshes stay as
 // invisible stand-ins: hover, labels, screen boxes and the robot camera's "what
 // is in front" check still find each body, and a highlighted one is shown
 // again (drawn over its batch) so its outline appears.

@@ -1,6 +1,8 @@
 // Building a scene's meshes once from SceneMeta: lights and backdrop, one node
-// per body with its parts merged per colour, wheels, location markers, collider
-// wireframes (hidden until asked for), shadows, and frozen static bodies.
+// per body with its parts merged into one mesh coloured per vertex (one shared
+// material, one draw call per body: software GL pays per draw call), wheels,
+// location markers, collider wireframes (hidden until asked for), shadows, and
+// frozen static bodies.
 import type { Engine } from '@babylonjs/core/Engines/engine';
 import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
 import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
@@ -92,8 +94,10 @@ export function buildScene(engine: Engine, meta: SceneMeta, opts: BuildOptions):
   }
   for (const p of meta.people) casters.push(...b.body(p.id, { id: p.id, label: `${p.name} (person)` }, p.body));
   const r = meta.robot;
-  for (const body of r.bodies) casters.push(...b.body(`robot#${body.part}`, { id: 'robot', label: r.title }, body));
-  b.wheels(meta);
+  // The wheels turn with the base: drawn in its mesh.
+  const wheels = wheelPieces(meta);
+  for (const body of r.bodies)
+    casters.push(...b.body(`robot#${body.part}`, { id: 'robot', label: r.title }, body, body.part === 'base' ? wheels : []));
   b.locations(meta);
 
   for (const m of receivers) m.receiveShadows = opts.shadows;
@@ -135,7 +139,7 @@ function trianglesData(positions: readonly number[], indices: readonly number[])
   return d;
 }
 
-/** A part's shape as vertex data, placed where the part sits in its body. */
+/** A part's shape as vertex data, placed where the part sits in its body, coloured. */
 function partData(part: ShapePart): VertexData {
   const g = part.geometry;
   let d: VertexData;
@@ -159,8 +163,43 @@ function partData(part: ShapePart): VertexData {
   const [x, y, z] = part.position;
   const [qx, qy, qz, qw] = part.rotation;
   d.transform(Matrix.Compose(Vector3.One(), new Quaternion(qx, qy, qz, qw), new Vector3(x, y, z)));
+  return coloured(d, part.color);
+}
+
+/**
+ * Paints every vertex with a colour: the shared body material is white, and
+ * the standard shader multiplies its diffuse term by the vertex colour, which
+ * draws exactly what a material of that diffuse colour drew.
+ */
+export function coloured(d: VertexData, hex: string): VertexData {
+  const c = Color3.FromHexString(hex);
+  const n = (d.positions?.length ?? 0) / 3;
+  const colors = new Float32Array(n * 4);
+  for (let i = 0; i < n; i++) colors.set([c.r, c.g, c.b, 1], i * 4);
+  d.colors = colors;
   return d;
 }
+
+/** The robot's wheels as coloured pieces placed in its base's frame (none for a robot without wheels). */
+function wheelPieces(meta: SceneMeta): VertexData[] {
+  const r = meta.robot.wheelRadius;
+  if (r === null) return [];
+  const [len, , width] = meta.robot.baseSize;
+  const xs = meta.robot.kind === 'rover' ? [-len * 0.36, 0, len * 0.36] : [-len * 0.3, len * 0.3];
+  // The wheel's axle along z: the cylinder (along y) turned a quarter about x.
+  const axle = Quaternion.RotationAxis(Vector3.Right(), Math.PI / 2);
+  const wheels: VertexData[] = [];
+  for (const x of xs) {
+    for (const side of [-1, 1]) {
+      const w = CreateCylinderVertexData({ height: 0.07, diameter: r * 2, tessellation: 18 });
+      w.transform(Matrix.Compose(Vector3.One(), axle, new Vector3(x, r, side * (width / 2 + 0.04))));
+      wheels.push(coloured(w, WHEEL_COLOUR));
+    }
+  }
+  return wheels;
+}
+
+const WHEEL_COLOUR = '#2b2d31';
 
 /**
  * One mesh from several placed pieces, merged as vertex data: the pieces never
@@ -175,7 +214,7 @@ function mergedMesh(name: string, pieces: VertexData[], scene: Scene): Mesh {
 
 class Builder {
   readonly graph: SceneGraph;
-  private readonly materials = new Map<string, StandardMaterial>();
+  private bodyMat: StandardMaterial | undefined;
   /** Each body's colliders, built into wireframes only when first shown. */
   private readonly colliderSpecs: Array<{ key: string; node: TransformNode; parts: ShapePart[] }> = [];
   private collidersBuilt = false;
@@ -216,16 +255,16 @@ class Builder {
     return out;
   }
 
-  private material(colour: string): StandardMaterial {
-    let m = this.materials.get(colour);
-    if (!m) {
-      m = new StandardMaterial(`mat-${colour}`, this.scene);
-      m.diffuseColor = Color3.FromHexString(colour);
+  /** Every body's material: white diffuse (the colour is each vertex's), the same specular for all. */
+  private bodyMaterial(): StandardMaterial {
+    if (!this.bodyMat) {
+      const m = new StandardMaterial('body-mat', this.scene);
+      m.diffuseColor = Color3.White();
       m.specularColor = new Color3(0.14, 0.14, 0.14);
       m.specularPower = 48;
-      this.materials.set(colour, m);
+      this.bodyMat = m;
     }
-    return m;
+    return this.bodyMat;
   }
 
   private primitive(part: ShapePart, name: string): Mesh {
@@ -255,22 +294,20 @@ class Builder {
     return m;
   }
 
-  /** One node per body; its parts merged per colour (fewer draw calls matter in software GL). */
-  body(key: string, tag: Tagged, body: BodyMeta): Mesh[] {
+  /** One node per body; its parts (and `extra` pieces, already coloured) merged into one mesh. */
+  body(key: string, tag: Tagged, body: BodyMeta, extra: readonly VertexData[] = []): Mesh[] {
     const g = this.graph;
     const node = new TransformNode(key, this.scene);
     node.position.set(body.position[0], body.position[1], body.position[2]);
     node.rotationQuaternion = new Quaternion(body.rotation[0], body.rotation[1], body.rotation[2], body.rotation[3]);
     if (body.stream !== null) g.streamed[body.stream] = node;
     g.nodes.set(key, node);
-    const byColour = new Map<string, ShapePart[]>();
-    for (const p of body.parts) byColour.set(p.color, [...(byColour.get(p.color) ?? []), p]);
+    const pieces = [...body.parts.map(partData), ...extra];
     const out: Mesh[] = [];
-    for (const [colour, parts] of byColour) {
-      const name = `${key}:${colour}`;
-      const merged = parts.length === 1 ? this.primitive(parts[0]!, name) : mergedMesh(name, parts.map(partData), this.scene);
+    if (pieces.length) {
+      const merged = mergedMesh(`${key}:body`, pieces, this.scene);
       merged.parent = node;
-      merged.material = this.material(colour);
+      merged.material = this.bodyMaterial();
       merged.metadata = tag;
       out.push(merged);
     }
@@ -279,30 +316,6 @@ class Builder {
     g.meshesById.set(tag.id, list);
     if (body.colliders.length) this.colliderSpecs.push({ key, node, parts: body.colliders });
     return out;
-  }
-
-  wheels(meta: SceneMeta): void {
-    const base = this.graph.nodes.get('robot#base');
-    const r = meta.robot.wheelRadius;
-    if (!base || r === null) return;
-    const [len, , width] = meta.robot.baseSize;
-    const mat = this.material('#2b2d31');
-    const wheels: VertexData[] = [];
-    const xs = meta.robot.kind === 'rover' ? [-len * 0.36, 0, len * 0.36] : [-len * 0.3, len * 0.3];
-    // The wheel's axle along z: the cylinder (along y) turned a quarter about x.
-    const axle = Quaternion.RotationAxis(Vector3.Right(), Math.PI / 2);
-    for (const x of xs) {
-      for (const side of [-1, 1]) {
-        const w = CreateCylinderVertexData({ height: 0.07, diameter: r * 2, tessellation: 18 });
-        w.transform(Matrix.Compose(Vector3.One(), axle, new Vector3(x, r, side * (width / 2 + 0.04))));
-        wheels.push(w);
-      }
-    }
-    const merged = mergedMesh('wheel_merged', wheels, this.scene);
-    merged.parent = base;
-    merged.material = mat;
-    merged.metadata = { id: 'robot', label: meta.robot.title } satisfies Tagged;
-    this.graph.meshesById.get('robot')?.push(merged);
   }
 
   locations(meta: SceneMeta): void {
@@ -359,6 +372,6 @@ class Builder {
         m.doNotSyncBoundingInfo = true;
       }
     }
-    for (const m of this.materials.values()) m.freeze();
+    this.bodyMat?.freeze();
   }
 }

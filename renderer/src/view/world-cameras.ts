@@ -20,6 +20,12 @@ export const INSET_W = 320;
 export const INSET_H = 240;
 /** The robot-camera image refreshes at this period: a second camera pass every frame would cost most of the frame rate under software GL. */
 export const INSET_PERIOD_MS = 200;
+/**
+ * Under software GL, where the image's second pass over the scene costs as much
+ * as a frame of the view: it refreshes half as often (and, like every period,
+ * only when something it could show changed).
+ */
+export const INSET_PERIOD_SOFTWARE_MS = 400;
 /** Something nearer the lens than this fills the robot camera's image. */
 const BLOCKED_M = 1;
 /** The robot camera's image fades out between its range and this many times it. */
@@ -272,7 +278,11 @@ export class RobotCamera {
   blocked(): string | null {
     const hit = this.graph.scene.pickWithRay(
       this.cam.getForwardRay(BLOCKED_M),
-      (m) => (this.seen(m) || this.graph.batched.proxies.has(m)) && (m.metadata as Tagged | undefined)?.id !== 'robot',
+      // A still body is found by its own (undrawn) mesh, never by the batch that draws it with the others.
+      (m) =>
+        (this.seen(m) || this.graph.batched.proxies.has(m)) &&
+        !this.graph.batched.batches.has(m) &&
+        (m.metadata as Tagged | undefined)?.id !== 'robot',
     );
     const tag = hit?.hit ? (hit.pickedMesh?.metadata as Tagged | undefined) : undefined;
     return tag ? `facing the ${tag.label.replace(/ \(.*\)$/, '')} ${hit!.distance.toFixed(1)} m away` : null;

@@ -1,7 +1,7 @@
 // Pose application: the newest pose frame is kept and applied just before the
 // next render (a slow page sees fewer frames, never a backlog), and the time from
 // the host packing a frame to it being drawn is sampled for the probe.
-import { poseOffset, readHeader } from '../../../contract/frames';
+import { FRAME_HEADER, poseOffset, readHeader } from '../../../contract/frames';
 import type { SceneMeta } from '../../../contract/schemas';
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { type LatencyStats, stats } from './probe';
@@ -15,6 +15,8 @@ export class PoseApplier {
   private appliedWall = 0;
   private latencyDue = false;
   private latencies: number[] = [];
+  /** The frame applied last (its poses are what is drawn). */
+  private last: Float32Array | undefined;
 
   /** `skip` keeps a node where it is (an object a person is dragging). */
   constructor(
@@ -23,26 +25,39 @@ export class PoseApplier {
     private readonly skip: (node: TransformNode) => boolean = () => false,
   ) {}
 
-  /** Keeps only the newest frame; it is applied just before the next render. */
-  accept(frame: Float32Array): void {
+  /**
+   * Keeps only the newest frame; it is applied just before the next render.
+   * True when it may move something: not a repeat of the poses last received
+   * (the host's once-a-second heartbeat), which needs no frame of its own.
+   */
+  accept(frame: Float32Array): boolean {
+    const before = this.pending ?? this.last;
     this.pending = frame;
+    return !before || !samePoses(before, frame);
   }
 
-  /** Applies the pending frame if it belongs to this scene and is newer than the last one drawn. */
-  applyPending(): void {
+  /**
+   * Applies the pending frame if it belongs to this scene and is newer than the
+   * last one drawn; true when it moved anything (the host's once-a-second
+   * heartbeat repeats the poses as they are).
+   */
+  applyPending(): boolean {
     const f = this.pending;
-    if (!f) return;
+    if (!f) return false;
     this.pending = undefined;
     const h = readHeader(f);
-    if (h.generation !== this.meta.generation || h.seq <= this.appliedSeq) return;
+    if (h.generation !== this.meta.generation || h.seq <= this.appliedSeq) return false;
+    const moved = !this.last || !samePoses(this.last, f);
     this.apply(f);
     this.appliedSeq = h.seq;
     this.appliedWall = h.wallMs;
     this.latencyDue = true;
+    return moved;
   }
 
   /** Moves every streamed node to its pose in `f`. */
   apply(f: Float32Array): void {
+    this.last = f;
     const streamed = this.graph.streamed;
     for (let i = 0; i < streamed.length; i++) {
       const n = streamed[i];
@@ -72,4 +87,11 @@ export class PoseApplier {
   resetStats(): void {
     this.latencies = [];
   }
+}
+
+/** Whether two frames hold the same poses and joint values (their headers aside). */
+export function samePoses(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = FRAME_HEADER; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

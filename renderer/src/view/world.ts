@@ -1,10 +1,13 @@
 // The Babylon view of a live scene: meshes built once from SceneMeta
 // (world-build.ts), moved by the latest pose frame just before each render
 // (world-poses.ts), seen through an orbit camera and the robot's own camera
-// (world-cameras.ts), with hover labels and probes (world-pick.ts). The sim's
+// (world-cameras.ts), with hover labels and probes (world-pick.ts). A frame is
+// drawn only when something it shows changed (frame-demand.ts). The sim's
 // frame (right-handed, Y up, metres) is drawn as is: the scene is switched to
 // right-handed, so poses need no conversion. Deep imports keep the bundle to the parts used.
 import { AdaptiveScale } from './adaptive-scale';
+import { DrawRate, FrameDemand, type Wake } from './frame-demand';
+import { PointerEventTypes } from '@babylonjs/core/Events/pointerEvents';
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { Engine } from '@babylonjs/core/Engines/engine';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
@@ -13,7 +16,15 @@ import type { SceneMeta } from '../../../contract/schemas';
 import { GL_ATTRIBUTES } from './early-canvas';
 import type { LatencyStats } from './probe';
 import { type SceneGraph, buildScene } from './world-build';
-import { INSET_PERIOD_MS, RobotCamera, defaultFraming, followRobot, makeOrbitCamera, seesRobot } from './world-cameras';
+import {
+  INSET_PERIOD_MS,
+  INSET_PERIOD_SOFTWARE_MS,
+  RobotCamera,
+  defaultFraming,
+  followRobot,
+  makeOrbitCamera,
+  seesRobot,
+} from './world-cameras';
 import { type DropHandler, ObjectDrag } from './world-drag';
 import { type LabelPoint, type LabelSize, projectLabels } from './world-labels';
 import { type Hover, Picker } from './world-pick';
@@ -71,8 +82,17 @@ export class World {
   private antialias = false;
   private fxaa: FxaaPostProcess | undefined;
   readonly software: boolean;
+  /** Frames drawn since the page loaded / since the current scene was built. */
   framesRendered = 0;
   framesSinceLoad = 0;
+  /** Display frames the view looked at, drawn or not (nothing changed): the page kept up with the display. */
+  displayFrames = 0;
+  /** What must be drawn, and the rate drawing keeps while things change. */
+  private readonly demand = new FrameDemand();
+  private readonly rate = new DrawRate();
+  /** Counts changes to what the robot camera's image could show; the image is redrawn only after one. */
+  private imageVersion = 0;
+  private insetVersion = -1;
   /** Draw calls of the last frames (the engine's counter only grows: each frame's is a difference). */
   private drawCalls: number[] = [];
   private drawCallsBefore = 0;
@@ -98,12 +118,36 @@ export class World {
   }
 
   private readonly renderFrame = () => {
-    const s = this.cur?.graph.scene;
-    if (!s || this.contextLost) return;
-    s.render();
-    const level = this.adaptive.frame(performance.now());
+    const cur = this.cur;
+    if (!cur || this.contextLost) return;
+    this.displayFrames++;
+    const now = performance.now();
+    // The camera takes its input (a drag, its inertia, following the robot) every display frame, drawn or not.
+    if (this.follow) followRobot(cur.camera, cur.graph, cur.meta);
+    cur.camera.update();
+    const view = this.viewNow(cur.camera);
+    const why = this.demand.due(now, view);
+    if (why !== null) {
+      cur.graph.scene.render(false);
+      this.demand.drawn(now, view);
+    }
+    // Adaptive resolution judges only frames drawn for a change: a still scene is idle, not slow.
+    const took = this.rate.tick(now, why !== null && why !== 'safety' && why !== 'settling');
+    if (took === null) return;
+    const level = this.adaptive.frame(this.rate.busyMs);
     if (level !== null) this.applyLevel(level);
   };
+
+  /** What the picture is seen from: the orbit camera's view and projection, and the canvas's size. */
+  private viewNow(camera: ArcRotateCamera): number[] {
+    return [...camera.getViewMatrix().m, ...camera.getProjectionMatrix().m, this.engine.getRenderWidth(), this.engine.getRenderHeight()];
+  }
+
+  /** Something the next frame shows changed (`image`: the robot camera's image may show it too). */
+  private wake(why: Wake, image = false): void {
+    this.demand.wake(why);
+    if (image) this.imageVersion++;
+  }
   /** Adaptive resolution within the quality setting's base level and floor. */
   readonly adaptive = new AdaptiveScale(1, 1);
 
@@ -120,6 +164,8 @@ export class World {
     if (on) {
       // The time hidden is not a slow frame.
       this.adaptive.reset(this.adaptive.base, this.adaptive.floor, this.adaptive.current);
+      this.rate.pause();
+      this.wake('shown');
       this.engine.runRenderLoop(this.renderFrame);
       this.applyCameras();
     } else {
@@ -139,6 +185,7 @@ export class World {
     if (this.engine.getHardwareScalingLevel() === level) return;
     this.engine.setHardwareScalingLevel(level);
     this.engine.resize();
+    this.wake('view');
   }
 
   /**
@@ -149,6 +196,7 @@ export class World {
   setAntialias(on: boolean): void {
     this.antialias = on;
     this.applyAntialias();
+    this.wake('view');
   }
 
   private applyAntialias(): void {
@@ -180,6 +228,7 @@ export class World {
 
   resize(): void {
     this.engine.resize();
+    this.wake('view');
   }
 
   /**
@@ -188,6 +237,7 @@ export class World {
    */
   drawNow(): void {
     if (!this.drawing || this.contextLost || !this.cur) return;
+    this.wake('scene');
     this.engine.beginFrame();
     this.renderFrame();
     this.engine.endFrame();
@@ -209,6 +259,8 @@ export class World {
     this.cur = undefined;
     this.highlightIds = [];
     this.framesSinceLoad = 0;
+    this.demand.loaded();
+    this.imageVersion++;
 
     const graph = buildScene(this.engine, meta, { software: this.software, shadows: this.opts.shadows });
     const camera = makeOrbitCamera(graph, meta, this.aspect());
@@ -230,8 +282,7 @@ export class World {
     const scene = graph.scene;
     scene.onBeforeRenderObservable.add(() => {
       this.drawCallsBefore = this.engine._drawCalls.current;
-      poses.applyPending();
-      if (this.follow) followRobot(cur.camera, graph, meta);
+      if (poses.applyPending()) this.imageVersion++;
     });
     scene.onAfterRenderObservable.add(() => {
       if (this.framesRendered === 0) performance.mark('sb:first-frame');
@@ -242,6 +293,10 @@ export class World {
       poses.afterRender();
     });
     scene.onPointerMove = () => picker.hover(cur.camera);
+    // A drag may move an object (world-drag.ts); hovering changes nothing drawn (its label is a DOM element).
+    scene.onPrePointerObservable.add((pi) => {
+      if ((pi.event as PointerEvent).buttons !== 0 || pi.type === PointerEventTypes.POINTERUP) this.wake('pointer', true);
+    });
     // Hover picks on its own (throttled); the scene's per-move pick is wasted work.
     scene.skipPointerMovePicking = true;
     this.setColliders(this.opts.colliders);
@@ -253,11 +308,17 @@ export class World {
   setInsetCanvas(canvas: HTMLCanvasElement | null): void {
     this.insetCanvas = canvas;
     this.cur?.robotCam.setCanvas(canvas);
+    this.insetVersion = -1;
   }
 
   private refreshInset(): void {
     if (!this.opts.inset || !this.cur || this.contextLost) return;
+    // Nothing the robot camera could see changed since its last image: it still shows the present.
+    if (this.insetVersion === this.imageVersion) return;
+    this.insetVersion = this.imageVersion;
     this.cur.robotCam.refresh();
+    // Its image is rendered within the next frame.
+    this.wake('inset');
     const note = this.cur.robotCam.blocked();
     if (note !== this.insetNote) this.cb.onInsetNote?.((this.insetNote = note));
   }
@@ -270,6 +331,7 @@ export class World {
     cur.camera.dispose();
     cur.camera = makeOrbitCamera(cur.graph, cur.meta, this.aspect());
     this.applyCameras();
+    this.wake('view');
   }
 
   /** The orbit distance the default view picks for the canvas as it is now (what a reframe sets). */
@@ -285,7 +347,8 @@ export class World {
     cur.graph.scene.cameraToUseForPointers = cur.camera;
     this.applyAntialias();
     if (this.opts.inset && this.drawing && !this.insetTimer) {
-      this.insetTimer = setInterval(() => this.refreshInset(), INSET_PERIOD_MS);
+      this.insetVersion = -1;
+      this.insetTimer = setInterval(() => this.refreshInset(), this.software ? INSET_PERIOD_SOFTWARE_MS : INSET_PERIOD_MS);
       // A scene not drawn yet draws its first frame first; the timer brings the robot's image soon after.
       if (this.framesSinceLoad > 0) this.refreshInset();
     } else if (!this.opts.inset && this.insetTimer) {
@@ -327,6 +390,7 @@ export class World {
     if (rebuild && this.cur) this.load(this.cur.meta);
     this.applyCameras();
     this.setColliders(opts.colliders);
+    this.wake('view');
   }
 
   private setColliders(on: boolean): void {
@@ -334,6 +398,7 @@ export class World {
     if (!g) return;
     // Built when first shown (no scene pays for them before its first frame otherwise).
     for (const m of on ? g.buildColliders() : g.colliderMeshes) m.setEnabled(on);
+    this.wake('view', true);
   }
 
   setHighlight(ids: readonly string[]): void {
@@ -355,6 +420,7 @@ export class World {
         m.outlineWidth = 0.012;
       }
     }
+    this.wake('view', true);
   }
 
   highlighted(): string[] {
@@ -365,19 +431,22 @@ export class World {
 
   /** Keeps only the newest frame; it is applied just before the next render. */
   acceptFrame(frame: Float32Array): void {
-    if (this.live) this.cur?.poses.accept(frame);
+    if (!this.live || !this.cur) return;
+    if (this.cur.poses.accept(frame)) this.wake('poses');
   }
 
   /** Draws this frame now, whatever its sequence number (a replay seeking back and forth). */
   showFrame(frame: Float32Array): void {
     this.live = false;
     this.cur?.poses.apply(frame);
+    this.wake('replay', true);
   }
 
   // ---------------------------------------------------------------- probe
 
-  fps(): number {
-    return this.engine.getFps();
+  /** Frames per second while something changes, or null when nothing changed in the last second (idle, not slow). */
+  fps(): number | null {
+    return this.rate.fps(performance.now());
   }
 
   poseLatency(): LatencyStats {
