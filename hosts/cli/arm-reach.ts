@@ -3,6 +3,7 @@
 // samples, then the best one climbed joint by joint), rather than the sum of the
 // offsets, which bounds it from above and overstates any arm whose segments
 // cannot line up. A chain that cannot be cut gives no reach, with the reason.
+import { seededRandom } from '../../base/seeded-random';
 import type { RobotDescription } from '../../scenes/urdf/model';
 import { chainTo } from '../../scenes/urdf/structure';
 import { buildChain, describeChainProblem, tipPose, type Chain } from '../../sim/body/chain';
@@ -22,7 +23,7 @@ export function fkReach(d: RobotDescription, endEffector: string, samples = SAMP
   const built = buildChain(d, first.parent, endEffector);
   if (!built.ok) return { ok: false, why: describeChainProblem(built.problem) };
   const chain = built.chain;
-  const rand = mulberry32(seed);
+  const rand = seededRandom(seed);
   const ranges = chain.variables.map((v) =>
     Number.isFinite(v.lower) && Number.isFinite(v.upper) ? [v.lower, v.upper] : [-Math.PI, Math.PI],
   ) as Array<[number, number]>;
@@ -53,15 +54,4 @@ function distance(chain: Chain, q: number[]): number {
   const t = tipPose(chain, q);
   const [x, y, z] = chain.shoulder;
   return Math.hypot(t[3]! - x, t[7]! - y, t[11]! - z);
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
