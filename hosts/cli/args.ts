@@ -302,6 +302,7 @@ Usage:
       first (with --dry-run it only renders that run's table).
   skillbridge serve [--port N] [--host 127.0.0.1] [--scene S] [--seed N] [--max-sessions N]
                     [--scripts DIR] [--robot URL [--mapping FILE] [--accept-no-estop]]
+                    [--urdf FILE [--robot-config FILE] [--package-dir DIR[,DIR]]]
                     [--allow-key-for URL[,URL]] [--classroom] [--exercises DIR]
                     [--allow-model-pull] [--verbose]
       The app in a browser: serves the built renderer and the app API on
@@ -314,7 +315,9 @@ Usage:
       others) and the teacher's (also a read-only overview of every group's
       scene, run and exercise score). --exercises DIR adds a teacher's exercise
       cards (*.json) to the built-in ones. SKILLBRIDGE_WEB_TOKEN (16+ characters)
-      fixes the groups' token, so links stay valid across a restart.
+      fixes the groups' token, so links stay valid across a restart. --urdf FILE
+      puts a described robot in every page's scene in place of its own (see
+      "robots check").
       With --robot URL, agent runs act on that robot and the scene runs beside
       it as its shadow. Pages list and select local models; --allow-model-pull
       also lets them download and remove (classroom: the teacher only).

@@ -246,6 +246,7 @@ export const DOORS: Readonly<Record<string, Door>> = {
       'max-sessions',
       'scripts',
       ...ROBOT,
+      ...URDF,
       'allow-key-for',
       'classroom',
       'exercises',
@@ -254,7 +255,14 @@ export const DOORS: Readonly<Record<string, Door>> = {
     ],
     NONE,
     {
-      needs: { mapping: ROBOT_NEEDS.mapping, 'accept-no-estop': ROBOT_NEEDS['accept-no-estop'] },
+      needs: { mapping: ROBOT_NEEDS.mapping, 'accept-no-estop': ROBOT_NEEDS['accept-no-estop'], ...URDF_NEEDS },
+      conflicts: [
+        {
+          a: 'urdf',
+          b: 'robot',
+          why: 'serve --robot acts on the real robot with the scene as its shadow; --urdf puts a described robot in the simulator: give one',
+        },
+      ],
       folders: ['scripts', 'exercises'],
       refuse: { shadow: 'serve --robot always runs the --scene beside the robot as its shadow: leave --shadow out' },
     },

@@ -348,6 +348,15 @@ const VARIANTS = (): Variant[] => [
   },
   {
     door: 'serve',
+    base: () => ['serve', '--port', '0', '--urdf', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf')],
+    parts: [
+      ['--robot-config', join(ROBOTS, 'ur5e_like/urdf/ur5e_like.skillbridge.json')],
+      ['--package-dir', join(ROBOTS, 'ur5e_like')],
+    ],
+    ready: /http:\/\/127\.0\.0\.1/,
+  },
+  {
+    door: 'serve',
     base: () => ['serve', '--port', '0', '--robot', robot.url],
     parts: [['--accept-no-estop']],
     ready: /http:\/\/127\.0\.0\.1/,

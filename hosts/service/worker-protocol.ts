@@ -5,6 +5,7 @@ import type { KeyScope, ScriptFiles } from '../../agents/models/spec';
 import type { MessagePort } from 'node:worker_threads';
 import type { AppEvent } from '../../contract/schemas';
 import type { RealRobotForm } from './app-service';
+import type { LoadedRobot } from '../../scenes/urdf/load';
 
 export interface WorkerOptions {
   paced: boolean;
@@ -28,6 +29,8 @@ export interface WorkerOptions {
   exercisesDir?: string;
   /** A real robot's connection form (serve --robot): agent runs act on it, the scene is its shadow. */
   robot?: RealRobotForm;
+  /** A described robot (serve --urdf), loaded and checked by the host, in place of each scene's own (data: cloned across). */
+  urdf?: LoadedRobot;
   /** The models folder for local:ID models, and whether pages may download and remove there. */
   modelsDir?: string;
   manageModels?: boolean;

@@ -78,6 +78,7 @@ class WorkerSessionImpl {
       ...(this.opts.secrets ? { secrets: true } : {}),
       ...(this.opts.ollamaURL ? { ollamaURL: this.opts.ollamaURL } : {}),
       ...(this.opts.robot ? { robot: this.opts.robot } : {}),
+      ...(this.opts.urdf ? { urdf: this.opts.urdf } : {}),
       ...(this.opts.allowKeyFor ? { allowKeyFor: this.opts.allowKeyFor } : {}),
       ...(this.opts.confirmKey ? { confirmKeys: true } : {}),
       ...(this.opts.scriptFiles ? { scriptFiles: this.opts.scriptFiles } : {}),

@@ -34,6 +34,7 @@ const session = new AppService({
   ...(opts.secrets ? { secrets } : {}),
   ...(opts.ollamaURL ? { ollamaURL: opts.ollamaURL } : {}),
   ...(opts.robot ? { robot: opts.robot } : {}),
+  ...(opts.urdf ? { urdf: opts.urdf } : {}),
   ...(opts.allowKeyFor ? { allowKeyFor: opts.allowKeyFor } : {}),
   ...(opts.confirmKeys ? { confirmKey } : {}),
   ...(opts.scriptFiles ? { scriptFiles: opts.scriptFiles } : {}),

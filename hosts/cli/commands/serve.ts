@@ -37,6 +37,15 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
   if (!isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
   // --robot: agent runs act on a real robot; the scene is its shadow (the view shows each prediction).
   const robot: RealRobotForm | undefined = stringFlag(p.flags, 'robot') ? realRobot(p) : undefined;
+  // --urdf FILE: the described robot in every page's scene in place of its own, checked here once.
+  const urdfFlag = stringFlag(p.flags, 'urdf');
+  const urdf = urdfFlag !== undefined ? await import('../urdf-flag') : undefined;
+  if (urdf && urdfFlag === urdf.FROM_ROBOT)
+    throw new UsageError(
+      "--urdf rosbridge: serve takes a description file; read the robot's own with robots check rosbridge, or use call/run --urdf rosbridge",
+    );
+  const described = urdf?.urdfRobotForScenes(p.flags);
+  if (urdf && described) o.err(`skillbridge: ${urdf.describeLoaded(described)}`);
   const staticDir = rendererDir();
   // Agent runs trace to ./traces; API keys (OPENAI_API_KEY, SKILLBRIDGE_API_KEY) come from
   // this process's environment, read in the worker, and never go to the browser.
@@ -75,6 +84,7 @@ export async function serveCommand(p: Parsed, o: Output, opts: { untilSignal?: b
       evalDir: own.evalDir,
       allowKeyFor,
       ...(robot ? { robot } : {}),
+      ...(described ? { urdf: described } : {}),
       scriptFiles: scriptsDir ? { dir: scriptsDir } : 'none',
       ...(exercisesDir ? { exercisesDir } : {}),
       ...(p.flags['allow-model-pull'] ? { manageModels: true } : {}),
