@@ -38,7 +38,7 @@ describe.each(SUITES.map((s) => [s.id, s] as const))('the headline SQL of %s', (
         raw.run('DELETE FROM results WHERE run_id = ? AND case_id = ?', [oracle.run.runId, id]);
         raw.run(
           `INSERT INTO results SELECT ?, case_id, trial, status, success, score, metrics_json, labels_json, duration_ms, model_ms, tokens_in, tokens_out,
-             cost_usd, tool_calls, failure_class, error, trace_path, world_hash_start, world_hash_end, recorded_at, error_kind
+             cost_usd, tool_calls, failure_class, error, trace_path, world_hash_start, world_hash_end, recorded_at, error_kind, scorer_version
            FROM results WHERE run_id = ? AND case_id = ?`,
           [oracle.run.runId, noop.run.runId, id],
         );

@@ -4,9 +4,9 @@
 // CI's red team (test/fuzz/support/red-team.ts) adds those cases to its sample
 // and starts its search from those champions, so a small CI budget searches
 // around every class found before, not only where the sample happens to fall.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readUserTextSync } from '../../base/user-file';
 import { EvalCase } from '../core/case';
 import { GenomeZ } from './genome';
 
@@ -21,5 +21,5 @@ export const Finding = z.object({
 export type Finding = z.infer<typeof Finding>;
 
 export function readFindings(file = path.join(import.meta.dirname, 'findings.json')): Finding[] {
-  return z.array(Finding).parse(JSON.parse(readFileSync(file, 'utf8')));
+  return z.array(Finding).parse(JSON.parse(readUserTextSync(file)));
 }

@@ -27,9 +27,6 @@ import { type CaseTrial, type RunCounts, tally, toRun } from './tally';
 import { checkNoise, recordedNoise } from './noise';
 import { type Plan, refuseReuse, resumePlan, resumedScale } from './resume';
 import { type RunContent, casesHash, contentDifference, contentHash, contentNoise, recordedContent } from '../results/identity';
-
-/** The scorer's version: the hash of the sources its suite's scores come from (a suite file's: the file suites' code). */
-const scorerOf = (suiteId: string) => scorerVersion(suiteId);
 import type { NoiseOptions } from '../../sim/world/types';
 import type { LoadedRobot } from '../../scenes/urdf/load';
 import { robotIdentity } from '../../scenes/urdf/content-hash';
@@ -220,7 +217,8 @@ export async function runEval(o: EvalOptions): Promise<EvalResult> {
     const content: RunContent = {
       suite: suite.id,
       suiteVersion: suiteFile ? casesHash(loaded.cases) : casesSourceKey(plan.suiteId),
-      scorer: scorerOf(suiteFile ? 'file' : suite.id),
+      // The hash of the sources its suite's scores come from (a suite file's: the file suites' code).
+      scorer: scorerVersion(suiteFile ? 'file' : suite.id),
       filter: filter ?? null,
       sample: sample ?? null,
       shard: shard ? `${shard.index}/${shard.count}` : null,

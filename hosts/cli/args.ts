@@ -231,7 +231,7 @@ Usage:
                    [--noise SPEC] [--concurrency N] [--rpm N] [--tpm N] [--prices FILE]
                    [--shard K/N] [--run-id ID] [--queue redis://:PASSWORD@HOST:PORT] [--json]
                    [--urdf FILE [--robot-config FILE] [--package-dir DIR[,DIR]]]
-      Runs a benchmark suite (raider, alrm, etp, dfki, rtw): each case in a world
+      Runs a benchmark suite (raider, alrm, etp, etp-images, dfki, rtw): each case in a world
       restored from a snapshot, scored from the final physical state and the
       order of events; every case × trial is recorded in DIR/results.db (default
       eval-results/). Reference models: oracle, floor:noop, floor:random,

@@ -79,7 +79,8 @@ function badPath(value: string): string | undefined {
   return undefined;
 }
 
-const shown = (v: string): string => JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+// A long value keeps its start and its end: of a path, the end names the file.
+const shown = (v: string): string => JSON.stringify(v.length > 60 ? `${v.slice(0, 20)}…${v.slice(-39)}` : v);
 
 const NONE = { min: 0, max: 0, what: 'no arguments' };
 /** Arguments the command checks itself (its message says what is missing). */

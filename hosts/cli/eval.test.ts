@@ -121,7 +121,7 @@ describe('skillbridge eval', () => {
     const suite = await cli('eval', '--suite', 'raidr', '--model', 'oracle', '--out', out);
     expect(suite.code).toBe(2);
     expect(suite.err.trim().split('\n')).toHaveLength(1);
-    expect(suite.err).toMatch(/unknown suite "raidr"; suites: raider, alrm, etp, dfki, rtw/);
+    expect(suite.err).toMatch(/unknown suite "raidr"; suites: raider, alrm, etp, etp-images, dfki, rtw/);
     const wf = await cli('eval', '--suite', 'alrm', '--workflow', 'nope', '--model', 'oracle', '--out', out, '--json');
     expect(wf.code).toBe(2);
     expect(JSON.parse(wf.out)).toMatchObject({ error: { code: 'unknown-workflow' } });

@@ -67,7 +67,7 @@ export async function urdfRobotOrTwin(flags: Parsed['flags']): Promise<LoadedRob
   if (!twin) return urdfRobot(flags);
   const [{ terminalRosbridgeUrl, terminalRobotPackages }, { fetchRobotDescription, RobotDescriptionError }, { loadRobotText }] =
     await Promise.all([
-      import('../service/host-policy'),
+      import('../service/robot-file-policy'),
       import('../../robot/rosbridge/robot-description'),
       import('../../scenes/urdf/load'),
     ]);

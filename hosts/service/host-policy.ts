@@ -21,9 +21,6 @@ import {
   type ModelFiles,
   type ModelSpec,
   type RefPolicy,
-  type RobotPackageRule,
-  type RobotPackages,
-  type RosbridgeUrl,
   type RunId,
   RUN_ID_PATTERN,
   type SceneRef,
@@ -399,38 +396,4 @@ export const TERMINAL: RefPolicy = {
 };
 
 // Robot files are granted by their own small module (the command line's `call` loads it without this one's imports).
-export { terminalRobotFiles } from './robot-file-policy';
-
-/** Package folders named at the terminal (--package-dir) for a description that is no file: only those folders. */
-export function terminalRobotPackages(packageDirs: readonly string[], sidecar?: string): RobotPackages {
-  return mint<RobotPackageRule, 'RobotPackages'>({
-    folders: [...new Set(packageDirs.map((d) => path.resolve(d)))],
-    ...(sidecar !== undefined ? { sidecar: path.resolve(sidecar) } : {}),
-  });
-}
-
-/**
- * A rosbridge server named at the terminal: a ws:// or wss:// URL with a host and nothing a WebSocket
- * cannot carry (credentials, a fragment). Any host the person types is theirs to reach.
- */
-export function terminalRosbridgeUrl(given: string, field = '--robot'): RosbridgeUrl {
-  const shown = JSON.stringify(given.length > 80 ? `${given.slice(0, 80)}…` : given);
-  let u: URL;
-  try {
-    u = new URL(given);
-  } catch {
-    throw terminalRefuse(
-      field,
-      `${shown} is not a URL; give the rosbridge server as ws://HOST:PORT (e.g. ws://127.0.0.1:9090)`,
-      'bad-option',
-    );
-  }
-  if (u.protocol !== 'ws:' && u.protocol !== 'wss:')
-    throw terminalRefuse(field, `${shown} is not a rosbridge URL: give ws://HOST:PORT (or wss://), e.g. ws://127.0.0.1:9090`, 'bad-option');
-  if (!u.hostname) throw terminalRefuse(field, `${shown} names no host: give ws://HOST:PORT`, 'bad-option');
-  if (u.username || u.password)
-    throw terminalRefuse(field, `${shown} carries a user name or password; rosbridge takes none in its URL: leave them out`, 'bad-option');
-  if (u.hash) throw terminalRefuse(field, `${shown} has a fragment (#…), which a WebSocket does not carry: leave it out`, 'bad-option');
-  // As rosbridge URLs are written: ws://host:port without the root path's slash.
-  return mint<string, 'RosbridgeUrl'>(u.pathname === '/' && !u.search ? `${u.protocol}//${u.host}` : u.href);
-}
+export { terminalRobotFiles, terminalRobotPackages, terminalRosbridgeUrl } from './robot-file-policy';

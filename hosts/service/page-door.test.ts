@@ -59,7 +59,7 @@ describe("startEval's suite", () => {
       answers.push(shape(e.message, given));
     }
     expect(new Set(answers).size).toBe(1);
-    expect(answers[0]).toMatch(/^suite: unknown suite "<PATH>"; suites: raider, alrm, etp, dfki, rtw$/);
+    expect(answers[0]).toMatch(/^suite: unknown suite "<PATH>"; suites: raider, alrm, etp, etp-images, dfki, rtw$/);
     expect(events.filter((e) => e.type === 'eval')).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 // an error, 1 when something is (the report says what); a file that is no robot
 // description, or a robot that gives none, is bad input (one line, exit 2).
 import path from 'node:path';
-import { terminalRobotFiles, terminalRobotPackages, terminalRosbridgeUrl } from '../../service/host-policy';
+import { terminalRobotFiles, terminalRobotPackages, terminalRosbridgeUrl } from '../../service/robot-file-policy';
 import { type LoadedRobot, RobotFileError, loadRobot, loadRobotText } from '../../../scenes/urdf/load';
 import type { Joint, RobotDescription } from '../../../scenes/urdf/model';
 import { type Chain, chainTo, chains, reach } from '../../../scenes/urdf/structure';
