@@ -2,36 +2,13 @@
 // bootstrap is deterministic, covers the estimate and keeps a case's trials together.
 import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../results/index';
+import { resultRecord } from '../../test/support/result-records';
 import { bootstrap, wilson } from './intervals';
 import { alrmReport, raiderReport } from './specs/index';
 import { headlineInterval, metricInterval, summarize } from './stats';
 
 function result(caseId: string, over: Partial<ResultRecord> = {}): ResultRecord {
-  return {
-    runId: 'r',
-    caseId,
-    trial: 1,
-    status: 'ok',
-    success: true,
-    score: 1,
-    metrics: {},
-    labels: {},
-    durationMs: null,
-    modelMs: null,
-    tokensIn: null,
-    tokensOut: null,
-    costUsd: null,
-    toolCalls: null,
-    failureClass: null,
-    error: null,
-    errorKind: null,
-    tracePath: null,
-    worldHashStart: null,
-    worldHashEnd: null,
-    scorerVersion: null,
-    recordedAt: '2026-11-23T00:00:00.000Z',
-    ...over,
-  };
+  return resultRecord(caseId, true, over);
 }
 
 describe('wilson', () => {

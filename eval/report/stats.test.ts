@@ -1,37 +1,14 @@
 // The figures a report prints: pass^k, aggregates, the headline, and the suite specs.
 import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../results/index';
+import { resultRecord } from '../../test/support/result-records';
 import { headlineScore, specProblems } from './spec';
 import { REPORT_SPECS, alrmReport, etpReport, raiderReport } from './specs/index';
 import { aggregate, headline, passHatK } from './stats';
 
 let seq = 0;
 function result(over: Partial<ResultRecord>): ResultRecord {
-  return {
-    runId: 'r',
-    caseId: `c${seq++}`,
-    trial: 1,
-    status: 'ok',
-    success: true,
-    score: 1,
-    metrics: {},
-    labels: {},
-    durationMs: null,
-    modelMs: null,
-    tokensIn: null,
-    tokensOut: null,
-    costUsd: null,
-    toolCalls: null,
-    failureClass: null,
-    error: null,
-    errorKind: null,
-    tracePath: null,
-    worldHashStart: null,
-    worldHashEnd: null,
-    scorerVersion: null,
-    recordedAt: '2026-11-23T00:00:00.000Z',
-    ...over,
-  };
+  return resultRecord(`c${seq++}`, true, over);
 }
 
 function trials(caseId: string, outcomes: Array<boolean | 'error' | 'stopped'>): ResultRecord[] {
