@@ -47,9 +47,10 @@ import { defaultModelsDir } from '../../agents/models/local/models-dir';
 import { referenceModelFactories } from '../../eval/reference/factories';
 import { SUITES, findSuite } from '../../eval/suites/index';
 import { isSuiteFile } from '../../eval/suites/file/index';
-import { type EvalInputCode, EvalInputError } from '../../eval/runner/errors';
+import type { EvalInputCode } from '../../eval/runner/errors';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SINGLE_HOST } from './single-host';
+import { terminalRefuse } from './robot-file-policy';
 
 /** The one place a value becomes a host ref: after this module's rule allowed it. */
 function mint<T, K extends string>(value: T): HostRef<T, K> {
@@ -184,7 +185,6 @@ function refused(field: string, message: string): AppApiError {
 /** A door's way of refusing: pages get an AppApiError, the command line an EvalInputError (one line, exit 2). */
 type Refuse = (field: string, message: string, code: EvalInputCode) => Error;
 const pageRefuse: Refuse = (field, message) => refused(field, message);
-const terminalRefuse: Refuse = (field, message, code) => new EvalInputError(code, `${field}: ${message}`);
 
 /** The shape checks every door shares (a run id is a folder name, never a path). */
 function checkRunId(id: string, field: string, refuse: Refuse): RunId {

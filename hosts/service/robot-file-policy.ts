@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { HostRef, RobotFileRule, RobotFiles, RobotPackageRule, RobotPackages, RosbridgeUrl } from '../../base/host-refs';
-import { EvalInputError } from '../../eval/runner/errors';
+import { type EvalInputCode, EvalInputError } from '../../eval/runner/errors';
 
 function mint<T, K extends string>(value: T): HostRef<T, K> {
   return value as HostRef<T, K>;
@@ -36,8 +36,9 @@ export function terminalRobotFiles(file: string, packageDirs: readonly string[] 
   });
 }
 
-/** A refusal of what the terminal named, as the host policy words it (the field first). */
-const refuse = (field: string, message: string, code: 'bad-option') => new EvalInputError(code, `${field}: ${message}`);
+/** A refusal of what the terminal named (the field first); the host policy refuses the same way. */
+export const terminalRefuse = (field: string, message: string, code: EvalInputCode): EvalInputError =>
+  new EvalInputError(code, `${field}: ${message}`);
 
 /** Package folders named at the terminal (--package-dir) for a description that is no file: only those folders. */
 export function terminalRobotPackages(packageDirs: readonly string[], sidecar?: string): RobotPackages {
@@ -57,14 +58,18 @@ export function terminalRosbridgeUrl(given: string, field = '--robot'): Rosbridg
   try {
     u = new URL(given);
   } catch {
-    throw refuse(field, `${shown} is not a URL; give the rosbridge server as ws://HOST:PORT (e.g. ws://127.0.0.1:9090)`, 'bad-option');
+    throw terminalRefuse(
+      field,
+      `${shown} is not a URL; give the rosbridge server as ws://HOST:PORT (e.g. ws://127.0.0.1:9090)`,
+      'bad-option',
+    );
   }
   if (u.protocol !== 'ws:' && u.protocol !== 'wss:')
-    throw refuse(field, `${shown} is not a rosbridge URL: give ws://HOST:PORT (or wss://), e.g. ws://127.0.0.1:9090`, 'bad-option');
-  if (!u.hostname) throw refuse(field, `${shown} names no host: give ws://HOST:PORT`, 'bad-option');
+    throw terminalRefuse(field, `${shown} is not a rosbridge URL: give ws://HOST:PORT (or wss://), e.g. ws://127.0.0.1:9090`, 'bad-option');
+  if (!u.hostname) throw terminalRefuse(field, `${shown} names no host: give ws://HOST:PORT`, 'bad-option');
   if (u.username || u.password)
-    throw refuse(field, `${shown} carries a user name or password; rosbridge takes none in its URL: leave them out`, 'bad-option');
-  if (u.hash) throw refuse(field, `${shown} has a fragment (#…), which a WebSocket does not carry: leave it out`, 'bad-option');
+    throw terminalRefuse(field, `${shown} carries a user name or password; rosbridge takes none in its URL: leave them out`, 'bad-option');
+  if (u.hash) throw terminalRefuse(field, `${shown} has a fragment (#…), which a WebSocket does not carry: leave it out`, 'bad-option');
   // As rosbridge URLs are written: ws://host:port without the root path's slash.
   return mint<string, 'RosbridgeUrl'>(u.pathname === '/' && !u.search ? `${u.protocol}//${u.host}` : u.href);
 }
