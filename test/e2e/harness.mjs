@@ -236,7 +236,13 @@ export async function sendMessage(text, { workflow = 'flat', approval } = {}, pa
   await page.selectOption('select[aria-label="Workflow"]', workflow);
   if (approval) await page.selectOption('select[aria-label="Approval"]', approval);
   await page.fill('textarea[aria-label="Message to the agent"]', text);
+  // The run's own turn must be the last one before anyone reads "the last run's end":
+  // until it shows, that is the previous run's end (a stopped run read as this one).
+  const before = await page.evaluate(() => [...document.querySelectorAll('.turn')].at(-1)?.getAttribute('data-run') ?? '');
   await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.waitForFunction((prev) => ([...document.querySelectorAll('.turn')].at(-1)?.getAttribute('data-run') ?? '') !== prev, before, {
+    timeout: 15_000,
+  });
 }
 
 /** Starts a scripted run from the agent panel and waits until its tool call shows in the trace. */
