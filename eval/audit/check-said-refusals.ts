@@ -242,11 +242,16 @@ export const ARGS_AND_STATE: Record<string, readonly Rule[]> = {
   arm_outside_footprint: [
     [
       new RegExp(
-        `(?:the arm is|(${ID}) in the hand sticks) (\\d+) cm outside the base footprint \\(posture: (\\w+)\\); (?:move it to (\\w+) before driving|place what the hand holds first: it is too big to carry)`,
+        `(?:the arm is|(${ID}) in the hand sticks) (\\d+) cm outside the base footprint \\(posture: (\\w+)\\); (?:move it to (\\w+) before driving|(place what the hand holds first): it is too big to carry|even its (\\w+) posture does not fit over the base, so the robot cannot drive)`,
       ),
       (m, j) => {
         if (m[1]) holds(j, m[1], m[0]!);
         if (m[3] !== 'custom') inPosture(j, m[3]!);
+        if (m[5] && !m[1]) j.lie(`said to place what the hand holds first, but it named nothing in the hand`);
+        if (m[6]) {
+          inPosture(j, m[6]);
+          if (j.c.after.held) j.lie(`said only the posture keeps the robot from driving, but the hand holds ${j.c.after.held}`);
+        }
       },
     ],
   ],

@@ -169,6 +169,26 @@ describe('failed results and free text', () => {
     expect(f).toContainEqual(expect.stringMatching(/^lies: pick: said lemon_1 was not where it was last seen, but it was there/));
   }, 120_000);
 
+  it('"place what the hand holds first" with nothing in the hand is a lie', async () => {
+    const failed =
+      (summary: string): Said =>
+      () => ({
+        ok: false,
+        content: `Failed (arm_outside_footprint): ${summary}.`,
+        data: { ok: false, code: 'arm_outside_footprint', summary },
+      });
+    const ep: Episode = { scene: 'kitchen', set: 'alrm', seed: 1 };
+    const steps: ScriptStep[] = [{ tool: 'get_objects', args: {} }];
+    const empty = await judge(
+      ep,
+      steps,
+      failed('the arm is 12 cm outside the base footprint (posture: custom); place what the hand holds first: it is too big to carry'),
+    );
+    expect(empty).toContainEqual(
+      expect.stringMatching(/^lies: get_objects: said to place what the hand holds first, but it named nothing/),
+    );
+  }, 120_000);
+
   it('a sentence the checker cannot read leaves the output unjudged, never passed in silence', async () => {
     const unjudged: Unjudged[] = [];
     const f = await replay(FRUITS, LEMON, { said: saying('lemon_1 is probably fine.'), unjudged });

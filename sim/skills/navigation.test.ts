@@ -59,6 +59,18 @@ describe('navigation', () => {
     expect(await navigate(sim, { kind: 'location', id: 'at_table_2' })).toMatchObject({ ok: true });
   });
 
+  it('with an empty hand and the tucked posture still outside, says the posture is the cause (nothing to place)', async () => {
+    const sim = await layoutWorld(room());
+    // A base too small for the tucked arm: tucking cannot bring the arm in.
+    const robot = sim.scene.robot;
+    (sim.scene as { robot: typeof robot }).robot = { ...robot, base: { ...robot.base, size: [0.1, robot.base.size[1], 0.1] } };
+    expect(await moveArm(sim, 'transport')).toMatchObject({ ok: true });
+    const r = await navigate(sim, { kind: 'location', id: 'at_table_2' });
+    expect(r).toMatchObject({ ok: false, code: 'arm_outside_footprint' });
+    expect(r.summary).toMatch(/^the arm is \d+ cm outside the base footprint \(posture: transport\); even its transport posture/);
+    expect(r.summary).not.toContain('what the hand holds');
+  });
+
   it('routes around an obstacle through a waypoint, or names it when no way is free', async () => {
     // A crate in the straight line from start to table 2's location.
     const sim = await layoutWorld(room([{ id: 'crate_1', type: 'storage_container', position: [0.6, 0.05, 0.75] }]));

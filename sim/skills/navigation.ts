@@ -86,8 +86,13 @@ async function runNavigate(sim: SimWorld, target: NavTarget, opts: SkillOptions 
     const tuck = 'transport' in arm.postures ? 'transport' : 'home';
     if (!sim.scene.robot.base.autoTuck || sim.body.posture === tuck) {
       const what = sim.grasp && sim.body.posture === tuck ? `${sim.grasp.objectId} in the hand sticks` : 'the arm is';
+      // Tucked and still outside: what the hand holds is the cause, or (empty hand) the posture itself.
       const fix =
-        sim.body.posture === tuck ? 'place what the hand holds first: it is too big to carry' : `move it to ${tuck} before driving`;
+        sim.body.posture !== tuck
+          ? `move it to ${tuck} before driving`
+          : sim.grasp
+            ? 'place what the hand holds first: it is too big to carry'
+            : `even its ${tuck} posture does not fit over the base, so the robot cannot drive`;
       return failure(
         'arm_outside_footprint',
         `${what} ${Math.max(1, round(out * 100, 0))} cm outside the base footprint (posture: ${sim.body.posture ?? 'custom'}); ${fix}`,
