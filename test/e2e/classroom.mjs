@@ -1,10 +1,22 @@
 // Classroom mode end to end: `serve --classroom --exercises DIR`, two groups in
 // their own tabs, task cards checked ✓ / ✗ with what is missing, a card added
 // from the browser, and the teacher's read-only overview of every group.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { assert, lastEnd, openTab, pickScript, sendMessage, shot, startServer, test, until, useScript, waitScene } from './harness.mjs';
+import {
+  assert,
+  lastEnd,
+  openTab,
+  pickScript,
+  sendMessage,
+  shot,
+  startServer,
+  test,
+  until,
+  useScript,
+  waitScene,
+  workDir,
+} from './harness.mjs';
 
 const TEACHER_CARD = {
   id: 'teacher-peach-trash',
@@ -44,7 +56,7 @@ function setHidden(page, hidden) {
 }
 
 export async function classroomFlows({ browser }) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sb-cards-'));
+  const dir = workDir('cards');
   writeFileSync(path.join(dir, 'peach.json'), JSON.stringify(TEACHER_CARD));
   const server = startServer(['--classroom', '--exercises', dir]);
   const contexts = [];

@@ -3,7 +3,7 @@
 // files (test/e2e/*.mjs) export their flows; scripts/e2e.mjs runs them in order
 // and prints "N passed, N failed[, N skipped]".
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -203,7 +203,15 @@ export async function openTab(name, page = state.page) {
   await page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
 }
 
-const scriptDir = mkdtempSync(path.join(tmpdir(), 'sb-e2e-'));
+/** One folder for the files this run writes (scripts, task cards, catalogues), removed at exit (E2E_KEEP=1 keeps it). */
+const workRoot = mkdtempSync(path.join(tmpdir(), 'sb-e2e-'));
+process.on('exit', () => {
+  if (process.env.E2E_KEEP !== '1') rmSync(workRoot, { recursive: true, force: true });
+});
+/** A fresh folder inside this run's work folder. */
+export const workDir = (name) => mkdtempSync(path.join(workRoot, `${name}-`));
+
+const scriptDir = workDir('scripts');
 
 /** Writes a scripted model's turns to a file the page uploads. */
 export function scriptFile(name, turns) {

@@ -3,11 +3,10 @@
 // one-model catalogue (SKILLBRIDGE_MODELS_CATALOGUE). The progress bar moves, the model
 // appears as installed, "Use" selects it as local:ID, and a missing runtime is said plainly.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assert, openTab, shot, startServer, test, until } from './harness.mjs';
+import { assert, openTab, shot, startServer, test, until, workDir } from './harness.mjs';
 
 const FILE = '/org/tiny-GGUF/resolve/main/tiny-e2e.gguf';
 
@@ -53,7 +52,7 @@ async function startHost(data) {
 export async function modelFlows({ browser }) {
   const data = body(3_000_000);
   const host = await startHost(data);
-  const dir = mkdtempSync(path.join(tmpdir(), 'sb-e2e-models-'));
+  const dir = workDir('models');
   const catalogue = path.join(dir, 'catalogue.json');
   writeFileSync(
     catalogue,
