@@ -3,35 +3,12 @@
 // rosapi does, ROS 1 and ROS 2) reported as the file is; meshes only from
 // --package-dir; no description, a bad one, no robot and a URL that is not a
 // rosbridge one are each one line, exit 2.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RosbridgeTestServer, startRosbridgeServer } from '../../test/support/rosbridge-server';
-import { main } from './main';
+import { describe, expect, it } from 'vitest';
+import { describedRobots, ROBOTS, UR, URDF, run } from '../../test/support/rosbridge-described';
 
-const ROBOTS = join(import.meta.dirname, '../../test/fixtures/robots');
-const UR = join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf');
-const URDF = readFileSync(UR, 'utf8');
-const KEY = { 1: '/robot_description', 2: '/robot_state_publisher:robot_description' } as const;
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
-  return { code, out, err };
-}
-
-let server: RosbridgeTestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function robot(ros: 1 | 2, value?: unknown): Promise<string> {
-  server = await startRosbridgeServer({ ros });
-  if (value !== undefined) server.params.set(KEY[ros], value);
-  return server.url;
-}
+const described = describedRobots();
+const robot = described.robot;
 
 interface JsonReport {
   file: string;
@@ -116,7 +93,7 @@ describe('skillbridge robots check rosbridge', () => {
 
   it('no answer from rosapi: one line naming the call and the wait', async () => {
     const url = await robot(1, URDF);
-    server!.services.set('/rosapi/get_param', () => new Promise(() => undefined));
+    described.server!.services.set('/rosapi/get_param', () => new Promise(() => undefined));
     const r = await run('robots', 'check', 'rosbridge', '--robot', url);
     expect(r.code).toBe(2);
     expect(r.err.trim()).toBe(

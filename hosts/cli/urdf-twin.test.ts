@@ -3,35 +3,12 @@
 // ROS 2) is the twin in --scene: the tools act on it, never on the scene's own
 // robot. No description, a robot's options beside it, --urdf FILE beside --robot
 // and --urdf rosbridge where a FILE is needed are each one line, exit 2.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RosbridgeTestServer, startRosbridgeServer } from '../../test/support/rosbridge-server';
-import { main } from './main';
+import { describe, expect, it } from 'vitest';
+import { describedRobots, ROBOTS, UR, URDF, run } from '../../test/support/rosbridge-described';
 
-const ROBOTS = join(import.meta.dirname, '../../test/fixtures/robots');
-const UR = join(ROBOTS, 'ur5e_like/urdf/ur5e_like.urdf');
-const URDF = readFileSync(UR, 'utf8');
-const KEY = { 1: '/robot_description', 2: '/robot_state_publisher:robot_description' } as const;
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
-  return { code, out, err };
-}
-
-let server: RosbridgeTestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function robot(ros: 1 | 2, value?: unknown): Promise<string> {
-  server = await startRosbridgeServer({ ros });
-  if (value !== undefined) server.params.set(KEY[ros], value);
-  return server.url;
-}
+const described = describedRobots();
+const robot = described.robot;
 
 describe('--urdf rosbridge: the real robot described by itself, as its twin in a scene', () => {
   for (const ros of [1, 2] as const)
@@ -68,7 +45,7 @@ describe('--urdf rosbridge: the real robot described by itself, as its twin in a
       expect(out.facts).toContain('holding(robot, lemon_1)');
       expect(r.code).toBe(0);
       // Only the description was asked for: no topic published, no goal sent to the robot.
-      const ops = new Set(server!.received.map((m) => String((m as { op?: unknown }).op)));
+      const ops = new Set(described.server!.received.map((m) => String((m as { op?: unknown }).op)));
       expect([...ops].filter((op) => op !== 'call_service')).toEqual([]);
     });
 
