@@ -179,6 +179,17 @@ export const WorkflowInfo = z.object({
 });
 export type WorkflowInfo = z.infer<typeof WorkflowInfo>;
 
+/**
+ * Whether a model reads images, as the probe found it: known (it named the test
+ * picture's colour, or did not) or unknown with why (the spec did not ask for
+ * `+images`, the probe ended before the picture). Never a default yes or no.
+ */
+export const ImageInput = z.discriminatedUnion('known', [
+  z.object({ known: z.literal(true), value: z.boolean() }).strict(),
+  z.object({ known: z.literal(false), why: z.string() }).strict(),
+]);
+export type ImageInput = z.infer<typeof ImageInput>;
+
 export const ProbeResult = z.object({
   spec: z.string(),
   baseURL: z.string(),
@@ -189,6 +200,7 @@ export const ProbeResult = z.object({
   latencyMs: z.number(),
   notes: z.array(z.string()),
   error: z.object({ kind: z.string(), message: z.string(), fix: z.string().nullable() }).nullable(),
+  imageInput: ImageInput,
 });
 export type ProbeResult = z.infer<typeof ProbeResult>;
 

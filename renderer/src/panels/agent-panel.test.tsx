@@ -74,6 +74,7 @@ describe('AgentPanel', () => {
         latencyMs: 0,
         notes: [],
         error: { kind: 'unreachable', message: 'connection refused', fix: 'Start it with `ollama serve`.' },
+        imageInput: { known: false, why: 'the spec does not end with "+images"' },
       }),
     });
     render(<AgentPanel api={api} desktop={false} />);
@@ -82,6 +83,7 @@ describe('AgentPanel', () => {
     const r = await screen.findByTestId('probe-result');
     expect(r.textContent).toMatch(/Not reachable: connection refused/);
     expect(r.textContent).toMatch(/ollama serve/);
+    expect(screen.getByTestId('probe-images').textContent).toBe('Sees images: not probed (the spec does not end with "+images")');
     expect(api.calls.find((c) => c.method === 'probeModel')?.request).toEqual({ spec: 'ollama:qwen3:8b' });
   });
 

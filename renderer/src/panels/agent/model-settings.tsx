@@ -293,6 +293,18 @@ function ProbeReport({ probe }: { probe: ProbeResult }) {
           {probe.nativeToolCalls ? '' : `; text fallback: ${probe.textToolCalls ? 'yes' : 'no'}`}.
         </>
       )}
+      <div data-testid="probe-images">
+        Sees images:{' '}
+        {probe.imageInput.known ? (
+          probe.imageInput.value ? (
+            'yes'
+          ) : (
+            'no'
+          )
+        ) : (
+          <span title={probe.imageInput.why}>not probed ({probe.imageInput.why})</span>
+        )}
+      </div>
       {probe.notes.map((n) => (
         <div key={n} className="muted">
           {n}
