@@ -1,6 +1,7 @@
 // Agent runs as the app sees them: the events a run reports, approvals, token
-// use, workflows, model probes and imported traces. Imports only zod.
+// use, workflows, model probes and imported traces. Imports zod and the contract's pictures.
 import { z } from 'zod';
+import { RunPicture } from './pictures';
 
 export const ApprovalDecision = z.enum(['approve', 'reject']);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
@@ -77,6 +78,8 @@ export const RunEvent = z.discriminatedUnion('kind', [
     status: z.string(),
     content: z.string(),
     durationMs: z.number(),
+    /** Pictures the tool gave, kept beside the run's trace (getRunImage gives their bytes). */
+    pictures: z.array(RunPicture).optional(),
   }),
   z.object({
     kind: z.literal('warning'),
