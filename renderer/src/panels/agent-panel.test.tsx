@@ -30,6 +30,13 @@ describe('AgentPanel', () => {
     );
     expect(specOf({ preset: 'scripted', model: '', baseURL: '', file: 'a.json' })).toBe('scripted:a.json');
     expect(specOf({ preset: 'openai', model: '', baseURL: '', file: '' })).toBe('');
+    // "Reads images" says +images once; a model run in the app reads none.
+    expect(specOf({ preset: 'scripted', model: '', baseURL: '', file: 'a.json', images: true })).toBe('scripted:a.json+images');
+    expect(specOf({ preset: 'ollama', model: 'qwen2.5vl:7b+images', baseURL: '', file: '', images: true })).toBe(
+      'ollama:qwen2.5vl:7b+images',
+    );
+    expect(specOf({ preset: 'local', model: 'qwen', baseURL: '', file: '', images: true })).toBe('local:qwen');
+    expect(specOf({ preset: 'openai', model: '', baseURL: '', file: '', images: true })).toBe('');
   });
 
   it('explains how to connect a model when none is chosen, and shows the workflow prompt', async () => {
