@@ -43,6 +43,9 @@ export type RunId = HostRef<string, 'RunId'>;
 /** A run of this session (its trace), by the id the session gave it: a name in its own traces, never a path. */
 export type TraceRef = HostRef<string, 'TraceRef'>;
 
+/** A picture in a run's trace, by its file name there (checked as a name, looked up in the run's own records): never a path. */
+export type TraceImageId = HostRef<string, 'TraceImageId'>;
+
 /** A model server's base URL, normalised, as keys are stored for it. */
 export type ServerUrl = HostRef<string, 'ServerUrl'>;
 

@@ -1,6 +1,7 @@
 // Agent runs as the app sees them: the events a run reports, approvals, token
-// use, workflows, model probes and imported traces. Imports only zod.
+// use, workflows, model probes and imported traces. Imports zod and the contract's pictures.
 import { z } from 'zod';
+import { RunPicture } from './pictures';
 
 export const ApprovalDecision = z.enum(['approve', 'reject']);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
@@ -77,6 +78,8 @@ export const RunEvent = z.discriminatedUnion('kind', [
     status: z.string(),
     content: z.string(),
     durationMs: z.number(),
+    /** Pictures the tool gave, kept beside the run's trace (getRunImage gives their bytes). */
+    pictures: z.array(RunPicture).optional(),
   }),
   z.object({
     kind: z.literal('warning'),
@@ -179,6 +182,17 @@ export const WorkflowInfo = z.object({
 });
 export type WorkflowInfo = z.infer<typeof WorkflowInfo>;
 
+/**
+ * Whether a model reads images, as the probe found it: known (it named the test
+ * picture's colour, or did not) or unknown with why (the spec did not ask for
+ * `+images`, the probe ended before the picture). Never a default yes or no.
+ */
+export const ImageInput = z.discriminatedUnion('known', [
+  z.object({ known: z.literal(true), value: z.boolean() }).strict(),
+  z.object({ known: z.literal(false), why: z.string() }).strict(),
+]);
+export type ImageInput = z.infer<typeof ImageInput>;
+
 export const ProbeResult = z.object({
   spec: z.string(),
   baseURL: z.string(),
@@ -189,6 +203,7 @@ export const ProbeResult = z.object({
   latencyMs: z.number(),
   notes: z.array(z.string()),
   error: z.object({ kind: z.string(), message: z.string(), fix: z.string().nullable() }).nullable(),
+  imageInput: ImageInput,
 });
 export type ProbeResult = z.infer<typeof ProbeResult>;
 

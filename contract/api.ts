@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { EVAL_METHODS, EvalRunId } from './eval';
 import { LOCAL_MODEL_METHODS } from './local-models';
+import { PICTURE_METHODS } from './pictures';
 import { MAX_TRACE_IMPORT_BYTES } from './limits';
 import {
   bytesString,
@@ -42,6 +43,7 @@ const Ack = z.object({ ok: z.boolean(), message: z.string() });
 export const METHODS = {
   ...EVAL_METHODS,
   ...LOCAL_MODEL_METHODS,
+  ...PICTURE_METHODS,
   listScenes: { request: Empty, response: z.array(SceneSummary) },
   /** Loads a scene and returns its static metadata; poses then stream. */
   loadScene: { request: z.object({ id: hostField(z.string().min(1).max(200), 'scene') }).strict(), response: SceneMeta },

@@ -1,5 +1,5 @@
 // Request fields that name something of the host's — a suite, a model, an
-// evaluated run, a session's trace, a scene, a model server's URL, a model of the
+// evaluated run, a session's trace or a picture in it, a scene, a model server's URL, a model of the
 // models folder — carry the kind of host reference they are. The host policy
 // (hosts/service/host-policy.ts) parses each such field into its branded type
 // before any part of the host reads it, and a test walks every method's request
@@ -8,7 +8,7 @@
 // a file or a server without the policy seeing it.
 import type { z } from 'zod';
 
-export const HOST_FIELD_KINDS = ['suite', 'model', 'run-id', 'trace', 'scene', 'server-url', 'local-model'] as const;
+export const HOST_FIELD_KINDS = ['suite', 'model', 'run-id', 'trace', 'trace-image', 'scene', 'server-url', 'local-model'] as const;
 export type HostFieldKind = (typeof HOST_FIELD_KINDS)[number];
 
 /** Marks a request field as naming a host reference of this kind (zod metadata, read by hostFieldKind). */

@@ -8,3 +8,4 @@ export * from './eval';
 export * from './teaching';
 export * from './local-models';
 export * from './robot-safety';
+export * from './pictures';

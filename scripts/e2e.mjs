@@ -44,6 +44,7 @@ import { modelFlows } from '../test/e2e/models.mjs';
 import { glanceFlows } from '../test/e2e/glance.mjs';
 import { robotStateFlows } from '../test/e2e/robot-state.mjs';
 import { shownFlows } from '../test/e2e/shown.mjs';
+import { pictureFlows } from '../test/e2e/pictures.mjs';
 
 /** The flows every host must pass: web mode here, the desktop app too (names prefixed by `tag`). */
 const HOST_AREAS = [
@@ -64,6 +65,7 @@ const AREAS = [
   { name: 'defects', run: () => defectFlows() },
   { name: 'teacher', run: () => teacherFlows() },
   { name: 'runs', run: () => runFlows() },
+  { name: 'pictures', run: () => pictureFlows() },
   { name: 'evaluate', run: () => evaluateFlows() },
   { name: 'layout', ownPages: true, run: ({ browser, url }) => layoutFlows({ browser, url }) },
   { name: 'classroom', ownPages: true, run: ({ browser }) => classroomFlows({ browser }) },
@@ -80,6 +82,7 @@ const SECS = {
   defects: 44,
   teacher: 63,
   runs: 50,
+  pictures: 30,
   evaluate: 12,
   layout: 50,
   classroom: 129,
@@ -89,7 +92,7 @@ const SECS = {
   shown: 150,
 };
 /** The areas that drive the shared page: its console errors and WebGL context are checked after them. */
-const PAGE_AREAS = ['hardening', 'defects', 'teacher', 'runs'];
+const PAGE_AREAS = ['hardening', 'defects', 'teacher', 'runs', 'pictures'];
 
 const only = (process.env.E2E_ONLY ?? '').split(',').filter(Boolean);
 const wants = (area) => only.length === 0 || only.includes(area);

@@ -291,7 +291,7 @@ export class Conversation {
           this.memories.set(stage, memory);
           this.mainStage ??= stage;
         }
-        newFrom = memory.begin(spec.input ?? userText);
+        newFrom = memory.begin(spec.input ?? userText, spec.images);
         messages = memory.messages;
       } else if (spec.messages) {
         messages = spec.messages;

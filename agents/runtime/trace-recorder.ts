@@ -121,7 +121,7 @@ export function toRecords(e: FlowEvent, attach?: Attach): TraceEvent[] {
           ...(e.ok ? { result: e.content } : { error: e.content }),
           durationMs: e.durationMs,
           ...(e.data !== undefined ? { data: e.data } : {}),
-          ...(e.images?.length ? { images: imageRecords(e.stage ? `${e.stage}-${e.id}` : e.id, e.images, attach) } : {}),
+          ...(e.images?.length ? { images: imageRecords(e.id, e.stage, e.images, attach) } : {}),
           ...(e.parent ? { parent: e.parent } : {}),
           ...stage,
         },
@@ -191,11 +191,21 @@ export function toRecords(e: FlowEvent, attach?: Attach): TraceEvent[] {
   }
 }
 
+/**
+ * The file name of a call's `n`th picture (from 1) beside its trace: safe on any
+ * file system as it is, so every sink keeps it unchanged and a page can name the
+ * picture by it (with the run's id) without naming a path.
+ */
+export function pictureFileName(callId: string, stage: string | undefined, n: number, mimeType: string): string {
+  const call = (stage ? `${stage}-${callId}` : callId).replace(/[^\w.-]/g, '_').replace(/^\.+/, '_');
+  return `${call.slice(0, 100)}-${n}.${mimeType === 'image/png' ? 'png' : 'jpg'}`;
+}
+
 /** A tool's pictures as the trace keeps them: a file each, by reference (the bytes never go into a record). */
-function imageRecords(callId: string, images: readonly ImagePart[], attach: Attach | undefined) {
+function imageRecords(callId: string, stage: string | undefined, images: readonly ImagePart[], attach: Attach | undefined) {
   return images.map((i, n) => {
     const bytes = Buffer.from(i.data, 'base64');
-    const ref = attach?.(`${callId}-${n + 1}.${i.mimeType === 'image/png' ? 'png' : 'jpg'}`, bytes);
+    const ref = attach?.(pictureFileName(callId, stage, n + 1, i.mimeType), bytes);
     return {
       mimeType: i.mimeType,
       ...(i.width !== undefined ? { width: i.width } : {}),

@@ -22,6 +22,7 @@ import { RobotSourceError } from '../../robot/source';
 import { openRobot } from '../../robot/sources';
 import { LOG, bodiesOf, compressedImage, frameTransforms, jointStates, logMessage, sceneUpdate, timeOf } from './messages';
 import { SimFeed } from './sim-feed';
+import type { PublishPictures } from './pictures';
 import type { Publish } from './topics';
 
 export class ReplayError extends Error {
@@ -95,7 +96,7 @@ export function describeRecord(r: TraceRecord): { level: number; text: string } 
 export async function replayTraces(
   traces: readonly ReadTrace[],
   publish: Publish,
-  o: { cameraWidth?: number } = {},
+  o: { cameraWidth?: number; pictures?: PublishPictures } = {},
 ): Promise<ReplaySummary> {
   const header = traces[0]?.header;
   if (!header) throw new ReplayError('no trace to export');
@@ -162,7 +163,7 @@ export async function replayTraces(
     poses(start);
     look(start);
     const state = new Map<string, unknown>();
-    for (const trace of traces) {
+    for (const [ti, trace] of traces.entries()) {
       const h = clock;
       queue.push(() => publish('header', h, trace.header));
       const results = new Map(trace.records.flatMap((r) => (r.type === 'tool_result' ? [[r.id, r] as const] : [])));
@@ -174,6 +175,10 @@ export async function replayTraces(
         const d = describeRecord(r);
         queue.push(() => publish('trace', t, r));
         queue.push(() => publish('log', t, logMessage(d.level, r.stage ?? 'agent', d.text, timeOf(t))));
+        if (r.type === 'tool_result' && r.images?.length && o.pictures) {
+          const pictures = o.pictures;
+          queue.push(() => pictures(ti, r, t));
+        }
         if (r.type === 'note') hint = SetNote.safeParse(r.data).data?.toolSet ?? hint;
         if (r.type !== 'tool_call') continue;
         summary.toolCalls++;

@@ -9,6 +9,7 @@
 import type { ReadTrace } from '../../agents/runtime/trace';
 import { LOG, WORLD_FRAME, Y_UP_TO_Z_UP, logMessage, timeOf } from './messages';
 import { describeRecord } from './replay';
+import type { PublishPictures } from './pictures';
 import type { Publish } from './topics';
 
 /** The frame reported poses hang from (the robot's world frame, Y up). */
@@ -68,14 +69,14 @@ function subjectOf(raw: unknown, fallback: string): string {
   return fallback;
 }
 
-export async function exportReported(traces: readonly ReadTrace[], publish: Publish): Promise<ReportedSummary> {
+export async function exportReported(traces: readonly ReadTrace[], publish: Publish, pictures?: PublishPictures): Promise<ReportedSummary> {
   const header = traces[0]!.header;
   const summary: ReportedSummary = { robot: header.scene ?? '', records: 0, poses: 0, things: [] };
   const things = new Set<string>();
   let clock = BigInt(Date.parse(header.startedAt) || Date.now()) * MS;
   const note = async (text: string) => publish('log', clock, logMessage(LOG.INFO, 'export', text, timeOf(clock)));
   await note(`poses as reported by the robot at ${summary.robot} (recorded in the trace), not simulated`);
-  for (const trace of traces) {
+  for (const [ti, trace] of traces.entries()) {
     await publish('header', clock, trace.header);
     const calls = new Map(trace.records.flatMap((r) => (r.type === 'tool_call' ? [[r.id, r.arguments] as const] : [])));
     for (const r of trace.records) {
@@ -87,6 +88,7 @@ export async function exportReported(traces: readonly ReadTrace[], publish: Publ
       await publish('log', clock, logMessage(d.level, r.stage ?? 'agent', d.text, t));
       summary.records++;
       if (r.type !== 'tool_result') continue;
+      if (r.images?.length) await pictures?.(ti, r, clock);
       const seen = reportedPositions(r.data);
       const local = r.data && typeof r.data === 'object' ? (r.data as Record<string, unknown>)['position'] : undefined;
       if (!seen.size && !isXYZ(local)) continue;

@@ -9,7 +9,7 @@ import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { AppEvent, RunEndReason, RunEvent } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
 import { createModel } from '../../agents/models/spec';
-import type { TraceRef } from '../../base/host-refs';
+import type { TraceImageId, TraceRef } from '../../base/host-refs';
 import type { HostModel } from './host-policy';
 import type { Robot } from '../../robot/robot';
 import type { ApprovalAnswer, ApprovalGate } from '../../agents/runtime/approval';
@@ -21,6 +21,7 @@ import { MemorySink, TRACE_MAX_BYTES, type TraceLine, TraceFormatError, parseTra
 import { WORKFLOWS, createWorkflow } from '../../agents/workflows';
 import { detectOllama, probeModelSpec } from './model-checks';
 import { runEventOf } from './run-events';
+import { runPicture } from './run-pictures';
 
 export interface AgentHostOptions {
   /** Each run's JSONL trace goes here (`<runId>.jsonl`); none when unset. */
@@ -380,6 +381,15 @@ export class AgentHost {
       }
     }
     throw new AppApiError('invalid_request', `no trace for run "${req.runId}" in this session`);
+  }
+
+  /** A picture a tool of a run of this session gave (run-pictures.ts says where it may be read). */
+  async picture(runId: TraceRef, image: TraceImageId): Promise<Response<'getRunImage'>> {
+    return runPicture(runId, image, {
+      memory: this.traces.get(runId),
+      traceDir: this.opts.traceDir,
+      readRecords: async () => parseTrace((await this.exportTrace({ runId })).text, `the trace of run ${runId}`).records,
+    });
   }
 
   importTrace(req: Request<'importTrace'>): Response<'importTrace'> {

@@ -391,6 +391,8 @@ export class AppService implements AppApi {
     this.agent.exportTrace({ runId: this.policy.traceId(req.runId) });
 
   importTrace = async (req: Request<'importTrace'>): Promise<Response<'importTrace'>> => this.agent.importTrace(req);
+  getRunImage = async (req: Request<'getRunImage'>): Promise<Response<'getRunImage'>> =>
+    this.agent.picture(this.policy.traceId(req.runId), this.policy.traceImageId(req.image));
 
   listRuns = async (_req?: Request<'listRuns'>): Promise<Response<'listRuns'>> => this.archive.list();
 

@@ -50,6 +50,7 @@ const SAMPLE: { [M in MethodName]: unknown } = {
   exportTrace: { runId: 'nope' },
   listRuns: {},
   getRunReplay: { runId: 'nope' },
+  getRunImage: { runId: 'nope', image: 'call_1-1.png' },
   importTrace: { text: '' },
   setApiKey: { baseURL: 'http://127.0.0.1:9/v1', key: 'k' },
   hasApiKey: { baseURL: 'http://127.0.0.1:9/v1' },
@@ -96,6 +97,10 @@ class RecordingPolicy extends HostPolicy {
   override traceId(id: string, field?: string): ReturnType<HostPolicy['traceId']> {
     this.note('trace', id);
     return super.traceId(id, field);
+  }
+  override traceImageId(id: string, field?: string): ReturnType<HostPolicy['traceImageId']> {
+    this.note('trace', id);
+    return super.traceImageId(id, field);
   }
   override scene(id: string): ReturnType<HostPolicy['scene']> {
     // The scene the test itself loads between methods is not the method's.
@@ -165,6 +170,7 @@ const SENTINEL: Record<HostFieldKind, string> = {
   model: 'openai-compatible:sentinel@http://127.0.0.1:9/v1',
   'run-id': 'sentinel.run-7',
   trace: 'sentinel-trace-7',
+  'trace-image': 'sentinel-7.png',
   scene: '/sentinel/scene.json',
   'server-url': 'http://127.0.0.1:9/sentinel',
   'local-model': 'sentinel-model',

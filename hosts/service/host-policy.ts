@@ -27,8 +27,10 @@ import {
   type ServerUrl,
   type SuiteFile,
   type SuiteRef,
+  type TraceImageId,
   type TraceRef,
 } from '../../base/host-refs';
+import { PICTURE_NAME } from '../../contract/pictures';
 import { ModelError } from '../../agents/models/model';
 import {
   type CreateModelOptions,
@@ -109,6 +111,7 @@ export const METHOD_POLICY: { readonly [M in MethodName]: readonly Capability[] 
   exportTrace: ['trace'],
   listRuns: [],
   getRunReplay: ['trace'],
+  getRunImage: ['trace'],
   importTrace: [],
   setApiKey: ['server-url', 'key-store'],
   hasApiKey: ['server-url', 'key-store'],
@@ -134,6 +137,7 @@ export const FIELD_CAPABILITY = {
   model: 'model',
   'run-id': 'run-id',
   trace: 'trace',
+  'trace-image': 'trace',
   scene: 'scene-file',
   'server-url': 'server-url',
   'local-model': 'local-model',
@@ -325,6 +329,12 @@ export class HostPolicy {
   traceId(id: string, field = 'runId'): TraceRef {
     if (!SESSION_RUN_ID.test(id)) throw refused(field, `"${id.slice(0, 80)}" is not a run id of this session (listRuns shows them)`);
     return mint<string, 'TraceRef'>(id);
+  }
+
+  /** A picture in a run's trace: a file name there (looked up in the run's own records), never a path. */
+  traceImageId(id: string, field = 'image'): TraceImageId {
+    if (!PICTURE_NAME.test(id)) throw refused(field, `"${id.slice(0, 80)}" is not a picture of a run (a name such as call_1-1.png)`);
+    return mint<string, 'TraceImageId'>(id);
   }
 
   /** Scenes: a built-in id, or a scene file where this host allows files (the desktop app; a test). */

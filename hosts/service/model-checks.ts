@@ -5,6 +5,7 @@
 // `local:` or `scripted:` spec is checked in the folders the host allows, and
 // nothing else of the host is opened.
 import type { Response } from '../../contract/api';
+import type { ImageInput } from '../../contract/schemas';
 import { ModelError } from '../../agents/models/model';
 import { probeSpec } from '../../agents/models/probe';
 import { createModel } from '../../agents/models/spec';
@@ -27,6 +28,7 @@ export async function probeModelSpec(model: HostModel): Promise<Response<'probeM
       latencyMs: r.latencyMs,
       notes: r.notes,
       error: r.error ? { kind: r.error.kind, message: r.error.message, fix: r.error.fix ?? null } : null,
+      imageInput: imageInputOf(spec, r.imageInput, r.error !== undefined),
     };
   } catch (e) {
     const error =
@@ -43,8 +45,18 @@ export async function probeModelSpec(model: HostModel): Promise<Response<'probeM
       latencyMs: 0,
       notes: [],
       error,
+      imageInput: { known: false, why: 'the model could not be checked' },
     };
   }
+}
+
+/** What the probe learnt of image input: known only when it sent the test picture. */
+export function imageInputOf(spec: string, read: boolean | undefined, failed: boolean): ImageInput {
+  if (read !== undefined) return { known: true, value: read };
+  if (/^scripted:/i.test(spec)) return { known: false, why: 'a scripted model is not probed' };
+  if (/^local:/i.test(spec)) return { known: false, why: 'a model run in the app is not probed for images' };
+  if (!/\+images$/i.test(spec)) return { known: false, why: 'the spec does not end with "+images"' };
+  return { known: false, why: failed ? 'the connection test failed before the picture' : 'the test picture was not sent' };
 }
 
 /** Ollama's OpenAI-compatible endpoint on this machine, if it answers within 0.8 s. */

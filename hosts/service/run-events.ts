@@ -3,6 +3,8 @@
 // and critic; deltas stream; ids of asks are made unique per run.
 import type { RunEvent } from '../../contract/schemas';
 import type { FlowEvent } from '../../agents/runtime/events';
+import { pictureFileName } from '../../agents/runtime/trace-recorder';
+import type { RunPicture } from '../../contract/pictures';
 
 /** The arguments a model sent, parsed when they are JSON (the panel shows them as a value). */
 export function parseArgs(text: string): unknown {
@@ -53,6 +55,7 @@ export function runEventOf(e: FlowEvent, runId: string): RunEvent | undefined {
         status: e.status,
         content: e.content,
         durationMs: Math.round(e.durationMs),
+        ...(e.images?.length ? { pictures: picturesOf(e) } : {}),
       };
     case 'approval':
       return { kind: 'approval', runId, callId: e.id, tool: e.name, decision: e.decision, ...(e.note ? { note: e.note } : {}) };
@@ -82,4 +85,16 @@ export function runEventOf(e: FlowEvent, runId: string): RunEvent | undefined {
     default:
       return undefined;
   }
+}
+
+/** A call's pictures by the names its trace keeps them under (the page asks for their bytes by these). */
+function picturesOf(e: Extract<FlowEvent, { type: 'tool_end' }>): RunPicture[] {
+  const time = (e.data as { picture?: { time?: unknown } } | undefined)?.picture?.time;
+  return (e.images ?? []).map((i, n) => ({
+    id: pictureFileName(e.id, e.stage, n + 1, i.mimeType),
+    mimeType: i.mimeType,
+    width: i.width ?? null,
+    height: i.height ?? null,
+    simTime: typeof time === 'number' && Number.isFinite(time) ? time : null,
+  }));
 }

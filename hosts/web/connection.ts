@@ -57,6 +57,7 @@ const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'getWorldSettings',
   'listRuns',
   'getRunReplay',
+  'getRunImage',
   'listExercises',
   // A check reads the world; it changes nothing (the teacher checks a group's exercise).
   'checkExercise',

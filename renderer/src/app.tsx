@@ -269,7 +269,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
             </button>
           )}
           {replaying ? (
-            <ReplayView runs={watching} clock={clock} labels={present.labels} onClose={() => setWatching([])} />
+            <ReplayView runs={watching} clock={clock} labels={present.labels} onClose={() => setWatching([])} api={api} />
           ) : (
             <SceneView
               api={api}

@@ -7,6 +7,7 @@ import { type ReadTrace, TraceFormatError, readTrace } from '../../../agents/run
 import { UserFileError } from '../../../base/user-file';
 import { McapRecorder } from '../../foxglove/mcap';
 import { exportReported, isRobotTrace } from '../../foxglove/reported';
+import { picturesBeside } from '../../foxglove/pictures';
 import { ReplayError, replayTraces } from '../../foxglove/replay';
 import { TOPICS, jsonSchemaOf } from '../../foxglove/topics';
 import { type Parsed, UsageError, intFlag, stringFlag } from '../args';
@@ -46,6 +47,8 @@ export async function exportCommand(p: Parsed, o: Output): Promise<number> {
   const h = traces[0]!.header;
   const publish = (key: keyof typeof TOPICS, t: bigint, value: unknown) =>
     rec.message(TOPICS[key].topic, TOPICS[key].schema, jsonSchemaOf(TOPICS[key].schema), t, value);
+  // Each tool result's pictures, from beside the trace that names them.
+  const pictures = picturesBeside(p.positionals, (topic, schema, t, value) => rec.message(topic, schema, jsonSchemaOf(schema), t, value));
   if (isRobotTrace(traces[0]!)) {
     // A real robot's run: no world to rebuild; the poses are those the robot reported.
     await rec.metadata('skillbridge', {
@@ -57,10 +60,10 @@ export async function exportCommand(p: Parsed, o: Output): Promise<number> {
       skillbridge: h.versions.skillbridge,
       poses: 'as reported by the robot (tool results in the trace), under the "reported" frame; not simulated',
     });
-    const rep = await exportReported(traces, publish);
+    const rep = await exportReported(traces, publish, pictures.publish);
     const bytes = await rec.save(out);
     const channels = Object.fromEntries([...rec.counts.entries()].sort());
-    if (p.flags['json']) json(o, { file: out, bytes, channels, reported: rep, notes });
+    if (p.flags['json']) json(o, { file: out, bytes, channels, reported: rep, pictures: pictures.counts, notes });
     else {
       o.out(
         `wrote ${out} (${(bytes / 1024).toFixed(0)} KiB): ${Object.entries(channels)
@@ -69,6 +72,7 @@ export async function exportCommand(p: Parsed, o: Output): Promise<number> {
       );
       o.out(`a run on the robot at ${rep.robot}: poses as it reported them (${rep.things.join(', ') || 'none reported'}), not simulated`);
       for (const n of notes) o.err(`skillbridge: ${n}`);
+      for (const m of pictures.counts.missing) o.err(`skillbridge: picture ${m.ref} left out: ${m.why}`);
     }
     return 0;
   }
@@ -84,7 +88,7 @@ export async function exportCommand(p: Parsed, o: Output): Promise<number> {
   });
   let summary;
   try {
-    summary = await replayTraces(traces, publish, { cameraWidth: width });
+    summary = await replayTraces(traces, publish, { cameraWidth: width, pictures: pictures.publish });
   } catch (e) {
     if (e instanceof ReplayError) throw new UsageError(e.message);
     throw e;
@@ -92,7 +96,7 @@ export async function exportCommand(p: Parsed, o: Output): Promise<number> {
   const bytes = await rec.save(out);
   const channels = Object.fromEntries([...rec.counts.entries()].sort());
   if (p.flags['json']) {
-    json(o, { file: out, bytes, channels, replay: summary, notes });
+    json(o, { file: out, bytes, channels, replay: summary, pictures: pictures.counts, notes });
     return 0;
   }
   o.out(
@@ -105,6 +109,7 @@ export async function exportCommand(p: Parsed, o: Output): Promise<number> {
   );
   for (const s of summary.skipped) o.out(`  not replayed: ${s.name} #${s.id} — ${s.reason}`);
   for (const n of notes) o.err(`skillbridge: ${n}`);
+  for (const m of pictures.counts.missing) o.err(`skillbridge: picture ${m.ref} left out: ${m.why}`);
   if (summary.diverged.length) {
     o.err(
       `skillbridge: the replay diverged from the run at ${summary.diverged.length} call(s) (see /log in the file); the poses after that are the replay's, not the run's`,

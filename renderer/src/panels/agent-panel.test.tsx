@@ -30,6 +30,13 @@ describe('AgentPanel', () => {
     );
     expect(specOf({ preset: 'scripted', model: '', baseURL: '', file: 'a.json' })).toBe('scripted:a.json');
     expect(specOf({ preset: 'openai', model: '', baseURL: '', file: '' })).toBe('');
+    // "Reads images" says +images once; a model run in the app reads none.
+    expect(specOf({ preset: 'scripted', model: '', baseURL: '', file: 'a.json', images: true })).toBe('scripted:a.json+images');
+    expect(specOf({ preset: 'ollama', model: 'qwen2.5vl:7b+images', baseURL: '', file: '', images: true })).toBe(
+      'ollama:qwen2.5vl:7b+images',
+    );
+    expect(specOf({ preset: 'local', model: 'qwen', baseURL: '', file: '', images: true })).toBe('local:qwen');
+    expect(specOf({ preset: 'openai', model: '', baseURL: '', file: '', images: true })).toBe('');
   });
 
   it('explains how to connect a model when none is chosen, and shows the workflow prompt', async () => {
@@ -74,6 +81,7 @@ describe('AgentPanel', () => {
         latencyMs: 0,
         notes: [],
         error: { kind: 'unreachable', message: 'connection refused', fix: 'Start it with `ollama serve`.' },
+        imageInput: { known: false, why: 'the spec does not end with "+images"' },
       }),
     });
     render(<AgentPanel api={api} desktop={false} />);
@@ -82,6 +90,7 @@ describe('AgentPanel', () => {
     const r = await screen.findByTestId('probe-result');
     expect(r.textContent).toMatch(/Not reachable: connection refused/);
     expect(r.textContent).toMatch(/ollama serve/);
+    expect(screen.getByTestId('probe-images').textContent).toBe('Sees images: not probed (the spec does not end with "+images")');
     expect(api.calls.find((c) => c.method === 'probeModel')?.request).toEqual({ spec: 'ollama:qwen3:8b' });
   });
 

@@ -196,7 +196,7 @@ export function AgentPanel({ api, desktop }: { api: AppApi; desktop: boolean }) 
           />
         ))}
       </div>
-      <TracePanel runs={shown} />
+      <TracePanel runs={shown} api={api} />
     </section>
   );
 }

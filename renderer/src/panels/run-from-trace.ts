@@ -1,6 +1,7 @@
 // A run rebuilt from an imported trace (read-only replay): each recorded line becomes
 // the run event it stood for, applied as a live run's would be, so both look alike.
 import type { CodeRunCall, ImportedTrace, RunEndReason, TokenUsage, TraceLineInfo } from '../../../contract/schemas';
+import { picturesOfRecord } from '../../../contract/pictures';
 import { type CodeEntry, type Entry, type RunView, applyEvent, counts, insertApproval, outcomeOf, patchTool } from './run-view';
 
 const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
@@ -104,7 +105,8 @@ export function fromTrace(t: ImportedTrace): RunView {
           warnings: [],
         });
         break;
-      case 'tool_result':
+      case 'tool_result': {
+        const pictures = picturesOfRecord(r['images'], r['data']);
         view = {
           ...view,
           entries: patchTool(view.entries, str(r['id']), (x) => ({
@@ -115,9 +117,11 @@ export function fromTrace(t: ImportedTrace): RunView {
               content: str(r['result'] ?? r['error']),
               durationMs: num(r['durationMs']),
             },
+            ...(pictures.length ? { pictures } : {}),
           })),
         };
         break;
+      }
       case 'warning':
         view = applyEvent(view, {
           kind: 'warning',

@@ -2,6 +2,7 @@
 // events or from an imported trace (read-only replay): the same entries either way.
 import { type GoalCheck, GoalCheckNote, type RunOutcome, emptyTally, runOutcome, tallyEvent } from '../../../contract/run-outcome';
 import type { CodeRunCall, RunEndReason, RunEvent, TokenUsage } from '../../../contract/schemas';
+import type { RunPicture } from '../../../contract/pictures';
 
 /** Every entry but the person's message carries the stage path of the flow it came from ("" for a single loop). */
 export interface ToolEntry {
@@ -12,6 +13,8 @@ export interface ToolEntry {
   args: unknown;
   iteration: number;
   result?: { ok: boolean; status: string; content: string; durationMs: number };
+  /** Pictures the call gave (the robot's camera), named in the run's trace. */
+  pictures?: RunPicture[];
   warnings: string[];
   approval?: string;
 }
@@ -190,6 +193,7 @@ export function applyEvent(view: RunView, e: RunEvent): RunView {
         entries: patchTool(entries, e.callId, (t) => ({
           ...t,
           result: { ok: e.ok, status: e.status, content: e.content, durationMs: e.durationMs },
+          ...(e.pictures?.length ? { pictures: e.pictures } : {}),
         })),
       };
     case 'warning':

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { webglSupport } from '../view/early-canvas';
 import { type LabelPoint, type ViewOptions, World } from '../view/world';
 import { type ReplayRun, bodyAt, eventIndexAt, framesAt, isBookmark, stepEvent } from './replay';
+import { type PictureApi, RunPictures } from '../panels/agent/run-pictures';
 
 export interface ReplayClock {
   t: number;
@@ -76,7 +77,7 @@ export function useReplayClock(runs: readonly ReplayRun[]): ReplayClock {
   };
 }
 
-function ReplayPane({ run, t, labels }: { run: ReplayRun; t: number; labels: boolean }) {
+function ReplayPane({ run, t, labels, api }: { run: ReplayRun; t: number; labels: boolean; api: PictureApi | undefined }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const worldRef = useRef<World | null>(null);
   const [points, setPoints] = useState<LabelPoint[]>([]);
@@ -144,6 +145,7 @@ function ReplayPane({ run, t, labels }: { run: ReplayRun; t: number; labels: boo
           · {run.run.model} · {run.run.running ? 'running' : (run.run.outcome ?? run.run.reason ?? 'ended')}
         </span>
         {ev && <div className={`replay-now ${ev.kind}`}>{ev.label}</div>}
+        {ev?.pictures && <RunPictures api={api} runId={run.run.runId} tool={ev.pictures.tool} pictures={ev.pictures.list} />}
         {keyFramesOnly && (
           <div className="muted small">3D: the world at the start and at the end, as recorded (the motion between was not)</div>
         )}
@@ -162,11 +164,14 @@ export function ReplayView({
   clock,
   labels,
   onClose,
+  api,
 }: {
   runs: ReplayRun[];
   clock: ReplayClock;
   labels: boolean;
   onClose: () => void;
+  /** Where the pictures of the runs' tool calls come from. */
+  api?: PictureApi;
 }) {
   const { t, duration } = clock;
   useEffect(() => {
@@ -187,7 +192,7 @@ export function ReplayView({
     <div className="view replay" data-testid="replay-view">
       <div className={`replay-panes n${runs.length}`}>
         {runs.map((r) => (
-          <ReplayPane key={r.run.runId} run={r} t={t} labels={labels} />
+          <ReplayPane key={r.run.runId} run={r} t={t} labels={labels} api={api} />
         ))}
       </div>
       <div className="timeline" role="group" aria-label="Replay timeline">
@@ -266,7 +271,7 @@ function Bookmarks({ runs, clock }: { runs: ReplayRun[]; clock: ReplayClock }) {
 }
 
 /** The trace of the watched runs, the line at the playhead marked and kept in sight; a line seeks there. */
-export function ReplayTrace({ runs, clock }: { runs: ReplayRun[]; clock: ReplayClock }) {
+export function ReplayTrace({ runs, clock, api }: { runs: ReplayRun[]; clock: ReplayClock; api?: PictureApi }) {
   const list = useRef<HTMLDivElement>(null);
   useEffect(() => {
     list.current?.querySelector('[aria-current="step"]')?.scrollIntoView({ block: 'nearest' });
@@ -301,6 +306,7 @@ export function ReplayTrace({ runs, clock }: { runs: ReplayRun[]; clock: ReplayC
                     {(e.t / 1000).toFixed(1)} s
                   </button>{' '}
                   {e.label}
+                  {e.pictures && <RunPictures api={api} runId={r.run.runId} tool={e.pictures.tool} pictures={e.pictures.list} />}
                 </li>
               ))}
             </ol>

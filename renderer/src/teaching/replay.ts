@@ -3,6 +3,7 @@
 // draw (interpolated between the recorded frames) and the trace line reached.
 import { decodeFrames, poseOffset, readHeader } from '../../../contract/frames';
 import type { SceneMeta, TraceLineInfo } from '../../../contract/schemas';
+import { type RunPicture, picturesOfRecord } from '../../../contract/pictures';
 import type { RunReplay, RunSummary } from '../../../contract/teaching';
 
 export interface TimelineEvent {
@@ -11,6 +12,8 @@ export interface TimelineEvent {
   kind: 'ask' | 'say' | 'call' | 'result' | 'approval' | 'stop' | 'error' | 'final';
   label: string;
   ok?: boolean;
+  /** A result's pictures (the robot's camera), and the tool that gave them. */
+  pictures?: { tool: string; list: RunPicture[] };
 }
 
 export interface ReplayRun {
@@ -59,8 +62,16 @@ function eventOf(r: TraceLineInfo, t: number): TimelineEvent | undefined {
       return str(r['content']) ? { t, kind: 'say', label: short(r['content'], 120) } : undefined;
     case 'tool_call':
       return { t, kind: 'call', label: `${str(r['name'])}(${short(r['arguments'], 100)})` };
-    case 'tool_result':
-      return { t, kind: 'result', label: `${str(r['name'])}: ${short(r['result'] ?? r['error'], 140)}`, ok: Boolean(r['ok']) };
+    case 'tool_result': {
+      const list = picturesOfRecord(r['images'], r['data']);
+      return {
+        t,
+        kind: 'result',
+        label: `${str(r['name'])}: ${short(r['result'] ?? r['error'], 140)}`,
+        ok: Boolean(r['ok']),
+        ...(list.length ? { pictures: { tool: str(r['name']), list } } : {}),
+      };
+    }
     case 'approval':
       return { t, kind: 'approval', label: `${str(r['tool'])} ${str(r['decision'])}${r['note'] ? `: ${str(r['note'])}` : ''}` };
     case 'stop':

@@ -55,7 +55,7 @@ export function RunsPanel({
       {watching.length > 0 && (
         <>
           <h3>Watching {watching.length === 2 ? 'two runs side by side' : 'a run'}</h3>
-          <ReplayTrace runs={watching} clock={clock} />
+          <ReplayTrace runs={watching} clock={clock} api={api} />
         </>
       )}
       <div className="panel-head">

@@ -40,6 +40,8 @@ export interface ModelSettings {
   model: string;
   baseURL: string;
   file: string;
+  /** The person says the model reads images: its spec ends with `+images` and it gets the robot's camera. */
+  images?: boolean;
 }
 
 /** The base URL a stored key belongs to: a key is sent to that server and no other. */
@@ -50,6 +52,12 @@ export function keyBaseURL(s: ModelSettings): string | null {
 }
 
 export function specOf(s: ModelSettings): string {
+  const spec = baseSpec(s);
+  // A model run in the app reads no images; a spec that says it already is left as it is.
+  return spec && s.images && s.preset !== 'local' && !/\+images$/i.test(spec) ? `${spec}+images` : spec;
+}
+
+function baseSpec(s: ModelSettings): string {
   if (s.preset === 'scripted') return s.file.trim() ? `scripted:${s.file.trim()}` : '';
   if (s.preset === 'custom') return s.model.trim() && s.baseURL.trim() ? `openai-compatible:${s.model.trim()}@${s.baseURL.trim()}` : '';
   return s.model.trim() ? `${s.preset}:${s.model.trim()}` : '';
@@ -221,6 +229,12 @@ export function ModelSettingsPanel({
           <input aria-label="Base URL" value={settings.baseURL} onChange={(e) => set({ baseURL: e.target.value })} />
         </label>
       )}
+      {settings.preset !== 'local' && (
+        <label className="check">
+          <input type="checkbox" checked={settings.images ?? false} onChange={(e) => set({ images: e.target.checked })} /> Reads images
+          (adds +images: the model gets the robot&apos;s camera)
+        </label>
+      )}
       <datalist id="ollama-models">
         {local?.ollama.models.map((m) => (
           <option key={m} value={m} />
@@ -293,6 +307,18 @@ function ProbeReport({ probe }: { probe: ProbeResult }) {
           {probe.nativeToolCalls ? '' : `; text fallback: ${probe.textToolCalls ? 'yes' : 'no'}`}.
         </>
       )}
+      <div data-testid="probe-images">
+        Sees images:{' '}
+        {probe.imageInput.known ? (
+          probe.imageInput.value ? (
+            'yes'
+          ) : (
+            'no'
+          )
+        ) : (
+          <span title={probe.imageInput.why}>not probed ({probe.imageInput.why})</span>
+        )}
+      </div>
       {probe.notes.map((n) => (
         <div key={n} className="muted">
           {n}

@@ -3,13 +3,15 @@
 // approval and warnings; the workflow's own steps (a route, a verdict, a
 // preemption); and sandboxed programs with their code and each API call's result,
 // under the tool call that ran them.
+import type { ReactNode } from 'react';
 import type { CodeEntry, Entry, RunView, ToolEntry } from '../run-view';
 import { short } from './conversation-view';
+import { type PictureApi, RunPictures } from './run-pictures';
 import { type StageGroup, stageTree } from './stage-tree';
 
 type Item = ToolEntry | CodeEntry | Extract<Entry, { k: 'note' }>;
 
-export function TracePanel({ runs }: { runs: RunView[] }) {
+export function TracePanel({ runs, api }: { runs: RunView[]; api?: PictureApi }) {
   const tracePath = runs[runs.length - 1]?.tracePath;
   const any = runs.some((r) => r.entries.some((e) => e.k === 'tool' || e.k === 'code' || e.k === 'note'));
   return (
@@ -18,13 +20,13 @@ export function TracePanel({ runs }: { runs: RunView[] }) {
       {tracePath && <div className="muted">file: {tracePath}</div>}
       {!any && <p className="muted">No tool calls yet.</p>}
       {runs.map((run) => (
-        <RunTrace key={run.runId} run={run} />
+        <RunTrace key={run.runId} run={run} api={api} />
       ))}
     </section>
   );
 }
 
-function RunTrace({ run }: { run: RunView }) {
+function RunTrace({ run, api }: { run: RunView; api: PictureApi | undefined }) {
   const tools = new Set(run.entries.filter((e): e is ToolEntry => e.k === 'tool').map((e) => e.callId));
   // A program run by a tool call is shown inside that call's row, not on its own.
   const items = run.entries.filter(
@@ -35,19 +37,39 @@ function RunTrace({ run }: { run: RunView }) {
     const a = run.entries.find((x) => x.k === 'assistant' && x.stage === t.stage && x.iteration === t.iteration && x.usage);
     return a?.k === 'assistant' && a.usage ? a.usage.totalTokens : null;
   };
-  return <Group group={stageTree(items)} tokens={tokens} programs={programs} />;
+  const pictures = (t: ToolEntry) =>
+    t.pictures?.length ? <RunPictures api={api} runId={run.runId} tool={t.name} pictures={t.pictures} /> : null;
+  return <Group group={stageTree(items)} tokens={tokens} programs={programs} pictures={pictures} />;
 }
 
-function Group({ group, tokens, programs }: { group: StageGroup<Item>; tokens: (t: ToolEntry) => number | null; programs: CodeEntry[] }) {
+type Pictures = (t: ToolEntry) => ReactNode;
+
+function Group({
+  group,
+  tokens,
+  programs,
+  pictures,
+}: {
+  group: StageGroup<Item>;
+  tokens: (t: ToolEntry) => number | null;
+  programs: CodeEntry[];
+  pictures: Pictures;
+}) {
   const list = (
     <ol className="trace-rows">
       {group.parts.map((p, i) =>
         'group' in p ? (
           <li key={`g${i}`} className="trace-stage-item">
-            <Group group={p.group} tokens={tokens} programs={programs} />
+            <Group group={p.group} tokens={tokens} programs={programs} pictures={pictures} />
           </li>
         ) : p.item.k === 'tool' ? (
-          <ToolRow key={p.item.callId} tool={p.item} tokens={tokens(p.item)} programs={programsOf(programs, p.item.callId)} />
+          <ToolRow
+            key={p.item.callId}
+            tool={p.item}
+            tokens={tokens(p.item)}
+            programs={programsOf(programs, p.item.callId)}
+            pictures={pictures(p.item)}
+          />
         ) : p.item.k === 'code' ? (
           <li key={`c${i}`} className={`trace-row ${p.item.ok ? 'ok' : 'fail'}`}>
             <Program run={p.item} />
@@ -73,7 +95,17 @@ function programsOf(programs: CodeEntry[], callId: string): CodeEntry[] {
   return programs.filter((c) => c.callId === callId);
 }
 
-function ToolRow({ tool, tokens, programs }: { tool: ToolEntry; tokens: number | null; programs: CodeEntry[] }) {
+function ToolRow({
+  tool,
+  tokens,
+  programs,
+  pictures,
+}: {
+  tool: ToolEntry;
+  tokens: number | null;
+  programs: CodeEntry[];
+  pictures: ReactNode;
+}) {
   return (
     <li className={`trace-row ${tool.result ? (tool.result.ok ? 'ok' : 'fail') : 'running'}`} data-testid="trace-row" data-tool={tool.name}>
       <div>
@@ -85,6 +117,7 @@ function ToolRow({ tool, tokens, programs }: { tool: ToolEntry; tokens: number |
       <div className="trace-result" data-testid="trace-result">
         {tool.result ? `${tool.result.status}: ${short(tool.result.content, 600)}` : 'running…'}
       </div>
+      {pictures}
       <div className="muted">
         turn {tool.iteration + 1}
         {tool.result ? ` · ${tool.result.durationMs} ms` : ''}
