@@ -3,11 +3,14 @@
 // robot is the ur5e_like fixture with its material made magenta (a colour no
 // scene object has); a link's world position is projected to the canvas
 // through the view's probe, and the pixels there are the material's colour — and
-// are not in the same scene with the scene's own robot.
+// are not in the same scene with the scene's own robot. Then the robot picker:
+// a robot folder picked in the page is uploaded and drawn and named; a broken
+// one is refused with its reason, the robot before staying; "Use the scene's own
+// robot" goes back.
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assert, root, shot, startServer, test, waitScene } from './harness.mjs';
+import { assert, root, shot, startServer, test, until, waitScene } from './harness.mjs';
 
 const SCENE = 'tabletop/fruits';
 
@@ -69,31 +72,106 @@ async function linkPoints(page) {
 }
 
 export async function ownRobotFlows({ browser }) {
-  const described = startServer(['--urdf', magentaRobot()]);
+  const magenta = magentaRobot();
+  const described = startServer(['--urdf', magenta]);
   const own = startServer([]);
   const opened = [];
   try {
     const a = await openScene(browser, described);
     opened.push(a.ctx);
-    const points = await linkPoints(a.page);
+    let points = {};
 
     await test("serve --urdf draws the robot's visual geometry in its material colour where its links are", async () => {
+      // The first frames of a loaded machine may come before the scene is drawn: look until the links are there.
+      let seen = '';
+      await until(
+        async () => {
+          points = await linkPoints(a.page);
+          const shares = {};
+          for (const [id, at] of Object.entries(points)) shares[id] = at ? await magentaAt(a.page, at) : 0;
+          seen = Object.entries(shares)
+            .map(([id, v]) => `${id} ${(v * 100).toFixed(0)}%`)
+            .join(', ');
+          return Object.values(shares).every((v) => v >= 0.5);
+        },
+        'every link magenta where it is projected',
+        30_000,
+      ).catch((e) => {
+        throw new Error(`${e.message}: ${seen}`);
+      });
       await a.page.screenshot({ path: shot('ownrobot-described.png') });
-      for (const [id, at] of Object.entries(points)) {
-        assert(at, `${id} is not on the canvas`);
-        const share = await magentaAt(a.page, at);
-        assert(share >= 0.5, `${id} at (${at.map((v) => v.toFixed(0)).join(', ')}): ${(share * 100).toFixed(0)}% of the pixels magenta`);
-      }
     });
 
+    const b = await openScene(browser, own);
+    opened.push(b.ctx);
     await test("the same places in the scene with its own robot are not the described robot's colour", async () => {
-      const b = await openScene(browser, own);
-      opened.push(b.ctx);
+      await until(() => b.page.evaluate(() => window.__skillbridge.screenPoint('robot#turret') !== null), 'the scene robot drawn', 30_000);
       await b.page.screenshot({ path: shot('ownrobot-scene-own.png') });
       for (const [id, at] of Object.entries(points)) {
         const share = await magentaAt(b.page, at);
         assert(share < 0.1, `${id}: ${(share * 100).toFixed(0)}% magenta without the described robot`);
       }
+    });
+
+    await test('a robot folder picked in the page replaces the scene robot: drawn, and named in the UI', async () => {
+      const page = b.page;
+      const picker = page.getByTestId('robot-picker');
+      await picker.locator('summary').click();
+      const gen = await page.evaluate(() => window.__skillbridge.generation);
+      await page.setInputFiles('input[aria-label="Robot folder"]', path.dirname(path.dirname(magenta)));
+      await page.waitForFunction((g) => window.__skillbridge.generation > g && window.__skillbridge.framesSinceLoad > 4, gen, {
+        timeout: 60_000,
+      });
+      await until(
+        async () => /ur5e_like \(from the folder you picked\)/.test(await page.getByTestId('robot-in-use').innerText()),
+        'the robot named',
+        20_000,
+      );
+      await picker.locator('summary').click();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: shot('ownrobot-uploaded.png') });
+      let seen = '';
+      await until(
+        async () => {
+          const at = await linkPoints(page);
+          const shares = await Promise.all(AT_ORIGIN.map(async (id) => (at[id] ? await magentaAt(page, at[id]) : 0)));
+          seen = shares.map((v, k) => `${AT_ORIGIN[k]} ${(v * 100).toFixed(0)}%`).join(', ');
+          return shares.every((v) => v >= 0.5);
+        },
+        'the uploaded robot drawn magenta',
+        30_000,
+      ).catch((e) => {
+        throw new Error(`${e.message}: ${seen}`);
+      });
+    });
+
+    await test('a broken robot folder is refused with the reason shown, and the robot before stays', async () => {
+      const page = b.page;
+      const picker = page.getByTestId('robot-picker');
+      await picker.locator('summary').click();
+      const gen = await page.evaluate(() => window.__skillbridge.generation);
+      await page.setInputFiles('input[aria-label="Robot folder"]', path.join(root, 'test/fixtures/robots/broken'));
+      const refused = page.getByTestId('robot-refused');
+      await refused.waitFor({ timeout: 30_000 });
+      const text = await refused.innerText();
+      assert(/mimics joint "no_such_joint"/.test(text), `the refusal reads "${text}"`);
+      assert(
+        /joint "finger_joint"/.test(await page.getByRole('list', { name: 'Robot description problems' }).innerText()),
+        'no problem on its element',
+      );
+      assert((await page.evaluate(() => window.__skillbridge.generation)) === gen, 'the scene was rebuilt for a refused robot');
+      assert(/ur5e_like/.test(await page.getByTestId('robot-in-use').innerText()), 'the robot before is no longer named');
+      await page.screenshot({ path: shot('ownrobot-refused.png') });
+    });
+
+    await test('"Use the scene\'s own robot" goes back to it', async () => {
+      const page = b.page;
+      const gen = await page.evaluate(() => window.__skillbridge.generation);
+      await page.getByRole('button', { name: "Use the scene's own robot" }).click();
+      await page.waitForFunction((g) => window.__skillbridge.generation > g && window.__skillbridge.framesSinceLoad > 4, gen, {
+        timeout: 60_000,
+      });
+      await until(async () => !/ur5e_like/.test(await page.getByTestId('robot-in-use').innerText()), 'the scene robot named', 20_000);
     });
   } finally {
     for (const c of opened) await c.close();
