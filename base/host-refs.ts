@@ -95,5 +95,8 @@ export interface RobotPackageRule {
 }
 export type RobotPackages = HostRef<RobotPackageRule, 'RobotPackages'>;
 
+/** A file's path inside the robot folder a page uploads: relative, plain names, nothing above the folder. */
+export type RobotUploadPath = HostRef<string, 'RobotUploadPath'>;
+
 /** A rosbridge server a door may connect to: a ws:// or wss:// URL with a host (the terminal's: what the person typed). */
 export type RosbridgeUrl = HostRef<string, 'RosbridgeUrl'>;

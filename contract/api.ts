@@ -31,6 +31,7 @@ import {
 import { ExerciseInfo, ExerciseResult, RunReplay, RunSummary, WorldSettings } from './teaching';
 import { RobotSafety } from './robot-safety';
 import { hostField } from './host-fields';
+import { ROBOT_METHODS } from './robot-upload';
 
 /** A run of this session by the id it gave it (a trace of the session's own). */
 const SessionRunId = hostField(z.string().regex(/^[\w-]{1,100}$/), 'trace');
@@ -44,6 +45,7 @@ export const METHODS = {
   ...EVAL_METHODS,
   ...LOCAL_MODEL_METHODS,
   ...PICTURE_METHODS,
+  ...ROBOT_METHODS,
   listScenes: { request: Empty, response: z.array(SceneSummary) },
   /** Loads a scene and returns its static metadata; poses then stream. */
   loadScene: { request: z.object({ id: hostField(z.string().min(1).max(200), 'scene') }).strict(), response: SceneMeta },

@@ -8,7 +8,17 @@
 // a file or a server without the policy seeing it.
 import type { z } from 'zod';
 
-export const HOST_FIELD_KINDS = ['suite', 'model', 'run-id', 'trace', 'trace-image', 'scene', 'server-url', 'local-model'] as const;
+export const HOST_FIELD_KINDS = [
+  'suite',
+  'model',
+  'run-id',
+  'trace',
+  'trace-image',
+  'scene',
+  'server-url',
+  'local-model',
+  'robot-upload',
+] as const;
 export type HostFieldKind = (typeof HOST_FIELD_KINDS)[number];
 
 /** Marks a request field as naming a host reference of this kind (zod metadata, read by hostFieldKind). */

@@ -55,7 +55,7 @@ export const SceneSummary = z.object({
 });
 export type SceneSummary = z.infer<typeof SceneSummary>;
 
-/** Most vertices one drawn mesh may carry (a described robot's link, as its convex hull). */
+/** Most vertices one drawn mesh may carry (a described robot's link: its visual meshes' triangles, or its convex hull). */
 export const MESH_MAX_VERTICES = 65_536;
 
 /** Triangles: x, y, z per vertex, three vertex indices per face, each naming a vertex there is. */
@@ -142,6 +142,8 @@ export const RobotMeta = z.object({
   }),
   /** The arm's joints in frame order, the gripper opening last: the built-in arm's five, or a described arm's own. */
   jointNames: z.array(z.string()),
+  /** A described robot's links drawn other than their <visual> says (as collision shapes, simplified), each with why. */
+  drawNotes: z.array(z.string()),
 });
 export type RobotMeta = z.infer<typeof RobotMeta>;
 

@@ -45,6 +45,7 @@ import { glanceFlows } from '../test/e2e/glance.mjs';
 import { robotStateFlows } from '../test/e2e/robot-state.mjs';
 import { shownFlows } from '../test/e2e/shown.mjs';
 import { pictureFlows } from '../test/e2e/pictures.mjs';
+import { ownRobotFlows } from '../test/e2e/ownrobot.mjs';
 
 /** The flows every host must pass: web mode here, the desktop app too (names prefixed by `tag`). */
 const HOST_AREAS = [
@@ -73,6 +74,7 @@ const AREAS = [
   { name: 'glance', ownPages: true, run: ({ browser }) => glanceFlows({ browser }) },
   { name: 'robotstate', ownPages: true, run: ({ browser }) => robotStateFlows({ browser }) },
   { name: 'shown', ownPages: true, run: ({ browser, url }) => shownFlows({ browser, url }) },
+  { name: 'ownrobot', ownPages: true, run: ({ browser }) => ownRobotFlows({ browser }) },
 ];
 const SECS = {
   scenes: 37,
@@ -90,6 +92,7 @@ const SECS = {
   glance: 108,
   robotstate: 10,
   shown: 150,
+  ownrobot: 40,
 };
 /** The areas that drive the shared page: its console errors and WebGL context are checked after them. */
 const PAGE_AREAS = ['hardening', 'defects', 'teacher', 'runs', 'pictures'];

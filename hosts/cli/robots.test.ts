@@ -61,7 +61,7 @@ describe('skillbridge robots check', () => {
       'link "upper": no <inertial>',
       'link "lower": zero mass',
       'mesh "meshes/missing.stl" not found',
-      'COLLADA (.dae) is not supported',
+      'COLLADA (.dae) is not read; the link is drawn as its collision shapes',
       'default payloadKg: not given: 1 kg',
     ])
       expect(r.out).toContain(text);

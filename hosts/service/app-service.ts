@@ -4,8 +4,8 @@
 // exogenous events and reports the operator's view of the world. Headless it lets
 // skills step the world as fast as they can; paced (the app), the pose stream's
 // ticker steps physics in wall time so the view shows motion while skills run.
-// Every field that names a suite, a model, a run, a trace, a scene or a server is
-// parsed here, once, by the host policy (./host-policy.ts), before any part sees it.
+// Every field that names a suite, a model, a run, a trace, a scene, a server or an
+// uploaded file is parsed here, once, by the host policy (./host-policy.ts).
 import {
   type AppApi,
   AppApiError,
@@ -36,6 +36,7 @@ import { SINGLE_HOST, ownSessionList } from './single-host';
 import { buildSceneMeta } from './scene-meta';
 import type { AppServiceOptions } from './app-options';
 import { HostPolicy } from './host-policy';
+import { RobotChooser } from './robot-choice';
 import { LocalModelsHost } from './local-models';
 import { RealLink } from './real-link';
 import { ToolConsole } from './tool-console';
@@ -69,8 +70,9 @@ export class AppService implements AppApi {
   private readonly models: LocalModelsHost;
   /** Tool calls since the scene was loaded, and the last final answer: what exercise goals are checked on. */
   private readonly progress = new ExerciseProgress();
+  private readonly robots: RobotChooser;
 
-  constructor(private readonly opts: AppServiceOptions = {}) {
+  constructor(opts: AppServiceOptions = {}) {
     this.clock = new PhysicsClock({
       paced: opts.paced ?? false,
       seed: opts.seed ?? 1,
@@ -82,6 +84,7 @@ export class AppService implements AppApi {
     this.exercises = new ExerciseBook(opts.exercisesDir ? loadCardFolder(opts.exercisesDir, opts.log) : []);
     this.poses = new PoseStream(1000 / Math.min(60, Math.max(30, opts.frameHz ?? 60)), this.archive);
     this.policy = opts.policy ?? new HostPolicy(opts);
+    this.robots = new RobotChooser(opts.urdf);
     this.real = opts.robot ? new RealLink(opts.robot) : undefined;
     this.models = new LocalModelsHost({
       // The one folder runs, evaluations and the store share (the host's, not the environment's).
@@ -191,7 +194,7 @@ export class AppService implements AppApi {
       ({ robot, control } = await openSim(scene.id, {
         seed: this.clock.world.seed,
         noise: this.clock.world.noise,
-        ...(this.opts.urdf ? { robot: this.opts.urdf } : {}),
+        ...(this.robots.current ? { robot: this.robots.current } : {}),
       }));
     } catch (e) {
       if (e instanceof SceneDataError) throw new AppApiError('unknown_scene', e.message);
@@ -236,9 +239,13 @@ export class AppService implements AppApi {
   }
 
   async resetScene(_req?: Request<'resetScene'>): Promise<SceneMeta> {
-    const cur = this.require();
-    return this.loadScene({ id: cur.meta.id });
+    return this.loadScene({ id: this.require().meta.id });
   }
+
+  putRobotFile = async (req: Request<'putRobotFile'>): Promise<Response<'putRobotFile'>> =>
+    this.robots.put(this.policy.robotUploadPath(req.path), req.offset, req.data, req.start);
+
+  useRobot = async (req: Request<'useRobot'>): Promise<Response<'useRobot'>> => this.robots.use(req.robot, () => this.resetScene());
 
   async currentScene(_req?: Request<'currentScene'>): Promise<SceneMeta | null> {
     // A window opened while the host loads its first scene gets that scene, not "none".
@@ -265,6 +272,7 @@ export class AppService implements AppApi {
     await this.evals.dispose();
     await this.unload();
     await this.real?.close();
+    this.robots.dispose();
     this.poses.dispose();
     this.eventListeners.clear();
   }
@@ -353,13 +361,9 @@ export class AppService implements AppApi {
   // ---------------------------------------------------------------- the physics clock and world settings
 
   getSimState = async (_req?: Request<'getSimState'>): Promise<Response<'getSimState'>> => this.clock.state();
-
   setPaused = async (req: Request<'setPaused'>): Promise<Response<'setPaused'>> => this.clock.setPaused(req);
-
   stepPhysics = async (req: Request<'stepPhysics'>): Promise<Response<'stepPhysics'>> => this.clock.step(this.require().control, req);
-
   getWorldSettings = async (_req?: Request<'getWorldSettings'>): Promise<Response<'getWorldSettings'>> => this.clock.getSettings();
-
   setWorldSettings = async (req: Request<'setWorldSettings'>): Promise<Response<'setWorldSettings'>> => this.clock.setSettings(req);
 
   // ---------------------------------------------------------------- agent runs
@@ -374,11 +378,8 @@ export class AppService implements AppApi {
   }
 
   stop = async (_req?: Request<'stop'>): Promise<Response<'stop'>> => this.agent.stop();
-
   answerApproval = async (req: Request<'answerApproval'>): Promise<Response<'answerApproval'>> => this.agent.answer(req);
-
   answerAsk = async (req: Request<'answerAsk'>): Promise<Response<'answerAsk'>> => this.agent.answerAsk(req);
-
   listWorkflows = async (_req?: Request<'listWorkflows'>): Promise<Response<'listWorkflows'>> =>
     this.agent.listWorkflows(this.require().robot);
 

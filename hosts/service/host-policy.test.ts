@@ -68,6 +68,8 @@ const SAMPLE: { [M in MethodName]: unknown } = {
   pullLocalModel: { id: 'qwen2.5-0.5b-instruct' },
   cancelLocalModelPull: { id: 'qwen2.5-0.5b-instruct' },
   removeLocalModel: { id: 'qwen2.5-0.5b-instruct' },
+  putRobotFile: { path: 'arm/arm.urdf', offset: 0, data: '' },
+  useRobot: { robot: 'own' },
 };
 
 /** Records each capability asked for and the value it parsed; refuses models so nothing runs. */
@@ -110,6 +112,10 @@ class RecordingPolicy extends HostPolicy {
   override serverUrl(url: string, field?: string): ReturnType<HostPolicy['serverUrl']> {
     this.note('server-url', url);
     return super.serverUrl(url, field);
+  }
+  override robotUploadPath(given: string, field?: string): ReturnType<HostPolicy['robotUploadPath']> {
+    this.note('robot-upload', given);
+    return super.robotUploadPath(given, field);
   }
   override localModelId(id: string, field?: string): ReturnType<HostPolicy['localModelId']> {
     this.note('local-model', id);
@@ -162,6 +168,7 @@ const PLAIN_FIELDS: Record<string, string> = {
   'setSessionLabel.label': "a group's name",
   'setSessionLabel.id': "a session of the host's pool, in memory",
   'stopGroups.id': "a session of the host's pool, in memory",
+  'putRobotFile.data': "an uploaded file's content (base64)",
 };
 
 /** A value of each kind that passes the contract's schema and names nothing that exists. */
@@ -174,6 +181,7 @@ const SENTINEL: Record<HostFieldKind, string> = {
   scene: '/sentinel/scene.json',
   'server-url': 'http://127.0.0.1:9/sentinel',
   'local-model': 'sentinel-model',
+  'robot-upload': 'sentinel/robot.urdf',
 };
 
 describe('the host policy covers every AppApi method', () => {

@@ -29,6 +29,7 @@ import {
   type SuiteRef,
   type TraceImageId,
   type TraceRef,
+  type RobotUploadPath,
 } from '../../base/host-refs';
 import { PICTURE_NAME } from '../../contract/pictures';
 import { ModelError } from '../../agents/models/model';
@@ -52,7 +53,7 @@ import { isSuiteFile } from '../../eval/suites/file/index';
 import type { EvalInputCode } from '../../eval/runner/errors';
 import { isBuiltinScene, listScenes } from '../../scenes/registry';
 import { SINGLE_HOST } from './single-host';
-import { terminalRefuse } from './robot-file-policy';
+import { robotUploadPath, terminalRefuse } from './robot-file-policy';
 
 /** The one place a value becomes a host ref: after this module's rule allowed it. */
 function mint<T, K extends string>(value: T): HostRef<T, K> {
@@ -67,7 +68,8 @@ export type KeyStore = Pick<typeof SINGLE_HOST, 'setApiKey' | 'hasApiKey' | 'cle
  * evaluation suite, a run's results, a session's trace, a scene file, a server URL keys are stored for, the key
  * store, a model in the models folder, the models folder itself.
  */
-export type Capability = 'model' | 'suite' | 'run-id' | 'trace' | 'scene-file' | 'server-url' | 'key-store' | 'local-model' | 'model-store';
+export type Capability =
+  'model' | 'suite' | 'run-id' | 'trace' | 'scene-file' | 'server-url' | 'key-store' | 'local-model' | 'model-store' | 'robot-upload';
 
 /**
  * Every AppApi method and the capabilities it uses. A method added to the
@@ -129,6 +131,8 @@ export const METHOD_POLICY: { readonly [M in MethodName]: readonly Capability[] 
   pullLocalModel: ['model-store', 'local-model'],
   cancelLocalModelPull: ['model-store', 'local-model'],
   removeLocalModel: ['model-store', 'local-model'],
+  putRobotFile: ['robot-upload'],
+  useRobot: [],
 };
 
 /** The capability that parses a request field of each kind the contract marks (`hostRef` in contract/host-fields.ts). */
@@ -141,6 +145,7 @@ export const FIELD_CAPABILITY = {
   scene: 'scene-file',
   'server-url': 'server-url',
   'local-model': 'local-model',
+  'robot-upload': 'robot-upload',
 } as const satisfies Record<string, Capability>;
 
 export interface HostPolicyOptions {
@@ -343,6 +348,11 @@ export class HostPolicy {
     if ((this.o.allowFiles ?? false) && /\.json$/i.test(id)) return mint<{ kind: 'file'; id: string }, 'SceneRef'>({ kind: 'file', id });
     const known = listScenes().map((s) => s.id);
     throw new AppApiError('unknown_scene', `unknown scene "${id.slice(0, 200)}"; known scenes: ${known.join(', ')}`);
+  }
+
+  /** A file of the robot folder a page uploads: a path inside the session's upload folder, never above it. */
+  robotUploadPath(given: string, field = 'path'): RobotUploadPath {
+    return robotUploadPath(given, (message) => refused(field, message));
   }
 
   /** A model server's base URL as keys are stored for it (normalised); nothing is called. */

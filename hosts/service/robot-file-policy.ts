@@ -3,7 +3,15 @@
 // only this: the policy module imports the suites, models and workers.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { HostRef, RobotFileRule, RobotFiles, RobotPackageRule, RobotPackages, RosbridgeUrl } from '../../base/host-refs';
+import type {
+  HostRef,
+  RobotFileRule,
+  RobotFiles,
+  RobotPackageRule,
+  RobotPackages,
+  RobotUploadPath,
+  RosbridgeUrl,
+} from '../../base/host-refs';
 import { type EvalInputCode, EvalInputError } from '../../eval/runner/errors';
 
 function mint<T, K extends string>(value: T): HostRef<T, K> {
@@ -34,6 +42,35 @@ export function terminalRobotFiles(file: string, packageDirs: readonly string[] 
     folders: [...new Set(folders)],
     ...(sidecar !== undefined ? { sidecar: path.resolve(sidecar) } : {}),
   });
+}
+
+/**
+ * The robot description a page uploaded: its file in the session's upload folder, which is the only
+ * folder it may read (package://PKG/… is the folder PKG in there, or PKG itself when the folder picked is it).
+ */
+export function uploadedRobotFiles(folder: string, file: RobotUploadPath): RobotFiles {
+  const root = path.resolve(folder);
+  const top = path.join(root, file.split('/')[0]!);
+  return mint<RobotFileRule, 'RobotFiles'>({ file: path.join(root, file), folders: [root, ...(file.includes('/') ? [top] : [])] });
+}
+
+/** Why a path a page gave for a file of its robot folder cannot be one; undefined when it can. */
+export function robotUploadProblem(given: string): string | undefined {
+  const parts = given.split('/');
+  if (given.startsWith('/') || /^[A-Za-z]:/.test(given)) return 'must be relative to the folder picked';
+  if (parts.length > 16) return 'lies more than 16 folders deep';
+  for (const p of parts) {
+    if (p === '' || p === '.' || p === '..') return `has a "${p}" part: give the path inside the folder, as picked`;
+    if (/[\\\0:*?"<>|]/.test(p) || p.length > 120) return `has a part "${p.slice(0, 40)}" that is not a plain file name`;
+  }
+  return undefined;
+}
+
+/** A path inside the uploaded robot folder, checked: relative, plain names, nothing above the folder. */
+export function robotUploadPath(given: string, refuse: (message: string) => Error): RobotUploadPath {
+  const why = robotUploadProblem(given);
+  if (why) throw refuse(`"${given.slice(0, 80)}" ${why}`);
+  return mint<string, 'RobotUploadPath'>(given);
 }
 
 /** A refusal of what the terminal named (the field first); the host policy refuses the same way. */

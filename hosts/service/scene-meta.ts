@@ -4,6 +4,7 @@
 import type { Environment, SceneMeta, ShapePart } from '../../contract/schemas';
 import type { PrimitivePart } from '../../scenes/shapes';
 import { bodyShapes } from '../../sim/world/body-shapes';
+import { drawNotes, linkParts, linksOfBodies } from './robot-drawing';
 import { type Pose, qEulerDeg } from '../../sim/math';
 import { type StreamEntry, streamEntries } from '../../sim/world/stream';
 import type { SimWorld } from '../../sim/world/sim-world';
@@ -119,12 +120,16 @@ export function buildSceneMeta(sim: SimWorld, generation: number): BuiltMeta {
     };
   });
   const armColor = cfg.arm?.color ?? '#e0e0e0';
+  const links = linksOfBodies(sim);
   const bodies: SceneMeta['robot']['bodies'] = entries
     .filter((e) => e.kind === 'base' || e.kind === 'arm')
     .map((e) => {
       const part = e.id.slice('robot#'.length);
       const colour = part === 'base' ? cfg.base.color : part.startsWith('finger') || part === 'hand' ? darken(armColor, 0.55) : armColor;
-      const shapes = colliderParts(sim, e.body, colour);
+      // A described robot's link is drawn from its <visual>; the scene's own robot from its colliders.
+      const link = links.get(e.body);
+      const collision = () => colliderParts(sim, e.body, colour);
+      const shapes = (link !== undefined ? linkParts(sim, link, colour, collision) : undefined) ?? collision();
       return { part, stream: index.get(e.id) ?? null, ...pose(e.body), parts: shapes, colliders: colliderParts(sim, e.body) };
     });
   const people: SceneMeta['people'] = [...sim.people.values()].map((p) => {
@@ -184,6 +189,7 @@ export function buildSceneMeta(sim: SimWorld, generation: number): BuiltMeta {
         range: cfg.camera.range,
       },
       jointNames: armJointNames(sim),
+      drawNotes: drawNotes(sim),
     },
     locations: scene.locations.map((l) => ({
       id: l.id,

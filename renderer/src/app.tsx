@@ -16,6 +16,7 @@ import { EventLog } from './panels/event-log';
 import { FactsPanel } from './panels/facts-panel';
 import { RobotBattery, RobotEstopState, RobotStateNote } from './panels/robot-state';
 import { SceneBar } from './panels/scene-bar';
+import { RobotPicker } from './panels/robot-picker';
 import { ToolConsole } from './panels/tool-console';
 import { ApprovalOverlay, describeCall, usePendingApprovals } from './teaching/approvals';
 import { ClassOverview, groupName } from './teaching/class-overview';
@@ -184,6 +185,7 @@ export function App({ api, desktop, initialScene, detectWebgl, session, onSessio
             onLoad={(id) => void host.load(id)}
             onReset={() => meta && void host.load(meta.id, true)}
           />
+          <RobotPicker api={api} robot={meta?.robot.title ?? null} disabled={readOnly || !meta} />
           <SimClock
             state={sim}
             readOnly={readOnly}

@@ -113,7 +113,7 @@ describe('problems, each on its element', () => {
         'warning link "lower": zero mass',
         `warning link "base": mesh "meshes/missing.stl" not found; looked at ${join(ROBOTS, 'broken/meshes/missing.stl')}`,
         'warning link "lower": mesh "meshes/flat.stl" is flat: its points span no volume, so it has no convex hull',
-        'warning link "lower": mesh "meshes/lower.dae": COLLADA (.dae) is not supported; the shape is left out',
+        'warning link "lower": visual mesh "meshes/lower.dae": COLLADA (.dae) is not read; the link is drawn as its collision shapes',
       ].sort(),
     );
     expect(r.problems.every((p) => p.fix.length > 0)).toBe(true);

@@ -14,6 +14,7 @@ import { packageFolders, locate } from './paths';
 import { readUrdf } from './parse';
 import { type Note, type RobotExtras, parseSidecar, resolveExtras } from './sidecar';
 import { structure } from './structure';
+import { drawRobot } from './visuals';
 import { XacroError, expandXacro, usesXacro } from './xacro';
 import { XmlError, type XmlElement, parseXml } from './xml';
 
@@ -169,6 +170,7 @@ function loadRoot(parsed: XmlElement, place: Place, args: Readonly<Record<string
   const built = structure(read);
   problems.push(...built.problems);
   const meshes = built.description ? loadMeshes(built.description, file, folders, problems) : new Map<string, LoadedMesh>();
+  if (built.description) problems.push(...drawRobot(built.description, meshes).notes);
   // A description from the robot has no folder to find a sidecar beside; one the person named is read.
   const side =
     file !== null
@@ -206,15 +208,18 @@ function loadMeshes(d: RobotDescription, file: string | null, folders: readonly 
       const at = `link "${link.name}"`;
       const warn = (problem: string, fix: string) => problems.push({ element: at, problem, fix, severity: 'warning' });
       const format = meshFormat(g.file);
+      // A visual of a format not read is said by ./visuals.ts (how the link is drawn instead); a collision shape here.
+      const collides = link.collisions.some((c) => c.geometry.kind === 'mesh' && c.geometry.file === g.file);
       if (format === 'dae') {
-        warn(
-          `mesh "${g.file}": COLLADA (.dae) is not supported; the shape is left out`,
-          'convert it to STL or OBJ (e.g. with Blender or meshlab) and name that file',
-        );
+        if (collides)
+          warn(
+            `mesh "${g.file}": COLLADA (.dae) is not supported; the collision shape is left out`,
+            'convert it to STL or OBJ (e.g. with Blender or meshlab) and name that file',
+          );
         continue;
       }
       if (format === 'other') {
-        warn(`mesh "${g.file}": not STL or OBJ; the shape is left out`, 'convert it to STL or OBJ');
+        if (collides) warn(`mesh "${g.file}": not STL or OBJ; the collision shape is left out`, 'convert it to STL or OBJ');
         continue;
       }
       const { candidates, outside } = locate(g.file, file, folders);

@@ -19,7 +19,7 @@ function binaryStl(tris: number[][]): Uint8Array {
 const asciiStl = (tris: number[][]) =>
   `solid x\n${tris.map((t) => `facet normal 0 0 0\nouter loop\n${[0, 3, 6].map((i) => ` vertex ${t.slice(i, i + 3).join(' ')}\n`).join('')}endloop\nendfacet\n`).join('')}endsolid x\n`;
 const obj = (tris: number[][]) =>
-  `${tris.flatMap((t) => [0, 3, 6].map((i) => `v ${t.slice(i, i + 3).join(' ')}`)).join('\n')}\n${tris.map((_, k) => `f ${3 * k + 1} ${3 * k + 2} -1`).join('\n')}\n`;
+  `${tris.flatMap((t) => [0, 3, 6].map((i) => `v ${t.slice(i, i + 3).join(' ')}`)).join('\n')}\n${tris.map((_, k) => `f ${3 * k + 1} ${3 * k + 2} -${3 * (tris.length - k) - 2}`).join('\n')}\n`;
 
 describe('meshes', () => {
   it('binary STL, ASCII STL and OBJ of the same triangles read to the same points', () => {
@@ -34,10 +34,22 @@ describe('meshes', () => {
           const m = readMesh(file, bytes);
           expect([...m.positions], file).toEqual(flat);
           expect(m.triangles, file).toBe(tris.length);
+          // The triangles drawn are the ones written: each index names the corner it was written as.
+          const corners = [...m.indices].flatMap((i) => [...m.positions.subarray(i * 3, i * 3 + 3)]);
+          expect(corners, file).toEqual(flat);
         }
       }),
       { numRuns: fuzzRuns(100), seed: fuzzSeed(39) },
     );
+  });
+
+  it("an OBJ's polygons are fans of triangles over shared vertices, with v/vt/vn corners and negative indices", () => {
+    const m = readMesh(
+      'q.obj',
+      new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nf 1/1/1 2/2/2 3/3/3 4/4/4\nf -5 -4 -1\n'),
+    );
+    expect([...m.indices]).toEqual([0, 1, 2, 0, 2, 3, 0, 1, 4]);
+    expect(m.triangles).toBe(3);
   });
 
   it('arbitrary bytes are a MeshError or a mesh, never another exception', () => {

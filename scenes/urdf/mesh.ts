@@ -1,13 +1,16 @@
-// Mesh files of robot descriptions as vertex arrays: STL (binary and ASCII) and
-// OBJ (vertices and faces; materials and normals are not needed for a collision
-// hull). Collision shapes are the convex hull of these points, which Rapier
-// computes itself (ColliderDesc.convexHull). A file that is neither is a
-// MeshError saying what it is instead.
+// Mesh files of robot descriptions as vertex arrays and triangles: STL (binary
+// and ASCII) and OBJ (vertices and faces, polygons as fans; its materials and
+// normals are not read: the app shades each face flat). Collision shapes are the
+// convex hull of the points, which Rapier computes itself
+// (ColliderDesc.convexHull); the app draws the triangles. A file that is neither
+// is a MeshError saying what it is instead.
 
 export interface MeshData {
   format: 'stl-binary' | 'stl-ascii' | 'obj';
   /** x, y, z of each vertex, in the file's units (URDF: metres, before the <mesh scale>). */
   positions: Float32Array;
+  /** Three vertex indices per triangle (an STL's vertices are its triangles' corners in order). */
+  indices: Uint32Array;
   triangles: number;
   min: [number, number, number];
   max: [number, number, number];
@@ -28,7 +31,8 @@ export function meshFormat(file: string): MeshFormat {
   return ext === 'stl' || ext === 'obj' || ext === 'dae' ? ext : 'other';
 }
 
-function finish(format: MeshData['format'], positions: Float32Array, triangles: number): MeshData {
+function finish(format: MeshData['format'], positions: Float32Array, indices: Uint32Array): MeshData {
+  const triangles = indices.length / 3;
   if (positions.length === 0) throw new MeshError('the file has no vertices');
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
@@ -39,7 +43,14 @@ function finish(format: MeshData['format'], positions: Float32Array, triangles: 
     if (v < min[k]!) min[k] = v;
     if (v > max[k]!) max[k] = v;
   }
-  return { format, positions, triangles, min, max };
+  return { format, positions, indices, triangles, min, max };
+}
+
+/** 0, 1, 2, … : the indices of `n` triangles whose corners are listed in order. */
+function corners(n: number): Uint32Array {
+  const out = new Uint32Array(n * 3);
+  for (let i = 0; i < out.length; i++) out[i] = i;
+  return out;
 }
 
 function readBinaryStl(buf: Uint8Array): MeshData {
@@ -51,7 +62,7 @@ function readBinaryStl(buf: Uint8Array): MeshData {
     const at = 84 + t * 50 + 12; // past the normal
     for (let k = 0; k < 9; k++) positions[t * 9 + k] = view.getFloat32(at + k * 4, true);
   }
-  return finish('stl-binary', positions, n);
+  return finish('stl-binary', positions, corners(n));
 }
 
 function readAsciiStl(text: string): MeshData {
@@ -62,7 +73,7 @@ function readAsciiStl(text: string): MeshData {
     if (out.length > MAX_MESH_VERTICES * 3) throw new MeshError(`more than ${MAX_MESH_VERTICES} vertices are not read`);
   }
   if (out.length % 9 !== 0) throw new MeshError('a facet does not have three vertices');
-  return finish('stl-ascii', Float32Array.from(out), out.length / 9);
+  return finish('stl-ascii', Float32Array.from(out), corners(out.length / 9));
 }
 
 /** Reads an STL file, binary or ASCII (an ASCII one starts with "solid" and has facets; a binary one has its size). */
@@ -80,10 +91,10 @@ export function readStl(buf: Uint8Array): MeshData {
   );
 }
 
-/** Reads an OBJ file's vertices (`v x y z`) and counts its faces as triangles (`f a b c d` is two). */
+/** Reads an OBJ file's vertices (`v x y z`) and faces as triangles (`f a b c d` is two, a fan from `a`). */
 export function readObj(text: string): MeshData {
   const out: number[] = [];
-  let triangles = 0;
+  const faces: number[] = [];
   let line = 0;
   for (const raw of text.split('\n')) {
     line++;
@@ -94,16 +105,18 @@ export function readObj(text: string): MeshData {
       if (out.length > MAX_MESH_VERTICES * 3) throw new MeshError(`more than ${MAX_MESH_VERTICES} vertices are not read`);
     } else if (words[0] === 'f') {
       if (words.length < 4) throw new MeshError(`line ${line}: a face needs three vertices`);
-      for (const w of words.slice(1)) {
+      const vertices = out.length / 3;
+      const corner = words.slice(1).map((w) => {
         const i = parseInt(w, 10);
-        const vertices = out.length / 3;
         if (!Number.isInteger(i) || i === 0 || (i > 0 ? i > vertices : -i > vertices))
           throw new MeshError(`line ${line}: face vertex "${w}" is not one of the ${vertices} vertices before it`);
-      }
-      triangles += words.length - 3;
+        // OBJ counts from 1; a negative index counts back from the last vertex read.
+        return i > 0 ? i - 1 : vertices + i;
+      });
+      for (let k = 1; k + 1 < corner.length; k++) faces.push(corner[0]!, corner[k]!, corner[k + 1]!);
     }
   }
-  return finish('obj', Float32Array.from(out), triangles);
+  return finish('obj', Float32Array.from(out), Uint32Array.from(faces));
 }
 
 /** The mesh in `bytes`, read as its file name's format says. */

@@ -33,7 +33,8 @@ export class ChainLinks {
   ) {
     const kin = (): RAPIER.RigidBody =>
       world.createRigidBody(R.RigidBodyDesc.kinematicPositionBased().setTranslation(start.p.x, start.p.y, start.p.z));
-    const needed = new Set([arm.parts.turret, arm.parts.upper, arm.parts.fore, arm.gripperLink, ...arm.shapes.keys()]);
+    // A link drawn but without collision shapes still has a body: the app draws it where the body is.
+    const needed = new Set([arm.parts.turret, arm.parts.upper, arm.parts.fore, arm.gripperLink, ...arm.shapes.keys(), ...arm.drawn]);
     for (const name of needed) {
       const b = kin();
       for (const s of arm.shapes.get(name) ?? []) {

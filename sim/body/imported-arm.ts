@@ -21,6 +21,8 @@ export type LinkShape =
 /** A finger: the prismatic joint that moves it (from the gripper link) and its shapes. */
 export interface Finger {
   joint: string;
+  /** The finger's link (the joint's child). */
+  link: string;
   /** The joint's origin in the gripper link's frame (sim axes), and its unit axis there. */
   origin: Pose;
   axis: Vec3;
@@ -34,6 +36,8 @@ export interface ImportedArm {
   kinematics: Kinematics;
   /** Shapes of each link of the chain, by link name (links without shapes are left out). */
   shapes: Map<string, LinkShape[]>;
+  /** Links of the chain the app draws (they have a <visual>), whether or not they collide. */
+  drawn: Set<string>;
   /** The link the fingers move on (on the chain), and the two fingers. */
   gripperLink: string;
   fingers: [Finger, Finger];
@@ -190,11 +194,13 @@ export function importArm(d: RobotDescription, extras: RobotExtras, meshes: Read
 
   const linkByName = new Map(d.links.map((l) => [l.name, l]));
   const shapes = new Map<string, LinkShape[]>();
+  const drawn = new Set<string>();
   for (const l of chain.links) {
     // On a mobile base the base link is the robot's base body (its footprint), not a link of the arm.
     if (l.link === base && base !== d.root) continue;
     const s = shapesOf(linkByName.get(l.link)?.collisions ?? [], meshes);
     if (s.length) shapes.set(l.link, s);
+    if (linkByName.get(l.link)?.visuals.length) drawn.add(l.link);
   }
   const finger = (j: Joint): Finger => {
     const o = simPose(j.origin);
@@ -205,6 +211,7 @@ export function importArm(d: RobotDescription, extras: RobotExtras, meshes: Read
     const ends = [m.multiplier * lim.lower + m.offset, m.multiplier * lim.upper + m.offset];
     return {
       joint: j.name,
+      link: j.child,
       origin: o,
       axis: urdfToSim([j.axis[0] / n, j.axis[1] / n, j.axis[2] / n]),
       lower: Math.min(...ends),
@@ -226,6 +233,7 @@ export function importArm(d: RobotDescription, extras: RobotExtras, meshes: Read
       name: d.name,
       kinematics,
       shapes,
+      drawn,
       gripperLink: ja.parent,
       fingers,
       parts: { turret: part(0), upper: part(1), fore: part(2) },

@@ -92,6 +92,7 @@ export const META: SceneMeta = {
     bodies: [],
     camera: { mount: 'head', position: [0, 1, 0], pitchDeg: -30, fovDeg: 90, range: 2 },
     jointNames: [],
+    drawNotes: [],
   },
   locations: [],
   people: [

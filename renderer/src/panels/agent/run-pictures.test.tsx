@@ -32,7 +32,7 @@ const events: RunEvent[] = [
     pictures: [picture],
   },
 ];
-const live = events.reduce(applyEvent, newRun(R, 'scripted', 'flat', null));
+const live = events.reduce(applyEvent, newRun(R, 'look at the table', 'scripted', 'flat'));
 const asked: unknown[] = [];
 const api = (answer: () => Promise<{ mimeType: 'image/png'; width: number; height: number; data: string }>): PictureApi => ({
   getRunImage: (req) => {
