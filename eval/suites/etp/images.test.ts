@@ -127,7 +127,7 @@ describe('picture references', () => {
     expect(pictureRefs([at('a', 10), at('b', 14), at('c', 80)]).map((r) => r.key)).toEqual(['right']);
     expect(pictureRefs([at('a', 10)])).toEqual([]);
   });
-  it('single out in two pictures the item that came into view, the one that left it, then the first picture\'s', () => {
+  it("single out in two pictures the item that came into view, the one that left it, then the first picture's", () => {
     const pic = (...xs: ReturnType<typeof at>[]) => ({ layout: xs, any: new Set(xs.map((x) => x.id)) });
     const refs = twoPictureRefs(pic(at('a', 10), at('b', 150)), pic(at('b', 20), at('c', 80)));
     expect(refs).toEqual([
