@@ -112,6 +112,8 @@ export interface SuiteReportSpec {
    */
   task?: string[];
   tables: TableSpec[];
+  /** A table (by id) the eval command prints after a run, one line per column group (ETP: per task). */
+  runTable?: string;
   breakdowns: BreakdownSpec[];
   failureClasses: Array<{ value: string; label: string; description: string }>;
 }

@@ -34,6 +34,11 @@ function filesUnder(dir: string): string[] {
 
 const sourceKeys = new Map<string, string>();
 
+/** A suite's own folder: a variant suite lives in its base suite's (etp-images in eval/suites/etp). */
+export function suiteFolder(suite: string): string {
+  return `eval/suites/${suite.split('-')[0]}`;
+}
+
 /**
  * A hash of the sources and data a suite's cases depend on (the scenes, the
  * simulator, the robot, the tools, the suite's own folder); the package version
@@ -43,7 +48,7 @@ export function casesSourceKey(suite: string): string {
   const known = sourceKeys.get(suite);
   if (known) return known;
   const h = createHash('sha256').update(PACKAGE_VERSION);
-  const files = [...SOURCE_DIRS, 'eval/suites/index.ts', `eval/suites/${suite}`].flatMap((d) => {
+  const files = [...SOURCE_DIRS, 'eval/suites/index.ts', suiteFolder(suite)].flatMap((d) => {
     const p = path.join(root, d);
     return existsSync(p) && statSync(p).isFile() ? [p] : filesUnder(p);
   });
@@ -65,7 +70,7 @@ export function scorerVersion(suite: string): string {
   const known = scorerKeys.get(suite);
   if (known) return known;
   const h = createHash('sha256').update(PACKAGE_VERSION);
-  const dirs = ['eval/core', 'eval/suites/index.ts', `eval/suites/${suite}`, `eval/report/specs/${suite}.ts`, 'eval/runner/verdict.ts'];
+  const dirs = ['eval/core', 'eval/suites/index.ts', suiteFolder(suite), `eval/report/specs/${suite}.ts`, 'eval/runner/verdict.ts'];
   const files = dirs.flatMap((d) => {
     const p = path.join(root, d);
     return existsSync(p) && statSync(p).isFile() ? [p] : filesUnder(p);

@@ -50,5 +50,10 @@ export const EtpGold = z.object({
    * must give one of them, exactly, as {"object": name}. Empty: the answer is not scored.
    */
   answerNames: z.array(z.string()).default([]),
+  /**
+   * A two-picture sample: the robot's own steps between its two pictures (the workflow plays them, untimed
+   * and unscored, before the request); the gold is the world after them. Empty: one picture.
+   */
+  between: z.array(PlanStep).default([]),
 });
 export type EtpGold = z.infer<typeof EtpGold>;

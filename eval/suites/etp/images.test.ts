@@ -16,7 +16,9 @@ import { findSuite } from '../index';
 import { sharedSmallCases } from '../../../test/support/shared-cases';
 import { typedModel } from '../../../test/support/host-refs';
 import { EtpGold } from './gold';
-import { colourWord, pictureRefs } from './picture';
+import { colourWord, pictureRefs, twoPictureRefs } from './picture';
+import { playPlan } from '../../core/play';
+import { BETWEEN_SET } from './workflow';
 
 const traceDir = mkdtempSync(join(tmpdir(), 'skillbridge-etp-images-'));
 const pool = new WorldPool({ seed: 1 });
@@ -24,7 +26,16 @@ const suite = findSuite('etp-images')!;
 let sample: EvalCase[];
 afterAll(() => pool.dispose());
 beforeAll(async () => {
-  sample = sampleCases(await sharedSmallCases(suite), 4, 1, 'task');
+  const small = await sharedSmallCases(suite);
+  // Each task with one picture and with two.
+  sample = ['1', '2'].flatMap((n) =>
+    sampleCases(
+      small.filter((c) => c.labels['images'] === n),
+      4,
+      1,
+      'task',
+    ),
+  );
 }, 300_000);
 
 const pictures = (req: CompletionRequest) => req.messages.flatMap((m) => (m.role === 'user' ? (m.images ?? []) : []));
@@ -73,11 +84,22 @@ describe('etp-images in evaluation', () => {
       const first = seen[0]!;
       const user = first.messages.find((m) => m.role === 'user')!;
       expect(user.content).toContain(c.instruction);
-      const [img] = pictures(first);
-      expect(img!.mimeType).toBe('image/png');
-      expect([img!.width, img!.height]).toEqual([640, 480]);
-      const { robot } = await pool.checkout(c.world);
-      expect((await robot.camera.picture({ width: 640 })).data, `${c.id}: the picture of its world`).toBe(img!.data);
+      const imgs = pictures(first);
+      const between = EtpGold.parse(c.gold).between;
+      expect(imgs, `${c.id}: every picture of the sample`).toHaveLength(Number(c.labels['images']));
+      expect(imgs).toHaveLength(between.length ? 2 : 1);
+      for (const img of imgs) {
+        expect(img.mimeType).toBe('image/png');
+        expect([img.width, img.height]).toEqual([640, 480]);
+      }
+      const { robot, cw } = await pool.checkout(c.world);
+      expect((await robot.camera.picture({ width: 640 })).data, `${c.id}: the picture of its world`).toBe(imgs[0]!.data);
+      if (between.length) {
+        expect(user.content).toContain('Two pictures from your camera follow');
+        expect((await playPlan(robot, cw.control, BETWEEN_SET, between)).ok).toBe(true);
+        expect((await robot.camera.picture({ width: 640 })).data, `${c.id}: the picture after its steps`).toBe(imgs[1]!.data);
+        expect(imgs[1]!.data).not.toBe(imgs[0]!.data);
+      }
     }
   }, 120_000);
 
@@ -104,6 +126,21 @@ describe('picture references', () => {
     // Two items close together at the left: neither is "furthest left" clearly.
     expect(pictureRefs([at('a', 10), at('b', 14), at('c', 80)]).map((r) => r.key)).toEqual(['right']);
     expect(pictureRefs([at('a', 10)])).toEqual([]);
+  });
+  it("single out in two pictures the item that came into view, the one that left it, then the first picture's", () => {
+    const pic = (...xs: ReturnType<typeof at>[]) => ({ layout: xs, any: new Set(xs.map((x) => x.id)) });
+    const refs = twoPictureRefs(pic(at('a', 10), at('b', 150)), pic(at('b', 20), at('c', 80)));
+    expect(refs).toEqual([
+      { key: 'new', phrase: 'the item in the second picture but not in the first', id: 'c' },
+      { key: 'gone', phrase: 'the item in the first picture but not in the second', id: 'a' },
+      { key: 'first-right', phrase: 'the item furthest to the right in the first picture', id: 'b' },
+    ]);
+    // Two came into view: each is told apart among them; a sliver in the first picture is not "new".
+    const two = twoPictureRefs({ layout: [at('a', 10)], any: new Set(['a', 'd']) }, pic(at('c', 10), at('e', 150), at('d', 80)));
+    expect(two.filter((r) => r.key.startsWith('new'))).toEqual([
+      { key: 'new-left', phrase: 'the item furthest to the left among the items in the second picture but not in the first', id: 'c' },
+      { key: 'new-right', phrase: 'the item furthest to the right among the items in the second picture but not in the first', id: 'e' },
+    ]);
   });
   it('name colours as a person would', () => {
     expect([colourWord('#d03030'), colourWord('#2a5bd7'), colourWord('#f5f5f5'), colourWord('#202020'), colourWord('#6b4423')]).toEqual([

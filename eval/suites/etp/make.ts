@@ -31,6 +31,7 @@ const blank = {
   plan: [],
   goalFacts: [],
   answerNames: [],
+  between: [],
 } as const;
 
 export function kitchen(at: string, tag = '', setup: WorldSpec['setup'] = []): WorldSpec {
@@ -51,7 +52,7 @@ export function mk(
     instruction,
     labels: { scene: world.scene, ...labels },
     limits: { maxIterations: 14 },
-    gold: { ...blank, argNames: {}, order: [], chainSet: [], plan: [], goalFacts: [], answerNames: [], ...gold } as EtpGold,
+    gold: { ...blank, argNames: {}, order: [], chainSet: [], plan: [], goalFacts: [], answerNames: [], between: [], ...gold } as EtpGold,
   };
 }
 

@@ -48,10 +48,22 @@ export function colourWord(hex: string): string | undefined {
 }
 
 export function pictureLayout(control: SimControl, items: readonly ObjInfo[]): Seen[] {
+  return pictureOf(control, items).layout;
+}
+
+/** One picture: where its items are (those covering MIN_AREA), and every entity with a pixel in it at all. */
+export interface Picture {
+  layout: Seen[];
+  any: ReadonlySet<string>;
+}
+
+export function pictureOf(control: SimControl, items: readonly ObjInfo[]): Picture {
   const img = renderCamera(control.world, { width: W, height: H });
   const want = new Set(items.map((o) => o.id));
   const acc = new Map<string, { n: number; x: number; y: number }>();
+  const any = new Set<string>();
   img.labels.forEach((id, i) => {
+    any.add(id);
     if (!want.has(id)) return;
     const a = acc.get(id) ?? { n: 0, x: 0, y: 0 };
     a.n++;
@@ -59,13 +71,14 @@ export function pictureLayout(control: SimControl, items: readonly ObjInfo[]): S
     a.y += Math.floor(i / W);
     acc.set(id, a);
   });
-  return [...acc.entries()]
+  const layout = [...acc.entries()]
     .filter(([, a]) => a.n >= MIN_AREA)
     .map(([id, a]) => {
       const spec = control.world.entities.get(id)?.spec;
       return { id, colour: spec ? colourWord(spec.color) : undefined, area: a.n, cx: a.x / a.n, cy: a.y / a.n };
     })
     .sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { layout, any };
 }
 
 interface Rule {
@@ -77,16 +90,20 @@ interface Rule {
 }
 
 const RULES: readonly Rule[] = [
-  { key: 'left', phrase: 'the item furthest to the left in the picture', measure: (s) => s.cx, margin: W * 0.1 },
-  { key: 'right', phrase: 'the item furthest to the right in the picture', measure: (s) => -s.cx, margin: W * 0.1 },
-  { key: 'largest', phrase: 'the item that looks largest in the picture', measure: (s) => -s.area, margin: 0 },
+  { key: 'left', phrase: 'the item furthest to the left', measure: (s) => s.cx, margin: W * 0.1 },
+  { key: 'right', phrase: 'the item furthest to the right', measure: (s) => -s.cx, margin: W * 0.1 },
+  { key: 'largest', phrase: 'the item that looks largest', measure: (s) => -s.area, margin: 0 },
   {
     key: 'middle',
-    phrase: 'the item nearest the middle of the picture',
+    phrase: 'the item nearest the middle',
     measure: (s) => Math.hypot(s.cx - W / 2, s.cy - H / 2),
     margin: W * 0.08,
   },
 ];
+
+/** "nearest the middle of the first picture"; of a subset, the middle of its picture. */
+const middleOf = (where: string) =>
+  where.startsWith('in ') ? `the item nearest the middle of ${where.slice(3)}` : `the item nearest the middle of its picture, ${where}`;
 
 export interface PictureRef {
   /** A short key for case ids ("left", "largest"). */
@@ -102,19 +119,50 @@ export interface PictureRef {
  * item that leads the runner-up by the rule's margin (the largest by half again
  * the runner-up's pixels).
  */
-export function pictureRefs(layout: readonly Seen[]): PictureRef[] {
+export function pictureRefs(layout: readonly Seen[], where = 'in the picture'): PictureRef[] {
   const out: PictureRef[] = [];
   if (layout.length < 2) return out;
   // A colour no other item in the picture has.
   for (const s of layout) {
     if (!s.colour || layout.some((x) => x !== s && x.colour === s.colour)) continue;
-    out.push({ key: s.colour, phrase: `the ${s.colour} item in the picture`, id: s.id });
+    out.push({ key: s.colour, phrase: `the ${s.colour} item ${where}`, id: s.id });
   }
   for (const r of RULES) {
     const [a, b] = [...layout].sort((x, y) => r.measure(x) - r.measure(y));
     const clear = r.key === 'largest' ? a!.area >= 1.5 * b!.area : r.measure(b!) - r.measure(a!) >= r.margin;
     if (!clear || out.some((o) => o.id === a!.id)) continue;
-    out.push({ key: r.key, phrase: r.phrase, id: a!.id });
+    out.push({ key: r.key, phrase: r.key === 'middle' ? middleOf(where) : `${r.phrase} ${where}`, id: a!.id });
   }
   return out;
+}
+
+const NEW = 'in the second picture but not in the first';
+const GONE = 'in the first picture but not in the second';
+
+/**
+ * The references of a two-picture sample (before and after an action): the item
+ * that came into view ("in the second picture but not in the first"), the one
+ * that left it, each singled out among its kind by the rules above when there
+ * are several, then the first picture's own references. An item counts as out
+ * of a picture only when not one of its pixels is in it. One reference per item.
+ */
+export function twoPictureRefs(before: Picture, after: Picture): PictureRef[] {
+  const subset = (set: readonly Seen[], where: string, key: string): PictureRef[] =>
+    set.length === 1
+      ? [{ key, phrase: `the item ${where}`, id: set[0]!.id }]
+      : pictureRefs(set, `among the items ${where}`).map((r) => ({ ...r, key: `${key}-${r.key}` }));
+  const refs = [
+    ...subset(
+      after.layout.filter((s) => !before.any.has(s.id)),
+      NEW,
+      'new',
+    ),
+    ...subset(
+      before.layout.filter((s) => !after.any.has(s.id)),
+      GONE,
+      'gone',
+    ),
+    ...pictureRefs(before.layout, 'in the first picture').map((r) => ({ ...r, key: `first-${r.key}` })),
+  ];
+  return refs.filter((r, i) => refs.findIndex((x) => x.id === r.id) === i);
 }

@@ -5,12 +5,14 @@
 // workflow (the registry with discovery by capability) lands in agents/.
 import type { Robot } from '../../../robot/robot';
 import type { Workflow } from '../../../agents/runtime/workflow';
-import { findToolSet } from '../../../agents/tools/sets';
+import { buildToolSet, findToolSet } from '../../../agents/tools/sets';
 import type { Tool } from '../../../agents/tools/tool';
 import { toolsFor } from '../../core/play';
 import { loopWorkflow } from '../../../agents/workflows/kit/loop';
 import { ANSWER_RULES, robotContext } from '../../../agents/workflows/prompt';
 import { cameraTool } from '../../../agents/tools/camera';
+import type { ImagePart } from '../../../agents/models/model';
+import type { PlanStep } from '../../core/case';
 
 export const ETP_CANDIDATES = 'etp/candidates';
 
@@ -55,35 +57,72 @@ export async function candidatesWorkflow(robot: Robot, names: readonly string[])
 }
 
 export const ETP_IMAGES = 'etp/images';
-/** The trace stage of the case's own picture (a call of the workflow, not of the model). */
+/** The trace stage of the case's own pictures and the steps between them (calls of the workflow, not of the model). */
 export const LOOK_STAGE = 'look';
+/** The tool set the steps between a sample's two pictures come from (the generator plays them through it too). */
+export const BETWEEN_SET = 'raider-recovery';
+
+/** What the robot did between its two pictures, in words ("moved to sink_1", "opened fridge_1"). */
+export function betweenText(steps: readonly PlanStep[]): string {
+  const verbs: Record<string, [string, string]> = { move_to: ['moved to', 'location'], open: ['opened', 'object'] };
+  return steps
+    .map((s) => {
+      const [verb, key] = verbs[s.tool] ?? [`ran ${s.tool} on`, ''];
+      const v = s.args[key];
+      return `${verb} ${typeof v === 'string' ? v : JSON.stringify(s.args)}`;
+    })
+    .join(', then ');
+}
 
 /**
  * EmbodiedToolBench's image samples: the camera picture goes with the request
- * (the paper's observation o_t), then the candidate-set loop. The picture is
- * taken through get_camera_image under its own stage, so the trace keeps it; a
- * model that reads no images gets the request alone, and the trace says so once.
+ * (the paper's observation o_t), then the candidate-set loop. A two-picture sample
+ * has the robot play its steps between the pictures first (before and after an
+ * action, or two places). The pictures are taken through get_camera_image under
+ * their own stage, so the trace keeps them; a model that reads no images gets
+ * the request alone, and the trace says so once.
  */
-export async function picturesWorkflow(robot: Robot, names: readonly string[]): Promise<Workflow> {
+export async function picturesWorkflow(robot: Robot, names: readonly string[], between: readonly PlanStep[] = []): Promise<Workflow> {
   const tools = await candidateTools(robot, names, ETP_IMAGES);
+  const moves = between.length ? await buildToolSet(BETWEEN_SET, robot) : undefined;
   return {
     id: ETP_IMAGES,
-    title: 'Candidate tools with the camera picture (EmbodiedToolBench images)',
-    description: "The robot camera's picture with the request, then the case's candidate tools, one call per turn.",
+    title: 'Candidate tools with the camera pictures (EmbodiedToolBench images)',
+    description:
+      "The robot camera's picture (or two, before and after the robot's own steps) with the request, then the case's candidate tools, one call per turn.",
     stages: [LOOK_STAGE, 'agent'],
     systemPrompt: candidatesPrompt,
     run: async (ctx) => {
-      const shot = await ctx.invoke(cameraTool(), { width: 640 }, { stage: LOOK_STAGE });
-      if (!shot.ok || !shot.images?.length)
-        return { reason: 'final', final: undefined, error: { message: `${ETP_IMAGES} needs the robot camera: ${shot.content}` } };
+      const fail = (message: string) => ({ reason: 'final' as const, final: undefined, error: { message } });
+      const shots: ImagePart[] = [];
+      const look = async () => {
+        const shot = await ctx.invoke(cameraTool(), { width: 640 }, { stage: LOOK_STAGE });
+        if (!shot.ok || !shot.images?.length) return `${ETP_IMAGES} needs the robot camera: ${shot.content}`;
+        shots.push(shot.images[0]!);
+        return undefined;
+      };
+      const first = await look();
+      if (first) return fail(first);
+      if (moves) {
+        for (const s of between) {
+          const t = moves.get(s.tool);
+          const r = t ? await ctx.invoke(t, s.args, { stage: LOOK_STAGE }) : undefined;
+          if (!r?.ok) return fail(`${ETP_IMAGES}: the step between the pictures failed: ${s.tool} ${r?.content ?? 'is no tool'}`);
+        }
+        const second = await look();
+        if (second) return fail(second);
+      }
       const sees = ctx.model.input === 'images';
       if (!sees) ctx.note(`${ctx.model.id} reads no images (its spec has no +images): it gets the request alone`, undefined, LOOK_STAGE);
-      // One turn per case: a fresh conversation of the prompt and the request with its picture.
+      const follows = moves
+        ? `Two pictures from your camera follow: the first taken before you ${betweenText(between)}, the second after.`
+        : 'The picture from your camera follows.';
+      // One turn per case: a fresh conversation of the prompt and the request with its pictures.
       const r = await ctx.flow({
         stage: 'agent',
         system: ctx.promptOverride ?? candidatesPrompt(robot),
-        input: sees ? `${ctx.userText}\n\nThe picture from your camera follows.` : ctx.userText,
-        ...(sees ? { images: shot.images } : {}),
+        input: sees ? `${ctx.userText}\n\n${follows}` : ctx.userText,
+        ...(sees ? { images: shots } : {}),
         tools,
       });
       return { reason: r.reason, final: r.final, ...(r.error ? { error: r.error } : {}) };

@@ -7,6 +7,8 @@
 // (eval-exit.ts); --resume RUN runs exactly the errored, stopped and missing ones.
 import cliProgress from 'cli-progress';
 import { errorsLine, withInterval } from '../../../eval/report/index';
+import { runTableLines } from '../../../eval/report/run-table';
+import { findSuite } from '../../../eval/suites/index';
 import { type EvalOptions, type EvalProgress, type EvalResult, runEval } from '../../../eval/runner/runner';
 import { type Parsed, UsageError, intFlag, numberFlag, stringFlag } from '../args';
 import { resultsExitCode } from '../eval-exit';
@@ -190,6 +192,8 @@ export async function evalCommand(p: Parsed, o: Output): Promise<number> {
   o.out(
     `${s.suite}  ${s.runId}  ${s.variant ?? s.workflow} · ${s.model}: score ${score} over ${s.scored} scored of ${r.counts.planned} case × trials, ${errorsLine(s)}${pk}`,
   );
+  const spec = findSuite(s.suite)?.report;
+  for (const line of spec ? runTableLines(spec, s) : []) o.out(line);
   const t = r.timings;
   if (t.cases) {
     o.out(
