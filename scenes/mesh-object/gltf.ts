@@ -16,6 +16,9 @@ const CHUNK_BIN = 0x004e4942;
 const FLOAT = 5126;
 const INDEX_SIZES: Record<number, number> = { 5121: 1, 5123: 2, 5125: 4 };
 
+/** Deeper node nesting is refused rather than walked (no real asset comes near it). */
+const MAX_NODE_DEPTH = 256;
+
 type Json = Record<string, unknown>;
 
 function obj(v: unknown, what: string): Json {
@@ -79,7 +82,13 @@ class Reader {
       if (typeof uri !== 'string') throw new MeshError(`buffer ${i}: uri is not text`);
       if (uri.startsWith('data:')) return decodeDataUri(uri);
       if (!files) throw new MeshError(`buffer ${i} names the file "${uri}"; a .glb carries its buffer inside`);
-      return files(decodeURIComponent(uri));
+      let name: string;
+      try {
+        name = decodeURIComponent(uri);
+      } catch {
+        throw new MeshError(`buffer ${i}: "${uri}" is not a valid URI`);
+      }
+      return files(name);
     });
     this.accessors = arr(json['accessors'], 'accessors');
     this.views = arr(json['bufferViews'], 'bufferViews');
@@ -173,6 +182,7 @@ function readJson(json: Json, bin: Uint8Array | undefined, files: BufferFiles | 
   const visiting = new Set<number>();
   const walk = (i: number, parent: Mat4): void => {
     if (visiting.has(i)) throw new MeshError(`node ${i} is its own ancestor`);
+    if (visiting.size >= MAX_NODE_DEPTH) throw new MeshError(`nodes are nested more than ${MAX_NODE_DEPTH} deep`);
     visiting.add(i);
     const n = item(nodes, i, 'node');
     const world = mul(parent, nodeMatrix(n, i));
