@@ -17,6 +17,8 @@ const AT: [number, number, number] = [1, BOWL.h / 2, 1];
 function sceneFile(collision: 'hull' | 'decomposed', extra: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'sb-meshobj-'));
   writeFileSync(join(dir, 'bowl.stl'), binaryStl(bowl(BOWL.r, BOWL.h)));
+  // Corners of a tetrahedron, but its only face names one vertex three times: nothing to decompose.
+  writeFileSync(join(dir, 'degenerate.obj'), 'v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 1 1\n');
   const scene = {
     id: 'test/mesh-bowl',
     title: 'a bowl from a mesh',
@@ -53,6 +55,13 @@ describe('mesh object colliders', () => {
     const { y, off } = await dropped('hull');
     expect(y > BOWL.h || off > BOWL.r).toBe(true);
   }, 30_000);
+
+  it('a decomposition that makes no part is one line naming the field and the file, when the world is built', async () => {
+    const scene = await loadScene(sceneFile('decomposed', { mesh: 'degenerate.obj' }));
+    const e = await SimWorld.create(scene).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(SceneDataError);
+    expect((e as Error).message).toMatch(/^types\[0\]\.mesh \(degenerate\.obj\): the convex decomposition made no convex part/);
+  });
 
   it('a mesh whose file is missing is one line naming the field and the file', async () => {
     const file = sceneFile('hull', { mesh: 'nothing.glb' });
