@@ -168,7 +168,7 @@ function build() {
       scale: z
         .union([z.number().positive(), z.tuple([z.number().positive(), z.number().positive(), z.number().positive()])])
         .default(1)
-        .describe('multiplies the file\'s coordinates into metres (0.001 for a file in millimetres)'),
+        .describe("multiplies the file's coordinates into metres (0.001 for a file in millimetres)"),
       rotation: Vec3.optional().describe('XYZ Euler degrees applied to the file first ([-90, 0, 0] stands a Z-up file upright)'),
       collision: z
         .enum(['hull', 'decomposed'])

@@ -73,7 +73,15 @@ export function expandPart(part: Part): PrimitivePart[] {
       ];
     case 'mesh': {
       const { positions, indices, collision, maxParts, origin } = part;
-      return [{ ...base, geometry: { shape: 'mesh', positions, indices, collision, maxParts, origin }, position: at, rotation: rot, mass: part.mass }];
+      return [
+        {
+          ...base,
+          geometry: { shape: 'mesh', positions, indices, collision, maxParts, origin },
+          position: at,
+          rotation: rot,
+          mass: part.mass,
+        },
+      ];
     }
     case 'open_box': {
       const [sx, sy, sz] = part.size;

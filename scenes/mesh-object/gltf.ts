@@ -125,7 +125,8 @@ class Reader {
   indices(i: number, vertices: number): Uint32Array {
     const a = item(this.accessors, i, 'accessor');
     const size = INDEX_SIZES[a['componentType'] as number];
-    if (a['type'] !== 'SCALAR' || !size) throw new MeshError(`accessor ${i}: indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT`);
+    if (a['type'] !== 'SCALAR' || !size)
+      throw new MeshError(`accessor ${i}: indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT`);
     const count = int(a['count'], `accessor ${i} count`);
     const { data, at } = this.span(a, i, size);
     const out = new Uint32Array(count);
@@ -147,7 +148,10 @@ class Reader {
       const attrs = obj(prim['attributes'], `mesh ${m} primitive ${p} attributes`);
       const pos = this.positions(int(attrs['POSITION'], `mesh ${m} primitive ${p} POSITION`));
       const n = pos.length / 3;
-      const idx = prim['indices'] === undefined ? Uint32Array.from({ length: n - (n % 3) }, (_, k) => k) : this.indices(int(prim['indices'], 'indices'), n);
+      const idx =
+        prim['indices'] === undefined
+          ? Uint32Array.from({ length: n - (n % 3) }, (_, k) => k)
+          : this.indices(int(prim['indices'], 'indices'), n);
       if (idx.length % 3) throw new MeshError(`mesh ${m} primitive ${p}: ${idx.length} indices is not whole triangles`);
       transformInto(out, pos, idx, world);
     });
@@ -157,7 +161,11 @@ class Reader {
 function nodeMatrix(n: Json, i: number): Mat4 {
   const m = nums(n['matrix'], 16, `node ${i} matrix`);
   if (m) return m as Mat4;
-  return trs(nums(n['translation'], 3, `node ${i} translation`), nums(n['rotation'], 4, `node ${i} rotation`), nums(n['scale'], 3, `node ${i} scale`));
+  return trs(
+    nums(n['translation'], 3, `node ${i} translation`),
+    nums(n['rotation'], 4, `node ${i} rotation`),
+    nums(n['scale'], 3, `node ${i} scale`),
+  );
 }
 
 function readJson(json: Json, bin: Uint8Array | undefined, files: BufferFiles | undefined): Triangles {
@@ -213,7 +221,7 @@ export function readGlb(bytes: Uint8Array): Triangles {
   const length = Math.min(view.getUint32(8, true), bytes.byteLength);
   let json: Json | undefined;
   let bin: Uint8Array | undefined;
-  for (let at = 12; at + 8 <= length; ) {
+  for (let at = 12; at + 8 <= length;) {
     const size = view.getUint32(at, true);
     const type = view.getUint32(at + 4, true);
     if (at + 8 + size > length) throw new MeshError('a GLB chunk reaches past the end of the file');

@@ -51,7 +51,10 @@ describe('mesh types of a scene file', () => {
   });
 
   it('rotation turns a Z-up file upright', async () => {
-    const file = sceneWith({ 'l.obj': obj({ positions: L.positions.map((v, i) => (i % 3 === 2 ? v * 4 : v)), indices: L.indices }) }, { mesh: 'l.obj', rotation: [-90, 0, 0] });
+    const file = sceneWith(
+      { 'l.obj': obj({ positions: L.positions.map((v, i) => (i % 3 === 2 ? v * 4 : v)), indices: L.indices }) },
+      { mesh: 'l.obj', rotation: [-90, 0, 0] },
+    );
     const part = (await loadScene(file)).objects[0]!.parts[0]!;
     if (part.shape !== 'mesh') throw new Error('not a mesh');
     const ys = part.positions.filter((_, i) => i % 3 === 1);
@@ -60,10 +63,30 @@ describe('mesh types of a scene file', () => {
 
   it.each([
     ['a missing file', {}, { mesh: 'gone.stl' }, /^types\[0\]\.mesh \(gone\.stl\): no such file$/],
-    ['an unknown format', { 'm.ply': 'ply' }, { mesh: 'm.ply' }, /^types\[0\]\.mesh \(m\.ply\): not a mesh format this reads: give a \.glb, \.gltf, \.stl or \.obj file$/],
-    ['a non-finite vertex', { 'm.obj': 'v 0 0 0\nv 1 0 0\nv 0 nan 1\nf 1 2 3\n' }, { mesh: 'm.obj' }, /^types\[0\]\.mesh \(m\.obj\): vertex 2 is not finite/],
-    ['a flat mesh', { 'm.obj': 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n' }, { mesh: 'm.obj' }, /^types\[0\]\.mesh \(m\.obj\): it has zero volume/],
-    ['a path outside the folder', {}, { mesh: '../elsewhere.stl' }, /^types\[0\]\.mesh \(\.\.\/elsewhere\.stl\): .* lies outside the scene file's folder$/],
+    [
+      'an unknown format',
+      { 'm.ply': 'ply' },
+      { mesh: 'm.ply' },
+      /^types\[0\]\.mesh \(m\.ply\): not a mesh format this reads: give a \.glb, \.gltf, \.stl or \.obj file$/,
+    ],
+    [
+      'a non-finite vertex',
+      { 'm.obj': 'v 0 0 0\nv 1 0 0\nv 0 nan 1\nf 1 2 3\n' },
+      { mesh: 'm.obj' },
+      /^types\[0\]\.mesh \(m\.obj\): vertex 2 is not finite/,
+    ],
+    [
+      'a flat mesh',
+      { 'm.obj': 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n' },
+      { mesh: 'm.obj' },
+      /^types\[0\]\.mesh \(m\.obj\): it has zero volume/,
+    ],
+    [
+      'a path outside the folder',
+      {},
+      { mesh: '../elsewhere.stl' },
+      /^types\[0\]\.mesh \(\.\.\/elsewhere\.stl\): .* lies outside the scene file's folder$/,
+    ],
     ['an absolute path', {}, { mesh: '/etc/passwd' }, /^types\[0\]\.mesh \(\/etc\/passwd\): .* must be a path relative to the scene file$/],
     ['an empty mesh', { 'm.obj': '# nothing\n' }, { mesh: 'm.obj' }, /^types\[0\]\.mesh \(m\.obj\): it has no triangles$/],
   ])('%s is one line naming the field and the file', async (_what, files, type, message) => {
@@ -73,7 +96,10 @@ describe('mesh types of a scene file', () => {
   it('too many vertices is refused with the limit', async () => {
     const n = 70_000;
     const positions = Array.from({ length: n }, (_, k) => [k / n, (k % 7) / 7, (k % 11) / 11]).flat();
-    const file = sceneWith({ 'm.stl': binaryStl({ positions, indices: Array.from({ length: n - (n % 3) }, (_, i) => i) }) }, { mesh: 'm.stl' });
+    const file = sceneWith(
+      { 'm.stl': binaryStl({ positions, indices: Array.from({ length: n - (n % 3) }, (_, i) => i) }) },
+      { mesh: 'm.stl' },
+    );
     expect(await problems(file)).toEqual([expect.stringMatching(/^types\[0\]\.mesh \(m\.stl\): \d+ vertices; at most 65536/)]);
   });
 

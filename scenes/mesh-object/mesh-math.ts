@@ -39,13 +39,31 @@ export function trs(t = [0, 0, 0], q = [0, 0, 0, 1], s = [1, 1, 1]): Mat4 {
     2 * (y * z - x * w),
     1 - 2 * (x * x + y * y),
   ];
-  return [r[0]! * s[0]!, r[1]! * s[0]!, r[2]! * s[0]!, 0, r[3]! * s[1]!, r[4]! * s[1]!, r[5]! * s[1]!, 0, r[6]! * s[2]!, r[7]! * s[2]!, r[8]! * s[2]!, 0, t[0]!, t[1]!, t[2]!, 1];
+  return [
+    r[0]! * s[0]!,
+    r[1]! * s[0]!,
+    r[2]! * s[0]!,
+    0,
+    r[3]! * s[1]!,
+    r[4]! * s[1]!,
+    r[5]! * s[1]!,
+    0,
+    r[6]! * s[2]!,
+    r[7]! * s[2]!,
+    r[8]! * s[2]!,
+    0,
+    t[0]!,
+    t[1]!,
+    t[2]!,
+    1,
+  ];
 }
 
 /** Appends triangles to `out`, their positions moved by `m`. */
 export function transformInto(out: Triangles, pos: ArrayLike<number>, idx: ArrayLike<number>, m: Mat4): void {
   const base = out.positions.length / 3;
-  if (base + pos.length / 3 > MESH_OBJECT_MAX_VERTICES * 4) throw new MeshError(`more than ${MESH_OBJECT_MAX_VERTICES * 4} vertices are not read`);
+  if (base + pos.length / 3 > MESH_OBJECT_MAX_VERTICES * 4)
+    throw new MeshError(`more than ${MESH_OBJECT_MAX_VERTICES * 4} vertices are not read`);
   for (let i = 0; i < pos.length; i += 3) {
     const [x, y, z] = [pos[i]!, pos[i + 1]!, pos[i + 2]!];
     for (let r = 0; r < 3; r++) out.positions.push(m[r]! * x + m[4 + r]! * y + m[8 + r]! * z + m[12 + r]!);

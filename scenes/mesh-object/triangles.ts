@@ -32,7 +32,8 @@ export function readObjTriangles(text: string): Triangles {
     if (words[0] === 'v') {
       if (words.length < 4) throw new MeshError(`line ${line}: a vertex needs x y z`);
       positions.push(Number(words[1]), Number(words[2]), Number(words[3]));
-      if (positions.length > MESH_OBJECT_MAX_VERTICES * 12) throw new MeshError(`more than ${MESH_OBJECT_MAX_VERTICES * 4} vertices are not read`);
+      if (positions.length > MESH_OBJECT_MAX_VERTICES * 12)
+        throw new MeshError(`more than ${MESH_OBJECT_MAX_VERTICES * 4} vertices are not read`);
     } else if (words[0] === 'f') {
       if (words.length < 4) throw new MeshError(`line ${line}: a face needs three vertices`);
       const n = positions.length / 3;

@@ -38,7 +38,8 @@ function compute(R: Rapier, m: MeshPrimitive): RAPIER.Shape {
   } catch (e) {
     throw new SceneDataError(m.origin, [`the convex decomposition failed (${String(e)}); try "collision": "hull"`]);
   }
-  if (!d) throw new SceneDataError(m.origin, ['the convex decomposition made no convex part (is the mesh closed?); try "collision": "hull"']);
+  if (!d)
+    throw new SceneDataError(m.origin, ['the convex decomposition made no convex part (is the mesh closed?); try "collision": "hull"']);
   return d.shape;
 }
 
