@@ -9,7 +9,8 @@ import type { Rapier, RAPIER } from '../rapier';
 /** Voxels along the longest side: detail enough for a cup's wall at a fraction of the default's time. */
 const VHACD_RESOLUTION = 32;
 const CACHE_SIZE = 32;
-const shapes = new Map<string, RAPIER.Shape>();
+// Per Rapier module: a shape is made of one module's objects (the SIMD and scalar builds may both be loaded).
+const caches = new WeakMap<Rapier, Map<string, RAPIER.Shape>>();
 
 function contentKey(m: MeshPrimitive): string {
   // FNV-1a over the float bits and indices: cheap, and meshes that differ anywhere almost surely differ here.
@@ -46,6 +47,8 @@ function compute(R: Rapier, m: MeshPrimitive): RAPIER.Shape {
 /** A collider description of the mesh, its shape computed once per content. */
 export function meshColliderDesc(R: Rapier, m: MeshPrimitive): RAPIER.ColliderDesc {
   const key = contentKey(m);
+  let shapes = caches.get(R);
+  if (!shapes) caches.set(R, (shapes = new Map()));
   let shape = shapes.get(key);
   if (!shape) {
     shape = compute(R, m);
