@@ -9,6 +9,7 @@ import { loadScene } from '../../scenes/load';
 import { SceneDataError } from '../../scenes/validation';
 import { binaryStl } from '../../test/fixtures/meshes/encode';
 import { bowl } from '../../test/fixtures/meshes/shapes';
+import { renderCameraRays } from '../perception/render-rays';
 import { SimWorld } from './sim-world';
 
 const BOWL = { r: 0.12, h: 0.07 };
@@ -69,4 +70,12 @@ describe('mesh object colliders', () => {
     expect(e).toBeInstanceOf(SceneDataError);
     expect((e as SceneDataError).problems).toEqual([expect.stringMatching(/^types\[0\]\.mesh \(nothing\.glb\): no such file/)]);
   });
+
+  it('the ray-cast camera sees mesh objects by their colliders', async () => {
+    const sim = await SimWorld.create(await loadScene(join(import.meta.dirname, '../../test/fixtures/meshes/mesh-scene.json')));
+    const seen = new Set(renderCameraRays(sim, { width: 160 }).labels);
+    sim.dispose();
+    expect(seen).toContain('bowl_1');
+    expect(seen).toContain('block_1');
+  }, 30_000);
 });
