@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readTriangles, type Triangles } from '../../scenes/mesh-object/triangles';
 import { MeshError } from '../../scenes/urdf/mesh';
-import { asciiStl, binaryStl, glb, gltfInline, obj } from '../fixtures/meshes/encode';
+import { asciiStl, binaryStl, glb, gltfInline, gltfParts, obj } from '../fixtures/meshes/encode';
 import type { TestMesh } from '../fixtures/meshes/shapes';
 import { fuzzRuns, fuzzSeed } from './support/budget';
 
@@ -70,4 +70,56 @@ describe('mesh object readers', () => {
       { numRuns: fuzzRuns(300), seed: fuzzSeed(4713) },
     );
   });
+
+  it('a valid glTF with one field replaced by any JSON value reads or throws MeshError only', () => {
+    /** Every [object, key] pair in a JSON tree: the places a field can be replaced. */
+    const slots = (v: unknown, out: Array<[Record<string, unknown> | unknown[], string | number]> = []) => {
+      if (v && typeof v === 'object')
+        for (const [k, x] of Object.entries(v)) {
+          out.push([v as Record<string, unknown>, Array.isArray(v) ? Number(k) : k]);
+          slots(x, out);
+        }
+      return out;
+    };
+    const odd = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom(-1, 0, 1, 2, 3, 4, 5, 4294967295, 1e300, 0.5, 5121, 5123, 5125, 5126, 'VEC3', 'SCALAR', 'MAT4', null),
+    );
+    fc.assert(
+      fc.property(mesh, fc.nat(), odd, fc.boolean(), (m, pick, value, binary) => {
+        const { json, bin } = gltfParts(m, { translation: [0, 0, 0] });
+        const all = slots(json);
+        const [holder, key] = all[pick % all.length]!;
+        (holder as Record<string | number, unknown>)[key] = value;
+        if (binary) {
+          readsOrMeshError('x.glb', glbOf(json, bin));
+        } else {
+          const buffers = json['buffers'];
+          if (Array.isArray(buffers) && buffers[0] && typeof buffers[0] === 'object' && !('uri' in buffers[0]))
+            (buffers[0] as Record<string, unknown>)['uri'] = `data:;base64,${Buffer.from(bin).toString('base64')}`;
+          readsOrMeshError('x.gltf', new TextEncoder().encode(JSON.stringify(json)));
+        }
+      }),
+      { numRuns: fuzzRuns(400), seed: fuzzSeed(4714) },
+    );
+  });
 });
+
+/** A GLB of this JSON and BIN chunk. */
+function glbOf(json: unknown, bin: Uint8Array): Uint8Array {
+  const j = new TextEncoder().encode(JSON.stringify(json).padEnd(Math.ceil(JSON.stringify(json).length / 4) * 4, ' '));
+  const b = new Uint8Array(Math.ceil(bin.byteLength / 4) * 4);
+  b.set(bin);
+  const out = new Uint8Array(28 + j.byteLength + b.byteLength);
+  const v = new DataView(out.buffer);
+  v.setUint32(0, 0x46546c67, true);
+  v.setUint32(4, 2, true);
+  v.setUint32(8, out.byteLength, true);
+  v.setUint32(12, j.byteLength, true);
+  v.setUint32(16, 0x4e4f534a, true);
+  out.set(j, 20);
+  v.setUint32(20 + j.byteLength, b.byteLength, true);
+  v.setUint32(24 + j.byteLength, 0x004e4942, true);
+  out.set(b, 28 + j.byteLength);
+  return out;
+}
