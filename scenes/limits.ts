@@ -5,6 +5,8 @@ export const SCENE_LIMITS = {
   /** Bytes of a scene file. */
   fileBytes: 2_000_000,
   objects: 500,
+  /** Object types made from mesh files, per scene. */
+  meshTypes: 32,
   people: 50,
   locations: 200,
   referencePositions: 200,

@@ -2,7 +2,9 @@
 import { readUserText, UserFileError } from '../base/user-file';
 import { SCENE_LIMITS } from './limits';
 import type { ResolvedScene } from './resolve';
-import { builtinScene, isBuiltinScene, resolveSceneData } from './registry';
+import { loadMeshTypes } from './mesh-object/load';
+import { builtinCatalogue, builtinRobots, builtinScene, isBuiltinScene } from './registry';
+import { parseScene, resolveScene } from './resolve';
 import { SceneDataError } from './validation';
 
 export async function loadScene(idOrPath: string): Promise<ResolvedScene> {
@@ -23,5 +25,8 @@ export async function loadScene(idOrPath: string): Promise<ResolvedScene> {
   } catch (e) {
     throw new SceneDataError(idOrPath, [`not valid JSON: ${(e as Error).message}`]);
   }
-  return resolveSceneData(data, idOrPath);
+  const scene = parseScene(data, idOrPath);
+  const { types, problems } = loadMeshTypes(scene, idOrPath);
+  if (problems.length) throw new SceneDataError(idOrPath, problems);
+  return resolveScene(scene, builtinCatalogue(), builtinRobots(), idOrPath, types);
 }

@@ -229,6 +229,6 @@ export function validatedBuiltins(): {
 }
 
 /** Resolves scene data that came from elsewhere (a user's file). */
-export function resolveSceneData(data: unknown, source: string): ResolvedScene {
-  return resolveScene(parseScene(data, source), builtinCatalogue(), builtinRobots(), source);
+export function resolveSceneData(data: unknown, source: string, local?: Catalogue): ResolvedScene {
+  return resolveScene(parseScene(data, source), builtinCatalogue(), builtinRobots(), source, local);
 }

@@ -115,8 +115,29 @@ export function parseRobotConfig(data: unknown, source: string): RobotConfig {
   return parsed.data;
 }
 
-export function resolveScene(scene: Scene, catalogue: Catalogue, robots: ReadonlyMap<string, RobotConfig>, source: string): ResolvedScene {
-  const problems: string[] = [];
+/** Mesh types must be loaded from their files (mesh-object/load.ts) and must not shadow a catalogue type. */
+function meshTypeProblems(scene: Scene, catalogue: Catalogue, local: Catalogue): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  scene.types.forEach((m, i) => {
+    if (catalogue.has(m.type)) out.push(`types[${i}].type: "${m.type}" is a catalogue type already; give the mesh type another id`);
+    else if (seen.has(m.type)) out.push(`types[${i}].type: "${m.type}" is defined twice`);
+    else if (!local.has(m.type)) out.push(`types[${i}].mesh: mesh files are read only when the scene is loaded from its file`);
+    seen.add(m.type);
+  });
+  return out;
+}
+
+/** `local`: the scene's own mesh types, loaded from their files. */
+export function resolveScene(
+  scene: Scene,
+  builtin: Catalogue,
+  robots: ReadonlyMap<string, RobotConfig>,
+  source: string,
+  local: Catalogue = new Map(),
+): ResolvedScene {
+  const problems: string[] = meshTypeProblems(scene, builtin, local);
+  const catalogue: Catalogue = local.size ? new Map([...local, ...builtin]) : builtin;
   const robot = robots.get(scene.robot.config);
   if (!robot) {
     problems.push(

@@ -4,6 +4,7 @@
 // hand-written angles. Robot frames: forward +X, left -Z, up +Y (ROS x, z, -y).
 import { z } from 'zod';
 import { SCENE_LIMITS as L } from './limits';
+import type { MeshPart } from './mesh-object/part';
 
 /**
  * Builds the schemas once, on the first parse: constructing them costs a one-shot
@@ -157,6 +158,23 @@ function build() {
         })
         .strict()
         .optional(),
+    })
+    .strict();
+
+  const MeshType = ObjectType.omit({ parts: true })
+    .extend({
+      mass: z.number().positive().max(L.massKg, `at most ${L.massKg} kg`).describe('kg'),
+      mesh: z.string().min(1).describe('a .glb, .gltf, .stl or .obj file, relative to the scene file'),
+      scale: z
+        .union([z.number().positive(), z.tuple([z.number().positive(), z.number().positive(), z.number().positive()])])
+        .default(1)
+        .describe("multiplies the file's coordinates into metres (0.001 for a file in millimetres)"),
+      rotation: Vec3.optional().describe('XYZ Euler degrees applied to the file first ([-90, 0, 0] stands a Z-up file upright)'),
+      collision: z
+        .enum(['hull', 'decomposed'])
+        .default('hull')
+        .describe('hull: one convex hull; decomposed: convex parts found by V-HACD, for concave shapes (a bowl, a mug)'),
+      maxParts: z.number().int().min(1).max(64).default(16).describe('most convex parts a decomposition may make'),
     })
     .strict();
 
@@ -321,6 +339,9 @@ function build() {
             .default({ percent: 100, low: 30, critical: 10, drainScale: 1 }),
         })
         .strict(),
+      types: list(MeshType, L.meshTypes, 'mesh object types')
+        .default([])
+        .describe('object types made from mesh files; objects name them by "type" like catalogue types'),
       objects: list(SceneObject, L.objects, 'objects'),
       locations: list(Location, L.locations, 'locations').default([]),
       referencePositions: list(ReferencePosition, L.referencePositions, 'reference positions').default([]),
@@ -357,6 +378,7 @@ function build() {
     Receptacle,
     Toggle,
     ObjectType,
+    MeshType,
     Catalogue,
     Pose2,
     ArmPosture,
@@ -379,12 +401,14 @@ export function sceneSchemas(): SceneSchemas {
   return (built ??= build());
 }
 
-export type Part = z.infer<SceneSchemas['Part']>;
+/** A part: a shape from a data file, or a mesh a scene's mesh type was loaded into. */
+export type Part = z.infer<SceneSchemas['Part']> | MeshPart;
 export type Properties = z.infer<SceneSchemas['Properties']>;
 export type ObjectStates = z.infer<SceneSchemas['ObjectStates']>;
 export type Box = z.infer<SceneSchemas['Box']>;
 export type Articulation = z.infer<SceneSchemas['Articulation']>;
-export type ObjectType = z.infer<SceneSchemas['ObjectType']>;
+export type ObjectType = Omit<z.infer<SceneSchemas['ObjectType']>, 'parts'> & { parts: Part[] };
+export type MeshType = z.infer<SceneSchemas['MeshType']>;
 export type ObjectTypeInput = z.input<SceneSchemas['ObjectType']>;
 export type Pose2 = z.infer<SceneSchemas['Pose2']>;
 export type ArmConfig = z.infer<SceneSchemas['ArmConfig']>;

@@ -1,6 +1,7 @@
 // Expands compound part shapes (open boxes, bowls) into the primitives that the
 // simulator makes colliders of and the renderer draws. One place, so physics and
 // picture agree.
+import type { MeshCollision } from './mesh-object/part';
 import type { Part } from './schema';
 
 export type Vec3T = [number, number, number];
@@ -9,7 +10,19 @@ export type Primitive =
   | { shape: 'box'; size: Vec3T }
   | { shape: 'sphere'; radius: number }
   | { shape: 'cylinder'; radius: number; height: number }
-  | { shape: 'capsule'; radius: number; height: number };
+  | { shape: 'capsule'; radius: number; height: number }
+  | MeshPrimitive;
+
+/** Triangles in the part frame; the physics makes a hull or a convex decomposition of them. */
+export interface MeshPrimitive {
+  shape: 'mesh';
+  positions: number[];
+  indices: number[];
+  collision: MeshCollision;
+  maxParts: number;
+  /** The field and file it came from, for messages. */
+  origin: string;
+}
 
 export interface PrimitivePart {
   /** Name of the source part ("" when unnamed); shared by every primitive it expands into. */
@@ -58,6 +71,18 @@ export function expandPart(part: Part): PrimitivePart[] {
           mass: part.mass,
         },
       ];
+    case 'mesh': {
+      const { positions, indices, collision, maxParts, origin } = part;
+      return [
+        {
+          ...base,
+          geometry: { shape: 'mesh', positions, indices, collision, maxParts, origin },
+          position: at,
+          rotation: rot,
+          mass: part.mass,
+        },
+      ];
+    }
     case 'open_box': {
       const [sx, sy, sz] = part.size;
       const w = part.wall;
@@ -153,7 +178,32 @@ export function primitiveVolume(p: Primitive): number {
       return Math.PI * p.radius ** 2 * p.height;
     case 'capsule':
       return Math.PI * p.radius ** 2 * p.height + (4 / 3) * Math.PI * p.radius ** 3;
+    case 'mesh':
+      return meshVolume(p);
   }
+}
+
+/** Enclosed volume of a closed mesh (divergence theorem); an open one's bounding box volume instead. */
+export function meshVolume(m: Pick<MeshPrimitive, 'positions' | 'indices'>): number {
+  const P = m.positions;
+  let v = 0;
+  for (let t = 0; t + 2 < m.indices.length; t += 3) {
+    const [a, b, c] = [m.indices[t]! * 3, m.indices[t + 1]! * 3, m.indices[t + 2]! * 3];
+    v +=
+      P[a]! * (P[b + 1]! * P[c + 2]! - P[b + 2]! * P[c + 1]!) -
+      P[a + 1]! * (P[b]! * P[c + 2]! - P[b + 2]! * P[c]!) +
+      P[a + 2]! * (P[b]! * P[c + 1]! - P[b + 1]! * P[c]!);
+  }
+  if (Math.abs(v / 6) > 0) return Math.abs(v / 6);
+  const h = meshHalfExtents(m.positions);
+  return 8 * h[0] * h[1] * h[2];
+}
+
+/** Half extents about the part origin (the larger side when the mesh is not centred). */
+function meshHalfExtents(positions: readonly number[]): Vec3T {
+  const h: Vec3T = [0, 0, 0];
+  for (let i = 0; i < positions.length; i++) h[i % 3] = Math.max(h[i % 3]!, Math.abs(positions[i]!));
+  return h;
 }
 
 /** Half extents of a primitive's axis-aligned box in its own frame. */
@@ -167,5 +217,7 @@ export function primitiveHalfExtents(p: Primitive): Vec3T {
       return [p.radius, p.height / 2, p.radius];
     case 'capsule':
       return [p.radius, p.height / 2 + p.radius, p.radius];
+    case 'mesh':
+      return meshHalfExtents(p.positions);
   }
 }

@@ -41,7 +41,9 @@ function visualParts(prims: readonly PrimitivePart[], fallback: string): ShapePa
     .filter((p) => p.visual)
     .map((p) => ({
       name: p.name,
-      geometry: p.geometry,
+      // A mesh goes to the view as its triangles alone (how it collides is the physics' business).
+      geometry:
+        p.geometry.shape === 'mesh' ? { shape: 'mesh' as const, positions: p.geometry.positions, indices: p.geometry.indices } : p.geometry,
       position: [...p.position],
       rotation: quat4(qEulerDeg(p.rotation)),
       color: p.color ?? fallback,

@@ -23,8 +23,54 @@ export interface BodyShape {
 const BALL = 0;
 const CUBOID = 1;
 const CAPSULE = 2;
+const COMPOUND = 8;
 const CONVEX_POLYHEDRON = 9;
 const CYLINDER = 10;
+
+interface RapierShape {
+  type: number;
+  radius?: number;
+  halfHeight?: number;
+  halfExtents?: Vec3;
+  vertices?: Float32Array;
+  indices?: Uint32Array | null;
+  shapes?: RapierShape[];
+  positions?: Vec3[];
+  rotations?: Quat[];
+}
+
+const IDENTITY: Quat = { x: 0, y: 0, z: 0, w: 1 };
+
+/** A shape as primitives in its own frame; a compound (a decomposed mesh) as each of its convex parts. */
+function shapeGeometries(shape: RapierShape): Array<{ geometry: Primitive | MeshShape; p: Vec3; q: Quat }> {
+  if (shape.type === COMPOUND && shape.shapes) {
+    return shape.shapes.flatMap((sub, k) => {
+      const g = shapeGeometry(sub);
+      return g ? [{ geometry: g, p: shape.positions?.[k] ?? { x: 0, y: 0, z: 0 }, q: shape.rotations?.[k] ?? IDENTITY }] : [];
+    });
+  }
+  const g = shapeGeometry(shape);
+  return g ? [{ geometry: g, p: { x: 0, y: 0, z: 0 }, q: IDENTITY }] : [];
+}
+
+function shapeGeometry(shape: RapierShape): Primitive | MeshShape | undefined {
+  if (shape.type === CUBOID && shape.halfExtents) {
+    const h = shape.halfExtents;
+    return { shape: 'box', size: [h.x * 2, h.y * 2, h.z * 2] };
+  } else if (shape.type === BALL && shape.radius !== undefined) {
+    return { shape: 'sphere', radius: shape.radius };
+  } else if (shape.type === CAPSULE && shape.radius !== undefined && shape.halfHeight !== undefined) {
+    return { shape: 'capsule', radius: shape.radius, height: shape.halfHeight * 2 };
+  } else if (shape.type === CYLINDER && shape.radius !== undefined && shape.halfHeight !== undefined) {
+    return { shape: 'cylinder', radius: shape.radius, height: shape.halfHeight * 2 };
+  } else if (shape.type === CONVEX_POLYHEDRON && shape.vertices) {
+    // Rapier gives a computed hull back as a triangle soup (three vertices per face, no indices).
+    const positions = Array.from(shape.vertices);
+    const indices = shape.indices ? Array.from(shape.indices) : positions.slice(0, positions.length / 3).map((_, i) => i);
+    return { shape: 'mesh', positions, indices };
+  }
+  return undefined;
+}
 
 export function bodyShapes(sim: SimWorld, handle: number): BodyShape[] {
   const body = sim.world.getRigidBody(handle);
@@ -34,31 +80,9 @@ export function bodyShapes(sim: SimWorld, handle: number): BodyShape[] {
   const out: BodyShape[] = [];
   for (let i = 0; i < body.numColliders(); i++) {
     const c = body.collider(i);
-    const shape = c.shape as unknown as {
-      type: number;
-      radius?: number;
-      halfHeight?: number;
-      halfExtents?: Vec3;
-      vertices?: Float32Array;
-      indices?: Uint32Array | null;
-    };
-    let geometry: Primitive | MeshShape | undefined;
-    if (shape.type === CUBOID && shape.halfExtents) {
-      const h = shape.halfExtents;
-      geometry = { shape: 'box', size: [h.x * 2, h.y * 2, h.z * 2] };
-    } else if (shape.type === BALL && shape.radius !== undefined) {
-      geometry = { shape: 'sphere', radius: shape.radius };
-    } else if (shape.type === CAPSULE && shape.radius !== undefined && shape.halfHeight !== undefined) {
-      geometry = { shape: 'capsule', radius: shape.radius, height: shape.halfHeight * 2 };
-    } else if (shape.type === CYLINDER && shape.radius !== undefined && shape.halfHeight !== undefined) {
-      geometry = { shape: 'cylinder', radius: shape.radius, height: shape.halfHeight * 2 };
-    } else if (shape.type === CONVEX_POLYHEDRON && shape.vertices) {
-      // Rapier gives a computed hull back as a triangle soup (three vertices per face, no indices).
-      const positions = Array.from(shape.vertices);
-      const indices = shape.indices ? Array.from(shape.indices) : positions.slice(0, positions.length / 3).map((_, i) => i);
-      geometry = { shape: 'mesh', positions, indices };
-    }
-    if (!geometry) continue;
+    const shape = c.shape as unknown as RapierShape;
+    const parts = shapeGeometries(shape);
+    if (!parts.length) continue;
     // The offset from the parent when Rapier has it; else the world pose taken into the body frame.
     const lp = c.translationWrtParent();
     const lq = c.rotationWrtParent();
@@ -73,7 +97,11 @@ export function bodyShapes(sim: SimWorld, handle: number): BodyShape[] {
       p = poseApply(inv, { x: cp.x, y: cp.y, z: cp.z });
       q = qMul(qConj({ x: r.x, y: r.y, z: r.z, w: r.w }), { x: cq.x, y: cq.y, z: cq.z, w: cq.w });
     }
-    out.push({ geometry, position: [p.x, p.y, p.z], rotation: [q.x, q.y, q.z, q.w] });
+    for (const part of parts) {
+      const pp = poseApply({ p, q }, part.p);
+      const pq = qMul(q, part.q);
+      out.push({ geometry: part.geometry, position: [pp.x, pp.y, pp.z], rotation: [pq.x, pq.y, pq.z, pq.w] });
+    }
   }
   return out;
 }

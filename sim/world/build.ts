@@ -7,6 +7,7 @@ import type { Rapier, RAPIER } from '../rapier';
 import type { DoorState, Entity } from './entity';
 import { aabbToWorld, localBox, primitiveAabb, unionAll } from './entity';
 import { GROUPS } from '../groups';
+import { meshColliderDesc } from './mesh-collider';
 
 export function colliderDesc(R: Rapier, p: PrimitivePart, origin: Vec3 = v3()): RAPIER.ColliderDesc {
   const g = p.geometry;
@@ -23,6 +24,9 @@ export function colliderDesc(R: Rapier, p: PrimitivePart, origin: Vec3 = v3()): 
       break;
     case 'capsule':
       desc = R.ColliderDesc.capsule(g.height / 2, g.radius);
+      break;
+    case 'mesh':
+      desc = meshColliderDesc(R, g);
       break;
   }
   const pos = fromTuple(p.position);
