@@ -123,3 +123,32 @@ export async function settleBrowser(
   }
   return Math.round(performance.now() - start);
 }
+
+/** CPU milliseconds (user + system) a process and all its descendants have used so far (a host and its workers); null off Linux. */
+export function treeCpu(root: number): number | null {
+  if (!existsSync(`/proc/${root}/stat`)) return null;
+  const kids = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0;
+  const walk = (pid: number): void => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += ((Number(f[11]) + Number(f[12])) / TICKS_PER_S) * 1000;
+    } catch {
+      // Gone.
+    }
+    for (const k of kids.get(pid) ?? []) walk(k);
+  };
+  walk(root);
+  return total;
+}

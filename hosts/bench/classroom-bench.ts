@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Page, chromium } from 'playwright-core';
+import { chromiumCpu, treeCpu } from './chromium-procs';
 import { keepTurning } from './view-turner';
 
 export const CLASSROOM_FPS_TARGET = 30;
@@ -25,10 +26,24 @@ export interface ClassroomPage {
   resolutionPercent: number | null;
 }
 
+/**
+ * Where the machine's time went while every view turned (Linux): CPU milliseconds
+ * per frame drawn (all pages' frames together) by the pages' renderer processes and
+ * the GPU process (SwiftShader rasterises there), and the cores the host (its
+ * simulations and server) used meanwhile. The frames a class gets are the cores
+ * left over divided by the CPU one frame costs.
+ */
+export interface ClassroomCpu {
+  rendererMsPerFrame: number;
+  gpuMsPerFrame: number;
+  hostCores: number;
+}
+
 export interface ClassroomBench {
   pages: ClassroomPage[];
   minFps: number;
   seconds: number;
+  cpu: ClassroomCpu | null;
 }
 
 interface Probe {
@@ -44,7 +59,7 @@ const probe = (page: Page) =>
   });
 
 /** Starts `skillbridge serve --classroom` and resolves with its group and teacher URLs. */
-function startClassroom(): { urls: Promise<[string, string]>; stop: () => void } {
+function startClassroom(): { urls: Promise<[string, string]>; stop: () => void; pid: number | undefined } {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const child = spawn(process.execPath, ['bin/skillbridge.js', 'serve', '--classroom', '--port', '0'], {
     cwd: root,
@@ -64,7 +79,7 @@ function startClassroom(): { urls: Promise<[string, string]>; stop: () => void }
     child.once('exit', (code) => reject(new Error(`serve --classroom exited (${code})`)));
   });
   urls.catch(() => undefined);
-  return { urls, stop: () => void child.kill('SIGINT') };
+  return { urls, stop: () => void child.kill('SIGINT'), pid: child.pid };
 }
 
 export async function benchClassroom(opts: {
@@ -102,18 +117,33 @@ export async function benchClassroom(opts: {
     pages.push({ who: 'teacher', page: await open(teacherUrl) });
     // Let every page's shaders compile and the JIT warm up: the figure is the steady rate.
     await new Promise((r) => setTimeout(r, 2000));
-    const rate = async (seconds: number): Promise<Array<{ fps: number; level: number | null }>> => {
+    const rate = async (seconds: number): Promise<{ pages: Array<{ fps: number; level: number | null }>; cpu: ClassroomCpu | null }> => {
       const before = await Promise.all(pages.map((p) => probe(p.page)));
+      const cpu0 = chromiumCpu(process.pid);
+      const host0 = server.pid === undefined ? null : treeCpu(server.pid);
       const start = performance.now();
       await new Promise((r) => setTimeout(r, seconds * 1000));
       const after = await Promise.all(pages.map((p) => probe(p.page)));
       const elapsed = (performance.now() - start) / 1000;
-      return after.map((a, i) => ({ fps: Math.round(((a.frames - before[i]!.frames) / elapsed) * 10) / 10, level: a.level }));
+      const cpu1 = chromiumCpu(process.pid);
+      const host1 = server.pid === undefined ? null : treeCpu(server.pid);
+      const frames = after.reduce((n, a, i) => n + a.frames - before[i]!.frames, 0);
+      const r1 = (x: number): number => Math.round(x * 10) / 10;
+      const cpu =
+        cpu0 && cpu1 && host0 !== null && host1 !== null && frames > 0
+          ? {
+              rendererMsPerFrame: r1((cpu1.renderer - cpu0.renderer) / frames),
+              gpuMsPerFrame: r1((cpu1.gpu - cpu0.gpu) / frames),
+              hostCores: Math.round((host1 - host0) / elapsed / 10) / 100,
+            }
+          : null;
+      const rates = after.map((a, i) => ({ fps: Math.round(((a.frames - before[i]!.frames) / elapsed) * 10) / 10, level: a.level }));
+      return { pages: rates, cpu };
     };
-    const still = await rate(Math.max(2, opts.seconds / 2));
+    const still = (await rate(Math.max(2, opts.seconds / 2))).pages;
     const stops = await Promise.all(pages.map((p) => keepTurning(p.page)));
     await new Promise((r) => setTimeout(r, 500));
-    const turning = await rate(opts.seconds);
+    const { pages: turning, cpu: turningCpu } = await rate(opts.seconds);
     await Promise.all(stops.map((t) => (t ? t.stop() : Promise.resolve())));
     const out = pages.map((p, i) => ({
       who: p.who,
@@ -126,9 +156,13 @@ export async function benchClassroom(opts: {
       opts.say?.(
         `classroom ${p.who}: ${p.fps} fps${p.viewTurned ? ' while every view is turned or panned' : ' (its view could not be turned)'} at ${p.resolutionPercent ?? 'n/a'} % resolution; ${p.stillFps} frames a second drawn while nobody touched a view`,
       );
+    if (turningCpu)
+      opts.say?.(
+        `classroom CPU while turning: ${turningCpu.rendererMsPerFrame} ms the page + ${turningCpu.gpuMsPerFrame} ms the GPU process per frame drawn (all pages), the host ${turningCpu.hostCores} cores`,
+      );
     // A page whose view could not be turned measured only what its scene needed: it cannot show the goal met.
     const minFps = Math.min(...out.map((p) => (p.viewTurned ? p.fps : 0)));
-    return { pages: out, minFps, seconds: opts.seconds };
+    return { pages: out, minFps, seconds: opts.seconds, cpu: turningCpu };
   } finally {
     await browser.close();
     server.stop();

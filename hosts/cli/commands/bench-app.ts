@@ -96,7 +96,7 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
   );
   if (classroom)
     o.out(
-      `Classroom (teacher and three groups, ${classroom.seconds} s, every view turned or panned at once): ${classroom.pages.map((c) => `${c.who} ${c.fps} fps at ${c.resolutionPercent ?? 'n/a'} %${c.viewTurned ? '' : ' (not turned)'}`).join(', ')}; frames drawn a second while nobody touches a view: ${classroom.pages.map((c) => `${c.who} ${c.stillFps}`).join(', ')}`,
+      `Classroom (teacher and three groups, ${classroom.seconds} s, every view turned or panned at once): ${classroom.pages.map((c) => `${c.who} ${c.fps} fps at ${c.resolutionPercent ?? 'n/a'} %${c.viewTurned ? '' : ' (not turned)'}`).join(', ')}; frames drawn a second while nobody touches a view: ${classroom.pages.map((c) => `${c.who} ${c.stillFps}`).join(', ')}${classroom.cpu ? `; CPU per frame drawn ${classroom.cpu.rendererMsPerFrame} ms the pages + ${classroom.cpu.gpuMsPerFrame} ms the GPU process, the host using ${classroom.cpu.hostCores} cores` : ''}`,
     );
   o.out(`Targets (load average ${load.join(', ')} on ${r.cpus} CPUs):`);
   for (const t of targets) o.out(`  ${t.met ? '✓' : '✗'} ${t.what}: ${t.measured} (target ${t.target})`);

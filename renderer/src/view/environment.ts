@@ -7,6 +7,7 @@ import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateGround } from '@babylonjs/core/Meshes/Builders/groundBuilder';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
+import type { SubMesh } from '@babylonjs/core/Meshes/subMesh';
 import { Scene } from '@babylonjs/core/scene';
 import type { Environment, SceneMeta } from '../../../contract/schemas';
 
@@ -191,5 +192,17 @@ export function buildBackdrop(scene: Scene, meta: SceneMeta, software = false): 
     walls.isPickable = false;
     receivers.push(walls);
   }
+  drawnLast(scene, receivers);
   return { floor, receivers };
+}
+
+/**
+ * The backdrop (floor, walls, then the surroundings) drawn after the bodies:
+ * the pixels the bodies cover are then rejected by the depth test before they
+ * are shaded, where drawn first they were shaded and painted over (software GL
+ * pays per pixel shaded). Opaque with depth, the picture is the same.
+ */
+function drawnLast(scene: Scene, backdrop: readonly Mesh[]): void {
+  const rank = (s: SubMesh): number => backdrop.indexOf(s.getMesh() as Mesh) + 1;
+  scene.setRenderingOrder(0, (a, b) => rank(a) - rank(b));
 }

@@ -20,6 +20,18 @@ describe('FrameDemand: what wakes a draw', () => {
     expect(d.due(SAFETY_MS, VIEW)).toBe('safety');
   });
 
+  it('an idle page (pages of a class side by side) draws at most one frame in two seconds', () => {
+    const d = settled();
+    let frames = 0;
+    for (let t = 16; t <= 10_000; t += 16)
+      if (d.due(t, VIEW) !== null) {
+        d.drawn(t, VIEW);
+        frames++;
+      }
+    expect(frames).toBeLessThanOrEqual(5);
+    expect(frames).toBeGreaterThan(0);
+  });
+
   it.each<Wake>(['poses', 'replay', 'scene', 'view', 'pointer', 'inset', 'shown'])('a %s wake draws the next frame, once', (why) => {
     const d = settled();
     d.wake(why);

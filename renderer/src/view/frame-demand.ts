@@ -10,8 +10,11 @@ export type Wake = 'poses' | 'replay' | 'scene' | 'view' | 'pointer' | 'inset' |
 /** Why a frame is drawn: a wake, the camera moved, a new scene settling, or the safety redraw. */
 export type DrawReason = Wake | 'camera' | 'settling' | 'safety';
 
-/** A frame is drawn at least this often, changed or not. */
-export const SAFETY_MS = 500;
+/**
+ * A frame is drawn at least this often, changed or not. Rarely: a class's pages
+ * side by side on one machine each pay a whole frame for it, idle or not.
+ */
+export const SAFETY_MS = 2000;
 /** A new scene's first frames are drawn back to back (its shaders compile, its layout settles). */
 export const SETTLE_FRAMES = 10;
 /** A view (camera matrix, canvas size) closer than this to the one drawn is the same picture. */

@@ -27,7 +27,7 @@ import '@babylonjs/core/Shaders/default.fragment';
 import { Scene } from '@babylonjs/core/scene';
 import type { BodyMeta, SceneMeta, ShapePart } from '../../../contract/schemas';
 import { BACKDROPS, buildBackdrop } from './environment';
-import { type Batches, batchStatic } from './world-batch';
+import { Batches } from './world-batch';
 
 /** What a pickable mesh carries: the id it stands for and the label a person reads. */
 export interface Tagged {
@@ -50,7 +50,7 @@ export interface SceneGraph {
    * views never show them, and building them would sit before the first frame.
    */
   buildColliders(): Mesh[];
-  /** Still bodies drawn merged per material, and the undrawn meshes that stand for each (world-batch.ts). */
+  /** Bodies at rest drawn merged per material and cell, and the undrawn meshes that stand for each (world-batch.ts). */
   batched: Batches;
 }
 
@@ -82,7 +82,13 @@ export function buildScene(engine: Engine, meta: SceneMeta, opts: BuildOptions):
     scene.imageProcessingConfiguration.isEnabled = false;
   }
 
-  const b = new Builder(scene, meta.stream.length);
+  // Batches made or dropped later (a body leaving its batch) cast shadows in place of their meshes.
+  let sg: ShadowGenerator | undefined;
+  const batched = new Batches(undefined, (made, dropped, freed) => {
+    for (const m of dropped) sg?.removeShadowCaster(m, false);
+    for (const m of [...made, ...freed]) sg?.addShadowCaster(m, false);
+  });
+  const b = new Builder(scene, meta.stream.length, batched, meta.environment === 'field' ? COARSE : FINE);
   const casters: Mesh[] = [];
   const receivers: Mesh[] = [...built.receivers];
   for (const o of meta.objects) {
@@ -102,15 +108,15 @@ export function buildScene(engine: Engine, meta: SceneMeta, opts: BuildOptions):
 
   for (const m of receivers) m.receiveShadows = opts.shadows;
   b.freezeStatic(meta);
-  // After freezing: the batches are built from the still meshes where they stand.
-  const batches = batchStatic(b.stillMeshes(meta), b.graph.batched);
+  // After freezing: the batches are built from the meshes of the bodies at rest where they stand.
+  const batches = batched.add(b.restingMeshes(meta), b.movableNodes(meta));
   if (opts.shadows) {
-    const sg = new ShadowGenerator(1024, sun);
+    sg = new ShadowGenerator(1024, sun);
     sg.bias = 0.0015;
     sg.normalBias = 0.01;
     sg.darkness = 0.35;
-    // The batches cast for the still meshes they replace (undrawn meshes cast no shadow).
-    for (const m of [...casters, ...batches]) if (!b.graph.batched.proxies.has(m)) sg.addShadowCaster(m, false);
+    // The batches cast for the meshes they replace (undrawn meshes cast no shadow).
+    for (const m of [...casters, ...batches]) if (!batched.proxies.has(m)) sg.addShadowCaster(m, false);
   }
   // The backdrop never moves nor changes colour (frozen once its shadows are set: a material compiles on its first draw).
   for (const m of built.receivers) {
@@ -139,8 +145,29 @@ function trianglesData(positions: readonly number[], indices: readonly number[])
   return d;
 }
 
+/**
+ * How finely round shapes are cut. A field is seen from tens of metres: its
+ * plants' small spheres and posts look the same with fewer facets, and the
+ * vertices saved are most of what a field draws. Large shapes (a tree's crown)
+ * keep their facets.
+ */
+export interface Detail {
+  sphere: number;
+  cylinder: number;
+  capsule: number;
+}
+export const FINE: Detail = { sphere: 12, cylinder: 20, capsule: 14 };
+export const COARSE: Detail = { sphere: 8, cylinder: 10, capsule: 8 };
+/** Radius from which a coarse scene still cuts a shape finely, metres. */
+const LARGE_M = 0.5;
+
+/** The facets for a shape of radius `r` in a scene drawn at `detail`. */
+export function facets(detail: Detail, r: number): Detail {
+  return r >= LARGE_M ? FINE : detail;
+}
+
 /** A part's shape as vertex data, placed where the part sits in its body, coloured. */
-function partData(part: ShapePart): VertexData {
+function partData(part: ShapePart, detail: Detail): VertexData {
   const g = part.geometry;
   let d: VertexData;
   switch (g.shape) {
@@ -151,13 +178,18 @@ function partData(part: ShapePart): VertexData {
       d = CreateBoxVertexData({ width: g.size[0], height: g.size[1], depth: g.size[2] });
       break;
     case 'sphere':
-      d = CreateSphereVertexData({ diameter: g.radius * 2, segments: 12 });
+      d = CreateSphereVertexData({ diameter: g.radius * 2, segments: facets(detail, g.radius).sphere });
       break;
     case 'cylinder':
-      d = CreateCylinderVertexData({ height: g.height, diameter: g.radius * 2, tessellation: 20 });
+      d = CreateCylinderVertexData({ height: g.height, diameter: g.radius * 2, tessellation: facets(detail, g.radius).cylinder });
       break;
     case 'capsule':
-      d = CreateCapsuleVertexData({ height: g.height + g.radius * 2, radius: g.radius, tessellation: 14, capSubdivisions: 4 });
+      d = CreateCapsuleVertexData({
+        height: g.height + g.radius * 2,
+        radius: g.radius,
+        tessellation: facets(detail, g.radius).capsule,
+        capSubdivisions: 4,
+      });
       break;
   }
   const [x, y, z] = part.position;
@@ -222,6 +254,8 @@ class Builder {
   constructor(
     private readonly scene: Scene,
     streams: number,
+    batched: Batches,
+    private readonly detail: Detail,
   ) {
     this.graph = {
       scene,
@@ -230,7 +264,7 @@ class Builder {
       meshesById: new Map(),
       colliderMeshes: [],
       buildColliders: () => this.colliders(),
-      batched: { batches: new Set(), proxies: new Set() },
+      batched,
     };
   }
 
@@ -302,7 +336,7 @@ class Builder {
     node.rotationQuaternion = new Quaternion(body.rotation[0], body.rotation[1], body.rotation[2], body.rotation[3]);
     if (body.stream !== null) g.streamed[body.stream] = node;
     g.nodes.set(key, node);
-    const pieces = [...body.parts.map(partData), ...extra];
+    const pieces = [...body.parts.map((p) => partData(p, this.detail)), ...extra];
     const out: Mesh[] = [];
     if (pieces.length) {
       const merged = mergedMesh(`${key}:body`, pieces, this.scene);
@@ -354,9 +388,19 @@ class Builder {
     ];
   }
 
-  /** The drawn meshes of the bodies that never move. */
-  stillMeshes(meta: SceneMeta): Mesh[] {
-    return this.stillIds(meta).flatMap((id) => this.graph.nodes.get(id)?.getChildMeshes(false) ?? []) as Mesh[];
+  /**
+   * The drawn meshes of the bodies batched while at rest: the still ones and the
+   * movable objects (not doors, people nor the robot, which move often).
+   */
+  restingMeshes(meta: SceneMeta): Mesh[] {
+    const ids = [...meta.objects.filter((o) => !o.door).map((o) => o.id), ...meta.locations.map((l) => l.id)];
+    return ids.flatMap((id) => this.graph.nodes.get(id)?.getChildMeshes(false) ?? []) as Mesh[];
+  }
+
+  /** The nodes of the movable objects among them (watched: one that moves leaves its batch). */
+  movableNodes(meta: SceneMeta): Set<TransformNode> {
+    const ids = meta.objects.filter((o) => !o.door && o.body.stream !== null).map((o) => o.id);
+    return new Set(ids.flatMap((id) => this.graph.nodes.get(id) ?? []));
   }
 
   freezeStatic(meta: SceneMeta): void {

@@ -270,6 +270,8 @@ export class WorldCore {
     scene.onBeforeRenderObservable.add(() => {
       this.drawCallsBefore = this.engine._drawCalls.current;
       if (poses.applyPending()) this.imageVersion++;
+      // A body that moved (pose, drag, replay) is drawn on its own from this frame on.
+      graph.batched.releaseMoved();
     });
     scene.onAfterRenderObservable.add(() => {
       if (this.framesRendered === 0) performance.mark('sb:first-frame');
