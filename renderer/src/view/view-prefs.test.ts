@@ -28,10 +28,6 @@ describe('rendering quality', () => {
     }
   });
 
-  it('the default level never draws fewer than half the pixels per side, on software GL too (labels stay readable)', () => {
-    for (const software of [true, false]) expect(100 / qualitySettings('medium', software).floor).toBeGreaterThanOrEqual(50);
-  });
-
   it('the level kept in storage is read back; an unknown one falls back to the default', () => {
     expect(loadPrefs(store({ quality: 'high', fps: true }))).toEqual({ quality: 'high', fps: true });
     expect(loadPrefs(store({ quality: 'ultra' })).quality).toBe(DEFAULT_PREFS.quality);

@@ -25,13 +25,6 @@ export interface QualitySettings {
 }
 
 /**
- * Software GL at medium never draws fewer than half the pixels per side: below
- * that, labels and thin parts turn blocky (a third was unreadable). Its base is
- * that already, so the default keeps its resolution; frames come from drawing less.
- */
-export const MEDIUM_SOFTWARE_FLOOR = 2;
-
-/**
  * What a quality level means for the renderer: the resolution, shadows and
  * antialiasing. Medium is the default: full resolution, shadows and antialiasing
  * on a GPU; on software GL (no GPU) a quarter of the pixels, no shadows and no
@@ -44,7 +37,7 @@ export function qualitySettings(q: Quality, software: boolean, dpr = 1): Quality
     case 'low':
       return { scaling: software ? 2.5 : 2, floor: software ? 3.5 : 3, shadows: false, antialias: false };
     case 'medium':
-      return { scaling: software ? 2 : 1, floor: software ? MEDIUM_SOFTWARE_FLOOR : 1.5, shadows: !software, antialias: !software };
+      return { scaling: software ? 2 : 1, floor: software ? 3 : 1.5, shadows: !software, antialias: !software };
     case 'high': {
       // Sharp on a high-density screen; software GL draws 70 % of the pixels per side. Never lowered.
       const scaling = software ? 1.4 : 1 / Math.min(2, Math.max(1, dpr));
