@@ -422,9 +422,7 @@ export class AppService implements AppApi {
     ownSessionList(this.loaded?.meta.id ?? null, this.agent.busy, this.createdAt, this.archive.list().at(-1));
 
   observeSession = async (req: Request<'observeSession'>): Promise<Response<'observeSession'>> => SINGLE_HOST.observeSession(req);
-
   setSessionLabel = async (req: Request<'setSessionLabel'>): Promise<Response<'setSessionLabel'>> => SINGLE_HOST.setSessionLabel(req);
-
   stopGroups = async (req: Request<'stopGroups'>): Promise<Response<'stopGroups'>> => SINGLE_HOST.stopGroups(req);
   setViewVisible = async (req: Request<'setViewVisible'>): Promise<Response<'setViewVisible'>> => SINGLE_HOST.setViewVisible(req);
 
@@ -442,10 +440,8 @@ export class AppService implements AppApi {
 
   setApiKey = async (req: Request<'setApiKey'>): Promise<Response<'setApiKey'>> =>
     this.policy.keyStore().setApiKey({ ...req, baseURL: this.policy.serverUrl(req.baseURL) });
-
   hasApiKey = async (req: Request<'hasApiKey'>): Promise<Response<'hasApiKey'>> =>
     this.policy.keyStore().hasApiKey({ baseURL: this.policy.serverUrl(req.baseURL) });
-
   clearApiKey = async (req: Request<'clearApiKey'>): Promise<Response<'clearApiKey'>> =>
     this.policy.keyStore().clearApiKey({ baseURL: this.policy.serverUrl(req.baseURL) });
 }
