@@ -4,7 +4,9 @@
 // on the last call.
 // - a pick whose box left the fingers while the world settled after the lift
 //   still said "picked up" (and claimed the hand held it): a success's hold is
-//   checked again once the world has settled, and its loss said as a slip.
+//   checked again once the world has settled, and its loss said as a slip;
+// - a name not resolved, with the note on the people in view the robot has not
+//   recognised, was not read (unjudged): the note's handles are judged.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadRobot } from '../../scenes/urdf/load';
@@ -15,7 +17,7 @@ import type { ScriptStep } from './script';
 import FIXTURE from './imported-lies.fixture.json';
 
 type Case = { found: string; robot: string; episode: { scene: string; set: string; seed: number }; script: ScriptStep[] };
-const CASES = FIXTURE as unknown as Record<'liftedThenSlipped', Case>;
+const CASES = FIXTURE as unknown as Record<'liftedThenSlipped' | 'strangersNote', Case>;
 const ROBOTS = join(import.meta.dirname, '../../test/fixtures/robots');
 
 /** The last call's words, the audit's findings on it and what it could not judge. */
@@ -38,4 +40,11 @@ describe('the words of the 10,000-call audits of imported robots are true, and j
     expect(unjudged).toEqual([]);
     expect(findings).toEqual([]);
   }, 60_000);
+
+  it('a name not resolved, with the note on people the robot has not recognised, is read and judged', async () => {
+    const { said, findings, unjudged } = await lastCall(CASES.strangersNote);
+    expect(said).toMatch(/^no thing with the id "poi_9" .*A person the robot has not recognised is called by the handle it gave them/);
+    expect(unjudged).toEqual([]);
+    expect(findings).toEqual([]);
+  }, 120_000);
 });
