@@ -69,6 +69,7 @@ export function freshness(ageS: number | undefined, maxAgeS: number): Freshness 
   return ageS <= maxAgeS ? 'fresh' : 'stale';
 }
 
+import type { Reading } from '../base/reading';
 import type { FailureCode } from '../base/failure-codes';
 export { FAILURE_CODES, type FailureCode } from '../base/failure-codes';
 
@@ -289,6 +290,8 @@ export interface Robot {
   readonly events: EventSource;
   readonly worldModel?: WorldModelApi;
   battery(): Promise<BatteryStatus>;
+  /** The arm's joints as the robot measures them, by joint name (radians or metres); absent where it does not report them. */
+  jointStates?(): Promise<Reading<ReadonlyMap<string, number>>>;
   /** The e-stop, battery and link as last read, with their ages; never throws (what it cannot read is 'unknown'). */
   safety(): Promise<SafetyState>;
   wait(seconds: number, signal?: AbortSignal): Promise<Outcome>;

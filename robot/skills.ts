@@ -222,8 +222,8 @@ export interface SkillPrediction {
 
 /** A difference between what the shadow predicted and what the robot reported. */
 export interface Divergence {
-  /** outcome: success or failure code differ; object: an object is elsewhere; holding: the gripper holds something else. */
-  kind: 'outcome' | 'object' | 'holding';
+  /** outcome: success or failure code differ; object: an object is elsewhere; holding: the gripper holds something else; joint: an arm joint is elsewhere, or its reading unknown. */
+  kind: 'outcome' | 'object' | 'holding' | 'joint';
   subject: string;
   predicted: string;
   actual: string;

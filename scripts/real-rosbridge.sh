@@ -97,6 +97,20 @@ CASES=${ROSBRIDGE_SAFETY_CASES:-$WORK/safety-cases.json}
 [ -f "$CASES" ] || npx tsx test/fuzz/rosbridge-safety.ts export "$CASES" "${ROSBRIDGE_SAFETY_COUNT:-40}" "${ROSBRIDGE_SAFETY_SEED:-20260521}"
 export SKILLBRIDGE_REAL_ROSBRIDGE=ws://127.0.0.1:$PORT SKILLBRIDGE_REAL_ROS=1
 status=0
+# The robot's own description as its twin: the ur5e_like fixture published as
+# robot_description on the parameter server, read through rosapi by call --urdf rosbridge.
+UR5E=test/fixtures/robots/ur5e_like
+rosparam set -t "$UR5E/urdf/ur5e_like.urdf" robot_description
+if out=$(node bin/skillbridge.js call --urdf rosbridge --robot "ws://127.0.0.1:$PORT" \
+  --robot-config "$UR5E/urdf/ur5e_like.skillbridge.json" --package-dir "$UR5E" --scene tabletop/fruits \
+  pick '{"object_name":"lemon"}' 2>&1) && grep -q "^robot: ur5e_like" <<<"$out"; then
+  echo "real-rosbridge: call --urdf rosbridge read ur5e_like from robot_description:"
+  grep -E "^robot:|^pick|^  [✓✗]" <<<"$out"
+else
+  echo "real-rosbridge: call --urdf rosbridge failed:"
+  echo "$out"
+  status=1
+fi
 npx vitest run robot/conformance/rosbridge.test.ts -t "a real rosbridge_server" || status=1
 ROSBRIDGE_SAFETY_CASES=$CASES npx vitest run test/fuzz/rosbridge-safety-replay.test.ts || status=1
 exit $status

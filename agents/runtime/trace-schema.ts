@@ -170,7 +170,7 @@ const SafetyEvent = z.object({
 const DivergenceEvent = z.object({
   ...stage,
   type: z.literal('divergence'),
-  kind: z.enum(['outcome', 'object', 'holding']),
+  kind: z.enum(['outcome', 'object', 'holding', 'joint']),
   subject: z.string(),
   predicted: z.string(),
   actual: z.string(),

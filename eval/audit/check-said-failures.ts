@@ -150,6 +150,16 @@ export const HAND_AND_WAY: Record<string, readonly Rule[]> = {
   ],
   slipped: [
     [
+      // Lifted, then lost while the world settled: the hand no longer holds it.
+      new RegExp(`lifted ${THING}, but then (.+); it is (.+)`),
+      (m, j) => {
+        exists(j, m[1]!, m[2]);
+        if (j.c.after.held === m[1]) j.lie(`said ${m[1]} left the fingers after the lift, but the hand holds it`);
+        slipReason(j, m[1], m[3]!);
+        whereItIs(j, m[1], `it is ${m[4]}`);
+      },
+    ],
+    [
       new RegExp(`could not lift ${THING}: (.+); it is (.+)`),
       (m, j) => {
         exists(j, m[1]!, m[2]);

@@ -137,6 +137,25 @@ export const NAME_RULES: readonly Rule[] = [
 
 /** Judges a failed result that is a name the robot could not resolve; false when the text is something else. */
 export function readNameFailure(j: Judge, text: string): boolean {
+  const m = STRANGERS.exec(text);
+  if (m && NAME_RULES.some(([re]) => new RegExp(`^(?:${re.source})$`).test(m[1]!))) {
+    strangers(j, m[2]!);
+    return readOne(j, m[1]!, NAME_RULES);
+  }
   for (const [re] of NAME_RULES) if (new RegExp(`^(?:${re.source})$`).test(text)) return readOne(j, text, NAME_RULES);
   return false;
+}
+
+/** A miss's note on the people in view the robot has not recognised (a name addresses none of them). */
+const STRANGERS =
+  /^(.*?)\.? A person the robot has not recognised is called by the handle it gave them, never by a name: (.+); recognize_humans names those it recognises\.$/;
+
+/** Each listed handle is one the robot gave a person it has not recognised. */
+function strangers(j: Judge, list: string): void {
+  for (const item of list.split(/, (?![^()]*\))/)) {
+    const h = /^(\S+) \(.+\)$/.exec(item)?.[1] ?? item;
+    const p = [...j.c.world.belief.people.values()].find((x) => x.handle === h);
+    if (!p) j.lie(`called ${h} a person it has not recognised, but it gave no one that handle`);
+    else if (p.recognised) j.lie(`said it has not recognised ${h}, but it has`);
+  }
 }

@@ -6,6 +6,7 @@
 import type { Judge } from './check-read';
 import { ID, NUM, THING, believedThere, exists, placeWords, recordOf, restsNow, shoulder } from './check-judge';
 import { vec } from './truth';
+import { chainReach } from './check-said-chain';
 
 /** A person as skills name them: "Adriana (adriana)". */
 export const WHO = `([^()]+) \\((${ID})\\)`;
@@ -90,7 +91,7 @@ function what(j: Judge, s: string): void {
     new RegExp(`^the pose \\((?:x )?(${NUM}), (?:y )?(${NUM}), (?:z )?(${NUM})\\)$`).exec(s) ??
     new RegExp(`^(?:the approach above|the handle of|the switch of|the nearest free spot (?:in|on)) ${THING}$`).exec(s) ??
     // A point the caller gave (place at a position): named as given, its spot as near it as the surface allows.
-    new RegExp(`^the nearest free spot (?:in|on) \\{"x":${NUM},"y":${NUM},"z":${NUM}\\}$`).exec(s) ??
+    new RegExp(`^(?:the nearest free spot (?:in|on) )?\\{"x":${NUM},"y":${NUM},"z":${NUM}\\}$`).exec(s) ??
     new RegExp(`^${WHO}'s hand$`).exec(s) ??
     new RegExp(`^${THING}$`).exec(s);
   if (!m) return void j.unread(s);
@@ -99,6 +100,8 @@ function what(j: Judge, s: string): void {
 
 /** Why the arm cannot reach: the geometry it gives must be the arm's, and its numbers must agree. */
 export function reachReason(j: Judge, s: string, point?: { x: number; y: number; z: number }): void {
+  const thing = s.startsWith('reaching ') ? chainReach(j, s) : undefined;
+  if (thing !== undefined) return void what(j, thing);
   const g = reachOf(j);
   let m = new RegExp(`^(.+) is (${NUM}) m from the arm's shoulder; the arm reaches (${NUM}) m$`).exec(s);
   if (m) {

@@ -114,6 +114,14 @@ export const Mapping = z.strictObject({
   pose: z
     .strictObject({ topic: RosName, type: RosType, path: Path.default('pose.pose'), maxAgeS: z.number().positive().max(86_400).optional() })
     .optional(),
+  /** sensor_msgs/JointState: the joints as the robot measures them (shadow mode compares them with the twin's, by name). */
+  jointStates: z
+    .strictObject({
+      topic: RosName,
+      type: RosType.default('sensor_msgs/msg/JointState'),
+      maxAgeS: z.number().positive().max(86_400).optional(),
+    })
+    .optional(),
   /** What the robot sees: an array topic, with paths to each item's id, name and position (ROS frame). */
   detections: z
     .strictObject({

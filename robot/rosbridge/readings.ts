@@ -4,7 +4,7 @@
 // mistyped value, null (rosbridge's NaN and ±Inf) or a non-unit quaternion is
 // unknown, never `false`, `0` or the map origin. `at` is the arrival time here;
 // ./topic-reader.ts moves it back by the message's stamp and judges its age.
-import { type Reading, bool, describe, finite, known, unknown } from '../../base/reading';
+import { type Reading, bool, describe, field, finite, known, unknown } from '../../base/reading';
 import type { RosPoint } from './frames';
 import { quaternionYawDeg } from './frames';
 
@@ -65,6 +65,25 @@ export function readBattery(msg: unknown, at: number): Reading<Battery> {
   const s = readNumber(msg, 'power_supply_status', at);
   if (!s.known) return s;
   return known({ percent: p.value * 100, charging: s.value === 1 }, at);
+}
+
+/** sensor_msgs/JointState: `name` and `position` of one length, every position finite (NaN, sent as null, is unknown). */
+export function readJointStates(msg: unknown, at: number): Reading<ReadonlyMap<string, number>> {
+  const names = field(msg, 'name', at);
+  const values = field(msg, 'position', at);
+  if (!names.known) return names;
+  if (!values.known) return values;
+  const n = names.value;
+  const v = values.value;
+  if (!Array.isArray(n) || !n.every((x) => typeof x === 'string')) return unknown('`name` is not an array of strings');
+  if (!Array.isArray(v)) return unknown('`position` is not an array');
+  if (v.length !== n.length) return unknown(`\`position\` has ${v.length} values for ${n.length} names`);
+  const out = new Map<string, number>();
+  for (const [i, x] of v.entries()) {
+    if (typeof x !== 'number' || !Number.isFinite(x)) return unknown(`\`position[${i}]\` (${String(n[i])}) is not a finite number`);
+    out.set(n[i] as string, x);
+  }
+  return known(out, at);
 }
 
 /** Three finite numbers x, y, z at `path`. */

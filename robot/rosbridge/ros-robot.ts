@@ -21,10 +21,19 @@ import { rejectionLine } from './graph';
 import { fill, say, skillValues } from './ros-messages';
 import { type RosRobotInfo, rosRobotInfo } from './ros-robot-info';
 import { rosPerception, whereIs } from './ros-perception';
-import { type Battery, type RosDetection, type RosPose, readBattery, readDetections, readEstop, readPose } from './readings';
+import {
+  type Battery,
+  type RosDetection,
+  type RosPose,
+  readBattery,
+  readDetections,
+  readEstop,
+  readJointStates,
+  readPose,
+} from './readings';
 import { type Refusal, type SafetyInputs, type SafetyState, motionRefusal, safetyState } from './safety-state';
 import { type Current, type Link, type ReaderClock, TopicReader } from './topic-reader';
-import { unknown } from '../../base/reading';
+import { type Reading, unknown } from '../../base/reading';
 
 type Msg = Record<string, unknown>;
 
@@ -52,6 +61,8 @@ export class RosRobot implements Robot {
   private readonly battery$: TopicReader<Battery> | undefined;
   private readonly pose$: TopicReader<RosPose> | undefined;
   private readonly detections$: TopicReader<RosDetection[]> | undefined;
+  private readonly joints$: TopicReader<ReadonlyMap<string, number>> | undefined;
+  readonly jointStates?: () => Promise<Reading<ReadonlyMap<string, number>>>;
   /** The last known e-stop value: events are changes from it. */
   private estopWas: boolean | undefined;
   private level: BatteryStatus['level'] | undefined;
@@ -87,6 +98,13 @@ export class RosRobot implements Robot {
     if (m.detections) {
       const d = m.detections;
       this.detections$ = new TopicReader(d.topic, 'the detections', d.maxAgeS ?? m.maxAgeS, (msg, at) => readDetections(msg, d, at));
+    }
+    if (m.jointStates) {
+      const j = m.jointStates;
+      const reader = new TopicReader(j.topic, 'the joint states', j.maxAgeS ?? m.maxAgeS, readJointStates);
+      this.joints$ = reader;
+      // As they stand: unknown when none came, or the last is stale (a robot without the topic mapped has no such reading).
+      this.jointStates = async () => reader.current(this.clock()).reading;
     }
     this.info = rosRobotInfo(m, conn.url);
     this.caps = new Set(this.info.capabilities);
@@ -148,6 +166,7 @@ export class RosRobot implements Robot {
       });
     if (m.detections && this.detections$) sub('detections', m.detections.topic, m.detections.type, this.detections$);
     if (m.pose && this.pose$) sub('pose', m.pose.topic, m.pose.type, this.pose$);
+    if (m.jointStates && this.joints$) sub('jointStates', m.jointStates.topic, m.jointStates.type, this.joints$);
     if (m.ros === 1)
       for (const [name, sk] of Object.entries(this.skills))
         if (sk && 'action' in sk) {
@@ -190,7 +209,7 @@ export class RosRobot implements Robot {
 
   /** Waits (at most `ms`) until every mapped reading has come on this connection and any replay window is over. */
   async ready(ms: number): Promise<void> {
-    const readers = [this.estop$, this.battery$, this.pose$, this.detections$];
+    const readers = [this.estop$, this.battery$, this.pose$, this.detections$, this.joints$];
     for (let t = 0; t < ms && readers.some((r) => r?.pending(this.clock())); t += 25) await new Promise((r) => setTimeout(r, 25));
   }
 

@@ -14,6 +14,8 @@ import type { WorldSnapshot } from '../../sim/world/sim-world';
 export interface ShadowOptions {
   /** Positions closer than this (metres) agree. */
   toleranceM?: number;
+  /** Joint values closer than this agree (radians; metres for a prismatic joint). */
+  jointTolerance?: number;
 }
 
 const fmt = (p: Vec3Tuple) => `[${p.map((x) => x.toFixed(2)).join(', ')}]`;
@@ -21,6 +23,7 @@ const dist = (a: Vec3Tuple, b: Vec3Tuple) => Math.hypot(a[0] - b[0], a[1] - b[1]
 
 export class Shadow implements SkillPredictor {
   private readonly tol: number;
+  private readonly jointTol: number;
   private before: WorldSnapshot | undefined;
 
   constructor(
@@ -29,6 +32,32 @@ export class Shadow implements SkillPredictor {
     opts: ShadowOptions = {},
   ) {
     this.tol = opts.toleranceM ?? 0.05;
+    this.jointTol = opts.jointTolerance ?? 0.05;
+  }
+
+  /**
+   * The robot's measured joints against the twin's, by name: one beyond the
+   * tolerance diverges; a reading that is absent, stale or lacks a joint of the
+   * twin is unknown, said so (never taken as agreeing).
+   */
+  private async joints(): Promise<Divergence[]> {
+    const world = this.sim.control.world;
+    const kin = world.kinematics;
+    const q = world.body.q;
+    if (!this.real.jointStates || !kin || !q) return [];
+    const r = await this.real.jointStates();
+    const twin = (i: number) => `at ${q[i]!.toFixed(3)}`;
+    if (!r.known)
+      return kin.jointNames.map((name, i) => ({ kind: 'joint', subject: name, predicted: twin(i), actual: `unknown: ${r.why}` }));
+    const out: Divergence[] = [];
+    for (const [i, name] of kin.jointNames.entries()) {
+      const v = r.value.get(name);
+      if (v === undefined)
+        out.push({ kind: 'joint', subject: name, predicted: twin(i), actual: `unknown: the joint states have no ${name}` });
+      else if (Math.abs(v - q[i]!) > this.jointTol)
+        out.push({ kind: 'joint', subject: name, predicted: twin(i), actual: `at ${v.toFixed(3)}` });
+    }
+    return out;
   }
 
   /** Where the shadow sees each object now (its detections), by id. */
@@ -81,6 +110,7 @@ export class Shadow implements SkillPredictor {
         predicted: mineHeld ? `holding ${mineHeld}` : 'empty',
         actual: held ? `holding ${held}` : 'empty',
       });
+    found.push(...(await this.joints()));
     if (this.real.has('battery')) {
       try {
         const b = await this.real.battery();

@@ -22,7 +22,16 @@ import { type Chain, linkFrames, tipPose } from './chain';
 import { type ChainIkFailure, chainSolver, describeIkFailure } from './chain-ik';
 import { type Transform, quatOf } from './chain-math';
 
-export type KinematicsFailure = { arm: 'five_dof'; failure: IkFailure } | { arm: 'chain'; failure: ChainIkFailure };
+/** The tool pose a chain was asked for, in its base link's frame (URDF: metres, unit axes). */
+export interface ChainGoal {
+  frame: string;
+  position: V3;
+  /** The directions the hand approaches along and the fingers close along (either way round: they are symmetric). */
+  approach: V3;
+  closing: V3;
+}
+
+export type KinematicsFailure = { arm: 'five_dof'; failure: IkFailure } | { arm: 'chain'; failure: ChainIkFailure; goal: ChainGoal };
 
 export type KinematicsResult = { ok: true; joints: number[] } | { ok: false; failure: KinematicsFailure; why: string };
 
@@ -133,9 +142,11 @@ export function chainKinematics(chain: Chain, axes: ToolAxes, postures: Record<s
         const c = simToUrdf(want.closing);
         const b = cross3(a, c);
         const m = [0, 1, 2].map((r) => [0, 1, 2].map((k) => a[r]! * app[k]! + c[r]! * cl[k]! + b[r]! * third[k]!));
-        const r = solver.solve({ position: simToUrdf(target.position), orientation: quatOfRows(m) }, seed ? { seed } : {});
+        const position = simToUrdf(target.position);
+        const r = solver.solve({ position, orientation: quatOfRows(m) }, seed ? { seed } : {});
         if (r.ok) return { ok: true, joints: Array.from(r.joints) };
-        first ??= { ok: false, failure: { arm: 'chain', failure: r.failure }, why: describeIkFailure(r.failure) };
+        const goal = { frame: chain.base, position, approach: a, closing: c };
+        first ??= { ok: false, failure: { arm: 'chain', failure: r.failure, goal }, why: describeIkFailure(r.failure) };
         if (r.failure.kind === 'out_of_reach') break;
       }
       return first!;

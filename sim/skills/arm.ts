@@ -2,7 +2,7 @@
 // the fingers. World-frame targets are converted to the arm's mount frame once.
 import { type Pose, type Vec3, dist, dot, lerp, poseApply, poseInv, rotate, qConj, round, deg, v3 } from '../math';
 import { describeIkFailure } from '../body/chain-ik';
-import type { JointValues, Kinematics, KinematicsFailure, KinematicsResult } from '../body/kinematics';
+import type { ChainGoal, JointValues, Kinematics, KinematicsFailure, KinematicsResult } from '../body/kinematics';
 import { turning } from '../world/robot-body';
 import { JointMotion, QUINTIC_PEAK, SampledMotion, ScalarMotion, smooth } from '../body/motion';
 import type { SimWorld } from '../world/sim-world';
@@ -146,9 +146,18 @@ function pairOf(a: number, b: number): [number, number] {
   return [round(a, 4), round(b, 4)];
 }
 
+/**
+ * The pose a chain was asked for, to a tenth of a millimetre, in its base link's
+ * frame: what an independent solver can try to reach (the truth audit does).
+ */
+function goalWords(g: ChainGoal): string {
+  const v = (x: readonly number[], d: number): string => `(${x.map((c) => (Math.abs(c) < 0.5 * 10 ** -d ? 0 : c).toFixed(d)).join(', ')})`;
+  return ` (the goal in ${g.frame}'s frame: the tool's point ${v(g.position, 4)} m, approaching along ${v(g.approach, 4)}, the fingers closing along ${v(g.closing, 4)})`;
+}
+
 /** An IK failure in words whose numbers agree with the failure: beyond reach says what is farther than what. */
 export function describeIk(k: KinematicsFailure, what: string): string {
-  if (k.arm === 'chain') return `reaching ${what}: ${describeIkFailure(k.failure)}`;
+  if (k.arm === 'chain') return `reaching ${what}: ${describeIkFailure(k.failure)}${goalWords(k.goal)}`;
   const f = k.failure;
   switch (f.kind) {
     case 'out_of_reach': {

@@ -10,6 +10,7 @@ import { look, record } from '../perception/observe';
 import { visibleEntityIds } from '../perception/visibility';
 import { locationOf, locations } from '../world/location';
 import { type Place, describePlace, samePlace } from '../world/place';
+import { slipReason } from '../body/grasp';
 import type { SimWorld } from '../world/sim-world';
 import { type Claim, type SkillOutcome, failure } from './outcome';
 import { robotStillBears } from './robot-load';
@@ -216,13 +217,21 @@ const running = new WeakMap<SimWorld, boolean>();
 
 /**
  * A success whose object was set down but did not stay (it tipped off its
- * support after the skill's own settling) is a failure: the claim is checked
- * again once the world has settled.
+ * support after the skill's own settling), or was lifted but left the fingers
+ * while the world settled, is a failure: the claim is checked again once the
+ * world has settled.
  */
 function recheck(sim: SimWorld, o: SkillOutcome): SkillOutcome {
   if (!o.ok) return o;
   const claims = (o.data?.['claims'] ?? []) as Claim[];
   for (const c of claims) {
+    if (c.kind === 'held' && sim.heldId() !== c.object) {
+      const slip = sim.lastSlip;
+      const why = slip ? slipReason(slip) : 'it slipped from the fingers';
+      return failure('slipped', `lifted ${c.object}, but then ${why}; it is ${noteWhereItIs(sim, c.object, { fromHand: true })}`, {
+        object: c.object,
+      });
+    }
     if (c.kind !== 'rests') continue;
     const p = locationOf(sim, c.object);
     if ((p.kind === 'on' || p.kind === 'in') && p.kind === c.relation && p.id === c.support) continue;
