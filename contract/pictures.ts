@@ -3,6 +3,7 @@
 // (never a path), and the page asks the host for its bytes by the run's id and
 // that name. What a record does not say (size, time) is null, never a guess.
 import { z } from 'zod';
+import { EvalRunId } from './eval';
 import { hostField } from './host-fields';
 
 /** A picture's name beside its run's trace: a file name, never a path (no folder, no leading dot). */
@@ -38,6 +39,18 @@ export const PICTURE_METHODS = {
       .object({
         runId: hostField(z.string().regex(/^[\w-]{1,100}$/), 'trace'),
         image: hostField(z.string().regex(PICTURE_NAME, 'a picture name from the run (e.g. call_1-1.png)'), 'trace-image'),
+      })
+      .strict(),
+    response: RunImage,
+  },
+  /** A picture a tool gave in an evaluated case, by the evaluation run, the case and trial, and the picture's name in its trace. */
+  getCaseImage: {
+    request: z
+      .object({
+        runId: EvalRunId,
+        caseId: z.string().min(1).max(300),
+        trial: z.number().int().min(1).max(1000),
+        image: hostField(z.string().regex(PICTURE_NAME, 'a picture name from the case (e.g. call_1-1.png)'), 'trace-image'),
       })
       .strict(),
     response: RunImage,

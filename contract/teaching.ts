@@ -63,7 +63,13 @@ export const PoseRecordingInfo = z.object({
 });
 export type PoseRecordingInfo = z.infer<typeof PoseRecordingInfo>;
 
-export const RunReplay = z.object({ run: RunSummary, trace: ImportedTrace, poses: PoseRecordingInfo.nullable() });
+export const RunReplay = z.object({
+  run: RunSummary,
+  trace: ImportedTrace,
+  poses: PoseRecordingInfo.nullable(),
+  /** An evaluated case's replay: where its pictures are asked for (getCaseImage), not the session's runs. */
+  evalCase: z.object({ runId: z.string(), caseId: z.string(), trial: z.number().int() }).optional(),
+});
 export type RunReplay = z.infer<typeof RunReplay>;
 
 // ------------------------------------------------------------------ exercises

@@ -385,9 +385,9 @@ export class AgentHost {
 
   /** A picture a tool of a run of this session gave (run-pictures.ts says where it may be read). */
   async picture(runId: TraceRef, image: TraceImageId): Promise<Response<'getRunImage'>> {
-    return runPicture(runId, image, {
+    return runPicture(`run ${runId}`, image, {
       memory: this.traces.get(runId),
-      traceDir: this.opts.traceDir,
+      file: this.opts.traceDir ? { dir: this.opts.traceDir, name: runId } : undefined,
       readRecords: async () => parseTrace((await this.exportTrace({ runId })).text, `the trace of run ${runId}`).records,
     });
   }

@@ -354,6 +354,8 @@ export class AppService implements AppApi {
     this.evals.caseTranscript({ ...req, runId: this.policy.runId(req.runId) });
   caseReplay = async (req: Request<'caseReplay'>): Promise<Response<'caseReplay'>> =>
     this.evals.caseReplay({ ...req, runId: this.policy.runId(req.runId) });
+  getCaseImage = async (req: Request<'getCaseImage'>): Promise<Response<'getCaseImage'>> =>
+    this.evals.caseImage({ ...req, runId: this.policy.runId(req.runId) }, this.policy.traceImageId(req.image));
 
   replayCase = async (req: Request<'replayCase'>): Promise<Response<'replayCase'>> =>
     this.evals.replayCase({ ...req, runId: this.policy.runId(req.runId) });

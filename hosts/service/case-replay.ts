@@ -8,6 +8,9 @@ import { AppApiError } from '../../contract/api';
 import type { RunEndReason } from '../../contract/schemas';
 import type { RunReplay } from '../../contract/teaching';
 import { TRACE_MAX_BYTES, TraceFormatError, parseTrace, traceNotes } from '../../agents/runtime/trace';
+import type { TraceImageId } from '../../base/host-refs';
+import type { RunImage } from '../../contract/pictures';
+import { runPicture } from './run-pictures';
 import type { ResultRecord, RunRecord } from '../../eval/results/records';
 import { casePoses } from './case-poses';
 
@@ -20,25 +23,41 @@ const REASONS: Record<string, RunEndReason> = {
   max_iterations: 'limit',
 };
 
-export async function caseReplay(dir: string, run: RunRecord, row: ResultRecord): Promise<RunReplay> {
+/** The case's trace file: the results folder's own traces only (a row cannot name a file elsewhere). */
+function traceFile(dir: string, row: ResultRecord): string {
   if (!row.tracePath) throw new AppApiError('invalid_request', `case ${row.caseId} trial ${row.trial} recorded no trace`);
   const file = path.resolve(dir, row.tracePath);
-  // The results folder's own traces only: a row cannot name a file elsewhere.
   if (path.relative(path.resolve(dir), file).startsWith('..')) {
     throw new AppApiError('invalid_request', `case ${row.caseId}: its trace is outside the results folder`);
   }
+  return file;
+}
+
+async function readCaseTrace(file: string, row: ResultRecord): Promise<ReturnType<typeof parseTrace>> {
   let text: string;
   try {
     text = await readUserText(file, { maxBytes: TRACE_MAX_BYTES });
   } catch {
     throw new AppApiError('invalid_request', `case ${row.caseId} trial ${row.trial}: its trace file is gone`);
   }
-  let t;
   try {
-    t = parseTrace(text, `trace of ${row.caseId}`);
+    return parseTrace(text, `trace of ${row.caseId}`);
   } catch (e) {
     throw new AppApiError('invalid_request', e instanceof TraceFormatError ? e.message : `not a trace: ${(e as Error).message}`);
   }
+}
+
+/** A picture a tool gave in the case, read from beside its trace (run-pictures.ts says where). */
+export async function caseImage(dir: string, row: ResultRecord, image: TraceImageId): Promise<RunImage> {
+  const file = traceFile(dir, row);
+  const records = (await readCaseTrace(file, row)).records;
+  const named = { dir: path.dirname(file), name: path.basename(file).replace(/\.jsonl$/, '') };
+  return runPicture(`case ${row.caseId} trial ${row.trial}`, image, { memory: undefined, file: named, readRecords: async () => records });
+}
+
+export async function caseReplay(dir: string, run: RunRecord, row: ResultRecord): Promise<RunReplay> {
+  const file = traceFile(dir, row);
+  const t = await readCaseTrace(file, row);
   const end = t.records.find((r) => r.type === 'end');
   // A finished case always has a reason: one its trace does not name is an error, never "running".
   const reason: RunEndReason = (typeof end?.['reason'] === 'string' ? REASONS[end['reason']] : undefined) ?? 'error';
@@ -65,5 +84,6 @@ export async function caseReplay(dir: string, run: RunRecord, row: ResultRecord)
     },
     trace: { header: t.header, records: t.records, truncated: t.truncated !== undefined, notes: traceNotes(t) },
     poses,
+    evalCase: { runId: run.runId, caseId: row.caseId, trial: row.trial },
   };
 }

@@ -9,7 +9,7 @@ import { AppApiError, type Request, type Response } from '../../contract/api';
 import type { EvalCaseRow, EvalRunInfo } from '../../contract/eval';
 import type { AppEvent } from '../../contract/schemas';
 import type { EvalModel } from './host-policy';
-import type { RunId, SuiteRef } from '../../base/host-refs';
+import type { RunId, SuiteRef, TraceImageId } from '../../base/host-refs';
 import { readTrace } from '../../agents/runtime/trace';
 import { buildReport } from '../../eval/report/html';
 import { loadRunsById } from '../../eval/report/load';
@@ -21,7 +21,7 @@ import { EvalInputError } from '../../eval/runner/errors';
 import { loadCases } from '../../eval/runner/cases';
 import { runEval } from '../../eval/runner/runner';
 import { SUITES, findSuite } from '../../eval/suites/index';
-import { caseReplay } from './case-replay';
+import { caseImage, caseReplay } from './case-replay';
 import { protocolOf } from '../../eval/core/protocol';
 import { redactHostPaths } from './page-errors';
 import { readCaseEvidence } from '../../eval/runner/evidence';
@@ -31,7 +31,10 @@ import { TEXT_CAP, verdictRows } from '../../eval/report/transcript';
 export type EvalStart = Omit<Request<'startEval'>, 'suite' | 'model'> & { suite: SuiteRef; model: EvalModel };
 
 /** A request naming an evaluated run, its id parsed by the policy. */
-export type WithRunId<M extends 'evalCases' | 'evalReport' | 'caseReplay' | 'caseTranscript' | 'replayCase'> = Omit<Request<M>, 'runId'> & {
+export type WithRunId<M extends 'evalCases' | 'evalReport' | 'caseReplay' | 'caseTranscript' | 'replayCase' | 'getCaseImage'> = Omit<
+  Request<M>,
+  'runId'
+> & {
   runId: RunId;
 };
 
@@ -264,6 +267,15 @@ export class EvalHost {
     });
     if (!row) throw new AppApiError('invalid_request', `run ${req.runId} has no case ${req.caseId} trial ${req.trial}`);
     return caseReplay(dir, run, row);
+  }
+
+  async caseImage(req: WithRunId<'getCaseImage'>, image: TraceImageId): Promise<Response<'getCaseImage'>> {
+    const { row, dir } = this.withDb((db) => {
+      db.requireRun(req.runId);
+      return { row: db.results(req.runId).find((r) => r.caseId === req.caseId && r.trial === req.trial), dir: db.dir };
+    });
+    if (!row) throw new AppApiError('invalid_request', `run ${req.runId} has no case ${req.caseId} trial ${req.trial}`);
+    return caseImage(dir, row, image);
   }
 
   async replayCase(req: WithRunId<'replayCase'>): Promise<Response<'replayCase'>> {

@@ -114,6 +114,7 @@ export const METHOD_POLICY: { readonly [M in MethodName]: readonly Capability[] 
   listRuns: [],
   getRunReplay: ['trace'],
   getRunImage: ['trace'],
+  getCaseImage: ['run-id', 'trace'],
   importTrace: [],
   setApiKey: ['server-url', 'key-store'],
   hasApiKey: ['server-url', 'key-store'],

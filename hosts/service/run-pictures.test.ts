@@ -9,7 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AppEvent, RunEvent } from '../../contract/schemas';
 import { METHODS, parseRequest } from '../../contract/api';
 import { RunPicture, picturesOfRecord } from '../../contract/pictures';
+import type { ResultRecord } from '../../eval/results/records';
+import type { TraceImageId } from '../../base/host-refs';
 import { AppService } from './app-service';
+import { caseImage } from './case-replay';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-pictures-'));
 const sessions: AppService[] = [];
@@ -73,5 +76,22 @@ describe('pictures of a run, for the page', () => {
     const img = await s.getRunImage({ runId, image: id });
     expect(Buffer.from(img.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
     expect(METHODS.getRunImage.response.safeParse(img).success).toBe(true);
+  }, 60_000);
+
+  it("an evaluated case's picture is read from beside the case's trace in its results folder, and nowhere else", async () => {
+    // A results folder whose case trace is this run's trace (the evaluation writes the same trace format).
+    const results = join(dir, 'results');
+    const { runId, result } = await cameraRun(join(results, 'traces'));
+    const id = result.pictures![0]!.id as TraceImageId;
+    const row = { caseId: 'etp-img-need-1', trial: 1, tracePath: `traces/${runId}.jsonl` } as ResultRecord;
+    const img = await caseImage(results, row, id);
+    expect(Buffer.from(img.data, 'base64').equals(readFileSync(join(results, 'traces', `${runId}.files`, id)))).toBe(true);
+    await expect(caseImage(results, row, 'c_other-1.png' as TraceImageId)).rejects.toThrow(
+      'case etp-img-need-1 trial 1 has no picture named c_other-1.png',
+    );
+    // A row naming a trace outside its results folder is not followed.
+    await expect(caseImage(join(results, 'other'), { ...row, tracePath: `../traces/${runId}.jsonl` }, id)).rejects.toThrow(
+      /outside the results folder/,
+    );
   }, 60_000);
 });

@@ -68,6 +68,7 @@ const READ_ONLY: ReadonlySet<MethodName> = new Set<MethodName>([
   'evalReport',
   'caseTranscript',
   'caseReplay',
+  'getCaseImage',
 ]);
 
 /** Calls that write to the host's models folder: never a classroom group's (the host's policy decides for the rest). */

@@ -145,7 +145,9 @@ function ReplayPane({ run, t, labels, api }: { run: ReplayRun; t: number; labels
           · {run.run.model} · {run.run.running ? 'running' : (run.run.outcome ?? run.run.reason ?? 'ended')}
         </span>
         {ev && <div className={`replay-now ${ev.kind}`}>{ev.label}</div>}
-        {ev?.pictures && <RunPictures api={api} runId={run.run.runId} tool={ev.pictures.tool} pictures={ev.pictures.list} />}
+        {ev?.pictures && (
+          <RunPictures api={api} runId={run.run.runId} evalCase={run.evalCase} tool={ev.pictures.tool} pictures={ev.pictures.list} />
+        )}
         {keyFramesOnly && (
           <div className="muted small">3D: the world at the start and at the end, as recorded (the motion between was not)</div>
         )}
@@ -306,7 +308,9 @@ export function ReplayTrace({ runs, clock, api }: { runs: ReplayRun[]; clock: Re
                     {(e.t / 1000).toFixed(1)} s
                   </button>{' '}
                   {e.label}
-                  {e.pictures && <RunPictures api={api} runId={r.run.runId} tool={e.pictures.tool} pictures={e.pictures.list} />}
+                  {e.pictures && (
+                    <RunPictures api={api} runId={r.run.runId} evalCase={r.evalCase} tool={e.pictures.tool} pictures={e.pictures.list} />
+                  )}
                 </li>
               ))}
             </ol>

@@ -28,6 +28,8 @@ export interface ReplayRun {
   /** Length of the run on the timeline, ms. */
   duration: number;
   events: TimelineEvent[];
+  /** An evaluated case's replay: its pictures are the case's (getCaseImage). */
+  evalCase?: RunReplay['evalCase'];
 }
 
 /** The gap given to trace records stamped in the same millisecond, ms. */
@@ -112,7 +114,16 @@ export function loadReplay(r: RunReplay): ReplayRun {
     events.push(e);
   }
   const duration = Math.max(1, end - start, events.at(-1)?.t ?? 0);
-  return { run: r.run, meta: r.poses?.meta ?? null, frames, times, start, duration, events };
+  return {
+    run: r.run,
+    meta: r.poses?.meta ?? null,
+    frames,
+    times,
+    start,
+    duration,
+    events,
+    ...(r.evalCase ? { evalCase: r.evalCase } : {}),
+  };
 }
 
 /** Index of the last frame at or before `t` (ms from the start); -1 before the first. */

@@ -10,7 +10,7 @@ import type { RunEvent } from '../../../../contract/schemas';
 import { fromTrace } from '../run-from-trace';
 import { applyEvent, newRun } from '../run-view';
 import { loadReplay } from '../../teaching/replay';
-import type { PictureApi } from './run-pictures';
+import { type PictureApi, RunPictures } from './run-pictures';
 import { TracePanel } from './trace-panel';
 
 afterEach(cleanup);
@@ -37,6 +37,10 @@ const asked: unknown[] = [];
 const api = (answer: () => Promise<{ mimeType: 'image/png'; width: number; height: number; data: string }>): PictureApi => ({
   getRunImage: (req) => {
     asked.push(req);
+    return answer();
+  },
+  getCaseImage: (req) => {
+    asked.push({ case: req });
     return answer();
   },
 });
@@ -101,22 +105,23 @@ describe('pictures in a replay', () => {
     truncated: false,
     notes: [],
   };
+  const summary = {
+    runId: R,
+    message: '',
+    workflow: '',
+    model: '',
+    scene: null,
+    startedAt: '',
+    running: false,
+    reason: null,
+    toolCalls: 1,
+    durationMs: 0,
+    poses: false,
+  };
 
   it('the trace names the same picture as the live run, at the result that gave it', () => {
     const replay = loadReplay({
-      run: {
-        runId: R,
-        message: '',
-        workflow: '',
-        model: '',
-        scene: null,
-        startedAt: '',
-        running: false,
-        reason: null,
-        toolCalls: 1,
-        durationMs: 0,
-        poses: false,
-      },
+      run: summary,
       trace,
       poses: null,
     });
@@ -126,5 +131,15 @@ describe('pictures in a replay', () => {
     const view = fromTrace(trace);
     const tool = view.entries.find((e) => e.k === 'tool');
     expect(tool?.k === 'tool' && tool.pictures).toEqual([picture]);
+  });
+
+  it("an evaluated case's replay asks for its pictures by the evaluation run, case and trial (not as a session run)", async () => {
+    const evalCase = { runId: 'eval-1', caseId: 'etp-img-need-3', trial: 1 };
+    const replay = loadReplay({ run: { ...summary, runId: 'eval-1-etp-img-need-3-1' }, trace, poses: null, evalCase });
+    expect(replay.evalCase).toEqual(evalCase);
+    const shown = api(async () => ({ mimeType: 'image/png', width: 64, height: 48, data: PNG_1PX }));
+    render(<RunPictures api={shown} runId={replay.run.runId} evalCase={replay.evalCase} tool="get_camera_image" pictures={[picture]} />);
+    expect(((await screen.findByTestId('run-picture')) as HTMLImageElement).src).toBe(`data:image/png;base64,${PNG_1PX}`);
+    expect(asked.at(-1)).toEqual({ case: { ...evalCase, image: 'c1-1.png' } });
   });
 });

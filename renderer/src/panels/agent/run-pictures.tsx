@@ -4,35 +4,52 @@
 // trace; a picture that cannot be had says why, in the panel.
 import { useEffect, useState } from 'react';
 import type { AppApi } from '../../../../contract/api';
+import type { RunReplay } from '../../../../contract/teaching';
 import { type RunPicture, pictureAlt } from '../../../../contract/pictures';
 
-export type PictureApi = Pick<AppApi, 'getRunImage'>;
+export type PictureApi = Pick<AppApi, 'getRunImage' | 'getCaseImage'>;
+/** An evaluated case's pictures are asked for by its evaluation run, case and trial; a session run's by its id. */
+type EvalCase = RunReplay['evalCase'];
 
 type Loaded = { k: 'loading' } | { k: 'ok'; url: string } | { k: 'failed'; why: string };
 
-const why = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/^getRunImage: /, '');
+const why = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/^get(Run|Case)Image: /, '');
 
 export function RunPictures({
   api,
   runId,
+  evalCase,
   tool,
   pictures,
 }: {
   api: PictureApi | undefined;
   runId: string;
+  evalCase?: EvalCase;
   tool: string;
   pictures: readonly RunPicture[];
 }) {
   return (
     <div className="run-pictures">
       {pictures.map((p) => (
-        <Picture key={p.id} api={api} runId={runId} tool={tool} picture={p} />
+        <Picture key={p.id} api={api} runId={runId} evalCase={evalCase} tool={tool} picture={p} />
       ))}
     </div>
   );
 }
 
-function Picture({ api, runId, tool, picture }: { api: PictureApi | undefined; runId: string; tool: string; picture: RunPicture }) {
+function Picture({
+  api,
+  runId,
+  evalCase,
+  tool,
+  picture,
+}: {
+  api: PictureApi | undefined;
+  runId: string;
+  evalCase: EvalCase;
+  tool: string;
+  picture: RunPicture;
+}) {
   const [shown, setShown] = useState<Loaded>({ k: 'loading' });
   const [big, setBig] = useState(false);
   useEffect(() => {
@@ -42,14 +59,15 @@ function Picture({ api, runId, tool, picture }: { api: PictureApi | undefined; r
     }
     let live = true;
     setShown({ k: 'loading' });
-    api.getRunImage({ runId, image: picture.id }).then(
+    const asked = evalCase ? api.getCaseImage({ ...evalCase, image: picture.id }) : api.getRunImage({ runId, image: picture.id });
+    asked.then(
       (img) => live && setShown({ k: 'ok', url: `data:${img.mimeType};base64,${img.data}` }),
       (e: unknown) => live && setShown({ k: 'failed', why: why(e) }),
     );
     return () => {
       live = false;
     };
-  }, [api, runId, picture.id]);
+  }, [api, runId, evalCase, picture.id]);
   const alt = pictureAlt(tool, picture);
   if (shown.k === 'failed')
     return (
