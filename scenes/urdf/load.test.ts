@@ -2,7 +2,7 @@
 // parameters load with their kinematics intact (checked by composing the joint
 // origins at zero), every class of problem is reported on its element, reads stay
 // in the allowed folders, and a broken description is never replaced by another.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -213,6 +213,18 @@ describe("a description given as text (the robot's own robot_description)", () =
       note: 'a description from the robot has no sidecar: every field takes its default',
     });
     expect(fromRobot.extras?.endEffector).toBeDefined();
+  });
+
+  it('a package is found by the name its package.xml gives, in a checkout named otherwise or a workspace holding it', () => {
+    const ws = mkdtempSync(join(tmpdir(), 'sb-ws-'));
+    // A repository checked out under another name (ur_description lives in Universal_Robots_ROS2_Description), inside a workspace's src.
+    const checkout = join(ws, 'src', 'UR_like_Description');
+    cpSync(join(ROBOTS, 'ur5e_like'), checkout, { recursive: true });
+    for (const folder of [checkout, join(ws, 'src'), ws]) {
+      const r = loadRobotText({ text, origin }, robotPackages([folder]));
+      expect({ folder, problems: r.problems }).toEqual({ folder, problems: [] });
+      expect(r.meshes.size).toBe(load(UR).meshes.size);
+    }
   });
 
   it("meshes come only from the package folders named: without one each is a warning on its link, never another robot's", () => {

@@ -1,8 +1,12 @@
 // Where a file a description names is: `package://PKG/PATH` in a package folder
-// the host allowed (a folder named PKG, or one holding PKG), `file://` and plain
-// paths relative to the file that names them. Only paths inside the allowed
-// folders are candidates; the others are reported with where they were looked for.
+// the host allowed (a folder named PKG, one holding PKG, or one whose package.xml
+// names PKG, up to two levels below: a workspace's src, a repository of
+// packages), `file://` and plain paths relative to the file that names them. Only
+// paths inside the allowed folders are candidates; the others are reported with
+// where they were looked for.
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { readUserTextSync } from '../../base/user-file';
 
 export interface Located {
   /** Candidates inside the allowed folders, in the order tried. */
@@ -17,10 +21,49 @@ export function inside(p: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** The package folder PKG among the allowed folders: one named PKG, or PKG inside one. */
+/** Folders looked into for a package.xml below one allowed folder: at most this many (a large tree is not walked). */
+const MAX_MANIFEST_FOLDERS = 400;
+
+/** The folder and the folders one and two levels below it that hold a package.xml. */
+function manifestFolders(dir: string): string[] {
+  const found: string[] = [];
+  let seen = 0;
+  const walk = (d: string, depth: number): void => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (entries.some((e) => e.name === 'package.xml' && e.isFile())) found.push(d);
+    if (depth === 2) return;
+    for (const e of entries) {
+      if (!e.isDirectory() || e.name.startsWith('.') || ++seen > MAX_MANIFEST_FOLDERS) continue;
+      walk(path.join(d, e.name), depth + 1);
+    }
+  };
+  walk(dir, 0);
+  return found;
+}
+
+/** A package.xml's `<name>`, or undefined (unreadable, or none). */
+export function manifestName(dir: string): string | undefined {
+  try {
+    return /<name>\s*([\w.-]+)\s*<\/name>/.exec(readUserTextSync(path.join(dir, 'package.xml'), { maxBytes: 1 << 20 }))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The package folder PKG among the allowed folders: one named PKG, PKG inside one, or one whose package.xml names PKG. */
 export function packageFolders(pkg: string, folders: readonly string[]): string[] {
   if (!/^[\w.-]+$/.test(pkg) || pkg === '.' || pkg === '..') return [];
-  return folders.flatMap((f) => (path.basename(f) === pkg ? [f] : [path.join(f, pkg)]));
+  const named = folders.filter((f) => path.basename(f) === pkg);
+  // ROS finds a package by its manifest's name, not its folder's: a repository checked out as
+  // Universal_Robots_ROS2_Description holds the package ur_description.
+  const manifests = folders.flatMap((f) => manifestFolders(f).filter((d) => manifestName(d) === pkg));
+  const within = folders.filter((f) => path.basename(f) !== pkg).map((f) => path.join(f, pkg));
+  return [...new Set([...named, ...manifests, ...within])];
 }
 
 /**
