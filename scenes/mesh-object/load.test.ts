@@ -88,7 +88,7 @@ describe('mesh types of a scene file', () => {
       /^types\[0\]\.mesh \(\.\.\/elsewhere\.stl\): .* lies outside the scene file's folder$/,
     ],
     ['an absolute path', {}, { mesh: '/etc/passwd' }, /^types\[0\]\.mesh \(\/etc\/passwd\): .* must be a path relative to the scene file$/],
-    ['an empty mesh', { 'm.obj': '# nothing\n' }, { mesh: 'm.obj' }, /^types\[0\]\.mesh \(m\.obj\): it has no triangles$/],
+    ['an empty mesh', { 'm.obj': '# nothing\n' }, { mesh: 'm.obj' }, /^types\[0\]\.mesh \(m\.obj\): the file has no vertices$/],
   ])('%s is one line naming the field and the file', async (_what, files, type, message) => {
     expect(await problems(sceneWith(files, type))).toEqual([expect.stringMatching(message)]);
   });

@@ -1,9 +1,9 @@
 // Triangle meshes of object types, read from STL, OBJ, glTF or GLB: vertex
 // positions and three indices per triangle. Every reader throws only MeshError
 // (the file's problem in words), never a silent empty shape.
-import { MeshError, readStl } from '../urdf/mesh';
+import { MeshError, readObj, readStl } from '../urdf/mesh';
 import { type BufferFiles, readGlb, readGltf } from './gltf';
-import { MESH_OBJECT_MAX_VERTICES, type Triangles, weld } from './mesh-math';
+import { type Triangles, weld } from './mesh-math';
 
 export type { Triangles } from './mesh-math';
 
@@ -21,32 +21,10 @@ function stlTriangles(bytes: Uint8Array): Triangles {
   return weld({ positions, indices: positions.slice(0, positions.length / 3).map((_, i) => i) });
 }
 
-/** An OBJ file's vertices and faces (polygons as fans; `a/b/c` takes the vertex; negative indices count back). */
+/** An OBJ file's vertices and faces (the robot descriptions' reader: polygons as fans, `a/b/c` takes the vertex, negative indices count back). */
 export function readObjTriangles(text: string): Triangles {
-  const positions: number[] = [];
-  const indices: number[] = [];
-  let line = 0;
-  for (const raw of text.split('\n')) {
-    line++;
-    const words = raw.trim().split(/\s+/);
-    if (words[0] === 'v') {
-      if (words.length < 4) throw new MeshError(`line ${line}: a vertex needs x y z`);
-      positions.push(Number(words[1]), Number(words[2]), Number(words[3]));
-      if (positions.length > MESH_OBJECT_MAX_VERTICES * 12)
-        throw new MeshError(`more than ${MESH_OBJECT_MAX_VERTICES * 4} vertices are not read`);
-    } else if (words[0] === 'f') {
-      if (words.length < 4) throw new MeshError(`line ${line}: a face needs three vertices`);
-      const n = positions.length / 3;
-      const face = words.slice(1).map((w) => {
-        const i = Number(w.split('/')[0]);
-        if (!Number.isInteger(i) || i === 0 || (i > 0 ? i > n : -i > n))
-          throw new MeshError(`line ${line}: face vertex "${w}" is not one of the ${n} vertices before it`);
-        return i > 0 ? i - 1 : n + i;
-      });
-      for (let k = 1; k + 1 < face.length; k++) indices.push(face[0]!, face[k]!, face[k + 1]!);
-    }
-  }
-  return { positions, indices };
+  const m = readObj(text);
+  return { positions: Array.from(m.positions), indices: Array.from(m.indices) };
 }
 
 /** The triangles in `bytes`, read as the file name's extension says. */
