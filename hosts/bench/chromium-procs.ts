@@ -11,9 +11,8 @@ interface Proc {
   kind: 'renderer' | 'gpu' | 'other';
 }
 
-/** Chromium's processes below `ancestor` (Playwright starts Chromium as a child of this process). */
-function chromiumProcs(ancestor: number): Proc[] {
-  if (!existsSync('/proc')) return [];
+/** Every process's children, by parent pid (from /proc/<pid>/stat). */
+function childrenByParent(): Map<number, number[]> {
   const kids = new Map<number, number[]>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -25,6 +24,13 @@ function chromiumProcs(ancestor: number): Proc[] {
       // The process ended while we looked.
     }
   }
+  return kids;
+}
+
+/** Chromium's processes below `ancestor` (Playwright starts Chromium as a child of this process). */
+function chromiumProcs(ancestor: number): Proc[] {
+  if (!existsSync('/proc')) return [];
+  const kids = childrenByParent();
   const out: Proc[] = [];
   const walk = (pid: number): void => {
     for (const k of kids.get(pid) ?? []) {
@@ -127,17 +133,7 @@ export async function settleBrowser(
 /** CPU milliseconds (user + system) a process and all its descendants have used so far (a host and its workers); null off Linux. */
 export function treeCpu(root: number): number | null {
   if (!existsSync(`/proc/${root}/stat`)) return null;
-  const kids = new Map<number, number[]>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
+  const kids = childrenByParent();
   let total = 0;
   const walk = (pid: number): void => {
     try {
