@@ -52,6 +52,89 @@ export function imageSize(size: { width?: number; height?: number }): { width: n
 }
 
 const MESHES = new Map<string, Mesh | null>();
+const PARTS = new WeakMap<object, Mesh[]>();
+
+/** The collider's meshes in its own frame: one for a primitive, one per convex part for a hull or a decomposed mesh. */
+function meshesOf(c: Collider): readonly Mesh[] {
+  const type = c.shapeType() as number;
+  // ConvexPolyhedron 9, Compound 8 (a decomposed mesh's parts): built once per shape.
+  if (type === 9 || type === 8) {
+    let m = PARTS.get(c.shape);
+    if (!m) {
+      // A hull's own shape keeps the points it was made from; the collider gives the hull's faces.
+      const shape = type === 9 ? { type, vertices: c.vertices(), indices: c.indices() ?? null } : (c.shape as unknown as Part);
+      PARTS.set(c.shape, (m = convexParts(shape)));
+    }
+    return m;
+  }
+  const one = meshOf(c);
+  return one ? [one] : [];
+}
+
+type Quat = { x: number; y: number; z: number; w: number };
+
+interface Part {
+  type: number;
+  vertices?: Float32Array;
+  indices?: Uint32Array | null;
+  shapes?: Part[];
+  positions?: Vec3[];
+  rotations?: Quat[];
+}
+
+/** Each convex part as a mesh in the collider's frame, welded, every triangle wound away from the part's centre. */
+function convexParts(shape: Part): Mesh[] {
+  if (shape.type === 8)
+    return (shape.shapes ?? []).flatMap((sub, k) => convexParts({ ...sub, ...placed(sub, shape.positions?.[k], shape.rotations?.[k]) }));
+  if (shape.type !== 9 || !shape.vertices) return [];
+  const v = shape.vertices;
+  const n = v.length / 3;
+  const index = shape.indices ?? Uint32Array.from({ length: n }, (_, i) => i);
+  const at = new Map<string, number>();
+  const positions: number[] = [];
+  const remap = (i: number): number => {
+    const key = `${v[i * 3]},${v[i * 3 + 1]},${v[i * 3 + 2]}`;
+    let j = at.get(key);
+    if (j === undefined) {
+      at.set(key, (j = positions.length / 3));
+      positions.push(v[i * 3]!, v[i * 3 + 1]!, v[i * 3 + 2]!);
+    }
+    return j;
+  };
+  const tris: number[] = [];
+  for (let f = 0; f + 2 < index.length; f += 3) tris.push(remap(index[f]!), remap(index[f + 1]!), remap(index[f + 2]!));
+  const m = positions.length / 3;
+  if (m > 512 || m < 4) return [];
+  const centre = [0, 1, 2].map((k) => positions.reduce((s, x, i) => (i % 3 === k ? s + x : s), 0) / m) as [number, number, number];
+  const p = (i: number, k: number): number => positions[i * 3 + k]!;
+  for (let f = 0; f < tris.length; f += 3) {
+    const [a, b, d] = [tris[f]!, tris[f + 1]!, tris[f + 2]!];
+    const u = [0, 1, 2].map((k) => p(b, k) - p(a, k));
+    const w = [0, 1, 2].map((k) => p(d, k) - p(a, k));
+    const nrm = [u[1]! * w[2]! - u[2]! * w[1]!, u[2]! * w[0]! - u[0]! * w[2]!, u[0]! * w[1]! - u[1]! * w[0]!];
+    // Outward: the part is convex, so its centre is behind every face.
+    if ([0, 1, 2].reduce((s, k) => s + nrm[k]! * (p(a, k) - centre[k]!), 0) < 0) [tris[f + 1], tris[f + 2]] = [d, b];
+  }
+  return [{ positions: new Float32Array(positions), triangles: new Uint16Array(tris) }];
+}
+
+/** A compound's part with its vertices moved to where the compound places it. */
+function placed(sub: Part, p: Vec3 | undefined, q: Quat | undefined): Part {
+  if (!sub.vertices || (!p && !q)) return sub;
+  const r = q ?? { x: 0, y: 0, z: 0, w: 1 };
+  const t = p ?? { x: 0, y: 0, z: 0 };
+  const out = new Float32Array(sub.vertices.length);
+  for (let i = 0; i < out.length; i += 3) {
+    const [vx, vy, vz] = [sub.vertices[i]!, sub.vertices[i + 1]!, sub.vertices[i + 2]!];
+    const cx = r.y * vz - r.z * vy;
+    const cy = r.z * vx - r.x * vz;
+    const cz = r.x * vy - r.y * vx;
+    out[i] = vx + 2 * (r.w * cx + r.y * cz - r.z * cy) + t.x;
+    out[i + 1] = vy + 2 * (r.w * cy + r.z * cx - r.x * cz) + t.y;
+    out[i + 2] = vz + 2 * (r.w * cz + r.x * cy - r.y * cx) + t.z;
+  }
+  return { ...sub, vertices: out };
+}
 
 /** The collider's mesh in its own frame; null for a shape the scenes do not use. */
 function meshOf(c: Collider): Mesh | null {
@@ -175,8 +258,8 @@ export function renderCamera(sim: SimWorld, size: { width?: number; height?: num
   sim.world.forEachCollider((c) => {
     const g = c.collisionGroups();
     if ((g & 0xffff) === 0 || ((g >>> 16) & SEEN_MASK) === 0 || !c.isEnabled()) return;
-    const mesh = meshOf(c);
-    if (!mesh) return;
+    const meshes = meshesOf(c);
+    if (!meshes.length) return;
     const owner = sim.colliderOwner.get(c.handle);
     const e = owner ? sim.entities.get(owner) : undefined;
     colours.push(e ? rgbOf(e.spec.color) : owner && sim.people.has(owner) ? PERSON_RGB : (g >>> 16) & G.FLOOR ? floor : UNKNOWN_RGB);
@@ -184,54 +267,56 @@ export function renderCamera(sim: SimWorld, size: { width?: number; height?: num
     const surface = colours.length - 1;
     const tr = c.translation();
     const r = c.rotation();
-    const nv = mesh.positions.length / 3;
-    if (nv > 512) return;
-    for (let v = 0; v < nv; v++) {
-      // World point: the collider's pose applied to the mesh vertex (v' = v + 2w(r×v) + 2r×(r×v)).
-      const [vx, vy, vz] = [mesh.positions[v * 3]!, mesh.positions[v * 3 + 1]!, mesh.positions[v * 3 + 2]!];
-      let cx = r.y * vz - r.z * vy;
-      let cy = r.z * vx - r.x * vz;
-      let cz = r.x * vy - r.y * vx;
-      const wx = vx + 2 * (r.w * cx + r.y * cz - r.z * cy) + tr.x;
-      const wy = vy + 2 * (r.w * cy + r.z * cx - r.x * cz) + tr.y;
-      const wz = vz + 2 * (r.w * cz + r.x * cy - r.y * cx) + tr.z;
-      world[v * 3] = wx;
-      world[v * 3 + 1] = wy;
-      world[v * 3 + 2] = wz;
-      // Camera point: the inverse camera rotation applied to (world − eye).
-      const [dx, dy, dz] = [wx - eye.x, wy - eye.y, wz - eye.z];
-      cx = qy * dz - qz * dy;
-      cy = qz * dx - qx * dz;
-      cz = qx * dy - qy * dx;
-      cam[v * 3] = dx + 2 * (qw * cx + qy * cz - qz * cy);
-      cam[v * 3 + 1] = dy + 2 * (qw * cy + qz * cx - qx * cz);
-      cam[v * 3 + 2] = dz + 2 * (qw * cz + qx * cy - qy * cx);
-    }
-    const tri = mesh.triangles;
-    for (let f = 0; f < tri.length; f += 3) {
-      const [a, b, d] = [tri[f]! * 3, tri[f + 1]! * 3, tri[f + 2]! * 3];
-      const ux = world[b]! - world[a]!;
-      const uy = world[b + 1]! - world[a + 1]!;
-      const uz = world[b + 2]! - world[a + 2]!;
-      const vx = world[d]! - world[a]!;
-      const vy = world[d + 1]! - world[a + 1]!;
-      const vz = world[d + 2]! - world[a + 2]!;
-      const nx = uy * vz - uz * vy;
-      const ny = uz * vx - ux * vz;
-      const nz = ux * vy - uy * vx;
-      // Facing away from the eye: the shape's other side hides it.
-      if (nx * (world[a]! - eye.x) + ny * (world[a + 1]! - eye.y) + nz * (world[a + 2]! - eye.z) >= 0) continue;
-      const len = Math.hypot(nx, ny, nz);
-      const lambert = Math.max(0, (nx * LIGHT.x + ny * LIGHT.y + nz * LIGHT.z) / len);
-      const n = clipNear(cam, a, b, d, poly);
-      if (n < 3) continue;
-      for (let k = 0; k < n; k++) {
-        const x = poly[k * 3]!;
-        screen[k * 3] = ((poly[k * 3 + 2]! / x / tanH + 1) * width) / 2;
-        screen[k * 3 + 1] = ((1 - poly[k * 3 + 1]! / x / tanV) * height) / 2;
-        screen[k * 3 + 2] = 1 / x;
+    for (const mesh of meshes) {
+      const nv = mesh.positions.length / 3;
+      if (nv > 512) continue;
+      for (let v = 0; v < nv; v++) {
+        // World point: the collider's pose applied to the mesh vertex (v' = v + 2w(r×v) + 2r×(r×v)).
+        const [vx, vy, vz] = [mesh.positions[v * 3]!, mesh.positions[v * 3 + 1]!, mesh.positions[v * 3 + 2]!];
+        let cx = r.y * vz - r.z * vy;
+        let cy = r.z * vx - r.x * vz;
+        let cz = r.x * vy - r.y * vx;
+        const wx = vx + 2 * (r.w * cx + r.y * cz - r.z * cy) + tr.x;
+        const wy = vy + 2 * (r.w * cy + r.z * cx - r.x * cz) + tr.y;
+        const wz = vz + 2 * (r.w * cz + r.x * cy - r.y * cx) + tr.z;
+        world[v * 3] = wx;
+        world[v * 3 + 1] = wy;
+        world[v * 3 + 2] = wz;
+        // Camera point: the inverse camera rotation applied to (world − eye).
+        const [dx, dy, dz] = [wx - eye.x, wy - eye.y, wz - eye.z];
+        cx = qy * dz - qz * dy;
+        cy = qz * dx - qx * dz;
+        cz = qx * dy - qy * dx;
+        cam[v * 3] = dx + 2 * (qw * cx + qy * cz - qz * cy);
+        cam[v * 3 + 1] = dy + 2 * (qw * cy + qz * cx - qx * cz);
+        cam[v * 3 + 2] = dz + 2 * (qw * cz + qx * cy - qy * cx);
       }
-      fill(t, screen, n, surface, AMBIENT + (1 - AMBIENT) * lambert);
+      const tri = mesh.triangles;
+      for (let f = 0; f < tri.length; f += 3) {
+        const [a, b, d] = [tri[f]! * 3, tri[f + 1]! * 3, tri[f + 2]! * 3];
+        const ux = world[b]! - world[a]!;
+        const uy = world[b + 1]! - world[a + 1]!;
+        const uz = world[b + 2]! - world[a + 2]!;
+        const vx = world[d]! - world[a]!;
+        const vy = world[d + 1]! - world[a + 1]!;
+        const vz = world[d + 2]! - world[a + 2]!;
+        const nx = uy * vz - uz * vy;
+        const ny = uz * vx - ux * vz;
+        const nz = ux * vy - uy * vx;
+        // Facing away from the eye: the shape's other side hides it.
+        if (nx * (world[a]! - eye.x) + ny * (world[a + 1]! - eye.y) + nz * (world[a + 2]! - eye.z) >= 0) continue;
+        const len = Math.hypot(nx, ny, nz);
+        const lambert = Math.max(0, (nx * LIGHT.x + ny * LIGHT.y + nz * LIGHT.z) / len);
+        const n = clipNear(cam, a, b, d, poly);
+        if (n < 3) continue;
+        for (let k = 0; k < n; k++) {
+          const x = poly[k * 3]!;
+          screen[k * 3] = ((poly[k * 3 + 2]! / x / tanH + 1) * width) / 2;
+          screen[k * 3 + 1] = ((1 - poly[k * 3 + 1]! / x / tanV) * height) / 2;
+          screen[k * 3 + 2] = 1 / x;
+        }
+        fill(t, screen, n, surface, AMBIENT + (1 - AMBIENT) * lambert);
+      }
     }
   });
 

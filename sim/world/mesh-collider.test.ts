@@ -9,6 +9,7 @@ import { loadScene } from '../../scenes/load';
 import { SceneDataError } from '../../scenes/validation';
 import { binaryStl } from '../../test/fixtures/meshes/encode';
 import { bowl } from '../../test/fixtures/meshes/shapes';
+import { renderCamera } from '../perception/render';
 import { renderCameraRays } from '../perception/render-rays';
 import { SimWorld } from './sim-world';
 
@@ -71,11 +72,17 @@ describe('mesh object colliders', () => {
     expect((e as SceneDataError).problems).toEqual([expect.stringMatching(/^types\[0\]\.mesh \(nothing\.glb\): no such file/)]);
   });
 
-  it('the ray-cast camera sees mesh objects by their colliders', async () => {
+  it('the ray-cast camera and the picture given to models both see mesh objects by their colliders', async () => {
     const sim = await SimWorld.create(await loadScene(join(import.meta.dirname, '../../test/fixtures/meshes/mesh-scene.json')));
-    const seen = new Set(renderCameraRays(sim, { width: 160 }).labels);
+    const rays = renderCameraRays(sim, { width: 160 }).labels;
+    // The picture models are given (rasterised) draws each convex part, where the rays meet them.
+    const picture = renderCamera(sim, { width: 160 }).labels;
     sim.dispose();
-    expect(seen).toContain('bowl_1');
-    expect(seen).toContain('block_1');
+    for (const id of ['bowl_1', 'block_1']) {
+      const byRays = rays.filter((l) => l === id).length;
+      const drawn = picture.filter((l) => l === id).length;
+      expect({ id, byRays: byRays > 20 }).toEqual({ id, byRays: true });
+      expect(Math.abs(drawn - byRays) / byRays, `${id}: ${drawn} pixels drawn, ${byRays} by rays`).toBeLessThan(0.15);
+    }
   }, 30_000);
 });
