@@ -7,16 +7,15 @@
 // a robot folder picked in the page is uploaded and drawn and named; a broken
 // one is refused with its reason, the robot before staying; "Use the scene's own
 // robot" goes back.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { assert, root, shot, startServer, test, until, waitScene } from './harness.mjs';
+import { assert, root, shot, startServer, test, until, waitScene, workDir } from './harness.mjs';
 
 const SCENE = 'tabletop/fruits';
 
 /** The ur5e_like folder copied, its grey material magenta. */
 function magentaRobot() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sb-e2e-robot-'));
+  const dir = workDir('robot');
   cpSync(path.join(root, 'test/fixtures/robots/ur5e_like'), path.join(dir, 'ur5e_like'), { recursive: true });
   const file = path.join(dir, 'ur5e_like/urdf/ur5e_like.urdf');
   writeFileSync(file, readFileSync(file, 'utf8').replace('<color rgba="0.7 0.7 0.7 1"/>', '<color rgba="0.9 0.1 0.9 1"/>'));
@@ -38,6 +37,24 @@ async function magentaAt(page, [x, y]) {
     for (let i = 0; i < d.length; i += 4) if (d[i] > 90 && d[i + 2] > 90 && d[i + 1] < 0.6 * Math.min(d[i], d[i + 2])) hits++;
     return hits / (d.length / 4);
   }, png.toString('base64'));
+}
+
+/** Distinct colours (4 bits a channel) in a rectangle of a PNG of the whole window, decoded by the page. */
+function coloursIn(page, png, rect) {
+  return page.evaluate(
+    async ([b64, r]) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const c = new OffscreenCanvas(Math.round(r.width), Math.round(r.height));
+      const ctx = c.getContext('2d');
+      ctx.drawImage(bmp, r.x, r.y, r.width, r.height, 0, 0, c.width, c.height);
+      const d = ctx.getImageData(0, 0, c.width, c.height).data;
+      const seen = new Set();
+      for (let i = 0; i < d.length; i += 16) seen.add(((d[i] >> 4) << 8) | ((d[i + 1] >> 4) << 4) | (d[i + 2] >> 4));
+      return seen.size;
+    },
+    [png.toString('base64'), rect],
+  );
 }
 
 async function openScene(browser, server) {
@@ -162,6 +179,18 @@ export async function ownRobotFlows({ browser }) {
       assert((await page.evaluate(() => window.__skillbridge.generation)) === gen, 'the scene was rebuilt for a refused robot');
       assert(/ur5e_like/.test(await page.getByTestId('robot-in-use').innerText()), 'the robot before is no longer named');
       await page.screenshot({ path: shot('ownrobot-refused.png') });
+      // Below the open panel the 3D view still shows the scene, in the window as captured whole (a panel
+      // that scrolled left the view black below it there).
+      const panel = await page.locator('.robot-picker-panel').boundingBox();
+      const canvas = await page.locator('canvas').first().boundingBox();
+      const top = panel.y + panel.height + 10;
+      const colours = await coloursIn(page, await page.screenshot(), {
+        x: panel.x + 20,
+        y: top,
+        width: panel.width - 40,
+        height: canvas.y + canvas.height - top - 40,
+      });
+      assert(colours > 3, `the view below the robot panel is one flat colour (${colours} colours)`);
     });
 
     await test('"Use the scene\'s own robot" goes back to it', async () => {
