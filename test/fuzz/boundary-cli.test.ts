@@ -70,6 +70,17 @@ let sandbox: string;
 let fixtures: Record<string, string>;
 const saved: Record<string, string | undefined> = {};
 const savedCwd = process.cwd();
+/** The UR5e-class fixture as the robot flags give it (absolute: the fuzzer runs in its sandbox). */
+const UR5E_FLAGS = [
+  '--urdf',
+  path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.urdf'),
+  '--robot-config',
+  path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.skillbridge.json'),
+  '--package-dir',
+  path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like'),
+];
+/** One ALRM case with the no-op floor: the cheapest evaluation to attack. */
+const EVAL_ONE_CASE = ['eval', '--suite', 'alrm', '--filter', 'boxes/3', '--sample', '1', '--model', 'floor:noop'];
 
 function startRedis(): { port: number; stop: () => void } | undefined {
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) return undefined;
@@ -167,18 +178,7 @@ const BASES = (): Base[] => {
     { door: 'call', argv: () => ['call', '--scene', SCENE, '--script', x.script!] },
     {
       door: 'call',
-      argv: () => [
-        'call',
-        '--scene',
-        SCENE,
-        '--urdf',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.urdf'),
-        '--robot-config',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.skillbridge.json'),
-        '--package-dir',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like'),
-        'get_objects',
-      ],
+      argv: () => ['call', '--scene', SCENE, ...UR5E_FLAGS, 'get_objects'],
     },
     { door: 'call', argv: () => ['call', '--robot', 'ws://127.0.0.1:1', '--mapping', x.mapping!, 'get_objects'] },
     {
@@ -187,19 +187,7 @@ const BASES = (): Base[] => {
     },
     {
       door: 'audit',
-      argv: () => [
-        'audit',
-        '--scene',
-        SCENE,
-        '--calls',
-        '3',
-        '--urdf',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.urdf'),
-        '--robot-config',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.skillbridge.json'),
-        '--package-dir',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like'),
-      ],
+      argv: () => ['audit', '--scene', SCENE, '--calls', '3', ...UR5E_FLAGS],
     },
     {
       door: 'run',
@@ -234,12 +222,7 @@ const BASES = (): Base[] => {
         'run',
         '--scene',
         SCENE,
-        '--urdf',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.urdf'),
-        '--robot-config',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.skillbridge.json'),
-        '--package-dir',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like'),
+        ...UR5E_FLAGS,
         '--model',
         `scripted:${x.turns}`,
         '--trace',
@@ -260,15 +243,7 @@ const BASES = (): Base[] => {
     {
       door: 'eval',
       argv: () => [
-        'eval',
-        '--suite',
-        'alrm',
-        '--filter',
-        'boxes/3',
-        '--sample',
-        '1',
-        '--model',
-        'floor:noop',
+        ...EVAL_ONE_CASE,
         '--workflow',
         'flat',
         '--off-protocol',
@@ -304,36 +279,14 @@ const BASES = (): Base[] => {
     },
     {
       door: 'eval',
-      argv: () => [
-        'eval',
-        '--suite',
-        'alrm',
-        '--filter',
-        'boxes/3',
-        '--sample',
-        '1',
-        '--model',
-        'floor:noop',
-        '--urdf',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.urdf'),
-        '--robot-config',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like/urdf/ur5e_like.skillbridge.json'),
-        '--package-dir',
-        path.resolve(savedCwd, 'test/fixtures/robots/ur5e_like'),
-        '--out',
-        path.join(sandbox, 'urdf-eval'),
-      ],
+      argv: () => [...EVAL_ONE_CASE, ...UR5E_FLAGS, '--out', path.join(sandbox, 'urdf-eval')],
     },
     { door: 'eval', argv: () => ['eval', '--resume', x.runId!, '--out', x.evalDir!] },
     { door: 'eval', argv: () => ['eval', '--resume', x.runId!, '--errors-only', '--out', x.evalDir!] },
     // A judge where the suite has none is refused after the spec is parsed: the spec is still a field to attack.
     {
       door: 'eval',
-      argv: () => [
-        'eval',
-        ...['--suite', 'alrm', '--filter', 'boxes/3', '--sample', '1', '--model', 'floor:noop'],
-        ...['--judge', `scripted:${x.turns}`, '--out', path.join(sandbox, 'eval-judge')],
-      ],
+      argv: () => [...EVAL_ONE_CASE, ...['--judge', `scripted:${x.turns}`, '--out', path.join(sandbox, 'eval-judge')]],
     },
     { door: 'eval', argv: () => ['eval', '--suite', 'alrm', '--model', 'floor:noop', '--queue', 'redis://127.0.0.1:1'] },
     ...(redis
