@@ -139,29 +139,36 @@ export function usePage(p) {
 
 // ------------------------------------------------------------------ page helpers
 
-/** Pixel statistics of a PNG, decoded by the browser itself (the shared page's, or `page`). */
-export async function pixelStats(png, page = state.page) {
-  return page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const c = new OffscreenCanvas(bmp.width, bmp.height);
-    const ctx = c.getContext('2d');
-    ctx.drawImage(bmp, 0, 0);
-    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-    const colours = new Set();
-    let sum = 0;
-    let sum2 = 0;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 16) {
-      const l = 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2];
-      sum += l;
-      sum2 += l * l;
-      n++;
-      colours.add(((d[i] >> 4) << 8) | ((d[i + 1] >> 4) << 4) | (d[i + 2] >> 4));
-    }
-    const mean = sum / n;
-    return { width: bmp.width, height: bmp.height, colours: colours.size, std: Math.sqrt(Math.max(0, sum2 / n - mean * mean)) };
-  }, png.toString('base64'));
+/**
+ * Pixel statistics of a PNG (or of the rectangle `rect` of it), decoded by the browser itself
+ * (the shared page's, or `page`).
+ */
+export async function pixelStats(png, page = state.page, rect = undefined) {
+  return page.evaluate(
+    async ([b64, r]) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const [x, y, w, h] = r ? [r.x, r.y, Math.round(r.width), Math.round(r.height)] : [0, 0, bmp.width, bmp.height];
+      const c = new OffscreenCanvas(w, h);
+      const ctx = c.getContext('2d');
+      ctx.drawImage(bmp, x, y, w, h, 0, 0, w, h);
+      const d = ctx.getImageData(0, 0, w, h).data;
+      const colours = new Set();
+      let sum = 0;
+      let sum2 = 0;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 16) {
+        const l = 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2];
+        sum += l;
+        sum2 += l * l;
+        n++;
+        colours.add(((d[i] >> 4) << 8) | ((d[i + 1] >> 4) << 4) | (d[i + 2] >> 4));
+      }
+      const mean = sum / n;
+      return { width: w, height: h, colours: colours.size, std: Math.sqrt(Math.max(0, sum2 / n - mean * mean)) };
+    },
+    [png.toString('base64'), rect],
+  );
 }
 
 /** Waits until the scene is built, drawn, and drawn with a pose frame from the physics (not only its metadata). */

@@ -9,7 +9,7 @@
 // robot" goes back.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { assert, root, shot, startServer, test, until, waitScene, workDir } from './harness.mjs';
+import { assert, pixelStats, root, shot, startServer, test, until, waitScene, workDir } from './harness.mjs';
 
 const SCENE = 'tabletop/fruits';
 
@@ -37,24 +37,6 @@ async function magentaAt(page, [x, y]) {
     for (let i = 0; i < d.length; i += 4) if (d[i] > 90 && d[i + 2] > 90 && d[i + 1] < 0.6 * Math.min(d[i], d[i + 2])) hits++;
     return hits / (d.length / 4);
   }, png.toString('base64'));
-}
-
-/** Distinct colours (4 bits a channel) in a rectangle of a PNG of the whole window, decoded by the page. */
-function coloursIn(page, png, rect) {
-  return page.evaluate(
-    async ([b64, r]) => {
-      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-      const c = new OffscreenCanvas(Math.round(r.width), Math.round(r.height));
-      const ctx = c.getContext('2d');
-      ctx.drawImage(bmp, r.x, r.y, r.width, r.height, 0, 0, c.width, c.height);
-      const d = ctx.getImageData(0, 0, c.width, c.height).data;
-      const seen = new Set();
-      for (let i = 0; i < d.length; i += 16) seen.add(((d[i] >> 4) << 8) | ((d[i + 1] >> 4) << 4) | (d[i + 2] >> 4));
-      return seen.size;
-    },
-    [png.toString('base64'), rect],
-  );
 }
 
 async function openScene(browser, server) {
@@ -184,7 +166,7 @@ export async function ownRobotFlows({ browser }) {
       const panel = await page.locator('.robot-picker-panel').boundingBox();
       const canvas = await page.locator('canvas').first().boundingBox();
       const top = panel.y + panel.height + 10;
-      const colours = await coloursIn(page, await page.screenshot(), {
+      const { colours } = await pixelStats(await page.screenshot(), page, {
         x: panel.x + 20,
         y: top,
         width: panel.width - 40,
