@@ -10,7 +10,7 @@ import type { RobotFiles, RobotPackages } from '../../base/host-refs';
 import { UserFileError, readUserBytesSync, readUserTextSync } from '../../base/user-file';
 import { type MeshData, MeshError, isFlat, meshFormat, readMesh } from './mesh';
 import type { Geometry, Problem, RobotDescription } from './model';
-import { packageFolders, locate } from './paths';
+import { type PackageFinder, locate, packageFinder } from './paths';
 import { readUrdf } from './parse';
 import { type Note, type RobotExtras, parseSidecar, resolveExtras } from './sidecar';
 import { structure } from './structure';
@@ -121,6 +121,7 @@ export function loadRobotText(source: RobotText, packages: RobotPackages, args: 
 
 function loadRoot(parsed: XmlElement, place: Place, args: Readonly<Record<string, string>>): LoadedRobot {
   const { file, label, folders, sidecar } = place;
+  const find = packageFinder(folders);
   const problems: Problem[] = [];
   let root = parsed;
   if (root.name !== 'robot') throw new RobotFileError(`${label} is not a URDF: its root element is <${root.name}>, not <robot>`);
@@ -128,9 +129,9 @@ function loadRoot(parsed: XmlElement, place: Place, args: Readonly<Record<string
     try {
       root = expandXacro(root, file ?? label, {
         args,
-        findPackage: (pkg) => packageFolders(pkg, folders)[0],
+        findPackage: (pkg) => find(pkg)[0],
         include: (name, from) => {
-          const { candidates, outside } = locate(name, file === null ? null : from, folders);
+          const { candidates, outside } = locate(name, file === null ? null : from, folders, find);
           if (!candidates.length)
             throw new XacroError(
               `xacro:include "${name}"`,
@@ -169,7 +170,7 @@ function loadRoot(parsed: XmlElement, place: Place, args: Readonly<Record<string
   problems.push(...read.problems);
   const built = structure(read);
   problems.push(...built.problems);
-  const meshes = built.description ? loadMeshes(built.description, file, folders, problems) : new Map<string, LoadedMesh>();
+  const meshes = built.description ? loadMeshes(built.description, file, folders, find, problems) : new Map<string, LoadedMesh>();
   if (built.description) problems.push(...drawRobot(built.description, meshes).notes);
   // A description from the robot has no folder to find a sidecar beside; one the person named is read.
   const side =
@@ -196,7 +197,13 @@ function noSidecar(d: RobotDescription | null, problems: Problem[]): Pick<Loaded
   };
 }
 
-function loadMeshes(d: RobotDescription, file: string | null, folders: readonly string[], problems: Problem[]): Map<string, LoadedMesh> {
+function loadMeshes(
+  d: RobotDescription,
+  file: string | null,
+  folders: readonly string[],
+  find: PackageFinder,
+  problems: Problem[],
+): Map<string, LoadedMesh> {
   const meshes = new Map<string, LoadedMesh>();
   const reported = new Set<string>();
   for (const link of d.links)
@@ -222,7 +229,7 @@ function loadMeshes(d: RobotDescription, file: string | null, folders: readonly 
         if (collides) warn(`mesh "${g.file}": not STL or OBJ; the collision shape is left out`, 'convert it to STL or OBJ');
         continue;
       }
-      const { candidates, outside } = locate(g.file, file, folders);
+      const { candidates, outside } = locate(g.file, file, folders, find);
       let found: LoadedMesh | undefined;
       let unreadable = false;
       for (const c of candidates) {

@@ -55,25 +55,36 @@ export function manifestName(dir: string): string | undefined {
   }
 }
 
-/** The package folder PKG among the allowed folders: one named PKG, PKG inside one, or one whose package.xml names PKG. */
-export function packageFolders(pkg: string, folders: readonly string[]): string[] {
-  if (!/^[\w.-]+$/.test(pkg) || pkg === '.' || pkg === '..') return [];
-  const named = folders.filter((f) => path.basename(f) === pkg);
-  // ROS finds a package by its manifest's name, not its folder's: a repository checked out as
-  // Universal_Robots_ROS2_Description holds the package ur_description.
-  const manifests = folders.flatMap((f) => manifestFolders(f).filter((d) => manifestName(d) === pkg));
-  const within = folders.filter((f) => path.basename(f) !== pkg).map((f) => path.join(f, pkg));
-  return [...new Set([...named, ...manifests, ...within])];
+/** The folders a package PKG may be, in the order tried. */
+export type PackageFinder = (pkg: string) => string[];
+
+/**
+ * The package folder PKG among the allowed folders: one named PKG, PKG inside one, or one whose
+ * package.xml names PKG. The folders' manifests are read once per finder (one per description
+ * loaded), not once per mesh.
+ */
+export function packageFinder(folders: readonly string[]): PackageFinder {
+  let manifests: Array<{ dir: string; name: string | undefined }> | undefined;
+  return (pkg) => {
+    if (!/^[\w.-]+$/.test(pkg) || pkg === '.' || pkg === '..') return [];
+    manifests ??= folders.flatMap((f) => manifestFolders(f).map((dir) => ({ dir, name: manifestName(dir) })));
+    const named = folders.filter((f) => path.basename(f) === pkg);
+    // ROS finds a package by its manifest's name, not its folder's: a repository checked out as
+    // Universal_Robots_ROS2_Description holds the package ur_description.
+    const byManifest = manifests.filter((m) => m.name === pkg).map((m) => m.dir);
+    const within = folders.filter((f) => path.basename(f) !== pkg).map((f) => path.join(f, pkg));
+    return [...new Set([...named, ...byManifest, ...within])];
+  };
 }
 
 /**
  * The files a reference may be, written in a description at `from` (a file path; null for a
  * description that is no file, where a relative path names nothing here).
  */
-export function locate(ref: string, from: string | null, folders: readonly string[]): Located {
+export function locate(ref: string, from: string | null, folders: readonly string[], find = packageFinder(folders)): Located {
   let raw: string[];
   const pkg = /^package:\/\/([^/]+)\/(.+)$/.exec(ref);
-  if (pkg) raw = packageFolders(pkg[1]!, folders).map((dir) => path.join(dir, pkg[2]!));
+  if (pkg) raw = find(pkg[1]!).map((dir) => path.join(dir, pkg[2]!));
   else {
     const p = ref.replace(/^file:\/\//, '');
     raw = from !== null ? [path.resolve(path.dirname(from), p)] : path.isAbsolute(p) ? [p] : [];
