@@ -4,6 +4,7 @@
 // separate visual description), so the picture cannot drift from the physics.
 import type { Primitive } from '../../scenes/shapes';
 import { type Quat, type Vec3, poseApply, poseInv, qConj, qMul } from '../math';
+import type { Collider } from '@dimforge/rapier3d-simd-compat';
 import type { SimWorld } from './sim-world';
 
 /** A convex hull (a link of a described robot from its mesh) as triangles: x, y, z per vertex, three indices per face. */
@@ -27,7 +28,7 @@ const COMPOUND = 8;
 const CONVEX_POLYHEDRON = 9;
 const CYLINDER = 10;
 
-interface RapierShape {
+export interface RapierShape {
   type: number;
   radius?: number;
   halfHeight?: number;
@@ -41,8 +42,17 @@ interface RapierShape {
 
 const IDENTITY: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
+/**
+ * A collider's shape as Rapier describes it. A hull's own shape keeps the points it was made from;
+ * the collider gives the hull's faces (a compound's parts carry their own).
+ */
+export function colliderShape(c: Collider): RapierShape {
+  const shape = c.shape as unknown as RapierShape;
+  return shape.type === CONVEX_POLYHEDRON ? { type: CONVEX_POLYHEDRON, vertices: c.vertices(), indices: c.indices() ?? null } : shape;
+}
+
 /** A shape as primitives in its own frame; a compound (a decomposed mesh) as each of its convex parts. */
-function shapeGeometries(shape: RapierShape): Array<{ geometry: Primitive | MeshShape; p: Vec3; q: Quat }> {
+export function shapeGeometries(shape: RapierShape): Array<{ geometry: Primitive | MeshShape; p: Vec3; q: Quat }> {
   if (shape.type === COMPOUND && shape.shapes) {
     return shape.shapes.flatMap((sub, k) => {
       const g = shapeGeometry(sub);
@@ -64,7 +74,7 @@ function shapeGeometry(shape: RapierShape): Primitive | MeshShape | undefined {
   } else if (shape.type === CYLINDER && shape.radius !== undefined && shape.halfHeight !== undefined) {
     return { shape: 'cylinder', radius: shape.radius, height: shape.halfHeight * 2 };
   } else if (shape.type === CONVEX_POLYHEDRON && shape.vertices) {
-    // Rapier gives a computed hull back as a triangle soup (three vertices per face, no indices).
+    // Without indices, the vertices are a triangle soup (three a face).
     const positions = Array.from(shape.vertices);
     const indices = shape.indices ? Array.from(shape.indices) : positions.slice(0, positions.length / 3).map((_, i) => i);
     return { shape: 'mesh', positions, indices };
@@ -80,8 +90,7 @@ export function bodyShapes(sim: SimWorld, handle: number): BodyShape[] {
   const out: BodyShape[] = [];
   for (let i = 0; i < body.numColliders(); i++) {
     const c = body.collider(i);
-    const shape = c.shape as unknown as RapierShape;
-    const parts = shapeGeometries(shape);
+    const parts = shapeGeometries(colliderShape(c));
     if (!parts.length) continue;
     // The offset from the parent when Rapier has it; else the world pose taken into the body frame.
     const lp = c.translationWrtParent();
