@@ -8,9 +8,10 @@
 // perception. ./render-rays.ts casts one ray per pixel instead: exact, and a
 // hundred times slower; the tests hold this one to it.
 import type { Collider } from '@dimforge/rapier3d-simd-compat';
-import type { Vec3 } from '../math';
+import { type Vec3, poseApply } from '../math';
 import { G } from '../groups';
 import type { SimWorld } from '../world/sim-world';
+import { colliderShape, shapeGeometries } from '../world/body-shapes';
 import { cameraView } from './camera';
 import { boxMesh, capsuleMesh, cylinderMesh, type Mesh } from './meshes';
 
@@ -61,9 +62,19 @@ function meshesOf(c: Collider): readonly Mesh[] {
   if (type === 9 || type === 8) {
     let m = PARTS.get(c.shape);
     if (!m) {
-      // A hull's own shape keeps the points it was made from; the collider gives the hull's faces.
-      const shape = type === 9 ? { type, vertices: c.vertices(), indices: c.indices() ?? null } : (c.shape as unknown as Part);
-      PARTS.set(c.shape, (m = convexParts(shape)));
+      m = [];
+      for (const part of shapeGeometries(colliderShape(c))) {
+        if (part.geometry.shape !== 'mesh') continue;
+        const { positions, indices } = part.geometry;
+        const moved: number[] = [];
+        for (let i = 0; i < positions.length; i += 3) {
+          const w = poseApply({ p: part.p, q: part.q }, { x: positions[i]!, y: positions[i + 1]!, z: positions[i + 2]! });
+          moved.push(w.x, w.y, w.z);
+        }
+        const mesh = convexMesh(moved, indices);
+        if (mesh) m.push(mesh);
+      }
+      PARTS.set(c.shape, m);
     }
     return m;
   }
@@ -71,25 +82,8 @@ function meshesOf(c: Collider): readonly Mesh[] {
   return one ? [one] : [];
 }
 
-type Quat = { x: number; y: number; z: number; w: number };
-
-interface Part {
-  type: number;
-  vertices?: Float32Array;
-  indices?: Uint32Array | null;
-  shapes?: Part[];
-  positions?: Vec3[];
-  rotations?: Quat[];
-}
-
-/** Each convex part as a mesh in the collider's frame, welded, every triangle wound away from the part's centre. */
-function convexParts(shape: Part): Mesh[] {
-  if (shape.type === 8)
-    return (shape.shapes ?? []).flatMap((sub, k) => convexParts({ ...sub, ...placed(sub, shape.positions?.[k], shape.rotations?.[k]) }));
-  if (shape.type !== 9 || !shape.vertices) return [];
-  const v = shape.vertices;
-  const n = v.length / 3;
-  const index = shape.indices ?? Uint32Array.from({ length: n }, (_, i) => i);
+/** A convex part as a mesh, welded, every triangle wound away from its centre; null when it is too large or flat for the rasteriser. */
+function convexMesh(v: readonly number[], index: readonly number[]): Mesh | null {
   const at = new Map<string, number>();
   const positions: number[] = [];
   const remap = (i: number): number => {
@@ -104,8 +98,8 @@ function convexParts(shape: Part): Mesh[] {
   const tris: number[] = [];
   for (let f = 0; f + 2 < index.length; f += 3) tris.push(remap(index[f]!), remap(index[f + 1]!), remap(index[f + 2]!));
   const m = positions.length / 3;
-  if (m > 512 || m < 4) return [];
-  const centre = [0, 1, 2].map((k) => positions.reduce((s, x, i) => (i % 3 === k ? s + x : s), 0) / m) as [number, number, number];
+  if (m > 512 || m < 4) return null;
+  const centre = [0, 1, 2].map((k) => positions.reduce((s, x, i) => (i % 3 === k ? s + x : s), 0) / m);
   const p = (i: number, k: number): number => positions[i * 3 + k]!;
   for (let f = 0; f < tris.length; f += 3) {
     const [a, b, d] = [tris[f]!, tris[f + 1]!, tris[f + 2]!];
@@ -115,25 +109,7 @@ function convexParts(shape: Part): Mesh[] {
     // Outward: the part is convex, so its centre is behind every face.
     if ([0, 1, 2].reduce((s, k) => s + nrm[k]! * (p(a, k) - centre[k]!), 0) < 0) [tris[f + 1], tris[f + 2]] = [d, b];
   }
-  return [{ positions: new Float32Array(positions), triangles: new Uint16Array(tris) }];
-}
-
-/** A compound's part with its vertices moved to where the compound places it. */
-function placed(sub: Part, p: Vec3 | undefined, q: Quat | undefined): Part {
-  if (!sub.vertices || (!p && !q)) return sub;
-  const r = q ?? { x: 0, y: 0, z: 0, w: 1 };
-  const t = p ?? { x: 0, y: 0, z: 0 };
-  const out = new Float32Array(sub.vertices.length);
-  for (let i = 0; i < out.length; i += 3) {
-    const [vx, vy, vz] = [sub.vertices[i]!, sub.vertices[i + 1]!, sub.vertices[i + 2]!];
-    const cx = r.y * vz - r.z * vy;
-    const cy = r.z * vx - r.x * vz;
-    const cz = r.x * vy - r.y * vx;
-    out[i] = vx + 2 * (r.w * cx + r.y * cz - r.z * cy) + t.x;
-    out[i + 1] = vy + 2 * (r.w * cy + r.z * cx - r.x * cz) + t.y;
-    out[i + 2] = vz + 2 * (r.w * cz + r.x * cy - r.y * cx) + t.z;
-  }
-  return { ...sub, vertices: out };
+  return { positions: new Float32Array(positions), triangles: new Uint16Array(tris) };
 }
 
 /** The collider's mesh in its own frame; null for a shape the scenes do not use. */
