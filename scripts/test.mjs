@@ -81,6 +81,13 @@ function runChecks(list, concurrency) {
   return Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, one));
 }
 
+/** A failure's first message lines, without colour codes, so the summary at the end says what broke. */
+function why(a) {
+  const text = (a.failureMessages ?? []).join('\n').replace(/\u001b\[[0-9;]*m/g, '');
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at '));
+  return lines.length ? `\n      ${lines.slice(0, 6).join('\n      ')}` : '';
+}
+
 if (only('unit')) {
   const out = '.vitest-results.json';
   rmSync(out, { force: true });
@@ -95,7 +102,7 @@ if (only('unit')) {
     failed += broken.length;
     for (const f of broken) failures.push(`suite failed to load: ${f.name}`);
     for (const f of r.testResults ?? []) {
-      for (const a of f.assertionResults ?? []) if (a.status === 'failed') failures.push(a.fullName);
+      for (const a of f.assertionResults ?? []) if (a.status === 'failed') failures.push(`${a.fullName}${why(a)}`);
     }
     // A file's time from its first test's start to its end (its import is not in it).
     slowest.vitest = (r.testResults ?? [])

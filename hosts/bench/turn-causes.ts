@@ -7,7 +7,7 @@
 // GC and file calls are ours to fix), so a tail is explained rather than
 // averaged away.
 import { loadavg } from 'node:os';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { type PerformanceEntry, PerformanceObserver, constants } from 'node:perf_hooks';
 import { traceIo } from '../../agents/runtime/trace';
 import { round } from '../../sim/math';
@@ -31,7 +31,7 @@ export interface TurnCauses {
   /** Turns a young-generation collection (scavenge) ran in; the rest of the GC turns are incremental marking steps and weak callbacks. */
   gcMinorTurns: number;
   gcPauseMs: number;
-  /** KB the heap grew by in a turn no GC ran in (median): what the turn allocated, the cause of the GCs. */
+  /** KB the young generation grew by in a turn no GC ran in (median): what the turn allocated, the cause of the GCs. */
   allocKBPerTurn: number;
   /** Process CPU time per turn, model and tool included (median, p99): steadier than wall time on a loaded machine. */
   cpuPerTurnMs: { median: number; p99: number };
@@ -60,6 +60,17 @@ const pct = (xs: number[], p: number): number => {
 };
 
 const switches = involuntarySwitches;
+
+/**
+ * Bytes in use in the young generation, where a turn's objects are made. Only a scavenge takes
+ * them away, and a turn with a GC is left out; the whole heap's figure also falls while the old
+ * generation is swept on other threads after a GC that ended before the turn, which made a turn
+ * seem to allocate nothing.
+ */
+const youngUsed = (): number =>
+  getHeapSpaceStatistics()
+    .filter((s) => s.space_name === 'new_space' || s.space_name === 'new_large_object_space')
+    .reduce((sum, s) => sum + s.space_used_size, 0);
 
 const cpuMs = (): number => {
   const c = process.cpuUsage();
@@ -106,7 +117,7 @@ export class TurnWatch {
   }
 
   begin(): void {
-    this.heap0 = getHeapStatistics().used_heap_size;
+    this.heap0 = youngUsed();
     this.cpu0 = cpuMs();
     this.sw0 = switches();
     this.io0 = traceIo.ms;
@@ -122,7 +133,7 @@ export class TurnWatch {
     const io = traceIo.ms - this.io0;
     const preempted = switches() > this.sw0;
     const cpu = cpuMs() - this.cpu0;
-    this.rows.push({ ms: overheadMs, t0: this.t0, t1, io, preempted, heap: getHeapStatistics().used_heap_size - this.heap0, cpu, queued });
+    this.rows.push({ ms: overheadMs, t0: this.t0, t1, io, preempted, heap: youngUsed() - this.heap0, cpu, queued });
   }
 
   /** Each turn's overhead less the time it waited for a core (never below 0); null where the kernel does not say. */
