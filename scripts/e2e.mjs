@@ -19,6 +19,8 @@ import {
   buildRenderer,
   fail,
   GL_ARGS,
+  GL_ENV,
+  GL_PLAN,
   log,
   skip,
   startServer,
@@ -142,7 +144,8 @@ try {
   fail(`server start: ${e.message}`);
   summary();
 }
-const browser = await chromium.launch({ executablePath: found.path, headless: true, args: GL_ARGS });
+log(`    software GL: ${GL_PLAN.backend} (${GL_PLAN.why})`);
+const browser = await chromium.launch({ executablePath: found.path, headless: true, args: GL_ARGS, env: GL_ENV });
 usePage(await browser.newPage({ viewport: { width: 1440, height: 860 } }));
 
 // Getting in is checked once (by the first shard); the other shards only open the app.

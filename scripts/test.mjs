@@ -84,7 +84,10 @@ function runChecks(list, concurrency) {
 /** A failure's first message lines, without colour codes, so the summary at the end says what broke. */
 function why(a) {
   const text = (a.failureMessages ?? []).join('\n').replace(/\u001b\[[0-9;]*m/g, '');
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at '));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at '));
   return lines.length ? `\n      ${lines.slice(0, 6).join('\n      ')}` : '';
 }
 

@@ -5,7 +5,6 @@
 // every page, navigation and new windows blocked (links to allowlisted sites open
 // in the browser), every permission request and check denied, a dev server URL
 // honoured only in development, one instance at a time.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -21,6 +20,7 @@ import {
   session,
   shell,
 } from 'electron';
+import { type GlPlan, glPlan } from '../../base/software-gl.mjs';
 import type { AppMethods } from '../../contract/api';
 import { AppApiError } from '../../contract/api';
 import { IPC } from '../../contract/wire';
@@ -54,12 +54,13 @@ const CSP = [
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
-// Machines without a GPU (CI boxes, some VMs) get WebGL from SwiftShader only when asked.
-if (process.env['SKILLBRIDGE_SOFTWARE_GL'] === '1' || (process.platform === 'linux' && !existsSync('/dev/dri'))) {
-  app.commandLine.appendSwitch('enable-unsafe-swiftshader');
-}
+// How WebGL is drawn: the GPU, or without one Mesa's llvmpipe, else SwiftShader (base/software-gl.mjs).
+// The switches must be set before the app is ready; a wrong SKILLBRIDGE_GL is refused, not guessed at.
+const gl = glPlanOrExit();
 
-if (!app.requestSingleInstanceLock()) {
+if (!gl) {
+  app.exit(2);
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   void main();
@@ -70,7 +71,9 @@ let win: BrowserWindow | null = null;
 async function main(): Promise<void> {
   await app.whenReady();
   const log = openLog(app.getPath('logs'));
-  log(`Skillbridge ${app.getVersion()} starting (Electron ${process.versions.electron})`);
+  log(
+    `Skillbridge ${app.getVersion()} starting (Electron ${process.versions.electron}); WebGL through ${gl?.backend ?? '?'}: ${gl?.why ?? ''}`,
+  );
   const secrets = new SecretStore(path.join(app.getPath('userData'), 'secrets.json'), safeStorage);
 
   serveRenderer();
@@ -272,4 +275,21 @@ function buildMenu(sim: WorkerSession, log: (line: string) => void): void {
     },
   ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
+/** Applies how this machine draws WebGL (switches and the environment Mesa reads); null after saying why it cannot. */
+function glPlanOrExit(): GlPlan | null {
+  try {
+    const plan = glPlan();
+    for (const sw of plan.switches) {
+      const at = sw.indexOf('=');
+      if (at < 0) app.commandLine.appendSwitch(sw);
+      else app.commandLine.appendSwitch(sw.slice(0, at), sw.slice(at + 1));
+    }
+    Object.assign(process.env, plan.env);
+    return plan;
+  } catch (e) {
+    process.stderr.write(`skillbridge: ${(e as Error).message}\n`);
+    return null;
+  }
 }

@@ -14,6 +14,7 @@ import { startWebServer } from '../web/server';
 import { prebuiltWorker } from '../service/worker-bundle';
 import { findBrowser } from '../../test/support/find-browser.mjs';
 import { ensureRendererBuilt } from '../../base/renderer-build.mjs';
+import { type GlPlan, chromiumArgs, glPlan } from '../../base/software-gl.mjs';
 import { type CpuTimes, chromiumCpu, rendererRss, settleBrowser } from './chromium-procs';
 import { type Motion, keepTurning } from './view-turner';
 
@@ -83,6 +84,8 @@ export interface AppBenchResult {
   /** Resident memory of Chromium's renderer processes (Linux), or null. */
   rendererRssMB: number | null;
   gl: string;
+  /** Which software GL drew, and why (base/software-gl.mjs). */
+  glBackend: string;
   chromium: string;
   /** The browser measured (the classroom figure opens its pages in the same one). */
   browserPath: string;
@@ -101,10 +104,15 @@ export interface AppBenchOptions {
   onProgress?: (line: string) => void;
 }
 
-// Chromium as it runs on a machine without a usable GPU: WebGL on SwiftShader,
-// pages composited in software. (Also forcing the compositor onto SwiftShader,
-// as --ignore-gpu-blocklist does, costs about 40 % of the frame rate here.)
-export const GL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu-compositing', '--no-sandbox'];
+/**
+ * Chromium as it runs on a machine without a usable GPU, drawn the way the desktop
+ * app draws there (base/software-gl.mjs: Mesa's llvmpipe, else SwiftShader;
+ * SKILLBRIDGE_GL=swiftshader measures the other), pages composited in software.
+ */
+export function benchGl(): { plan: GlPlan; args: string[]; env: Record<string, string> } {
+  const plan = glPlan({ software: true });
+  return { plan, args: [...chromiumArgs(plan), '--no-sandbox'], env: plan.env };
+}
 export const VIEWPORT: [number, number] = [1440, 860];
 
 interface Probe {
@@ -156,6 +164,7 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
   const found = opts.chromiumPath ? { path: opts.chromiumPath, hint: '' } : findBrowser({ playwright: () => chromium.executablePath() });
   const exe = found.path;
   if (!exe || !existsSync(exe)) throw new Error(found.hint || `no browser at ${String(exe)}`);
+  const glChoice = benchGl();
   const dist = rendererDist();
   // Measure today's renderer: rebuild when any of its sources is newer than the build.
   if (!ensureRendererBuilt(fileURLToPath(new URL('../../', import.meta.url)), { say })) throw new Error('the renderer build failed');
@@ -165,7 +174,7 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
   // Cold start: host (worker + server) and browser start together, then the page to its first frame.
   const t0 = performance.now();
   const launching = (async () => {
-    const b = await chromium.launch({ executablePath: exe, headless: true, args: GL_ARGS });
+    const b = await chromium.launch({ executablePath: exe, headless: true, args: glChoice.args, env: { ...process.env, ...glChoice.env } });
     const p = await b.newPage({ viewport: { width: VIEWPORT[0], height: VIEWPORT[1] } });
     const ms = performance.now() - t0;
     // The page opens once the browser's own start is over (see settleBrowser).
@@ -333,6 +342,7 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
       // Playwright starts Chromium as a child of this process.
       rendererRssMB: rendererRss(process.pid),
       gl,
+      glBackend: `${glChoice.plan.backend} (${glChoice.plan.why})`,
       chromium: browser.version(),
       browserPath: exe,
       viewport: VIEWPORT,

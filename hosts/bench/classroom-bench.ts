@@ -85,12 +85,19 @@ function startClassroom(): { urls: Promise<[string, string]>; stop: () => void; 
 export async function benchClassroom(opts: {
   executablePath: string;
   glArgs: string[];
+  /** Environment the browser needs for that GL (Mesa reads LIBGL_ALWAYS_SOFTWARE). */
+  glEnv?: Record<string, string>;
   viewport: [number, number];
   seconds: number;
   say?: (line: string) => void;
 }): Promise<ClassroomBench> {
   const server = startClassroom();
-  const browser = await chromium.launch({ executablePath: opts.executablePath, headless: true, args: opts.glArgs });
+  const browser = await chromium.launch({
+    executablePath: opts.executablePath,
+    headless: true,
+    args: opts.glArgs,
+    env: { ...process.env, ...(opts.glEnv ?? {}) },
+  });
   try {
     const [groupUrl, teacherUrl] = await server.urls;
     const open = async (url: string) => {

@@ -1,7 +1,7 @@
 // Getting in: the API socket needs the token, a page without it explains how to
 // get in, and the app starts and draws with the token gone from the address bar.
 // With `checks` false (a shard other than the first) the page only opens the app.
-import { assert, log, require, state, test } from './harness.mjs';
+import { GL_PLAN, assert, log, require, state, test } from './harness.mjs';
 
 export async function accessFlows({ browser, url, checks = true }) {
   const base = new URL(url);
@@ -46,5 +46,8 @@ export async function accessFlows({ browser, url, checks = true }) {
     const info = await page.evaluate(() => ({ webgl: window.__skillbridge.webgl, renderer: window.__skillbridge.renderer }));
     log(`    WebGL: ${info.webgl}, ${info.renderer}`);
     assert(!page.url().includes('token='), 'the token should be removed from the address bar');
+    // The browser draws with the GL the app chose for this machine, not a silent fallback.
+    const drawnBy = GL_PLAN.backend === 'llvmpipe' ? /llvmpipe/i : GL_PLAN.backend === 'swiftshader' ? /swiftshader/i : /./;
+    assert(drawnBy.test(info.renderer), `planned ${GL_PLAN.backend} (${GL_PLAN.why}), but the page draws with ${info.renderer}`);
   });
 }

@@ -9,16 +9,19 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findBrowser } from '../support/find-browser.mjs';
+import { chromiumArgs, glPlan } from '../../base/software-gl.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const out = path.join(root, 'test-results');
 mkdirSync(out, { recursive: true });
 export const require = createRequire(import.meta.url);
 
-// Chromium as it runs on a machine without a usable GPU: WebGL on SwiftShader,
-// pages composited in software. (Also forcing the compositor onto SwiftShader,
-// as --ignore-gpu-blocklist does, costs about 40 % of the frame rate here.)
-export const GL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu-compositing', '--no-sandbox'];
+// Chromium as it runs on a machine without a usable GPU, drawn the way the desktop app
+// draws there (base/software-gl.mjs: Mesa's llvmpipe, else SwiftShader), pages composited
+// in software: the tests look at what a person on such a machine sees.
+export const GL_PLAN = glPlan({ software: true });
+export const GL_ARGS = [...chromiumArgs(GL_PLAN), '--no-sandbox'];
+export const GL_ENV = { ...process.env, ...GL_PLAN.env };
 /** Chromium's own noise under software GL, not the app's. */
 const NOISE = [/GPU stall due to ReadPixels/i, /favicon/i, /GL Driver Message/i, /WebGL: INVALID_OPERATION: (?:texImage|readPixels)/i];
 const t0 = Date.now();

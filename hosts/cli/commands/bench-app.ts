@@ -2,7 +2,7 @@
 import { loadavg } from 'node:os';
 import { benchApp } from '../../bench/app-bench';
 import { FIRST_FRAME_TARGET_MS, appTargets, fpsTarget } from '../../bench/app-targets';
-import { GL_ARGS, VIEWPORT } from '../../bench/app-bench';
+import { VIEWPORT, benchGl } from '../../bench/app-bench';
 import { type ClassroomBench, benchClassroom } from '../../bench/classroom-bench';
 import { isBuiltinScene } from '../../../scenes/registry';
 import { type Parsed, UsageError, stringFlag } from '../args';
@@ -21,7 +21,7 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
       onProgress: asJson ? undefined : (l) => o.err(l),
     });
   } catch (e) {
-    if (/Chromium not found/.test((e as Error).message)) throw new UsageError((e as Error).message);
+    if (/Chromium not found|^SKILLBRIDGE_GL/.test((e as Error).message)) throw new UsageError((e as Error).message);
     throw e;
   }
   // The whole run (every scene) ends with the classroom: a teacher and three groups on this machine.
@@ -29,7 +29,8 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
   if (!scene)
     classroom = await benchClassroom({
       executablePath: r.browserPath,
-      glArgs: GL_ARGS,
+      glArgs: benchGl().args,
+      glEnv: benchGl().env,
       viewport: VIEWPORT,
       seconds: p.flags['quick'] ? 3 : 6,
       ...(asJson ? {} : { say: (l: string) => o.err(l) }),
@@ -71,7 +72,7 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
     });
     return 0;
   }
-  o.out(`App benchmark: web mode in Chromium ${r.chromium}, ${r.viewport.join('x')}, ${r.gl}`);
+  o.out(`App benchmark: web mode in Chromium ${r.chromium}, ${r.viewport.join('x')}, ${r.gl}; software GL: ${r.glBackend}`);
   const fp = r.firstFrameParts;
   o.out(
     `First frame: ${r.firstFrameMs} ms from opening the page (document ${fp.documentMs}, scripts ${fp.scriptsMs}, connect ${fp.connectMs}, scene metadata ${fp.sceneMetaMs}, build ${fp.sceneBuildMs}, draw ${fp.drawMs})`,

@@ -11,6 +11,8 @@ export interface FrameRate {
   fps: number | null;
   /** Hardware scaling level: pixels drawn per side = 1/level. */
   level: number;
+  /** What draws the view (WebGL's renderer: a GPU, llvmpipe or SwiftShader). */
+  renderer?: string;
 }
 
 export function FpsReadout({ fps }: { fps: () => FrameRate | undefined }) {
@@ -20,7 +22,7 @@ export function FpsReadout({ fps }: { fps: () => FrameRate | undefined }) {
     return () => clearInterval(t);
   }, [fps]);
   return (
-    <div className="view-fps" data-testid="fps-readout" aria-live="off">
+    <div className="view-fps" data-testid="fps-readout" aria-live="off" title={value?.renderer ? `Drawn by ${value.renderer}` : undefined}>
       {value === undefined ? '… fps' : `${readoutText(value)} · ${resolutionPercent(value.level)} % res`}
     </div>
   );

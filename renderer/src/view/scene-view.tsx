@@ -84,7 +84,7 @@ export function SceneView({
   const [software, setSoftware] = useState<boolean | null>(null);
   const readFps = useCallback(() => {
     const w = worldRef.current;
-    return w ? { fps: w.fps(), level: w.engine.getHardwareScalingLevel() } : undefined;
+    return w ? { fps: w.fps(), level: w.engine.getHardwareScalingLevel(), renderer: w.glRenderer } : undefined;
   }, []);
   const [speechAt, setSpeechAt] = useState<[number, number] | null>(null);
 
@@ -278,8 +278,9 @@ export function SceneView({
         <h2>3D view unavailable: this browser has no WebGL</h2>
         <p>The scene cannot be drawn here, but everything else works: call tools, inject events and read the facts in the side panels.</p>
         <p>
-          To see the robot, enable hardware acceleration in the browser settings, or start Chromium with{' '}
-          <code>--use-angle=swiftshader --enable-unsafe-swiftshader</code> for software rendering.
+          To see the robot, enable hardware acceleration in the browser settings, or start Chromium with software rendering:{' '}
+          <code>--use-angle=gl-egl --ignore-gpu-blocklist</code> (Mesa&apos;s llvmpipe on Linux, the faster) or{' '}
+          <code>--use-angle=swiftshader --enable-unsafe-swiftshader</code>.
         </p>
       </div>
     );
