@@ -38,6 +38,15 @@ describe('adaptive resolution', () => {
     expect(changes.filter((l) => l === 2.25).length).toBeLessThanOrEqual(1 + 60 / 20);
   });
 
+  it('a level that draws in the 50s is not kept: the view aims at the display’s 60, and a try that costs it is undone', () => {
+    // 60 fps at level 2.5 or more, 56 below: smooth enough to look fine, short of the display's rate.
+    const fps = (level: number) => (level >= 2.5 ? 60 : 56);
+    const a = new AdaptiveScale(2, 3);
+    const { changes } = run(a, 0, 60, fps);
+    expect(changes.slice(0, 2)).toEqual([2.25, 2.5]);
+    expect(a.current).toBe(2.5);
+  });
+
   it('goes back to more pixels once the machine is quiet again', () => {
     const a = new AdaptiveScale(2, 3);
     const busy = run(a, 0, 20, () => 20);
