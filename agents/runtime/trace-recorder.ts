@@ -3,6 +3,7 @@
 // records keep the whole messages. Earlier turns' messages are stamped once and
 // reused, so a long conversation re-writes its history into each run's trace
 // without re-serialising it.
+import { createHash } from 'node:crypto';
 import type { ChatMessage, ImagePart } from '../models/model';
 import type { EventStream, FlowEvent } from './events';
 import type { Trace, TraceEvent, TraceRecord } from './trace';
@@ -194,11 +195,22 @@ export function toRecords(e: FlowEvent, attach?: Attach): TraceEvent[] {
 /**
  * The file name of a call's `n`th picture (from 1) beside its trace: safe on any
  * file system as it is, so every sink keeps it unchanged and a page can name the
- * picture by it (with the run's id) without naming a path.
+ * picture by it (with the run's id) without naming a path. Two calls never share
+ * one: a stage and call id of word characters and dots read as they are
+ * (`planner-call_1-1.png`); any other (a dash, a character a file name cannot
+ * hold, a long id) get "--" and a digest of the exact pair: a plain name never holds "--".
  */
 export function pictureFileName(callId: string, stage: string | undefined, n: number, mimeType: string): string {
-  const call = (stage ? `${stage}-${callId}` : callId).replace(/[^\w.-]/g, '_').replace(/^\.+/, '_');
-  return `${call.slice(0, 100)}-${n}.${mimeType === 'image/png' ? 'png' : 'jpg'}`;
+  const parts = stage === undefined ? [callId] : [stage, callId];
+  const plain = parts.every((p) => /^\w[\w.]*$/.test(p)) && parts.join('-').length <= 100;
+  const call = plain
+    ? parts.join('-')
+    : `${parts
+        .join('-')
+        .replace(/[^\w.-]/g, '_')
+        .replace(/^[.-]+/, '_')
+        .slice(0, 80)}--${createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16)}`;
+  return `${call}-${n}.${mimeType === 'image/png' ? 'png' : 'jpg'}`;
 }
 
 /** A tool's pictures as the trace keeps them: a file each, by reference (the bytes never go into a record). */
