@@ -16,7 +16,7 @@ import { findBrowser } from '../../test/support/find-browser.mjs';
 import { ensureRendererBuilt } from '../../base/renderer-build.mjs';
 import { type GlPlan, chromiumArgs, glPlan } from '../../base/software-gl.mjs';
 import { type CpuTimes, chromiumCpu, rendererRss, settleBrowser } from './chromium-procs';
-import { type Motion, keepTurning } from './view-turner';
+import { type Motion, keepTurning, settleResolution } from './view-turner';
 
 export interface AppBenchScene {
   id: string;
@@ -41,6 +41,8 @@ export interface AppBenchScene {
   cpuMsPerFrame: { renderer: number; gpu: number } | null;
   /** The resolution drawn at the end, % of the screen's pixels per side (adaptive resolution lowers it to keep the rate). */
   resolutionPercent: number | null;
+  /** Milliseconds the view was turned before counting, while adaptive resolution found its level. */
+  settleMs: number;
 }
 
 export interface AppBenchResult {
@@ -292,6 +294,7 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
         meta?.objects.filter((o) => !o.fixed).map((o) => o.id),
       );
       await page.waitForTimeout(300);
+      const settleMs = await settleResolution([page], opts.quick ? 2000 : 3500, opts.quick ? 3000 : 15_000);
       await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.resetStats());
       const f0 = await page.evaluate(() => (globalThis as unknown as ProbeGlobal).__skillbridge?.framesRendered ?? 0);
       const cpu0 = chromiumCpu(process.pid);
@@ -322,10 +325,11 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
         framesMeasured: f1 - f0,
         cpuMsPerFrame: perFrame(cpu0, cpu1, f1 - f0),
         resolutionPercent: level ? Math.round(100 / level) : null,
+        settleMs,
       };
       scenes.push(s);
       say(
-        `${id}: ${s.fps} fps${s.viewTurned ? ` while the view ${s.motion === 'pan' ? 'pans' : 'turns'}` : ' (the view could not be turned: frames the drops needed only)'} at ${s.resolutionPercent ?? 'n/a'} % resolution, pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames), ${s.drawCalls ?? 'n/a'} draw calls${s.cpuMsPerFrame ? `, CPU per frame ${s.cpuMsPerFrame.renderer} ms page + ${s.cpuMsPerFrame.gpu} ms GPU process` : ''}`,
+        `${id}: ${s.fps} fps${s.viewTurned ? ` while the view ${s.motion === 'pan' ? 'pans' : 'turns'}` : ' (the view could not be turned: frames the drops needed only)'} at ${s.resolutionPercent ?? 'n/a'} % resolution (settled in ${(s.settleMs / 1000).toFixed(1)} s), pose latency median ${s.poseLatencyMs ?? 'n/a'} ms (p95 ${s.poseLatencyP95Ms ?? 'n/a'} ms, ${lat.samples} frames), ${s.drawCalls ?? 'n/a'} draw calls${s.cpuMsPerFrame ? `, CPU per frame ${s.cpuMsPerFrame.renderer} ms page + ${s.cpuMsPerFrame.gpu} ms GPU process` : ''}`,
       );
     }
 

@@ -14,6 +14,7 @@ const scene = (id: string, fps: number, viewTurned = true) => ({
   activeIndices: null,
   cpuMsPerFrame: null,
   resolutionPercent: null,
+  settleMs: 0,
 });
 
 describe('app targets', () => {

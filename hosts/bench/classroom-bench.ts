@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Page, chromium } from 'playwright-core';
 import { chromiumCpu, treeCpu } from './chromium-procs';
-import { keepTurning } from './view-turner';
+import { keepTurning, settleResolution } from './view-turner';
 
 export const CLASSROOM_FPS_TARGET = 30;
 
@@ -43,6 +43,8 @@ export interface ClassroomBench {
   pages: ClassroomPage[];
   minFps: number;
   seconds: number;
+  /** Milliseconds the views were turned before counting, while adaptive resolution found its level. */
+  settleMs: number;
   cpu: ClassroomCpu | null;
 }
 
@@ -150,6 +152,7 @@ export async function benchClassroom(opts: {
     const still = (await rate(Math.max(2, opts.seconds / 2))).pages;
     const stops = await Promise.all(pages.map((p) => keepTurning(p.page)));
     await new Promise((r) => setTimeout(r, 500));
+    const settleMs = await settleResolution(pages.map((p) => p.page));
     const { pages: turning, cpu: turningCpu } = await rate(opts.seconds);
     await Promise.all(stops.map((t) => (t ? t.stop() : Promise.resolve())));
     const out = pages.map((p, i) => ({
@@ -163,13 +166,14 @@ export async function benchClassroom(opts: {
       opts.say?.(
         `classroom ${p.who}: ${p.fps} fps${p.viewTurned ? ' while every view is turned or panned' : ' (its view could not be turned)'} at ${p.resolutionPercent ?? 'n/a'} % resolution; ${p.stillFps} frames a second drawn while nobody touched a view`,
       );
+    opts.say?.(`classroom: every view turned ${(settleMs / 1000).toFixed(1)} s before counting, until adaptive resolution settled`);
     if (turningCpu)
       opts.say?.(
         `classroom CPU while turning: ${turningCpu.rendererMsPerFrame} ms the page + ${turningCpu.gpuMsPerFrame} ms the GPU process per frame drawn (all pages), the host ${turningCpu.hostCores} cores`,
       );
     // A page whose view could not be turned measured only what its scene needed: it cannot show the goal met.
     const minFps = Math.min(...out.map((p) => (p.viewTurned ? p.fps : 0)));
-    return { pages: out, minFps, seconds: opts.seconds, cpu: turningCpu };
+    return { pages: out, minFps, seconds: opts.seconds, settleMs, cpu: turningCpu };
   } finally {
     await browser.close();
     server.stop();

@@ -69,3 +69,25 @@ export async function keepTurning(
     },
   };
 }
+
+/**
+ * Waits while the views keep changing until adaptive resolution has found its
+ * level on every page (no change for `stableMs`, two of its 1.5 s judgements), at most `maxMs`; resolves with
+ * the milliseconds waited. From the quality's base a view steps down a level per
+ * 1.5 s, so a rate counted from the first turn would be mostly the search, not
+ * the rate a person turning the view gets.
+ */
+export async function settleResolution(pages: readonly Page[], stableMs = 3500, maxMs = 15_000): Promise<number> {
+  const start = Date.now();
+  const level = (p: Page) =>
+    p.evaluate(() => (globalThis as unknown as { __skillbridge?: { scaling?(): number } }).__skillbridge?.scaling?.() ?? null);
+  let last = await Promise.all(pages.map(level));
+  let since = Date.now();
+  while (Date.now() - start < maxMs && Date.now() - since < stableMs) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = await Promise.all(pages.map(level));
+    if (now.some((l, i) => l !== last[i])) since = Date.now();
+    last = now;
+  }
+  return Date.now() - start;
+}

@@ -20,9 +20,9 @@ export interface AdaptiveOptions {
   step: number;
 }
 
-// The aim is the display's 60: a level that keeps the view in the 50s is left for fewer pixels (a
-// try of more pixels that costs it is undone and held, so the level changes at most once a hold).
-export const ADAPTIVE_DEFAULTS: AdaptiveOptions = { target: 58, slow: 57, windowS: 1.5, steadyS: 4, holdS: 20, step: 0.25 };
+// The aim is the display's 60: a level that drops a frame a second or more is left for fewer pixels
+// (a try of more pixels that costs it is undone and held, so the level changes at most once a hold).
+export const ADAPTIVE_DEFAULTS: AdaptiveOptions = { target: 59, slow: 58.5, windowS: 1.5, steadyS: 4, holdS: 20, step: 0.25 };
 
 export class AdaptiveScale {
   private level: number;

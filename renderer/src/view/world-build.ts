@@ -40,7 +40,7 @@ export interface SceneGraph {
   scene: Scene;
   /** Nodes by stream index (what each pose frame moves). */
   streamed: Array<TransformNode | undefined>;
-  /** Nodes by id (objects, people, "robot#part", doors as "<id>#door", locations). */
+  /** Nodes by id (objects, people, "robot#part", doors as "<id>#door", locations whose id no object has). */
   nodes: Map<string, TransformNode>;
   meshesById: Map<string, Mesh[]>;
   /** The collider wireframes built so far (none until first shown: see buildColliders). */
@@ -244,9 +244,11 @@ function mergedMesh(name: string, pieces: VertexData[], scene: Scene): Mesh {
   return m;
 }
 
-class Builder {
+export class Builder {
   readonly graph: SceneGraph;
   private bodyMat: StandardMaterial | undefined;
+  /** The location markers' nodes (a location may share its id with an object: the object keeps the id's node). */
+  private readonly locationNodes: TransformNode[] = [];
   /** Each body's colliders, built into wireframes only when first shown. */
   private readonly colliderSpecs: Array<{ key: string; node: TransformNode; parts: ShapePart[] }> = [];
   private collidersBuilt = false;
@@ -369,8 +371,10 @@ class Builder {
       merged.parent = node;
       merged.material = mat;
       merged.metadata = { id: l.id, label: `${l.title ?? l.id} (${l.kind} location)` } satisfies Tagged;
-      this.graph.nodes.set(l.id, node);
-      this.graph.meshesById.set(l.id, [merged]);
+      this.locationNodes.push(node);
+      // "counter_1" is a counter and the place in front of it: the id's node stays the body's, and a highlight shows both.
+      if (!this.graph.nodes.has(l.id)) this.graph.nodes.set(l.id, node);
+      this.graph.meshesById.set(l.id, [...(this.graph.meshesById.get(l.id) ?? []), merged]);
     }
     mat.freeze();
   }
@@ -380,12 +384,10 @@ class Builder {
    * world matrices, and colours never change: freezing both saves per-frame CPU,
    * which software GL shares with the rasteriser.
    */
-  private stillIds(meta: SceneMeta): string[] {
-    return [
-      ...meta.objects.filter((o) => o.body.stream === null && !o.door).map((o) => o.id),
-      // Location markers are painted on the floor: they never move either.
-      ...meta.locations.map((l) => l.id),
-    ];
+  /** The nodes that never move: bodies that stream no poses (not doors) and the location markers painted on the floor. */
+  private stillNodes(meta: SceneMeta): TransformNode[] {
+    const bodies = meta.objects.filter((o) => o.body.stream === null && !o.door).flatMap((o) => this.graph.nodes.get(o.id) ?? []);
+    return [...bodies, ...this.locationNodes];
   }
 
   /**
@@ -393,8 +395,8 @@ class Builder {
    * movable objects (not doors, people nor the robot, which move often).
    */
   restingMeshes(meta: SceneMeta): Mesh[] {
-    const ids = [...meta.objects.filter((o) => !o.door).map((o) => o.id), ...meta.locations.map((l) => l.id)];
-    return ids.flatMap((id) => this.graph.nodes.get(id)?.getChildMeshes(false) ?? []) as Mesh[];
+    const bodies = meta.objects.filter((o) => !o.door).flatMap((o) => this.graph.nodes.get(o.id)?.getChildMeshes(false) ?? []);
+    return [...bodies, ...this.locationNodes.flatMap((n) => n.getChildMeshes(false))] as Mesh[];
   }
 
   /** The nodes of the movable objects among them (watched: one that moves leaves its batch). */
@@ -404,9 +406,7 @@ class Builder {
   }
 
   freezeStatic(meta: SceneMeta): void {
-    for (const id of this.stillIds(meta)) {
-      const node = this.graph.nodes.get(id);
-      if (!node) continue;
+    for (const node of this.stillNodes(meta)) {
       node.computeWorldMatrix(true);
       node.freezeWorldMatrix();
       for (const m of node.getChildMeshes(false)) {
