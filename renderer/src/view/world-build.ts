@@ -380,11 +380,11 @@ export class Builder {
   }
 
   /**
-   * Bodies that never stream poses (tables, counters, walls, shelters) keep their
-   * world matrices, and colours never change: freezing both saves per-frame CPU,
-   * which software GL shares with the rasteriser.
+   * The nodes that never move: bodies that stream no poses (tables, counters, walls,
+   * shelters; not doors) and the location markers painted on the floor. They keep
+   * their world matrices, and colours never change: freezing both saves per-frame
+   * CPU, which software GL shares with the rasteriser.
    */
-  /** The nodes that never move: bodies that stream no poses (not doors) and the location markers painted on the floor. */
   private stillNodes(meta: SceneMeta): TransformNode[] {
     const bodies = meta.objects.filter((o) => o.body.stream === null && !o.door).flatMap((o) => this.graph.nodes.get(o.id) ?? []);
     return [...bodies, ...this.locationNodes];
