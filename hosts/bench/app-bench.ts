@@ -103,6 +103,8 @@ export interface AppBenchOptions {
   /** Open the page at once after the browser's launch, while the browser still starts its own pages (default: wait for them). */
   unsettled?: boolean;
   chromiumPath?: string;
+  /** How Chromium draws (benchGl()), when the caller has it already. */
+  gl?: BenchGl;
   onProgress?: (line: string) => void;
 }
 
@@ -111,7 +113,13 @@ export interface AppBenchOptions {
  * app draws there (base/software-gl.mjs: Mesa's llvmpipe, else SwiftShader;
  * SKILLBRIDGE_GL=swiftshader measures the other), pages composited in software.
  */
-export function benchGl(): { plan: GlPlan; args: string[]; env: Record<string, string> } {
+export interface BenchGl {
+  plan: GlPlan;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export function benchGl(): BenchGl {
   const plan = glPlan({ software: true });
   return { plan, args: [...chromiumArgs(plan), '--no-sandbox'], env: plan.env };
 }
@@ -166,7 +174,7 @@ export async function benchApp(opts: AppBenchOptions = {}): Promise<AppBenchResu
   const found = opts.chromiumPath ? { path: opts.chromiumPath, hint: '' } : findBrowser({ playwright: () => chromium.executablePath() });
   const exe = found.path;
   if (!exe || !existsSync(exe)) throw new Error(found.hint || `no browser at ${String(exe)}`);
-  const glChoice = benchGl();
+  const glChoice = opts.gl ?? benchGl();
   const dist = rendererDist();
   // Measure today's renderer: rebuild when any of its sources is newer than the build.
   if (!ensureRendererBuilt(fileURLToPath(new URL('../../', import.meta.url)), { say })) throw new Error('the renderer build failed');

@@ -13,8 +13,11 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
   if (scene && !isBuiltinScene(scene)) throw new UsageError(`--scene: "${scene}" is not a built-in scene (see "skillbridge scenes")`);
   const asJson = Boolean(p.flags['json']);
   let r;
+  let gl;
   try {
+    gl = benchGl();
     r = await benchApp({
+      gl,
       ...(scene ? { scenes: [scene] } : {}),
       quick: Boolean(p.flags['quick']),
       unsettled: Boolean(p.flags['unsettled']),
@@ -29,8 +32,8 @@ export async function appBenchCommand(p: Parsed, o: Output): Promise<number> {
   if (!scene)
     classroom = await benchClassroom({
       executablePath: r.browserPath,
-      glArgs: benchGl().args,
-      glEnv: benchGl().env,
+      glArgs: gl.args,
+      glEnv: gl.env,
       viewport: VIEWPORT,
       seconds: p.flags['quick'] ? 3 : 6,
       ...(asJson ? {} : { say: (l: string) => o.err(l) }),
