@@ -1,4 +1,5 @@
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine';
+import fc from 'fast-check';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { Scene } from '@babylonjs/core/scene';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,15 +26,6 @@ describe('a location that shares its id with an object ("counter_1" is a counter
   afterEach(() => {
     for (const e of engines.splice(0)) e.dispose();
   });
-  const box = (x: number, z: number, stream: number | null): BodyMeta => ({
-    stream,
-    position: [x, 0.45, z],
-    rotation: [0, 0, 0, 1],
-    parts: [
-      { name: 'top', geometry: { shape: 'box', size: [0.6, 0.9, 0.6] }, position: [0, 0, 0], rotation: [0, 0, 0, 1], color: '#a0a0a0' },
-    ],
-    colliders: [],
-  });
 
   it('keeps the id for the body: its node, its batch, its frozen matrix; the marker is batched and highlighted too', () => {
     const engine = new NullEngine();
@@ -42,9 +34,9 @@ describe('a location that shares its id with an object ("counter_1" is a counter
     const batched = new Batches();
     const b = new Builder(scene, 1, batched, FINE);
     const objects = [
-      { id: 'counter_1', body: box(1, 1, null), door: null },
-      { id: 'counter_2', body: box(2, 1, null), door: null },
-      { id: 'cup_1', body: box(1.2, 1.2, 0), door: null },
+      { id: 'counter_1', body: bodyAt(1, 1, null), door: null },
+      { id: 'counter_2', body: bodyAt(2, 1, null), door: null },
+      { id: 'cup_1', body: bodyAt(1.2, 1.2, 0), door: null },
     ];
     for (const o of objects) b.body(o.id, { id: o.id, label: o.id }, o.body);
     const meta = {
@@ -72,3 +64,69 @@ describe('a location that shares its id with an object ("counter_1" is a counter
     expect(b.graph.nodes.get('kitchen_centre')?.name).toBe('loc:kitchen_centre');
   });
 });
+
+describe('scene graph ids over random layouts (objects and locations drawn from one pool of ids)', () => {
+  it('every object keeps its id, every body and marker is handed to the batches once, every still node is frozen', () => {
+    const ids = ['counter_1', 'table_1', 'shelf', 'bowl_1', 'dock'];
+    const layout = fc.record({
+      objects: fc.uniqueArray(
+        fc.record({ id: fc.constantFrom(...ids), x: fc.double({ min: -8, max: 8, noNaN: true }), moves: fc.boolean() }),
+        { selector: (o) => o.id, minLength: 1 },
+      ),
+      locations: fc.uniqueArray(
+        fc.record({ id: fc.constantFrom(...ids, 'kitchen_centre'), x: fc.double({ min: -8, max: 8, noNaN: true }) }),
+        {
+          selector: (l) => l.id,
+        },
+      ),
+    });
+    fc.assert(
+      fc.property(layout, ({ objects, locations }) => {
+        const engine = new NullEngine();
+        try {
+          const scene = new Scene(engine);
+          const b = new Builder(scene, objects.length, new Batches(), FINE);
+          const objs = objects.map((o, i) => ({ id: o.id, body: bodyAt(o.x, 1, o.moves ? i : null), door: null }));
+          for (const o of objs) b.body(o.id, { id: o.id, label: o.id }, o.body);
+          const meta = {
+            objects: objs,
+            locations: locations.map((l) => ({ id: l.id, title: null, kind: 'surface', position: [l.x, 0, 2], yawDeg: 0 })),
+          } as unknown as SceneMeta;
+          b.locations(meta);
+          b.freezeStatic(meta);
+          const resting = b.restingMeshes(meta).map((m) => m.name);
+          expect(new Set(resting).size).toBe(resting.length);
+          for (const o of objs) {
+            expect(
+              b.graph.nodes
+                .get(o.id)
+                ?.getChildMeshes(false)
+                .map((m) => m.name),
+            ).toEqual([`${o.id}:body`]);
+            expect(resting).toContain(`${o.id}:body`);
+            expect(b.graph.nodes.get(o.id)!.isWorldMatrixFrozen).toBe(o.body.stream === null);
+          }
+          for (const l of locations) {
+            expect(resting).toContain(`loc:${l.id}:disc_merged`);
+            expect(scene.getTransformNodeByName(`loc:${l.id}`)!.isWorldMatrixFrozen).toBe(true);
+          }
+        } finally {
+          engine.dispose();
+        }
+      }),
+      { numRuns: 60, seed: 7 },
+    );
+  });
+});
+
+function bodyAt(x: number, z: number, stream: number | null): BodyMeta {
+  return {
+    stream,
+    position: [x, 0.45, z],
+    rotation: [0, 0, 0, 1],
+    parts: [
+      { name: 'top', geometry: { shape: 'box', size: [0.6, 0.9, 0.6] }, position: [0, 0, 0], rotation: [0, 0, 0, 1], color: '#a0a0a0' },
+    ],
+    colliders: [],
+  };
+}
