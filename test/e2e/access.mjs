@@ -49,5 +49,8 @@ export async function accessFlows({ browser, url, checks = true }) {
     // The browser draws with the GL the app chose for this machine, not a silent fallback.
     const drawnBy = GL_PLAN.backend === 'llvmpipe' ? /llvmpipe/i : GL_PLAN.backend === 'swiftshader' ? /swiftshader/i : /./;
     assert(drawnBy.test(info.renderer), `planned ${GL_PLAN.backend} (${GL_PLAN.why}), but the page draws with ${info.renderer}`);
+    // Drawn opaque: the browser's compositor then skips the page beneath the view at every frame (in software, per pixel).
+    const alpha = await page.evaluate(() => document.querySelector('[data-testid="scene-canvas"]').getContext('webgl2')?.getContextAttributes()?.alpha);
+    assert(alpha === false, `the view's WebGL context has alpha ${alpha}: the page beneath it is composited at every frame`);
   });
 }

@@ -5,6 +5,10 @@
 
 /** The context attributes the view's engine asks for (world.ts): an existing context is reused only as it was made. */
 export const GL_ATTRIBUTES: WebGLContextAttributes = {
+  // Opaque (the scene clears to an opaque sky): the browser's compositor then knows
+  // nothing beneath the view shows through and skips drawing the page under it at
+  // every frame, which software compositing (no GPU) pays for per pixel.
+  alpha: false,
   preserveDrawingBuffer: false,
   stencil: true,
   antialias: false,
