@@ -232,6 +232,7 @@ export async function glanceFlows({ browser }) {
       await until(async () => /^idle · \d+ % res$/.test(await fps.innerText()), 'the readout to say idle once nothing changes', 10_000);
       // Idle, the canvas keeps showing the scene; a change (the view turned again) is drawn on it at once.
       const canvasEl = a.locator('[data-testid="scene-canvas"]');
+      const insetBefore = await a.evaluate(() => window.__skillbridge.insetRenders);
       const idleShot = await canvasEl.screenshot();
       const idle = await pixelStats(idleShot, a);
       assert(idle.colours >= 24 && idle.std > 4, `the idle canvas: ${JSON.stringify(idle)}`);
@@ -242,6 +243,10 @@ export async function glanceFlows({ browser }) {
       await until(async () => !(await canvasEl.screenshot()).equals(idleShot), 'the turned view drawn on an idle canvas', 5_000);
       const turned = await pixelStats(await canvasEl.screenshot(), a);
       assert(turned.colours >= 24 && turned.std > 4, `the turned view: ${JSON.stringify(turned)}`);
+      // Turning the view changes nothing the robot's camera sees: its image (a second pass over the scene) is not drawn again.
+      await a.waitForTimeout(1_000);
+      const insetAfter = await a.evaluate(() => window.__skillbridge.insetRenders);
+      assert(insetAfter === insetBefore, `turning the view drew the robot camera's image ${insetAfter - insetBefore} more times`);
       const drawn = await a.evaluate(() => ({ level: window.__skillbridge.scaling(), range: window.__skillbridge.scalingRange() }));
       const shown = Number(/· (\d+) % res/.exec(await fps.innerText())[1]);
       assert(Math.abs(shown - 100 / drawn.level) <= 9, `readout ${shown} % for level ${drawn.level}`);

@@ -28,6 +28,8 @@ export interface ViewProbe {
   poseSeq: number;
   contextLost: boolean;
   meshCount: number;
+  /** Robot-camera images rendered since the scene loaded (a second pass over the scene each). */
+  insetRenders: number;
   /** Frames per second while something changes, null when idle (nothing changed in the last second). */
   fps(): number | null;
   /** What the last frame drew (draw calls, meshes, triangle indices): costs that do not depend on the machine's load. */

@@ -153,6 +153,9 @@ export function SceneView({
       get meshCount() {
         return world.meshCount;
       },
+      get insetRenders() {
+        return world.insetRenders;
+      },
       fps: () => world.fps(),
       drawStats: () => world.drawStats(),
       poseLatency: () => world.poseLatency(),

@@ -217,6 +217,8 @@ export class RobotCamera {
   private readonly rtt: RenderTargetTexture;
   private canvas: HTMLCanvasElement | null = null;
   private reading = false;
+  /** Images rendered so far (each is a second pass over the scene: the probe counts what turning the view costs). */
+  renders = 0;
 
   constructor(
     private readonly graph: SceneGraph,
@@ -245,6 +247,7 @@ export class RobotCamera {
     });
     rtt.onAfterRenderObservable.add(() => {
       [scene.fogStart, scene.fogEnd] = fog;
+      this.renders++;
       const target = this.canvas;
       if (!target || this.reading) return;
       const read = readAsync(scene.getEngine() as Engine) ?? rtt.readPixels();

@@ -282,9 +282,10 @@ export class WorldCore {
       poses.afterRender();
     });
     scene.onPointerMove = () => picker.hover(cur.camera);
-    // A drag may move an object (world-drag.ts); hovering changes nothing drawn (its label is a DOM element).
+    // A drag turns the view or moves an object (world-drag.ts); hovering changes nothing drawn (its label is a
+    // DOM element). Only a moved object changes what the robot camera sees: turning the view leaves its image be.
     scene.onPrePointerObservable.add((pi) => {
-      if ((pi.event as PointerEvent).buttons !== 0 || pi.type === PointerEventTypes.POINTERUP) this.wake('pointer', true);
+      if ((pi.event as PointerEvent).buttons !== 0 || pi.type === PointerEventTypes.POINTERUP) this.wake('pointer', drag.active !== undefined);
     });
     // Hover picks on its own (throttled); the scene's per-move pick is wasted work.
     scene.skipPointerMovePicking = true;

@@ -41,6 +41,11 @@ export class World extends WorldCore {
     };
   }
 
+  /** Robot-camera images rendered since the scene loaded. */
+  get insetRenders(): number {
+    return this.cur?.robotCam.renders ?? 0;
+  }
+
   get meshCount(): number {
     return this.cur?.graph.scene.meshes.length ?? 0;
   }
