@@ -50,7 +50,15 @@ export async function accessFlows({ browser, url, checks = true }) {
     const drawnBy = GL_PLAN.backend === 'llvmpipe' ? /llvmpipe/i : GL_PLAN.backend === 'swiftshader' ? /swiftshader/i : /./;
     assert(drawnBy.test(info.renderer), `planned ${GL_PLAN.backend} (${GL_PLAN.why}), but the page draws with ${info.renderer}`);
     // Drawn opaque: the browser's compositor then skips the page beneath the view at every frame (in software, per pixel).
-    const alpha = await page.evaluate(() => document.querySelector('[data-testid="scene-canvas"]').getContext('webgl2')?.getContextAttributes()?.alpha);
+    const alpha = await page.evaluate(
+      () => document.querySelector('[data-testid="scene-canvas"]').getContext('webgl2')?.getContextAttributes()?.alpha,
+    );
     assert(alpha === false, `the view's WebGL context has alpha ${alpha}: the page beneath it is composited at every frame`);
+    // The view keeps its place in the tab order after the mouse passes over it (a positive tab index would put it first).
+    const box = await page.locator('[data-testid="scene-canvas"]').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width / 2 + 20, box.y + box.height / 2 + 10);
+    const tabIndex = await page.evaluate(() => document.querySelector('[data-testid="scene-canvas"]').tabIndex);
+    assert(tabIndex === 0, `after the pointer moved over the view its tab index is ${tabIndex}`);
   });
 }

@@ -93,6 +93,9 @@ export class WorldCore {
     // No MSAA in the context (it could only change by recreating the engine and the
     // scene): the quality setting's antialiasing is a post-process pass (setAntialias).
     this.engine = new Engine(canvas, false, { ...GL_ATTRIBUTES }, true);
+    // Babylon writes this tab index on every pointer move: 0 keeps the view in the page's own tab order
+    // (its default, 1, would put the view before everything else once the mouse had passed over it).
+    this.engine.canvasTabIndex = 0;
     canvas.addEventListener('pointerleave', () => this.cb.onHover(null));
     this.engine.onContextLostObservable.add(() => {
       this.contextLost = true;
@@ -285,7 +288,8 @@ export class WorldCore {
     // A drag turns the view or moves an object (world-drag.ts); hovering changes nothing drawn (its label is a
     // DOM element). Only a moved object changes what the robot camera sees: turning the view leaves its image be.
     scene.onPrePointerObservable.add((pi) => {
-      if ((pi.event as PointerEvent).buttons !== 0 || pi.type === PointerEventTypes.POINTERUP) this.wake('pointer', drag.active !== undefined);
+      if ((pi.event as PointerEvent).buttons !== 0 || pi.type === PointerEventTypes.POINTERUP)
+        this.wake('pointer', drag.active !== undefined);
     });
     // Hover picks on its own (throttled); the scene's per-move pick is wasted work.
     scene.skipPointerMovePicking = true;
